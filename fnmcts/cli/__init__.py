@@ -1,0 +1,32 @@
+"""The ``fnmcts`` command: the I/O edge of the library.
+
+Each command family lives in its own module and registers its sub-commands
+with ``register(cli)``; ``main`` parses, dispatches and turns every user error
+into a one-line message and exit status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from ._common import Cli, CliError
+
+__all__ = ["main", "CliError"]
+
+COMMAND_MODULES = ("simulate",)
+"""Modules of ``fnmcts.cli`` whose ``register(cli)`` adds sub-commands, in help order."""
+
+
+def build() -> Cli:
+    """The full command-line interface, every module registered."""
+    import importlib
+
+    cli = Cli()
+    for name in COMMAND_MODULES:
+        importlib.import_module(f"{__name__}.{name}").register(cli)
+    return cli
+
+
+def main(argv=None) -> int:
+    """Run the ``fnmcts`` command with ``argv`` (default: ``sys.argv[1:]``)."""
+    return build().run(sys.argv[1:] if argv is None else list(argv))

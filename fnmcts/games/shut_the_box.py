@@ -1,0 +1,345 @@
+"""Shut the Box, as in the tutorial (tasks 2-8): the box, the dice, the moves.
+
+A box is the frozenset of levers still up. Each turn two dice are rolled; the
+player flips down levers that add up to the roll (under the simplified rules of
+task 4, exactly the lever showing the roll). No possible move: a loss. An empty
+box: a win.
+
+>>> sorted(sample_box)
+[2, 4, 5, 7, 8, 9]
+>>> possible_moves(sample_box, 9, simplified=True) == {frozenset({2, 4, 5, 7, 8})}
+True
+>>> possible_moves(sample_box, 3, simplified=True)
+frozenset()
+>>> sorted(sorted(start_box - m) for m in possible_moves(start_box, 6))
+[[1, 2, 3], [1, 5], [2, 4], [6]]
+>>> play_game(frozenset({7}), make_rng(9))
+'win'
+>>> simulate(100_000, seed=1, simplified=True).win
+20
+
+The game value ``ShutTheBox`` puts the same rules behind the game protocol:
+states are a box (before the roll, a chance node) or a ``pmap`` with the box
+and the roll (the player's decision). A move is the box it leads to, as in the
+tutorial.
+
+>>> game = ShutTheBox()
+>>> state = play(game, start(game), 4)
+>>> state == pmap({"box": start_box, "roll": 4})
+True
+>>> [describe_move(game, state, m) for m in possible_moves_of(game, state)]
+['flip 4', 'flip 1 3']
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import combinations
+
+from pyrsistent import PMap, pmap
+
+from ..protocol import CHANCE, GameBase
+from ..protocol import describe_move as describe_move  # re-exported for doctests
+from ..protocol import play as play
+from ..protocol import possible_moves as possible_moves_of
+from ..protocol import start as start
+from ..rng import DICE_PROBABILITIES, ROLL_OF_36, dice_roll, make_rng
+
+__all__ = [
+    "WIN",
+    "LOSS",
+    "LEVERS",
+    "start_box",
+    "simplified_start_box",
+    "sample_box",
+    "easy_box",
+    "dice_roll",
+    "is_win",
+    "power",
+    "lever_combinations",
+    "levers_for_roll",
+    "possible_moves",
+    "ordered_moves",
+    "play_game",
+    "simulate",
+    "all_boxes",
+    "box_to_mask",
+    "mask_to_box",
+    "ShutTheBox",
+    "make_rng",
+]
+
+WIN = "win"
+LOSS = "loss"
+LEVERS = tuple(range(1, 10))
+start_box = frozenset(LEVERS)
+"""All nine levers up: the start of the full game."""
+simplified_start_box = start_box - {1}
+"""The simplified game starts with lever 1 down (two dice never roll a 1)."""
+sample_box = start_box - {1, 3, 6}
+"""The tutorial's sample: levers 1, 3 and 6 already down."""
+easy_box = frozenset({7})
+"""One lever left: wins come up about one game in six."""
+
+
+def is_win(box) -> bool:
+    """The tutorial's ``win?``: a box is won when every lever is down.
+
+    >>> is_win(frozenset()), is_win(easy_box)
+    (True, False)
+    """
+    return not box
+
+
+def power(levers) -> tuple[tuple[int, ...], ...]:
+    """Every subset of ``levers`` (the power set), smallest first.
+
+    >>> power([1, 2, 3])
+    ((), (1,), (2,), (3,), (1, 2), (1, 3), (2, 3), (1, 2, 3))
+    """
+    levers = tuple(levers)
+    return tuple(c for k in range(len(levers) + 1) for c in combinations(levers, k))
+
+
+@lru_cache(maxsize=None)
+def _lever_combinations(levers: int) -> tuple:
+    subsets = power(range(1, levers + 1))
+    top = 2 * 6
+    return tuple(tuple(s for s in subsets if sum(s) == roll) for roll in range(top + 1))
+
+
+lever_combinations = _lever_combinations(9)
+"""``lever_combinations[roll]``: the sets of levers (tuples) that add up to ``roll``.
+
+Precomputed once, as the tutorial advises, instead of filtering the power set
+at every move.
+
+>>> lever_combinations[6]
+((6,), (1, 5), (2, 4), (1, 2, 3))
+"""
+
+
+def levers_for_roll(roll: int, levers: int = 9) -> tuple[tuple[int, ...], ...]:
+    """The sets of levers in ``1..levers`` adding up to ``roll`` (fewest first)."""
+    table = _lever_combinations(levers)
+    return table[roll] if 0 <= roll < len(table) else ()
+
+
+def _check_box(box) -> frozenset:
+    if not isinstance(box, (frozenset, set)):
+        raise TypeError(f"a box is a set of up levers, got {type(box).__name__}: {box!r}")
+    return frozenset(box)
+
+
+def ordered_moves(box, roll: int, simplified: bool = False, levers: int = 9) -> tuple:
+    """The boxes reachable from ``box`` with ``roll``, in the stable protocol order.
+
+    The order is that of the levers flipped: fewest levers first, then by lever
+    numbers (so a roll of 6 lists: 6; 1+5; 2+4; 1+2+3).
+
+    >>> [sorted(start_box - m) for m in ordered_moves(start_box, 5)]
+    [[5], [1, 4], [2, 3]]
+    """
+    if simplified:
+        return (box - {roll},) if roll in box else ()
+    return tuple(box.difference(c) for c in levers_for_roll(roll, levers) if box.issuperset(c))
+
+
+def possible_moves(box, roll: int, simplified: bool = False) -> frozenset:
+    """The tutorial's ``possible-moves``: the set of boxes the player can reach.
+
+    Under the simplified rules (task 4) the set holds one box (the roll's lever
+    flipped down) or is empty (a loss); under the full rules (task 8) it holds
+    every box reachable by flipping up levers that add up to the roll.
+
+    >>> possible_moves(frozenset({2, 3}), 5) == {frozenset()}
+    True
+    """
+    return frozenset(ordered_moves(_check_box(box), roll, simplified))
+
+
+def play_game(box, rng: random.Random, simplified: bool = False) -> str:
+    """Play one game from ``box`` with random choices; return ``'win'`` or ``'loss'``.
+
+    Consumes ``rng``: one draw per dice roll, and one more per choice among two
+    or more moves (a forced move draws nothing).
+
+    >>> play_game(simplified_start_box, make_rng(0), simplified=True)
+    'loss'
+    """
+    box = _check_box(box)
+    while box:
+        moves = ordered_moves(box, dice_roll(rng), simplified)
+        if not moves:
+            return LOSS
+        box = moves[0] if len(moves) == 1 else moves[int(rng.random() * len(moves))]
+    return WIN
+
+
+def all_boxes(levers: int = 9) -> tuple[frozenset, ...]:
+    """All ``2 ** levers`` boxes, ordered by their bitmask.
+
+    >>> len(all_boxes()), all_boxes()[:3] == (frozenset(), {1}, {2})
+    (512, True)
+    """
+    return tuple(mask_to_box(m) for m in range(1 << levers))
+
+
+def box_to_mask(box) -> int:
+    """Bit ``lever - 1`` set for every lever up.
+
+    >>> box_to_mask({1, 3})
+    5
+    """
+    mask = 0
+    for lever in box:
+        mask |= 1 << (lever - 1)
+    return mask
+
+
+def mask_to_box(mask: int) -> frozenset:
+    """The box whose up levers are the set bits of ``mask``.
+
+    >>> sorted(mask_to_box(5))
+    [1, 3]
+    """
+    return frozenset(i + 1 for i in range(mask.bit_length()) if mask >> i & 1)
+
+
+# -- the fast kernel ---------------------------------------------------------------
+# Bitmask boxes and a table of next boxes per (box, index into the 36 dice pairs),
+# in exactly the order of ``ordered_moves``: the kernel consumes the rng draw for
+# draw like ``play_game`` and so returns the same results (a property test checks).
+
+
+@lru_cache(maxsize=None)
+def _moves36(levers: int, simplified: bool) -> tuple:
+    table = []
+    for mask in range(1 << levers):
+        box = mask_to_box(mask)
+        by_roll = {
+            roll: tuple(box_to_mask(m) for m in ordered_moves(box, roll, simplified, levers))
+            for roll in set(ROLL_OF_36)
+        }
+        table.extend(by_roll[roll] for roll in ROLL_OF_36)
+    return tuple(table)
+
+
+def _count_wins(mask: int, n: int, rng: random.Random, levers: int, simplified: bool) -> int:
+    """Wins in ``n`` random-play games from ``mask`` (the kernel behind ``simulate``)."""
+    moves36 = _moves36(levers, simplified)
+    rnd = rng.random
+    wins = 0
+    for _ in range(n):
+        m = mask
+        while m:
+            nxt = moves36[m * 36 + int(rnd() * 36)]
+            k = len(nxt)
+            if not k:
+                break
+            m = nxt[0] if k == 1 else nxt[int(rnd() * k)]
+        else:
+            wins += 1
+    return wins
+
+
+# -- the game value -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ShutTheBox(GameBase):
+    """Shut the Box as a one-player game with dice (chance) nodes.
+
+    ``levers``: how many levers (9 in the tutorial); ``simplified``: the rules of
+    task 4 (flip the roll's lever or lose; lever 1 starts down).
+    """
+
+    levers: int = 9
+    simplified: bool = False
+    num_players = 1
+    name = "shut-the-box"
+
+    def __post_init__(self):
+        if isinstance(self.levers, bool) or not isinstance(self.levers, int):
+            raise TypeError(f"levers must be an int, got {self.levers!r}")
+        if not 1 <= self.levers <= 12:
+            raise ValueError(f"levers must be between 1 and 12, got {self.levers}")
+
+    def start(self):
+        box = frozenset(range(1, self.levers + 1))
+        return box - {1} if self.simplified else box
+
+    def to_move(self, state):
+        if isinstance(state, PMap):
+            return 0 if self.possible_moves(state) else None
+        return CHANCE if state else None
+
+    def possible_moves(self, state) -> tuple:
+        if not isinstance(state, PMap):
+            return ()
+        return ordered_moves(state["box"], state["roll"], self.simplified, self.levers)
+
+    def chance_outcomes(self, state) -> tuple:
+        if isinstance(state, PMap) or not state:
+            return ()
+        return DICE_PROBABILITIES
+
+    def sample_outcome(self, state, rng):
+        return dice_roll(rng)
+
+    def play(self, state, move):
+        if isinstance(state, PMap):
+            if move not in self.possible_moves(state):
+                raise ValueError(f"illegal move {move!r} at {state!r}")
+            return move
+        if not state or not 2 <= move <= 12:
+            raise ValueError(f"illegal dice roll {move!r} at {state!r}")
+        return pmap({"box": state, "roll": move})
+
+    def payoff(self, state) -> tuple:
+        box = state["box"] if isinstance(state, PMap) else state
+        return (0,) if box else (1,)
+
+    def describe_move(self, state, move) -> str:
+        if isinstance(state, PMap):
+            return "flip " + " ".join(str(lever) for lever in sorted(state["box"] - move))
+        return f"roll {move}"
+
+    def state_to_json(self, state):
+        if isinstance(state, PMap):
+            return {"box": sorted(state["box"]), "roll": state["roll"]}
+        return {"box": sorted(state)}
+
+    def state_from_json(self, data):
+        if not isinstance(data, dict) or "box" not in data:
+            raise ValueError(f"a Shut the Box state is {{'box': [...], 'roll': r}}, got {data!r}")
+        box = frozenset(data["box"])
+        if not box <= frozenset(range(1, self.levers + 1)):
+            raise ValueError(f"levers must lie in 1..{self.levers}, got {sorted(box)}")
+        if "roll" in data and data["roll"] is not None:
+            return pmap({"box": box, "roll": int(data["roll"])})
+        return box
+
+    def random_wins(self, state, n: int, rng: random.Random) -> int:
+        """Wins in ``n`` random-play games from ``state`` (fast kernel)."""
+        if isinstance(state, PMap):
+            raise ValueError("random_wins starts from a box, before the roll")
+        return _count_wins(box_to_mask(state), n, rng, self.levers, self.simplified)
+
+
+def simulate(n: int, seed=None, *, rng=None, box=None, simplified: bool = False, **options):
+    """The tutorial's ``simulate``: play ``n`` random games, return the record.
+
+    The record (a ``Simulation``) holds the win/loss counts, the estimate and its
+    95% interval. ``box`` defaults to the start box of the chosen rules.
+
+    >>> record = simulate(10_000, seed=2)
+    >>> record.games, record.win + record.loss
+    (10000, 10000)
+    """
+    from ..montecarlo import simulate as simulate_game
+
+    game = ShutTheBox(simplified=simplified)
+    return simulate_game(game, n, seed=seed, rng=rng, state=box, **options)

@@ -1,0 +1,95 @@
+"""Chunks, child seeds and executors: the same seed, the same result, on any workers.
+
+Work of ``n`` trials is cut into chunks of a fixed size; chunk ``i`` draws from
+its own generator seeded with ``child_seed(seed, i)``. The chunks can run in
+this process, on a ``concurrent.futures`` executor, or on a Dask
+``distributed.Client`` (anything with ``map`` or ``submit``): the combined result
+depends on the seed alone.
+
+>>> chunks(10, 4)
+((0, 4), (1, 4), (2, 2))
+>>> run_chunks(_count, 10, seed=1, chunk_size=4)
+(4, 4, 2)
+"""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import Executor, ProcessPoolExecutor
+from typing import Callable
+
+from .rng import child_rng, check_seed
+
+__all__ = ["DEFAULT_CHUNK", "chunks", "run_chunks", "make_executor", "check_count"]
+
+DEFAULT_CHUNK = 50_000
+"""Trials per chunk (and per child seed) unless told otherwise."""
+
+
+def check_count(n, what: str = "n") -> int:
+    """``n`` if it is a non-negative int, else a clear ``TypeError``/``ValueError``."""
+    if isinstance(n, bool) or not isinstance(n, int):
+        raise TypeError(f"{what} must be a whole number, got {type(n).__name__}: {n!r}")
+    if n < 0:
+        raise ValueError(f"{what} must be non-negative, got {n}")
+    return n
+
+
+def chunks(n: int, chunk_size: int = DEFAULT_CHUNK) -> tuple[tuple[int, int], ...]:
+    """``((index, size), ...)`` covering ``n`` trials in chunks of ``chunk_size``."""
+    check_count(n)
+    if check_count(chunk_size, "chunk_size") == 0:
+        raise ValueError("chunk_size must be positive")
+    full, rest = divmod(n, chunk_size)
+    out = [(i, chunk_size) for i in range(full)]
+    if rest:
+        out.append((full, rest))
+    return tuple(out)
+
+
+def _call(job):
+    fn, seed, index, size = job
+    return fn(size, child_rng(seed, index))
+
+
+def make_executor(workers: int | None = None) -> Executor:
+    """A process pool with ``workers`` processes (default: one per core)."""
+    return ProcessPoolExecutor(max_workers=workers or os.cpu_count() or 1)
+
+
+def run_chunks(
+    fn: Callable,
+    n: int,
+    seed: int,
+    chunk_size: int = DEFAULT_CHUNK,
+    executor=None,
+    progress: Callable[[int], None] | None = None,
+) -> tuple:
+    """``fn(size, rng)`` for every chunk of ``n`` trials, results in chunk order.
+
+    ``fn`` must be picklable (a module-level function or a ``functools.partial``
+    of one) when ``executor`` runs it in other processes. ``progress`` is called
+    with each finished chunk's size.
+    """
+    check_seed(seed)
+    jobs = [(fn, seed, index, size) for index, size in chunks(n, chunk_size)]
+    results = []
+    if executor is None:
+        mapped = map(_call, jobs)
+    elif isinstance(executor, Executor):
+        mapped = executor.map(_call, jobs)
+    elif hasattr(executor, "map") and hasattr(executor, "gather"):  # dask.distributed
+        mapped = executor.gather(executor.map(_call, jobs, pure=False))
+    elif hasattr(executor, "map"):
+        mapped = executor.map(_call, jobs)
+    else:
+        raise TypeError(f"executor must offer map(), got {type(executor).__name__}")
+    for job, result in zip(jobs, mapped):
+        results.append(result)
+        if progress is not None:
+            progress(job[3])
+    return tuple(results)
+
+
+def _count(size, rng):
+    return size

@@ -1,0 +1,254 @@
+"""The game protocol: one small set of pure functions that every game answers.
+
+A game is an immutable value (a frozen dataclass) holding its parameters. A state
+is an immutable, hashable value. Every algorithm in fnmcts (simulation, exact
+solving, MCTS, Q-learning, the law checker) is written once against the
+functions below, so every algorithm plays every game where it makes sense, and a
+user's own game gets all of it by implementing the same methods.
+
+The protocol, as methods of the game value:
+
+=====================================  =============================================
+``start()``                            the initial state
+``to_move(state)``                     a player index (0, 1, ...), ``CHANCE`` at a
+                                       chance node, or ``None`` when the game is over
+``possible_moves(state)``              the legal moves, a tuple in a stable order
+                                       (empty unless a player is to move)
+``chance_outcomes(state)``             ``((outcome, Fraction), ...)`` at a chance
+                                       node; probabilities are positive, sum to 1
+``play(state, move)``                  the state a move (or chance outcome) leads to
+``payoff(state)``                      at the end: one number per player, in [-1, 1];
+                                       two-player games are zero-sum (+1 / -1)
+``state_to_json(state)``               a JSON-ready form of the state
+``state_from_json(data)``              the inverse of ``state_to_json``
+=====================================  =============================================
+
+One-player games (Shut the Box) pay 1 for a win and 0 for a loss. ``GameBase``
+supplies defaults (sampling a chance outcome, describing a move, JSON forms of
+simple states) for games that want them.
+
+>>> from fnmcts.games.nim import Nim
+>>> game = Nim(heap=5, max_take=3)
+>>> state = start(game)
+>>> to_move(game, state), possible_moves(game, state)
+(0, (1, 2, 3))
+>>> payoff(game, play(game, play(game, state, 3), 2))
+(1, -1)
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from fractions import Fraction
+from functools import lru_cache
+from math import lcm
+from typing import Any, Hashable, Protocol, runtime_checkable
+
+__all__ = [
+    "CHANCE",
+    "Game",
+    "GameBase",
+    "start",
+    "to_move",
+    "possible_moves",
+    "chance_outcomes",
+    "play",
+    "payoff",
+    "is_terminal",
+    "is_chance",
+    "sample_outcome",
+    "legal_move",
+    "state_to_json",
+    "state_from_json",
+    "describe_move",
+]
+
+
+class _Chance:
+    """The type of ``CHANCE``: a singleton that stands for 'the dice move next'."""
+
+    _instance = None
+
+    def __new__(cls):
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self):
+        return "CHANCE"
+
+    def __reduce__(self):
+        return (_Chance, ())
+
+
+CHANCE = _Chance()
+"""What ``to_move`` returns at a chance node (a dice roll, a coin flip)."""
+
+
+@runtime_checkable
+class Game(Protocol):
+    """The methods a game value provides (see the module docstring)."""
+
+    num_players: int
+
+    def start(self) -> Hashable: ...
+
+    def to_move(self, state) -> Any: ...
+
+    def possible_moves(self, state) -> tuple: ...
+
+    def chance_outcomes(self, state) -> tuple: ...
+
+    def play(self, state, move) -> Hashable: ...
+
+    def payoff(self, state) -> tuple: ...
+
+    def state_to_json(self, state) -> Any: ...
+
+    def state_from_json(self, data) -> Hashable: ...
+
+
+@lru_cache(maxsize=1024)
+def _cumulative(probabilities: tuple) -> tuple[int, tuple[int, ...]]:
+    """Integer cumulative weights over a common denominator."""
+    denominator = lcm(*(Fraction(p).denominator for p in probabilities))
+    total, cumulative = 0, []
+    for p in probabilities:
+        p = Fraction(p)
+        total += p.numerator * (denominator // p.denominator)
+        cumulative.append(total)
+    return denominator, tuple(cumulative)
+
+
+class GameBase:
+    """Defaults for the optional parts of the protocol; inherit to get them."""
+
+    num_players = 1
+
+    def chance_outcomes(self, state) -> tuple:
+        return ()
+
+    def sample_outcome(self, state, rng):
+        """Draw one chance outcome with ``rng``, consuming exactly one ``rng.random()``.
+
+        The draw is ``x = rng.random() * D`` with ``D`` the common denominator of the
+        probabilities, and the outcome is the first whose cumulative weight exceeds
+        ``x``: exact for rational probabilities, up to float resolution.
+        """
+        outcomes = self.chance_outcomes(state)
+        if not outcomes:
+            raise ValueError(f"no chance outcomes at state {state!r}")
+        denominator, cumulative = _cumulative(tuple(p for _, p in outcomes))
+        if cumulative[-1] != denominator:
+            raise ValueError(f"chance probabilities at {state!r} do not sum to 1")
+        return outcomes[bisect_right(cumulative, rng.random() * denominator)][0]
+
+    def describe_move(self, state, move) -> str:
+        return str(move)
+
+    def state_to_json(self, state):
+        return _to_json(state)
+
+    def state_from_json(self, data):
+        return _from_json(data)
+
+
+def _to_json(value):
+    """Plain JSON form of nested tuples, frozensets, pmaps and numbers."""
+    from pyrsistent import PMap
+
+    if isinstance(value, (bool, int, float, str)) or value is None:
+        return value
+    if isinstance(value, (frozenset, set)):
+        return {"set": sorted(_to_json(v) for v in value)}
+    if isinstance(value, (PMap, dict)):
+        return {"map": {str(k): _to_json(v) for k, v in value.items()}}
+    if isinstance(value, (tuple, list)):
+        return [_to_json(v) for v in value]
+    raise TypeError(f"cannot convert {type(value).__name__} to JSON: {value!r}")
+
+
+def _from_json(data):
+    from pyrsistent import pmap
+
+    if isinstance(data, list):
+        return tuple(_from_json(v) for v in data)
+    if isinstance(data, dict):
+        if set(data) == {"set"}:
+            return frozenset(_from_json(v) for v in data["set"])
+        if set(data) == {"map"}:
+            return pmap({k: _from_json(v) for k, v in data["map"].items()})
+        raise ValueError(f"unknown JSON state form: {data!r}")
+    return data
+
+
+# -- the protocol as data-first functions ---------------------------------------
+
+
+def start(game):
+    """The initial state of ``game``."""
+    return game.start()
+
+
+def to_move(game, state):
+    """Who moves at ``state``: a player index, ``CHANCE``, or ``None`` at the end."""
+    return game.to_move(state)
+
+
+def possible_moves(game, state) -> tuple:
+    """The legal moves at ``state``, a tuple in a stable order."""
+    return game.possible_moves(state)
+
+
+def chance_outcomes(game, state) -> tuple:
+    """``((outcome, probability), ...)`` at a chance node, else ``()``."""
+    return game.chance_outcomes(state)
+
+
+def play(game, state, move):
+    """The state that ``move`` (a player's move or a chance outcome) leads to."""
+    return game.play(state, move)
+
+
+def payoff(game, state) -> tuple:
+    """The payoff to each player at a terminal ``state``."""
+    return game.payoff(state)
+
+
+def is_terminal(game, state) -> bool:
+    """True when nobody is to move."""
+    return game.to_move(state) is None
+
+
+def is_chance(game, state) -> bool:
+    """True at a chance node."""
+    return game.to_move(state) is CHANCE
+
+
+def sample_outcome(game, state, rng):
+    """Draw a chance outcome at ``state`` with ``rng`` (consumes it)."""
+    sampler = getattr(game, "sample_outcome", None)
+    if sampler is not None:
+        return sampler(state, rng)
+    return GameBase.sample_outcome(game, state, rng)
+
+
+def legal_move(game, state, move) -> bool:
+    """True when ``move`` is one of the possible moves at ``state``."""
+    return move in game.possible_moves(state)
+
+
+def state_to_json(game, state):
+    """A JSON-ready form of ``state``."""
+    return game.state_to_json(state)
+
+
+def state_from_json(game, data):
+    """The state whose JSON form is ``data``."""
+    return game.state_from_json(data)
+
+
+def describe_move(game, state, move) -> str:
+    """A short human description of ``move`` at ``state``."""
+    describe = getattr(game, "describe_move", None)
+    return describe(state, move) if describe else str(move)
