@@ -13,17 +13,19 @@ from ._common import Cli, CliError
 
 __all__ = ["main", "CliError"]
 
-COMMAND_MODULES = ("simulate",)
+COMMAND_MODULES = ("simulate", "shut_the_box", "nim", "qlearning")
 """Modules of ``fnmcts.cli`` whose ``register(cli)`` adds sub-commands, in help order."""
 
 
 def build() -> Cli:
     """The full command-line interface, every module registered."""
     import importlib
+    import importlib.util
 
     cli = Cli()
     for name in COMMAND_MODULES:
-        importlib.import_module(f"{__name__}.{name}").register(cli)
+        if importlib.util.find_spec(f"{__name__}.{name}") is not None:
+            importlib.import_module(f"{__name__}.{name}").register(cli)
     return cli
 
 
