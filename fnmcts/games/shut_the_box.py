@@ -127,9 +127,13 @@ def levers_for_roll(roll: int, levers: int = 9) -> tuple[tuple[int, ...], ...]:
     return table[roll] if 0 <= roll < len(table) else ()
 
 
-def _check_box(box) -> frozenset:
+def _check_box(box, levers: int = 9) -> frozenset:
+    """``box`` as a frozenset, or a clear error naming what is wrong with it."""
     if not isinstance(box, (frozenset, set)):
         raise TypeError(f"a box is a set of up levers, got {type(box).__name__}: {box!r}")
+    bad = [lever for lever in box if isinstance(lever, bool) or not isinstance(lever, int) or not 1 <= lever <= levers]
+    if bad:
+        raise ValueError(f"levers are whole numbers from 1 to {levers}, got {bad[0]!r} in {set(box)!r}")
     return frozenset(box)
 
 
@@ -326,7 +330,8 @@ class ShutTheBox(GameBase):
         """Wins in ``n`` random-play games from ``state`` (fast kernel)."""
         if isinstance(state, PMap):
             raise ValueError("random_wins starts from a box, before the roll")
-        return _count_wins(box_to_mask(state), n, rng, self.levers, self.simplified)
+        box = _check_box(state, self.levers)
+        return _count_wins(box_to_mask(box), n, rng, self.levers, self.simplified)
 
 
 def simulate(n: int, seed=None, *, rng=None, box=None, simplified: bool = False, **options):
