@@ -69,6 +69,11 @@ __all__ = [
     "mask_to_box",
     "ShutTheBox",
     "make_rng",
+    "play_game_steps",
+    "render_box",
+    "flipped_levers",
+    "parse_choice",
+    "format_choices",
 ]
 
 WIN = "win"
@@ -348,3 +353,97 @@ def simulate(n: int, seed=None, *, rng=None, box=None, simplified: bool = False,
 
     game = ShutTheBox(simplified=simplified)
     return simulate_game(game, n, seed=seed, rng=rng, state=box, **options)
+
+
+# -- a game's steps, and the pure parts of interactive play (task 9) -------------------
+
+
+def play_game_steps(box, rng: random.Random, simplified: bool = False) -> tuple:
+    """Play one random game like ``play_game`` and return ``(steps, result)``.
+
+    ``steps`` holds one ``(box, roll, move)`` per turn (``move`` is ``None`` when
+    no levers add up to the roll); the draws are those of ``play_game``, so the
+    same rng state gives the same result (task 6's printed trace, as a value).
+
+    >>> steps, result = play_game_steps(frozenset({1, 3, 4}), make_rng(3))
+    >>> [(sorted(b), r, m if m is None else sorted(m)) for b, r, m in steps], result
+    ([([1, 3, 4], 5, [3]), ([3], 7, None)], 'loss')
+    """
+    box = _check_box(box)
+    steps = []
+    while box:
+        roll = dice_roll(rng)
+        moves = ordered_moves(box, roll, simplified)
+        if not moves:
+            steps.append((box, roll, None))
+            return tuple(steps), LOSS
+        move = moves[0] if len(moves) == 1 else moves[int(rng.random() * len(moves))]
+        steps.append((box, roll, move))
+        box = move
+    return tuple(steps), WIN
+
+
+def render_box(box, levers: int = 9) -> str:
+    """The box as a row of levers: the number when up, ``_`` when down.
+
+    >>> render_box(sample_box)
+    '_ 2 _ 4 5 _ 7 8 9'
+    """
+    return " ".join(str(lever) if lever in box else "_" * len(str(lever)) for lever in range(1, levers + 1))
+
+
+def flipped_levers(box, move) -> tuple:
+    """The levers a move flips down: those up in ``box`` and not in ``move``.
+
+    >>> flipped_levers(start_box, start_box - {1, 5})
+    (1, 5)
+    """
+    return tuple(sorted(frozenset(box) - frozenset(move)))
+
+
+def parse_choice(text, count: int) -> int:
+    """The index (from 0) of the choice typed as ``text`` (numbered from 1).
+
+    Raises ``ValueError`` with a message for the player when ``text`` is not a
+    number from 1 to ``count``. Works for any game's numbered choices.
+
+    >>> parse_choice(" 2 ", 3)
+    1
+    >>> parse_choice("four", 3)
+    Traceback (most recent call last):
+    ...
+    ValueError: please type a number from 1 to 3, not 'four'
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"a choice is typed text, got {type(text).__name__}")
+    cleaned = text.strip()
+    if not cleaned:
+        raise ValueError(f"please type a number from 1 to {count}")
+    try:
+        number = int(cleaned)
+    except ValueError:
+        raise ValueError(f"please type a number from 1 to {count}, not {cleaned!r}") from None
+    if not 1 <= number <= count:
+        raise ValueError(f"{number} is not a choice: please type a number from 1 to {count}")
+    return number - 1
+
+
+def format_choices(labels, hints=None) -> tuple:
+    """Numbered lines, one per choice, each with its win probability when
+    ``hints`` (one number per label) is given. Works for any game.
+
+    >>> from fractions import Fraction
+    >>> format_choices(["flip 5", "flip 2 3"], [Fraction(1, 9), Fraction(37, 324)])
+    ('  1) flip 5    win 0.1111', '  2) flip 2 3  win 0.1142')
+    """
+    labels = [str(label) for label in labels]
+    if hints is not None and len(hints) != len(labels):
+        raise ValueError(f"{len(hints)} hints for {len(labels)} choices")
+    width = max((len(label) for label in labels), default=0)
+    lines = []
+    for i, label in enumerate(labels):
+        line = f"  {i + 1}) {label.ljust(width) if hints is not None else label}"
+        if hints is not None:
+            line += f"  win {float(hints[i]):.4f}"
+        lines.append(line)
+    return tuple(lines)

@@ -1,0 +1,382 @@
+"""Tables for Shut the Box: the look-up table (task 10), the full tree (task 12)
+and the best-move table (task 13), all immutable maps with exact ``Fraction``s.
+
+The look-up table gives, for each of the 512 boxes, the probability of winning
+by random play, estimated by simulation next to its exact value; the full tree
+gives every box and every (box, roll) the exact probability of winning under
+optimal play; the best-move table says, for every box and roll, which levers to
+flip.
+
+>>> table = random_play_table()
+>>> len(table), float(table[frozenset({7})])
+(512, 0.16666666666666666)
+>>> tree = build_tree()
+>>> float(tree[frozenset(range(1, 10))])  # doctest: +ELLIPSIS
+0.07143...
+>>> best = best_move_table()
+>>> best[(frozenset(range(1, 10)), 6)].flip
+(6,)
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from functools import lru_cache
+
+from pyrsistent import PRecord, field, pmap
+
+from .exact import evaluate_policy, random_policy, solve
+from .games.shut_the_box import ShutTheBox, all_boxes, box_to_mask, ordered_moves
+from .montecarlo import Z95, simulate, wilson_interval
+from .parallel import check_count
+from .rng import DICE_PROBABILITIES, check_seed, child_seed
+
+__all__ = [
+    "random_play_table",
+    "optimal_play_table",
+    "build_tree",
+    "LookupEntry",
+    "lookup_table",
+    "choice_hints",
+    "BestMove",
+    "TIE_RULE",
+    "best_move_table",
+    "BEST_MOVE_COLUMNS",
+    "format_best_move_table",
+    "parse_best_move_table",
+    "format_box",
+    "parse_box",
+]
+
+ROLLS = tuple(roll for roll, _ in DICE_PROBABILITIES)
+
+
+def _game(levers: int, simplified: bool) -> ShutTheBox:
+    if not isinstance(simplified, bool):
+        raise TypeError(f"simplified must be True or False, got {simplified!r}")
+    return ShutTheBox(levers=levers, simplified=simplified)
+
+
+# -- exact tables -------------------------------------------------------------------
+
+
+@lru_cache(maxsize=8)
+def _random_table(levers: int, simplified: bool):
+    game = _game(levers, simplified)
+    boxes = all_boxes(levers)
+    values = evaluate_policy(game, random_policy, *boxes)
+    return pmap({box: values[box][0] for box in boxes})
+
+
+def random_play_table(levers: int = 9, simplified: bool = False):
+    """The tutorial's look-up table, exact: ``box -> Fraction``, random play.
+
+    Every box of ``levers`` levers (``2 ** levers`` of them) with its exact
+    probability of winning when every choice is made uniformly at random.
+
+    >>> table = random_play_table()
+    >>> table[frozenset()], table[frozenset({1})], table[frozenset({2})]
+    (Fraction(1, 1), Fraction(0, 1), Fraction(1, 36))
+    """
+    return _random_table(levers, simplified)
+
+
+@lru_cache(maxsize=8)
+def _tree(levers: int, simplified: bool):
+    game = _game(levers, simplified)
+    values = solve(game, *all_boxes(levers))
+    return pmap({state: v[0] for state, v in values.items()})
+
+
+def build_tree(levers: int = 9, simplified: bool = False):
+    """The tutorial's full tree (task 12): every state's exact win probability.
+
+    The game is a DAG of box nodes (the dice move next) and decision nodes
+    ``pmap({'box': box, 'roll': roll})``; a box's value is the dice-weighted sum
+    over its 11 rolls, a decision's value the best of its moves (0 without a
+    move), an empty box is won (1). Built from every box, so it answers for all
+    of them.
+
+    >>> from pyrsistent import pmap
+    >>> tree = build_tree()
+    >>> tree[pmap({'box': frozenset({3, 4}), 'roll': 7})], tree[frozenset({3, 4})]
+    (Fraction(1, 1), Fraction(19, 108))
+    """
+    return _tree(levers, simplified)
+
+
+def optimal_play_table(levers: int = 9, simplified: bool = False):
+    """``box -> Fraction``: the exact probability of winning under optimal play.
+
+    >>> float(optimal_play_table()[frozenset(range(1, 10))])  # doctest: +ELLIPSIS
+    0.0714...
+    """
+    tree = build_tree(levers, simplified)
+    return pmap({box: tree[box] for box in all_boxes(levers)})
+
+
+# -- the look-up table: estimates next to exact values ---------------------------------
+
+
+class LookupEntry(PRecord):
+    """One row of the look-up table: a simulation's estimate next to the exact value."""
+
+    exact = field(type=Fraction, mandatory=True)
+    wins = field(type=int, mandatory=True)
+    games = field(type=int, mandatory=True)
+    estimate = field(type=float, mandatory=True)
+    ci_low = field(type=float, mandatory=True)
+    ci_high = field(type=float, mandatory=True)
+
+    def covers(self, z: float = Z95) -> bool:
+        """True when the Wilson interval at ``z`` holds the exact value.
+
+        >>> LookupEntry.of(Fraction(1, 2), 48, 100).covers()
+        True
+        """
+        if self.exact in (0, 1):
+            return self.wins == self.exact * self.games
+        low, high = wilson_interval(self.wins, self.games, z)
+        return low <= self.exact <= high
+
+    @classmethod
+    def of(cls, exact, wins: int, games: int) -> "LookupEntry":
+        """The entry for ``wins`` in ``games`` next to the exact value ``exact``.
+
+        >>> LookupEntry.of(Fraction(1, 6), 2, 10).estimate
+        0.2
+        """
+        low, high = wilson_interval(wins, games)
+        return cls(
+            exact=Fraction(exact),
+            wins=wins,
+            games=games,
+            estimate=wins / games if games else 0.0,
+            ci_low=low,
+            ci_high=high,
+        )
+
+
+def lookup_table(n: int, seed: int, levers: int = 9, simplified: bool = False, executor=None):
+    """The look-up table of task 10: ``box -> LookupEntry`` for every box.
+
+    Each box gets ``n`` random-play games from its own child seed
+    (``child_seed(seed, bitmask)``), played by the fast kernel, next to the exact
+    random-play value: the same seed gives the same table, and one box's
+    estimate does not depend on which other boxes are in the table.
+
+    >>> table = lookup_table(1000, seed=10)
+    >>> entry = table[frozenset({7})]
+    >>> entry.games, entry.wins, entry.exact
+    (1000, 165, Fraction(1, 6))
+    """
+    check_count(n, "the number of games per box")
+    if n == 0:
+        raise ValueError("the look-up table needs at least one game per box")
+    if check_seed(seed) is None:
+        raise ValueError("the look-up table needs a seed (a non-negative whole number)")
+    game = _game(levers, simplified)
+    exact = random_play_table(levers, simplified)
+    rows = {}
+    for box in all_boxes(levers):
+        record = simulate(game, n, seed=child_seed(seed, box_to_mask(box)), state=box, executor=executor)
+        rows[box] = LookupEntry.of(exact[box], record.win, record.games)
+    return pmap(rows)
+
+
+def choice_hints(table, box, roll: int, simplified: bool = False, levers: int = 9) -> tuple:
+    """``((move, probability), ...)``: each possible move with the win probability
+    of the box it leads to, read off ``table`` (``box -> probability``), in the
+    stable move order. The hints of the interactive game (tasks 10 and 12).
+
+    >>> [(sorted(m), float(p)) for m, p in choice_hints(random_play_table(), frozenset({2, 3, 5}), 5)]
+    [([2, 3], 0.11419753086419752), ([5], 0.1111111111111111)]
+    """
+    return tuple((move, table[move]) for move in ordered_moves(frozenset(box), roll, simplified, levers))
+
+
+# -- the best-move table -------------------------------------------------------------
+
+TIE_RULE = "ties: the first optimal move in the stable move order (fewest levers, then lowest levers)"
+"""How ``best_move_table`` breaks ties between equally good moves."""
+
+
+class BestMove(PRecord):
+    """The best move at one (box, roll): the levers to flip and the exact win probability.
+
+    ``flip`` is empty and ``move`` is ``None`` when no levers add up to the roll
+    (the game is lost: probability 0); ``ties`` counts the optimal moves.
+    """
+
+    box = field(type=frozenset, mandatory=True)
+    roll = field(type=int, mandatory=True)
+    flip = field(type=tuple, mandatory=True)
+    move = field(mandatory=True)
+    probability = field(type=Fraction, mandatory=True)
+    ties = field(type=int, mandatory=True)
+
+
+@lru_cache(maxsize=8)
+def _best_move_table(levers: int, simplified: bool):
+    tree = build_tree(levers, simplified)
+    rows = {}
+    for box in all_boxes(levers):
+        if not box:
+            continue
+        for roll in ROLLS:
+            moves = ordered_moves(box, roll, simplified, levers)
+            if not moves:
+                rows[(box, roll)] = BestMove(box=box, roll=roll, flip=(), move=None, probability=Fraction(0), ties=0)
+                continue
+            best = max(tree[m] for m in moves)
+            optimal = [m for m in moves if tree[m] == best]
+            first = optimal[0]
+            rows[(box, roll)] = BestMove(
+                box=box, roll=roll, flip=tuple(sorted(box - first)), move=first, probability=best, ties=len(optimal)
+            )
+    return pmap(rows)
+
+
+def best_move_table(levers: int = 9, simplified: bool = False):
+    """The best-move table of task 13: ``(box, roll) -> BestMove`` for every
+    box with a lever up and every roll from 2 to 12 (``TIE_RULE`` breaks ties).
+
+    >>> table = best_move_table()
+    >>> len(table)
+    5621
+    >>> row = table[(frozenset(range(1, 10)), 11)]
+    >>> row.flip, row.ties, float(row.probability)  # doctest: +ELLIPSIS
+    ((2, 9), 1, 0.0727...)
+    """
+    return _best_move_table(levers, simplified)
+
+
+def format_box(box) -> str:
+    """A box as the digits of its up levers, ``-`` for the empty box.
+
+    >>> format_box(frozenset({9, 1, 3})), format_box(frozenset())
+    ('139', '-')
+    """
+    if any(lever > 9 for lever in box):
+        return ",".join(str(lever) for lever in sorted(box)) or "-"
+    return "".join(str(lever) for lever in sorted(box)) or "-"
+
+
+def parse_box(text: str) -> frozenset:
+    """The inverse of ``format_box``.
+
+    >>> sorted(parse_box("139")), parse_box("-")
+    ([1, 3, 9], frozenset())
+    """
+    text = text.strip()
+    if text == "-":
+        return frozenset()
+    parts = text.split(",") if "," in text else list(text)
+    try:
+        levers = [int(part) for part in parts]
+    except ValueError:
+        raise ValueError(f"a box is written as the digits of its up levers or '-', got {text!r}") from None
+    if len(set(levers)) != len(levers) or any(lever < 1 for lever in levers):
+        raise ValueError(f"a box lists distinct levers from 1 up, got {text!r}")
+    return frozenset(levers)
+
+
+BEST_MOVE_COLUMNS = ("box", "roll", "flip", "leaves", "probability", "fraction", "ties")
+"""The header row of the best-move table."""
+
+
+def _row_order(key):
+    box, roll = key
+    return (-len(box), tuple(sorted(box)), roll)
+
+
+def format_best_move_table(table, title: str = "Shut the Box best-move table") -> str:
+    """The best-move table as plain text: comment lines, a header row, one row
+    per (box, roll), boxes with the most levers up first.
+
+    Columns: the levers up (digits), the roll, the levers to flip (joined by
+    ``+``; ``x`` when no move is possible), the levers left up, the exact win
+    probability as a decimal and as a fraction, and how many moves tie for best.
+
+    >>> text = format_best_move_table(best_move_table())
+    >>> print(text.splitlines()[2]); print(text.splitlines()[3])  # doctest: +NORMALIZE_WHITESPACE
+    box        roll  flip     leaves    probability   fraction              ties
+    123456789  2     2        13456789  0.0451898246  24592103/544195584    1
+    """
+    header = BEST_MOVE_COLUMNS
+    rows = []
+    for key in sorted(table, key=_row_order):
+        row = table[key]
+        flip = "+".join(str(lever) for lever in row.flip) if row.move is not None else "x"
+        leaves = format_box(row.move) if row.move is not None else "x"
+        rows.append(
+            (
+                format_box(row.box),
+                str(row.roll),
+                flip,
+                leaves,
+                f"{float(row.probability):.10f}",
+                str(row.probability),
+                str(row.ties),
+            )
+        )
+    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(header)]
+
+    def line(cells):
+        return "  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip()
+
+    lines = [f"# {title}: for each box (levers up) and roll, the best levers to flip and the exact win probability", f"# {TIE_RULE}; x: no levers add up to the roll (the game is lost)"]
+    lines.append(line(header))
+    lines.extend(line(r) for r in rows)
+    return "\n".join(lines) + "\n"
+
+
+def parse_best_move_table(text: str):
+    """Read a table written by ``format_best_move_table`` back into
+    ``(box, roll) -> BestMove`` (checking every row's move is legal).
+
+    >>> table = best_move_table()
+    >>> parse_best_move_table(format_best_move_table(table)) == table
+    True
+    """
+    rows = {}
+    header_seen = False
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        cells = line.split()
+        if not header_seen:
+            if tuple(cells) != BEST_MOVE_COLUMNS:
+                raise ValueError(f"line {number}: expected the header {' '.join(BEST_MOVE_COLUMNS)!r}, got {line!r}")
+            header_seen = True
+            continue
+        if len(cells) != len(BEST_MOVE_COLUMNS):
+            raise ValueError(f"line {number}: expected {len(BEST_MOVE_COLUMNS)} columns, got {len(cells)}")
+        box_text, roll_text, flip_text, leaves_text, _, fraction_text, ties_text = cells
+        try:
+            box = parse_box(box_text)
+            roll = int(roll_text)
+            probability = Fraction(fraction_text)
+            ties = int(ties_text)
+            flip = () if flip_text == "x" else tuple(int(x) for x in flip_text.split("+"))
+        except (ValueError, ZeroDivisionError) as error:
+            raise ValueError(f"line {number}: {error}") from None
+        if flip_text == "x":
+            move = None
+            if leaves_text != "x" or probability != 0 or ties != 0:
+                raise ValueError(f"line {number}: a row without a move has leaves x, probability 0 and ties 0")
+        else:
+            move = box - frozenset(flip)
+            if not set(flip) <= box or sum(flip) != roll or len(set(flip)) != len(flip):
+                raise ValueError(f"line {number}: flipping {flip_text} is not a move from {box_text} with {roll}")
+            if parse_box(leaves_text) != move:
+                raise ValueError(f"line {number}: flipping {flip_text} from {box_text} leaves {format_box(move)}")
+        if (box, roll) in rows:
+            raise ValueError(f"line {number}: a second row for box {box_text} and roll {roll}")
+        rows[(box, roll)] = BestMove(
+            box=box, roll=roll, flip=tuple(sorted(flip)), move=move, probability=probability, ties=ties
+        )
+    if not header_seen:
+        raise ValueError(f"no header row {' '.join(BEST_MOVE_COLUMNS)!r} found")
+    return pmap(rows)
