@@ -1,0 +1,347 @@
+"""``fnmcts play|solve|table shut-the-box``: interactive play with hints, the
+exact solve, and the best-move (or look-up) table written to a file.
+
+The interactive loop (``interactive_play``) is written against the game
+protocol and takes its input and output as functions, so it serves any game
+whose moves can be listed: a game supplies how to render a decision and,
+optionally, one hint (a win probability) per move.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from fractions import Fraction
+from functools import partial
+from pathlib import Path
+
+from ..games.shut_the_box import ShutTheBox, format_choices, parse_choice, render_box
+from ..protocol import CHANCE
+from ..rng import make_rng
+from ._common import CliError, add_json, add_seed, emit, positive_count
+
+__all__ = [
+    "register",
+    "interactive_play",
+    "write_text_atomically",
+    "fraction_text",
+]
+
+_PLAY_HELP = "play a game at the terminal"
+_SOLVE_HELP = "solve a game exactly"
+_TABLE_HELP = "write a table of exact values for a game"
+
+
+def register(cli) -> None:
+    p = cli.game_command(
+        "play",
+        "shut-the-box",
+        "play Shut the Box: roll the dice, choose the levers to flip (type a choice's number; Ctrl-D stops)",
+        _PLAY_HELP,
+    )
+    p.add_argument(
+        "--hints",
+        choices=("none", "random", "optimal"),
+        default="none",
+        help="show each choice's exact win probability under random or optimal play afterwards (default: none)",
+    )
+    p.add_argument("--games", type=positive_count, default=1, metavar="N", help="how many games to play (default 1)")
+    add_seed(p)
+    p.set_defaults(handler=_play)
+
+    p = cli.game_command(
+        "solve",
+        "shut-the-box",
+        "the exact probability of winning Shut the Box, as a fraction and a decimal",
+        _SOLVE_HELP,
+    )
+    p.add_argument(
+        "--policy", choices=("optimal", "random"), default="optimal", help="how the levers are chosen (default: optimal)"
+    )
+    p.add_argument("--simplified", action="store_true", help="the simplified rules of task 4")
+    p.add_argument(
+        "--box", metavar="LEVERS", default=None, help="start from this box, its up levers as digits (e.g. 2357; '-' is empty)"
+    )
+    add_json(p)
+    p.set_defaults(handler=_solve)
+
+    p = cli.game_command(
+        "table",
+        "shut-the-box",
+        "write the best-move table (every box and roll: best levers to flip, exact win probability) "
+        "or the look-up table (every box: random-play estimate beside the exact value)",
+        _TABLE_HELP,
+    )
+    p.add_argument("-o", "--output", required=True, metavar="FILE", help="the file to write ('-' for standard output)")
+    p.add_argument(
+        "--kind", choices=("best-move", "lookup"), default="best-move", help="which table (default: best-move)"
+    )
+    p.add_argument("--simplified", action="store_true", help="the simplified rules of task 4")
+    p.add_argument(
+        "--games", type=positive_count, default=10_000, metavar="N", help="lookup: random games per box (default 10000)"
+    )
+    add_seed(p, default=1)
+    add_json(p)
+    p.set_defaults(handler=_table)
+
+
+# -- interactive play ----------------------------------------------------------------
+
+
+def interactive_play(game, rng, *, read, write, render, hints=None, describe_end=None, games: int = 1) -> dict:
+    """Play ``games`` games of ``game`` at a terminal; return the summary.
+
+    ``read(prompt)`` returns a line typed by the player (raising ``EOFError`` at
+    the end of input, ``KeyboardInterrupt`` on Ctrl-C); ``write(text)`` shows a
+    line. ``render(state)`` describes a decision, ``hints(state, moves)`` gives
+    one win probability per move (or ``None``), ``describe_end(state)`` the end
+    of a game. Chance nodes draw from ``rng``. A forced move is played without
+    asking. Invalid input gets a message and the prompt again; end of input or
+    Ctrl-C stops the loop, and the summary says so (``stopped``).
+    """
+    summary = {"games": 0, "wins": 0, "losses": 0, "stopped": None}
+    describe_end = describe_end or (lambda state: "you win" if game.payoff(state)[0] > 0 else "you lose")
+    try:
+        for number in range(1, games + 1):
+            state = game.start()
+            if games > 1:
+                write(f"-- game {number} of {games}")
+            while True:
+                player = game.to_move(state)
+                if player is None:
+                    write(render(state))
+                    write(describe_end(state))
+                    summary["games"] += 1
+                    summary["wins" if game.payoff(state)[0] > 0 else "losses"] += 1
+                    break
+                if player is CHANCE:
+                    state = game.play(state, game.sample_outcome(state, rng))
+                    continue
+                moves = game.possible_moves(state)
+                write(render(state))
+                labels = [game.describe_move(state, move) for move in moves]
+                values = hints(state, moves) if hints is not None else None
+                for line in format_choices(labels, values):
+                    write(line)
+                if len(moves) == 1:
+                    write(f"only one choice: {labels[0]}")
+                    state = game.play(state, moves[0])
+                    continue
+                while True:
+                    try:
+                        index = parse_choice(read(f"choose 1-{len(moves)}: "), len(moves))
+                        break
+                    except ValueError as error:
+                        write(str(error))
+                state = game.play(state, moves[index])
+    except EOFError:
+        summary["stopped"] = "end of input"
+    except KeyboardInterrupt:
+        summary["stopped"] = "interrupted"
+    return summary
+
+
+def _summary_text(summary: dict) -> str:
+    text = f"games {summary['games']}, wins {summary['wins']}, losses {summary['losses']}"
+    if summary["stopped"]:
+        text += f"; stopped ({summary['stopped']}), the game in progress is not counted"
+    return text
+
+
+def _render_shut_the_box(levers: int, state) -> str:
+    if isinstance(state, frozenset):
+        return f"box   {render_box(state, levers)}"
+    return f"box   {render_box(state['box'], levers)}   roll {state['roll']}"
+
+
+def _describe_end(state) -> str:
+    if isinstance(state, frozenset) and not state:
+        return "the box is shut: you win!"
+    return f"no levers add up to {state['roll']}: you lose"
+
+
+def _hint_table(hints: str, simplified: bool):
+    from ..tables import optimal_play_table, random_play_table
+
+    if hints == "random":
+        return random_play_table(simplified=simplified)
+    if hints == "optimal":
+        return optimal_play_table(simplified=simplified)
+    return None
+
+
+def _read_line(prompt: str) -> str:
+    line = input(prompt)
+    if not sys.stdin.isatty():
+        print(line)  # echo a scripted answer, so the transcript reads like a session
+    return line
+
+
+def _play(args):
+    game = ShutTheBox()
+    table = _hint_table(args.hints, game.simplified)
+    hints = None if table is None else (lambda state, moves: [table[move] for move in moves])
+    rng = make_rng(args.seed)
+    if args.hints != "none":
+        print(f"hints: each choice's exact probability of winning with {args.hints} play afterwards")
+    summary = interactive_play(
+        game,
+        rng,
+        read=_read_line,
+        write=print,
+        render=partial(_render_shut_the_box, game.levers),
+        hints=hints,
+        describe_end=_describe_end,
+        games=args.games,
+    )
+    if summary["stopped"] == "end of input":
+        print()
+    print(_summary_text(summary))
+    return 130 if summary["stopped"] == "interrupted" else 0
+
+
+# -- solve ---------------------------------------------------------------------------
+
+
+def fraction_text(value) -> str:
+    """A probability as ``"p/q"``, always with a denominator.
+
+    >>> fraction_text(Fraction(1, 6)), fraction_text(Fraction(1))
+    ('1/6', '1/1')
+    """
+    value = Fraction(value)
+    return f"{value.numerator}/{value.denominator}"
+
+
+def _solve(args):
+    from ..exact import evaluate_policy, random_policy, solve
+    from ..tables import parse_box
+
+    game = ShutTheBox(simplified=args.simplified)
+    box = game.start() if args.box is None else parse_box(args.box)
+    if not box <= frozenset(range(1, game.levers + 1)):
+        raise CliError(f"--box: levers are 1 to {game.levers}, got {args.box!r}")
+    values = solve(game, box) if args.policy == "optimal" else evaluate_policy(game, random_policy, box)
+    p = values[box][0]
+    rules = "simplified" if args.simplified else "full"
+    box_text = "".join(str(lever) for lever in sorted(box)) or "-"
+    payload = {
+        "game": "shut-the-box",
+        "rules": rules,
+        "policy": args.policy,
+        "box": sorted(box),
+        "probability": fraction_text(p),
+        "value": float(p),
+        "states": len(values),
+    }
+    text = (
+        f"Shut the Box, {rules} rules, {args.policy} play, from box {box_text}\n"
+        f"probability of winning  {fraction_text(p)}\n"
+        f"                        = {float(p):.12f}\n"
+        f"states solved           {len(values):,}"
+    )
+    emit(args, payload, text)
+
+
+# -- tables --------------------------------------------------------------------------
+
+
+def write_text_atomically(path, text: str) -> Path:
+    """Write ``text`` to ``path`` through a temporary file in the same directory
+    and ``os.replace``: readers see the old file or the whole new one, never a
+    part. Refuses a directory; names a missing or unwritable directory.
+    """
+    path = Path(path)
+    if path.is_dir():
+        raise CliError(f"{path} is a directory: give the name of a file to write")
+    parent = path.parent if str(path.parent) else Path(".")
+    if not parent.is_dir():
+        raise CliError(f"cannot write {path}: directory {parent} does not exist")
+    if path.exists():
+        mode = path.stat().st_mode & 0o777
+    else:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    try:
+        fd, temporary = tempfile.mkstemp(dir=parent, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as error:
+        raise CliError(f"cannot write {path}: {error.strerror or error}") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(temporary, mode)
+        os.replace(temporary, path)
+    except BaseException as error:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        if isinstance(error, OSError):
+            raise CliError(f"cannot write {path}: {error.strerror or error}") from None
+        raise
+    return path
+
+
+def _lookup_text(table, n: int, seed: int, rules: str) -> str:
+    from ..tables import format_box
+
+    header = ("box", "exact", "fraction", "estimate", "ci_low", "ci_high", "wins", "games")
+    rows = []
+    for box in sorted(table, key=lambda b: (-len(b), tuple(sorted(b)))):
+        entry = table[box]
+        rows.append(
+            (
+                format_box(box),
+                f"{float(entry.exact):.10f}",
+                str(entry.exact),
+                f"{entry.estimate:.6f}",
+                f"{entry.ci_low:.6f}",
+                f"{entry.ci_high:.6f}",
+                str(entry.wins),
+                str(entry.games),
+            )
+        )
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
+
+    def line(cells):
+        return "  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip()
+
+    lines = [
+        f"# Shut the Box look-up table ({rules} rules): every box's probability of winning by random play,",
+        f"# exact and estimated from {n} games per box (seed {seed}, one child seed per box), with a 95% Wilson interval",
+        line(header),
+    ]
+    lines.extend(line(r) for r in rows)
+    return "\n".join(lines) + "\n"
+
+
+def _table(args):
+    from ..tables import TIE_RULE, best_move_table, build_tree, format_best_move_table, lookup_table
+
+    if args.output == "-" and args.json:
+        raise CliError("--json prints a summary: give -o FILE for the table itself")
+    game = ShutTheBox(simplified=args.simplified)
+    rules = "simplified" if args.simplified else "full"
+    if args.kind == "best-move":
+        table = best_move_table(simplified=args.simplified)
+        text = format_best_move_table(table, title=f"Shut the Box best-move table ({rules} rules)")
+        start = build_tree(simplified=args.simplified)[game.start()]
+        payload = {"kind": "best-move", "rows": len(table), "ties": TIE_RULE}
+    else:
+        table = lookup_table(args.games, seed=args.seed, simplified=args.simplified)
+        text = _lookup_text(table, args.games, args.seed, rules)
+        start = table[game.start()].exact
+        covered = sum(1 for entry in table.values() if entry.covers())
+        payload = {"kind": "lookup", "rows": len(table), "games_per_box": args.games, "seed": args.seed,
+                   "covered_by_95_interval": covered}
+    if args.output == "-":
+        sys.stdout.write(text)
+        return 0
+    path = write_text_atomically(args.output, text)
+    payload |= {"path": str(path), "rules": rules, "start_probability": fraction_text(start), "start_value": float(start)}
+    emit(args, payload, f"wrote the {args.kind} table ({len(table):,} rows, {rules} rules) to {path}")
+    return 0
