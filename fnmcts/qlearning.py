@@ -1,0 +1,771 @@
+"""Q-learning by self-play: the Nim AI that teaches itself, on any two-player game.
+
+The Q-learning project's ``NimAI`` as an immutable value and pure functions.
+An AI (``QAI``) holds a persistent Q table, a ``pmap`` from ``(state, action)``
+to a number, with the learning rate ``alpha``, the exploration rate
+``epsilon`` and the game it plays. A state in the table is a tuple: the pile
+sizes for ``Piles``, the heap as a 1-tuple for ``Nim``, the state itself for
+any other game. Functions that would change an AI return a new one.
+
+>>> from fnmcts.games.piles import Piles
+>>> ai = new_ai(Piles((1, 3, 5, 7)))
+>>> get_q_value(ai, (0, 0, 0, 2), (3, 2))
+0
+>>> ai = update_q_value(ai, (0, 0, 0, 2), (3, 2), 0, -1, 0)
+>>> get_q_value(ai, (0, 0, 0, 2), (3, 2)), best_future_reward(ai, (0, 0, 0, 2))
+(-0.5, 0)
+>>> choose_action(ai, (0, 0, 0, 2), epsilon=False)
+(3, 1)
+>>> trained = train(1_000, seed=1)
+>>> len(trained.q) > 1_000, trained.alpha, trained.epsilon
+(True, 0.5, 0.1)
+
+Rewards follow the source: -1 for the move that loses, +1 for the move that
+makes the other player lose, 0 for a move after which the game goes on (with
+the best Q value of the next state as the estimate of future rewards).
+
+The Q table file is JSON, never pickle (``save_ai`` / ``load_ai``), version 1::
+
+    {"format": "fnmcts-q-table", "version": 1,
+     "game": {"name": "piles", "piles": [1, 3, 5, 7], "misere": true},
+     "alpha": 0.5, "epsilon": 0.1,
+     "q": [[[1, 3, 5, 7], [3, 5], 0.25], ...]}
+
+``game`` names a game of ``fnmcts.games.GAMES`` with its parameters; each
+entry of ``q`` is ``[state, action, value]``: the state as a list (the pile
+sizes, or ``[heap]``; ``state_to_json`` for other games), the action as a list
+(``[pile, count]``) or a number (a Nim take), the value a finite number.
+Entries are sorted, so the same AI always gives the same file.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import random
+import tempfile
+from dataclasses import fields as dataclass_fields, is_dataclass
+from fractions import Fraction
+from functools import partial, reduce
+from pathlib import Path
+from typing import Callable
+
+from pyrsistent import PMap, PRecord, field, pmap
+
+from .exact import best_moves, solve
+from .games import GAMES
+from .games.nim import Nim
+from .games.piles import Piles
+from .protocol import CHANCE, _from_json, _to_json, sample_outcome
+from .rng import make_rng
+
+__all__ = [
+    "QAI",
+    "ALPHA",
+    "EPSILON",
+    "REWARDS",
+    "FORMAT",
+    "FORMAT_VERSION",
+    "new_ai",
+    "state_key",
+    "get_q_value",
+    "update_q_value",
+    "best_future_reward",
+    "choose_action",
+    "update",
+    "train_game",
+    "train",
+    "q_agent",
+    "optimal_move_rate",
+    "win_rate",
+    "evaluate",
+    "ai_to_json",
+    "ai_from_json",
+    "save_ai",
+    "load_ai",
+]
+
+ALPHA = 0.5
+"""The source's learning rate."""
+
+EPSILON = 0.1
+"""The source's exploration rate."""
+
+REWARDS = pmap({"win": 1, "loss": -1, "draw": 0, "step": 0})
+"""Rewards: ``win`` for the move that makes the other player lose, ``loss`` for
+the move that loses, ``draw`` for a move that ends the game level, ``step`` for
+a move after which the game goes on."""
+
+FORMAT = "fnmcts-q-table"
+"""The ``format`` tag of a Q table file."""
+
+FORMAT_VERSION = 1
+"""The version of the Q table file format that ``save_ai`` writes and ``load_ai`` reads."""
+
+
+# -- the AI as a value -----------------------------------------------------------
+
+
+def _check_rate(name):
+    def check(value):
+        return (0 <= value <= 1 and not isinstance(value, bool), f"{name} must be in [0, 1], got {value!r}")
+
+    return check
+
+
+def _check_game(game):
+    players = getattr(game, "num_players", None)
+    return (players == 2, f"Q-learning by self-play needs a two-player game, got {game!r}")
+
+
+class QAI(PRecord):
+    """A Q-learning AI: the Q table, ``alpha``, ``epsilon`` and the game, all immutable."""
+
+    q = field(type=PMap, initial=pmap(), mandatory=True)
+    alpha = field(type=float, factory=float, initial=ALPHA, mandatory=True, invariant=_check_rate("alpha"))
+    epsilon = field(type=float, factory=float, initial=EPSILON, mandatory=True, invariant=_check_rate("epsilon"))
+    game = field(mandatory=True, invariant=_check_game)
+
+
+def _number(name, value):
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"{name} must be a number, got {value!r}")
+    if not 0 <= value <= 1:
+        raise ValueError(f"{name} must be in [0, 1], got {value!r}")
+    return float(value)
+
+
+def new_ai(game=None, *, alpha: float = ALPHA, epsilon: float = EPSILON) -> QAI:
+    """A fresh AI with an empty Q table (the source's ``NimAI()``); default game: piles [1, 3, 5, 7].
+
+    >>> ai = new_ai()
+    >>> ai.game, len(ai.q), ai.alpha, ai.epsilon
+    (Piles(piles=(1, 3, 5, 7), misere=True), 0, 0.5, 0.1)
+    """
+    game = Piles() if game is None else game
+    if getattr(game, "num_players", None) != 2:
+        raise ValueError(f"Q-learning by self-play needs a two-player game, got {game!r}")
+    return QAI(game=game, alpha=_number("alpha", alpha), epsilon=_number("epsilon", epsilon))
+
+
+# -- states as table keys --------------------------------------------------------
+
+
+def _piles_state(game, key):
+    if len(key) != len(game.piles):
+        raise ValueError(f"a state of {game!r} has {len(game.piles)} piles, got {list(key)!r}")
+    state = game.state(key)
+    if any(p > start for p, start in zip(key, game.piles)):
+        raise ValueError(f"pile sizes {list(key)!r} exceed the starting piles {list(game.piles)!r}")
+    return state
+
+
+def _nim_state(game, key):
+    if len(key) != 1:
+        raise ValueError(f"a state of {game!r} is a 1-tuple (heap,), got {list(key)!r}")
+    state = game.state(key[0])
+    if key[0] > game.heap:
+        raise ValueError(f"heap {key[0]} exceeds the starting heap {game.heap}")
+    return state
+
+
+# game type -> (state -> key, (game, key) -> a state with that key)
+_KEYINGS = {
+    Piles: (lambda state: state["piles"], _piles_state),
+    Nim: (lambda state: (state["heap"],), _nim_state),
+}
+
+
+def state_key(game, state) -> tuple:
+    """The Q table's form of ``state``: pile sizes for ``Piles``, ``(heap,)`` for ``Nim``.
+
+    Nim is impartial, so the player to move is not part of the key (as in the
+    source); for any other game the key is the state itself.
+
+    >>> game = Piles((1, 3, 5, 7))
+    >>> state_key(game, game.start()), state_key(Nim(heap=21), Nim(heap=21).start())
+    ((1, 3, 5, 7), (21,))
+    """
+    keying = _KEYINGS.get(type(game))
+    return keying[0](state) if keying else state
+
+
+def _key_and_state(game, state):
+    """``(key, state)`` from a state of the game, or from a key (a tuple or list) for Piles and Nim."""
+    keying = _KEYINGS.get(type(game))
+    if keying is None:
+        return state, state
+    if isinstance(state, (tuple, list)):
+        key = tuple(state)
+        return key, keying[1](game, key)
+    return keying[0](state), state
+
+
+def _moves(game, state) -> tuple:
+    player = game.to_move(state)
+    if player is None or player is CHANCE:
+        return ()
+    return game.possible_moves(state)
+
+
+# -- the source's four functions -------------------------------------------------
+
+
+def get_q_value(ai: QAI, state, action):
+    """The Q value of ``action`` at ``state``, 0 when the table has none.
+
+    ``state`` is a state of the AI's game, or for piles and Nim its tuple form.
+
+    >>> ai = new_ai().set(q=pmap({((0, 0, 0, 2), (3, 2)): -1}))
+    >>> get_q_value(ai, (0, 0, 0, 2), (3, 2)), get_q_value(ai, (0, 0, 0, 2), (3, 1))
+    (-1, 0)
+    """
+    key, _ = _key_and_state(ai.game, state)
+    return ai.q.get((key, action), 0)
+
+
+def update_q_value(ai: QAI, state, action, old_q, reward, future_rewards) -> QAI:
+    """A new AI whose Q value for ``(state, action)`` is
+    ``old_q + alpha * ((reward + future_rewards) - old_q)``; ``ai`` is unchanged.
+
+    >>> ai = new_ai()
+    >>> new = update_q_value(ai, (1, 3, 5, 7), (3, 5), 0, 0, 0.5)
+    >>> get_q_value(new, (1, 3, 5, 7), (3, 5)), get_q_value(ai, (1, 3, 5, 7), (3, 5))
+    (0.25, 0)
+    """
+    key, _ = _key_and_state(ai.game, state)
+    value = old_q + ai.alpha * ((reward + future_rewards) - old_q)
+    return ai.set(q=ai.q.set((key, action), value))
+
+
+def best_future_reward(ai: QAI, state):
+    """The best Q value of any possible action at ``state`` (unknown ones count as 0;
+    0 when there is no action).
+
+    >>> ai = new_ai().set(q=pmap({((0, 0, 1, 1), (2, 1)): -0.5, ((0, 0, 1, 1), (3, 1)): -0.75}))
+    >>> best_future_reward(ai, (0, 0, 1, 1)), best_future_reward(ai, (0, 0, 0, 0))
+    (-0.5, 0)
+    >>> best_future_reward(ai, (0, 0, 2, 1))
+    0
+    """
+    key, state = _key_and_state(ai.game, state)
+    moves = _moves(ai.game, state)
+    if not moves:
+        return 0
+    q = ai.q
+    return max(q.get((key, move), 0) for move in moves)
+
+
+def choose_action(ai: QAI, state, rng: random.Random | None = None, epsilon: bool = True):
+    """An action at ``state``: with ``epsilon`` True, a uniformly random possible
+    action with probability ``ai.epsilon`` (drawn from ``rng``), else the best one:
+    the first action, in the game's move order, with the highest Q value (0 if unknown).
+
+    With ``epsilon`` it consumes one ``rng.random()``, and a second one when it
+    explores; greedy choice (``epsilon=False``) needs no ``rng``.
+
+    >>> ai = new_ai().set(q=pmap({((0, 0, 1, 2), (3, 1)): 0.5, ((0, 0, 1, 2), (2, 1)): -1}))
+    >>> choose_action(ai, (0, 0, 1, 2), epsilon=False)
+    (3, 1)
+    >>> rng = random.Random(3)
+    >>> sorted({choose_action(ai, (0, 0, 1, 2), rng) for _ in range(100)})
+    [(2, 1), (3, 1), (3, 2)]
+    """
+    key, state = _key_and_state(ai.game, state)
+    moves = _moves(ai.game, state)
+    if not moves:
+        raise ValueError(f"no possible action at {state!r}")
+    if epsilon:
+        if rng is None:
+            raise TypeError("epsilon-greedy choice needs an rng (a random.Random)")
+        if rng.random() < ai.epsilon:
+            return moves[int(rng.random() * len(moves))]
+    q = ai.q
+    best, best_value = moves[0], q.get((key, moves[0]), 0)
+    for move in moves[1:]:
+        value = q.get((key, move), 0)
+        if value > best_value:
+            best, best_value = move, value
+    return best
+
+
+def update(ai: QAI, old_state, action, new_state, reward) -> QAI:
+    """The source's ``update``: learn from taking ``action`` at ``old_state``, which
+    led to ``new_state`` (the next state the same player faces) with ``reward``.
+
+    >>> ai = update(new_ai(), (0, 0, 0, 1), (3, 1), (0, 0, 0, 0), -1)
+    >>> get_q_value(ai, (0, 0, 0, 1), (3, 1))
+    -0.5
+    """
+    old = get_q_value(ai, old_state, action)
+    future = best_future_reward(ai, new_state)
+    return update_q_value(ai, old_state, action, old, reward, future)
+
+
+# -- self-play ---------------------------------------------------------------------
+
+
+def _terminal_reward(rewards, payoff):
+    if payoff > 0:
+        return rewards["win"]
+    if payoff < 0:
+        return rewards["loss"]
+    return rewards["draw"]
+
+
+def _past_chance(game, state, rng):
+    while game.to_move(state) is CHANCE:
+        state = game.play(state, sample_outcome(game, state, rng))
+    return state
+
+
+def train_game(ai: QAI, rng: random.Random, rewards=REWARDS) -> QAI:
+    """The AI after one more game of self-play, step by step with the persistent
+    functions above (the source's training loop body); consumes ``rng``.
+
+    Each player's last state and action are remembered; when a move ends the
+    game, the mover's action is updated with its reward (``loss`` when taking the
+    last object loses) and the other player's last action with the opposite
+    one; otherwise the last action of the player now to move is updated with
+    reward ``step`` and the best Q value of the state that player faces.
+
+    With ``random.Random(0)`` (draws 0.84, 0.76, 0.42: no exploration) both
+    players take 1 from a heap of 3; the first player takes the last item and loses:
+
+    >>> ai = train_game(new_ai(Nim(heap=3, max_take=2)), random.Random(0))
+    >>> ai.q == {((3,), 1): 0.0, ((2,), 1): 0.5, ((1,), 1): -0.5}
+    True
+    """
+    game = ai.game
+    state = _past_chance(game, game.start(), rng)
+    last: dict = {}
+    while True:
+        player = game.to_move(state)
+        action = choose_action(ai, state, rng)
+        last[player] = (state, action)
+        new_state = _past_chance(game, game.play(state, action), rng)
+        following = game.to_move(new_state)
+        if following is None:
+            payoff = game.payoff(new_state)
+            ai = update(ai, state, action, new_state, _terminal_reward(rewards, payoff[player]))
+            other = 1 - player
+            if other in last:
+                old_state, old_action = last[other]
+                ai = update(ai, old_state, old_action, new_state, _terminal_reward(rewards, payoff[other]))
+            return ai
+        if following in last:
+            old_state, old_action = last[following]
+            ai = update(ai, old_state, old_action, new_state, rewards["step"])
+        state = new_state
+
+
+def train(
+    n: int,
+    seed: int | None = None,
+    game=None,
+    *,
+    alpha: float = ALPHA,
+    epsilon: float = EPSILON,
+    rewards=REWARDS,
+    ai: QAI | None = None,
+    rng: random.Random | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> QAI:
+    """The AI after ``n`` games of self-play from ``seed`` (the source's ``train(n)``).
+
+    Starts from ``ai`` when given (its game, alpha and epsilon), else from a new
+    AI for ``game`` (default piles [1, 3, 5, 7]). The result equals ``n`` steps of
+    ``train_game`` with the same ``rng``, value for value; the work is done on a
+    transient working copy (a plain dict and a cache of the game's states) and
+    frozen into a fresh ``QAI`` at the end. ``progress(k)`` is called as games finish.
+
+    >>> game = Nim(heap=5, max_take=3)
+    >>> rng = make_rng(7)
+    >>> stepwise = reduce(lambda ai, _: train_game(ai, rng), range(200), new_ai(game))
+    >>> train(200, seed=7, game=game) == stepwise
+    True
+    """
+    if isinstance(n, bool) or not isinstance(n, int):
+        raise TypeError(f"n must be a whole number of games, got {n!r}")
+    if n < 0:
+        raise ValueError(f"n must be non-negative, got {n}")
+    ai = new_ai(game, alpha=alpha, epsilon=epsilon) if ai is None else ai
+    rng = make_rng(seed, rng)
+    game = ai.game
+    alpha, explore = ai.alpha, ai.epsilon
+    step, win, loss, draw = rewards["step"], rewards["win"], rewards["loss"], rewards["draw"]
+    to_key = _KEYINGS.get(type(game), (lambda state: state,))[0]
+    q = dict(ai.q)
+    q_get = q.get
+    random_ = rng.random
+    nodes: dict = {}
+
+    def node(state):
+        # (player, (key, move) pairs, moves, children by move index, payoff)
+        found = nodes.get(state)
+        if found is None:
+            player = game.to_move(state)
+            moves = () if player is None or player is CHANCE else game.possible_moves(state)
+            if player is not None and player is not CHANCE and not moves:
+                raise ValueError(f"no possible action at {state!r}")
+            key = to_key(state) if moves else None
+            payoff = game.payoff(state) if player is None else None
+            found = nodes[state] = (player, tuple((key, m) for m in moves), moves, [None] * len(moves), payoff)
+        return found
+
+    def reward_of(p):
+        return win if p > 0 else loss if p < 0 else draw
+
+    done = 0
+    for _ in range(n):
+        state = _past_chance(game, game.start(), rng)
+        last: dict = {}
+        while True:
+            player, pairs, moves, children, _ = node(state)
+            # choose_action(ai, state, rng): the same draws, the same choice
+            if random_() < explore:
+                i = int(random_() * len(pairs))
+            else:
+                i, best = 0, q_get(pairs[0], 0)
+                for j in range(1, len(pairs)):
+                    v = q_get(pairs[j], 0)
+                    if v > best:
+                        i, best = j, v
+            pair = pairs[i]
+            last[player] = pair
+            new_state = children[i]
+            if new_state is None:
+                new_state = children[i] = game.play(state, moves[i])
+            following, next_pairs, _, _, payoff = node(new_state)
+            if following is CHANCE:
+                new_state = _past_chance(game, new_state, rng)
+                following, next_pairs, _, _, payoff = node(new_state)
+            if following is None:
+                old = q_get(pair, 0)
+                q[pair] = old + alpha * ((reward_of(payoff[player]) + 0) - old)
+                other = 1 - player
+                if other in last:
+                    previous = last[other]
+                    old = q_get(previous, 0)
+                    q[previous] = old + alpha * ((reward_of(payoff[other]) + 0) - old)
+                break
+            previous = last.get(following)
+            if previous is not None:
+                future = max(q_get(p, 0) for p in next_pairs)
+                old = q_get(previous, 0)
+                q[previous] = old + alpha * ((step + future) - old)
+            state = new_state
+        done += 1
+        if progress is not None and done % 100 == 0:
+            progress(100)
+    if progress is not None and done % 100:
+        progress(done % 100)
+    return ai.set(q=pmap(q))
+
+
+# -- playing and measuring -----------------------------------------------------------
+
+
+def _check_same_game(ai, game):
+    if game != ai.game:
+        raise ValueError(f"this Q table was trained on {ai.game!r}, not {game!r}")
+
+
+def _q_move(ai, game, state, rng=None):
+    _check_same_game(ai, game)
+    return choose_action(ai, state, epsilon=False)
+
+
+def q_agent(ai: QAI) -> Callable:
+    """An agent ``(game, state, rng) -> move`` that plays the AI's greedy action.
+
+    >>> ai = train(2_000, seed=1)
+    >>> agent = q_agent(ai)
+    >>> agent(ai.game, ai.game.state((0, 0, 1, 1)), random.Random(0)) in ((2, 1), (3, 1))
+    True
+    """
+    return partial(_q_move, ai)
+
+
+def _play_out(game, agents, rng) -> tuple:
+    state = game.start()
+    while True:
+        player = game.to_move(state)
+        if player is None:
+            return game.payoff(state)
+        if player is CHANCE:
+            state = game.play(state, sample_outcome(game, state, rng))
+        else:
+            state = game.play(state, agents[player](game, state, rng))
+
+
+def _perfect_move(table, game, state, rng):
+    moves = table[state]
+    return moves[0] if len(moves) == 1 else moves[int(rng.random() * len(moves))]
+
+
+def _perfect_agent(game, solution):
+    """Optimal play from the exact solution, a uniformly random choice among the optimal moves."""
+    table = pmap(
+        {
+            s: best_moves(game, solution, s)
+            for s in solution
+            if game.to_move(s) is not None and game.to_move(s) is not CHANCE
+        }
+    )
+    return partial(_perfect_move, table)
+
+
+def _random_move(game, state, rng):
+    moves = game.possible_moves(state)
+    return moves[int(rng.random() * len(moves))]
+
+
+def _optimal_counts(ai, solution):
+    """``(optimal, winning)``: table states where the greedy action is optimal, of all winning ones."""
+    game = ai.game
+    optimal: dict = {}
+    for state, value in solution.items():
+        player = game.to_move(state)
+        if player is None or player is CHANCE or value[player] <= 0:
+            continue
+        key = state_key(game, state)
+        if key not in optimal:
+            optimal[key] = choose_action(ai, state, epsilon=False) in best_moves(game, solution, state)
+    if not optimal:
+        raise ValueError(f"{game!r} has no reachable winning state")
+    return sum(optimal.values()), len(optimal)
+
+
+def optimal_move_rate(ai: QAI, solution=None) -> Fraction:
+    """The share of reachable winning states (the player to move can force a win)
+    where the AI's greedy action is optimal, by the exact solver; each table
+    state counts once.
+
+    In misère Nim(9, 3) the winning heaps are 2, 3, 4, 6, 7, 8 (not 1 mod 4); an
+    empty table takes 1 everywhere, which is optimal only at 2 and 6:
+
+    >>> game = Nim(heap=9, max_take=3)
+    >>> optimal_move_rate(new_ai(game)), optimal_move_rate(train(3_000, seed=2, game=game))
+    (Fraction(1, 3), Fraction(1, 1))
+    """
+    solution = solve(ai.game) if solution is None else solution
+    return Fraction(*_optimal_counts(ai, solution))
+
+
+def win_rate(ai: QAI, opponent: Callable, games: int = 1000, seed: int | None = 0) -> PMap:
+    """The AI's greedy play against ``opponent`` (an agent): ``games`` games as the
+    first player and ``games`` as the second, one ``rng`` from ``seed`` for all.
+
+    Returns a map with ``games`` (both sides), ``wins``, ``wins_first``,
+    ``wins_second`` and ``rate`` (wins / games).
+
+    >>> game = Piles((1, 2))
+    >>> result = win_rate(train(500, seed=1, game=game), _random_move, games=100, seed=3)
+    >>> result["games"], result["wins_first"]
+    (200, 100)
+    """
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise ValueError(f"games must be a positive whole number, got {games!r}")
+    game = ai.game
+    me = q_agent(ai)
+    rng = make_rng(seed)
+    wins = []
+    for seat in (0, 1):
+        agents = (me, opponent) if seat == 0 else (opponent, me)
+        wins.append(sum(_play_out(game, agents, rng)[seat] > 0 for _ in range(games)))
+    total = wins[0] + wins[1]
+    return pmap(
+        {"games": 2 * games, "wins": total, "wins_first": wins[0], "wins_second": wins[1], "rate": total / (2 * games)}
+    )
+
+
+def evaluate(ai: QAI, games: int = 1000, seed: int | None = 0, solution=None) -> PMap:
+    """The AI's report card: ``optimal_move_rate`` (with ``optimal_states`` of
+    ``winning_states``), and ``win_rate_vs_random`` / ``win_rate_vs_perfect`` over
+    ``games`` games on each side (``vs_random`` / ``vs_perfect`` hold the details).
+
+    >>> report = evaluate(train(3_000, seed=2, game=Nim(heap=9, max_take=3)), games=200, seed=1)
+    >>> report["optimal_move_rate"], report["win_rate_vs_perfect"]
+    (1.0, 0.5)
+    """
+    game = ai.game
+    solution = solve(game) if solution is None else solution
+    optimal, winning = _optimal_counts(ai, solution)
+    rng = make_rng(seed)
+    vs_random = win_rate(ai, _random_move, games, rng.randrange(2**32))
+    vs_perfect = win_rate(ai, _perfect_agent(game, solution), games, rng.randrange(2**32))
+    return pmap(
+        {
+            "optimal_move_rate": optimal / winning,
+            "optimal_states": optimal,
+            "winning_states": winning,
+            "win_rate_vs_random": vs_random["rate"],
+            "win_rate_vs_perfect": vs_perfect["rate"],
+            "vs_random": vs_random,
+            "vs_perfect": vs_perfect,
+        }
+    )
+
+
+# -- the file format -------------------------------------------------------------------
+
+
+def _game_to_json(game) -> dict:
+    name = getattr(game, "name", None)
+    if GAMES.get(name) is not type(game) or not is_dataclass(game):
+        raise ValueError(f"cannot save a Q table for {game!r}: only the games of fnmcts.games.GAMES")
+    return {"name": name} | {f.name: _to_json(getattr(game, f.name)) for f in dataclass_fields(game)}
+
+
+def _game_from_json(data):
+    if not isinstance(data, dict) or not isinstance(data.get("name"), str):
+        raise ValueError(f"'game' must be an object with a 'name', got {data!r}")
+    kind = GAMES.get(data["name"])
+    if kind is None:
+        raise ValueError(f"unknown game {data['name']!r}; known: {', '.join(sorted(GAMES))}")
+    params = {k: _from_json(v) for k, v in data.items() if k != "name"}
+    try:
+        game = kind(**params)
+    except TypeError as error:
+        raise ValueError(f"bad parameters for game {data['name']!r}: {error}") from None
+    if getattr(game, "num_players", None) != 2:
+        raise ValueError(f"game {data['name']!r} is not a two-player game")
+    return game
+
+
+def _key_to_json(game, key):
+    return list(key) if type(game) in _KEYINGS else game.state_to_json(key)
+
+
+def ai_to_json(ai: QAI) -> dict:
+    """The JSON form of ``ai`` (the documented, versioned Q table format).
+
+    >>> ai = update_q_value(new_ai(Nim(heap=5)), (2,), 1, 0, 1, 0)
+    >>> ai_to_json(ai)["q"], ai_to_json(ai)["game"]
+    ([[[2], 1, 0.5]], {'name': 'nim', 'heap': 5, 'max_take': 3, 'misere': True})
+    """
+    game = ai.game
+    entries = [[_key_to_json(game, key), _to_json(action), value] for (key, action), value in ai.q.items()]
+    entries.sort(key=lambda entry: json.dumps(entry[:2], sort_keys=True))
+    return {
+        "format": FORMAT,
+        "version": FORMAT_VERSION,
+        "game": _game_to_json(game),
+        "alpha": ai.alpha,
+        "epsilon": ai.epsilon,
+        "q": entries,
+    }
+
+
+def _entry_from_json(game, index, entry, keying):
+    if not isinstance(entry, list) or len(entry) != 3:
+        raise ValueError(f"q entry {index} must be [state, action, value], got {entry!r}")
+    key_data, action_data, value = entry
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise ValueError(f"q entry {index}: the value must be a finite number, got {value!r}")
+    try:
+        if keying is not None:
+            if not isinstance(key_data, list):
+                raise ValueError(f"a state is a list, got {key_data!r}")
+            key = tuple(key_data)
+            state = keying[1](game, key)
+        else:
+            key = state = game.state_from_json(key_data)
+    except (ValueError, TypeError) as error:
+        raise ValueError(f"q entry {index}: bad state {key_data!r}: {error}") from None
+    action = _from_json(action_data)
+    try:
+        legal = action in _moves(game, state)
+    except TypeError:
+        legal = False
+    if not legal:
+        raise ValueError(f"q entry {index}: illegal action {action_data!r} at state {key_data!r}")
+    return (key, action), value
+
+
+def ai_from_json(data) -> QAI:
+    """The AI whose JSON form is ``data``, checked: a ``ValueError`` names any problem.
+
+    >>> ai = train(100, seed=1, game=Nim(heap=6))
+    >>> ai_from_json(ai_to_json(ai)) == ai
+    True
+    >>> ai_from_json(ai_to_json(ai) | {"version": 9})
+    Traceback (most recent call last):
+    ...
+    ValueError: unsupported Q table version 9 (this fnmcts reads version 1)
+    """
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ValueError(f"not a Q table: expected an object with \"format\": {FORMAT!r}")
+    if data.get("version") != FORMAT_VERSION:
+        raise ValueError(f"unsupported Q table version {data.get('version')!r} (this fnmcts reads version {FORMAT_VERSION})")
+    missing = [k for k in ("game", "alpha", "epsilon", "q") if k not in data]
+    if missing:
+        raise ValueError(f"the Q table lacks {', '.join(map(repr, missing))}")
+    game = _game_from_json(data["game"])
+    alpha = _number("alpha", data["alpha"])
+    epsilon = _number("epsilon", data["epsilon"])
+    if not isinstance(data["q"], list):
+        raise ValueError(f"'q' must be a list of [state, action, value], got {type(data['q']).__name__}")
+    keying = _KEYINGS.get(type(game))
+    q = {}
+    for index, entry in enumerate(data["q"]):
+        pair, value = _entry_from_json(game, index, entry, keying)
+        if pair in q:
+            raise ValueError(f"q entry {index}: state {entry[0]!r} and action {entry[1]!r} appear twice")
+        q[pair] = value
+    return QAI(game=game, alpha=alpha, epsilon=epsilon, q=pmap(q))
+
+
+def save_ai(ai: QAI, path) -> Path:
+    """Write ``ai`` to ``path`` as JSON, atomically (a temporary file in the same
+    directory, then ``os.replace``); returns the path.
+
+    >>> import tempfile, pathlib
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     path = save_ai(train(50, seed=1, game=Nim(heap=4)), pathlib.Path(tmp) / "q.json")
+    ...     load_ai(path) == train(50, seed=1, game=Nim(heap=4))
+    True
+    """
+    path = Path(path)
+    text = json.dumps(ai_to_json(ai), indent=None, separators=(",", ":"))
+    directory = path.parent if str(path.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "w") as handle:
+            handle.write(text + "\n")
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    return path
+
+
+def load_ai(path) -> QAI:
+    """The AI saved in ``path`` by ``save_ai``, checked; a ``ValueError`` names the file and the problem.
+
+    >>> import tempfile, pathlib
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     bad = pathlib.Path(tmp) / "bad.json"
+    ...     _ = bad.write_text('{"format": "fnmcts-q-table", "version": 0}')
+    ...     load_ai(bad)
+    Traceback (most recent call last):
+    ...
+    ValueError: .../bad.json: unsupported Q table version 0 (this fnmcts reads version 1)
+    """
+    path = Path(path)
+    text = path.read_text()
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ValueError(f"{path}: not JSON ({error})") from None
+    try:
+        return ai_from_json(data)
+    except (ValueError, TypeError) as error:
+        raise ValueError(f"{path}: {error}") from None
