@@ -1,0 +1,172 @@
+"""play_game and tournament: transcripts, rules, seeds, executors, exact win rates."""
+
+import math
+import re
+from concurrent.futures import ThreadPoolExecutor
+from functools import partial
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from pyrsistent import PRecord, pmap
+
+from fnmcts import theory
+from fnmcts.agents import exact_agent, montecarlo_agent, perfect_agent, random_agent
+from fnmcts.exact import evaluate_policy, random_policy
+from fnmcts.games import Nim, Piles, ShutTheBox
+from fnmcts.play import GameRecord, TournamentRecord, parse_state, play_game, tournament
+
+LINE = re.compile(r"Player ([12]) takes (\d+) matchstick\(s\)\. There are (\d+) matchstick\(s\) remaining\.")
+
+
+@st.composite
+def nim_games(draw):
+    return Nim(heap=draw(st.integers(1, 30)), max_take=draw(st.integers(1, 5)), misere=draw(st.booleans()))
+
+
+@given(nim_games(), st.integers(0, 2**32), st.sampled_from([random_agent, perfect_agent]))
+def test_the_transcript_tells_the_game_by_the_rules(game, seed, agent):
+    record = play_game(agent, random_agent, game, seed=seed, verbose=True)
+    heap, player = game.heap, 1
+    *turns, last = record.transcript
+    assert len(turns) == len(record.moves)
+    for line, move in zip(turns, record.moves):
+        who, take, left = map(int, LINE.fullmatch(line).groups())
+        assert who == player and take == move and 1 <= take <= game.max_take
+        assert left == heap - take
+        heap, player = left, 3 - player
+    assert heap == 0
+    last_taker = 3 - player
+    expected = 3 - last_taker if game.misere else last_taker
+    assert last == f"Player {expected} wins!"
+    assert record.winner == expected
+    assert record.reward == (1 if expected == 1 else -1)
+    assert record.payoff == ((1, -1) if expected == 1 else (-1, 1))
+
+
+@given(nim_games(), st.integers(0, 2**32))
+def test_same_seed_same_game(game, seed):
+    a = play_game(random_agent, random_agent, game, seed=seed, verbose=True)
+    b = play_game(random_agent, random_agent, game, seed=seed, verbose=True)
+    assert a == b and a.seed == seed
+    assert isinstance(a, PRecord) and isinstance(hash(a.moves), int)
+
+
+def test_quiet_games_carry_no_transcript():
+    assert play_game(random_agent, random_agent, Nim(), seed=1).transcript == ()
+
+
+def test_the_notebook_transcript_starts_and_ends_as_printed():
+    record = play_game(random_agent, perfect_agent, Nim(21, 3), seed=4, verbose=True)
+    assert record.transcript[-1] == "Player 2 wins!"  # 21 = 1 mod 4: the second player wins
+    assert all(LINE.fullmatch(line) for line in record.transcript[:-1])
+
+
+@pytest.mark.parametrize("heap", range(1, 30))
+@pytest.mark.parametrize("misere", [True, False])
+def test_perfect_against_perfect_is_decided_by_theory(heap, misere):
+    game = Nim(heap=heap, max_take=3, misere=misere)
+    record = tournament(20, perfect_agent, perfect_agent, game, seed=heap)
+    first_wins = theory.mover_wins(game, game.start())
+    assert record.wins == pmap({1: 20 if first_wins else 0, 2: 0 if first_wins else 20})
+
+
+def test_the_notebook_tournaments_with_perfect_play():
+    game = Nim(21, 3)
+    assert tournament(100, random_agent, perfect_agent, game, seed=1).summary() == (
+        "Player 1 wins 0 games. Player 2 wins 100 games."
+    )
+    assert tournament(100, perfect_agent, perfect_agent, Nim(22, 3), seed=1).wins[1] == 100
+
+
+@pytest.mark.parametrize("game", [Nim(21, 3, misere=True), Nim(10, 3, misere=False), Piles((1, 3, 5))])
+def test_random_tournament_matches_the_exact_value(game):
+    """Random against random: player 1's wins within 5 sigma of the exact probability."""
+    n = 2000
+    p = (evaluate_policy(game, random_policy)[game.start()][0] + 1) / 2
+    record = tournament(n, random_agent, random_agent, game, seed=11)
+    assert record.wins[1] + record.wins[2] == n and record.draws == 0
+    assert abs(record.wins[1] / n - float(p)) <= 5 * math.sqrt(float(p * (1 - p)) / n)
+
+
+def test_tournament_is_the_same_on_any_executor():
+    game = Nim(15, 3)
+    agent = partial(montecarlo_agent, trials=20)
+    alone = tournament(60, agent, random_agent, game, seed=9, chunk_size=7)
+    with ThreadPoolExecutor(2) as pool:
+        pooled = tournament(60, agent, random_agent, game, seed=9, chunk_size=7, executor=pool)
+    assert alone == pooled
+    assert alone != tournament(60, agent, random_agent, game, seed=10, chunk_size=7)
+
+
+def test_tournament_progress_and_json():
+    seen = []
+    record = tournament(250, random_agent, random_agent, Nim(), seed=2, progress=seen.append)
+    assert seen == [100, 100, 50]
+    data = record.to_json()
+    assert data["games"] == 250 and set(data["wins"]) == {"1", "2"} and sum(data["wins"].values()) == 250
+    assert isinstance(record, TournamentRecord)
+
+
+def test_piles_transcript():
+    game = Piles((1, 3, 5, 7))
+    record = play_game(random_agent, perfect_agent, game, seed=1, verbose=True)
+    piles = list(game.piles)
+    for line, (i, j) in zip(record.transcript, record.moves):
+        piles[i] -= j
+        assert line.endswith(f"takes {j} object(s) from pile {i}. Piles: {' '.join(map(str, piles))}.")
+    assert record.transcript[-1] == "Player 2 wins!"  # [1, 3, 5, 7] misère: a lost start
+
+
+def test_one_player_game_and_chance():
+    game = ShutTheBox(simplified=True)
+    record = play_game(exact_agent, None, game, seed=3, verbose=True)
+    assert record.winner in (1, None)
+    assert record.transcript[0].startswith("Chance: ")
+    assert record.transcript[-1] in ("Player 1 wins!", "Nobody wins.")
+
+
+def test_illegal_agent_moves_and_bad_arguments():
+    with pytest.raises(ValueError, match="illegal"):
+        play_game(lambda g, s, r: 99, random_agent, Nim(), seed=1)
+    with pytest.raises(ValueError):
+        play_game(random_agent, random_agent, Nim(), seed=-1)
+    with pytest.raises(TypeError):
+        tournament("ten", random_agent, random_agent, Nim(), seed=1)
+    with pytest.raises(ValueError, match="seed or an rng"):
+        import random
+
+        play_game(random_agent, random_agent, Nim(), seed=1, rng=random.Random(1))
+
+
+def test_game_record_is_immutable():
+    record = play_game(random_agent, random_agent, Nim(), seed=1)
+    assert isinstance(record, GameRecord)
+    with pytest.raises(AttributeError):
+        record.winner = 3
+    original = record.winner
+    assert record.set(winner=None).winner is None and record.winner == original in (1, 2)
+
+
+@pytest.mark.parametrize(
+    "game, text, expected",
+    [
+        (Nim(), "21", pmap({"heap": 21, "player": 0})),
+        (Nim(), ' {"heap": 5, "player": 1} ', pmap({"heap": 5, "player": 1})),
+        (Piles(), "1,3,5,7", pmap({"piles": (1, 3, 5, 7), "player": 0})),
+        (Piles(), "2 0  4", pmap({"piles": (2, 0, 4), "player": 0})),
+        (Piles(), "[1, 2]", pmap({"piles": (1, 2), "player": 0})),
+    ],
+)
+def test_parse_state(game, text, expected):
+    assert parse_state(game, text) == expected
+
+
+@pytest.mark.parametrize(
+    "game, text",
+    [(Nim(), "many"), (Nim(), "-3"), (Piles(), "1,x"), (Piles(), ""), (Piles(), "1,-1"), (Nim(), "{bad"),
+     (ShutTheBox(), "123")],
+)
+def test_parse_state_rejects_bad_text(game, text):
+    with pytest.raises(ValueError):
+        parse_state(game, text)
