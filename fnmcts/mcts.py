@@ -1,0 +1,1152 @@
+"""Monte Carlo tree search: records, ucb rules, uct, batched search, agents.
+
+The tutorial's task 11, written once against the game protocol. A **record** is
+the map ``{'win': w, 'loss': l}``; the **tree** is an immutable map from state to
+record (for Shut the Box: from box to record, exactly the tutorial's table).
+``uct(tree, box, rng)`` runs one dive and returns ``(tree, result)``; ``search``
+runs many dives on a transient working copy and returns the same tree, faster.
+
+How the protocol's parts map onto the tutorial's tree:
+
+* **Stored nodes** are the root and every state a player's move leads to (for
+  Shut the Box: boxes). States reached by chance (a box with its roll) are
+  passed through, never stored: at a stored node the dive samples the chance
+  outcomes (rolls the dice), then rates the children of the decision.
+* **Records belong to the mover.** The record of a stored state counts wins and
+  losses of the player whose move led into it (the root's: the player who is
+  not to move there; in a one-player game, the player). A payoff above 0 is a
+  win, anything else a loss. A state must determine its mover (Nim's states say
+  who is to move), so transpositions share one record soundly.
+* **A dive**: at a state not yet in the tree, play one random game from it,
+  add it with that result and stop; at a stored terminal state, take its
+  payoff; else roll the chance outcomes and recurse into the child with the
+  highest rating (ties: the first in the game's move order). A roll that leaves
+  no move ends the dive there (the tutorial's loss). The result goes back to
+  every stored state on the path.
+
+>>> from fnmcts.games.shut_the_box import ShutTheBox, start_box
+>>> from fnmcts.rng import make_rng
+>>> ucb(record(win=23, loss=77)) > ucb(record(win=1, loss=9))
+True
+>>> tree, result = uct(pmap(), start_box, make_rng(1))
+>>> result, tree[start_box] == {'win': 0, 'loss': 1}
+('loss', True)
+>>> tree = search(ShutTheBox(), start_box, 1_000, make_rng(1))
+>>> visits(tree[start_box])
+1000
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import threading
+import weakref
+from fractions import Fraction
+from functools import lru_cache, partial
+from typing import Callable
+
+from pyrsistent import PRecord, field, pmap
+
+from .protocol import CHANCE, sample_outcome
+
+__all__ = [
+    "record",
+    "EMPTY_RECORD",
+    "visits",
+    "win_rate",
+    "add_result",
+    "ucb",
+    "ucb1",
+    "uct",
+    "search",
+    "dives_win_rate",
+    "greedy_move",
+    "greedy_policy",
+    "backed_up_values",
+    "top_children",
+    "principal_variation",
+    "MoveSearch",
+    "mcts_move",
+    "mcts_agent",
+    "RULES",
+]
+
+WIN = "win"
+LOSS = "loss"
+
+
+# -- records ---------------------------------------------------------------------
+
+
+def record(win: int = 0, loss: int = 0):
+    """The record ``{'win': win, 'loss': loss}`` (the tutorial's ``{:win 0 :loss 0}``).
+
+    >>> record(win=2, loss=3) == {'win': 2, 'loss': 3}
+    True
+    """
+    return _make_record(win, loss)
+
+
+def _record_maker():
+    """The fastest way to build a record pmap that this pyrsistent allows.
+
+    A two-key pmap is laid out once, and new records reuse the layout (the
+    buckets ``pmap`` itself would build); verified against ``pmap`` at import,
+    with plain ``pmap`` as the fallback.
+    """
+
+    def plain(win, loss):
+        return pmap({"win": win, "loss": loss})
+
+    try:
+        from pyrsistent import pvector
+        from pyrsistent._pmap import PMap
+
+        size = 4
+        iw, il = hash("win") % size, hash("loss") % size
+
+        if iw == il:
+            return plain
+
+        def fast(win, loss):
+            buckets = [None, None, None, None]
+            buckets[iw] = [("win", win)]
+            buckets[il] = [("loss", loss)]
+            return PMap(2, pvector(buckets))
+
+        for w, l in ((0, 0), (3, 5), (10**6, 7)):
+            r = fast(w, l)
+            if not (r == plain(w, l) and r["win"] == w and r["loss"] == l and hash(r) == hash(plain(w, l))):
+                return plain
+            if r.set("win", 1) != plain(1, l) or dict(r) != {"win": w, "loss": l}:
+                return plain
+        return fast
+    except Exception:  # pragma: no cover - another pyrsistent layout
+        return plain
+
+
+_make_record = _record_maker()
+
+
+EMPTY_RECORD = record()
+"""The record of a state never visited: no wins, no losses."""
+
+
+def visits(rec) -> int:
+    """How many results a record holds: ``win + loss``.
+
+    >>> visits(record(win=2, loss=3))
+    5
+    """
+    return rec["win"] + rec["loss"]
+
+
+def win_rate(rec) -> float:
+    """The share of wins in a record (0.0 for an empty record).
+
+    >>> win_rate(record(win=1, loss=3))
+    0.25
+    """
+    n = rec["win"] + rec["loss"]
+    return rec["win"] / n if n else 0.0
+
+
+def add_result(rec, result):
+    """The record with one more result (``'win'``, ``'loss'``, or a bool: won?).
+
+    >>> add_result(record(win=1), 'loss') == record(win=1, loss=1)
+    True
+    """
+    if result is True or result == WIN:
+        return record(rec["win"] + 1, rec["loss"])
+    if result is False or result == LOSS:
+        return record(rec["win"], rec["loss"] + 1)
+    raise ValueError(f"a result is 'win' or 'loss', got {result!r}")
+
+
+# -- selection rules: plain functions of a record -----------------------------------
+
+
+def ucb(rec, z: float = 2, *, parent_visits=None) -> float:
+    """The tutorial's upper confidence bound: ``(w + z*sqrt(w*l/n)) / n``.
+
+    Infinity for an unvisited record (n = 0), and the rule of 3, ``3/n``, when
+    there are no wins yet. ``z = 2`` is about 95% confidence; ``parent_visits``
+    is accepted and ignored, so every rule is called the same way.
+
+    >>> ucb(record(win=23, loss=77)), ucb(record(win=1, loss=9))
+    (0.31416650165000326, 0.28973665961010275)
+    >>> ucb(record()), ucb(record(loss=4))
+    (inf, 0.75)
+    """
+    w = rec["win"]
+    n = w + rec["loss"]
+    if n == 0:
+        return math.inf
+    if w == 0:
+        return 3 / n
+    return (w + z * math.sqrt(w * rec["loss"] / n)) / n
+
+
+def ucb1(rec, parent_visits, c: float = math.sqrt(2)) -> float:
+    """UCB1: ``w/n + c * sqrt(ln(N) / n)``, with ``N`` the parent's visits.
+
+    Infinity for an unvisited record. Configure ``c`` with ``functools.partial``.
+
+    >>> round(ucb1(record(win=3, loss=1), parent_visits=10), 4)
+    1.823
+    >>> ucb1(record(), parent_visits=10)
+    inf
+    """
+    w = rec["win"]
+    n = w + rec["loss"]
+    if n == 0:
+        return math.inf
+    return w / n + c * math.sqrt(math.log(parent_visits) / n)
+
+
+RULES = {"tutorial": ucb, "ucb": ucb, "ucb1": ucb1}
+"""Selection rules by name, as the command line and ``mcts_agent`` spell them."""
+
+
+def _ucb_rating(z):
+    sqrt, inf = math.sqrt, math.inf
+
+    def rating(w, l, parent):
+        n = w + l
+        if n == 0:
+            return inf
+        if w == 0:
+            return 3 / n
+        return (w + z * sqrt(w * l / n)) / n
+
+    return rating
+
+
+def _ucb1_rating(c):
+    sqrt, log, inf = math.sqrt, math.log, math.inf
+
+    def rating(w, l, parent):
+        n = w + l
+        if n == 0:
+            return inf
+        return w / n + c * sqrt(log(parent) / n)
+
+    return rating
+
+
+def _bind(func, defaults, rule):
+    """The keyword values of ``rule`` if it is ``func`` or a partial of it, else None."""
+    if rule is func:
+        return dict(defaults)
+    if isinstance(rule, partial) and rule.func is func and not rule.args:
+        if set(rule.keywords) <= set(defaults):
+            return {**defaults, **rule.keywords}
+    return None
+
+
+def _rating(rule) -> Callable:
+    """A fast ``rating(w, l, parent_visits)`` equal to ``rule`` on every record."""
+    try:
+        return _RATINGS[rule]
+    except (KeyError, TypeError):
+        pass
+    rating = _make_rating(rule)
+    try:
+        if len(_RATINGS) < 256:
+            _RATINGS[rule] = rating
+    except TypeError:
+        pass
+    return rating
+
+
+_RATINGS: dict = {}
+
+
+def _make_rating(rule) -> Callable:
+    bound = _bind(ucb, {"z": 2}, rule)
+    if bound is not None:
+        return _ucb_rating(bound["z"])
+    bound = _bind(ucb1, {"c": math.sqrt(2)}, rule)
+    if bound is not None:
+        return _ucb1_rating(bound["c"])
+    if not callable(rule):
+        raise TypeError(f"a selection rule is a function of a record, got {rule!r}")
+
+    def rating(w, l, parent):
+        return rule(record(w, l), parent_visits=parent)
+
+    return rating
+
+
+def _known_rule(rule) -> bool:
+    return _bind(ucb, {"z": 2}, rule) is not None or _bind(ucb1, {"c": math.sqrt(2)}, rule) is not None
+
+
+# -- the protocol pieces a dive needs --------------------------------------------------
+
+
+def _root_mover(game, state) -> int:
+    """The player whose record the root holds: the one not to move (0 when alone)."""
+    if getattr(game, "num_players", 1) == 1:
+        return 0
+    player = game.to_move(state)
+    if isinstance(player, int) and not isinstance(player, bool):
+        return (player - 1) % game.num_players
+    try:
+        return 1 - state["player"]
+    except (TypeError, KeyError):
+        return 0
+
+
+def _decision(game, state, rng):
+    """Sample chance outcomes from ``state`` until a player moves or the game ends."""
+    player = game.to_move(state)
+    while player is CHANCE:
+        state = game.play(state, sample_outcome(game, state, rng))
+        player = game.to_move(state)
+    return state, player
+
+
+def _playout_payoff(game, state, rng, rollout):
+    from .montecarlo import playout
+
+    return game.payoff(playout(game, state, rng, rollout))
+
+
+def _result_of(game, payoff):
+    if getattr(game, "num_players", 1) == 1:
+        return WIN if payoff[0] > 0 else LOSS
+    return tuple(payoff)
+
+
+# -- uct: one dive on the persistent tree ------------------------------------------------
+
+
+@lru_cache(maxsize=None)
+def _default_game():
+    from .games.shut_the_box import ShutTheBox
+
+    return ShutTheBox()
+
+
+def uct(tree, box, rng: random.Random, game=None, rule=ucb, *, rollout=None):
+    """One dive of Monte Carlo tree search from ``box``; return ``(tree, result)``.
+
+    The tutorial's algorithm: a state not in ``tree`` gets one random playout and
+    joins the tree with its result; otherwise roll the dice, compute the children
+    with the possible moves and recurse into the child with the highest
+    ``rule`` rating; the result goes back up to every state on the path. ``game``
+    defaults to the full Shut the Box, where ``result`` is ``'win'`` or
+    ``'loss'`` (for two players, the payoff tuple). ``tree`` is never modified;
+    ``rng`` is consumed.
+
+    >>> from fnmcts.rng import make_rng
+    >>> from fnmcts.games.shut_the_box import start_box
+    >>> rng = make_rng(3)
+    >>> tree, result = uct(pmap(), start_box, rng)
+    >>> tree, result = uct(tree, start_box, rng)
+    >>> len(tree), visits(tree[start_box])
+    (2, 2)
+    """
+    game = _default_game() if game is None else game
+    if not callable(rule):
+        raise TypeError(f"rule must be a function of a record, got {rule!r}")
+    tables = _stb_tables(game) if rollout is None and isinstance(box, frozenset) else None
+    if tables is not None:
+        return _uct_stb(tree, box, rng, rule, tables)
+    return _uct_protocol(tree, box, rng, game, rule, rollout)
+
+
+def _uct_protocol(tree, state, rng, game, rule, rollout=None):
+    """``uct`` through the game protocol alone: the reference for every game."""
+    path = [(state, _root_mover(game, state))]
+    while True:
+        if state not in tree:
+            payoff = _playout_payoff(game, state, rng, rollout)
+            break
+        player = game.to_move(state)
+        if player is None:
+            payoff = game.payoff(state)
+            break
+        decision, player = _decision(game, state, rng)
+        if player is None:
+            payoff = game.payoff(decision)
+            break
+        parent = visits(tree[state])
+        best, best_rating = None, -math.inf
+        for move in game.possible_moves(decision):
+            child = game.play(decision, move)
+            r = rule(tree.get(child, EMPTY_RECORD), parent_visits=parent)
+            if best is None or r > best_rating:
+                best, best_rating = child, r
+        state = best
+        path.append((state, player))
+    for node, mover in path:
+        tree = tree.set(node, add_result(tree.get(node, EMPTY_RECORD), payoff[mover] > 0))
+    return tree, _result_of(game, payoff)
+
+
+def _stb_tables(game):
+    """Shut the Box tables for the fast paths, or None for any other game."""
+    if type(game).__name__ != "ShutTheBox" or type(game) is not _stb_class():
+        return None
+    return _stb_tables_for(game.levers, game.simplified)
+
+
+@lru_cache(maxsize=None)
+def _stb_class():
+    from .games.shut_the_box import ShutTheBox
+
+    return ShutTheBox
+
+
+@lru_cache(maxsize=None)
+def _stb_tables_for(levers, simplified):
+    from .games import shut_the_box as stb
+
+    moves36 = stb._moves36(levers, simplified)
+    boxes = tuple(stb.mask_to_box(m) for m in range(1 << levers))
+    mask_of = {box: m for m, box in enumerate(boxes)}
+    children36 = tuple(tuple(boxes[c] for c in kids) for kids in moves36)
+    return moves36, boxes, mask_of, children36
+
+
+_NO_COUNTS = (0, 0)
+_MIRROR = threading.local()
+"""The newest tree ``uct`` returned in this thread, and a plain dict of its counts.
+
+A memo, invisible from outside: when ``uct`` is handed the very tree it last
+returned (the usual loop), it reads the counts from the dict instead of the
+pmap. Trees are immutable, so the dict always equals the tree it mirrors; any
+other tree is read afresh.
+"""
+
+
+def _mirror_of(tree) -> dict:
+    ref = getattr(_MIRROR, "tree", None)
+    if ref is not None and ref() is tree:
+        return _MIRROR.counts
+    return {state: [rec["win"], rec["loss"]] for state, rec in tree.items()}
+
+
+def _uct_stb(tree, box, rng, rule, tables):
+    """``uct`` for Shut the Box on precomputed tables: the same draws, the same tree."""
+    moves36, boxes, mask_of, children36 = tables
+    rating = _rating(rule)
+    counts = _mirror_of(tree)
+    _MIRROR.tree = None  # the dict changes below; it will mirror the new tree
+    rnd = rng.random
+    state = box
+    path = [state]
+    while True:
+        rec = counts.get(state)
+        if rec is None:
+            # one random game from the new box (the draws of play_game)
+            x = mask_of[state]
+            while x:
+                nxt = moves36[x * 36 + int(rnd() * 36)]
+                k = len(nxt)
+                if not k:
+                    break
+                x = nxt[0] if k == 1 else nxt[int(rnd() * k)]
+            won = not x
+            break
+        if not state:
+            won = True
+            break
+        kids = children36[mask_of[state] * 36 + int(rnd() * 36)]
+        if not kids:
+            won = False
+            break
+        parent = rec[0] + rec[1]
+        best, best_rating = None, -math.inf
+        for kid in kids:
+            c = counts.get(kid) or _NO_COUNTS
+            r = rating(c[0], c[1], parent)
+            if best is None or r > best_rating:
+                best, best_rating = kid, r
+        state = best
+        path.append(state)
+    i = 0 if won else 1
+    grown = tree.evolver()  # a transient for this one step, frozen below
+    for node in path:
+        rec = counts.get(node)
+        if rec is None:
+            counts[node] = rec = [0, 0]
+        rec[i] += 1
+        grown[node] = record(rec[0], rec[1])
+    tree = grown.persistent()
+    _MIRROR.tree = weakref.ref(tree)
+    _MIRROR.counts = counts
+    return tree, (WIN if won else LOSS)
+
+
+_WIN1 = record(1, 0)
+_LOSS1 = record(0, 1)
+
+
+# -- the transient engine --------------------------------------------------------------
+
+
+def _thaw(tree) -> dict:
+    return {state: [rec["win"], rec["loss"]] for state, rec in tree.items()}
+
+
+def _freeze(counts: dict, keys=None):
+    keys = keys or (lambda s: s)
+    return pmap({keys(state): record(w, l) for state, (w, l) in counts.items()})
+
+
+def _engine_dives(game, root, n, rng, rating, counts, rollout=None, proven=None, mover=None):
+    """Run ``n`` dives on ``counts`` (state -> [w, l], mutated in place).
+
+    With ``proven`` (a dict state -> True/False: proven win/loss for the mover
+    into the state), the dives also run MCTS-Solver: proven states end a dive
+    without a playout, and proofs propagate up through decisions not separated
+    by chance.
+    """
+    root_mover = _root_mover(game, root) if mover is None else mover
+    to_move, play, possible = game.to_move, game.play, game.possible_moves
+    for _ in range(n):
+        state = root
+        path = [(state, root_mover)]
+        decided = []  # (state, mover, decision, player) for solver updates
+        won = None
+        while True:
+            if proven is not None and state in proven:
+                won_for_node = proven[state]
+                payoff = None
+                won = (won_for_node, path[-1][1])
+                break
+            rec = counts.get(state)
+            if rec is None:
+                payoff = _playout_payoff(game, state, rng, rollout)
+                if proven is not None and to_move(state) is None:
+                    proven[state] = payoff[path[-1][1]] > 0
+                break
+            player = to_move(state)
+            if player is None:
+                payoff = game.payoff(state)
+                if proven is not None:
+                    proven[state] = payoff[path[-1][1]] > 0
+                break
+            decision, player = _decision(game, state, rng)
+            if player is None:
+                payoff = game.payoff(decision)
+                break
+            parent = rec[0] + rec[1]
+            children = [play(decision, move) for move in possible(decision)]
+            best, best_rating = None, -math.inf
+            if proven is not None:
+                if decision is state:
+                    decided.append((state, path[-1][1], children, player))
+                winning = [c for c in children if proven.get(c) is True]
+                if winning:
+                    best = winning[0]
+                else:
+                    open_children = [c for c in children if proven.get(c) is not False]
+                    children = open_children or children
+            if best is None:
+                for child in children:
+                    w, l = counts.get(child) or (0, 0)
+                    r = rating(w, l, parent)
+                    if best is None or r > best_rating:
+                        best, best_rating = child, r
+            state = best
+            path.append((state, player))
+        if won is not None:
+            won_for, proven_mover = won
+            # a proven state's result, seen from each path node's mover
+            payoff = _proven_payoff(game, proven_mover, won_for)
+        for node, node_mover in path:
+            rec = counts.get(node)
+            if rec is None:
+                counts[node] = rec = [0, 0]
+            if payoff[node_mover] > 0:
+                rec[0] += 1
+            else:
+                rec[1] += 1
+        if proven is not None:
+            for state, mover, children, player in reversed(decided):
+                if state in proven:
+                    continue
+                status = [proven.get(c) for c in children]
+                if True in status:
+                    proven[state] = mover == player
+                elif all(s is False for s in status):
+                    proven[state] = mover != player
+                else:
+                    break
+    return counts
+
+
+def _proven_payoff(game, mover, won):
+    """A payoff tuple in which ``mover`` won (``won``) or lost, zero-sum for two."""
+    players = getattr(game, "num_players", 1)
+    if players == 1:
+        return (1,) if won else (0,)
+    return tuple((1 if won else -1) if p == mover else (-1 if won else 1) for p in range(players))
+
+
+# -- fast kernels: Shut the Box on bitmasks, Nim on integers ------------------------------
+
+
+def _stb_kernel(game, rule, rollout):
+    """The Shut the Box kernel's tables, or None when it does not apply."""
+    from .games import shut_the_box as stb
+
+    if type(game) is not stb.ShutTheBox or rollout is not None or not _known_rule(rule):
+        return None
+    return stb._moves36(game.levers, game.simplified)
+
+
+def _stb_dives(moves36, root, n, rng, rating, counts, progress=None):
+    """Dives on masks: ``counts`` maps mask -> [w, l]; the same draws as ``uct``."""
+    rnd = rng.random
+    inf = math.inf
+    for i in range(n):
+        m = root
+        path = [m]
+        while True:
+            rec = counts.get(m)
+            if rec is None:
+                # one random game from m (the draws of play_game)
+                x = m
+                while x:
+                    nxt = moves36[x * 36 + int(rnd() * 36)]
+                    k = len(nxt)
+                    if not k:
+                        break
+                    x = nxt[0] if k == 1 else nxt[int(rnd() * k)]
+                won = not x
+                break
+            if not m:
+                won = True
+                break
+            moves = moves36[m * 36 + int(rnd() * 36)]
+            if not moves:
+                won = False
+                break
+            if len(moves) == 1:
+                m = moves[0]
+            else:
+                parent = rec[0] + rec[1]
+                best, best_rating = -1, -inf
+                for child in moves:
+                    c = counts.get(child)
+                    r = rating(c[0], c[1], parent) if c is not None else inf
+                    if r > best_rating:
+                        best, best_rating = child, r
+                m = best
+            path.append(m)
+        if won:
+            for node in path:
+                rec = counts.get(node)
+                if rec is None:
+                    counts[node] = [1, 0]
+                else:
+                    rec[0] += 1
+        else:
+            for node in path:
+                rec = counts.get(node)
+                if rec is None:
+                    counts[node] = [0, 1]
+                else:
+                    rec[1] += 1
+        if progress is not None and (i + 1) % 10_000 == 0:
+            progress(10_000)
+    return counts
+
+
+def _chunks(n, size=10_000):
+    while n > 0:
+        yield min(n, size)
+        n -= size
+
+
+def search(game, state, dives: int, rng: random.Random, tree=None, rule=ucb, *, rollout=None, progress=None):
+    """Run ``dives`` dives from ``state``; return the grown tree (an immutable map).
+
+    The same tree as ``dives`` calls of ``uct`` with the same ``rng`` (a property
+    test checks it), built on a transient working copy and frozen at the end;
+    Shut the Box runs on a bitmask kernel. ``progress(k)``, if given, hears of
+    every ``k`` dives done.
+
+    >>> from fnmcts.games.shut_the_box import ShutTheBox, start_box
+    >>> from fnmcts.rng import make_rng
+    >>> tree = search(ShutTheBox(), start_box, 100, make_rng(5))
+    >>> tree == _repeat_uct(ShutTheBox(), start_box, 100, make_rng(5))
+    True
+    """
+    if isinstance(dives, bool) or not isinstance(dives, int):
+        raise TypeError(f"dives must be a whole number, got {dives!r}")
+    if dives < 0:
+        raise ValueError(f"dives must be non-negative, got {dives}")
+    tree = pmap() if tree is None else tree
+    rating = _rating(rule)
+    moves36 = _stb_kernel(game, rule, rollout)
+    if moves36 is not None and isinstance(state, frozenset):
+        from .games.shut_the_box import box_to_mask, mask_to_box
+
+        counts = {box_to_mask(s): [r["win"], r["loss"]] for s, r in tree.items()}
+        _stb_dives(moves36, box_to_mask(state), dives, rng, rating, counts, progress)
+        boxes = {}
+        return pmap(
+            {boxes.setdefault(m, mask_to_box(m)): record(w, l) for m, (w, l) in counts.items()}
+        )
+    counts = _thaw(tree)
+    for size in _chunks(dives):
+        _engine_dives(game, state, size, rng, rating, counts, rollout)
+        if progress is not None:
+            progress(size)
+    return _freeze(counts)
+
+
+def _repeat_uct(game, state, dives, rng, tree=None, rule=ucb):
+    """The reference: ``dives`` calls of ``uct``, threading the tree (for tests)."""
+    tree = pmap() if tree is None else tree
+    for _ in range(dives):
+        tree, _ = uct(tree, state, rng, game, rule)
+    return tree
+
+
+def dives_win_rate(tree, state) -> float:
+    """The tutorial's measure: the share of dives from ``state`` that were won.
+
+    >>> dives_win_rate(pmap({frozenset({7}): record(win=1, loss=3)}), frozenset({7}))
+    0.25
+    """
+    return win_rate(tree.get(state, EMPTY_RECORD))
+
+
+# -- reading a policy off the tree -------------------------------------------------------
+
+
+def _child_key(rec):
+    """Greedy order: the best mean first, then more visits; unvisited last."""
+    n = rec["win"] + rec["loss"]
+    return (rec["win"] / n, n) if n else (-1.0, 0)
+
+
+def greedy_move(game, tree, state, values=None):
+    """The move at decision ``state`` whose child has the best record in ``tree``.
+
+    The best win rate wins; ties go to more visits, then to the first move in
+    the game's order; unvisited children rank last. With ``values`` (a map state
+    -> estimated value for the mover into it, e.g. ``backed_up_values``), the
+    best value wins instead, unvalued children last.
+
+    >>> from fnmcts.games.shut_the_box import ShutTheBox
+    >>> game = ShutTheBox()
+    >>> state = game.play(frozenset({1, 2, 3}), 3)
+    >>> tree = pmap({frozenset({1, 2}): record(1, 9), frozenset({3}): record(2, 8)})
+    >>> sorted(greedy_move(game, tree, state))
+    [3]
+    """
+    moves = game.possible_moves(state)
+    if not moves:
+        raise ValueError(f"no move to choose at {state!r}")
+    best, best_key = None, None
+    for move in moves:
+        child = game.play(state, move)
+        rec = tree.get(child, EMPTY_RECORD)
+        if values is not None:
+            v = values.get(child)
+            key = (v, visits(rec)) if v is not None else (-math.inf, 0)
+        else:
+            key = _child_key(rec)
+        if best_key is None or key > best_key:
+            best, best_key = move, key
+    return best
+
+
+def greedy_policy(tree, values=None) -> Callable:
+    """The policy read off ``tree``, for ``exact.evaluate_policy``.
+
+    At a decision with at least one visited child: the ``greedy_move`` (with
+    probability 1). Where the tree knows none of the children, the search's own
+    default policy: uniformly random.
+
+    >>> from fnmcts.exact import evaluate_policy, value
+    >>> from fnmcts.games.shut_the_box import ShutTheBox, start_box
+    >>> from fnmcts.rng import make_rng
+    >>> game = ShutTheBox()
+    >>> tree = search(game, start_box, 2_000, make_rng(1))
+    >>> float(value(evaluate_policy(game, greedy_policy(tree)), start_box)[0]) > 0.0203
+    True
+    """
+
+    def policy(game, state):
+        moves = game.possible_moves(state)
+        known = values if values is not None else tree
+        if not any(game.play(state, m) in known for m in moves):
+            p = Fraction(1, len(moves))
+            return tuple((m, p) for m in moves)
+        return ((greedy_move(game, tree, state, values), Fraction(1)),)
+
+    return policy
+
+
+def backed_up_values(game, tree) -> dict:
+    """Expectimax over the tree: each stored state's estimated value for its mover.
+
+    The tree's records are sampled under exploration; this backs them up with
+    the game's exact chance probabilities instead. A stored state's value: at a
+    decision, the best child that is stored or terminal (its complement when
+    the other of two players decides); at a chance node, the outcomes weighted
+    by their probabilities; at the end, the payoff (1 for a win, else 0). Where
+    nothing below is known (no stored or terminal child), the state's own win
+    rate stands in. Returns a plain ``dict`` state -> float.
+
+    >>> from fnmcts.games.shut_the_box import ShutTheBox
+    >>> tree = pmap({frozenset({2}): record(win=1, loss=0)})
+    >>> backed_up_values(ShutTheBox(), tree)[frozenset({2})] == 1 / 36
+    True
+    """
+    values: dict = {}
+
+    def value_of(state, mover):
+        v = values.get(state)
+        if v is None:
+            v = values[state] = _estimate(state, mover, win_rate(tree[state]))
+        return v
+
+    def _estimate(state, mover, fallback):
+        player = game.to_move(state)
+        if player is None:
+            return 1.0 if game.payoff(state)[mover] > 0 else 0.0
+        if player is CHANCE:
+            return sum(
+                float(p) * _estimate(game.play(state, outcome), mover, fallback)
+                for outcome, p in game.chance_outcomes(state)
+            )
+        best = None
+        for move in game.possible_moves(state):
+            child = game.play(state, move)
+            if child in tree:
+                v = value_of(child, player)
+            elif game.to_move(child) is None:
+                v = 1.0 if game.payoff(child)[player] > 0 else 0.0
+            else:
+                continue
+            best = v if best is None or v > best else best
+        if best is None:
+            return fallback
+        return best if player == mover else 1.0 - best
+
+    import sys
+
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 20_000))
+    try:
+        for state in tree:
+            value_of(state, _root_mover(game, state))
+    finally:
+        sys.setrecursionlimit(limit)
+    return values
+
+
+# -- tree views ------------------------------------------------------------------------------
+
+
+def top_children(game, tree, state, k: int = 5) -> tuple:
+    """The ``k`` most visited moves at decision ``state``: ``((move, record), ...)``.
+
+    >>> from fnmcts.games.nim import Nim
+    >>> game = Nim(heap=5, max_take=3)
+    >>> tree = pmap({game.state(4, 1): record(1, 2), game.state(3, 1): record(4, 0)})
+    >>> [(m, visits(r)) for m, r in top_children(game, tree, game.start(), k=2)]
+    [(2, 4), (1, 3)]
+    """
+    scored = [
+        (move, tree.get(game.play(state, move), EMPTY_RECORD)) for move in game.possible_moves(state)
+    ]
+    order = sorted(range(len(scored)), key=lambda i: (-visits(scored[i][1]), i))
+    return tuple(scored[i] for i in order[:k])
+
+
+def principal_variation(game, tree, state, limit: int = 50) -> tuple:
+    """The most visited line from ``state``: ``((move, record), ...)``.
+
+    At a chance node the most likely outcome is followed (record: the state
+    after it, if stored). Stops at the end of the game, where the tree knows no
+    child, or after ``limit`` steps.
+
+    >>> from fnmcts.games.nim import Nim
+    >>> game = Nim(heap=3, max_take=3)
+    >>> tree = pmap({game.state(1, 1): record(3, 0), game.state(0, 0): record(0, 3)})
+    >>> [m for m, _ in principal_variation(game, tree, game.start())]
+    [2, 1]
+    """
+    line = []
+    for _ in range(limit):
+        player = game.to_move(state)
+        if player is None:
+            break
+        if player is CHANCE:
+            outcome = max(game.chance_outcomes(state), key=lambda op: op[1])[0]
+            state = game.play(state, outcome)
+            line.append((outcome, tree.get(state, EMPTY_RECORD)))
+            continue
+        move, rec = top_children(game, tree, state, k=1)[0]
+        if visits(rec) == 0:
+            break
+        line.append((move, rec))
+        state = game.play(state, move)
+    return tuple(line)
+
+
+# -- agents --------------------------------------------------------------------------------
+
+
+class MoveSearch(PRecord):
+    """What ``mcts_move`` found: the move, the tree, the proofs, the root's children."""
+
+    move = field(mandatory=True)
+    tree = field(mandatory=True)
+    proven = field(mandatory=True)
+    iterations = field(type=int, mandatory=True)
+    children = field(mandatory=True)
+
+
+def _final_move(game, state, counts, proven, final):
+    moves = game.possible_moves(state)
+    children = [(m, game.play(state, m)) for m in moves]
+    if proven is not None:
+        for m, c in children:
+            if proven.get(c) is True:
+                return m
+        open_ = [(m, c) for m, c in children if proven.get(c) is not False]
+        children = open_ or children
+
+    def key(mc):
+        w, l = counts.get(mc[1]) or (0, 0)
+        n = w + l
+        if final == "mean":
+            return (w / n if n else -1.0, n)
+        return (n, w / n if n else -1.0)
+
+    best, best_key = None, None
+    for mc in children:
+        k = key(mc)
+        if best_key is None or k > best_key:
+            best, best_key = mc[0], k
+    return best
+
+
+def _resolve_rule(rule, c, z):
+    if isinstance(rule, str):
+        if rule not in RULES:
+            raise ValueError(f"unknown rule {rule!r}: choose from {sorted(RULES)}")
+        rule = RULES[rule]
+        if rule is ucb1:
+            return partial(ucb1, c=c)
+        return partial(ucb, z=z)
+    if not callable(rule):
+        raise TypeError(f"rule must be a name or a function, got {rule!r}")
+    return rule
+
+
+def mcts_move(
+    game,
+    state,
+    iterations: int,
+    rng: random.Random,
+    *,
+    rule="ucb1",
+    c: float = math.sqrt(2),
+    z: float = 2,
+    final: str = "visits",
+    solver: bool = True,
+    rollout=None,
+    tree=None,
+) -> MoveSearch:
+    """Search ``iterations`` dives from decision ``state``; return the move and the tree.
+
+    ``rule``: ``'ucb1'`` (with ``c``), ``'tutorial'`` (the tutorial's ``ucb``
+    with ``z``) or a function of a record. ``final``: the root move with the
+    most visits (``'visits'``) or the best win rate (``'mean'``). ``solver``:
+    MCTS-Solver, proven wins and losses propagate up the tree, a proven win is
+    played at once and proven losses are avoided. ``rollout``: the agent for the
+    playouts (default: random).
+
+    >>> from fnmcts.games.nim import Nim
+    >>> from fnmcts.rng import make_rng
+    >>> game = Nim(heap=22, max_take=3)
+    >>> found = mcts_move(game, game.start(), 2_000, make_rng(1))
+    >>> found.move, found.proven[game.play(game.start(), found.move)]
+    (1, True)
+    """
+    if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
+        raise ValueError(f"iterations must be a positive whole number, got {iterations!r}")
+    if final not in ("visits", "mean"):
+        raise ValueError(f"final must be 'visits' or 'mean', got {final!r}")
+    player = game.to_move(state)
+    if player is None or player is CHANCE:
+        raise ValueError(f"no player is to move at {state!r}")
+    moves = game.possible_moves(state)
+    rule = _resolve_rule(rule, c, z)
+    rating = _rating(rule)
+    counts = _thaw(pmap() if tree is None else tree)
+    proven = {} if solver else None
+    kernel = _nim_kernel(game, rule, rollout)
+    if kernel is not None:
+        counts, proven = kernel(game, state, iterations, rng, rating, counts, proven)
+    else:
+        _engine_dives(game, state, iterations, rng, rating, counts, rollout, proven)
+    move = moves[0] if len(moves) == 1 else _final_move(game, state, counts, proven, final)
+    frozen = _freeze(counts)
+    children = tuple((m, frozen.get(game.play(state, m), EMPTY_RECORD)) for m in moves)
+    return MoveSearch(
+        move=move,
+        tree=frozen,
+        proven=pmap(proven or {}),
+        iterations=iterations,
+        children=children,
+    )
+
+
+def mcts_agent(iterations: int = 1000, **options) -> Callable:
+    """An agent ``(game, state, rng) -> move`` that runs ``mcts_move`` each turn.
+
+    Options as for ``mcts_move`` (``rule``, ``c``, ``z``, ``final``, ``solver``,
+    ``rollout``). Plays every game of the protocol: Nim, Piles, Shut the Box.
+
+    >>> from fnmcts.games.nim import Nim
+    >>> from fnmcts.rng import make_rng
+    >>> game = Nim(heap=10, max_take=3, misere=False)
+    >>> mcts_agent(500)(game, game.start(), make_rng(2))
+    2
+    """
+    if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
+        raise ValueError(f"iterations must be a positive whole number, got {iterations!r}")
+    unknown = set(options) - {"rule", "c", "z", "final", "solver", "rollout"}
+    if unknown:
+        raise TypeError(f"unknown mcts_agent options: {sorted(unknown)}")
+    _resolve_rule(options.get("rule", "ucb1"), options.get("c", 1.0), options.get("z", 2))
+
+    def agent(game, state, rng):
+        return mcts_move(game, state, iterations, rng, **options).move
+
+    agent.__name__ = f"mcts_agent({iterations})"
+    return agent
+
+
+def _nim_kernel(game, rule, rollout):
+    """The integer kernel for single-heap Nim, or None when it does not apply."""
+    from .games.nim import Nim
+
+    if type(game) is not Nim or rollout is not None or not _known_rule(rule):
+        return None
+    return _nim_search
+
+
+def _nim_search(game, state, iterations, rng, rating, counts, proven):
+    """Dives on integer states ``2*heap + player``; the same draws as the engine."""
+    K, misere = game.max_take, game.misere
+    icounts = {2 * s["heap"] + s["player"]: rec for s, rec in counts.items()}
+    iproven = None if proven is None else {}
+    root = 2 * state["heap"] + state["player"]
+    rnd = rng.random
+    inf = math.inf
+    # at a terminal node (heap 0) the mover into it took the last item
+    terminal_win = not misere
+    for _ in range(iterations):
+        s = root
+        path = [s]
+        while True:
+            if iproven is not None and s in iproven:
+                won = iproven[s]
+                break
+            rec = icounts.get(s)
+            if rec is None:
+                h = s >> 1
+                if h == 0:
+                    won = terminal_win
+                    if iproven is not None:
+                        iproven[s] = won
+                    break
+                # random playout: the mover into s is the one not to move
+                parity = 0  # moves made in the playout
+                while h:
+                    k = K if K < h else h
+                    h -= 1 + int(rnd() * k) if k > 1 else 1
+                    parity ^= 1
+                # the last taker is the mover into s when parity is even
+                won = (parity == 0) == terminal_win
+                break
+            h = s >> 1
+            if h == 0:
+                won = terminal_win
+                if iproven is not None:
+                    iproven[s] = won
+                break
+            nxt_player = (s & 1) ^ 1
+            parent = rec[0] + rec[1]
+            best, best_rating = -1, -inf
+            k = K if K < h else h
+            if iproven is not None:
+                kids = [2 * (h - t) + nxt_player for t in range(1, k + 1)]
+                win_kid = -1
+                open_kids = []
+                for kid in kids:
+                    status = iproven.get(kid)
+                    if status is True:
+                        win_kid = kid
+                        break
+                    if status is None:
+                        open_kids.append(kid)
+                if win_kid >= 0:
+                    best = win_kid
+                else:
+                    for kid in open_kids or kids:
+                        c = icounts.get(kid)
+                        r = rating(c[0], c[1], parent) if c is not None else inf
+                        if r > best_rating:
+                            best, best_rating = kid, r
+            else:
+                for t in range(1, k + 1):
+                    kid = 2 * (h - t) + nxt_player
+                    c = icounts.get(kid)
+                    r = rating(c[0], c[1], parent) if c is not None else inf
+                    if r > best_rating:
+                        best, best_rating = kid, r
+            s = best
+            path.append(s)
+        # results alternate: the mover into consecutive path nodes alternates
+        for node in reversed(path):
+            rec = icounts.get(node)
+            if rec is None:
+                icounts[node] = rec = [0, 0]
+            if won:
+                rec[0] += 1
+            else:
+                rec[1] += 1
+            won = not won
+        if iproven is not None:
+            for node in reversed(path[:-1]):
+                if node in iproven:
+                    continue
+                h = node >> 1
+                k = K if K < h else h
+                nxt_player = (node & 1) ^ 1
+                status = [iproven.get(2 * (h - t) + nxt_player) for t in range(1, k + 1)]
+                if True in status:
+                    iproven[node] = False
+                elif all(x is False for x in status):
+                    iproven[node] = True
+                else:
+                    break
+    states = {}
+
+    def state_of(key):
+        st = states.get(key)
+        if st is None:
+            st = states[key] = pmap({"heap": key >> 1, "player": key & 1})
+        return st
+
+    out = {state_of(k): rec for k, rec in icounts.items()}
+    out_proven = None if iproven is None else {state_of(k): v for k, v in iproven.items()}
+    return out, out_proven
