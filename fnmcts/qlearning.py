@@ -340,6 +340,8 @@ def train_game(ai: QAI, rng: random.Random, rewards=REWARDS) -> QAI:
     game = ai.game
     state = _past_chance(game, game.start(), rng)
     last: dict = {}
+    if game.to_move(state) is None:
+        return ai  # the game is over before it starts: nothing to learn
     while True:
         player = game.to_move(state)
         action = choose_action(ai, state, rng)
@@ -421,7 +423,7 @@ def train(
     for _ in range(n):
         state = _past_chance(game, game.start(), rng)
         last: dict = {}
-        while True:
+        while node(state)[0] is not None:
             player, pairs, moves, children, _ = node(state)
             # choose_action(ai, state, rng): the same draws, the same choice
             if random_() < explore:
@@ -760,10 +762,10 @@ def load_ai(path) -> QAI:
     ValueError: .../bad.json: unsupported Q table version 0 (this fnmcts reads version 1)
     """
     path = Path(path)
-    text = path.read_text()
+    raw = path.read_bytes()
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise ValueError(f"{path}: not JSON ({error})") from None
     try:
         return ai_from_json(data)
