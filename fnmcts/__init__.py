@@ -14,6 +14,16 @@ from .agents import random_agent
 from .exact import best_move, best_moves, evaluate_policy, random_policy, solve, value
 from .games import GAMES, Nim, Piles, ShutTheBox
 from .montecarlo import Simulation, estimate, playout, simulate, wilson_interval
+from .agents import (
+    AGENTS,
+    evaluate_position,
+    exact_agent,
+    make_agent,
+    montecarlo_agent,
+    montecarlo_perfect_agent,
+    perfect_agent,
+)
+from .play import GameRecord, TournamentRecord, play_game, tournament  # before .protocol: keeps fnmcts.play the function
 from .protocol import (
     CHANCE,
     Game,
@@ -28,6 +38,7 @@ from .protocol import (
     to_move,
 )
 from .rng import child_seed, dice_roll, make_rng
+from .theory import nim_sum, winner, winning_moves
 
 __all__ = [
     # the protocol
@@ -59,6 +70,21 @@ __all__ = [
     "wilson_interval",
     # agents
     "random_agent",
+    # the Nim family: agents, games between agents, closed forms
+    "AGENTS",
+    "make_agent",
+    "perfect_agent",
+    "exact_agent",
+    "montecarlo_agent",
+    "montecarlo_perfect_agent",
+    "evaluate_position",
+    "GameRecord",
+    "TournamentRecord",
+    "play_game",
+    "tournament",
+    "winner",
+    "winning_moves",
+    "nim_sum",
     # exact values
     "solve",
     "value",

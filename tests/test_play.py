@@ -170,3 +170,13 @@ def test_parse_state(game, text, expected):
 def test_parse_state_rejects_bad_text(game, text):
     with pytest.raises(ValueError):
         parse_state(game, text)
+
+
+def test_public_names():
+    import fnmcts
+    import fnmcts.protocol
+
+    assert fnmcts.play is fnmcts.protocol.play  # the module fnmcts/play.py does not shadow the function
+    for name in ("play_game", "tournament", "GameRecord", "TournamentRecord", "perfect_agent", "make_agent",
+                 "AGENTS", "winner", "winning_moves", "nim_sum", "evaluate_position"):
+        assert name in fnmcts.__all__ and getattr(fnmcts, name) is not None
