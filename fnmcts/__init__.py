@@ -38,6 +38,7 @@ from .protocol import (
     to_move,
 )
 from .rng import child_seed, dice_roll, make_rng
+from .tables import best_move_table, build_tree, lookup_table, optimal_play_table, random_play_table
 from .theory import nim_sum, winner, winning_moves
 
 __all__ = [
@@ -92,4 +93,10 @@ __all__ = [
     "best_moves",
     "evaluate_policy",
     "random_policy",
+    # Shut the Box tables: look-up table, full tree, best-move table
+    "random_play_table",
+    "optimal_play_table",
+    "lookup_table",
+    "build_tree",
+    "best_move_table",
 ]
