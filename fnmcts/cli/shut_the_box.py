@@ -98,7 +98,16 @@ def interactive_play(game, rng, *, read, write, render, hints=None, describe_end
     one win probability per move (or ``None``), ``describe_end(state)`` the end
     of a game. Chance nodes draw from ``rng``. A forced move is played without
     asking. Invalid input gets a message and the prompt again; end of input or
-    Ctrl-C stops the loop, and the summary says so (``stopped``).
+    Ctrl-C stops the loop, and the summary says so (``stopped``). Wins and
+    losses are those of the first player (in misère Nim below, taking last loses).
+
+    >>> from fnmcts.games.nim import Nim
+    >>> answers, shown = iter(["x", "3", "1"]), []
+    >>> interactive_play(Nim(heap=5, max_take=3), make_rng(1), read=lambda prompt: next(answers),
+    ...                  write=shown.append, render=lambda state: f"heap {state}")
+    {'games': 1, 'wins': 0, 'losses': 1, 'stopped': None}
+    >>> shown[4]
+    "please type a number from 1 to 3, not 'x'"
     """
     summary = {"games": 0, "wins": 0, "losses": 0, "stopped": None}
     describe_end = describe_end or (lambda state: "you win" if game.payoff(state)[0] > 0 else "you lose")
@@ -251,6 +260,15 @@ def write_text_atomically(path, text: str) -> Path:
     """Write ``text`` to ``path`` through a temporary file in the same directory
     and ``os.replace``: readers see the old file or the whole new one, never a
     part. Refuses a directory; names a missing or unwritable directory.
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> write_text_atomically(folder / "t.txt", "box roll\\n").read_text()
+    'box roll\\n'
+    >>> write_text_atomically(folder, "x")
+    Traceback (most recent call last):
+    ...
+    fnmcts.cli._common.CliError: ... is a directory: give the name of a file to write
     """
     path = Path(path)
     if path.is_dir():
