@@ -602,11 +602,11 @@ def _stb_kernel(game, rule, rollout):
     return stb._moves36(game.levers, game.simplified)
 
 
-def _stb_dives(moves36, root, n, rng, rating, counts, progress=None):
+def _stb_dives(moves36, root, n, rng, rating, counts):
     """Dives on masks: ``counts`` maps mask -> [w, l]; the same draws as ``uct``."""
     rnd = rng.random
     inf = math.inf
-    for i in range(n):
+    for _ in range(n):
         m = root
         path = [m]
         while True:
@@ -655,8 +655,6 @@ def _stb_dives(moves36, root, n, rng, rating, counts, progress=None):
                     counts[node] = [0, 1]
                 else:
                     rec[1] += 1
-        if progress is not None and (i + 1) % 10_000 == 0:
-            progress(10_000)
     return counts
 
 
@@ -691,7 +689,10 @@ def search(game, state, dives: int, rng: random.Random, tree=None, rule=ucb, *, 
         from .games.shut_the_box import box_to_mask, mask_to_box
 
         counts = {box_to_mask(s): [r["win"], r["loss"]] for s, r in tree.items()}
-        _stb_dives(moves36, box_to_mask(state), dives, rng, rating, counts, progress)
+        for size in _chunks(dives):
+            _stb_dives(moves36, box_to_mask(state), size, rng, rating, counts)
+            if progress is not None:
+                progress(size)
         boxes = {}
         return pmap(
             {boxes.setdefault(m, mask_to_box(m)): record(w, l) for m, (w, l) in counts.items()}

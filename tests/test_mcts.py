@@ -1,0 +1,531 @@
+"""Tests of fnmcts.mcts: records, ucb rules, uct, search, read-offs, agents."""
+
+from __future__ import annotations
+
+import math
+import random
+from fractions import Fraction
+from functools import partial
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pyrsistent import pmap
+
+from fnmcts import mcts
+from fnmcts.exact import best_moves, evaluate_policy, random_policy, solve, value
+from fnmcts.games import Nim, Piles, ShutTheBox
+from fnmcts.games.shut_the_box import all_boxes, start_box
+from fnmcts.mcts import (
+    EMPTY_RECORD,
+    add_result,
+    backed_up_values,
+    dives_win_rate,
+    greedy_move,
+    greedy_policy,
+    mcts_agent,
+    mcts_move,
+    principal_variation,
+    record,
+    search,
+    top_children,
+    uct,
+    ucb,
+    ucb1,
+    visits,
+    win_rate,
+)
+
+STB = ShutTheBox()
+SIMPLE = ShutTheBox(simplified=True)
+
+
+# -- strategies ------------------------------------------------------------------------
+
+records = st.builds(record, st.integers(0, 10_000), st.integers(0, 10_000))
+rules = st.sampled_from(
+    [ucb, partial(ucb, z=1), partial(ucb, z=0.5), ucb1, partial(ucb1, c=0.2), partial(ucb1, c=3.0)]
+)
+
+
+@st.composite
+def boxes(draw, levers=9):
+    return frozenset(draw(st.sets(st.integers(1, levers))))
+
+
+@st.composite
+def nim_games(draw):
+    return Nim(heap=draw(st.integers(1, 14)), max_take=draw(st.integers(1, 4)), misere=draw(st.booleans()))
+
+
+@st.composite
+def game_and_state(draw):
+    """A game of every kind and a state on its way, reached by random play."""
+    kind = draw(st.sampled_from(["stb", "simple", "nim", "piles"]))
+    if kind == "stb":
+        game = STB
+    elif kind == "simple":
+        game = SIMPLE
+    elif kind == "nim":
+        game = draw(nim_games())
+    else:
+        game = Piles(tuple(draw(st.lists(st.integers(0, 3), min_size=1, max_size=3))), draw(st.booleans()))
+    rng = draw(st.randoms(use_true_random=False))
+    state = game.start()
+    for _ in range(draw(st.integers(0, 6))):
+        player = game.to_move(state)
+        if player is None:
+            break
+        if player is mcts.CHANCE:
+            state = game.play(state, game.sample_outcome(state, rng))
+        else:
+            moves = game.possible_moves(state)
+            state = game.play(state, moves[rng.randrange(len(moves))])
+    return game, state
+
+
+# -- records -------------------------------------------------------------------------------
+
+
+def test_record_is_the_tutorials_map():
+    assert record() == {"win": 0, "loss": 0} == EMPTY_RECORD
+    assert record(win=3, loss=4) == pmap({"win": 3, "loss": 4})
+    assert hash(record(3, 4)) == hash(pmap({"win": 3, "loss": 4}))
+    assert record(3, 4).set("win", 5) == record(5, 4)
+
+
+@given(st.integers(0, 10**9), st.integers(0, 10**9))
+def test_record_matches_pmap(w, l):
+    r = record(w, l)
+    assert r == pmap({"win": w, "loss": l}) and dict(r) == {"win": w, "loss": l}
+    assert visits(r) == w + l
+
+
+@given(records, st.sampled_from(["win", "loss", True, False]))
+def test_add_result_adds_exactly_one(rec, result):
+    new = add_result(rec, result)
+    assert visits(new) == visits(rec) + 1
+    won = result in ("win", True)
+    assert new["win"] - rec["win"] == (1 if won else 0)
+
+
+def test_add_result_rejects_nonsense():
+    with pytest.raises(ValueError):
+        add_result(record(), "draw")
+
+
+# -- the selection rules: values computed by hand ----------------------------------------
+
+
+def test_ucb_by_hand():
+    # (w + z sqrt(w l / n)) / n with z = 2
+    assert ucb(record(1, 3)) == pytest.approx((1 + math.sqrt(3)) / 4)  # 2*sqrt(3/4) = sqrt 3
+    assert ucb(record(23, 77)) == pytest.approx((23 + 2 * math.sqrt(17.71)) / 100)
+    assert ucb(record(23, 77)) == pytest.approx(0.3141665, abs=1e-7)
+    assert ucb(record(1, 9)) == pytest.approx((1 + 2 * math.sqrt(0.9)) / 10)
+    assert ucb(record(4, 0)) == 1.0  # no losses: no spread
+    assert ucb(record(2, 2), z=1) == pytest.approx((2 + 1) / 4)  # sqrt(4/4) = 1
+
+
+def test_ucb_special_cases():
+    assert ucb(record()) == math.inf
+    assert ucb(record(0, 5)) == 3 / 5  # the rule of 3
+    assert ucb(record(0, 1)) == 3.0
+
+
+def test_ucb1_by_hand():
+    assert ucb1(record(1, 1), parent_visits=1) == 0.5  # ln 1 = 0
+    assert ucb1(record(1, 1), parent_visits=math.exp(8), c=1) == pytest.approx(0.5 + 2.0)
+    assert ucb1(record(3, 1), parent_visits=math.e, c=2) == pytest.approx(0.75 + 2 * 0.5)
+    assert ucb1(record(), parent_visits=10) == math.inf
+
+
+@given(records)
+def test_ucb_bounds_the_mean_from_above(rec):
+    n = visits(rec)
+    if n:
+        assert ucb(rec) >= win_rate(rec)
+        assert ucb1(rec, parent_visits=n + 1) >= win_rate(rec)
+
+
+@given(records, st.integers(1, 10**6), rules)
+def test_fast_rating_equals_the_rule(rec, parent, rule):
+    assert mcts._rating(rule)(rec["win"], rec["loss"], parent) == rule(rec, parent_visits=parent)
+
+
+def test_unknown_rule_goes_through_records():
+    def mean_rule(rec, parent_visits=None):
+        return win_rate(rec) if visits(rec) else math.inf
+
+    assert mcts._rating(mean_rule)(1, 3, 7) == 0.25
+    assert not mcts._known_rule(mean_rule)
+
+
+# -- uct -------------------------------------------------------------------------------------
+
+
+@st.composite
+def stb_trees(draw):
+    """A Shut the Box tree grown by a few seeded dives (possibly empty)."""
+    seed = draw(st.integers(0, 10**6))
+    n = draw(st.integers(0, 60))
+    game = draw(st.sampled_from([STB, SIMPLE]))
+    return game, search(game, game.start(), n, random.Random(seed))
+
+
+@given(stb_trees(), st.randoms(use_true_random=False), rules)
+def test_uct_adds_exactly_one_result_at_the_root(game_tree, rng, rule):
+    game, tree = game_tree
+    root = game.start()
+    before = dict(tree)
+    new, result = uct(tree, root, rng, game, rule)
+    assert dict(tree) == before  # the input is untouched
+    assert result in ("win", "loss")
+    old_rec = tree.get(root, EMPTY_RECORD)
+    assert visits(new[root]) == visits(old_rec) + 1
+    assert new[root]["win"] - old_rec["win"] == (1 if result == "win" else 0)
+    # at most one new state, and every changed state gained exactly this result
+    assert len(new) - len(tree) in (0, 1)
+    for state, rec in new.items():
+        old = tree.get(state, EMPTY_RECORD)
+        assert visits(rec) - visits(old) in (0, 1)
+        if visits(rec) > visits(old):
+            assert rec["win"] - old["win"] == (1 if result == "win" else 0)
+
+
+@given(game_and_state(), st.integers(0, 10**6))
+def test_uct_works_through_the_protocol_for_every_game(gs, seed):
+    game, state = gs
+    tree = pmap()
+    for _ in range(5):
+        before = tree
+        tree, result = uct(tree, state, random.Random(seed), game)
+        assert visits(tree[state]) == visits(before.get(state, EMPTY_RECORD)) + 1
+    if game.num_players == 2:
+        assert result in {(1, -1), (-1, 1)}
+
+
+def test_uct_first_dive_is_one_playout_from_the_new_box():
+    # an empty tree: the dive is one random game, with the draws of play_game
+    from fnmcts.games.shut_the_box import play_game
+
+    for seed in range(20):
+        tree, result = uct(pmap(), start_box, random.Random(seed))
+        assert result == play_game(start_box, random.Random(seed))
+        assert tree == pmap({start_box: add_result(EMPTY_RECORD, result)})
+
+
+def test_uct_recurses_into_the_best_rated_child():
+    # box {1, 2}: every roll but 2 and 3 loses at once; after a 3 the children are
+    # {1, 2} -> {} only ... so build a tree where a roll of 3 gives two choices.
+    game = STB
+    box = frozenset({1, 2, 3})
+    # children after a roll of 3: flip 3 -> {1, 2}; flip 1 2 -> {3}
+    tree = pmap({box: record(5, 5), frozenset({1, 2}): record(0, 10), frozenset({3}): record(4, 6)})
+    rng = _rng_rolling(3)
+    new, _ = uct(tree, box, rng, game)
+    assert visits(new[frozenset({3})]) == 11  # ucb {3} = 0.71 beats the rule of 3: 0.3
+    assert new[frozenset({1, 2})] == tree[frozenset({1, 2})]
+
+
+def _rng_rolling(total):
+    """A Random whose first draw rolls ``total`` with two dice."""
+    from fnmcts.rng import ROLL_OF_36
+
+    for seed in range(10_000):
+        if ROLL_OF_36[int(random.Random(seed).random() * 36)] == total:
+            return random.Random(seed)
+    raise AssertionError("no seed found")
+
+
+@given(st.lists(st.integers(0, 10**6), min_size=2, max_size=6))
+def test_uct_memo_is_invisible(seeds):
+    # interleave two lines of trees: the memo must never leak one into the other
+    game = STB
+    a = b = pmap()
+    for i, seed in enumerate(seeds):
+        a_ref = mcts._uct_protocol(a, start_box, random.Random(seed), game, ucb)
+        b_ref = mcts._uct_protocol(b, start_box, random.Random(seed + 1), game, ucb)
+        a = uct(a, start_box, random.Random(seed))
+        b = uct(b, start_box, random.Random(seed + 1))
+        assert a == a_ref and b == b_ref
+        a, b = a[0], b[0]
+        if i % 2:
+            a, b = b, a
+
+
+# -- search == repeated uct ---------------------------------------------------------------------
+
+
+def _protocol_uct(game, state, dives, rng, tree=None, rule=ucb):
+    tree = pmap() if tree is None else tree
+    for _ in range(dives):
+        tree, _ = mcts._uct_protocol(tree, state, rng, game, rule)
+    return tree
+
+
+@given(st.sampled_from([STB, SIMPLE]), st.integers(0, 10**6), st.integers(0, 150), rules, st.integers(0, 40))
+def test_search_equals_repeated_uct_on_shut_the_box(game, seed, dives, rule, prior):
+    start = game.start()
+    tree = _protocol_uct(game, start, prior, random.Random(seed ^ 99))
+    batched = search(game, start, dives, random.Random(seed), tree=tree, rule=rule)
+    stepped = mcts._repeat_uct(game, start, dives, random.Random(seed), tree=tree, rule=rule)
+    reference = _protocol_uct(game, start, dives, random.Random(seed), tree=tree, rule=rule)
+    assert batched == stepped == reference
+
+
+@given(game_and_state(), st.integers(0, 10**6), st.integers(0, 60), rules)
+def test_search_equals_repeated_uct_on_every_game(gs, seed, dives, rule):
+    game, state = gs
+    batched = search(game, state, dives, random.Random(seed), rule=rule)
+    assert batched == _protocol_uct(game, state, dives, random.Random(seed), rule=rule)
+
+
+@given(st.integers(0, 10**6), st.integers(1, 120))
+def test_search_with_an_unknown_rule_equals_uct(seed, dives):
+    def lcb(rec, parent_visits=None):
+        n = visits(rec)
+        return math.inf if n == 0 else win_rate(rec) + 1 / n
+
+    a = search(STB, start_box, dives, random.Random(seed), rule=lcb)
+    assert a == _protocol_uct(STB, start_box, dives, random.Random(seed), rule=lcb)
+
+
+def test_search_checks_its_arguments():
+    with pytest.raises(ValueError):
+        search(STB, start_box, -1, random.Random(1))
+    with pytest.raises(TypeError):
+        search(STB, start_box, 1.5, random.Random(1))
+    with pytest.raises(TypeError):
+        uct(pmap(), start_box, random.Random(1), STB, rule="ucb")
+
+
+def test_search_reports_progress():
+    seen = []
+    search(STB, start_box, 25_000, random.Random(1), progress=seen.append)
+    assert sum(seen) == 25_000
+    seen = []
+    search(Nim(7, 3), Nim(7, 3).start(), 25, random.Random(1), progress=seen.append)
+    assert sum(seen) == 25
+
+
+# -- the Nim kernel agrees with the protocol engine ------------------------------------------------
+
+
+@given(nim_games(), st.integers(0, 1), st.integers(0, 10**6), st.integers(1, 300), st.booleans(), rules)
+def test_nim_kernel_equals_the_engine(game, player, seed, n, solver, rule):
+    state = game.state(game.heap, player)
+    rating = mcts._rating(rule)
+    counts, proven = mcts._nim_search(game, state, n, random.Random(seed), rating, {}, {} if solver else None)
+    ref_counts, ref_proven = {}, ({} if solver else None)
+    mcts._engine_dives(game, state, n, random.Random(seed), rating, ref_counts, None, ref_proven)
+    assert mcts._freeze(counts) == mcts._freeze(ref_counts)
+    assert proven == ref_proven
+
+
+@given(nim_games(), st.integers(0, 10**6), st.integers(1, 200))
+def test_solver_proofs_are_true(game, seed, n):
+    state = game.start()
+    if game.to_move(state) is None:
+        return
+    found = mcts_move(game, state, n, random.Random(seed), solver=True)
+    solution = solve(game)
+    for s, won in found.proven.items():
+        mover = 1 - s["player"]
+        assert (value(solution, s)[mover] > 0) == won
+
+
+@given(st.tuples(st.integers(0, 2), st.integers(0, 2), st.integers(0, 3)), st.booleans(), st.integers(0, 10**6))
+def test_solver_proofs_are_true_on_piles(piles, misere, seed):
+    game = Piles(piles, misere)
+    state = game.start()
+    if game.to_move(state) is None:
+        return
+    found = mcts_move(game, state, 200, random.Random(seed), solver=True)
+    solution = solve(game)
+    for s, won in found.proven.items():
+        assert (value(solution, s)[1 - s["player"]] > 0) == won
+
+
+# -- read-offs and views ----------------------------------------------------------------------------
+
+
+def test_greedy_move_rules():
+    state = STB.play(frozenset({1, 2, 3}), 3)
+    a, b = frozenset({1, 2}), frozenset({3})
+    assert greedy_move(STB, pmap({a: record(1, 9), b: record(2, 8)}), state) == b
+    assert greedy_move(STB, pmap({a: record(2, 8), b: record(1, 9)}), state) == a
+    assert greedy_move(STB, pmap({a: record(1, 1), b: record(2, 2)}), state) == b  # tie: more visits
+    assert greedy_move(STB, pmap({b: record(0, 1)}), state) == b  # unvisited ranks last
+    assert greedy_move(STB, pmap(), state) == STB.possible_moves(state)[0]
+    assert greedy_move(STB, pmap(), state, values={a: 0.1, b: 0.05}) == a
+    with pytest.raises(ValueError):
+        greedy_move(STB, pmap(), STB.play(frozenset({9}), 3))
+
+
+def test_greedy_policy_is_random_where_the_tree_knows_nothing():
+    state = STB.play(frozenset({1, 2, 3}), 3)
+    assert greedy_policy(pmap())(STB, state) == random_policy(STB, state)
+    assert greedy_policy(pmap({frozenset({3}): record(0, 1)}))(STB, state) == ((frozenset({3}), Fraction(1)),)
+
+
+def test_greedy_policy_of_an_empty_tree_is_random_play():
+    random_value = value(evaluate_policy(STB, random_policy), start_box)
+    assert value(evaluate_policy(STB, greedy_policy(pmap())), start_box) == random_value
+
+
+def test_learning_occurs_on_shut_the_box():
+    # the tutorial's claim, judged exactly: more dives, a better greedy policy
+    optimum = value(solve(STB), start_box)[0]
+    random_value = value(evaluate_policy(STB, random_policy), start_box)[0]
+    rng = random.Random(11)
+    small = search(STB, start_box, 1_000, rng)
+    large = search(STB, start_box, 19_000, rng, tree=small)
+    v_small = value(evaluate_policy(STB, greedy_policy(small)), start_box)[0]
+    v_large = value(evaluate_policy(STB, greedy_policy(large)), start_box)[0]
+    assert random_value < v_small < v_large < optimum
+    backed = greedy_policy(large, backed_up_values(STB, large))
+    assert value(evaluate_policy(STB, backed), start_box)[0] > Fraction(99, 100) * optimum
+
+
+def test_backed_up_values_are_exact_on_a_full_tree():
+    # every box stored: the expectimax read-off is the exact solve, whatever the records
+    solution = solve(STB, *all_boxes())
+    tree = pmap({box: record(1, 1) for box in all_boxes()})
+    values = backed_up_values(STB, tree)
+    for box in all_boxes():
+        assert values[box] == pytest.approx(float(value(solution, box)[0]), abs=1e-12)
+
+
+def test_backed_up_values_for_two_players():
+    game = Nim(heap=6, max_take=3, misere=True)
+    states = [game.state(h, p) for h in range(7) for p in (0, 1)]
+    tree = pmap({s: record(1, 1) for s in states})
+    values = backed_up_values(game, tree)
+    solution = solve(game, *states)
+    for s in states:
+        mover = 1 - s["player"]
+        assert values[s] == (1.0 if value(solution, s)[mover] > 0 else 0.0)
+
+
+def test_backed_up_values_fall_back_to_the_win_rate():
+    box = frozenset({4, 5})
+    tree = pmap({box: record(1, 1)})
+    # roll 4 -> {5} and 5 -> {4}: not stored, the box's own rate 1/2 stands in;
+    # roll 9 -> {}: a win for sure; any other roll: no move, a loss for sure
+    v = backed_up_values(STB, tree)[box]
+    assert v == pytest.approx(3 / 36 * 0.5 + 4 / 36 * 0.5 + 4 / 36)
+    assert backed_up_values(STB, pmap({frozenset({2}): record(5, 0)}))[frozenset({2})] == pytest.approx(1 / 36)
+
+
+def test_dives_win_rate():
+    tree = search(STB, start_box, 500, random.Random(4))
+    assert dives_win_rate(tree, start_box) == tree[start_box]["win"] / 500
+    assert dives_win_rate(pmap(), start_box) == 0.0
+
+
+def test_top_children_and_principal_variation():
+    game = Nim(heap=5, max_take=3)
+    tree = pmap({game.state(4, 1): record(1, 2), game.state(3, 1): record(4, 0), game.state(2, 0): record(0, 2)})
+    assert [m for m, _ in top_children(game, tree, game.start())] == [2, 1, 3]
+    assert top_children(game, tree, game.start(), k=1) == ((2, record(4, 0)),)
+    assert [m for m, _ in principal_variation(game, tree, game.start())] == [2, 1]
+    line = principal_variation(STB, pmap({frozenset({1, 2, 3, 4, 5, 6, 8, 9}): record(1, 0)}), start_box)
+    assert line[0] == (7, EMPTY_RECORD)  # the likeliest roll of two dice
+    assert line[1][0] == frozenset({1, 2, 3, 4, 5, 6, 8, 9})
+
+
+# -- agents ------------------------------------------------------------------------------------------
+
+
+@given(game_and_state(), st.randoms(use_true_random=False), st.sampled_from(["ucb1", "tutorial"]), st.booleans())
+@settings(max_examples=40)
+def test_agent_returns_a_legal_move_on_every_game(gs, rng, rule, solver):
+    game, state = gs
+    player = game.to_move(state)
+    if player is None:
+        return
+    if player is mcts.CHANCE:
+        state = game.play(state, game.sample_outcome(state, rng))
+        if game.to_move(state) is None:
+            return
+    move = mcts_agent(60, rule=rule, solver=solver)(game, state, rng)
+    assert move in game.possible_moves(state)
+
+
+@given(nim_games(), st.integers(0, 1), st.integers(0, 10**6), st.sampled_from(["visits", "mean"]), st.booleans())
+@settings(max_examples=40)
+def test_default_agent_plays_optimally_on_small_nim(game, player, seed, final, solver):
+    state = game.state(game.heap, player)
+    solution = solve(game, state)
+    if value(solution, state)[player] <= 0:
+        return  # every move loses: any move is optimal
+    move = mcts_agent(1000, final=final, solver=solver)(game, state, random.Random(seed))
+    assert move in best_moves(game, solution, state)
+
+
+@pytest.mark.parametrize("misere", [True, False])
+def test_default_agent_is_optimal_up_to_30(misere):
+    # the target: every winning position N = 2..30, K = 3, with the default agent
+    agent = mcts_agent()
+    for heap in range(2, 31):
+        game = Nim(heap, 3, misere)
+        solution = solve(game)
+        if value(solution, game.start())[0] > 0:
+            assert agent(game, game.start(), random.Random(heap)) in best_moves(game, solution, game.start())
+
+
+def test_agent_on_a_shut_the_box_decision_picks_the_known_best():
+    # bandit-like decisions whose best move is clearly better: exact values of the
+    # best and the second-best move differ by more than 0.08 (about 0.12 vs 0.03)
+    solution = solve(STB, *all_boxes())
+    checked = 0
+    for box in all_boxes():
+        for roll in range(2, 13):
+            state = STB.play(box, roll) if box else None
+            if state is None or len(STB.possible_moves(state)) < 2:
+                continue
+            values = sorted((value(solution, m)[0] for m in STB.possible_moves(state)), reverse=True)
+            if values[0] - values[1] > Fraction(8, 100):
+                for final in ("mean", "visits"):
+                    found = mcts_move(STB, state, 3000, random.Random(checked), final=final, rule="ucb1", c=0.3)
+                    assert found.move in best_moves(STB, solution, state), (sorted(box), roll, final)
+                checked += 1
+    assert checked >= 8
+
+
+def test_mcts_move_records_and_options():
+    game = Nim(heap=22, max_take=3)
+    found = mcts_move(game, game.start(), 500, random.Random(1))
+    assert found.move == 1  # to 21 = 1 mod 4
+    assert found.iterations == 500
+    assert [m for m, _ in found.children] == [1, 2, 3]
+    assert visits(found.tree[game.start()]) == 500
+    with pytest.raises(ValueError):
+        mcts_move(game, game.start(), 0, random.Random(1))
+    with pytest.raises(ValueError):
+        mcts_move(game, game.start(), 10, random.Random(1), final="best")
+    with pytest.raises(ValueError):
+        mcts_move(game, game.state(0, 0), 10, random.Random(1))
+    with pytest.raises(ValueError):
+        mcts_agent(10, rule="ucb2")
+    with pytest.raises(TypeError):
+        mcts_agent(10, temperature=1)
+    with pytest.raises(ValueError):
+        mcts_agent(0)
+
+
+def test_mcts_move_grows_a_given_tree():
+    game = Nim(heap=9, max_take=3)
+    first = mcts_move(game, game.start(), 100, random.Random(1), solver=False)
+    again = mcts_move(game, game.start(), 100, random.Random(2), solver=False, tree=first.tree)
+    assert visits(again.tree[game.start()]) == 200
+
+
+def test_rollout_option_uses_the_given_agent():
+    from fnmcts.agents import first_move_agent
+
+    game = Nim(heap=8, max_take=3, misere=False)
+    found = mcts_move(game, game.start(), 50, random.Random(3), rollout=first_move_agent, solver=False)
+    assert found.move in game.possible_moves(game.start())
+    assert visits(found.tree[game.start()]) == 50
