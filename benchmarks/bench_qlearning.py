@@ -152,7 +152,10 @@ def main(argv=None) -> int:
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--curve", default="1000,10000,100000")
     parser.add_argument("--seeds", default="1,2,3")
-    args = parser.parse_args(argv)
+    # words without a dash are benchmarks/run.py's topic filter, not options
+    args, extra = parser.parse_known_args(argv)
+    if any(word.startswith("-") for word in extra):
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
     n, repeats = args.games, args.repeats
     game = Piles(tuple(PILES))
     solution = solve(game)

@@ -37,6 +37,19 @@ from .protocol import (
     start,
     to_move,
 )
+from .qlearning import (
+    QAI,
+    best_future_reward,
+    choose_action,
+    get_q_value,
+    load_ai,
+    new_ai,
+    optimal_move_rate,
+    save_ai,
+    train,
+    train_game,
+    update_q_value,
+)
 from .rng import child_seed, dice_roll, make_rng
 from .tables import best_move_table, build_tree, lookup_table, optimal_play_table, random_play_table
 from .theory import nim_sum, winner, winning_moves
@@ -99,4 +112,16 @@ __all__ = [
     "lookup_table",
     "build_tree",
     "best_move_table",
+    # Q-learning
+    "QAI",
+    "new_ai",
+    "get_q_value",
+    "update_q_value",
+    "best_future_reward",
+    "choose_action",
+    "train_game",
+    "train",
+    "optimal_move_rate",
+    "save_ai",
+    "load_ai",
 ]

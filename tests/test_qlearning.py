@@ -493,3 +493,13 @@ def test_ten_thousand_games_learn_nearly_every_winning_move(seed):
     # Measured: 10,000 games give optimal-move rates of 0.99 and more on [1, 3, 5, 7].
     ai = train(10_000, seed=seed)
     assert optimal_move_rate(ai) >= Fraction(95, 100)
+
+
+def test_the_public_names_come_from_fnmcts_qlearning():
+    import fnmcts
+    from fnmcts import qlearning
+
+    for name in ("QAI", "new_ai", "get_q_value", "update_q_value", "best_future_reward", "choose_action",
+                 "train_game", "train", "optimal_move_rate", "save_ai", "load_ai"):
+        assert name in fnmcts.__all__ and getattr(fnmcts, name) is getattr(qlearning, name)
+    assert set(qlearning.__all__) <= set(dir(qlearning))
