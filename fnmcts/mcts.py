@@ -221,6 +221,7 @@ def _ucb_rating(z):
             return 3 / n
         return (w + z * sqrt(w * l / n)) / n
 
+    rating.spec = ("ucb", z)
     return rating
 
 
@@ -233,6 +234,7 @@ def _ucb1_rating(c):
             return inf
         return w / n + c * sqrt(log(parent) / n)
 
+    rating.spec = ("ucb1", c)
     return rating
 
 
@@ -1044,8 +1046,99 @@ def _nim_kernel(game, rule, rollout):
     return _nim_search
 
 
+def _rule_spec(rating):
+    """``('ucb', z)`` or ``('ucb1', c)`` for the built-in ratings, else None."""
+    return getattr(rating, "spec", None)
+
+
+def _nim_plain(game, state, iterations, rng, spec, counts):
+    """Nim dives without the solver, on lists indexed by ``2*heap + player``.
+
+    The rating is inlined; the arithmetic is that of ``ucb`` / ``ucb1``
+    operation for operation (the mean ``w/n`` is kept from the last update),
+    so the tree equals the engine's (a property test checks it).
+    """
+    K, misere = game.max_take, game.misere
+    top = max([state["heap"]] + [s["heap"] for s in counts])
+    size = 2 * (top + 1)
+    W, N, M = [0] * size, [0] * size, [0.0] * size
+    stored = [False] * size
+    for s, (w, l) in counts.items():
+        key = 2 * s["heap"] + s["player"]
+        W[key], N[key], stored[key] = w, w + l, True
+        M[key] = w / (w + l) if w + l else 0.0
+    kids = [
+        tuple(2 * ((s >> 1) - t) + ((s & 1) ^ 1) for t in range(1, min(K, s >> 1) + 1)) for s in range(size)
+    ]
+    root = 2 * state["heap"] + state["player"]
+    rnd = rng.random
+    sqrt, log = math.sqrt, math.log
+    tutorial = spec[0] == "ucb"
+    z = c = spec[1]
+    terminal_win = not misere
+    for _ in range(iterations):
+        s = root
+        path = [s]
+        while True:
+            h = s >> 1
+            if not stored[s]:
+                if h == 0:
+                    won = terminal_win
+                    break
+                parity = 0
+                while h:
+                    k = K if K < h else h
+                    h -= 1 + int(rnd() * k) if k > 1 else 1
+                    parity ^= 1
+                won = (parity == 0) == terminal_win
+                break
+            if h == 0:
+                won = terminal_win
+                break
+            best, best_rating = -1, -math.inf
+            if tutorial:
+                for kid in kids[s]:
+                    n = N[kid]
+                    if not n:
+                        best = kid
+                        break
+                    w = W[kid]
+                    r = 3 / n if w == 0 else (w + z * sqrt(w * (n - w) / n)) / n
+                    if r > best_rating:
+                        best, best_rating = kid, r
+            else:
+                lp = log(N[s])
+                for kid in kids[s]:
+                    n = N[kid]
+                    if not n:
+                        best = kid
+                        break
+                    r = M[kid] + c * sqrt(lp / n)
+                    if r > best_rating:
+                        best, best_rating = kid, r
+            s = best
+            path.append(s)
+        for node in reversed(path):
+            stored[node] = True
+            n = N[node] = N[node] + 1
+            if won:
+                w = W[node] = W[node] + 1
+                M[node] = w / n
+            else:
+                M[node] = W[node] / n
+            won = not won
+    out = {}
+    for key in range(size):
+        if stored[key]:
+            out[pmap({"heap": key >> 1, "player": key & 1})] = [W[key], N[key] - W[key]]
+    return out, None
+
+
 def _nim_search(game, state, iterations, rng, rating, counts, proven):
     """Dives on integer states ``2*heap + player``; the same draws as the engine."""
+    spec = _rule_spec(rating)
+    if proven is None and spec is not None:
+        return _nim_plain(game, state, iterations, rng, spec, counts)
     K, misere = game.max_take, game.misere
     icounts = {2 * s["heap"] + s["player"]: rec for s, rec in counts.items()}
     iproven = None if proven is None else {}
