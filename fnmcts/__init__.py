@@ -14,6 +14,21 @@ from .agents import random_agent
 from .exact import best_move, best_moves, evaluate_policy, random_policy, solve, value
 from .games import GAMES, Nim, Piles, ShutTheBox
 from .montecarlo import Simulation, estimate, playout, simulate, wilson_interval
+from .mcts import (
+    MoveSearch,
+    backed_up_values,
+    greedy_move,
+    greedy_policy,
+    mcts_agent,
+    mcts_move,
+    principal_variation,
+    record,
+    search,
+    top_children,
+    uct,
+    ucb,
+    ucb1,
+)
 from .agents import (
     AGENTS,
     evaluate_position,
@@ -99,6 +114,20 @@ __all__ = [
     "winner",
     "winning_moves",
     "nim_sum",
+    # Monte Carlo tree search
+    "record",
+    "ucb",
+    "ucb1",
+    "uct",
+    "search",
+    "greedy_move",
+    "greedy_policy",
+    "backed_up_values",
+    "top_children",
+    "principal_variation",
+    "MoveSearch",
+    "mcts_move",
+    "mcts_agent",
     # exact values
     "solve",
     "value",
