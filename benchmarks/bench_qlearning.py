@@ -137,13 +137,19 @@ def source_train(n, seed):
 # -- measuring -------------------------------------------------------------------------
 
 
-def timed(fn, repeats):
-    times, result = [], None
-    for _ in range(repeats):
-        start = time.perf_counter()
-        result = fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times), result
+def timed(fns, repeats):
+    """Median seconds and last result of each function; the runs are interleaved
+    (one of each per round), so a busy machine slows them alike."""
+    times = [[] for _ in fns]
+    results = [None] * len(fns)
+    for round_ in range(repeats):
+        for i, (fn, every) in enumerate(fns):
+            if round_ % every:
+                continue
+            start = time.perf_counter()
+            results[i] = fn()
+            times[i].append(time.perf_counter() - start)
+    return [(statistics.median(t), r) for t, r in zip(times, results)]
 
 
 def main(argv=None) -> int:
@@ -160,15 +166,15 @@ def main(argv=None) -> int:
     game = Piles(tuple(PILES))
     solution = solve(game)
 
-    print(f"training {n:,} games of self-play on piles {PILES} (misere), median of {repeats} runs")
-    base, source_ai = timed(lambda: source_train(n, 1), repeats)
-    fast, ai = timed(lambda: train(n, seed=1, game=game), repeats)
-
+    print(f"training {n:,} games of self-play on piles {PILES} (misere), median of {repeats} interleaved runs "
+          f"({(repeats + 1) // 2} for the step-by-step version)")
     def stepwise():
         rng = make_rng(1)
         return reduce(lambda a, _: train_game(a, rng), range(n), new_ai(game))
 
-    slow, stepwise_ai = timed(stepwise, max(1, repeats // 2))
+    (base, source_ai), (fast, ai), (slow, stepwise_ai) = timed(
+        [(lambda: source_train(n, 1), 1), (lambda: train(n, seed=1, game=game), 1), (stepwise, 2)], repeats
+    )
     assert stepwise_ai == ai, "train and train_game disagree"
     as_qai = QAI(game=game, q=pmap(source_ai.q))
     print(f"  {'plain-dict port of the source (baseline)':44s} {base:7.3f} s   1.00x   "

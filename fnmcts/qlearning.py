@@ -47,7 +47,7 @@ import random
 import tempfile
 from dataclasses import fields as dataclass_fields, is_dataclass
 from fractions import Fraction
-from functools import partial, reduce
+from functools import partial
 from pathlib import Path
 from typing import Callable
 
@@ -382,6 +382,7 @@ def train(
     transient working copy (a plain dict and a cache of the game's states) and
     frozen into a fresh ``QAI`` at the end. ``progress(k)`` is called as games finish.
 
+    >>> from functools import reduce
     >>> game = Nim(heap=5, max_take=3)
     >>> rng = make_rng(7)
     >>> stepwise = reduce(lambda ai, _: train_game(ai, rng), range(200), new_ai(game))

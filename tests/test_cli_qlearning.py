@@ -105,3 +105,22 @@ def test_output_is_required(capsys):
         main(["train", "piles", "--games", "10"])
     assert exit_.value.code == 2
     assert "-o" in capsys.readouterr().err
+
+
+def test_training_drives_the_progress_bar(capsys, tmp_path, monkeypatch):
+    from contextlib import contextmanager
+
+    import fnmcts.cli.qlearning as command
+
+    seen = []
+
+    @contextmanager
+    def recording_bar(total, desc, enabled=None):
+        seen.append((total, desc))
+        yield seen.append
+
+    monkeypatch.setattr(command, "progress_bar", recording_bar)
+    code, _, _ = run(capsys, "train", "piles", "--games", "250", "--seed", "1", "-o", str(tmp_path / "q.json"),
+                     "--eval-games", "10")
+    assert code == 0
+    assert seen[0] == (250, "Playing training game") and sum(seen[1:]) == 250
