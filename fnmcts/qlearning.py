@@ -536,8 +536,6 @@ def _optimal_counts(ai, solution):
         key = state_key(game, state)
         if key not in optimal:
             optimal[key] = choose_action(ai, state, epsilon=False) in best_moves(game, solution, state)
-    if not optimal:
-        raise ValueError(f"{game!r} has no reachable winning state")
     return sum(optimal.values()), len(optimal)
 
 
@@ -554,7 +552,10 @@ def optimal_move_rate(ai: QAI, solution=None) -> Fraction:
     (Fraction(1, 3), Fraction(1, 1))
     """
     solution = solve(ai.game) if solution is None else solution
-    return Fraction(*_optimal_counts(ai, solution))
+    optimal, winning = _optimal_counts(ai, solution)
+    if not winning:
+        raise ValueError(f"{ai.game!r} has no reachable winning state: no optimal-move rate")
+    return Fraction(optimal, winning)
 
 
 def win_rate(ai: QAI, opponent: Callable, games: int = 1000, seed: int | None = 0) -> PMap:
@@ -586,7 +587,7 @@ def win_rate(ai: QAI, opponent: Callable, games: int = 1000, seed: int | None = 
 
 def evaluate(ai: QAI, games: int = 1000, seed: int | None = 0, solution=None) -> PMap:
     """The AI's report card: ``optimal_move_rate`` (with ``optimal_states`` of
-    ``winning_states``), and ``win_rate_vs_random`` / ``win_rate_vs_perfect`` over
+    ``winning_states``; ``None`` when no reachable state is a win), and ``win_rate_vs_random`` / ``win_rate_vs_perfect`` over
     ``games`` games on each side (``vs_random`` / ``vs_perfect`` hold the details).
 
     >>> report = evaluate(train(3_000, seed=2, game=Nim(heap=9, max_take=3)), games=200, seed=1)
@@ -601,7 +602,7 @@ def evaluate(ai: QAI, games: int = 1000, seed: int | None = 0, solution=None) ->
     vs_perfect = win_rate(ai, _perfect_agent(game, solution), games, rng.randrange(2**32))
     return pmap(
         {
-            "optimal_move_rate": optimal / winning,
+            "optimal_move_rate": optimal / winning if winning else None,
             "optimal_states": optimal,
             "winning_states": winning,
             "win_rate_vs_random": vs_random["rate"],

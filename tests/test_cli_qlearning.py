@@ -124,3 +124,13 @@ def test_training_drives_the_progress_bar(capsys, tmp_path, monkeypatch):
                      "--eval-games", "10")
     assert code == 0
     assert seen[0] == (250, "Playing training game") and sum(seen[1:]) == 250
+
+
+def test_a_game_without_winning_states_reports_no_rate(capsys, tmp_path):
+    # Misère [1]: the player to move must take the last object and lose, so no
+    # reachable state is a win and there is no optimal-move rate to measure.
+    code, out, _ = run(capsys, "train", "piles", "--piles", "1", "--games", "10", "--seed", "1",
+                       "-o", str(tmp_path / "q.json"), "--eval-games", "5", "--json")
+    payload = json.loads(out)
+    assert code == 0 and payload["optimal_move_rate"] is None and payload["winning_states"] == 0
+    assert payload["vs_random"]["wins_first"] == 0 and payload["vs_random"]["wins_second"] == 5

@@ -321,6 +321,11 @@ def test_optimal_move_rate_agrees_with_the_closed_forms(ai):
     assert optimal_move_rate(ai) == Fraction(sum(winning.values()), len(winning))
 
 
+def test_no_optimal_move_rate_without_winning_states():
+    with pytest.raises(ValueError, match="no reachable winning state"):
+        optimal_move_rate(train(5, seed=1, game=Nim(heap=1)))
+
+
 def _exact_rate_vs_random(ai):
     """The exact win rate of the greedy AI against random play, half the games on each side."""
     game = ai.game

@@ -122,15 +122,28 @@ def _train(args, game, title):
         "vs_perfect": dict(report["vs_perfect"]),
     }
     vr, vp = report["vs_random"], report["vs_perfect"]
-    text = (
-        f"Q-learning on {title} ({rules})\n"
-        f"Done training: {args.games:,} games of self-play, seed {args.seed}, alpha {ai.alpha}, epsilon {ai.epsilon}\n"
-        f"Q table        {len(ai.q):,} entries written to {output}\n"
-        f"optimal moves  {report['optimal_move_rate']:.4f} "
-        f"({report['optimal_states']} of {report['winning_states']} winning states)\n"
-        f"vs random      {vr['rate']:.4f} win rate "
-        f"({vr['wins_first']}/{vr['games'] // 2} as first player, {vr['wins_second']}/{vr['games'] // 2} as second)\n"
-        f"vs perfect     {vp['rate']:.4f} win rate "
-        f"({vp['wins_first']}/{vp['games'] // 2} as first player, {vp['wins_second']}/{vp['games'] // 2} as second)"
-    )
+    if report["winning_states"]:
+        optimal = (
+            f"{report['optimal_move_rate']:.4f} ({report['optimal_states']} of {report['winning_states']} winning states)"
+        )
+    else:
+        optimal = "none to measure: no reachable state is a win for the player to move"
+    seed = args.seed if args.seed is not None else "none (drawn from the operating system)"
+    lines = [
+        f"Q-learning on {title} ({rules})",
+        f"Done training: {args.games:,} games of self-play, seed {seed}, alpha {ai.alpha}, epsilon {ai.epsilon}",
+        f"Q table        {len(ai.q):,} entries written to {output}",
+        f"optimal moves  {optimal}",
+        f"vs random      {_rates(vr)}",
+        f"vs perfect     {_rates(vp)}",
+    ]
+    text = "\n".join(lines)
     emit(args, payload, text)
+
+
+def _rates(result) -> str:
+    each = result["games"] // 2
+    return (
+        f"{result['rate']:.4f} win rate ({result['wins_first']}/{each} as first player, "
+        f"{result['wins_second']}/{each} as second)"
+    )
