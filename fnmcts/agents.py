@@ -303,11 +303,27 @@ def mcts_agent(iterations: int = 1000, **options):
     """A Monte Carlo tree search agent: ``fnmcts.mcts.mcts_agent(iterations, **options)``.
 
     Options (see ``fnmcts.mcts``): ``rule`` ("ucb1" or the tutorial's "ucb"),
-    ``c``, ``final`` ("visits" or "mean"), ``solver`` (MCTS-Solver).
+    ``c``, ``final`` ("visits" or "mean"), ``solver`` (MCTS-Solver). The agent
+    is a ``functools.partial``, so it can run in worker processes.
+
+    >>> from fnmcts.games import Nim
+    >>> import pickle
+    >>> agent = mcts_agent(500, solver=False)
+    >>> copy = pickle.loads(pickle.dumps(agent))
+    >>> agent(Nim(), Nim().state(6), random.Random(1)), copy(Nim(), Nim().state(6), random.Random(1))
+    (1, 1)
     """
     from .mcts import mcts_agent as make
 
-    return make(iterations, **options)
+    make(iterations, **options)  # checks the options now, not at the first move
+    return partial(_mcts_move, iterations, tuple(sorted(options.items())))
+
+
+def _mcts_move(iterations, options, game, state, rng):
+    """One MCTS move; a module-level function, so the agent pickles for worker processes."""
+    from .mcts import mcts_agent as make
+
+    return make(iterations, **dict(options))(game, state, rng)
 
 
 def q_agent(ai=None, *, q_table=None):

@@ -190,3 +190,11 @@ def test_parse_human_move_piles():
     assert parse_human_move(game, game.start(), "1, 3") == (1, 3)
     with pytest.raises(ValueError):
         parse_human_move(game, game.start(), "0 2")
+
+
+def test_tournament_on_worker_processes_matches_one_process(capsys):
+    pytest.importorskip("fnmcts.mcts")
+    argv = ("tournament", "nim", "mcts", "montecarlo", "--games", "120", "--iterations", "30", "--seed", "5")
+    one = run_json(capsys, *argv)
+    two = run_json(capsys, *argv, "--workers", "2")
+    assert one == two and one["games"] == 120

@@ -273,6 +273,14 @@ def _tournament(args):
     game = _game(args)
     options = {"iterations": args.iterations, "trials": args.trials, "q_table": args.q_table}
     agent1, agent2 = build_agent(args.agent1, game, **options), build_agent(args.agent2, game, **options)
+    if args.workers > 1:
+        import pickle
+
+        for name, agent in ((args.agent1, agent1), (args.agent2, agent2)):
+            try:
+                pickle.dumps(agent)
+            except Exception:
+                raise CliError(f"agent {name!r} cannot run in worker processes; use --workers 1") from None
     executor = make_executor(args.workers) if args.workers > 1 else None
     try:
         with progress_bar(args.games, "games", enabled=None if args.games >= 1000 else False) as update:
