@@ -501,17 +501,21 @@ def _freeze(counts: dict, keys=None):
     return pmap({keys(state): record(w, l) for state, (w, l) in counts.items()})
 
 
-def _engine_dives(game, root, n, rng, rating, counts, rollout=None, proven=None, mover=None):
+def _engine_dives(
+    game, root, n, rng, rating, counts, rollout=None, proven=None, mover=None, stop_when_proven=False
+):
     """Run ``n`` dives on ``counts`` (state -> [w, l], mutated in place).
 
     With ``proven`` (a dict state -> True/False: proven win/loss for the mover
     into the state), the dives also run MCTS-Solver: proven states end a dive
     without a playout, and proofs propagate up through decisions not separated
-    by chance.
+    by chance. ``stop_when_proven``: stop as soon as the root is proven.
     """
     root_mover = _root_mover(game, root) if mover is None else mover
     to_move, play, possible = game.to_move, game.play, game.possible_moves
     for _ in range(n):
+        if stop_when_proven and proven is not None and root in proven:
+            break
         state = root
         path = [(state, root_mover)]
         decided = []  # (state, mover, decision, player) for solver updates
@@ -973,7 +977,8 @@ def mcts_move(
     most visits (``'visits'``) or the best win rate (``'mean'``). ``solver``:
     MCTS-Solver, proven wins and losses propagate up the tree, a proven win is
     played at once and proven losses are avoided. ``rollout``: the agent for the
-    playouts (default: random).
+    playouts (default: random). With the solver the search stops as soon as
+    the root is proven; ``iterations`` in the result counts the dives run.
 
     >>> from fnmcts.games.nim import Nim
     >>> from fnmcts.rng import make_rng
@@ -995,10 +1000,12 @@ def mcts_move(
     counts = _thaw(pmap() if tree is None else tree)
     proven = {} if solver else None
     kernel = _nim_kernel(game, rule, rollout)
+    before = sum(counts.get(state, (0, 0)))
     if kernel is not None:
-        counts, proven = kernel(game, state, iterations, rng, rating, counts, proven)
+        counts, proven = kernel(game, state, iterations, rng, rating, counts, proven, stop_when_proven=True)
     else:
-        _engine_dives(game, state, iterations, rng, rating, counts, rollout, proven)
+        _engine_dives(game, state, iterations, rng, rating, counts, rollout, proven, stop_when_proven=True)
+    done = sum(counts.get(state, (0, 0))) - before
     move = moves[0] if len(moves) == 1 else _final_move(game, state, counts, proven, final)
     frozen = _freeze(counts)
     children = tuple((m, frozen.get(game.play(state, m), EMPTY_RECORD)) for m in moves)
@@ -1006,7 +1013,7 @@ def mcts_move(
         move=move,
         tree=frozen,
         proven=pmap(proven or {}),
-        iterations=iterations,
+        iterations=done,
         children=children,
     )
 
@@ -1134,7 +1141,7 @@ def _nim_plain(game, state, iterations, rng, spec, counts):
     return out, None
 
 
-def _nim_search(game, state, iterations, rng, rating, counts, proven):
+def _nim_search(game, state, iterations, rng, rating, counts, proven, stop_when_proven=False):
     """Dives on integer states ``2*heap + player``; the same draws as the engine."""
     spec = _rule_spec(rating)
     if proven is None and spec is not None:
@@ -1148,6 +1155,8 @@ def _nim_search(game, state, iterations, rng, rating, counts, proven):
     # at a terminal node (heap 0) the mover into it took the last item
     terminal_win = not misere
     for _ in range(iterations):
+        if stop_when_proven and iproven is not None and root in iproven:
+            break
         s = root
         path = [s]
         while True:

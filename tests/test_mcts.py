@@ -312,13 +312,14 @@ def test_search_reports_progress():
 # -- the Nim kernel agrees with the protocol engine ------------------------------------------------
 
 
-@given(nim_games(), st.integers(0, 1), st.integers(0, 10**6), st.integers(1, 300), st.booleans(), rules)
-def test_nim_kernel_equals_the_engine(game, player, seed, n, solver, rule):
+@given(nim_games(), st.integers(0, 1), st.integers(0, 10**6), st.integers(1, 300), st.booleans(), rules, st.booleans())
+def test_nim_kernel_equals_the_engine(game, player, seed, n, solver, rule, stop):
     state = game.state(game.heap, player)
     rating = mcts._rating(rule)
-    counts, proven = mcts._nim_search(game, state, n, random.Random(seed), rating, {}, {} if solver else None)
+    proven = {} if solver else None
+    counts, proven = mcts._nim_search(game, state, n, random.Random(seed), rating, {}, proven, stop)
     ref_counts, ref_proven = {}, ({} if solver else None)
-    mcts._engine_dives(game, state, n, random.Random(seed), rating, ref_counts, None, ref_proven)
+    mcts._engine_dives(game, state, n, random.Random(seed), rating, ref_counts, None, ref_proven, stop_when_proven=stop)
     assert mcts._freeze(counts) == mcts._freeze(ref_counts)
     assert proven == ref_proven
 
@@ -498,9 +499,12 @@ def test_mcts_move_records_and_options():
     game = Nim(heap=22, max_take=3)
     found = mcts_move(game, game.start(), 500, random.Random(1))
     assert found.move == 1  # to 21 = 1 mod 4
-    assert found.iterations == 500
+    assert 0 < found.iterations < 500  # the solver proved the root and stopped
+    assert found.proven[game.start()] is False  # the player to move wins: the root's mover loses
     assert [m for m, _ in found.children] == [1, 2, 3]
-    assert visits(found.tree[game.start()]) == 500
+    assert visits(found.tree[game.start()]) == found.iterations
+    plain = mcts_move(game, game.start(), 500, random.Random(1), solver=False)
+    assert plain.iterations == visits(plain.tree[game.start()]) == 500 and plain.move == 1
     with pytest.raises(ValueError):
         mcts_move(game, game.start(), 0, random.Random(1))
     with pytest.raises(ValueError):
