@@ -393,7 +393,10 @@ def train(
         raise TypeError(f"n must be a whole number of games, got {n!r}")
     if n < 0:
         raise ValueError(f"n must be non-negative, got {n}")
-    ai = new_ai(game, alpha=alpha, epsilon=epsilon) if ai is None else ai
+    if ai is None:
+        ai = new_ai(game, alpha=alpha, epsilon=epsilon)
+    elif game is not None and game != ai.game:
+        raise ValueError(f"the ai plays {ai.game!r}, not {game!r}")
     rng = make_rng(seed, rng)
     game = ai.game
     alpha, explore = ai.alpha, ai.epsilon

@@ -253,6 +253,8 @@ def test_train_checks_its_arguments():
         train(10, seed=1, game=ShutTheBox())
     with pytest.raises(ValueError, match="alpha"):
         new_ai(alpha=1.5)
+    with pytest.raises(ValueError, match="the ai plays"):
+        train(10, seed=1, game=Nim(), ai=new_ai(Piles()))
 
 
 @dataclass(frozen=True)
