@@ -161,6 +161,20 @@ def test_epsilon_greedy_always_returns_a_legal_action(case, rng):
         assert choose_action(ai, state, rng) in ai.game.possible_moves(state)
 
 
+@given(ai_and_state(), st.integers(0, 2**32))
+def test_epsilon_greedy_draws_once_or_twice_as_documented(case, seed):
+    # One draw decides whether to explore; exploring draws the action index too.
+    ai, state = case
+    rng, mirror = random.Random(seed), random.Random(seed)
+    action = choose_action(ai, state, rng)
+    moves = ai.game.possible_moves(state)
+    if mirror.random() < ai.epsilon:
+        assert action == moves[int(mirror.random() * len(moves))]
+    else:
+        assert action == choose_action(ai, state, epsilon=False)
+    assert rng.random() == mirror.random()  # both streams at the same place
+
+
 def test_epsilon_greedy_needs_an_rng_and_a_live_state():
     with pytest.raises(TypeError, match="rng"):
         choose_action(new_ai(), (1, 3, 5, 7))
@@ -391,6 +405,15 @@ def test_q_agent_plays_the_greedy_legal_action(case, rng):
     ai, state = case
     agent = q_agent(ai)
     assert agent(ai.game, state, rng) == choose_action(ai, state, epsilon=False)
+
+
+def test_q_agent_survives_pickling_for_process_pools():
+    import pickle
+
+    ai = train(300, seed=1)
+    agent = pickle.loads(pickle.dumps(q_agent(ai)))
+    for state in decision_states(ai.game)[:50]:
+        assert agent(ai.game, state, None) == choose_action(ai, state, epsilon=False)
 
 
 def test_q_agent_refuses_another_game():
