@@ -330,6 +330,12 @@ def q_agent(ai=None, *, q_table=None):
     """A trained Q-learning agent, from an ``ai`` value or a saved ``q_table`` file.
 
     Uses ``fnmcts.qlearning.load_ai`` and ``fnmcts.qlearning.q_agent``.
+
+    >>> from fnmcts import qlearning
+    >>> from fnmcts.games import Piles
+    >>> ai = qlearning.train(3_000, seed=1, game=Piles((1, 2)))
+    >>> q_agent(ai)(ai.game, ai.game.state((0, 2)), random.Random(0))
+    (1, 1)
     """
     from . import qlearning
 

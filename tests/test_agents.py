@@ -246,3 +246,18 @@ def test_mcts_through_the_registry():
     game = Nim(heap=6, max_take=3, misere=True)
     agent = make_agent("mcts", iterations=2000)
     assert agent(game, game.start(), random.Random(1)) == 1  # leave 5 = 1 mod 4
+
+
+def test_montecarlo_plays_shut_the_box_against_the_exact_values():
+    """One player, dice: the Monte Carlo agent's win rates estimate the exact random-play values."""
+    from pyrsistent import pmap
+
+    game = ShutTheBox(simplified=False)
+    state = pmap({"box": frozenset({1, 2, 3, 4}), "roll": 5})
+    trials = 3000
+    rates = dict(win_rates(game, state, random.Random(2), trials=trials))
+    children = {m: game.play(state, m) for m in game.possible_moves(state)}
+    exact = evaluate_policy(game, random_policy, *children.values())
+    for move, child in children.items():
+        assert _within(rates[move], exact[child][0], trials), move
+    assert montecarlo_agent(game, state, random.Random(2), trials=trials) in game.possible_moves(state)

@@ -198,3 +198,14 @@ def test_tournament_on_worker_processes_matches_one_process(capsys):
     one = run_json(capsys, *argv)
     two = run_json(capsys, *argv, "--workers", "2")
     assert one == two and one["games"] == 120
+
+
+def test_mcts_options_reach_the_search(capsys):
+    pytest.importorskip("fnmcts.mcts")
+    for extra in (("--rule", "tutorial"), ("--final", "mean"), ("--no-solver",), ("--c", "0.7")):
+        data = run_json(capsys, "move", "nim", "--state", "7", "--ai", "mcts", "--iterations", "3000", "--seed", "2",
+                        *extra)
+        assert data["move"] == 2, extra  # leave 5 = 1 mod 4
+    for bad in (("--c", "-1"), ("--c", "x"), ("--rule", "ucb9"), ("--final", "best")):
+        code, _, err = run(capsys, "move", "nim", "--state", "7", "--ai", "mcts", *bad)
+        assert code == 2 and len(err.strip().splitlines()) == 1

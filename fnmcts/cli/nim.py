@@ -43,6 +43,16 @@ def _pile_list(text: str) -> tuple:
     return piles
 
 
+def _non_negative(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise _type_error(f"expected a number, got {text!r}") from None
+    if not value >= 0 or value == float("inf"):
+        raise _type_error(f"expected a finite number of at least 0, got {text!r}")
+    return value
+
+
 def _type_error(message):
     import argparse
 
@@ -75,6 +85,23 @@ def _agent_options(parser) -> None:
         "--trials", type=positive_count, default=None, metavar="N", help="playouts a move (montecarlo agents)"
     )
     parser.add_argument("--q-table", default=None, metavar="FILE", help="the trained Q table for --ai q")
+    parser.add_argument(
+        "--rule", choices=("ucb1", "tutorial"), default=None,
+        help="mcts: the selection rule, UCB1 (default) or the tutorial's ucb",
+    )
+    parser.add_argument("--c", type=_non_negative, default=None, metavar="C", help="mcts: UCB1's exploration constant")
+    parser.add_argument(
+        "--final", choices=("visits", "mean"), default=None, help="mcts: play the most visited or best mean move"
+    )
+    parser.add_argument(
+        "--no-solver", dest="solver", action="store_false", default=None,
+        help="mcts: plain UCT, without MCTS-Solver's proven wins and losses",
+    )
+
+
+def _agent_args(args) -> dict:
+    names = ("iterations", "trials", "q_table", "rule", "c", "final", "solver")
+    return {name: getattr(args, name) for name in names}
 
 
 def _game(args):
@@ -83,18 +110,30 @@ def _game(args):
     return Piles(args.piles, misere=args.misere)
 
 
-def build_agent(name: str, game=None, *, iterations=None, trials=None, q_table=None):
-    """The agent ``name`` of ``AGENTS`` with the command line's budget options.
+def build_agent(name: str, game=None, *, iterations=None, trials=None, q_table=None, **search):
+    """The agent ``name`` of ``AGENTS`` with the command line's options.
 
     ``iterations`` sets MCTS iterations (and the playouts of the Monte Carlo
-    agents unless ``trials`` does); options that do not apply are ignored. A
-    missing or bad Q table, or one trained on another ``game``, is a ``CliError``.
+    agents unless ``trials`` does); ``search`` holds the MCTS options (``rule``,
+    ``c``, ``final``, ``solver``; ``None`` means the default). Options that do
+    not apply to the agent are ignored. A missing or bad Q table, or one trained
+    on another ``game``, is a ``CliError``.
+
+    >>> from fnmcts.games.nim import Nim
+    >>> from fnmcts.rng import make_rng
+    >>> agent = build_agent("mcts", iterations=200, rule="tutorial", solver=False, trials=5)
+    >>> agent(Nim(), Nim().state(6), make_rng(1))
+    1
+    >>> build_agent("montecarlo", iterations=300).keywords
+    {'trials': 300}
     """
     if name not in AGENTS:
         raise CliError(f"unknown agent {name!r}; choose one of {', '.join(sorted(AGENTS))}")
     options = {}
-    if name == "mcts" and iterations is not None:
-        options["iterations"] = iterations
+    if name == "mcts":
+        if iterations is not None:
+            options["iterations"] = iterations
+        options.update({k: v for k, v in search.items() if v is not None})
     if name in ("montecarlo", "montecarlo-perfect") and (trials or iterations) is not None:
         options["trials"] = trials or iterations
     if name == "q":
@@ -202,6 +241,13 @@ def interactive_nim(game, agent, rng, *, human: int, read, write, games: int = 1
     gets a message and the prompt again; a forced move is played without
     asking. Returns the summary: games, wins,
     losses, and why it stopped early (``None`` when all games were played).
+
+    >>> from fnmcts.agents import perfect_agent
+    >>> lines, answers = [], iter(["3"])
+    >>> summary = interactive_nim(Nim(heap=4), perfect_agent, make_rng(1), human=0,
+    ...                           read=lambda prompt: next(answers), write=lines.append)
+    >>> summary["wins"], lines[-1]
+    (1, 'Player 1 wins! You win.')
     """
     summary = {"games": 0, "wins": 0, "losses": 0, "stopped": None}
     rule = "taking the last item loses" if game.misere else "taking the last item wins"
@@ -251,7 +297,7 @@ def _read_line(prompt: str) -> str:
 
 def _play(args):
     game = _game(args)
-    agent = build_agent(args.ai, game, iterations=args.iterations, trials=args.trials, q_table=args.q_table)
+    agent = build_agent(args.ai, game, **_agent_args(args))
     summary = interactive_nim(
         game, agent, make_rng(args.seed), human=args.human, read=_read_line, write=print, games=args.games
     )
@@ -271,7 +317,7 @@ def _tournament(args):
     from ..parallel import make_executor
 
     game = _game(args)
-    options = {"iterations": args.iterations, "trials": args.trials, "q_table": args.q_table}
+    options = _agent_args(args)
     agent1, agent2 = build_agent(args.agent1, game, **options), build_agent(args.agent2, game, **options)
     if args.workers > 1:
         import pickle
@@ -307,7 +353,7 @@ def _move(args):
     state = parse_state(game, args.state)
     if game.to_move(state) is None:
         raise CliError(f"the game is over at {args.state!r}: no move to play")
-    agent = build_agent(args.ai, game, iterations=args.iterations, trials=args.trials, q_table=args.q_table)
+    agent = build_agent(args.ai, game, **_agent_args(args))
     seed = args.seed if args.seed is not None else make_rng().getrandbits(63)
     move = agent(game, state, make_rng(seed))
     payload = {"move": _move_json(move), "state": game.state_to_json(state), "ai": args.ai, "seed": seed}
