@@ -70,6 +70,7 @@ __all__ = [
     "mcts_move",
     "mcts_agent",
     "RULES",
+    "BACKUPS",
 ]
 
 WIN = "win"
@@ -79,13 +80,20 @@ LOSS = "loss"
 # -- records ---------------------------------------------------------------------
 
 
-def record(win: int = 0, loss: int = 0):
+def record(win: int = 0, loss: int = 0, value: float | None = None):
     """The record ``{'win': win, 'loss': loss}`` (the tutorial's ``{:win 0 :loss 0}``).
+
+    ``value``, when given, adds the key ``'value'``: the expectimax estimate
+    kept by ``backup='expectimax'`` searches.
 
     >>> record(win=2, loss=3) == {'win': 2, 'loss': 3}
     True
+    >>> record(1, 1, value=0.25)['value']
+    0.25
     """
-    return _make_record(win, loss)
+    if value is None:
+        return _make_record(win, loss)
+    return pmap({"win": win, "loss": loss, "value": value})
 
 
 def _record_maker():
@@ -333,7 +341,7 @@ def _default_game():
     return ShutTheBox()
 
 
-def uct(tree, box, rng: random.Random, game=None, rule=ucb, *, rollout=None):
+def uct(tree, box, rng: random.Random, game=None, rule=ucb, *, rollout=None, backup="mean"):
     """One dive of Monte Carlo tree search from ``box``; return ``(tree, result)``.
 
     The tutorial's algorithm: a state not in ``tree`` gets one random playout and
@@ -343,6 +351,12 @@ def uct(tree, box, rng: random.Random, game=None, rule=ucb, *, rollout=None):
     defaults to the full Shut the Box, where ``result`` is ``'win'`` or
     ``'loss'`` (for two players, the payoff tuple). ``tree`` is never modified;
     ``rng`` is consumed.
+
+    ``backup='expectimax'`` (an addition to the tutorial): every record on the
+    path also keeps ``'value'``, its expectimax estimate from its children,
+    with the chance outcomes weighted by their exact probabilities (dice: 1/36
+    for a 2, ...); the ratings then apply ``rule`` to the child's value
+    (``record(v*n, (1-v)*n)``) instead of its raw win rate.
 
     >>> from fnmcts.rng import make_rng
     >>> from fnmcts.games.shut_the_box import start_box
@@ -355,14 +369,66 @@ def uct(tree, box, rng: random.Random, game=None, rule=ucb, *, rollout=None):
     game = _default_game() if game is None else game
     if not callable(rule):
         raise TypeError(f"rule must be a function of a record, got {rule!r}")
+    _check_backup(backup)
     tables = _stb_tables(game) if rollout is None and isinstance(box, frozenset) else None
-    if tables is not None:
+    if tables is not None and backup == "mean":
         return _uct_stb(tree, box, rng, rule, tables)
-    return _uct_protocol(tree, box, rng, game, rule, rollout)
+    return _uct_protocol(tree, box, rng, game, rule, rollout, backup)
 
 
-def _uct_protocol(tree, state, rng, game, rule, rollout=None):
+BACKUPS = ("mean", "expectimax")
+
+
+def _check_backup(backup):
+    if backup not in BACKUPS:
+        raise ValueError(f"backup must be one of {BACKUPS}, got {backup!r}")
+
+
+def _value(rec) -> float:
+    """A record's value: its ``'value'`` if it keeps one, else its win rate."""
+    v = rec.get("value")
+    return win_rate(rec) if v is None else v
+
+
+def _value_rated(rule, rec, parent):
+    """``rule`` applied to a record rescaled to the record's value."""
+    n = visits(rec)
+    if n == 0:
+        return rule(EMPTY_RECORD, parent_visits=parent)
+    v = _value(rec)
+    return rule(record(v * n, (1 - v) * n), parent_visits=parent)
+
+
+def _node_value(game, tree, state, mover, fallback) -> float:
+    """One expectimax step at ``state`` over its stored children (see ``uct``)."""
+    player = game.to_move(state)
+    if player is None:
+        return 1.0 if game.payoff(state)[mover] > 0 else 0.0
+    if player is CHANCE:
+        total = 0.0
+        for outcome, p in game.chance_outcomes(state):
+            total += float(p) * _node_value(game, tree, game.play(state, outcome), mover, fallback)
+        return total
+    best = None
+    for move in game.possible_moves(state):
+        child = game.play(state, move)
+        rec = tree.get(child)
+        if rec is not None:
+            v = _value(rec)
+        elif game.to_move(child) is None:
+            v = 1.0 if game.payoff(child)[player] > 0 else 0.0
+        else:
+            continue
+        if best is None or v > best:
+            best = v
+    if best is None:
+        return fallback
+    return best if player == mover else 1.0 - best
+
+
+def _uct_protocol(tree, state, rng, game, rule, rollout=None, backup="mean"):
     """``uct`` through the game protocol alone: the reference for every game."""
+    expectimax = backup == "expectimax"
     path = [(state, _root_mover(game, state))]
     while True:
         if state not in tree:
@@ -380,13 +446,22 @@ def _uct_protocol(tree, state, rng, game, rule, rollout=None):
         best, best_rating = None, -math.inf
         for move in game.possible_moves(decision):
             child = game.play(decision, move)
-            r = rule(tree.get(child, EMPTY_RECORD), parent_visits=parent)
+            if expectimax:
+                r = _value_rated(rule, tree.get(child, EMPTY_RECORD), parent)
+            else:
+                r = rule(tree.get(child, EMPTY_RECORD), parent_visits=parent)
             if best is None or r > best_rating:
                 best, best_rating = child, r
         state = best
         path.append((state, player))
-    for node, mover in path:
-        tree = tree.set(node, add_result(tree.get(node, EMPTY_RECORD), payoff[mover] > 0))
+    if not expectimax:
+        for node, mover in path:
+            tree = tree.set(node, add_result(tree.get(node, EMPTY_RECORD), payoff[mover] > 0))
+        return tree, _result_of(game, payoff)
+    for node, mover in reversed(path):
+        rec = add_result(tree.get(node, EMPTY_RECORD), payoff[mover] > 0)
+        v = min(1.0, max(0.0, _node_value(game, tree, node, mover, win_rate(rec))))
+        tree = tree.set(node, record(rec["win"], rec["loss"], value=v))
     return tree, _result_of(game, payoff)
 
 
@@ -670,13 +745,16 @@ def _chunks(n, size=10_000):
         n -= size
 
 
-def search(game, state, dives: int, rng: random.Random, tree=None, rule=ucb, *, rollout=None, progress=None):
+def search(
+    game, state, dives: int, rng: random.Random, tree=None, rule=ucb, *, rollout=None, progress=None, backup="mean"
+):
     """Run ``dives`` dives from ``state``; return the grown tree (an immutable map).
 
     The same tree as ``dives`` calls of ``uct`` with the same ``rng`` (a property
     test checks it), built on a transient working copy and frozen at the end;
     Shut the Box runs on a bitmask kernel. ``progress(k)``, if given, hears of
-    every ``k`` dives done.
+    every ``k`` dives done. ``backup``: as for ``uct`` (``'expectimax'`` keeps
+    a value in every record and rates children by it).
 
     >>> from fnmcts.games.shut_the_box import ShutTheBox, start_box
     >>> from fnmcts.rng import make_rng
@@ -689,8 +767,18 @@ def search(game, state, dives: int, rng: random.Random, tree=None, rule=ucb, *, 
     if dives < 0:
         raise ValueError(f"dives must be non-negative, got {dives}")
     tree = pmap() if tree is None else tree
+    _check_backup(backup)
     rating = _rating(rule)
     moves36 = _stb_kernel(game, rule, rollout)
+    if backup == "expectimax":
+        if moves36 is not None and isinstance(state, frozenset):
+            return _stb_expectimax_search(game, state, dives, rng, tree, rating, progress)
+        for size in _chunks(dives):
+            for _ in range(size):
+                tree, _ = _uct_protocol(tree, state, rng, game, rule, rollout, backup)
+            if progress is not None:
+                progress(size)
+        return tree
     if moves36 is not None and isinstance(state, frozenset):
         from .games.shut_the_box import box_to_mask, mask_to_box
 
@@ -711,12 +799,118 @@ def search(game, state, dives: int, rng: random.Random, tree=None, rule=ucb, *, 
     return _freeze(counts)
 
 
-def _repeat_uct(game, state, dives, rng, tree=None, rule=ucb):
+def _repeat_uct(game, state, dives, rng, tree=None, rule=ucb, backup="mean"):
     """The reference: ``dives`` calls of ``uct``, threading the tree (for tests)."""
     tree = pmap() if tree is None else tree
     for _ in range(dives):
-        tree, _ = uct(tree, state, rng, game, rule)
+        tree, _ = uct(tree, state, rng, game, rule, backup=backup)
     return tree
+
+
+@lru_cache(maxsize=None)
+def _by_roll(levers, simplified):
+    """Per box mask: ``((p, children masks), ...)`` for the rolls 2..12 in order."""
+    from .games import shut_the_box as stb
+    from .rng import DICE_PROBABILITIES, ROLL_OF_36
+
+    moves36 = stb._moves36(levers, simplified)
+    first = {roll: ROLL_OF_36.index(roll) for roll, _ in DICE_PROBABILITIES}
+    return tuple(
+        tuple((float(p), moves36[mask * 36 + first[roll]]) for roll, p in DICE_PROBABILITIES)
+        for mask in range(1 << levers)
+    )
+
+
+def _stb_expectimax_search(game, state, dives, rng, tree, rating, progress):
+    """``backup='expectimax'`` dives on masks; the arithmetic of ``_uct_protocol``."""
+    from .games.shut_the_box import box_to_mask, mask_to_box
+
+    moves36 = _stb_tables(game)[0]
+    by_roll = _by_roll(game.levers, game.simplified)
+    counts = {box_to_mask(s): [r["win"], r["loss"], r.get("value")] for s, r in tree.items()}
+    root = box_to_mask(state)
+    rnd = rng.random
+    inf = math.inf
+
+    def value_of(c):
+        if c[2] is not None:
+            return c[2]
+        n = c[0] + c[1]
+        return c[0] / n if n else 0.0
+
+    done = 0
+    for size in _chunks(dives):
+        for _ in range(size):
+            m = root
+            path = [m]
+            while True:
+                rec = counts.get(m)
+                if rec is None:
+                    x = m
+                    while x:
+                        nxt = moves36[x * 36 + int(rnd() * 36)]
+                        k = len(nxt)
+                        if not k:
+                            break
+                        x = nxt[0] if k == 1 else nxt[int(rnd() * k)]
+                    won = not x
+                    break
+                if not m:
+                    won = True
+                    break
+                moves = moves36[m * 36 + int(rnd() * 36)]
+                if not moves:
+                    won = False
+                    break
+                parent = rec[0] + rec[1]
+                best, best_rating = -1, -inf
+                for child in moves:
+                    c = counts.get(child)
+                    n = 0 if c is None else c[0] + c[1]
+                    if n == 0:
+                        r = rating(0, 0, parent)
+                    else:
+                        v = value_of(c)
+                        r = rating(v * n, (1 - v) * n, parent)
+                    if best < 0 or r > best_rating:
+                        best, best_rating = child, r
+                m = best
+                path.append(m)
+            for node in reversed(path):
+                rec = counts.get(node)
+                if rec is None:
+                    counts[node] = rec = [0, 0, None]
+                rec[0 if won else 1] += 1
+                if not node:
+                    rec[2] = 1.0
+                    continue
+                fallback = rec[0] / (rec[0] + rec[1])
+                total = 0.0
+                for p, kids in by_roll[node]:
+                    if not kids:
+                        v = 0.0
+                    else:
+                        top = None
+                        for kid in kids:
+                            c = counts.get(kid)
+                            if c is not None:
+                                x = value_of(c)
+                            elif not kid:
+                                x = 1.0
+                            else:
+                                continue
+                            if top is None or x > top:
+                                top = x
+                        v = fallback if top is None else top
+                    total += p * v
+                rec[2] = min(1.0, max(0.0, total))
+        done += size
+        if progress is not None:
+            progress(size)
+    boxes = {}
+    return pmap(
+        {boxes.setdefault(m, mask_to_box(m)): record(w, l, value=v) for m, (w, l, v) in counts.items()}
+    )
 
 
 def dives_win_rate(tree, state) -> float:
@@ -732,16 +926,17 @@ def dives_win_rate(tree, state) -> float:
 
 
 def _child_key(rec):
-    """Greedy order: the best mean first, then more visits; unvisited last."""
+    """Greedy order: the best value (or mean) first, then more visits; unvisited last."""
     n = rec["win"] + rec["loss"]
-    return (rec["win"] / n, n) if n else (-1.0, 0)
+    return (_value(rec), n) if n else (-1.0, 0)
 
 
 def greedy_move(game, tree, state, values=None):
     """The move at decision ``state`` whose child has the best record in ``tree``.
 
-    The best win rate wins; ties go to more visits, then to the first move in
-    the game's order; unvisited children rank last. With ``values`` (a map state
+    The best win rate (a record's ``'value'`` where it keeps one) wins; ties
+    go to more visits, then to the first move in the game's order; unvisited
+    children rank last. With ``values`` (a map state
     -> estimated value for the mover into it, e.g. ``backed_up_values``), the
     best value wins instead, unvalued children last.
 

@@ -533,3 +533,59 @@ def test_rollout_option_uses_the_given_agent():
     found = mcts_move(game, game.start(), 50, random.Random(3), rollout=first_move_agent, solver=False)
     assert found.move in game.possible_moves(game.start())
     assert visits(found.tree[game.start()]) == 50
+
+
+# -- backup='expectimax' -------------------------------------------------------------------------
+
+
+@given(st.sampled_from([STB, SIMPLE]), st.integers(0, 10**6), st.integers(0, 120), rules, st.integers(0, 30))
+@settings(max_examples=30)
+def test_expectimax_search_equals_repeated_uct(game, seed, dives, rule, prior):
+    start = game.start()
+    tree = mcts._repeat_uct(game, start, prior, random.Random(seed ^ 7), rule=rule, backup="expectimax")
+    batched = search(game, start, dives, random.Random(seed), tree=tree, rule=rule, backup="expectimax")
+    stepped = mcts._repeat_uct(game, start, dives, random.Random(seed), tree=tree, rule=rule, backup="expectimax")
+    assert batched == stepped
+
+
+@given(game_and_state(), st.integers(0, 10**6), st.integers(0, 40))
+@settings(max_examples=30)
+def test_expectimax_records_stay_records(gs, seed, dives):
+    game, state = gs
+    tree = search(game, state, dives, random.Random(seed), backup="expectimax")
+    assert len(tree) <= dives  # one new state a dive at most
+    if dives:
+        assert visits(tree[state]) == dives
+    for rec in tree.values():
+        assert set(rec) == {"win", "loss", "value"} and 0.0 <= rec["value"] <= 1.0
+
+
+def test_expectimax_value_is_one_exact_step_over_the_children():
+    # box {4, 5} with both children stored: its value is one expectimax step
+    box, four, five = frozenset({4, 5}), frozenset({4}), frozenset({5})
+    tree = pmap({box: record(1, 1), four: record(1, 3, value=0.25), five: record(1, 1)})
+    v = mcts._node_value(STB, tree, box, 0, 0.5)
+    # roll 4 -> {5} (win rate 1/2), roll 5 -> {4} (value 1/4), roll 9 -> {} (a win)
+    assert v == pytest.approx(3 / 36 * 0.5 + 4 / 36 * 0.25 + 4 / 36 * 1.0)
+
+
+def test_expectimax_search_learns_the_optimum():
+    optimum = value(solve(STB), start_box)[0]
+    tree = search(STB, start_box, 20_000, random.Random(5), rule=partial(ucb1, c=0.2), backup="expectimax")
+    greedy = value(evaluate_policy(STB, greedy_policy(tree)), start_box)[0]
+    assert greedy > Fraction(99, 100) * optimum
+    assert abs(tree[start_box]["value"] - float(optimum)) < 0.005
+
+
+def test_backup_is_checked():
+    with pytest.raises(ValueError):
+        search(STB, start_box, 10, random.Random(1), backup="max")
+    with pytest.raises(ValueError):
+        uct(pmap(), start_box, random.Random(1), backup="max")
+
+
+def test_greedy_move_reads_values_when_records_keep_them():
+    state = STB.play(frozenset({1, 2, 3}), 3)
+    a, b = frozenset({1, 2}), frozenset({3})
+    tree = pmap({a: record(1, 9, value=0.3), b: record(2, 8, value=0.1)})
+    assert greedy_move(STB, tree, state) == a  # by value, though b has the better mean
