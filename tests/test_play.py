@@ -180,3 +180,11 @@ def test_public_names():
     for name in ("play_game", "tournament", "GameRecord", "TournamentRecord", "perfect_agent", "make_agent",
                  "AGENTS", "winner", "winning_moves", "nim_sum", "evaluate_position"):
         assert name in fnmcts.__all__ and getattr(fnmcts, name) is not None
+
+
+@given(nim_games(), st.integers(0, 60), st.integers(0, 2**32), st.integers(1, 30))
+def test_tournament_counts_every_game_once_whatever_the_chunks(game, n, seed, chunk):
+    record = tournament(n, random_agent, perfect_agent, game, seed=seed, chunk_size=chunk)
+    assert record.games == n == record.wins[1] + record.wins[2] + record.draws and record.draws == 0
+    if not theory.mover_wins(game, game.start()):  # perfect second player from a lost start
+        assert record.wins[2] == n
