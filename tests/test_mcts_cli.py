@@ -76,3 +76,17 @@ def test_search_bad_input_is_one_line_and_status_2(capsys, argv):
     _, err = capsys.readouterr()
     assert exit_info.value.code == 2
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_search_expectimax_backup(capsys):
+    from functools import partial
+
+    argv = ["search", "shut-the-box", "--dives", "1500", "--seed", "2", "--ucb", "ucb1", "--c", "0.2"]
+    status, out, _ = run(capsys, *argv, "--backup", "expectimax", "--json")
+    assert status == 0
+    data = json.loads(out)
+    game = ShutTheBox()
+    tree = search(game, game.start(), 1500, make_rng(2), rule=partial(ucb1, c=0.2), backup="expectimax")
+    assert data["backup"] == "expectimax"
+    assert data["win_rate"] == win_rate(tree[game.start()])
+    assert Fraction(data["greedy_probability"]) == value(evaluate_policy(game, greedy_policy(tree)), game.start())[0]

@@ -34,6 +34,12 @@ def register(cli) -> None:
     )
     p.add_argument("--z", type=float, default=2.0, help="z of the tutorial's ucb (default 2)")
     p.add_argument("--c", type=float, default=math.sqrt(2), help="c of UCB1 (default sqrt 2)")
+    p.add_argument(
+        "--backup",
+        choices=("mean", "expectimax"),
+        default="mean",
+        help="mean: the tutorial's records; expectimax: also keep values backed up with the dice probabilities",
+    )
     p.add_argument("--simplified", action="store_true", help="the simplified rules of task 4")
     add_json(p)
     p.set_defaults(handler=_shut_the_box)
@@ -51,7 +57,7 @@ def _shut_the_box(args):
     enabled = None if args.dives >= 100_000 else False
     started = time.perf_counter()
     with progress_bar(args.dives, "dives", enabled=enabled) as update:
-        tree = search(game, root, args.dives, rng, rule=rule, progress=update)
+        tree = search(game, root, args.dives, rng, rule=rule, progress=update, backup=args.backup)
     seconds = time.perf_counter() - started
     greedy = value(evaluate_policy(game, greedy_policy(tree), root), root)[0]
     backed = value(evaluate_policy(game, greedy_policy(tree, backed_up_values(game, tree)), root), root)[0]
@@ -64,6 +70,7 @@ def _shut_the_box(args):
         "z": args.z if args.ucb == "tutorial" else None,
         "c": args.c if args.ucb == "ucb1" else None,
         "rules": "simplified" if args.simplified else "full",
+        "backup": args.backup,
         "win_rate": rate,
         "greedy_value": float(greedy),
         "greedy_probability": f"{greedy.numerator}/{greedy.denominator}",
@@ -79,7 +86,8 @@ def _shut_the_box(args):
     backed_share = f"{float(backed / optimum):.1%}" if optimum else "n/a"
     speed = f"{args.dives / seconds:,.0f}" if seconds > 0 else "n/a"
     text = (
-        f"Shut the Box, {payload['rules']} rules: {args.dives:,} dives, rule {args.ucb}, seed {args.seed}\n"
+        f"Shut the Box, {payload['rules']} rules: {args.dives:,} dives, rule {args.ucb}, "
+        f"backup {args.backup}, seed {args.seed}\n"
         f"dives' win rate        {rate:.4f}\n"
         f"greedy policy (exact)  {float(greedy):.6f}  ({share} of the optimum)\n"
         f"expectimax read-off    {float(backed):.6f}  ({backed_share} of the optimum)\n"
