@@ -27,6 +27,7 @@ from functools import reduce
 from pyrsistent import pmap
 
 from fnmcts.exact import solve
+from fnmcts.games.nim import Nim
 from fnmcts.games.piles import Piles
 from fnmcts.qlearning import QAI, new_ai, optimal_move_rate, train, train_game
 from fnmcts.rng import make_rng
@@ -194,6 +195,15 @@ def main(argv=None) -> int:
         for s in seeds:
             ai = train(size, seed=s, game=game)
             rates.append(float(optimal_move_rate(ai, solution)))
+        cells = "  ".join(f"{r:9.4f}" for r in rates)
+        print(f"  {size:>9,}  {cells}  {statistics.median(rates):.4f}", flush=True)
+
+    heap = Nim(heap=21, max_take=3)
+    heap_solution = solve(heap)
+    print(f"\nthe single heap too: {heap} (misere), optimal-move rate")
+    print("  games      " + "  ".join(f"seed {s:<4d}" for s in seeds) + "  median")
+    for size in (10, 30, 100, 1_000):
+        rates = [float(optimal_move_rate(train(size, seed=s, game=heap), heap_solution)) for s in seeds]
         cells = "  ".join(f"{r:9.4f}" for r in rates)
         print(f"  {size:>9,}  {cells}  {statistics.median(rates):.4f}", flush=True)
     return 0
