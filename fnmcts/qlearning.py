@@ -53,6 +53,7 @@ from typing import Callable
 
 from pyrsistent import PMap, PRecord, field, pmap
 
+from .agents import random_agent
 from .exact import best_moves, solve
 from .games import GAMES
 from .games.nim import Nim
@@ -523,11 +524,6 @@ def _perfect_agent(game, solution):
     return partial(_perfect_move, table)
 
 
-def _random_move(game, state, rng):
-    moves = game.possible_moves(state)
-    return moves[int(rng.random() * len(moves))]
-
-
 def _optimal_counts(ai, solution):
     """``(optimal, winning)``: table states where the greedy action is optimal, of all winning ones."""
     game = ai.game
@@ -569,7 +565,8 @@ def win_rate(ai: QAI, opponent: Callable, games: int = 1000, seed: int | None = 
     ``wins_second`` and ``rate`` (wins / games).
 
     >>> game = Piles((1, 2))
-    >>> result = win_rate(train(500, seed=1, game=game), _random_move, games=100, seed=3)
+    >>> from fnmcts.agents import random_agent
+    >>> result = win_rate(train(500, seed=1, game=game), random_agent, games=100, seed=3)
     >>> result["games"], result["wins_first"]
     (200, 100)
     """
@@ -601,7 +598,7 @@ def evaluate(ai: QAI, games: int = 1000, seed: int | None = 0, solution=None) ->
     solution = solve(game) if solution is None else solution
     optimal, winning = _optimal_counts(ai, solution)
     rng = make_rng(seed)
-    vs_random = win_rate(ai, _random_move, games, rng.randrange(2**32))
+    vs_random = win_rate(ai, random_agent, games, rng.randrange(2**32))
     vs_perfect = win_rate(ai, _perfect_agent(game, solution), games, rng.randrange(2**32))
     return pmap(
         {
