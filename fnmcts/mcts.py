@@ -84,8 +84,11 @@ def record(win: int = 0, loss: int = 0, value: float | None = None):
     """The record ``{'win': win, 'loss': loss}`` (the tutorial's ``{:win 0 :loss 0}``).
 
     ``value``, when given, adds the key ``'value'``: the expectimax estimate
-    kept by ``backup='expectimax'`` searches.
+    kept by ``backup='expectimax'`` searches. Records always list their keys
+    in this order.
 
+    >>> record(win=2, loss=3)
+    pmap({'win': 2, 'loss': 3})
     >>> record(win=2, loss=3) == {'win': 2, 'loss': 3}
     True
     >>> record(1, 1, value=0.25)['value']
@@ -93,49 +96,68 @@ def record(win: int = 0, loss: int = 0, value: float | None = None):
     """
     if value is None:
         return _make_record(win, loss)
-    return pmap({"win": win, "loss": loss, "value": value})
+    return _make_valued(win, loss, value)
 
 
-def _record_maker():
-    """The fastest way to build a record pmap that this pyrsistent allows.
+def _ordered_maker(keys):
+    """The fastest way to build a pmap of ``keys``, listed in that order.
 
-    A two-key pmap is laid out once, and new records reuse the layout (the
-    buckets ``pmap`` itself would build); verified against ``pmap`` at import,
-    with plain ``pmap`` as the fallback.
+    A pmap is laid out once: a bucket vector long enough that the buckets of
+    the keys come in the order of ``keys``, so a record prints and iterates
+    the same way whatever the process's string hashing; new records reuse the
+    layout. Verified against ``pmap`` at import, with plain ``pmap`` as the
+    fallback.
     """
 
-    def plain(win, loss):
-        return pmap({"win": win, "loss": loss})
+    def plain(*values):
+        return pmap(dict(zip(keys, values)))
 
     try:
         from pyrsistent import pvector
         from pyrsistent._pmap import PMap
 
-        size = 4
-        iw, il = hash("win") % size, hash("loss") % size
-
-        if iw == il:
+        for size in range(2 * len(keys), 256):
+            where = [hash(k) % size for k in keys]
+            if all(a < b for a, b in zip(where, where[1:])):
+                break
+        else:  # pragma: no cover - astronomically unlikely
             return plain
+        empty = [None] * size
+        count = len(keys)
+        slots = tuple(zip(where, keys))
 
-        def fast(win, loss):
-            buckets = [None, None, None, None]
-            buckets[iw] = [("win", win)]
-            buckets[il] = [("loss", loss)]
-            return PMap(2, pvector(buckets))
+        if count == 2:
+            (i0, k0), (i1, k1) = slots
 
-        for w, l in ((0, 0), (3, 5), (10**6, 7)):
-            r = fast(w, l)
-            if not (r == plain(w, l) and r["win"] == w and r["loss"] == l and hash(r) == hash(plain(w, l))):
+            def fast(a, b):
+                buckets = empty[:]
+                buckets[i0] = [(k0, a)]
+                buckets[i1] = [(k1, b)]
+                return PMap(2, pvector(buckets))
+
+        else:
+
+            def fast(*values):
+                buckets = empty[:]
+                for (i, k), v in zip(slots, values):
+                    buckets[i] = [(k, v)]
+                return PMap(count, pvector(buckets))
+
+        for values in ((0,) * count, tuple(range(3, 3 + count)), (10**6,) + (7,) * (count - 1)):
+            r, ref = fast(*values), plain(*values)
+            if not (r == ref and hash(r) == hash(ref) and list(r.items()) == list(zip(keys, values))):
                 return plain
-            if r.set("win", 1) != plain(1, l) or dict(r) != {"win": w, "loss": l}:
+            if any(r[k] != v for k, v in zip(keys, values)) or len(r) != count:
+                return plain
+            if r.set(keys[0], -1) != ref.set(keys[0], -1) or r.set("other", 1) != ref.set("other", 1):
                 return plain
         return fast
     except Exception:  # pragma: no cover - another pyrsistent layout
         return plain
 
 
-_make_record = _record_maker()
-
+_make_record = _ordered_maker(("win", "loss"))
+_make_valued = _ordered_maker(("win", "loss", "value"))
 
 EMPTY_RECORD = record()
 """The record of a state never visited: no wins, no losses."""

@@ -94,6 +94,29 @@ def test_record_is_the_tutorials_map():
     assert record(3, 4).set("win", 5) == record(5, 4)
 
 
+@pytest.mark.parametrize("hash_seed", ["0", "1", "4", "12345"])
+def test_records_list_win_first_whatever_the_string_hashing(hash_seed):
+    import os
+    import subprocess
+    import sys
+
+    code = "from fnmcts.mcts import record; print(record(3, 4), record(1, 2, value=0.5), dict(record(5, 6)))"
+    env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True).stdout
+    assert out.split("\n")[0] == (
+        "pmap({'win': 3, 'loss': 4}) pmap({'win': 1, 'loss': 2, 'value': 0.5}) {'win': 5, 'loss': 6}"
+    )
+
+
+@given(st.integers(0, 10**9), st.integers(0, 10**9), st.none() | st.floats(0, 1))
+def test_record_matches_pmap_with_value(w, l, v):
+    r = record(w, l, value=v)
+    expected = {"win": w, "loss": l} if v is None else {"win": w, "loss": l, "value": v}
+    assert r == pmap(expected) and hash(r) == hash(pmap(expected)) and dict(r) == expected
+    assert r.set("win", w + 1) == pmap({**expected, "win": w + 1})
+    assert r.discard("loss") == pmap({k: x for k, x in expected.items() if k != "loss"})
+
+
 @given(st.integers(0, 10**9), st.integers(0, 10**9))
 def test_record_matches_pmap(w, l):
     r = record(w, l)
