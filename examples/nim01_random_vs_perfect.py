@@ -2,7 +2,7 @@
 # Game, Tournament, RandomAgent and PerfectAgent. Every result shown is the real one.
 from fnmcts.agents import perfect_agent, random_agent
 from fnmcts.games import Nim
-from fnmcts.play import play_game, tournament
+from fnmcts.arena import play_game, tournament
 from fnmcts.rng import make_rng
 from fnmcts import theory
 

@@ -5,7 +5,7 @@
 from fnmcts.agents import exact_agent, perfect_agent, random_agent
 from fnmcts.exact import best_moves, move_values, solve, value
 from fnmcts.games import Nim
-from fnmcts.play import tournament
+from fnmcts.arena import tournament
 from fnmcts import theory
 
 game = Nim(heap=21, max_take=3, misere=True)

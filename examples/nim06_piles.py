@@ -6,7 +6,7 @@ from functools import partial
 from fnmcts.agents import exact_agent, montecarlo_perfect_agent, perfect_agent, random_agent
 from fnmcts.exact import best_moves, solve
 from fnmcts.games import Piles
-from fnmcts.play import play_game, tournament
+from fnmcts.arena import play_game, tournament
 from fnmcts import theory
 
 game = Piles((1, 3, 5, 7), misere=True)

@@ -38,7 +38,7 @@ from .agents import (
     montecarlo_perfect_agent,
     perfect_agent,
 )
-from .play import GameRecord, TournamentRecord, play_game, tournament  # before .protocol: keeps fnmcts.play the function
+from .arena import GameRecord, TournamentRecord, play_game, tournament
 from .protocol import (
     CHANCE,
     Game,

@@ -14,7 +14,7 @@ from fnmcts import theory
 from fnmcts.agents import exact_agent, montecarlo_agent, perfect_agent, random_agent
 from fnmcts.exact import evaluate_policy, random_policy
 from fnmcts.games import Nim, Piles, ShutTheBox
-from fnmcts.play import GameRecord, TournamentRecord, parse_state, play_game, tournament
+from fnmcts.arena import GameRecord, TournamentRecord, parse_state, play_game, tournament
 
 LINE = re.compile(r"Player ([12]) takes (\d+) matchstick\(s\)\. There are (\d+) matchstick\(s\) remaining\.")
 
@@ -176,7 +176,10 @@ def test_public_names():
     import fnmcts
     import fnmcts.protocol
 
-    assert fnmcts.play is fnmcts.protocol.play  # the module fnmcts/play.py does not shadow the function
+    assert fnmcts.play is fnmcts.protocol.play  # the function, not a module of the same name
+    import fnmcts.arena
+
+    assert fnmcts.arena.play_game is fnmcts.play_game
     for name in ("play_game", "tournament", "GameRecord", "TournamentRecord", "perfect_agent", "make_agent",
                  "AGENTS", "winner", "winning_moves", "nim_sum", "evaluate_position"):
         assert name in fnmcts.__all__ and getattr(fnmcts, name) is not None

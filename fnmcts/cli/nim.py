@@ -16,7 +16,7 @@ from pathlib import Path
 from ..agents import AGENTS, make_agent
 from ..games.nim import Nim
 from ..games.piles import Piles
-from ..play import parse_state, result_line, tournament, transcript_line
+from ..arena import parse_state, result_line, tournament, transcript_line
 from ..rng import make_rng
 from ._common import CliError, add_json, add_seed, count, emit, positive_count, progress_bar
 
