@@ -147,7 +147,7 @@ def build_agent(name: str, game=None, *, iterations=None, trials=None, q_table=N
 
             ai = load_ai(path)
         except (ValueError, TypeError, KeyError, OSError, UnicodeDecodeError) as error:
-            raise CliError(f"bad Q table {q_table}: {error}") from None
+            raise CliError(f"bad Q table: {error}") from None
         trained = getattr(ai, "game", None)
         if game is not None and trained is not None and trained != game:
             raise CliError(f"the Q table {q_table} was trained on {trained!r}, not {game!r}")
