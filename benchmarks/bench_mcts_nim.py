@@ -158,7 +158,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--iterations", type=int, default=30_000)
     parser.add_argument("--repeats", type=int, default=3)
-    args = parser.parse_args(argv)
+    args, _ = parser.parse_known_args(argv)  # run.py passes its own words along
     game = Nim(HEAP, TAKE, misere=True)
     n, r = args.iterations, args.repeats
 

@@ -79,7 +79,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args(argv)
+    args, _ = parser.parse_known_args(argv)  # run.py passes its own words along
     game = ShutTheBox()
 
     def baseline_rate(n=20_000):
