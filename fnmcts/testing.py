@@ -70,6 +70,8 @@ __all__ = [
     "piles_states",
     "shut_the_box_states",
     "builtin_game_states",
+    "game_states",
+    "agents_for",
     "law_moves_stable_and_legal",
     "law_play_pure",
     "law_hash_consistent",
@@ -235,12 +237,18 @@ def builtin_games() -> st.SearchStrategy:
 
 
 @st.composite
-def _states_of(draw, games, max_depth):
+def game_states(draw, games: st.SearchStrategy, max_depth: int = DEFAULT_MAX_STEPS) -> Reached:
+    """A game drawn from ``games``, then one of its reachable states, as ``Reached``.
+
+    >>> from hypothesis import find
+    >>> find(game_states(nim_games()), lambda r: r.game.heap == 2 and r.path).path
+    (1,)
+    """
     return draw(reachable_states(draw(games), max_depth))
 
 
 def _states(games: st.SearchStrategy, game, max_depth: int) -> st.SearchStrategy:
-    return reachable_states(game, max_depth) if game is not None else _states_of(games, max_depth)
+    return reachable_states(game, max_depth) if game is not None else game_states(games, max_depth)
 
 
 def nim_states(game=None, max_depth: int = DEFAULT_MAX_STEPS) -> st.SearchStrategy:
@@ -286,7 +294,7 @@ def builtin_game_states(max_depth: int = DEFAULT_MAX_STEPS) -> st.SearchStrategy
     >>> find(builtin_game_states(), lambda r: r.game.num_players == 1).game
     ShutTheBox(levers=1, simplified=False)
     """
-    return _states_of(builtin_games(), max_depth)
+    return game_states(builtin_games(), max_depth)
 
 
 def _nim():
@@ -651,6 +659,23 @@ def _declines(agent, game, state, rng) -> bool:
     return False
 
 
+def agents_for(game, agents=None):
+    """The agents of ``agents`` (default: ``builtin_agents()``) that play ``game``, by name.
+
+    An agent plays the game unless it raises at the game's first decision (the
+    closed-form ``perfect`` agent knows Nim only).
+
+    >>> from fnmcts.games.shut_the_box import ShutTheBox
+    >>> "perfect" in agents_for(ShutTheBox(levers=3)), "random" in agents_for(ShutTheBox(levers=3))
+    (False, True)
+    """
+    agents = builtin_agents() if agents is None else pmap(agents)
+    first = _first_decision(game)
+    if first is None:
+        return agents
+    return pmap({name: a for name, a in agents.items() if not _declines(a, game, first, random.Random(0))})
+
+
 def law_agents_legal(game, state, rng: random.Random = None, agents=None) -> bool:
     """Every agent returns one of the possible moves wherever a player is to move.
 
@@ -875,13 +900,21 @@ def check_game(
     if not exact:
         chosen = [(name, function) for name, function in chosen if function is not law_solver_recursion]
     _check_bound("exact_limit", exact_limit, 1)
-    needs_size = exact and any(f in (law_solver_recursion, law_agents_legal) for _, f in chosen)
-    small = needs_size and count_states(game, limit=exact_limit) <= exact_limit
+    sizes = []
+
+    def is_small() -> bool:  # counted once, when a law needs it; a game that fails counting is not small
+        if not sizes:
+            try:
+                sizes.append(exact and count_states(game, limit=exact_limit) <= exact_limit)
+            except Exception:
+                sizes.append(False)
+        return sizes[0]
+
     done = []
     for name, function in chosen:
         options, end_only = {}, False
         if function is law_solver_recursion:
-            if small:
+            if is_small():
                 try:
                     options["solution"] = solve(game)
                 except Exception as error:
@@ -892,15 +925,13 @@ def check_game(
             else:
                 options["limit"], end_only = exact_limit, True
         if function is law_agents_legal:
-            chosen_agents = builtin_agents() if agents is None else pmap(agents)
-            if agents is None and not small:
-                chosen_agents = chosen_agents.discard("exact")
-            if agents is None:  # built-in agents that decline the game at its start are left out
-                first = _first_decision(game)
-                if first is not None:
-                    chosen_agents = pmap(
-                        {k: a for k, a in chosen_agents.items() if not _declines(a, game, first, random.Random(0))}
-                    )
+            if agents is None:  # the built-in agents that play this game; the exact one only if it is small
+                chosen_agents = builtin_agents()
+                if not is_small():
+                    chosen_agents = chosen_agents.discard("exact")
+                chosen_agents = agents_for(game, chosen_agents)
+            else:
+                chosen_agents = pmap(agents)
             options["agents"] = chosen_agents
         found = find_counterexample(
             game,
@@ -919,15 +950,18 @@ def check_game(
 
 def _first_decision(game):
     """The first state along first moves where a player is to move, or None."""
-    state = game.start()
-    for _ in range(DEFAULT_MAX_STEPS):
-        who = game.to_move(state)
-        if who is None:
-            return None
-        if who is not CHANCE:
-            return state
-        choices = _choices(game, state)
-        if not choices:
-            return None
-        state = game.play(state, choices[0])
+    try:
+        state = game.start()
+        for _ in range(DEFAULT_MAX_STEPS):
+            who = game.to_move(state)
+            if who is None:
+                return None
+            if who is not CHANCE:
+                return state
+            choices = _choices(game, state)
+            if not choices:
+                return None
+            state = game.play(state, choices[0])
+    except Exception:  # a broken game: the laws report it
+        return None
     return None
