@@ -394,6 +394,8 @@ def uct(tree, box, rng: random.Random, game=None, rule=ucb, *, rollout=None, bac
     _check_backup(backup)
     tables = _stb_tables(game) if rollout is None and isinstance(box, frozenset) else None
     if tables is not None and backup == "mean":
+        if box not in tables[2]:
+            raise ValueError(f"not a box of this game: {sorted(box)!r} (levers 1..{game.levers})")
         return _uct_stb(tree, box, rng, rule, tables)
     return _uct_protocol(tree, box, rng, game, rule, rollout, backup)
 
@@ -792,6 +794,8 @@ def search(
     _check_backup(backup)
     rating = _rating(rule)
     moves36 = _stb_kernel(game, rule, rollout)
+    if moves36 is not None and isinstance(state, frozenset) and state not in _stb_tables(game)[2]:
+        raise ValueError(f"not a box of this game: {sorted(state)!r} (levers 1..{game.levers})")
     if backup == "expectimax":
         if moves36 is not None and isinstance(state, frozenset):
             return _stb_expectimax_search(game, state, dives, rng, tree, rating, progress)

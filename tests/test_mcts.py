@@ -488,6 +488,31 @@ def test_default_agent_plays_optimally_on_small_nim(game, player, seed, final, s
     assert move in best_moves(game, solution, state)
 
 
+@st.composite
+def small_piles(draw):
+    piles = tuple(draw(st.lists(st.integers(0, 4), min_size=1, max_size=3)))
+    return Piles(piles, draw(st.booleans()))
+
+
+@given(small_piles(), st.integers(0, 10**6))
+@settings(max_examples=25)
+def test_default_agent_plays_optimally_on_small_piles(game, seed):
+    state = game.start()
+    if game.to_move(state) is None:
+        return
+    solution = solve(game)
+    if value(solution, state)[0] <= 0:
+        return
+    assert mcts_agent()(game, state, random.Random(seed)) in best_moves(game, solution, state)
+
+
+def test_a_box_outside_the_game_is_refused():
+    with pytest.raises(ValueError):
+        uct(pmap(), frozenset({10}), random.Random(1))
+    with pytest.raises(ValueError):
+        search(STB, frozenset({0, 3}), 5, random.Random(1))
+
+
 @pytest.mark.parametrize("misere", [True, False])
 def test_default_agent_is_optimal_up_to_30(misere):
     # the target: every winning position N = 2..30, K = 3, with the default agent
