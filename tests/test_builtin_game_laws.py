@@ -61,3 +61,16 @@ def test_every_law_holds_on_drawn_games_and_states(reached, rng):
             assert law(game, state, rng, max_steps=2 * 12 + 1)
         else:
             assert law(game, state)
+
+
+@pytest.mark.parametrize("game", [Nim(heap=9, max_take=3), Piles((1, 2, 3))], ids=repr)
+def test_a_briefly_trained_q_agent_returns_legal_moves(game):
+    import fnmcts.agents
+
+    registry = getattr(fnmcts.agents, "AGENTS", {})
+    if "q" not in registry:
+        pytest.skip("no Q-learning agent in the registry")
+    from fnmcts.qlearning import train
+
+    agent = registry["q"](ai=train(300, seed=1, game=game))
+    assert check_game(game, laws=["agents_legal"], agents={"q": agent}, max_examples=40) == ("agents_legal",)
