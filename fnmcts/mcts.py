@@ -584,10 +584,6 @@ def _uct_stb(tree, box, rng, rule, tables):
     return tree, (WIN if won else LOSS)
 
 
-_WIN1 = record(1, 0)
-_LOSS1 = record(0, 1)
-
-
 # -- the transient engine --------------------------------------------------------------
 
 
@@ -595,9 +591,8 @@ def _thaw(tree) -> dict:
     return {state: [rec["win"], rec["loss"]] for state, rec in tree.items()}
 
 
-def _freeze(counts: dict, keys=None):
-    keys = keys or (lambda s: s)
-    return pmap({keys(state): record(w, l) for state, (w, l) in counts.items()})
+def _freeze(counts: dict):
+    return pmap({state: record(w, l) for state, (w, l) in counts.items()})
 
 
 def _engine_dives(
@@ -617,13 +612,11 @@ def _engine_dives(
             break
         state = root
         path = [(state, root_mover)]
-        decided = []  # (state, mover, decision, player) for solver updates
-        won = None
+        decided = []  # (state, its mover, its children, the player deciding) for the solver
         while True:
             if proven is not None and state in proven:
-                won_for_node = proven[state]
-                payoff = None
-                won = (won_for_node, path[-1][1])
+                # a proven state's result, seen from every mover on the path
+                payoff = _proven_payoff(game, path[-1][1], proven[state])
                 break
             rec = counts.get(state)
             if rec is None:
@@ -661,10 +654,6 @@ def _engine_dives(
                         best, best_rating = child, r
             state = best
             path.append((state, player))
-        if won is not None:
-            won_for, proven_mover = won
-            # a proven state's result, seen from each path node's mover
-            payoff = _proven_payoff(game, proven_mover, won_for)
         for node, node_mover in path:
             rec = counts.get(node)
             if rec is None:
