@@ -3,8 +3,9 @@
 Any game of the protocol (``fnmcts.protocol``) can be checked in one call:
 ``check_game`` draws playthroughs with hypothesis, checks every law at every
 state on the way, and on failure raises an ``AssertionError`` that names the law
-and shows the *shrunk* counterexample: the shortest move sequence from the start
-that hypothesis could find, with the smallest move indices.
+and shows the *shrunk* counterexample: the move sequence from the start to a bad
+state. Hypothesis shrinks the walk; then a breadth-first search over the shorter
+walks makes sure it is the shortest, with the earliest moves.
 
 >>> from fnmcts.games.nim import Nim
 >>> check_game(Nim(heap=7, max_take=3), max_examples=20)
@@ -84,6 +85,7 @@ __all__ = [
     "law_agents_legal",
     "LAWS",
     "builtin_agents",
+    "SMALL_BUDGETS",
     "count_states",
     "find_counterexample",
     "check_game",

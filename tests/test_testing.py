@@ -522,3 +522,11 @@ def test_the_chance_law_reads_exact_fractions():
     probabilities = [p for _, p in GOOD_BOX.chance_outcomes(GOOD_BOX.start())]
     assert all(isinstance(p, Fraction) for p in probabilities) and sum(probabilities) == 1
     assert GOOD_BOX.to_move(GOOD_BOX.start()) is CHANCE
+
+
+@settings(max_examples=30)
+@given(st.one_of(nim_games(max_heap=15), piles_games(max_piles=3, max_pile=4), shut_the_box_games(max_levers=5)))
+def test_count_states_counts_what_the_solver_visits(game):
+    # solve values every state reachable from the start, once
+    assert count_states(game) == len(solve(game))
+    assert count_states(game, limit=3) == min(len(solve(game)), 4)
