@@ -24,16 +24,25 @@ How the protocol's parts map onto the tutorial's tree:
   no move ends the dive there (the tutorial's loss). The result goes back to
   every stored state on the path.
 
+Beyond the tutorial: ``backup='expectimax'`` keeps in every record a value
+backed up with the exact chance probabilities; ``backed_up_values`` does the
+same once over a finished tree; ``greedy_policy`` turns a tree into a policy
+that ``exact.evaluate_policy`` values exactly; ``mcts_agent`` / ``mcts_move``
+play any game of the protocol, with MCTS-Solver for two-player games.
+
 >>> from fnmcts.games.shut_the_box import ShutTheBox, start_box
 >>> from fnmcts.rng import make_rng
 >>> ucb(record(win=23, loss=77)) > ucb(record(win=1, loss=9))
 True
 >>> tree, result = uct(pmap(), start_box, make_rng(1))
->>> result, tree[start_box] == {'win': 0, 'loss': 1}
-('loss', True)
+>>> result, tree[start_box]
+('loss', pmap({'win': 0, 'loss': 1}))
 >>> tree = search(ShutTheBox(), start_box, 1_000, make_rng(1))
 >>> visits(tree[start_box])
 1000
+
+See Also: ``fnmcts.exact`` (the truth every estimate is judged by),
+``fnmcts.montecarlo.playout`` (the playouts).
 """
 
 from __future__ import annotations
