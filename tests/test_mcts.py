@@ -637,3 +637,15 @@ def test_greedy_move_reads_values_when_records_keep_them():
     a, b = frozenset({1, 2}), frozenset({3})
     tree = pmap({a: record(1, 9, value=0.3), b: record(2, 8, value=0.1)})
     assert greedy_move(STB, tree, state) == a  # by value, though b has the better mean
+
+
+def test_solver_in_a_one_player_game_plays_the_sure_win():
+    # box {4}, roll 4: flipping 4 empties the box, a win proven after two dives
+    state = STB.play(frozenset({4}), 4)
+    found = mcts_move(STB, state, 100, random.Random(1))
+    assert found.move == frozenset() and found.proven[state] is True and found.iterations <= 2
+    # box {1, 3, 4}, roll 4: flip 4 (leaves {1, 3}) or flip 1 3 (leaves {4}); the children
+    # are boxes before a roll, chance nodes that are never proven: the search runs in full
+    state = STB.play(frozenset({1, 3, 4}), 4)
+    found = mcts_move(STB, state, 200, random.Random(1))
+    assert found.move in STB.possible_moves(state) and found.iterations == 200
