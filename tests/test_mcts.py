@@ -649,3 +649,31 @@ def test_solver_in_a_one_player_game_plays_the_sure_win():
     state = STB.play(frozenset({1, 3, 4}), 4)
     found = mcts_move(STB, state, 200, random.Random(1))
     assert found.move in STB.possible_moves(state) and found.iterations == 200
+
+
+def _forced_boxes():
+    """Boxes from which no decision ever offers a choice: every policy is the same."""
+    def forced(box, seen):
+        if box in seen:
+            return True
+        seen.add(box)
+        for roll in range(2, 13):
+            moves = STB.possible_moves(STB.play(box, roll)) if box else ()
+            if len(moves) > 1 or not all(forced(m, seen) for m in moves):
+                return False
+        return True
+
+    return [box for box in all_boxes() if len(box) >= 2 and forced(box, set())]
+
+
+@pytest.mark.parametrize(
+    "box", sorted(_forced_boxes(), key=lambda b: (-len(b), sorted(b)))[:3] + [frozenset({7})], ids=str
+)
+def test_dives_win_at_the_exact_rate_where_nothing_is_chosen(box):
+    # with no choice anywhere, every dive is one game of the only policy there is, so
+    # the dives' win rate is a binomial proportion around the exact value
+    p = float(value(solve(STB, box), box)[0])
+    n = 20_000
+    tree = search(STB, box, n, random.Random(2024))
+    sigma = math.sqrt(p * (1 - p) / n)
+    assert abs(win_rate(tree[box]) - p) < 4.5 * sigma
