@@ -776,7 +776,9 @@ def search(
     test checks it), built on a transient working copy and frozen at the end;
     Shut the Box runs on a bitmask kernel. ``progress(k)``, if given, hears of
     every ``k`` dives done. ``backup``: as for ``uct`` (``'expectimax'`` keeps
-    a value in every record and rates children by it).
+    a value in every record and rates children by it; grow a tree with one
+    kind of backup only, since the records the faithful backup writes hold no
+    value).
 
     >>> from fnmcts.games.shut_the_box import ShutTheBox, start_box
     >>> from fnmcts.rng import make_rng
