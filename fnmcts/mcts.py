@@ -1244,6 +1244,8 @@ def mcts_agent(iterations: int = 1000, **options) -> Callable:
 
     Options as for ``mcts_move`` (``rule``, ``c``, ``z``, ``final``, ``solver``,
     ``rollout``). Plays every game of the protocol: Nim, Piles, Shut the Box.
+    The agent is a ``functools.partial``: it pickles, so it runs in worker
+    processes too.
 
     >>> from fnmcts.games.nim import Nim
     >>> from fnmcts.rng import make_rng
@@ -1258,11 +1260,12 @@ def mcts_agent(iterations: int = 1000, **options) -> Callable:
         raise TypeError(f"unknown mcts_agent options: {sorted(unknown)}")
     _resolve_rule(options.get("rule", "ucb1"), options.get("c", 1.0), options.get("z", 2))
 
-    def agent(game, state, rng):
-        return mcts_move(game, state, iterations, rng, **options).move
+    return partial(_agent_move, iterations, tuple(sorted(options.items())))
 
-    agent.__name__ = f"mcts_agent({iterations})"
-    return agent
+
+def _agent_move(iterations, options, game, state, rng):
+    """One move of an ``mcts_agent``: module level, so agents pickle for worker processes."""
+    return mcts_move(game, state, iterations, rng, **dict(options)).move
 
 
 def _nim_kernel(game, rule, rollout):

@@ -677,3 +677,13 @@ def test_dives_win_at_the_exact_rate_where_nothing_is_chosen(box):
     tree = search(STB, box, n, random.Random(2024))
     sigma = math.sqrt(p * (1 - p) / n)
     assert abs(win_rate(tree[box]) - p) < 4.5 * sigma
+
+
+def test_agents_pickle_for_worker_processes():
+    import pickle
+
+    game = Nim(heap=13, max_take=3, misere=False)
+    agent = mcts_agent(300, solver=False, final="mean")
+    copy = pickle.loads(pickle.dumps(agent))
+    # 13 = 1 mod 4 under normal play: take 1, leaving a multiple of 4
+    assert copy(game, game.start(), random.Random(4)) == agent(game, game.start(), random.Random(4)) == 1
