@@ -209,4 +209,4 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()  # no sys.exit: benchmarks/run.py runs the benchmarks one after another
