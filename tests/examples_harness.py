@@ -53,10 +53,10 @@ def run_example(path) -> int:
         expected = _expected_after(lines, node.end_lineno)
         with contextlib.redirect_stdout(io.StringIO()):
             if isinstance(node, ast.Expr) and expected is not None:
-                code = compile(ast.Expression(node.value), str(path), "eval")
+                code = compile(ast.Expression(node.value), str(path), "eval", dont_inherit=True)
                 value = eval(code, namespace)
             else:
-                code = compile(ast.Module([node], []), str(path), "exec")
+                code = compile(ast.Module([node], []), str(path), "exec", dont_inherit=True)
                 exec(code, namespace)
                 continue
         if not _matches(repr(value), expected):
@@ -81,10 +81,10 @@ def fill_example(path) -> int:
         expected = _expected_after(lines, node.end_lineno)
         with contextlib.redirect_stdout(io.StringIO()):
             if isinstance(node, ast.Expr) and expected is not None:
-                value = eval(compile(ast.Expression(node.value), str(path), "eval"), namespace)
+                value = eval(compile(ast.Expression(node.value), str(path), "eval", dont_inherit=True), namespace)
                 replacements[node.end_lineno] = repr(value)
             else:
-                exec(compile(ast.Module([node], []), str(path), "exec"), namespace)
+                exec(compile(ast.Module([node], []), str(path), "exec", dont_inherit=True), namespace)
     out, i = [], 0
     while i < len(lines):
         out.append(lines[i])

@@ -25,3 +25,10 @@ def test_harness_accepts_ellipsis(tmp_path):
     ok = tmp_path / "ok.py"
     ok.write_text("x = 2\n3.14159 * x\n# => 6.28...\n")
     assert run_example(ok) == 1
+
+
+def test_examples_may_define_dataclasses(tmp_path):
+    # the harness's own __future__ imports must not leak into the examples
+    ok = tmp_path / "dc.py"
+    ok.write_text("from dataclasses import dataclass\n@dataclass\nclass P:\n    x: int\nP(1)\n# => P(x=1)\n")
+    assert run_example(ok) == 1
