@@ -21,7 +21,11 @@ def main(argv=None) -> int:
         if argv and not any(word in path.stem for word in argv):
             continue
         print(f"== {path.stem}", flush=True)
-        runpy.run_path(str(path), run_name="__main__")
+        try:
+            runpy.run_path(str(path), run_name="__main__")
+        except SystemExit as done:  # a benchmark may end with sys.exit(main())
+            if done.code not in (None, 0):
+                print(f"{path.stem} exited with status {done.code}")
         print(flush=True)
     return 0
 

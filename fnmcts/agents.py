@@ -299,8 +299,11 @@ def evaluate_position(num_items: int, trials: int = TRIALS, max_remove: int = MA
 # -- agents from other modules --------------------------------------------------------
 
 
-def mcts_agent(iterations: int = 1000, **options):
+def mcts_agent(iterations: int | None = None, **options):
     """A Monte Carlo tree search agent: ``fnmcts.mcts.mcts_agent(iterations, **options)``.
+
+    ``iterations`` defaults to ``fnmcts.mcts.DEFAULT_ITERATIONS`` (10,000; with
+    MCTS-Solver the search stops as soon as the position is proven).
 
     Options (see ``fnmcts.mcts``): ``rule`` ("ucb1" or the tutorial's "ucb"),
     ``c``, ``final`` ("visits" or "mean"), ``solver`` (MCTS-Solver). The agent
@@ -313,17 +316,10 @@ def mcts_agent(iterations: int = 1000, **options):
     >>> agent(Nim(), Nim().state(6), random.Random(1)), copy(Nim(), Nim().state(6), random.Random(1))
     (1, 1)
     """
+    from .mcts import DEFAULT_ITERATIONS
     from .mcts import mcts_agent as make
 
-    make(iterations, **options)  # checks the options now, not at the first move
-    return partial(_mcts_move, iterations, tuple(sorted(options.items())))
-
-
-def _mcts_move(iterations, options, game, state, rng):
-    """One MCTS move; a module-level function, so the agent pickles for worker processes."""
-    from .mcts import mcts_agent as make
-
-    return make(iterations, **dict(options))(game, state, rng)
+    return make(DEFAULT_ITERATIONS if iterations is None else iterations, **options)
 
 
 def q_agent(ai=None, *, q_table=None):

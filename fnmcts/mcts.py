@@ -1239,7 +1239,11 @@ def mcts_move(
     )
 
 
-def mcts_agent(iterations: int = 1000, **options) -> Callable:
+DEFAULT_ITERATIONS = 10_000
+"""The default budget of ``mcts_agent``: dives a move, at most (the solver may stop sooner)."""
+
+
+def mcts_agent(iterations: int = DEFAULT_ITERATIONS, **options) -> Callable:
     """An agent ``(game, state, rng) -> move`` that runs ``mcts_move`` each turn.
 
     Options as for ``mcts_move`` (``rule``, ``c``, ``z``, ``final``, ``solver``,
@@ -1258,7 +1262,7 @@ def mcts_agent(iterations: int = 1000, **options) -> Callable:
     unknown = set(options) - {"rule", "c", "z", "final", "solver", "rollout"}
     if unknown:
         raise TypeError(f"unknown mcts_agent options: {sorted(unknown)}")
-    _resolve_rule(options.get("rule", "ucb1"), options.get("c", 1.0), options.get("z", 2))
+    _resolve_rule(options.get("rule", "ucb1"), options.get("c", math.sqrt(2)), options.get("z", 2))
 
     return partial(_agent_move, iterations, tuple(sorted(options.items())))
 

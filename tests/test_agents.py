@@ -261,3 +261,14 @@ def test_montecarlo_plays_shut_the_box_against_the_exact_values():
     for move, child in children.items():
         assert _within(rates[move], exact[child][0], trials), move
     assert montecarlo_agent(game, state, random.Random(2), trials=trials) in game.possible_moves(state)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_default_mcts_agent_finds_the_bouton_move_on_a_hard_piles_position(seed):
+    # (1, 3, 5, 6): only (0, 1), (1, 1) and (2, 1) win; 1,000 iterations used to miss them
+    from fnmcts.agents import mcts_agent
+    from fnmcts.theory import winning_moves
+
+    game = Piles((1, 3, 5, 7))
+    state = game.state((1, 3, 5, 6))
+    assert mcts_agent()(game, state, random.Random(seed)) in winning_moves(game, state)
