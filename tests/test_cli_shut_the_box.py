@@ -272,3 +272,27 @@ def test_play_from_a_real_pipe():
     )
     assert result.returncode == 0 and result.stderr == ""
     assert result.stdout.rstrip().splitlines()[-1].startswith("games 1, ")
+
+
+def test_move_gives_an_optimal_flip_at_a_box_and_roll(capsys):
+    import json as _json
+
+    from fnmcts.cli import main as _main
+    from fnmcts.exact import best_moves, solve
+    from fnmcts.games.shut_the_box import ShutTheBox, start_box
+
+    code = _main(["move", "shut-the-box", "--state", '{"box": [1,2,3,4,5,6,7,8,9], "roll": 9}', "--json"])
+    payload = _json.loads(capsys.readouterr().out)
+    assert code == 0
+    game = ShutTheBox()
+    state = game.play(start_box, 9)
+    assert frozenset(payload["move"]) in best_moves(game, solve(game, state), state)
+    assert payload["describe"].startswith("flip ")
+
+
+def test_move_without_a_roll_is_a_one_line_error(capsys):
+    from fnmcts.cli import main as _main
+
+    assert _main(["move", "shut-the-box", "--state", '{"box": [1, 2]}']) == 2
+    err = capsys.readouterr().err
+    assert "roll" in err and len(err.strip().splitlines()) == 1

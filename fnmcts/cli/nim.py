@@ -18,6 +18,7 @@ from ..games.nim import Nim
 from ..games.piles import Piles
 from ..arena import parse_state, result_line, tournament, transcript_line
 from ..rng import make_rng
+from ..protocol import CHANCE
 from ._common import CliError, add_json, add_seed, count, emit, positive_count, progress_bar
 
 __all__ = ["register", "interactive_nim", "parse_human_move", "build_agent"]
@@ -107,6 +108,10 @@ def _agent_args(args) -> dict:
 def _game(args):
     if args.game == "nim":
         return Nim(heap=args.heap, max_take=args.max_take, misere=args.misere)
+    if args.game == "shut-the-box":
+        from ..games.shut_the_box import ShutTheBox
+
+        return ShutTheBox(simplified=args.simplified)
     return Piles(args.piles, misere=args.misere)
 
 
@@ -184,21 +189,33 @@ def register(cli) -> None:
         add_json(p)
         p.set_defaults(handler=_tournament)
 
-        p = cli.game_command("move", kind, f"Nim ({what}): the agent's move at --state", _MOVE_HELP)
-        example = "21" if kind == "nim" else "1,3,5,7"
-        p.add_argument("--state", required=True, metavar="STATE", help=f"the position, e.g. {example}, or its JSON")
-        _game_options(p, kind)
-        p.add_argument("--ai", default="perfect", metavar="NAME", help=f"the agent: {', '.join(AGENTS)}")
-        _agent_options(p)
-        add_seed(p)
-        add_json(p)
-        p.set_defaults(handler=_move)
+
+        _register_move(cli, kind, f"Nim ({what}): the agent's move at --state")
 
         p = cli.game_command("solve", kind, f"Nim ({what}): who wins, and the winning moves", _SOLVE_HELP)
         _game_options(p, kind)
         p.add_argument("--state", default=None, metavar="STATE", help="solve from this position (default: the start)")
         add_json(p)
         p.set_defaults(handler=_solve)
+
+    _register_move(cli, "shut-the-box", "Shut the Box: the agent's move at --state (a box and its roll)")
+
+
+def _register_move(cli, kind: str, help: str) -> None:
+    p = cli.game_command("move", kind, help, _MOVE_HELP)
+    example = {"nim": "21", "piles": "1,3,5,7", "shut-the-box": '\'{"box": [1, 2, 3, 4, 5, 6, 7, 8, 9], "roll": 7}\''}[kind]
+    p.add_argument("--state", required=True, metavar="STATE", help=f"the position, e.g. {example}, or its JSON")
+    if kind == "shut-the-box":
+        p.add_argument("--simplified", action="store_true", help="the simplified rules of task 4")
+        default_ai = "exact"
+    else:
+        _game_options(p, kind)
+        default_ai = "perfect"
+    p.add_argument("--ai", default=default_ai, metavar="NAME", help=f"the agent: {', '.join(AGENTS)}")
+    _agent_options(p)
+    add_seed(p)
+    add_json(p)
+    p.set_defaults(handler=_move)
 
 
 # -- interactive play -------------------------------------------------------------------
@@ -345,6 +362,8 @@ def _game_json(game) -> dict:
 
 
 def _move_json(move):
+    if isinstance(move, (frozenset, set)):
+        return sorted(move)
     return list(move) if isinstance(move, tuple) else move
 
 
@@ -355,8 +374,16 @@ def _move(args):
         raise CliError(f"the game is over at {args.state!r}: no move to play")
     agent = build_agent(args.ai, game, **_agent_args(args))
     seed = args.seed if args.seed is not None else make_rng().getrandbits(63)
+    if game.to_move(state) is CHANCE:
+        raise CliError(f"the dice are to roll at {args.state!r}: give the roll too, e.g. '{{\"box\": [...], \"roll\": 7}}'")
     move = agent(game, state, make_rng(seed))
-    payload = {"move": _move_json(move), "state": game.state_to_json(state), "ai": args.ai, "seed": seed}
+    payload = {
+        "move": _move_json(move),
+        "describe": game.describe_move(state, move),
+        "state": game.state_to_json(state),
+        "ai": args.ai,
+        "seed": seed,
+    }
     emit(args, payload, f"{args.ai}: {game.describe_move(state, move)}")
 
 
