@@ -1,5 +1,4 @@
 # Task 7: Monte Carlo simulation of Shut the Box: the probability of winning.
-from fractions import Fraction
 
 from fnmcts.exact import evaluate_policy, random_policy, value
 from fnmcts.games.shut_the_box import ShutTheBox, simulate

@@ -1,6 +1,6 @@
 # Task 10: the look-up table: every box's probability of winning by random play.
 from fnmcts.games.shut_the_box import all_boxes, simulate, start_box
-from fnmcts.tables import LookupEntry, lookup_table, random_play_table
+from fnmcts.tables import lookup_table, random_play_table
 
 # The probability of winning from a given box, by simulation (task 7's simulate, from any box).
 simulate(100_000, seed=10, box=frozenset({2, 3, 5})).estimate

@@ -1,5 +1,4 @@
 # Task 12: the full tree. 2^9 boxes x 11 rolls is small: solve the game exactly.
-from fractions import Fraction
 
 from pyrsistent import pmap
 

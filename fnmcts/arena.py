@@ -31,7 +31,7 @@ from pyrsistent import PRecord, field, pmap
 
 from .parallel import check_count, run_chunks
 from .protocol import CHANCE, sample_outcome
-from .rng import check_seed
+from .rng import resolve_seed
 
 __all__ = [
     "GameRecord",
@@ -93,18 +93,6 @@ class TournamentRecord(PRecord):
             "draws": self.draws,
             "seed": self.seed,
         }
-
-
-def _resolve_seed(seed, rng) -> int:
-    if seed is not None and rng is not None:
-        raise ValueError("give a seed or an rng, not both")
-    if rng is not None:
-        if not isinstance(rng, random.Random):
-            raise TypeError(f"rng must be a random.Random, got {type(rng).__name__}")
-        return rng.getrandbits(63)
-    if seed is None:
-        return random.SystemRandom().getrandbits(63)
-    return check_seed(seed)
 
 
 def transcript_line(game, player, move, after) -> str:
@@ -199,7 +187,7 @@ def play_game(
     >>> record.winner, record.reward, record.transcript[0]
     (1, 1, 'Player 1 takes 1 matchstick(s). There are 21 matchstick(s) remaining.')
     """
-    base = _resolve_seed(seed, rng)
+    base = resolve_seed(seed, rng)
     agents = (agent1, agent2)
     if game.num_players > 2:
         raise ValueError(f"play_game takes two agents; this game has {game.num_players} players")
@@ -241,7 +229,7 @@ def tournament(
     {'games': 10, 'wins': {'1': 10, '2': 0}, 'draws': 0, 'seed': 1}
     """
     check_count(n, "the number of games")
-    base = _resolve_seed(seed, rng)
+    base = resolve_seed(seed, rng)
     start = game.start() if state is None else state
     fn = partial(_tournament_chunk, agent1, agent2, game, start)
     counts = run_chunks(fn, n, base, chunk_size, executor, progress)

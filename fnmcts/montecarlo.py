@@ -24,7 +24,7 @@ from pyrsistent import PRecord, field
 
 from .parallel import DEFAULT_CHUNK, check_count, run_chunks
 from .protocol import CHANCE, sample_outcome
-from .rng import check_seed
+from .rng import resolve_seed
 
 __all__ = [
     "Simulation",
@@ -103,18 +103,6 @@ class Simulation(PRecord):
         }
 
 
-def _resolve_seed(seed, rng) -> int:
-    if seed is not None and rng is not None:
-        raise ValueError("give a seed or an rng, not both")
-    if rng is not None:
-        if not isinstance(rng, random.Random):
-            raise TypeError(f"rng must be a random.Random, got {type(rng).__name__}")
-        return rng.getrandbits(63)
-    if seed is None:
-        return random.SystemRandom().getrandbits(63)
-    return check_seed(seed)
-
-
 def _trial_chunk(trial, win, size, rng) -> int:
     if win is None:
         return sum(1 for _ in range(size) if trial(rng))
@@ -139,7 +127,7 @@ def estimate(
     seed gives the same record on one worker or many.
     """
     check_count(n, "the number of trials")
-    base = _resolve_seed(seed, rng)
+    base = resolve_seed(seed, rng)
     counts = run_chunks(partial(_trial_chunk, trial, win), n, base, chunk_size, executor, progress)
     return Simulation.of(sum(counts), n, base)
 
@@ -200,7 +188,7 @@ def simulate(
     20000
     """
     check_count(n, "the number of games")
-    base = _resolve_seed(seed, rng)
+    base = resolve_seed(seed, rng)
     start = game.start() if state is None else state
     fn = partial(_game_chunk, game, start, agent)
     counts = run_chunks(fn, n, base, chunk_size, executor, progress)

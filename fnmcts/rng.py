@@ -22,6 +22,7 @@ __all__ = [
     "child_seed",
     "child_rng",
     "check_seed",
+    "resolve_seed",
     "ROLL_OF_36",
     "DICE_PROBABILITIES",
     "dice_roll",
@@ -37,6 +38,28 @@ def check_seed(seed) -> int | None:
     if seed < 0:
         raise ValueError(f"seed must be non-negative, got {seed}")
     return seed
+
+
+def resolve_seed(seed=None, rng=None) -> int:
+    """The one seed a run derives everything from: ``seed``, or drawn from ``rng``.
+
+    With neither, a fresh seed from the operating system (the run is then
+    reproducible from the seed it reports). Giving both is an error.
+
+    >>> resolve_seed(7)
+    7
+    >>> resolve_seed(rng=random.Random(1)) == resolve_seed(rng=random.Random(1))
+    True
+    """
+    if seed is not None and rng is not None:
+        raise ValueError("give a seed or an rng, not both")
+    if rng is not None:
+        if not isinstance(rng, random.Random):
+            raise TypeError(f"rng must be a random.Random, got {type(rng).__name__}")
+        return rng.getrandbits(63)
+    if seed is None:
+        return random.SystemRandom().getrandbits(63)
+    return check_seed(seed)
 
 
 def make_rng(seed=None, rng=None) -> random.Random:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 import random
 from concurrent.futures import ThreadPoolExecutor
-from fractions import Fraction
 
 import pytest
 from hypothesis import given, strategies as st
@@ -14,7 +13,7 @@ from fnmcts.games import coin, darts
 from fnmcts.games.nim import Nim
 from fnmcts.games.shut_the_box import ShutTheBox
 from fnmcts.montecarlo import Simulation, estimate, playout, simulate, wilson_interval
-from fnmcts.parallel import chunks, make_executor, run_chunks
+from fnmcts.parallel import chunks, make_executor
 from fnmcts.exact import evaluate_policy, random_policy
 
 

@@ -13,7 +13,6 @@ from pyrsistent import pmap
 from fnmcts.exact import evaluate_policy, random_policy, solve, value
 from fnmcts.games import shut_the_box as stb
 from fnmcts.games.shut_the_box import ShutTheBox
-from fnmcts.montecarlo import simulate
 from fnmcts.rng import make_rng
 
 boxes = st.frozensets(st.integers(1, 9))

@@ -18,7 +18,6 @@ from pyrsistent import pmap
 from fnmcts.agents import first_move_agent, random_agent
 from fnmcts.exact import solve
 from fnmcts.games.nim import Nim
-from fnmcts.games.piles import Piles
 from fnmcts.games.shut_the_box import ShutTheBox, start_box
 from fnmcts.protocol import CHANCE, GameBase
 from fnmcts.testing import (

@@ -17,6 +17,7 @@ __all__ = [
     "add_seed",
     "emit",
     "progress_bar",
+    "read_line",
 ]
 
 
@@ -81,6 +82,14 @@ def emit(args, payload: dict, text: str) -> None:
         print(json.dumps(payload, sort_keys=True))
     else:
         print(text)
+
+
+def read_line(prompt: str) -> str:
+    """``input(prompt)``, echoing the answer when it comes from a script, not a terminal."""
+    line = input(prompt)
+    if not sys.stdin.isatty():
+        print(line)  # so a scripted game's transcript reads like a session
+    return line
 
 
 @contextmanager

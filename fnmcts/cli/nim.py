@@ -10,7 +10,6 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 from ..agents import AGENTS, make_agent
@@ -19,7 +18,7 @@ from ..games.piles import Piles
 from ..arena import parse_state, result_line, tournament, transcript_line
 from ..rng import make_rng
 from ..protocol import CHANCE
-from ._common import CliError, add_json, add_seed, count, emit, positive_count, progress_bar
+from ._common import CliError, read_line, add_json, add_seed, count, emit, positive_count, progress_bar
 
 __all__ = ["register", "interactive_nim", "parse_human_move", "build_agent"]
 
@@ -305,18 +304,11 @@ def interactive_nim(game, agent, rng, *, human: int, read, write, games: int = 1
     return summary
 
 
-def _read_line(prompt: str) -> str:
-    line = input(prompt)
-    if not sys.stdin.isatty():
-        print(line)  # echo a scripted answer, so the transcript reads like a session
-    return line
-
-
 def _play(args):
     game = _game(args)
     agent = build_agent(args.ai, game, **_agent_args(args))
     summary = interactive_nim(
-        game, agent, make_rng(args.seed), human=args.human, read=_read_line, write=print, games=args.games
+        game, agent, make_rng(args.seed), human=args.human, read=read_line, write=print, games=args.games
     )
     if summary["stopped"] == "end of input":
         print()

@@ -19,7 +19,7 @@ from pathlib import Path
 from ..games.shut_the_box import ShutTheBox, format_choices, parse_choice, render_box
 from ..protocol import CHANCE
 from ..rng import make_rng
-from ._common import CliError, add_json, add_seed, emit, positive_count
+from ._common import CliError, read_line, add_json, add_seed, emit, positive_count
 
 __all__ = [
     "register",
@@ -180,13 +180,6 @@ def _hint_table(hints: str, simplified: bool):
     return None
 
 
-def _read_line(prompt: str) -> str:
-    line = input(prompt)
-    if not sys.stdin.isatty():
-        print(line)  # echo a scripted answer, so the transcript reads like a session
-    return line
-
-
 def _play(args):
     game = ShutTheBox()
     table = _hint_table(args.hints, game.simplified)
@@ -197,7 +190,7 @@ def _play(args):
     summary = interactive_play(
         game,
         rng,
-        read=_read_line,
+        read=read_line,
         write=print,
         render=partial(_render_shut_the_box, game.levers),
         hints=hints,

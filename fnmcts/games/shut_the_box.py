@@ -43,7 +43,7 @@ from pyrsistent import PMap, pmap
 from ..protocol import CHANCE, GameBase
 from ..protocol import describe_move as describe_move  # re-exported for doctests
 from ..protocol import play as play
-from ..protocol import possible_moves as possible_moves_of
+from ..protocol import possible_moves as possible_moves_of  # noqa: F401 (doctests)
 from ..protocol import start as start
 from ..rng import DICE_PROBABILITIES, ROLL_OF_36, dice_roll, make_rng
 
