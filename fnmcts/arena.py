@@ -30,7 +30,7 @@ from typing import Callable
 from pyrsistent import PRecord, field, pmap
 
 from .parallel import check_count, run_chunks
-from .protocol import CHANCE, sample_outcome
+from .protocol import CHANCE, check_state, sample_outcome
 from .rng import resolve_seed
 
 __all__ = [
@@ -191,8 +191,9 @@ def play_game(
     agents = (agent1, agent2)
     if game.num_players > 2:
         raise ValueError(f"play_game takes two agents; this game has {game.num_players} players")
-    start = game.start() if state is None else state
-    moves, end, payoff, winner, lines = _play(agents, game, start, rng or random.Random(base), verbose)
+    start = check_state(game, game.start() if state is None else state)
+    # the game draws from Random(seed), so the record's seed replays it even when an rng was given
+    moves, end, payoff, winner, lines = _play(agents, game, start, random.Random(base), verbose)
     return GameRecord(moves=moves, end=end, payoff=payoff, winner=winner, transcript=lines, seed=base)
 
 

@@ -23,7 +23,7 @@ from typing import Callable
 
 from pyrsistent import pmap
 
-from .protocol import CHANCE
+from .protocol import CHANCE, check_state
 
 __all__ = [
     "solve",
@@ -42,6 +42,11 @@ def _children(game, state, player):
     if player is CHANCE:
         return [(outcome, p, game.play(state, outcome)) for outcome, p in game.chance_outcomes(state)]
     return [(move, None, game.play(state, move)) for move in game.possible_moves(state)]
+
+
+def _roots(game, states) -> tuple:
+    """The states to evaluate from (default: the start), each checked to be one of ``game``'s."""
+    return tuple(check_state(game, s) for s in states) if states else (check_state(game, game.start()),)
 
 
 def _evaluate(game, roots, combine) -> dict:
@@ -97,7 +102,7 @@ def solve(game, *states):
             return _expectation(kids, values)
         return max((values[child] for _, _, child in kids), key=lambda v: v[player])
 
-    return pmap(_evaluate(game, states or (game.start(),), combine))
+    return pmap(_evaluate(game, _roots(game, states), combine))
 
 
 def value(solution, state) -> tuple:
@@ -177,7 +182,7 @@ def evaluate_policy(game, policy, *states):
             raise ValueError(f"policy at {state!r} chose a move that is not possible")
         return _expectation([k for k in weighted if k[1]], values)
 
-    return pmap(_evaluate(game, states or (game.start(),), combine))
+    return pmap(_evaluate(game, _roots(game, states), combine))
 
 
 def win_probability(game, state=None, policy=None) -> Fraction:

@@ -55,9 +55,12 @@ from fractions import Fraction
 from functools import lru_cache, partial
 from typing import Callable
 
-from pyrsistent import PRecord, field, pmap
+from collections.abc import Mapping
 
-from .protocol import CHANCE, sample_outcome
+from pyrsistent import PMap, PRecord, field, pmap
+
+from .protocol import CHANCE, check_state, sample_outcome
+from .rng import check_rng
 
 __all__ = [
     "record",
@@ -401,15 +404,26 @@ def uct(tree, box, rng: random.Random, game=None, rule=ucb, *, rollout=None, bac
     if not callable(rule):
         raise TypeError(f"rule must be a function of a record, got {rule!r}")
     _check_backup(backup)
+    tree = _check_tree(tree)
+    check_rng(rng)
     tables = _stb_tables(game) if rollout is None and isinstance(box, frozenset) else None
     if tables is not None and backup == "mean":
         if box not in tables[2]:
             raise ValueError(f"not a box of this game: {sorted(box)!r} (levers 1..{game.levers})")
         return _uct_stb(tree, box, rng, rule, tables)
-    return _uct_protocol(tree, box, rng, game, rule, rollout, backup)
+    return _uct_protocol(tree, check_state(game, box), rng, game, rule, rollout, backup)
 
 
 BACKUPS = ("mean", "expectimax")
+
+
+def _check_tree(tree):
+    """``tree`` as a persistent map: a pmap is returned as is, a plain mapping frozen."""
+    if isinstance(tree, PMap):
+        return tree
+    if isinstance(tree, Mapping):
+        return pmap(tree)
+    raise TypeError(f"tree must be a map from state to record (e.g. pmap()), got {type(tree).__name__}")
 
 
 def _check_backup(backup):
@@ -790,8 +804,10 @@ def search(
         raise TypeError(f"dives must be a whole number, got {dives!r}")
     if dives < 0:
         raise ValueError(f"dives must be non-negative, got {dives}")
-    tree = pmap() if tree is None else tree
+    tree = pmap() if tree is None else _check_tree(tree)
     _check_backup(backup)
+    check_rng(rng)
+    check_state(game, state)
     rating = _rating(rule)
     moves36 = _stb_kernel(game, rule, rollout)
     if moves36 is not None and isinstance(state, frozenset) and state not in _stb_tables(game)[2]:
@@ -1212,13 +1228,14 @@ def mcts_move(
         raise ValueError(f"iterations must be a positive whole number, got {iterations!r}")
     if final not in ("visits", "mean"):
         raise ValueError(f"final must be 'visits' or 'mean', got {final!r}")
-    player = game.to_move(state)
+    check_rng(rng)
+    player = game.to_move(check_state(game, state))
     if player is None or player is CHANCE:
         raise ValueError(f"no player is to move at {state!r}")
     moves = game.possible_moves(state)
     rule = _resolve_rule(rule, c, z)
     rating = _rating(rule)
-    counts = _thaw(pmap() if tree is None else tree)
+    counts = _thaw(pmap() if tree is None else _check_tree(tree))
     proven = {} if solver else None
     kernel = _nim_kernel(game, rule, rollout)
     before = sum(counts.get(state, (0, 0)))
@@ -1262,6 +1279,8 @@ def mcts_agent(iterations: int = DEFAULT_ITERATIONS, **options) -> Callable:
     unknown = set(options) - {"rule", "c", "z", "final", "solver", "rollout"}
     if unknown:
         raise TypeError(f"unknown mcts_agent options: {sorted(unknown)}")
+    if options.get("final", "visits") not in ("visits", "mean"):
+        raise ValueError(f"final must be 'visits' or 'mean', got {options['final']!r}")
     _resolve_rule(options.get("rule", "ucb1"), options.get("c", math.sqrt(2)), options.get("z", 2))
 
     return partial(_agent_move, iterations, tuple(sorted(options.items())))

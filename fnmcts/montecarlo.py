@@ -23,8 +23,8 @@ from typing import Callable
 from pyrsistent import PRecord, field
 
 from .parallel import DEFAULT_CHUNK, check_count, run_chunks
-from .protocol import CHANCE, sample_outcome
-from .rng import resolve_seed
+from .protocol import CHANCE, check_state, sample_outcome
+from .rng import check_rng, resolve_seed
 
 __all__ = [
     "Simulation",
@@ -141,6 +141,7 @@ def playout(game, state, rng: random.Random, agent=None):
     """
     from .agents import random_agent
 
+    check_rng(rng)
     agents = agent if isinstance(agent, tuple) else None
     single = agent or random_agent
     while True:
@@ -189,7 +190,7 @@ def simulate(
     """
     check_count(n, "the number of games")
     base = resolve_seed(seed, rng)
-    start = game.start() if state is None else state
+    start = check_state(game, game.start() if state is None else state)
     fn = partial(_game_chunk, game, start, agent)
     counts = run_chunks(fn, n, base, chunk_size, executor, progress)
     return Simulation.of(sum(counts), n, base)

@@ -61,6 +61,7 @@ __all__ = [
     "state_to_json",
     "state_from_json",
     "describe_move",
+    "check_state",
 ]
 
 
@@ -252,3 +253,30 @@ def describe_move(game, state, move) -> str:
     """A short human description of ``move`` at ``state``."""
     describe = getattr(game, "describe_move", None)
     return describe(state, move) if describe else str(move)
+
+
+def check_state(game, state):
+    """``state`` if ``game`` can tell who moves there, else a ``ValueError`` naming both.
+
+    For the entry points (solve, simulate, search, play_game): a state of
+    another game, or no state at all, fails here with a clear message rather
+    than deep inside an algorithm. A game may define its own ``check_state``
+    (returning the state, perhaps normalised, or raising); it is used instead.
+
+    >>> from fnmcts.games import Nim, Piles
+    >>> check_state(Nim(), Piles().start())
+    Traceback (most recent call last):
+    ...
+    ValueError: a Nim state is pmap(heap=n, player=0 or 1), got pmap({...})
+    """
+    if game is None or not hasattr(game, "to_move"):
+        raise TypeError(f"game must implement the fnmcts game protocol, got {game!r}")
+    own = getattr(game, "check_state", None)
+    if own is not None:  # the game's own check names the problem best
+        return own(state)
+    try:
+        hash(state)
+        game.to_move(state)
+    except (KeyError, IndexError, TypeError, AttributeError, ValueError):
+        raise ValueError(f"not a state of {game!r}: {state!r}") from None
+    return state

@@ -23,6 +23,7 @@ __all__ = [
     "child_rng",
     "check_seed",
     "resolve_seed",
+    "check_rng",
     "ROLL_OF_36",
     "DICE_PROBABILITIES",
     "dice_roll",
@@ -40,6 +41,19 @@ def check_seed(seed) -> int | None:
     return seed
 
 
+def check_rng(rng) -> random.Random:
+    """``rng`` if it is a ``random.Random``, else a ``TypeError`` that says so.
+
+    >>> check_rng(None)
+    Traceback (most recent call last):
+    ...
+    TypeError: rng must be a random.Random (e.g. fnmcts.rng.make_rng(seed)), got NoneType
+    """
+    if not isinstance(rng, random.Random):
+        raise TypeError(f"rng must be a random.Random (e.g. fnmcts.rng.make_rng(seed)), got {type(rng).__name__}")
+    return rng
+
+
 def resolve_seed(seed=None, rng=None) -> int:
     """The one seed a run derives everything from: ``seed``, or drawn from ``rng``.
 
@@ -54,9 +68,7 @@ def resolve_seed(seed=None, rng=None) -> int:
     if seed is not None and rng is not None:
         raise ValueError("give a seed or an rng, not both")
     if rng is not None:
-        if not isinstance(rng, random.Random):
-            raise TypeError(f"rng must be a random.Random, got {type(rng).__name__}")
-        return rng.getrandbits(63)
+        return check_rng(rng).getrandbits(63)
     if seed is None:
         return random.SystemRandom().getrandbits(63)
     return check_seed(seed)
@@ -72,9 +84,7 @@ def make_rng(seed=None, rng=None) -> random.Random:
     True
     """
     if rng is not None:
-        if not isinstance(rng, random.Random):
-            raise TypeError(f"rng must be a random.Random, got {type(rng).__name__}")
-        return rng
+        return check_rng(rng)
     return random.Random(check_seed(seed))
 
 

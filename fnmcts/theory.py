@@ -31,6 +31,8 @@ from __future__ import annotations
 from functools import reduce
 from operator import xor
 
+from .protocol import check_state
+
 __all__ = [
     "MOVER",
     "OTHER",
@@ -213,6 +215,7 @@ def mover_wins(game, state) -> bool:
     >>> mover_wins(game, game.start()), mover_wins(game, game.state(22))
     (False, True)
     """
+    check_state(game, state)
     if _kind(game) == "nim":
         return subtraction_mover_wins(state["heap"], game.max_take, game.misere)
     return piles_mover_wins(state["piles"], game.misere)
@@ -236,6 +239,7 @@ def winning_moves(game, state) -> tuple:
     >>> winning_moves(game, game.start())
     (1,)
     """
+    check_state(game, state)
     if _kind(game) == "nim":
         return subtraction_winning_moves(state["heap"], game.max_take, game.misere)
     return piles_winning_moves(state["piles"], game.misere)

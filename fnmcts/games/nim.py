@@ -53,6 +53,8 @@ class Nim(GameBase):
     def __post_init__(self):
         _check_int("heap", self.heap, 0)
         _check_int("max_take", self.max_take, 1)
+        if not isinstance(self.misere, bool):
+            raise TypeError(f"misere must be True or False, got {self.misere!r}")
 
     def state(self, heap: int, player: int = 0) -> PMap:
         """The state with ``heap`` items and ``player`` to move."""
@@ -60,6 +62,12 @@ class Nim(GameBase):
         if player not in (0, 1):
             raise ValueError(f"player must be 0 or 1, got {player!r}")
         return pmap({"heap": heap, "player": player})
+
+    def check_state(self, state):
+        """``state`` if it is a state of this game, else a clear error."""
+        if not isinstance(state, PMap) or set(state) != {"heap", "player"}:
+            raise ValueError(f"a Nim state is pmap(heap=n, player=0 or 1), got {state!r}")
+        return self.state(state["heap"], state["player"])
 
     def start(self):
         return pmap({"heap": self.heap, "player": 0})

@@ -49,12 +49,20 @@ class Piles(GameBase):
 
     def __post_init__(self):
         object.__setattr__(self, "piles", _check_piles(self.piles))
+        if not isinstance(self.misere, bool):
+            raise TypeError(f"misere must be True or False, got {self.misere!r}")
 
     def state(self, piles, player: int = 0) -> PMap:
         """The state with these ``piles`` and ``player`` to move."""
         if player not in (0, 1):
             raise ValueError(f"player must be 0 or 1, got {player!r}")
         return pmap({"piles": _check_piles(piles), "player": player})
+
+    def check_state(self, state):
+        """``state`` if it is a state of this game, else a clear error."""
+        if not isinstance(state, PMap) or set(state) != {"piles", "player"}:
+            raise ValueError(f"a piles state is pmap(piles=(...), player=0 or 1), got {state!r}")
+        return self.state(state["piles"], state["player"])
 
     def start(self):
         return pmap({"piles": self.piles, "player": 0})
@@ -71,7 +79,9 @@ class Piles(GameBase):
             i, j = move
         except (TypeError, ValueError):
             raise ValueError(f"a move is (pile, count), got {move!r}") from None
-        if not (isinstance(i, int) and isinstance(j, int) and 0 <= i < len(piles) and 1 <= j <= piles[i]):
+        if not (
+            type(i) is int and type(j) is int and 0 <= i < len(piles) and 1 <= j <= piles[i]
+        ):
             raise ValueError(f"illegal move {move!r} at piles {piles}")
         return pmap({"piles": piles[:i] + (piles[i] - j,) + piles[i + 1 :], "player": 1 - state["player"]})
 

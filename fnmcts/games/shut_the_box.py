@@ -45,7 +45,7 @@ from ..protocol import describe_move as describe_move  # re-exported for doctest
 from ..protocol import play as play
 from ..protocol import possible_moves as possible_moves_of  # noqa: F401 (doctests)
 from ..protocol import start as start
-from ..rng import DICE_PROBABILITIES, ROLL_OF_36, dice_roll, make_rng
+from ..rng import DICE_PROBABILITIES, ROLL_OF_36, check_rng, dice_roll, make_rng
 
 __all__ = [
     "WIN",
@@ -179,6 +179,7 @@ def play_game(box, rng: random.Random, simplified: bool = False) -> str:
     'loss'
     """
     box = _check_box(box)
+    check_rng(rng)
     while box:
         moves = ordered_moves(box, dice_roll(rng), simplified)
         if not moves:
@@ -275,6 +276,20 @@ class ShutTheBox(GameBase):
             raise TypeError(f"levers must be an int, got {self.levers!r}")
         if not 1 <= self.levers <= 12:
             raise ValueError(f"levers must be between 1 and 12, got {self.levers}")
+        if not isinstance(self.simplified, bool):
+            raise TypeError(f"simplified must be True or False, got {self.simplified!r}")
+
+    def check_state(self, state):
+        """``state`` as a state of this game (a set becomes a frozenset), or a clear error."""
+        if isinstance(state, PMap):
+            if set(state) != {"box", "roll"}:
+                raise ValueError(f"a Shut the Box state is a box or pmap(box=..., roll=...), got {state!r}")
+            box = _check_box(state["box"], self.levers)
+            roll = state["roll"]
+            if isinstance(roll, bool) or not isinstance(roll, int) or not 2 <= roll <= 12:
+                raise ValueError(f"a roll of two dice is a whole number from 2 to 12, got {roll!r}")
+            return state.set("box", box)
+        return _check_box(state, self.levers)
 
     def start(self):
         box = frozenset(range(1, self.levers + 1))
@@ -303,11 +318,13 @@ class ShutTheBox(GameBase):
             if move not in self.possible_moves(state):
                 raise ValueError(f"illegal move {move!r} at {state!r}")
             return move
-        if not state or not 2 <= move <= 12:
+        if not state or isinstance(move, bool) or not isinstance(move, int) or not 2 <= move <= 12:
             raise ValueError(f"illegal dice roll {move!r} at {state!r}")
-        return pmap({"box": state, "roll": move})
+        return pmap({"box": _check_box(state, self.levers), "roll": move})
 
     def payoff(self, state) -> tuple:
+        if self.to_move(state) is not None:
+            raise ValueError(f"the game is not over at {state!r}")
         box = state["box"] if isinstance(state, PMap) else state
         return (0,) if box else (1,)
 
@@ -327,9 +344,12 @@ class ShutTheBox(GameBase):
         box = frozenset(data["box"])
         if not box <= frozenset(range(1, self.levers + 1)):
             raise ValueError(f"levers must lie in 1..{self.levers}, got {sorted(box)}")
-        if "roll" in data and data["roll"] is not None:
-            return pmap({"box": box, "roll": int(data["roll"])})
-        return box
+        roll = data.get("roll")
+        if roll is None:
+            return box
+        if isinstance(roll, bool) or not isinstance(roll, int) or not 2 <= roll <= 12:
+            raise ValueError(f"a roll of two dice is a whole number from 2 to 12, got {roll!r}")
+        return pmap({"box": box, "roll": roll})
 
     def random_wins(self, state, n: int, rng: random.Random) -> int:
         """Wins in ``n`` random-play games from ``state`` (fast kernel)."""
