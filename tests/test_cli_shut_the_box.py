@@ -132,7 +132,9 @@ def test_a_failed_write_keeps_the_old_file_and_leaves_no_temporary(capsys, tmp_p
     def refuse(src, dst):
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(cli_stb.os, "replace", refuse)
+    import fnmcts.files
+
+    monkeypatch.setattr(fnmcts.files.os, "replace", refuse)
     code, out, err = run(capsys, "table", "shut-the-box", "-o", str(path))
     assert code == 2 and "cannot write" in err and "Permission denied" in err
     assert path.read_text() == "old work\n"
@@ -296,3 +298,28 @@ def test_move_without_a_roll_is_a_one_line_error(capsys):
     assert _main(["move", "shut-the-box", "--state", '{"box": [1, 2]}']) == 2
     err = capsys.readouterr().err
     assert "roll" in err and len(err.strip().splitlines()) == 1
+
+
+def test_table_writes_through_a_symbolic_link_and_refuses_devices(capsys, tmp_path):
+    real = tmp_path / "real.txt"
+    real.write_text("old\n")
+    link = tmp_path / "link.txt"
+    link.symlink_to(real)
+    code, _, _ = run(capsys, "table", "shut-the-box", "-o", str(link), "--simplified")
+    assert code == 0
+    assert link.is_symlink() and real.read_text().startswith("# Shut the Box best-move table")
+    code, _, err = run(capsys, "table", "shut-the-box", "-o", "/dev/null")
+    assert code == 2 and "not a regular file" in err
+
+
+def test_table_checks_the_target_before_the_work(capsys, tmp_path, monkeypatch):
+    from fnmcts import tables as tables_module
+
+    def never(*args, **kwargs):
+        raise AssertionError("computed a table for a path that cannot be written")
+
+    monkeypatch.setattr(tables_module, "lookup_table", never)
+    blocker = tmp_path / "file.txt"
+    blocker.write_text("x")
+    code, _, err = run(capsys, "table", "shut-the-box", "--kind", "lookup", "-o", str(blocker / "x"))
+    assert code == 2 and "is a file, not a folder" in err

@@ -9,13 +9,12 @@ optionally, one hint (a win probability) per move.
 
 from __future__ import annotations
 
-import os
 import sys
-import tempfile
 from fractions import Fraction
 from functools import partial
 from pathlib import Path
 
+from ..files import check_target, write_atomically
 from ..games.shut_the_box import ShutTheBox, format_choices, parse_choice, render_box
 from ..protocol import CHANCE
 from ..rng import make_rng
@@ -250,9 +249,7 @@ def _solve(args):
 
 
 def write_text_atomically(path, text: str) -> Path:
-    """Write ``text`` to ``path`` through a temporary file in the same directory
-    and ``os.replace``: readers see the old file or the whole new one, never a
-    part. Refuses a directory; names a missing or unwritable directory.
+    """``fnmcts.files.write_atomically`` with its errors as one-line command-line errors.
 
     >>> import tempfile
     >>> folder = Path(tempfile.mkdtemp())
@@ -263,38 +260,10 @@ def write_text_atomically(path, text: str) -> Path:
     ...
     fnmcts.cli._common.CliError: ... is a directory: give the name of a file to write
     """
-    path = Path(path)
-    if path.is_dir():
-        raise CliError(f"{path} is a directory: give the name of a file to write")
-    parent = path.parent if str(path.parent) else Path(".")
-    if not parent.is_dir():
-        raise CliError(f"cannot write {path}: directory {parent} does not exist")
-    if path.exists():
-        mode = path.stat().st_mode & 0o777
-    else:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask
     try:
-        fd, temporary = tempfile.mkstemp(dir=parent, prefix=f".{path.name}.", suffix=".tmp")
-    except OSError as error:
-        raise CliError(f"cannot write {path}: {error.strerror or error}") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(temporary, mode)
-        os.replace(temporary, path)
-    except BaseException as error:
-        try:
-            os.unlink(temporary)
-        except OSError:
-            pass
-        if isinstance(error, OSError):
-            raise CliError(f"cannot write {path}: {error.strerror or error}") from None
-        raise
-    return path
+        return write_atomically(path, text)
+    except ValueError as error:
+        raise CliError(str(error)) from None
 
 
 def _lookup_text(table, n: int, seed: int, rules: str) -> str:
@@ -335,6 +304,11 @@ def _table(args):
 
     if args.output == "-" and args.json:
         raise CliError("--json prints a summary: give -o FILE for the table itself")
+    if args.output != "-":
+        try:
+            check_target(args.output)  # before the work, not after it
+        except ValueError as error:
+            raise CliError(str(error)) from None
     game = ShutTheBox(simplified=args.simplified)
     rules = "simplified" if args.simplified else "full"
     if args.kind == "best-move":
