@@ -3,8 +3,9 @@
 Work of ``n`` trials is cut into chunks of a fixed size; chunk ``i`` draws from
 its own generator seeded with ``child_seed(seed, i)``. The chunks can run in
 this process, on a ``concurrent.futures`` executor, or on a Dask
-``distributed.Client`` (anything with ``map`` or ``submit``): the combined result
-depends on the seed alone.
+``distributed.Client`` (anything with a ``map`` method): the combined result
+depends on the seed alone. Chunks are made as they are needed and sent to an
+executor a window at a time, so memory does not grow with ``n``.
 
 >>> chunks(10, 4)
 ((0, 4), (1, 4), (2, 2))
@@ -37,14 +38,25 @@ def check_count(n, what: str = "n") -> int:
 
 def chunks(n: int, chunk_size: int = DEFAULT_CHUNK) -> tuple[tuple[int, int], ...]:
     """``((index, size), ...)`` covering ``n`` trials in chunks of ``chunk_size``."""
+    return tuple(iter_chunks(n, chunk_size))
+
+
+def iter_chunks(n: int, chunk_size: int = DEFAULT_CHUNK):
+    """The chunks of ``chunks(n, chunk_size)``, one at a time (for any ``n``).
+
+    >>> next(iter_chunks(10**30, 7))
+    (0, 7)
+    """
     check_count(n)
     if check_count(chunk_size, "chunk_size") == 0:
         raise ValueError("chunk_size must be positive")
     full, rest = divmod(n, chunk_size)
-    out = [(i, chunk_size) for i in range(full)]
+    index = 0
+    while index < full:
+        yield (index, chunk_size)
+        index += 1
     if rest:
-        out.append((full, rest))
-    return tuple(out)
+        yield (full, rest)
 
 
 def _call(job):
@@ -72,23 +84,37 @@ def run_chunks(
     with each finished chunk's size.
     """
     check_seed(seed)
-    jobs = [(fn, seed, index, size) for index, size in chunks(n, chunk_size)]
-    results = []
-    if executor is None:
-        mapped = map(_call, jobs)
-    elif isinstance(executor, Executor):
-        mapped = executor.map(_call, jobs)
-    elif hasattr(executor, "map") and hasattr(executor, "gather"):  # dask.distributed
-        mapped = executor.gather(executor.map(_call, jobs, pure=False))
-    elif hasattr(executor, "map"):
-        mapped = executor.map(_call, jobs)
-    else:
+    if executor is not None and not hasattr(executor, "map"):
         raise TypeError(f"executor must offer map(), got {type(executor).__name__}")
-    for job, result in zip(jobs, mapped):
-        results.append(result)
-        if progress is not None:
-            progress(job[3])
+    jobs = ((fn, seed, index, size) for index, size in iter_chunks(n, chunk_size))
+    results = []
+    for window in _windows(jobs, 1 if executor is None else WINDOW):
+        if executor is None:
+            mapped = map(_call, window)
+        elif hasattr(executor, "gather") and not isinstance(executor, Executor):  # dask.distributed
+            mapped = executor.gather(executor.map(_call, window, pure=False))
+        else:
+            mapped = executor.map(_call, window)
+        for job, result in zip(window, mapped):
+            results.append(result)
+            if progress is not None:
+                progress(job[3])
     return tuple(results)
+
+
+WINDOW = 64
+"""Chunks handed to an executor at a time."""
+
+
+def _windows(jobs, size: int):
+    window = []
+    for job in jobs:
+        window.append(job)
+        if len(window) == size:
+            yield window
+            window = []
+    if window:
+        yield window
 
 
 def _count(size, rng):

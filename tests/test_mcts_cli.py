@@ -90,3 +90,35 @@ def test_search_expectimax_backup(capsys):
     assert data["backup"] == "expectimax"
     assert data["win_rate"] == win_rate(tree[game.start()])
     assert Fraction(data["greedy_probability"]) == value(evaluate_policy(game, greedy_policy(tree)), game.start())[0]
+
+
+def test_search_without_a_seed_reports_the_seed_that_replays_it(capsys):
+    import json as _json
+
+    from fnmcts.cli import main as _main
+
+    assert _main(["search", "shut-the-box", "--dives", "300", "--json"]) == 0
+    first = _json.loads(capsys.readouterr().out)
+    assert isinstance(first["seed"], int)
+    assert _main(["search", "shut-the-box", "--dives", "300", "--seed", str(first["seed"]), "--json"]) == 0
+    again = _json.loads(capsys.readouterr().out)
+    assert (again["win_rate"], again["greedy_value"]) == (first["win_rate"], first["greedy_value"])
+
+
+def test_search_refuses_the_other_rules_constant(capsys):
+    from fnmcts.cli import main as _main
+
+    assert _main(["search", "shut-the-box", "--dives", "10", "--c", "1"]) == 2
+    assert _main(["search", "shut-the-box", "--dives", "10", "--ucb", "ucb1", "--z", "3"]) == 2
+    err = capsys.readouterr().err
+    assert "--c" in err and "--z" in err
+
+
+def test_output_to_a_closed_pipe_is_not_an_error():
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        f"'{sys.executable}' -m fnmcts solve shut-the-box | true", shell=True, capture_output=True, text=True
+    )
+    assert "Broken pipe" not in done.stderr and "Traceback" not in done.stderr

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from contextlib import contextmanager
 
@@ -49,7 +50,10 @@ def count(text: str) -> int:
 
 def positive_count(text: str) -> int:
     """A whole number of at least 1."""
-    value = count(text)
+    try:
+        value = count(text)
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(f"expected a positive whole number, got {text!r}") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}")
     return value
@@ -93,7 +97,7 @@ def read_line(prompt: str) -> str:
 
 
 @contextmanager
-def progress_bar(total: int, desc: str, enabled: bool | None = None):
+def progress_bar(total: int, desc: str, enabled: bool | None = None, unit: str = "game"):
     """A tqdm bar on stderr when it is a terminal; yields an ``update(k)`` callback."""
     if enabled is None:
         enabled = sys.stderr.isatty()
@@ -102,7 +106,7 @@ def progress_bar(total: int, desc: str, enabled: bool | None = None):
         return
     from tqdm import tqdm
 
-    with tqdm(total=total, desc=desc, unit="game", unit_scale=True, leave=False, file=sys.stderr) as bar:
+    with tqdm(total=total, desc=desc, unit=unit, unit_scale=True, leave=False, file=sys.stderr) as bar:
         yield bar.update
 
 
@@ -139,7 +143,14 @@ class Cli:
             self.parser.print_help()
             return 2
         try:
-            return handler(args) or 0
+            code = handler(args) or 0
+            sys.stdout.flush()
+            return code
+        except BrokenPipeError:
+            # the reader went away (``fnmcts ... | head -1``): stop quietly, as cat does
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            return 0
         except CliError as error:
             print(f"fnmcts: error: {error}", file=sys.stderr)
             return 2
@@ -150,8 +161,6 @@ class Cli:
         except KeyboardInterrupt:
             print("\nfnmcts: interrupted", file=sys.stderr)
             return 130
-        except BrokenPipeError:
-            return 0
 
 
 def _version() -> str:

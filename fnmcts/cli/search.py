@@ -14,8 +14,8 @@ from functools import partial
 from ..exact import evaluate_policy, solve, value
 from ..games.shut_the_box import ShutTheBox
 from ..mcts import backed_up_values, greedy_policy, search, ucb, ucb1, win_rate
-from ..rng import make_rng
-from ._common import add_json, add_seed, count, emit, progress_bar
+from ..rng import make_rng, resolve_seed
+from ._common import CliError, add_json, add_seed, count, emit, progress_bar
 
 __all__ = ["register"]
 
@@ -32,8 +32,8 @@ def register(cli) -> None:
         default="tutorial",
         help="selection rule: the tutorial's ucb (z=2, rule of 3) or UCB1",
     )
-    p.add_argument("--z", type=float, default=2.0, help="z of the tutorial's ucb (default 2)")
-    p.add_argument("--c", type=float, default=math.sqrt(2), help="c of UCB1 (default sqrt 2)")
+    p.add_argument("--z", type=float, default=None, help="z of the tutorial's ucb (default 2)")
+    p.add_argument("--c", type=float, default=None, help="c of UCB1 (default sqrt 2)")
     p.add_argument(
         "--backup",
         choices=("mean", "expectimax"),
@@ -46,6 +46,12 @@ def register(cli) -> None:
 
 
 def _shut_the_box(args):
+    if args.ucb == "tutorial" and args.c is not None:
+        raise CliError("--c is UCB1's constant: use it with --ucb ucb1 (the tutorial's ucb takes --z)")
+    if args.ucb == "ucb1" and args.z is not None:
+        raise CliError("--z belongs to the tutorial's ucb: use it with --ucb tutorial (UCB1 takes --c)")
+    args.z = 2.0 if args.z is None else args.z
+    args.c = math.sqrt(2) if args.c is None else args.c
     if not (math.isfinite(args.z) and args.z >= 0):
         raise ValueError(f"--z must be a non-negative number, got {args.z}")
     if not (math.isfinite(args.c) and args.c >= 0):
@@ -53,16 +59,17 @@ def _shut_the_box(args):
     game = ShutTheBox(simplified=args.simplified)
     rule = partial(ucb, z=args.z) if args.ucb == "tutorial" else partial(ucb1, c=args.c)
     root = game.start()
+    args.seed = resolve_seed(args.seed)  # chosen here when not given, and reported, so the run replays
     rng = make_rng(args.seed)
     enabled = None if args.dives >= 100_000 else False
     started = time.perf_counter()
-    with progress_bar(args.dives, "dives", enabled=enabled) as update:
+    with progress_bar(args.dives, "dives", enabled=enabled, unit="dive") as update:
         tree = search(game, root, args.dives, rng, rule=rule, progress=update, backup=args.backup)
     seconds = time.perf_counter() - started
     greedy = value(evaluate_policy(game, greedy_policy(tree), root), root)[0]
     backed = value(evaluate_policy(game, greedy_policy(tree, backed_up_values(game, tree)), root), root)[0]
     optimum = value(solve(game, root), root)[0]
-    rate = win_rate(tree[root]) if root in tree else 0.0
+    rate = win_rate(tree[root]) if root in tree else None
     payload = {
         "dives": args.dives,
         "seed": args.seed,
@@ -86,9 +93,9 @@ def _shut_the_box(args):
     backed_share = f"{float(backed / optimum):.1%}" if optimum else "n/a"
     speed = f"{args.dives / seconds:,.0f}" if seconds > 0 else "n/a"
     text = (
-        f"Shut the Box, {payload['rules']} rules: {args.dives:,} dives, rule {args.ucb}, "
+        f"Shut the Box, {payload['rules']} rules: {args.dives:,} dive{'' if args.dives == 1 else 's'}, rule {args.ucb}, "
         f"backup {args.backup}, seed {args.seed}\n"
-        f"dives' win rate        {rate:.4f}\n"
+        f"dives' win rate        {'n/a (no dives)' if rate is None else f'{rate:.4f}'}\n"
         f"greedy policy (exact)  {float(greedy):.6f}  ({share} of the optimum)\n"
         f"expectimax read-off    {float(backed):.6f}  ({backed_share} of the optimum)\n"
         f"optimum (exact)        {float(optimum):.6f}\n"
