@@ -42,9 +42,7 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import random
-import tempfile
 from dataclasses import fields as dataclass_fields, is_dataclass
 from fractions import Fraction
 from functools import partial
@@ -55,6 +53,7 @@ from pyrsistent import PMap, PRecord, field, pmap
 
 from .agents import random_agent
 from .exact import best_moves, solve
+from .files import write_atomically
 from .games import GAMES
 from .games.nim import Nim
 from .games.piles import Piles
@@ -83,6 +82,7 @@ __all__ = [
     "evaluate",
     "ai_to_json",
     "ai_from_json",
+    "ai_to_text",
     "save_ai",
     "load_ai",
 ]
@@ -234,9 +234,28 @@ def update_q_value(ai: QAI, state, action, old_q, reward, future_rewards) -> QAI
     >>> new = update_q_value(ai, (1, 3, 5, 7), (3, 5), 0, 0, 0.5)
     >>> get_q_value(new, (1, 3, 5, 7), (3, 5)), get_q_value(ai, (1, 3, 5, 7), (3, 5))
     (0.25, 0)
+
+    The new value must be a finite number and the action legal at the state,
+    so that the AI can always be saved (``save_ai``) and loaded back:
+
+    >>> update_q_value(ai, (1, 3, 5, 7), (0, 2), 0, 1, 0)
+    Traceback (most recent call last):
+    ...
+    ValueError: illegal action (0, 2) at state (1, 3, 5, 7)
+    >>> update_q_value(ai, (1, 3, 5, 7), (3, 5), 0, float("inf"), 0)
+    Traceback (most recent call last):
+    ...
+    ValueError: the new Q value must be a finite number, got inf (old_q 0, reward inf, future_rewards 0)
     """
-    key, _ = _key_and_state(ai.game, state)
+    key, state = _key_and_state(ai.game, state)
     value = old_q + ai.alpha * ((reward + future_rewards) - old_q)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise ValueError(
+            f"the new Q value must be a finite number, got {value!r} "
+            f"(old_q {old_q!r}, reward {reward!r}, future_rewards {future_rewards!r})"
+        )
+    if action not in _moves(ai.game, state):
+        raise ValueError(f"illegal action {action!r} at state {key!r}")
     return ai.set(q=ai.q.set((key, action), value))
 
 
@@ -722,9 +741,50 @@ def ai_from_json(data) -> QAI:
     return QAI(game=game, alpha=alpha, epsilon=epsilon, q=pmap(q))
 
 
+def ai_to_text(ai: QAI) -> str:
+    """The text of the Q table file for ``ai``: ``ai_to_json`` as compact JSON,
+    checked as ``load_ai`` checks a file, so that what is written can be read back.
+
+    A ``ValueError`` names the problem: an illegal action, a value that is not a
+    finite number (``inf``, ``nan``, a string), a game that cannot be saved.
+
+    >>> ai_to_text(update_q_value(new_ai(Nim(heap=5)), (2,), 1, 0, 1, 0))[-19:]
+    '"q":[[[2],1,0.5]]}\\n'
+    >>> ai_to_text(new_ai(Nim(heap=5)).set(q=pmap({((2,), 3): 1.0})))
+    Traceback (most recent call last):
+    ...
+    ValueError: cannot save this Q table: q entry 0: illegal action 3 at state [2]
+    """
+    data = ai_to_json(ai)
+    try:
+        text = json.dumps(data, indent=None, separators=(",", ":"), allow_nan=False)
+    except ValueError as error:
+        bad = next((e for e in data["q"] if isinstance(e[2], float) and not math.isfinite(e[2])), None)
+        if bad is None:
+            raise ValueError(f"cannot save this Q table: {error}") from None
+        raise ValueError(
+            f"cannot save this Q table: the value of state {bad[0]!r}, action {bad[1]!r} "
+            f"must be a finite number, got {bad[2]!r}"
+        ) from None
+    except TypeError as error:
+        raise ValueError(f"cannot save this Q table: {error}") from None
+    try:
+        back = ai_from_json(json.loads(text))
+    except (ValueError, TypeError) as error:
+        raise ValueError(f"cannot save this Q table: {error}") from None
+    if back != ai:
+        raise ValueError("cannot save this Q table: it would not load back the same (a key or value that JSON cannot hold)")
+    return text + "\n"
+
+
 def save_ai(ai: QAI, path) -> Path:
-    """Write ``ai`` to ``path`` as JSON, atomically (a temporary file in the same
-    directory, then ``os.replace``); returns the path.
+    """Write ``ai`` to ``path`` as JSON (``ai_to_text``), atomically; returns the path.
+
+    The table is checked first (a ``ValueError`` names an illegal action or a
+    value that is not a finite number: ``load_ai`` would reject the file), then
+    written with ``fnmcts.files.write_atomically``: a temporary file in the same
+    directory, then ``os.replace``; a symbolic link is written through, a
+    directory or a device is refused, and on failure the old file is kept.
 
     >>> import tempfile, pathlib
     >>> with tempfile.TemporaryDirectory() as tmp:
@@ -732,23 +792,7 @@ def save_ai(ai: QAI, path) -> Path:
     ...     load_ai(path) == train(50, seed=1, game=Nim(heap=4))
     True
     """
-    path = Path(path)
-    text = json.dumps(ai_to_json(ai), indent=None, separators=(",", ":"))
-    directory = path.parent if str(path.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "w") as handle:
-            handle.write(text + "\n")
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    return path
+    return write_atomically(path, ai_to_text(ai))
 
 
 def load_ai(path) -> QAI:

@@ -27,6 +27,7 @@ from fnmcts.qlearning import (
     REWARDS,
     ai_from_json,
     ai_to_json,
+    ai_to_text,
     best_future_reward,
     choose_action,
     evaluate,
@@ -457,9 +458,119 @@ def test_a_failed_write_keeps_the_old_file(tmp_path, monkeypatch):
         raise OSError("disk full")
 
     monkeypatch.setattr(os, "replace", broken)
-    with pytest.raises(OSError, match="disk full"):
+    with pytest.raises(ValueError, match="disk full") as error:
         save_ai(train(500, seed=2), path)
+    assert str(error.value) == f"cannot write {path}: disk full"  # the file's name, never a temporary one
     assert path.read_bytes() == old and os.listdir(tmp_path) == ["q.json"]
+
+
+def test_save_writes_through_a_symbolic_link(tmp_path):
+    real = save_ai(train(20, seed=1), tmp_path / "real.json")
+    link = tmp_path / "link.json"
+    link.symlink_to(real)
+    ai = train(300, seed=2)
+    save_ai(ai, link)
+    assert link.is_symlink() and os.readlink(link) == str(real)  # the link is kept ...
+    assert load_ai(real) == ai  # ... and its target holds the new table
+    assert sorted(os.listdir(tmp_path)) == ["link.json", "real.json"]
+
+
+def test_save_refuses_a_directory_and_a_pipe(tmp_path):
+    ai = train(20, seed=1)
+    with pytest.raises(ValueError, match="is a directory"):
+        save_ai(ai, tmp_path)
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    with pytest.raises(ValueError, match="not a regular file"):
+        save_ai(ai, pipe)
+    with pytest.raises(ValueError, match="does not exist"):
+        save_ai(ai, tmp_path / "missing" / "q.json")
+    assert sorted(os.listdir(tmp_path)) == ["pipe"]
+
+
+def test_a_new_file_gets_the_usual_permissions(tmp_path):
+    umask = os.umask(0o022)
+    try:
+        path = save_ai(train(20, seed=1), tmp_path / "q.json")
+    finally:
+        os.umask(umask)
+    assert path.stat().st_mode & 0o777 == 0o644  # 0o666 less the umask, as open() would give
+    path.chmod(0o640)
+    save_ai(train(30, seed=1), path)
+    assert path.stat().st_mode & 0o777 == 0o640  # an existing file keeps its permissions
+
+
+def _illegal_actions(game, state):
+    """Actions of the right shape that are not legal at ``state`` (never empty: taking 0 is illegal)."""
+    if isinstance(game, Piles):
+        shaped = [(i, c) for i in range(len(game.piles)) for c in range(6)]
+    else:
+        shaped = list(range(7))
+    moves = game.possible_moves(state) if game.to_move(state) is not None else ()
+    return [a for a in shaped if a not in moves]
+
+
+@st.composite
+def ais_with_a_bad_entry(draw):
+    """An AI whose table holds one entry that load_ai would reject, and the words naming it."""
+    ai = draw(ais())
+    game = ai.game
+    kind = draw(st.sampled_from(["illegal", "terminal", "inf", "-inf", "nan", "text", "none"]))
+    if kind == "terminal":
+        state = game.state((0,) * len(game.piles)) if isinstance(game, Piles) else game.state(0)
+    else:
+        state = draw(st.sampled_from(decision_states(game)))
+    if kind in ("illegal", "terminal"):
+        action, value, words = draw(st.sampled_from(_illegal_actions(game, state))), draw(values), "illegal action"
+    else:
+        action = draw(st.sampled_from(game.possible_moves(state)))
+        value = {"inf": math.inf, "-inf": -math.inf, "nan": math.nan, "text": "0.5", "none": None}[kind]
+        words = "must be a finite number"
+    return ai.set(q=ai.q.set((state_key(game, state), action), value)), words
+
+
+@settings(max_examples=60)
+@given(ais_with_a_bad_entry())
+def test_save_refuses_a_table_that_load_would_reject(case):
+    ai, words = case
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "q.json")
+        with pytest.raises(ValueError, match=words):
+            save_ai(ai, path)
+        assert os.listdir(tmp) == []  # nothing written
+        with open(path, "w") as handle:
+            handle.write("old")
+        with pytest.raises(ValueError, match=words):
+            save_ai(ai, path)
+        assert open(path).read() == "old" and os.listdir(tmp) == ["q.json"]
+
+
+@given(ais())
+def test_whatever_save_accepts_loads_back_the_same(ai):
+    assert ai_from_json(json.loads(ai_to_text(ai))) == ai
+
+
+@given(ai_and_state(), st.data())
+def test_update_q_value_refuses_an_illegal_action(case, data):
+    ai, state = case
+    game = ai.game
+    if data.draw(st.booleans()):  # a finished game has no legal action at all
+        state = game.state((0,) * len(game.piles)) if isinstance(game, Piles) else game.state(0)
+    action = data.draw(st.sampled_from(_illegal_actions(game, state)))
+    with pytest.raises(ValueError, match="illegal action"):
+        update_q_value(ai, state, action, 0, 1, 0)
+
+
+@given(ai_and_state(), st.sampled_from([math.inf, -math.inf, math.nan]), st.integers(0, 2), st.data())
+def test_update_q_value_refuses_a_value_that_is_not_finite(case, bad, where, data):
+    ai, state = case
+    action = data.draw(st.sampled_from(ai.game.possible_moves(state)))
+    numbers = [0.0, 0.0, 0.0]
+    numbers[where] = bad
+    with pytest.raises(ValueError, match="must be a finite number"):
+        update_q_value(ai, state, action, *numbers)
 
 
 def _good():
