@@ -106,6 +106,9 @@ def record(win: int = 0, loss: int = 0, value: float | None = None):
     >>> record(1, 1, value=0.25)['value']
     0.25
     """
+    for name, count in (("win", win), ("loss", loss)):
+        if isinstance(count, bool) or not isinstance(count, (int, float)) or not count >= 0:
+            raise ValueError(f"a record's {name} count is a number >= 0, got {count!r}")
     if value is None:
         return _make_record(win, loss)
     return _make_valued(win, loss, value)
@@ -221,14 +224,18 @@ def ucb(rec, z: float = 2, *, parent_visits=None) -> float:
     (0.31416650165000326, 0.28973665961010275)
     >>> ucb(record()), ucb(record(loss=4))
     (inf, 0.75)
+    >>> ucb({'loss': 1}), ucb(None)       # missing keys count 0, as the tutorial's (get record :win 0)
+    (3.0, inf)
     """
-    w = rec["win"]
-    n = w + rec["loss"]
+    if rec is None:  # not in the tree yet, as the tutorial's (ucb nil)
+        return math.inf
+    w, l = rec.get("win", 0), rec.get("loss", 0)
+    n = w + l
     if n == 0:
         return math.inf
     if w == 0:
         return 3 / n
-    return (w + z * math.sqrt(w * rec["loss"] / n)) / n
+    return (w + z * math.sqrt(w * l / n)) / n
 
 
 def ucb1(rec, parent_visits, c: float = math.sqrt(2)) -> float:
@@ -241,14 +248,18 @@ def ucb1(rec, parent_visits, c: float = math.sqrt(2)) -> float:
     >>> ucb1(record(), parent_visits=10)
     inf
     """
-    w = rec["win"]
-    n = w + rec["loss"]
+    if rec is None:
+        return math.inf
+    w = rec.get("win", 0)
+    n = w + rec.get("loss", 0)
     if n == 0:
         return math.inf
+    if parent_visits < 1:  # a visited child has a visited parent (log 0 is undefined)
+        raise ValueError(f"parent_visits must be at least 1 for a visited record, got {parent_visits!r}")
     return w / n + c * math.sqrt(math.log(parent_visits) / n)
 
 
-RULES = {"tutorial": ucb, "ucb": ucb, "ucb1": ucb1}
+RULES = pmap({"tutorial": ucb, "ucb": ucb, "ucb1": ucb1})
 """Selection rules by name, as the command line and ``mcts_agent`` spell them."""
 
 
@@ -1033,7 +1044,7 @@ def greedy_policy(tree, values=None) -> Callable:
     return policy
 
 
-def backed_up_values(game, tree) -> dict:
+def backed_up_values(game, tree):
     """Expectimax over the tree: each stored state's estimated value for its mover.
 
     The tree's records are sampled under exploration; this backs them up with
@@ -1089,7 +1100,7 @@ def backed_up_values(game, tree) -> dict:
             value_of(state, _root_mover(game, state))
     finally:
         sys.setrecursionlimit(limit)
-    return values
+    return pmap(values)
 
 
 # -- tree views ------------------------------------------------------------------------------
@@ -1297,7 +1308,13 @@ def _nim_kernel(game, rule, rollout):
 
     if type(game) is not Nim or rollout is not None or not _known_rule(rule):
         return None
+    if game.heap > NIM_KERNEL_MAX_HEAP:  # its tables grow with the heap; the engine's with the tree
+        return None
     return _nim_search
+
+
+NIM_KERNEL_MAX_HEAP = 10_000
+"""Above this heap size single-heap Nim runs on the protocol engine, whose memory grows with the tree."""
 
 
 def _rule_spec(rating):
