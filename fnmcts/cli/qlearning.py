@@ -1,22 +1,26 @@
 """``fnmcts train piles`` and ``fnmcts train nim``: Q-learning by self-play, saved as JSON.
 
-Trains with a progress bar ("Playing training game"), writes the Q table
-atomically (see ``fnmcts.qlearning`` for the format), then reports how good the
-greedy policy is: the share of reachable winning states where its action is
-optimal (exact solver), and its win rates against random and perfect play.
+Checks the output target first, trains with a progress bar ("Playing training
+game"), writes the Q table atomically (see ``fnmcts.qlearning`` for the format;
+``-o -`` prints it on standard output and the report on standard error), then
+reports how good the greedy policy is: the share of reachable winning states
+where its action is optimal (exact solver), and its win rates against random
+and perfect play. Without ``--seed`` a seed is drawn and reported.
 """
 
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
+import contextlib
+import sys
 
 from ..exact import solve
 from ..games.nim import Nim
 from ..games.piles import Piles
-from ..qlearning import ALPHA, EPSILON, evaluate, save_ai, train
-from ..rng import child_seed
-from ._common import CliError, add_json, add_seed, count, emit, positive_count, progress_bar
+from ..files import check_target
+from ..qlearning import ALPHA, EPSILON, ai_to_text, evaluate, save_ai, train
+from ..rng import child_seed, resolve_seed
+from ._common import add_json, count, emit, positive_count, progress_bar, seed_type
 
 __all__ = ["register"]
 
@@ -46,38 +50,57 @@ def _rate(text: str) -> float:
     return value
 
 
+_EPILOG = (
+    "Without --seed a seed is drawn and reported, so every run can be repeated; the evaluation "
+    "uses child seed 1 of it (reported as eval_seed). -o - prints the Q table (JSON) on standard "
+    "output and the report on standard error. With --json the report is one JSON object; "
+    "eval_games_per_side is M, so each opponent plays 2 * M games (vs_random.games, vs_perfect.games)."
+)
+
+
 def _options(parser, default_games):
+    parser.epilog = _EPILOG
     rules = parser.add_mutually_exclusive_group()
     rules.add_argument(
         "--misere", dest="misere", action="store_true", default=True, help="taking the last object loses (default)"
     )
     rules.add_argument("--normal", dest="misere", action="store_false", help="taking the last object wins")
-    parser.add_argument("--games", type=count, default=default_games, metavar="N", help="training games of self-play")
-    add_seed(parser)
-    parser.add_argument("-o", "--output", required=True, metavar="FILE", help="where to write the Q table (JSON)")
-    parser.add_argument("--alpha", type=_rate, default=ALPHA, metavar="A", help=f"learning rate (default {ALPHA})")
     parser.add_argument(
-        "--epsilon", type=_rate, default=EPSILON, metavar="E", help=f"exploration rate (default {EPSILON})"
+        "--games", type=count, default=default_games, metavar="N", help="training games of self-play (default %(default)s)"
+    )
+    parser.add_argument(
+        "--seed", type=seed_type, default=None, metavar="S",
+        help="random seed (default: a fresh one, reported; same seed, same result)",
+    )
+    parser.add_argument(
+        "-o", "--output", required=True, metavar="FILE",
+        help="where to write the Q table (JSON), checked before training; - for standard output",
+    )
+    parser.add_argument("--alpha", type=_rate, default=ALPHA, metavar="A", help="learning rate (default %(default)s)")
+    parser.add_argument(
+        "--epsilon", type=_rate, default=EPSILON, metavar="E", help="exploration rate (default %(default)s)"
     )
     parser.add_argument(
         "--eval-games",
         type=positive_count,
         default=1000,
         metavar="M",
-        help="evaluation games against each opponent on each side (default 1000)",
+        help="evaluation games against each opponent on each side: 2 * M per opponent (default %(default)s)",
     )
     add_json(parser)
 
 
 def register(cli) -> None:
     p = cli.game_command("train", "piles", "Q-learning on multi-pile Nim (the source: piles 1,3,5,7)", _HELP)
-    p.add_argument("--piles", type=_pile_list, default=(1, 3, 5, 7), metavar="P,P,...", help="pile sizes")
+    p.add_argument(
+        "--piles", type=_pile_list, default=(1, 3, 5, 7), metavar="P,P,...", help="pile sizes (default 1,3,5,7)"
+    )
     _options(p, 10_000)
     p.set_defaults(handler=_piles)
 
     p = cli.game_command("train", "nim", "Q-learning on single-heap Nim (take 1..K)", _HELP)
-    p.add_argument("--heap", type=positive_count, default=21, metavar="H", help="items in the heap (default 21)")
-    p.add_argument("--max-take", type=positive_count, default=3, metavar="K", help="take 1..K (default 3)")
+    p.add_argument("--heap", type=positive_count, default=21, metavar="H", help="items in the heap (default %(default)s)")
+    p.add_argument("--max-take", type=positive_count, default=3, metavar="K", help="take 1..K (default %(default)s)")
     _options(p, 10_000)
     p.set_defaults(handler=_nim)
 
@@ -91,30 +114,35 @@ def _nim(args):
 
 
 def _train(args, game, title):
-    output = Path(args.output)
-    if output.is_dir():
-        raise CliError(f"{output} is a directory; -o takes a file name")
-    if not output.parent.exists():
-        raise CliError(f"directory {output.parent} does not exist")
+    to_stdout = args.output == "-"
+    if not to_stdout:
+        check_target(args.output)  # a bad target fails now, not after the training
+    seed = resolve_seed(args.seed)
     with progress_bar(args.games, "Playing training game") as update:
-        ai = train(args.games, seed=args.seed, game=game, alpha=args.alpha, epsilon=args.epsilon, progress=update)
-    save_ai(ai, output)
-    eval_seed = child_seed(args.seed, 1) if args.seed is not None else None
+        ai = train(args.games, seed=seed, game=game, alpha=args.alpha, epsilon=args.epsilon, progress=update)
+    if to_stdout:
+        sys.stdout.write(ai_to_text(ai))
+        sys.stdout.flush()
+        where = "standard output"
+    else:
+        save_ai(ai, args.output)
+        where = args.output
+    eval_seed = child_seed(seed, 1)
     report = evaluate(ai, games=args.eval_games, seed=eval_seed, solution=solve(game))
     rules = "misere: taking the last object loses" if game.misere else "normal: taking the last object wins"
     payload = {
         "game": game.name,
         "rules": "misere" if game.misere else "normal",
         "games": args.games,
-        "seed": args.seed,
+        "seed": seed,
         "alpha": ai.alpha,
         "epsilon": ai.epsilon,
-        "output": str(output),
+        "output": args.output,
         "q_entries": len(ai.q),
         "optimal_move_rate": report["optimal_move_rate"],
         "optimal_states": report["optimal_states"],
         "winning_states": report["winning_states"],
-        "eval_games": 2 * args.eval_games,
+        "eval_games_per_side": args.eval_games,
         "eval_seed": eval_seed,
         "win_rate_vs_random": report["win_rate_vs_random"],
         "win_rate_vs_perfect": report["win_rate_vs_perfect"],
@@ -128,17 +156,22 @@ def _train(args, game, title):
         )
     else:
         optimal = "none to measure: no reachable state is a win for the player to move"
-    seed = args.seed if args.seed is not None else "none (drawn from the operating system)"
+    chosen = "" if args.seed is not None else " (drawn; --seed {} repeats this run)".format(seed)
     lines = [
         f"Q-learning on {title} ({rules})",
-        f"Done training: {args.games:,} games of self-play, seed {seed}, alpha {ai.alpha}, epsilon {ai.epsilon}",
-        f"Q table        {len(ai.q):,} entries written to {output}",
+        f"Done training: {args.games:,} games of self-play, seed {seed}{chosen}, alpha {ai.alpha}, epsilon {ai.epsilon}",
+        f"Q table        {len(ai.q):,} entries written to {where}",
         f"optimal moves  {optimal}",
+        f"evaluation     {args.eval_games:,} games on each side against each opponent, seed {eval_seed}",
         f"vs random      {_rates(vr)}",
         f"vs perfect     {_rates(vp)}",
     ]
     text = "\n".join(lines)
-    emit(args, payload, text)
+    if to_stdout:  # standard output holds the Q table alone
+        with contextlib.redirect_stdout(sys.stderr):
+            emit(args, payload, text)
+    else:
+        emit(args, payload, text)
 
 
 def _rates(result) -> str:
