@@ -246,7 +246,7 @@ def montecarlo_agent(game, state, rng: random.Random, *, trials: int = 1000, rol
     game's ``evaluate_position`` (10,000). Reliable for small heaps only: its
     infinite-trial limit is the exact value of random play after each move,
     which prefers a losing move from many winning positions (21 game: every
-    winning heap from 14 up).
+    winning heap from 14 to 30; from 31 on it is sometimes right again).
 
     >>> from fnmcts.games import Nim
     >>> game = Nim(heap=21, max_take=3, misere=False)

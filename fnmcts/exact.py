@@ -145,6 +145,8 @@ def best_move(game, solution, state):
 def random_policy(game, state) -> tuple:
     """Uniform over the possible moves: ``((move, probability), ...)``."""
     moves = game.possible_moves(state)
+    if not moves:
+        raise ValueError(f"no player has a move at {state!r}: a policy applies where someone moves")
     p = Fraction(1, len(moves))
     return tuple((m, p) for m in moves)
 

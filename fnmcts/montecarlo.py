@@ -50,6 +50,11 @@ def wilson_interval(wins: int, games: int, z: float = Z95) -> tuple[float, float
     >>> wilson_interval(0, 0)
     (0.0, 1.0)
     """
+    for name, count in (("wins", wins), ("games", games)):
+        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+            raise ValueError(f"{name} must be a whole number >= 0, got {count!r}")
+    if wins > games:
+        raise ValueError(f"wins ({wins}) cannot exceed games ({games})")
     if games == 0:
         return (0.0, 1.0)
     p = wins / games

@@ -893,6 +893,12 @@ def check_game(
     """
     from .exact import solve
 
+    if isinstance(laws, str) or callable(laws):  # one law, named or given
+        laws = [laws]
+    if isinstance(skip, str):
+        skip = [skip]
+    if getattr(game, "to_move", None) is None:
+        raise TypeError(f"check_game needs a game of the fnmcts protocol, got {game!r}")
     chosen = [_law_function(law) for law in (LAWS if laws is None else laws)]
     skip = set(skip)
     unknown = skip - set(LAWS) - {name for name, _ in chosen}

@@ -6,11 +6,13 @@
 Nim(heap=21, max_take=3, misere=True)
 """
 
+from pyrsistent import pmap
+
 from .nim import Nim
 from .piles import Piles
 from .shut_the_box import ShutTheBox
 
 __all__ = ["GAMES", "Nim", "Piles", "ShutTheBox"]
 
-GAMES = {"shut-the-box": ShutTheBox, "nim": Nim, "piles": Piles}
+GAMES = pmap({"shut-the-box": ShutTheBox, "nim": Nim, "piles": Piles})
 """Game constructors by their command-line name."""
