@@ -9,6 +9,7 @@ import random
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import reduce
+from pathlib import Path
 
 import pytest
 from hypothesis import assume, given, settings
@@ -540,11 +541,10 @@ def test_save_refuses_a_table_that_load_would_reject(case):
         with pytest.raises(ValueError, match=words):
             save_ai(ai, path)
         assert os.listdir(tmp) == []  # nothing written
-        with open(path, "w") as handle:
-            handle.write("old")
+        Path(path).write_text("old")
         with pytest.raises(ValueError, match=words):
             save_ai(ai, path)
-        assert open(path).read() == "old" and os.listdir(tmp) == ["q.json"]
+        assert Path(path).read_text() == "old" and os.listdir(tmp) == ["q.json"]
 
 
 @given(ais())

@@ -15,9 +15,9 @@ import contextlib
 import sys
 
 from ..exact import solve
+from ..files import check_target
 from ..games.nim import Nim
 from ..games.piles import Piles
-from ..files import check_target
 from ..qlearning import ALPHA, EPSILON, ai_to_text, evaluate, save_ai, train
 from ..rng import child_seed, resolve_seed
 from ._common import add_json, count, emit, positive_count, progress_bar, seed_type
@@ -156,7 +156,7 @@ def _train(args, game, title):
         )
     else:
         optimal = "none to measure: no reachable state is a win for the player to move"
-    chosen = "" if args.seed is not None else " (drawn; --seed {} repeats this run)".format(seed)
+    chosen = "" if args.seed is not None else f" (drawn; --seed {seed} repeats this run)"
     lines = [
         f"Q-learning on {title} ({rules})",
         f"Done training: {args.games:,} games of self-play, seed {seed}{chosen}, alpha {ai.alpha}, epsilon {ai.epsilon}",
