@@ -1,0 +1,119 @@
+"""Bad input at the library's entry points gets a ValueError/TypeError that names it."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from pyrsistent import pmap
+
+from fnmcts import GAMES, Nim, Piles, ShutTheBox, simulate, solve
+from fnmcts.agents import random_agent
+from fnmcts.arena import play_game
+from fnmcts.exact import random_policy
+from fnmcts.mcts import RULES, mcts_move, record, search, ucb, uct
+from fnmcts.montecarlo import playout, wilson_interval
+from fnmcts.rng import make_rng
+from fnmcts.theory import winning_moves
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: solve(Nim(), Piles().start()),
+        lambda: simulate(Nim(), 10, seed=1, state=Piles().start()),
+        lambda: mcts_move(Nim(), Piles().start(), 10, make_rng(1)),
+        lambda: search(Piles(), Nim().start(), 10, make_rng(1)),
+        lambda: uct(pmap(), Nim().start(), make_rng(1)),
+        lambda: winning_moves(Nim(), Piles().start()),
+        lambda: play_game(random_agent, random_agent, Nim(), seed=1, state=Piles().start()),
+        lambda: simulate(ShutTheBox(), 10, seed=1, state=frozenset({0, 3})),
+    ],
+)
+def test_a_state_of_another_game_is_named(call):
+    with pytest.raises(ValueError, match="state|levers"):
+        call()
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: uct(pmap(), frozenset({1, 2}), None),
+        lambda: search(ShutTheBox(), frozenset({1, 2}), 5, "seed"),
+        lambda: mcts_move(Nim(), Nim().start(), 5, None),
+        lambda: playout(Nim(), Nim().start(), 42),
+    ],
+)
+def test_an_rng_that_is_not_a_random_is_a_type_error(call):
+    with pytest.raises(TypeError, match="random.Random"):
+        call()
+
+
+def test_uct_accepts_a_plain_dict_tree_and_refuses_none():
+    tree, _ = uct({}, frozenset({7}), make_rng(1))
+    assert tree[frozenset({7})] in (record(1, 0), record(0, 1))
+    with pytest.raises(TypeError, match="tree must be a map"):
+        uct(None, frozenset({7}), make_rng(1))
+
+
+def test_unfinished_shut_the_box_games_have_no_payoff():
+    game = ShutTheBox()
+    with pytest.raises(ValueError, match="not over"):
+        game.payoff(game.start())
+    with pytest.raises(ValueError, match="not over"):
+        game.payoff(game.play(game.start(), 9))
+    assert game.payoff(frozenset()) == (1,)
+
+
+def test_a_game_record_replays_from_its_seed_even_when_given_an_rng():
+    game = Piles((3, 4, 5))
+    for seed in range(5):
+        played = play_game(random_agent, random_agent, game, rng=random.Random(seed))
+        assert play_game(random_agent, random_agent, game, seed=played.seed).moves == played.moves
+
+
+def test_flags_and_rolls_are_checked():
+    with pytest.raises(TypeError, match="misere"):
+        Nim(misere="no")
+    with pytest.raises(TypeError, match="misere"):
+        Piles(misere=None)
+    with pytest.raises(TypeError, match="simplified"):
+        ShutTheBox(simplified="x")
+    with pytest.raises(ValueError, match="2 to 12"):
+        ShutTheBox().state_from_json({"box": [1, 2], "roll": 1})
+    with pytest.raises(ValueError, match="illegal dice roll"):
+        ShutTheBox().play(frozenset({1, 2}), "7")
+    with pytest.raises(ValueError, match="1 to 9"):
+        ShutTheBox().play(frozenset({10}), 10)
+    with pytest.raises(ValueError, match="illegal move"):
+        Piles().play(Piles().start(), (True, 1))
+
+
+def test_counts_policies_and_records_are_checked():
+    with pytest.raises(ValueError, match="cannot exceed"):
+        wilson_interval(5, 3)
+    with pytest.raises(ValueError, match="games"):
+        wilson_interval(1, -3)
+    with pytest.raises(ValueError, match="no player has a move"):
+        random_policy(Nim(), Nim().state(0))
+    with pytest.raises(ValueError, match="count"):
+        record(-1)
+    with pytest.raises(ValueError, match="count"):
+        record("a")
+    assert ucb({"loss": 1}) == 3.0 and ucb(None) == float("inf")
+
+
+def test_registries_are_immutable():
+    with pytest.raises(TypeError):
+        GAMES["chess"] = object  # pmap: no item assignment
+    with pytest.raises(TypeError):
+        RULES["mine"] = ucb
+
+
+def test_check_game_takes_one_law_by_name():
+    pytest.importorskip("hypothesis")
+    from fnmcts.testing import check_game
+
+    assert list(check_game(Nim(heap=4), laws="play_pure", max_examples=5)) == ["play_pure"]
+    with pytest.raises(TypeError, match="protocol"):
+        check_game(None)
