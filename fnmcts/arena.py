@@ -41,6 +41,8 @@ __all__ = [
     "transcript_line",
     "result_line",
     "parse_state",
+    "parse_piles",
+    "check_within",
     "TOURNAMENT_CHUNK",
 ]
 
@@ -241,8 +243,9 @@ def tournament(
 def parse_state(game, text: str):
     """The state of ``game`` written as ``text`` (player 1 to move unless told).
 
-    One heap: ``"21"``; piles: ``"1,3,5,7"`` or ``"1 3 5 7"``; any game: its
-    JSON form (``'{"heap": 21, "player": 1}'``).
+    One heap: ``"21"``; piles: ``"1,3,5,7"`` or ``"1 3 5 7"`` (see
+    ``parse_piles``); any game: its JSON form (``'{"heap": 21, "player": 1}'``).
+    The state is not checked against the game's start: see ``check_within``.
 
     >>> from fnmcts.games import Nim, Piles
     >>> parse_state(Nim(), "18") == Nim().state(18)
@@ -270,12 +273,72 @@ def parse_state(game, text: str):
         except ValueError:
             raise ValueError(f"a Nim state is a heap size such as 21, got {text!r}") from None
     if isinstance(game, Piles):
-        parts = stripped.replace(",", " ").split()
-        try:
-            piles = tuple(int(p) for p in parts)
-        except ValueError:
-            raise ValueError(f"piles are whole numbers such as 1,3,5,7, got {text!r}") from None
-        if not piles:
-            raise ValueError("piles must hold at least one pile")
-        return game.state(piles)
+        return game.state(parse_piles(stripped))
     raise ValueError(f"write a {type(game).__name__} state in its JSON form, got {text!r}")
+
+
+def parse_piles(text: str) -> tuple:
+    """Pile sizes written as ``"1,3,5,7"`` or ``"1 3 5 7"``; an empty field (``"1,,3"``) is an error.
+
+    >>> parse_piles("1, 3,5 7")
+    (1, 3, 5, 7)
+    >>> parse_piles("1,,3")
+    Traceback (most recent call last):
+    ...
+    ValueError: piles are whole numbers such as 1,3,5,7, got '1,,3' (an empty field)
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"piles are written as text, got {type(text).__name__}")
+    fields = [field.split() for field in text.split(",")]
+    if len(fields) > 1 and not all(fields):
+        raise ValueError(f"piles are whole numbers such as 1,3,5,7, got {text!r} (an empty field)")
+    try:
+        piles = tuple(int(p) for field in fields for p in field)
+    except ValueError:
+        raise ValueError(f"piles are whole numbers such as 1,3,5,7, got {text!r}") from None
+    if not piles:
+        raise ValueError("piles must hold at least one pile")
+    if any(p < 0 for p in piles):
+        raise ValueError(f"piles are non-negative whole numbers such as 1,3,5,7, got {text!r}")
+    return piles
+
+
+def check_within(game, state):
+    """``state`` if ``game`` can reach it from its start by the sizes, else a ``ValueError``.
+
+    Nim: the heap is at most the game's heap. Piles: as many piles as the
+    game, each at most its starting size (play only ever shrinks a pile).
+    Other games: only ``check_state``.
+
+    >>> from fnmcts.games import Nim, Piles
+    >>> check_within(Piles((1, 3, 5, 7)), Piles().state((1, 2, 0, 7)))["piles"]
+    (1, 2, 0, 7)
+    >>> check_within(Nim(heap=21), Nim().state(30))
+    Traceback (most recent call last):
+    ...
+    ValueError: heap 30 is more than Nim(heap=21, max_take=3, misere=True) starts with (21): play cannot reach it
+    """
+    from .games.nim import Nim
+    from .games.piles import Piles
+
+    state = check_state(game, state)
+    if isinstance(game, Nim) and state["heap"] > game.heap:
+        raise ValueError(
+            f"heap {state['heap']} is more than {game!r} starts with ({game.heap}): play cannot reach it"
+        )
+    if isinstance(game, Piles):
+        piles, start = state["piles"], game.piles
+        if len(piles) != len(start):
+            raise ValueError(
+                f"piles {_spaced(piles)} has {len(piles)} pile(s), {game!r} has {len(start)}: play cannot reach it"
+            )
+        if any(p > s for p, s in zip(piles, start)):
+            raise ValueError(
+                f"piles {_spaced(piles)} hold more than {game!r} starts with ({_spaced(start)}): "
+                "play cannot reach it"
+            )
+    return state
+
+
+def _spaced(numbers) -> str:
+    return " ".join(str(n) for n in numbers)

@@ -12,9 +12,17 @@ from pyrsistent import PRecord, pmap
 
 from fnmcts import theory
 from fnmcts.agents import exact_agent, montecarlo_agent, perfect_agent, random_agent
+from fnmcts.arena import (
+    GameRecord,
+    TournamentRecord,
+    check_within,
+    parse_piles,
+    parse_state,
+    play_game,
+    tournament,
+)
 from fnmcts.exact import evaluate_policy, random_policy
 from fnmcts.games import Nim, Piles, ShutTheBox
-from fnmcts.arena import GameRecord, TournamentRecord, parse_state, play_game, tournament
 
 LINE = re.compile(r"Player ([12]) takes (\d+) matchstick\(s\)\. There are (\d+) matchstick\(s\) remaining\.")
 
@@ -165,7 +173,7 @@ def test_parse_state(game, text, expected):
 @pytest.mark.parametrize(
     "game, text",
     [(Nim(), "many"), (Nim(), "-3"), (Piles(), "1,x"), (Piles(), ""), (Piles(), "1,-1"), (Nim(), "{bad"),
-     (ShutTheBox(), "123")],
+     (ShutTheBox(), "123"), (Piles(), "1,,3"), (Piles(), "1,3,"), (Piles(), ",1"), (Piles(), "1, ,3")],
 )
 def test_parse_state_rejects_bad_text(game, text):
     with pytest.raises(ValueError):
@@ -191,3 +199,68 @@ def test_tournament_counts_every_game_once_whatever_the_chunks(game, n, seed, ch
     assert record.games == n == record.wins[1] + record.wins[2] + record.draws and record.draws == 0
     if not theory.mover_wins(game, game.start()):  # perfect second player from a lost start
         assert record.wins[2] == n
+
+
+pile_lists = st.lists(st.integers(0, 12), min_size=1, max_size=5)
+
+
+@given(pile_lists, st.sampled_from([",", ", ", " ", " , "]))
+def test_parse_piles_reads_back_what_is_written(piles, sep):
+    assert parse_piles(sep.join(map(str, piles))) == tuple(piles)
+
+
+@given(pile_lists, st.data())
+def test_parse_piles_refuses_an_empty_field(piles, data):
+    """"1,,3" is a typo, not the piles 1 3: an empty field anywhere is refused."""
+    fields = [str(p) for p in piles]
+    fields.insert(data.draw(st.integers(0, len(fields))), data.draw(st.sampled_from(["", " "])))
+    with pytest.raises(ValueError, match="empty field"):
+        parse_piles(",".join(fields))
+
+
+@st.composite
+def piles_games_and_states(draw):
+    """A Piles game and a state reached from its start by random legal moves."""
+    game = Piles(tuple(draw(pile_lists)), misere=draw(st.booleans()))
+    state = game.start()
+    for _ in range(draw(st.integers(0, 20))):
+        if game.to_move(state) is None:
+            break
+        state = game.play(state, draw(st.sampled_from(game.possible_moves(state))))
+    return game, state
+
+
+@given(piles_games_and_states())
+def test_every_state_play_reaches_is_within_the_game(game_state):
+    game, state = game_state
+    assert check_within(game, state) == state
+
+
+@given(piles_games_and_states(), st.data())
+def test_a_larger_pile_or_another_number_of_piles_is_not_within(game_state, data):
+    game, state = game_state
+    piles = list(state["piles"])
+    change = data.draw(st.sampled_from(["grow", "add", "drop"]))
+    if change == "grow":
+        i = data.draw(st.integers(0, len(piles) - 1))
+        piles[i] = game.piles[i] + data.draw(st.integers(1, 5))
+    elif change == "add":
+        piles.append(data.draw(st.integers(0, 3)))
+    elif len(piles) > 1:
+        piles.pop()
+    else:
+        piles.append(0)
+    with pytest.raises(ValueError, match="cannot reach"):
+        check_within(game, game.state(piles, state["player"]))
+
+
+@given(nim_games(), st.integers(0, 40), st.integers(0, 1))
+def test_a_nim_state_is_within_the_game_iff_its_heap_is_at_most_the_start(game, heap, player):
+    state = game.state(heap, player)
+    if heap <= game.heap:
+        assert check_within(game, state) == state
+    else:
+        with pytest.raises(ValueError, match="cannot reach"):
+            check_within(game, state)
+    with pytest.raises(ValueError):
+        check_within(game, Piles().start())  # a state of another game
