@@ -1,14 +1,18 @@
 """The Nim commands: play, tournament, move, solve; JSON keys, exit codes, input handling."""
 
+import contextlib
 import io
 import json
+import sys
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from fnmcts import theory
+from fnmcts.agents import perfect_agent, random_agent
 from fnmcts.cli import main
 from fnmcts.cli.nim import interactive_nim, parse_human_move
-from fnmcts.agents import perfect_agent, random_agent
 from fnmcts.games import Nim, Piles
 from fnmcts.rng import make_rng
 
@@ -136,8 +140,237 @@ def test_q_table_from_training(capsys, tmp_path):
     qlearning.save_ai(qlearning.train(200, seed=1, game=Piles((1, 2))), path)
     data = run_json(capsys, "move", "piles", "--piles", "1,2", "--state", "1,2", "--ai", "q", "--q-table", str(path))
     assert tuple(data["move"]) in Piles((1, 2)).possible_moves(Piles((1, 2)).start())
-    code, _, err = run(capsys, "move", "piles", "--state", "1,3,5,7", "--ai", "q", "--q-table", str(path))
+    code, _, err = run(capsys, "move", "piles", "--piles", "1,3,5,7", "--state", "1,3,5,7", "--ai", "q",
+                       "--q-table", str(path))
     assert code == 2 and "trained on" in err
+
+
+@pytest.fixture(scope="module")
+def q_tables(tmp_path_factory):
+    qlearning = pytest.importorskip("fnmcts.qlearning")
+    folder = tmp_path_factory.mktemp("q")
+    piles, nim = folder / "piles.json", folder / "nim.json"
+    qlearning.save_ai(qlearning.train(3_000, seed=1, game=Piles((1, 2))), piles)
+    qlearning.save_ai(qlearning.train(3_000, seed=2, game=Nim(heap=9, max_take=3)), nim)
+    return {"piles": str(piles), "nim": str(nim)}
+
+
+def test_q_plays_the_tables_game_when_no_game_is_given(capsys, q_tables):
+    """Without --piles/--heap the game is the Q table's, so any state that fits it gets an answer."""
+    data = run_json(capsys, "move", "piles", "--state", "0,2", "--ai", "q", "--q-table", q_tables["piles"])
+    assert tuple(data["move"]) in theory.winning_moves(Piles((1, 2)), Piles((1, 2)).state((0, 2)))
+    data = run_json(capsys, "move", "nim", "--state", "7", "--ai", "q", "--q-table", q_tables["nim"])
+    assert data["move"] == 2  # misère, K = 3: leave 5 = 1 mod 4
+
+
+@pytest.mark.parametrize(
+    "kind, state", [("piles", "2,2"), ("piles", "1,2,0"), ("piles", "1"), ("nim", "10"), ("nim", "30")]
+)
+def test_q_refuses_a_state_its_game_cannot_reach(capsys, q_tables, kind, state):
+    code, out, err = run(capsys, "move", kind, "--state", state, "--ai", "q", "--q-table", q_tables[kind])
+    assert code == 2 and out == "" and "Q table's game" in err and "cannot reach" in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_a_q_table_of_the_other_game_is_refused(capsys, q_tables):
+    code, _, err = run(capsys, "move", "nim", "--state", "1", "--ai", "q", "--q-table", q_tables["piles"])
+    assert code == 2 and "trained on" in err and len(err.strip().splitlines()) == 1
+    code, _, err = run(capsys, "tournament", "piles", "q", "random", "--q-table", q_tables["nim"], "--games", "2")
+    assert code == 2 and "trained on" in err
+
+
+# -- --state and the game ----------------------------------------------------------------
+
+
+def test_without_heap_or_piles_the_game_starts_at_the_state(capsys):
+    data = run_json(capsys, "solve", "piles", "--state", "2,3,5,7")
+    assert data["game"]["piles"] == [2, 3, 5, 7] and data["state"]["piles"] == [2, 3, 5, 7]
+    assert data["winner"] == "mover"  # 2^3^5^7 = 3, not 0 (Bouton)
+    data = run_json(capsys, "solve", "nim", "--state", "30", "--normal")
+    assert data["game"]["heap"] == 30 and data["winning_moves"] == [2]  # leave 28 = 0 mod 4
+    data = run_json(capsys, "move", "piles", "--state", "1,3", "--ai", "exact")
+    assert data["move"] == [1, 3]  # misère 1,3: leave 1,0, the opponent takes the last
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("move", "nim", "--heap", "21", "--state", "30"),
+        ("move", "nim", "--heap", "5", "--state", '{"heap": 6, "player": 1}'),
+        ("move", "piles", "--piles", "1,3,5,7", "--state", "1,3"),
+        ("move", "piles", "--piles", "1,3,5,7", "--state", "2,3,5,7"),
+        ("move", "piles", "--piles", "1,3,5,7", "--state", "1,3,5,7,1"),
+        ("solve", "piles", "--piles", "1,3,5,7", "--state", "2,3,5,7"),
+        ("solve", "nim", "--heap", "3", "--state", "4"),
+    ],
+)
+def test_a_state_the_given_game_cannot_reach_is_refused(capsys, argv):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == "" and "cannot reach" in err and len(err.strip().splitlines()) == 1
+
+
+@given(st.lists(st.integers(0, 4), min_size=1, max_size=4), st.lists(st.integers(0, 4), min_size=1, max_size=4))
+@settings(max_examples=40, deadline=None)
+def test_move_answers_iff_the_state_fits_the_given_piles(start, piles):
+    fits = len(piles) == len(start) and all(p <= s for p, s in zip(piles, start))
+    argv = ["move", "piles", "--piles", ",".join(map(str, start)), "--state", ",".join(map(str, piles)),
+            "--ai", "random", "--seed", "1"]
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(argv)
+    if not fits:
+        assert code == 2 and "cannot reach" in err.getvalue()
+    elif any(piles):
+        assert code == 0, err.getvalue()
+    else:
+        assert code == 2 and "game is over" in err.getvalue()
+
+
+# -- empty games and empty fields ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("play", "nim", "--heap", "0"),
+        ("play", "piles", "--piles", "0,0"),
+        ("tournament", "nim", "random", "random", "--heap", "0", "--games", "3"),
+        ("tournament", "piles", "perfect", "random", "--piles", "0", "--games", "3"),
+    ],
+)
+def test_an_empty_game_is_refused(capsys, monkeypatch, argv):
+    code, out, err = run(capsys, *argv, stdin="1\n", monkeypatch=monkeypatch)
+    assert code == 2 and out == "" and "nothing to play" in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("misere", [True, False])
+def test_solve_an_empty_game_says_it_is_over(capsys, misere):
+    rule = "--misere" if misere else "--normal"
+    code, out, _ = run(capsys, "solve", "nim", "--heap", "0", rule)
+    assert code == 0 and "the game is over" in out and "to move wins" not in out and "to move loses" not in out
+    data = run_json(capsys, "solve", "piles", "--piles", "0,0", rule)
+    assert data["over"] is True and data["winner"] is None and data["winning_moves"] == []
+    # nobody took the last item: player 1 "to move" wins under misère (the payoff rule), loses under normal play
+    assert data["won"] == (1 if misere else 2)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("solve", "piles", "--piles", "1,,3"),
+        ("play", "piles", "--piles", "1,3,"),
+        ("move", "piles", "--state", "1,,3"),
+        ("move", "piles", "--piles", "1,,3", "--state", "1,3"),
+    ],
+)
+def test_an_empty_pile_field_is_refused(capsys, argv):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == "" and "empty field" in err and len(err.strip().splitlines()) == 1
+
+
+# -- agents in --help, agents and options that do not fit -------------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["nim", "piles"])
+def test_help_lists_the_agents_in_a_fixed_order(capsys, monkeypatch, kind):
+    monkeypatch.setenv("COLUMNS", "400")  # no line wrapping inside "montecarlo-perfect"
+    code, out, _ = run(capsys, "move", kind, "--help")
+    assert code == 0
+    flat = " ".join(out.split())
+    assert "random, perfect, montecarlo, montecarlo-perfect, mcts, exact, q" in flat
+
+
+def test_shut_the_box_lists_only_its_agents(capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "400")
+    code, out, _ = run(capsys, "move", "shut-the-box", "--help")
+    flat = " ".join(out.split())
+    assert code == 0 and "the agent: random, montecarlo, montecarlo-perfect, mcts, exact (default exact)" in flat
+    state = '{"box": [1, 2, 3], "roll": 3}'
+    for ai in ("perfect", "q"):
+        code, out, err = run(capsys, "move", "shut-the-box", "--state", state, "--ai", ai)
+        assert code == 2 and "cannot play shut-the-box" in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    "argv, flag",
+    [
+        (("move", "nim", "--state", "5", "--ai", "random", "--q-table", "t.json"), "--q-table"),
+        (("move", "nim", "--state", "5", "--ai", "mcts", "--trials", "5"), "--trials"),
+        (("move", "nim", "--state", "5", "--ai", "exact", "--iterations", "5"), "--iterations"),
+        (("move", "nim", "--state", "5", "--ai", "montecarlo", "--rule", "tutorial"), "--rule"),
+        (("move", "nim", "--state", "5", "--ai", "perfect", "--c", "1"), "--c"),
+        (("move", "piles", "--state", "1,2", "--ai", "perfect", "--final", "mean"), "--final"),
+        (("play", "nim", "--ai", "perfect", "--no-solver"), "--no-solver"),
+        (("tournament", "nim", "random", "perfect", "--trials", "5"), "--trials"),
+    ],
+)
+def test_an_option_no_chosen_agent_takes_is_refused(capsys, argv, flag):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == "" and err.startswith(f"fnmcts: error: {flag} applies to")
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_an_option_one_of_two_agents_takes_is_accepted(capsys):
+    data = run_json(capsys, "tournament", "nim", "montecarlo", "perfect", "--trials", "5", "--games", "4",
+                    "--heap", "5", "--seed", "1")
+    assert data["games"] == 4
+
+
+# -- the exact agent's size limit ---------------------------------------------------------------------
+
+
+def test_exact_refuses_a_game_too_large_to_solve(capsys):
+    code, out, err = run(capsys, "move", "piles", "--state", "50,50,50,50", "--ai", "exact")
+    assert code == 2 and out == "" and "--ai perfect" in err and "6,765,201" in err  # 51 ** 4 states
+    assert len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("move", "piles", "--state", "1,3,5,7", "--ai", "exact"),
+        ("move", "nim", "--heap", "100", "--state", "10", "--ai", "exact"),
+        ("tournament", "piles", "exact", "random", "--games", "2"),
+        ("play", "nim", "--heap", "100", "--ai", "exact"),
+    ],
+)
+def test_the_exact_limit_counts_the_games_states(capsys, monkeypatch, argv):
+    """Piles 1,3,5,7 have 2*4*6*8 = 384 positions, Nim(100) 101: refused above a limit of 50, run at 384."""
+    monkeypatch.setattr("fnmcts.cli.nim._EXACT_LIMIT", 50)
+    code, out, err = run(capsys, *argv, stdin="", monkeypatch=monkeypatch)
+    assert code == 2 and "--ai perfect" in err and len(err.strip().splitlines()) == 1
+    monkeypatch.setattr("fnmcts.cli.nim._EXACT_LIMIT", 384)
+    code, out, err = run(capsys, *argv, stdin="", monkeypatch=monkeypatch)
+    assert code == 0, err
+    if argv[:2] == ("move", "nim"):
+        assert out.strip() == "exact: take 1"  # misère: leave 9 = 1 mod 4
+
+
+# -- the interactive game's cosmetics ------------------------------------------------------------------
+
+
+def test_a_single_choice_reads_take_1():
+    lines = []
+    interactive_nim(Nim(heap=1), perfect_agent, make_rng(1), human=0, read=None, write=lines.append)
+    assert "There are 1 matchstick(s). Take 1." in lines
+    assert not any("1-1" in line for line in lines)
+    lines = []
+    answers = iter(["1"] * 5)
+    interactive_nim(Nim(heap=5), random_agent, make_rng(1), human=0, read=lambda p: next(answers),
+                    write=lines.append)
+    assert "There are 5 matchstick(s). Take 1-3." in lines
+
+
+def test_after_ctrl_c_the_summary_starts_on_a_new_line(capsys, monkeypatch):
+    def interrupted(prompt):
+        sys.stdout.write(prompt)  # as input() does: the cursor waits after the prompt
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("fnmcts.cli.nim.read_line", interrupted)
+    code, out, _ = run(capsys, "play", "nim", "--seed", "1")
+    assert code == 130
+    last = out.splitlines()[-1]
+    assert last.startswith("games 0, wins 0, losses 0; stopped (interrupted)")
 
 
 def test_play_nim_reprompts_and_stops_at_end_of_input(capsys, monkeypatch):

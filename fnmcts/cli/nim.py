@@ -6,6 +6,13 @@
 * ``move GAME --state STATE --ai NAME``: the move an agent plays at any state.
 * ``solve nim|piles``: who wins under perfect play, and the winning moves
   (the closed form, checked against the exact solver when the game is small).
+
+The game: ``--heap``/``--max-take`` (nim) or ``--piles`` (piles) and
+``--misere``/``--normal``. When ``--state`` is given without ``--heap`` (or
+``--piles``), the game starts from the state. When both are given, the state
+must fit the game (no larger heap or pile, as many piles); a state that play
+cannot reach is an error. With ``--ai q`` the options not given come from the
+Q table's game, and the state must fit that game.
 """
 
 from __future__ import annotations
@@ -13,34 +20,87 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..agents import AGENTS, make_agent
+from ..arena import (
+    check_within,
+    parse_piles,
+    parse_state,
+    result_line,
+    tournament,
+    transcript_line,
+)
 from ..games.nim import Nim
 from ..games.piles import Piles
-from ..arena import parse_state, result_line, tournament, transcript_line
-from ..rng import make_rng
 from ..protocol import CHANCE
-from ._common import CliError, read_line, add_json, add_seed, count, emit, positive_count, progress_bar
+from ..rng import make_rng
+from ._common import (
+    CliError,
+    add_json,
+    add_seed,
+    count,
+    emit,
+    positive_count,
+    progress_bar,
+    read_line,
+)
 
-__all__ = ["register", "interactive_nim", "parse_human_move", "build_agent"]
+__all__ = [
+    "AGENT_ORDER",
+    "SHUT_THE_BOX_AGENTS",
+    "agent_names",
+    "build_agent",
+    "interactive_nim",
+    "parse_human_move",
+    "register",
+]
 
 _PLAY_HELP = "play a game at the terminal"
 _TOURNAMENT_HELP = "play many games between two agents and count the wins"
 _MOVE_HELP = "print the move an agent plays at a state"
 _SOLVE_HELP = "solve a game exactly"
-_EXACT_LIMIT = 200_000  # states: above this, solve trusts the closed form alone
+_EXACT_LIMIT = 200_000  # states: above this, solve trusts the closed form alone and --ai exact is refused
+
+AGENT_ORDER = ("random", "perfect", "montecarlo", "montecarlo-perfect", "mcts", "exact", "q")
+"""The agents in the order ``--help`` lists them (any agent not named here follows, sorted)."""
+
+SHUT_THE_BOX_AGENTS = ("random", "montecarlo", "montecarlo-perfect", "mcts", "exact")
+"""The agents that can play Shut the Box: no closed form (perfect), no two-player Q table (q)."""
+
+_DEFAULTS = {"nim": {"heap": 21, "max_take": 3, "misere": True}, "piles": {"piles": (1, 3, 5, 7), "misere": True}}
+
+# the agents each agent option applies to
+_OPTION_AGENTS = {
+    "iterations": ("--iterations", ("mcts", "montecarlo", "montecarlo-perfect")),
+    "trials": ("--trials", ("montecarlo", "montecarlo-perfect")),
+    "q_table": ("--q-table", ("q",)),
+    "rule": ("--rule", ("mcts",)),
+    "c": ("--c", ("mcts",)),
+    "final": ("--final", ("mcts",)),
+    "solver": ("--no-solver", ("mcts",)),
+}
+
+
+def agent_names(game_kind: str = "nim") -> tuple:
+    """The agents a game can use, in a fixed order: ``AGENT_ORDER``, then any others sorted.
+
+    >>> agent_names("shut-the-box")
+    ('random', 'montecarlo', 'montecarlo-perfect', 'mcts', 'exact')
+    >>> agent_names("piles")[:3]
+    ('random', 'perfect', 'montecarlo')
+    """
+    names = tuple(n for n in AGENT_ORDER if n in AGENTS) + tuple(sorted(n for n in AGENTS if n not in AGENT_ORDER))
+    if game_kind == "shut-the-box":
+        return tuple(n for n in names if n in SHUT_THE_BOX_AGENTS)
+    return names
 
 
 # -- options ---------------------------------------------------------------------------
 
 
 def _pile_list(text: str) -> tuple:
-    parts = text.replace(",", " ").split()
     try:
-        piles = tuple(int(p) for p in parts)
-    except ValueError:
-        raise _type_error(f"piles are whole numbers such as 1,3,5,7, got {text!r}") from None
-    if not piles or any(p < 0 for p in piles):
-        raise _type_error(f"piles are non-negative whole numbers such as 1,3,5,7, got {text!r}")
-    return piles
+        return parse_piles(text)
+    except ValueError as error:
+        raise _type_error(str(error)) from None
 
 
 def _non_negative(text: str) -> float:
@@ -59,19 +119,26 @@ def _type_error(message):
     return argparse.ArgumentTypeError(message)
 
 
-def _game_options(parser, kind: str) -> None:
+def _game_options(parser, kind: str, with_state: bool = False) -> None:
+    from_state = "; with --state and no --heap: the state's heap" if with_state else ""
     if kind == "nim":
-        parser.add_argument("--heap", type=count, default=21, metavar="N", help="items in the heap (default 21)")
         parser.add_argument(
-            "--max-take", type=positive_count, default=3, metavar="K", help="a move takes 1..K items (default 3)"
+            "--heap", type=count, default=None, metavar="N",
+            help=f"items in the heap (default 21{from_state}; a --state must not exceed it)" if with_state
+            else "items in the heap (default 21)",
+        )
+        parser.add_argument(
+            "--max-take", type=positive_count, default=None, metavar="K", help="a move takes 1..K items (default 3)"
         )
     else:
         parser.add_argument(
-            "--piles", type=_pile_list, default=(1, 3, 5, 7), metavar="P", help="pile sizes (default 1,3,5,7)"
+            "--piles", type=_pile_list, default=None, metavar="P",
+            help="pile sizes (default 1,3,5,7; with --state and no --piles: the state's piles; "
+            "a --state must have as many piles, none larger)" if with_state else "pile sizes (default 1,3,5,7)",
         )
     rule = parser.add_mutually_exclusive_group()
     rule.add_argument(
-        "--misere", dest="misere", action="store_true", default=True, help="taking the last item loses (default)"
+        "--misere", dest="misere", action="store_true", default=None, help="taking the last item loses (default)"
     )
     rule.add_argument("--normal", dest="misere", action="store_false", help="taking the last item wins")
 
@@ -104,24 +171,115 @@ def _agent_args(args) -> dict:
     return {name: getattr(args, name) for name in names}
 
 
-def _game(args):
-    if args.game == "nim":
-        return Nim(heap=args.heap, max_take=args.max_take, misere=args.misere)
-    if args.game == "shut-the-box":
-        from ..games.shut_the_box import ShutTheBox
+def _check_agents(args, kind: str, names) -> None:
+    """Refuse an unknown agent, one the game cannot use, or an option none of ``names`` takes."""
+    usable = agent_names(kind)
+    for name in names:
+        if name not in usable:
+            if name in AGENTS:
+                why = "no closed form" if name == "perfect" else "it plays two-player games only"
+                raise CliError(f"agent {name!r} cannot play {kind} ({why}); choose one of {', '.join(usable)}")
+            raise CliError(f"unknown agent {name!r}; choose one of {', '.join(usable)}")
+    for dest, (flag, takers) in _OPTION_AGENTS.items():
+        if getattr(args, dest) is not None and not set(names) & set(takers):
+            raise CliError(f"{flag} applies to --ai {' or '.join(takers)} only, not {' or '.join(names)}")
 
-        return ShutTheBox(simplified=args.simplified)
-    return Piles(args.piles, misere=args.misere)
+
+def _load_q(q_table):
+    """The QAI saved at ``q_table``, or a ``CliError`` naming the problem."""
+    if q_table is None:
+        raise CliError("--ai q needs --q-table FILE (train one with `fnmcts train piles -o FILE`)")
+    path = Path(q_table)
+    if not path.is_file():
+        raise CliError(f"no Q table at {q_table}")
+    try:
+        from ..qlearning import load_ai
+
+        return load_ai(path)
+    except (ValueError, TypeError, KeyError, OSError, UnicodeDecodeError) as error:
+        raise CliError(f"bad Q table: {error}") from None
 
 
-def build_agent(name: str, game=None, *, iterations=None, trials=None, q_table=None, **search):
+def _nim_game(args, names=(), state_text=None):
+    """``(game, state, q_ai)``: the Nim or Piles game of ``args``, the parsed ``state_text`` and the Q table.
+
+    Options not given take their defaults, from the Q table's game when an
+    agent is ``q``; with a state and no ``--heap``/``--piles`` (and no Q
+    table) the game starts from the state; the state must fit the game.
+    """
+    kind = args.game
+    size = "heap" if kind == "nim" else "piles"
+    given = {k: getattr(args, k) for k in _DEFAULTS[kind] if getattr(args, k, None) is not None}
+    fields = dict(_DEFAULTS[kind])
+    q_ai = _load_q(args.q_table) if "q" in names else None
+    trained = getattr(q_ai, "game", None)
+    if trained is not None:
+        if not isinstance(trained, Nim if kind == "nim" else Piles):
+            raise CliError(f"the Q table {args.q_table} was trained on {trained!r}, not a {kind} game")
+        fields.update({k: getattr(trained, k) for k in fields})
+    fields.update(given)
+    game = _make_game(kind, fields)
+    state = None
+    if state_text is not None:
+        state = parse_state(game, state_text)
+        if size not in given and trained is None:
+            fields[size] = state[size]
+            game = _make_game(kind, fields)
+    if trained is not None and trained != game:
+        raise CliError(f"the Q table {args.q_table} was trained on {trained!r}, not {game!r}")
+    if state is not None:
+        try:
+            check_within(game, state)
+        except ValueError as error:
+            whose = "the Q table's game" if trained is not None else "the game"
+            raise CliError(f"--state {state_text.strip()} does not fit {whose}: {error}") from None
+    return game, state, q_ai
+
+
+def _make_game(kind, fields):
+    if kind == "nim":
+        return Nim(heap=fields["heap"], max_take=fields["max_take"], misere=fields["misere"])
+    return Piles(fields["piles"], misere=fields["misere"])
+
+
+def _refuse_empty(game) -> None:
+    if game.to_move(game.start()) is None:
+        if isinstance(game, Nim):
+            where = f"the heap is {game.heap}"
+        else:
+            where = f"the piles are {' '.join(map(str, game.piles))}"
+        raise CliError(f"nothing to play: {where}, so the game is over before it starts")
+
+
+def _state_count(game, state) -> int:
+    if isinstance(game, Nim):
+        return state["heap"] + 1
+    total = 1
+    for p in state["piles"]:
+        total *= p + 1
+    return total
+
+
+def _check_exact_size(game, names) -> None:
+    """Refuse ``--ai exact`` on a game whose exact solution would hold more than ``_EXACT_LIMIT`` states."""
+    if "exact" in names and isinstance(game, (Nim, Piles)):
+        states = _state_count(game, game.start())
+        if states > _EXACT_LIMIT:
+            raise CliError(
+                f"--ai exact would solve {states:,} states of {game!r} (the limit is {_EXACT_LIMIT:,}); "
+                "use --ai perfect, the closed form"
+            )
+
+
+def build_agent(name: str, game=None, *, iterations=None, trials=None, q_table=None, ai=None, **search):
     """The agent ``name`` of ``AGENTS`` with the command line's options.
 
     ``iterations`` sets MCTS iterations (and the playouts of the Monte Carlo
     agents unless ``trials`` does); ``search`` holds the MCTS options (``rule``,
     ``c``, ``final``, ``solver``; ``None`` means the default). Options that do
-    not apply to the agent are ignored. A missing or bad Q table, or one trained
-    on another ``game``, is a ``CliError``.
+    not apply to the agent are ignored here (the commands refuse them first).
+    The q agent takes a loaded ``ai`` or a ``q_table`` file; a missing or bad
+    Q table, or one trained on another ``game``, is a ``CliError``.
 
     >>> from fnmcts.games.nim import Nim
     >>> from fnmcts.rng import make_rng
@@ -132,7 +290,7 @@ def build_agent(name: str, game=None, *, iterations=None, trials=None, q_table=N
     {'trials': 300}
     """
     if name not in AGENTS:
-        raise CliError(f"unknown agent {name!r}; choose one of {', '.join(sorted(AGENTS))}")
+        raise CliError(f"unknown agent {name!r}; choose one of {', '.join(agent_names())}")
     options = {}
     if name == "mcts":
         if iterations is not None:
@@ -141,17 +299,7 @@ def build_agent(name: str, game=None, *, iterations=None, trials=None, q_table=N
     if name in ("montecarlo", "montecarlo-perfect") and (trials or iterations) is not None:
         options["trials"] = trials or iterations
     if name == "q":
-        if q_table is None:
-            raise CliError("--ai q needs --q-table FILE (train one with `fnmcts train piles -o FILE`)")
-        path = Path(q_table)
-        if not path.is_file():
-            raise CliError(f"no Q table at {q_table}")
-        try:
-            from ..qlearning import load_ai
-
-            ai = load_ai(path)
-        except (ValueError, TypeError, KeyError, OSError, UnicodeDecodeError) as error:
-            raise CliError(f"bad Q table: {error}") from None
+        ai = _load_q(q_table) if ai is None else ai
         trained = getattr(ai, "game", None)
         if game is not None and trained is not None and trained != game:
             raise CliError(f"the Q table {q_table} was trained on {trained!r}, not {game!r}")
@@ -168,7 +316,10 @@ def register(cli) -> None:
             "play", kind, f"play Nim ({what}) against an agent (type your move; Ctrl-D stops)", _PLAY_HELP
         )
         _game_options(p, kind)
-        p.add_argument("--ai", default="perfect", metavar="NAME", help=f"the opponent: {', '.join(AGENTS)}")
+        p.add_argument(
+            "--ai", default="perfect", metavar="NAME",
+            help=f"the opponent: {', '.join(agent_names(kind))} (default perfect)",
+        )
         side = p.add_mutually_exclusive_group()
         side.add_argument("--first", dest="human", action="store_const", const=0, default=0, help="you move first")
         side.add_argument("--second", dest="human", action="store_const", const=1, help="the agent moves first")
@@ -178,7 +329,7 @@ def register(cli) -> None:
         p.set_defaults(handler=_play)
 
         p = cli.game_command("tournament", kind, f"Nim ({what}): AGENT1 (player 1) against AGENT2", _TOURNAMENT_HELP)
-        p.add_argument("agent1", metavar="AGENT1", help=f"player 1: {', '.join(AGENTS)}")
+        p.add_argument("agent1", metavar="AGENT1", help=f"player 1: {', '.join(agent_names(kind))}")
         p.add_argument("agent2", metavar="AGENT2", help="player 2")
         _game_options(p, kind)
         p.add_argument("--games", type=count, default=100, metavar="N", help="how many games (default 100)")
@@ -192,7 +343,7 @@ def register(cli) -> None:
         _register_move(cli, kind, f"Nim ({what}): the agent's move at --state")
 
         p = cli.game_command("solve", kind, f"Nim ({what}): who wins, and the winning moves", _SOLVE_HELP)
-        _game_options(p, kind)
+        _game_options(p, kind, with_state=True)
         p.add_argument("--state", default=None, metavar="STATE", help="solve from this position (default: the start)")
         add_json(p)
         p.set_defaults(handler=_solve)
@@ -208,9 +359,12 @@ def _register_move(cli, kind: str, help: str) -> None:
         p.add_argument("--simplified", action="store_true", help="the simplified rules of task 4")
         default_ai = "exact"
     else:
-        _game_options(p, kind)
+        _game_options(p, kind, with_state=True)
         default_ai = "perfect"
-    p.add_argument("--ai", default=default_ai, metavar="NAME", help=f"the agent: {', '.join(AGENTS)}")
+    p.add_argument(
+        "--ai", default=default_ai, metavar="NAME",
+        help=f"the agent: {', '.join(agent_names(kind))} (default {default_ai})",
+    )
     _agent_options(p)
     add_seed(p)
     add_json(p)
@@ -245,7 +399,8 @@ def parse_human_move(game, state, text: str):
 
 def _render(game, state) -> str:
     if isinstance(game, Nim):
-        return f"There are {state['heap']} matchstick(s). Take 1-{min(game.max_take, state['heap'])}."
+        top = min(game.max_take, state["heap"])
+        return f"There are {state['heap']} matchstick(s). Take {'1' if top == 1 else f'1-{top}'}."
     return "Piles:\n" + "\n".join(f"Pile {i}: {p}" for i, p in enumerate(state["piles"]))
 
 
@@ -305,13 +460,16 @@ def interactive_nim(game, agent, rng, *, human: int, read, write, games: int = 1
 
 
 def _play(args):
-    game = _game(args)
-    agent = build_agent(args.ai, game, **_agent_args(args))
+    _check_agents(args, args.game, (args.ai,))
+    game, _, q_ai = _nim_game(args, (args.ai,))
+    _refuse_empty(game)
+    _check_exact_size(game, (args.ai,))
+    agent = build_agent(args.ai, game, ai=q_ai, **_agent_args(args))
     summary = interactive_nim(
         game, agent, make_rng(args.seed), human=args.human, read=read_line, write=print, games=args.games
     )
-    if summary["stopped"] == "end of input":
-        print()
+    if summary["stopped"]:
+        print()  # the prompt or ^C left the cursor mid-line
     text = f"games {summary['games']}, wins {summary['wins']}, losses {summary['losses']}"
     if summary["stopped"]:
         text += f"; stopped ({summary['stopped']}), the game in progress is not counted"
@@ -325,8 +483,12 @@ def _play(args):
 def _tournament(args):
     from ..parallel import make_executor
 
-    game = _game(args)
-    options = _agent_args(args)
+    names = (args.agent1, args.agent2)
+    _check_agents(args, args.game, names)
+    game, _, q_ai = _nim_game(args, names)
+    _refuse_empty(game)
+    _check_exact_size(game, names)
+    options = _agent_args(args) | {"ai": q_ai}
     agent1, agent2 = build_agent(args.agent1, game, **options), build_agent(args.agent2, game, **options)
     if args.workers > 1:
         import pickle
@@ -360,11 +522,18 @@ def _move_json(move):
 
 
 def _move(args):
-    game = _game(args)
-    state = parse_state(game, args.state)
+    _check_agents(args, args.game, (args.ai,))
+    if args.game == "shut-the-box":
+        from ..games.shut_the_box import ShutTheBox
+
+        game, q_ai = ShutTheBox(simplified=args.simplified), None
+        state = parse_state(game, args.state)
+    else:
+        game, state, q_ai = _nim_game(args, (args.ai,), args.state)
     if game.to_move(state) is None:
         raise CliError(f"the game is over at {args.state!r}: no move to play")
-    agent = build_agent(args.ai, game, **_agent_args(args))
+    _check_exact_size(game, (args.ai,))
+    agent = build_agent(args.ai, game, ai=q_ai, **_agent_args(args))
     seed = args.seed if args.seed is not None else make_rng().getrandbits(63)
     if game.to_move(state) is CHANCE:
         raise CliError(f"the dice are to roll at {args.state!r}: give the roll too, e.g. '{{\"box\": [...], \"roll\": 7}}'")
@@ -379,21 +548,14 @@ def _move(args):
     emit(args, payload, f"{args.ai}: {game.describe_move(state, move)}")
 
 
-def _state_count(game, state) -> int:
-    if isinstance(game, Nim):
-        return state["heap"] + 1
-    total = 1
-    for p in state["piles"]:
-        total *= p + 1
-    return total
-
-
 def _solve(args):
     from .. import theory
     from ..exact import best_moves, solve
 
-    game = _game(args)
-    state = game.start() if args.state is None else parse_state(game, args.state)
+    game, state, _ = _nim_game(args, (), args.state)
+    state = game.start() if state is None else state
+    if game.to_move(state) is None:
+        return _solve_over(args, game, state)
     winner = theory.winner(game, state)
     moves = theory.winning_moves(game, state)
     checked = None
@@ -414,9 +576,30 @@ def _solve(args):
     }
     who = "the player to move wins" if winner == theory.MOVER else "the player to move loses (the other player wins)"
     listed = ", ".join(game.describe_move(state, m) for m in moves) or "none"
-    where = f"heap {state['heap']}" if isinstance(game, Nim) else f"piles {' '.join(map(str, state['piles']))}"
-    rule = "misère: taking the last item loses" if game.misere else "normal play: taking the last item wins"
-    text = f"{where} ({rule})\n{who}\nwinning moves: {listed}"
+    text = f"{_where(game, state)}\n{who}\nwinning moves: {listed}"
     if checked:
         text += "\n(checked against the exact solver)"
+    emit(args, payload, text)
+
+
+def _where(game, state) -> str:
+    where = f"heap {state['heap']}" if isinstance(game, Nim) else f"piles {' '.join(map(str, state['piles']))}"
+    rule = "misère: taking the last item loses" if game.misere else "normal play: taking the last item wins"
+    return f"{where} ({rule})"
+
+
+def _solve_over(args, game, state):
+    """``solve`` at a finished game: nobody moves; say who has won."""
+    payoff = game.payoff(state)
+    won = 1 if payoff[0] > payoff[1] else 2
+    payload = {
+        "winner": None,
+        "over": True,
+        "won": won,
+        "winning_moves": [],
+        "state": game.state_to_json(state),
+        "game": _game_json(game),
+        "exact_checked": False,
+    }
+    text = f"{_where(game, state)}\nthe game is over: nobody moves; player {won} has won"
     emit(args, payload, text)
