@@ -60,6 +60,7 @@ from collections.abc import Mapping
 from pyrsistent import PMap, PRecord, field, pmap
 
 from .protocol import CHANCE, check_state, sample_outcome
+from .games.shut_the_box import random_finish
 from .rng import check_rng
 
 __all__ = [
@@ -578,15 +579,7 @@ def _uct_stb(tree, box, rng, rule, tables):
     while True:
         rec = counts.get(state)
         if rec is None:
-            # one random game from the new box (the draws of play_game)
-            x = mask_of[state]
-            while x:
-                nxt = moves36[x * 36 + int(rnd() * 36)]
-                k = len(nxt)
-                if not k:
-                    break
-                x = nxt[0] if k == 1 else nxt[int(rnd() * k)]
-            won = not x
+            won = random_finish(moves36, mask_of[state], rnd)  # one random game, the draws of play_game
             break
         if not state:
             won = True
@@ -740,15 +733,7 @@ def _stb_dives(moves36, root, n, rng, rating, counts):
         while True:
             rec = counts.get(m)
             if rec is None:
-                # one random game from m (the draws of play_game)
-                x = m
-                while x:
-                    nxt = moves36[x * 36 + int(rnd() * 36)]
-                    k = len(nxt)
-                    if not k:
-                        break
-                    x = nxt[0] if k == 1 else nxt[int(rnd() * k)]
-                won = not x
+                won = random_finish(moves36, m, rnd)  # one random game, the draws of play_game
                 break
             if not m:
                 won = True
@@ -899,14 +884,7 @@ def _stb_expectimax_search(game, state, dives, rng, tree, rating, progress):
             while True:
                 rec = counts.get(m)
                 if rec is None:
-                    x = m
-                    while x:
-                        nxt = moves36[x * 36 + int(rnd() * 36)]
-                        k = len(nxt)
-                        if not k:
-                            break
-                        x = nxt[0] if k == 1 else nxt[int(rnd() * k)]
-                    won = not x
+                    won = random_finish(moves36, m, rnd)
                     break
                 if not m:
                     won = True
