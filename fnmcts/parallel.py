@@ -19,6 +19,8 @@ import os
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Callable
 
+from toolz import partition_all
+
 from .rng import child_rng, check_seed
 
 __all__ = ["DEFAULT_CHUNK", "chunks", "run_chunks", "make_executor", "check_count"]
@@ -88,7 +90,7 @@ def run_chunks(
         raise TypeError(f"executor must offer map(), got {type(executor).__name__}")
     jobs = ((fn, seed, index, size) for index, size in iter_chunks(n, chunk_size))
     results = []
-    for window in _windows(jobs, 1 if executor is None else WINDOW):
+    for window in partition_all(1 if executor is None else WINDOW, jobs):
         if executor is None:
             mapped = map(_call, window)
         elif hasattr(executor, "gather") and not isinstance(executor, Executor):  # dask.distributed
@@ -105,16 +107,6 @@ def run_chunks(
 WINDOW = 64
 """Chunks handed to an executor at a time."""
 
-
-def _windows(jobs, size: int):
-    window = []
-    for job in jobs:
-        window.append(job)
-        if len(window) == size:
-            yield window
-            window = []
-    if window:
-        yield window
 
 
 def _count(size, rng):

@@ -17,6 +17,8 @@ import hashlib
 import random
 from fractions import Fraction
 
+from toolz import frequencies
+
 __all__ = [
     "make_rng",
     "child_seed",
@@ -114,7 +116,7 @@ generic chance sampler (cumulative weights over 36ths) draws for the same ``u``.
 """
 
 DICE_PROBABILITIES = tuple(
-    (total, Fraction(ROLL_OF_36.count(total), 36)) for total in range(2, 13)
+    (total, Fraction(ways, 36)) for total, ways in sorted(frequencies(ROLL_OF_36).items())
 )
 """``((2, 1/36), (3, 2/36), ..., (12, 1/36))``: the sums of two dice."""
 

@@ -24,6 +24,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from pyrsistent import PRecord, field, pmap
+from toolz import first, valmap
 
 from .exact import evaluate_policy, random_policy, solve
 from .games.shut_the_box import ShutTheBox, all_boxes, box_to_mask, ordered_moves
@@ -85,7 +86,7 @@ def random_play_table(levers: int = 9, simplified: bool = False):
 def _tree(levers: int, simplified: bool):
     game = _game(levers, simplified)
     values = solve(game, *all_boxes(levers))
-    return pmap({state: v[0] for state, v in values.items()})
+    return pmap(valmap(first, values))
 
 
 def build_tree(levers: int = 9, simplified: bool = False):
