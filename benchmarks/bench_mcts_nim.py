@@ -10,7 +10,12 @@ in the same run:
   expanded per iteration, random rollouts; the shape of the notebook's
   MonteCarloTreeSearch), the baseline of the ratios;
 * the PyPI ``mcts`` package, when it is importable (``pip install mcts``);
-  skipped otherwise.
+  skipped otherwise;
+* OpenSpiel's Python ``MCTSBot`` (random rollouts) on OpenSpiel's own nim, one
+  pile of 21, take any number, misère, beside fnmcts on the same game
+  (as ``Piles((21,))`` through the protocol engine, and as ``Nim(21, 21)`` on
+  the integer kernel) and the baseline, when ``pyspiel`` is importable
+  (``pip install open_spiel``); skipped otherwise.
 
 Figures are medians of a few repeats; the ratio is fnmcts / the baseline.
 Then the strength check: the default ``mcts_agent`` on every winning position
@@ -129,6 +134,28 @@ def _pypi_mcts():
     return run
 
 
+# -- OpenSpiel's MCTSBot on its own nim, if installed ------------------------------------------
+
+
+def _openspiel_mcts(heap):
+    try:
+        import numpy as np
+        import pyspiel
+        from open_spiel.python.algorithms import mcts as spiel_mcts
+    except ImportError:
+        return None
+    game = pyspiel.load_game("nim", {"pile_sizes": str(heap), "is_misere": True})
+
+    def run(iterations):
+        evaluator = spiel_mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(1))
+        bot = spiel_mcts.MCTSBot(
+            game, math.sqrt(2), iterations, evaluator, random_state=np.random.RandomState(1), solve=False
+        )
+        return bot.step(game.new_initial_state())
+
+    return run
+
+
 def _median_rate(fn, iterations, repeats):
     rates = []
     for _ in range(repeats):
@@ -188,6 +215,35 @@ def main(argv=None) -> int:
         print("(PyPI mcts package not installed: skipped)")
     for name, rate in rows:
         print(f"  {name:<44} {rate:>10,.0f} iterations/s   x{rate / base:.2f}")
+    spiel = _openspiel_mcts(HEAP)
+    if spiel is not None:
+        from fnmcts.games import Piles
+
+        one_pile = Piles((HEAP,), misere=True)
+        take_any = Nim(HEAP, HEAP, misere=True)  # the same game as a heap: the integer kernel
+        any_take = n // 3
+        print(f"\nOpenSpiel's nim (one pile of {HEAP}, take any number, misere): {any_take:,} iterations")
+        base_any = _median_rate(lambda k: _mutable_uct(HEAP, HEAP, k, random.Random(1)), any_take, r)
+        peer_rows = [
+            ("plain mutable-node UCT (baseline)", base_any),
+            (
+                "fnmcts mcts_move on Piles((21,)), UCB1, no solver",
+                _median_rate(
+                    lambda k: mcts_move(one_pile, one_pile.start(), k, random.Random(1), solver=False), any_take, r
+                ),
+            ),
+            (
+                "fnmcts mcts_move on Nim(21, take 1..21), UCB1, no solver",
+                _median_rate(
+                    lambda k: mcts_move(take_any, take_any.start(), k, random.Random(1), solver=False), any_take, r
+                ),
+            ),
+            ("OpenSpiel MCTSBot, random rollouts", _median_rate(spiel, any_take, r)),
+        ]
+        for name, rate in peer_rows:
+            print(f"  {name:<58} {rate:>10,.0f} iterations/s   x{rate / base_any:.2f}")
+    else:
+        print("(OpenSpiel not installed: its MCTSBot skipped)")
     times = []
     for _ in range(r):
         started = time.perf_counter()

@@ -366,6 +366,8 @@ def _decision(game, state, rng):
 
 
 def _playout_payoff(game, state, rng, rollout):
+    if rollout is None and hasattr(game, "random_payoff"):  # a kernel with the same draws
+        return game.random_payoff(state, rng)
     from .montecarlo import playout
 
     return game.payoff(playout(game, state, rng, rollout))
@@ -623,9 +625,15 @@ def _freeze(counts: dict):
 
 
 def _engine_dives(
-    game, root, n, rng, rating, counts, rollout=None, proven=None, mover=None, stop_when_proven=False
+    game, root, n, rng, rating, counts, rollout=None, proven=None, mover=None, stop_when_proven=False, kids=None
 ):
     """Run ``n`` dives on ``counts`` (state -> [w, l], mutated in place).
+
+    ``kids`` (a dict state -> its children in move order, filled in place) keeps
+    each decision's children once computed, so a dive does not replay every
+    move of every state it passes; pass the same dict to continue a search.
+    Children are interned (``kids[None]`` maps each state to one equal object),
+    so transpositions find their counts by identity, not by comparing maps.
 
     With ``proven`` (a dict state -> True/False: proven win/loss for the mover
     into the state), the dives also run MCTS-Solver: proven states end a dive
@@ -634,6 +642,8 @@ def _engine_dives(
     """
     root_mover = _root_mover(game, root) if mover is None else mover
     to_move, play, possible = game.to_move, game.play, game.possible_moves
+    kids = {} if kids is None else kids
+    same = kids.setdefault(None, {})  # the interned states; None is never a state
     for _ in range(n):
         if stop_when_proven and proven is not None and root in proven:
             break
@@ -662,7 +672,11 @@ def _engine_dives(
                 payoff = game.payoff(decision)
                 break
             parent = rec[0] + rec[1]
-            children = [play(decision, move) for move in possible(decision)]
+            children = kids.get(decision)
+            if children is None:
+                children = kids[decision] = [
+                    same.setdefault(child, child) for child in (play(decision, move) for move in possible(decision))
+                ]
             best, best_rating = None, -math.inf
             if proven is not None:
                 if decision is state:
@@ -829,9 +843,9 @@ def search(
         return pmap(
             {boxes.setdefault(m, mask_to_box(m)): record(w, l) for m, (w, l) in counts.items()}
         )
-    counts = _thaw(tree)
+    counts, kids = _thaw(tree), {}
     for size in _chunks(dives):
-        _engine_dives(game, state, size, rng, rating, counts, rollout)
+        _engine_dives(game, state, size, rng, rating, counts, rollout, kids=kids)
         if progress is not None:
             progress(size)
     return _freeze(counts)

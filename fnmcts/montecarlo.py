@@ -163,6 +163,8 @@ def playout(game, state, rng: random.Random, agent=None):
 def _game_chunk(game, state, agent, size, rng) -> int:
     if agent is None and hasattr(game, "random_wins"):
         return game.random_wins(state, size, rng)
+    if agent is None and hasattr(game, "random_payoff"):
+        return sum(1 for _ in range(size) if game.random_payoff(state, rng)[0] > 0)
     wins = 0
     for _ in range(size):
         if game.payoff(playout(game, state, rng, agent))[0] > 0:

@@ -191,3 +191,28 @@ def test_bad_game_parameters_are_named():
         Nim(heap=2).play(Nim(heap=2).start(), 3)
     with pytest.raises(ValueError, match="illegal move"):
         Piles((1, 2)).play(Piles((1, 2)).start(), (0, 2))
+
+
+@given(st.lists(st.integers(0, 5), min_size=1, max_size=4), st.booleans(), st.integers(0, 1), st.integers(0, 2**32))
+def test_piles_random_payoff_kernel_is_the_random_playout(piles, misere, player, seed):
+    from fnmcts.montecarlo import playout
+
+    game = Piles(tuple(piles), misere)
+    state = game.state(tuple(piles), player)
+    a, b = random.Random(seed), random.Random(seed)
+    if game.to_move(state) is None:
+        return
+    assert game.random_payoff(state, a) == game.payoff(playout(game, state, b))
+    assert a.random() == b.random()  # the same draws consumed
+
+
+@given(nim_games(), st.integers(0, 1), st.integers(0, 2**32))
+def test_nim_random_payoff_kernel_is_the_random_playout(game, player, seed):
+    from fnmcts.montecarlo import playout
+
+    state = game.state(game.heap, player)
+    if game.to_move(state) is None:
+        return
+    a, b = random.Random(seed), random.Random(seed)
+    assert game.random_payoff(state, a) == game.payoff(playout(game, state, b))
+    assert a.random() == b.random()

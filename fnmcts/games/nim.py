@@ -87,8 +87,24 @@ class Nim(GameBase):
     def payoff(self, state) -> tuple:
         if state["heap"]:
             raise ValueError(f"the game is not over at {state!r}")
-        last_taker = 1 - state["player"]
-        winner = 1 - last_taker if self.misere else last_taker
+        return self._end_payoff(state["player"])
+
+    def random_payoff(self, state, rng) -> tuple:
+        """The payoff after random play from ``state`` (fast kernel).
+
+        Draws exactly as ``playout`` with ``random_agent`` does: one draw per
+        move, none when only one move is possible.
+        """
+        heap, player, top = state["heap"], state["player"], self.max_take
+        rnd = rng.random
+        while heap:
+            m = top if heap > top else heap
+            heap -= 1 if m == 1 else int(rnd() * m) + 1
+            player = 1 - player
+        return self._end_payoff(player)
+
+    def _end_payoff(self, to_move: int) -> tuple:
+        winner = to_move if self.misere else 1 - to_move
         return (1, -1) if winner == 0 else (-1, 1)
 
     def describe_move(self, state, move) -> str:

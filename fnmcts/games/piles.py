@@ -88,8 +88,31 @@ class Piles(GameBase):
     def payoff(self, state) -> tuple:
         if any(state["piles"]):
             raise ValueError(f"the game is not over at {state!r}")
-        last_taker = 1 - state["player"]
-        winner = 1 - last_taker if self.misere else last_taker
+        return self._end_payoff(state["player"])
+
+    def random_payoff(self, state, rng) -> tuple:
+        """The payoff after random play from ``state`` (fast kernel).
+
+        Draws exactly as ``playout`` with ``random_agent`` does: move ``k`` of the
+        ``sum(piles)`` moves in order, none when only one move is left.
+        """
+        piles = list(state["piles"])
+        player = state["player"]
+        total = sum(piles)
+        rnd = rng.random
+        while total:
+            k = 0 if total == 1 else int(rnd() * total)
+            i = 0
+            while k >= piles[i]:
+                k -= piles[i]
+                i += 1
+            piles[i] -= k + 1
+            total -= k + 1
+            player = 1 - player
+        return self._end_payoff(player)
+
+    def _end_payoff(self, to_move: int) -> tuple:
+        winner = to_move if self.misere else 1 - to_move
         return (1, -1) if winner == 0 else (-1, 1)
 
     def describe_move(self, state, move) -> str:
