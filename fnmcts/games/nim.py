@@ -67,7 +67,8 @@ class Nim(GameBase):
         """``state`` if it is a state of this game, else a clear error."""
         if not isinstance(state, PMap) or set(state) != {"heap", "player"}:
             raise ValueError(f"a Nim state is pmap(heap=n, player=0 or 1), got {state!r}")
-        return self.state(state["heap"], state["player"])
+        self.state(state["heap"], state["player"])  # raises on bad values
+        return state  # the caller's object: trees and tables find it by identity
 
     def start(self):
         return pmap({"heap": self.heap, "player": 0})

@@ -62,7 +62,8 @@ class Piles(GameBase):
         """``state`` if it is a state of this game, else a clear error."""
         if not isinstance(state, PMap) or set(state) != {"piles", "player"}:
             raise ValueError(f"a piles state is pmap(piles=(...), player=0 or 1), got {state!r}")
-        return self.state(state["piles"], state["player"])
+        self.state(state["piles"], state["player"])  # raises on bad values
+        return state  # the caller's object: trees and tables find it by identity
 
     def start(self):
         return pmap({"piles": self.piles, "player": 0})

@@ -305,7 +305,7 @@ class ShutTheBox(GameBase):
             roll = state["roll"]
             if isinstance(roll, bool) or not isinstance(roll, int) or not 2 <= roll <= 12:
                 raise ValueError(f"a roll of two dice is a whole number from 2 to 12, got {roll!r}")
-            return state.set("box", box)
+            return state if box is state["box"] else state.set("box", box)
         return _check_box(state, self.levers)
 
     def start(self):
