@@ -17,14 +17,24 @@ The protocol, as methods of the game value:
 ``chance_outcomes(state)``             ``((outcome, Fraction), ...)`` at a chance
                                        node; probabilities are positive, sum to 1
 ``play(state, move)``                  the state a move (or chance outcome) leads to
-``payoff(state)``                      at the end: one number per player, in [-1, 1];
-                                       two-player games are zero-sum (+1 / -1)
+``payoff(state)``                      at the end: one number per player, within
+                                       ``payoff_range()``; two-player games are
+                                       zero-sum (+1 win, 0 draw, -1 loss)
+``payoff_range()``                     ``(low, high)``: the worst and the best payoff
+                                       (optional: ``(0, 1)`` for one player, else
+                                       ``(-1, 1)``)
 ``state_to_json(state)``               a JSON-ready form of the state
 ``state_from_json(data)``              the inverse of ``state_to_json``
 =====================================  =============================================
 
-One-player games (Shut the Box) pay 1 for a win and 0 for a loss. ``GameBase``
-supplies defaults (sampling a chance outcome, describing a move, JSON forms of
+**What payoffs mean.** A payoff is a number, not a verdict: every algorithm
+reads it on the scale of ``payoff_range``, rescaled to [0, 1] for the player
+it belongs to (``high`` is 1, ``low`` is 0, the middle is a draw). A search
+maximises the expected payoff, so a draw counts half a win, and a score (a
+one-player game paying ``total / 7``, say) is maximised as a score, not as
+the chance of a positive payoff. Records count a rescaled payoff above 1/2 as
+a win, exactly 1/2 as a draw and below 1/2 as a loss. One-player games (Shut
+the Box) pay 1 for a win and 0 for a loss. ``GameBase`` supplies defaults (sampling a chance outcome, describing a move, JSON forms of
 simple states) for games that want them.
 
 >>> from fnmcts.games.nim import Nim
@@ -54,6 +64,7 @@ __all__ = [
     "chance_outcomes",
     "play",
     "payoff",
+    "payoff_range",
     "is_terminal",
     "is_chance",
     "sample_outcome",
@@ -144,6 +155,14 @@ class GameBase:
             raise ValueError(f"chance probabilities at {state!r} do not sum to 1")
         return outcomes[bisect_right(cumulative, rng.random() * denominator)][0]
 
+    def payoff_range(self) -> tuple:
+        """``(low, high)``: the worst and the best payoff of one player.
+
+        ``(0, 1)`` for a one-player game, ``(-1, 1)`` otherwise; override it
+        for another scale.
+        """
+        return (0, 1) if self.num_players == 1 else (-1, 1)
+
     def describe_move(self, state, move) -> str:
         return str(move)
 
@@ -214,6 +233,26 @@ def play(game, state, move):
 def payoff(game, state) -> tuple:
     """The payoff to each player at a terminal ``state``."""
     return game.payoff(state)
+
+
+def payoff_range(game) -> tuple:
+    """``(low, high)``: the worst and the best payoff one player can get.
+
+    The game's own ``payoff_range()`` when it has one, else ``(0, 1)`` for one
+    player and ``(-1, 1)`` for more.
+
+    >>> from fnmcts.games import Nim, ShutTheBox
+    >>> payoff_range(Nim()), payoff_range(ShutTheBox())
+    ((-1, 1), (0, 1))
+    """
+    own = getattr(game, "payoff_range", None)
+    if own is not None:
+        low, high = own()
+    else:
+        low, high = (0, 1) if getattr(game, "num_players", 1) == 1 else (-1, 1)
+    if not low < high:
+        raise ValueError(f"payoff_range of {game!r} must be (low, high) with low < high, got {(low, high)!r}")
+    return (low, high)
 
 
 def is_terminal(game, state) -> bool:
