@@ -10,10 +10,10 @@ takes an explicit ``rng`` or ``seed``.
 20
 """
 
-from .agents import random_agent
+from .play import GameRecord, TournamentRecord, play_game, playout, random_agent, tournament
 from .exact import best_move, best_moves, evaluate_policy, random_policy, solve, value
 from .games import GAMES, Nim, Piles, ShutTheBox
-from .montecarlo import Simulation, estimate, playout, simulate, wilson_interval
+from .montecarlo import Simulation, estimate, simulate, wilson_interval
 from .mcts import (
     MoveSearch,
     backed_up_values,
@@ -38,7 +38,6 @@ from .agents import (
     montecarlo_perfect_agent,
     perfect_agent,
 )
-from .arena import GameRecord, TournamentRecord, play_game, tournament
 from .protocol import (
     CHANCE,
     Game,

@@ -37,6 +37,8 @@ from functools import lru_cache, partial
 
 from pyrsistent import pmap
 
+from .play import first_move_agent, random_agent
+
 __all__ = [
     "random_agent",
     "first_move_agent",
@@ -60,34 +62,6 @@ MAX_REMOVE = 3
 
 TRIALS = 10_000
 """The 21 game: random games played after each first move by ``evaluate_position``."""
-
-
-def random_agent(game, state, rng: random.Random):
-    """A uniformly random legal move, consuming one ``rng.random()`` (none if forced).
-
-    >>> from fnmcts.games.nim import Nim
-    >>> random_agent(Nim(heap=1), Nim(heap=1).start(), random.Random(0))
-    1
-    """
-    moves = game.possible_moves(state)
-    if not moves:
-        raise ValueError(f"no legal move at {state!r}")
-    if len(moves) == 1:
-        return moves[0]
-    return moves[int(rng.random() * len(moves))]
-
-
-def first_move_agent(game, state, rng: random.Random = None):
-    """The first legal move in the game's stable order (deterministic).
-
-    >>> from fnmcts.games.nim import Nim
-    >>> first_move_agent(Nim(), Nim().start())
-    1
-    """
-    moves = game.possible_moves(state)
-    if not moves:
-        raise ValueError(f"no legal move at {state!r}")
-    return moves[0]
 
 
 def perfect_agent(game, state, rng: random.Random):
@@ -209,7 +183,7 @@ def win_rates(game, state, rng: random.Random, trials: int = 1000, rollout=None)
     >>> win_rates(game, game.start(), random.Random(0), trials=1000)  # exact: 1/2, 0, 1
     ((1, 0.508), (2, 0.0), (3, 1.0))
     """
-    from .montecarlo import playout
+    from .play import playout
     from .parallel import check_count
 
     check_count(trials, "trials")

@@ -23,8 +23,9 @@ from typing import Callable
 from pyrsistent import PRecord, field
 
 from .parallel import DEFAULT_CHUNK, check_count, run_chunks
-from .protocol import CHANCE, check_state, sample_outcome
-from .rng import check_rng, resolve_seed
+from .play import playout
+from .protocol import check_state
+from .rng import resolve_seed
 
 __all__ = [
     "Simulation",
@@ -135,29 +136,6 @@ def estimate(
     base = resolve_seed(seed, rng)
     counts = run_chunks(partial(_trial_chunk, trial, win), n, base, chunk_size, executor, progress)
     return Simulation.of(sum(counts), n, base)
-
-
-def playout(game, state, rng: random.Random, agent=None):
-    """Play from ``state`` to the end; return the terminal state.
-
-    ``agent`` is a function ``(game, state, rng) -> move`` used for every player,
-    or a tuple of one agent per player; the default plays uniformly at random.
-    Chance nodes draw from ``rng``.
-    """
-    from .agents import random_agent
-
-    check_rng(rng)
-    agents = agent if isinstance(agent, tuple) else None
-    single = agent or random_agent
-    while True:
-        player = game.to_move(state)
-        if player is None:
-            return state
-        if player is CHANCE:
-            state = game.play(state, sample_outcome(game, state, rng))
-        else:
-            chooser = agents[player] if agents else single
-            state = game.play(state, chooser(game, state, rng))
 
 
 def _game_chunk(game, state, agent, size, rng) -> int:

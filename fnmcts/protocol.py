@@ -72,6 +72,7 @@ __all__ = [
     "state_to_json",
     "state_from_json",
     "describe_move",
+    "transcript_line",
     "check_state",
 ]
 
@@ -165,6 +166,13 @@ class GameBase:
 
     def describe_move(self, state, move) -> str:
         return str(move)
+
+    def transcript_line(self, player, move, after) -> str:
+        """The transcript line for ``player`` (0-based) playing ``move`` to reach ``after``.
+
+        The default: "Player N: <describe_move>." (``describe_move`` sees no state).
+        """
+        return f"Player {player + 1}: {self.describe_move(None, move)}."
 
     def state_to_json(self, state):
         return _to_json(state)
@@ -292,6 +300,26 @@ def describe_move(game, state, move) -> str:
     """A short human description of ``move`` at ``state``."""
     describe = getattr(game, "describe_move", None)
     return describe(state, move) if describe else str(move)
+
+
+def transcript_line(game, player, move, after) -> str:
+    """The transcript line for ``player`` (0-based, or ``CHANCE``) playing ``move`` to reach ``after``.
+
+    Chance: "Chance: <outcome>."; a player: the game's ``transcript_line`` hook,
+    else the default of ``GameBase``.
+
+    >>> from fnmcts.games import Nim, Piles
+    >>> transcript_line(Nim(), 0, 3, Nim().state(18, 1))
+    'Player 1 takes 3 matchstick(s). There are 18 matchstick(s) remaining.'
+    >>> transcript_line(Piles(), 1, (2, 4), Piles().state((1, 3, 1, 7)))
+    'Player 2 takes 4 object(s) from pile 2. Piles: 1 3 1 7.'
+    """
+    if player is CHANCE:
+        return f"Chance: {move}."
+    own = getattr(game, "transcript_line", None)
+    if own is not None:
+        return own(player, move, after)
+    return f"Player {player + 1}: {describe_move(game, None, move)}."
 
 
 def check_state(game, state):

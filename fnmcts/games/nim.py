@@ -111,6 +111,17 @@ class Nim(GameBase):
     def describe_move(self, state, move) -> str:
         return f"take {move}"
 
+    def transcript_line(self, player, move, after) -> str:
+        """The notebook's line: "Player 1 takes 3 matchstick(s). There are 18 matchstick(s) remaining."
+
+        >>> Nim().transcript_line(0, 3, Nim().state(18, 1))
+        'Player 1 takes 3 matchstick(s). There are 18 matchstick(s) remaining.'
+        """
+        return (
+            f"Player {player + 1} takes {move} matchstick(s). "
+            f"There are {after['heap']} matchstick(s) remaining."
+        )
+
     def state_to_json(self, state):
         return {"heap": state["heap"], "player": state["player"]}
 

@@ -119,6 +119,16 @@ class Piles(GameBase):
     def describe_move(self, state, move) -> str:
         return f"take {move[1]} from pile {move[0]}"
 
+    def transcript_line(self, player, move, after) -> str:
+        """The Q-learning project's line: "Player 2 takes 4 object(s) from pile 2. Piles: 1 3 1 7."
+
+        >>> Piles().transcript_line(1, (2, 4), Piles().state((1, 3, 1, 7)))
+        'Player 2 takes 4 object(s) from pile 2. Piles: 1 3 1 7.'
+        """
+        pile, count = move
+        piles = " ".join(str(p) for p in after["piles"])
+        return f"Player {player + 1} takes {count} object(s) from pile {pile}. Piles: {piles}."
+
     def state_to_json(self, state):
         return {"piles": list(state["piles"]), "player": state["player"]}
 
