@@ -1,7 +1,7 @@
-"""The built-in games: coin and darts (trials), Shut the Box, Nim, multi-pile Nim.
+"""The built-in games: coin and darts (trials), Shut the Box, Nim, multi-pile Nim, tic-tac-toe.
 
 >>> sorted(GAMES)
-['nim', 'piles', 'shut-the-box']
+['nim', 'piles', 'shut-the-box', 'tic-tac-toe']
 >>> GAMES["nim"]()
 Nim(heap=21, max_take=3, misere=True)
 """
@@ -11,8 +11,9 @@ from pyrsistent import pmap
 from .nim import Nim
 from .piles import Piles
 from .shut_the_box import ShutTheBox
+from .tictactoe import TicTacToe
 
-__all__ = ["GAMES", "Nim", "Piles", "ShutTheBox"]
+__all__ = ["GAMES", "Nim", "Piles", "ShutTheBox", "TicTacToe"]
 
-GAMES = pmap({"shut-the-box": ShutTheBox, "nim": Nim, "piles": Piles})
+GAMES = pmap({"shut-the-box": ShutTheBox, "nim": Nim, "piles": Piles, "tic-tac-toe": TicTacToe})
 """Game constructors by their command-line name."""
