@@ -3,7 +3,8 @@
 A trial is a function of an ``rng``; ``estimate`` runs it ``n`` times and
 returns a ``Simulation`` record: the win and loss counts, the estimate and its
 95% Wilson score interval. ``simulate`` does the same for whole games of the
-protocol, played by an agent (random play by default).
+protocol, played by an agent (random play by default); ``playout`` (from
+``fnmcts.play``) is re-exported here for the callers that import it from here.
 
 A game's payoff is a number, not a verdict (``fnmcts.protocol``, "What payoffs
 mean"). ``simulate`` reads player 1's payoff ``x`` on the game's
@@ -35,8 +36,9 @@ from typing import Callable
 from pyrsistent import PRecord, field
 
 from .parallel import DEFAULT_CHUNK, check_count, run_chunks
-from .protocol import CHANCE, check_state, payoff_range, sample_outcome
-from .rng import check_rng, resolve_seed
+from .play import playout
+from .protocol import check_state, payoff_range
+from .rng import resolve_seed
 
 __all__ = [
     "Simulation",
@@ -332,29 +334,6 @@ def estimate(
     base = resolve_seed(seed, rng)
     counts = run_chunks(partial(_trial_chunk, trial, win), n, base, chunk_size, executor, progress)
     return Simulation.of(sum(counts), n, base)
-
-
-def playout(game, state, rng: random.Random, agent=None):
-    """Play from ``state`` to the end; return the terminal state.
-
-    ``agent`` is a function ``(game, state, rng) -> move`` used for every player,
-    or a tuple of one agent per player; the default plays uniformly at random.
-    Chance nodes draw from ``rng``.
-    """
-    from .agents import random_agent
-
-    check_rng(rng)
-    agents = agent if isinstance(agent, tuple) else None
-    single = agent or random_agent
-    while True:
-        player = game.to_move(state)
-        if player is None:
-            return state
-        if player is CHANCE:
-            state = game.play(state, sample_outcome(game, state, rng))
-        else:
-            chooser = agents[player] if agents else single
-            state = game.play(state, chooser(game, state, rng))
 
 
 def _tally(payoffs, game_range) -> Simulation:
