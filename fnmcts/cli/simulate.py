@@ -1,13 +1,21 @@
-"""``fnmcts simulate GAME``: Monte Carlo estimates with 95% intervals."""
+"""``fnmcts simulate GAME``: Monte Carlo estimates with 95% intervals.
+
+The report names the games, the wins and losses, the share of wins with its
+95% Wilson interval and the seed. When some game paid player 1 neither the
+best nor the worst payoff (a draw, or a graded score), it also names the draws
+and the mean payoff with its 95% interval: a draw is half a win, so the share
+of wins alone no longer tells how well player 1 did.
+"""
 
 from __future__ import annotations
 
 from ..games import coin, darts
 from ..games.shut_the_box import ShutTheBox
+from ..games.tictactoe import TicTacToe
 from ..montecarlo import simulate
 from ._common import add_json, add_seed, count, emit, positive_count, progress_bar
 
-__all__ = ["register"]
+__all__ = ["register", "report_text"]
 
 _HELP = "estimate a probability by playing many random games"
 
@@ -33,6 +41,10 @@ def register(cli) -> None:
     _options(p, 1_000_000)
     p.set_defaults(handler=_shut_the_box)
 
+    p = cli.game_command("simulate", "tic-tac-toe", "random play of tic-tac-toe: wins, draws, mean payoff", _HELP)
+    _options(p, 1_000_000)
+    p.set_defaults(handler=_tic_tac_toe)
+
 
 def _run(args, fn, desc):
     from ..parallel import make_executor
@@ -46,18 +58,52 @@ def _run(args, fn, desc):
             executor.shutdown()
 
 
+def report_text(record, title: str, extra_text: str = "") -> str:
+    """The text report of ``record`` (a ``Simulation``) under ``title``.
+
+    Games, wins, losses, the estimate (the share of wins), its 95% interval and
+    the seed; when some game paid neither extreme (``record.graded``), the
+    draws and the mean payoff with its 95% interval as well.
+
+    >>> from fnmcts.montecarlo import Simulation
+    >>> print(report_text(Simulation.of(3, 4, seed=1), "coins"))
+    coins
+    games     4
+    wins      3
+    losses    1
+    estimate  0.75
+    95% CI    [0.300642, 0.954413]
+    seed      1
+    >>> print(report_text(Simulation.of(50, 100, draw=20, payoff_range=(-1, 1), seed=2), "a game with draws"))
+    a game with draws
+    games     100
+    wins      50
+    draws     20
+    losses    30
+    estimate  0.5  (share of wins)
+    95% CI    [0.403832, 0.596168]
+    mean      0.2  (payoff in [-1, 1], 95% CI [0.0282735, 0.371726])
+    seed      2
+    """
+    graded = record.graded > 0
+    low, high = record.payoff_range
+    counts = [f"wins      {record.win:,}", f"losses    {record.loss:,}"]
+    if graded:
+        counts.insert(1, f"draws     {record.draw:,}")
+    share = [
+        f"estimate  {record.estimate:.6g}" + ("  (share of wins)" if graded else ""),
+        f"95% CI    [{record.ci_low:.6g}, {record.ci_high:.6g}]",
+    ]
+    mean = [
+        f"mean      {record.mean:.6g}  (payoff in [{low:g}, {high:g}], "
+        f"95% CI [{record.mean_low:.6g}, {record.mean_high:.6g}])"
+    ]
+    lines = [title, f"games     {record.games:,}", *counts, *share, *(mean if graded else [])]
+    return "\n".join(lines) + f"\nseed      {record.seed}" + extra_text
+
+
 def _report(args, record, title, extra=None, extra_text=""):
-    payload = record.to_json() | (extra or {})
-    text = (
-        f"{title}\n"
-        f"games     {record.games:,}\n"
-        f"wins      {record.win:,}\n"
-        f"losses    {record.loss:,}\n"
-        f"estimate  {record.estimate:.6g}\n"
-        f"95% CI    [{record.ci_low:.6g}, {record.ci_high:.6g}]\n"
-        f"seed      {record.seed}" + extra_text
-    )
-    emit(args, payload, text)
+    emit(args, record.to_json() | (extra or {}), report_text(record, title, extra_text))
 
 
 def _coin(args):
@@ -86,3 +132,13 @@ def _shut_the_box(args):
     record = _run(args, fn, "shut the box")
     rules = "simplified" if args.simplified else "full"
     _report(args, record, f"Shut the Box, {rules} rules, random play", {"rules": rules})
+
+
+def _tic_tac_toe(args):
+    game = TicTacToe()
+
+    def fn(n, **options):
+        return simulate(game, n, **options)
+
+    record = _run(args, fn, "tic-tac-toe")
+    _report(args, record, "Tic-tac-toe, random play, X (player 1) moves first")
