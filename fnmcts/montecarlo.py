@@ -94,7 +94,10 @@ def mean_interval(
     is no variance to estimate and the interval is the whole range. Like every
     normal interval it is too narrow for a handful of games, or when nearly
     every game pays the same (all the same: no width at all); there the Wilson
-    interval of the win share (``wilson_interval``) is the sound figure.
+    interval of the win share (``wilson_interval``) is the sound figure. The
+    variance comes from raw sums, so it loses about ``sqrt(eps)`` times the
+    payoff to rounding: negligible unless the range lies far from 0 and the
+    payoffs barely vary.
 
     >>> [round(x, 4) for x in mean_interval(50.0, 50.0, 100)]  # 50 payoffs of 1, 50 of 0
     [0.4015, 0.5985]
@@ -192,7 +195,7 @@ class Simulation(PRecord):
         (3, 2.0, 0.2)
         """
         low, high = _range_of(payoff_range)
-        estimate, ci_low, ci_high = cls._win_figures(win, games)
+        ci_low, ci_high = wilson_interval(win, games)
         loss = games - win - _whole(draw, "draw")
         if loss < 0:
             raise ValueError(f"wins ({win}) and draws ({draw}) cannot exceed games ({games})")
@@ -210,7 +213,7 @@ class Simulation(PRecord):
             win=win,
             loss=loss,
             games=games,
-            estimate=estimate,
+            estimate=win / games if games else 0.0,
             ci_low=ci_low,
             ci_high=ci_high,
             seed=seed,
@@ -220,11 +223,6 @@ class Simulation(PRecord):
             sum_squares=float(sum_squares),
             payoff_range=(low, high),
         )
-
-    @staticmethod
-    def _win_figures(win: int, games: int) -> tuple[float, float, float]:
-        low, high = wilson_interval(win, games)
-        return (win / games if games else 0.0, low, high)
 
     @property
     def mean(self) -> float:
