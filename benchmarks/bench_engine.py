@@ -1,0 +1,214 @@
+"""MCTS iterations per second on games written outside fnmcts, through the protocol only.
+
+    python benchmarks/bench_engine.py [--iterations N] [--repeats R]
+
+Two games are written in this file, as a user would write them (frozen
+dataclasses with the protocol's methods, nothing from fnmcts's game modules):
+tic-tac-toe, and a take-away game (one pile of 21, take any number, taking the
+last loses: the shape of OpenSpiel's ``nim``). On each, in the same run:
+
+* a plain mutable-node UCT through the same protocol (nodes with parent
+  pointers, one child expanded per iteration, random rollouts calling the
+  game's methods): the baseline of the ratios;
+* fnmcts's ``mcts_move`` (UCB1, c = sqrt 2, no solver): the engine every game
+  gets, on the game's compiled graph;
+* on the take-away game, OpenSpiel's Python ``MCTSBot`` (random rollouts, no
+  solver) on its own ``nim`` with the same shape, when ``pyspiel`` is importable
+  (``pip install open_spiel``); skipped otherwise.
+
+Figures are medians of the repeats; ratios are against the baseline measured
+in the same run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from fnmcts.mcts import mcts_move  # noqa: E402
+
+LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
+
+
+@dataclass(frozen=True)
+class UserTicTacToe:
+    """Tic-tac-toe as a user writes it: a 9-tuple, 1 for X, 2 for O."""
+
+    num_players = 2
+
+    def start(self):
+        return (0,) * 9
+
+    def _winner(self, board):
+        for a, b, c in LINES:
+            if board[a] and board[a] == board[b] == board[c]:
+                return board[a]
+        return 0
+
+    def to_move(self, board):
+        if self._winner(board) or 0 not in board:
+            return None
+        return 0 if board.count(1) == board.count(2) else 1
+
+    def possible_moves(self, board):
+        if self.to_move(board) is None:
+            return ()
+        return tuple(i for i, x in enumerate(board) if not x)
+
+    def chance_outcomes(self, board):
+        return ()
+
+    def play(self, board, move):
+        mark = 1 if board.count(1) == board.count(2) else 2
+        return board[:move] + (mark,) + board[move + 1 :]
+
+    def payoff(self, board):
+        w = self._winner(board)
+        return (1, -1) if w == 1 else (-1, 1) if w == 2 else (0, 0)
+
+    def state_to_json(self, board):
+        return list(board)
+
+    def state_from_json(self, data):
+        return tuple(data)
+
+
+@dataclass(frozen=True)
+class TakeAway:
+    """One pile; take any number; taking the last loses. A state: (pile, player to move)."""
+
+    pile: int = 21
+    num_players = 2
+
+    def start(self):
+        return (self.pile, 0)
+
+    def to_move(self, state):
+        return state[1] if state[0] else None
+
+    def possible_moves(self, state):
+        return tuple(range(1, state[0] + 1))
+
+    def chance_outcomes(self, state):
+        return ()
+
+    def play(self, state, move):
+        return (state[0] - move, 1 - state[1])
+
+    def payoff(self, state):
+        # the player to move at an empty pile did not take the last: they win
+        return (1, -1) if state[1] == 0 else (-1, 1)
+
+    def state_to_json(self, state):
+        return list(state)
+
+    def state_from_json(self, data):
+        return tuple(data)
+
+
+# -- the baseline: plain mutable-node UCT through the protocol ----------------------------
+
+
+class _Node:
+    __slots__ = ("state", "parent", "mover", "untried", "children", "visits", "value")
+
+    def __init__(self, game, state, parent, mover):
+        self.state, self.parent, self.mover = state, parent, mover
+        self.untried = list(game.possible_moves(state))
+        self.children = []
+        self.visits = 0
+        self.value = 0.0
+
+
+def plain_uct(game, state, iterations, rng, c=math.sqrt(2)):
+    """UCT on mutable nodes, every step through the game's methods; the most visited move."""
+    root = _Node(game, state, None, 1 - game.to_move(state))
+    moves = {}
+    for _ in range(iterations):
+        node = root
+        while not node.untried and node.children:
+            log_n = math.log(node.visits)
+            node = max(node.children, key=lambda ch: ch.value / ch.visits + c * math.sqrt(log_n / ch.visits))
+        if node.untried:
+            move = node.untried.pop(0)
+            child = _Node(game, game.play(node.state, move), node, game.to_move(node.state))
+            moves[child] = move
+            node.children.append(child)
+            node = child
+        s = node.state
+        while game.to_move(s) is not None:
+            options = game.possible_moves(s)
+            s = game.play(s, options[int(rng.random() * len(options))])
+        payoff = game.payoff(s)
+        while node is not None:
+            node.visits += 1
+            node.value += (payoff[node.mover] + 1) / 2
+            node = node.parent
+    return moves[max(root.children, key=lambda ch: ch.visits)]
+
+
+def _openspiel(pile):
+    try:
+        import numpy as np
+        import pyspiel
+        from open_spiel.python.algorithms import mcts as spiel_mcts
+    except ImportError:
+        return None
+    game = pyspiel.load_game("nim", {"pile_sizes": str(pile), "is_misere": True})
+
+    def run(iterations):
+        evaluator = spiel_mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(1))
+        bot = spiel_mcts.MCTSBot(
+            game, math.sqrt(2), iterations, evaluator, random_state=np.random.RandomState(1), solve=False
+        )
+        return bot.step(game.new_initial_state())
+
+    return run
+
+
+def _median_rate(fn, iterations, repeats):
+    rates = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn(iterations)
+        rates.append(iterations / (time.perf_counter() - t0))
+    return statistics.median(rates)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--iterations", type=int, default=20_000)
+    parser.add_argument("--repeats", type=int, default=5)
+    args, _ = parser.parse_known_args(argv)
+    n, r = args.iterations, args.repeats
+    print(f"MCTS on games written outside fnmcts: {n:,} iterations a move, median of {r}")
+    for game in (UserTicTacToe(), TakeAway(21)):
+        state = game.start()
+        base = _median_rate(lambda k: plain_uct(game, state, k, random.Random(1)), n, r)
+        ours = _median_rate(lambda k: mcts_move(game, state, k, random.Random(1), solver=False), n, r)
+        print(f"\n{type(game).__name__}")
+        print(f"  plain mutable-node UCT through the protocol (baseline) {base:>12,.0f} it/s  1.00x")
+        print(f"  fnmcts mcts_move (UCB1, no solver)                      {ours:>12,.0f} it/s  {ours / base:.2f}x")
+        if isinstance(game, TakeAway):
+            spiel = _openspiel(game.pile)
+            if spiel is None:
+                print("  OpenSpiel MCTSBot: skipped (pip install open_spiel)")
+            else:
+                theirs = _median_rate(spiel, n, r)
+                print(
+                    f"  OpenSpiel MCTSBot on its nim (same shape)              {theirs:>12,.0f} it/s  "
+                    f"{theirs / base:.2f}x   (fnmcts / OpenSpiel: {ours / theirs:.2f}x)"
+                )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,123 @@
+"""Monte Carlo tree search: records, ucb rules, one engine, views, agents.
+
+The tutorial's task 11, written once against the game protocol. A **record**
+holds a state's visits and results for the player who moved into it (the
+tutorial's ``{'win': w, 'loss': l}``, plus draws and scores where a game has
+them); the **tree** is an immutable map from state to record (for Shut the
+Box: from box to record, exactly the tutorial's table).
+
+How the protocol's parts map onto the tutorial's tree:
+
+* **Stored nodes** are the root and every state a player's move leads to (for
+  Shut the Box: boxes). States reached by chance (a box with its roll) are
+  passed through, never stored: at a stored node the dive draws the chance
+  outcomes (rolls the dice), then rates the children of the decision.
+* **Records belong to the mover.** A payoff is rescaled to [0, 1] on the
+  game's ``payoff_range``; the record adds it to its ``score`` and counts a
+  win (above 1/2), a draw (1/2) or a loss. Ratings use the mean, so a draw is
+  half a win and a score is a score. A state must determine its mover (Nim's
+  states say who is to move), so transpositions share one record soundly.
+* **One descent** (``fnmcts.mcts._engine``) serves ``uct`` (one dive on the
+  persistent tree), ``search`` (many dives, batched) and ``mcts_move`` (a move
+  chosen, MCTS-Solver on); the backup (``'mean'``, ``'expectimax'``) and the
+  solver are its parameters. Every finite game runs on a compiled graph of
+  interned states (``CompiledGraph``), proven equal, draw for draw, to the
+  protocol itself.
+
+>>> from fnmcts.games.shut_the_box import ShutTheBox, start_box
+>>> from fnmcts.rng import make_rng
+>>> ucb(record(win=23, loss=77)) > ucb(record(win=1, loss=9))
+True
+>>> tree, result = uct(pmap(), start_box, make_rng(1), ShutTheBox())
+>>> result, tree[start_box]
+('loss', Record(win=0, loss=1))
+>>> tree = search(ShutTheBox(), start_box, 1_000, make_rng(1))
+>>> visits(tree[start_box])
+1000
+
+See Also: ``fnmcts.exact`` (the truth every estimate is judged by),
+``fnmcts.play.playout`` (the playouts).
+"""
+
+from pyrsistent import pmap
+
+from ._graph import CompiledGraph
+from ._records import (
+    DRAW,
+    EMPTY_RECORD,
+    LOSS,
+    RULES,
+    WIN,
+    Record,
+    add_result,
+    make_record,
+    mean,
+    rating_selector,
+    record,
+    score,
+    ucb,
+    ucb1,
+    ucb1_score,
+    ucb1_selector,
+    ucb_score,
+    ucb_selector,
+    visits,
+    win_rate,
+)
+from ._search import (
+    BACKUPS,
+    DEFAULT_ITERATIONS,
+    MoveSearch,
+    _repeat_uct,
+    mcts_agent,
+    mcts_move,
+    result_of,
+    search,
+    uct,
+)
+from ._views import (
+    backed_up_values,
+    dives_win_rate,
+    greedy_move,
+    greedy_policy,
+    principal_variation,
+    top_children,
+)
+
+__all__ = [
+    "Record",
+    "record",
+    "EMPTY_RECORD",
+    "WIN",
+    "LOSS",
+    "DRAW",
+    "visits",
+    "score",
+    "mean",
+    "win_rate",
+    "add_result",
+    "ucb",
+    "ucb1",
+    "ucb_score",
+    "ucb1_score",
+    "RULES",
+    "ucb_selector",
+    "ucb1_selector",
+    "rating_selector",
+    "make_record",
+    "uct",
+    "search",
+    "result_of",
+    "dives_win_rate",
+    "greedy_move",
+    "greedy_policy",
+    "backed_up_values",
+    "top_children",
+    "principal_variation",
+    "MoveSearch",
+    "mcts_move",
+    "mcts_agent",
+    "BACKUPS",
+    "DEFAULT_ITERATIONS",
+    "CompiledGraph",
+]

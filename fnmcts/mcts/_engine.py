@@ -1,0 +1,385 @@
+"""The one descent of fnmcts's Monte Carlo tree search, over a compiled graph (``_graph``).
+
+``dives`` runs dives from a root on working statistics (``Stats``: flat lists
+indexed by node, mutated in place: the transient side of Clojure's transient /
+persistent! idiom; the callers freeze them into a tree of immutable records).
+The backup (``'mean'`` or ``'expectimax'``) and MCTS-Solver (``Solver``) are
+parameters of this one loop; ``uct`` runs it once, ``search`` and
+``mcts_move`` many times.
+
+A dive, as the tutorial's ``uct``:
+
+* at a node not in the tree, play one game to the end from it (random moves,
+  or ``rollout``), add the node with that result and stop;
+* at a terminal node, take its payoff; at a proven node (solver), its value;
+* else draw the chance outcomes until a player is to move (a roll with no move
+  left ends the dive there), rate that player's children with the selection
+  rule and go into the best (ties: the first in move order);
+* the result goes back to every stored node on the path, for the player who
+  moved into it: visits + 1, score + the payoff rescaled to [0, 1], and a win
+  (above 1/2), a draw (1/2) or a loss.
+
+With the solver, terminal nodes are proven at sight, and a node is proven
+when its value is known from proven children: a decision when a child gives
+the player to move the best payoff there is (one or two players) or when every
+child is proven (the best of them), a chance node when every outcome is (the
+expectation, in exact fractions). Proven values are exact payoff tuples, equal
+to ``fnmcts.exact.solve``'s (a property test checks it).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import inf, log, sqrt
+
+from ..play import playout
+from ..protocol import payoff_range
+from ._graph import CHANCE_NODE, END, UNSEEN, draw
+
+__all__ = ["Stats", "Solver", "dives", "node_value"]
+
+
+class Stats:
+    """The working statistics of a search, one entry per node of its graph.
+
+    ``N`` visits (None: the node is not in the tree), ``S`` the score (sum of
+    rescaled payoffs for the mover into the node), ``W`` wins, ``D`` draws,
+    ``V`` the expectimax value (or None), ``E`` the score the ratings read
+    (``S``, or ``V * N`` under expectimax). ``lookup(state)``, if given, supplies
+    the record of a state when its node first appears (a persistent tree read
+    lazily, as ``uct`` does).
+    """
+
+    def __init__(self, graph, lookup=None):
+        self.graph = graph
+        self.lookup = lookup
+        self.N, self.S, self.W, self.D, self.V = [], [], [], [], []
+        self.E = self.S
+        self.loaded = []  # nodes whose counts came from ``lookup``
+        self.grow()
+
+    def use_values(self):
+        """Keep ``E`` apart from ``S``: the ratings read the expectimax values."""
+        if self.E is self.S:
+            self.E = [s if v is None else v * n for s, v, n in zip(self.S, self.V, self.N)]
+
+    def grow(self):
+        """Give every node of the graph an entry (after the graph interned new states)."""
+        size = len(self.graph.states)
+        start = len(self.N)
+        if start >= size:
+            return
+        extra = size - start
+        self.N.extend([None] * extra)
+        self.S.extend([0] * extra)
+        if self.E is not self.S:
+            self.E.extend([0] * extra)
+        self.W.extend([0] * extra)
+        self.D.extend([0] * extra)
+        self.V.extend([None] * extra)
+        if self.lookup is not None:
+            states = self.graph.states
+            for i in range(start, size):
+                counts = self.lookup(states[i])
+                if counts is not None:
+                    self.set(i, counts)
+                    self.loaded.append(i)
+
+    def set(self, i, counts):
+        """Store ``counts`` = ``[visits, score, wins, draws, value]`` at node ``i``."""
+        n, s, w, d, v = counts
+        self.N[i], self.S[i], self.W[i], self.D[i], self.V[i] = n, s, w, d, v
+        if self.E is not self.S:
+            self.E[i] = s if v is None else v * n
+
+    def counts(self, i):
+        """``[visits, score, wins, draws, value]`` at node ``i``, or None if not in the tree."""
+        n = self.N[i]
+        return None if n is None else [n, self.S[i], self.W[i], self.D[i], self.V[i]]
+
+
+class Solver:
+    """The proofs of one search: node -> ``(exact value, rescaled floats)``."""
+
+    def __init__(self, graph):
+        self.graph = graph
+        self.low, self.high = (Fraction(x) for x in payoff_range(graph.game))
+        self.span = self.high - self.low
+        self.proven = {}
+        self.shortcut = graph.num_players <= 2
+
+    def value(self, exact):
+        """``(exact, rescaled floats)`` for an exact payoff tuple."""
+        return (exact, tuple(float((x - self.low) / self.span) for x in exact))
+
+    def prove(self, i, exact):
+        value = self.proven[i] = self.value(exact)
+        return value
+
+    def prove_terminal(self, i):
+        g = self.graph
+        return self.prove(i, tuple(Fraction(x) for x in g.game.payoff(g.states[i])))
+
+    def try_prove(self, i):
+        """Prove node ``i`` from its children if their proofs decide it; True if proven."""
+        g, proven = self.graph, self.proven
+        k = g.kind[i]
+        if k == UNSEEN:
+            k = g.expand(i)
+        if k == END:
+            self.prove_terminal(i)
+            return True
+        if k == CHANCE_NODE:
+            entry = g.chance[i]
+            total = None
+            for p, child in zip(entry[4], entry[3]):
+                pv = proven.get(child)
+                if pv is None:
+                    return False
+                v = pv[0]
+                total = tuple(p * x for x in v) if total is None else tuple(t + p * x for t, x in zip(total, v))
+            self.prove(i, total)
+            return True
+        best, unproven = None, False
+        for child in g.kids[i]:
+            pv = proven.get(child)
+            if pv is None:
+                if not self.shortcut:
+                    return False
+                unproven = True
+                continue
+            if self.shortcut and pv[0][k] == self.high:
+                proven[i] = pv
+                return True
+            if best is None or pv[0][k] > best[0][k]:
+                best = pv
+        if unproven:
+            return False
+        proven[i] = best
+        return True
+
+    def choices(self, kids, k):
+        """The children a dive may enter at a decision of player ``k``, in move order.
+
+        A child proven to give ``k`` the best payoff alone; else the unproven
+        children and the best proven one (unless it is proven at the worst payoff
+        and an unproven child is left).
+        """
+        proven = self.proven
+        best = None
+        for child in kids:
+            pv = proven.get(child)
+            if pv is not None:
+                if self.shortcut and pv[0][k] == self.high:
+                    return (child,)
+                if best is None or pv[0][k] > proven[best][0][k]:
+                    best = child
+        if best is None:
+            return kids
+        keep_best = proven[best][0][k] > self.low
+        open_ = tuple(c for c in kids if c not in proven or (c == best and keep_best))
+        return open_ or (best,)
+
+
+def node_value(graph, stats, i, mover, fallback):
+    """One expectimax step at node ``i`` for ``mover``, over the stored children.
+
+    At the end: the rescaled payoff; at a chance node: the outcomes' values
+    weighted by their exact probabilities; at a decision: the best child that
+    is stored (its value, else its mean) or terminal, seen from the player
+    deciding (its complement when another player decides); ``fallback`` where
+    no child is known.
+    """
+    g = graph
+    k = g.kind[i]
+    if k == UNSEEN:
+        k = g.expand(i)
+        stats.grow()
+    if k == END:
+        return g.u[i][mover]
+    if k == CHANCE_NODE:
+        children = g.outcome_children(i)
+        stats.grow()
+        return sum(float(p) * node_value(g, stats, c, mover, fallback) for p, c in zip(g.chance[i][4], children))
+    stats.grow()
+    N, S, V = stats.N, stats.S, stats.V
+    best = None
+    for child in g.kids[i]:
+        n = N[child]
+        if n is not None:
+            v = V[child] if V[child] is not None else (S[child] / n if n else 0.0)
+        else:
+            kc = g.kind[child]
+            if kc == UNSEEN:
+                kc = g.expand(child)
+                stats.grow()
+            if kc != END:
+                continue
+            v = g.u[child][k]
+        if best is None or v > best:
+            best = v
+    if best is None:
+        return fallback
+    return best if k == mover else 1.0 - best
+
+
+def _random_finish(g, i, rnd, rng):
+    """Play random moves from node ``i`` to the end; the terminal node (the draws of ``playout``)."""
+    kind, kids, chance = g.kind, g.kids, g.chance
+    while True:
+        k = kind[i]
+        if k < 0:
+            if k == UNSEEN:
+                k = g.expand(i)
+            if k == END:
+                return i
+            if k == CHANCE_NODE:
+                i = draw(g, i, rng)
+                continue
+        ks = kids[i]
+        i = ks[0] if len(ks) == 1 else ks[int(rnd() * len(ks))]
+
+
+def dives(
+    graph,
+    stats,
+    root,
+    root_mover,
+    n,
+    rng,
+    select,
+    *,
+    expectimax=False,
+    solver=None,
+    rollout=None,
+    stop_when_proven=False,
+    compiled_playouts=True,
+):
+    """Run up to ``n`` dives from ``root``; return ``(dives run, last path, end, proven value)``.
+
+    ``stats`` (a ``Stats`` of ``graph``) grows in place. ``select(children,
+    stats, parent_visits)`` picks the child to enter (see ``_records``; the two
+    built-in rules run inline). ``solver``: a ``Solver`` whose proofs are used
+    and extended. ``compiled_playouts=False`` plays the random playouts through
+    the protocol (the same draws) instead of interning every state they pass: a
+    single dive (``uct``) has no use for those. ``end`` is the terminal node the
+    last dive reached (None when a proven node ended it), ``proven value`` the
+    exact value of that node.
+    """
+    g = graph
+    kind, kids, u, states = g.kind, g.kids, g.u, g.states
+    N, S, W, D, V = stats.N, stats.S, stats.W, stats.D, stats.V
+    if expectimax:
+        stats.use_values()
+    E = stats.E
+    grow = stats.grow
+    rnd = rng.random
+    mode, rule_c = getattr(select, "inline", (0, None))
+    proven = solver.proven if solver is not None else None
+    solving = proven is not None
+    path, result, exact = [root], None, None
+    done = 0
+    for _ in range(n):
+        if stop_when_proven and solving and root in proven:
+            break
+        done += 1
+        i = root
+        path = [root]
+        movers = [root_mover]
+        through = [root]  # with the solver: every node passed, chance and unstored decisions too
+        while True:
+            if solving:
+                pv = proven.get(i)
+                if pv is not None:
+                    res, result, exact = pv[1], None, pv[0]
+                    break
+            ni = N[i]
+            if ni is None:  # a new node: one playout from it
+                if rollout is None and compiled_playouts:
+                    t = _random_finish(g, i, rnd, rng)
+                    res, result, exact = u[t], t, None
+                else:
+                    end = playout(g.game, states[i], rng, rollout)
+                    res, result, exact = g.u_of_state(end), g.node(end), None
+                if solving and (kind[i] if kind[i] != UNSEEN else g.expand(i)) == END:
+                    solver.prove_terminal(i)
+                grow()
+                break
+            k = kind[i]
+            d = i
+            if k < 0:
+                if k == UNSEEN:
+                    k = g.expand(i)
+                    grow()
+                while k == CHANCE_NODE:
+                    d = draw(g, d, rng)
+                    k = kind[d]
+                    if k == UNSEEN:
+                        k = g.expand(d)
+                        grow()
+                    if solving:
+                        through.append(d)
+                if k == END:
+                    res, result, exact = u[d], d, None
+                    if solving:
+                        solver.prove_terminal(d)
+                    break
+            options = kids[d] if not solving else solver.choices(kids[d], k)
+            if len(options) == 1:
+                i = options[0]
+            elif mode == 1:  # ucb1_selector's loop, inline: the hot loop of every search
+                best, best_rating, lp = None, -inf, log(ni)
+                for child in options:
+                    n_ = N[child]
+                    if not n_:
+                        best = child
+                        break
+                    r = E[child] / n_ + rule_c * sqrt(lp / n_)
+                    if r > best_rating:
+                        best, best_rating = child, r
+                i = best
+            elif mode == 2:  # ucb_selector's loop, inline
+                best, best_rating = None, -inf
+                for child in options:
+                    n_ = N[child]
+                    if not n_:
+                        best = child
+                        break
+                    s = E[child]
+                    r = 3 / n_ if not s else (s + rule_c * sqrt(s * (n_ - s) / n_)) / n_
+                    if r > best_rating:
+                        best, best_rating = child, r
+                i = best
+            else:
+                i = select(options, stats, ni)
+            path.append(i)
+            movers.append(k)
+            if solving:
+                through.append(i)
+        for node, m in zip(path, movers):
+            x = res[m]
+            c = N[node]
+            if c is None:
+                N[node] = 1
+                S[node] = x
+            else:
+                N[node] = c + 1
+                S[node] += x
+            if x > 0.5:
+                W[node] += 1
+            elif x == 0.5:
+                D[node] += 1
+        if expectimax:
+            for node, m in zip(reversed(path), reversed(movers)):
+                nn = N[node]
+                v = node_value(g, stats, node, m, S[node] / nn)
+                v = V[node] = 0.0 if v < 0.0 else 1.0 if v > 1.0 else v
+                E[node] = v * nn
+        if solving:
+            for node in reversed(through):
+                if node in proven:
+                    continue
+                if not solver.try_prove(node):
+                    break
+            grow()
+    return done, path, result, exact

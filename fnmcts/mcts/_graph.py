@@ -1,0 +1,194 @@
+"""The game as the search walks it: a graph of nodes, built from the protocol on demand.
+
+The search engine (``_engine``) never calls the game directly. It reads, per
+node (an integer: states are interned): ``kind[i]`` (the player to move,
+0, 1, ...; below 0: ``END``, ``CHANCE_NODE``, or ``UNSEEN`` before the node is
+expanded),
+``kids[i]`` (a decision's children in move order), ``chance[i]`` (how to draw a
+chance outcome), ``u[i]`` (a terminal's payoff rescaled to [0, 1] per player).
+Each state's kind, children and chance outcomes are computed from the protocol
+once, when the node is first expanded, and kept in plain lists: a dive or a
+playout that passes a state again makes no protocol call and hashes no state.
+Every finite game gets this compiled form; a game may build its own faster
+through the optional ``compiled_graph()`` hook (same answers). A property test
+proves the engine on it equal, draw for draw, to a plain persistent-tree
+descent through the protocol.
+
+A graph is a working structure: it lives as long as the caller keeps it
+(``search`` and ``mcts_move`` build one per call unless given one).
+
+>>> from fnmcts.games.nim import Nim
+>>> graph = CompiledGraph(Nim(heap=3, max_take=2))
+>>> root = graph.node(graph.game.start())
+>>> graph.expand(root), [graph.state(i)['heap'] for i in graph.kids[root]]
+(0, [2, 1])
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from fractions import Fraction
+from math import lcm
+
+from ..protocol import CHANCE, GameBase, payoff_range
+
+__all__ = ["END", "CHANCE_NODE", "UNSEEN", "CompiledGraph", "graph_of", "draw", "rescaler", "SLOT_LIMIT"]
+
+END = -1
+"""``kind`` of a terminal node: nobody is to move. (Players are 0, 1, ...: every other kind is below 0.)"""
+
+CHANCE_NODE = -2
+"""``kind`` of a chance node."""
+
+UNSEEN = -3
+"""``kind`` of a node not expanded yet."""
+
+SLOT_LIMIT = 4096
+"""Chance nodes whose probabilities share a denominator up to this draw from a table of slots."""
+
+
+def rescaler(game):
+    """``payoff -> rescaled payoff``: each number mapped from ``payoff_range`` onto [0, 1].
+
+    Floats, except whole numbers on a (0, 1) range, which stay as they are (the
+    tutorial's wins and losses count in integers).
+
+    >>> from fnmcts.games import Nim
+    >>> rescaler(Nim())((1, -1))
+    (1.0, 0.0)
+    """
+    low, high = payoff_range(game)
+    span = high - low
+    if low == 0 and high == 1:
+        return lambda pay: tuple(x if type(x) is int else float(x) for x in pay)
+    return lambda pay: tuple(float((x - low) / span) for x in pay)
+
+
+def _chance_entry(game, state, outcomes):
+    """How to draw one outcome: the draw of ``GameBase.sample_outcome``, on a table.
+
+    ``[slots, D, cumulative, children, probabilities, sampler, by_outcome, outcomes]``:
+    with ``slots``, the draw is outcome ``slots[int(rng.random() * D)]``; else
+    ``bisect_right(cumulative, rng.random() * D)`` (the same draw: the cumulative
+    weights are whole numbers). A game with its own ``sample_outcome`` is asked
+    instead (``sampler``) and its outcome looked up in ``by_outcome``.
+    ``children[j]``, the node of outcome ``j``, is filled when first drawn.
+    """
+    probabilities = tuple(Fraction(p) for _, p in outcomes)
+    children = [None] * len(outcomes)
+    own = getattr(type(game), "sample_outcome", None)
+    if own is not None and own is not GameBase.sample_outcome:
+        by_outcome = {o: j for j, (o, _) in enumerate(outcomes)}
+        return [None, None, None, children, probabilities, game.sample_outcome, by_outcome, outcomes]
+    denominator = lcm(*(p.denominator for p in probabilities))
+    total, cumulative = 0, []
+    for p in probabilities:
+        total += p.numerator * (denominator // p.denominator)
+        cumulative.append(total)
+    if total != denominator:
+        raise ValueError(f"chance probabilities at {state!r} do not sum to 1")
+    slots = None
+    if denominator <= SLOT_LIMIT:
+        slots, low = [], 0
+        for j, high in enumerate(cumulative):
+            slots.extend([j] * (high - low))
+            low = high
+        slots = tuple(slots)
+    return [slots, denominator, tuple(cumulative), children, probabilities, None, None, outcomes]
+
+
+def draw(graph, i, rng):
+    """The node chance node ``i`` leads to for one draw of ``rng`` (consumes it)."""
+    slots, d, cumulative, children, _, sampler, by_outcome, outcomes = graph.chance[i]
+    if slots is not None:
+        j = slots[int(rng.random() * d)]
+    elif sampler is not None:
+        j = by_outcome[sampler(graph.states[i], rng)]
+    else:
+        j = bisect_right(cumulative, rng.random() * d)
+    child = children[j]
+    if child is None:
+        child = children[j] = graph.node(graph.game.play(graph.states[i], outcomes[j][0]))
+    return child
+
+
+class CompiledGraph:
+    """States interned to integers; kind, children and chance outcomes kept per state."""
+
+    def __init__(self, game):
+        self.game = game
+        self.num_players = getattr(game, "num_players", 1)
+        self.states = []
+        self.index = {}
+        self.kind = []
+        self.kids = []
+        self.moves = []
+        self.chance = []
+        self.u = []
+        self._rescale = rescaler(game)
+
+    def __len__(self):
+        return len(self.states)
+
+    def node(self, state) -> int:
+        """The node of ``state`` (interned on first sight)."""
+        i = self.index.get(state)
+        if i is None:
+            i = self.index[state] = len(self.states)
+            self.states.append(state)
+            self.kind.append(UNSEEN)
+            self.kids.append(None)
+            self.moves.append(None)
+            self.chance.append(None)
+            self.u.append(None)
+        return i
+
+    def state(self, i):
+        """The state of node ``i``."""
+        return self.states[i]
+
+    def expand(self, i):
+        """Compute node ``i``'s kind and what follows it; return the kind."""
+        game, state = self.game, self.states[i]
+        player = game.to_move(state)
+        if player is None:
+            self.u[i] = self._rescale(game.payoff(state))
+            kind = END
+        elif player is CHANCE:
+            outcomes = game.chance_outcomes(state)
+            if not outcomes:
+                raise ValueError(f"no chance outcomes at chance node {state!r}")
+            self.chance[i] = _chance_entry(game, state, outcomes)
+            kind = CHANCE_NODE
+        else:
+            moves = game.possible_moves(state)
+            if not moves:
+                raise ValueError(f"player {player!r} is to move at {state!r} but has no moves")
+            self.moves[i] = moves
+            self.kids[i] = tuple(self.node(game.play(state, m)) for m in moves)
+            kind = player
+        self.kind[i] = kind
+        return kind
+
+    def outcome_children(self, i) -> tuple:
+        """Every outcome's node at chance node ``i`` (filling those not drawn yet)."""
+        entry = self.chance[i]
+        children, outcomes, state = entry[3], entry[7], self.states[i]
+        for j, child in enumerate(children):
+            if child is None:
+                children[j] = self.node(self.game.play(state, outcomes[j][0]))
+        return tuple(children)
+
+    def u_of_state(self, state) -> tuple:
+        """The rescaled payoff of terminal ``state``."""
+        return self._rescale(self.game.payoff(state))
+
+
+def graph_of(game, graph=None):
+    """The compiled graph to search ``game`` on: ``graph`` if given, else the game's own or a new one."""
+    if graph is not None:
+        if graph.game != game:
+            raise ValueError(f"the graph given belongs to {graph.game!r}, not {game!r}")
+        return graph
+    own = getattr(game, "compiled_graph", None)
+    return own() if own is not None else CompiledGraph(game)

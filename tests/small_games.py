@@ -1,0 +1,86 @@
+"""Small generated games for property tests: any shape, with draws, scores and chance.
+
+``TableGame`` is a game given as a table: node -> what happens there. Nodes are
+integers and every edge leads to a higher node, so the game is acyclic; node 0
+is the start. ``table_games()`` draws such games: two-player zero-sum games that
+pay a win, a draw or a loss, and one-player games that pay a score in [0, 1],
+with or without chance nodes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from hypothesis import strategies as st
+
+from fnmcts.protocol import CHANCE, GameBase
+
+
+@dataclass(frozen=True)
+class TableGame(GameBase):
+    """``table[i]`` is ``("move", player, children)``, ``("chance", ((child, p), ...))`` or ``("end", payoff)``."""
+
+    table: tuple
+    num_players: int = 2
+
+    def start(self):
+        return 0
+
+    def to_move(self, state):
+        entry = self.table[state]
+        if entry[0] == "move":
+            return entry[1]
+        return CHANCE if entry[0] == "chance" else None
+
+    def possible_moves(self, state):
+        entry = self.table[state]
+        return tuple(range(len(entry[2]))) if entry[0] == "move" else ()
+
+    def chance_outcomes(self, state):
+        entry = self.table[state]
+        return tuple((j, p) for j, (_, p) in enumerate(entry[1])) if entry[0] == "chance" else ()
+
+    def play(self, state, move):
+        entry = self.table[state]
+        if entry[0] == "move":
+            return entry[2][move]
+        return entry[1][move][0]
+
+    def payoff(self, state):
+        entry = self.table[state]
+        if entry[0] != "end":
+            raise ValueError(f"the game is not over at {state}")
+        return entry[1]
+
+
+@st.composite
+def table_games(draw, players=None, max_nodes=14, chance=True):
+    """A random acyclic ``TableGame``: two players with draws, or one player with scores."""
+    players = draw(st.sampled_from((1, 2))) if players is None else players
+    size = draw(st.integers(2, max_nodes))
+    ends = draw(st.integers(1, max(1, size // 2)))
+    inner = size - ends
+    table = [None] * size
+    for i in range(inner, size):
+        if players == 2:
+            x = draw(st.sampled_from((1, 0, -1)))
+            table[i] = ("end", (x, -x))
+        else:
+            table[i] = ("end", (Fraction(draw(st.integers(0, 4)), 4),))
+    for i in range(inner - 1, -1, -1):
+        later = list(range(i + 1, size))
+        k = draw(st.integers(1, min(4, len(later))))
+        children = tuple(draw(st.lists(st.sampled_from(later), min_size=k, max_size=k)))
+        if chance and draw(st.integers(0, 3)) == 0:
+            weights = draw(st.lists(st.integers(1, 3), min_size=len(children), max_size=len(children)))
+            total = sum(weights)
+            pairs, seen = [], {}
+            for child, w in zip(children, weights):
+                seen[child] = seen.get(child, 0) + w
+            pairs = tuple((child, Fraction(w, total)) for child, w in seen.items())
+            table[i] = ("chance", pairs)
+        else:
+            player = draw(st.integers(0, players - 1))
+            table[i] = ("move", player, children)
+    return TableGame(tuple(table), players)

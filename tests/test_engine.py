@@ -1,0 +1,228 @@
+"""The one search engine: equal to the plain reference descent, draw for draw; sound proofs;
+draws and scores read as payoffs, not verdicts."""
+
+from __future__ import annotations
+
+import math
+import random
+from fractions import Fraction
+from functools import partial
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from pyrsistent import pmap
+
+from fnmcts.exact import best_moves, solve, value
+from fnmcts.games import Nim, Piles, ShutTheBox, TicTacToe
+from fnmcts.mcts import (
+    CompiledGraph,
+    mcts_move,
+    mean,
+    record,
+    search,
+    uct,
+    ucb,
+    ucb1,
+    ucb1_score,
+    ucb1_selector,
+    ucb_score,
+    ucb_selector,
+    visits,
+)
+from fnmcts.mcts._engine import Stats
+
+from mcts_reference import reference_search
+from small_games import TableGame, table_games
+
+BUILTIN_GAMES = (
+    Nim(heap=7, max_take=3),
+    Nim(heap=6, max_take=2, misere=False),
+    Piles((1, 2, 2)),
+    ShutTheBox(levers=4),
+    ShutTheBox(levers=5, simplified=True),
+    TicTacToe(),
+)
+
+
+def _custom_rule(rec, parent_visits):
+    """A rule of the user's: the mean plus one over the visits (infinity when unvisited)."""
+    n = visits(rec)
+    return math.inf if n == 0 else mean(rec) + 1 / n
+
+
+RULES = (ucb, ucb1, partial(ucb1, c=0.3), partial(ucb, z=1), _custom_rule)
+
+games = st.one_of(st.sampled_from(BUILTIN_GAMES), table_games())
+options = st.fixed_dictionaries(
+    {
+        "rule": st.sampled_from(RULES),
+        "backup": st.sampled_from(("mean", "expectimax")),
+        "solver": st.booleans(),
+    }
+)
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(games, options, st.integers(0, 2**32), st.integers(1, 120))
+def test_search_equals_the_reference_descent_draw_for_draw(game, opts, seed, dives):
+    state = game.start()
+    expected, _ = reference_search(game, state, dives, random.Random(seed), opts["rule"], backup=opts["backup"], solver=opts["solver"])
+    rng = random.Random(seed)
+    tree = search(game, state, dives, rng, rule=opts["rule"], backup=opts["backup"], solver=opts["solver"])
+    assert dict(tree) == expected
+    assert rng.random() == _after(game, state, dives, seed, opts)  # the same number of draws
+
+
+def _after(game, state, dives, seed, opts):
+    rng = random.Random(seed)
+    reference_search(game, state, dives, rng, opts["rule"], backup=opts["backup"], solver=opts["solver"])
+    return rng.random()
+
+
+@settings(max_examples=60, deadline=None)
+@given(games, options, st.integers(0, 2**32), st.integers(1, 60))
+def test_uct_one_dive_at_a_time_grows_the_search_tree(game, opts, seed, dives):
+    state = game.start()
+    rng = random.Random(seed)
+    tree = pmap()
+    for _ in range(dives):
+        tree, _ = uct(tree, state, rng, game, opts["rule"], backup=opts["backup"], solver=opts["solver"])
+    assert tree == search(game, state, dives, random.Random(seed), rule=opts["rule"], backup=opts["backup"], solver=opts["solver"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(games, st.integers(0, 2**32), st.integers(1, 80), st.integers(1, 80))
+def test_a_search_continues_from_its_tree(game, seed, first, second):
+    rng = random.Random(seed)
+    tree = search(game, game.start(), first, rng)
+    tree = search(game, game.start(), second, rng, tree)
+    assert tree == search(game, game.start(), first + second, random.Random(seed))
+
+
+@settings(max_examples=80, deadline=None)
+@given(games, st.integers(0, 2**32), st.integers(1, 300))
+def test_every_proven_value_is_the_exact_value(game, seed, iterations):
+    state = game.start()
+    if game.to_move(state) is None or game.to_move(state) is not None and not game.possible_moves(state):
+        return
+    exact = solve(game)
+    tree = search(game, state, iterations, random.Random(seed), solver=True)
+    for s, rec in tree.items():
+        if "proven" in rec:
+            assert rec["proven"] == value(exact, s)
+    if game.to_move(state) not in (None,) and game.possible_moves(state):
+        found = mcts_move(game, state, iterations, random.Random(seed))
+        for s, v in found.proven.items():
+            assert v == value(exact, s)
+
+
+@settings(max_examples=60, deadline=None)
+@given(table_games(players=2), st.integers(0, 2**32))
+def test_mcts_move_with_the_solver_plays_an_optimal_move_once_the_root_is_proven(game, seed):
+    state = game.start()
+    if not game.possible_moves(state):
+        return
+    found = mcts_move(game, state, 5_000, random.Random(seed))
+    if state in found.proven:
+        assert found.move in best_moves(game, solve(game), state)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(0, 50), st.integers(0, 50)), min_size=1, max_size=6),
+    st.floats(0.1, 3),
+    st.floats(0.1, 3),
+)
+def test_the_selectors_pick_the_first_child_of_the_best_score(pairs, z, c):
+    pairs = [(min(s, n), n) for s, n in pairs]
+    stats = type("Stats", (), {"N": [n or None for _, n in pairs], "E": [s for s, _ in pairs]})()
+    parent = 1 + sum(n for _, n in pairs)
+    kids = tuple(range(len(pairs)))
+    for select, score in (
+        (ucb_selector(z), lambda s, n: ucb_score(s, n, z)),
+        (ucb1_selector(c), lambda s, n: ucb1_score(s, n, parent, c)),
+    ):
+        ratings = [score(s, n) for s, n in pairs]
+        assert select(kids, stats, parent) == ratings.index(max(ratings))
+
+
+# -- draws and scores are payoffs, not verdicts --------------------------------------------
+
+
+TTT = TicTacToe()
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_mcts_plays_the_only_win_at_tic_tac_toe(seed):
+    state = (0, 1, 0, 0, 0, 1, 0, 0, 2)  # O to move: only 6 wins
+    assert best_moves(TTT, solve(TTT, state), state) == (6,)
+    assert mcts_move(TTT, state, 10_000, random.Random(seed)).move == 6
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_mcts_without_the_solver_blocks_rather_than_loses(seed):
+    state = (1, 2, 1, 1, 0, 0, 2, 0, 2)  # X must block at 7: every other move loses
+    assert best_moves(TTT, solve(TTT, state), state) == (7,)
+    assert mcts_move(TTT, state, 3_000, random.Random(seed), solver=False).move == 7
+
+
+def test_a_drawn_position_is_proven_a_draw():
+    state = (1, 2, 1, 1, 2, 2, 0, 1, 0)
+    found = mcts_move(TTT, state, 1_000, random.Random(1))
+    assert found.proven[state] == (0, 0) == value(solve(TTT, state), state)
+    assert found.move == 6
+
+
+def test_records_count_draws_and_the_mean_counts_a_draw_as_half():
+    tree = search(TTT, TTT.start(), 2_000, random.Random(3))
+    root = tree[TTT.start()]
+    assert root["draw"] > 0
+    assert visits(root) == root["win"] + root["loss"] + root["draw"] == 2_000
+    assert mean(root) == pytest.approx((root["win"] + root["draw"] / 2) / 2_000)
+
+
+def _score_game():
+    """One player, a score: three chance-or-choice steps, paying total / 7 (a score in [0, 1])."""
+    table = [
+        ("move", 0, (1, 2)),  # 0: safe (1) or gamble (2)
+        ("chance", ((3, Fraction(1, 2)), (4, Fraction(1, 2)))),  # 1: 4/7 or 6/7
+        ("chance", ((5, Fraction(1, 10)), (6, Fraction(9, 10)))),  # 2: 0 or 1: wins (> 1/2) 90%, mean 0.9
+        ("end", (Fraction(4, 7),)),
+        ("end", (Fraction(6, 7),)),
+        ("end", (Fraction(0),)),
+        ("end", (Fraction(1),)),
+    ]
+    return TableGame(tuple(table), num_players=1)
+
+
+def test_a_score_is_maximised_as_a_score():
+    """Safe pays 4/7 or 6/7 (always above 1/2, mean 5/7 = 0.714); the gamble pays 1 with
+    probability 0.9 (mean 0.9). Reading payoffs as wins would rate them 1.0 and 0.9."""
+    game = _score_game()
+    exact = solve(game)
+    assert value(exact, 2) > value(exact, 1)
+    tree = search(game, 0, 3_000, random.Random(2), rule=ucb1)
+    assert mean(tree[2]) > mean(tree[1])
+    assert mcts_move(game, 0, 2_000, random.Random(1), solver=False).move == 1  # move 1 is the gamble (node 2)
+
+
+def test_a_compiled_graph_is_reused_across_searches():
+    game = Nim(heap=9, max_take=3)
+    graph = CompiledGraph(game)
+    first = search(game, game.start(), 500, random.Random(1), graph=graph)
+    size = len(graph)
+    again = search(game, game.start(), 500, random.Random(1), graph=graph)
+    assert first == again and len(graph) == size
+    with pytest.raises(ValueError, match="belongs to"):
+        search(Nim(heap=8), Nim(heap=8).start(), 5, random.Random(1), graph=graph)
+
+
+def test_stats_grow_with_the_graph():
+    game = Nim(heap=4, max_take=2)
+    graph = CompiledGraph(game)
+    stats = Stats(graph)
+    root = graph.node(game.start())
+    graph.expand(root)
+    stats.grow()
+    assert len(stats.N) == len(graph) == 3 and stats.N == [None, None, None]
