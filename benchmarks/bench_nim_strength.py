@@ -31,7 +31,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from fnmcts import theory  # noqa: E402
+from fnmcts.games.nim import subtraction_mover_wins  # noqa: E402
 from fnmcts.agents import (  # noqa: E402
     exact_agent,
     montecarlo_agent,
@@ -142,7 +142,7 @@ def positions():
         for n in HEAPS:
             state = game.state(n)
             if solution[state][0] > 0:
-                assert theory.subtraction_mover_wins(n, K, misere)
+                assert subtraction_mover_wins(n, K, misere)
                 out.append((misere, n, game, state, frozenset(best_moves(game, solution, state))))
     return out
 

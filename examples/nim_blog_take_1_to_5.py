@@ -7,18 +7,18 @@ import random
 
 from fnmcts.exact import evaluate_policy, random_policy
 from fnmcts.games import Nim
+from fnmcts.games.nim import subtraction_winner, subtraction_winning_moves
 from fnmcts.mcts import mcts_move
-from fnmcts import theory
 
 MAX_TAKEN = 5
 game = Nim(heap=40, max_take=MAX_TAKEN, misere=False)
 
 # Who wins from 1..18 stones, by the closed form: multiples of 6 lose for the player to move.
-[n for n in range(1, 19) if theory.subtraction_winner(n, MAX_TAKEN, misere=False) == "other"]
+[n for n in range(1, 19) if subtraction_winner(n, MAX_TAKEN, misere=False) == "other"]
 # => [6, 12, 18]
 
 # The winning move restores a multiple of 6.
-theory.subtraction_winning_moves(20, MAX_TAKEN, misere=False)
+subtraction_winning_moves(20, MAX_TAKEN, misere=False)
 # => (2,)
 
 # One search: 1,000 iterations, UCB1 with explore weight sqrt(2), an explicit rnd.

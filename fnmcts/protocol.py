@@ -37,6 +37,32 @@ a win, exactly 1/2 as a draw and below 1/2 as a loss. One-player games (Shut
 the Box) pay 1 for a win and 0 for a loss. ``GameBase`` supplies defaults (sampling a chance outcome, describing a move, JSON forms of
 simple states) for games that want them.
 
+**Optional hooks.** Everything specific to one game is an optional method of
+the game, with a default in ``GameBase`` that works for any game, and a
+data-first function here that falls back to that default for a game that does
+not inherit ``GameBase``. No module outside ``fnmcts.games`` tests for a
+concrete game class: a user's game gets every feature.
+
+=====================================  =============================================
+``winning_moves(state)``               the closed form's winning moves, ``()`` from a
+                                       lost position; ``None``: no closed form
+``mover_wins(state)``                  the closed form's verdict: does the player to
+                                       move win? ``None``: no closed form
+``parse_state(text)``                  a state typed at the command line (default:
+                                       its JSON form)
+``check_reachable(state)``             ``state`` if play from the start can reach it
+                                       (default: ``check_state``)
+``transcript_line(player, m, after)``  one line of a game's transcript (move ``m``)
+``parse_move(state, text)``            a move typed by a person (default: a choice
+                                       number from 1, or the move's description)
+``render(state)``                      a picture of ``state`` for a person (default:
+                                       its JSON form)
+``q_key(state)``                       the Q table's key of ``state`` (default: the
+                                       state); ``state_from_q_key(key)`` inverts it
+``q_key_to_json(key)``                 the key in a Q table file (default: the
+                                       state's JSON); ``q_key_from_json(data)``
+=====================================  =============================================
+
 >>> from fnmcts.games.nim import Nim
 >>> game = Nim(heap=5, max_take=3)
 >>> state = start(game)
@@ -48,7 +74,9 @@ simple states) for games that want them.
 
 from __future__ import annotations
 
+import json
 from bisect import bisect_right
+from dataclasses import fields, is_dataclass
 from fractions import Fraction
 from functools import lru_cache
 from math import lcm
@@ -74,6 +102,15 @@ __all__ = [
     "describe_move",
     "transcript_line",
     "check_state",
+    "parse_state",
+    "check_reachable",
+    "parse_move",
+    "render",
+    "q_key",
+    "state_from_q_key",
+    "q_key_to_json",
+    "q_key_from_json",
+    "game_to_json",
 ]
 
 
@@ -179,6 +216,48 @@ class GameBase:
 
     def state_from_json(self, data):
         return _from_json(data)
+
+    # -- optional hooks: each default works for any game ---------------------------
+
+    def winning_moves(self, state):
+        """The closed form's winning moves at ``state``; ``None``: the game has no closed form."""
+        return None
+
+    def mover_wins(self, state):
+        """The closed form's verdict at ``state`` (True: the player to move wins); ``None``: no closed form."""
+        return None
+
+    def parse_state(self, text: str):
+        """The state written as ``text``: by default its JSON form (``state_from_json``)."""
+        return _parse_json_state(self, text)
+
+    def check_reachable(self, state):
+        """``state`` if play from the start can reach it, else a ``ValueError``; by default ``check_state``."""
+        return check_state(self, state)
+
+    def parse_move(self, state, text: str):
+        """The move typed as ``text``: a choice number from 1, or the text of ``describe_move``."""
+        return _parse_choice_move(self, state, text)
+
+    def render(self, state) -> str:
+        """A picture of ``state`` for a person: by default its JSON form as text."""
+        return json.dumps(state_to_json(self, state))
+
+    def q_key(self, state):
+        """The key of ``state`` in a Q table: by default the state itself."""
+        return state
+
+    def state_from_q_key(self, key):
+        """A state whose Q table key is ``key``: by default the key itself."""
+        return key
+
+    def q_key_to_json(self, key):
+        """The JSON form of a Q table key: by default the state's (``state_to_json``)."""
+        return state_to_json(self, key)
+
+    def q_key_from_json(self, data):
+        """The Q table key whose JSON form is ``data``: by default ``state_from_json``."""
+        return state_from_json(self, data)
 
 
 def _to_json(value):
@@ -347,3 +426,156 @@ def check_state(game, state):
     except (KeyError, IndexError, TypeError, AttributeError, ValueError):
         raise ValueError(f"not a state of {game!r}: {state!r}") from None
     return state
+
+
+# -- the optional hooks as data-first functions -----------------------------------
+
+
+def _hook(game, name):
+    """The game's own method ``name``, else the default of ``GameBase`` bound to ``game``."""
+    own = getattr(game, name, None)
+    if own is not None:
+        return own
+    return getattr(GameBase, name).__get__(game)
+
+
+def _parse_json_state(game, text: str):
+    """The state whose JSON form is written as ``text``, or a ``ValueError`` saying so."""
+    if not isinstance(text, str):
+        raise TypeError(f"a state is written as text, got {type(text).__name__}")
+    stripped = text.strip()
+    if not stripped.startswith(("{", "[")):
+        raise ValueError(f"write a {type(game).__name__} state in its JSON form, got {text!r}")
+    try:
+        data = json.loads(stripped)
+    except json.JSONDecodeError as error:
+        raise ValueError(f"bad JSON state {text!r}: {error.msg}") from None
+    return state_from_json(game, data)
+
+
+def _parse_choice_move(game, state, text: str):
+    """The move typed as a choice number (from 1) or as its description, or a ``ValueError``."""
+    if not isinstance(text, str):
+        raise TypeError(f"a move is typed as text, got {type(text).__name__}")
+    moves = possible_moves(game, state)
+    if not moves:
+        raise ValueError(f"nobody has a move at {state!r}")
+    typed = text.strip()
+    if typed.isdigit() and 1 <= int(typed) <= len(moves):
+        return moves[int(typed) - 1]
+    for move in moves:
+        if describe_move(game, state, move) == typed:
+            return move
+    choices = "; ".join(f"{i}) {describe_move(game, state, m)}" for i, m in enumerate(moves, 1))
+    raise ValueError(f"type a number from 1 to {len(moves)} or a move as written: {choices}")
+
+
+def parse_state(game, text: str):
+    """The state of ``game`` written as ``text`` (the CLI's ``--state``).
+
+    The game's ``parse_state`` hook, else its JSON form; a ``ValueError`` names
+    a bad text. The state is not checked against the start: see ``check_reachable``.
+
+    >>> from fnmcts.games import Nim, ShutTheBox
+    >>> parse_state(Nim(), "18") == Nim().state(18)
+    True
+    >>> sorted(parse_state(ShutTheBox(), '{"box": [1, 2]}'))
+    [1, 2]
+    """
+    return _hook(game, "parse_state")(text)
+
+
+def check_reachable(game, state):
+    """``state`` if play from the start of ``game`` can reach it, else a ``ValueError``.
+
+    The game's ``check_reachable`` hook (Nim: no more than the starting heap;
+    piles: as many piles, none larger), else ``check_state``.
+
+    >>> from fnmcts.games import Nim
+    >>> check_reachable(Nim(heap=21), Nim().state(30))
+    Traceback (most recent call last):
+    ...
+    ValueError: heap 30 is more than Nim(heap=21, max_take=3, misere=True) starts with (21): play cannot reach it
+    """
+    return _hook(game, "check_reachable")(state)
+
+
+def parse_move(game, state, text: str):
+    """The move at ``state`` typed by a person as ``text``, or a ``ValueError`` telling what to type.
+
+    The game's ``parse_move`` hook, else a choice number from 1 (in move order)
+    or the text of ``describe_move``.
+
+    >>> from fnmcts.games import Nim, ShutTheBox
+    >>> parse_move(Nim(), Nim().state(5), " 2 ")
+    2
+    >>> state = ShutTheBox().play(ShutTheBox().start(), 4)
+    >>> sorted(parse_move(ShutTheBox(), state, "flip 1 3"))
+    [2, 4, 5, 6, 7, 8, 9]
+    """
+    return _hook(game, "parse_move")(state, text)
+
+
+def render(game, state) -> str:
+    """A picture of ``state`` for a person: the game's ``render`` hook, else its JSON form.
+
+    >>> from fnmcts.games import Nim
+    >>> render(Nim(), Nim().state(5))
+    'There are 5 matchstick(s). Take 1-3.'
+    """
+    return _hook(game, "render")(state)
+
+
+def q_key(game, state):
+    """The key of ``state`` in a Q table (Nim: ``(heap,)``; piles: the pile sizes; else the state).
+
+    >>> from fnmcts.games import Nim, Piles
+    >>> q_key(Nim(), Nim().state(7, 1)), q_key(Piles(), Piles().start())
+    ((7,), (1, 3, 5, 7))
+    """
+    return _hook(game, "q_key")(state)
+
+
+def state_from_q_key(game, key):
+    """A state of ``game`` whose Q table key is ``key``, or a ``ValueError`` for a key play cannot reach.
+
+    >>> from fnmcts.games import Nim
+    >>> state_from_q_key(Nim(heap=9), (7,)) == Nim().state(7)
+    True
+    """
+    return _hook(game, "state_from_q_key")(key)
+
+
+def q_key_to_json(game, key):
+    """The JSON form of a Q table key (Nim, piles: a list of numbers; else the state's JSON).
+
+    >>> from fnmcts.games import Nim
+    >>> q_key_to_json(Nim(), (7,))
+    [7]
+    """
+    return _hook(game, "q_key_to_json")(key)
+
+
+def q_key_from_json(game, data):
+    """The Q table key whose JSON form is ``data``, or a ``ValueError``.
+
+    >>> from fnmcts.games import Piles
+    >>> q_key_from_json(Piles(), [1, 0, 2, 7])
+    (1, 0, 2, 7)
+    """
+    return _hook(game, "q_key_from_json")(data)
+
+
+def game_to_json(game) -> dict:
+    """A game value as JSON: its ``name`` and its parameters (the fields of a frozen dataclass).
+
+    >>> from fnmcts.games import Nim, Piles
+    >>> game_to_json(Nim(heap=5))
+    {'name': 'nim', 'heap': 5, 'max_take': 3, 'misere': True}
+    >>> game_to_json(Piles((1, 2)))
+    {'name': 'piles', 'piles': [1, 2], 'misere': True}
+    """
+    name = getattr(game, "name", None)
+    if not isinstance(name, str) or not is_dataclass(game) or isinstance(game, type):
+        raise ValueError(f"{game!r} cannot be written as JSON: a game is a dataclass with a name")
+    return {"name": name} | {f.name: _to_json(getattr(game, f.name)) for f in fields(game)}

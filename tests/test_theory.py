@@ -1,4 +1,4 @@
-"""The closed forms of fnmcts.theory agree with the exact solver on every state up to a size."""
+"""The closed forms (fnmcts.games.nim, fnmcts.games.piles, through fnmcts.theory) agree with the exact solver."""
 
 from itertools import product
 
@@ -9,6 +9,8 @@ from hypothesis import strategies as st
 from fnmcts import theory
 from fnmcts.exact import best_moves, solve, value
 from fnmcts.games import Nim, Piles, ShutTheBox
+from fnmcts.games import nim as subtraction
+from fnmcts.games import piles as bouton
 
 
 def _exact_mover_wins(game, solution, state):
@@ -29,7 +31,7 @@ def test_subtraction_game_matches_exact_on_every_heap_up_to_40(max_take, misere)
     solution = solve(game, *(game.state(n, p) for n in range(41) for p in (0, 1)))
     for n, p in product(range(41), (0, 1)):
         state = game.state(n, p)
-        assert theory.subtraction_mover_wins(n, max_take, misere) == _exact_mover_wins(game, solution, state)
+        assert subtraction.subtraction_mover_wins(n, max_take, misere) == _exact_mover_wins(game, solution, state)
         assert theory.winning_moves(game, state) == _exact_winning_moves(game, solution, state)
 
 
@@ -41,14 +43,14 @@ def subtraction_positions(draw):
 @given(subtraction_positions())
 def test_subtraction_winning_move_leaves_a_lost_position(position):
     heap, k, misere = position
-    moves = theory.subtraction_winning_moves(heap, k, misere)
+    moves = subtraction.subtraction_winning_moves(heap, k, misere)
     assert len(moves) <= 1
-    assert bool(moves) == (heap > 0 and theory.subtraction_mover_wins(heap, k, misere))
+    assert bool(moves) == (heap > 0 and subtraction.subtraction_mover_wins(heap, k, misere))
     for m in moves:
         assert 1 <= m <= min(k, heap)
-        assert not theory.subtraction_mover_wins(heap - m, k, misere)
+        assert not subtraction.subtraction_mover_wins(heap - m, k, misere)
     if heap > 0 and not moves:  # every move from a lost position hands the opponent a win
-        assert all(theory.subtraction_mover_wins(heap - m, k, misere) for m in range(1, min(k, heap) + 1))
+        assert all(subtraction.subtraction_mover_wins(heap - m, k, misere) for m in range(1, min(k, heap) + 1))
 
 
 @pytest.mark.parametrize("misere", [True, False])
@@ -72,13 +74,13 @@ def pile_positions(draw):
 @given(pile_positions())
 def test_piles_winning_moves_are_legal_and_leave_lost_positions(position):
     piles, misere = position
-    moves = theory.piles_winning_moves(piles, misere)
-    assert bool(moves) == (any(piles) and theory.piles_mover_wins(piles, misere))
+    moves = bouton.piles_winning_moves(piles, misere)
+    assert bool(moves) == (any(piles) and bouton.piles_mover_wins(piles, misere))
     assert list(moves) == sorted(moves)
     for i, j in moves:
         assert 1 <= j <= piles[i]
         after = piles[:i] + (piles[i] - j,) + piles[i + 1 :]
-        assert not theory.piles_mover_wins(after, misere)
+        assert not bouton.piles_mover_wins(after, misere)
 
 
 @given(pile_positions())
@@ -87,21 +89,21 @@ def test_normal_play_is_the_nim_sum_rule(position):
     xor = 0
     for p in piles:
         xor ^= p
-    assert theory.nim_sum(piles) == xor
-    assert theory.piles_mover_wins(piles, misere=False) == (xor != 0)
+    assert bouton.nim_sum(piles) == xor
+    assert bouton.piles_mover_wins(piles, misere=False) == (xor != 0)
 
 
 @given(pile_positions())
 def test_one_pile_is_the_subtraction_game_without_a_limit(position):
     piles, misere = position
     heap = piles[0]
-    assert theory.piles_mover_wins((heap,), misere) == theory.subtraction_mover_wins(heap, max(heap, 1), misere)
+    assert bouton.piles_mover_wins((heap,), misere) == subtraction.subtraction_mover_wins(heap, max(heap, 1), misere)
 
 
 def test_winner_names():
     assert theory.winner(Nim(heap=21, misere=True), Nim(heap=21).start()) == theory.OTHER == "other"
     assert theory.winner(Nim(heap=21, misere=False), Nim(heap=21).start()) == theory.MOVER == "mover"
-    assert theory.piles_winner((1, 3, 5, 7), misere=False) == "other"  # nim-sum 0
+    assert bouton.piles_winner((1, 3, 5, 7), misere=False) == "other"  # nim-sum 0
 
 
 def test_no_closed_form_for_other_games():
@@ -113,9 +115,9 @@ def test_no_closed_form_for_other_games():
 @pytest.mark.parametrize(
     "call",
     [
-        lambda: theory.subtraction_mover_wins(-1, 3),
-        lambda: theory.subtraction_mover_wins(5, 0),
-        lambda: theory.piles_mover_wins((1, -2)),
+        lambda: subtraction.subtraction_mover_wins(-1, 3),
+        lambda: subtraction.subtraction_mover_wins(5, 0),
+        lambda: bouton.piles_mover_wins((1, -2)),
     ],
 )
 def test_bad_sizes_are_value_errors(call):
@@ -125,7 +127,7 @@ def test_bad_sizes_are_value_errors(call):
 
 @pytest.mark.parametrize(
     "call",
-    [lambda: theory.subtraction_mover_wins(2.5, 3), lambda: theory.nim_sum(7), lambda: theory.nim_sum(("a",))],
+    [lambda: subtraction.subtraction_mover_wins(2.5, 3), lambda: bouton.nim_sum(7), lambda: bouton.nim_sum(("a",))],
 )
 def test_bad_types_are_type_errors(call):
     with pytest.raises(TypeError):

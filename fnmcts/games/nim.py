@@ -16,6 +16,18 @@ True
 >>> end = game.play(game.play(pmap({"heap": 2, "player": 0}), 1), 1)
 >>> game.to_move(end), game.payoff(end)
 (None, (1, -1))
+
+The subtraction game's closed form (checked by the tests against
+``fnmcts.exact`` on every heap up to a size): under normal play (taking the
+last item wins: the 21 game, the blog) the player to move loses exactly when
+``heap % (K + 1) == 0``; under misère play (the notebook) exactly when
+``heap % (K + 1) == 1``. The winning move restores that remainder. The end of a
+game is a position too: under misère play its mover has won, under normal play lost.
+
+>>> subtraction_winner(21, 3, misere=True), subtraction_winning_moves(22, 3, misere=True)
+('other', (1,))
+>>> game.winning_moves(game.state(22))
+(1,)
 """
 
 from __future__ import annotations
@@ -26,7 +38,20 @@ from pyrsistent import PMap, pmap
 
 from ..protocol import GameBase
 
-__all__ = ["Nim"]
+__all__ = [
+    "Nim",
+    "MOVER",
+    "OTHER",
+    "subtraction_mover_wins",
+    "subtraction_winner",
+    "subtraction_winning_moves",
+]
+
+MOVER = "mover"
+"""The player to move wins under perfect play."""
+
+OTHER = "other"
+"""The player who just moved (the other one) wins under perfect play."""
 
 
 def _check_int(name, value, low):
@@ -35,6 +60,48 @@ def _check_int(name, value, low):
     if value < low:
         raise ValueError(f"{name} must be at least {low}, got {value}")
     return value
+
+
+# -- the subtraction game's closed form: one heap, take 1..K ---------------------------
+
+
+def subtraction_mover_wins(heap: int, max_take: int, misere: bool = True) -> bool:
+    """True when the player to move wins the one-heap game under perfect play.
+
+    >>> [subtraction_mover_wins(n, 3, misere=True) for n in range(1, 7)]
+    [False, True, True, True, False, True]
+    >>> [subtraction_mover_wins(n, 3, misere=False) for n in range(1, 7)]
+    [True, True, True, False, True, True]
+    """
+    _check_int("heap", heap, 0)
+    _check_int("max_take", max_take, 1)
+    return heap % (max_take + 1) != (1 if misere else 0)
+
+
+def subtraction_winner(heap: int, max_take: int, misere: bool = True) -> str:
+    """``"mover"`` or ``"other"``: who wins the one-heap game from ``heap``.
+
+    >>> subtraction_winner(21, 3, misere=False), subtraction_winner(24, 5, misere=False)
+    ('mover', 'other')
+    """
+    return MOVER if subtraction_mover_wins(heap, max_take, misere) else OTHER
+
+
+def subtraction_winning_moves(heap: int, max_take: int, misere: bool = True) -> tuple:
+    """The moves that win from ``heap`` (at most one), ``()`` from a lost position.
+
+    The notebook's PerfectAgent: leave ``1 mod (K + 1)`` under misère play; the
+    21 game's strategy: leave ``0 mod (K + 1)`` under normal play.
+
+    >>> subtraction_winning_moves(21, 3, misere=False), subtraction_winning_moves(10, 3, misere=False)
+    ((1,), (2,))
+    >>> subtraction_winning_moves(21, 3, misere=True)
+    ()
+    """
+    _check_int("heap", heap, 0)
+    _check_int("max_take", max_take, 1)
+    take = (heap - 1 if misere else heap) % (max_take + 1)
+    return (take,) if heap and take else ()
 
 
 @dataclass(frozen=True)
@@ -104,12 +171,96 @@ class Nim(GameBase):
             player = 1 - player
         return self._end_payoff(player)
 
+    def rollout_payoff(self, state, rng, perfect) -> tuple:
+        """The payoff after play from ``state`` in which player ``p`` plays the closed form's
+        winning move when ``perfect[p]`` (a random move from a lost position), else a random move.
+
+        A fast kernel for ``playout`` with ``random_agent`` and ``perfect_agent``:
+        it draws exactly as they do (one ``rng.random()`` per random choice among
+        two or more moves), so it returns the same payoff.
+
+        >>> import random
+        >>> Nim(heap=21).rollout_payoff(Nim().state(21), random.Random(1), (False, True))
+        (-1, 1)
+        """
+        heap, player = state["heap"], state["player"]
+        k1, top_take = self.max_take + 1, self.max_take
+        shift = 1 if self.misere else 0
+        rnd = rng.random
+        while heap:
+            top = top_take if heap > top_take else heap
+            take = (heap - shift) % k1 if perfect[player] else 0
+            if not take:
+                take = 1 + int(rnd() * top) if top > 1 else 1
+            heap -= take
+            player = 1 - player
+        return self._end_payoff(player)
+
     def _end_payoff(self, to_move: int) -> tuple:
         winner = to_move if self.misere else 1 - to_move
         return (1, -1) if winner == 0 else (-1, 1)
 
     def describe_move(self, state, move) -> str:
         return f"take {move}"
+
+    def state_to_json(self, state):
+        return {"heap": state["heap"], "player": state["player"]}
+
+    def state_from_json(self, data):
+        if not isinstance(data, dict) or "heap" not in data:
+            raise ValueError(f"a Nim state is {{'heap': n, 'player': 0 or 1}}, got {data!r}")
+        return self.state(data["heap"], data.get("player", 0))
+
+    # -- hooks ---------------------------------------------------------------------------
+
+    def winning_moves(self, state) -> tuple:
+        """The closed form's winning moves: leave ``1 mod (K + 1)`` (misère) or ``0 mod (K + 1)``.
+
+        >>> Nim(heap=21, misere=False).winning_moves(Nim().state(21))
+        (1,)
+        """
+        return subtraction_winning_moves(state["heap"], self.max_take, self.misere)
+
+    def mover_wins(self, state) -> bool:
+        """True when the player to move at ``state`` wins under perfect play.
+
+        >>> Nim(misere=True).mover_wins(Nim().state(21)), Nim(misere=True).mover_wins(Nim().state(0))
+        (False, True)
+        """
+        return subtraction_mover_wins(state["heap"], self.max_take, self.misere)
+
+    def parse_state(self, text: str):
+        """A heap size (``"21"``, player 1 to move) or the JSON form (``'{"heap": 21, "player": 1}'``).
+
+        >>> Nim().parse_state(" 18 ") == Nim().state(18)
+        True
+        >>> Nim().parse_state("many")
+        Traceback (most recent call last):
+        ...
+        ValueError: a Nim state is a heap size such as 21, got 'many'
+        """
+        if not isinstance(text, str):
+            raise TypeError(f"a state is written as text, got {type(text).__name__}")
+        stripped = text.strip()
+        if stripped.startswith(("{", "[")):
+            return super().parse_state(stripped)
+        try:
+            return self.state(int(stripped))
+        except ValueError:
+            raise ValueError(f"a Nim state is a heap size such as 21, got {text!r}") from None
+
+    def check_reachable(self, state):
+        """``state`` if its heap is at most the starting heap (play only shrinks it), else a ``ValueError``.
+
+        >>> Nim(heap=21).check_reachable(Nim().state(21)) == Nim().state(21)
+        True
+        """
+        state = self.check_state(state)
+        if state["heap"] > self.heap:
+            raise ValueError(
+                f"heap {state['heap']} is more than {self!r} starts with ({self.heap}): play cannot reach it"
+            )
+        return state
 
     def transcript_line(self, player, move, after) -> str:
         """The notebook's line: "Player 1 takes 3 matchstick(s). There are 18 matchstick(s) remaining."
@@ -122,10 +273,71 @@ class Nim(GameBase):
             f"There are {after['heap']} matchstick(s) remaining."
         )
 
-    def state_to_json(self, state):
-        return {"heap": state["heap"], "player": state["player"]}
+    def parse_move(self, state, text: str) -> int:
+        """The number of items typed as ``text``, if it is a legal take.
 
-    def state_from_json(self, data):
-        if not isinstance(data, dict) or "heap" not in data:
-            raise ValueError(f"a Nim state is {{'heap': n, 'player': 0 or 1}}, got {data!r}")
-        return self.state(data["heap"], data.get("player", 0))
+        >>> Nim().parse_move(Nim().state(5), " 2 ")
+        2
+        >>> Nim().parse_move(Nim().state(2), "3")
+        Traceback (most recent call last):
+        ...
+        ValueError: type a number from 1 to 2
+        """
+        top = min(self.max_take, state["heap"])
+        try:
+            numbers = tuple(int(p) for p in text.replace(",", " ").split())
+        except ValueError:
+            numbers = ()
+        if len(numbers) != 1 or not 1 <= numbers[0] <= top:
+            raise ValueError(f"type a number from 1 to {top}")
+        return numbers[0]
+
+    def render(self, state) -> str:
+        """The heap and what may be taken.
+
+        >>> Nim().render(Nim().state(2))
+        'There are 2 matchstick(s). Take 1-2.'
+        """
+        top = min(self.max_take, state["heap"])
+        return f"There are {state['heap']} matchstick(s). Take {'1' if top == 1 else f'1-{top}'}."
+
+    def q_key(self, state) -> tuple:
+        """The Q table's key: ``(heap,)`` (the game is impartial: the player is not part of it).
+
+        >>> Nim().q_key(Nim().state(7, 1))
+        (7,)
+        """
+        return (state["heap"],)
+
+    def state_from_q_key(self, key):
+        """The state (player 1 to move) with the heap of ``key``, a 1-tuple no larger than the start.
+
+        >>> Nim(heap=5).state_from_q_key((6,))
+        Traceback (most recent call last):
+        ...
+        ValueError: heap 6 exceeds the starting heap 5
+        """
+        if len(key) != 1:
+            raise ValueError(f"a state of {self!r} is a 1-tuple (heap,), got {list(key)!r}")
+        state = self.state(key[0])
+        if key[0] > self.heap:
+            raise ValueError(f"heap {key[0]} exceeds the starting heap {self.heap}")
+        return state
+
+    def q_key_to_json(self, key) -> list:
+        """The key as a list: ``[heap]``.
+
+        >>> Nim().q_key_to_json((4,))
+        [4]
+        """
+        return list(key)
+
+    def q_key_from_json(self, data) -> tuple:
+        """The key written as a list ``[heap]``.
+
+        >>> Nim().q_key_from_json([4])
+        (4,)
+        """
+        if not isinstance(data, list):
+            raise ValueError(f"a state is a list, got {data!r}")
+        return tuple(data)

@@ -10,17 +10,39 @@ of the piles (a tuple) and the player to move; a move is ``(pile, count)``.
 ((0, 1), (0, 2), (1, 1))
 >>> game.play(state, (3, 5)).piles
 (1, 3, 5, 2)
+
+Bouton's closed form (checked by the tests against ``fnmcts.exact`` on every
+state below several shapes): under normal play the player to move loses
+exactly when the nim-sum (the XOR of the piles) is 0. Under misère play the
+same holds while some pile has 2 or more objects; when every pile has 0 or 1,
+the player to move loses exactly when an odd number of piles is left.
+
+>>> nim_sum((1, 3, 5, 7)), piles_winner((1, 3, 5, 7), misere=True)
+(0, 'other')
+>>> piles_winning_moves((1, 3, 5, 6), misere=True)
+((0, 1), (1, 1), (2, 1))
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
+from functools import reduce
+from operator import xor
 
 from pyrsistent import PMap, pmap
 
 from ..protocol import GameBase
+from .nim import MOVER, OTHER, _check_int
 
-__all__ = ["Piles"]
+__all__ = [
+    "Piles",
+    "nim_sum",
+    "piles_mover_wins",
+    "piles_winner",
+    "piles_winning_moves",
+    "parse_piles",
+]
 
 
 def _check_piles(piles) -> tuple:
@@ -36,6 +58,109 @@ def _check_piles(piles) -> tuple:
         if p < 0:
             raise ValueError(f"piles must be non-negative, got {p}")
     return piles
+
+
+def _sizes(piles) -> tuple:
+    try:
+        piles = tuple(piles)
+    except TypeError:
+        raise TypeError(f"piles must be a sequence of whole numbers, got {piles!r}") from None
+    for p in piles:
+        _check_int("every pile", p, 0)
+    return piles
+
+
+# -- Bouton: the nim-sum and the misère rule ---------------------------------------------
+
+
+def nim_sum(piles) -> int:
+    """The XOR of the pile sizes.
+
+    >>> nim_sum((1, 3, 5, 7)), nim_sum((3, 5))
+    (0, 6)
+    """
+    return reduce(xor, _sizes(piles), 0)
+
+
+def piles_mover_wins(piles, misere: bool = True) -> bool:
+    """True when the player to move wins multi-pile Nim from ``piles``.
+
+    >>> piles_mover_wins((1, 3, 5, 7), misere=True), piles_mover_wins((1, 1), misere=True)
+    (False, True)
+    >>> piles_mover_wins((1, 1), misere=False), piles_mover_wins((1, 1, 1), misere=True)
+    (False, False)
+    """
+    piles = _sizes(piles)
+    if misere and all(p <= 1 for p in piles):
+        return sum(piles) % 2 == 0
+    return nim_sum(piles) != 0
+
+
+def piles_winner(piles, misere: bool = True) -> str:
+    """``"mover"`` or ``"other"``: who wins multi-pile Nim from ``piles``.
+
+    >>> piles_winner((1, 3, 5, 7)), piles_winner((1, 3, 5, 6))
+    ('other', 'mover')
+    """
+    return MOVER if piles_mover_wins(piles, misere) else OTHER
+
+
+def piles_winning_moves(piles, misere: bool = True) -> tuple:
+    """Every move ``(pile, count)`` that wins from ``piles``, in move order.
+
+    Normal play: make the nim-sum 0 (take ``p - (p ^ s)`` from a pile ``p``
+    with ``p ^ s < p``). Misère play (Bouton): the same while two or more piles
+    have 2 or more; with exactly one such pile, cut it to 0 or 1 so that an odd
+    number of 1-piles is left; with none, take a 1-pile when their number is even.
+
+    >>> piles_winning_moves((3, 4, 5), misere=False)
+    ((0, 2),)
+    >>> piles_winning_moves((1, 1, 4), misere=True), piles_winning_moves((1, 1, 4), misere=False)
+    (((2, 3),), ((2, 4),))
+    >>> piles_winning_moves((1, 1, 0, 1, 1), misere=True)
+    ((0, 1), (1, 1), (3, 1), (4, 1))
+    """
+    piles = _sizes(piles)
+    big = [i for i, p in enumerate(piles) if p >= 2]
+    if misere and not big:
+        count = sum(piles)
+        return tuple((i, 1) for i, p in enumerate(piles) if p == 1) if count % 2 == 0 else ()
+    if misere and len(big) == 1:
+        (b,) = big
+        ones = sum(1 for i, p in enumerate(piles) if p == 1 and i != b)
+        return ((b, piles[b]),) if ones % 2 == 1 else ((b, piles[b] - 1),)
+    s = nim_sum(piles)
+    return tuple((i, p - (p ^ s)) for i, p in enumerate(piles) if (p ^ s) < p)
+
+
+def parse_piles(text: str) -> tuple:
+    """Pile sizes written as ``"1,3,5,7"`` or ``"1 3 5 7"``; an empty field (``"1,,3"``) is an error.
+
+    >>> parse_piles("1, 3,5 7")
+    (1, 3, 5, 7)
+    >>> parse_piles("1,,3")
+    Traceback (most recent call last):
+    ...
+    ValueError: piles are whole numbers such as 1,3,5,7, got '1,,3' (an empty field)
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"piles are written as text, got {type(text).__name__}")
+    fields = [field.split() for field in text.split(",")]
+    if len(fields) > 1 and not all(fields):
+        raise ValueError(f"piles are whole numbers such as 1,3,5,7, got {text!r} (an empty field)")
+    try:
+        piles = tuple(int(p) for field in fields for p in field)
+    except ValueError:
+        raise ValueError(f"piles are whole numbers such as 1,3,5,7, got {text!r}") from None
+    if not piles:
+        raise ValueError("piles must hold at least one pile")
+    if any(p < 0 for p in piles):
+        raise ValueError(f"piles are non-negative whole numbers such as 1,3,5,7, got {text!r}")
+    return piles
+
+
+def _spaced(numbers) -> str:
+    return " ".join(str(n) for n in numbers)
 
 
 @dataclass(frozen=True)
@@ -119,16 +244,6 @@ class Piles(GameBase):
     def describe_move(self, state, move) -> str:
         return f"take {move[1]} from pile {move[0]}"
 
-    def transcript_line(self, player, move, after) -> str:
-        """The Q-learning project's line: "Player 2 takes 4 object(s) from pile 2. Piles: 1 3 1 7."
-
-        >>> Piles().transcript_line(1, (2, 4), Piles().state((1, 3, 1, 7)))
-        'Player 2 takes 4 object(s) from pile 2. Piles: 1 3 1 7.'
-        """
-        pile, count = move
-        piles = " ".join(str(p) for p in after["piles"])
-        return f"Player {player + 1} takes {count} object(s) from pile {pile}. Piles: {piles}."
-
     def state_to_json(self, state):
         return {"piles": list(state["piles"]), "player": state["player"]}
 
@@ -136,3 +251,133 @@ class Piles(GameBase):
         if not isinstance(data, dict) or "piles" not in data:
             raise ValueError(f"a piles state is {{'piles': [...], 'player': 0 or 1}}, got {data!r}")
         return self.state(data["piles"], data.get("player", 0))
+
+    # -- hooks ---------------------------------------------------------------------------
+
+    def winning_moves(self, state) -> tuple:
+        """Bouton's winning moves at ``state``, in move order (``()`` from a lost position).
+
+        >>> Piles((1, 3, 5, 6)).winning_moves(Piles().state((1, 3, 5, 6)))
+        ((0, 1), (1, 1), (2, 1))
+        """
+        return piles_winning_moves(state["piles"], self.misere)
+
+    def mover_wins(self, state) -> bool:
+        """True when the player to move at ``state`` wins under perfect play.
+
+        >>> Piles().mover_wins(Piles().start())
+        False
+        """
+        return piles_mover_wins(state["piles"], self.misere)
+
+    def parse_state(self, text: str):
+        """Pile sizes (``"1,3,5,7"`` or ``"1 3 5 7"``, player 1 to move), a JSON list of them, or the JSON form.
+
+        >>> Piles().parse_state("1, 3,5 7")["piles"], Piles().parse_state("[2, 0]")["piles"]
+        ((1, 3, 5, 7), (2, 0))
+        """
+        if not isinstance(text, str):
+            raise TypeError(f"a state is written as text, got {type(text).__name__}")
+        stripped = text.strip()
+        if stripped.startswith("["):
+            try:
+                data = json.loads(stripped)
+            except json.JSONDecodeError as error:
+                raise ValueError(f"bad JSON state {text!r}: {error.msg}") from None
+            return self.state_from_json({"piles": data})
+        if stripped.startswith("{"):
+            return super().parse_state(stripped)
+        return self.state(parse_piles(stripped))
+
+    def check_reachable(self, state):
+        """``state`` if it has as many piles as the game, each at most its starting size, else a ``ValueError``.
+
+        >>> Piles((1, 3, 5, 7)).check_reachable(Piles().state((1, 2, 0, 7)))["piles"]
+        (1, 2, 0, 7)
+        """
+        state = self.check_state(state)
+        piles, start = state["piles"], self.piles
+        if len(piles) != len(start):
+            raise ValueError(
+                f"piles {_spaced(piles)} has {len(piles)} pile(s), {self!r} has {len(start)}: play cannot reach it"
+            )
+        if any(p > s for p, s in zip(piles, start)):
+            raise ValueError(
+                f"piles {_spaced(piles)} hold more than {self!r} starts with ({_spaced(start)}): "
+                "play cannot reach it"
+            )
+        return state
+
+    def transcript_line(self, player, move, after) -> str:
+        """The Q-learning project's line: "Player 2 takes 4 object(s) from pile 2. Piles: 1 3 1 7."
+
+        >>> Piles().transcript_line(1, (2, 4), Piles().state((1, 3, 1, 7)))
+        'Player 2 takes 4 object(s) from pile 2. Piles: 1 3 1 7.'
+        """
+        pile, count = move
+        return f"Player {player + 1} takes {count} object(s) from pile {pile}. Piles: {_spaced(after['piles'])}."
+
+    def parse_move(self, state, text: str) -> tuple:
+        """A pile and a count typed as ``"2 4"`` or ``"2,4"`` (take 4 from pile 2), if legal.
+
+        >>> Piles().parse_move(Piles().start(), "3,5")
+        (3, 5)
+        """
+        try:
+            numbers = tuple(int(p) for p in text.replace(",", " ").split())
+        except ValueError:
+            numbers = ()
+        if len(numbers) != 2 or numbers not in self.possible_moves(state):
+            raise ValueError("type a pile and a count, e.g. '2 3': take 3 from pile 2 (it must hold that many)")
+        return numbers
+
+    def render(self, state) -> str:
+        """The piles, one line each.
+
+        >>> print(Piles((1, 2)).render(Piles().state((1, 2))))
+        Piles:
+        Pile 0: 1
+        Pile 1: 2
+        """
+        return "Piles:\n" + "\n".join(f"Pile {i}: {p}" for i, p in enumerate(state["piles"]))
+
+    def q_key(self, state) -> tuple:
+        """The Q table's key: the pile sizes (the game is impartial: the player is not part of it).
+
+        >>> Piles().q_key(Piles().start())
+        (1, 3, 5, 7)
+        """
+        return state["piles"]
+
+    def state_from_q_key(self, key):
+        """The state (player 1 to move) with the piles of ``key``: as many as the game's, none larger.
+
+        >>> Piles((1, 2)).state_from_q_key((1, 3))
+        Traceback (most recent call last):
+        ...
+        ValueError: pile sizes [1, 3] exceed the starting piles [1, 2]
+        """
+        if len(key) != len(self.piles):
+            raise ValueError(f"a state of {self!r} has {len(self.piles)} piles, got {list(key)!r}")
+        state = self.state(key)
+        if any(p > start for p, start in zip(key, self.piles)):
+            raise ValueError(f"pile sizes {list(key)!r} exceed the starting piles {list(self.piles)!r}")
+        return state
+
+    def q_key_to_json(self, key) -> list:
+        """The key as a list of pile sizes.
+
+        >>> Piles().q_key_to_json((1, 0, 2, 7))
+        [1, 0, 2, 7]
+        """
+        return list(key)
+
+    def q_key_from_json(self, data) -> tuple:
+        """The key written as a list of pile sizes.
+
+        >>> Piles().q_key_from_json([1, 0, 2, 7])
+        (1, 0, 2, 7)
+        """
+        if not isinstance(data, list):
+            raise ValueError(f"a state is a list, got {data!r}")
+        return tuple(data)
