@@ -1,17 +1,18 @@
 # The 21 game (the Monte Carlo exercise): one heap of 21, remove 1-3, whoever removes the last
 # item WINS. evaluate_position(num_items) plays TRIALS random games after each first move and
 # keeps the move that wins most often. Every result shown is real.
-from fnmcts.agents import MAX_REMOVE, TRIALS, evaluate_position, win_rates
+from fnmcts.agents import win_rates
 from fnmcts.exact import evaluate_policy, random_policy
 from fnmcts.games import Nim
+from fnmcts.games.nim import subtraction_winning_moves
 from fnmcts.rng import make_rng
-from fnmcts import theory
+from fnmcts.tutorial import MAX_REMOVE, TRIALS, evaluate_position
 
 MAX_REMOVE, TRIALS
 # => (3, 10000)
 
 # The optimal strategy: leave a multiple of 4. From 10, remove 2.
-theory.subtraction_winning_moves(10, 3, misere=False), theory.subtraction_winning_moves(21, 3, misere=False)
+subtraction_winning_moves(10, 3, misere=False), subtraction_winning_moves(21, 3, misere=False)
 # => ((2,), (1,))
 
 # evaluate_position(10) and (21), with the exercise's 10,000 trials a move.

@@ -12,17 +12,15 @@ from fnmcts.qlearning import (
     choose_action,
     evaluate,
     get_q_value,
-    load_ai,
-    new_ai,
     optimal_move_rate,
     q_agent,
     save_ai,
-    train,
     train_game,
     update,
     update_q_value,
 )
 from fnmcts.rng import make_rng
+from fnmcts.tutorial import load_ai, new_ai, train  # the source's defaults: piles 1, 3, 5, 7
 
 # Step 1: the game. Piles [1, 3, 5, 7]; a move takes objects from one pile; whoever
 # removes the last object loses. An action is (pile, count).

@@ -31,7 +31,6 @@ from .mcts import (
 )
 from .agents import (
     AGENTS,
-    evaluate_position,
     exact_agent,
     make_agent,
     montecarlo_agent,
@@ -56,17 +55,16 @@ from .qlearning import (
     best_future_reward,
     choose_action,
     get_q_value,
-    load_ai,
-    new_ai,
     optimal_move_rate,
     save_ai,
-    train,
     train_game,
     update_q_value,
 )
 from .rng import child_seed, dice_roll, make_rng
 from .tables import best_move_table, build_tree, lookup_table, optimal_play_table, random_play_table
-from .theory import nim_sum, winner, winning_moves
+from .theory import winner, winning_moves
+from .games.piles import nim_sum
+from .tutorial import evaluate_position, load_ai, new_ai, train
 
 __all__ = [
     # the protocol

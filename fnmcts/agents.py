@@ -5,11 +5,12 @@ Configure one with ``functools.partial``; pass one to ``playout``, ``simulate``,
 
 ==========================  =====================================================
 ``random_agent``            a uniformly random legal move (the notebook's RandomAgent)
-``perfect_agent``           the closed-form winning move, else a random move
-                            (PerfectAgent; one-heap and multi-pile Nim)
+``perfect_agent``           the closed-form winning move (PerfectAgent: one-heap
+                            and multi-pile Nim), else the exact solver's; a
+                            random move from a lost position
 ``montecarlo_agent``        flat Monte Carlo: ``trials`` random playouts after each
-                            move, the best win rate (MonteCarloAgent, the 21 game's
-                            ``evaluate_position``)
+                            move, the best win rate (MonteCarloAgent; the 21 game's
+                            ``evaluate_position`` is in ``fnmcts.tutorial``)
 ``montecarlo_perfect_agent``the same with a perfect opponent in the playouts
                             (MonteCarloPerfectOppAgent)
 ``mcts_agent``              Monte Carlo tree search from ``fnmcts.mcts`` (MCTSAgent)
@@ -17,7 +18,11 @@ Configure one with ``functools.partial``; pass one to ``playout``, ``simulate``,
 ==========================  =====================================================
 
 ``AGENTS`` maps each command-line name to a factory ``(**options) -> agent``;
-``make_agent(name, **options)`` looks one up.
+``make_agent(name, **options)`` looks one up. Nothing here names a game: every
+agent plays every game of the protocol where it makes sense, through the
+game's optional hooks (a closed form, a fast playout kernel). No state outlives
+a call: an agent that needs the exact solution solves per call, or holds one
+given by its factory (``make_agent("exact", game=game)``).
 
 >>> from fnmcts.games.nim import Nim
 >>> from fnmcts.rng import make_rng
@@ -33,11 +38,18 @@ Configure one with ``functools.partial``; pass one to ``playout``, ``simulate``,
 from __future__ import annotations
 
 import random
-from functools import lru_cache, partial
+from functools import partial
 
 from pyrsistent import pmap
 
-from .play import first_move_agent, random_agent
+from . import qlearning
+from .exact import best_moves, solve
+from .mcts import DEFAULT_ITERATIONS
+from .mcts import mcts_agent as _mcts_agent
+from .parallel import check_count
+from .play import first_move_agent, playout, random_agent
+from .protocol import payoff_range
+from .theory import closed_form_moves, has_closed_form
 
 __all__ = [
     "random_agent",
@@ -50,62 +62,60 @@ __all__ = [
     "perfect_opponent_rollout",
     "mcts_agent",
     "q_agent",
-    "evaluate_position",
-    "MAX_REMOVE",
-    "TRIALS",
     "AGENTS",
     "make_agent",
 ]
 
-MAX_REMOVE = 3
-"""The 21 game: a move removes 1..MAX_REMOVE items."""
-
-TRIALS = 10_000
-"""The 21 game: random games played after each first move by ``evaluate_position``."""
+def _solution_at(game, state, solution):
+    """``solution`` when it holds ``state``, else the exact solution from ``state`` (solved now)."""
+    return solution if solution is not None and state in solution else solve(game, state)
 
 
-def perfect_agent(game, state, rng: random.Random):
-    """The first winning move by the closed form; from a lost position a random move.
+def _choose(moves, rng):
+    """One of ``moves`` at random as ``random_agent`` draws: one ``rng.random()``, none if forced."""
+    return moves[0] if len(moves) == 1 else moves[int(rng.random() * len(moves))]
+
+
+def perfect_agent(game, state, rng: random.Random, *, solution=None):
+    """The first winning move: by the game's closed form, else by the exact solver.
 
     The notebook's PerfectAgent: "if can make it 1 mod (K+1), then do so ...
-    otherwise just choose a random amount". It consumes ``rng`` only when it
-    has no winning move. One-heap Nim (misère or normal) and multi-pile Nim.
+    otherwise just choose a random amount". With a closed form (one-heap and
+    multi-pile Nim: the ``winning_moves`` hook) it consumes ``rng`` only when it
+    has no winning move. Any other finite game: the first optimal move of the
+    exact solution (``solution`` when it holds ``state``, else solved from
+    ``state`` now); from a lost position a random move among the equally bad ones.
 
-    >>> from fnmcts.games import Nim, Piles
+    >>> from fnmcts.games import Nim, Piles, ShutTheBox
     >>> perfect_agent(Nim(heap=21, misere=False), Nim(heap=21).start(), random.Random(0))
     1
     >>> perfect_agent(Piles((1, 3, 5, 6)), Piles((1, 3, 5, 6)).start(), random.Random(0))
     (0, 1)
+    >>> game = ShutTheBox()
+    >>> sorted(perfect_agent(game, game.play(game.start(), 4), random.Random(0)))
+    [1, 2, 3, 5, 6, 7, 8, 9]
     """
-    from .theory import winning_moves
-
-    moves = winning_moves(game, state)
-    return moves[0] if moves else random_agent(game, state, rng)
-
-
-@lru_cache(maxsize=64)
-def _start_solution(game):
-    from .exact import solve
-
-    return solve(game)
-
-
-@lru_cache(maxsize=4096)
-def _exact_best_moves(game, state) -> tuple:
-    from .exact import best_moves, solve
-
-    solution = _start_solution(game)
-    if state not in solution:
-        solution = solve(game, state)
-    return best_moves(game, solution, state)
+    moves = closed_form_moves(game, state)
+    if moves is not None:
+        return moves[0] if moves else random_agent(game, state, rng)
+    solution = _solution_at(game, state, solution)
+    best = best_moves(game, solution, state)
+    if not best:
+        raise ValueError(f"no player is to move at {state!r}")
+    if solution[state][game.to_move(state)] <= payoff_range(game)[0]:
+        return _choose(best, rng)  # lost whatever the move: as the notebook, a random one
+    return best[0]
 
 
-def exact_agent(game, state, rng: random.Random = None, *, ties: str = "first"):
+def exact_agent(game, state, rng: random.Random = None, *, ties: str = "first", solution=None):
     """An optimal move from the exact solution (``fnmcts.exact.solve``).
 
     The notebook's ValueAgent, for every game the exact solver can solve (Shut
     the Box included). ``ties="first"``: the first optimal move in move order
     (deterministic, ``rng`` unused); ``ties="random"``: one of them at random.
+    ``solution`` (a ``solve`` result) is used when it holds ``state``; else the
+    game is solved from ``state`` for this call (``make_agent("exact",
+    game=game)`` solves once and keeps the solution in the agent).
 
     >>> from fnmcts.games import Nim
     >>> game = Nim(heap=21, max_take=3, misere=True)
@@ -114,7 +124,7 @@ def exact_agent(game, state, rng: random.Random = None, *, ties: str = "first"):
     """
     if ties not in ("first", "random"):
         raise ValueError(f"ties must be 'first' or 'random', got {ties!r}")
-    moves = _exact_best_moves(game, state)
+    moves = best_moves(game, _solution_at(game, state, solution), state)
     if not moves:
         raise ValueError(f"no player is to move at {state!r}")
     if ties == "first" or len(moves) == 1:
@@ -127,47 +137,42 @@ def exact_agent(game, state, rng: random.Random = None, *, ties: str = "first"):
 # -- flat Monte Carlo ---------------------------------------------------------------
 
 
-def perfect_opponent_rollout(game, player):
-    """Rollout agents, one per player: ``perfect_agent`` for the opponents of
+def perfect_opponent_rollout(game, player, state=None):
+    """Rollout agents, one per player: a perfect agent for the opponents of
     ``player``, ``random_agent`` for ``player`` (the notebook's perfectrollout).
+
+    With a closed form the opponents play ``perfect_agent`` itself; otherwise
+    ``perfect_agent`` holding the exact solution from ``state`` (default: the
+    start), solved once here for all the playouts.
 
     >>> from fnmcts.games import Nim
     >>> perfect_opponent_rollout(Nim(), 0) == (random_agent, perfect_agent)
     True
     """
-    return tuple(random_agent if p == player else perfect_agent for p in range(game.num_players))
+    if game.num_players == 1:
+        return (random_agent,)
+    perfect = perfect_agent
+    if not has_closed_form(game):
+        perfect = partial(perfect_agent, solution=solve(game, game.start() if state is None else state))
+    return tuple(random_agent if p == player else perfect for p in range(game.num_players))
 
 
-def _nim_kind(game, rollout):
-    """``(random?, perfect?)`` per player when a Nim playout kernel applies, else None."""
-    from .games.nim import Nim
+def _rollout_kernel(game, rollout, rng):
+    """A fast ``child -> payoff`` for playouts by ``rollout`` when the game has a kernel, else None.
 
-    if type(game) is not Nim:
-        return None
-    agents = rollout if isinstance(rollout, tuple) else (rollout or random_agent,) * 2
-    if len(agents) != 2 or any(a not in (random_agent, perfect_agent) for a in agents):
-        return None
-    return tuple(a is perfect_agent for a in agents)
-
-
-def _nim_playout_winner(heap, player, max_take, misere, perfect, rng) -> int:
-    """The winner of a Nim playout from ``heap`` with ``player`` to move.
-
-    The same game as ``playout`` with random/perfect agents, on plain integers:
-    it consumes ``rng`` exactly as they do (one ``rng.random()`` per random
-    choice among two or more moves), so it returns the same winner.
+    Random play: the game's ``random_payoff(state, rng)``; random and closed-form
+    perfect play: its ``rollout_payoff(state, rng, perfect)``. Both draw from
+    ``rng`` exactly as ``playout`` with those agents does.
     """
-    k1 = max_take + 1
-    shift = 1 if misere else 0
-    while heap:
-        top = max_take if heap > max_take else heap
-        take = (heap - shift) % k1 if perfect[player] else 0
-        if not take:
-            take = 1 + int(rng.random() * top) if top > 1 else 1
-        heap -= take
-        player = 1 - player
-    last_taker = 1 - player
-    return player if misere else last_taker
+    agents = rollout if isinstance(rollout, tuple) else (rollout or random_agent,) * game.num_players
+    if len(agents) != game.num_players or any(a is not random_agent and a is not perfect_agent for a in agents):
+        return None
+    if all(a is random_agent for a in agents) and hasattr(game, "random_payoff"):
+        return lambda child: game.random_payoff(child, rng)
+    if hasattr(game, "rollout_payoff"):
+        perfect = tuple(a is perfect_agent for a in agents)
+        return lambda child: game.rollout_payoff(child, rng, perfect)
+    return None
 
 
 def win_rates(game, state, rng: random.Random, trials: int = 1000, rollout=None) -> tuple:
@@ -176,16 +181,14 @@ def win_rates(game, state, rng: random.Random, trials: int = 1000, rollout=None)
     After each move, ``trials`` games are played to the end by ``rollout`` (an
     agent for every player, or a tuple of one agent per player; default random
     play); a playout is won when the mover's payoff is positive. Moves in move
-    order, each scored with the same ``rng`` in turn.
+    order, each scored with the same ``rng`` in turn. A game's fast playout
+    kernel (``random_payoff``, ``rollout_payoff``) gives the same result sooner.
 
     >>> from fnmcts.games import Nim
     >>> game = Nim(heap=3, max_take=3, misere=False)
     >>> win_rates(game, game.start(), random.Random(0), trials=1000)  # exact: 1/2, 0, 1
     ((1, 0.508), (2, 0.0), (3, 1.0))
     """
-    from .play import playout
-    from .parallel import check_count
-
     check_count(trials, "trials")
     if trials == 0:
         raise ValueError("trials must be positive")
@@ -193,20 +196,14 @@ def win_rates(game, state, rng: random.Random, trials: int = 1000, rollout=None)
     moves = game.possible_moves(state)
     if not moves:
         raise ValueError(f"no player is to move at {state!r}")
-    kernel = _nim_kind(game, rollout)
+    kernel = _rollout_kernel(game, rollout, rng)
     out = []
     for move in moves:
         child = game.play(state, move)
-        if kernel is not None:
-            heap, player = child["heap"], child["player"]
-            if heap == 0:
-                wins = trials if game.payoff(child)[me] > 0 else 0
-            else:
-                wins = sum(
-                    1
-                    for _ in range(trials)
-                    if _nim_playout_winner(heap, player, game.max_take, game.misere, kernel, rng) == me
-                )
+        if game.to_move(child) is None:
+            wins = trials if game.payoff(child)[me] > 0 else 0
+        elif kernel is not None:
+            wins = sum(1 for _ in range(trials) if kernel(child)[me] > 0)
         else:
             wins = sum(1 for _ in range(trials) if game.payoff(playout(game, child, rng, rollout))[me] > 0)
         out.append((move, wins / trials))
@@ -239,35 +236,16 @@ def montecarlo_perfect_agent(game, state, rng: random.Random, *, trials: int = 1
     """Flat Monte Carlo whose playouts have a perfect opponent and a random self.
 
     The notebook's MonteCarloPerfectOppAgent: a move into a lost position
-    never wins a playout, so any winning move scores higher.
+    never wins a playout, so any winning move scores higher. The opponent
+    plays by the closed form, or by the exact solution from ``state``.
 
     >>> from fnmcts.games import Nim
     >>> game = Nim(heap=21, max_take=3, misere=True)
     >>> montecarlo_perfect_agent(game, game.state(24), random.Random(1), trials=100)
     3
     """
-    rollout = perfect_opponent_rollout(game, game.to_move(state))
+    rollout = perfect_opponent_rollout(game, game.to_move(state), state)
     return montecarlo_agent(game, state, rng, trials=trials, rollout=rollout)
-
-
-def evaluate_position(num_items: int, trials: int = TRIALS, max_remove: int = MAX_REMOVE, *, rng=None, seed=None):
-    """The 21 game's Monte Carlo move for a heap of ``num_items`` (taking the last wins).
-
-    For each first move, ``trials`` games of random moves; the move with the
-    highest fraction of games won. Give ``rng`` or ``seed``.
-
-    >>> evaluate_position(6, 2000, seed=1), evaluate_position(3, 100, seed=1)
-    (2, 3)
-    """
-    from .games.nim import Nim
-    from .rng import make_rng
-
-    if rng is not None and seed is not None:
-        raise ValueError("give a seed or an rng, not both")
-    game = Nim(heap=num_items, max_take=max_remove, misere=False)
-    if num_items < 1:
-        raise ValueError(f"num_items must be at least 1, got {num_items}")
-    return montecarlo_agent(game, game.start(), make_rng(seed, rng), trials=trials)
 
 
 # -- agents from other modules --------------------------------------------------------
@@ -276,7 +254,7 @@ def evaluate_position(num_items: int, trials: int = TRIALS, max_remove: int = MA
 def mcts_agent(iterations: int | None = None, **options):
     """A Monte Carlo tree search agent: ``fnmcts.mcts.mcts_agent(iterations, **options)``.
 
-    ``iterations`` defaults to ``fnmcts.mcts.DEFAULT_ITERATIONS`` (10,000; with
+    ``iterations`` defaults to ``fnmcts.mcts.DEFAULT_ITERATIONS`` (with
     MCTS-Solver the search stops as soon as the position is proven).
 
     Options (see ``fnmcts.mcts``): ``rule`` ("ucb1" or the tutorial's "ucb"),
@@ -290,29 +268,21 @@ def mcts_agent(iterations: int | None = None, **options):
     >>> agent(Nim(), Nim().state(6), random.Random(1)), copy(Nim(), Nim().state(6), random.Random(1))
     (1, 1)
     """
-    from .mcts import DEFAULT_ITERATIONS
-    from .mcts import mcts_agent as make
-
-    return make(DEFAULT_ITERATIONS if iterations is None else iterations, **options)
+    return _mcts_agent(DEFAULT_ITERATIONS if iterations is None else iterations, **options)
 
 
-def q_agent(ai=None, *, q_table=None):
-    """A trained Q-learning agent, from an ``ai`` value or a saved ``q_table`` file.
+def q_agent(ai=None):
+    """A trained Q-learning agent from an ``ai`` value (``fnmcts.qlearning.q_agent``).
 
-    Uses ``fnmcts.qlearning.load_ai`` and ``fnmcts.qlearning.q_agent``.
+    A saved Q table is loaded first, with ``fnmcts.load_ai(q_table)``.
 
-    >>> from fnmcts import qlearning
     >>> from fnmcts.games import Piles
     >>> ai = qlearning.train(3_000, seed=1, game=Piles((1, 2)))
     >>> q_agent(ai)(ai.game, ai.game.state((0, 2)), random.Random(0))
     (1, 1)
     """
-    from . import qlearning
-
-    if (ai is None) == (q_table is None):
-        raise ValueError("the q agent needs a trained ai or a q_table file (one of them)")
     if ai is None:
-        ai = qlearning.load_ai(q_table)
+        raise ValueError("the q agent needs a trained ai: load a q_table file with fnmcts.load_ai(path)")
     return qlearning.q_agent(ai)
 
 
@@ -334,16 +304,24 @@ def _montecarlo_perfect(trials: int = 1000):
     return partial(montecarlo_perfect_agent, trials=_trials(trials))
 
 
-def _exact(ties: str = "first"):
-    """The exact value agent (ties: "first" or "random")."""
+def _perfect(game=None):
+    """The closed-form winning move, else the exact solver's (with ``game``: solved once, now)."""
+    if game is None or has_closed_form(game):
+        return perfect_agent
+    return partial(perfect_agent, solution=solve(game))
+
+
+def _exact(ties: str = "first", game=None):
+    """The exact value agent (ties: "first" or "random"; with ``game``: solved once, now)."""
     if ties not in ("first", "random"):
         raise ValueError(f"ties must be 'first' or 'random', got {ties!r}")
-    return exact_agent if ties == "first" else partial(exact_agent, ties=ties)
+    options = {} if ties == "first" else {"ties": ties}
+    if game is not None:
+        options["solution"] = solve(game)
+    return partial(exact_agent, **options) if options else exact_agent
 
 
 def _trials(trials):
-    from .parallel import check_count
-
     if check_count(trials, "trials") == 0:
         raise ValueError("trials must be positive")
     return trials
@@ -352,7 +330,7 @@ def _trials(trials):
 AGENTS = pmap(
     {
         "random": _plain(random_agent, "A uniformly random move"),
-        "perfect": _plain(perfect_agent, "The closed-form winning move, else random"),
+        "perfect": _perfect,
         "montecarlo": _montecarlo,
         "montecarlo-perfect": _montecarlo_perfect,
         "mcts": mcts_agent,

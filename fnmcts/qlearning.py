@@ -3,9 +3,12 @@
 The Q-learning project's ``NimAI`` as an immutable value and pure functions.
 An AI (``QAI``) holds a persistent Q table, a ``pmap`` from ``(state, action)``
 to a number, with the learning rate ``alpha``, the exploration rate
-``epsilon`` and the game it plays. A state in the table is a tuple: the pile
-sizes for ``Piles``, the heap as a 1-tuple for ``Nim``, the state itself for
-any other game. Functions that would change an AI return a new one.
+``epsilon`` and the game it plays. A state in the table is the game's
+``q_key`` of the state (a hook of the protocol): the pile sizes for ``Piles``,
+the heap as a 1-tuple for ``Nim``, the state itself for any other game.
+Functions that would change an AI return a new one. Nothing here names a
+game: the source's own game (piles 1, 3, 5, 7) is the default of
+``fnmcts.new_ai`` and ``fnmcts.train`` (``fnmcts.tutorial``).
 
 >>> from fnmcts.games.piles import Piles
 >>> ai = new_ai(Piles((1, 3, 5, 7)))
@@ -16,7 +19,7 @@ any other game. Functions that would change an AI return a new one.
 (-0.5, 0)
 >>> choose_action(ai, (0, 0, 0, 2), epsilon=False)
 (3, 1)
->>> trained = train(1_000, seed=1)
+>>> trained = train(1_000, seed=1, game=Piles((1, 3, 5, 7)))
 >>> len(trained.q) > 1_000, trained.alpha, trained.epsilon
 (True, 0.5, 0.1)
 
@@ -31,11 +34,14 @@ The Q table file is JSON, never pickle (``save_ai`` / ``load_ai``), version 1::
      "alpha": 0.5, "epsilon": 0.1,
      "q": [[[1, 3, 5, 7], [3, 5], 0.25], ...]}
 
-``game`` names a game of ``fnmcts.games.GAMES`` with its parameters; each
-entry of ``q`` is ``[state, action, value]``: the state as a list (the pile
-sizes, or ``[heap]``; ``state_to_json`` for other games), the action as a list
-(``[pile, count]``) or a number (a Nim take), the value a finite number.
-Entries are sorted, so the same AI always gives the same file.
+``game`` names a game (``fnmcts.protocol.game_to_json``: its ``name`` and
+parameters); reading a file looks the name up in a registry of games given by
+the caller (``fnmcts.load_ai`` uses ``fnmcts.games.GAMES``). Each entry of
+``q`` is ``[state, action, value]``: the state's key as JSON (the game's
+``q_key_to_json``: the pile sizes, or ``[heap]``; ``state_to_json`` for other
+games), the action as a list (``[pile, count]``) or a number (a Nim take), the
+value a finite number. Entries are sorted, so the same AI always gives the
+same file.
 """
 
 from __future__ import annotations
@@ -43,7 +49,6 @@ from __future__ import annotations
 import json
 import math
 import random
-from dataclasses import fields as dataclass_fields, is_dataclass
 from fractions import Fraction
 from functools import partial
 from pathlib import Path
@@ -51,13 +56,20 @@ from typing import Callable
 
 from pyrsistent import PMap, PRecord, field, pmap
 
-from .agents import random_agent
 from .exact import best_moves, solve
 from .files import write_atomically
-from .games import GAMES
-from .games.nim import Nim
-from .games.piles import Piles
-from .protocol import CHANCE, _from_json, _to_json, sample_outcome
+from .play import random_agent
+from .protocol import (
+    CHANCE,
+    _from_json,
+    _to_json,
+    game_to_json,
+    q_key,
+    q_key_from_json,
+    q_key_to_json,
+    sample_outcome,
+    state_from_q_key,
+)
 from .rng import make_rng
 
 __all__ = [
@@ -137,14 +149,16 @@ def _number(name, value):
     return float(value)
 
 
-def new_ai(game=None, *, alpha: float = ALPHA, epsilon: float = EPSILON) -> QAI:
-    """A fresh AI with an empty Q table (the source's ``NimAI()``); default game: piles [1, 3, 5, 7].
+def new_ai(game, *, alpha: float = ALPHA, epsilon: float = EPSILON) -> QAI:
+    """A fresh AI for ``game`` with an empty Q table (the source's ``NimAI()``).
 
-    >>> ai = new_ai()
+    >>> from fnmcts.games import Piles
+    >>> ai = new_ai(Piles((1, 3, 5, 7)))
     >>> ai.game, len(ai.q), ai.alpha, ai.epsilon
     (Piles(piles=(1, 3, 5, 7), misere=True), 0, 0.5, 0.1)
     """
-    game = Piles() if game is None else game
+    if game is None:
+        raise TypeError("new_ai needs the game to learn (fnmcts.new_ai() learns the source's piles 1, 3, 5, 7)")
     if getattr(game, "num_players", None) != 2:
         raise ValueError(f"Q-learning by self-play needs a two-player game, got {game!r}")
     return QAI(game=game, alpha=_number("alpha", alpha), epsilon=_number("epsilon", epsilon))
@@ -153,54 +167,26 @@ def new_ai(game=None, *, alpha: float = ALPHA, epsilon: float = EPSILON) -> QAI:
 # -- states as table keys --------------------------------------------------------
 
 
-def _piles_state(game, key):
-    if len(key) != len(game.piles):
-        raise ValueError(f"a state of {game!r} has {len(game.piles)} piles, got {list(key)!r}")
-    state = game.state(key)
-    if any(p > start for p, start in zip(key, game.piles)):
-        raise ValueError(f"pile sizes {list(key)!r} exceed the starting piles {list(game.piles)!r}")
-    return state
-
-
-def _nim_state(game, key):
-    if len(key) != 1:
-        raise ValueError(f"a state of {game!r} is a 1-tuple (heap,), got {list(key)!r}")
-    state = game.state(key[0])
-    if key[0] > game.heap:
-        raise ValueError(f"heap {key[0]} exceeds the starting heap {game.heap}")
-    return state
-
-
-# game type -> (state -> key, (game, key) -> a state with that key)
-_KEYINGS = {
-    Piles: (lambda state: state["piles"], _piles_state),
-    Nim: (lambda state: (state["heap"],), _nim_state),
-}
-
-
 def state_key(game, state) -> tuple:
-    """The Q table's form of ``state``: pile sizes for ``Piles``, ``(heap,)`` for ``Nim``.
+    """The Q table's form of ``state``: the game's ``q_key`` (pile sizes for piles, ``(heap,)`` for Nim).
 
     Nim is impartial, so the player to move is not part of the key (as in the
-    source); for any other game the key is the state itself.
+    source); for a game without the hook the key is the state itself.
 
+    >>> from fnmcts.games import Nim, Piles
     >>> game = Piles((1, 3, 5, 7))
     >>> state_key(game, game.start()), state_key(Nim(heap=21), Nim(heap=21).start())
     ((1, 3, 5, 7), (21,))
     """
-    keying = _KEYINGS.get(type(game))
-    return keying[0](state) if keying else state
+    return q_key(game, state)
 
 
 def _key_and_state(game, state):
-    """``(key, state)`` from a state of the game, or from a key (a tuple or list) for Piles and Nim."""
-    keying = _KEYINGS.get(type(game))
-    if keying is None:
-        return state, state
+    """``(key, state)`` from a state of the game, or from a key written as a tuple or list."""
     if isinstance(state, (tuple, list)):
         key = tuple(state)
-        return key, keying[1](game, key)
-    return keying[0](state), state
+        return key, state_from_q_key(game, key)
+    return q_key(game, state), state
 
 
 def _moves(game, state) -> tuple:
@@ -216,9 +202,10 @@ def _moves(game, state) -> tuple:
 def get_q_value(ai: QAI, state, action):
     """The Q value of ``action`` at ``state``, 0 when the table has none.
 
-    ``state`` is a state of the AI's game, or for piles and Nim its tuple form.
+    ``state`` is a state of the AI's game, or its key (a tuple: the piles, ``(heap,)``).
 
-    >>> ai = new_ai().set(q=pmap({((0, 0, 0, 2), (3, 2)): -1}))
+    >>> from fnmcts.games import Piles
+    >>> ai = new_ai(Piles()).set(q=pmap({((0, 0, 0, 2), (3, 2)): -1}))
     >>> get_q_value(ai, (0, 0, 0, 2), (3, 2)), get_q_value(ai, (0, 0, 0, 2), (3, 1))
     (-1, 0)
     """
@@ -230,7 +217,8 @@ def update_q_value(ai: QAI, state, action, old_q, reward, future_rewards) -> QAI
     """A new AI whose Q value for ``(state, action)`` is
     ``old_q + alpha * ((reward + future_rewards) - old_q)``; ``ai`` is unchanged.
 
-    >>> ai = new_ai()
+    >>> from fnmcts.games import Piles
+    >>> ai = new_ai(Piles())
     >>> new = update_q_value(ai, (1, 3, 5, 7), (3, 5), 0, 0, 0.5)
     >>> get_q_value(new, (1, 3, 5, 7), (3, 5)), get_q_value(ai, (1, 3, 5, 7), (3, 5))
     (0.25, 0)
@@ -263,7 +251,8 @@ def best_future_reward(ai: QAI, state):
     """The best Q value of any possible action at ``state`` (unknown ones count as 0;
     0 when there is no action).
 
-    >>> ai = new_ai().set(q=pmap({((0, 0, 1, 1), (2, 1)): -0.5, ((0, 0, 1, 1), (3, 1)): -0.75}))
+    >>> from fnmcts.games import Piles
+    >>> ai = new_ai(Piles()).set(q=pmap({((0, 0, 1, 1), (2, 1)): -0.5, ((0, 0, 1, 1), (3, 1)): -0.75}))
     >>> best_future_reward(ai, (0, 0, 1, 1)), best_future_reward(ai, (0, 0, 0, 0))
     (-0.5, 0)
     >>> best_future_reward(ai, (0, 0, 2, 1))
@@ -285,7 +274,8 @@ def choose_action(ai: QAI, state, rng: random.Random | None = None, epsilon: boo
     With ``epsilon`` it consumes one ``rng.random()``, and a second one when it
     explores; greedy choice (``epsilon=False``) needs no ``rng``.
 
-    >>> ai = new_ai().set(q=pmap({((0, 0, 1, 2), (3, 1)): 0.5, ((0, 0, 1, 2), (2, 1)): -1}))
+    >>> from fnmcts.games import Piles
+    >>> ai = new_ai(Piles()).set(q=pmap({((0, 0, 1, 2), (3, 1)): 0.5, ((0, 0, 1, 2), (2, 1)): -1}))
     >>> choose_action(ai, (0, 0, 1, 2), epsilon=False)
     (3, 1)
     >>> rng = random.Random(3)
@@ -314,7 +304,8 @@ def update(ai: QAI, old_state, action, new_state, reward) -> QAI:
     """The source's ``update``: learn from taking ``action`` at ``old_state``, which
     led to ``new_state`` (the next state the same player faces) with ``reward``.
 
-    >>> ai = update(new_ai(), (0, 0, 0, 1), (3, 1), (0, 0, 0, 0), -1)
+    >>> from fnmcts.games import Piles
+    >>> ai = update(new_ai(Piles()), (0, 0, 0, 1), (3, 1), (0, 0, 0, 0), -1)
     >>> get_q_value(ai, (0, 0, 0, 1), (3, 1))
     -0.5
     """
@@ -353,6 +344,7 @@ def train_game(ai: QAI, rng: random.Random, rewards=REWARDS) -> QAI:
     With ``random.Random(0)`` (draws 0.84, 0.76, 0.42: no exploration) both
     players take 1 from a heap of 3; the first player takes the last item and loses:
 
+    >>> from fnmcts.games import Nim
     >>> ai = train_game(new_ai(Nim(heap=3, max_take=2)), random.Random(0))
     >>> ai.q == {((3,), 1): 0.0, ((2,), 1): 0.5, ((1,), 1): -0.5}
     True
@@ -397,12 +389,13 @@ def train(
     """The AI after ``n`` games of self-play from ``seed`` (the source's ``train(n)``).
 
     Starts from ``ai`` when given (its game, alpha and epsilon), else from a new
-    AI for ``game`` (default piles [1, 3, 5, 7]). The result equals ``n`` steps of
+    AI for ``game`` (``fnmcts.train`` defaults it to piles [1, 3, 5, 7]). The result equals ``n`` steps of
     ``train_game`` with the same ``rng``, value for value; the work is done on a
     transient working copy (a plain dict and a cache of the game's states) and
     frozen into a fresh ``QAI`` at the end. ``progress(k)`` is called as games finish.
 
     >>> from functools import reduce
+    >>> from fnmcts.games import Nim
     >>> game = Nim(heap=5, max_take=3)
     >>> rng = make_rng(7)
     >>> stepwise = reduce(lambda ai, _: train_game(ai, rng), range(200), new_ai(game))
@@ -414,6 +407,8 @@ def train(
     if n < 0:
         raise ValueError(f"n must be non-negative, got {n}")
     if ai is None:
+        if game is None:
+            raise TypeError("train needs a game or an ai (fnmcts.train defaults to the source's piles 1, 3, 5, 7)")
         ai = new_ai(game, alpha=alpha, epsilon=epsilon)
     elif game is not None and game != ai.game:
         raise ValueError(f"the ai plays {ai.game!r}, not {game!r}")
@@ -421,7 +416,7 @@ def train(
     game = ai.game
     alpha, explore = ai.alpha, ai.epsilon
     step, win, loss, draw = rewards["step"], rewards["win"], rewards["loss"], rewards["draw"]
-    to_key = _KEYINGS.get(type(game), (lambda state: state,))[0]
+    to_key = partial(q_key, game)
     q = dict(ai.q)
     q_get = q.get
     random_ = rng.random
@@ -506,7 +501,8 @@ def _q_move(ai, game, state, rng=None):
 def q_agent(ai: QAI) -> Callable:
     """An agent ``(game, state, rng) -> move`` that plays the AI's greedy action.
 
-    >>> ai = train(2_000, seed=1)
+    >>> from fnmcts.games import Piles
+    >>> ai = train(2_000, seed=1, game=Piles())
     >>> agent = q_agent(ai)
     >>> agent(ai.game, ai.game.state((0, 0, 1, 1)), random.Random(0)) in ((2, 1), (3, 1))
     True
@@ -565,6 +561,7 @@ def optimal_move_rate(ai: QAI, solution=None) -> Fraction:
     In misère Nim(9, 3) the winning heaps are 2, 3, 4, 6, 7, 8 (not 1 mod 4); an
     empty table takes 1 everywhere, which is optimal only at 2 and 6:
 
+    >>> from fnmcts.games import Nim
     >>> game = Nim(heap=9, max_take=3)
     >>> optimal_move_rate(new_ai(game)), optimal_move_rate(train(3_000, seed=2, game=game))
     (Fraction(1, 3), Fraction(1, 1))
@@ -583,8 +580,9 @@ def win_rate(ai: QAI, opponent: Callable, games: int = 1000, seed: int | None = 
     Returns a map with ``games`` (both sides), ``wins``, ``wins_first``,
     ``wins_second`` and ``rate`` (wins / games).
 
+    >>> from fnmcts.games import Piles
     >>> game = Piles((1, 2))
-    >>> from fnmcts.agents import random_agent
+    >>> from fnmcts.play import random_agent
     >>> result = win_rate(train(500, seed=1, game=game), random_agent, games=100, seed=3)
     >>> result["games"], result["wins_first"]
     (200, 100)
@@ -609,6 +607,7 @@ def evaluate(ai: QAI, games: int = 1000, seed: int | None = 0, solution=None) ->
     ``winning_states``; ``None`` when no reachable state is a win), and ``win_rate_vs_random`` / ``win_rate_vs_perfect`` over
     ``games`` games on each side (``vs_random`` / ``vs_perfect`` hold the details).
 
+    >>> from fnmcts.games import Nim
     >>> report = evaluate(train(3_000, seed=2, game=Nim(heap=9, max_take=3)), games=200, seed=1)
     >>> report["optimal_move_rate"], report["win_rate_vs_perfect"]
     (1.0, 0.5)
@@ -636,18 +635,18 @@ def evaluate(ai: QAI, games: int = 1000, seed: int | None = 0, solution=None) ->
 
 
 def _game_to_json(game) -> dict:
-    name = getattr(game, "name", None)
-    if GAMES.get(name) is not type(game) or not is_dataclass(game):
-        raise ValueError(f"cannot save a Q table for {game!r}: only the games of fnmcts.games.GAMES")
-    return {"name": name} | {f.name: _to_json(getattr(game, f.name)) for f in dataclass_fields(game)}
+    try:
+        return game_to_json(game)
+    except ValueError as error:
+        raise ValueError(f"cannot save a Q table for {game!r}: {error}") from None
 
 
-def _game_from_json(data):
+def _game_from_json(data, games):
     if not isinstance(data, dict) or not isinstance(data.get("name"), str):
         raise ValueError(f"'game' must be an object with a 'name', got {data!r}")
-    kind = GAMES.get(data["name"])
+    kind = games.get(data["name"])
     if kind is None:
-        raise ValueError(f"unknown game {data['name']!r}; known: {', '.join(sorted(GAMES))}")
+        raise ValueError(f"unknown game {data['name']!r}; known: {', '.join(sorted(games))}")
     params = {k: _from_json(v) for k, v in data.items() if k != "name"}
     try:
         game = kind(**params)
@@ -658,19 +657,16 @@ def _game_from_json(data):
     return game
 
 
-def _key_to_json(game, key):
-    return list(key) if type(game) in _KEYINGS else game.state_to_json(key)
-
-
 def ai_to_json(ai: QAI) -> dict:
     """The JSON form of ``ai`` (the documented, versioned Q table format).
 
+    >>> from fnmcts.games import Nim
     >>> ai = update_q_value(new_ai(Nim(heap=5)), (2,), 1, 0, 1, 0)
     >>> ai_to_json(ai)["q"], ai_to_json(ai)["game"]
     ([[[2], 1, 0.5]], {'name': 'nim', 'heap': 5, 'max_take': 3, 'misere': True})
     """
     game = ai.game
-    entries = [[_key_to_json(game, key), _to_json(action), value] for (key, action), value in ai.q.items()]
+    entries = [[q_key_to_json(game, key), _to_json(action), value] for (key, action), value in ai.q.items()]
     entries.sort(key=lambda entry: json.dumps(entry[:2], sort_keys=True))
     return {
         "format": FORMAT,
@@ -682,20 +678,15 @@ def ai_to_json(ai: QAI) -> dict:
     }
 
 
-def _entry_from_json(game, index, entry, keying):
+def _entry_from_json(game, index, entry):
     if not isinstance(entry, list) or len(entry) != 3:
         raise ValueError(f"q entry {index} must be [state, action, value], got {entry!r}")
     key_data, action_data, value = entry
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
         raise ValueError(f"q entry {index}: the value must be a finite number, got {value!r}")
     try:
-        if keying is not None:
-            if not isinstance(key_data, list):
-                raise ValueError(f"a state is a list, got {key_data!r}")
-            key = tuple(key_data)
-            state = keying[1](game, key)
-        else:
-            key = state = game.state_from_json(key_data)
+        key = q_key_from_json(game, key_data)
+        state = state_from_q_key(game, key)
     except (ValueError, TypeError) as error:
         raise ValueError(f"q entry {index}: bad state {key_data!r}: {error}") from None
     action = _from_json(action_data)
@@ -708,13 +699,17 @@ def _entry_from_json(game, index, entry, keying):
     return (key, action), value
 
 
-def ai_from_json(data) -> QAI:
+def ai_from_json(data, games) -> QAI:
     """The AI whose JSON form is ``data``, checked: a ``ValueError`` names any problem.
 
+    ``games`` maps the names of games to their constructors (``fnmcts.games.GAMES``;
+    ``fnmcts.ai_from_json`` uses it unless told).
+
+    >>> from fnmcts.games import GAMES, Nim
     >>> ai = train(100, seed=1, game=Nim(heap=6))
-    >>> ai_from_json(ai_to_json(ai)) == ai
+    >>> ai_from_json(ai_to_json(ai), GAMES) == ai
     True
-    >>> ai_from_json(ai_to_json(ai) | {"version": 9})
+    >>> ai_from_json(ai_to_json(ai) | {"version": 9}, GAMES)
     Traceback (most recent call last):
     ...
     ValueError: unsupported Q table version 9 (this fnmcts reads version 1)
@@ -726,15 +721,14 @@ def ai_from_json(data) -> QAI:
     missing = [k for k in ("game", "alpha", "epsilon", "q") if k not in data]
     if missing:
         raise ValueError(f"the Q table lacks {', '.join(map(repr, missing))}")
-    game = _game_from_json(data["game"])
+    game = _game_from_json(data["game"], games)
     alpha = _number("alpha", data["alpha"])
     epsilon = _number("epsilon", data["epsilon"])
     if not isinstance(data["q"], list):
         raise ValueError(f"'q' must be a list of [state, action, value], got {type(data['q']).__name__}")
-    keying = _KEYINGS.get(type(game))
     q = {}
     for index, entry in enumerate(data["q"]):
-        pair, value = _entry_from_json(game, index, entry, keying)
+        pair, value = _entry_from_json(game, index, entry)
         if pair in q:
             raise ValueError(f"q entry {index}: state {entry[0]!r} and action {entry[1]!r} appear twice")
         q[pair] = value
@@ -748,6 +742,7 @@ def ai_to_text(ai: QAI) -> str:
     A ``ValueError`` names the problem: an illegal action, a value that is not a
     finite number (``inf``, ``nan``, a string), a game that cannot be saved.
 
+    >>> from fnmcts.games import Nim
     >>> ai_to_text(update_q_value(new_ai(Nim(heap=5)), (2,), 1, 0, 1, 0))[-19:]
     '"q":[[[2],1,0.5]]}\\n'
     >>> ai_to_text(new_ai(Nim(heap=5)).set(q=pmap({((2,), 3): 1.0})))
@@ -769,7 +764,7 @@ def ai_to_text(ai: QAI) -> str:
     except TypeError as error:
         raise ValueError(f"cannot save this Q table: {error}") from None
     try:
-        back = ai_from_json(json.loads(text))
+        back = ai_from_json(json.loads(text), {data["game"]["name"]: type(ai.game)})
     except (ValueError, TypeError) as error:
         raise ValueError(f"cannot save this Q table: {error}") from None
     if back != ai:
@@ -787,22 +782,27 @@ def save_ai(ai: QAI, path) -> Path:
     directory or a device is refused, and on failure the old file is kept.
 
     >>> import tempfile, pathlib
+    >>> from fnmcts.games import GAMES, Nim
     >>> with tempfile.TemporaryDirectory() as tmp:
     ...     path = save_ai(train(50, seed=1, game=Nim(heap=4)), pathlib.Path(tmp) / "q.json")
-    ...     load_ai(path) == train(50, seed=1, game=Nim(heap=4))
+    ...     load_ai(path, GAMES) == train(50, seed=1, game=Nim(heap=4))
     True
     """
     return write_atomically(path, ai_to_text(ai))
 
 
-def load_ai(path) -> QAI:
+def load_ai(path, games) -> QAI:
     """The AI saved in ``path`` by ``save_ai``, checked; a ``ValueError`` names the file and the problem.
 
+    ``games`` maps the names of games to their constructors (``fnmcts.games.GAMES``;
+    ``fnmcts.load_ai`` uses it unless told).
+
     >>> import tempfile, pathlib
+    >>> from fnmcts.games import GAMES
     >>> with tempfile.TemporaryDirectory() as tmp:
     ...     bad = pathlib.Path(tmp) / "bad.json"
     ...     _ = bad.write_text('{"format": "fnmcts-q-table", "version": 0}')
-    ...     load_ai(bad)
+    ...     load_ai(bad, GAMES)
     Traceback (most recent call last):
     ...
     ValueError: .../bad.json: unsupported Q table version 0 (this fnmcts reads version 1)
@@ -814,6 +814,6 @@ def load_ai(path) -> QAI:
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise ValueError(f"{path}: not JSON ({error})") from None
     try:
-        return ai_from_json(data)
+        return ai_from_json(data, games)
     except (ValueError, TypeError) as error:
         raise ValueError(f"{path}: {error}") from None

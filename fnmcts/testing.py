@@ -664,12 +664,14 @@ def _declines(agent, game, state, rng) -> bool:
 def agents_for(game, agents=None):
     """The agents of ``agents`` (default: ``builtin_agents()``) that play ``game``, by name.
 
-    An agent plays the game unless it raises at the game's first decision (the
-    closed-form ``perfect`` agent knows Nim only).
+    An agent plays the game unless it raises at the game's first decision.
 
     >>> from fnmcts.games.shut_the_box import ShutTheBox
-    >>> "perfect" in agents_for(ShutTheBox(levers=3)), "random" in agents_for(ShutTheBox(levers=3))
-    (False, True)
+    >>> from fnmcts.agents import random_agent
+    >>> def nim_only(game, state, rng):
+    ...     return state["heap"]
+    >>> sorted(agents_for(ShutTheBox(levers=3), {"random": random_agent, "nim-only": nim_only}))
+    ['random']
     """
     agents = builtin_agents() if agents is None else pmap(agents)
     first = _first_decision(game)

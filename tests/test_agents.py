@@ -9,10 +9,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fnmcts import agents, theory
+from fnmcts import theory
 from fnmcts.agents import (
     AGENTS,
-    evaluate_position,
     exact_agent,
     make_agent,
     montecarlo_agent,
@@ -24,7 +23,8 @@ from fnmcts.agents import (
 )
 from fnmcts.exact import best_moves, evaluate_policy, random_policy, solve
 from fnmcts.games import Nim, Piles, ShutTheBox
-from fnmcts.montecarlo import playout
+from fnmcts.play import playout
+from fnmcts.tutorial import evaluate_position
 
 
 @st.composite
@@ -75,14 +75,18 @@ def test_exact_agent_plays_an_optimal_move(position, rng):
     assert exact_agent(game, state, rng, ties="random") in best_moves(game, solve(game, state), state)
 
 
-def test_exact_agent_plays_shut_the_box_and_perfect_refuses():
+def test_exact_and_perfect_agents_play_shut_the_box_by_the_exact_solver():
     from pyrsistent import pmap
 
     game = ShutTheBox()
     state = pmap({"box": game.start(), "roll": 9})
-    assert exact_agent(game, state) == best_moves(game, solve(game), state)[0]
-    with pytest.raises(TypeError, match="no closed form"):
-        perfect_agent(game, state, random.Random(1))
+    solution = solve(game)
+    assert exact_agent(game, state) == best_moves(game, solution, state)[0]
+    assert exact_agent(game, state, solution=solution) == exact_agent(game, state)
+    # no closed form: the perfect agent plays the exact solver's first optimal move
+    assert perfect_agent(game, state, random.Random(1)) == best_moves(game, solution, state)[0]
+    assert make_agent("perfect", game=game)(game, state, random.Random(1)) == best_moves(game, solution, state)[0]
+    assert make_agent("exact", game=game).keywords["solution"] == solution
     with pytest.raises(ValueError, match="ties"):
         exact_agent(Nim(), Nim().start(), ties="best")
 
@@ -97,7 +101,8 @@ def test_nim_playout_kernel_is_the_generic_playout(position, which, rng):
     end = playout(game, state, twin, rollout)
     winner = 0 if game.payoff(end)[0] > 0 else 1
     perfect = tuple(a is perfect_agent for a in rollout)
-    assert agents._nim_playout_winner(state["heap"], state["player"], game.max_take, game.misere, perfect, rng) == winner
+    assert game.rollout_payoff(state, rng, perfect) == game.payoff(end)
+    assert (0 if game.payoff(end)[0] > 0 else 1) == winner
     assert rng.getstate() == twin.getstate()
 
 

@@ -26,26 +26,23 @@ from fnmcts.qlearning import (
     FORMAT_VERSION,
     QAI,
     REWARDS,
-    ai_from_json,
     ai_to_json,
     ai_to_text,
     best_future_reward,
     choose_action,
     evaluate,
     get_q_value,
-    load_ai,
-    new_ai,
     optimal_move_rate,
     q_agent,
     save_ai,
     state_key,
-    train,
     train_game,
     update,
     update_q_value,
     win_rate,
 )
 from fnmcts.rng import make_rng
+from fnmcts.tutorial import ai_from_json, load_ai, new_ai, train  # the source's game unless told
 
 # -- strategies ------------------------------------------------------------------------
 
@@ -638,9 +635,24 @@ def test_ten_thousand_games_learn_nearly_every_winning_move(seed):
 
 def test_the_public_names_come_from_fnmcts_qlearning():
     import fnmcts
+    from fnmcts import qlearning, tutorial
+
+    for name in ("QAI", "get_q_value", "update_q_value", "best_future_reward", "choose_action",
+                 "train_game", "optimal_move_rate", "save_ai"):
+        assert name in fnmcts.__all__ and getattr(fnmcts, name) is getattr(qlearning, name)
+    # the source's defaults (piles 1, 3, 5, 7; the games of fnmcts.games.GAMES) are the tutorial's
+    for name in ("new_ai", "train", "load_ai"):
+        assert name in fnmcts.__all__ and getattr(fnmcts, name) is getattr(tutorial, name)
+    assert set(qlearning.__all__) <= set(dir(qlearning))
+
+
+def test_the_core_names_no_game_and_needs_one():
     from fnmcts import qlearning
 
-    for name in ("QAI", "new_ai", "get_q_value", "update_q_value", "best_future_reward", "choose_action",
-                 "train_game", "train", "optimal_move_rate", "save_ai", "load_ai"):
-        assert name in fnmcts.__all__ and getattr(fnmcts, name) is getattr(qlearning, name)
-    assert set(qlearning.__all__) <= set(dir(qlearning))
+    with pytest.raises(TypeError, match="game"):
+        qlearning.new_ai(None)
+    with pytest.raises(TypeError, match="game or an ai"):
+        qlearning.train(10, seed=1)
+    assert qlearning.train(50, seed=3, game=Piles()) == train(50, seed=3)
+    with pytest.raises(ValueError, match="unknown game 'piles'"):
+        qlearning.ai_from_json(ai_to_json(train(20, seed=1)), {"nim": Nim})
