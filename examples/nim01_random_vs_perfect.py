@@ -2,9 +2,9 @@
 # Game, Tournament, RandomAgent and PerfectAgent. Every result shown is the real one.
 from fnmcts.agents import perfect_agent, random_agent
 from fnmcts.games import Nim
-from fnmcts.arena import play_game, tournament
+from fnmcts.games.nim import subtraction_winner, subtraction_winning_moves
+from fnmcts.play import play_game, tournament
 from fnmcts.rng import make_rng
-from fnmcts import theory
 
 # The game is a value: 21 matchsticks, take 1-3, taking the last loses (misère).
 game = Nim(heap=21, max_take=3, misere=True)
@@ -28,7 +28,7 @@ rng = make_rng(2024)
 
 # PerfectAgent: "if can make it 1 mod (K+1), then do so", else a random move.
 # From 22 it takes 1 (leaving 21 = 1 mod 4); from 21 there is no such move.
-perfect_agent(game, game.state(22), rng), theory.subtraction_winning_moves(21, 3, misere=True)
+perfect_agent(game, game.state(22), rng), subtraction_winning_moves(21, 3, misere=True)
 # => (1, ())
 
 # Game(RandomAgent, PerfectAgent, 21, 3): the record carries the notebook's transcript.
@@ -77,7 +77,7 @@ tournament(100, perfect_agent, perfect_agent, Nim(heap=22, max_take=3), seed=11)
 # => 'Player 1 wins 100 games. Player 2 wins 0 games.'
 
 # The closed form says who wins from any heap: the player to move loses exactly at 1 mod (K+1).
-[n for n in range(1, 30) if theory.subtraction_winner(n, 3, misere=True) == "other"]
+[n for n in range(1, 30) if subtraction_winner(n, 3, misere=True) == "other"]
 # => [1, 5, 9, 13, 17, 21, 25, 29]
 
 # Same seed, same games.

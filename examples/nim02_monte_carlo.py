@@ -3,7 +3,7 @@
 from fnmcts.agents import montecarlo_agent, perfect_agent, random_agent, win_rates
 from fnmcts.exact import evaluate_policy, random_policy, solve, best_moves
 from fnmcts.games import Nim
-from fnmcts.arena import tournament
+from fnmcts.play import tournament
 from fnmcts.rng import make_rng
 from functools import partial
 

@@ -10,7 +10,7 @@ from fnmcts.agents import (
 )
 from fnmcts.games import Nim
 from fnmcts.mcts import mcts_move
-from fnmcts.arena import play_game, tournament
+from fnmcts.play import play_game, tournament
 from fnmcts.rng import make_rng
 from functools import partial
 

@@ -5,8 +5,8 @@
 from fnmcts.agents import exact_agent, perfect_agent, random_agent
 from fnmcts.exact import best_moves, move_values, solve, value
 from fnmcts.games import Nim
-from fnmcts.arena import tournament
-from fnmcts import theory
+from fnmcts.games.nim import subtraction_winner
+from fnmcts.play import tournament
 
 game = Nim(heap=21, max_take=3, misere=True)
 
@@ -26,7 +26,7 @@ solution = solve(game, *(game.state(n) for n in range(22)))
 # => True
 
 # ... and they are the closed form: -1 exactly at 1 mod (K + 1).
-[n for n, v in enumerate(train(21, 3)) if v == -1] == [n for n in range(22) if theory.subtraction_winner(n, 3) == "other"]
+[n for n, v in enumerate(train(21, 3)) if v == -1] == [n for n in range(22) if subtraction_winner(n, 3) == "other"]
 # => True
 
 # ValueAgent: the move to the next state with the best value for the mover.

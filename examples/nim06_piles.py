@@ -3,11 +3,12 @@
 # of the notebook plays it too. Every result shown is real.
 from functools import partial
 
+from fnmcts import theory
 from fnmcts.agents import exact_agent, montecarlo_perfect_agent, perfect_agent, random_agent
 from fnmcts.exact import best_moves, solve
 from fnmcts.games import Piles
-from fnmcts.arena import play_game, tournament
-from fnmcts import theory
+from fnmcts.games.piles import nim_sum, piles_winner, piles_winning_moves
+from fnmcts.play import play_game, tournament
 
 game = Piles((1, 3, 5, 7), misere=True)
 state = game.start()
@@ -17,12 +18,12 @@ game.possible_moves(game.state((2, 1, 0, 0)))
 # => ((0, 1), (0, 2), (1, 1))
 
 # The nim-sum of [1, 3, 5, 7] is 0: the player to move loses, misère or normal.
-theory.nim_sum(state["piles"]), theory.winner(game, state), theory.piles_winner((1, 3, 5, 7), misere=False)
+nim_sum(state["piles"]), theory.winner(game, state), piles_winner((1, 3, 5, 7), misere=False)
 # => (0, 'other', 'other')
 
 # Bouton's misère rule differs from normal play only near the end, when every pile is 0 or 1
 # after the move: from [1, 1, 4] misère cuts the 4 to 1, normal play empties it.
-theory.piles_winning_moves((1, 1, 4), misere=True), theory.piles_winning_moves((1, 1, 4), misere=False)
+piles_winning_moves((1, 1, 4), misere=True), piles_winning_moves((1, 1, 4), misere=False)
 # => (((2, 3),), ((2, 4),))
 
 # The closed form agrees with the exact solver on every state of the game.

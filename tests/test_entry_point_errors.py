@@ -9,10 +9,10 @@ from pyrsistent import pmap
 
 from fnmcts import GAMES, Nim, Piles, ShutTheBox, simulate, solve
 from fnmcts.agents import random_agent
-from fnmcts.arena import play_game
 from fnmcts.exact import random_policy
 from fnmcts.mcts import RULES, mcts_move, record, search, ucb, uct
 from fnmcts.montecarlo import playout, wilson_interval
+from fnmcts.play import play_game
 from fnmcts.rng import make_rng
 from fnmcts.theory import winning_moves
 

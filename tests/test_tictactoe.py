@@ -15,7 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from fnmcts.agents import random_agent
-from fnmcts.arena import play_game
+from fnmcts.play import play_game
 from fnmcts.exact import best_moves, evaluate_policy, move_values, random_policy, solve, value
 from fnmcts.games import GAMES, TicTacToe
 from fnmcts.games.tictactoe import LINES

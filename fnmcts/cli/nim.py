@@ -20,17 +20,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..agents import AGENTS, make_agent
-from ..arena import (
-    check_within,
-    parse_piles,
-    parse_state,
-    result_line,
-    tournament,
-    transcript_line,
-)
 from ..games.nim import Nim
-from ..games.piles import Piles
-from ..protocol import CHANCE
+from ..games.piles import Piles, parse_piles
+from ..play import result_line, tournament
+from ..protocol import CHANCE, check_reachable, game_to_json, parse_move, parse_state, render, transcript_line
 from ..rng import make_rng
 from ._common import (
     CliError,
@@ -193,7 +186,7 @@ def _load_q(q_table):
     if not path.is_file():
         raise CliError(f"no Q table at {q_table}")
     try:
-        from ..qlearning import load_ai
+        from ..tutorial import load_ai
 
         return load_ai(path)
     except (ValueError, TypeError, KeyError, OSError, UnicodeDecodeError) as error:
@@ -214,7 +207,7 @@ def _nim_game(args, names=(), state_text=None):
     q_ai = _load_q(args.q_table) if "q" in names else None
     trained = getattr(q_ai, "game", None)
     if trained is not None:
-        if not isinstance(trained, Nim if kind == "nim" else Piles):
+        if getattr(trained, "name", None) != kind:
             raise CliError(f"the Q table {args.q_table} was trained on {trained!r}, not a {kind} game")
         fields.update({k: getattr(trained, k) for k in fields})
     fields.update(given)
@@ -229,7 +222,7 @@ def _nim_game(args, names=(), state_text=None):
         raise CliError(f"the Q table {args.q_table} was trained on {trained!r}, not {game!r}")
     if state is not None:
         try:
-            check_within(game, state)
+            check_reachable(game, state)
         except ValueError as error:
             whose = "the Q table's game" if trained is not None else "the game"
             raise CliError(f"--state {state_text.strip()} does not fit {whose}: {error}") from None
@@ -244,7 +237,7 @@ def _make_game(kind, fields):
 
 def _refuse_empty(game) -> None:
     if game.to_move(game.start()) is None:
-        if isinstance(game, Nim):
+        if game.name == "nim":
             where = f"the heap is {game.heap}"
         else:
             where = f"the piles are {' '.join(map(str, game.piles))}"
@@ -252,7 +245,7 @@ def _refuse_empty(game) -> None:
 
 
 def _state_count(game, state) -> int:
-    if isinstance(game, Nim):
+    if game.name == "nim":
         return state["heap"] + 1
     total = 1
     for p in state["piles"]:
@@ -262,7 +255,7 @@ def _state_count(game, state) -> int:
 
 def _check_exact_size(game, names) -> None:
     """Refuse ``--ai exact`` on a game whose exact solution would hold more than ``_EXACT_LIMIT`` states."""
-    if "exact" in names and isinstance(game, (Nim, Piles)):
+    if "exact" in names and game.name in ("nim", "piles"):
         states = _state_count(game, game.start())
         if states > _EXACT_LIMIT:
             raise CliError(
@@ -304,6 +297,8 @@ def build_agent(name: str, game=None, *, iterations=None, trials=None, q_table=N
         if game is not None and trained is not None and trained != game:
             raise CliError(f"the Q table {q_table} was trained on {trained!r}, not {game!r}")
         options["ai"] = ai
+    if name in ("perfect", "exact") and game is not None:
+        options["game"] = game  # solved once here when the agent needs the exact solution
     return make_agent(name, **options)
 
 
@@ -375,33 +370,14 @@ def _register_move(cli, kind: str, help: str) -> None:
 
 
 def parse_human_move(game, state, text: str):
-    """The move typed as ``text`` ("3"; for piles "2 4" or "2,4": pile, count); else ValueError.
+    """The move typed as ``text`` (the game's ``parse_move``: "3"; for piles "2 4" or "2,4"); else ValueError.
 
     >>> parse_human_move(Nim(), Nim().state(5), " 2 ")
     2
     >>> parse_human_move(Piles(), Piles().start(), "3,5")
     (3, 5)
     """
-    parts = text.replace(",", " ").split()
-    try:
-        numbers = tuple(int(p) for p in parts)
-    except ValueError:
-        numbers = ()
-    if isinstance(game, Nim):
-        top = min(game.max_take, state["heap"])
-        if len(numbers) != 1 or not 1 <= numbers[0] <= top:
-            raise ValueError(f"type a number from 1 to {top}")
-        return numbers[0]
-    if len(numbers) != 2 or numbers not in game.possible_moves(state):
-        raise ValueError("type a pile and a count, e.g. '2 3': take 3 from pile 2 (it must hold that many)")
-    return numbers
-
-
-def _render(game, state) -> str:
-    if isinstance(game, Nim):
-        top = min(game.max_take, state["heap"])
-        return f"There are {state['heap']} matchstick(s). Take {'1' if top == 1 else f'1-{top}'}."
-    return "Piles:\n" + "\n".join(f"Pile {i}: {p}" for i, p in enumerate(state["piles"]))
+    return parse_move(game, state, text)
 
 
 def interactive_nim(game, agent, rng, *, human: int, read, write, games: int = 1) -> dict:
@@ -432,11 +408,11 @@ def interactive_nim(game, agent, rng, *, human: int, read, write, games: int = 1
                 player = game.to_move(state)
                 moves = game.possible_moves(state)
                 if player == human and len(moves) == 1:
-                    write(_render(game, state))
+                    write(render(game, state))
                     write(f"only one choice: {game.describe_move(state, moves[0])}")
                     move = moves[0]
                 elif player == human:
-                    write(_render(game, state))
+                    write(render(game, state))
                     while True:
                         try:
                             move = parse_human_move(game, state, read("Your move: "))
@@ -510,9 +486,7 @@ def _tournament(args):
 
 
 def _game_json(game) -> dict:
-    if isinstance(game, Nim):
-        return {"name": "nim", "heap": game.heap, "max_take": game.max_take, "misere": game.misere}
-    return {"name": "piles", "piles": list(game.piles), "misere": game.misere}
+    return game_to_json(game)
 
 
 def _move_json(move):
@@ -583,7 +557,7 @@ def _solve(args):
 
 
 def _where(game, state) -> str:
-    where = f"heap {state['heap']}" if isinstance(game, Nim) else f"piles {' '.join(map(str, state['piles']))}"
+    where = f"heap {state['heap']}" if game.name == "nim" else f"piles {' '.join(map(str, state['piles']))}"
     rule = "misère: taking the last item loses" if game.misere else "normal play: taking the last item wins"
     return f"{where} ({rule})"
 
