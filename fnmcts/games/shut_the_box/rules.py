@@ -1,4 +1,4 @@
-"""Shut the Box, as in the tutorial (tasks 2-8): the box, the dice, the moves.
+"""The rules of Shut the Box, as in the tutorial (tasks 2-8): the box, the dice, the moves.
 
 A box is the frozenset of levers still up. Each turn two dice are rolled; the
 player flips down levers that add up to the roll (under the simplified rules of
@@ -15,8 +15,6 @@ frozenset()
 [[1, 2, 3], [1, 5], [2, 4], [6]]
 >>> play_game(frozenset({7}), make_rng(9))
 'win'
->>> simulate(100_000, seed=1, simplified=True).win
-20
 
 The game value ``ShutTheBox`` puts the same rules behind the game protocol:
 states are a box (before the roll, a chance node) or a ``pmap`` with the box
@@ -40,12 +38,12 @@ from itertools import combinations
 
 from pyrsistent import PMap, pmap
 
-from ..protocol import CHANCE, GameBase
-from ..protocol import describe_move as describe_move  # re-exported for doctests
-from ..protocol import play as play
-from ..protocol import possible_moves as possible_moves_of  # noqa: F401 (doctests)
-from ..protocol import start as start
-from ..rng import DICE_PROBABILITIES, ROLL_OF_36, check_rng, dice_roll, make_rng
+from ...protocol import CHANCE, GameBase
+from ...protocol import describe_move as describe_move  # re-exported for doctests
+from ...protocol import play as play
+from ...protocol import possible_moves as possible_moves_of  # noqa: F401 (doctests)
+from ...protocol import start as start
+from ...rng import DICE_PROBABILITIES, ROLL_OF_36, check_rng, dice_roll, make_rng
 
 __all__ = [
     "WIN",
@@ -63,10 +61,10 @@ __all__ = [
     "possible_moves",
     "ordered_moves",
     "play_game",
-    "simulate",
     "all_boxes",
     "box_to_mask",
     "mask_to_box",
+    "random_finish",
     "ShutTheBox",
     "make_rng",
     "play_game_steps",
@@ -374,22 +372,6 @@ class ShutTheBox(GameBase):
             raise ValueError("random_wins starts from a box, before the roll")
         box = _check_box(state, self.levers)
         return _count_wins(box_to_mask(box), n, rng, self.levers, self.simplified)
-
-
-def simulate(n: int, seed=None, *, rng=None, box=None, simplified: bool = False, **options):
-    """The tutorial's ``simulate``: play ``n`` random games, return the record.
-
-    The record (a ``Simulation``) holds the win/loss counts, the estimate and its
-    95% interval. ``box`` defaults to the start box of the chosen rules.
-
-    >>> record = simulate(10_000, seed=2)
-    >>> record.games, record.win + record.loss
-    (10000, 10000)
-    """
-    from ..montecarlo import simulate as simulate_game
-
-    game = ShutTheBox(simplified=simplified)
-    return simulate_game(game, n, seed=seed, rng=rng, state=box, **options)
 
 
 # -- a game's steps, and the pure parts of interactive play (task 9) -------------------

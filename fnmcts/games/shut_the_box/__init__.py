@@ -1,0 +1,108 @@
+"""Shut the Box, as in the tutorial (tasks 2-8): the box, the dice, the moves, ``simulate``.
+
+The rules are in ``fnmcts.games.shut_the_box.rules`` (the game layer: they
+import nothing above the protocol); this package adds the tutorial's
+``simulate``, which runs on ``fnmcts.montecarlo``, and offers every name of
+both under ``fnmcts.games.shut_the_box`` as the tutorial uses them.
+
+A box is the frozenset of levers still up. Each turn two dice are rolled; the
+player flips down levers that add up to the roll (under the simplified rules of
+task 4, exactly the lever showing the roll). No possible move: a loss. An empty
+box: a win.
+
+>>> sorted(sample_box)
+[2, 4, 5, 7, 8, 9]
+>>> possible_moves(sample_box, 9, simplified=True) == {frozenset({2, 4, 5, 7, 8})}
+True
+>>> play_game(frozenset({7}), make_rng(9))
+'win'
+>>> simulate(100_000, seed=1, simplified=True).win
+20
+
+The game value ``ShutTheBox`` puts the same rules behind the game protocol:
+states are a box (before the roll, a chance node) or a ``pmap`` with the box
+and the roll (the player's decision). A move is the box it leads to, as in the
+tutorial.
+
+>>> from fnmcts.protocol import describe_move, play, possible_moves as possible_moves_of, start
+>>> game = ShutTheBox()
+>>> state = play(game, start(game), 4)
+>>> [describe_move(game, state, m) for m in possible_moves_of(game, state)]
+['flip 4', 'flip 1 3']
+"""
+
+from __future__ import annotations
+
+from ...montecarlo import simulate as simulate_game
+from .rules import (
+    WIN,
+    LOSS,
+    LEVERS,
+    start_box,
+    simplified_start_box,
+    sample_box,
+    easy_box,
+    dice_roll,
+    is_win,
+    power,
+    lever_combinations,
+    levers_for_roll,
+    possible_moves,
+    ordered_moves,
+    play_game,
+    all_boxes,
+    box_to_mask,
+    mask_to_box,
+    random_finish,
+    ShutTheBox,
+    make_rng,
+    play_game_steps,
+    render_box,
+    flipped_levers,
+    parse_choice,
+    format_choices,
+)
+
+__all__ = [
+    "WIN",
+    "LOSS",
+    "LEVERS",
+    "start_box",
+    "simplified_start_box",
+    "sample_box",
+    "easy_box",
+    "dice_roll",
+    "is_win",
+    "power",
+    "lever_combinations",
+    "levers_for_roll",
+    "possible_moves",
+    "ordered_moves",
+    "play_game",
+    "all_boxes",
+    "box_to_mask",
+    "mask_to_box",
+    "random_finish",
+    "ShutTheBox",
+    "make_rng",
+    "play_game_steps",
+    "render_box",
+    "flipped_levers",
+    "parse_choice",
+    "format_choices",
+    "simulate",
+]
+
+
+def simulate(n: int, seed=None, *, rng=None, box=None, simplified: bool = False, **options):
+    """The tutorial's ``simulate``: play ``n`` random games, return the record.
+
+    The record (a ``Simulation``) holds the win/loss counts, the estimate and its
+    95% interval. ``box`` defaults to the start box of the chosen rules.
+
+    >>> record = simulate(10_000, seed=2)
+    >>> record.games, record.win + record.loss
+    (10000, 10000)
+    """
+    game = ShutTheBox(simplified=simplified)
+    return simulate_game(game, n, seed=seed, rng=rng, state=box, **options)
