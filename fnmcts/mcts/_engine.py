@@ -130,9 +130,8 @@ class Solver:
             self.prove_terminal(i)
             return True
         if k == CHANCE_NODE:
-            entry = g.chance[i]
             total = None
-            for p, child in zip(entry[4], entry[3]):
+            for p, child in zip(g.chance[i][4], g.outcome_children(i)):
                 pv = proven.get(child)
                 if pv is None:
                     return False

@@ -64,7 +64,7 @@ def rescaler(game):
     return lambda pay: tuple(float((x - low) / span) for x in pay)
 
 
-def _chance_entry(game, state, outcomes):
+def _chance_entry(game, state, outcomes, tables=None):
     """How to draw one outcome: the draw of ``GameBase.sample_outcome``, on a table.
 
     ``[slots, D, cumulative, children, probabilities, sampler, by_outcome, outcomes]``:
@@ -74,12 +74,25 @@ def _chance_entry(game, state, outcomes):
     instead (``sampler``) and its outcome looked up in ``by_outcome``.
     ``children[j]``, the node of outcome ``j``, is filled when first drawn.
     """
-    probabilities = tuple(Fraction(p) for _, p in outcomes)
     children = [None] * len(outcomes)
     own = getattr(type(game), "sample_outcome", None)
     if own is not None and own is not GameBase.sample_outcome:
+        probabilities = tuple(Fraction(p) for _, p in outcomes)
         by_outcome = {o: j for j, (o, _) in enumerate(outcomes)}
         return [None, None, None, children, probabilities, game.sample_outcome, by_outcome, outcomes]
+    key = tuple(p for _, p in outcomes)
+    table = None if tables is None else tables.get(key)
+    if table is None:
+        table = _draw_table(state, key)
+        if tables is not None:
+            tables[key] = table
+    slots, denominator, cumulative, probabilities = table
+    return [slots, denominator, cumulative, children, probabilities, None, None, outcomes]
+
+
+def _draw_table(state, weights):
+    """``(slots, D, cumulative, probabilities)`` for one list of chance probabilities."""
+    probabilities = tuple(Fraction(p) for p in weights)
     denominator = lcm(*(p.denominator for p in probabilities))
     total, cumulative = 0, []
     for p in probabilities:
@@ -94,7 +107,7 @@ def _chance_entry(game, state, outcomes):
             slots.extend([j] * (high - low))
             low = high
         slots = tuple(slots)
-    return [slots, denominator, tuple(cumulative), children, probabilities, None, None, outcomes]
+    return (slots, denominator, tuple(cumulative), probabilities)
 
 
 def draw(graph, i, rng):
@@ -126,6 +139,7 @@ class CompiledGraph:
         self.chance = []
         self.u = []
         self._rescale = rescaler(game)
+        self._tables = {}  # draw tables by chance probabilities: dice are dice wherever they roll
 
     def __len__(self):
         return len(self.states)
@@ -158,7 +172,7 @@ class CompiledGraph:
             outcomes = game.chance_outcomes(state)
             if not outcomes:
                 raise ValueError(f"no chance outcomes at chance node {state!r}")
-            self.chance[i] = _chance_entry(game, state, outcomes)
+            self.chance[i] = _chance_entry(game, state, outcomes, self._tables)
             kind = CHANCE_NODE
         else:
             moves = game.possible_moves(state)
