@@ -80,12 +80,19 @@ def _chance_entry(game, state, outcomes, tables=None):
         probabilities = tuple(Fraction(p) for _, p in outcomes)
         by_outcome = {o: j for j, (o, _) in enumerate(outcomes)}
         return [None, None, None, children, probabilities, game.sample_outcome, by_outcome, outcomes]
-    key = tuple(p for _, p in outcomes)
-    table = None if tables is None else tables.get(key)
+    table = None
+    if tables is not None:  # the same outcomes object again (a game's dice constant): no hashing
+        last = tables.get(None)
+        if last is not None and last[0] is outcomes:
+            table = last[1]
     if table is None:
-        table = _draw_table(state, key)
+        key = tuple(p for _, p in outcomes)
+        table = None if tables is None else tables.get(key)
+        if table is None:
+            table = _draw_table(state, key)
         if tables is not None:
             tables[key] = table
+            tables[None] = (outcomes, table)
     slots, denominator, cumulative, probabilities = table
     return [slots, denominator, cumulative, children, probabilities, None, None, outcomes]
 

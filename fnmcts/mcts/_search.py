@@ -235,7 +235,10 @@ def uct(tree, state, rng: random.Random, game=None, rule=ucb, *, rollout=None, b
     its expectimax estimate from its children, with the chance outcomes
     weighted by their exact probabilities; ratings then apply ``rule`` to the
     child's value instead of its mean. ``solver=True``: MCTS-Solver; proven
-    states keep their exact value under ``'proven'``.
+    states keep their exact value under ``'proven'``. Between two calls a proof
+    lives only in the record of a stored state, so a state reached by chance
+    (a box with its roll) is proven again when a dive passes it; ``search``
+    keeps every proof it made until it returns.
 
     >>> from fnmcts.games.shut_the_box import ShutTheBox, start_box
     >>> from fnmcts.rng import make_rng
