@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from math import inf, log, sqrt
+from math import inf as _inf, log as _log, sqrt as _sqrt
 
 from ..play import playout
 from ..protocol import payoff_range
@@ -268,6 +269,8 @@ def dives(
     g = graph
     kind, kids, u, states = g.kind, g.kids, g.u, g.states
     N, S, W, D, V = stats.N, stats.S, stats.W, stats.D, stats.V
+    sqrt, log, inf, finish, draw_ = _sqrt, _log, _inf, _random_finish, draw  # locals: the loop is hot
+    UNSEEN_, END_, CHANCE_ = UNSEEN, END, CHANCE_NODE
     if expectimax:
         stats.use_values()
     E = stats.E
@@ -295,30 +298,30 @@ def dives(
             ni = N[i]
             if ni is None:  # a new node: one playout from it
                 if rollout is None and compiled_playouts:
-                    t = _random_finish(g, i, rnd, rng)
+                    t = finish(g, i, rnd, rng)
                     res, result, exact = u[t], t, None
                 else:
                     end = playout(g.game, states[i], rng, rollout)
                     res, result, exact = g.u_of_state(end), g.node(end), None
-                if solving and (kind[i] if kind[i] != UNSEEN else g.expand(i)) == END:
+                if solving and (kind[i] if kind[i] != UNSEEN_ else g.expand(i)) == END_:
                     solver.prove_terminal(i)
                 grow()
                 break
             k = kind[i]
             d = i
             if k < 0:
-                if k == UNSEEN:
+                if k == UNSEEN_:
                     k = g.expand(i)
                     grow()
-                while k == CHANCE_NODE:
-                    d = draw(g, d, rng)
+                while k == CHANCE_:
+                    d = draw_(g, d, rng)
                     k = kind[d]
-                    if k == UNSEEN:
+                    if k == UNSEEN_:
                         k = g.expand(d)
                         grow()
                     if solving:
                         through.append(d)
-                if k == END:
+                if k == END_:
                     res, result, exact = u[d], d, None
                     if solving:
                         solver.prove_terminal(d)
