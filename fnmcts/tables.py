@@ -21,7 +21,6 @@ flip.
 from __future__ import annotations
 
 from fractions import Fraction
-from functools import lru_cache
 
 from pyrsistent import PRecord, field, pmap
 from toolz import first, valmap
@@ -61,32 +60,21 @@ def _game(levers: int, simplified: bool) -> ShutTheBox:
 # -- exact tables -------------------------------------------------------------------
 
 
-@lru_cache(maxsize=8)
-def _random_table(levers: int, simplified: bool):
-    game = _game(levers, simplified)
-    boxes = all_boxes(levers)
-    values = evaluate_policy(game, random_policy, *boxes)
-    return pmap({box: values[box][0] for box in boxes})
-
-
 def random_play_table(levers: int = 9, simplified: bool = False):
     """The tutorial's look-up table, exact: ``box -> Fraction``, random play.
 
     Every box of ``levers`` levers (``2 ** levers`` of them) with its exact
     probability of winning when every choice is made uniformly at random.
+    Computed on each call (about a second for nine levers): keep the value.
 
     >>> table = random_play_table()
     >>> table[frozenset()], table[frozenset({1})], table[frozenset({2})]
     (Fraction(1, 1), Fraction(0, 1), Fraction(1, 36))
     """
-    return _random_table(levers, simplified)
-
-
-@lru_cache(maxsize=8)
-def _tree(levers: int, simplified: bool):
     game = _game(levers, simplified)
-    values = solve(game, *all_boxes(levers))
-    return pmap(valmap(first, values))
+    boxes = all_boxes(levers)
+    values = evaluate_policy(game, random_policy, *boxes)
+    return pmap({box: values[box][0] for box in boxes})
 
 
 def build_tree(levers: int = 9, simplified: bool = False):
@@ -96,23 +84,28 @@ def build_tree(levers: int = 9, simplified: bool = False):
     ``pmap({'box': box, 'roll': roll})``; a box's value is the dice-weighted sum
     over its 11 rolls, a decision's value the best of its moves (0 without a
     move), an empty box is won (1). Built from every box, so it answers for all
-    of them.
+    of them. Computed on each call: keep the value, and pass it to
+    ``optimal_play_table`` and ``best_move_table``.
 
     >>> from pyrsistent import pmap
     >>> tree = build_tree()
     >>> tree[pmap({'box': frozenset({3, 4}), 'roll': 7})], tree[frozenset({3, 4})]
     (Fraction(1, 1), Fraction(19, 108))
     """
-    return _tree(levers, simplified)
+    game = _game(levers, simplified)
+    values = solve(game, *all_boxes(levers))
+    return pmap(valmap(first, values))
 
 
-def optimal_play_table(levers: int = 9, simplified: bool = False):
+def optimal_play_table(levers: int = 9, simplified: bool = False, *, tree=None):
     """``box -> Fraction``: the exact probability of winning under optimal play.
+
+    ``tree``: a ``build_tree(levers, simplified)`` the caller holds (else built now).
 
     >>> float(optimal_play_table()[frozenset(range(1, 10))])  # doctest: +ELLIPSIS
     0.0714...
     """
-    tree = build_tree(levers, simplified)
+    tree = build_tree(levers, simplified) if tree is None else tree
     return pmap({box: tree[box] for box in all_boxes(levers)})
 
 
@@ -158,13 +151,14 @@ class LookupEntry(PRecord):
         )
 
 
-def lookup_table(n: int, seed: int, levers: int = 9, simplified: bool = False, executor=None):
+def lookup_table(n: int, seed: int, levers: int = 9, simplified: bool = False, executor=None, *, exact=None):
     """The look-up table of task 10: ``box -> LookupEntry`` for every box.
 
     Each box gets ``n`` random-play games from its own child seed
     (``child_seed(seed, bitmask)``), played by the fast kernel, next to the exact
     random-play value: the same seed gives the same table, and one box's
-    estimate does not depend on which other boxes are in the table.
+    estimate does not depend on which other boxes are in the table. ``exact``:
+    a ``random_play_table(levers, simplified)`` the caller holds (else computed now).
 
     >>> table = lookup_table(1000, seed=10)
     >>> entry = table[frozenset({7})]
@@ -177,7 +171,7 @@ def lookup_table(n: int, seed: int, levers: int = 9, simplified: bool = False, e
     if check_seed(seed) is None:
         raise ValueError("the look-up table needs a seed (a non-negative whole number)")
     game = _game(levers, simplified)
-    exact = random_play_table(levers, simplified)
+    exact = random_play_table(levers, simplified) if exact is None else exact
     rows = {}
     for box in all_boxes(levers):
         record = simulate(game, n, seed=child_seed(seed, box_to_mask(box)), state=box, executor=executor)
@@ -217,9 +211,20 @@ class BestMove(PRecord):
     ties = field(type=int, mandatory=True)
 
 
-@lru_cache(maxsize=8)
-def _best_move_table(levers: int, simplified: bool):
-    tree = build_tree(levers, simplified)
+def best_move_table(levers: int = 9, simplified: bool = False, *, tree=None):
+    """The best-move table of task 13: ``(box, roll) -> BestMove`` for every
+    box with a lever up and every roll from 2 to 12 (``TIE_RULE`` breaks ties).
+
+    ``tree``: a ``build_tree(levers, simplified)`` the caller holds (else built now).
+
+    >>> table = best_move_table()
+    >>> len(table)
+    5621
+    >>> row = table[(frozenset(range(1, 10)), 11)]
+    >>> row.flip, row.ties, float(row.probability)  # doctest: +ELLIPSIS
+    ((2, 9), 1, 0.0727...)
+    """
+    tree = build_tree(levers, simplified) if tree is None else tree
     rows = {}
     for box in all_boxes(levers):
         if not box:
@@ -236,20 +241,6 @@ def _best_move_table(levers: int, simplified: bool):
                 box=box, roll=roll, flip=tuple(sorted(box - first)), move=first, probability=best, ties=len(optimal)
             )
     return pmap(rows)
-
-
-def best_move_table(levers: int = 9, simplified: bool = False):
-    """The best-move table of task 13: ``(box, roll) -> BestMove`` for every
-    box with a lever up and every roll from 2 to 12 (``TIE_RULE`` breaks ties).
-
-    >>> table = best_move_table()
-    >>> len(table)
-    5621
-    >>> row = table[(frozenset(range(1, 10)), 11)]
-    >>> row.flip, row.ties, float(row.probability)  # doctest: +ELLIPSIS
-    ((2, 9), 1, 0.0727...)
-    """
-    return _best_move_table(levers, simplified)
 
 
 def format_box(box) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 import os
@@ -18,6 +19,23 @@ from fnmcts.cli import main
 from fnmcts.cli import shut_the_box as cli_stb
 from fnmcts.games.shut_the_box import ShutTheBox
 from fnmcts.rng import make_rng
+
+
+# The tables are computed on each call (no cache in the library); the tests share one of each.
+@functools.cache
+def random_table(simplified=False):
+    return tables.random_play_table(simplified=simplified)
+
+
+@functools.cache
+def optimal_table(simplified=False):
+    return tables.optimal_play_table(simplified=simplified)
+
+
+@functools.cache
+def best_moves_table(simplified=False):
+    return tables.best_move_table(simplified=simplified)
+
 
 START = frozenset(range(1, 10))
 
@@ -36,8 +54,8 @@ def run(capsys, *argv, stdin=None, monkeypatch=None):
 @pytest.mark.parametrize(
     "args, expected",
     [
-        ([], lambda: tables.optimal_play_table()[START]),
-        (["--policy", "random"], lambda: tables.random_play_table()[START]),
+        ([], lambda: optimal_table()[START]),
+        (["--policy", "random"], lambda: random_table()[START]),
         (["--simplified"], lambda: Fraction(8 * 7 * 6 * 5 * 4 * 3 * 2 * 1 * (1 * 2 * 3 * 4 * 5 * 6 * 5 * 4), 36**8)),
         (["--simplified", "--policy", "random"], lambda: Fraction(875, 4251528)),
         (["--box", "34"], lambda: Fraction(19, 108)),  # 7 wins at once; 3 then 4 or 4 then 3: 6/36 + 2*(2/36)(3/36)
@@ -56,7 +74,7 @@ def test_solve_json_is_one_object_with_the_exact_probability(capsys, args, expec
 
 def test_solve_text_shows_the_fraction_and_the_decimal(capsys):
     code, out, _ = run(capsys, "solve", "shut-the-box")
-    p = tables.optimal_play_table()[START]
+    p = optimal_table()[START]
     assert code == 0
     assert f"{p.numerator}/{p.denominator}" in out and f"{float(p):.12f}" in out
 
@@ -110,8 +128,8 @@ def test_table_writes_a_file_that_reads_back(capsys, tmp_path):
     assert code == 0 and err == ""
     payload = json.loads(out)
     assert payload["rows"] == 5621 and payload["path"] == str(path) and "first optimal move" in payload["ties"]
-    assert Fraction(payload["start_probability"]) == tables.optimal_play_table()[START]
-    assert tables.parse_best_move_table(path.read_text()) == tables.best_move_table()
+    assert Fraction(payload["start_probability"]) == optimal_table()[START]
+    assert tables.parse_best_move_table(path.read_text()) == best_moves_table()
     assert [p.name for p in tmp_path.iterdir()] == ["best.txt"]  # no temporary file left
 
 
@@ -121,7 +139,7 @@ def test_table_replaces_an_existing_file_whole_and_keeps_its_mode(capsys, tmp_pa
     path.chmod(0o640)
     code, _, _ = run(capsys, "table", "shut-the-box", "-o", str(path), "--simplified")
     assert code == 0
-    assert tables.parse_best_move_table(path.read_text()) == tables.best_move_table(simplified=True)
+    assert tables.parse_best_move_table(path.read_text()) == best_moves_table(True)
     assert path.stat().st_mode & 0o777 == 0o640
 
 
@@ -157,7 +175,7 @@ def test_table_refuses_a_directory_and_names_a_missing_one(capsys, tmp_path):
 
 def test_table_to_standard_output(capsys):
     code, out, _ = run(capsys, "table", "shut-the-box", "-o", "-")
-    assert code == 0 and tables.parse_best_move_table(out) == tables.best_move_table()
+    assert code == 0 and tables.parse_best_move_table(out) == best_moves_table()
     code, _, err = run(capsys, "table", "shut-the-box", "-o", "-", "--json")
     assert code == 2 and "-o FILE" in err
 
@@ -171,7 +189,7 @@ def test_lookup_table_file(capsys, tmp_path):
     assert payload["rows"] == 512 and payload["games_per_box"] == 200
     rows = [line.split() for line in path.read_text().splitlines() if not line.startswith("#")]
     assert rows[0][:3] == ["box", "exact", "fraction"] and len(rows) == 513
-    exact = tables.random_play_table()
+    exact = random_table()
     table = tables.lookup_table(200, seed=3)
     for cells in rows[1:]:
         box = tables.parse_box(cells[0])
@@ -224,7 +242,7 @@ def test_ctrl_c_stops_with_a_summary(capsys, monkeypatch):
 @pytest.mark.parametrize("hints", ["random", "optimal"])
 def test_hints_show_the_exact_probability_of_each_choice(capsys, monkeypatch, hints):
     code, out, _ = run(capsys, "play", "shut-the-box", "--seed", "3", "--hints", hints, stdin="", monkeypatch=monkeypatch)
-    table = tables.optimal_play_table() if hints == "optimal" else tables.random_play_table()
+    table = optimal_table() if hints == "optimal" else random_table()
     # the first roll (5) from the full box: flip 5, flip 1 4, flip 2 3
     shown = [line for line in out.splitlines() if line.startswith("  ")][:3]
     for line, move in zip(shown, (START - {5}, START - {1, 4}, START - {2, 3})):

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from fractions import Fraction
 from functools import lru_cache
@@ -16,6 +17,23 @@ from fnmcts import tables
 from fnmcts.games.shut_the_box import ShutTheBox, all_boxes, box_to_mask, ordered_moves
 from fnmcts.montecarlo import simulate
 from fnmcts.rng import child_seed
+
+
+# The tables are computed on each call (no cache in the library); the tests share one of each.
+@functools.cache
+def random_table(simplified=False):
+    return tables.random_play_table(simplified=simplified)
+
+
+@functools.cache
+def optimal_table(simplified=False):
+    return tables.optimal_play_table(simplified=simplified)
+
+
+@functools.cache
+def best_moves_table(simplified=False):
+    return tables.best_move_table(simplified=simplified)
+
 
 START = frozenset(range(1, 10))
 
@@ -75,7 +93,7 @@ def test_optimal_table_equals_the_independent_model_for_all_512_boxes():
 
 
 def test_optimal_play_is_never_worse_than_random_play():
-    optimal, random_ = tables.optimal_play_table(), tables.random_play_table()
+    optimal, random_ = optimal_table(), random_table()
     assert all(0 <= random_[b] <= optimal[b] <= 1 for b in all_boxes())
     assert optimal[START] > 3 * random_[START]
 
@@ -109,7 +127,7 @@ def test_simplified_tree_from_the_dice_probabilities_alone():
 def test_tutorial_random_play_figure_is_consistent_with_the_exact_value():
     # the tutorial's own solution reports 0.0203326 for {1 ... 9} from 10,000,000
     # random games; the exact value must lie within 5 binomial sigmas of it
-    exact = tables.random_play_table()[START]
+    exact = random_table()[START]
     n, reported = 10_000_000, 0.0203326
     sigma = math.sqrt(float(exact) * (1 - float(exact)) / n)
     assert abs(reported - float(exact)) < 5 * sigma
@@ -135,7 +153,7 @@ def test_lookup_estimates_match_the_exact_values_for_all_512_boxes():
     missed = [sorted(b) for b, e in table.items() if not e.covers(Z_512)]
     assert not missed
     for box, entry in table.items():
-        assert entry.exact == tables.random_play_table()[box]
+        assert entry.exact == random_table()[box]
         assert entry.games == 2_000 and entry.wins + 0 <= entry.games
         assert entry.estimate == entry.wins / entry.games
 
@@ -173,7 +191,7 @@ def test_lookup_refuses_bad_arguments(n, seed, error):
 
 @given(st.frozensets(st.integers(1, 9)), st.integers(2, 12), st.booleans())
 def test_choice_hints_are_the_values_of_the_boxes_moved_to(box, roll, optimal):
-    table = tables.optimal_play_table() if optimal else tables.random_play_table()
+    table = optimal_table() if optimal else random_table()
     hints = tables.choice_hints(table, box, roll)
     assert [m for m, _ in hints] == list(ordered_moves(box, roll))
     model = model_optimal if optimal else model_random
@@ -184,7 +202,7 @@ def test_choice_hints_are_the_values_of_the_boxes_moved_to(box, roll, optimal):
 
 
 def test_best_moves_are_optimal_and_ties_go_to_the_first_in_move_order():
-    table = tables.best_move_table()
+    table = best_moves_table()
     assert isinstance(table, PMap)
     assert set(table) == {(b, r) for b in all_boxes() if b for r in range(2, 13)}
     for (box, roll), row in table.items():
@@ -202,7 +220,7 @@ def test_best_moves_are_optimal_and_ties_go_to_the_first_in_move_order():
 
 
 def test_table_text_has_a_header_states_the_tie_rule_and_round_trips():
-    table = tables.best_move_table()
+    table = best_moves_table()
     text = tables.format_best_move_table(table)
     lines = text.splitlines()
     assert any("ties" in line and "first optimal move" in line for line in lines if line.startswith("#"))
@@ -214,7 +232,7 @@ def test_table_text_has_a_header_states_the_tie_rule_and_round_trips():
 
 @given(st.sets(st.integers(1, 511), max_size=6), st.sampled_from([False, True]))
 def test_any_part_of_the_table_round_trips(masks, simplified):
-    full = tables.best_move_table(simplified=simplified)
+    full = best_moves_table(simplified)
     part = pmap({k: v for k, v in full.items() if box_to_mask(k[0]) in masks})
     assert tables.parse_best_move_table(tables.format_best_move_table(part)) == part
 
@@ -232,7 +250,7 @@ def test_any_part_of_the_table_round_trips(masks, simplified):
     ],
 )
 def test_a_damaged_table_is_refused_with_the_line_named(edit, message):
-    lines = tables.format_best_move_table(tables.best_move_table()).splitlines()
+    lines = tables.format_best_move_table(best_moves_table()).splitlines()
     with pytest.raises(ValueError, match=message):
         tables.parse_best_move_table("\n".join(edit(lines)))
 
@@ -243,7 +261,7 @@ def test_boxes_round_trip_as_text(box):
 
 
 def test_tables_are_immutable_values():
-    row = tables.best_move_table()[(START, 7)]
+    row = best_moves_table()[(START, 7)]
     with pytest.raises(AttributeError):
         row.ties = 5
     changed = row.set(ties=5)

@@ -312,9 +312,10 @@ def _table(args):
     game = ShutTheBox(simplified=args.simplified)
     rules = "simplified" if args.simplified else "full"
     if args.kind == "best-move":
-        table = best_move_table(simplified=args.simplified)
+        tree = build_tree(simplified=args.simplified)
+        table = best_move_table(simplified=args.simplified, tree=tree)
         text = format_best_move_table(table, title=f"Shut the Box best-move table ({rules} rules)")
-        start = build_tree(simplified=args.simplified)[game.start()]
+        start = tree[game.start()]
         payload = {"kind": "best-move", "rows": len(table), "ties": TIE_RULE}
     else:
         table = lookup_table(args.games, seed=args.seed, simplified=args.simplified)
