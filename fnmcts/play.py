@@ -84,6 +84,11 @@ def playout(game, state, rng: random.Random, agent=None):
     ``agent`` is a function ``(game, state, rng) -> move`` used for every player,
     or a tuple of one agent per player; the default plays uniformly at random.
     Chance nodes draw from ``rng``.
+
+    >>> from fnmcts.games.nim import Nim
+    >>> end = playout(Nim(heap=5), Nim(heap=5).start(), random.Random(2))
+    >>> end["heap"], Nim(heap=5).payoff(end)
+    (0, (1, -1))
     """
     check_rng(rng)
     agents = agent if isinstance(agent, tuple) else None

@@ -208,6 +208,9 @@ class GameBase:
         """The transcript line for ``player`` (0-based) playing ``move`` to reach ``after``.
 
         The default: "Player N: <describe_move>." (``describe_move`` sees no state).
+
+        >>> GameBase().transcript_line(1, 4, None)
+        'Player 2: 4.'
         """
         return f"Player {player + 1}: {self.describe_move(None, move)}."
 
@@ -220,43 +223,88 @@ class GameBase:
     # -- optional hooks: each default works for any game ---------------------------
 
     def winning_moves(self, state):
-        """The closed form's winning moves at ``state``; ``None``: the game has no closed form."""
+        """The closed form's winning moves at ``state``; ``None``: the game has no closed form.
+
+        >>> GameBase().winning_moves(5) is None
+        True
+        """
         return None
 
     def mover_wins(self, state):
-        """The closed form's verdict at ``state`` (True: the player to move wins); ``None``: no closed form."""
+        """The closed form's verdict at ``state`` (True: the player to move wins); ``None``: no closed form.
+
+        >>> GameBase().mover_wins(5) is None
+        True
+        """
         return None
 
     def parse_state(self, text: str):
-        """The state written as ``text``: by default its JSON form (``state_from_json``)."""
+        """The state written as ``text``: by default its JSON form (``state_from_json``).
+
+        >>> GameBase().parse_state("[3, 1]"), GameBase().parse_state('{"set": [2, 1]}')
+        ((3, 1), frozenset({1, 2}))
+        """
         return _parse_json_state(self, text)
 
     def check_reachable(self, state):
-        """``state`` if play from the start can reach it, else a ``ValueError``; by default ``check_state``."""
+        """``state`` if play from the start can reach it, else a ``ValueError``; by default ``check_state``.
+
+        >>> from fnmcts.games import ShutTheBox
+        >>> sorted(ShutTheBox().check_reachable(frozenset({1, 2})))
+        [1, 2]
+        """
         return check_state(self, state)
 
     def parse_move(self, state, text: str):
-        """The move typed as ``text``: a choice number from 1, or the text of ``describe_move``."""
+        """The move typed as ``text``: a choice number from 1, or the text of ``describe_move``.
+
+        >>> from fnmcts.games import ShutTheBox
+        >>> game = ShutTheBox()
+        >>> state = game.play(game.start(), 3)
+        >>> sorted(game.parse_move(state, "2")) == sorted(game.parse_move(state, "flip 1 2"))
+        True
+        """
         return _parse_choice_move(self, state, text)
 
     def render(self, state) -> str:
-        """A picture of ``state`` for a person: by default its JSON form as text."""
+        """A picture of ``state`` for a person: by default its JSON form as text.
+
+        >>> from fnmcts.games import ShutTheBox
+        >>> ShutTheBox().render(frozenset({2, 7}))
+        '{"box": [2, 7]}'
+        """
         return json.dumps(state_to_json(self, state))
 
     def q_key(self, state):
-        """The key of ``state`` in a Q table: by default the state itself."""
+        """The key of ``state`` in a Q table: by default the state itself.
+
+        >>> GameBase().q_key((1, 2))
+        (1, 2)
+        """
         return state
 
     def state_from_q_key(self, key):
-        """A state whose Q table key is ``key``: by default the key itself."""
+        """A state whose Q table key is ``key``: by default the key itself.
+
+        >>> GameBase().state_from_q_key((1, 2))
+        (1, 2)
+        """
         return key
 
     def q_key_to_json(self, key):
-        """The JSON form of a Q table key: by default the state's (``state_to_json``)."""
+        """The JSON form of a Q table key: by default the state's (``state_to_json``).
+
+        >>> GameBase().q_key_to_json((1, frozenset({2})))
+        [1, {'set': [2]}]
+        """
         return state_to_json(self, key)
 
     def q_key_from_json(self, data):
-        """The Q table key whose JSON form is ``data``: by default ``state_from_json``."""
+        """The Q table key whose JSON form is ``data``: by default ``state_from_json``.
+
+        >>> GameBase().q_key_from_json([1, {"set": [2]}])
+        (1, frozenset({2}))
+        """
         return state_from_json(self, data)
 
 
