@@ -5,6 +5,13 @@ The tutorial's ``build_tree`` (task 12) is ``solve``: the full game as a DAG,
 every state's value computed once. A value is a tuple with one payoff per
 player (for Shut the Box: the probability of winning).
 
+One solver serves every game, through the protocol alone: a single iterative
+post-order over the DAG asks the game once per state for who moves, the moves or
+outcomes and the children; a chance node (or a policy's choice) is summed in
+integers over a common denominator, with one ``Fraction`` per player at the end.
+A game with a cycle, or a state whose player has no moves, is refused with a
+``ValueError`` that names the state.
+
 >>> from fnmcts.games.shut_the_box import ShutTheBox
 >>> game = ShutTheBox(simplified=True)
 >>> solution = solve(game)
@@ -19,6 +26,8 @@ Fraction(875, 4251528)
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
+from math import lcm
 from typing import Callable
 
 from pyrsistent import pmap
@@ -38,10 +47,7 @@ __all__ = [
 ]
 
 
-def _children(game, state, player):
-    if player is CHANCE:
-        return [(outcome, p, game.play(state, outcome)) for outcome, p in game.chance_outcomes(state)]
-    return [(move, None, game.play(state, move)) for move in game.possible_moves(state)]
+_ZERO = Fraction(0)
 
 
 def _roots(game, states) -> tuple:
@@ -49,44 +55,163 @@ def _roots(game, states) -> tuple:
     return tuple(check_state(game, s) for s in states) if states else (check_state(game, game.start()),)
 
 
-def _evaluate(game, roots, combine) -> dict:
-    """Post-order over the DAG below ``roots``; ``combine(state, player, kids, values)``."""
+def _end_value(raw, ends: dict) -> tuple:
+    """A terminal payoff as a tuple of ``Fraction``; equal payoff tuples share one value."""
+    if type(raw) is not tuple:
+        return tuple(Fraction(x) for x in raw)
+    found = ends.get(raw)
+    if found is None:
+        found = ends[raw] = tuple(x if type(x) is Fraction else Fraction(x) for x in raw)
+    return found
+
+
+def _integer_weights(probabilities) -> tuple:
+    """``(denominator, weights)``: the probabilities as integers over one common denominator.
+
+    >>> _integer_weights([Fraction(1, 4), Fraction(1, 6), 0])
+    (12, [3, 2, 0])
+    """
+    ratios = [(p if type(p) is Fraction else Fraction(p)).as_integer_ratio() for p in probabilities]
+    denominator = lcm(*(m for _, m in ratios))
+    return denominator, [n * (denominator // m) for n, m in ratios]
+
+
+def _chance_weights(outcomes, seen: dict) -> tuple:
+    """``_integer_weights`` of a chance node's outcomes, worked out once per outcome tuple."""
+    hit = seen.get(id(outcomes))
+    if hit is not None and hit[0] is outcomes:
+        return hit[1]
+    found = _integer_weights([p for _, p in outcomes])
+    if type(outcomes) is tuple:  # immutable: the same object always means the same weights
+        seen[id(outcomes)] = (outcomes, found)  # holding it keeps its id from being reused
+    return found
+
+
+def _policy_weights(chooser, game, state, moves) -> tuple:
+    """``_integer_weights`` of the probabilities ``chooser`` gives ``moves`` at ``state``."""
+    chosen = dict(chooser(game, state))
+    denominator, weights = _integer_weights(chosen.values())
+    if sum(weights) != denominator:
+        raise ValueError(f"policy probabilities at {state!r} do not sum to 1")
+    by_move = dict(zip(chosen, weights))
+    weights = [by_move.get(move, 0) for move in moves]
+    if sum(weights) != denominator:
+        raise ValueError(f"policy at {state!r} chose a move that is not possible")
+    return denominator, weights
+
+
+def _expectation(values, denominator: int, weights) -> tuple:
+    """The mean of ``values`` (tuples of ``Fraction``) with weights ``weights / denominator``.
+
+    Integer numerators over a common denominator, one ``Fraction`` per player at
+    the end; a single child with all the weight gives its own value.
+
+    >>> _expectation([(Fraction(1, 2),), (Fraction(1, 3),)], 4, [1, 3])
+    (Fraction(3, 8),)
+    """
+    if denominator in weights and weights.count(0) == len(weights) - 1:  # one child has all the weight
+        return values[weights.index(denominator)]
+    result = []
+    for i in range(len(values[0])):
+        numerators, denominators = [], []
+        for v, w in zip(values, weights):
+            if w:
+                n, m = v[i].as_integer_ratio()
+                if n:
+                    numerators.append(w * n)
+                    denominators.append(m)
+        common = lcm(*denominators)
+        total = 0
+        for n, m in zip(numerators, denominators):
+            total += n * (common // m)
+        result.append(Fraction(total, common * denominator) if total else _ZERO)
+    return tuple(result)
+
+
+def _best(values, player) -> tuple:
+    """The first of ``values`` with the highest payoff for ``player``.
+
+    >>> _best([(Fraction(1, 3),), (Fraction(1, 2),), (Fraction(1, 2), 0)], 0)
+    (Fraction(1, 2),)
+    """
+    best = values[0]
+    if len(values) == 1:
+        return best
+    top = best[player]
+    tn, td = top.as_integer_ratio()
+    for v in values:
+        x = v[player]
+        if x is not top:
+            n, d = x.as_integer_ratio()
+            if n * td > tn * d:
+                best, top, tn, td = v, x, n, d
+    return best
+
+
+def _walk(game, roots, chooser) -> dict:
+    """A dict ``state -> value`` for every state below ``roots``.
+
+    The players follow ``chooser``, a function ``(game, state, player, moves) ->
+    (denominator, weights)``, or play a best reply when it is ``None``. An iterative post-order over the game's DAG: each state's moves or outcomes
+    and its children are asked of the game once, and its value is worked out
+    once its children's are known. A frame is ``[state, player, iterator over the
+    children, denominator, weights, the children's values so far]``; while a
+    state is being worked out ``values`` maps it to its frame (a list), so
+    meeting it again below itself means a cycle.
+    """
+    to_move, moves_of, outcomes_of, play, payoff = (
+        game.to_move, game.possible_moves, game.chance_outcomes, game.play, game.payoff)
     values: dict = {}
-    kids_of: dict = {}
-    stack = [s for s in roots]
-    while stack:
-        state = stack[-1]
-        if state in values:
-            stack.pop()
-            continue
-        player = game.to_move(state)
+    get = values.get
+    ends: dict = {}
+    weights_seen: dict = {}
+
+    def expand(state):
+        """A terminal state's value, else the frame that works out its value."""
+        player = to_move(state)
         if player is None:
-            values[state] = tuple(Fraction(x) for x in game.payoff(state))
-            stack.pop()
+            return _end_value(payoff(state), ends)
+        if player is CHANCE:
+            outcomes = outcomes_of(state)
+            if not outcomes:
+                raise ValueError(f"chance node {state!r} has no outcomes")
+            denominator, weights = _chance_weights(outcomes, weights_seen)
+            return [state, player, iter([play(state, o) for o, _ in outcomes]), denominator, weights, []]
+        moves = moves_of(state)
+        if not moves:
+            raise ValueError(f"state {state!r} has a player to move ({player!r}) but no possible moves")
+        children = iter([play(state, m) for m in moves])
+        if chooser is None:
+            return [state, player, children, 0, None, []]
+        denominator, weights = chooser(game, state, player, moves)
+        return [state, player, children, denominator, weights, []]
+
+    for root in roots:
+        if root in values:
             continue
-        kids = kids_of.get(state)
-        if kids is None:
-            kids = kids_of[state] = _children(game, state, player)
-            if not kids:
-                raise ValueError(f"state {state!r} has a player to move but no moves")
-            pending = [child for _, _, child in kids if child not in values]
-            if pending:
-                stack.extend(pending)
-                continue
-        elif any(child not in values for _, _, child in kids):
-            raise ValueError(f"the game has a cycle through {state!r}")
-        values[state] = combine(state, player, kids, values)
-        del kids_of[state]
-        stack.pop()
+        node = values[root] = expand(root)
+        stack = [node] if type(node) is list else []
+        while stack:
+            frame = stack[-1]
+            got = frame[5]
+            for child in frame[2]:
+                v = get(child)
+                if v is None:
+                    v = values[child] = expand(child)
+                    if type(v) is list:
+                        stack.append(v)
+                        break
+                elif type(v) is list:
+                    raise ValueError(f"the game has a cycle through {child!r}")
+                got.append(v)
+            else:
+                stack.pop()
+                weights = frame[4]
+                v = values[frame[0]] = (
+                    _best(got, frame[1]) if weights is None else _expectation(got, frame[3], weights))
+                if stack:
+                    stack[-1][5].append(v)
     return values
-
-
-def _expectation(kids, values):
-    total = None
-    for _, p, child in kids:
-        v = values[child]
-        total = tuple(p * x for x in v) if total is None else tuple(t + p * x for t, x in zip(total, v))
-    return total
 
 
 def solve(game, *states):
@@ -94,15 +219,14 @@ def solve(game, *states):
     under optimal play: each player maximises their own expected payoff.
 
     Returns an immutable map ``state -> value`` (a ``pmap``); a value is a tuple of
-    ``Fraction`` payoffs, one per player.
+    ``Fraction`` payoffs, one per player. Ties keep the first best move's value.
+    A cycle, or a player with no moves, is a ``ValueError`` naming the state.
+
+    >>> from fnmcts.games.nim import Nim
+    >>> solve(Nim(heap=2, max_take=2))[Nim(heap=2, max_take=2).start()]
+    (Fraction(1, 1), Fraction(-1, 1))
     """
-
-    def combine(state, player, kids, values):
-        if player is CHANCE:
-            return _expectation(kids, values)
-        return max((values[child] for _, _, child in kids), key=lambda v: v[player])
-
-    return pmap(_evaluate(game, _roots(game, states), combine))
+    return pmap(_walk(game, _roots(game, states), None))
 
 
 def value(solution, state) -> tuple:
@@ -142,12 +266,18 @@ def best_move(game, solution, state):
     return moves[0]
 
 
+@lru_cache(maxsize=64)
+def _uniform(k: int) -> Fraction:
+    """``Fraction(1, k)``, made once per ``k``."""
+    return Fraction(1, k)
+
+
 def random_policy(game, state) -> tuple:
     """Uniform over the possible moves: ``((move, probability), ...)``."""
     moves = game.possible_moves(state)
     if not moves:
         raise ValueError(f"no player has a move at {state!r}: a policy applies where someone moves")
-    p = Fraction(1, len(moves))
+    p = _uniform(len(moves))
     return tuple((m, p) for m in moves)
 
 
@@ -172,19 +302,10 @@ def evaluate_policy(game, policy, *states):
     """
     policies = policy if isinstance(policy, tuple) else None
 
-    def combine(state, player, kids, values):
-        if player is CHANCE:
-            return _expectation(kids, values)
-        chooser = policies[player] if policies else policy
-        weights = dict(chooser(game, state))
-        if sum(weights.values()) != 1:
-            raise ValueError(f"policy probabilities at {state!r} do not sum to 1")
-        weighted = [(m, Fraction(weights.get(m, 0)), child) for m, _, child in kids]
-        if sum(p for _, p, _ in weighted) != 1:
-            raise ValueError(f"policy at {state!r} chose a move that is not possible")
-        return _expectation([k for k in weighted if k[1]], values)
+    def chooser(game, state, player, moves):
+        return _policy_weights(policies[player] if policies else policy, game, state, moves)
 
-    return pmap(_evaluate(game, _roots(game, states), combine))
+    return pmap(_walk(game, _roots(game, states), chooser))
 
 
 def win_probability(game, state=None, policy=None) -> Fraction:

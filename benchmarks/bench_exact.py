@@ -1,0 +1,165 @@
+"""Exact solving through the generic solver (``fnmcts.exact``), in exact ``Fraction`` arithmetic.
+
+Measured in the same run, medians of 5:
+- ``solve(ShutTheBox())``, ``solve(ShutTheBox(simplified=True))`` and
+  ``evaluate_policy(ShutTheBox(), random_policy)``: the solver every game gets;
+- the baseline: a hand-written ``Fraction`` DP over the 512 bitmask boxes of the
+  full game (no protocol, no states, just the recursion), its optimum checked
+  against ``solve``'s;
+- two figures that split the solver's time: the same game's protocol calls
+  alone, once per state and move (``to_move``, ``possible_moves`` or
+  ``chance_outcomes``, ``play``, ``payoff``: what any solver through the protocol
+  pays the game), and ``solve`` on the same DAG served from dict tables (the
+  solver's own cost, with game calls at the price of a look-up).
+The Clojure tutorial's own solution (62 ms, its author's figure) is cited for
+reference, not measured here. Target: at most 50 ms for ``solve(ShutTheBox())``.
+
+    python benchmarks/bench_exact.py
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from fractions import Fraction
+from itertools import combinations
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from fnmcts.exact import evaluate_policy, random_policy, solve  # noqa: E402
+from fnmcts.games.shut_the_box import ShutTheBox  # noqa: E402
+from fnmcts.protocol import CHANCE  # noqa: E402
+
+TUTORIAL_MS = 62.0
+"""The Clojure tutorial's own exact solution of the full game, as its author reports it (not measured here)."""
+
+TARGET_MS = 50.0
+
+
+def plain_fraction_dp(levers: int = 9) -> Fraction:
+    """The full game's optimal win probability: a Fraction DP over bitmask boxes, written by hand."""
+    ways = {}
+    for a in range(1, 7):
+        for b in range(1, 7):
+            ways[a + b] = ways.get(a + b, 0) + 1
+    odds = {roll: Fraction(w, 36) for roll, w in ways.items()}
+    subsets = [c for k in range(1, levers + 1) for c in combinations(range(1, levers + 1), k)]
+    flips = {roll: [sum(1 << (lever - 1) for lever in c) for c in subsets if sum(c) == roll] for roll in odds}
+    win = [Fraction(1)] + [Fraction(0)] * ((1 << levers) - 1)
+    for mask in range(1, 1 << levers):
+        total = Fraction(0)
+        for roll, p in odds.items():
+            best = None
+            for f in flips[roll]:
+                if mask & f == f and (best is None or win[mask ^ f] > best):
+                    best = win[mask ^ f]
+            if best is not None:
+                total += p * best
+        win[mask] = total
+    return win[-1]
+
+
+def protocol_calls(game) -> int:
+    """Every protocol call a solver must make, once per state and move, and nothing else."""
+    seen, stack = set(), [game.start()]
+    while stack:
+        state = stack.pop()
+        if state in seen:
+            continue
+        seen.add(state)
+        who = game.to_move(state)
+        if who is None:
+            game.payoff(state)
+        elif who is CHANCE:
+            stack.extend(game.play(state, o) for o, _ in game.chance_outcomes(state))
+        else:
+            stack.extend(game.play(state, m) for m in game.possible_moves(state))
+    return len(seen)
+
+
+class TableGame:
+    """The DAG of ``game`` recorded once into dicts: the protocol at the price of a look-up."""
+
+    def __init__(self, game):
+        self.num_players = game.num_players
+        self.root = game.start()
+        self.who, self.moves, self.outcomes, self.next, self.pay = {}, {}, {}, {}, {}
+        stack = [self.root]
+        while stack:
+            state = stack.pop()
+            if state in self.who:
+                continue
+            who = self.who[state] = game.to_move(state)
+            if who is None:
+                self.pay[state] = game.payoff(state)
+                continue
+            if who is CHANCE:
+                self.outcomes[state] = game.chance_outcomes(state)
+                choices = [o for o, _ in self.outcomes[state]]
+            else:
+                choices = self.moves[state] = game.possible_moves(state)
+            for choice in choices:
+                child = self.next[state, choice] = game.play(state, choice)
+                stack.append(child)
+
+    def start(self):
+        return self.root
+
+    def to_move(self, state):
+        return self.who[state]
+
+    def possible_moves(self, state):
+        return self.moves.get(state, ())
+
+    def chance_outcomes(self, state):
+        return self.outcomes.get(state, ())
+
+    def play(self, state, move):
+        return self.next[state, move]
+
+    def payoff(self, state):
+        return self.pay[state]
+
+
+def median_ms(jobs: dict, repeats: int) -> dict:
+    """``name -> median milliseconds`` of each job; the repeats take turns, so a busy spell hits them all."""
+    times = {name: [] for name in jobs}
+    for _ in range(repeats):
+        for name, fn in jobs.items():
+            start = time.perf_counter()
+            fn()
+            times[name].append(time.perf_counter() - start)
+    return {name: statistics.median(t) * 1000 for name, t in times.items()}
+
+
+def main(repeats: int = 5) -> dict:
+    full, simplified = ShutTheBox(), ShutTheBox(simplified=True)
+    optimum = solve(full)[full.start()][0]
+    assert plain_fraction_dp() == optimum, "the baseline and the solver disagree"
+    table = TableGame(full)
+    assert solve(table)[table.start()][0] == optimum
+    jobs = {
+        "solve(ShutTheBox())": lambda: solve(full),
+        "solve(ShutTheBox(simplified=True))": lambda: solve(simplified),
+        "evaluate_policy(ShutTheBox(), random_policy)": lambda: evaluate_policy(full, random_policy),
+        "baseline: plain Fraction DP over 512 bitmask boxes": plain_fraction_dp,
+        "  the game's protocol calls alone (full game)": lambda: protocol_calls(full),
+        "  solve on the full game's DAG served from dicts": lambda: solve(table),
+    }
+    figures = median_ms(jobs, repeats)
+    baseline = figures["baseline: plain Fraction DP over 512 bitmask boxes"]
+    width = max(map(len, figures))
+    print(f"full game optimum {float(optimum):.7f} ({len(solve(full))} states)")
+    print(f"{'':{width}}  ms (median of {repeats})  ratio to the plain DP")
+    for name, ms in figures.items():
+        print(f"{name:{width}}  {ms:8.1f}  {ms / baseline:6.2f}x")
+    print(f"{'reference: the Clojure tutorial (its author, not measured here)':{width}}  {TUTORIAL_MS:8.1f}")
+    verdict = "met" if figures["solve(ShutTheBox())"] <= TARGET_MS else "NOT met"
+    print(f"target {TARGET_MS:.0f} ms for solve(ShutTheBox()): {verdict}")
+    return figures
+
+
+if __name__ == "__main__":
+    main()
