@@ -543,11 +543,6 @@ def test_backed_up_values_are_exact_on_a_full_tree():
         assert values[box] == pytest.approx(float(value(solution, box)[0]), abs=1e-12)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="backed_up_values values a stored terminal state for player 0 whoever moved into it "
-    "(to_move is None at the end), so two-player values go wrong from the end up",
-)
 def test_backed_up_values_for_two_players():
     game = Nim(heap=6, max_take=3, misere=True)
     states = [game.state(h, p) for h in range(7) for p in (0, 1)]

@@ -159,9 +159,9 @@ def backed_up_values(game, tree):
         for move in game.possible_moves(state):
             child = game.play(state, move)
             if child in tree:
-                v = values.get(child)
+                v = values.get((child, player))
                 if v is None:
-                    pending.append(child)
+                    pending.append((child, player))
                     continue
             elif game.to_move(child) is None:
                 v = float(rescale(game.payoff(child)[player]))
@@ -175,23 +175,33 @@ def backed_up_values(game, tree):
         return best if player == mover else 1.0 - best
 
     for root in tree:
-        stack = [root]
+        stack = [(root, _mover(game, root))]
         while stack:  # depth first, without recursion: a deep tree needs no recursion limit
-            state = stack[-1]
-            if state in values:
+            key = stack[-1]
+            if key in values:
                 stack.pop()
                 continue
+            state, mover = key
             pending: list = []
-            v = estimate(state, _mover(game, state), mean(tree[state]), pending)
+            v = estimate(state, mover, mean(tree[state]), pending)
             if v is None:
-                fresh = [s for s in pending if s not in values and s not in stack]
+                fresh = [k for k in pending if k not in values and k not in stack]
                 if not fresh:
                     raise ValueError(f"the tree has a cycle through {state!r}")
                 stack.extend(fresh)
                 continue
-            values[state] = v
+            values[key] = v
             stack.pop()
-    return pmap(values)
+    # each state's value for the player who moved into it: for a finished state, the
+    # player whose choice reached it (the state cannot say), where a parent is stored
+    by_parent = {state: v for (state, mover), v in values.items() if mover != _mover(game, state)}
+    out = {}
+    for state in tree:
+        if game.to_move(state) is None and state in by_parent:
+            out[state] = by_parent[state]
+        else:
+            out[state] = values[(state, _mover(game, state))]
+    return pmap(out)
 
 
 def top_children(game, tree, state, k: int = 5) -> tuple:

@@ -2,8 +2,9 @@
 
 The rules are in ``fnmcts.games.shut_the_box.rules`` (the game layer: they
 import nothing above the protocol); this package adds the tutorial's
-``simulate``, which runs on ``fnmcts.montecarlo``, and offers every name of
-both under ``fnmcts.games.shut_the_box`` as the tutorial uses them.
+``simulate``, which runs on ``fnmcts.montecarlo``, and ``uct``, one dive of
+``fnmcts.mcts``, and offers every name under ``fnmcts.games.shut_the_box`` as
+the tutorial uses them.
 
 A box is the frozenset of levers still up. Each turn two dice are rolled; the
 player flips down levers that add up to the roll (under the simplified rules of
@@ -33,6 +34,8 @@ tutorial.
 
 from __future__ import annotations
 
+from ...mcts import ucb
+from ...mcts import uct as uct_game
 from ...montecarlo import simulate as simulate_game
 from .rules import (
     WIN,
@@ -91,6 +94,7 @@ __all__ = [
     "parse_choice",
     "format_choices",
     "simulate",
+    "uct",
 ]
 
 
@@ -106,3 +110,18 @@ def simulate(n: int, seed=None, *, rng=None, box=None, simplified: bool = False,
     """
     game = ShutTheBox(simplified=simplified)
     return simulate_game(game, n, seed=seed, rng=rng, state=box, **options)
+
+
+def uct(tree, box, rng, rule=ucb, *, simplified: bool = False, **options):
+    """The tutorial's ``uct``: one dive from ``box``; return ``(tree, result)``.
+
+    ``fnmcts.mcts.uct`` on ``ShutTheBox()`` (``simplified``: the rules of task
+    4): the tree maps boxes to records, ``result`` is ``'win'`` or ``'loss'``.
+    Options as for ``fnmcts.mcts.uct`` (``rollout``, ``backup``, ``solver``).
+
+    >>> from pyrsistent import pmap
+    >>> tree, result = uct(pmap(), start_box, make_rng(1))
+    >>> result, tree[start_box]
+    ('loss', Record(win=0, loss=1))
+    """
+    return uct_game(tree, box, rng, ShutTheBox(simplified=simplified), rule, **options)

@@ -325,9 +325,6 @@ class ShutTheBox(GameBase):
             return ()
         return DICE_PROBABILITIES
 
-    def sample_outcome(self, state, rng):
-        return dice_roll(rng)
-
     def play(self, state, move):
         if isinstance(state, PMap):
             if move not in self.possible_moves(state):
