@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fnmcts.agents import random_agent
-from fnmcts.games import GAMES, Nim, Piles, ShutTheBox
+from fnmcts.games import GAMES, Nim, Piles, ShutTheBox, TicTacToe
 from fnmcts.testing import (
     LAWS,
     agents_for,
@@ -29,6 +29,7 @@ BUILTIN = [
     ShutTheBox(),
     ShutTheBox(simplified=True),
     ShutTheBox(levers=4),
+    TicTacToe(),
 ]
 
 

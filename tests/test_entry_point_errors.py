@@ -10,7 +10,8 @@ from pyrsistent import pmap
 from fnmcts import GAMES, Nim, Piles, ShutTheBox, simulate, solve
 from fnmcts.agents import random_agent
 from fnmcts.exact import random_policy
-from fnmcts.mcts import RULES, mcts_move, record, search, ucb, uct
+from fnmcts.games.shut_the_box import uct  # the tutorial's uct(tree, box, rng)
+from fnmcts.mcts import RULES, mcts_move, record, search, ucb
 from fnmcts.montecarlo import playout, wilson_interval
 from fnmcts.play import play_game
 from fnmcts.rng import make_rng
