@@ -27,10 +27,11 @@ found = mcts_move(game, game.state(20), 1000, rnd, c=math.sqrt(2))
 found.move
 # => 2
 
-# By default the search is an MCTS-Solver: it proved the state after taking 2 a loss for the
-# opponent, and stopped spending iterations once the answer was known.
+# By default the search is an MCTS-Solver: it proved the state after taking 2 won for the
+# player who took (payoffs (1, -1): the first player, A, wins), and stopped spending
+# iterations once the answer was known.
 found.proven[game.play(game.state(20), 2)], len(found.proven)
-# => (True, 37)
+# => ((Fraction(1, 1), Fraction(-1, 1)), 37)
 
 # Without the solver, as in the post, the visits concentrate on the winning move.
 plain = mcts_move(game, game.state(20), 1000, random.Random(0), solver=False)

@@ -5,7 +5,7 @@ from functools import partial
 from pyrsistent import pmap
 
 from fnmcts.exact import evaluate_policy, random_policy, solve, value
-from fnmcts.games.shut_the_box import ShutTheBox, start_box
+from fnmcts.games.shut_the_box import ShutTheBox, start_box, uct  # the tutorial's uct(tree, box, rng)
 from fnmcts.mcts import (
     backed_up_values,
     greedy_policy,
@@ -13,7 +13,6 @@ from fnmcts.mcts import (
     record,
     search,
     top_children,
-    uct,
     ucb,
     ucb1,
     visits,
@@ -25,7 +24,7 @@ game = ShutTheBox()
 
 # Step 1: a record of wins and losses, the tutorial's {:win 0 :loss 0}.
 record(win=23, loss=77)
-# => pmap({'win': 23, 'loss': 77})
+# => Record(win=23, loss=77)
 
 # Step 2: the bandits. One lever pulled 100 times won 23; another pulled 10 times won 1.
 # ucb rates each by (w + z*sqrt(w*l/n)) / n with z = 2: the second one's bound is wide.
@@ -54,7 +53,7 @@ wide(record(win=23, loss=77))
 rng = make_rng(2017)
 tree, result = uct(pmap(), start_box, rng)
 result, tree
-# => ('loss', pmap({frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9}): pmap({'win': 0, 'loss': 1})}))
+# => ('loss', pmap({frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9}): Record(win=0, loss=1)}))
 
 # The next dive finds the box in the tree: roll the dice, rate the children, recurse.
 tree2, result = uct(tree, start_box, rng)
