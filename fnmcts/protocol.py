@@ -78,7 +78,6 @@ import json
 from bisect import bisect_right
 from dataclasses import fields, is_dataclass
 from fractions import Fraction
-from functools import lru_cache
 from math import lcm
 from typing import Any, Hashable, Protocol, runtime_checkable
 
@@ -158,16 +157,15 @@ class Game(Protocol):
     def state_from_json(self, data) -> Hashable: ...
 
 
-@lru_cache(maxsize=1024)
-def _cumulative(probabilities: tuple) -> tuple[int, tuple[int, ...]]:
-    """Integer cumulative weights over a common denominator."""
-    denominator = lcm(*(Fraction(p).denominator for p in probabilities))
+def _cumulative(probabilities) -> tuple[int, list[int]]:
+    """Integer cumulative weights over a common denominator (worked out per draw: no cache)."""
+    ratios = [Fraction(p) for p in probabilities]
+    denominator = lcm(*(r.denominator for r in ratios))
     total, cumulative = 0, []
-    for p in probabilities:
-        p = Fraction(p)
-        total += p.numerator * (denominator // p.denominator)
+    for r in ratios:
+        total += r.numerator * (denominator // r.denominator)
         cumulative.append(total)
-    return denominator, tuple(cumulative)
+    return denominator, cumulative
 
 
 class GameBase:
@@ -188,7 +186,7 @@ class GameBase:
         outcomes = self.chance_outcomes(state)
         if not outcomes:
             raise ValueError(f"no chance outcomes at state {state!r}")
-        denominator, cumulative = _cumulative(tuple(p for _, p in outcomes))
+        denominator, cumulative = _cumulative([p for _, p in outcomes])
         if cumulative[-1] != denominator:
             raise ValueError(f"chance probabilities at {state!r} do not sum to 1")
         return outcomes[bisect_right(cumulative, rng.random() * denominator)][0]
