@@ -12,10 +12,14 @@ takes an explicit ``rng`` or ``seed``.
 
 from .play import GameRecord, TournamentRecord, play_game, playout, random_agent, tournament
 from .exact import best_move, best_moves, evaluate_policy, random_policy, solve, value
-from .games import GAMES, Nim, Piles, ShutTheBox
+from .games import GAMES, Nim, Piles, ShutTheBox, TicTacToe
 from .montecarlo import Simulation, estimate, simulate, wilson_interval
 from .mcts import (
+    CompiledGraph,
     MoveSearch,
+    Record,
+    mean,
+    visits,
     backed_up_values,
     greedy_move,
     greedy_policy,
@@ -44,6 +48,7 @@ from .protocol import (
     chance_outcomes,
     is_terminal,
     payoff,
+    payoff_range,
     play,
     possible_moves,
     sample_outcome,
@@ -77,6 +82,7 @@ __all__ = [
     "chance_outcomes",
     "play",
     "payoff",
+    "payoff_range",
     "is_terminal",
     "sample_outcome",
     # randomness
@@ -86,6 +92,7 @@ __all__ = [
     # games
     "GAMES",
     "ShutTheBox",
+    "TicTacToe",
     "Nim",
     "Piles",
     # Monte Carlo
@@ -112,7 +119,11 @@ __all__ = [
     "winning_moves",
     "nim_sum",
     # Monte Carlo tree search
+    "Record",
     "record",
+    "visits",
+    "mean",
+    "CompiledGraph",
     "ucb",
     "ucb1",
     "uct",
