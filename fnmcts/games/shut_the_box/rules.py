@@ -22,10 +22,10 @@ and the roll (the player's decision). A move is the box it leads to, as in the
 tutorial.
 
 >>> game = ShutTheBox()
->>> state = play(game, start(game), 4)
+>>> state = game.play(game.start(), 4)
 >>> state == pmap({"box": start_box, "roll": 4})
 True
->>> [describe_move(game, state, m) for m in possible_moves_of(game, state)]
+>>> [game.describe_move(state, m) for m in game.possible_moves(state)]
 ['flip 4', 'flip 1 3']
 """
 
@@ -39,10 +39,6 @@ from itertools import combinations
 from pyrsistent import PMap, pmap
 
 from ...protocol import CHANCE, GameBase
-from ...protocol import describe_move as describe_move  # re-exported for doctests
-from ...protocol import play as play
-from ...protocol import possible_moves as possible_moves_of  # noqa: F401 (doctests)
-from ...protocol import start as start
 from ...rng import DICE_PROBABILITIES, ROLL_OF_36, check_rng, dice_roll, make_rng
 
 __all__ = [
