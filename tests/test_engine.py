@@ -13,10 +13,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pyrsistent import pmap
 
+from fnmcts.agents import exact_agent
 from fnmcts.exact import best_moves, solve, value
+from fnmcts.play import play_game
 from fnmcts.games import Nim, Piles, ShutTheBox, TicTacToe
 from fnmcts.mcts import (
     CompiledGraph,
+    mcts_agent,
     mcts_move,
     mean,
     record,
@@ -235,3 +238,42 @@ def test_stats_grow_with_the_graph():
     graph.expand(root)
     stats.grow()
     assert len(stats.N) == len(graph) == 3 and stats.N == [None, None, None]
+
+
+def _decisions(game):
+    seen, stack, out = {game.start()}, [game.start()], []
+    while stack:
+        state = stack.pop()
+        if game.to_move(state) is None:
+            continue
+        out.append(state)
+        for move in game.possible_moves(state):
+            child = game.play(state, move)
+            if child not in seen:
+                seen.add(child)
+                stack.append(child)
+    return sorted(out)
+
+
+TTT_DECISIONS = _decisions(TTT)
+TTT_SOLUTION = solve(TTT)
+
+
+def test_tic_tac_toe_has_4520_decisions():
+    assert len(TTT_DECISIONS) == 4_520
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(TTT_DECISIONS), st.integers(0, 2**32))
+def test_the_default_agent_plays_an_exact_best_move_at_tic_tac_toe(state, seed):
+    """The whole game, every decision, is in benchmarks/bench_tictactoe.py (4,520 of 4,520)."""
+    move = mcts_agent()(TTT, state, random.Random(seed))
+    assert move in best_moves(TTT, TTT_SOLUTION, state)
+
+
+@pytest.mark.parametrize("mcts_first", [True, False])
+def test_the_default_agent_draws_a_perfect_player(mcts_first):
+    perfect = partial(exact_agent, solution=TTT_SOLUTION)
+    players = (mcts_agent(), perfect) if mcts_first else (perfect, mcts_agent())
+    record = play_game(*players, TTT, seed=7)
+    assert record.payoff == (0, 0)
