@@ -26,7 +26,6 @@ Fraction(875, 4251528)
 from __future__ import annotations
 
 from fractions import Fraction
-from functools import lru_cache
 from math import lcm
 from typing import Callable
 
@@ -266,18 +265,12 @@ def best_move(game, solution, state):
     return moves[0]
 
 
-@lru_cache(maxsize=64)
-def _uniform(k: int) -> Fraction:
-    """``Fraction(1, k)``, made once per ``k``."""
-    return Fraction(1, k)
-
-
 def random_policy(game, state) -> tuple:
     """Uniform over the possible moves: ``((move, probability), ...)``."""
     moves = game.possible_moves(state)
     if not moves:
         raise ValueError(f"no player has a move at {state!r}: a policy applies where someone moves")
-    p = _uniform(len(moves))
+    p = Fraction(1, len(moves))
     return tuple((m, p) for m in moves)
 
 

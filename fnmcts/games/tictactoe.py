@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import lru_cache
 
 from ..protocol import GameBase
 
@@ -73,9 +72,8 @@ def winner(board) -> int:
     return EMPTY
 
 
-@lru_cache(maxsize=1 << 15)  # room for every board of 9 cells (3**9 = 19,683)
 def _status(board) -> tuple:
-    """``(player to move or None, empty cells, winning mark)`` of ``board``, computed once."""
+    """``(player to move or None, empty cells, winning mark)`` of ``board``."""
     line = winner(board)
     empty = tuple(i for i in range(9) if board[i] == EMPTY)
     if line != EMPTY or not empty:

@@ -32,8 +32,7 @@ True
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
-from functools import lru_cache
+from dataclasses import dataclass, field
 from itertools import combinations
 
 from pyrsistent import PMap, pmap
@@ -102,11 +101,18 @@ def power(levers) -> tuple[tuple[int, ...], ...]:
     return tuple(c for k in range(len(levers) + 1) for c in combinations(levers, k))
 
 
-@lru_cache(maxsize=None)
-def _lever_combinations(levers: int) -> tuple:
+def _combinations_for(levers: int) -> tuple:
     subsets = power(range(1, levers + 1))
     top = 2 * 6
     return tuple(tuple(s for s in subsets if sum(s) == roll) for roll in range(top + 1))
+
+
+_LEVER_COMBINATIONS = tuple(_combinations_for(n) for n in range(13))
+"""``_LEVER_COMBINATIONS[n][roll]``: the lever sets of a box of ``n`` levers adding up to ``roll``."""
+
+
+def _lever_combinations(levers: int) -> tuple:
+    return _LEVER_COMBINATIONS[levers]
 
 
 lever_combinations = _lever_combinations(9)
@@ -218,7 +224,6 @@ def mask_to_box(mask: int) -> frozenset:
 # draw like ``play_game`` and so returns the same results (a property test checks).
 
 
-@lru_cache(maxsize=None)
 def _moves36(levers: int, simplified: bool) -> tuple:
     table = []
     for mask in range(1 << levers):
@@ -245,12 +250,11 @@ def random_finish(moves36: tuple, mask: int, rnd) -> bool:
     return True
 
 
-def _count_wins(mask: int, n: int, rng: random.Random, levers: int, simplified: bool) -> int:
+def _count_wins(mask: int, n: int, rng: random.Random, moves36: tuple) -> int:
     """Wins in ``n`` random-play games from ``mask`` (the kernel behind ``simulate``).
 
     The loop of ``random_finish``, written out: it is the hot path of ``simulate``.
     """
-    moves36 = _moves36(levers, simplified)
     rnd = rng.random
     wins = 0
     for _ in range(n):
@@ -279,6 +283,7 @@ class ShutTheBox(GameBase):
 
     levers: int = 9
     simplified: bool = False
+    _table: tuple = field(default=None, init=False, repr=False, compare=False)
     num_players = 1
     name = "shut-the-box"
 
@@ -364,7 +369,20 @@ class ShutTheBox(GameBase):
         if isinstance(state, PMap):
             raise ValueError("random_wins starts from a box, before the roll")
         box = _check_box(state, self.levers)
-        return _count_wins(box_to_mask(box), n, rng, self.levers, self.simplified)
+        return _count_wins(box_to_mask(box), n, rng, self.kernel_table())
+
+    def kernel_table(self) -> tuple:
+        """The kernel's table of next boxes per (box mask, index into the 36 dice pairs).
+
+        Built once per game value (the tutorial's two games at import), kept with it.
+        """
+        if self.levers == 9:
+            return _TABLE_9[self.simplified]
+        table = self._table
+        if table is None:
+            table = _moves36(self.levers, self.simplified)
+            object.__setattr__(self, "_table", table)
+        return table
 
 
 # -- a game's steps, and the pure parts of interactive play (task 9) -------------------
@@ -459,3 +477,7 @@ def format_choices(labels, hints=None) -> tuple:
             line += f"  win {float(hints[i]):.4f}"
         lines.append(line)
     return tuple(lines)
+
+
+_TABLE_9 = {simplified: _moves36(9, simplified) for simplified in (False, True)}
+"""The kernel's tables of the tutorial's two games, built at import."""
