@@ -313,7 +313,10 @@ class ShutTheBox(GameBase):
 
     def to_move(self, state):
         if isinstance(state, PMap):
-            return 0 if self.possible_moves(state) else None
+            box, roll = state["box"], state["roll"]
+            if self.simplified:
+                return 0 if roll in box else None
+            return 0 if any(box.issuperset(c) for c in levers_for_roll(roll, self.levers)) else None
         return CHANCE if state else None
 
     def possible_moves(self, state) -> tuple:
@@ -328,7 +331,11 @@ class ShutTheBox(GameBase):
 
     def play(self, state, move):
         if isinstance(state, PMap):
-            if move not in self.possible_moves(state):
+            box, roll = state["box"], state["roll"]
+            # a legal move leaves a part of the box whose flipped levers add up to the roll
+            # (under the simplified rules: exactly the roll's lever)
+            flipped = box - move if isinstance(move, frozenset) and move < box else None
+            if not flipped or sum(flipped) != roll or self.simplified and flipped != {roll}:
                 raise ValueError(f"illegal move {move!r} at {state!r}")
             return move
         if not state or isinstance(move, bool) or not isinstance(move, int) or not 2 <= move <= 12:
@@ -336,9 +343,9 @@ class ShutTheBox(GameBase):
         return pmap({"box": _check_box(state, self.levers), "roll": move})
 
     def payoff(self, state) -> tuple:
-        if self.to_move(state) is not None:
-            raise ValueError(f"the game is not over at {state!r}")
         box = state["box"] if isinstance(state, PMap) else state
+        if box and (not isinstance(state, PMap) or self.to_move(state) is not None):
+            raise ValueError(f"the game is not over at {state!r}")
         return (0,) if box else (1,)
 
     def describe_move(self, state, move) -> str:
