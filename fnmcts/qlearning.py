@@ -64,6 +64,7 @@ from .protocol import (
     _from_json,
     _to_json,
     game_to_json,
+    payoff_range,
     q_key,
     q_key_from_json,
     q_key_to_json,
@@ -578,7 +579,9 @@ def win_rate(ai: QAI, opponent: Callable, games: int = 1000, seed: int | None = 
     first player and ``games`` as the second, one ``rng`` from ``seed`` for all.
 
     Returns a map with ``games`` (both sides), ``wins``, ``wins_first``,
-    ``wins_second`` and ``rate`` (wins / games).
+    ``wins_second``, ``draws`` (games whose payoff to the AI is the middle of the
+    game's ``payoff_range``), ``rate`` (wins / games) and ``score`` (wins plus
+    half the draws, over the games).
 
     >>> from fnmcts.games import Piles
     >>> game = Piles((1, 2))
@@ -592,13 +595,25 @@ def win_rate(ai: QAI, opponent: Callable, games: int = 1000, seed: int | None = 
     game = ai.game
     me = q_agent(ai)
     rng = make_rng(seed)
-    wins = []
+    low, high = payoff_range(game)
+    middle = Fraction(low + high) / 2
+    wins, draws = [], 0
     for seat in (0, 1):
         agents = (me, opponent) if seat == 0 else (opponent, me)
-        wins.append(sum(_play_out(game, agents, rng)[seat] > 0 for _ in range(games)))
+        mine = [_play_out(game, agents, rng)[seat] for _ in range(games)]
+        wins.append(sum(x > middle for x in mine))
+        draws += sum(x == middle for x in mine)
     total = wins[0] + wins[1]
     return pmap(
-        {"games": 2 * games, "wins": total, "wins_first": wins[0], "wins_second": wins[1], "rate": total / (2 * games)}
+        {
+            "games": 2 * games,
+            "wins": total,
+            "wins_first": wins[0],
+            "wins_second": wins[1],
+            "draws": draws,
+            "rate": total / (2 * games),
+            "score": (total + draws / 2) / (2 * games),
+        }
     )
 
 

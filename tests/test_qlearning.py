@@ -656,3 +656,14 @@ def test_the_core_names_no_game_and_needs_one():
     assert qlearning.train(50, seed=3, game=Piles()) == train(50, seed=3)
     with pytest.raises(ValueError, match="unknown game 'piles'"):
         qlearning.ai_from_json(ai_to_json(train(20, seed=1)), {"nim": Nim})
+
+
+def test_win_rate_counts_draws_and_scores_them_half():
+    from fnmcts.games import TicTacToe
+    from fnmcts.play import random_agent
+    from fnmcts.qlearning import win_rate
+
+    result = win_rate(new_ai(TicTacToe()), random_agent, games=60, seed=1)
+    assert result["draws"] > 0
+    assert result["wins"] == result["wins_first"] + result["wins_second"] and result["wins"] + result["draws"] <= 120
+    assert result["score"] == (result["wins"] + result["draws"] / 2) / 120
