@@ -134,7 +134,15 @@ def _check_game(game):
 
 
 class QAI(PRecord):
-    """A Q-learning AI: the Q table, ``alpha``, ``epsilon`` and the game, all immutable."""
+    """A Q-learning AI: the Q table, ``alpha``, ``epsilon`` and the game, all immutable.
+
+    >>> from fnmcts.games import Nim
+    >>> ai = QAI(game=Nim(heap=5))
+    >>> ai.q == {}, ai.alpha, ai.epsilon
+    (True, 0.5, 0.1)
+    >>> ai.set(alpha=0.25).alpha, ai.alpha
+    (0.25, 0.5)
+    """
 
     q = field(type=PMap, initial=pmap(), mandatory=True)
     alpha = field(type=float, factory=float, initial=ALPHA, mandatory=True, invariant=_check_rate("alpha"))
@@ -215,8 +223,9 @@ def get_q_value(ai: QAI, state, action):
 
 
 def update_q_value(ai: QAI, state, action, old_q, reward, future_rewards) -> QAI:
-    """A new AI whose Q value for ``(state, action)`` is
-    ``old_q + alpha * ((reward + future_rewards) - old_q)``; ``ai`` is unchanged.
+    """A new AI with the Q value of ``(state, action)`` moved towards the reward; ``ai`` is unchanged.
+
+    The new value is ``old_q + alpha * ((reward + future_rewards) - old_q)``.
 
     >>> from fnmcts.games import Piles
     >>> ai = new_ai(Piles())
@@ -249,8 +258,9 @@ def update_q_value(ai: QAI, state, action, old_q, reward, future_rewards) -> QAI
 
 
 def best_future_reward(ai: QAI, state):
-    """The best Q value of any possible action at ``state`` (unknown ones count as 0;
-    0 when there is no action).
+    """The best Q value of any possible action at ``state`` (unknown ones count as 0).
+
+    It is 0 when there is no action.
 
     >>> from fnmcts.games import Piles
     >>> ai = new_ai(Piles()).set(q=pmap({((0, 0, 1, 1), (2, 1)): -0.5, ((0, 0, 1, 1), (3, 1)): -0.75}))
@@ -268,9 +278,11 @@ def best_future_reward(ai: QAI, state):
 
 
 def choose_action(ai: QAI, state, rng: random.Random | None = None, epsilon: bool = True):
-    """An action at ``state``: with ``epsilon`` True, a uniformly random possible
-    action with probability ``ai.epsilon`` (drawn from ``rng``), else the best one:
-    the first action, in the game's move order, with the highest Q value (0 if unknown).
+    """An action at ``state``: sometimes a random one (epsilon-greedy), else the best one.
+
+    With ``epsilon`` True, a uniformly random possible action with probability
+    ``ai.epsilon`` (drawn from ``rng``), else the best one: the first action, in
+    the game's move order, with the highest Q value (0 if unknown).
 
     With ``epsilon`` it consumes one ``rng.random()``, and a second one when it
     explores; greedy choice (``epsilon=False``) needs no ``rng``.
@@ -302,8 +314,10 @@ def choose_action(ai: QAI, state, rng: random.Random | None = None, epsilon: boo
 
 
 def update(ai: QAI, old_state, action, new_state, reward) -> QAI:
-    """The source's ``update``: learn from taking ``action`` at ``old_state``, which
-    led to ``new_state`` (the next state the same player faces) with ``reward``.
+    """The source's ``update``: a new AI that learned from taking ``action`` at ``old_state``.
+
+    The action led to ``new_state`` (the next state the same player faces)
+    with ``reward``.
 
     >>> from fnmcts.games import Piles
     >>> ai = update(new_ai(Piles()), (0, 0, 0, 1), (3, 1), (0, 0, 0, 0), -1)
@@ -333,8 +347,9 @@ def _past_chance(game, state, rng):
 
 
 def train_game(ai: QAI, rng: random.Random, rewards=REWARDS) -> QAI:
-    """The AI after one more game of self-play, step by step with the persistent
-    functions above (the source's training loop body); consumes ``rng``.
+    """The AI after one more game of self-play (the source's training loop body); consumes ``rng``.
+
+    It plays step by step with the persistent functions above.
 
     Each player's last state and action are remembered; when a move ends the
     game, the mover's action is updated with its reward (``loss`` when taking the
@@ -555,9 +570,10 @@ def _optimal_counts(ai, solution):
 
 
 def optimal_move_rate(ai: QAI, solution=None) -> Fraction:
-    """The share of reachable winning states (the player to move can force a win)
-    where the AI's greedy action is optimal, by the exact solver; each table
-    state counts once.
+    """The share of reachable winning states where the AI's greedy action is optimal.
+
+    A winning state is one where the player to move can force a win, by the
+    exact solver; each table state counts once.
 
     In misère Nim(9, 3) the winning heaps are 2, 3, 4, 6, 7, 8 (not 1 mod 4); an
     empty table takes 1 everywhere, which is optimal only at 2 and 6:
@@ -575,8 +591,10 @@ def optimal_move_rate(ai: QAI, solution=None) -> Fraction:
 
 
 def win_rate(ai: QAI, opponent: Callable, games: int = 1000, seed: int | None = 0) -> PMap:
-    """The AI's greedy play against ``opponent`` (an agent): ``games`` games as the
-    first player and ``games`` as the second, one ``rng`` from ``seed`` for all.
+    """The AI's greedy play against ``opponent`` (an agent), as a map of counts and rates.
+
+    It plays ``games`` games as the first player and ``games`` as the second,
+    one ``rng`` from ``seed`` for all.
 
     Returns a map with ``games`` (both sides), ``wins``, ``wins_first``,
     ``wins_second``, ``draws`` (games whose payoff to the AI is the middle of the
@@ -618,9 +636,12 @@ def win_rate(ai: QAI, opponent: Callable, games: int = 1000, seed: int | None = 
 
 
 def evaluate(ai: QAI, games: int = 1000, seed: int | None = 0, solution=None) -> PMap:
-    """The AI's report card: ``optimal_move_rate`` (with ``optimal_states`` of
-    ``winning_states``; ``None`` when no reachable state is a win), and ``win_rate_vs_random`` / ``win_rate_vs_perfect`` over
-    ``games`` games on each side (``vs_random`` / ``vs_perfect`` hold the details).
+    """The AI's report card, a map: its optimal move rate and its win rates against two opponents.
+
+    ``optimal_move_rate`` (with ``optimal_states`` of ``winning_states``;
+    ``None`` when no reachable state is a win), and ``win_rate_vs_random`` /
+    ``win_rate_vs_perfect`` over ``games`` games on each side (``vs_random`` /
+    ``vs_perfect`` hold the details).
 
     >>> from fnmcts.games import Nim
     >>> report = evaluate(train(3_000, seed=2, game=Nim(heap=9, max_take=3)), games=200, seed=1)
@@ -751,8 +772,10 @@ def ai_from_json(data, games) -> QAI:
 
 
 def ai_to_text(ai: QAI) -> str:
-    """The text of the Q table file for ``ai``: ``ai_to_json`` as compact JSON,
-    checked as ``load_ai`` checks a file, so that what is written can be read back.
+    """The text of the Q table file for ``ai``, checked as ``load_ai`` checks a file.
+
+    The text is ``ai_to_json`` as compact JSON, checked so that what is written
+    can be read back.
 
     A ``ValueError`` names the problem: an illegal action, a value that is not a
     finite number (``inf``, ``nan``, a string), a game that cannot be saved.
