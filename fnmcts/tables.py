@@ -113,7 +113,12 @@ def optimal_play_table(levers: int = 9, simplified: bool = False, *, tree=None):
 
 
 class LookupEntry(PRecord):
-    """One row of the look-up table: a simulation's estimate next to the exact value."""
+    """One row of the look-up table: a simulation's estimate next to the exact value.
+
+    >>> entry = LookupEntry.of(Fraction(1, 2), 48, 100)
+    >>> entry.estimate, round(entry.ci_low, 4), round(entry.ci_high, 4), entry.covers()
+    (0.48, 0.3846, 0.5768, True)
+    """
 
     exact = field(type=Fraction, mandatory=True)
     wins = field(type=int, mandatory=True)
@@ -180,9 +185,11 @@ def lookup_table(n: int, seed: int, levers: int = 9, simplified: bool = False, e
 
 
 def choice_hints(table, box, roll: int, simplified: bool = False, levers: int = 9) -> tuple:
-    """``((move, probability), ...)``: each possible move with the win probability
-    of the box it leads to, read off ``table`` (``box -> probability``), in the
-    stable move order. The hints of the interactive game (tasks 10 and 12).
+    """``((move, probability), ...)``: each possible move with the win probability of the box it leads to.
+
+    The probabilities are read off ``table`` (``box -> probability``); the moves
+    come in the stable move order. The hints of the interactive game (tasks 10
+    and 12).
 
     >>> [(sorted(m), float(p)) for m, p in choice_hints(random_play_table(), frozenset({2, 3, 5}), 5)]
     [([2, 3], 0.11419753086419752), ([5], 0.1111111111111111)]
@@ -199,8 +206,16 @@ TIE_RULE = "ties: the first optimal move in the stable move order (fewest levers
 class BestMove(PRecord):
     """The best move at one (box, roll): the levers to flip and the exact win probability.
 
-    ``flip`` is empty and ``move`` is ``None`` when no levers add up to the roll
-    (the game is lost: probability 0); ``ties`` counts the optimal moves.
+    ``flip`` holds the levers to flip down, ``move`` is the game's move (the box
+    they leave up). ``flip`` is empty and ``move`` is ``None`` when no levers add
+    up to the roll (the game is lost: probability 0); ``ties`` counts the optimal
+    moves.
+
+    >>> row = best_move_table(levers=4)[(frozenset({1, 2, 3, 4}), 5)]
+    >>> row.flip, sorted(row.move), row.probability, row.ties
+    ((1, 4), [2, 3], Fraction(37, 324), 1)
+    >>> best_move_table(levers=4)[(frozenset({1, 2}), 9)].move is None
+    True
     """
 
     box = field(type=frozenset, mandatory=True)
@@ -212,8 +227,10 @@ class BestMove(PRecord):
 
 
 def best_move_table(levers: int = 9, simplified: bool = False, *, tree=None):
-    """The best-move table of task 13: ``(box, roll) -> BestMove`` for every
-    box with a lever up and every roll from 2 to 12 (``TIE_RULE`` breaks ties).
+    """The best-move table of task 13: a map ``(box, roll) -> BestMove``.
+
+    It has a row for every box with a lever up and every roll from 2 to 12
+    (``TIE_RULE`` breaks ties).
 
     ``tree``: a ``build_tree(levers, simplified)`` the caller holds (else built now).
 
@@ -283,8 +300,10 @@ def _row_order(key):
 
 
 def format_best_move_table(table, title: str = "Shut the Box best-move table") -> str:
-    """The best-move table as plain text: comment lines, a header row, one row
-    per (box, roll), boxes with the most levers up first.
+    """The best-move table as plain text, one row per (box, roll).
+
+    Comment lines and a header row come first, then the rows, boxes with the
+    most levers up first.
 
     Columns: the levers up (digits), the roll, the levers to flip (joined by
     ``+``; ``x`` when no move is possible), the levers left up, the exact win
@@ -324,8 +343,9 @@ def format_best_move_table(table, title: str = "Shut the Box best-move table") -
 
 
 def parse_best_move_table(text: str):
-    """Read a table written by ``format_best_move_table`` back into
-    ``(box, roll) -> BestMove`` (checking every row's move is legal).
+    """Read a table written by ``format_best_move_table`` back into ``(box, roll) -> BestMove``.
+
+    Every row's move is checked to be legal.
 
     >>> table = best_move_table()
     >>> parse_best_move_table(format_best_move_table(table)) == table
