@@ -30,7 +30,15 @@ DEFAULT_CHUNK = 50_000
 
 
 def check_count(n, what: str = "n") -> int:
-    """``n`` if it is a non-negative int, else a clear ``TypeError``/``ValueError``."""
+    """``n`` if it is a non-negative int, else a clear ``TypeError``/``ValueError``.
+
+    >>> check_count(3)
+    3
+    >>> check_count(2.5, "games")
+    Traceback (most recent call last):
+    ...
+    TypeError: games must be a whole number, got float: 2.5
+    """
     if isinstance(n, bool) or not isinstance(n, int):
         raise TypeError(f"{what} must be a whole number, got {type(n).__name__}: {n!r}")
     if n < 0:
@@ -39,7 +47,11 @@ def check_count(n, what: str = "n") -> int:
 
 
 def chunks(n: int, chunk_size: int = DEFAULT_CHUNK) -> tuple[tuple[int, int], ...]:
-    """``((index, size), ...)`` covering ``n`` trials in chunks of ``chunk_size``."""
+    """``((index, size), ...)`` covering ``n`` trials in chunks of ``chunk_size``.
+
+    >>> chunks(10, 4), chunks(8, 4), chunks(0, 4)
+    (((0, 4), (1, 4), (2, 2)), ((0, 4), (1, 4)), ())
+    """
     return tuple(iter_chunks(n, chunk_size))
 
 
@@ -67,7 +79,12 @@ def _call(job):
 
 
 def make_executor(workers: int | None = None) -> Executor:
-    """A process pool with ``workers`` processes (default: one per core)."""
+    """A process pool with ``workers`` processes (default: one per core).
+
+    >>> with make_executor(2) as executor:
+    ...     type(executor).__name__
+    'ProcessPoolExecutor'
+    """
     return ProcessPoolExecutor(max_workers=workers or os.cpu_count() or 1)
 
 
@@ -84,6 +101,15 @@ def run_chunks(
     ``fn`` must be picklable (a module-level function or a ``functools.partial``
     of one) when ``executor`` runs it in other processes. ``progress`` is called
     with each finished chunk's size.
+
+    >>> run_chunks(lambda size, rng: size, 10, seed=1, chunk_size=4)
+    (4, 4, 2)
+    >>> run_chunks(lambda size, rng: rng.random(), 2, seed=1, chunk_size=1) == run_chunks(
+    ...     lambda size, rng: rng.random(), 2, seed=1, chunk_size=1)
+    True
+    >>> sizes = []
+    >>> run_chunks(lambda size, rng: size, 5, seed=1, chunk_size=2, progress=sizes.append), sizes
+    ((2, 2, 1), [2, 2, 1])
     """
     check_seed(seed)
     if executor is not None and not hasattr(executor, "map"):

@@ -33,7 +33,15 @@ __all__ = [
 
 
 def check_seed(seed) -> int | None:
-    """Return ``seed`` if it is ``None`` or a non-negative int, else raise."""
+    """Return ``seed`` if it is ``None`` or a non-negative int, else raise.
+
+    >>> check_seed(7), check_seed(None)
+    (7, None)
+    >>> check_seed(-1)
+    Traceback (most recent call last):
+    ...
+    ValueError: seed must be non-negative, got -1
+    """
     if seed is None:
         return None
     if isinstance(seed, bool) or not isinstance(seed, int):
@@ -104,7 +112,11 @@ def child_seed(seed: int, index: int) -> int:
 
 
 def child_rng(seed: int, index: int) -> random.Random:
-    """A ``random.Random`` for the ``index``-th child stream of ``seed``."""
+    """A ``random.Random`` for the ``index``-th child stream of ``seed``.
+
+    >>> child_rng(7, 0).random() == make_rng(child_seed(7, 0)).random() != child_rng(7, 1).random()
+    True
+    """
     return random.Random(child_seed(seed, index))
 
 
