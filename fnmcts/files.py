@@ -33,6 +33,16 @@ def check_target(path) -> Path:
     Follows symbolic links; refuses a directory or a non-regular file (a device,
     a pipe); names a missing folder, a folder that is a file, or one that is not
     writable.
+
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> check_target(folder / "table.txt") == (folder / "table.txt").resolve()
+    True
+    >>> check_target(folder / "missing" / "table.txt")
+    Traceback (most recent call last):
+    ...
+    ValueError: cannot write .../missing/table.txt: the folder .../missing does not exist
     """
     if isinstance(path, str) and not path.strip():
         raise ValueError("the output file name is empty")
@@ -60,6 +70,14 @@ def write_atomically(path, text: str) -> Path:
     An existing file keeps its permissions; a new one gets the usual ones (the
     umask applies). On any failure the old file is left as it was and the
     temporary file removed; the error names ``path``.
+
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> path = Path(tempfile.mkdtemp()) / "table.txt"
+    >>> write_atomically(path, "old\\n") == path, path.read_text()
+    (True, 'old\\n')
+    >>> write_atomically(path, "new\\n").read_text(), sorted(p.name for p in path.parent.iterdir())
+    ('new\\n', ['table.txt'])
     """
     real = check_target(path)
     if real.exists():

@@ -105,7 +105,14 @@ def playout(game, state, rng: random.Random, agent=None):
 
 
 class GameRecord(PRecord):
-    """One finished game: moves, final state, payoff, winner (1, 2 or None), transcript."""
+    """One finished game: moves, final state, payoff, winner (1, 2 or None), transcript.
+
+    >>> from fnmcts.agents import perfect_agent
+    >>> from fnmcts.games import Nim
+    >>> record = play_game(random_agent, perfect_agent, Nim(heap=5, max_take=3), seed=1)
+    >>> record.moves, record.end["heap"], record.payoff, record.winner, record.reward
+    ((1, 3, 1), 0, (-1, 1), 2, -1)
+    """
 
     moves = field(type=tuple, mandatory=True)
     end = field(mandatory=True)
@@ -121,7 +128,14 @@ class GameRecord(PRecord):
 
 
 class TournamentRecord(PRecord):
-    """The result of ``n`` games: wins per player (keys 1 and 2), draws, the seed."""
+    """The result of ``n`` games: wins per player (keys 1 and 2), draws, the seed.
+
+    >>> from fnmcts.agents import perfect_agent
+    >>> from fnmcts.games import Nim
+    >>> result = tournament(10, random_agent, perfect_agent, Nim(heap=5, max_take=3), seed=1)
+    >>> result.games, result.wins == {1: 0, 2: 10}, result.draws, result.seed
+    (10, True, 0, 1)
+    """
 
     games = field(type=int, mandatory=True)
     wins = field(mandatory=True)

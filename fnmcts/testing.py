@@ -54,7 +54,7 @@ except ImportError as error:  # pragma: no cover - depends on the installation
 
 from pyrsistent import pmap
 
-from .protocol import CHANCE
+from .protocol import CHANCE, payoff_range
 
 __all__ = [
     "DEFAULT_MAX_STEPS",
@@ -100,7 +100,14 @@ DEFAULT_EXACT_LIMIT = 200_000
 
 
 class Reached(NamedTuple):
-    """A state of ``game`` and the moves (chance outcomes included) that reach it from the start."""
+    """A state of ``game`` and the moves (chance outcomes included) that reach it from the start.
+
+    >>> from fnmcts.games.nim import Nim
+    >>> game = Nim(heap=10, max_take=3)
+    >>> reached = Reached(game, replay(game, (3, 2)), (3, 2))
+    >>> reached.state["heap"], reached.path
+    (5, (3, 2))
+    """
 
     game: Any
     state: Any
@@ -108,7 +115,15 @@ class Reached(NamedTuple):
 
 
 class Counterexample(NamedTuple):
-    """A law that fails: its name, the moves from the start, the bad state, what went wrong."""
+    """A law that fails: its name, the moves from the start, the bad state, what went wrong.
+
+    >>> from fnmcts.games.nim import Nim
+    >>> def law_heap_not_two(game, state):
+    ...     assert state["heap"] != 2, "the heap is 2"
+    >>> found = find_counterexample(Nim(heap=9, max_take=3), law_heap_not_two)
+    >>> isinstance(found, Counterexample), found.state["heap"], found.error
+    (True, 2, 'the heap is 2')
+    """
 
     law: str
     path: tuple
@@ -471,7 +486,10 @@ def law_chance_probabilities(game, state) -> bool:
 
 
 def law_payoff_in_range(game, state) -> bool:
-    """At the end every payoff lies in [-1, 1], and two players' payoffs sum to zero.
+    """At the end every payoff lies within the game's ``payoff_range``, and two players' payoffs sum to zero.
+
+    The range is what every algorithm rescales payoffs by (a draw is its middle):
+    a one-player game paying -1 for a loss declares ``payoff_range() == (-1, 1)``.
 
     >>> from fnmcts.games.nim import Nim
     >>> game = Nim(heap=1)
@@ -484,10 +502,12 @@ def law_payoff_in_range(game, state) -> bool:
     n = _num_players(game)
     pay = _call("payoff at the end", game.payoff, state)
     _require(isinstance(pay, tuple) and len(pay) == n, f"the payoff must be a tuple of {n} numbers, got {pay!r}")
+    low, high = _call("payoff_range", payoff_range, game)
     for x in pay:
         _require(
-            isinstance(x, numbers.Real) and not isinstance(x, bool) and -1 <= x <= 1,
-            f"the payoff {pay!r} has {x!r}, outside [-1, 1]",
+            isinstance(x, numbers.Real) and not isinstance(x, bool) and low <= x <= high,
+            f"the payoff {pay!r} has {x!r}, outside the game's payoff_range [{low}, {high}]"
+            + (" (a one-player game paying below 0 declares its payoff_range)" if n == 1 and x < low else ""),
         )
     if n == 2:
         total = sum(pay)
