@@ -136,7 +136,12 @@ CHANCE = _Chance()
 
 @runtime_checkable
 class Game(Protocol):
-    """The methods a game value provides (see the module docstring)."""
+    """The methods a game value provides (see the module docstring).
+
+    >>> from fnmcts.games import Nim, ShutTheBox
+    >>> isinstance(Nim(), Game), isinstance(ShutTheBox(), Game), isinstance("nim", Game)
+    (True, True, False)
+    """
 
     num_players: int
 
@@ -169,7 +174,25 @@ def _cumulative(probabilities) -> tuple[int, list[int]]:
 
 
 class GameBase:
-    """Defaults for the optional parts of the protocol; inherit to get them."""
+    """Defaults for the optional parts of the protocol; inherit to get them.
+
+    A coin toss, one chance node, gets sampling, a payoff range and move
+    descriptions from ``GameBase``:
+
+    >>> import random
+    >>> from dataclasses import dataclass
+    >>> @dataclass(frozen=True)
+    ... class Toss(GameBase):
+    ...     def start(self):
+    ...         return "toss"
+    ...     def to_move(self, state):
+    ...         return CHANCE if state == "toss" else None
+    ...     def chance_outcomes(self, state):
+    ...         return (("heads", Fraction(1, 2)), ("tails", Fraction(1, 2))) if state == "toss" else ()
+    >>> game = Toss()
+    >>> game.sample_outcome("toss", random.Random(1)), game.payoff_range(), game.chance_outcomes("heads")
+    ('heads', (0, 1), ())
+    """
 
     num_players = 1
 
@@ -339,32 +362,69 @@ def _from_json(data):
 
 
 def start(game):
-    """The initial state of ``game``."""
+    """The initial state of ``game``.
+
+    >>> from fnmcts.games import Nim, ShutTheBox
+    >>> start(Nim(heap=5)) == {"heap": 5, "player": 0}, sorted(start(ShutTheBox(levers=4)))
+    (True, [1, 2, 3, 4])
+    """
     return game.start()
 
 
 def to_move(game, state):
-    """Who moves at ``state``: a player index, ``CHANCE``, or ``None`` at the end."""
+    """Who moves at ``state``: a player index, ``CHANCE``, or ``None`` at the end.
+
+    >>> from fnmcts.games import Nim, ShutTheBox
+    >>> game = Nim(heap=5)
+    >>> to_move(game, game.state(5, 1)), to_move(game, game.state(0, 1)), to_move(ShutTheBox(), frozenset({1, 2}))
+    (1, None, CHANCE)
+    """
     return game.to_move(state)
 
 
 def possible_moves(game, state) -> tuple:
-    """The legal moves at ``state``, a tuple in a stable order."""
+    """The legal moves at ``state``, a tuple in a stable order.
+
+    >>> from fnmcts.games import Nim
+    >>> game = Nim(heap=5, max_take=3)
+    >>> possible_moves(game, start(game)), possible_moves(game, game.state(2, 0))
+    ((1, 2, 3), (1, 2))
+    """
     return game.possible_moves(state)
 
 
 def chance_outcomes(game, state) -> tuple:
-    """``((outcome, probability), ...)`` at a chance node, else ``()``."""
+    """``((outcome, probability), ...)`` at a chance node, else ``()``.
+
+    >>> from fnmcts.games import Nim, ShutTheBox
+    >>> chance_outcomes(ShutTheBox(), frozenset({1, 2}))[:2]
+    ((2, Fraction(1, 36)), (3, Fraction(1, 18)))
+    >>> chance_outcomes(Nim(), start(Nim()))
+    ()
+    """
     return game.chance_outcomes(state)
 
 
 def play(game, state, move):
-    """The state that ``move`` (a player's move or a chance outcome) leads to."""
+    """The state that ``move`` (a player's move or a chance outcome) leads to.
+
+    >>> from fnmcts.games import Nim, ShutTheBox
+    >>> play(Nim(heap=5), start(Nim(heap=5)), 2) == {"heap": 3, "player": 1}
+    True
+    >>> rolled = play(ShutTheBox(levers=4), frozenset({1, 2, 3, 4}), 5)
+    >>> sorted(rolled["box"]), rolled["roll"]
+    ([1, 2, 3, 4], 5)
+    """
     return game.play(state, move)
 
 
 def payoff(game, state) -> tuple:
-    """The payoff to each player at a terminal ``state``."""
+    """The payoff to each player at a terminal ``state``.
+
+    >>> from fnmcts.games import Nim, ShutTheBox
+    >>> payoff(Nim(heap=5), Nim(heap=5).state(0, 1)), payoff(ShutTheBox(), frozenset())
+    ((-1, 1), (1,))
+    """
     return game.payoff(state)
 
 
@@ -389,17 +449,35 @@ def payoff_range(game) -> tuple:
 
 
 def is_terminal(game, state) -> bool:
-    """True when nobody is to move."""
+    """True when nobody is to move.
+
+    >>> from fnmcts.games import Nim
+    >>> game = Nim(heap=5)
+    >>> is_terminal(game, game.state(0, 1)), is_terminal(game, game.state(1, 1))
+    (True, False)
+    """
     return game.to_move(state) is None
 
 
 def is_chance(game, state) -> bool:
-    """True at a chance node."""
+    """True at a chance node.
+
+    >>> from fnmcts.games import Nim, ShutTheBox
+    >>> is_chance(ShutTheBox(), frozenset({1, 2})), is_chance(Nim(), start(Nim()))
+    (True, False)
+    """
     return game.to_move(state) is CHANCE
 
 
 def sample_outcome(game, state, rng):
-    """Draw a chance outcome at ``state`` with ``rng`` (consumes it)."""
+    """Draw a chance outcome at ``state`` with ``rng`` (consumes it).
+
+    >>> import random
+    >>> from fnmcts.games import ShutTheBox
+    >>> rng = random.Random(1)
+    >>> [sample_outcome(ShutTheBox(), frozenset({1, 2}), rng) for _ in range(5)]
+    [4, 10, 9, 5, 7]
+    """
     sampler = getattr(game, "sample_outcome", None)
     if sampler is not None:
         return sampler(state, rng)
@@ -407,22 +485,45 @@ def sample_outcome(game, state, rng):
 
 
 def legal_move(game, state, move) -> bool:
-    """True when ``move`` is one of the possible moves at ``state``."""
+    """True when ``move`` is one of the possible moves at ``state``.
+
+    >>> from fnmcts.games import Nim
+    >>> game = Nim(heap=5, max_take=3)
+    >>> legal_move(game, start(game), 3), legal_move(game, start(game), 4)
+    (True, False)
+    """
     return move in game.possible_moves(state)
 
 
 def state_to_json(game, state):
-    """A JSON-ready form of ``state``."""
+    """A JSON-ready form of ``state``.
+
+    >>> from fnmcts.games import Nim
+    >>> state_to_json(Nim(heap=5), start(Nim(heap=5)))
+    {'heap': 5, 'player': 0}
+    """
     return game.state_to_json(state)
 
 
 def state_from_json(game, data):
-    """The state whose JSON form is ``data``."""
+    """The state whose JSON form is ``data``.
+
+    >>> from fnmcts.games import Nim
+    >>> state_from_json(Nim(heap=5), {"heap": 5, "player": 0}) == start(Nim(heap=5))
+    True
+    """
     return game.state_from_json(data)
 
 
 def describe_move(game, state, move) -> str:
-    """A short human description of ``move`` at ``state``."""
+    """A short human description of ``move`` at ``state``.
+
+    The game's ``describe_move`` when it has one, else ``str(move)``.
+
+    >>> from fnmcts.games import Nim
+    >>> describe_move(Nim(), start(Nim()), 2), describe_move(object(), None, 2)
+    ('take 2', '2')
+    """
     describe = getattr(game, "describe_move", None)
     return describe(state, move) if describe else str(move)
 
