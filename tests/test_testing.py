@@ -289,7 +289,7 @@ def test_chance_law_catches_probabilities_that_do_not_sum_to_one():
 
 
 def test_payoff_law_catches_payoffs_out_of_range_and_not_zero_sum():
-    assert "outside [-1, 1]" in fails(DoublePayoff(heap=5, max_take=3), "payoff_in_range").error
+    assert "outside the game's payoff_range [-1, 1]" in fails(DoublePayoff(heap=5, max_take=3), "payoff_in_range").error
     found = fails(NotZeroSum(heap=5, max_take=3), "payoff_in_range")
     assert found.path == (2, 3) and "sum to 2" in found.error
     passes(GOOD_NIM, "payoff_in_range")
@@ -529,3 +529,37 @@ def test_count_states_counts_what_the_solver_visits(game):
     # solve values every state reachable from the start, once
     assert count_states(game) == len(solve(game))
     assert count_states(game, limit=3) == min(len(solve(game)), 4)
+
+
+def test_payoff_law_reads_the_game_s_payoff_range():
+    """A one-player game paying -1 for a loss must say so: every algorithm rescales by the range."""
+    from dataclasses import dataclass
+
+    from fnmcts.protocol import GameBase
+    from fnmcts.testing import law_payoff_in_range
+
+    @dataclass(frozen=True)
+    class Coin(GameBase):
+        wide: bool = False
+
+        def start(self):
+            return 0
+
+        def to_move(self, state):
+            return 0 if state == 0 else None
+
+        def possible_moves(self, state):
+            return (1, 2) if state == 0 else ()
+
+        def play(self, state, move):
+            return move
+
+        def payoff(self, state):
+            return (1,) if state == 1 else (-1,)
+
+        def payoff_range(self):
+            return (-1, 1) if self.wide else (0, 1)
+
+    with pytest.raises(AssertionError, match="declares its payoff_range"):
+        law_payoff_in_range(Coin(), 2)
+    assert law_payoff_in_range(Coin(wide=True), 2)
