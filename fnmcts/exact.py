@@ -214,8 +214,9 @@ def _walk(game, roots, chooser) -> dict:
 
 
 def solve(game, *states):
-    """The exact value of every state reachable from ``states`` (default: the start)
-    under optimal play: each player maximises their own expected payoff.
+    """The exact value of every state reachable from ``states`` (default: the start) under optimal play.
+
+    Each player maximises their own expected payoff.
 
     Returns an immutable map ``state -> value`` (a ``pmap``); a value is a tuple of
     ``Fraction`` payoffs, one per player. Ties keep the first best move's value.
@@ -229,7 +230,17 @@ def solve(game, *states):
 
 
 def value(solution, state) -> tuple:
-    """The exact value of ``state`` in a ``solve`` or ``evaluate_policy`` result."""
+    """The exact value of ``state`` in a ``solve`` or ``evaluate_policy`` result.
+
+    >>> from fnmcts.games.nim import Nim
+    >>> nim = Nim(heap=6, max_take=3)
+    >>> value(solve(nim), nim.start())
+    (Fraction(1, 1), Fraction(-1, 1))
+    >>> value(solve(nim), nim.state(9, 0))
+    Traceback (most recent call last):
+    ...
+    KeyError: "state pmap({...}) is not in this solution; solve from it first"
+    """
     try:
         return solution[state]
     except KeyError:
@@ -237,7 +248,13 @@ def value(solution, state) -> tuple:
 
 
 def move_values(game, solution, state) -> tuple:
-    """``((move, value), ...)`` for every possible move at ``state``, in move order."""
+    """``((move, value), ...)`` for every possible move at ``state``, in move order.
+
+    >>> from fnmcts.games.nim import Nim
+    >>> nim = Nim(heap=6, max_take=3)
+    >>> [(move, v[0]) for move, v in move_values(nim, solve(nim), nim.start())]
+    [(1, Fraction(1, 1)), (2, Fraction(-1, 1)), (3, Fraction(-1, 1))]
+    """
     return tuple((move, value(solution, game.play(state, move))) for move in game.possible_moves(state))
 
 
@@ -258,7 +275,13 @@ def best_moves(game, solution, state) -> tuple:
 
 
 def best_move(game, solution, state):
-    """The first optimal move at ``state`` (ties: the earliest in move order)."""
+    """The first optimal move at ``state`` (ties: the earliest in move order).
+
+    >>> from fnmcts.games.nim import Nim
+    >>> nim = Nim(heap=6, max_take=3)
+    >>> best_move(nim, solve(nim), nim.start())
+    1
+    """
     moves = best_moves(game, solution, state)
     if not moves:
         raise ValueError(f"no player is to move at {state!r}")
@@ -266,7 +289,12 @@ def best_move(game, solution, state):
 
 
 def random_policy(game, state) -> tuple:
-    """Uniform over the possible moves: ``((move, probability), ...)``."""
+    """Uniform over the possible moves: ``((move, probability), ...)``.
+
+    >>> from fnmcts.games.nim import Nim
+    >>> random_policy(Nim(heap=6, max_take=3), Nim(heap=6, max_take=3).start())
+    ((1, Fraction(1, 3)), (2, Fraction(1, 3)), (3, Fraction(1, 3)))
+    """
     moves = game.possible_moves(state)
     if not moves:
         raise ValueError(f"no player has a move at {state!r}: a policy applies where someone moves")
@@ -275,7 +303,16 @@ def random_policy(game, state) -> tuple:
 
 
 def optimal_policy(solution) -> Callable:
-    """The policy that plays the first optimal move of ``solution``."""
+    """The policy that plays the first optimal move of ``solution``.
+
+    >>> from fnmcts.games.nim import Nim
+    >>> nim = Nim(heap=6, max_take=3)
+    >>> policy = optimal_policy(solve(nim))
+    >>> policy(nim, nim.start())
+    ((1, Fraction(1, 1)),)
+    >>> value(evaluate_policy(nim, (policy, random_policy)), nim.start())
+    (Fraction(1, 1), Fraction(-1, 1))
+    """
 
     def policy(game, state):
         return ((best_move(game, solution, state), Fraction(1)),)
@@ -284,9 +321,11 @@ def optimal_policy(solution) -> Callable:
 
 
 def evaluate_policy(game, policy, *states):
-    """The exact value of every state reachable from ``states`` when the players
-    follow ``policy`` (a function ``(game, state) -> ((move, probability), ...)``,
-    or a tuple of one policy per player).
+    """The exact value of every state reachable from ``states`` when the players follow ``policy``.
+
+    ``policy`` is a function ``(game, state) -> ((move, probability), ...)``, or
+    a tuple of one policy per player. Returns an immutable map ``state -> value``
+    (a ``pmap``), as ``solve`` does.
 
     >>> from fnmcts.games.shut_the_box import ShutTheBox, start_box
     >>> game = ShutTheBox()
@@ -302,12 +341,18 @@ def evaluate_policy(game, policy, *states):
 
 
 def win_probability(game, state=None, policy=None) -> Fraction:
-    """The first player's exact chance of a positive payoff... for one-player games
-    with payoffs 0/1, simply the value: optimal play, or ``policy`` if given.
+    """The first player's exact expected payoff at ``state`` (default: the start), a ``Fraction``.
 
+    Under optimal play, or under ``policy`` if given. For a one-player game
+    paying 1 for a win and 0 for a loss (Shut the Box) this is the probability
+    of winning; for a two-player game it is a payoff in ``payoff_range``.
+
+    >>> from fnmcts.games.nim import Nim
     >>> from fnmcts.games.shut_the_box import ShutTheBox
-    >>> float(win_probability(ShutTheBox()))  # doctest: +ELLIPSIS
-    0.0...
+    >>> win_probability(ShutTheBox(levers=4)), win_probability(ShutTheBox(levers=4), policy=random_policy)
+    (Fraction(2293, 15552), Fraction(6857, 46656))
+    >>> win_probability(Nim(heap=6, max_take=3))
+    Fraction(1, 1)
     """
     state = game.start() if state is None else state
     solution = solve(game, state) if policy is None else evaluate_policy(game, policy, state)
