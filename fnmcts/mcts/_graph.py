@@ -99,7 +99,7 @@ def _chance_entry(game, state, outcomes, tables=None):
 
 def _draw_table(state, weights):
     """``(slots, D, cumulative, probabilities)`` for one list of chance probabilities."""
-    probabilities = tuple(Fraction(p) for p in weights)
+    probabilities = tuple(p if type(p) is Fraction else Fraction(p) for p in weights)
     denominator = lcm(*(p.denominator for p in probabilities))
     total, cumulative = 0, []
     for p in probabilities:
