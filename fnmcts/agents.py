@@ -138,8 +138,9 @@ def exact_agent(game, state, rng: random.Random = None, *, ties: str = "first", 
 
 
 def perfect_opponent_rollout(game, player, state=None):
-    """Rollout agents, one per player: a perfect agent for the opponents of
-    ``player``, ``random_agent`` for ``player`` (the notebook's perfectrollout).
+    """Rollout agents, one per player: ``random_agent`` for ``player``, a perfect agent for the others.
+
+    The notebook's perfectrollout.
 
     With a closed form the opponents play ``perfect_agent`` itself; otherwise
     ``perfect_agent`` holding the exact solution from ``state`` (default: the

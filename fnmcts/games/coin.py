@@ -21,17 +21,32 @@ TAILS = "tails"
 
 
 def flip_coin(rng: random.Random) -> str:
-    """``'heads'`` or ``'tails'``, each with probability 1/2 (one ``rng.random()``)."""
+    """``'heads'`` or ``'tails'``, each with probability 1/2 (one ``rng.random()``).
+
+    >>> import random
+    >>> rng = random.Random(1)
+    >>> [flip_coin(rng) for _ in range(3)]
+    ['heads', 'tails', 'tails']
+    """
     return HEADS if rng.random() < 0.5 else TAILS
 
 
 def is_win(result: str) -> bool:
-    """The tutorial's ``win?``: heads you win."""
+    """The tutorial's ``win?``: heads you win.
+
+    >>> is_win("heads"), is_win("tails")
+    (True, False)
+    """
     return result == HEADS
 
 
 def simulate(n: int, seed=None, **options):
-    """Flip ``n`` coins; the record of wins with its 95% interval."""
+    """Flip ``n`` coins; the record of wins with its 95% interval.
+
+    >>> record = simulate(1_000, seed=2)
+    >>> record.win, record.games, record.estimate, round(record.ci_low, 4), round(record.ci_high, 4)
+    (497, 1000, 0.497, 0.4661, 0.5279)
+    """
     from ..montecarlo import estimate
 
     return estimate(flip_coin, n, win=is_win, seed=seed, **options)
