@@ -109,6 +109,13 @@ class Nim(GameBase):
     """One heap of ``heap`` items; a move takes 1..``max_take``.
 
     ``misere=True``: taking the last item loses (the notebook); ``False``: it wins.
+
+    >>> game = Nim(heap=5)
+    >>> state = game.start()
+    >>> state == {"heap": 5, "player": 0}, game.possible_moves(state), game.play(state, 3) == {"heap": 2, "player": 1}
+    (True, (1, 2, 3), True)
+    >>> game.payoff(game.state(0, 1)), Nim(heap=5, misere=False).payoff(game.state(0, 1))
+    ((-1, 1), (1, -1))
     """
 
     heap: int = 21

@@ -165,7 +165,17 @@ def _spaced(numbers) -> str:
 
 @dataclass(frozen=True)
 class Piles(GameBase):
-    """Nim with several piles; ``misere=True``: taking the last object loses."""
+    """Nim with several piles; ``misere=True``: taking the last object loses.
+
+    A move ``(pile, count)`` takes ``count`` objects from pile ``pile`` (from 0).
+
+    >>> game = Piles((1, 2))
+    >>> state = game.start()
+    >>> state == {"piles": (1, 2), "player": 0}, game.possible_moves(state)
+    (True, ((0, 1), (1, 1), (1, 2)))
+    >>> game.play(state, (1, 2)) == {"piles": (1, 0), "player": 1}, game.payoff(game.state((0, 0), 1))
+    (True, (-1, 1))
+    """
 
     piles: tuple = (1, 3, 5, 7)
     misere: bool = True

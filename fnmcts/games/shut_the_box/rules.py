@@ -127,7 +127,11 @@ at every move.
 
 
 def levers_for_roll(roll: int, levers: int = 9) -> tuple[tuple[int, ...], ...]:
-    """The sets of levers in ``1..levers`` adding up to ``roll`` (fewest first)."""
+    """The sets of levers in ``1..levers`` adding up to ``roll`` (fewest first).
+
+    >>> levers_for_roll(6), levers_for_roll(6, levers=4), levers_for_roll(13)
+    (((6,), (1, 5), (2, 4), (1, 2, 3)), ((2, 4), (1, 2, 3)), ())
+    """
     table = _lever_combinations(levers)
     return table[roll] if 0 <= roll < len(table) else ()
 
@@ -240,6 +244,13 @@ def random_finish(moves36: tuple, mask: int, rnd) -> bool:
     """Play one random game from ``mask`` on the kernel's table; True for a win.
 
     ``rnd`` is a bound ``rng.random``; the draws are those of ``play_game``.
+
+    >>> import random
+    >>> table, rng = ShutTheBox(levers=4).kernel_table(), random.Random(1)
+    >>> sum(random_finish(table, box_to_mask({1, 2, 3, 4}), rng.random) for _ in range(1_000))
+    157
+    >>> random_finish(table, 0, rng.random)  # the empty box: already won
+    True
     """
     while mask:
         nxt = moves36[mask * 36 + int(rnd() * 36)]
@@ -279,6 +290,19 @@ class ShutTheBox(GameBase):
 
     ``levers``: how many levers (9 in the tutorial); ``simplified``: the rules of
     task 4 (flip the roll's lever or lose; lever 1 starts down).
+
+    A state is a box (the frozenset of levers up), where the dice roll next, or
+    a box with its roll, where the player flips levers; a move is the box left.
+
+    >>> game = ShutTheBox(levers=4)
+    >>> box = game.start()
+    >>> sorted(box), game.to_move(box)
+    ([1, 2, 3, 4], CHANCE)
+    >>> rolled = game.play(box, 5)
+    >>> game.to_move(rolled), [sorted(move) for move in game.possible_moves(rolled)]
+    (0, [[2, 3], [1, 4]])
+    >>> game.payoff(frozenset()), game.payoff(game.play(frozenset({1}), 5))
+    ((1,), (0,))
     """
 
     levers: int = 9
@@ -466,8 +490,9 @@ def parse_choice(text, count: int) -> int:
 
 
 def format_choices(labels, hints=None) -> tuple:
-    """Numbered lines, one per choice, each with its win probability when
-    ``hints`` (one number per label) is given. Works for any game.
+    """Numbered lines, one per choice, each with its win probability when ``hints`` is given.
+
+    ``hints`` holds one number per label. Works for any game.
 
     >>> from fractions import Fraction
     >>> format_choices(["flip 5", "flip 2 3"], [Fraction(1, 9), Fraction(37, 324)])
