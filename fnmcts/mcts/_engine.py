@@ -49,6 +49,17 @@ class Stats:
     (``S``, or ``V * N`` under expectimax). ``lookup(state)``, if given, supplies
     the record of a state when its node first appears (a persistent tree read
     lazily, as ``uct`` does).
+
+    >>> from fnmcts.games.nim import Nim
+    >>> from ._graph import CompiledGraph
+    >>> graph = CompiledGraph(Nim(heap=3, max_take=2))
+    >>> root = graph.node(graph.game.start())
+    >>> stats = Stats(graph)
+    >>> stats.N, stats.counts(root)
+    ([None], None)
+    >>> stats.set(root, [4, 3.0, 3, 0, None])
+    >>> stats.counts(root)
+    [4, 3.0, 3, 0, None]
     """
 
     def __init__(self, graph, lookup=None):
@@ -100,7 +111,18 @@ class Stats:
 
 
 class Solver:
-    """The proofs of one search: node -> ``(exact value, rescaled floats)``."""
+    """The proofs of one search: node -> ``(exact value, rescaled floats)``.
+
+    >>> from fnmcts.games.nim import Nim
+    >>> from ._graph import CompiledGraph
+    >>> graph = CompiledGraph(Nim(heap=3, max_take=2))
+    >>> solver = Solver(graph)
+    >>> solver.value((1, -1))
+    ((1, -1), (1.0, 0.0))
+    >>> end = graph.node(Nim(heap=3, max_take=2).state(0, 1))
+    >>> solver.prove_terminal(end), end in solver.proven
+    (((Fraction(-1, 1), Fraction(1, 1)), (0.0, 1.0)), True)
+    """
 
     def __init__(self, graph):
         self.graph = graph
@@ -189,6 +211,20 @@ def node_value(graph, stats, i, mover, fallback):
     is stored (its value, else its mean) or terminal, seen from the player
     deciding (its complement when another player decides); ``fallback`` where
     no child is known.
+
+    In misere Nim(3, 2) the first player wins; after 50 dives the stored
+    children say so, for either mover:
+
+    >>> import random
+    >>> from fnmcts.games.nim import Nim
+    >>> from ._graph import CompiledGraph
+    >>> from ._records import ucb1_selector
+    >>> graph = CompiledGraph(Nim(heap=3, max_take=2))
+    >>> root = graph.node(graph.game.start())
+    >>> stats = Stats(graph)
+    >>> _ = dives(graph, stats, root, 1, 50, random.Random(1), ucb1_selector())
+    >>> node_value(graph, stats, root, 0, 0.5), node_value(graph, stats, root, 1, 0.5)
+    (1.0, 0.0)
     """
     g = graph
     k = g.kind[i]
@@ -265,6 +301,27 @@ def dives(
     single dive (``uct``) has no use for those. ``end`` is the terminal node the
     last dive reached (None when a proven node ended it), ``proven value`` the
     exact value of that node.
+
+    >>> import random
+    >>> from fnmcts.games.nim import Nim
+    >>> from ._graph import CompiledGraph
+    >>> from ._records import ucb1_selector
+    >>> graph = CompiledGraph(Nim(heap=3, max_take=2))
+    >>> root = graph.node(graph.game.start())
+    >>> stats = Stats(graph)
+    >>> dives(graph, stats, root, 1, 50, random.Random(1), ucb1_selector())
+    (50, [0, 2, 4], 4, None)
+    >>> stats.counts(root), [graph.state(i)["heap"] for i in range(len(graph))], stats.N
+    ([50, 5.0, 5, 0, None], [3, 2, 1, 1, 0, 0], [50, 6, 43, 5, 42, 4])
+
+    With a ``Solver`` the search stops once the root is proven:
+
+    >>> solver = Solver(graph)
+    >>> dives(graph, Stats(graph), root, 1, 50, random.Random(1), ucb1_selector(), solver=solver,
+    ...       stop_when_proven=True)
+    (5, [0, 2, 4], 4, None)
+    >>> solver.proven[root][0]
+    (Fraction(1, 1), Fraction(-1, 1))
     """
     g = graph
     kind, kids, u, states = g.kind, g.kids, g.u, g.states

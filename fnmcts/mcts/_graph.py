@@ -118,7 +118,18 @@ def _draw_table(state, weights):
 
 
 def draw(graph, i, rng):
-    """The node chance node ``i`` leads to for one draw of ``rng`` (consumes it)."""
+    """The node chance node ``i`` leads to for one draw of ``rng`` (consumes it).
+
+    >>> import random
+    >>> from fnmcts.games.shut_the_box import ShutTheBox
+    >>> graph = CompiledGraph(ShutTheBox(levers=4))
+    >>> box = graph.node(graph.game.start())
+    >>> graph.expand(box) == CHANCE_NODE
+    True
+    >>> rng = random.Random(1)
+    >>> [graph.state(draw(graph, box, rng))["roll"] for _ in range(5)]
+    [4, 10, 9, 5, 7]
+    """
     slots, d, cumulative, children, _, sampler, by_outcome, outcomes = graph.chance[i]
     if slots is not None:
         j = slots[int(rng.random() * d)]
@@ -133,7 +144,17 @@ def draw(graph, i, rng):
 
 
 class CompiledGraph:
-    """States interned to integers; kind, children and chance outcomes kept per state."""
+    """States interned to integers; kind, children and chance outcomes kept per state.
+
+    >>> from fnmcts.games.nim import Nim
+    >>> game = Nim(heap=6, max_take=3)
+    >>> graph = CompiledGraph(game)
+    >>> root = graph.node(game.start())
+    >>> root, len(graph), graph.state(root) == game.start(), graph.node(game.start())
+    (0, 1, True, 0)
+    >>> graph.expand(root), graph.moves[root], [graph.state(i)["heap"] for i in graph.kids[root]]
+    (0, (1, 2, 3), [5, 4, 3])
+    """
 
     def __init__(self, game):
         self.game = game
@@ -206,7 +227,17 @@ class CompiledGraph:
 
 
 def graph_of(game, graph=None):
-    """The compiled graph to search ``game`` on: ``graph`` if given, else the game's own or a new one."""
+    """The compiled graph to search ``game`` on: ``graph`` if given, else the game's own or a new one.
+
+    >>> from fnmcts.games.nim import Nim
+    >>> graph = graph_of(Nim(heap=5))
+    >>> type(graph).__name__, graph_of(Nim(heap=5), graph) is graph
+    ('CompiledGraph', True)
+    >>> graph_of(Nim(heap=6), graph)
+    Traceback (most recent call last):
+    ...
+    ValueError: the graph given belongs to Nim(heap=5, max_take=3, misere=True), not Nim(heap=6, max_take=3, misere=True)
+    """
     if graph is not None:
         if graph.game != game:
             raise ValueError(f"the graph given belongs to {graph.game!r}, not {game!r}")

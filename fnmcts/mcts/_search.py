@@ -185,8 +185,10 @@ def _root_mover(game, state) -> int:
 
 
 def result_of(game, payoff):
-    """What a dive returns: ``'win'`` / ``'loss'`` for a one-player game that pays a
-    win or a loss (the tutorial's results), else the payoff tuple.
+    """What a dive returns: ``'win'`` / ``'loss'`` for a one-player game, else the payoff tuple.
+
+    The words are for a one-player game that pays a win or a loss (the
+    tutorial's results).
 
     >>> from fnmcts.games import ShutTheBox, Nim
     >>> result_of(ShutTheBox(), (1,)), result_of(Nim(), (-1, 1))
@@ -362,7 +364,20 @@ def search(
 
 
 class MoveSearch(PRecord):
-    """What ``mcts_move`` found: the move, the tree, the proofs, the root's children."""
+    """What ``mcts_move`` found: the move, the tree, the proofs, the root's children.
+
+    ``tree`` and ``proven`` are immutable maps from state; ``children`` is a
+    tuple of ``(move, record)`` in move order.
+
+    >>> from fnmcts.games.nim import Nim
+    >>> from fnmcts.rng import make_rng
+    >>> game = Nim(heap=6, max_take=3)
+    >>> found = mcts_move(game, game.start(), 200, make_rng(1))
+    >>> found.move, found.iterations, found.proven[game.start()]
+    (1, 18, (Fraction(1, 1), Fraction(-1, 1)))
+    >>> [(move, visits(r)) for move, r in found.children]
+    [(1, 9), (2, 3), (3, 5)]
+    """
 
     move = field(mandatory=True)
     tree = field(mandatory=True)
