@@ -30,5 +30,16 @@ def build() -> Cli:
 
 
 def main(argv=None) -> int:
-    """Run the ``fnmcts`` command with ``argv`` (default: ``sys.argv[1:]``)."""
+    """Run the ``fnmcts`` command with ``argv`` (default: ``sys.argv[1:]``); return the exit status.
+
+    >>> main(["simulate", "coin", "--games", "100", "--seed", "1"])
+    coin flips (heads wins)
+    games     100
+    wins      43
+    losses    57
+    estimate  0.43
+    95% CI    [0.337333, 0.527846]
+    seed      1
+    0
+    """
     return build().run(sys.argv[1:] if argv is None else list(argv))

@@ -23,7 +23,15 @@ __all__ = [
 
 
 class CliError(Exception):
-    """A user error: printed as one line, exit status 2."""
+    """A user error: printed as one line, exit status 2.
+
+    >>> def fail(args):
+    ...     raise CliError("no such box")
+    >>> cli = Cli()
+    >>> cli.command("fail", "always fails").set_defaults(handler=fail)
+    >>> cli.run(["fail"])  # stderr: fnmcts: error: no such box
+    2
+    """
 
 
 class _Parser(argparse.ArgumentParser):
@@ -32,7 +40,15 @@ class _Parser(argparse.ArgumentParser):
 
 
 def count(text: str) -> int:
-    """A non-negative whole number: ``1000``, ``1_000`` or ``1e6``."""
+    """A non-negative whole number: ``1000``, ``1_000`` or ``1e6``.
+
+    >>> count("1000"), count("1_000"), count("1e6")
+    (1000, 1000, 1000000)
+    >>> count("2.5")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: expected a whole number, got '2.5'
+    """
     try:
         value = int(text.replace("_", ""))
     except ValueError:
@@ -49,7 +65,15 @@ def count(text: str) -> int:
 
 
 def positive_count(text: str) -> int:
-    """A whole number of at least 1."""
+    """A whole number of at least 1.
+
+    >>> positive_count("1e3")
+    1000
+    >>> positive_count("0")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: expected a positive number, got '0'
+    """
     try:
         value = count(text)
     except argparse.ArgumentTypeError:
@@ -60,7 +84,15 @@ def positive_count(text: str) -> int:
 
 
 def seed_type(text: str) -> int:
-    """A seed: a non-negative whole number."""
+    """A seed: a non-negative whole number.
+
+    >>> seed_type("42")
+    42
+    >>> seed_type("-1")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: a seed is non-negative, got '-1'
+    """
     try:
         value = int(text)
     except ValueError:
@@ -71,17 +103,38 @@ def seed_type(text: str) -> int:
 
 
 def add_json(parser):
+    """Add the ``--json`` flag (print exactly one JSON object) to ``parser``.
+
+    >>> parser = argparse.ArgumentParser()
+    >>> add_json(parser)
+    >>> parser.parse_args(["--json"]).json, parser.parse_args([]).json
+    (True, False)
+    """
     parser.add_argument("--json", action="store_true", help="print exactly one JSON object")
 
 
 def add_seed(parser, default=None):
+    """Add ``--seed S`` (a ``seed_type``, default ``default``) to ``parser``.
+
+    >>> parser = argparse.ArgumentParser()
+    >>> add_seed(parser, default=0)
+    >>> parser.parse_args(["--seed", "7"]).seed, parser.parse_args([]).seed
+    (7, 0)
+    """
     parser.add_argument(
         "--seed", type=seed_type, default=default, metavar="S", help="random seed (same seed, same result)"
     )
 
 
 def emit(args, payload: dict, text: str) -> None:
-    """Print ``payload`` as one JSON object with ``--json``, else ``text``."""
+    """Print ``payload`` as one JSON object with ``--json``, else ``text``.
+
+    >>> from types import SimpleNamespace
+    >>> emit(SimpleNamespace(json=True), {"wins": 3, "games": 10}, "3 wins in 10 games")
+    {"games": 10, "wins": 3}
+    >>> emit(SimpleNamespace(json=False), {"wins": 3, "games": 10}, "3 wins in 10 games")
+    3 wins in 10 games
+    """
     if getattr(args, "json", False):
         print(json.dumps(payload, sort_keys=True))
     else:
@@ -89,7 +142,18 @@ def emit(args, payload: dict, text: str) -> None:
 
 
 def read_line(prompt: str) -> str:
-    """``input(prompt)``, echoing the answer when it comes from a script, not a terminal."""
+    """``input(prompt)``, echoing the answer when it comes from a script, not a terminal.
+
+    >>> import io
+    >>> saved, sys.stdin = sys.stdin, io.StringIO("4\\n")
+    >>> try:
+    ...     answer = read_line("move? ")
+    ... finally:
+    ...     sys.stdin = saved
+    move? 4
+    >>> answer
+    '4'
+    """
     line = input(prompt)
     if not sys.stdin.isatty():
         print(line)  # so a scripted game's transcript reads like a session
@@ -98,7 +162,14 @@ def read_line(prompt: str) -> str:
 
 @contextmanager
 def progress_bar(total: int, desc: str, enabled: bool | None = None, unit: str = "game"):
-    """A tqdm bar on stderr when it is a terminal; yields an ``update(k)`` callback."""
+    """A tqdm bar on stderr when it is a terminal; yields an ``update(k)`` callback.
+
+    Without a bar (``enabled`` False, or stderr not a terminal) it yields ``None``.
+
+    >>> with progress_bar(10, "games", enabled=False) as update:
+    ...     update is None
+    True
+    """
     if enabled is None:
         enabled = sys.stderr.isatty()
     if not enabled:
@@ -111,7 +182,15 @@ def progress_bar(total: int, desc: str, enabled: bool | None = None, unit: str =
 
 
 class Cli:
-    """The ``fnmcts`` parser; modules add commands and per-game sub-commands."""
+    """The ``fnmcts`` parser; modules add commands and per-game sub-commands.
+
+    >>> cli = Cli()
+    >>> p = cli.game_command("greet", "nim", "say hello to Nim")
+    >>> p.set_defaults(handler=lambda args: print("hello, " + args.game))
+    >>> cli.run(["greet", "nim"])
+    hello, nim
+    0
+    """
 
     def __init__(self):
         self.parser = _Parser(

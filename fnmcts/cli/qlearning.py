@@ -91,6 +91,15 @@ def _options(parser, default_games):
 
 
 def register(cli) -> None:
+    """Add ``fnmcts train piles`` and ``fnmcts train nim`` (Q-learning by self-play) to ``cli``.
+
+    >>> from ._common import Cli
+    >>> cli = Cli()
+    >>> register(cli)
+    >>> args = cli.parser.parse_args(["train", "nim", "--heap", "5", "--games", "200", "-o", "q.json"])
+    >>> args.heap, args.max_take, args.games, args.output
+    (5, 3, 200, 'q.json')
+    """
     p = cli.game_command("train", "piles", "Q-learning on multi-pile Nim (the source: piles 1,3,5,7)", _HELP)
     p.add_argument(
         "--piles", type=_pile_list, default=(1, 3, 5, 7), metavar="P,P,...", help="pile sizes (default 1,3,5,7)"

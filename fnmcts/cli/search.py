@@ -23,6 +23,15 @@ _HELP = "grow a Monte Carlo search tree and measure the policy it learned"
 
 
 def register(cli) -> None:
+    """Add ``fnmcts search shut-the-box`` (MCTS dives, task 11) to ``cli``.
+
+    >>> from ._common import Cli
+    >>> cli = Cli()
+    >>> register(cli)
+    >>> args = cli.parser.parse_args(["search", "shut-the-box", "--dives", "1e3", "--seed", "1"])
+    >>> args.dives, args.seed, args.ucb, args.backup
+    (1000, 1, 'tutorial', 'mean')
+    """
     p = cli.game_command("search", "shut-the-box", "MCTS dives on Shut the Box (task 11)", _HELP)
     p.add_argument("--dives", type=count, default=100_000, metavar="N", help="how many dives (default 100000)")
     add_seed(p)

@@ -33,6 +33,18 @@ _TABLE_HELP = "write a table of exact values for a game"
 
 
 def register(cli) -> None:
+    """Add ``fnmcts play``, ``solve`` and ``table`` for Shut the Box to ``cli``.
+
+    >>> from ._common import Cli
+    >>> cli = Cli()
+    >>> register(cli)
+    >>> cli.run(["solve", "shut-the-box", "--simplified"])
+    Shut the Box, simplified rules, optimal play, from box 23456789
+    probability of winning  875/4251528
+                            = 0.000205808359
+    states solved           3,061
+    0
+    """
     p = cli.game_command(
         "play",
         "shut-the-box",

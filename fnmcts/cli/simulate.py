@@ -28,6 +28,21 @@ def _options(parser, default_games):
 
 
 def register(cli) -> None:
+    """Add ``fnmcts simulate GAME`` for coin, darts, Shut the Box and tic-tac-toe to ``cli``.
+
+    >>> from ._common import Cli
+    >>> cli = Cli()
+    >>> register(cli)
+    >>> cli.run(["simulate", "coin", "--games", "100", "--seed", "1"])
+    coin flips (heads wins)
+    games     100
+    wins      43
+    losses    57
+    estimate  0.43
+    95% CI    [0.337333, 0.527846]
+    seed      1
+    0
+    """
     p = cli.game_command("simulate", "coin", "flip coins: heads wins", _HELP)
     _options(p, 1_000_000)
     p.set_defaults(handler=_coin)
