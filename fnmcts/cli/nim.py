@@ -1,13 +1,21 @@
-"""``fnmcts play|tournament|move|solve nim|piles``: the Nim family at the command line.
+"""``fnmcts play|tournament|move|solve GAME``: the two-player games at the command line.
 
-* ``play nim`` / ``play piles``: a game against any agent at the terminal;
-  invalid input re-prompts, end of input or Ctrl-C stops with a summary.
-* ``tournament GAME AGENT1 AGENT2``: the notebook's Tournament.
+GAME is any two-player game of ``fnmcts.games.GAMES``: ``nim``, ``piles``,
+``tic-tac-toe``. The commands read everything about a game through its hooks
+(``parse_state``, ``check_reachable``, ``parse_move``, ``render``,
+``transcript_line``, ``winning_moves``, ``player_name``); what they know
+beyond that (the Nim family's options and texts) is data in ``_FAMILIES``.
+
+* ``play GAME``: a game against any agent at the terminal; invalid input
+  re-prompts, end of input or Ctrl-C stops with a summary.
+* ``tournament GAME AGENT1 AGENT2``: the notebook's Tournament (wins of each
+  player, and draws).
 * ``move GAME --state STATE --ai NAME``: the move an agent plays at any state.
-* ``solve nim|piles``: who wins under perfect play, and the winning moves
-  (the closed form, checked against the exact solver when the game is small).
+* ``solve GAME``: who wins under perfect play (or a draw), and the winning or
+  best moves: Nim's closed form, checked against the exact solver when the
+  game is small; any other game by the exact solver.
 
-The game: ``--heap``/``--max-take`` (nim) or ``--piles`` (piles) and
+Nim's game: ``--heap``/``--max-take`` (nim) or ``--piles`` (piles) and
 ``--misere``/``--normal``. When ``--state`` is given without ``--heap`` (or
 ``--piles``), the game starts from the state. When both are given, the state
 must fit the game (no larger heap or pile, as many piles); a state that play
@@ -17,11 +25,14 @@ Q table's game, and the state must fit that game.
 
 from __future__ import annotations
 
+import json
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 from ..agents import AGENTS, make_agent
-from ..games.nim import Nim
-from ..games.piles import Piles, parse_piles
+from ..games import GAMES
+from ..games.piles import parse_piles
 from ..play import result_line, tournament
 from ..protocol import CHANCE, check_reachable, game_to_json, parse_move, parse_state, render, transcript_line
 from ..rng import make_rng
@@ -40,7 +51,9 @@ __all__ = [
     "AGENT_ORDER",
     "SHUT_THE_BOX_AGENTS",
     "agent_names",
+    "board_games",
     "build_agent",
+    "interactive_game",
     "interactive_nim",
     "parse_human_move",
     "register",
@@ -58,7 +71,84 @@ AGENT_ORDER = ("random", "perfect", "montecarlo", "montecarlo-perfect", "mcts", 
 SHUT_THE_BOX_AGENTS = ("random", "montecarlo", "montecarlo-perfect", "mcts", "exact")
 """The agents that can play Shut the Box: no closed form (perfect), no two-player Q table (q)."""
 
-_DEFAULTS = {"nim": {"heap": 21, "max_take": 3, "misere": True}, "piles": {"piles": (1, 3, 5, 7), "misere": True}}
+
+
+def _rule(game) -> str:
+    return "taking the last item loses" if game.misere else "taking the last item wins"
+
+
+def _nim_states(game, state) -> int:
+    return state["heap"] + 1
+
+
+def _piles_states(game, state) -> int:
+    total = 1
+    for p in state["piles"]:
+        total *= p + 1
+    return total
+
+
+@dataclass(frozen=True)
+class _Family:
+    """What the commands know of a game beyond its hooks (the Nim family: options and the texts of old)."""
+
+    title: str  # in --help: "Nim (one heap, take 1..K)"
+    defaults: tuple = ()  # (option, default) pairs: the game's parameters on the command line
+    size: str | None = None  # the parameter a --state gives when the option is not given
+    example: str | None = None  # a --state in --help
+    rule: Callable | None = None  # game -> the rule told when a game starts
+    where: Callable | None = None  # (game, state) -> the position in solve's text
+    empty: Callable | None = None  # game -> why the game is over at its start
+    states: Callable | None = None  # (game, state) -> the states the exact solver would visit from state
+    train: str = "train one with `fnmcts train piles -o FILE`"
+    draws: bool = True  # the game can end in a draw: summaries count draws, the end board is shown
+
+
+_FAMILIES = {
+    "nim": _Family(
+        "Nim (one heap, take 1..K)",
+        (("heap", 21), ("max_take", 3), ("misere", True)),
+        "heap",
+        "21",
+        _rule,
+        lambda game, state: f"heap {state['heap']}",
+        lambda game: f"the heap is {game.heap}",
+        _nim_states,
+        draws=False,
+    ),
+    "piles": _Family(
+        "Nim (several piles, take any number from one)",
+        (("piles", (1, 3, 5, 7)), ("misere", True)),
+        "piles",
+        "1,3,5,7",
+        _rule,
+        lambda game, state: f"piles {' '.join(map(str, state['piles']))}",
+        lambda game: f"the piles are {' '.join(map(str, game.piles))}",
+        _piles_states,
+        draws=False,
+    ),
+}
+
+
+def board_games() -> tuple:
+    """The games these commands play: the two-player games of ``GAMES``, Nim's first, then by name.
+
+    >>> board_games()
+    ('nim', 'piles', 'tic-tac-toe')
+    """
+    two = sorted(name for name, kind in GAMES.items() if getattr(kind, "num_players", None) == 2)
+    return tuple(n for n in _FAMILIES if n in two) + tuple(n for n in two if n not in _FAMILIES)
+
+
+def _family(kind: str) -> _Family:
+    """The command line's knowledge of ``kind``; any other game: its name and hooks alone."""
+    return _FAMILIES.get(kind) or _Family(kind)
+
+
+def _player_name(game, player: int) -> str:
+    """The game's ``player_name`` hook ("Player 1 (X)"), else "Player 1"."""
+    own = getattr(game, "player_name", None)
+    return own(player) if own is not None else f"Player {player + 1}"
 
 # the agents each agent option applies to
 _OPTION_AGENTS = {
@@ -113,6 +203,9 @@ def _type_error(message):
 
 
 def _game_options(parser, kind: str, with_state: bool = False) -> None:
+    """The options that set ``kind``'s parameters (the Nim family's); other games have none."""
+    if not _family(kind).defaults:
+        return
     from_state = "; with --state and no --heap: the state's heap" if with_state else ""
     if kind == "nim":
         parser.add_argument(
@@ -178,10 +271,10 @@ def _check_agents(args, kind: str, names) -> None:
             raise CliError(f"{flag} applies to --ai {' or '.join(takers)} only, not {' or '.join(names)}")
 
 
-def _load_q(q_table):
+def _load_q(q_table, kind: str = "piles"):
     """The QAI saved at ``q_table``, or a ``CliError`` naming the problem."""
     if q_table is None:
-        raise CliError("--ai q needs --q-table FILE (train one with `fnmcts train piles -o FILE`)")
+        raise CliError(f"--ai q needs --q-table FILE ({_train_hint(kind)})")
     path = Path(q_table)
     if not path.is_file():
         raise CliError(f"no Q table at {q_table}")
@@ -193,18 +286,26 @@ def _load_q(q_table):
         raise CliError(f"bad Q table: {error}") from None
 
 
+def _train_hint(kind: str) -> str:
+    if kind in _FAMILIES:
+        return _FAMILIES[kind].train
+    return f"a Q table trained on {kind}: fnmcts.qlearning.train(n, game=...) and save_ai"
+
+
 def _nim_game(args, names=(), state_text=None):
-    """``(game, state, q_ai)``: the Nim or Piles game of ``args``, the parsed ``state_text`` and the Q table.
+    """``(game, state, q_ai)``: the game of ``args``, the parsed ``state_text`` and the Q table.
 
     Options not given take their defaults, from the Q table's game when an
     agent is ``q``; with a state and no ``--heap``/``--piles`` (and no Q
     table) the game starts from the state; the state must fit the game.
     """
     kind = args.game
-    size = "heap" if kind == "nim" else "piles"
-    given = {k: getattr(args, k) for k in _DEFAULTS[kind] if getattr(args, k, None) is not None}
-    fields = dict(_DEFAULTS[kind])
-    q_ai = _load_q(args.q_table) if "q" in names else None
+    family = _family(kind)
+    size = family.size
+    defaults = dict(family.defaults)
+    given = {k: getattr(args, k) for k in defaults if getattr(args, k, None) is not None}
+    fields = dict(defaults)
+    q_ai = _load_q(args.q_table, kind) if "q" in names else None
     trained = getattr(q_ai, "game", None)
     if trained is not None:
         if getattr(trained, "name", None) != kind:
@@ -215,7 +316,7 @@ def _nim_game(args, names=(), state_text=None):
     state = None
     if state_text is not None:
         state = parse_state(game, state_text)
-        if size not in given and trained is None:
+        if size is not None and size not in given and trained is None:
             fields[size] = state[size]
             game = _make_game(kind, fields)
     if trained is not None and trained != game:
@@ -230,34 +331,27 @@ def _nim_game(args, names=(), state_text=None):
 
 
 def _make_game(kind, fields):
-    if kind == "nim":
-        return Nim(heap=fields["heap"], max_take=fields["max_take"], misere=fields["misere"])
-    return Piles(fields["piles"], misere=fields["misere"])
+    return GAMES[kind](**fields)
 
 
 def _refuse_empty(game) -> None:
     if game.to_move(game.start()) is None:
-        if game.name == "nim":
-            where = f"the heap is {game.heap}"
-        else:
-            where = f"the piles are {' '.join(map(str, game.piles))}"
+        empty = _family(game.name).empty
+        where = empty(game) if empty is not None else f"the start of {game!r} is an end"
         raise CliError(f"nothing to play: {where}, so the game is over before it starts")
 
 
-def _state_count(game, state) -> int:
-    if game.name == "nim":
-        return state["heap"] + 1
-    total = 1
-    for p in state["piles"]:
-        total *= p + 1
-    return total
+def _state_count(game, state):
+    """How many states the exact solver visits from ``state`` (as the game's family counts), or ``None``."""
+    states = _family(game.name).states
+    return None if states is None else states(game, state)
 
 
 def _check_exact_size(game, names) -> None:
     """Refuse ``--ai exact`` on a game whose exact solution would hold more than ``_EXACT_LIMIT`` states."""
-    if "exact" in names and game.name in ("nim", "piles"):
+    if "exact" in names:
         states = _state_count(game, game.start())
-        if states > _EXACT_LIMIT:
+        if states is not None and states > _EXACT_LIMIT:
             raise CliError(
                 f"--ai exact would solve {states:,} states of {game!r} (the limit is {_EXACT_LIMIT:,}); "
                 "use --ai perfect, the closed form"
@@ -306,9 +400,11 @@ def build_agent(name: str, game=None, *, iterations=None, trials=None, q_table=N
 
 
 def register(cli) -> None:
-    for kind, what in (("nim", "one heap, take 1..K"), ("piles", "several piles, take any number from one")):
+    for kind in board_games():
+        family = _family(kind)
+        title = family.title
         p = cli.game_command(
-            "play", kind, f"play Nim ({what}) against an agent (type your move; Ctrl-D stops)", _PLAY_HELP
+            "play", kind, f"play {title} against an agent (type your move; Ctrl-D stops)", _PLAY_HELP
         )
         _game_options(p, kind)
         p.add_argument(
@@ -323,7 +419,10 @@ def register(cli) -> None:
         add_seed(p)
         p.set_defaults(handler=_play)
 
-        p = cli.game_command("tournament", kind, f"Nim ({what}): AGENT1 (player 1) against AGENT2", _TOURNAMENT_HELP)
+        counted = "the wins of each player and the draws" if family.draws else "the wins of each player"
+        p = cli.game_command(
+            "tournament", kind, f"{title}: AGENT1 (player 1) against AGENT2; {counted}", _TOURNAMENT_HELP
+        )
         p.add_argument("agent1", metavar="AGENT1", help=f"player 1: {', '.join(agent_names(kind))}")
         p.add_argument("agent2", metavar="AGENT2", help="player 2")
         _game_options(p, kind)
@@ -334,10 +433,10 @@ def register(cli) -> None:
         add_json(p)
         p.set_defaults(handler=_tournament)
 
+        _register_move(cli, kind, f"{title}: the agent's move at --state")
 
-        _register_move(cli, kind, f"Nim ({what}): the agent's move at --state")
-
-        p = cli.game_command("solve", kind, f"Nim ({what}): who wins, and the winning moves", _SOLVE_HELP)
+        solved = "who wins, and the winning moves" if not family.draws else "who wins or a draw, and the best moves"
+        p = cli.game_command("solve", kind, f"{title}: {solved}", _SOLVE_HELP)
         _game_options(p, kind, with_state=True)
         p.add_argument("--state", default=None, metavar="STATE", help="solve from this position (default: the start)")
         add_json(p)
@@ -346,10 +445,21 @@ def register(cli) -> None:
     _register_move(cli, "shut-the-box", "Shut the Box: the agent's move at --state (a box and its roll)")
 
 
+def _state_example(kind: str) -> str:
+    if kind == "shut-the-box":
+        return '\'{"box": [1, 2, 3, 4, 5, 6, 7, 8, 9], "roll": 7}\''
+    example = _family(kind).example
+    if example is not None:
+        return example
+    game = GAMES[kind]()
+    return json.dumps(game.state_to_json(game.start()), separators=(",", ":"))
+
+
 def _register_move(cli, kind: str, help: str) -> None:
     p = cli.game_command("move", kind, help, _MOVE_HELP)
-    example = {"nim": "21", "piles": "1,3,5,7", "shut-the-box": '\'{"box": [1, 2, 3, 4, 5, 6, 7, 8, 9], "roll": 7}\''}[kind]
-    p.add_argument("--state", required=True, metavar="STATE", help=f"the position, e.g. {example}, or its JSON")
+    p.add_argument(
+        "--state", required=True, metavar="STATE", help=f"the position, e.g. {_state_example(kind)}, or its JSON"
+    )
     if kind == "shut-the-box":
         p.add_argument("--simplified", action="store_true", help="the simplified rules of task 4")
         default_ai = "exact"
@@ -372,37 +482,53 @@ def _register_move(cli, kind: str, help: str) -> None:
 def parse_human_move(game, state, text: str):
     """The move typed as ``text`` (the game's ``parse_move``: "3"; for piles "2 4" or "2,4"); else ValueError.
 
+    >>> from fnmcts.games import Nim, Piles, TicTacToe
     >>> parse_human_move(Nim(), Nim().state(5), " 2 ")
     2
     >>> parse_human_move(Piles(), Piles().start(), "3,5")
     (3, 5)
+    >>> parse_human_move(TicTacToe(), TicTacToe().start(), "4")
+    4
     """
     return parse_move(game, state, text)
 
 
-def interactive_nim(game, agent, rng, *, human: int, read, write, games: int = 1) -> dict:
-    """Play ``games`` games: the person is player ``human + 1``, ``agent`` the other.
+def _winner(payoff) -> int | None:
+    """1 or 2: the player with the higher payoff; ``None`` for a draw."""
+    if payoff[0] == payoff[1]:
+        return None
+    return 1 if payoff[0] > payoff[1] else 2
+
+
+def interactive_game(game, agent, rng, *, human: int, read, write, games: int = 1) -> dict:
+    """Play ``games`` games of any two-player ``game``: the person is player ``human + 1``, ``agent`` the other.
 
     ``read(prompt)`` returns a typed line (``EOFError`` at end of input,
-    ``KeyboardInterrupt`` on Ctrl-C); ``write(text)`` shows one. Invalid input
-    gets a message and the prompt again; a forced move is played without
-    asking. Returns the summary: games, wins,
-    losses, and why it stopped early (``None`` when all games were played).
+    ``KeyboardInterrupt`` on Ctrl-C); ``write(text)`` shows one. The position
+    is shown with the game's ``render`` hook before each of the person's moves,
+    the moves with ``transcript_line``; a move is read with ``parse_move``, and
+    invalid input gets the hook's message and the prompt again; a forced move
+    is played without asking. Returns the summary: games, wins, losses, draws,
+    and why it stopped early (``None`` when all games were played).
 
     >>> from fnmcts.agents import perfect_agent
-    >>> lines, answers = [], iter(["3"])
-    >>> summary = interactive_nim(Nim(heap=4), perfect_agent, make_rng(1), human=0,
-    ...                           read=lambda prompt: next(answers), write=lines.append)
-    >>> summary["wins"], lines[-1]
-    (1, 'Player 1 wins! You win.')
+    >>> from fnmcts.games import TicTacToe
+    >>> lines, answers = [], iter(["4", "x", "0", "2", "3", "7"])
+    >>> summary = interactive_game(TicTacToe(), perfect_agent, make_rng(1), human=0,
+    ...                            read=lambda prompt: next(answers), write=lines.append)
+    >>> summary, lines[-1]
+    ({'games': 1, 'wins': 0, 'losses': 0, 'draws': 1, 'stopped': None}, 'Nobody wins. It is a draw.')
     """
-    summary = {"games": 0, "wins": 0, "losses": 0, "stopped": None}
-    rule = "taking the last item loses" if game.misere else "taking the last item wins"
+    summary = {"games": 0, "wins": 0, "losses": 0, "draws": 0, "stopped": None}
+    family = _family(game.name)
+    intro = f"You are {_player_name(game, human)}"
+    if family.rule is not None:
+        intro += f"; {family.rule(game)}"
     try:
         for number in range(1, games + 1):
             if games > 1:
                 write(f"-- game {number} of {games}")
-            write(f"You are Player {human + 1}; {rule}.")
+            write(f"{intro}.")
             state = game.start()
             while game.to_move(state) is not None:
                 player = game.to_move(state)
@@ -424,14 +550,41 @@ def interactive_nim(game, agent, rng, *, human: int, read, write, games: int = 1
                 after = game.play(state, move)
                 write(transcript_line(game, player, move, after))
                 state = after
-            winner = 1 if game.payoff(state)[0] > 0 else 2
-            write(result_line(winner) + (" You win." if winner == human + 1 else " You lose."))
+            if family.draws:
+                write(render(game, state))
+            winner = _winner(game.payoff(state))
+            if winner is None:
+                write(result_line(None) + " It is a draw.")
+                outcome = "draws"
+            else:
+                write(result_line(winner) + (" You win." if winner == human + 1 else " You lose."))
+                outcome = "wins" if winner == human + 1 else "losses"
             summary["games"] += 1
-            summary["wins" if winner == human + 1 else "losses"] += 1
+            summary[outcome] += 1
     except EOFError:
         summary["stopped"] = "end of input"
     except KeyboardInterrupt:
         summary["stopped"] = "interrupted"
+    return summary
+
+
+def interactive_nim(game, agent, rng, *, human: int, read, write, games: int = 1) -> dict:
+    """Play ``games`` games of Nim: ``interactive_game`` without the draws, which Nim never has.
+
+    Returns the summary: games, wins, losses, and why it stopped early
+    (``None`` when all games were played).
+
+    >>> from fnmcts.agents import perfect_agent
+    >>> from fnmcts.games import Nim
+    >>> lines, answers = [], iter(["3"])
+    >>> summary = interactive_nim(Nim(heap=4), perfect_agent, make_rng(1), human=0,
+    ...                           read=lambda prompt: next(answers), write=lines.append)
+    >>> summary["wins"], lines[-1]
+    (1, 'Player 1 wins! You win.')
+    """
+    summary = interactive_game(game, agent, rng, human=human, read=read, write=write, games=games)
+    if not summary["draws"]:
+        del summary["draws"]
     return summary
 
 
@@ -441,12 +594,14 @@ def _play(args):
     _refuse_empty(game)
     _check_exact_size(game, (args.ai,))
     agent = build_agent(args.ai, game, ai=q_ai, **_agent_args(args))
-    summary = interactive_nim(
+    summary = interactive_game(
         game, agent, make_rng(args.seed), human=args.human, read=read_line, write=print, games=args.games
     )
     if summary["stopped"]:
         print()  # the prompt or ^C left the cursor mid-line
     text = f"games {summary['games']}, wins {summary['wins']}, losses {summary['losses']}"
+    if _family(game.name).draws or summary["draws"]:
+        text += f", draws {summary['draws']}"
     if summary["stopped"]:
         text += f"; stopped ({summary['stopped']}), the game in progress is not counted"
     print(text)
@@ -482,7 +637,10 @@ def _tournament(args):
         if executor is not None:
             executor.shutdown()
     payload = record.to_json() | {"agent1": args.agent1, "agent2": args.agent2, "game": _game_json(game)}
-    emit(args, payload, f"{record.summary()}\n(player 1: {args.agent1}, player 2: {args.agent2}; seed {record.seed})")
+    summary = record.summary()
+    if _family(game.name).draws and not record.draws:
+        summary += " 0 draws."
+    emit(args, payload, f"{summary}\n(player 1: {args.agent1}, player 2: {args.agent2}; seed {record.seed})")
 
 
 def _game_json(game) -> dict:
@@ -530,6 +688,8 @@ def _solve(args):
     state = game.start() if state is None else state
     if game.to_move(state) is None:
         return _solve_over(args, game, state)
+    if not theory.has_closed_form(game):
+        return _solve_exact(args, game, state)
     winner = theory.winner(game, state)
     moves = theory.winning_moves(game, state)
     checked = None
@@ -556,24 +716,74 @@ def _solve(args):
     emit(args, payload, text)
 
 
+def _number(value):
+    """An exact value for JSON: a whole number as an int, else a float."""
+    return int(value) if value == int(value) else float(value)
+
+
+def _solve_exact(args, game, state):
+    """``solve`` for a game without a closed form: the exact solver's value and best moves."""
+    from .. import theory
+    from ..exact import best_moves, solve
+
+    player = game.to_move(state)
+    solution = solve(game, state)
+    values = solution[state]
+    other = 1 - player
+    if values[player] > values[other]:
+        winner, winning = theory.MOVER, player + 1
+    elif values[player] < values[other]:
+        winner, winning = theory.OTHER, other + 1
+    else:
+        winner, winning = "draw", None
+    best = best_moves(game, solution, state)
+    winning_moves = best if winner == theory.MOVER else ()
+    payload = {
+        "winner": winner,
+        "winning_player": winning,
+        "to_move": player + 1,
+        "value": [_number(v) for v in values],
+        "best_moves": [_move_json(m) for m in best],
+        "winning_moves": [_move_json(m) for m in winning_moves],
+        "state": game.state_to_json(state),
+        "game": _game_json(game),
+        "solver": "exact",
+    }
+    listed = ", ".join(game.describe_move(state, m) for m in best)
+    if winner == theory.MOVER:
+        verdict = f"the player to move wins: {_player_name(game, player)}\nwinning moves: {listed}"
+    elif winner == theory.OTHER:
+        verdict = f"the player to move loses: {_player_name(game, other)} wins\nwinning moves: none"
+    else:
+        verdict = f"a draw: neither player can force a win\ndrawing moves: {listed}"
+    text = f"{_where(game, state)}\n{verdict}\n(solved by the exact solver)"
+    emit(args, payload, text)
+
+
 def _where(game, state) -> str:
-    where = f"heap {state['heap']}" if game.name == "nim" else f"piles {' '.join(map(str, state['piles']))}"
+    """The position in ``solve``'s text: the Nim family's line, else the game's picture and who moves."""
+    where = _family(game.name).where
+    if where is None:
+        player = game.to_move(state)
+        to_move = "" if player is None or player is CHANCE else f"\n{_player_name(game, player)} to move"
+        return f"{render(game, state)}{to_move}"
     rule = "misère: taking the last item loses" if game.misere else "normal play: taking the last item wins"
-    return f"{where} ({rule})"
+    return f"{where(game, state)} ({rule})"
 
 
 def _solve_over(args, game, state):
-    """``solve`` at a finished game: nobody moves; say who has won."""
-    payoff = game.payoff(state)
-    won = 1 if payoff[0] > payoff[1] else 2
+    """``solve`` at a finished game: nobody moves; say who has won, or that it is a draw."""
+    won = _winner(game.payoff(state))
     payload = {
         "winner": None,
         "over": True,
         "won": won,
+        "draw": won is None,
         "winning_moves": [],
         "state": game.state_to_json(state),
         "game": _game_json(game),
         "exact_checked": False,
     }
-    text = f"{_where(game, state)}\nthe game is over: nobody moves; player {won} has won"
+    result = "it is a draw" if won is None else f"player {won} has won"
+    text = f"{_where(game, state)}\nthe game is over: nobody moves; {result}"
     emit(args, payload, text)

@@ -211,6 +211,14 @@ class TicTacToe(GameBase):
         """
         return f"Player {player + 1} ({'XO'[player]}) plays {move}."
 
+    def player_name(self, player) -> str:
+        """How a person is told who ``player`` (0 or 1) is: the player number and the mark.
+
+        >>> TicTacToe().player_name(0), TicTacToe().player_name(1)
+        ('Player 1 (X)', 'Player 2 (O)')
+        """
+        return f"Player {player + 1} ({'XO'[player]})"
+
     def render(self, state) -> str:
         """A picture of the board in 3 lines: X, O, and the cell number of each empty cell.
 
