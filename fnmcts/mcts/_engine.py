@@ -270,7 +270,13 @@ def _random_finish(g, i, rnd, rng):
             if k == END:
                 return i
             if k == CHANCE_NODE:
-                i = draw(g, i, rng)
+                e = chance[i]
+                if e[0] is not None:  # the draw of ``draw``, inline: a slot table
+                    j = e[0][int(rnd() * e[1])]
+                    c = e[3][j]
+                    i = c if c is not None else g.outcome_child(i, j)
+                else:
+                    i = draw(g, i, rng)
                 continue
         ks = kids[i]
         i = ks[0] if len(ks) == 1 else ks[int(rnd() * len(ks))]
@@ -324,7 +330,7 @@ def dives(
     (Fraction(1, 1), Fraction(-1, 1))
     """
     g = graph
-    kind, kids, u, states = g.kind, g.kids, g.u, g.states
+    kind, kids, u, states, chance = g.kind, g.kids, g.u, g.states, g.chance
     N, S, W, D, V = stats.N, stats.S, stats.W, stats.D, stats.V
     sqrt, log, inf, finish, draw_ = _sqrt, _log, _inf, _random_finish, draw  # locals: the loop is hot
     UNSEEN_, END_, CHANCE_ = UNSEEN, END, CHANCE_NODE
@@ -371,7 +377,13 @@ def dives(
                     k = g.expand(i)
                     grow()
                 while k == CHANCE_:
-                    d = draw_(g, d, rng)
+                    e = chance[d]
+                    if e[0] is not None:  # the draw of ``draw``, inline: a slot table
+                        j = e[0][int(rnd() * e[1])]
+                        c = e[3][j]
+                        d = c if c is not None else g.outcome_child(d, j)
+                    else:
+                        d = draw_(g, d, rng)
                     k = kind[d]
                     if k == UNSEEN_:
                         k = g.expand(d)

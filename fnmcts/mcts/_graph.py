@@ -138,9 +138,7 @@ def draw(graph, i, rng):
     else:
         j = bisect_right(cumulative, rng.random() * d)
     child = children[j]
-    if child is None:
-        child = children[j] = graph.node(graph.game.play(graph.states[i], outcomes[j][0]))
-    return child
+    return child if child is not None else graph.outcome_child(i, j)
 
 
 class CompiledGraph:
@@ -211,6 +209,14 @@ class CompiledGraph:
             kind = player
         self.kind[i] = kind
         return kind
+
+    def outcome_child(self, i, j) -> int:
+        """The node of outcome ``j`` of chance node ``i`` (interned when first asked)."""
+        entry = self.chance[i]
+        child = entry[3][j]
+        if child is None:
+            child = entry[3][j] = self.node(self.game.play(self.states[i], entry[7][j][0]))
+        return child
 
     def outcome_children(self, i) -> tuple:
         """Every outcome's node at chance node ``i`` (filling those not drawn yet)."""
