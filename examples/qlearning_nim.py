@@ -14,11 +14,11 @@ from fnmcts.qlearning import (
     get_q_value,
     optimal_move_rate,
     q_agent,
-    save_ai,
     train_game,
     update,
     update_q_value,
 )
+from fnmcts.io import save_ai
 from fnmcts.rng import make_rng
 from fnmcts.tutorial import load_ai, new_ai, train  # the source's defaults: piles 1, 3, 5, 7
 

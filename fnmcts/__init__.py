@@ -61,10 +61,10 @@ from .qlearning import (
     choose_action,
     get_q_value,
     optimal_move_rate,
-    save_ai,
     train_game,
     update_q_value,
 )
+from .io import save_ai
 from .rng import child_seed, dice_roll, make_rng
 from .tables import best_move_table, build_tree, lookup_table, optimal_play_table, random_play_table
 from .theory import winner, winning_moves

@@ -51,13 +51,11 @@ import math
 import random
 from fractions import Fraction
 from functools import partial
-from pathlib import Path
 from typing import Callable
 
 from pyrsistent import PMap, PRecord, field, pmap
 
 from .exact import best_moves, solve
-from .files import write_atomically
 from .play import random_agent
 from .protocol import (
     CHANCE,
@@ -96,8 +94,6 @@ __all__ = [
     "ai_to_json",
     "ai_from_json",
     "ai_to_text",
-    "save_ai",
-    "load_ai",
 ]
 
 ALPHA = 0.5
@@ -808,50 +804,3 @@ def ai_to_text(ai: QAI) -> str:
     if back != ai:
         raise ValueError("cannot save this Q table: it would not load back the same (a key or value that JSON cannot hold)")
     return text + "\n"
-
-
-def save_ai(ai: QAI, path) -> Path:
-    """Write ``ai`` to ``path`` as JSON (``ai_to_text``), atomically; returns the path.
-
-    The table is checked first (a ``ValueError`` names an illegal action or a
-    value that is not a finite number: ``load_ai`` would reject the file), then
-    written with ``fnmcts.files.write_atomically``: a temporary file in the same
-    directory, then ``os.replace``; a symbolic link is written through, a
-    directory or a device is refused, and on failure the old file is kept.
-
-    >>> import tempfile, pathlib
-    >>> from fnmcts.games import GAMES, Nim
-    >>> with tempfile.TemporaryDirectory() as tmp:
-    ...     path = save_ai(train(50, seed=1, game=Nim(heap=4)), pathlib.Path(tmp) / "q.json")
-    ...     load_ai(path, GAMES) == train(50, seed=1, game=Nim(heap=4))
-    True
-    """
-    return write_atomically(path, ai_to_text(ai))
-
-
-def load_ai(path, games) -> QAI:
-    """The AI saved in ``path`` by ``save_ai``, checked; a ``ValueError`` names the file and the problem.
-
-    ``games`` maps the names of games to their constructors (``fnmcts.games.GAMES``;
-    ``fnmcts.load_ai`` uses it unless told).
-
-    >>> import tempfile, pathlib
-    >>> from fnmcts.games import GAMES
-    >>> with tempfile.TemporaryDirectory() as tmp:
-    ...     bad = pathlib.Path(tmp) / "bad.json"
-    ...     _ = bad.write_text('{"format": "fnmcts-q-table", "version": 0}')
-    ...     load_ai(bad, GAMES)
-    Traceback (most recent call last):
-    ...
-    ValueError: .../bad.json: unsupported Q table version 0 (this fnmcts reads version 1)
-    """
-    path = Path(path)
-    raw = path.read_bytes()
-    try:
-        data = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise ValueError(f"{path}: not JSON ({error})") from None
-    try:
-        return ai_from_json(data, games)
-    except (ValueError, TypeError) as error:
-        raise ValueError(f"{path}: {error}") from None

@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from typing import Callable
 
-from . import qlearning
+from . import io, qlearning
 from .agents import montecarlo_agent
 from .games import GAMES
 from .games.nim import Nim
@@ -118,8 +118,8 @@ def load_ai(path, games=GAMES) -> qlearning.QAI:
 
     >>> import tempfile, pathlib
     >>> with tempfile.TemporaryDirectory() as tmp:
-    ...     path = qlearning.save_ai(train(50, seed=1), pathlib.Path(tmp) / "q.json")
+    ...     path = io.save_ai(train(50, seed=1), pathlib.Path(tmp) / "q.json")
     ...     load_ai(path) == train(50, seed=1)
     True
     """
-    return qlearning.load_ai(path, games)
+    return io.load_ai(path, games)

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from fnmcts import io as fnmcts_io
 from fnmcts import theory
 from fnmcts.agents import perfect_agent, random_agent
 from fnmcts.cli import main
@@ -138,7 +139,7 @@ def test_bad_q_table_file(capsys, tmp_path):
 def test_q_table_from_training(capsys, tmp_path):
     qlearning = pytest.importorskip("fnmcts.qlearning")
     path = tmp_path / "q.json"
-    qlearning.save_ai(qlearning.train(200, seed=1, game=Piles((1, 2))), path)
+    fnmcts_io.save_ai(qlearning.train(200, seed=1, game=Piles((1, 2))), path)
     data = run_json(capsys, "move", "piles", "--piles", "1,2", "--state", "1,2", "--ai", "q", "--q-table", str(path))
     assert tuple(data["move"]) in Piles((1, 2)).possible_moves(Piles((1, 2)).start())
     code, _, err = run(capsys, "move", "piles", "--piles", "1,3,5,7", "--state", "1,3,5,7", "--ai", "q",
@@ -151,8 +152,8 @@ def q_tables(tmp_path_factory):
     qlearning = pytest.importorskip("fnmcts.qlearning")
     folder = tmp_path_factory.mktemp("q")
     piles, nim = folder / "piles.json", folder / "nim.json"
-    qlearning.save_ai(qlearning.train(3_000, seed=1, game=Piles((1, 2))), piles)
-    qlearning.save_ai(qlearning.train(3_000, seed=2, game=Nim(heap=9, max_take=3)), nim)
+    fnmcts_io.save_ai(qlearning.train(3_000, seed=1, game=Piles((1, 2))), piles)
+    fnmcts_io.save_ai(qlearning.train(3_000, seed=2, game=Nim(heap=9, max_take=3)), nim)
     return {"piles": str(piles), "nim": str(nim)}
 
 

@@ -5,6 +5,7 @@ import json
 
 import pytest
 
+from fnmcts import io as fnmcts_io
 from fnmcts.cli import main
 from fnmcts.exact import best_moves, solve
 from fnmcts.games import TicTacToe
@@ -149,11 +150,11 @@ def test_q_needs_a_table_trained_on_tic_tac_toe(capsys, tmp_path):
     code, _, err = run(capsys, "move", "tic-tac-toe", "--state", "000000000", "--ai", "q")
     assert code == 2 and "--q-table" in err and "tic-tac-toe" in err
     piles = tmp_path / "piles.json"
-    qlearning.save_ai(qlearning.train(50, seed=1, game=Piles((1, 2))), piles)
+    fnmcts_io.save_ai(qlearning.train(50, seed=1, game=Piles((1, 2))), piles)
     code, _, err = run(capsys, "move", "tic-tac-toe", "--state", "000000000", "--ai", "q", "--q-table", str(piles))
     assert code == 2 and "trained on" in err and len(err.strip().splitlines()) == 1
     table = tmp_path / "ttt.json"
-    qlearning.save_ai(qlearning.train(300, seed=1, game=GAME), table)
+    fnmcts_io.save_ai(qlearning.train(300, seed=1, game=GAME), table)
     data = run_json(capsys, "move", "tic-tac-toe", "--state", "010001002", "--ai", "q", "--q-table", str(table))
     assert data["move"] in GAME.possible_moves(O_WINS_BY_6)
     data = run_json(capsys, "tournament", "tic-tac-toe", "q", "random", "--q-table", str(table), "--games", "10",

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from fnmcts import io as fnmcts_io
 from fnmcts import protocol, qlearning, theory
 from fnmcts.agents import make_agent, perfect_agent
 from fnmcts.exact import best_moves, solve
@@ -139,6 +140,6 @@ def test_q_learning_plays_a_users_game_with_the_default_keys(tmp_path):
     game = ClosedCountdown(6)
     ai = qlearning.train(300, seed=1, game=game)
     assert all(isinstance(key, tuple) and len(key) == 2 for key, _ in ai.q)  # the state itself
-    path = qlearning.save_ai(ai, tmp_path / "q.json")
-    assert qlearning.load_ai(path, {"closed-countdown": ClosedCountdown}) == ai
+    path = fnmcts_io.save_ai(ai, tmp_path / "q.json")
+    assert fnmcts_io.load_ai(path, {"closed-countdown": ClosedCountdown}) == ai
     assert qlearning.optimal_move_rate(ai) > 0

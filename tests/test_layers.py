@@ -31,6 +31,7 @@ LAYERS = (
     ("simulation", ("fnmcts.montecarlo", "fnmcts.exact")),
     ("search", ("fnmcts.mcts.*", "fnmcts.qlearning")),
     ("agents", ("fnmcts.agents",)),
+    ("io", ("fnmcts.io",)),  # files: Q tables read and written, atomically
     (
         "tutorial",  # the sources' entry points that build or name concrete games
         (

@@ -18,7 +18,8 @@ from ..exact import solve
 from ..files import check_target
 from ..games.nim import Nim
 from ..games.piles import Piles
-from ..qlearning import ALPHA, EPSILON, ai_to_text, evaluate, save_ai, train
+from ..io import save_ai
+from ..qlearning import ALPHA, EPSILON, ai_to_text, evaluate, train
 from ..rng import child_seed, resolve_seed
 from ._common import add_json, count, emit, positive_count, progress_bar, seed_type
 
