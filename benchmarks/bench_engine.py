@@ -25,15 +25,16 @@ from __future__ import annotations
 import argparse
 import math
 import random
-import statistics
 import sys
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from fnmcts.mcts import mcts_move  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_mcts_nim import _median_rate, _openspiel_mcts  # noqa: E402  (the same peer and timer)
 
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
 
@@ -155,34 +156,6 @@ def plain_uct(game, state, iterations, rng, c=math.sqrt(2)):
     return moves[max(root.children, key=lambda ch: ch.visits)]
 
 
-def _openspiel(pile):
-    try:
-        import numpy as np
-        import pyspiel
-        from open_spiel.python.algorithms import mcts as spiel_mcts
-    except ImportError:
-        return None
-    game = pyspiel.load_game("nim", {"pile_sizes": str(pile), "is_misere": True})
-
-    def run(iterations):
-        evaluator = spiel_mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(1))
-        bot = spiel_mcts.MCTSBot(
-            game, math.sqrt(2), iterations, evaluator, random_state=np.random.RandomState(1), solve=False
-        )
-        return bot.step(game.new_initial_state())
-
-    return run
-
-
-def _median_rate(fn, iterations, repeats):
-    rates = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn(iterations)
-        rates.append(iterations / (time.perf_counter() - t0))
-    return statistics.median(rates)
-
-
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--iterations", type=int, default=20_000)
@@ -198,7 +171,7 @@ def main(argv=None) -> int:
         print(f"  plain mutable-node UCT through the protocol (baseline) {base:>12,.0f} it/s  1.00x")
         print(f"  fnmcts mcts_move (UCB1, no solver)                      {ours:>12,.0f} it/s  {ours / base:.2f}x")
         if isinstance(game, TakeAway):
-            spiel = _openspiel(game.pile)
+            spiel = _openspiel_mcts(game.pile)
             if spiel is None:
                 print("  OpenSpiel MCTSBot: skipped (pip install open_spiel)")
             else:

@@ -32,7 +32,7 @@ from math import lcm
 
 from ..protocol import CHANCE, GameBase, payoff_range
 
-__all__ = ["END", "CHANCE_NODE", "UNSEEN", "CompiledGraph", "graph_of", "draw", "rescaler", "SLOT_LIMIT"]
+__all__ = ["END", "CHANCE_NODE", "UNSEEN", "CompiledGraph", "graph_of", "draw", "rescaler", "mover_into", "SLOT_LIMIT"]
 
 END = -1
 """``kind`` of a terminal node: nobody is to move. (Players are 0, 1, ...: every other kind is below 0.)"""
@@ -230,6 +230,23 @@ class CompiledGraph:
     def u_of_state(self, state) -> tuple:
         """The rescaled payoff of terminal ``state``."""
         return self._rescale(self.game.payoff(state))
+
+
+def mover_into(game, state) -> int:
+    """The player whose record ``state`` holds when nothing says who moved into it.
+
+    The one before the player to move (a record belongs to the mover into a
+    state); 0 in a one-player game, at a chance node or at the end.
+
+    >>> from fnmcts.games import Nim
+    >>> mover_into(Nim(), Nim().start()), mover_into(Nim(), Nim().state(5, 1))
+    (1, 0)
+    """
+    players = getattr(game, "num_players", 1)
+    player = game.to_move(state)
+    if players == 1 or player is None or player is CHANCE:
+        return 0
+    return (player - 1) % players
 
 
 def graph_of(game, graph=None):

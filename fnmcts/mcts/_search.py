@@ -28,6 +28,7 @@ from ..protocol import CHANCE, check_state, payoff_range
 from ..rng import check_rng
 from ._engine import Solver, Stats, dives
 from ._graph import CompiledGraph, graph_of
+from ._graph import mover_into as _root_mover
 from ._records import (
     EMPTY_RECORD,
     RULES,
@@ -173,15 +174,6 @@ def _freeze(graph, stats, solver):
             w, d = W[i], D[i]
             out[states[i]] = make_record(w, n - w - d, d, S[i], V[i], None if pv is None else pv[0])
     return pmap(out)
-
-
-def _root_mover(game, state) -> int:
-    """The player whose record the root holds: the one not to move (0 when alone or unknown)."""
-    players = getattr(game, "num_players", 1)
-    player = game.to_move(state)
-    if players == 1 or player is None or player is CHANCE:
-        return 0
-    return (player - 1) % players
 
 
 def result_of(game, payoff):

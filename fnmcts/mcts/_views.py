@@ -16,6 +16,7 @@ from typing import Callable
 from pyrsistent import pmap
 
 from ..protocol import CHANCE, payoff_range
+from ._graph import mover_into as _mover
 from ._records import EMPTY_RECORD, mean, record, visits, win_rate
 
 __all__ = [
@@ -113,14 +114,6 @@ def greedy_policy(tree, values=None) -> Callable:
 def _rescale(game):
     low, high = payoff_range(game)
     return lambda x: (x - low) / (high - low)
-
-
-def _mover(game, state) -> int:
-    players = getattr(game, "num_players", 1)
-    player = game.to_move(state)
-    if players == 1 or player is None or player is CHANCE:
-        return 0
-    return (player - 1) % players
 
 
 def backed_up_values(game, tree):
