@@ -400,6 +400,15 @@ def build_agent(name: str, game=None, *, iterations=None, trials=None, q_table=N
 
 
 def register(cli) -> None:
+    """Add ``play``, ``tournament``, ``move`` and ``solve`` for every two-player game to ``cli``.
+
+    >>> from ._common import Cli
+    >>> cli = Cli()
+    >>> register(cli)
+    >>> cli.run(["move", "tic-tac-toe", "--state", "010001002", "--ai", "exact"])
+    exact: O at 6
+    0
+    """
     for kind in board_games():
         family = _family(kind)
         title = family.title

@@ -83,7 +83,13 @@ def _status(board) -> tuple:
 
 @dataclass(frozen=True)
 class TicTacToe(GameBase):
-    """Tic-tac-toe on a 3x3 board; X (player 0) moves first; a full board without a line draws."""
+    """Tic-tac-toe on a 3x3 board; X (player 0) moves first; a full board without a line draws.
+
+    >>> game = TicTacToe()
+    >>> end = (1, 2, 1, 1, 2, 2, 2, 1, 1)
+    >>> game.to_move(end), game.payoff(end)
+    (None, (0, 0))
+    """
 
     num_players = 2
     name = "tic-tac-toe"
