@@ -646,12 +646,13 @@ SMALL_BUDGETS = pmap({"trials": 4, "iterations": 16, "simulations": 16, "playout
 """Options that keep expensive agents quick when ``builtin_agents`` builds them."""
 
 
-def builtin_agents(budgets=SMALL_BUDGETS):
+def builtin_agents(budgets=SMALL_BUDGETS, game=None):
     """Every agent of ``fnmcts.agents.AGENTS`` that builds with small budgets, by name.
 
-    Each factory gets the options of ``budgets`` that it accepts; one that
-    needs more (a trained Q-learning agent needs its table) is left out. Without
-    a registry, the random agent alone.
+    Each factory gets the options of ``budgets`` that it accepts, and ``game``
+    when given and accepted (the exact and perfect agents then solve the game
+    once, not at every move); one that needs more (a trained Q-learning agent
+    needs its table) is left out. Without a registry, the random agent alone.
 
     >>> "random" in builtin_agents()
     True
@@ -666,6 +667,8 @@ def builtin_agents(budgets=SMALL_BUDGETS):
         try:
             accepted = inspect.signature(factory).parameters
             options = {k: v for k, v in budgets.items() if k in accepted}
+            if game is not None and "game" in accepted:
+                options["game"] = game
             built[name] = factory(**options)
         except (TypeError, ValueError):
             continue
@@ -955,10 +958,11 @@ def check_game(
             else:
                 options["limit"], end_only = exact_limit, True
         if function is law_agents_legal:
-            if agents is None:  # the built-in agents that play this game; the exact one only if it is small
-                chosen_agents = builtin_agents()
-                if not is_small():
-                    chosen_agents = chosen_agents.discard("exact")
+            if agents is None:  # the built-in agents that play this game; the solving ones only if it is small
+                if is_small():
+                    chosen_agents = builtin_agents(game=game)  # solved once for every walk
+                else:
+                    chosen_agents = builtin_agents().discard("exact").discard("perfect")
                 chosen_agents = agents_for(game, chosen_agents)
             else:
                 chosen_agents = pmap(agents)
