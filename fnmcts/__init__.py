@@ -13,6 +13,7 @@ takes an explicit ``rng`` or ``seed``.
 from .play import GameRecord, TournamentRecord, play_game, playout, random_agent, tournament
 from .exact import best_move, best_moves, evaluate_policy, random_policy, solve, value
 from .games import GAMES, Nim, Piles, ShutTheBox, TicTacToe
+from .games.shut_the_box import uct  # the tutorial's uct(tree, box, rng), any game with game=
 from .montecarlo import Simulation, estimate, simulate, wilson_interval
 from .mcts import (
     CompiledGraph,
@@ -29,7 +30,6 @@ from .mcts import (
     record,
     search,
     top_children,
-    uct,
     ucb,
     ucb1,
 )

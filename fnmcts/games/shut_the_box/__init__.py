@@ -112,16 +112,21 @@ def simulate(n: int, seed=None, *, rng=None, box=None, simplified: bool = False,
     return simulate_game(game, n, seed=seed, rng=rng, state=box, **options)
 
 
-def uct(tree, box, rng, rule=ucb, *, simplified: bool = False, **options):
+def uct(tree, box, rng, game=None, rule=ucb, *, simplified: bool = False, **options):
     """The tutorial's ``uct``: one dive from ``box``; return ``(tree, result)``.
 
     ``fnmcts.mcts.uct`` on ``ShutTheBox()`` (``simplified``: the rules of task
-    4): the tree maps boxes to records, ``result`` is ``'win'`` or ``'loss'``.
-    Options as for ``fnmcts.mcts.uct`` (``rollout``, ``backup``, ``solver``).
+    4) unless another ``game`` is given: the tree maps boxes to records,
+    ``result`` is ``'win'`` or ``'loss'``. Options as for ``fnmcts.mcts.uct``
+    (``rollout``, ``backup``, ``solver``). This is ``fnmcts.uct``.
 
     >>> from pyrsistent import pmap
     >>> tree, result = uct(pmap(), start_box, make_rng(1))
     >>> result, tree[start_box]
     ('loss', Record(win=0, loss=1))
     """
-    return uct_game(tree, box, rng, ShutTheBox(simplified=simplified), rule, **options)
+    if game is None:
+        game = ShutTheBox(simplified=simplified)
+    elif simplified:
+        raise ValueError("simplified is an option of the tutorial's Shut the Box: give it to the game instead")
+    return uct_game(tree, box, rng, game, rule, **options)
