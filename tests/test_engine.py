@@ -277,3 +277,30 @@ def test_the_default_agent_draws_a_perfect_player(mcts_first):
     players = (mcts_agent(), perfect) if mcts_first else (perfect, mcts_agent())
     record = play_game(*players, TTT, seed=7)
     assert record.payoff == (0, 0)
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.sampled_from((ShutTheBox(), ShutTheBox(simplified=True), ShutTheBox(levers=4), ShutTheBox(levers=12))),
+    st.sampled_from((ucb, ucb1, partial(ucb1, c=0.2), partial(ucb, z=1))),
+    st.integers(0, 2**32),
+    st.integers(0, 400),
+    st.integers(0, 400),
+)
+def test_a_game_s_search_kernel_grows_the_engine_s_tree(game, rule, seed, prior, dives):
+    """Shut the Box's own kernel (box masks) against the engine on its compiled graph, draw for draw."""
+    start = game.start()
+    tree = search(game, start, prior, random.Random(seed ^ 5), rule=rule, graph=CompiledGraph(game))
+    rng_kernel, rng_engine = random.Random(seed), random.Random(seed)
+    by_kernel = search(game, start, dives, rng_kernel, tree, rule)
+    by_engine = search(game, start, dives, rng_engine, tree, rule, graph=CompiledGraph(game))
+    assert by_kernel == by_engine
+    assert rng_kernel.random() == rng_engine.random()
+
+
+def test_the_kernel_steps_aside_where_it_does_not_apply():
+    game = ShutTheBox(levers=4)
+    roll = game.play(game.start(), 5)  # a search from a roll: the engine's
+    assert search(game, roll, 50, random.Random(1)) == search(game, roll, 50, random.Random(1), graph=CompiledGraph(game))
+    with_draws = pmap({game.start(): record(1, 1, draw=1)})  # records the kernel cannot keep
+    assert search(game, game.start(), 50, random.Random(1), with_draws)[game.start()]["draw"] == 1

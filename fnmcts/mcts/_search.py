@@ -319,7 +319,9 @@ def search(
 
     The same tree as ``dives_`` calls of ``uct`` with the same ``rng`` (a
     property test checks it), built on a transient working copy over the
-    game's compiled graph and frozen at the end. ``progress(k)``, if given,
+    game's compiled graph and frozen at the end; a game may run it on its own
+    ``search_kernel`` (Shut the Box on box masks), proven equal by the same
+    property. ``progress(k)``, if given,
     hears of every ``k`` dives done. ``backup``, ``solver``, ``rollout``: as for
     ``uct``. ``graph``: a ``CompiledGraph`` of the game to reuse across calls.
 
@@ -335,6 +337,11 @@ def search(
         raise ValueError(f"dives must be non-negative, got {dives_}")
     state = _options(game, state, rule, backup, rng)
     tree = pmap() if tree is None else _check_tree(tree)
+    kernel = _kernel(game, rule, backup, solver, rollout, graph, tree)
+    if kernel is not None:
+        grown = _kernel_search(kernel, tree, state, dives_, rng, progress)
+        if grown is not None:
+            return grown
     g = graph_of(game, graph)
     proofs = Solver(g) if solver else None
     stats = _thaw(g, tree, proofs)
@@ -350,6 +357,35 @@ def search(
         if progress is not None:
             progress(size)
     return _freeze(g, stats, proofs)
+
+
+def _kernel(game, rule, backup, solver, rollout, graph, tree):
+    """The game's own ``search_kernel`` when it applies (a built-in rule, the mean
+    backup, no solver, no rollout agent, no graph given, a tree of wins and losses), else None."""
+    hook = getattr(game, "search_kernel", None)
+    if hook is None or backup != "mean" or solver or rollout is not None or graph is not None:
+        return None
+    if any(not isinstance(rec, Mapping) or set(rec) - {"win", "loss"} for rec in tree.values()):
+        return None  # draws, values, proofs, or not a record at all: the engine keeps or names them
+    for func, name, defaults in ((ucb, "ucb", {"z": 2}), (ucb1, "ucb1", {"c": math.sqrt(2)})):
+        bound = _bind(func, defaults, rule)
+        if bound is not None:
+            return hook(name, next(iter(bound.values())))
+    return None
+
+
+def _kernel_search(kernel, tree, state, dives_, rng, progress):
+    """``search`` on a game's kernel: counts thawed from the tree, grown, frozen back (None: declined)."""
+    counts = {s: [rec["win"], rec["loss"]] for s, rec in tree.items()}
+    left = dives_
+    while left > 0:
+        size = min(left, CHUNK)
+        if not kernel(counts, state, size, rng):
+            return None  # declined before drawing anything
+        left -= size
+        if progress is not None:
+            progress(size)
+    return pmap({s: make_record(w, l) for s, (w, l) in counts.items()})
 
 
 # -- mcts_move: search from a decision and choose ------------------------------------------
