@@ -39,7 +39,7 @@ See Also: ``fnmcts.exact`` (the truth every estimate is judged by),
 ``fnmcts.play.playout`` (the playouts).
 """
 
-from pyrsistent import pmap
+from pyrsistent import pmap  # noqa: F401 (the module doctest)
 
 from ._graph import CompiledGraph
 from ._records import (
@@ -68,7 +68,7 @@ from ._search import (
     BACKUPS,
     DEFAULT_ITERATIONS,
     MoveSearch,
-    _repeat_uct,
+    _repeat_uct,  # noqa: F401 (the reference loop the tests replay)
     mcts_agent,
     mcts_move,
     result_of,

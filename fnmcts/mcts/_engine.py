@@ -30,7 +30,6 @@ to ``fnmcts.exact.solve``'s (a property test checks it).
 from __future__ import annotations
 
 from fractions import Fraction
-from math import inf, log, sqrt
 from math import inf as _inf, log as _log, sqrt as _sqrt
 
 from ..play import playout
@@ -67,7 +66,6 @@ class Stats:
         self.lookup = lookup
         self.N, self.S, self.W, self.D, self.V = [], [], [], [], []
         self.E = self.S
-        self.loaded = []  # nodes whose counts came from ``lookup``
         self.grow()
 
     def use_values(self):
@@ -95,7 +93,6 @@ class Stats:
                 counts = self.lookup(states[i])
                 if counts is not None:
                     self.set(i, counts)
-                    self.loaded.append(i)
 
     def set(self, i, counts):
         """Store ``counts`` = ``[visits, score, wins, draws, value]`` at node ``i``."""

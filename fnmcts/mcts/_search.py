@@ -40,7 +40,7 @@ from ._records import (
     ucb1,
     ucb1_selector,
     ucb_selector,
-    visits,
+    visits,  # noqa: F401 (doctests)
 )
 
 __all__ = [
@@ -74,12 +74,7 @@ def _bind(func, defaults, rule):
     return None
 
 
-def _counts_record(c) -> Record:
-    n, s, w, d, v = c
-    return record(w, n - w - d, value=v, draw=d, score=s)
-
-
-def _selector(rule, expectimax=False) -> Callable:
+def _selector(rule) -> Callable:
     """``select(children, counts, parent_visits)`` for ``rule`` (a function of a record)."""
     bound = _bind(ucb, {"z": 2}, rule)
     if bound is not None:
@@ -94,7 +89,7 @@ def _selector(rule, expectimax=False) -> Callable:
         if c is None or not c[0]:
             return rule(EMPTY_RECORD, parent_visits=parent)
         if c[4] is None:
-            return rule(_counts_record(c), parent_visits=parent)
+            return rule(_freeze_one(c), parent_visits=parent)
         n, v = c[0], c[4]
         return rule(record(v * n, (1 - v) * n), parent_visits=parent)
 
@@ -141,9 +136,7 @@ def _counts_of(rec) -> list:
 
 def _proof(solver, rec):
     exact = rec.get("proven")
-    if exact is not None:
-        return (exact, tuple(float((x - solver.low) / solver.span) for x in exact))
-    return None
+    return None if exact is None else solver.value(exact)
 
 
 def _thaw(graph, tree, solver) -> Stats:

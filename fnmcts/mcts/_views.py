@@ -15,9 +15,10 @@ from typing import Callable
 
 from pyrsistent import pmap
 
-from ..protocol import CHANCE, payoff_range
+from ..protocol import CHANCE
 from ._graph import mover_into as _mover
-from ._records import EMPTY_RECORD, mean, record, visits, win_rate
+from ._graph import rescaler
+from ._records import EMPTY_RECORD, mean, record, visits, win_rate  # noqa: F401 (record: doctests)
 
 __all__ = [
     "dives_win_rate",
@@ -111,11 +112,6 @@ def greedy_policy(tree, values=None) -> Callable:
     return policy
 
 
-def _rescale(game):
-    low, high = payoff_range(game)
-    return lambda x: (x - low) / (high - low)
-
-
 def backed_up_values(game, tree):
     """Expectimax over the tree: each stored state's estimated value for its mover.
 
@@ -132,14 +128,14 @@ def backed_up_values(game, tree):
     >>> backed_up_values(ShutTheBox(), tree)[frozenset({2})] == 1 / 36
     True
     """
-    rescale = _rescale(game)
+    rescale = rescaler(game)
     values: dict = {}
 
     def estimate(state, mover, fallback, pending):
         """The value of ``state`` for ``mover``, or None while a stored child is pending."""
         player = game.to_move(state)
         if player is None:
-            return float(rescale(game.payoff(state)[mover]))
+            return float(rescale(game.payoff(state))[mover])
         if player is CHANCE:
             total = 0.0
             for outcome, p in game.chance_outcomes(state):
@@ -157,7 +153,7 @@ def backed_up_values(game, tree):
                     pending.append((child, player))
                     continue
             elif game.to_move(child) is None:
-                v = float(rescale(game.payoff(child)[player]))
+                v = float(rescale(game.payoff(child))[player])
             else:
                 continue
             best = v if best is None or v > best else best
