@@ -304,3 +304,57 @@ def test_the_kernel_steps_aside_where_it_does_not_apply():
     assert search(game, roll, 50, random.Random(1)) == search(game, roll, 50, random.Random(1), graph=CompiledGraph(game))
     with_draws = pmap({game.start(): record(1, 1, draw=1)})  # records the kernel cannot keep
     assert search(game, game.start(), 50, random.Random(1), with_draws)[game.start()]["draw"] == 1
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.sampled_from((ShutTheBox(), ShutTheBox(simplified=True), ShutTheBox(levers=4), ShutTheBox(levers=11))),
+    st.sampled_from((ucb, ucb1, partial(ucb1, c=0.2), partial(ucb, z=1))),
+    st.integers(0, 2**32),
+    st.integers(0, 300),
+    st.integers(1, 40),
+)
+def test_the_tutorial_uct_on_box_masks_is_the_engine_s_dive(game, rule, seed, prior, dives):
+    """The tutorial's ``uct`` (one dive on box masks, reading the tree lazily) against the engine's ``uct``."""
+    from unittest import mock
+
+    from fnmcts.games.shut_the_box import uct as tutorial_uct
+    from fnmcts.mcts import uct as engine_uct
+
+    def no_engine(*args, **kwargs):
+        raise AssertionError("the tutorial's uct left a plain tree to the engine")
+
+    start = game.start()
+    tree = search(game, start, prior, random.Random(seed ^ 5), rule=rule, graph=CompiledGraph(game))
+    box = sorted(tree, key=len)[len(tree) // 2] if tree else start  # a box inside the tree, or the start
+    rng_kernel, rng_engine = random.Random(seed), random.Random(seed)
+    by_kernel = by_engine = tree
+    for _ in range(dives):
+        with mock.patch("fnmcts.games.shut_the_box.uct_game", no_engine):
+            by_kernel, result_kernel = tutorial_uct(by_kernel, box, rng_kernel, game, rule)
+        by_engine, result_engine = engine_uct(by_engine, box, rng_engine, game, rule)
+        assert result_kernel == result_engine
+    assert by_kernel == by_engine
+    assert all(type(by_kernel[s]) is type(by_engine[s]) for s in by_engine)
+    assert rng_kernel.random() == rng_engine.random()
+
+
+def test_the_tutorial_uct_leaves_records_it_cannot_keep_to_the_engine():
+    from fnmcts.games.shut_the_box import uct as tutorial_uct
+    from fnmcts.mcts import uct as engine_uct
+
+    game = ShutTheBox(levers=4)
+    start = game.start()
+    for tree in (
+        pmap({start: record(1, 1, draw=1)}),
+        pmap({start: record(3, 2), frozenset({1, 2, 3}): record(1, 0, value=0.5)}),
+        pmap({start: {"win": 2}}),
+    ):
+        rng_kernel, rng_engine = random.Random(4), random.Random(4)
+        for _ in range(30):
+            tree_k, result_k = tutorial_uct(tree, start, rng_kernel, game)
+            tree_e, result_e = engine_uct(tree, start, rng_engine, game)
+            assert (tree_k, result_k) == (tree_e, result_e)
+            tree = tree_k
+    with pytest.raises(TypeError, match="record"):
+        tutorial_uct(pmap({start: 7}), start, random.Random(1), game)

@@ -138,6 +138,13 @@ class Record(Mapping):
     def __reduce__(self):
         return (Record._of, (self._items,))
 
+    def _wins_losses(self):
+        """``[wins, losses]`` if the record holds nothing else (a fast path's reading), else None."""
+        items = self._items
+        if len(items) == 2 and items[0][0] == "win" and items[1][0] == "loss":
+            return [items[0][1], items[1][1]]
+        return None
+
     def __repr__(self):
         return "Record(" + ", ".join(f"{k}={v!r}" for k, v in self._items) + ")"
 
