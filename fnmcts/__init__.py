@@ -66,6 +66,7 @@ from .qlearning import (
 )
 from .io import save_ai
 from .rng import child_seed, dice_roll, make_rng
+from .parallel import Interrupted
 from .tables import best_move_table, build_tree, lookup_table, optimal_play_table, random_play_table
 from .theory import winner, winning_moves
 from .games.piles import nim_sum
@@ -87,6 +88,7 @@ __all__ = [
     "sample_outcome",
     # randomness
     "make_rng",
+    "Interrupted",
     "child_seed",
     "dice_roll",
     # games

@@ -35,7 +35,7 @@ from typing import Callable
 
 from pyrsistent import PRecord, field
 
-from .parallel import DEFAULT_CHUNK, check_count, run_chunks
+from .parallel import DEFAULT_CHUNK, Interrupted, check_count, interrupted, run_chunks
 from .play import playout
 from .protocol import check_state, payoff_range
 from .rng import resolve_seed
@@ -321,7 +321,8 @@ def estimate(
     The trials are cut into chunks of ``chunk_size``, each with its own child
     seed of ``seed`` (an ``rng``, if given instead, supplies that seed): the same
     seed gives the same record on one worker or many. A trial pays 1 when it
-    wins and 0 when it does not, so the mean is the estimate.
+    wins and 0 when it does not, so the mean is the estimate. Ctrl-C raises
+    ``Interrupted`` whose ``partial`` is the record of the chunks finished.
 
     >>> from fnmcts.games.coin import flip_coin, is_win
     >>> record = estimate(flip_coin, 1_000, win=is_win, seed=3)
@@ -330,7 +331,11 @@ def estimate(
     """
     check_count(n, "the number of trials")
     base = resolve_seed(seed, rng)
-    counts = run_chunks(partial(_trial_chunk, trial, win), n, base, chunk_size, executor, progress)
+    try:
+        counts = run_chunks(partial(_trial_chunk, trial, win), n, base, chunk_size, executor, progress)
+    except Interrupted as stop:
+        done = min(n, len(stop.partial) * chunk_size)  # every chunk is whole but the last
+        raise interrupted(stop, Simulation.of(sum(stop.partial), done, base)) from None
     return Simulation.of(sum(counts), n, base)
 
 
@@ -396,7 +401,8 @@ def simulate(
     of its ``payoff_range`` may provide, or ``game.random_payoff(state, rng)``,
     the payoffs of one random game). Each chunk of ``chunk_size`` games counts
     and sums on its own child seed; the chunks are combined in order, so the
-    same seed gives the same record whatever the executor.
+    same seed gives the same record whatever the executor. Ctrl-C raises
+    ``Interrupted`` whose ``partial`` is the record of the chunks finished.
 
     >>> from fnmcts.games.shut_the_box import ShutTheBox
     >>> simulate(ShutTheBox(), 20_000, seed=5).games
@@ -411,5 +417,9 @@ def simulate(
     start = check_state(game, game.start() if state is None else state)
     game_range = payoff_range(game)
     fn = partial(_game_chunk, game, start, agent, game_range)
-    parts = run_chunks(fn, n, base, chunk_size, executor, progress)
-    return reduce(Simulation.merge, parts, Simulation.of(0, 0, base, payoff_range=game_range))
+    empty = Simulation.of(0, 0, base, payoff_range=game_range)
+    try:
+        parts = run_chunks(fn, n, base, chunk_size, executor, progress)
+    except Interrupted as stop:
+        raise interrupted(stop, reduce(Simulation.merge, stop.partial, empty)) from None
+    return reduce(Simulation.merge, parts, empty)

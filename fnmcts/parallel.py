@@ -7,6 +7,14 @@ this process, on a ``concurrent.futures`` executor, or on a Dask
 depends on the seed alone. Chunks are made as they are needed and sent to an
 executor a window at a time, so memory does not grow with ``n``.
 
+Nothing is lost and nothing hangs: Ctrl-C (``KeyboardInterrupt``) during
+``run_chunks`` raises ``Interrupted`` carrying the results of the chunks
+finished so far (in chunk order, so a partial result depends on the seed and
+the number of chunks alone); ``worker_pool`` stops its workers on every exit
+path, and a worker started by ``make_executor`` ignores Ctrl-C (its parent
+decides), holds no terminal or pipe of its parent (its standard streams are
+``/dev/null``) and ends itself when its parent dies.
+
 >>> chunks(10, 4)
 ((0, 4), (1, 4), (2, 2))
 >>> run_chunks(_count, 10, seed=1, chunk_size=4)
@@ -16,17 +24,67 @@ executor a window at a time, so memory does not grow with ``n``.
 from __future__ import annotations
 
 import os
+import signal
+import threading
+import time
 from concurrent.futures import Executor, ProcessPoolExecutor
+from contextlib import contextmanager
 from typing import Callable
 
 from toolz import partition_all
 
 from .rng import child_rng, check_seed
 
-__all__ = ["DEFAULT_CHUNK", "chunks", "run_chunks", "make_executor", "check_count"]
+__all__ = [
+    "DEFAULT_CHUNK",
+    "chunks",
+    "run_chunks",
+    "make_executor",
+    "worker_pool",
+    "check_count",
+    "Interrupted",
+    "interrupted",
+]
 
 DEFAULT_CHUNK = 50_000
 """Trials per chunk (and per child seed) unless told otherwise."""
+
+
+class Interrupted(KeyboardInterrupt):
+    """A long call stopped by Ctrl-C (or SIGTERM at the command line), with the work done so far.
+
+    ``partial`` is what the call returns for the work finished before the
+    signal (``None`` when there is nothing to give); ``signum`` is the signal
+    (``signal.SIGINT`` for Ctrl-C). It is a ``KeyboardInterrupt``, so code that
+    knows nothing of it stops as it would on Ctrl-C.
+
+    >>> stop = Interrupted((4, 4), signal.SIGTERM)
+    >>> stop.partial, stop.signal_name, isinstance(stop, KeyboardInterrupt)
+    ((4, 4), 'SIGTERM', True)
+    """
+
+    def __init__(self, partial=None, signum: int = signal.SIGINT):
+        self.partial = partial
+        self.signum = int(signum)
+        self.reported = False  # set once the partial result has been shown
+        super().__init__(f"interrupted by {self.signal_name}")
+
+    @property
+    def signal_name(self) -> str:
+        """The signal's name: ``"SIGINT"`` or ``"SIGTERM"``."""
+        try:
+            return signal.Signals(self.signum).name
+        except ValueError:
+            return f"signal {self.signum}"
+
+
+def interrupted(error: BaseException, partial) -> Interrupted:
+    """``Interrupted`` with ``partial`` for the interruption ``error`` (its signal kept; Ctrl-C by default).
+
+    >>> interrupted(KeyboardInterrupt(), 3).partial, interrupted(Interrupted(None, 15), 3).signum
+    (3, 15)
+    """
+    return Interrupted(partial, getattr(error, "signum", signal.SIGINT))
 
 
 def check_count(n, what: str = "n") -> int:
@@ -81,11 +139,70 @@ def _call(job):
 def make_executor(workers: int | None = None) -> Executor:
     """A process pool with ``workers`` processes (default: one per core).
 
+    Its workers ignore Ctrl-C (the parent stops them), write nothing to the
+    parent's terminal or pipes, and end when the parent dies.
+
     >>> with make_executor(2) as executor:
     ...     type(executor).__name__
     'ProcessPoolExecutor'
     """
-    return ProcessPoolExecutor(max_workers=workers or os.cpu_count() or 1)
+    return ProcessPoolExecutor(
+        max_workers=workers or os.cpu_count() or 1, initializer=_worker_start, initargs=(os.getpid(),)
+    )
+
+
+def _worker_start(parent: int) -> None:
+    """Set up a worker of ``make_executor``: signals, standard streams, the watch on its parent."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole process group: the parent decides
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    devnull = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):  # a reader of the parent's pipe must not wait for a worker
+        os.dup2(devnull, fd)
+    os.close(devnull)
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+
+
+def _watch_parent(parent: int, poll: float = 0.2) -> None:
+    """End this process as soon as ``parent`` is no longer its parent (it died)."""
+    while os.getppid() == parent:
+        time.sleep(poll)
+    os._exit(1)
+
+
+@contextmanager
+def worker_pool(workers: int | None):
+    """A ``make_executor`` pool of ``workers`` processes, or ``None`` for one worker; shut down on every exit.
+
+    On a normal exit the pool finishes and closes; on an exception (Ctrl-C
+    and SIGTERM included) its pending work is cancelled and its workers are
+    stopped at once, so no process outlives the block.
+
+    >>> with worker_pool(1) as executor:
+    ...     executor is None
+    True
+    >>> with worker_pool(2) as executor:
+    ...     run_chunks(_count, 10, seed=1, chunk_size=4, executor=executor)
+    (4, 4, 2)
+    """
+    if workers is None or workers <= 1:
+        yield None
+        return
+    import multiprocessing
+
+    before = set(multiprocessing.active_children())
+    executor = make_executor(workers)
+    try:
+        yield executor
+    except BaseException:
+        ours = [p for p in multiprocessing.active_children() if p not in before]
+        executor.shutdown(wait=False, cancel_futures=True)
+        for process in ours:
+            process.terminate()
+        for process in ours:
+            process.join(5)
+        raise
+    finally:
+        executor.shutdown(wait=True)
 
 
 def run_chunks(
@@ -100,7 +217,10 @@ def run_chunks(
 
     ``fn`` must be picklable (a module-level function or a ``functools.partial``
     of one) when ``executor`` runs it in other processes. ``progress`` is called
-    with each finished chunk's size.
+    with each finished chunk's size. Ctrl-C (or any ``KeyboardInterrupt``)
+    raises ``Interrupted`` whose ``partial`` is the tuple of the results of the
+    chunks finished so far, in order; the executor's pending chunks are
+    cancelled.
 
     >>> run_chunks(lambda size, rng: size, 10, seed=1, chunk_size=4)
     (4, 4, 2)
@@ -116,17 +236,27 @@ def run_chunks(
         raise TypeError(f"executor must offer map(), got {type(executor).__name__}")
     jobs = ((fn, seed, index, size) for index, size in iter_chunks(n, chunk_size))
     results = []
-    for window in partition_all(1 if executor is None else WINDOW, jobs):
-        if executor is None:
-            mapped = map(_call, window)
-        elif hasattr(executor, "gather") and not isinstance(executor, Executor):  # dask.distributed
-            mapped = executor.gather(executor.map(_call, window, pure=False))
-        else:
-            mapped = executor.map(_call, window)
-        for job, result in zip(window, mapped):
-            results.append(result)
-            if progress is not None:
-                progress(job[3])
+    futures = mapped = None
+    try:
+        for window in partition_all(1 if executor is None else WINDOW, jobs):
+            if executor is None:
+                mapped = map(_call, window)
+            elif hasattr(executor, "gather") and not isinstance(executor, Executor):  # dask.distributed
+                futures = executor.map(_call, window, pure=False)
+                mapped = executor.gather(futures)
+            else:
+                mapped = executor.map(_call, window)  # its iterator cancels what is left when closed
+            for job, result in zip(window, mapped):
+                results.append(result)
+                if progress is not None:
+                    progress(job[3])
+            futures = None
+    except KeyboardInterrupt as error:
+        if futures is not None:
+            executor.cancel(futures)
+        if hasattr(mapped, "close"):
+            mapped.close()  # a concurrent.futures map: cancels its pending chunks
+        raise interrupted(error, tuple(results)) from None
     return tuple(results)
 
 

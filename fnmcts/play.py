@@ -29,7 +29,7 @@ from typing import Callable
 
 from pyrsistent import PRecord, field, pmap
 
-from .parallel import check_count, run_chunks
+from .parallel import Interrupted, check_count, interrupted, run_chunks
 from .protocol import CHANCE, check_state, sample_outcome, transcript_line
 from .rng import check_rng, resolve_seed
 
@@ -266,6 +266,8 @@ def tournament(
     The games are cut into chunks of ``chunk_size``, each played with its own
     child seed of ``seed``, in this process or on ``executor`` (agents and game
     must then be picklable: module-level functions or partials of them).
+    Ctrl-C raises ``Interrupted`` whose ``partial`` is the record of the chunks
+    of games finished.
 
     >>> from fnmcts.agents import perfect_agent
     >>> from fnmcts.games import Nim
@@ -276,6 +278,13 @@ def tournament(
     base = resolve_seed(seed, rng)
     start = game.start() if state is None else state
     fn = partial(_tournament_chunk, agent1, agent2, game, start)
-    counts = run_chunks(fn, n, base, chunk_size, executor, progress)
+    try:
+        counts = run_chunks(fn, n, base, chunk_size, executor, progress)
+    except Interrupted as stop:
+        raise interrupted(stop, _tournament_record(stop.partial, base)) from None
+    return _tournament_record(counts, base)
+
+
+def _tournament_record(counts, seed) -> TournamentRecord:
     draws, one, two = (sum(c[i] for c in counts) for i in range(3))
-    return TournamentRecord(games=n, wins=pmap({1: one, 2: two}), draws=draws, seed=base)
+    return TournamentRecord(games=draws + one + two, wins=pmap({1: one, 2: two}), draws=draws, seed=seed)

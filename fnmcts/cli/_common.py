@@ -1,16 +1,52 @@
-"""Shared parts of the command line: the parser, argument types, output, progress."""
+"""Shared parts of the command line: the parser, argument types, output, progress, interruptions.
+
+Exit status: 0 done; 1 a runtime failure (a full disk, a closed standard
+output); 2 a usage error (one line on standard error, nothing changed); 130
+interrupted by Ctrl-C (SIGINT), 143 by SIGTERM.
+
+Interruptions keep the work. While a command runs, SIGTERM stops it as Ctrl-C
+does (an ``Interrupted``, a ``KeyboardInterrupt``). A long computation raises
+``Interrupted`` carrying its result for the work done so far (``partial``); a
+command that wraps it in ``keep_partial(args, report)`` prints that result as
+usual, clearly marked as partial (``"partial": true`` in JSON), and exits with
+130 or 143. A command that loops itself raises ``interrupted(error, so_far)``.
+
+>>> from fnmcts.parallel import Interrupted
+>>> def count_to_three(args):
+...     with keep_partial(args, lambda done: ({"done": done}, f"counted to {done}")):
+...         raise Interrupted(2)
+>>> cli = Cli()
+>>> cli.command("count", "count to three").set_defaults(handler=count_to_three)
+>>> cli.run(["count"])  # stderr: fnmcts: interrupted by SIGINT: the result above is partial
+PARTIAL RESULT (interrupted by SIGINT): the work done so far
+counted to 2
+130
+"""
 
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import os
+import signal
 import sys
+import threading
 from contextlib import contextmanager
+
+from ..parallel import Interrupted, interrupted
 
 __all__ = [
     "Cli",
     "CliError",
+    "EXIT_DONE",
+    "EXIT_FAILURE",
+    "EXIT_USAGE",
+    "Interrupted",
+    "interrupted",
+    "keep_partial",
+    "emit_partial",
+    "exit_status",
     "count",
     "positive_count",
     "seed_type",
@@ -20,6 +56,34 @@ __all__ = [
     "progress_bar",
     "read_line",
 ]
+
+
+EXIT_DONE, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
+"""Exit statuses: done, a runtime failure (a full disk), a usage error; an interruption exits 128 + the signal."""
+
+_USAGE_ERRNOS = frozenset(
+    {errno.ENOENT, errno.EACCES, errno.EPERM, errno.EISDIR, errno.ENOTDIR, errno.ENAMETOOLONG, errno.EROFS,
+     errno.EEXIST, errno.ELOOP, errno.EINVAL}
+)
+
+
+def exit_status(error: BaseException) -> int:
+    """The exit status for ``error``: 128 + the signal for an interruption, 2 for a usage error, 1 for a failure.
+
+    An ``OSError`` is a usage error when it names a path that cannot be used
+    (missing, not allowed, a directory...) and a runtime failure otherwise (a
+    full disk, an I/O error).
+
+    >>> exit_status(KeyboardInterrupt()), exit_status(Interrupted(None, signal.SIGTERM))
+    (130, 143)
+    >>> exit_status(CliError("bad")), exit_status(OSError(errno.ENOSPC, "No space left on device"))
+    (2, 1)
+    """
+    if isinstance(error, KeyboardInterrupt):
+        return 128 + getattr(error, "signum", signal.SIGINT)
+    if isinstance(error, OSError) and error.errno is not None and error.errno not in _USAGE_ERRNOS:
+        return EXIT_FAILURE
+    return EXIT_USAGE
 
 
 class CliError(Exception):
@@ -141,6 +205,97 @@ def emit(args, payload: dict, text: str) -> None:
         print(text)
 
 
+def emit_partial(args, payload: dict, text: str, stop: Interrupted) -> None:
+    """``emit`` a partial result: ``"partial": true`` and the signal in JSON, a marked header in text.
+
+    >>> from types import SimpleNamespace
+    >>> emit_partial(SimpleNamespace(json=True), {"games": 3}, "3 games", Interrupted(None, signal.SIGTERM))
+    {"games": 3, "partial": true, "signal": "SIGTERM"}
+    >>> emit_partial(SimpleNamespace(json=False), {"games": 3}, "3 games", Interrupted())
+    PARTIAL RESULT (interrupted by SIGINT): the work done so far
+    3 games
+    """
+    emit(
+        args,
+        payload | {"partial": True, "signal": stop.signal_name},
+        f"PARTIAL RESULT (interrupted by {stop.signal_name}): the work done so far\n{text}",
+    )
+    stop.reported = True
+
+
+@contextmanager
+def keep_partial(args, report):
+    """On an ``Interrupted`` with a partial result inside the block, print ``report(partial)`` marked partial.
+
+    ``report(partial)`` returns ``(payload, text)`` as for ``emit``. The
+    interruption goes on after the report (the command exits 130 or 143); a
+    second Ctrl-C or SIGTERM while the report prints is ignored, so the report
+    is whole.
+
+    >>> from types import SimpleNamespace
+    >>> try:
+    ...     with keep_partial(SimpleNamespace(json=False), lambda n: ({"n": n}, f"{n} games")):
+    ...         raise Interrupted(5)
+    ... except Interrupted as stop:
+    ...     stop.reported
+    PARTIAL RESULT (interrupted by SIGINT): the work done so far
+    5 games
+    True
+    """
+    try:
+        yield
+    except Interrupted as stop:
+        if stop.partial is not None and not stop.reported:
+            with _signals_ignored():
+                payload, text = report(stop.partial)
+                emit_partial(args, payload, text, stop)
+                sys.stdout.flush()
+        raise
+
+
+def _on_main_thread() -> bool:
+    return threading.current_thread() is threading.main_thread()
+
+
+@contextmanager
+def _signals_ignored():
+    """Ctrl-C and SIGTERM ignored for the block (a report being printed), then as before."""
+    if not _on_main_thread():
+        yield
+        return
+    saved = {s: signal.signal(s, signal.SIG_IGN) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for number, handler in saved.items():
+            signal.signal(number, handler)
+
+
+def _raise_interrupted(signum, frame):
+    raise Interrupted(None, signum)
+
+
+@contextmanager
+def _signals_interrupt():
+    """For the block, SIGTERM raises ``Interrupted`` (as Ctrl-C raises ``KeyboardInterrupt``), then as before.
+
+    An ignored signal (a job started with ``nohup``, or in the background of a
+    script) stays ignored.
+    """
+    if not _on_main_thread():
+        yield
+        return
+    saved = {}
+    for number, handler in ((signal.SIGTERM, _raise_interrupted), (signal.SIGINT, signal.default_int_handler)):
+        if signal.getsignal(number) is not signal.SIG_IGN:
+            saved[number] = signal.signal(number, handler)
+    try:
+        yield
+    finally:
+        for number, handler in saved.items():
+            signal.signal(number, handler)
+
+
 def read_line(prompt: str) -> str:
     """``input(prompt)``, echoing the answer when it comes from a script, not a terminal.
 
@@ -216,11 +371,21 @@ class Cli:
         return self._games[command].add_parser(game, help=help, description=help)
 
     def run(self, argv) -> int:
+        """Parse ``argv``, run its command, and return the exit status (see the module's docstring)."""
+        if sys.stdout is None or sys.stderr is None:  # started with a closed standard stream (``>&-``)
+            return _closed_stream()
+        with _signals_interrupt():
+            try:
+                return self._run(argv)
+            except KeyboardInterrupt as error:
+                return _interrupted(error)
+
+    def _run(self, argv) -> int:
         args = self.parser.parse_args(argv)
         handler = getattr(args, "handler", None)
         if handler is None:
             self.parser.print_help()
-            return 2
+            return EXIT_USAGE
         try:
             code = handler(args) or 0
             sys.stdout.flush()
@@ -231,15 +396,35 @@ class Cli:
             os.dup2(devnull, sys.stdout.fileno())
             return 0
         except CliError as error:
-            print(f"fnmcts: error: {error}", file=sys.stderr)
-            return 2
+            return _error(error, EXIT_USAGE)
+        except RecursionError:
+            return _error("the input is nested too deeply to read", EXIT_USAGE)
         except (ValueError, TypeError, KeyError, OSError) as error:
             message = error.args[0] if isinstance(error, KeyError) and error.args else error
-            print(f"fnmcts: error: {message}", file=sys.stderr)
-            return 2
-        except KeyboardInterrupt:
-            print("\nfnmcts: interrupted", file=sys.stderr)
-            return 130
+            return _error(message, exit_status(error))
+
+
+def _error(message, status: int) -> int:
+    print(f"fnmcts: error: {message}", file=sys.stderr)
+    return status
+
+
+def _interrupted(error: KeyboardInterrupt) -> int:
+    """Say that the command was interrupted (and whether the result shown is partial); 128 + the signal."""
+    name = error.signal_name if isinstance(error, Interrupted) else "SIGINT"
+    shown = ": the result above is partial" if getattr(error, "reported", False) else ""
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        pass
+    print(f"\nfnmcts: interrupted by {name}{shown}", file=sys.stderr)
+    return exit_status(error)
+
+
+def _closed_stream() -> int:
+    if sys.stderr is not None:
+        print("fnmcts: error: standard output is closed: nothing can be printed", file=sys.stderr)
+    return EXIT_FAILURE
 
 
 def _version() -> str:

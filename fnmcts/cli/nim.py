@@ -42,6 +42,7 @@ from ._common import (
     add_seed,
     count,
     emit,
+    keep_partial,
     positive_count,
     progress_bar,
     read_line,
@@ -621,7 +622,7 @@ def _play(args):
 
 
 def _tournament(args):
-    from ..parallel import make_executor
+    from ..parallel import worker_pool
 
     names = (args.agent1, args.agent2)
     _check_agents(args, args.game, names)
@@ -638,18 +639,20 @@ def _tournament(args):
                 pickle.dumps(agent)
             except Exception:
                 raise CliError(f"agent {name!r} cannot run in worker processes; use --workers 1") from None
-    executor = make_executor(args.workers) if args.workers > 1 else None
-    try:
-        with progress_bar(args.games, "games", enabled=None if args.games >= 1000 else False) as update:
+
+    def describe(record):
+        payload = record.to_json() | {"agent1": args.agent1, "agent2": args.agent2, "game": _game_json(game)}
+        summary = record.summary()
+        if _family(game.name).draws and not record.draws:
+            summary += " 0 draws."
+        if record.games < args.games:
+            summary = f"{record.games:,} of {args.games:,} games played. {summary}"
+        return payload, f"{summary}\n(player 1: {args.agent1}, player 2: {args.agent2}; seed {record.seed})"
+
+    with keep_partial(args, describe), worker_pool(args.workers) as executor:
+        with progress_bar(args.games, "games") as update:
             record = tournament(args.games, agent1, agent2, game, args.seed, executor=executor, progress=update)
-    finally:
-        if executor is not None:
-            executor.shutdown()
-    payload = record.to_json() | {"agent1": args.agent1, "agent2": args.agent2, "game": _game_json(game)}
-    summary = record.summary()
-    if _family(game.name).draws and not record.draws:
-        summary += " 0 draws."
-    emit(args, payload, f"{summary}\n(player 1: {args.agent1}, player 2: {args.agent2}; seed {record.seed})")
+    emit(args, *describe(record))
 
 
 def _game_json(game) -> dict:

@@ -13,7 +13,7 @@ from ..games import coin, darts
 from ..games.shut_the_box import ShutTheBox
 from ..games.tictactoe import TicTacToe
 from ..montecarlo import simulate
-from ._common import add_json, add_seed, count, emit, positive_count, progress_bar
+from ._common import add_json, add_seed, count, emit, keep_partial, positive_count, progress_bar
 
 __all__ = ["register", "report_text"]
 
@@ -61,16 +61,13 @@ def register(cli) -> None:
     p.set_defaults(handler=_tic_tac_toe)
 
 
-def _run(args, fn, desc):
-    from ..parallel import make_executor
+def _run(args, fn, desc, describe):
+    """``fn``'s record of ``args.games`` games; on Ctrl-C or SIGTERM, ``describe`` prints the games so far."""
+    from ..parallel import worker_pool
 
-    executor = make_executor(args.workers) if args.workers > 1 else None
-    try:
+    with keep_partial(args, describe), worker_pool(args.workers) as executor:
         with progress_bar(args.games, desc, enabled=None if args.games >= 200_000 else False) as update:
             return fn(args.games, seed=args.seed, executor=executor, progress=update)
-    finally:
-        if executor is not None:
-            executor.shutdown()
 
 
 def report_text(record, title: str, extra_text: str = "") -> str:
@@ -117,25 +114,31 @@ def report_text(record, title: str, extra_text: str = "") -> str:
     return "\n".join(lines) + f"\nseed      {record.seed}" + extra_text
 
 
-def _report(args, record, title, extra=None, extra_text=""):
-    emit(args, record.to_json() | (extra or {}), report_text(record, title, extra_text))
+def _described(title, extra=None):
+    """``record -> (payload, text)``: the report of a record under ``title``; ``extra(record)`` adds to both."""
+
+    def describe(record):
+        more, more_text = extra(record) if extra is not None else ({}, "")
+        return record.to_json() | more, report_text(record, title, more_text)
+
+    return describe
+
+
+def _simulate(args, fn, desc, describe):
+    emit(args, *describe(_run(args, fn, desc, describe)))
 
 
 def _coin(args):
-    record = _run(args, coin.simulate, "coin")
-    _report(args, record, "coin flips (heads wins)")
+    _simulate(args, coin.simulate, "coin", _described("coin flips (heads wins)"))
+
+
+def _pi(record):
+    pi, low, high = darts.pi_estimate(record)
+    return {"pi": pi, "pi_low": low, "pi_high": high}, f"\npi        {pi:.6g}  (95% CI [{low:.6g}, {high:.6g}])"
 
 
 def _darts(args):
-    record = _run(args, darts.simulate, "darts")
-    pi, low, high = darts.pi_estimate(record)
-    _report(
-        args,
-        record,
-        "darts inside the circle",
-        {"pi": pi, "pi_low": low, "pi_high": high},
-        f"\npi        {pi:.6g}  (95% CI [{low:.6g}, {high:.6g}])",
-    )
+    _simulate(args, darts.simulate, "darts", _described("darts inside the circle", _pi))
 
 
 def _shut_the_box(args):
@@ -144,9 +147,9 @@ def _shut_the_box(args):
     def fn(n, **options):
         return simulate(game, n, **options)
 
-    record = _run(args, fn, "shut the box")
     rules = "simplified" if args.simplified else "full"
-    _report(args, record, f"Shut the Box, {rules} rules, random play", {"rules": rules})
+    describe = _described(f"Shut the Box, {rules} rules, random play", lambda record: ({"rules": rules}, ""))
+    _simulate(args, fn, "shut the box", describe)
 
 
 def _tic_tac_toe(args):
@@ -155,5 +158,4 @@ def _tic_tac_toe(args):
     def fn(n, **options):
         return simulate(game, n, **options)
 
-    record = _run(args, fn, "tic-tac-toe")
-    _report(args, record, "Tic-tac-toe, random play, X (player 1) moves first")
+    _simulate(args, fn, "tic-tac-toe", _described("Tic-tac-toe, random play, X (player 1) moves first"))

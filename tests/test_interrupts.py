@@ -1,0 +1,157 @@
+"""Interruptions keep the work, and leave no process behind.
+
+Real signals to real ``fnmcts`` processes: each runs in its own session (its
+own process group), so Ctrl-C is simulated as a terminal sends it (SIGINT to
+the whole group, workers included) and SIGTERM as ``kill PID`` sends it (to
+the parent alone). After the exit, no process of the group may remain, and
+the output pipes must reach their end (a worker holding the caller's stdout
+would make ``communicate`` time out).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from fnmcts.cli import main
+from fnmcts.parallel import Interrupted, run_chunks, worker_pool
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _children(pid: int) -> list:
+    """The pids whose parent is ``pid`` (read from /proc)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as handle:
+                    fields = handle.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                found.append(int(entry))
+    return found
+
+
+def _group_alive(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def _start(args, cwd):
+    return subprocess.Popen(
+        [sys.executable, "-m", "fnmcts", *args],
+        cwd=cwd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        env=os.environ | {"PYTHONPATH": str(ROOT)},
+    )
+
+
+def _interrupt(args, cwd, signum, *, group: bool, workers: int = 0, delay: float = 1.5):
+    """Run ``fnmcts args``, send ``signum`` after ``delay`` s (and after ``workers`` children started)."""
+    proc = _start(args, cwd)
+    deadline = time.monotonic() + 20
+    while len(_children(proc.pid)) < workers and time.monotonic() < deadline:
+        time.sleep(0.05)
+    children = _children(proc.pid)
+    assert len(children) >= workers, "the workers never started"
+    time.sleep(delay)
+    assert proc.poll() is None, f"finished before the signal: {proc.communicate()}"
+    (os.killpg if group else os.kill)(proc.pid, signum)
+    out, err = proc.communicate(timeout=30)  # a worker holding the pipe would hang here
+    for _ in range(100):
+        if not _group_alive(proc.pid):
+            break
+        time.sleep(0.02)
+    assert not _group_alive(proc.pid), "a process of the run survived it"
+    assert not [c for c in children if os.path.exists(f"/proc/{c}")]
+    return proc.returncode, out, err
+
+
+def test_sigterm_to_the_parent_of_a_two_worker_simulation_keeps_the_counts_and_stops_the_workers(tmp_path):
+    code, out, err = _interrupt(
+        ["simulate", "shut-the-box", "--games", "1e9", "--seed", "1", "--workers", "2", "--json"],
+        tmp_path, signal.SIGTERM, group=False, workers=2,
+    )
+    assert code == 143, err
+    data = json.loads(out)
+    assert data["partial"] is True and data["signal"] == "SIGTERM"
+    assert 0 < data["games"] < 10**9 and data["games"] % 50_000 == 0  # whole chunks only
+    assert data["wins"] + data["losses"] == data["games"]
+    assert data["ci_low"] < data["estimate"] < data["ci_high"]
+    assert "interrupted by SIGTERM: the result above is partial" in err
+    assert "Traceback" not in err
+
+
+def test_ctrl_c_to_a_two_worker_simulation_prints_the_marked_estimate(tmp_path):
+    code, out, err = _interrupt(
+        ["simulate", "coin", "--games", "1e12", "--seed", "3", "--workers", "2"],
+        tmp_path, signal.SIGINT, group=True, workers=2,
+    )
+    assert code == 130, err
+    assert out.startswith("PARTIAL RESULT (interrupted by SIGINT): the work done so far\ncoin flips (heads wins)\n")
+    assert "95% CI" in out and "Traceback" not in err
+
+
+def test_the_partial_estimate_is_that_of_the_chunks_done(tmp_path, capsys):
+    """A partial record is the record of its first chunks: the same as a full run of that many games."""
+    code, out, _ = _interrupt(
+        ["simulate", "shut-the-box", "--games", "1e9", "--seed", "5", "--json"], tmp_path, signal.SIGINT, group=True
+    )
+    assert code == 130
+    partial = json.loads(out)
+    assert main(["simulate", "shut-the-box", "--games", str(partial["games"]), "--seed", "5", "--json"]) == 0
+    full = json.loads(capsys.readouterr().out)
+    assert partial.pop("partial") is True and partial.pop("signal") == "SIGINT"
+    assert partial == full
+
+
+def test_sigterm_to_a_two_worker_tournament_prints_the_games_so_far(tmp_path):
+    code, out, err = _interrupt(
+        ["tournament", "tic-tac-toe", "random", "random", "--games", "1e8", "--seed", "2", "--workers", "2"],
+        tmp_path, signal.SIGTERM, group=False, workers=2,
+    )
+    assert code == 143, err
+    lines = out.splitlines()
+    assert lines[0] == "PARTIAL RESULT (interrupted by SIGTERM): the work done so far"
+    assert " of 100,000,000 games played. Player 1 wins " in lines[1]
+    assert "Traceback" not in err
+
+
+def test_run_chunks_interrupted_keeps_the_finished_chunks_in_order():
+    calls = []
+
+    def chunk(size, rng):
+        calls.append(size)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return size
+
+    with pytest.raises(Interrupted) as stop:
+        run_chunks(chunk, 10, seed=1, chunk_size=4)
+    assert stop.value.partial == (4, 4) and stop.value.signum == signal.SIGINT
+
+
+def test_a_worker_pool_left_by_an_exception_leaves_no_worker():
+    import multiprocessing
+
+    before = set(multiprocessing.active_children())
+    with pytest.raises(RuntimeError):
+        with worker_pool(2) as executor:
+            list(executor.map(abs, range(4)))
+            raise RuntimeError("stop")
+    assert set(multiprocessing.active_children()) - before == set()
