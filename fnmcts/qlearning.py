@@ -56,6 +56,7 @@ from typing import Callable
 from pyrsistent import PMap, PRecord, field, pmap
 
 from .exact import best_moves, solve
+from .parallel import interrupted
 from .play import random_agent
 from .protocol import (
     CHANCE,
@@ -405,6 +406,9 @@ def train(
     ``train_game`` with the same ``rng``, value for value; the work is done on a
     transient working copy (a plain dict and a cache of the game's states) and
     frozen into a fresh ``QAI`` at the end. ``progress(k)`` is called as games finish.
+    Ctrl-C raises ``Interrupted`` whose ``partial`` is ``(ai, games)``: the AI
+    after the games finished (the game in progress undone), and how many; it
+    equals ``train(games, ...)`` with the same seed.
 
     >>> from functools import reduce
     >>> from fnmcts.games import Nim
@@ -430,8 +434,6 @@ def train(
     step, win, loss, draw = rewards["step"], rewards["win"], rewards["loss"], rewards["draw"]
     to_key = partial(q_key, game)
     q = dict(ai.q)
-    q_get = q.get
-    random_ = rng.random
     nodes: dict = {}
 
     def node(state):
@@ -450,8 +452,31 @@ def train(
     def reward_of(p):
         return win if p > 0 else loss if p < 0 else draw
 
+    undo: list = []  # (pair, value before) of the game in progress, to undo it when interrupted
+    try:
+        _train_games(n, game, rng, node, q, undo, alpha, explore, step, reward_of, progress)
+    except KeyboardInterrupt as error:
+        for pair, old in reversed(undo[1:]):  # the first entry counts the games finished
+            if old is None:
+                q.pop(pair, None)
+            else:
+                q[pair] = old
+        raise interrupted(error, (ai.set(q=pmap(q)), _games_done(undo))) from None
+    return ai.set(q=pmap(q))
+
+
+def _games_done(undo) -> int:
+    """The games finished, kept by ``_train_games`` as the first entry of its undo log."""
+    return undo[0][1] if undo else 0
+
+
+def _train_games(n, game, rng, node, q, undo, alpha, explore, step, reward_of, progress) -> None:
+    """Play ``n`` games of self-play, updating ``q`` in place; ``undo`` logs the game in progress."""
+    q_get = q.get
+    random_ = rng.random
     done = 0
     for _ in range(n):
+        undo[:] = [(_DONE, done)]
         state = _past_chance(game, game.start(), rng)
         last: dict = {}
         while node(state)[0] is not None:
@@ -475,26 +500,32 @@ def train(
                 new_state = _past_chance(game, new_state, rng)
                 following, next_pairs, _, _, payoff = node(new_state)
             if following is None:
+                undo.append((pair, q_get(pair)))
                 old = q_get(pair, 0)
                 q[pair] = old + alpha * ((reward_of(payoff[player]) + 0) - old)
                 other = 1 - player
                 if other in last:
                     previous = last[other]
+                    undo.append((previous, q_get(previous)))
                     old = q_get(previous, 0)
                     q[previous] = old + alpha * ((reward_of(payoff[other]) + 0) - old)
                 break
             previous = last.get(following)
             if previous is not None:
                 future = max(q_get(p, 0) for p in next_pairs)
+                undo.append((previous, q_get(previous)))
                 old = q_get(previous, 0)
                 q[previous] = old + alpha * ((step + future) - old)
             state = new_state
         done += 1
+        undo[:] = [(_DONE, done)]
         if progress is not None and done % 100 == 0:
             progress(100)
     if progress is not None and done % 100:
         progress(done % 100)
-    return ai.set(q=pmap(q))
+
+
+_DONE = object()  # the undo log's first entry: (_DONE, games finished)
 
 
 # -- playing and measuring -----------------------------------------------------------
@@ -586,11 +617,13 @@ def optimal_move_rate(ai: QAI, solution=None) -> Fraction:
     return Fraction(optimal, winning)
 
 
-def win_rate(ai: QAI, opponent: Callable, games: int = 1000, seed: int | None = 0) -> PMap:
+def win_rate(
+    ai: QAI, opponent: Callable, games: int = 1000, seed: int | None = 0, progress: Callable[[int], None] | None = None
+) -> PMap:
     """The AI's greedy play against ``opponent`` (an agent), as a map of counts and rates.
 
     It plays ``games`` games as the first player and ``games`` as the second,
-    one ``rng`` from ``seed`` for all.
+    one ``rng`` from ``seed`` for all; ``progress(1)`` is called after each game.
 
     Returns a map with ``games`` (both sides), ``wins``, ``wins_first``,
     ``wins_second``, ``draws`` (games whose payoff to the AI is the middle of the
@@ -614,7 +647,11 @@ def win_rate(ai: QAI, opponent: Callable, games: int = 1000, seed: int | None = 
     wins, draws = [], 0
     for seat in (0, 1):
         agents = (me, opponent) if seat == 0 else (opponent, me)
-        mine = [_play_out(game, agents, rng)[seat] for _ in range(games)]
+        mine = []
+        for _ in range(games):
+            mine.append(_play_out(game, agents, rng)[seat])
+            if progress is not None:
+                progress(1)
         wins.append(sum(x > middle for x in mine))
         draws += sum(x == middle for x in mine)
     total = wins[0] + wins[1]
@@ -631,13 +668,16 @@ def win_rate(ai: QAI, opponent: Callable, games: int = 1000, seed: int | None = 
     )
 
 
-def evaluate(ai: QAI, games: int = 1000, seed: int | None = 0, solution=None) -> PMap:
+def evaluate(
+    ai: QAI, games: int = 1000, seed: int | None = 0, solution=None, progress: Callable[[int], None] | None = None
+) -> PMap:
     """The AI's report card, a map: its optimal move rate and its win rates against two opponents.
 
     ``optimal_move_rate`` (with ``optimal_states`` of ``winning_states``;
     ``None`` when no reachable state is a win), and ``win_rate_vs_random`` /
     ``win_rate_vs_perfect`` over ``games`` games on each side (``vs_random`` /
-    ``vs_perfect`` hold the details).
+    ``vs_perfect`` hold the details). ``progress(1)`` is called after each of
+    the ``4 * games`` games.
 
     >>> from fnmcts.games import Nim
     >>> report = evaluate(train(3_000, seed=2, game=Nim(heap=9, max_take=3)), games=200, seed=1)
@@ -648,8 +688,8 @@ def evaluate(ai: QAI, games: int = 1000, seed: int | None = 0, solution=None) ->
     solution = solve(game) if solution is None else solution
     optimal, winning = _optimal_counts(ai, solution)
     rng = make_rng(seed)
-    vs_random = win_rate(ai, random_agent, games, rng.randrange(2**32))
-    vs_perfect = win_rate(ai, _perfect_agent(game, solution), games, rng.randrange(2**32))
+    vs_random = win_rate(ai, random_agent, games, rng.randrange(2**32), progress)
+    vs_perfect = win_rate(ai, _perfect_agent(game, solution), games, rng.randrange(2**32), progress)
     return pmap(
         {
             "optimal_move_rate": optimal / winning if winning else None,

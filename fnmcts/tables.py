@@ -28,7 +28,7 @@ from toolz import first, valmap
 from .exact import evaluate_policy, random_policy, solve
 from .games.shut_the_box import ShutTheBox, all_boxes, box_to_mask, ordered_moves
 from .montecarlo import Z95, simulate, wilson_interval
-from .parallel import check_count
+from .parallel import check_count, interrupted
 from .rng import DICE_PROBABILITIES, check_seed, child_seed
 
 __all__ = [
@@ -156,7 +156,9 @@ class LookupEntry(PRecord):
         )
 
 
-def lookup_table(n: int, seed: int, levers: int = 9, simplified: bool = False, executor=None, *, exact=None):
+def lookup_table(
+    n: int, seed: int, levers: int = 9, simplified: bool = False, executor=None, *, exact=None, progress=None
+):
     """The look-up table of task 10: ``box -> LookupEntry`` for every box.
 
     Each box gets ``n`` random-play games from its own child seed
@@ -164,6 +166,8 @@ def lookup_table(n: int, seed: int, levers: int = 9, simplified: bool = False, e
     random-play value: the same seed gives the same table, and one box's
     estimate does not depend on which other boxes are in the table. ``exact``:
     a ``random_play_table(levers, simplified)`` the caller holds (else computed now).
+    ``progress(k)`` is called as games finish. Ctrl-C raises ``Interrupted``
+    whose ``partial`` is the table of the boxes finished.
 
     >>> table = lookup_table(1000, seed=10)
     >>> entry = table[frozenset({7})]
@@ -176,11 +180,16 @@ def lookup_table(n: int, seed: int, levers: int = 9, simplified: bool = False, e
     if check_seed(seed) is None:
         raise ValueError("the look-up table needs a seed (a non-negative whole number)")
     game = _game(levers, simplified)
-    exact = random_play_table(levers, simplified) if exact is None else exact
     rows = {}
-    for box in all_boxes(levers):
-        record = simulate(game, n, seed=child_seed(seed, box_to_mask(box)), state=box, executor=executor)
-        rows[box] = LookupEntry.of(exact[box], record.win, record.games)
+    try:
+        exact = random_play_table(levers, simplified) if exact is None else exact
+        for box in all_boxes(levers):
+            record = simulate(
+                game, n, seed=child_seed(seed, box_to_mask(box)), state=box, executor=executor, progress=progress
+            )
+            rows[box] = LookupEntry.of(exact[box], record.win, record.games)
+    except KeyboardInterrupt as error:
+        raise interrupted(error, pmap(rows)) from None
     return pmap(rows)
 
 

@@ -228,7 +228,9 @@ def test_training_drives_the_progress_bar(capsys, tmp_path, monkeypatch):
     code, _, _ = run(capsys, "train", "piles", "--games", "250", "--seed", "1", "-o", str(tmp_path / "q.json"),
                      "--eval-games", "10")
     assert code == 0
-    assert seen[0] == (250, "Playing training game") and sum(seen[1:]) == 250
+    second = seen.index((40, "Evaluation game"))  # both sides against both opponents, 10 games each
+    assert seen[0] == (250, "Playing training game") and sum(seen[1:second]) == 250
+    assert seen[second + 1:] == [1] * 40
 
 
 def test_a_game_without_winning_states_reports_no_rate(capsys, tmp_path):

@@ -41,6 +41,16 @@ def _children(pid: int) -> list:
     return found
 
 
+def _cpu_seconds(pid: int) -> float:
+    """The processor time ``pid`` has used (user + system), 0 once it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            fields = handle.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def _group_alive(pgid: int) -> bool:
     try:
         os.killpg(pgid, 0)
@@ -61,15 +71,21 @@ def _start(args, cwd):
     )
 
 
-def _interrupt(args, cwd, signum, *, group: bool, workers: int = 0, delay: float = 1.5):
-    """Run ``fnmcts args``, send ``signum`` after ``delay`` s (and after ``workers`` children started)."""
+def _interrupt(args, cwd, signum, *, group: bool, workers: int = 0, cpu: float = 1.5):
+    """Run ``fnmcts args``; once ``workers`` children run and the run used ``cpu`` s of processor, send ``signum``.
+
+    Waiting for processor time, not wall time, keeps the test sound on a
+    loaded machine: the run has done the same work whatever the load.
+    """
     proc = _start(args, cwd)
-    deadline = time.monotonic() + 20
-    while len(_children(proc.pid)) < workers and time.monotonic() < deadline:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        children = _children(proc.pid)
+        used = _cpu_seconds(proc.pid) + sum(_cpu_seconds(c) for c in children)
+        if len(children) >= workers and used >= cpu + workers * 0.3:
+            break
         time.sleep(0.05)
-    children = _children(proc.pid)
     assert len(children) >= workers, "the workers never started"
-    time.sleep(delay)
     assert proc.poll() is None, f"finished before the signal: {proc.communicate()}"
     (os.killpg if group else os.kill)(proc.pid, signum)
     out, err = proc.communicate(timeout=30)  # a worker holding the pipe would hang here
@@ -155,3 +171,38 @@ def test_a_worker_pool_left_by_an_exception_leaves_no_worker():
             list(executor.map(abs, range(4)))
             raise RuntimeError("stop")
     assert set(multiprocessing.active_children()) - before == set()
+
+
+def test_ctrl_c_during_training_writes_the_q_table_of_the_games_finished(tmp_path):
+    from fnmcts.games import Piles
+    from fnmcts.io import load_ai
+    from fnmcts.games import GAMES
+    from fnmcts.qlearning import train
+
+    target = tmp_path / "q.json"
+    target.write_text("old")
+    code, out, err = _interrupt(
+        ["train", "piles", "--games", "1e8", "--seed", "4", "-o", str(target), "--json"],
+        tmp_path, signal.SIGINT, group=True,
+    )
+    assert code == 130, err
+    report = json.loads(out)
+    assert report["partial"] is True and 0 < report["games"] < report["games_requested"] == 10**8
+    assert "optimal_move_rate" not in report  # the evaluation never ran
+    ai = load_ai(target, GAMES)  # complete and valid
+    assert ai == train(report["games"], seed=4, game=Piles((1, 3, 5, 7)))
+    assert report["q_entries"] == len(ai.q)
+
+
+def test_sigterm_during_the_lookup_table_keeps_the_old_file_and_shows_the_boxes_done(tmp_path):
+    target = tmp_path / "table.txt"
+    target.write_text("old table\n")
+    code, out, err = _interrupt(
+        ["table", "shut-the-box", "--kind", "lookup", "--games", "1e6", "-o", str(target)],
+        tmp_path, signal.SIGTERM, group=False,
+    )
+    assert code == 143, err
+    assert target.read_text() == "old table\n" and [p.name for p in tmp_path.iterdir()] == ["table.txt"]
+    lines = out.splitlines()
+    assert lines[0] == "PARTIAL RESULT (interrupted by SIGTERM): the work done so far"
+    assert lines[1].endswith(f"of 512 boxes done; nothing written to {target}")

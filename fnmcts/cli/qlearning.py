@@ -21,7 +21,17 @@ from ..games.piles import Piles
 from ..io import save_ai
 from ..qlearning import ALPHA, EPSILON, ai_to_text, evaluate, train
 from ..rng import child_seed, resolve_seed
-from ._common import add_json, count, emit, positive_count, progress_bar, seed_type
+from ._common import (
+    Interrupted,
+    add_json,
+    count,
+    emit,
+    interrupted,
+    keep_partial,
+    positive_count,
+    progress_bar,
+    seed_type,
+)
 
 __all__ = ["register"]
 
@@ -124,36 +134,73 @@ def _nim(args):
 
 
 def _train(args, game, title):
+    out = sys.stdout  # the Q table's stream with -o -; the report then goes to standard error
     to_stdout = args.output == "-"
     if not to_stdout:
         check_target(args.output)  # a bad target fails now, not after the training
     seed = resolve_seed(args.seed)
-    with progress_bar(args.games, "Playing training game") as update:
-        ai = train(args.games, seed=seed, game=game, alpha=args.alpha, epsilon=args.epsilon, progress=update)
-    if to_stdout:
-        sys.stdout.write(ai_to_text(ai))
-        sys.stdout.flush()
-        where = "standard output"
-    else:
-        save_ai(ai, args.output)
-        where = args.output
-    eval_seed = child_seed(seed, 1)
-    report = evaluate(ai, games=args.eval_games, seed=eval_seed, solution=solve(game))
     rules = "misere: taking the last object loses" if game.misere else "normal: taking the last object wins"
+    report_stream = contextlib.redirect_stdout(sys.stderr) if to_stdout else contextlib.nullcontext()
+
+    def write(ai) -> str:
+        if to_stdout:
+            out.write(ai_to_text(ai))
+            out.flush()
+            return "standard output"
+        save_ai(ai, args.output)
+        return args.output
+
+    def describe(so_far):
+        return _report(args, game, title, rules, seed, *so_far)
+
+    with report_stream, keep_partial(args, describe):
+        try:
+            with progress_bar(args.games, "Playing training game") as update:
+                ai = train(args.games, seed=seed, game=game, alpha=args.alpha, epsilon=args.epsilon, progress=update)
+        except Interrupted as stop:
+            ai, done = stop.partial
+            raise interrupted(stop, (ai, done, write(ai), None)) from None  # the games finished are kept
+        where = write(ai)
+        try:
+            solution = solve(game)
+            with progress_bar(4 * args.eval_games, "Evaluation game") as update:
+                report = evaluate(ai, games=args.eval_games, seed=child_seed(seed, 1), solution=solution,
+                                  progress=update)
+        except KeyboardInterrupt as error:
+            raise interrupted(error, (ai, args.games, where, None)) from None
+        emit(args, *describe((ai, args.games, where, report)))
+
+
+def _report(args, game, title, rules, seed, ai, games, where, report):
+    """``(payload, text)``: the report of ``games`` games of training, and of the evaluation when done."""
+    eval_seed = child_seed(seed, 1)
     payload = {
         "game": game.name,
         "rules": "misere" if game.misere else "normal",
-        "games": args.games,
+        "games": games,
         "seed": seed,
         "alpha": ai.alpha,
         "epsilon": ai.epsilon,
         "output": args.output,
         "q_entries": len(ai.q),
+        "eval_games_per_side": args.eval_games,
+        "eval_seed": eval_seed,
+    }
+    chosen = "" if args.seed is not None else f" (drawn; --seed {seed} repeats this run)"
+    trained = f"{games:,} games" if games == args.games else f"{games:,} of {args.games:,} games"
+    lines = [
+        f"Q-learning on {title} ({rules})",
+        f"Done training: {trained} of self-play, seed {seed}{chosen}, alpha {ai.alpha}, epsilon {ai.epsilon}",
+        f"Q table        {len(ai.q):,} entries written to {where}",
+    ]
+    if report is None:
+        payload |= {"games_requested": args.games}
+        lines.append("evaluation     not done (interrupted)")
+        return payload, "\n".join(lines)
+    payload |= {
         "optimal_move_rate": report["optimal_move_rate"],
         "optimal_states": report["optimal_states"],
         "winning_states": report["winning_states"],
-        "eval_games_per_side": args.eval_games,
-        "eval_seed": eval_seed,
         "win_rate_vs_random": report["win_rate_vs_random"],
         "win_rate_vs_perfect": report["win_rate_vs_perfect"],
         "vs_random": dict(report["vs_random"]),
@@ -166,22 +213,13 @@ def _train(args, game, title):
         )
     else:
         optimal = "none to measure: no reachable state is a win for the player to move"
-    chosen = "" if args.seed is not None else f" (drawn; --seed {seed} repeats this run)"
-    lines = [
-        f"Q-learning on {title} ({rules})",
-        f"Done training: {args.games:,} games of self-play, seed {seed}{chosen}, alpha {ai.alpha}, epsilon {ai.epsilon}",
-        f"Q table        {len(ai.q):,} entries written to {where}",
+    lines += [
         f"optimal moves  {optimal}",
         f"evaluation     {args.eval_games:,} games on each side against each opponent, seed {eval_seed}",
         f"vs random      {_rates(vr)}",
         f"vs perfect     {_rates(vp)}",
     ]
-    text = "\n".join(lines)
-    if to_stdout:  # standard output holds the Q table alone
-        with contextlib.redirect_stdout(sys.stderr):
-            emit(args, payload, text)
-    else:
-        emit(args, payload, text)
+    return payload, "\n".join(lines)
 
 
 def _rates(result) -> str:

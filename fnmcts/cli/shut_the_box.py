@@ -18,7 +18,7 @@ from ..files import check_target, write_atomically
 from ..games.shut_the_box import ShutTheBox, format_choices, parse_choice, render_box
 from ..protocol import CHANCE
 from ..rng import make_rng
-from ._common import CliError, read_line, add_json, add_seed, emit, positive_count
+from ._common import CliError, add_json, add_seed, emit, keep_partial, positive_count, progress_bar, read_line
 
 __all__ = [
     "register",
@@ -330,7 +330,18 @@ def _table(args):
         start = tree[game.start()]
         payload = {"kind": "best-move", "rows": len(table), "ties": TIE_RULE}
     else:
-        table = lookup_table(args.games, seed=args.seed, simplified=args.simplified)
+        from ..games.shut_the_box import all_boxes
+
+        boxes = len(all_boxes(game.levers))
+
+        def describe(done):
+            text = _lookup_text(done, args.games, args.seed, rules) if done else ""
+            payload = {"kind": "lookup", "rows": len(done), "boxes": boxes, "games_per_box": args.games,
+                       "seed": args.seed, "written": False}
+            return payload, f"{len(done):,} of {boxes:,} boxes done; nothing written to {args.output}\n{text}"
+
+        with keep_partial(args, describe), progress_bar(boxes * args.games, "lookup table") as update:
+            table = lookup_table(args.games, seed=args.seed, simplified=args.simplified, progress=update)
         text = _lookup_text(table, args.games, args.seed, rules)
         start = table[game.start()].exact
         covered = sum(1 for entry in table.values() if entry.covers())
