@@ -35,8 +35,11 @@ tutorial.
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Mapping
 from functools import partial
+
+from pyrsistent import PMap
 
 from ...mcts import Record, record, ucb, ucb1
 from ...mcts import uct as uct_game
@@ -81,13 +84,11 @@ def uct(tree, box, rng, game=None, rule=ucb, *, simplified: bool = False, **opti
         raise ValueError("simplified is an option of the tutorial's Shut the Box: give it to the game instead")
     if not options and isinstance(game, ShutTheBox) and isinstance(box, frozenset):
         bound = _builtin_rule(rule)
-        if bound is not None and hasattr(tree, "get") and hasattr(tree, "evolver"):
-            state = rng.getstate() if hasattr(rng, "getstate") else None
+        if bound is not None and isinstance(tree, PMap) and _restorable(rng):
+            state = rng.getstate()
             try:
                 return _kernel_dive(game, tree, box, rng, *bound)
             except _Decline:
-                if state is None:
-                    raise AssertionError("the kernel declined after drawing") from None
                 rng.setstate(state)  # the engine starts from the same draws
     return uct_game(tree, box, rng, game, rule, **options)
 
@@ -101,6 +102,11 @@ def uct(tree, box, rng, game=None, rule=ucb, *, simplified: bool = False, **opti
 
 class _Decline(Exception):
     """A record the kernel cannot keep (draws, values, proofs): the engine's work."""
+
+
+def _restorable(rng) -> bool:
+    """Whether ``rng`` is a ``random.Random`` whose state can be saved (not a SystemRandom)."""
+    return isinstance(rng, random.Random) and not isinstance(rng, random.SystemRandom)
 
 
 def _builtin_rule(rule):
