@@ -1,8 +1,13 @@
 # Task 7: Monte Carlo simulation of Shut the Box: the probability of winning.
+# %%
+from fnmcts.cli.session import run_as_session
+run_as_session(globals())  # run as a script: shows each step and its result; in a REPL or notebook: nothing
 
+# %%
 from fnmcts.exact import evaluate_policy, random_policy, value
 from fnmcts.games.shut_the_box import ShutTheBox, simulate
 
+# %%
 # simulate(n) plays n games and keeps a record {win, loss}, plus the estimate and its 95% interval.
 record = simulate(1_000_000, seed=2017, simplified=True)
 record.win, record.loss
@@ -12,6 +17,7 @@ record.estimate
 round(record.ci_low, 6), round(record.ci_high, 6)
 # => (0.000174, 0.00023)
 
+# %%
 # The tutorial: "Probability of winning the simplified game is about 0.02%". Exactly:
 game = ShutTheBox(simplified=True)
 exact = value(evaluate_policy(game, random_policy), game.start())[0]
@@ -20,6 +26,7 @@ exact, float(exact)
 record.ci_low < exact < record.ci_high
 # => True
 
+# %%
 # The record is an immutable value: a pyrsistent record, with named fields and keys.
 record["win"] == record.win
 # => True

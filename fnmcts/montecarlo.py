@@ -33,7 +33,9 @@ from fractions import Fraction
 from functools import partial, reduce
 from typing import Callable
 
-from pyrsistent import PRecord, field
+from pyrsistent import field
+
+from .values import FixedRecord
 
 from .parallel import DEFAULT_CHUNK, Interrupted, check_count, interrupted, run_chunks
 from .play import playout
@@ -134,7 +136,7 @@ def _whole(value, name: str) -> int:
     return value
 
 
-class Simulation(PRecord):
+class Simulation(FixedRecord):
     """An immutable record of a simulation: counts, estimate, 95% interval, seed.
 
     ``win``, ``draw`` and ``loss`` count the games (or trials) by player 1's

@@ -27,7 +27,9 @@ import random
 from functools import partial
 from typing import Callable
 
-from pyrsistent import PRecord, field, pmap
+from pyrsistent import field, pmap
+
+from .values import FixedRecord
 
 from .parallel import Interrupted, check_count, interrupted, run_chunks
 from .protocol import CHANCE, check_state, sample_outcome, transcript_line
@@ -104,7 +106,7 @@ def playout(game, state, rng: random.Random, agent=None):
             state = game.play(state, chooser(game, state, rng))
 
 
-class GameRecord(PRecord):
+class GameRecord(FixedRecord):
     """One finished game: moves, final state, payoff, winner (1, 2 or None), transcript.
 
     >>> from fnmcts.agents import perfect_agent
@@ -127,7 +129,7 @@ class GameRecord(PRecord):
         return self.payoff[0]
 
 
-class TournamentRecord(PRecord):
+class TournamentRecord(FixedRecord):
     """The result of ``n`` games: wins per player (keys 1 and 2), draws, the seed.
 
     >>> from fnmcts.agents import perfect_agent

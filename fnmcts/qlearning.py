@@ -53,7 +53,9 @@ from fractions import Fraction
 from functools import partial
 from typing import Callable
 
-from pyrsistent import PMap, PRecord, field, pmap
+from pyrsistent import PMap, field, pmap
+
+from .values import FixedRecord
 
 from .exact import best_moves, solve
 from .parallel import interrupted
@@ -130,7 +132,7 @@ def _check_game(game):
     return (players == 2, f"Q-learning by self-play needs a two-player game, got {game!r}")
 
 
-class QAI(PRecord):
+class QAI(FixedRecord):
     """A Q-learning AI: the Q table, ``alpha``, ``epsilon`` and the game, all immutable.
 
     >>> from fnmcts.games import Nim

@@ -22,7 +22,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from pyrsistent import PRecord, field, pmap
+from pyrsistent import field, pmap
+
+from .values import FixedRecord
 from toolz import first, valmap
 
 from .exact import evaluate_policy, random_policy, solve
@@ -112,7 +114,7 @@ def optimal_play_table(levers: int = 9, simplified: bool = False, *, tree=None):
 # -- the look-up table: estimates next to exact values ---------------------------------
 
 
-class LookupEntry(PRecord):
+class LookupEntry(FixedRecord):
     """One row of the look-up table: a simulation's estimate next to the exact value.
 
     >>> entry = LookupEntry.of(Fraction(1, 2), 48, 100)
@@ -212,7 +214,7 @@ TIE_RULE = "ties: the first optimal move in the stable move order (fewest levers
 """How ``best_move_table`` breaks ties between equally good moves."""
 
 
-class BestMove(PRecord):
+class BestMove(FixedRecord):
     """The best move at one (box, roll): the levers to flip and the exact win probability.
 
     ``flip`` holds the levers to flip down, ``move`` is the game's move (the box

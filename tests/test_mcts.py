@@ -580,7 +580,7 @@ def test_top_children_and_principal_variation():
     assert top_children(game, tree, game.start(), k=1) == ((2, record(4, 0)),)
     assert [m for m, _ in principal_variation(game, tree, game.start())] == [2, 1]
     line = principal_variation(STB, pmap({frozenset({1, 2, 3, 4, 5, 6, 8, 9}): record(1, 0)}), start_box)
-    assert line[0] == (7, EMPTY_RECORD)  # the likeliest roll of two dice
+    assert line[0] == (7, Fraction(1, 6))  # the likeliest roll of two dice, with its probability
     assert line[1][0] == frozenset({1, 2, 3, 4, 5, 6, 8, 9})
 
 

@@ -6,7 +6,7 @@
 Nim(heap=21, max_take=3, misere=True)
 """
 
-from pyrsistent import pmap
+from ..values import fixed_pmap
 
 from .nim import Nim
 from .piles import Piles
@@ -15,5 +15,5 @@ from .tictactoe import TicTacToe
 
 __all__ = ["GAMES", "Nim", "Piles", "ShutTheBox", "TicTacToe"]
 
-GAMES = pmap({"shut-the-box": ShutTheBox, "nim": Nim, "piles": Piles, "tic-tac-toe": TicTacToe})
+GAMES = fixed_pmap({"shut-the-box": ShutTheBox, "nim": Nim, "piles": Piles, "tic-tac-toe": TicTacToe})
 """Game constructors by their command-line name."""

@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from pyrsistent import PMap, pmap
 
 from ..protocol import GameBase
+from ..values import fixed_pmap
 
 __all__ = [
     "Nim",
@@ -135,7 +136,7 @@ class Nim(GameBase):
         _check_int("heap", heap, 0)
         if player not in (0, 1):
             raise ValueError(f"player must be 0 or 1, got {player!r}")
-        return pmap({"heap": heap, "player": player})
+        return fixed_pmap({"heap": heap, "player": player})
 
     def check_state(self, state):
         """``state`` if it is a state of this game, else a clear error."""
@@ -145,7 +146,7 @@ class Nim(GameBase):
         return state  # the caller's object: trees and tables find it by identity
 
     def start(self):
-        return pmap({"heap": self.heap, "player": 0})
+        return fixed_pmap({"heap": self.heap, "player": 0})
 
     def to_move(self, state):
         return state["player"] if state["heap"] > 0 else None
@@ -157,7 +158,7 @@ class Nim(GameBase):
         heap = state["heap"]
         if isinstance(move, bool) or not isinstance(move, int) or not 1 <= move <= min(self.max_take, heap):
             raise ValueError(f"illegal move {move!r}: take 1..{min(self.max_take, heap)} from {heap}")
-        return pmap({"heap": heap - move, "player": 1 - state["player"]})
+        return fixed_pmap({"heap": heap - move, "player": 1 - state["player"]})
 
     def payoff(self, state) -> tuple:
         if state["heap"]:

@@ -32,6 +32,7 @@ from operator import xor
 
 from pyrsistent import PMap, pmap
 
+from ..values import fixed_pmap
 from ..protocol import GameBase
 from .nim import MOVER, OTHER, _check_int
 
@@ -191,7 +192,7 @@ class Piles(GameBase):
         """The state with these ``piles`` and ``player`` to move."""
         if player not in (0, 1):
             raise ValueError(f"player must be 0 or 1, got {player!r}")
-        return pmap({"piles": _check_piles(piles), "player": player})
+        return fixed_pmap({"piles": _check_piles(piles), "player": player})
 
     def check_state(self, state):
         """``state`` if it is a state of this game, else a clear error."""
@@ -201,7 +202,7 @@ class Piles(GameBase):
         return state  # the caller's object: trees and tables find it by identity
 
     def start(self):
-        return pmap({"piles": self.piles, "player": 0})
+        return fixed_pmap({"piles": self.piles, "player": 0})
 
     def to_move(self, state):
         return state["player"] if any(state["piles"]) else None
@@ -219,7 +220,7 @@ class Piles(GameBase):
             type(i) is int and type(j) is int and 0 <= i < len(piles) and 1 <= j <= piles[i]
         ):
             raise ValueError(f"illegal move {move!r} at piles {piles}")
-        return pmap({"piles": piles[:i] + (piles[i] - j,) + piles[i + 1 :], "player": 1 - state["player"]})
+        return fixed_pmap({"piles": piles[:i] + (piles[i] - j,) + piles[i + 1 :], "player": 1 - state["player"]})
 
     def payoff(self, state) -> tuple:
         if any(state["piles"]):

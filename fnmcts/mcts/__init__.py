@@ -80,8 +80,12 @@ from ._views import (
     dives_win_rate,
     greedy_move,
     greedy_policy,
+    aligned_table,
+    line_summary,
     principal_variation,
+    to_dot,
     top_children,
+    tree_summary,
 )
 
 __all__ = [
@@ -114,6 +118,10 @@ __all__ = [
     "backed_up_values",
     "top_children",
     "principal_variation",
+    "tree_summary",
+    "line_summary",
+    "aligned_table",
+    "to_dot",
     "MoveSearch",
     "mcts_move",
     "mcts_agent",

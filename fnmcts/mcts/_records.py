@@ -27,6 +27,8 @@ from collections.abc import Mapping
 
 from pyrsistent import pmap
 
+from ..values import html_table
+
 __all__ = [
     "Record",
     "record",
@@ -144,6 +146,10 @@ class Record(Mapping):
         if len(items) == 2 and items[0][0] == "win" and items[1][0] == "loss":
             return [items[0][1], items[1][1]]
         return None
+
+    def _repr_html_(self) -> str:
+        """A small HTML table of the fields, for a notebook."""
+        return html_table(self._items, title="Record")
 
     def __repr__(self):
         return "Record(" + ", ".join(f"{k}={v!r}" for k, v in self._items) + ")"

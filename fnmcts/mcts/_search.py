@@ -22,7 +22,9 @@ from collections.abc import Mapping
 from functools import partial
 from typing import Callable
 
-from pyrsistent import PMap, PRecord, field, pmap
+from pyrsistent import PMap, field, pmap
+
+from ..values import FixedRecord
 
 from ..protocol import CHANCE, check_state, payoff_range
 from ..rng import check_rng
@@ -384,7 +386,7 @@ def _kernel_search(kernel, tree, state, dives_, rng, progress):
 # -- mcts_move: search from a decision and choose ------------------------------------------
 
 
-class MoveSearch(PRecord):
+class MoveSearch(FixedRecord):
     """What ``mcts_move`` found: the move, the tree, the proofs, the root's children.
 
     ``tree`` and ``proven`` are immutable maps from state; ``children`` is a

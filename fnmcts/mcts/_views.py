@@ -1,4 +1,9 @@
-"""Reading a finished tree: greedy moves and policies, backed-up values, top children, lines.
+"""Reading a finished tree: greedy moves and policies, backed-up values, top children, lines, views.
+
+The views are plain functions returning text: ``tree_summary`` (a state's top
+children with visits, mean, ucb and exact value side by side), ``line_summary``
+(the principal variation), ``aligned_table`` (rows of any table, aligned) and
+``to_dot`` (the top levels of a tree as Graphviz DOT text).
 
 >>> from fnmcts.games.nim import Nim
 >>> game = Nim(heap=5, max_take=3)
@@ -15,10 +20,10 @@ from typing import Callable
 
 from pyrsistent import pmap
 
-from ..protocol import CHANCE
+from ..protocol import CHANCE, describe_move
 from ._graph import mover_into as _mover
 from ._graph import rescaler
-from ._records import EMPTY_RECORD, mean, record, visits, win_rate  # noqa: F401 (record: doctests)
+from ._records import EMPTY_RECORD, mean, record, ucb, visits, win_rate  # noqa: F401 (record: doctests)
 
 __all__ = [
     "dives_win_rate",
@@ -27,6 +32,10 @@ __all__ = [
     "backed_up_values",
     "top_children",
     "principal_variation",
+    "tree_summary",
+    "line_summary",
+    "aligned_table",
+    "to_dot",
 ]
 
 
@@ -193,15 +202,43 @@ def backed_up_values(game, tree):
     return pmap(out)
 
 
+def _likeliest(game, state, k=None) -> tuple:
+    """The chance outcomes at ``state``, likeliest first (ties: the game's order)."""
+    outcomes = list(game.chance_outcomes(state))
+    order = sorted(range(len(outcomes)), key=lambda i: (-outcomes[i][1], i))
+    return tuple(outcomes[i] for i in order[:k])
+
+
 def top_children(game, tree, state, k: int = 5) -> tuple:
     """The ``k`` most visited moves at decision ``state``: ``((move, record), ...)``.
+
+    At a chance node (the dice roll next) the moves depend on the outcome, so
+    there is one entry per outcome instead, the ``k`` likeliest first:
+    ``(outcome, (move, record))``, the most visited move after that outcome
+    (``(outcome, None)`` where no move is possible). At the end of the game: ``()``.
 
     >>> from fnmcts.games.nim import Nim
     >>> game = Nim(heap=5, max_take=3)
     >>> tree = pmap({game.state(4, 1): record(1, 2), game.state(3, 1): record(4, 0)})
     >>> [(m, visits(r)) for m, r in top_children(game, tree, game.start(), k=2)]
     [(2, 4), (1, 3)]
+    >>> from fnmcts.games.shut_the_box import ShutTheBox
+    >>> box = frozenset({1, 2, 3})
+    >>> tree = pmap({frozenset({1, 2}): record(2, 3), frozenset({3}): record(1, 1)})
+    >>> per_roll = dict(top_children(ShutTheBox(), tree, box, k=11))
+    >>> per_roll[3], per_roll[7]
+    ((frozenset({1, 2}), Record(win=2, loss=3)), None)
     """
+    player = game.to_move(state)
+    if player is CHANCE:
+        out = []
+        for outcome, _ in _likeliest(game, state, k):
+            after = game.play(state, outcome)
+            best = top_children(game, tree, after, k=1) if game.to_move(after) is not None else ()
+            out.append((outcome, best[0] if best else None))
+        return tuple(out)
+    if player is None:
+        return ()
     scored = [(move, tree.get(game.play(state, move), EMPTY_RECORD)) for move in game.possible_moves(state)]
     order = sorted(range(len(scored)), key=lambda i: (-visits(scored[i][1]), i))
     return tuple(scored[i] for i in order[:k])
@@ -210,15 +247,19 @@ def top_children(game, tree, state, k: int = 5) -> tuple:
 def principal_variation(game, tree, state, limit: int = 50) -> tuple:
     """The most visited line from ``state``: ``((move, record), ...)``.
 
-    At a chance node the most likely outcome is followed (record: the state
-    after it, if stored). Stops at the end of the game, where the tree knows no
-    child, or after ``limit`` steps.
+    At a chance node the likeliest outcome is followed, and its entry is
+    ``(outcome, probability)`` (a ``Fraction``): the tree keeps no record of a
+    roll. Stops at the end of the game, where the tree knows no child, or
+    after ``limit`` steps.
 
     >>> from fnmcts.games.nim import Nim
     >>> game = Nim(heap=3, max_take=3)
     >>> tree = pmap({game.state(1, 1): record(3, 0), game.state(0, 0): record(0, 3)})
     >>> [m for m, _ in principal_variation(game, tree, game.start())]
     [2, 1]
+    >>> from fnmcts.games.shut_the_box import ShutTheBox
+    >>> principal_variation(ShutTheBox(), pmap({frozenset(): record(1, 0)}), frozenset({7}))
+    ((7, Fraction(1, 6)), (frozenset(), Record(win=1, loss=0)))
     """
     line = []
     for _ in range(limit):
@@ -226,9 +267,9 @@ def principal_variation(game, tree, state, limit: int = 50) -> tuple:
         if player is None:
             break
         if player is CHANCE:
-            outcome = max(game.chance_outcomes(state), key=lambda op: op[1])[0]
+            outcome, p = _likeliest(game, state, 1)[0]
             state = game.play(state, outcome)
-            line.append((outcome, tree.get(state, EMPTY_RECORD)))
+            line.append((outcome, p))
             continue
         move, rec = top_children(game, tree, state, k=1)[0]
         if visits(rec) == 0:
@@ -236,3 +277,214 @@ def principal_variation(game, tree, state, limit: int = 50) -> tuple:
         line.append((move, rec))
         state = game.play(state, move)
     return tuple(line)
+
+
+# -- views: text for a terminal, a handout or a notebook --------------------------------
+
+
+def _number(x, digits: int = 4) -> str:
+    if x is None:
+        return "-"
+    if isinstance(x, float) and math.isinf(x):
+        return "inf"
+    return f"{float(x):.{digits}f}"
+
+
+def _text(value) -> str:
+    """A table cell: numbers rounded, sets of numbers as their sorted members, tuples spaced."""
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return str(value)
+    if isinstance(value, (float, Fraction)):
+        return _number(value)
+    if isinstance(value, (frozenset, set)):
+        return " ".join(str(x) for x in sorted(value)) if value else "{}"
+    if isinstance(value, tuple):
+        return " ".join(_text(x) for x in value) if value else "-"
+    return str(value)
+
+
+def aligned_table(rows, columns) -> str:
+    """Rows as an aligned text table: one column per name in ``columns``.
+
+    A row is a mapping or a record with those keys or fields (a best-move
+    table's rows, a look-up table's entries, a record). Numbers show four
+    decimals, a set of numbers its sorted members, a tuple its items.
+
+    >>> print(aligned_table([{'move': 1, 'visits': 10, 'mean': 0.25}, {'move': 2, 'visits': 3, 'mean': 1.0}],
+    ...                     ('move', 'visits', 'mean')))
+    move  visits  mean
+    1     10      0.2500
+    2     3       1.0000
+    """
+    cells = [[str(c) for c in columns]]
+    for row in rows:
+        get = row.get if hasattr(row, "get") else (lambda name, r=row: getattr(r, name, None))
+        cells.append([_text(get(c)) for c in columns])
+    widths = [max(len(line[i]) for line in cells) for i in range(len(columns))]
+    return "\n".join("  ".join(c.ljust(w) for c, w in zip(line, widths)).rstrip() for line in cells)
+
+
+def _exact_values(game, state):
+    """``child -> value for its mover, on [0, 1]``, from the exact solver (None: not wanted)."""
+    from ..exact import solve
+
+    solved = solve(game, state)
+    rescale = rescaler(game)
+    return lambda child, player: float(rescale(solved[child])[player])
+
+
+def _rows_at(game, tree, state, k, rule, exact):
+    """The summary rows of decision ``state``: move, visits, mean, ucb, exact value."""
+    player = game.to_move(state)
+    children = top_children(game, tree, state, k=None)
+    parent = sum(visits(rec) for _, rec in children)
+    rows = []
+    for move, rec in children[:k]:
+        n = visits(rec)
+        rows.append(
+            {
+                "move": describe_move(game, state, move),
+                "visits": n,
+                "mean": _estimate(rec) if n else None,
+                "ucb": rule(rec, parent_visits=parent),
+                "exact": exact(game.play(state, move), player) if exact else None,
+            }
+        )
+    return rows
+
+
+def tree_summary(game, tree, state, k: int = 5, rule=ucb, exact: bool = True) -> str:
+    """The top children of ``state`` as a table: visits, mean, ucb and exact value side by side.
+
+    ``mean`` is the record's mean payoff for the mover (its ``value`` with the
+    expectimax backup), ``ucb`` the selection ``rule``'s rating (default: the
+    tutorial's ``ucb``), ``exact`` the child's exact value for the mover under
+    optimal play from there (``fnmcts.exact.solve``; ``exact=False`` for a game
+    too large to solve). At a chance node (the dice roll next) one row per
+    outcome, likeliest first: its probability and the most visited move there.
+
+    >>> from fnmcts.games.nim import Nim
+    >>> game = Nim(heap=6, max_take=3)
+    >>> tree = pmap({game.state(5, 1): record(3, 1), game.state(4, 1): record(1, 2)})
+    >>> print(tree_summary(game, tree, game.start()))
+    move    visits  mean    ucb     exact
+    take 1  4       0.7500  1.1830  1.0000
+    take 2  3       0.3333  0.8777  0.0000
+    take 3  0       -       inf     0.0000
+    """
+    player = game.to_move(state)
+    values = _exact_values(game, state) if exact and player is not None else None
+    if player is None:
+        return f"the game is over: payoff {game.payoff(state)}"
+    if player is CHANCE:
+        rows = []
+        for outcome, p in _likeliest(game, state):
+            after = game.play(state, outcome)
+            if game.to_move(after) is None:
+                rows.append({"outcome": outcome, "p": p, "move": "game over"})
+                continue
+            best = _rows_at(game, tree, after, 1, rule, values)
+            rows.append({"outcome": outcome, "p": p, **(best[0] if best else {"move": "no move"})})
+        return "chance moves next: one row per outcome, its most visited move\n" + aligned_table(
+            rows, ("outcome", "p", "move", "visits", "mean", "ucb", "exact")
+        )
+    return aligned_table(_rows_at(game, tree, state, k, rule, values), ("move", "visits", "mean", "ucb", "exact"))
+
+
+def line_summary(game, tree, state, limit: int = 10) -> str:
+    """The principal variation as a table: each step's mover, move, visits and mean.
+
+    Chance steps show the outcome followed (the likeliest) and its probability.
+
+    >>> from fnmcts.games.nim import Nim
+    >>> game = Nim(heap=3, max_take=3)
+    >>> tree = pmap({game.state(1, 1): record(3, 0), game.state(0, 0): record(0, 3)})
+    >>> print(line_summary(game, tree, game.start()))
+    step  mover     move    visits  mean
+    1     player 1  take 2  3       1.0000
+    2     player 2  take 1  3       0.0000
+    """
+    rows = []
+    for step, (move, rec) in enumerate(principal_variation(game, tree, state, limit), 1):
+        player = game.to_move(state)
+        if player is CHANCE:
+            rows.append({"step": step, "mover": "chance", "move": f"{move} (p {_number(rec)})"})
+        else:
+            n = visits(rec)
+            rows.append({"step": step, "mover": f"player {player + 1}", "move": describe_move(game, state, move),
+                         "visits": n, "mean": _estimate(rec) if n else None})
+        state = game.play(state, move)
+    return aligned_table(rows, ("step", "mover", "move", "visits", "mean"))
+
+
+def _dot_text(text) -> str:
+    return '"' + str(text).replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def to_dot(game, tree, state, depth: int = 2, k: int = 5) -> str:
+    """The top ``depth`` levels of ``tree`` below ``state`` as Graphviz DOT text.
+
+    A node shows its record (visits and mean for the player who moved into it);
+    an edge its move, or its outcome and probability at a chance node. Up to
+    ``k`` children a node (the most visited; unvisited ones left out). Render
+    it with ``dot -Tsvg tree.dot -o tree.svg``.
+
+    >>> from fnmcts.games.nim import Nim
+    >>> game = Nim(heap=3, max_take=3)
+    >>> tree = pmap({game.start(): record(2, 4), game.state(1, 1): record(3, 0), game.state(0, 0): record(0, 3)})
+    >>> print(to_dot(game, tree, game.start()))
+    digraph tree {
+      node [shape=box, fontname="Helvetica"];
+      n0 [label="start\\nvisits 6\\nmean 0.3333"];
+      n1 [label="visits 3\\nmean 1.0000"];
+      n0 -> n1 [label="take 2"];
+      n2 [label="visits 3\\nmean 0.0000"];
+      n1 -> n2 [label="take 1"];
+    }
+    """
+    lines = ["digraph tree {", '  node [shape=box, fontname="Helvetica"];']
+    ids = {}
+
+    def label(s, title=None):
+        rec = tree.get(s)
+        parts = [title] if title else []
+        if game.to_move(s) is CHANCE and rec is None:
+            parts.append("chance")
+        elif rec is not None and visits(rec):
+            parts += [f"visits {visits(rec)}", f"mean {_number(_estimate(rec))}"]
+        elif game.to_move(s) is None:
+            parts.append("end")
+        return "\\n".join(parts) or "-"
+
+    def node(s, title=None):
+        name = f"n{len(ids)}"
+        ids[name] = s
+        lines.append(f"  {name} [label={_dot_text(label(s, title)).replace(chr(92) * 2, chr(92))}];")
+        return name
+
+    def walk(s, name, level):
+        if level >= depth:
+            return
+        player = game.to_move(s)
+        if player is None:
+            return
+        if player is CHANCE:
+            for outcome, p in _likeliest(game, s, k):
+                after = game.play(s, outcome)
+                child = node(after)
+                lines.append(f"  {name} -> {child} [label={_dot_text(f'{outcome} (p {_number(p, 3)})')}];")
+                walk(after, child, level + 1)
+            return
+        for move, rec in top_children(game, tree, s, k=k):
+            if not visits(rec):
+                continue
+            after = game.play(s, move)
+            child = node(after)
+            lines.append(f"  {name} -> {child} [label={_dot_text(describe_move(game, s, move))}];")
+            walk(after, child, level + 1)
+
+    walk(state, node(state, "start"), 0)
+    lines.append("}")
+    return "\n".join(lines)

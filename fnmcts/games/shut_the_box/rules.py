@@ -38,6 +38,7 @@ from itertools import combinations
 from pyrsistent import PMap, pmap
 
 from ...protocol import CHANCE, GameBase
+from ...values import fixed_pmap
 from ...rng import DICE_PROBABILITIES, ROLL_OF_36, check_rng, dice_roll, make_rng
 
 __all__ = [
@@ -426,7 +427,7 @@ class ShutTheBox(GameBase):
             return move
         if not state or isinstance(move, bool) or not isinstance(move, int) or not 2 <= move <= 12:
             raise ValueError(f"illegal dice roll {move!r} at {state!r}")
-        return pmap({"box": _check_box(state, self.levers), "roll": move})
+        return fixed_pmap({"box": _check_box(state, self.levers), "roll": move})
 
     def payoff(self, state) -> tuple:
         box = state["box"] if isinstance(state, PMap) else state
@@ -455,7 +456,7 @@ class ShutTheBox(GameBase):
             return box
         if isinstance(roll, bool) or not isinstance(roll, int) or not 2 <= roll <= 12:
             raise ValueError(f"a roll of two dice is a whole number from 2 to 12, got {roll!r}")
-        return pmap({"box": box, "roll": roll})
+        return fixed_pmap({"box": box, "roll": roll})
 
     def random_wins(self, state, n: int, rng: random.Random) -> int:
         """Wins in ``n`` random-play games from ``state`` (fast kernel)."""

@@ -1,0 +1,139 @@
+"""Views of a tree (summary, line, table, DOT), fixed printing order, HTML reprs."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from fractions import Fraction
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pyrsistent import pmap
+
+from fnmcts.exact import solve
+from fnmcts.games import Nim, ShutTheBox
+from fnmcts.games.piles import Piles
+from fnmcts.mcts import (
+    aligned_table,
+    line_summary,
+    principal_variation,
+    record,
+    search,
+    to_dot,
+    top_children,
+    tree_summary,
+    visits,
+)
+from fnmcts.play import play_game, random_agent, tournament
+from fnmcts.rng import make_rng
+from fnmcts.games.shut_the_box import simulate, start_box
+from fnmcts.values import fixed_pmap
+
+STB = ShutTheBox()
+
+
+@given(st.dictionaries(st.text(min_size=1, max_size=5), st.integers(), max_size=6))
+@settings(max_examples=60)
+def test_fixed_pmap_equals_and_hashes_as_the_pmap(d):
+    fixed, plain = fixed_pmap(d), pmap(d)
+    assert fixed == plain and plain == fixed and hash(fixed) == hash(plain)
+    assert {plain: 1}[fixed] == 1
+    assert repr(fixed) == "pmap({" + ", ".join(f"{k!r}: {v!r}" for k, v in sorted(d.items())) + "})"
+    assert eval(repr(fixed), {"pmap": pmap}) == plain
+
+
+PRINTED = """
+from fnmcts import Nim, Piles, ShutTheBox, play_game, random_agent, tournament
+from fnmcts.games.shut_the_box import simulate
+g = ShutTheBox()
+print(Nim().start(), Piles().start(), g.play(g.start(), 7))
+print(simulate(100, seed=1))
+print(tournament(4, random_agent, random_agent, Nim(), seed=1))
+print(play_game(random_agent, random_agent, Nim(heap=3), seed=1))
+"""
+
+
+def test_states_and_records_print_the_same_whatever_the_hash_seed():
+    outputs = set()
+    for seed in ("0", "1", "2", "3", "17", "41"):
+        env = dict(os.environ, PYTHONHASHSEED=seed)
+        run = subprocess.run([sys.executable, "-c", PRINTED], env=env, capture_output=True, text=True, check=True)
+        outputs.add(run.stdout)
+    assert len(outputs) == 1, outputs
+    (text,) = outputs
+    assert text.startswith("pmap({'heap': 21, 'player': 0}) pmap({'piles': (1, 3, 5, 7), 'player': 0})")
+    assert "Simulation(win=2, loss=98, games=100, estimate=0.02" in text
+    assert "TournamentRecord(games=4, wins=pmap({1: 1, 2: 3}), draws=0, seed=1)" in text
+
+
+def test_html_reprs_of_records_simulations_and_tournaments():
+    assert "<th>win</th><td>2</td>" in record(2, 3)._repr_html_()
+    html = simulate(100, seed=1)._repr_html_()
+    assert html.startswith("<table><caption>Simulation</caption>") and "<th>estimate</th><td>0.02</td>" in html
+    html = tournament(4, random_agent, random_agent, Nim(), seed=1)._repr_html_()
+    assert "<th>games</th><td>4</td>" in html
+    assert "<th>moves</th>" in play_game(random_agent, random_agent, Nim(heap=3), seed=1)._repr_html_()
+
+
+def test_top_children_at_a_chance_node_is_one_entry_per_roll():
+    tree = search(STB, start_box, 2_000, make_rng(1))
+    per_roll = top_children(STB, tree, start_box, k=11)
+    assert [roll for roll, _ in per_roll][:3] == [7, 6, 8]  # likeliest first
+    assert sorted(roll for roll, _ in per_roll) == list(range(2, 13))
+    for roll, best in per_roll:
+        assert best == top_children(STB, tree, STB.play(start_box, roll), k=1)[0]
+
+
+def test_principal_variation_shows_rolls_with_their_probabilities():
+    tree = search(STB, start_box, 2_000, make_rng(1))
+    line = principal_variation(STB, tree, start_box)
+    assert line[0] == (7, Fraction(1, 6))
+    assert all(isinstance(p, Fraction) for move, p in line[0::2])
+    assert all(visits(rec) > 0 for move, rec in line[1::2])
+
+
+def test_tree_summary_puts_the_exact_value_beside_the_estimates():
+    game = Nim(heap=10, max_take=3, misere=False)
+    tree = search(game, game.start(), 3_000, make_rng(2))
+    text = tree_summary(game, tree, game.start())
+    lines = text.splitlines()
+    assert lines[0].split() == ["move", "visits", "mean", "ucb", "exact"]
+    exact = solve(game)
+    for line in lines[1:]:
+        move = int(line.split()[1])
+        child = game.play(game.start(), move)
+        value_for_mover = (exact[child][0] + 1) / 2
+        assert line.split()[-1] == f"{float(value_for_mover):.4f}"
+    # 10 = 2 mod 4: taking 2 wins, and the tree's favourite is it
+    assert lines[1].split()[:2] == ["take", "2"]
+
+
+def test_tree_summary_at_a_chance_node_and_at_the_end():
+    tree = search(STB, start_box, 1_000, make_rng(3))
+    text = tree_summary(STB, tree, start_box)
+    assert text.splitlines()[0].startswith("chance moves next")
+    assert text.splitlines()[1].split()[:3] == ["outcome", "p", "move"]
+    assert len(text.splitlines()) == 2 + 11
+    assert tree_summary(STB, tree, frozenset()).startswith("the game is over")
+
+
+def test_line_summary_and_aligned_table():
+    tree = search(STB, start_box, 1_000, make_rng(3))
+    lines = line_summary(STB, tree, start_box, limit=4).splitlines()
+    assert lines[1].split()[:3] == ["1", "chance", "7"]
+    assert lines[2].split()[1:3] == ["player", "1"]
+    text = aligned_table([{"a": 1, "b": frozenset({3, 1})}, {"a": 22, "b": None}], ("a", "b"))
+    assert text.splitlines() == ["a   b", "1   1 3", "22  -"]
+
+
+def test_to_dot_is_a_graph_of_the_top_levels():
+    game = Nim(heap=6, max_take=3)
+    tree = search(game, game.start(), 500, make_rng(4))
+    dot = to_dot(game, tree, game.start(), depth=2)
+    assert dot.startswith("digraph tree {") and dot.endswith("}")
+    edges = [line for line in dot.splitlines() if "->" in line]
+    assert 3 < len(edges) <= 3 + 9
+    assert to_dot(game, tree, game.start(), depth=1).count("->") == 3
+    stb = to_dot(STB, search(STB, start_box, 500, make_rng(4)), start_box, depth=2, k=3)
+    assert 'label="7 (p 0.167)"' in stb and stb.count("->") > 3
