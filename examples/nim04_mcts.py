@@ -34,9 +34,10 @@ found.move
 # => [(1, {'win': 477, 'loss': 6}), (2, {'win': 0, 'loss': 6}), (3, {'win': 3, 'loss': 7})]
 
 # %%
-# The search is a value: the tree it returns is an immutable map, state -> record.
+# The search is a value: the tree it returns is an immutable map, state -> record
+# (a Tree: equal to the pmap of its items, printed as one line with its size and root).
 type(found.tree).__name__, len(found.tree)
-# => ('PMap', 12)
+# => ('Tree', 12)
 
 # %%
 # MCTSAgent: 500 iterations a move, as in the notebook.

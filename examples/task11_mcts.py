@@ -64,8 +64,8 @@ wide(record(win=23, loss=77))
 # plays one random game from it and adds it: uct returns [tree result].
 rng = make_rng(2017)
 tree, result = uct(pmap(), start_box, rng)
-result, tree
-# => ('loss', pmap({frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9}): Record(win=0, loss=1)}))
+result, tree == pmap({start_box: record(win=0, loss=1)}), tree
+# => ('loss', True, Tree(1 state, root frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9}): Record(win=0, loss=1)))
 
 # %%
 # The next dive finds the box in the tree: roll the dice, rate the children, recurse.

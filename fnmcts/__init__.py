@@ -10,7 +10,7 @@ takes an explicit ``rng`` or ``seed``.
 20
 """
 
-from .play import GameRecord, TournamentRecord, play_game, playout, random_agent, tournament
+from .play import GameRecord, MemoryAgent, TournamentRecord, agent_move, play_game, playout, random_agent, tournament
 from .exact import best_move, best_moves, evaluate_policy, random_policy, solve, value
 from .games import GAMES, Nim, Piles, ShutTheBox, TicTacToe
 from .games.shut_the_box import uct  # the tutorial's uct(tree, box, rng), any game with game=
@@ -19,6 +19,7 @@ from .mcts import (
     CompiledGraph,
     MoveSearch,
     Record,
+    Tree,
     mean,
     visits,
     backed_up_values,
@@ -29,6 +30,7 @@ from .mcts import (
     principal_variation,
     record,
     search,
+    subtree,
     top_children,
     ucb,
     ucb1,
@@ -136,6 +138,10 @@ __all__ = [
     "top_children",
     "principal_variation",
     "MoveSearch",
+    "Tree",
+    "subtree",
+    "MemoryAgent",
+    "agent_move",
     "mcts_move",
     "mcts_agent",
     # exact values

@@ -259,8 +259,11 @@ def mcts_agent(iterations: int | None = None, **options):
     MCTS-Solver the search stops as soon as the position is proven).
 
     Options (see ``fnmcts.mcts``): ``rule`` ("ucb1" or the tutorial's "ucb"),
-    ``c``, ``final`` ("visits" or "mean"), ``solver`` (MCTS-Solver). The agent
-    is a ``functools.partial``, so it can run in worker processes.
+    ``c``, ``final`` ("visits" or "mean"), ``solver`` (MCTS-Solver),
+    ``seconds`` (a time budget a move), ``max_nodes``, ``reuse`` (keep the tree
+    from move to move: a ``fnmcts.play.MemoryAgent``). The agent is a
+    ``functools.partial`` (or a ``MemoryAgent`` of one), so it can run in
+    worker processes.
 
     >>> from fnmcts.games import Nim
     >>> import pickle

@@ -24,8 +24,9 @@ many (one child seed per fixed-size chunk of games).
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from functools import partial
-from typing import Callable
+from typing import Any, Callable
 
 from pyrsistent import field, pmap
 
@@ -38,6 +39,9 @@ from .rng import check_rng, resolve_seed
 __all__ = [
     "random_agent",
     "first_move_agent",
+    "MemoryAgent",
+    "agent_move",
+    "initial_memory",
     "playout",
     "GameRecord",
     "TournamentRecord",
@@ -78,6 +82,58 @@ def first_move_agent(game, state, rng: random.Random = None):
     if not moves:
         raise ValueError(f"no legal move at {state!r}")
     return moves[0]
+
+
+@dataclass(frozen=True)
+class MemoryAgent:
+    """An agent that carries a memory from move to move, functionally.
+
+    ``step(game, state, rng, memory) -> (move, next memory)``; the first move
+    of a game gets ``initial``. ``play_game``, ``tournament`` and the command
+    line thread the memory from one of the agent's moves to its next (a fresh
+    ``initial`` each game); anywhere else (a playout, ``simulate``) the agent
+    is a plain ``(game, state, rng) -> move`` agent that starts from
+    ``initial`` each move. For MCTS the memory is the tree, pruned to the
+    states still reachable (``fnmcts.mcts.mcts_agent(..., reuse=True)``). A
+    ``MemoryAgent`` of picklable parts pickles, so it runs in worker processes.
+
+    >>> from fnmcts.games import Nim
+    >>> def counting(game, state, rng, memory):  # takes 1 and counts its own moves
+    ...     return 1, memory + 1
+    >>> agent = MemoryAgent(counting, initial=0)
+    >>> agent(Nim(), Nim().start(), random.Random(1)), agent_move(agent, Nim(), Nim().start(), random.Random(1), 4)
+    (1, (1, 5))
+    """
+
+    step: Callable
+    initial: Any = None
+
+    def __call__(self, game, state, rng):
+        return self.step(game, state, rng, self.initial)[0]
+
+
+def initial_memory(agent):
+    """The memory ``agent`` starts a game with: a ``MemoryAgent``'s ``initial``, else None.
+
+    >>> initial_memory(random_agent), initial_memory(MemoryAgent(None, initial=()))
+    (None, ())
+    """
+    return agent.initial if isinstance(agent, MemoryAgent) else None
+
+
+def agent_move(agent, game, state, rng, memory=None) -> tuple:
+    """``(move, next memory)``: a ``MemoryAgent``'s step, or a plain agent's move and the memory unchanged.
+
+    >>> from fnmcts.games import Nim
+    >>> agent_move(first_move_agent, Nim(), Nim().start(), random.Random(1), "kept")
+    (1, 'kept')
+    """
+    if isinstance(agent, MemoryAgent):
+        result = agent.step(game, state, rng, memory)
+        if not (isinstance(result, tuple) and len(result) == 2):
+            raise TypeError(f"a MemoryAgent's step returns (move, memory), got {result!r}")
+        return result
+    return agent(game, state, rng), memory
 
 
 def playout(game, state, rng: random.Random, agent=None):
@@ -187,6 +243,7 @@ def _winner(payoff) -> int | None:
 
 def _play(agents, game, state, rng, verbose):
     moves, lines = [], []
+    memories = [initial_memory(agent) for agent in agents]
     while True:
         player = game.to_move(state)
         if player is None:
@@ -194,7 +251,7 @@ def _play(agents, game, state, rng, verbose):
         if player is CHANCE:
             move = sample_outcome(game, state, rng)
         else:
-            move = agents[player](game, state, rng)
+            move, memories[player] = agent_move(agents[player], game, state, rng, memories[player])
             if move not in game.possible_moves(state):
                 raise ValueError(f"player {player + 1} chose an illegal move {move!r} at {state!r}")
         after = game.play(state, move)
@@ -221,7 +278,8 @@ def play_game(
 ) -> GameRecord:
     """Play one game of ``game`` from ``state`` (default: the start); player 1 is ``agent1``.
 
-    Agents are functions ``(game, state, rng) -> move``; both draw from one
+    Agents are functions ``(game, state, rng) -> move`` or ``MemoryAgent``
+    values, whose memory is threaded from each move to the agent's next; both draw from one
     generator seeded with ``seed`` (or ``rng``), so the same seed gives the same
     game. With ``verbose`` the record carries the notebook's transcript lines.
 

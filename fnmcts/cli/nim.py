@@ -33,7 +33,7 @@ from typing import Callable
 from ..agents import AGENTS, make_agent
 from ..games import GAMES
 from ..games.piles import parse_piles
-from ..play import result_line, tournament
+from ..play import agent_move, initial_memory, result_line, tournament
 from ..protocol import CHANCE, check_reachable, game_to_json, parse_move, parse_state, render, transcript_line
 from ..rng import make_rng
 from ._common import (
@@ -160,6 +160,8 @@ _OPTION_AGENTS = {
     "c": ("--c", ("mcts",)),
     "final": ("--final", ("mcts",)),
     "solver": ("--no-solver", ("mcts",)),
+    "reuse": ("--reuse-tree", ("mcts",)),
+    "seconds": ("--seconds", ("mcts",)),
 }
 
 
@@ -194,6 +196,13 @@ def _non_negative(text: str) -> float:
         raise _type_error(f"expected a number, got {text!r}") from None
     if not value >= 0 or value == float("inf"):
         raise _type_error(f"expected a finite number of at least 0, got {text!r}")
+    return value
+
+
+def _positive_seconds(text: str) -> float:
+    value = _non_negative(text)
+    if not value > 0:
+        raise _type_error(f"expected a positive number of seconds, got {text!r}")
     return value
 
 
@@ -251,10 +260,18 @@ def _agent_options(parser) -> None:
         "--no-solver", dest="solver", action="store_false", default=None,
         help="mcts: plain UCT, without MCTS-Solver's proven wins and losses",
     )
+    parser.add_argument(
+        "--reuse-tree", dest="reuse", action="store_true", default=None,
+        help="mcts: keep the search tree from move to move (pruned to the states still reachable)",
+    )
+    parser.add_argument(
+        "--seconds", type=_positive_seconds, default=None, metavar="S",
+        help="mcts: a time budget a move (with --iterations: whichever comes first)",
+    )
 
 
 def _agent_args(args) -> dict:
-    names = ("iterations", "trials", "q_table", "rule", "c", "final", "solver")
+    names = ("iterations", "trials", "q_table", "rule", "c", "final", "solver", "reuse", "seconds")
     return {name: getattr(args, name) for name in names}
 
 
@@ -539,7 +556,7 @@ def interactive_game(game, agent, rng, *, human: int, read, write, games: int = 
             if games > 1:
                 write(f"-- game {number} of {games}")
             write(f"{intro}.")
-            state = game.start()
+            state, memory = game.start(), initial_memory(agent)
             while game.to_move(state) is not None:
                 player = game.to_move(state)
                 moves = game.possible_moves(state)
@@ -556,7 +573,7 @@ def interactive_game(game, agent, rng, *, human: int, read, write, games: int = 
                         except ValueError as error:
                             write(str(error))
                 else:
-                    move = agent(game, state, rng)
+                    move, memory = agent_move(agent, game, state, rng, memory)
                 after = game.play(state, move)
                 write(transcript_line(game, player, move, after))
                 state = after

@@ -73,8 +73,10 @@ from ._search import (
     mcts_move,
     result_of,
     search,
+    subtree,
     uct,
 )
+from ._tree import Tree, as_tree
 from ._views import (
     backed_up_values,
     dives_win_rate,
@@ -123,8 +125,11 @@ __all__ = [
     "aligned_table",
     "to_dot",
     "MoveSearch",
+    "Tree",
+    "as_tree",
     "mcts_move",
     "mcts_agent",
+    "subtree",
     "BACKUPS",
     "DEFAULT_ITERATIONS",
     "CompiledGraph",

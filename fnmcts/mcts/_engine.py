@@ -101,6 +101,12 @@ class Stats:
         if self.E is not self.S:
             self.E[i] = s if v is None else v * n
 
+    def drop(self, i):
+        """Take node ``i`` out of the tree (a bounded tree prunes its least visited nodes)."""
+        self.N[i], self.S[i], self.W[i], self.D[i], self.V[i] = None, 0, 0, 0, None
+        if self.E is not self.S:
+            self.E[i] = 0
+
     def counts(self, i):
         """``[visits, score, wins, draws, value]`` at node ``i``, or None if not in the tree."""
         n = self.N[i]

@@ -16,21 +16,25 @@ all three.
 
 from __future__ import annotations
 
+import heapq
 import math
 import random
+import time
 from collections.abc import Mapping
 from functools import partial
 from typing import Callable
 
-from pyrsistent import PMap, field, pmap
+from pyrsistent import field, pmap
 
 from ..values import FixedRecord
 
+from ..play import MemoryAgent
 from ..protocol import CHANCE, check_state, payoff_range
 from ..rng import check_rng
 from ._engine import Solver, Stats, dives
-from ._graph import CompiledGraph, graph_of
+from ._graph import CHANCE_NODE, END, UNSEEN, CompiledGraph, graph_of
 from ._graph import mover_into as _root_mover
+from ._tree import Tree, as_tree
 from ._records import (
     EMPTY_RECORD,
     RULES,
@@ -50,6 +54,7 @@ __all__ = [
     "search",
     "mcts_move",
     "mcts_agent",
+    "subtree",
     "MoveSearch",
     "BACKUPS",
     "DEFAULT_ITERATIONS",
@@ -111,12 +116,10 @@ def _resolve_rule(rule, c, z):
 # -- between the persistent tree and the working counts -------------------------------
 
 
-def _check_tree(tree):
-    """``tree`` as a persistent map: a pmap is returned as is, a plain mapping frozen."""
-    if isinstance(tree, PMap):
-        return tree
+def _check_tree(tree) -> Tree:
+    """``tree`` as a ``Tree``: a tree is returned as is, a pmap or a plain mapping wrapped."""
     if isinstance(tree, Mapping):
-        return pmap(tree)
+        return as_tree(tree)
     raise TypeError(f"tree must be a map from state to record (e.g. pmap()), got {type(tree).__name__}")
 
 
@@ -159,7 +162,7 @@ def _freeze_one(c, proven=None) -> Record:
     return make_record(w, n - w - d, d, s, v, proven)
 
 
-def _freeze(graph, stats, solver):
+def _freeze(graph, stats, solver, root):
     states, S, W, D, V = graph.states, stats.S, stats.W, stats.D, stats.V
     proven = solver.proven if solver is not None else {}
     out = {}
@@ -168,7 +171,7 @@ def _freeze(graph, stats, solver):
             pv = proven.get(i)
             w, d = W[i], D[i]
             out[states[i]] = make_record(w, n - w - d, d, S[i], V[i], None if pv is None else pv[0])
-    return pmap(out)
+    return Tree(pmap(out), root)
 
 
 def result_of(game, payoff):
@@ -279,7 +282,7 @@ def uct(tree, state, rng: random.Random, game=None, rule=ucb, *, rollout=None, b
     for i in changed:
         pv = proven.get(i)
         grown[graph.states[i]] = _freeze_one(stats.counts(i), None if pv is None else pv[0])
-    return grown.persistent(), result_of(game, _last_payoff(graph, end, exact))
+    return Tree(grown.persistent(), state), result_of(game, _last_payoff(graph, end, exact))
 
 
 def _repeat_uct(game, state, dives_, rng, tree=None, rule=ucb, backup="mean", solver=False):
@@ -293,50 +296,197 @@ def _repeat_uct(game, state, dives_, rng, tree=None, rule=ucb, backup="mean", so
 # -- search: many dives on a working copy --------------------------------------------------
 
 CHUNK = 10_000
-"""Dives between two calls of a search's ``progress``."""
+"""Dives between two calls of a search's ``progress`` (at most)."""
+
+
+# -- budgets: dives, seconds, a stop signal, a bound on the tree --------------------------
+
+
+def _check_budget(iterations, seconds, max_nodes, what="iterations"):
+    """Check the budget of a search; a clear error when none is given or one is malformed."""
+    if iterations is None and seconds is None:
+        raise TypeError(f"give the search a budget: {what}=, seconds= or both (whichever comes first)")
+    if iterations is not None and (isinstance(iterations, bool) or not isinstance(iterations, int)):
+        raise TypeError(f"{what} must be a whole number, got {iterations!r}")
+    if iterations is not None and iterations < 0:
+        raise ValueError(f"{what} must be non-negative, got {iterations}")
+    if seconds is not None:
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
+            raise TypeError(f"seconds must be a number, got {seconds!r}")
+        if not (seconds > 0 and math.isfinite(seconds)):
+            raise ValueError(f"seconds must be a positive finite number, got {seconds!r}")
+    if max_nodes is not None:
+        if isinstance(max_nodes, bool) or not isinstance(max_nodes, int):
+            raise TypeError(f"max_nodes must be a whole number, got {max_nodes!r}")
+        if max_nodes < 2:
+            raise ValueError(f"max_nodes must be at least 2 (the root and one more state), got {max_nodes}")
+
+
+class _Budget:
+    """How many dives to run next: ``take(cap)`` until the dives, the time or ``stop`` say done.
+
+    With a clock or a ``stop`` the chunks start small and double while a chunk
+    takes under 20 ms, so a deadline or a Ctrl-C is heard within a few
+    milliseconds; the dives and their draws do not depend on the chunking.
+    """
+
+    def __init__(self, iterations, seconds, stop):
+        self.left = iterations
+        self.deadline = None if seconds is None else time.perf_counter() + seconds
+        self.stop = stop
+        self.watch = seconds is not None or stop is not None
+        self.size = 16 if self.watch else CHUNK
+        self.started = None
+        self.stopped = False
+
+    def take(self, cap=CHUNK):
+        """The next chunk's size (0: the budget is spent)."""
+        now = time.perf_counter()
+        if self.started is not None and self.watch and now - self.started < 0.02:
+            self.size = min(self.size * 2, CHUNK)
+        if self.stop is not None and self.stop():
+            self.stopped = True
+            return 0
+        if self.deadline is not None and now >= self.deadline:
+            return 0
+        k = min(self.size, cap)
+        if self.left is not None:
+            k = min(k, self.left)
+        self.started = now
+        return k
+
+    def spent(self, k):
+        """Count ``k`` dives done."""
+        if self.left is not None:
+            self.left -= k
+
+
+def _stored(stats) -> int:
+    return sum(1 for n in stats.N if n is not None)
+
+
+def _stored_children(graph, N, i) -> set:
+    """The stored nodes a dive can enter right after stored node ``i`` (through chance and unstored states)."""
+    out, stack, seen = set(), [(i, True)], {i}
+    kind, kids, chance = graph.kind, graph.kids, graph.chance
+    while stack:
+        x, passing = stack.pop()
+        k = kind[x]
+        if k == END or k == UNSEEN:
+            continue
+        nxt = [c for c in chance[x][3] if c is not None] if k == CHANCE_NODE else kids[x]
+        for c in nxt:
+            if N[c] is not None:
+                if c != i:
+                    out.add(c)
+            elif k == CHANCE_NODE and c not in seen:  # an unstored state reached by chance: pass through
+                seen.add(c)
+                stack.append((c, passing))
+    return out
+
+
+def _prune(stats, root, keep) -> int:
+    """Drop stored nodes until ``keep`` are left, the least visited leaf first (never the root).
+
+    A leaf is a stored node with no stored child; dropping one may make its
+    parent a leaf. (Should only a cycle be left, the least visited node goes.)
+    """
+    N, graph = stats.N, stats.graph
+    stored = [i for i, n in enumerate(N) if n is not None]
+    excess = len(stored) - max(keep, 1 if N[root] is not None else 0)
+    if excess <= 0:
+        return 0
+    below = {i: 0 for i in stored}
+    parents = {i: [] for i in stored}
+    for i in stored:
+        for c in _stored_children(graph, N, i):
+            below[i] += 1
+            parents[c].append(i)
+    leaves = [(N[i], -i, i) for i in stored if not below[i] and i != root]
+    heapq.heapify(leaves)
+    dropped = 0
+    alive = set(stored)
+    while dropped < excess:
+        if leaves:
+            _, _, i = heapq.heappop(leaves)
+        else:  # a cycle: no leaf left
+            i = min((j for j in alive if j != root), key=lambda j: (N[j], -j))
+        alive.discard(i)
+        for p in parents[i]:
+            below[p] -= 1
+            if not below[p] and p != root and p in alive:
+                heapq.heappush(leaves, (N[p], -p, p))
+        stats.drop(i)
+        dropped += 1
+    return dropped
+
+
+def _room(stats, root, max_nodes) -> int:
+    """How many dives may run before the tree could exceed ``max_nodes`` (pruning when it is full)."""
+    size = _stored(stats)
+    if size >= max_nodes:
+        size -= _prune(stats, root, max_nodes - max(1, max_nodes // 10))
+    return max_nodes - size
 
 
 def search(
     game,
     state,
-    dives_: int,
-    rng: random.Random,
+    iterations: int | None = None,
+    rng: random.Random | None = None,
     tree=None,
     rule=ucb,
     *,
+    seconds: float | None = None,
+    max_nodes: int | None = None,
+    stop=None,
     rollout=None,
     progress=None,
     backup="mean",
     solver=False,
     graph=None,
-):
-    """Run ``dives_`` dives from ``state``; return the grown tree (an immutable map).
+) -> Tree:
+    """Run ``iterations`` dives from ``state``; return the grown tree (a ``Tree``).
 
-    The same tree as ``dives_`` calls of ``uct`` with the same ``rng`` (a
+    The same tree as ``iterations`` calls of ``uct`` with the same ``rng`` (a
     property test checks it), built on a transient working copy over the
     game's compiled graph and frozen at the end; a game may run it on its own
     ``search_kernel`` (Shut the Box on box masks), proven equal by the same
-    property. ``progress(k)``, if given,
-    hears of every ``k`` dives done. ``backup``, ``solver``, ``rollout``: as for
-    ``uct``. ``graph``: a ``CompiledGraph`` of the game to reuse across calls.
+    property. ``tree``: a tree to continue (a ``Tree``, a pmap or a dict).
+
+    Budgets: ``iterations`` dives, ``seconds`` of wall time, or both
+    (whichever comes first); ``stop()``, if given, is asked between dives
+    (every few milliseconds) and ends the search when it returns True (a
+    Ctrl-C handler sets it: the tree so far is a normal result).
+    ``max_nodes``: the tree never holds more states; when it is full, the
+    least visited states (leaves first) are dropped, a tenth of the bound at a
+    time. ``progress(k)``, if given, hears of every ``k`` dives done.
+    ``backup``, ``solver``, ``rollout``: as for ``uct``. ``graph``: a
+    ``CompiledGraph`` of the game to reuse across calls.
 
     >>> from fnmcts.games.shut_the_box import ShutTheBox, start_box
     >>> from fnmcts.rng import make_rng
     >>> tree = search(ShutTheBox(), start_box, 100, make_rng(5))
     >>> tree == _repeat_uct(ShutTheBox(), start_box, 100, make_rng(5))
     True
+    >>> tree
+    Tree(92 states, root frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9}): Record(win=1, loss=99))
+    >>> small = search(ShutTheBox(), start_box, 1_000, make_rng(5), max_nodes=50)
+    >>> len(small) <= 50, visits(small[start_box])
+    (True, 1000)
+    >>> visits(search(ShutTheBox(), start_box, rng=make_rng(5), seconds=0.05)[start_box]) > 0
+    True
     """
-    if isinstance(dives_, bool) or not isinstance(dives_, int):
-        raise TypeError(f"dives must be a whole number, got {dives_!r}")
-    if dives_ < 0:
-        raise ValueError(f"dives must be non-negative, got {dives_}")
+    _check_budget(iterations, seconds, max_nodes)
     state = _options(game, state, rule, backup, rng)
-    tree = pmap() if tree is None else _check_tree(tree)
-    kernel = _kernel(game, rule, backup, solver, rollout, graph, tree)
-    if kernel is not None:
-        grown = _kernel_search(kernel, tree, state, dives_, rng, progress)
-        if grown is not None:
-            return grown
+    tree = Tree(pmap(), state) if tree is None else _check_tree(tree).with_root(state)
+    budget = _Budget(iterations, seconds, stop)
+    if max_nodes is None:
+        kernel = _kernel(game, rule, backup, solver, rollout, graph, tree)
+        if kernel is not None:
+            grown = _kernel_search(kernel, tree, state, budget, rng, progress)
+            if grown is not None:
+                return grown
     g = graph_of(game, graph)
     proofs = Solver(g) if solver else None
     stats = _thaw(g, tree, proofs)
@@ -344,14 +494,28 @@ def search(
     stats.grow()
     select = _selector(rule)
     mover = _root_mover(game, state)
-    left = dives_
-    while left > 0:
-        size = min(left, CHUNK)
-        dives(g, stats, root, mover, size, rng, select, expectimax=backup == "expectimax", solver=proofs, rollout=rollout)
-        left -= size
+    while True:
+        cap = CHUNK if max_nodes is None else _room(stats, root, max_nodes)
+        size = budget.take(cap)
+        if not size:
+            break
+        dives(
+            g,
+            stats,
+            root,
+            mover,
+            size,
+            rng,
+            select,
+            expectimax=backup == "expectimax",
+            solver=proofs,
+            rollout=rollout,
+            compiled_playouts=max_nodes is None,
+        )
+        budget.spent(size)
         if progress is not None:
             progress(size)
-    return _freeze(g, stats, proofs)
+    return _freeze(g, stats, proofs, state)
 
 
 def _kernel(game, rule, backup, solver, rollout, graph, tree):
@@ -369,18 +533,19 @@ def _kernel(game, rule, backup, solver, rollout, graph, tree):
     return None
 
 
-def _kernel_search(kernel, tree, state, dives_, rng, progress):
+def _kernel_search(kernel, tree, state, budget, rng, progress):
     """``search`` on a game's kernel: counts thawed from the tree, grown, frozen back (None: declined)."""
     counts = {s: [rec["win"], rec["loss"]] for s, rec in tree.items()}
-    left = dives_
-    while left > 0:
-        size = min(left, CHUNK)
+    while True:
+        size = budget.take()
+        if not size:
+            break
         if not kernel(counts, state, size, rng):
             return None  # declined before drawing anything
-        left -= size
+        budget.spent(size)
         if progress is not None:
             progress(size)
-    return pmap({s: make_record(w, l) for s, (w, l) in counts.items()})
+    return Tree(pmap({s: make_record(w, l) for s, (w, l) in counts.items()}), state)
 
 
 # -- mcts_move: search from a decision and choose ------------------------------------------
@@ -442,9 +607,12 @@ def _final_move(graph, stats, solver, root, player, final):
 def mcts_move(
     game,
     state,
-    iterations: int,
-    rng: random.Random,
+    iterations: int | None = None,
+    rng: random.Random | None = None,
     *,
+    seconds: float | None = None,
+    max_nodes: int | None = None,
+    stop=None,
     rule="ucb1",
     c: float = math.sqrt(2),
     z: float = 2,
@@ -466,6 +634,8 @@ def mcts_move(
     dropped; the search stops as soon as the root is proven, and
     ``iterations`` in the result counts the dives run. ``rollout``: the agent
     for the playouts (default: random). ``backup``: as for ``search``.
+    ``tree``: a tree to continue (the reuse of an earlier search). Budgets as
+    for ``search``: ``iterations``, ``seconds`` or both, ``stop``, ``max_nodes``.
 
     >>> from fnmcts.games.nim import Nim
     >>> from fnmcts.rng import make_rng
@@ -473,8 +643,12 @@ def mcts_move(
     >>> found = mcts_move(game, game.start(), 2_000, make_rng(1))
     >>> found.move, found.proven[game.play(game.start(), found.move)]
     (1, (Fraction(1, 1), Fraction(-1, 1)))
+    >>> bounded = mcts_move(game, game.start(), 2_000, make_rng(1), max_nodes=10)
+    >>> len(bounded.tree) <= 10, bounded.iterations
+    (True, 2000)
     """
-    if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
+    _check_budget(iterations, seconds, max_nodes)
+    if iterations is not None and iterations < 1:
         raise ValueError(f"iterations must be a positive whole number, got {iterations!r}")
     if final not in ("visits", "mean"):
         raise ValueError(f"final must be 'visits' or 'mean', got {final!r}")
@@ -495,53 +669,124 @@ def mcts_move(
     g.expand(root)
     stats.grow()
     moves = g.moves[root]
-    before = stats.N[root] or 0
-    dives(
-        g,
-        stats,
-        root,
-        _root_mover(game, state),
-        iterations,
-        rng,
-        _selector(rule),
-        expectimax=backup == "expectimax",
-        solver=proofs,
-        rollout=rollout,
-        stop_when_proven=True,
-    )
-    done = (stats.N[root] or 0) - before
+    budget = _Budget(iterations, seconds, stop)
+    done = 0
+    select, mover = _selector(rule), _root_mover(game, state)
+    while not (proofs is not None and root in proofs.proven):
+        cap = CHUNK if max_nodes is None else _room(stats, root, max_nodes)
+        size = budget.take(cap)
+        if not size:
+            break
+        ran, *_ = dives(
+            g,
+            stats,
+            root,
+            mover,
+            size,
+            rng,
+            select,
+            expectimax=backup == "expectimax",
+            solver=proofs,
+            rollout=rollout,
+            stop_when_proven=True,
+            compiled_playouts=max_nodes is None,
+        )
+        budget.spent(ran)
+        done += ran
     move = moves[0] if len(moves) == 1 else _final_move(g, stats, proofs, root, player, final)
-    frozen = _freeze(g, stats, proofs)
+    frozen = _freeze(g, stats, proofs, state)
     children = tuple((m, frozen.get(g.states[k], EMPTY_RECORD)) for m, k in zip(moves, g.kids[root]))
     proven = pmap({g.states[i]: pv[0] for i, pv in proofs.proven.items()}) if proofs is not None else pmap()
     return MoveSearch(move=move, tree=frozen, proven=proven, iterations=done, children=children)
 
 
-def mcts_agent(iterations: int = DEFAULT_ITERATIONS, **options) -> Callable:
-    """An agent ``(game, state, rng) -> move`` that runs ``mcts_move`` each turn.
+def subtree(game, tree, state) -> Tree:
+    """The part of ``tree`` still reachable from ``state``: the memory a search carries to its next move.
 
-    Options as for ``mcts_move`` (``rule``, ``c``, ``z``, ``final``, ``solver``,
-    ``rollout``, ``backup``). Plays every game of the protocol. The agent is a
-    ``functools.partial``: it pickles, so it runs in worker processes too.
+    Walks the game from ``state`` through the states stored in ``tree`` (and
+    through chance, whose outcomes are passed, never stored); states off that
+    walk cannot be met by a search from ``state`` and are dropped. A search
+    from ``state`` on the subtree grows exactly what it grows on the whole tree
+    (a property test checks it).
 
     >>> from fnmcts.games.nim import Nim
+    >>> from fnmcts.rng import make_rng
+    >>> game = Nim(heap=8, max_take=3)
+    >>> tree = search(game, game.start(), 500, make_rng(1))
+    >>> after = game.play(game.start(), 3)
+    >>> kept = subtree(game, tree, after)
+    >>> len(tree), len(kept), kept.root == after, kept[after] == tree[after]
+    (16, 10, True, True)
+    """
+    tree = _check_tree(tree)
+    state = check_state(game, state)
+    keep = {}
+    stack, seen = [(state, True)], {state}
+    while stack:
+        x, passing = stack.pop()
+        rec = tree.get(x)
+        if rec is not None:
+            keep[x] = rec
+        elif not passing:
+            continue
+        player = game.to_move(x)
+        if player is None:
+            continue
+        if player is CHANCE:
+            nexts = [(game.play(x, outcome), True) for outcome, _ in game.chance_outcomes(x)]
+        else:
+            nexts = [(game.play(x, move), False) for move in game.possible_moves(x)]
+        for child, by_chance in nexts:
+            if child not in seen:
+                seen.add(child)
+                stack.append((child, by_chance))
+    return Tree(pmap(keep), state)
+
+
+def mcts_agent(iterations: int | None = DEFAULT_ITERATIONS, *, reuse: bool = False, **options) -> Callable:
+    """An agent that runs ``mcts_move`` each turn: ``(game, state, rng) -> move``, or with memory.
+
+    Options as for ``mcts_move`` (``rule``, ``c``, ``z``, ``final``, ``solver``,
+    ``rollout``, ``backup``, ``seconds``, ``max_nodes``). Plays every game of
+    the protocol. ``reuse=True``: a ``fnmcts.play.MemoryAgent`` whose memory is
+    the tree, pruned after its move to the states still reachable
+    (``subtree``), so the next search starts from what this one learned;
+    ``play_game``, ``tournament`` and the command line thread it. The agent is
+    a ``functools.partial`` (or a ``MemoryAgent`` of one): it pickles, so it
+    runs in worker processes too.
+
+    >>> from fnmcts.games.nim import Nim
+    >>> from fnmcts.play import agent_move
     >>> from fnmcts.rng import make_rng
     >>> game = Nim(heap=10, max_take=3, misere=False)
     >>> mcts_agent(500)(game, game.start(), make_rng(2))
     2
+    >>> move, memory = agent_move(mcts_agent(500, reuse=True), game, game.start(), make_rng(2))
+    >>> move, memory.root == game.play(game.start(), move), len(memory)
+    (2, True, 16)
     """
-    if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
+    if iterations is not None and (isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1):
         raise ValueError(f"iterations must be a positive whole number, got {iterations!r}")
-    unknown = set(options) - {"rule", "c", "z", "final", "solver", "rollout", "backup"}
+    unknown = set(options) - {"rule", "c", "z", "final", "solver", "rollout", "backup", "seconds", "max_nodes"}
     if unknown:
         raise TypeError(f"unknown mcts_agent options: {sorted(unknown)}")
     if options.get("final", "visits") not in ("visits", "mean"):
         raise ValueError(f"final must be 'visits' or 'mean', got {options['final']!r}")
     _check_backup(options.get("backup", "mean"))
+    _check_budget(iterations, options.get("seconds"), options.get("max_nodes"))
     _resolve_rule(options.get("rule", "ucb1"), options.get("c", math.sqrt(2)), options.get("z", 2))
+    if reuse:
+        return MemoryAgent(partial(_agent_step, iterations, tuple(sorted(options.items()))))
     return partial(_agent_move, iterations, tuple(sorted(options.items())))
 
 
 def _agent_move(iterations, options, game, state, rng):
     """One move of an ``mcts_agent``: module level, so agents pickle for worker processes."""
     return mcts_move(game, state, iterations, rng, **dict(options)).move
+
+
+def _agent_step(iterations, options, game, state, rng, memory):
+    """One move of an ``mcts_agent(reuse=True)``: the move and the tree still reachable after it."""
+    tree = None if memory is None else subtree(game, memory, state)
+    found = mcts_move(game, state, iterations, rng, tree=tree, **dict(options))
+    return found.move, subtree(game, found.tree, game.play(state, found.move))

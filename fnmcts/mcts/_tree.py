@@ -1,0 +1,220 @@
+"""The search tree as a value: an immutable map from state to record, short to print.
+
+A ``Tree`` wraps a pyrsistent ``pmap`` (through its public API only) and is
+one: it is equal to, and hashes like, the pmap of the same items, and offers
+what a pmap offers (``get``, ``set``, ``remove``, ``discard``, ``update``,
+``evolver``, the ``Mapping`` methods), each returning a new ``Tree``. What it
+adds is a view: a tree of 10,000 states prints as one line with its size and
+its root's record, and renders in Jupyter as a small table of its most
+visited states. The root (the state the search ran from) rides along; it is not
+part of the value (two trees with the same items are equal whatever their root).
+
+>>> from ._records import record
+>>> tree = Tree({"a": record(win=3, loss=1), "b": record(win=1, loss=0)}, root="a")
+>>> tree
+Tree(2 states, root 'a': Record(win=3, loss=1))
+>>> tree == {"a": record(win=3, loss=1), "b": record(win=1, loss=0)}, len(tree.set("c", record()))
+(True, 3)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from html import escape
+
+from pyrsistent import PMap, pmap
+
+__all__ = ["Tree", "as_tree"]
+
+_NO_ROOT = object()
+
+
+def _visits(rec):
+    try:
+        return rec.get("win", 0) + rec.get("loss", 0) + rec.get("draw", 0)
+    except (AttributeError, TypeError):
+        return 0
+
+
+class Tree(Mapping):
+    """An immutable map from state to record: the MCTS tree, equal to the pmap of its items.
+
+    ``Tree(mapping, root=state)``: ``mapping`` is any map (a pmap is kept as it
+    is); ``root`` names the state the search ran from (else the most visited
+    state stands for it in the view). ``set``/``remove``/``discard``/``update``
+    return new trees; ``evolver()`` gives pyrsistent's evolver, whose
+    ``persistent()`` is a plain pmap (``Tree(...)`` of it is a tree again).
+    ``pmap()`` is the map itself.
+
+    >>> from ._records import record
+    >>> tree = Tree({(3,): record(win=1, loss=1)}, root=(3,))
+    >>> tree[(3,)], (3,) in tree, tree.get((4,)), dict(tree) == {(3,): record(win=1, loss=1)}
+    (Record(win=1, loss=1), True, None, True)
+    >>> bigger = tree.set((2,), record(win=1, loss=0))
+    >>> len(tree), len(bigger), hash(bigger) == hash(bigger.pmap()), bigger.remove((2,)) == tree
+    (1, 2, True, True)
+    """
+
+    __slots__ = ("_map", "_root")
+
+    def __init__(self, mapping=None, root=_NO_ROOT):
+        if mapping is None:
+            items = pmap()
+        elif isinstance(mapping, Tree):
+            items = mapping._map
+            if root is _NO_ROOT:
+                root = mapping._root
+        elif isinstance(mapping, PMap):
+            items = mapping
+        elif isinstance(mapping, Mapping):
+            items = pmap(mapping)
+        else:
+            raise TypeError(f"a tree is a map from state to record (e.g. pmap()), got {type(mapping).__name__}")
+        object.__setattr__(self, "_map", items)
+        object.__setattr__(self, "_root", root)
+
+    def __setattr__(self, name, value):
+        raise AttributeError("a Tree is immutable: use set() for a new one")
+
+    # -- the map --------------------------------------------------------------------
+    def __getitem__(self, state):
+        return self._map[state]
+
+    def get(self, state, default=None):
+        return self._map.get(state, default)
+
+    def __contains__(self, state):
+        return state in self._map
+
+    def __iter__(self):
+        return iter(self._map)
+
+    def __len__(self):
+        return len(self._map)
+
+    def keys(self):
+        return self._map.keys()
+
+    def values(self):
+        return self._map.values()
+
+    def items(self):
+        return self._map.items()
+
+    def __eq__(self, other):
+        if isinstance(other, Tree):
+            return self._map == other._map
+        if isinstance(other, Mapping):
+            return self._map == other
+        return NotImplemented
+
+    def __ne__(self, other):
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
+    def __hash__(self):
+        return hash(self._map)
+
+    def __reduce__(self):
+        return (_rebuild, (dict(self._map), None if self._root is _NO_ROOT else (self._root,)))
+
+    # -- new trees ----------------------------------------------------------------------
+    def _new(self, items):
+        return Tree(items, self._root)
+
+    def set(self, state, rec) -> "Tree":
+        """A new tree with ``state`` mapped to ``rec``."""
+        return self._new(self._map.set(state, rec))
+
+    def remove(self, state) -> "Tree":
+        """A new tree without ``state`` (a ``KeyError`` if it is not there)."""
+        return self._new(self._map.remove(state))
+
+    def discard(self, state) -> "Tree":
+        """A new tree without ``state``, if it was there."""
+        return self._new(self._map.discard(state))
+
+    def update(self, *maps) -> "Tree":
+        """A new tree with the items of ``maps`` added (the later ones win)."""
+        return self._new(self._map.update(*maps))
+
+    def evolver(self):
+        """pyrsistent's evolver of the underlying pmap (its ``persistent()`` is a pmap)."""
+        return self._map.evolver()
+
+    def pmap(self) -> PMap:
+        """The underlying pyrsistent map."""
+        return self._map
+
+    @property
+    def root(self):
+        """The state the search ran from, else the most visited state (None for an empty tree)."""
+        if self._root is not _NO_ROOT:
+            return self._root
+        if not self._map:
+            return None
+        return max(self._map.items(), key=lambda item: _visits(item[1]))[0]
+
+    def with_root(self, root) -> "Tree":
+        """The same tree, viewed from ``root``."""
+        return Tree(self._map, root)
+
+    # -- views ---------------------------------------------------------------------------
+    def top(self, k: int = 5) -> tuple:
+        """The ``k`` most visited ``(state, record)`` pairs, most visited first (ties: in map order).
+
+        >>> from ._records import record
+        >>> Tree({1: record(win=1, loss=0), 2: record(win=5, loss=5)}).top(1)
+        ((2, Record(win=5, loss=5)),)
+        """
+        ranked = sorted(self._map.items(), key=lambda item: -_visits(item[1]))
+        return tuple(ranked[:k])
+
+    def __repr__(self):
+        size = len(self._map)
+        head = f"Tree({size:,} state{'' if size == 1 else 's'}"
+        if not size:
+            return head + ")"
+        root = self.root
+        rec = self._map.get(root)
+        return f"{head}, root {root!r}: {rec!r})" if rec is not None else f"{head}, root {root!r})"
+
+    __str__ = __repr__
+
+    def _repr_html_(self):
+        size = len(self._map)
+        rows = []
+        for state, rec in self.top(5):
+            n = _visits(rec)
+            try:
+                s = rec.get("score")
+                s = (rec.get("win", 0) + rec.get("draw", 0) / 2) if s is None else s
+                mean = f"{s / n:.4f}" if n else "n/a"
+            except (AttributeError, TypeError):
+                mean = "n/a"
+            rows.append(
+                f"<tr><td>{escape(repr(state))}</td><td>{n:,}</td><td>{mean}</td><td>{escape(repr(rec))}</td></tr>"
+            )
+        return (
+            f"<table><caption>Tree of {size:,} states, root {escape(repr(self.root))}</caption>"
+            "<tr><th>state</th><th>visits</th><th>mean</th><th>record</th></tr>" + "".join(rows) + "</table>"
+        )
+
+
+def _rebuild(items, root):
+    return Tree(items) if root is None else Tree(items, root[0])
+
+
+def as_tree(tree, root=_NO_ROOT) -> Tree:
+    """``tree`` as a ``Tree`` (a pmap or a dict wrapped; a ``Tree`` kept), or a ``TypeError``.
+
+    >>> as_tree({}) == {}, type(as_tree(pmap())).__name__
+    (True, 'Tree')
+    >>> as_tree([1, 2])
+    Traceback (most recent call last):
+    ...
+    TypeError: a tree is a map from state to record (e.g. pmap()), got list
+    """
+    if isinstance(tree, Tree) and root is _NO_ROOT:
+        return tree
+    return Tree(tree, root)

@@ -1,0 +1,148 @@
+"""The tree as a value (``Tree``) and the budgets of a search: dives, seconds, a stop signal, a bound on the tree."""
+
+import time
+
+import pytest
+from hypothesis import given, settings, strategies as st
+from pyrsistent import pmap
+
+from fnmcts.games import Nim, ShutTheBox, TicTacToe
+from fnmcts.games.shut_the_box import start_box, uct as tutorial_uct
+from fnmcts.mcts import Tree, mcts_move, record, search, uct, visits
+from fnmcts.mcts._engine import Stats
+from fnmcts.mcts._graph import CompiledGraph
+from fnmcts.mcts._search import _prune
+from fnmcts.rng import make_rng
+
+records = st.builds(record, st.integers(0, 50), st.integers(0, 50))
+maps = st.dictionaries(st.integers(-20, 20), records, max_size=12)
+
+
+@given(maps, maps)
+def test_tree_is_equal_to_and_hashes_like_its_pmap(a, b):
+    tree = Tree(a)
+    assert tree == pmap(a) and pmap(a) == tree and tree == a
+    assert hash(tree) == hash(pmap(a))
+    assert (Tree(a) == Tree(b)) == (pmap(a) == pmap(b))
+    assert dict(tree.update(b)) == {**a, **b}
+    for key in b:
+        assert tree.set(key, b[key])[key] == b[key]
+        assert key not in tree.discard(key)
+    assert tree == Tree(a)  # nothing above changed it
+
+
+def test_tree_keeps_the_pmap_operations_and_the_tutorial_uct():
+    tree, result = tutorial_uct(pmap(), start_box, make_rng(1))
+    assert isinstance(tree, Tree) and result == "loss"
+    tree, _ = tutorial_uct(tree, start_box, make_rng(2))
+    assert visits(tree[start_box]) == 2
+    evolver = tree.evolver()
+    evolver[frozenset({1})] = record(1, 0)
+    assert Tree(evolver.persistent())[frozenset({1})] == record(1, 0)
+    with pytest.raises(AttributeError):
+        tree.x = 1
+    import pickle
+
+    assert pickle.loads(pickle.dumps(tree)) == tree
+
+
+def test_a_big_tree_prints_as_one_line_and_renders_as_a_small_table():
+    tree = Tree({i: record(i, 10_000 - i) for i in range(10_000)}, root=5)
+    text = repr(tree)
+    assert text == "Tree(10,000 states, root 5: Record(win=5, loss=9995))"
+    tree = search(ShutTheBox(), start_box, 2_000, make_rng(1))
+    assert repr(tree) == f"Tree({len(tree)} states, root {start_box!r}: {tree[start_box]!r})"
+    html = tree._repr_html_()
+    assert html.startswith("<table>") and html.count("<tr>") == 6 and f"{len(tree):,}" in html
+    assert repr(Tree()) == "Tree(0 states)"
+
+
+def test_no_budget_or_a_bad_one_is_named():
+    game = Nim(heap=5)
+    with pytest.raises(TypeError, match="iterations=, seconds= or both"):
+        search(game, game.start(), rng=make_rng(1))
+    with pytest.raises(ValueError, match="seconds must be a positive"):
+        search(game, game.start(), rng=make_rng(1), seconds=-1)
+    with pytest.raises(ValueError, match="max_nodes must be at least 2"):
+        mcts_move(game, game.start(), 10, make_rng(1), max_nodes=1)
+    with pytest.raises(TypeError, match="max_nodes must be a whole number"):
+        search(game, game.start(), 10, make_rng(1), max_nodes=2.5)
+
+
+def test_seconds_end_the_search_and_the_first_budget_reached_wins():
+    game = ShutTheBox()
+    started = time.perf_counter()
+    tree = search(game, start_box, rng=make_rng(1), seconds=0.2)
+    took = time.perf_counter() - started
+    assert 0.2 <= took < 1.5 and visits(tree[start_box]) > 100
+    assert visits(search(game, start_box, 50, make_rng(1), seconds=30)[start_box]) == 50
+    found = mcts_move(Nim(heap=60, max_take=3), Nim(heap=60, max_take=3).start(), rng=make_rng(1), seconds=0.2)
+    assert found.iterations > 0
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.integers(1, 20), st.integers(0, 10_000), st.sampled_from(["mean", "expectimax"]))
+def test_a_stopped_search_is_the_search_of_the_dives_it_ran(stop_after, seed, backup):
+    """``stop`` ends the search between dives; the tree so far is exactly a shorter search's."""
+    game = ShutTheBox(levers=6)
+    calls = []
+
+    def stop():
+        calls.append(1)
+        return len(calls) > stop_after
+
+    tree = search(game, game.start(), 10**9, make_rng(seed), stop=stop, backup=backup)
+    done = visits(tree[game.start()])
+    assert 0 < done < 10**9
+    assert tree == search(game, game.start(), done, make_rng(seed), backup=backup)
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(2, 60), st.integers(1, 600), st.integers(0, 10_000), st.booleans())
+def test_a_bounded_tree_never_exceeds_its_bound(max_nodes, dives, seed, solver):
+    game = TicTacToe()
+    tree = search(game, game.start(), dives, make_rng(seed), max_nodes=max_nodes, solver=solver)
+    assert 1 <= len(tree) <= max_nodes
+    assert visits(tree[game.start()]) == dives
+    found = mcts_move(game, game.start(), dives, make_rng(seed), max_nodes=max_nodes)
+    assert len(found.tree) <= max_nodes and found.move in game.possible_moves(game.start())
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(1, 300), st.integers(0, 10_000))
+def test_a_bound_the_tree_never_reaches_changes_nothing(dives, seed):
+    game = Nim(heap=12, max_take=3)
+    free = search(game, game.start(), dives, make_rng(seed))
+    assert search(game, game.start(), dives, make_rng(seed), max_nodes=len(free) + 1) == free
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(20, 400), st.integers(0, 10_000), st.integers(1, 40))
+def test_pruning_drops_leaves_and_keeps_the_tree_connected(dives, seed, keep):
+    """Leaves go first: every kept state keeps a parent, so the root still reaches it."""
+    game = Nim(heap=15, max_take=3, misere=False)
+    tree = search(game, game.start(), dives, make_rng(seed))
+    graph = CompiledGraph(game)
+    stats = Stats(graph)
+    for state, rec in tree.items():
+        i = graph.node(state)
+        stats.grow()
+        stats.set(i, [visits(rec), rec["win"], rec["win"], 0, None])
+    for i in range(len(graph.states)):
+        if visits(tree[graph.states[i]]) > 1:  # as the search left it: a state dived through is expanded
+            graph.expand(i)
+            stats.grow()
+    root = graph.node(game.start())
+    _prune(stats, root, keep)
+    kept = {graph.states[i] for i, n in enumerate(stats.N) if n is not None}
+    assert game.start() in kept and len(kept) == min(keep, len(tree))
+    for state in kept - {game.start()}:  # a Nim state's parent: one to three more matches, the other player
+        parents = [game.state(state["heap"] + k, 1 - state["player"]) for k in (1, 2, 3)]
+        assert any(p in kept for p in parents)
+
+
+def test_uct_and_search_return_trees_rooted_where_they_ran():
+    game = Nim(heap=7)
+    tree, _ = uct(pmap(), game.start(), make_rng(1), game)
+    assert isinstance(tree, Tree) and tree.root == game.start()
+    assert search(game, game.start(), 10, make_rng(1)).root == game.start()
