@@ -20,9 +20,9 @@ Tree(2 states, root 'a': Record(win=3, loss=1))
 from __future__ import annotations
 
 from collections.abc import Mapping
-from html import escape
-
 from pyrsistent import PMap, pmap
+
+from ..values import html_table
 
 __all__ = ["Tree", "as_tree"]
 
@@ -182,23 +182,19 @@ class Tree(Mapping):
     __str__ = __repr__
 
     def _repr_html_(self):
-        size = len(self._map)
         rows = []
         for state, rec in self.top(5):
             n = _visits(rec)
             try:
-                s = rec.get("score")
-                s = (rec.get("win", 0) + rec.get("draw", 0) / 2) if s is None else s
-                mean = f"{s / n:.4f}" if n else "n/a"
+                total = rec.get("score")
+                total = (rec.get("win", 0) + rec.get("draw", 0) / 2) if total is None else total
+                mean = total / n if n else None
             except (AttributeError, TypeError):
-                mean = "n/a"
-            rows.append(
-                f"<tr><td>{escape(repr(state))}</td><td>{n:,}</td><td>{mean}</td><td>{escape(repr(rec))}</td></tr>"
-            )
-        return (
-            f"<table><caption>Tree of {size:,} states, root {escape(repr(self.root))}</caption>"
-            "<tr><th>state</th><th>visits</th><th>mean</th><th>record</th></tr>" + "".join(rows) + "</table>"
-        )
+                mean = None
+            rows.append((state, n, "n/a" if mean is None else round(mean, 4), rec))
+        size = len(self._map)
+        title = f"Tree of {size:,} state{'' if size == 1 else 's'}, root {self.root!r}"
+        return html_table(rows, title=title, header=("state", "visits", "mean", "record"))
 
 
 def _rebuild(items, root):

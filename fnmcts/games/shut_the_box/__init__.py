@@ -41,7 +41,7 @@ from functools import partial
 
 from pyrsistent import PMap
 
-from ...mcts import Record, record, ucb, ucb1
+from ...mcts import Record, Tree, record, ucb, ucb1
 from ...mcts import uct as uct_game
 from ...montecarlo import simulate as simulate_game
 from . import rules
@@ -84,7 +84,7 @@ def uct(tree, box, rng, game=None, rule=ucb, *, simplified: bool = False, **opti
         raise ValueError("simplified is an option of the tutorial's Shut the Box: give it to the game instead")
     if not options and isinstance(game, ShutTheBox) and isinstance(box, frozenset):
         bound = _builtin_rule(rule)
-        if bound is not None and isinstance(tree, PMap) and _restorable(rng):
+        if bound is not None and isinstance(tree, (PMap, Tree)) and _restorable(rng):
             state = rng.getstate()
             try:
                 return _kernel_dive(game, tree, box, rng, *bound)
@@ -159,7 +159,7 @@ def _kernel_dive(game, tree, box, rng, rule, constant):
     for mask, c in counts.read.items():
         if c is not None and c[0] + c[1] != seen.get(mask, 0):
             grown[box_of(mask)] = record(c[0], c[1])
-    return grown.persistent(), WIN if counts.read[root][0] > wins else LOSS
+    return Tree(grown.persistent(), box), WIN if counts.read[root][0] > wins else LOSS
 
 
 _BOXES_9 = tuple(rules.mask_to_box(m) for m in range(1 << 9))
