@@ -43,7 +43,7 @@ LAYERS = (
             "fnmcts.games.darts",
         ),
     ),
-    ("edges", ("fnmcts.cli.*", "fnmcts.testing", "fnmcts.__main__")),
+    ("edges", ("fnmcts.cli.*", "fnmcts.testing", "fnmcts.__main__", "fnmcts.plots")),
     ("api", ("fnmcts",)),
 )
 
