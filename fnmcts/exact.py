@@ -10,7 +10,10 @@ post-order over the DAG asks the game once per state for who moves, the moves or
 outcomes and the children; a chance node (or a policy's choice) is summed in
 integers over a common denominator, with one ``Fraction`` per player at the end.
 A game with a cycle, or a state whose player has no moves, is refused with a
-``ValueError`` that names the state.
+``ValueError`` that names the state. A solution holds at most ``limit``
+states (``fnmcts.limits.STATE_LIMIT`` unless told otherwise): a game whose
+``size_hint`` says it would hold more is refused before the walk starts, any
+other when the walk passes the limit (``TooLarge``, a ``ValueError``).
 
 >>> from fnmcts.games.shut_the_box import ShutTheBox
 >>> game = ShutTheBox(simplified=True)
@@ -31,6 +34,7 @@ from typing import Callable
 
 from pyrsistent import pmap
 
+from .limits import GO_ON, STATE_LIMIT, TooLarge, check_states
 from .protocol import CHANCE, check_state
 
 __all__ = [
@@ -147,7 +151,7 @@ def _best(values, player) -> tuple:
     return best
 
 
-def _walk(game, roots, chooser) -> dict:
+def _walk(game, roots, chooser, limit: int | None = None) -> dict:
     """A dict ``state -> value`` for every state below ``roots``.
 
     The players follow ``chooser``, a function ``(game, state, player, moves) ->
@@ -156,8 +160,11 @@ def _walk(game, roots, chooser) -> dict:
     once its children's are known. A frame is ``[state, player, iterator over the
     children, denominator, weights, the children's values so far]``; while a
     state is being worked out ``values`` maps it to its frame (a list), so
-    meeting it again below itself means a cycle.
+    meeting it again below itself means a cycle. More than ``limit`` states is
+    a ``TooLarge`` error.
     """
+    check_states(game, *roots, limit=limit)
+    limit = float("inf") if limit is None else limit
     to_move, moves_of, outcomes_of, play, payoff = (
         game.to_move, game.possible_moves, game.chance_outcomes, game.play, game.payoff)
     values: dict = {}
@@ -197,6 +204,10 @@ def _walk(game, roots, chooser) -> dict:
                 v = get(child)
                 if v is None:
                     v = values[child] = expand(child)
+                    if len(values) > limit:
+                        raise TooLarge(
+                            f"the exact solution of {game!r} holds more than {limit:,} states, the limit{GO_ON}"
+                        )
                     if type(v) is list:
                         stack.append(v)
                         break
@@ -213,20 +224,21 @@ def _walk(game, roots, chooser) -> dict:
     return values
 
 
-def solve(game, *states):
+def solve(game, *states, limit: int | None = STATE_LIMIT):
     """The exact value of every state reachable from ``states`` (default: the start) under optimal play.
 
     Each player maximises their own expected payoff.
 
     Returns an immutable map ``state -> value`` (a ``pmap``); a value is a tuple of
     ``Fraction`` payoffs, one per player. Ties keep the first best move's value.
-    A cycle, or a player with no moves, is a ``ValueError`` naming the state.
+    A cycle, or a player with no moves, is a ``ValueError`` naming the state;
+    a solution of more than ``limit`` states a ``TooLarge`` (``None``: no limit).
 
     >>> from fnmcts.games.nim import Nim
     >>> solve(Nim(heap=2, max_take=2))[Nim(heap=2, max_take=2).start()]
     (Fraction(1, 1), Fraction(-1, 1))
     """
-    return pmap(_walk(game, _roots(game, states), None))
+    return pmap(_walk(game, _roots(game, states), None, limit))
 
 
 def value(solution, state) -> tuple:
@@ -320,12 +332,12 @@ def optimal_policy(solution) -> Callable:
     return policy
 
 
-def evaluate_policy(game, policy, *states):
+def evaluate_policy(game, policy, *states, limit: int | None = STATE_LIMIT):
     """The exact value of every state reachable from ``states`` when the players follow ``policy``.
 
     ``policy`` is a function ``(game, state) -> ((move, probability), ...)``, or
     a tuple of one policy per player. Returns an immutable map ``state -> value``
-    (a ``pmap``), as ``solve`` does.
+    (a ``pmap``), as ``solve`` does, with the same ``limit``.
 
     >>> from fnmcts.games.shut_the_box import ShutTheBox, start_box
     >>> game = ShutTheBox()
@@ -337,7 +349,7 @@ def evaluate_policy(game, policy, *states):
     def chooser(game, state, player, moves):
         return _policy_weights(policies[player] if policies else policy, game, state, moves)
 
-    return pmap(_walk(game, _roots(game, states), chooser))
+    return pmap(_walk(game, _roots(game, states), chooser, limit))
 
 
 def win_probability(game, state=None, policy=None) -> Fraction:

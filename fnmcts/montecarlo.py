@@ -37,6 +37,7 @@ from pyrsistent import field
 
 from .values import FixedRecord
 
+from .limits import WORK_LIMIT, check_work, size_hint
 from .parallel import DEFAULT_CHUNK, Interrupted, check_count, interrupted, run_chunks
 from .play import playout
 from .protocol import check_state, payoff_range
@@ -317,6 +318,7 @@ def estimate(
     executor=None,
     chunk_size: int = DEFAULT_CHUNK,
     progress: Callable[[int], None] | None = None,
+    limit: int | None = WORK_LIMIT,
 ) -> Simulation:
     """Run ``trial(rng)`` ``n`` times; count the results for which ``win`` holds.
 
@@ -325,6 +327,8 @@ def estimate(
     seed gives the same record on one worker or many. A trial pays 1 when it
     wins and 0 when it does not, so the mean is the estimate. Ctrl-C raises
     ``Interrupted`` whose ``partial`` is the record of the chunks finished.
+    More than ``limit`` trials (``fnmcts.limits.WORK_LIMIT``) is refused up
+    front (``TooLarge``; ``limit=None`` goes on).
 
     >>> from fnmcts.games.coin import flip_coin, is_win
     >>> record = estimate(flip_coin, 1_000, win=is_win, seed=3)
@@ -332,6 +336,7 @@ def estimate(
     (1000, True)
     """
     check_count(n, "the number of trials")
+    check_work(n, what="trials", limit=limit)
     base = resolve_seed(seed, rng)
     try:
         counts = run_chunks(partial(_trial_chunk, trial, win), n, base, chunk_size, executor, progress)
@@ -390,6 +395,7 @@ def simulate(
     executor=None,
     chunk_size: int = DEFAULT_CHUNK,
     progress: Callable[[int], None] | None = None,
+    limit: int | None = WORK_LIMIT,
 ) -> Simulation:
     """Play ``n`` games of ``game`` from ``state`` (default: the start); count and sum the payoffs.
 
@@ -405,6 +411,8 @@ def simulate(
     and sums on its own child seed; the chunks are combined in order, so the
     same seed gives the same record whatever the executor. Ctrl-C raises
     ``Interrupted`` whose ``partial`` is the record of the chunks finished.
+    Games times their length (the game's ``size_hint``) beyond ``limit`` steps
+    of play is refused up front (``TooLarge``; ``limit=None`` goes on).
 
     >>> from fnmcts.games.shut_the_box import ShutTheBox
     >>> simulate(ShutTheBox(), 20_000, seed=5).games
@@ -417,6 +425,7 @@ def simulate(
     check_count(n, "the number of games")
     base = resolve_seed(seed, rng)
     start = check_state(game, game.start() if state is None else state)
+    check_work(n, size_hint(game, start)[1] or 1, limit=limit)
     game_range = payoff_range(game)
     fn = partial(_game_chunk, game, start, agent, game_range)
     empty = Simulation.of(0, 0, base, payoff_range=game_range)

@@ -32,6 +32,7 @@ from pyrsistent import field, pmap
 
 from .values import FixedRecord
 
+from .limits import WORK_LIMIT, check_work, size_hint
 from .parallel import Interrupted, check_count, interrupted, run_chunks
 from .protocol import CHANCE, check_state, sample_outcome, transcript_line
 from .rng import check_rng, resolve_seed
@@ -320,6 +321,7 @@ def tournament(
     executor=None,
     chunk_size: int = TOURNAMENT_CHUNK,
     progress: Callable[[int], None] | None = None,
+    limit: int | None = WORK_LIMIT,
 ) -> TournamentRecord:
     """Play ``n`` games of ``agent1`` (player 1) against ``agent2``; count the wins.
 
@@ -327,7 +329,9 @@ def tournament(
     child seed of ``seed``, in this process or on ``executor`` (agents and game
     must then be picklable: module-level functions or partials of them).
     Ctrl-C raises ``Interrupted`` whose ``partial`` is the record of the chunks
-    of games finished.
+    of games finished. Games times their length times the moves at a state
+    (the game's ``size_hint``, the least any agent looks at) beyond ``limit``
+    is refused up front (``TooLarge``; ``limit=None`` goes on).
 
     >>> from fnmcts.agents import perfect_agent
     >>> from fnmcts.games import Nim
@@ -337,6 +341,8 @@ def tournament(
     check_count(n, "the number of games")
     base = resolve_seed(seed, rng)
     start = game.start() if state is None else state
+    _, length, branching = size_hint(game, start)
+    check_work(n, length, branching, limit=limit)
     fn = partial(_tournament_chunk, agent1, agent2, game, start)
     try:
         counts = run_chunks(fn, n, base, chunk_size, executor, progress)

@@ -259,6 +259,26 @@ class GameBase:
         """
         return None
 
+    def size_hint(self, state):
+        """``(states, length, branching)``: upper bounds of the game from ``state``; ``None`` each when unknown.
+
+        The states the exact solver would hold, the moves of the longest game,
+        the most moves at one state: ``fnmcts.limits`` checks work and memory
+        with them before it starts.
+
+        >>> GameBase().size_hint(5)
+        (None, None, None)
+        """
+        return (None, None, None)
+
+    def size_fits(self, limit: int):
+        """What would fit in ``limit`` states, said to a person ("a heap of at most 99,999"); ``None``: nothing to say.
+
+        >>> GameBase().size_fits(1000) is None
+        True
+        """
+        return None
+
     def parse_state(self, text: str):
         """The state written as ``text``: by default its JSON form (``state_from_json``).
 

@@ -115,7 +115,7 @@ def test_sigterm_to_the_parent_of_a_two_worker_simulation_keeps_the_counts_and_s
 
 def test_ctrl_c_to_a_two_worker_simulation_prints_the_marked_estimate(tmp_path):
     code, out, err = _interrupt(
-        ["simulate", "coin", "--games", "1e12", "--seed", "3", "--workers", "2"],
+        ["simulate", "coin", "--games", "1e12", "--seed", "3", "--workers", "2", "--force"],
         tmp_path, signal.SIGINT, group=True, workers=2,
     )
     assert code == 130, err
@@ -182,7 +182,7 @@ def test_ctrl_c_during_training_writes_the_q_table_of_the_games_finished(tmp_pat
     target = tmp_path / "q.json"
     target.write_text("old")
     code, out, err = _interrupt(
-        ["train", "piles", "--games", "1e8", "--seed", "4", "-o", str(target), "--json"],
+        ["train", "piles", "--games", "1e8", "--seed", "4", "-o", str(target), "--json", "--force"],
         tmp_path, signal.SIGINT, group=True,
     )
     assert code == 130, err

@@ -22,7 +22,10 @@ PACKAGE = Path(fnmcts.__file__).resolve().parent
 # Lowest first. A module may import modules of its own layer or below (never above); a package
 # entry ending in ".*" places the package and every module in it.
 LAYERS = (
-    ("base", ("fnmcts.protocol", "fnmcts.rng", "fnmcts.parallel", "fnmcts.files", "fnmcts.values")),
+    (
+        "base",
+        ("fnmcts.protocol", "fnmcts.rng", "fnmcts.parallel", "fnmcts.files", "fnmcts.values", "fnmcts.limits"),
+    ),
     (
         "games",
         ("fnmcts.games.nim", "fnmcts.games.piles", "fnmcts.games.tictactoe", "fnmcts.games.shut_the_box.rules"),

@@ -34,6 +34,7 @@ import sys
 import threading
 from contextlib import contextmanager
 
+from ..limits import GO_ON, TooLarge
 from ..parallel import Interrupted, interrupted
 
 __all__ = [
@@ -52,6 +53,7 @@ __all__ = [
     "seed_type",
     "add_json",
     "add_seed",
+    "add_force",
     "emit",
     "progress_bar",
     "read_line",
@@ -175,6 +177,19 @@ def add_json(parser):
     (True, False)
     """
     parser.add_argument("--json", action="store_true", help="print exactly one JSON object")
+
+
+def add_force(parser):
+    """Add ``--force``: go on past the size checks (work or memory beyond ``fnmcts.limits``).
+
+    >>> parser = argparse.ArgumentParser()
+    >>> add_force(parser)
+    >>> parser.parse_args(["--force"]).force, parser.parse_args([]).force
+    (True, False)
+    """
+    parser.add_argument(
+        "--force", action="store_true", help="go on even when the work is estimated beyond the limits (hours)"
+    )
 
 
 def add_seed(parser, default=None):
@@ -397,6 +412,9 @@ class Cli:
             return 0
         except CliError as error:
             return _error(error, EXIT_USAGE)
+        except TooLarge as error:  # the library's "limit=None" is the command's --force, where it has one
+            go_on = "; --force goes on regardless" if hasattr(args, "force") else ""
+            return _error(str(error).replace(GO_ON, go_on), EXIT_USAGE)
         except RecursionError:
             return _error("the input is nested too deeply to read", EXIT_USAGE)
         except (ValueError, TypeError, KeyError, OSError) as error:

@@ -33,11 +33,13 @@ from typing import Callable
 from ..agents import AGENTS, make_agent
 from ..games import GAMES
 from ..games.piles import parse_piles
+from ..limits import STATE_LIMIT, WORK_LIMIT, TooLarge, check_work, play_work, size_hint
 from ..play import agent_move, initial_memory, result_line, tournament
 from ..protocol import CHANCE, check_reachable, game_to_json, parse_move, parse_state, render, transcript_line
 from ..rng import make_rng
 from ._common import (
     CliError,
+    add_force,
     add_json,
     add_seed,
     count,
@@ -64,7 +66,7 @@ _PLAY_HELP = "play a game at the terminal"
 _TOURNAMENT_HELP = "play many games between two agents and count the wins"
 _MOVE_HELP = "print the move an agent plays at a state"
 _SOLVE_HELP = "solve a game exactly"
-_EXACT_LIMIT = 200_000  # states: above this, solve trusts the closed form alone and --ai exact is refused
+_EXACT_LIMIT = STATE_LIMIT  # states: above this, solve trusts the closed form alone and --ai exact is refused
 
 AGENT_ORDER = ("random", "perfect", "montecarlo", "montecarlo-perfect", "mcts", "exact", "q")
 """The agents in the order ``--help`` lists them (any agent not named here follows, sorted)."""
@@ -360,9 +362,50 @@ def _refuse_empty(game) -> None:
 
 
 def _state_count(game, state):
-    """How many states the exact solver visits from ``state`` (as the game's family counts), or ``None``."""
+    """How many states the exact solver visits from ``state`` (as the game's family counts, else its hint), or ``None``."""
     states = _family(game.name).states
-    return None if states is None else states(game, state)
+    return size_hint(game, state)[0] if states is None else states(game, state)
+
+
+_DEFAULT_BUDGETS = {"mcts": 10_000, "montecarlo": 1000, "montecarlo-perfect": 1000}  # playouts a move
+
+
+def _move_cost(name: str, args, game, state):
+    """Steps of play one move of agent ``name`` costs at ``state``: its playouts a game long, each move listing the moves."""
+    length, branching = play_work(game, state)
+    if length is None:
+        return None, None
+    budget = _DEFAULT_BUDGETS.get(name)
+    if budget is not None:
+        budget = args.trials or args.iterations or budget if name != "mcts" else args.iterations or budget
+        return length, budget * length * branching
+    return length, branching
+
+
+def _check_work(args, game, state, names, games: int = 1, what: str = "games") -> None:
+    """Refuse, unless ``--force``, ``games`` games (or moves) whose play would pass ``WORK_LIMIT`` steps."""
+    costs = [_move_cost(name, args, game, state) for name in names]
+    if any(c is None for c, _ in costs):
+        return
+    length = max(c for c, _ in costs) if what == "games" else 1
+    per_move = max(c for _, c in costs)
+    try:
+        check_work(games, length, per_move, limit=None if args.force else WORK_LIMIT, what=what,
+                   go_on=f"; {_smaller_hint(game, state, names, what)}; --force goes on regardless")
+    except TooLarge as error:
+        raise CliError(str(error)) from None
+
+
+def _smaller_hint(game, state, names, what: str) -> str:
+    """What a person can change: the search budget that would fit one game (or move), or the game."""
+    searchers = [n for n in names if n in _DEFAULT_BUDGETS]
+    length, branching = play_work(game, state)
+    if searchers and length:
+        one = "game" if what == "games" else "move"
+        most = WORK_LIMIT // (length * branching * (length if one == "game" else 1))
+        if most:
+            return f"--iterations {most:,} or fewer would fit one {one} of {', '.join(searchers)}"
+    return "a smaller game would fit"
 
 
 def _check_exact_size(game, names) -> None:
@@ -443,6 +486,7 @@ def register(cli) -> None:
         side.add_argument("--second", dest="human", action="store_const", const=1, help="the agent moves first")
         p.add_argument("--games", type=positive_count, default=1, metavar="N", help="how many games (default 1)")
         _agent_options(p)
+        add_force(p)
         add_seed(p)
         p.set_defaults(handler=_play)
 
@@ -456,6 +500,7 @@ def register(cli) -> None:
         p.add_argument("--games", type=count, default=100, metavar="N", help="how many games (default 100)")
         p.add_argument("--workers", type=positive_count, default=1, metavar="W", help="worker processes")
         _agent_options(p)
+        add_force(p)
         add_seed(p)
         add_json(p)
         p.set_defaults(handler=_tournament)
@@ -498,6 +543,7 @@ def _register_move(cli, kind: str, help: str) -> None:
         help=f"the agent: {', '.join(agent_names(kind))} (default {default_ai})",
     )
     _agent_options(p)
+    add_force(p)
     add_seed(p)
     add_json(p)
     p.set_defaults(handler=_move)
@@ -620,6 +666,7 @@ def _play(args):
     game, _, q_ai = _nim_game(args, (args.ai,))
     _refuse_empty(game)
     _check_exact_size(game, (args.ai,))
+    _check_work(args, game, game.start(), (args.ai,), what="moves")
     agent = build_agent(args.ai, game, ai=q_ai, **_agent_args(args))
     summary = interactive_game(
         game, agent, make_rng(args.seed), human=args.human, read=read_line, write=print, games=args.games
@@ -646,6 +693,7 @@ def _tournament(args):
     game, _, q_ai = _nim_game(args, names)
     _refuse_empty(game)
     _check_exact_size(game, names)
+    _check_work(args, game, game.start(), names, args.games)
     options = _agent_args(args) | {"ai": q_ai}
     agent1, agent2 = build_agent(args.agent1, game, **options), build_agent(args.agent2, game, **options)
     if args.workers > 1:
@@ -694,6 +742,7 @@ def _move(args):
     if game.to_move(state) is None:
         raise CliError(f"the game is over at {args.state!r}: no move to play")
     _check_exact_size(game, (args.ai,))
+    _check_work(args, game, state, (args.ai,), what="moves")
     agent = build_agent(args.ai, game, ai=q_ai, **_agent_args(args))
     seed = args.seed if args.seed is not None else make_rng().getrandbits(63)
     if game.to_move(state) is CHANCE:

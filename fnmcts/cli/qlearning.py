@@ -19,10 +19,14 @@ from ..files import check_target
 from ..games.nim import Nim
 from ..games.piles import Piles
 from ..io import save_ai
-from ..qlearning import ALPHA, EPSILON, ai_to_text, evaluate, train
+from ..limits import GO_ON, WORK_LIMIT, check_states, check_work, size_hint
+from ..play import random_agent
+from ..qlearning import ALPHA, EPSILON, ai_to_text, evaluate, train, win_rate
 from ..rng import child_seed, resolve_seed
 from ._common import (
+    CliError,
     Interrupted,
+    add_force,
     add_json,
     count,
     emit,
@@ -98,6 +102,12 @@ def _options(parser, default_games):
         metavar="M",
         help="evaluation games against each opponent on each side: 2 * M per opponent (default %(default)s)",
     )
+    parser.add_argument(
+        "--no-exact", dest="exact", action="store_false",
+        help="skip the report's exact parts (optimal moves, play against the exact player): "
+        "for games too large to solve exactly",
+    )
+    add_force(parser)
     add_json(parser)
 
 
@@ -138,6 +148,7 @@ def _train(args, game, title):
     to_stdout = args.output == "-"
     if not to_stdout:
         check_target(args.output)  # a bad target fails now, not after the training
+    _check_size(args, game)
     seed = resolve_seed(args.seed)
     rules = "misere: taking the last object loses" if game.misere else "normal: taking the last object wins"
     report_stream = contextlib.redirect_stdout(sys.stderr) if to_stdout else contextlib.nullcontext()
@@ -162,13 +173,30 @@ def _train(args, game, title):
             raise interrupted(stop, (ai, done, write(ai), None)) from None  # the games finished are kept
         where = write(ai)
         try:
-            solution = solve(game)
-            with progress_bar(4 * args.eval_games, "Evaluation game") as update:
-                report = evaluate(ai, games=args.eval_games, seed=child_seed(seed, 1), solution=solution,
-                                  progress=update)
+            if args.exact:
+                solution = solve(game)
+                with progress_bar(4 * args.eval_games, "Evaluation game") as update:
+                    report = evaluate(ai, games=args.eval_games, seed=child_seed(seed, 1), solution=solution,
+                                      progress=update)
+            else:
+                with progress_bar(2 * args.eval_games, "Evaluation game") as update:
+                    vs_random = win_rate(ai, random_agent, args.eval_games, child_seed(seed, 1), update)
+                report = {"vs_random": vs_random, "win_rate_vs_random": vs_random["rate"]}
         except KeyboardInterrupt as error:
             raise interrupted(error, (ai, args.games, where, None)) from None
         emit(args, *describe((ai, args.games, where, report)))
+
+
+def _check_size(args, game) -> None:
+    """Refuse training whose play (unless ``--force``) or whose report's exact solution (unless ``--no-exact``) is too large."""
+    _, length, branching = size_hint(game, game.start())
+    check_work(args.games, length, branching, limit=None if args.force else WORK_LIMIT)
+    if args.exact:
+        try:
+            check_states(game, game.start())
+        except ValueError as error:
+            message = str(error).replace(GO_ON, "")
+            raise CliError(f"the report: {message}: give --no-exact to train and report without it") from None
 
 
 def _report(args, game, title, rules, seed, ai, games, where, report):
@@ -196,6 +224,15 @@ def _report(args, game, title, rules, seed, ai, games, where, report):
     if report is None:
         payload |= {"games_requested": args.games}
         lines.append("evaluation     not done (interrupted)")
+        return payload, "\n".join(lines)
+    if "vs_perfect" not in report:  # --no-exact
+        payload |= {"win_rate_vs_random": report["win_rate_vs_random"], "vs_random": dict(report["vs_random"])}
+        lines += [
+            "optimal moves  not measured (--no-exact)",
+            f"evaluation     {args.eval_games:,} games on each side against random play, seed {eval_seed}",
+            f"vs random      {_rates(report['vs_random'])}",
+            "vs perfect     not measured (--no-exact)",
+        ]
         return payload, "\n".join(lines)
     payload |= {
         "optimal_move_rate": report["optimal_move_rate"],

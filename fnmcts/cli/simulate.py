@@ -13,7 +13,8 @@ from ..games import coin, darts
 from ..games.shut_the_box import ShutTheBox
 from ..games.tictactoe import TicTacToe
 from ..montecarlo import simulate
-from ._common import add_json, add_seed, count, emit, keep_partial, positive_count, progress_bar
+from ..limits import WORK_LIMIT
+from ._common import add_force, add_json, add_seed, count, emit, keep_partial, positive_count, progress_bar
 
 __all__ = ["register", "report_text"]
 
@@ -24,6 +25,7 @@ def _options(parser, default_games):
     parser.add_argument("--games", type=count, default=default_games, metavar="N", help="how many games")
     add_seed(parser)
     parser.add_argument("--workers", type=positive_count, default=1, metavar="W", help="worker processes")
+    add_force(parser)
     add_json(parser)
 
 
@@ -67,7 +69,8 @@ def _run(args, fn, desc, describe):
 
     with keep_partial(args, describe), worker_pool(args.workers) as executor:
         with progress_bar(args.games, desc, enabled=None if args.games >= 200_000 else False) as update:
-            return fn(args.games, seed=args.seed, executor=executor, progress=update)
+            return fn(args.games, seed=args.seed, executor=executor, progress=update,
+                      limit=None if args.force else WORK_LIMIT)
 
 
 def report_text(record, title: str, extra_text: str = "") -> str:

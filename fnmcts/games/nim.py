@@ -221,6 +221,23 @@ class Nim(GameBase):
 
     # -- hooks ---------------------------------------------------------------------------
 
+    def size_hint(self, state) -> tuple:
+        """``(states, length, branching)`` from ``state``: every smaller heap, either player to move.
+
+        >>> Nim(heap=21).size_hint(Nim(heap=21).start())
+        (44, 21, 3)
+        """
+        heap = state["heap"]
+        return (2 * (heap + 1), heap, min(self.max_take, heap))
+
+    def size_fits(self, limit: int) -> str:
+        """The largest heap whose exact solution fits in ``limit`` states.
+
+        >>> Nim().size_fits(200_000)
+        'about a heap of 99,999'
+        """
+        return f"about a heap of {max(0, limit // 2 - 1):,}"
+
     def winning_moves(self, state) -> tuple:
         """The closed form's winning moves: leave ``1 mod (K + 1)`` (misère) or ``0 mod (K + 1)``.
 

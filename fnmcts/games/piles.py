@@ -265,6 +265,26 @@ class Piles(GameBase):
 
     # -- hooks ---------------------------------------------------------------------------
 
+    def size_hint(self, state) -> tuple:
+        """``(states, length, branching)`` from ``state``: every smaller pile of each, either player to move.
+
+        >>> Piles((1, 3, 5, 7)).size_hint(Piles((1, 3, 5, 7)).start())
+        (768, 16, 16)
+        """
+        piles = state["piles"]
+        states = 2
+        for pile in piles:
+            states *= pile + 1
+        return (states, sum(piles), sum(piles))
+
+    def size_fits(self, limit: int) -> str:
+        """What fits in ``limit`` states, said with the piles.
+
+        >>> Piles().size_fits(200_000)
+        'the product of (pile + 1) over the piles at most 100,000'
+        """
+        return f"the product of (pile + 1) over the piles at most {limit // 2:,}"
+
     def winning_moves(self, state) -> tuple:
         """Bouton's winning moves at ``state``, in move order (``()`` from a lost position).
 
