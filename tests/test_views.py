@@ -137,3 +137,21 @@ def test_to_dot_is_a_graph_of_the_top_levels():
     assert to_dot(game, tree, game.start(), depth=1).count("->") == 3
     stb = to_dot(STB, search(STB, start_box, 500, make_rng(4)), start_box, depth=2, k=3)
     assert 'label="7 (p 0.167)"' in stb and stb.count("->") > 3
+
+
+def test_choices_stay_aligned_from_choice_ten():
+    from fnmcts.games.shut_the_box import format_choices
+
+    state = STB.play(start_box, 11)
+    lines = format_choices([STB.describe_move(state, m) for m in STB.possible_moves(state)])
+    assert len(lines) == 10
+    assert len({line.index(")") for line in lines}) == 1  # every number ends in the same column
+    assert len({line.index("flip") for line in lines}) == 1
+
+
+def test_play_piles_says_how_to_type_a_move():
+    run = subprocess.run([sys.executable, "-m", "fnmcts", "play", "piles", "--seed", "1", "--first"], input="",
+                         capture_output=True, text=True, timeout=60)
+    assert "Type a pile and a count: '3 2' takes 2 from pile 3." in run.stdout
+    render = Piles().render(Piles().state((0, 0, 1, 0)))
+    assert render.endswith("'2 1' takes 1 from pile 2.")

@@ -363,14 +363,21 @@ class Piles(GameBase):
         return numbers
 
     def render(self, state) -> str:
-        """The piles, one line each.
+        """The piles, one line each, and how to type a move (a pile's number, then how many to take).
 
         >>> print(Piles((1, 2)).render(Piles().state((1, 2))))
         Piles:
         Pile 0: 1
         Pile 1: 2
+        Type a pile and a count: '1 2' takes 2 from pile 1.
         """
-        return "Piles:\n" + "\n".join(f"Pile {i}: {p}" for i, p in enumerate(state["piles"]))
+        piles = state["piles"]
+        lines = ["Piles:"] + [f"Pile {i}: {p}" for i, p in enumerate(piles)]
+        largest = max(range(len(piles)), key=lambda i: (piles[i], -i), default=None)
+        if largest is not None and piles[largest]:
+            take = min(2, piles[largest])
+            lines.append(f"Type a pile and a count: '{largest} {take}' takes {take} from pile {largest}.")
+        return "\n".join(lines)
 
     def q_key(self, state) -> tuple:
         """The Q table's key: the pile sizes (the game is impartial: the player is not part of it).

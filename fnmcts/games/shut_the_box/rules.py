@@ -593,14 +593,17 @@ def format_choices(labels, hints=None) -> tuple:
     >>> from fractions import Fraction
     >>> format_choices(["flip 5", "flip 2 3"], [Fraction(1, 9), Fraction(37, 324)])
     ('  1) flip 5    win 0.1111', '  2) flip 2 3  win 0.1142')
+    >>> format_choices([f"flip {n}" for n in range(1, 11)])[8:]
+    ('   9) flip 9', '  10) flip 10')
     """
     labels = [str(label) for label in labels]
     if hints is not None and len(hints) != len(labels):
         raise ValueError(f"{len(hints)} hints for {len(labels)} choices")
     width = max((len(label) for label in labels), default=0)
+    digits = len(str(len(labels)))  # choice 10 and up: the numbers right-aligned, the labels in one column
     lines = []
     for i, label in enumerate(labels):
-        line = f"  {i + 1}) {label.ljust(width) if hints is not None else label}"
+        line = f"  {i + 1:>{digits}}) {label.ljust(width) if hints is not None else label}"
         if hints is not None:
             line += f"  win {float(hints[i]):.4f}"
         lines.append(line)
