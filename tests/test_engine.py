@@ -279,14 +279,15 @@ def test_the_default_agent_draws_a_perfect_player(mcts_first):
     assert record.payoff == (0, 0)
 
 
+KERNEL_GAMES = st.sampled_from((ShutTheBox(), ShutTheBox(simplified=True), ShutTheBox(levers=4), ShutTheBox(levers=12)))
+"""Shut the Box boxes its kernels serve (the tutorial's two and two other sizes)."""
+
+BUILTIN_RULES = st.sampled_from((ucb, ucb1, partial(ucb1, c=0.2), partial(ucb, z=1)))
+"""The built-in rules, with their default and another constant."""
+
+
 @settings(max_examples=80, deadline=None)
-@given(
-    st.sampled_from((ShutTheBox(), ShutTheBox(simplified=True), ShutTheBox(levers=4), ShutTheBox(levers=12))),
-    st.sampled_from((ucb, ucb1, partial(ucb1, c=0.2), partial(ucb, z=1))),
-    st.integers(0, 2**32),
-    st.integers(0, 400),
-    st.integers(0, 400),
-)
+@given(KERNEL_GAMES, BUILTIN_RULES, st.integers(0, 2**32), st.integers(0, 400), st.integers(0, 400))
 def test_a_game_s_search_kernel_grows_the_engine_s_tree(game, rule, seed, prior, dives):
     """Shut the Box's own kernel (box masks) against the engine on its compiled graph, draw for draw."""
     start = game.start()
@@ -307,13 +308,7 @@ def test_the_kernel_steps_aside_where_it_does_not_apply():
 
 
 @settings(max_examples=60, deadline=None)
-@given(
-    st.sampled_from((ShutTheBox(), ShutTheBox(simplified=True), ShutTheBox(levers=4), ShutTheBox(levers=11))),
-    st.sampled_from((ucb, ucb1, partial(ucb1, c=0.2), partial(ucb, z=1))),
-    st.integers(0, 2**32),
-    st.integers(0, 300),
-    st.integers(1, 40),
-)
+@given(KERNEL_GAMES, BUILTIN_RULES, st.integers(0, 2**32), st.integers(0, 300), st.integers(1, 40))
 def test_the_tutorial_uct_on_box_masks_is_the_engine_s_dive(game, rule, seed, prior, dives):
     """The tutorial's ``uct`` (one dive on box masks, reading the tree lazily) against the engine's ``uct``."""
     from unittest import mock
