@@ -66,13 +66,13 @@ from .qlearning import (
     train_game,
     update_q_value,
 )
-from .io import save_ai
+from .io import save_ai, save_search, save_tree
 from .rng import child_seed, dice_roll, make_rng
 from .parallel import Interrupted
 from .tables import best_move_table, build_tree, lookup_table, optimal_play_table, random_play_table
 from .theory import winner, winning_moves
 from .games.piles import nim_sum
-from .tutorial import evaluate_position, load_ai, new_ai, train
+from .tutorial import evaluate_position, load_ai, load_search, load_tree, new_ai, train
 
 __all__ = [
     # the protocol
@@ -169,4 +169,8 @@ __all__ = [
     "optimal_move_rate",
     "save_ai",
     "load_ai",
+    "save_tree",
+    "load_tree",
+    "save_search",
+    "load_search",
 ]

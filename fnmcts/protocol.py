@@ -745,4 +745,4 @@ def game_to_json(game) -> dict:
     name = getattr(game, "name", None)
     if not isinstance(name, str) or not is_dataclass(game) or isinstance(game, type):
         raise ValueError(f"{game!r} cannot be written as JSON: a game is a dataclass with a name")
-    return {"name": name} | {f.name: _to_json(getattr(game, f.name)) for f in fields(game)}
+    return {"name": name} | {f.name: _to_json(getattr(game, f.name)) for f in fields(game) if f.init}

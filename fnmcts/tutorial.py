@@ -34,6 +34,8 @@ __all__ = [
     "train",
     "ai_from_json",
     "load_ai",
+    "load_tree",
+    "load_search",
 ]
 
 # -- the 21 game ---------------------------------------------------------------------
@@ -123,3 +125,31 @@ def load_ai(path, games=GAMES) -> qlearning.QAI:
     True
     """
     return io.load_ai(path, games)
+
+
+def load_tree(path, games=GAMES) -> tuple:
+    """``(game, tree)`` saved in ``path`` by ``fnmcts.save_tree``, its game named in ``games`` (default ``GAMES``).
+
+    >>> import tempfile, pathlib
+    >>> from fnmcts.mcts import search
+    >>> game = Nim(heap=9)
+    >>> tree = search(game, game.start(), 200, make_rng(1))
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     load_tree(io.save_tree(game, tree, pathlib.Path(tmp) / "t.json")) == (game, tree)
+    True
+    """
+    return io.load_tree(path, games)
+
+
+def load_search(path, games=GAMES) -> tuple:
+    """``(game, MoveSearch)`` saved in ``path`` by ``fnmcts.save_search`` (games named in ``games``).
+
+    >>> import tempfile, pathlib
+    >>> from fnmcts.mcts import mcts_move
+    >>> game = Nim(heap=9)
+    >>> found = mcts_move(game, game.start(), 200, make_rng(1))
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     load_search(io.save_search(game, found, pathlib.Path(tmp) / "m.json")) == (game, found)
+    True
+    """
+    return io.load_search(path, games)

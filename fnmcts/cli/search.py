@@ -2,24 +2,40 @@
 
 Prints the dives' own win rate (the tutorial's measure), the exact win
 probability of the greedy policy read off the tree, the optimum, and the
-speed in dives per second.
+speed in dives per second. Budgets: ``--dives``, ``--seconds`` or both
+(whichever comes first), ``--max-nodes`` (a bound on the tree). Ctrl-C (or
+SIGTERM) ends the search between two dives: the tree so far is judged and
+printed as a normal result, marked partial (exit 130 or 143), and saved with
+``--save FILE``; ``--resume FILE`` continues a saved search with its own
+settings and generator state, so it ends with the same tree as an
+uninterrupted run with the same seed.
 """
 
 from __future__ import annotations
 
 import math
+import random
+import signal
+import threading
 import time
+from contextlib import contextmanager
 from functools import partial
 
 from ..exact import evaluate_policy, solve, value
+from ..files import check_target
+from ..games import GAMES
 from ..games.shut_the_box import ShutTheBox
-from ..mcts import backed_up_values, greedy_policy, search, ucb, ucb1, win_rate
+from ..io import load_tree_and_search, save_tree
+from ..mcts import backed_up_values, greedy_policy, search, ucb, ucb1, visits, win_rate
+from ..mcts._saved import rng_state_from_json, rng_state_to_json
 from ..rng import make_rng, resolve_seed
-from ._common import CliError, add_json, add_seed, count, emit, progress_bar
+from ._common import CliError, Interrupted, add_json, add_seed, count, emit, keep_partial, progress_bar
 
 __all__ = ["register"]
 
 _HELP = "grow a Monte Carlo search tree and measure the policy it learned"
+
+DEFAULT_DIVES = 100_000
 
 
 def register(cli) -> None:
@@ -29,16 +45,32 @@ def register(cli) -> None:
     >>> cli = Cli()
     >>> register(cli)
     >>> args = cli.parser.parse_args(["search", "shut-the-box", "--dives", "1e3", "--seed", "1"])
-    >>> args.dives, args.seed, args.ucb, args.backup
-    (1000, 1, 'tutorial', 'mean')
+    >>> args.dives, args.seed, args.ucb, args.backup, args.resume  # unset: the defaults, or the saved search's
+    (1000, 1, None, None, None)
     """
     p = cli.game_command("search", "shut-the-box", "MCTS dives on Shut the Box (task 11)", _HELP)
-    p.add_argument("--dives", type=count, default=100_000, metavar="N", help="how many dives (default 100000)")
+    p.add_argument(
+        "--dives", type=count, default=None, metavar="N",
+        help="how many dives in all (default 100000; with --resume, the saved search's own target)",
+    )
+    p.add_argument(
+        "--seconds", type=_seconds, default=None, metavar="S",
+        help="a time budget: stop after S seconds if the dives are not done",
+    )
+    p.add_argument(
+        "--max-nodes", type=count, default=None, metavar="N",
+        help="bound the tree: never more than N states (the least visited leaves go first)",
+    )
+    p.add_argument("--save", default=None, metavar="FILE", help="write the tree and how to continue it (JSON) to FILE")
+    p.add_argument(
+        "--resume", default=None, metavar="FILE",
+        help="continue the search saved in FILE (its seed, rule and generator state) up to --dives",
+    )
     add_seed(p)
     p.add_argument(
         "--ucb",
         choices=("tutorial", "ucb1"),
-        default="tutorial",
+        default=None,
         help="selection rule: the tutorial's ucb (z=2, rule of 3) or UCB1",
     )
     p.add_argument("--z", type=float, default=None, help="z of the tutorial's ucb (default 2)")
@@ -46,7 +78,7 @@ def register(cli) -> None:
     p.add_argument(
         "--backup",
         choices=("mean", "expectimax"),
-        default="mean",
+        default=None,
         help="mean: the tutorial's records; expectimax: also keep values backed up with the dice probabilities",
     )
     p.add_argument("--simplified", action="store_true", help="the simplified rules of task 4")
@@ -54,39 +86,163 @@ def register(cli) -> None:
     p.set_defaults(handler=_shut_the_box)
 
 
-def _shut_the_box(args):
-    if args.ucb == "tutorial" and args.c is not None:
+def _seconds(text: str) -> float:
+    import argparse
+
+    try:
+        number = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not (number > 0 and math.isfinite(number)):
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
+    return number
+
+
+class _StopFlag:
+    """Set by Ctrl-C or SIGTERM while a search runs: the search ends between two dives."""
+
+    def __init__(self):
+        self.signum = None
+
+    def __call__(self) -> bool:
+        return self.signum is not None
+
+    def set(self, signum, frame=None):
+        self.signum = signum
+
+
+@contextmanager
+def _stop_on_signals():
+    """For the block, Ctrl-C and SIGTERM set a ``_StopFlag`` instead of raising (then as before)."""
+    flag = _StopFlag()
+    if threading.current_thread() is not threading.main_thread():
+        yield flag
+        return
+    saved = {}
+    for number in (signal.SIGINT, signal.SIGTERM):
+        if signal.getsignal(number) is not signal.SIG_IGN:
+            saved[number] = signal.signal(number, flag.set)
+    try:
+        yield flag
+    finally:
+        for number, handler in saved.items():
+            signal.signal(number, handler)
+
+
+_SETTINGS = ("seed", "ucb", "z", "c", "backup")
+
+
+def _settings(args) -> dict:
+    """The search's settings from the command line (defaults filled in), checked."""
+    ucb_name = args.ucb or "tutorial"
+    if ucb_name == "tutorial" and args.c is not None:
         raise CliError("--c is UCB1's constant: use it with --ucb ucb1 (the tutorial's ucb takes --z)")
-    if args.ucb == "ucb1" and args.z is not None:
+    if ucb_name == "ucb1" and args.z is not None:
         raise CliError("--z belongs to the tutorial's ucb: use it with --ucb tutorial (UCB1 takes --c)")
-    args.z = 2.0 if args.z is None else args.z
-    args.c = math.sqrt(2) if args.c is None else args.c
-    if not (math.isfinite(args.z) and args.z >= 0):
-        raise ValueError(f"--z must be a non-negative number, got {args.z}")
-    if not (math.isfinite(args.c) and args.c >= 0):
-        raise ValueError(f"--c must be a non-negative number, got {args.c}")
-    game = ShutTheBox(simplified=args.simplified)
-    rule = partial(ucb, z=args.z) if args.ucb == "tutorial" else partial(ucb1, c=args.c)
+    z = 2.0 if args.z is None else args.z
+    c = math.sqrt(2) if args.c is None else args.c
+    if not (math.isfinite(z) and z >= 0):
+        raise ValueError(f"--z must be a non-negative number, got {z}")
+    if not (math.isfinite(c) and c >= 0):
+        raise ValueError(f"--c must be a non-negative number, got {c}")
+    return {
+        "seed": resolve_seed(args.seed),  # chosen here when not given, and reported, so the run replays
+        "ucb": ucb_name,
+        "z": z,
+        "c": c,
+        "backup": args.backup or "mean",
+        "max_nodes": args.max_nodes,
+    }
+
+
+def _resumed(args):
+    """``(game, tree, settings, done, target, rng)`` of the search saved in ``args.resume``."""
+    given = [f"--{name}" for name in _SETTINGS if getattr(args, name) is not None]
+    given += ["--simplified"] if args.simplified else []
+    given += ["--max-nodes"] if args.max_nodes is not None else []
+    if given:
+        raise CliError(f"--resume continues the saved search with its own settings: drop {', '.join(given)}")
+    try:
+        game, tree, saved = load_tree_and_search(args.resume, GAMES)
+    except ValueError as error:
+        raise CliError(f"cannot resume: {error}") from None
+    if getattr(game, "name", None) != "shut-the-box" or saved is None:
+        raise CliError(f"cannot resume: {args.resume} holds no saved Shut the Box search (write one with --save)")
+    try:
+        settings = {name: saved[name] for name in (*_SETTINGS, "max_nodes")}
+        done, target = saved["done"], saved["dives"]
+        rng = random.Random()
+        rng.setstate(rng_state_from_json(saved["rng"]))
+    except (KeyError, ValueError, TypeError) as error:
+        raise CliError(f"cannot resume: {args.resume}: the saved search is incomplete or damaged ({error})") from None
+    if settings["ucb"] not in ("tutorial", "ucb1") or settings["backup"] not in ("mean", "expectimax"):
+        raise CliError(f"cannot resume: {args.resume}: unknown rule or backup in the saved search")
+    if not (isinstance(done, int) and isinstance(target, int) and 0 <= done):
+        raise CliError(f"cannot resume: {args.resume}: the saved dive counts are not whole numbers")
     root = game.start()
-    args.seed = resolve_seed(args.seed)  # chosen here when not given, and reported, so the run replays
-    rng = make_rng(args.seed)
-    enabled = None if args.dives >= 100_000 else False
+    if visits(tree.get(root, {"win": 0, "loss": 0})) != done:
+        raise CliError(f"cannot resume: {args.resume}: the tree's root has not seen the {done:,} dives the file says")
+    if args.dives is not None:
+        target = args.dives
+    if target < done:
+        raise CliError(f"cannot resume: the saved search has run {done:,} dives already, more than --dives {target:,}")
+    return game, tree, settings, done, target, rng
+
+
+def _shut_the_box(args):
+    if args.resume is not None:
+        game, tree, settings, done, target, rng = _resumed(args)
+    else:
+        settings = _settings(args)
+        game, tree, done = ShutTheBox(simplified=args.simplified), None, 0
+        target = DEFAULT_DIVES if args.dives is None else args.dives
+        rng = make_rng(settings["seed"])
+    if args.save is not None:
+        check_target(args.save)  # before the search, not after it
+    if settings["max_nodes"] is not None and settings["max_nodes"] < 2:
+        raise CliError(f"--max-nodes must be at least 2 (the root and one more state), got {settings['max_nodes']}")
+    z, c = settings["z"], settings["c"]
+    rule = partial(ucb, z=z) if settings["ucb"] == "tutorial" else partial(ucb1, c=c)
+    root = game.start()
+    left = target - done
+    enabled = None if left >= 100_000 or args.seconds is not None else False
     started = time.perf_counter()
-    with progress_bar(args.dives, "dives", enabled=enabled, unit="dive") as update:
-        tree = search(game, root, args.dives, rng, rule=rule, progress=update, backup=args.backup)
+    with _stop_on_signals() as stop, progress_bar(left, "dives", enabled=enabled, unit="dive") as update:
+        tree = search(
+            game, root, left, rng, tree, rule=rule, progress=update, backup=settings["backup"],
+            seconds=args.seconds, max_nodes=settings["max_nodes"], stop=stop,
+        )
     seconds = time.perf_counter() - started
+    ran = (visits(tree[root]) if root in tree else 0) - done
+    done += ran
+    if args.save is not None:
+        session = dict(settings, done=done, dives=target, rng=rng_state_to_json(rng.getstate()))
+        save_tree(game, tree, args.save, search=session)
+    payload, text = _report(game, tree, settings, done, target, ran, seconds, args)
+    with keep_partial(args, lambda report: report):
+        if stop.signum is not None:
+            raise Interrupted((payload, text), stop.signum)
+    emit(args, payload, text)
+
+
+def _report(game, tree, settings, done, target, ran, seconds, args):
+    """``(payload, text)`` of a finished (or stopped) search."""
+    root = game.start()
     greedy = value(evaluate_policy(game, greedy_policy(tree), root), root)[0]
     backed = value(evaluate_policy(game, greedy_policy(tree, backed_up_values(game, tree)), root), root)[0]
     optimum = value(solve(game, root), root)[0]
     rate = win_rate(tree[root]) if root in tree else None
+    ucb_name = settings["ucb"]
     payload = {
-        "dives": args.dives,
-        "seed": args.seed,
-        "rule": args.ucb,
-        "z": args.z if args.ucb == "tutorial" else None,
-        "c": args.c if args.ucb == "ucb1" else None,
-        "rules": "simplified" if args.simplified else "full",
-        "backup": args.backup,
+        "dives": done,
+        "target_dives": target,
+        "seed": settings["seed"],
+        "rule": ucb_name,
+        "z": settings["z"] if ucb_name == "tutorial" else None,
+        "c": settings["c"] if ucb_name == "ucb1" else None,
+        "rules": "simplified" if game.simplified else "full",
+        "backup": settings["backup"],
+        "max_nodes": settings["max_nodes"],
         "win_rate": rate,
         "greedy_value": float(greedy),
         "greedy_probability": f"{greedy.numerator}/{greedy.denominator}",
@@ -96,19 +252,27 @@ def _shut_the_box(args):
         "greedy_share_of_optimum": float(greedy / optimum) if optimum else None,
         "states": len(tree),
         "seconds": seconds,
-        "dives_per_s": args.dives / seconds if seconds > 0 else None,
+        "dives_per_s": ran / seconds if seconds > 0 else None,
+        "resumed_from": args.resume,
+        "saved_to": args.save,
     }
     share = f"{float(greedy / optimum):.1%}" if optimum else "n/a"
     backed_share = f"{float(backed / optimum):.1%}" if optimum else "n/a"
-    speed = f"{args.dives / seconds:,.0f}" if seconds > 0 else "n/a"
-    text = (
-        f"Shut the Box, {payload['rules']} rules: {args.dives:,} dive{'' if args.dives == 1 else 's'}, rule {args.ucb}, "
-        f"backup {args.backup}, seed {args.seed}\n"
-        f"dives' win rate        {'n/a (no dives)' if rate is None else f'{rate:.4f}'}\n"
-        f"greedy policy (exact)  {float(greedy):.6f}  ({share} of the optimum)\n"
-        f"expectimax read-off    {float(backed):.6f}  ({backed_share} of the optimum)\n"
-        f"optimum (exact)        {float(optimum):.6f}\n"
-        f"states in the tree     {len(tree)}\n"
-        f"dives per second       {speed}"
-    )
-    emit(args, payload, text)
+    speed = f"{ran / seconds:,.0f}" if seconds > 0 else "n/a"
+    lines = [
+        f"Shut the Box, {payload['rules']} rules: {done:,} dive{'' if done == 1 else 's'}, rule {ucb_name}, "
+        f"backup {settings['backup']}, seed {settings['seed']}",
+        f"dives' win rate        {'n/a (no dives)' if rate is None else f'{rate:.4f}'}",
+        f"greedy policy (exact)  {float(greedy):.6f}  ({share} of the optimum)",
+        f"expectimax read-off    {float(backed):.6f}  ({backed_share} of the optimum)",
+        f"optimum (exact)        {float(optimum):.6f}",
+        f"states in the tree     {len(tree)}" + (f" (at most {settings['max_nodes']:,})" if settings["max_nodes"] else ""),
+        f"dives per second       {speed}",
+    ]
+    if done < target:
+        lines.append(f"dives done             {done:,} of {target:,}")
+    if args.resume is not None:
+        lines.append(f"resumed from           {args.resume}")
+    if args.save is not None:
+        lines.append(f"saved to               {args.save} (continue with --resume {args.save})")
+    return payload, "\n".join(lines)

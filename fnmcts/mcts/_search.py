@@ -17,6 +17,7 @@ all three.
 from __future__ import annotations
 
 import heapq
+import json
 import math
 import random
 import time
@@ -29,7 +30,7 @@ from pyrsistent import field, pmap
 from ..values import FixedRecord
 
 from ..play import MemoryAgent
-from ..protocol import CHANCE, check_state, payoff_range
+from ..protocol import CHANCE, check_state, payoff_range, state_to_json
 from ..rng import check_rng
 from ._engine import Solver, Stats, dives
 from ._graph import CHANCE_NODE, END, UNSEEN, CompiledGraph, graph_of
@@ -366,56 +367,83 @@ def _stored(stats) -> int:
 
 
 def _stored_children(graph, N, i) -> set:
-    """The stored nodes a dive can enter right after stored node ``i`` (through chance and unstored states)."""
-    out, stack, seen = set(), [(i, True)], {i}
-    kind, kids, chance = graph.kind, graph.kids, graph.chance
+    """The stored nodes a dive can enter right after stored node ``i`` (through chance and unstored states).
+
+    Expands what it passes (the game's structure, no draw), so the answer
+    depends on the stored nodes alone, not on what earlier dives expanded.
+    """
+    out, stack, seen = set(), [i], {i}
     while stack:
-        x, passing = stack.pop()
-        k = kind[x]
-        if k == END or k == UNSEEN:
+        x = stack.pop()
+        k = graph.kind[x]
+        if k == UNSEEN:
+            k = graph.expand(x)
+        if k == END:
             continue
-        nxt = [c for c in chance[x][3] if c is not None] if k == CHANCE_NODE else kids[x]
+        nxt = graph.outcome_children(x) if k == CHANCE_NODE else graph.kids[x]
         for c in nxt:
-            if N[c] is not None:
+            if c < len(N) and N[c] is not None:
                 if c != i:
                     out.add(c)
             elif k == CHANCE_NODE and c not in seen:  # an unstored state reached by chance: pass through
                 seen.add(c)
-                stack.append((c, passing))
+                stack.append(c)
     return out
+
+
+def _canonical(graph, cache, i) -> str:
+    """A key of node ``i``'s state that does not depend on the order states were met (its JSON text)."""
+    key = cache.get(i)
+    if key is None:
+        state = graph.states[i]
+        try:
+            key = json.dumps(state_to_json(graph.game, state), sort_keys=True)
+        except (TypeError, ValueError):
+            key = repr(state)
+        cache[i] = key
+    return key
 
 
 def _prune(stats, root, keep) -> int:
     """Drop stored nodes until ``keep`` are left, the least visited leaf first (never the root).
 
     A leaf is a stored node with no stored child; dropping one may make its
-    parent a leaf. (Should only a cycle be left, the least visited node goes.)
+    parent a leaf. Ties go by the state's JSON text, so the same tree prunes
+    the same way whatever the search met before (a resumed search prunes as the
+    uninterrupted one). Should only a cycle be left, the least visited node goes.
     """
     N, graph = stats.N, stats.graph
     stored = [i for i, n in enumerate(N) if n is not None]
     excess = len(stored) - max(keep, 1 if N[root] is not None else 0)
     if excess <= 0:
         return 0
+    cache = stats.__dict__.setdefault("canonical", {})
     below = {i: 0 for i in stored}
     parents = {i: [] for i in stored}
     for i in stored:
         for c in _stored_children(graph, N, i):
             below[i] += 1
             parents[c].append(i)
-    leaves = [(N[i], -i, i) for i in stored if not below[i] and i != root]
+    stats.grow()
+    N = stats.N
+
+    def key(i):
+        return (N[i], _canonical(graph, cache, i), i)
+
+    leaves = [key(i) for i in stored if not below[i] and i != root]
     heapq.heapify(leaves)
     dropped = 0
     alive = set(stored)
     while dropped < excess:
         if leaves:
-            _, _, i = heapq.heappop(leaves)
+            i = heapq.heappop(leaves)[2]
         else:  # a cycle: no leaf left
-            i = min((j for j in alive if j != root), key=lambda j: (N[j], -j))
+            i = min((j for j in alive if j != root), key=key)
         alive.discard(i)
         for p in parents[i]:
             below[p] -= 1
             if not below[p] and p != root and p in alive:
-                heapq.heappush(leaves, (N[p], -p, p))
+                heapq.heappush(leaves, key(p))
         stats.drop(i)
         dropped += 1
     return dropped
