@@ -155,3 +155,15 @@ def test_play_piles_says_how_to_type_a_move():
     assert "Type a pile and a count: '3 2' takes 2 from pile 3." in run.stdout
     render = Piles().render(Piles().state((0, 0, 1, 0)))
     assert render.endswith("'2 1' takes 1 from pile 2.")
+
+
+def test_mcts_move_at_a_chance_node_explains_itself():
+    import pytest
+
+    from fnmcts.mcts import mcts_move
+
+    with pytest.raises(ValueError) as error:
+        mcts_move(STB, start_box, 10, make_rng(1))
+    message = str(error.value)
+    assert "chance moves next" in message and "game.play(state, outcome)" in message
+    assert "tree_summary" in message

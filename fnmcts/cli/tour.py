@@ -153,7 +153,7 @@ from fnmcts.rng import make_rng
 ucb(record(win=23, loss=77)), ucb(record(win=1, loss=9)), ucb(record(win=0, loss=4))
 game = ShutTheBox()
 tree = search(game, start_box, 20_000, make_rng(2017))
-len(tree), tree[start_box]
+tree
 greedy = value(evaluate_policy(game, greedy_policy(tree)), start_box)[0]
 optimum = value(solve(game), start_box)[0]
 round(float(greedy), 4), round(float(optimum), 4)

@@ -687,8 +687,10 @@ def mcts_move(
         raise ValueError(f"the game is over at {state!r}: there is no move to search")
     if player is CHANCE:
         raise ValueError(
-            f"chance moves next at {state!r}, not a player: draw the outcome first "
-            "(fnmcts.sample_outcome) and search from the state it leads to"
+            f"chance moves next at {state!r} (the outcome, e.g. a dice roll, is drawn, not chosen): take one "
+            "first, game.play(state, outcome) for an outcome of game.chance_outcomes(state) or "
+            "fnmcts.sample_outcome(game, state, rng), and search from the state it leads to; "
+            "fnmcts.mcts.tree_summary(game, tree, state) shows a tree's best move for each outcome"
         )
     g = graph_of(game, graph)
     proofs = Solver(g) if solver else None
