@@ -18,7 +18,7 @@ from typing import NamedTuple
 from ._common import CliError
 from .session import session_lines
 
-__all__ = ["Step", "STEPS", "step_screen", "register"]
+__all__ = ["Step", "STEPS", "step_screen", "run_tour", "register"]
 
 
 class Step(NamedTuple):
@@ -289,20 +289,41 @@ def register(cli) -> None:
     p.set_defaults(handler=_tour)
 
 
-def _tour(args) -> int:
-    steps = (_find(args.task),) if args.task is not None else STEPS
-    pause = not args.no_pause and len(steps) > 1 and sys.stdin.isatty() and sys.stdout.isatty()
+def run_tour(steps, write, read=None) -> int:
+    """Show ``steps`` one screen after another through ``write(line)``; return how many were shown.
+
+    With ``read`` (``read(prompt) -> line``), wait between screens: Enter goes
+    on, ``q`` (or the end of input) stops. Without it, run straight through.
+
+    >>> shown, answers = [], iter(["", "q"])
+    >>> run_tour(STEPS[2:5], shown.append, read=lambda prompt: next(answers))
+    2
+    >>> [line for line in shown if line.startswith("==")]
+    ['== Task 3: Game state (1 of 3) ==', '== Task 4: Simplified Shut the Box (2 of 3) ==']
+    """
+    steps = tuple(steps)
     for index, step in enumerate(steps, 1):
         for line in step_screen(step, index if len(steps) > 1 else None, len(steps)):
-            print(line)
-            sys.stdout.flush()
+            write(line)
         if index < len(steps):
-            if pause:
+            if read is not None:
                 try:
-                    answer = input("\n-- Enter: next step, q: quit -- ")
+                    answer = read("\n-- Enter: next step, q: quit -- ")
                 except EOFError:
                     answer = "q"
                 if answer.strip().lower().startswith("q"):
-                    return 0
-            print()
+                    return index
+            write("")
+    return len(steps)
+
+
+def _tour(args) -> int:
+    steps = (_find(args.task),) if args.task is not None else STEPS
+    pause = not args.no_pause and sys.stdin.isatty() and sys.stdout.isatty()
+
+    def write(line):
+        print(line)
+        sys.stdout.flush()
+
+    run_tour(steps, write, read=input if pause else None)
     return 0
