@@ -76,3 +76,14 @@ def test_paste_check_catches_a_statement_right_after_a_loop():
     from fnmcts.cli.session import paste_problems
 
     assert paste_problems("box = 1\nfor i in range(2):\n    box += i\nbox\n")[0][0] == 4
+
+
+def test_an_example_opens_and_runs_as_a_notebook():
+    jupytext = __import__("pytest").importorskip("jupytext")
+    notebook = jupytext.read(ROOT / "examples" / "task02_rules.py")
+    code = [cell.source for cell in notebook.cells if cell.cell_type == "code"]
+    assert len(code) >= 5
+    namespace = {"__name__": "__main__", "get_ipython": lambda: None}  # as a kernel runs the cells
+    for source in code:
+        exec(compile(source, "<cell>", "exec"), namespace)
+    assert sorted(namespace["start_box"]) == list(range(1, 10)) and namespace["box"] == frozenset()
