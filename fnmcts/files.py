@@ -31,8 +31,9 @@ def check_target(path) -> Path:
     """The real path a file would be written to, or a ``ValueError`` naming the problem.
 
     Follows symbolic links; refuses a directory or a non-regular file (a device,
-    a pipe); names a missing folder, a folder that is a file, or one that is not
-    writable.
+    a pipe), a name ending in ``/`` (a folder's name), and a file that is
+    read-only (replacing it by a rename would ignore its protection); names a
+    missing folder, a folder that is a file, or one that is not writable.
 
     >>> import tempfile
     >>> from pathlib import Path
@@ -46,6 +47,8 @@ def check_target(path) -> Path:
     """
     if isinstance(path, str) and not path.strip():
         raise ValueError("the output file name is empty")
+    if isinstance(path, str) and path.endswith(("/", os.sep)) and not os.path.isdir(path):
+        raise ValueError(f"{path} ends with '/', the name of a folder: give the name of a file to write")
     given = Path(path)
     real = Path(os.path.realpath(given))
     if real.exists():
@@ -54,6 +57,8 @@ def check_target(path) -> Path:
             raise ValueError(f"{given} is a directory: give the name of a file to write")
         if not stat.S_ISREG(mode):
             raise ValueError(f"{given} is not a regular file (a device or a pipe): refusing to replace it")
+        if not mode & 0o222 or not os.access(real, os.W_OK):  # no write bit: read-only even for root
+            raise ValueError(f"{given} is read-only: refusing to replace it (make it writable, or write elsewhere)")
     parent = real.parent
     if not parent.exists():
         raise ValueError(f"cannot write {given}: the folder {parent} does not exist")
@@ -69,7 +74,9 @@ def write_atomically(path, text: str) -> Path:
 
     An existing file keeps its permissions; a new one gets the usual ones (the
     umask applies). On any failure the old file is left as it was and the
-    temporary file removed; the error names ``path``.
+    temporary file removed; the error names ``path``: a ``ValueError`` for a
+    target that cannot be written (``check_target``), an ``OSError`` keeping
+    its ``errno`` for a failure while writing (a full disk, an I/O error).
 
     >>> import tempfile
     >>> from pathlib import Path
@@ -89,7 +96,7 @@ def write_atomically(path, text: str) -> Path:
     try:
         fd, temporary = tempfile.mkstemp(dir=real.parent, prefix=f".{real.name}.", suffix=".tmp")
     except OSError as error:
-        raise ValueError(f"cannot write {path}: {error.strerror or error}") from None
+        raise OSError(error.errno, f"cannot write {path}: {error.strerror or error}") from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(text)
@@ -103,6 +110,6 @@ def write_atomically(path, text: str) -> Path:
         except OSError:
             pass
         if isinstance(error, OSError):
-            raise ValueError(f"cannot write {path}: {error.strerror or error}") from None
+            raise OSError(error.errno, f"cannot write {path}: {error.strerror or error}") from None
         raise
     return Path(path)

@@ -68,10 +68,14 @@ def load_ai(path, games) -> QAI:
         data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise ValueError(f"{path}: not JSON ({error})") from None
+    except RecursionError:
+        raise ValueError(f"{path}: not a Q table (JSON nested too deeply to read)") from None
     try:
         return ai_from_json(data, games)
     except (ValueError, TypeError) as error:
         raise ValueError(f"{path}: {error}") from None
+    except RecursionError:
+        raise ValueError(f"{path}: not a Q table (JSON nested too deeply to read)") from None
 
 
 def _dump(data) -> str:

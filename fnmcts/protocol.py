@@ -98,6 +98,7 @@ __all__ = [
     "legal_move",
     "state_to_json",
     "state_from_json",
+    "json_player",
     "describe_move",
     "transcript_line",
     "check_state",
@@ -520,16 +521,38 @@ def state_to_json(game, state):
 
     >>> from fnmcts.games import Nim
     >>> state_to_json(Nim(heap=5), start(Nim(heap=5)))
-    {'heap': 5, 'player': 0}
+    {'heap': 5, 'player': 1}
     """
     return game.state_to_json(state)
+
+
+def json_player(data: dict, keys: tuple, what: str = "a state") -> int:
+    """The player to move in a state's JSON form ``data`` (numbered from 1, default 1), as an index from 0.
+
+    JSON output numbers players from 1, as every text does; ``data`` may hold
+    no key outside ``keys`` (a misspelt key is an error, not ignored).
+
+    >>> json_player({"heap": 5, "player": 2}, ("heap", "player"))
+    1
+    >>> json_player({"heap": 5, "plyer": 2}, ("heap", "player"), "a Nim state")
+    Traceback (most recent call last):
+    ...
+    ValueError: a Nim state has no 'plyer': its keys are heap, player
+    """
+    unknown = sorted(map(str, set(data) - set(keys)))
+    if unknown:
+        raise ValueError(f"{what} has no {', '.join(map(repr, unknown))}: its keys are {', '.join(keys)}")
+    player = data.get("player", 1)
+    if player not in (1, 2) or isinstance(player, bool):
+        raise ValueError(f"the player to move is 1 or 2 (numbered from 1), got {player!r}")
+    return player - 1
 
 
 def state_from_json(game, data):
     """The state whose JSON form is ``data``.
 
     >>> from fnmcts.games import Nim
-    >>> state_from_json(Nim(heap=5), {"heap": 5, "player": 0}) == start(Nim(heap=5))
+    >>> state_from_json(Nim(heap=5), {"heap": 5, "player": 1}) == start(Nim(heap=5))
     True
     """
     return game.state_from_json(data)

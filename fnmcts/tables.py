@@ -287,10 +287,16 @@ def parse_box(text: str) -> frozenset:
 
     >>> sorted(parse_box("139")), parse_box("-")
     ([1, 3, 9], frozenset())
+    >>> parse_box("")
+    Traceback (most recent call last):
+    ...
+    ValueError: a box is written as the digits of its up levers or '-' for the empty box, got ''
     """
     text = text.strip()
     if text == "-":
         return frozenset()
+    if not text:
+        raise ValueError(f"a box is written as the digits of its up levers or '-' for the empty box, got {text!r}")
     parts = text.split(",") if "," in text else list(text)
     try:
         levers = [int(part) for part in parts]

@@ -134,6 +134,19 @@ class Counterexample(NamedTuple):
 # -- walks: the strategies -------------------------------------------------------------
 
 
+def _fresh(state):
+    """A deep copy of ``state`` equal to it, so a law cannot change the walk's states; else ``state`` itself.
+
+    A state whose copy is not equal to it (an object without value equality)
+    is handed over as it is: ``law_hash_consistent`` reports that.
+    """
+    try:
+        twin = copy.deepcopy(state)
+        return twin if twin == state else state
+    except Exception:
+        return state
+
+
 def _choices(game, state) -> tuple:
     """The moves or chance outcomes at ``state`` (empty at the end, or if the game fails)."""
     try:
@@ -154,6 +167,9 @@ def _walks(draw, game, max_depth: int = DEFAULT_MAX_STEPS) -> tuple:
     The walk's length is drawn first, then one index per step, so shrinking
     shortens the walk and moves it towards the first moves. A walk stops early at
     the end of the game, or where the game itself fails (the laws report that).
+    Each step plays on a copy of the state, and every law gets a copy of its
+    own (``_fresh``): a law that changes a state cannot change what the next
+    law sees, so each broken game is reported under its own law.
     """
     steps = draw(st.integers(min_value=0, max_value=max_depth))
     state = game.start()
@@ -164,7 +180,7 @@ def _walks(draw, game, max_depth: int = DEFAULT_MAX_STEPS) -> tuple:
             break
         move = choices[draw(st.integers(min_value=0, max_value=len(choices) - 1))]
         try:
-            state = game.play(state, move)
+            state = game.play(_fresh(state), move)  # a play that changes its input leaves the walk as it was
         except Exception:
             break
         moves.append(move)
@@ -371,7 +387,7 @@ def law_moves_stable_and_legal(game, state) -> bool:
         _require(other == moves, f"an equal copy of the state has other moves: {moves!r}, then {other!r}")
     for i, move in enumerate(moves):
         _require(not _contains(moves[:i], move), f"possible_moves lists {move!r} twice: {moves!r}")
-        _call(f"play with the listed move {move!r}", game.play, state, move)
+        _call(f"play with the listed move {move!r}", game.play, _fresh(state), move)  # a copy: play_pure's business
     return True
 
 
@@ -383,6 +399,8 @@ def law_play_pure(game, state) -> bool:
     True
     """
     before = copy.deepcopy(state)
+    if before != state:  # no value equality: a change cannot be seen by comparing (law_hash_consistent says why)
+        return True
     for move in _choices(game, state):
         first = _call(f"play with {move!r}", game.play, state, move)
         _require(state == before, f"play with {move!r} changed its input state from {before!r} to {state!r}")
@@ -820,7 +838,7 @@ def find_counterexample(
         extra = {"rng": rng} if wants_rng else {}
         for depth, state in chosen:
             try:
-                function(game, state, **options, **extra)
+                function(game, _fresh(state), **options, **extra)
             except Exception as error:
                 message = str(error) if isinstance(error, AssertionError) else f"{type(error).__name__}: {error}"
                 failures.append(Counterexample(name, moves[:depth], state, message))
@@ -857,12 +875,12 @@ def _shortest(game, function, options, found: Counterexample, seed: int, budget:
                     return found
                 extra = {"rng": random.Random(seed)} if "rng" in accepted and "rng" not in options else {}
                 try:
-                    function(game, state, **options, **extra)
+                    function(game, _fresh(state), **options, **extra)
                 except Exception as error:
                     message = str(error) if isinstance(error, AssertionError) else f"{type(error).__name__}: {error}"
                     return Counterexample(found.law, path, state, message)
                 for move in _choices(game, state):
-                    following.append((path + (move,), game.play(state, move)))
+                    following.append((path + (move,), game.play(_fresh(state), move)))
             level = following
     except Exception:  # unhashable states, or a game that fails while searching: keep hypothesis's walk
         return found

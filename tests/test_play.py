@@ -155,7 +155,7 @@ def test_game_record_is_immutable():
     "game, text, expected",
     [
         (Nim(), "21", pmap({"heap": 21, "player": 0})),
-        (Nim(), ' {"heap": 5, "player": 1} ', pmap({"heap": 5, "player": 1})),
+        (Nim(), ' {"heap": 5, "player": 2} ', pmap({"heap": 5, "player": 1})),
         (Piles(), "1,3,5,7", pmap({"piles": (1, 3, 5, 7), "player": 0})),
         (Piles(), "2 0  4", pmap({"piles": (2, 0, 4), "player": 0})),
         (Piles(), "[1, 2]", pmap({"piles": (1, 2), "player": 0})),

@@ -99,6 +99,14 @@ def report_text(record, title: str, extra_text: str = "") -> str:
     95% CI    [0.403832, 0.596168]
     mean      0.2  (payoff in [-1, 1], 95% CI [0.0282735, 0.371726])
     seed      2
+    >>> print(report_text(Simulation.of(0, 0, seed=3), "no coins"))
+    no coins
+    games     0
+    wins      0
+    losses    0
+    estimate  n/a (no games)
+    95% CI    n/a
+    seed      3
     """
     graded = record.graded > 0
     low, high = record.payoff_range
@@ -109,6 +117,8 @@ def report_text(record, title: str, extra_text: str = "") -> str:
         f"estimate  {record.estimate:.6g}" + ("  (share of wins)" if graded else ""),
         f"95% CI    [{record.ci_low:.6g}, {record.ci_high:.6g}]",
     ]
+    if not record.games:  # no game, no estimate: not 0
+        share = ["estimate  n/a (no games)", "95% CI    n/a"]
     mean = [
         f"mean      {record.mean:.6g}  (payoff in [{low:g}, {high:g}], "
         f"95% CI [{record.mean_low:.6g}, {record.mean_high:.6g}])"
@@ -122,7 +132,10 @@ def _described(title, extra=None):
 
     def describe(record):
         more, more_text = extra(record) if extra is not None else ({}, "")
-        return record.to_json() | more, report_text(record, title, more_text)
+        payload = record.to_json() | more
+        if not record.games:  # no game, no estimate: null, as search's win rate
+            payload |= {k: None for k in ("estimate", "ci_low", "ci_high", "mean", "mean_low", "mean_high")}
+        return payload, report_text(record, title, more_text)
 
     return describe
 
@@ -136,6 +149,8 @@ def _coin(args):
 
 
 def _pi(record):
+    if not record.games:
+        return {"pi": None, "pi_low": None, "pi_high": None}, "\npi        n/a (no darts)"
     pi, low, high = darts.pi_estimate(record)
     return {"pi": pi, "pi_low": low, "pi_high": high}, f"\npi        {pi:.6g}  (95% CI [{low:.6g}, {high:.6g}])"
 

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 
 from pyrsistent import PMap, pmap
 
-from ..protocol import GameBase
+from ..protocol import GameBase, json_player
 from ..values import fixed_pmap
 
 __all__ = [
@@ -212,12 +212,22 @@ class Nim(GameBase):
         return f"take {move}"
 
     def state_to_json(self, state):
-        return {"heap": state["heap"], "player": state["player"]}
+        """The JSON form: the heap and the player to move, numbered from 1 as everywhere a person reads.
+
+        >>> Nim().state_to_json(Nim().state(5, 1))
+        {'heap': 5, 'player': 2}
+        """
+        return {"heap": state["heap"], "player": state["player"] + 1}
 
     def state_from_json(self, data):
+        """The state of a JSON form: ``{"heap": n, "player": 1 or 2}`` (player 1 by default), no other key.
+
+        >>> Nim().state_from_json({"heap": 5, "player": 2}) == Nim().state(5, 1)
+        True
+        """
         if not isinstance(data, dict) or "heap" not in data:
-            raise ValueError(f"a Nim state is {{'heap': n, 'player': 0 or 1}}, got {data!r}")
-        return self.state(data["heap"], data.get("player", 0))
+            raise ValueError(f"a Nim state is {{'heap': n, 'player': 1 or 2}}, got {data!r}")
+        return self.state(data["heap"], json_player(data, ("heap", "player"), "a Nim state"))
 
     # -- hooks ---------------------------------------------------------------------------
 
@@ -255,7 +265,7 @@ class Nim(GameBase):
         return subtraction_mover_wins(state["heap"], self.max_take, self.misere)
 
     def parse_state(self, text: str):
-        """A heap size (``"21"``, player 1 to move) or the JSON form (``'{"heap": 21, "player": 1}'``).
+        """A heap size (``"21"``, player 1 to move) or the JSON form (``'{"heap": 21, "player": 2}'``).
 
         >>> Nim().parse_state(" 18 ") == Nim().state(18)
         True

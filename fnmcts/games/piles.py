@@ -33,7 +33,7 @@ from operator import xor
 from pyrsistent import PMap, pmap
 
 from ..values import fixed_pmap
-from ..protocol import GameBase
+from ..protocol import GameBase, json_player
 from .nim import MOVER, OTHER, _check_int
 
 __all__ = [
@@ -256,12 +256,18 @@ class Piles(GameBase):
         return f"take {move[1]} from pile {move[0]}"
 
     def state_to_json(self, state):
-        return {"piles": list(state["piles"]), "player": state["player"]}
+        """The JSON form: the piles and the player to move, numbered from 1.
+
+        >>> Piles().state_to_json(Piles().state((1, 2)))
+        {'piles': [1, 2], 'player': 1}
+        """
+        return {"piles": list(state["piles"]), "player": state["player"] + 1}
 
     def state_from_json(self, data):
+        """The state of a JSON form: ``{"piles": [...], "player": 1 or 2}`` (player 1 by default), no other key."""
         if not isinstance(data, dict) or "piles" not in data:
-            raise ValueError(f"a piles state is {{'piles': [...], 'player': 0 or 1}}, got {data!r}")
-        return self.state(data["piles"], data.get("player", 0))
+            raise ValueError(f"a piles state is {{'piles': [...], 'player': 1 or 2}}, got {data!r}")
+        return self.state(data["piles"], json_player(data, ("piles", "player"), "a piles state"))
 
     # -- hooks ---------------------------------------------------------------------------
 

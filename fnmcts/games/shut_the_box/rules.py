@@ -347,6 +347,13 @@ def _count_wins(mask: int, n: int, rng: random.Random, moves36: tuple) -> int:
 # -- the game value -----------------------------------------------------------------
 
 
+def _only_keys(data: dict, keys: tuple, what: str) -> None:
+    """Refuse a key of ``data`` outside ``keys``, naming it."""
+    unknown = sorted(map(str, set(data) - set(keys)))
+    if unknown:
+        raise ValueError(f"{what} has no {', '.join(map(repr, unknown))}: its keys are {', '.join(keys)}")
+
+
 @dataclass(frozen=True)
 class ShutTheBox(GameBase):
     """Shut the Box as a one-player game with dice (chance) nodes.
@@ -448,7 +455,13 @@ class ShutTheBox(GameBase):
     def state_from_json(self, data):
         if not isinstance(data, dict) or "box" not in data:
             raise ValueError(f"a Shut the Box state is {{'box': [...], 'roll': r}}, got {data!r}")
-        box = frozenset(data["box"])
+        _only_keys(data, ("box", "roll"), "a Shut the Box state")
+        levers = data["box"]
+        if not isinstance(levers, list) or any(isinstance(x, bool) or not isinstance(x, int) for x in levers):
+            raise ValueError(f"a box is a list of lever numbers, got {levers!r}")
+        if len(set(levers)) != len(levers):
+            raise ValueError(f"a box lists each lever once, got {levers!r}")
+        box = frozenset(levers)
         if not box <= frozenset(range(1, self.levers + 1)):
             raise ValueError(f"levers must lie in 1..{self.levers}, got {sorted(box)}")
         roll = data.get("roll")

@@ -1,0 +1,83 @@
+"""check_game names each broken game's own law: every law runs on fresh copies of the walk's states."""
+
+from __future__ import annotations
+
+import pytest
+
+from fnmcts.protocol import GameBase
+from fnmcts.testing import check_game, find_counterexample
+
+
+class MutatingCountdown(GameBase):
+    """A countdown whose state is a list that play changes in place (and returns)."""
+
+    num_players = 2
+
+    def start(self):
+        return [4, 0]
+
+    def to_move(self, state):
+        return state[1] if state[0] else None
+
+    def possible_moves(self, state):
+        return (1, 2) if state[0] >= 2 else ((1,) if state[0] else ())
+
+    def play(self, state, move):
+        if move not in self.possible_moves(state):
+            raise ValueError(f"illegal move {move!r}")
+        state[0] -= move
+        state[1] = 1 - state[1]
+        return state
+
+    def payoff(self, state):
+        return (1, -1) if state[1] else (-1, 1)
+
+
+class Token:
+    """An object without value equality: a copy of it is another object."""
+
+    def __repr__(self):
+        return "Token()"
+
+
+class TokenCountdown(GameBase):
+    """A sound countdown whose states carry a ``Token``: equal only to themselves."""
+
+    num_players = 1
+    token = Token()
+
+    def start(self):
+        return (3, self.token)
+
+    def to_move(self, state):
+        return 0 if state[0] else None
+
+    def possible_moves(self, state):
+        return (1,) if state[0] else ()
+
+    def play(self, state, move):
+        return (state[0] - move, state[1])
+
+    def payoff(self, state):
+        return (1,)
+
+
+def test_a_play_that_changes_its_input_is_told_under_play_pure_at_the_start():
+    with pytest.raises(AssertionError) as failure:
+        check_game(MutatingCountdown(), max_examples=30)
+    text = str(failure.value)
+    assert text.startswith("game law 'play_pure' fails for")
+    assert "at the start" in text and "state: [4, 0]" in text and "changed its input state" in text
+
+
+def test_the_moves_law_alone_does_not_blame_the_mutation_on_the_moves():
+    assert find_counterexample(MutatingCountdown(), "moves_stable_and_legal", max_examples=30) is None
+
+
+def test_a_state_without_value_equality_is_told_under_hash_consistent_not_as_a_changed_input():
+    assert find_counterexample(TokenCountdown(), "play_pure", max_examples=20) is None
+    with pytest.raises(AssertionError) as failure:
+        check_game(TokenCountdown(), max_examples=20, exact=False)
+    text = str(failure.value)
+    assert text.startswith("game law 'hash_consistent' fails for") and "is not equal to it" in text
+    assert "changed its input" not in text
