@@ -14,6 +14,7 @@ from .play import GameRecord, MemoryAgent, TournamentRecord, agent_move, play_ga
 from .exact import best_move, best_moves, evaluate_policy, random_policy, solve, value
 from .games import GAMES, Nim, Piles, ShutTheBox, TicTacToe
 from .games.shut_the_box import uct  # the tutorial's uct(tree, box, rng), any game with game=
+from .openspiel import from_openspiel  # OpenSpiel's games (the openspiel extra; pyspiel loads with a game)
 from .montecarlo import Simulation, estimate, simulate, wilson_interval
 from .mcts import (
     CompiledGraph,
@@ -99,6 +100,7 @@ __all__ = [
     "TicTacToe",
     "Nim",
     "Piles",
+    "from_openspiel",
     # Monte Carlo
     "Simulation",
     "estimate",

@@ -28,7 +28,13 @@ LAYERS = (
     ),
     (
         "games",
-        ("fnmcts.games.nim", "fnmcts.games.piles", "fnmcts.games.tictactoe", "fnmcts.games.shut_the_box.rules"),
+        (
+            "fnmcts.games.nim",
+            "fnmcts.games.piles",
+            "fnmcts.games.tictactoe",
+            "fnmcts.games.shut_the_box.rules",
+            "fnmcts.openspiel",  # OpenSpiel's games through the protocol (pyspiel imported when a game is made)
+        ),
     ),
     ("play", ("fnmcts.play", "fnmcts.theory")),
     ("simulation", ("fnmcts.montecarlo", "fnmcts.exact")),
