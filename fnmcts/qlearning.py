@@ -58,7 +58,7 @@ from pyrsistent import PMap, field, pmap
 from .values import FixedRecord
 
 from .exact import best_moves, solve
-from .parallel import interrupted
+from .parallel import interrupted, run_chunks
 from .play import random_agent
 from .protocol import (
     CHANCE,
@@ -619,13 +619,65 @@ def optimal_move_rate(ai: QAI, solution=None) -> Fraction:
     return Fraction(optimal, winning)
 
 
+EVAL_CHUNK = 100
+"""Games per chunk (and per child seed) of an evaluation run on an executor."""
+
+
+def _seat_chunk(ai, opponent, seat, size, rng):
+    """``(wins, draws)`` of the AI in ``size`` games from ``seat`` (0: it moves first)."""
+    game = ai.game
+    me = q_agent(ai)
+    agents = (me, opponent) if seat == 0 else (opponent, me)
+    low, high = payoff_range(game)
+    middle = Fraction(low + high) / 2
+    mine = [_play_out(game, agents, rng)[seat] for _ in range(size)]
+    return sum(x > middle for x in mine), sum(x == middle for x in mine)
+
+
+def _chunked_win_rate(ai, opponent, games, seed, progress, executor, chunk_size):
+    from .rng import child_seed, resolve_seed
+
+    base = resolve_seed(seed)
+    wins, draws = [], 0
+    for seat in (0, 1):
+        counts = run_chunks(
+            partial(_seat_chunk, ai, opponent, seat), games, child_seed(base, seat), chunk_size, executor, progress
+        )
+        wins.append(sum(w for w, _ in counts))
+        draws += sum(d for _, d in counts)
+    total = wins[0] + wins[1]
+    return pmap(
+        {
+            "games": 2 * games,
+            "wins": total,
+            "wins_first": wins[0],
+            "wins_second": wins[1],
+            "draws": draws,
+            "rate": total / (2 * games),
+            "score": (total + draws / 2) / (2 * games),
+        }
+    )
+
+
 def win_rate(
-    ai: QAI, opponent: Callable, games: int = 1000, seed: int | None = 0, progress: Callable[[int], None] | None = None
+    ai: QAI,
+    opponent: Callable,
+    games: int = 1000,
+    seed: int | None = 0,
+    progress: Callable[[int], None] | None = None,
+    *,
+    executor=None,
+    chunk_size: int | None = None,
 ) -> PMap:
     """The AI's greedy play against ``opponent`` (an agent), as a map of counts and rates.
 
     It plays ``games`` games as the first player and ``games`` as the second,
     one ``rng`` from ``seed`` for all; ``progress(1)`` is called after each game.
+    With ``executor`` (a process pool or a Dask client, as for ``tournament``)
+    or ``chunk_size``, the games of each side are cut into chunks of
+    ``chunk_size`` (default ``EVAL_CHUNK``), each with its own child seed, and
+    played there: the same counts for a seed whatever the executor and its
+    number of workers (and ``progress`` hears of each chunk's games).
 
     Returns a map with ``games`` (both sides), ``wins``, ``wins_first``,
     ``wins_second``, ``draws`` (games whose payoff to the AI is the middle of the
@@ -641,6 +693,8 @@ def win_rate(
     """
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise ValueError(f"games must be a positive whole number, got {games!r}")
+    if executor is not None or chunk_size is not None:
+        return _chunked_win_rate(ai, opponent, games, seed, progress, executor, chunk_size or EVAL_CHUNK)
     game = ai.game
     me = q_agent(ai)
     rng = make_rng(seed)
@@ -671,7 +725,14 @@ def win_rate(
 
 
 def evaluate(
-    ai: QAI, games: int = 1000, seed: int | None = 0, solution=None, progress: Callable[[int], None] | None = None
+    ai: QAI,
+    games: int = 1000,
+    seed: int | None = 0,
+    solution=None,
+    progress: Callable[[int], None] | None = None,
+    *,
+    executor=None,
+    chunk_size: int | None = None,
 ) -> PMap:
     """The AI's report card, a map: its optimal move rate and its win rates against two opponents.
 
@@ -679,7 +740,8 @@ def evaluate(
     ``None`` when no reachable state is a win), and ``win_rate_vs_random`` /
     ``win_rate_vs_perfect`` over ``games`` games on each side (``vs_random`` /
     ``vs_perfect`` hold the details). ``progress(1)`` is called after each of
-    the ``4 * games`` games.
+    the ``4 * games`` games. ``executor`` / ``chunk_size``: the games run in
+    chunks with child seeds, there (see ``win_rate``).
 
     >>> from fnmcts.games import Nim
     >>> report = evaluate(train(3_000, seed=2, game=Nim(heap=9, max_take=3)), games=200, seed=1)
@@ -690,8 +752,9 @@ def evaluate(
     solution = solve(game) if solution is None else solution
     optimal, winning = _optimal_counts(ai, solution)
     rng = make_rng(seed)
-    vs_random = win_rate(ai, random_agent, games, rng.randrange(2**32), progress)
-    vs_perfect = win_rate(ai, _perfect_agent(game, solution), games, rng.randrange(2**32), progress)
+    chunks = dict(executor=executor, chunk_size=chunk_size)
+    vs_random = win_rate(ai, random_agent, games, rng.randrange(2**32), progress, **chunks)
+    vs_perfect = win_rate(ai, _perfect_agent(game, solution), games, rng.randrange(2**32), progress, **chunks)
     return pmap(
         {
             "optimal_move_rate": optimal / winning if winning else None,

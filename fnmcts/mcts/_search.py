@@ -29,6 +29,7 @@ from pyrsistent import field, pmap
 
 from ..values import FixedRecord
 
+from ..parallel import run_chunks, worker_pool
 from ..play import MemoryAgent
 from ..protocol import CHANCE, check_state, payoff_range, state_to_json
 from ..rng import check_rng
@@ -59,11 +60,15 @@ __all__ = [
     "MoveSearch",
     "BACKUPS",
     "DEFAULT_ITERATIONS",
+    "ROOT_CHUNK",
     "result_of",
 ]
 
 BACKUPS = ("mean", "expectimax")
 """How results go back up the tree: the mean of the results, or expectimax over the children."""
+
+ROOT_CHUNK = 5_000
+"""Dives per chunk (and per child seed) of a root-parallel ``mcts_move``."""
 
 DEFAULT_ITERATIONS = 10_000
 """The default budget of ``mcts_agent``: dives a move, at most (the solver may stop sooner)."""
@@ -650,6 +655,9 @@ def mcts_move(
     tree=None,
     backup: str = "mean",
     graph=None,
+    workers: int | None = None,
+    executor=None,
+    chunk_size: int = ROOT_CHUNK,
 ) -> MoveSearch:
     """Search ``iterations`` dives from decision ``state``; return the move and the tree.
 
@@ -665,6 +673,17 @@ def mcts_move(
     ``tree``: a tree to continue (the reuse of an earlier search). Budgets as
     for ``search``: ``iterations``, ``seconds`` or both, ``stop``, ``max_nodes``.
 
+    Root-parallel search: with ``workers=N`` (a process pool of N, made for
+    the call) or ``executor=`` (a ``concurrent.futures`` executor or a Dask
+    ``distributed.Client``), the ``iterations`` are cut into chunks of
+    ``chunk_size`` dives, each an independent search from ``state`` with its
+    own child seed of one number drawn from ``rng``; the root statistics
+    (visits, results and proofs of the root and its children) are summed and
+    the move chosen on the sums. The result depends on the seed and the
+    chunks alone, never on the number of workers; a search of one chunk runs
+    here, without a pool. ``tree`` in the result then holds the root and its
+    children.
+
     >>> from fnmcts.games.nim import Nim
     >>> from fnmcts.rng import make_rng
     >>> game = Nim(heap=22, max_take=3)
@@ -678,6 +697,12 @@ def mcts_move(
     _check_budget(iterations, seconds, max_nodes)
     if iterations is not None and iterations < 1:
         raise ValueError(f"iterations must be a positive whole number, got {iterations!r}")
+    if workers is not None or executor is not None:
+        return _root_parallel(
+            game, state, iterations, rng, workers, executor, chunk_size,
+            dict(seconds=seconds, stop=stop, tree=tree, graph=graph),
+            dict(max_nodes=max_nodes, rule=rule, c=c, z=z, final=final, solver=solver, rollout=rollout, backup=backup),
+        )
     if final not in ("visits", "mean"):
         raise ValueError(f"final must be 'visits' or 'mean', got {final!r}")
     rule = _resolve_rule(rule, c, z)
@@ -724,6 +749,84 @@ def mcts_move(
         budget.spent(ran)
         done += ran
     move = moves[0] if len(moves) == 1 else _final_move(g, stats, proofs, root, player, final)
+    frozen = _freeze(g, stats, proofs, state)
+    children = tuple((m, frozen.get(g.states[k], EMPTY_RECORD)) for m, k in zip(moves, g.kids[root]))
+    proven = pmap({g.states[i]: pv[0] for i, pv in proofs.proven.items()}) if proofs is not None else pmap()
+    return MoveSearch(move=move, tree=frozen, proven=proven, iterations=done, children=children)
+
+
+def _root_chunk(game, state, options, size, rng):
+    """One chunk of a root-parallel search: an independent search, reduced to its root's statistics."""
+    found = mcts_move(game, state, size, rng, **dict(options))
+    kids = [game.play(state, m) for m, _ in found.children]
+    counts = [_counts_of(found.tree[state])] + [_counts_of(r) for _, r in found.children]
+    proofs = {j: found.proven[s] for j, s in enumerate([state] + kids) if s in found.proven}
+    return found.iterations, counts, proofs
+
+
+def _merge_counts(a, b):
+    if a is None:
+        return list(b)
+    n = a[0] + b[0]
+    v = None
+    if a[4] is not None or b[4] is not None:  # expectimax values: visit-weighted
+        va = a[4] if a[4] is not None else (a[1] / a[0] if a[0] else 0.0)
+        vb = b[4] if b[4] is not None else (b[1] / b[0] if b[0] else 0.0)
+        v = (va * a[0] + vb * b[0]) / n if n else None
+    return [n, a[1] + b[1], a[2] + b[2], a[3] + b[3], v]
+
+
+def _root_parallel(game, state, iterations, rng, workers, executor, chunk_size, refused, options):
+    """``mcts_move`` as independent searches of ``chunk_size`` dives, their root statistics merged."""
+    for name, given in refused.items():
+        if given is not None:
+            raise ValueError(
+                f"a root-parallel search (workers=, executor=) takes iterations= alone as its budget and "
+                f"starts fresh trees: {name}= is not supported with it"
+            )
+    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
+        raise ValueError(f"workers must be a positive whole number, got {workers!r}")
+    if workers is not None and executor is not None:
+        raise ValueError("give workers= (a pool made for the call) or executor=, not both")
+    if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
+        raise ValueError(f"chunk_size must be a positive whole number, got {chunk_size!r}")
+    if options["final"] not in ("visits", "mean"):
+        raise ValueError(f"final must be 'visits' or 'mean', got {options['final']!r}")
+    rule = _resolve_rule(options["rule"], options["c"], options["z"])
+    state = _options(game, state, rule, options["backup"], rng)
+    player = game.to_move(state)
+    if player is None or player is CHANCE:
+        mcts_move(game, state, 1, random.Random(0))  # the single search's error, word for word
+    seed = rng.getrandbits(63)
+    fn = partial(_root_chunk, game, state, tuple(sorted(options.items())))
+    if iterations <= chunk_size:  # one chunk: no pool to pay for
+        results = run_chunks(fn, iterations, seed, chunk_size)
+    elif executor is not None:
+        results = run_chunks(fn, iterations, seed, chunk_size, executor)
+    else:
+        with worker_pool(min(workers, -(-iterations // chunk_size))) as pool:
+            results = run_chunks(fn, iterations, seed, chunk_size, pool)
+    g = CompiledGraph(game)
+    root = g.node(state)
+    g.expand(root)
+    stats = Stats(g)
+    stats.grow()
+    nodes = (root,) + tuple(g.kids[root])
+    merged = [None] * len(nodes)
+    proofs = Solver(g) if options["solver"] else None
+    done = 0
+    for ran, counts, proven in results:
+        done += ran
+        for j, c in enumerate(counts):
+            merged[j] = _merge_counts(merged[j], c)
+        if proofs is not None:
+            for j, exact in proven.items():
+                proofs.proven[nodes[j]] = proofs.value(exact)
+    for j, c in enumerate(merged):
+        if c is not None and c[0]:
+            stats.set(nodes[j], c)
+    moves = g.moves[root]
+    move = moves[0] if len(moves) == 1 else _final_move(g, stats, proofs, root, player, options["final"])
     frozen = _freeze(g, stats, proofs, state)
     children = tuple((m, frozen.get(g.states[k], EMPTY_RECORD)) for m, k in zip(moves, g.kids[root]))
     proven = pmap({g.states[i]: pv[0] for i, pv in proofs.proven.items()}) if proofs is not None else pmap()

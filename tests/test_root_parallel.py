@@ -1,0 +1,81 @@
+"""Root-parallel MCTS and evaluations on executors: same seed, same result, whatever the workers."""
+
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from fnmcts.agents import make_agent
+from fnmcts.games import Nim, ShutTheBox, TicTacToe
+from fnmcts.mcts import mcts_agent, mcts_move, visits
+from fnmcts.parallel import worker_pool
+from fnmcts.play import random_agent, tournament
+from fnmcts.qlearning import evaluate, train, win_rate
+from fnmcts.rng import make_rng
+
+
+class _NoPool:
+    """An executor that must not be used."""
+
+    def map(self, *args, **kwargs):
+        raise AssertionError("a small job used the pool")
+
+
+@settings(max_examples=6, deadline=None)
+@given(st.integers(1, 900), st.integers(0, 10_000), st.sampled_from([100, 300, 1000]), st.booleans())
+def test_the_result_depends_on_the_seed_and_the_chunks_not_the_workers(iterations, seed, chunk, solver):
+    game = Nim(heap=17, max_take=3, misere=False)
+    state = game.start()
+    one = mcts_move(game, state, iterations, make_rng(seed), workers=1, chunk_size=chunk, solver=solver)
+    with ThreadPoolExecutor(3) as threads:
+        assert mcts_move(game, state, iterations, make_rng(seed), executor=threads, chunk_size=chunk, solver=solver) == one
+    assert visits(one.tree[state]) == one.iterations and (solver or one.iterations == iterations)
+    assert sum(visits(rec) for _, rec in one.children) <= one.iterations
+
+
+def test_processes_give_the_same_search_and_small_jobs_pay_for_no_pool():
+    game = Nim(heap=22, max_take=3)
+    found = mcts_move(game, game.start(), 4_000, make_rng(5), workers=2, chunk_size=1_000)
+    assert found == mcts_move(game, game.start(), 4_000, make_rng(5), workers=1, chunk_size=1_000)
+    assert found.move == 1  # to 21 = 1 mod 4
+    small = mcts_move(game, game.start(), 500, make_rng(5), executor=_NoPool(), chunk_size=1_000)
+    assert small == mcts_move(game, game.start(), 500, make_rng(5), workers=4, chunk_size=1_000)
+
+
+def test_what_a_root_parallel_search_refuses():
+    game = Nim(heap=9)
+    with pytest.raises(ValueError, match="seconds= is not supported"):
+        mcts_move(game, game.start(), 100, make_rng(1), workers=2, seconds=1)
+    with pytest.raises(TypeError, match="give the search a budget"):
+        mcts_move(game, game.start(), rng=make_rng(1), workers=2)
+    with pytest.raises(ValueError, match="workers must be a positive"):
+        mcts_move(game, game.start(), 100, make_rng(1), workers=0)
+    with pytest.raises(ValueError, match="the game is over"):
+        mcts_move(game, game.state(0, 1), 100, make_rng(1), workers=2)
+
+
+def test_evaluations_and_tournaments_on_executors_match_for_any_workers():
+    ai = train(300, seed=1, game=Nim(heap=7))
+    chunked = evaluate(ai, games=120, seed=2, chunk_size=25)
+    with ThreadPoolExecutor(2) as threads:
+        assert evaluate(ai, games=120, seed=2, executor=threads, chunk_size=25) == chunked
+    with worker_pool(2) as pool:
+        assert win_rate(ai, random_agent, 120, 5, executor=pool, chunk_size=25) == win_rate(
+            ai, random_agent, 120, 5, chunk_size=25
+        )
+        game = Nim(heap=12)
+        agent = mcts_agent(60, reuse=True)
+        assert tournament(30, agent, make_agent("perfect", game=game), game, seed=3, executor=pool, chunk_size=10) == (
+            tournament(30, agent, make_agent("perfect", game=game), game, seed=3, chunk_size=10)
+        )
+
+
+def test_a_dask_client_runs_the_root_parallel_search():
+    distributed = pytest.importorskip("distributed")
+    game = ShutTheBox()
+    state = game.play(game.start(), 9)
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
+    ) as cluster, distributed.Client(cluster) as client:
+        remote = mcts_move(game, state, 3_000, make_rng(7), executor=client, chunk_size=1_000, solver=False)
+    assert remote == mcts_move(game, state, 3_000, make_rng(7), workers=1, chunk_size=1_000, solver=False)
