@@ -398,9 +398,9 @@ class Cli:
     def _run(self, argv) -> int:
         args = self.parser.parse_args(argv)
         handler = getattr(args, "handler", None)
-        if handler is None:
+        if handler is None:  # no command: asking for nothing is asking for help
             self.parser.print_help()
-            return EXIT_USAGE
+            return EXIT_DONE
         try:
             code = handler(args) or 0
             sys.stdout.flush()
