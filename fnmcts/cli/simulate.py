@@ -68,7 +68,7 @@ def _run(args, fn, desc, describe):
     from ..parallel import worker_pool
 
     with keep_partial(args, describe), worker_pool(args.workers) as executor:
-        with progress_bar(args.games, desc, enabled=None if args.games >= 200_000 else False) as update:
+        with progress_bar(args.games, desc) as update:
             return fn(args.games, seed=args.seed, executor=executor, progress=update,
                       limit=None if args.force else WORK_LIMIT)
 
