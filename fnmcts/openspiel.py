@@ -610,6 +610,17 @@ class OpenSpielGame(GameBase):
         """
         return self._payoff_range
 
+    def size_hint(self, state) -> tuple:
+        """``(states, length, branching)``: unknown states; OpenSpiel's bounds on the steps left and the choices.
+
+        >>> game = from_openspiel("tic_tac_toe")
+        >>> game.size_hint(game.play(game.start(), 4))
+        (None, 8, 9)
+        """
+        native = self._native
+        steps = native.max_game_length() + native.max_chance_nodes_in_history()
+        return (None, max(0, steps - len(state.history)), max(native.num_distinct_actions(), native.max_chance_outcomes()))
+
     # -- texts and forms -----------------------------------------------------------------
 
     def describe_move(self, state, move) -> str:

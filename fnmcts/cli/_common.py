@@ -370,6 +370,7 @@ class Cli:
         self.parser.add_argument("--version", action="version", version=_version())
         self._commands = self.parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
         self._games: dict = {}
+        self._routes: dict = {}  # command -> the GAME sub-command that reads --game SPEC
 
     def command(self, name: str, help: str) -> argparse.ArgumentParser:
         """A top-level command without a game (``fnmcts NAME ...``)."""
@@ -385,6 +386,33 @@ class Cli:
             self._games[command].required = True
         return self._games[command].add_parser(game, help=help, description=help)
 
+    def game_option(self, command: str, game: str, help: str, command_help: str | None = None):
+        """The parser for ``fnmcts COMMAND --game SPEC ...``: the sub-command ``game``, which ``--game`` implies.
+
+        >>> cli = Cli()
+        >>> p = cli.game_option("greet", "any", "say hello to any game")
+        >>> _ = p.add_argument("--game", dest="spec", required=True)
+        >>> p.set_defaults(handler=lambda args: print(f"{args.game}: hello, {args.spec}"))
+        >>> cli.run(["greet", "--game", "openspiel:nim"]), cli.run(["greet", "any", "--game=go"])
+        any: hello, openspiel:nim
+        any: hello, go
+        (0, 0)
+        """
+        self._routes[command] = game
+        return self.game_command(command, game, help, command_help)
+
+    def _route(self, argv: list) -> list:
+        """``COMMAND [ARGS] --game SPEC ...`` read as ``COMMAND GAME [ARGS] --game SPEC ...`` (see ``game_option``)."""
+        if (
+            len(argv) >= 2
+            and argv[0] in self._routes
+            and argv[1] not in self._games[argv[0]].choices
+            and argv[1] not in ("-h", "--help")
+            and any(a == "--game" or a.startswith("--game=") for a in argv[1:])
+        ):
+            return [argv[0], self._routes[argv[0]], *argv[1:]]
+        return argv
+
     def run(self, argv) -> int:
         """Parse ``argv``, run its command, and return the exit status (see the module's docstring)."""
         if sys.stdout is None or sys.stderr is None:  # started with a closed standard stream (``>&-``)
@@ -396,7 +424,7 @@ class Cli:
                 return _interrupted(error)
 
     def _run(self, argv) -> int:
-        args = self.parser.parse_args(argv)
+        args = self.parser.parse_args(self._route(list(argv)))
         handler = getattr(args, "handler", None)
         if handler is None:  # no command: asking for nothing is asking for help
             self.parser.print_help()

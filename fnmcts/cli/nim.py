@@ -35,8 +35,18 @@ from ..games import GAMES
 from ..games.piles import parse_piles
 from ..limits import STATE_LIMIT, WORK_LIMIT, TooLarge, check_work, play_work, size_hint
 from ..play import agent_move, initial_memory, result_line, tournament
-from ..protocol import CHANCE, check_reachable, game_to_json, parse_move, parse_state, render, transcript_line
+from ..protocol import (
+    CHANCE,
+    check_reachable,
+    game_to_json,
+    parse_move,
+    parse_state,
+    render,
+    sample_outcome,
+    transcript_line,
+)
 from ..rng import make_rng
+from ._games import resolve_game
 from ._common import (
     CliError,
     add_force,
@@ -319,6 +329,8 @@ def _nim_game(args, names=(), state_text=None):
     agent is ``q``; with a state and no ``--heap``/``--piles`` (and no Q
     table) the game starts from the state; the state must fit the game.
     """
+    if getattr(args, "game_spec", None) is not None:  # --game SPEC: any game, its options its own
+        return _spec_game(args, names, state_text)
     kind = args.game
     family = _family(kind)
     size = family.size
@@ -347,6 +359,23 @@ def _nim_game(args, names=(), state_text=None):
         except ValueError as error:
             whose = "the Q table's game" if trained is not None else "the game"
             raise CliError(f"--state {state_text.strip()} does not fit {whose}: {error}") from None
+    return game, state, q_ai
+
+
+def _spec_game(args, names, state_text):
+    """``(game, state, q_ai)`` for ``--game SPEC``: the game it names, the parsed state and the Q table."""
+    game = resolve_game(args.game_spec)
+    q_ai = _load_q(args.q_table, game.name) if "q" in names else None
+    trained = getattr(q_ai, "game", None)
+    if trained is not None and trained != game:
+        raise CliError(f"the Q table {args.q_table} was trained on {trained!r}, not {game!r}")
+    state = None
+    if state_text is not None:
+        state = parse_state(game, state_text)
+        try:
+            check_reachable(game, state)
+        except ValueError as error:
+            raise CliError(f"--state {state_text.strip()} does not fit the game: {error}") from None
     return game, state, q_ai
 
 
@@ -618,6 +647,8 @@ def interactive_game(game, agent, rng, *, human: int, read, write, games: int = 
                             break
                         except ValueError as error:
                             write(str(error))
+                elif player is CHANCE:  # dice or cards: drawn, then shown in the transcript
+                    move = sample_outcome(game, state, rng)
                 else:
                     move, memory = agent_move(agent, game, state, rng, memory)
                 after = game.play(state, move)

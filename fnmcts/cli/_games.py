@@ -1,0 +1,93 @@
+"""Games named on the command line with ``--game SPEC``: built-in, OpenSpiel's, or a user's own.
+
+SPEC is one of
+
+* a built-in game's name (``nim``, ``tic-tac-toe``, ...: ``fnmcts.games.GAMES``) with its defaults;
+* ``openspiel:NAME`` or ``openspiel:NAME(key=value,...)``: an OpenSpiel game with
+  its parameters, as OpenSpiel writes them (``openspiel:nim(pile_sizes=1;2;3)``);
+* ``module:attribute``: a game value, or a class or function that makes one
+  without arguments, imported from an installed module or a file in the
+  current directory (``mygames:TakeAway``).
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+from ..games import GAMES
+from ._common import CliError
+
+__all__ = ["GAME_FORMS", "resolve_game"]
+
+GAME_FORMS = "a built-in game (" + ", ".join(sorted(GAMES)) + "), openspiel:NAME(params) or module:attribute"
+"""What ``--game`` takes, for help texts and errors."""
+
+
+def resolve_game(spec: str):
+    """The game ``spec`` names (see the module's docstring), or a ``CliError`` saying what is wrong.
+
+    >>> resolve_game("nim")
+    Nim(heap=21, max_take=3, misere=True)
+    >>> resolve_game("fnmcts.games:TicTacToe")
+    TicTacToe()
+    >>> resolve_game("chess")
+    Traceback (most recent call last):
+    ...
+    fnmcts.cli._common.CliError: unknown game 'chess': give a built-in game (nim, piles, shut-the-box, tic-tac-toe), openspiel:NAME(params) or module:attribute
+    """
+    if not isinstance(spec, str) or not spec.strip():
+        raise CliError(f"--game needs {GAME_FORMS}")
+    spec = spec.strip()
+    if spec in GAMES:
+        return GAMES[spec]()
+    prefix, colon, rest = spec.partition(":")
+    if not colon:
+        raise CliError(f"unknown game {spec!r}: give {GAME_FORMS}")
+    if prefix == "openspiel":
+        return _openspiel(rest)
+    return _user_game(prefix, rest)
+
+
+def _openspiel(text: str):
+    from ..openspiel import from_openspiel
+
+    try:
+        return from_openspiel(text)
+    except ImportError as error:
+        raise CliError(str(error)) from None
+    except (ValueError, TypeError) as error:
+        raise CliError(str(error)) from None
+
+
+def _user_game(module_name: str, attribute: str):
+    if not module_name or not attribute:
+        raise CliError(f"write a game of your own as module:attribute, e.g. mygames:TakeAway; got {module_name}:{attribute}")
+    added = "" not in sys.path
+    if added:
+        sys.path.insert(0, "")  # a module in the current directory, as `python -m` finds it
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as error:
+        raise CliError(f"cannot import {module_name!r} for --game {module_name}:{attribute}: {error}") from None
+    except Exception as error:  # the user's module fails as it loads: say so in one line
+        raise CliError(f"importing {module_name!r} failed: {type(error).__name__}: {error}") from None
+    finally:
+        if added:
+            sys.path.remove("")
+    found = module
+    for part in attribute.split("."):
+        if not hasattr(found, part):
+            raise CliError(f"module {module_name!r} has no {attribute!r}")
+        found = getattr(found, part)
+    if isinstance(found, type) or (callable(found) and not hasattr(found, "to_move")):
+        try:
+            found = found()
+        except Exception as error:
+            raise CliError(f"{module_name}:{attribute}() failed: {type(error).__name__}: {error}") from None
+    if not all(hasattr(found, m) for m in ("start", "to_move", "possible_moves", "play", "payoff")):
+        raise CliError(
+            f"{module_name}:{attribute} is not a game of the fnmcts protocol "
+            "(start, to_move, possible_moves, play, payoff): see fnmcts.protocol"
+        )
+    return found

@@ -1,0 +1,199 @@
+"""``fnmcts check --game SPEC`` and ``--game SPEC`` for ``play``, ``move``, ``solve`` and ``tournament``.
+
+SPEC names any game (``fnmcts.cli._games``): a built-in one, an OpenSpiel game
+``openspiel:NAME(params)`` (the ``openspiel`` extra), or a game of your own as
+``module:attribute``.
+
+* ``check --game SPEC``: ``fnmcts.testing.check_game`` from the terminal: every
+  game law on hypothesis walks, the shrunk counterexample when one fails (exit
+  status 1), the laws checked when all hold.
+* ``play|move|solve|tournament --game SPEC ...``: the two-player commands of
+  ``fnmcts.cli.nim`` on that game (its own parameters come with SPEC).
+"""
+
+from __future__ import annotations
+
+from ..exact import best_moves, solve
+from ..protocol import CHANCE, render
+from ..rng import make_rng
+from . import nim
+from ._common import CliError, add_force, add_json, add_seed, count, emit, positive_count
+from ._games import GAME_FORMS, resolve_game
+
+__all__ = ["register", "run_check"]
+
+_ANY = "any"  # the GAME sub-command that --game SPEC implies
+
+
+def run_check(game, *, examples: int = 100, max_steps=None, exact_limit: int = 200_000, exact: bool = True,
+              agents=None, seed: int = 0) -> dict:
+    """``check_game`` on ``game`` as a report: ``passed``, the ``laws`` checked, or the ``failure`` text.
+
+    ``max_steps`` defaults to the game's own bound on its length (``size_hint``) when it
+    has one, else 1,000; ``agents`` names built-in agents (default: all that play it).
+
+    >>> from fnmcts.games import Nim
+    >>> report = run_check(Nim(heap=5), examples=10)
+    >>> report["passed"], report["laws"][:2]
+    (True, ['moves_stable_and_legal', 'play_pure'])
+    """
+    from ..limits import size_hint
+    from ..testing import DEFAULT_MAX_STEPS, builtin_agents, check_game
+
+    if max_steps is None:
+        length = size_hint(game, game.start())[1]
+        max_steps = length if length is not None else DEFAULT_MAX_STEPS
+    chosen = None
+    if agents is not None:
+        known = builtin_agents(game=None)
+        unknown = [a for a in agents if a not in known]
+        if unknown:
+            raise CliError(f"unknown agent {unknown[0]!r} for --agents; choose from {', '.join(sorted(known))}")
+        chosen = {a: known[a] for a in agents}
+    report = {"game": repr(game), "examples": examples, "max_steps": max_steps, "seed": seed}
+    try:
+        laws = check_game(game, max_examples=examples, max_steps=max_steps, exact=exact, exact_limit=exact_limit,
+                          agents=chosen, seed=seed)
+    except AssertionError as failure:
+        return report | {"passed": False, "laws": [], "failure": str(failure)}
+    return report | {"passed": True, "laws": list(laws), "failure": None}
+
+
+def _check(args) -> int:
+    game = resolve_game(args.game_spec)
+    agents = None if args.agents is None else [a.strip() for a in args.agents.split(",") if a.strip()]
+    report = run_check(game, examples=args.examples, max_steps=args.max_steps, exact_limit=args.exact_limit,
+                       exact=args.exact, agents=agents, seed=args.seed)
+    if report["passed"]:
+        text = f"{report['game']}: every law holds ({report['examples']} walks a law, up to {report['max_steps']} steps)\n"
+        text += "\n".join(f"  {law}" for law in report["laws"])
+    else:
+        text = report["failure"]
+    emit(args, report | {"spec": args.game_spec}, text)
+    return 0 if report["passed"] else 1
+
+
+def _players(game, command: str) -> None:
+    players = getattr(game, "num_players", None)
+    if players != 2:
+        raise CliError(f"{command} plays two-player games; {game!r} has {players} player(s): try solve or check")
+
+
+def _any_play(args):
+    _players(resolve_game(args.game_spec), "play")
+    return nim._play(args)
+
+
+def _any_tournament(args):
+    _players(resolve_game(args.game_spec), "tournament")
+    return nim._tournament(args)
+
+
+def _any_move(args):
+    game, state, _ = nim._spec_game(args, (), args.state)
+    who = game.to_move(state)
+    if who is CHANCE:
+        outcomes = ", ".join(str(o) for o, _ in game.chance_outcomes(state)[:8])
+        raise CliError(f"chance is to move at --state {args.state.strip()!r}: add one of its outcomes ({outcomes}, ...)")
+    return nim._move(args)
+
+
+def _any_solve(args):
+    game, state, _ = nim._spec_game(args, (), args.state)
+    state = game.start() if state is None else state
+    who = game.to_move(state)
+    if getattr(game, "num_players", None) == 2 and who is not CHANCE:
+        return nim._solve(args)
+    limit = None if args.force else nim.STATE_LIMIT
+    solution = solve(game, state, limit=limit)
+    values = solution[state]
+    best = best_moves(game, solution, state) if who is not None and who is not CHANCE else ()
+    payload = {
+        "value": [nim._number(v) for v in values],
+        "value_exact": [str(v) for v in values],
+        "to_move": None if who is None else "chance" if who is CHANCE else who + 1,
+        "best_moves": [nim._move_json(m) for m in best],
+        "state": game.state_to_json(state),
+        "game": nim._game_json(game) if hasattr(game, "name") else repr(game),
+        "states": len(solution),
+        "solver": "exact",
+    }
+    mover = "nobody (the game is over)" if who is None else "chance" if who is CHANCE else nim._player_name(game, who)
+    lines = [render(game, state), f"to move: {mover}",
+             "value: " + ", ".join(f"{nim._player_name(game, i)} {v} ({float(v):.6f})" for i, v in enumerate(values))]
+    if best:
+        lines.append("best moves: " + ", ".join(game.describe_move(state, m) for m in best))
+    lines.append(f"(solved by the exact solver over {len(solution):,} states)")
+    emit(args, payload, "\n".join(lines))
+
+
+def _game_argument(parser) -> None:
+    parser.add_argument("--game", dest="game_spec", required=True, metavar="SPEC", help=f"the game: {GAME_FORMS}")
+
+
+def register(cli) -> None:
+    """Add ``check`` and the ``--game SPEC`` forms of ``play``, ``move``, ``solve`` and ``tournament`` to ``cli``.
+
+    >>> from ._common import Cli
+    >>> cli = Cli()
+    >>> register(cli)
+    >>> cli.run(["move", "--game", "tic-tac-toe", "--state", "010001002", "--ai", "exact"])
+    exact: O at 6
+    0
+    """
+    p = cli.command("check", "check a game's rules: every game law on random walks, a shrunk counterexample if one fails")
+    _game_argument(p)
+    p.add_argument("--examples", type=positive_count, default=100, metavar="N", help="walks a law (default 100)")
+    p.add_argument("--max-steps", type=count, default=None, metavar="N",
+                   help="the longest walk and playthrough (default: the game's own bound, else 1,000)")
+    p.add_argument("--exact-limit", type=positive_count, default=200_000, metavar="N",
+                   help="the exact solver's law solves (sub)games of at most N states (default 200,000)")
+    p.add_argument("--no-exact", dest="exact", action="store_false", help="leave out the exact solver's law")
+    p.add_argument("--agents", default=None, metavar="NAMES",
+                   help="the agents of the agent law, comma-separated (default: every built-in agent that plays it)")
+    add_seed(p, default=0)
+    add_json(p)
+    p.set_defaults(handler=_check)
+
+    where = f"--game SPEC: {GAME_FORMS}"
+    p = cli.game_option("play", _ANY, f"play any two-player game against an agent ({where})")
+    _game_argument(p)
+    p.add_argument("--ai", default="mcts", metavar="NAME", help=f"the opponent: {', '.join(nim.agent_names())} (default mcts)")
+    side = p.add_mutually_exclusive_group()
+    side.add_argument("--first", dest="human", action="store_const", const=0, default=0, help="you move first")
+    side.add_argument("--second", dest="human", action="store_const", const=1, help="the agent moves first")
+    p.add_argument("--games", type=positive_count, default=1, metavar="N", help="how many games (default 1)")
+    nim._agent_options(p)
+    add_force(p)
+    add_seed(p)
+    p.set_defaults(handler=_any_play)
+
+    p = cli.game_option("tournament", _ANY, f"AGENT1 (player 1) against AGENT2 on any two-player game ({where})")
+    p.add_argument("agent1", metavar="AGENT1", help=f"player 1: {', '.join(nim.agent_names())}")
+    p.add_argument("agent2", metavar="AGENT2", help="player 2")
+    _game_argument(p)
+    p.add_argument("--games", type=count, default=100, metavar="N", help="how many games (default 100)")
+    p.add_argument("--workers", type=positive_count, default=1, metavar="W", help="worker processes")
+    nim._agent_options(p)
+    add_force(p)
+    add_seed(p)
+    add_json(p)
+    p.set_defaults(handler=_any_tournament)
+
+    p = cli.game_option("move", _ANY, f"an agent's move at --state in any game ({where})")
+    _game_argument(p)
+    p.add_argument("--state", required=True, metavar="STATE",
+                   help="the position in the game's own form (OpenSpiel: the actions from the start, '4,0')")
+    p.add_argument("--ai", default="mcts", metavar="NAME", help=f"the agent: {', '.join(nim.agent_names())} (default mcts)")
+    nim._agent_options(p)
+    add_force(p)
+    add_seed(p)
+    add_json(p)
+    p.set_defaults(handler=_any_move)
+
+    p = cli.game_option("solve", _ANY, f"any game solved exactly: its value and best moves ({where})")
+    _game_argument(p)
+    p.add_argument("--state", default=None, metavar="STATE", help="solve from this position (default: the start)")
+    add_force(p)
+    add_json(p)
+    p.set_defaults(handler=_any_solve)

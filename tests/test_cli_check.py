@@ -1,0 +1,131 @@
+"""``fnmcts check --game SPEC`` and ``--game SPEC`` for play, move, solve and tournament."""
+
+import json
+
+import pytest
+
+from fnmcts.cli import main
+
+BROKEN = '''
+from dataclasses import dataclass
+from fnmcts import GameBase
+
+@dataclass(frozen=True)
+class TakeAway(GameBase):
+    stones: int = 6
+    greedy: bool = False
+    num_players = 2
+    def start(self): return (self.stones, 0)
+    def to_move(self, state): return state[1] if state[0] else None
+    def possible_moves(self, state):
+        return (1, 2) if self.greedy and state[0] else tuple(m for m in (1, 2) if m <= state[0])
+    def play(self, state, move):
+        if move > state[0]: raise ValueError(f"cannot take {move} from {state[0]}")
+        return (state[0] - move, 1 - state[1])
+    def payoff(self, state): return (-1, 1) if state[1] == 0 else (1, -1)
+
+GREEDY = TakeAway(greedy=True)
+'''
+
+
+@pytest.fixture
+def user_module(tmp_path, monkeypatch):
+    (tmp_path / "my_takeaway.py").write_text(BROKEN)
+    monkeypatch.chdir(tmp_path)
+    yield "my_takeaway"
+
+
+def _json(capsys, argv):
+    status = main(argv)
+    return status, json.loads(capsys.readouterr().out)
+
+
+def test_check_passes_a_users_own_game(user_module, capsys):
+    status, report = _json(capsys, ["check", "--game", f"{user_module}:TakeAway", "--examples", "20", "--json"])
+    assert status == 0 and report["passed"] and "solver_recursion" in report["laws"]
+
+
+def test_check_finds_the_bug_in_a_users_game_and_shows_the_shortest_walk(user_module, capsys):
+    status, report = _json(capsys, ["check", "--game", f"{user_module}:GREEDY", "--examples", "30", "--json"])
+    assert status == 1 and not report["passed"]
+    assert "moves_stable_and_legal" in report["failure"] and "moves from the start: (1, 2, 2)" in report["failure"]
+
+
+def test_check_a_built_in_game_by_name(capsys):
+    assert main(["check", "--game", "tic-tac-toe", "--examples", "5", "--agents", "random"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("TicTacToe(): every law holds") and "agents_legal" in out
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["check", "--game", "chess"], "unknown game 'chess'"),
+        (["check", "--game", "no_such_module_here:Game"], "cannot import 'no_such_module_here'"),
+        (["check", "--game", "fnmcts.games:Nope"], "module 'fnmcts.games' has no 'Nope'"),
+        (["check", "--game", "fnmcts.rng:make_rng"], "is not a game of the fnmcts protocol"),
+        (["check", "--game", "nim", "--agents", "random,wizard"], "unknown agent 'wizard'"),
+        (["play", "--game", "chess"], "unknown game 'chess'"),
+    ],
+)
+def test_bad_games_are_one_line_errors(argv, message, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+
+
+def test_move_and_solve_take_a_built_in_game_with_game(capsys):
+    assert main(["move", "--game", "tic-tac-toe", "--state", "010001002", "--ai", "exact"]) == 0
+    assert capsys.readouterr().out == "exact: O at 6\n"
+    status, report = _json(capsys, ["solve", "--game", "tic-tac-toe", "--json"])
+    assert status == 0 and report["winner"] == "draw"
+
+
+# -- OpenSpiel's games (the openspiel extra) -------------------------------------------------
+
+
+@pytest.fixture
+def openspiel():
+    pytest.importorskip("pyspiel", reason="OpenSpiel is not installed: pip install 'fnmcts[openspiel]'")
+
+
+def test_check_an_openspiel_game(openspiel, capsys):
+    status, report = _json(capsys, ["check", "--game", "openspiel:nim(pile_sizes=1;2)", "--examples", "5", "--json"])
+    assert status == 0 and report["passed"] and report["max_steps"] == 3 + 0  # OpenSpiel's bound: 3 moves
+
+
+def test_openspiel_refusals_and_bad_parameters_are_one_line_errors(openspiel, capsys):
+    for argv, message in [
+        (["check", "--game", "openspiel:kuhn_poker"], "imperfect information"),
+        (["play", "--game", "openspiel:goofspiel"], "simultaneous moves"),
+        (["solve", "--game", "openspiel:nim(heaps=3)"], "has no parameter 'heaps'"),
+        (["move", "--game", "openspiel:tic_tac_toe", "--state", "4,4"], "action 4 at step 2 is not legal"),
+        (["move", "--game", "openspiel:pig", "--state", "0"], "chance is to move"),
+        (["play", "--game", "openspiel:catch"], "play plays two-player games"),
+    ]:
+        assert main(argv) == 2, argv
+        err = capsys.readouterr().err
+        assert message in err and err.count("\n") == 1, err
+
+
+def test_move_solve_and_tournament_on_openspiel_games(openspiel, capsys):
+    status, report = _json(capsys, ["move", "--game", "openspiel:tic_tac_toe", "--state", "[0, 3, 1, 4]",
+                                    "--ai", "mcts", "--iterations", "200", "--seed", "1", "--json"])
+    assert status == 0 and report["move"] == 2 and report["describe"] == "x(0,2)"  # X completes the top row
+    status, report = _json(capsys, ["solve", "--game", "openspiel:nim(pile_sizes=1;2;3,is_misere=False)", "--json"])
+    assert status == 0 and report["winner"] == "other"  # nim-sum 0: the player to move loses
+    status, report = _json(capsys, ["solve", "--game", "openspiel:pig(winscore=4,diceoutcomes=3,horizon=6)",
+                                    "--state", "0", "--json"])
+    assert status == 0 and report["to_move"] == "chance" and report["value_exact"] == ["8/27", "-8/27"]
+    status, report = _json(capsys, ["tournament", "mcts", "random", "--game", "openspiel:tic_tac_toe",
+                                    "--games", "6", "--iterations", "300", "--seed", "1", "--json"])
+    assert status == 0 and report["games"] == 6 and report["wins"]["2"] == 0
+
+
+def test_play_an_openspiel_game_with_chance_through_stdin(openspiel, monkeypatch, capsys):
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("2\n" * 200))  # always "stop": the dice roll for the agent only
+    assert main(["play", "--game", "openspiel:pig(winscore=10)", "--ai", "random", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "Chance: " in out and "games 1, wins " in out
