@@ -24,7 +24,22 @@ import stat
 import tempfile
 from pathlib import Path
 
-__all__ = ["check_target", "write_atomically"]
+__all__ = ["check_target", "write_atomically", "WriteError"]
+
+
+class WriteError(OSError, ValueError):
+    """A file that could not be written (a full disk, an I/O error): an ``OSError`` keeping its ``errno``.
+
+    It is a ``ValueError`` too, as every error of this module; its text is the
+    message alone (no ``[Errno 28]``).
+
+    >>> error = WriteError(28, "cannot write q.json: No space left on device")
+    >>> error.errno, str(error), isinstance(error, ValueError)
+    (28, 'cannot write q.json: No space left on device', True)
+    """
+
+    def __str__(self):
+        return self.strerror or super().__str__()
 
 
 def check_target(path) -> Path:
@@ -75,8 +90,9 @@ def write_atomically(path, text: str) -> Path:
     An existing file keeps its permissions; a new one gets the usual ones (the
     umask applies). On any failure the old file is left as it was and the
     temporary file removed; the error names ``path``: a ``ValueError`` for a
-    target that cannot be written (``check_target``), an ``OSError`` keeping
-    its ``errno`` for a failure while writing (a full disk, an I/O error).
+    target that cannot be written (``check_target``), a ``WriteError`` (an
+    ``OSError`` keeping its ``errno``, and a ``ValueError``) for a failure
+    while writing (a full disk, an I/O error).
 
     >>> import tempfile
     >>> from pathlib import Path
@@ -96,7 +112,7 @@ def write_atomically(path, text: str) -> Path:
     try:
         fd, temporary = tempfile.mkstemp(dir=real.parent, prefix=f".{real.name}.", suffix=".tmp")
     except OSError as error:
-        raise OSError(error.errno, f"cannot write {path}: {error.strerror or error}") from None
+        raise WriteError(error.errno, f"cannot write {path}: {error.strerror or error}") from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(text)
@@ -110,6 +126,6 @@ def write_atomically(path, text: str) -> Path:
         except OSError:
             pass
         if isinstance(error, OSError):
-            raise OSError(error.errno, f"cannot write {path}: {error.strerror or error}") from None
+            raise WriteError(error.errno, f"cannot write {path}: {error.strerror or error}") from None
         raise
     return Path(path)

@@ -58,6 +58,7 @@ from pyrsistent import PMap, field, pmap
 from .values import FixedRecord
 
 from .exact import best_moves, solve
+from .limits import WORK_LIMIT, check_work, size_hint
 from .parallel import interrupted, run_chunks
 from .play import random_agent
 from .protocol import (
@@ -400,6 +401,7 @@ def train(
     ai: QAI | None = None,
     rng: random.Random | None = None,
     progress: Callable[[int], None] | None = None,
+    limit: int | None = WORK_LIMIT,
 ) -> QAI:
     """The AI after ``n`` games of self-play from ``seed`` (the source's ``train(n)``).
 
@@ -410,7 +412,9 @@ def train(
     frozen into a fresh ``QAI`` at the end. ``progress(k)`` is called as games finish.
     Ctrl-C raises ``Interrupted`` whose ``partial`` is ``(ai, games)``: the AI
     after the games finished (the game in progress undone), and how many; it
-    equals ``train(games, ...)`` with the same seed.
+    equals ``train(games, ...)`` with the same seed. Games times their length
+    times the moves at a state (the game's ``size_hint``) beyond ``limit`` is
+    refused up front (``TooLarge``; ``limit=None`` goes on).
 
     >>> from functools import reduce
     >>> from fnmcts.games import Nim
@@ -430,6 +434,8 @@ def train(
         ai = new_ai(game, alpha=alpha, epsilon=epsilon)
     elif game is not None and game != ai.game:
         raise ValueError(f"the ai plays {ai.game!r}, not {game!r}")
+    _, length, branching = size_hint(ai.game, ai.game.start())
+    check_work(n, length, branching, limit=limit)
     rng = make_rng(seed, rng)
     game = ai.game
     alpha, explore = ai.alpha, ai.epsilon

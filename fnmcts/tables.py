@@ -30,6 +30,7 @@ from toolz import first, valmap
 from .exact import evaluate_policy, random_policy, solve
 from .games.shut_the_box import ShutTheBox, all_boxes, box_to_mask, ordered_moves
 from .montecarlo import Z95, simulate, wilson_interval
+from .limits import WORK_LIMIT, check_work
 from .parallel import check_count, interrupted
 from .rng import DICE_PROBABILITIES, check_seed, child_seed
 
@@ -159,7 +160,8 @@ class LookupEntry(FixedRecord):
 
 
 def lookup_table(
-    n: int, seed: int, levers: int = 9, simplified: bool = False, executor=None, *, exact=None, progress=None
+    n: int, seed: int, levers: int = 9, simplified: bool = False, executor=None, *, exact=None, progress=None,
+    limit: int | None = WORK_LIMIT,
 ):
     """The look-up table of task 10: ``box -> LookupEntry`` for every box.
 
@@ -169,7 +171,8 @@ def lookup_table(
     estimate does not depend on which other boxes are in the table. ``exact``:
     a ``random_play_table(levers, simplified)`` the caller holds (else computed now).
     ``progress(k)`` is called as games finish. Ctrl-C raises ``Interrupted``
-    whose ``partial`` is the table of the boxes finished.
+    whose ``partial`` is the table of the boxes finished. More than ``limit``
+    games in all is refused up front (``TooLarge``; ``limit=None`` goes on).
 
     >>> table = lookup_table(1000, seed=10)
     >>> entry = table[frozenset({7})]
@@ -182,12 +185,14 @@ def lookup_table(
     if check_seed(seed) is None:
         raise ValueError("the look-up table needs a seed (a non-negative whole number)")
     game = _game(levers, simplified)
+    check_work(n * len(all_boxes(levers)), what="games (all boxes together)", limit=limit)
     rows = {}
     try:
         exact = random_play_table(levers, simplified) if exact is None else exact
         for box in all_boxes(levers):
             record = simulate(
-                game, n, seed=child_seed(seed, box_to_mask(box)), state=box, executor=executor, progress=progress
+                game, n, seed=child_seed(seed, box_to_mask(box)), state=box, executor=executor, progress=progress,
+                limit=None,  # checked above, for all the boxes
             )
             rows[box] = LookupEntry.of(exact[box], record.win, record.games)
     except KeyboardInterrupt as error:

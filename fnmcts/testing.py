@@ -54,6 +54,7 @@ except ImportError as error:  # pragma: no cover - depends on the installation
 
 from pyrsistent import pmap
 
+from .limits import STATE_LIMIT
 from .protocol import CHANCE, payoff_range
 
 __all__ = [
@@ -95,8 +96,8 @@ DEFAULT_MAX_STEPS = 1000
 """The default playthrough bound: every playthrough ends within this many steps
 (moves and chance outcomes alike); walks drawn by the strategies are no longer."""
 
-DEFAULT_EXACT_LIMIT = 200_000
-"""The default bound on the states ``check_game`` lets the exact solver visit."""
+DEFAULT_EXACT_LIMIT = STATE_LIMIT
+"""The default bound on the states ``check_game`` lets the exact solver visit: the solver's own limit."""
 
 
 class Reached(NamedTuple):

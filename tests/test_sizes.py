@@ -93,3 +93,17 @@ def test_the_agents_and_the_law_checker_meet_the_solvers_limit():
 
     with pytest.raises(TooLarge):
         make_agent("exact", game=Piles((70, 70, 70)))
+
+
+def test_the_lookup_table_and_training_check_their_whole_work(capsys, tmp_path):
+    from fnmcts.qlearning import train
+    from fnmcts.tables import lookup_table
+
+    code, out, err, seconds = run(capsys, "table", "shut-the-box", "--kind", "lookup", "--games", "1e9",
+                                  "-o", str(tmp_path / "t.txt"))
+    assert code == 2 and "--force" in err and seconds < 5 and list(tmp_path.iterdir()) == []
+    with pytest.raises(TooLarge, match="all boxes together"):
+        lookup_table(10**8, seed=1)
+    with pytest.raises(TooLarge):
+        train(10**6, seed=1, game=Nim(heap=10**5))
+    assert len(train(10, seed=1, game=Nim(heap=10**5), limit=None).q) > 0

@@ -83,7 +83,7 @@ def exit_status(error: BaseException) -> int:
     """
     if isinstance(error, KeyboardInterrupt):
         return 128 + getattr(error, "signum", signal.SIGINT)
-    if isinstance(error, OSError) and error.errno is not None and error.errno not in _USAGE_ERRNOS:
+    if isinstance(error, OSError) and error.errno not in _USAGE_ERRNOS:
         return EXIT_FAILURE
     return EXIT_USAGE
 

@@ -167,7 +167,8 @@ def _train(args, game, title):
     with report_stream, keep_partial(args, describe):
         try:
             with progress_bar(args.games, "Playing training game") as update:
-                ai = train(args.games, seed=seed, game=game, alpha=args.alpha, epsilon=args.epsilon, progress=update)
+                ai = train(args.games, seed=seed, game=game, alpha=args.alpha, epsilon=args.epsilon, progress=update,
+                           limit=None)  # checked before, with --force
         except Interrupted as stop:
             ai, done = stop.partial
             raise interrupted(stop, (ai, done, write(ai), None)) from None  # the games finished are kept

@@ -14,11 +14,12 @@ from fractions import Fraction
 from functools import partial
 from pathlib import Path
 
-from ..files import check_target, write_atomically
+from ..files import WriteError, check_target, write_atomically
 from ..games.shut_the_box import ShutTheBox, format_choices, parse_choice, render_box
 from ..protocol import CHANCE
 from ..rng import make_rng
-from ._common import CliError, add_json, add_seed, emit, keep_partial, positive_count, progress_bar, read_line
+from ..limits import WORK_LIMIT
+from ._common import CliError, add_force, add_json, add_seed, emit, keep_partial, positive_count, progress_bar, read_line
 
 __all__ = [
     "register",
@@ -92,6 +93,7 @@ def register(cli) -> None:
     p.add_argument(
         "--games", type=positive_count, default=10_000, metavar="N", help="lookup: random games per box (default 10000)"
     )
+    add_force(p)
     add_seed(p, default=1)
     add_json(p)
     p.set_defaults(handler=_table)
@@ -274,6 +276,8 @@ def write_text_atomically(path, text: str) -> Path:
     """
     try:
         return write_atomically(path, text)
+    except WriteError:
+        raise  # a failure while writing (a full disk): exit status 1, not a usage error
     except ValueError as error:
         raise CliError(str(error)) from None
 
@@ -341,7 +345,8 @@ def _table(args):
             return payload, f"{len(done):,} of {boxes:,} boxes done; nothing written to {args.output}\n{text}"
 
         with keep_partial(args, describe), progress_bar(boxes * args.games, "lookup table") as update:
-            table = lookup_table(args.games, seed=args.seed, simplified=args.simplified, progress=update)
+            table = lookup_table(args.games, seed=args.seed, simplified=args.simplified, progress=update,
+                                 limit=None if args.force else WORK_LIMIT)
         text = _lookup_text(table, args.games, args.seed, rules)
         start = table[game.start()].exact
         covered = sum(1 for entry in table.values() if entry.covers())
