@@ -30,7 +30,7 @@ Reading checks everything and names the first problem in a ``ValueError``.
 >>> tree = search(game, game.start(), 50, make_rng(1))
 >>> data = tree_to_json(game, tree)
 >>> data["format"], data["version"], data["root"], len(data["states"]) == len(tree)
-('fnmcts-tree', 1, {'heap': 5, 'player': 0}, True)
+('fnmcts-tree', 1, {'heap': 5, 'player': 1}, True)
 >>> tree_from_json(data, GAMES) == (game, tree)
 True
 """
@@ -265,7 +265,7 @@ def tree_from_json(data, games) -> tuple:
     ...
     ValueError: unsupported fnmcts-tree version 2 (this fnmcts reads version 1)
     >>> tree_from_json({"format": "fnmcts-tree", "version": 1, "game": {"name": "nim"}, "root": None,
-    ...                 "states": [[{"heap": 5, "player": 0}, {"win": -1, "loss": 0}]]}, GAMES)
+    ...                 "states": [[{"heap": 5, "player": 1}, {"win": -1, "loss": 0}]]}, GAMES)
     Traceback (most recent call last):
     ...
     ValueError: state 0: 'win' must be a whole number >= 0, got -1
@@ -295,7 +295,7 @@ def move_search_to_json(game, found) -> dict:
     >>> found = mcts_move(game, game.start(), 100, make_rng(1))
     >>> data = move_search_to_json(game, found)
     >>> data["move"], data["iterations"], data["proven"][0]
-    (1, 18, [{'heap': 0, 'player': 0}, ['1/1', '-1/1']])
+    (1, 18, [{'heap': 0, 'player': 1}, ['1/1', '-1/1']])
     >>> move_search_from_json(data, GAMES) == (game, found)
     True
     """

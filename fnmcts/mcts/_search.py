@@ -637,6 +637,23 @@ def _final_move(graph, stats, solver, root, player, final):
     return moves[best]
 
 
+def _root_from_children(graph, stats, root, player, mover):
+    """A reused tree without the root (a state reached by chance): its record summed from its children's.
+
+    Without it the root would start at one visit under children with many, and
+    UCB's exploration would vanish; the sums are what the root would hold had
+    it been stored (one or two players; results seen by ``mover`` into the root).
+    """
+    kids = [k for k in graph.kids[root] if stats.N[k]]
+    if not kids or graph.num_players > 2:
+        return
+    n = sum(stats.N[k] for k in kids)
+    s, w, d = (sum(x[k] for k in kids) for x in (stats.S, stats.W, stats.D))
+    if mover != player:  # two players: the other side of every result
+        s, w = n - s, n - w - d
+    stats.set(root, [n, s, w, d, None])
+
+
 def mcts_move(
     game,
     state,
@@ -723,6 +740,8 @@ def mcts_move(
     root = g.node(state)
     g.expand(root)
     stats.grow()
+    if stats.N[root] is None and tree is not None:
+        _root_from_children(g, stats, root, player, _root_mover(game, state))
     moves = g.moves[root]
     budget = _Budget(iterations, seconds, stop)
     done = 0
