@@ -137,14 +137,15 @@ def exact_agent(game, state, rng: random.Random = None, *, ties: str = "first", 
 # -- flat Monte Carlo ---------------------------------------------------------------
 
 
-def perfect_opponent_rollout(game, player, state=None):
+def perfect_opponent_rollout(game, player, state=None, solution=None):
     """Rollout agents, one per player: ``random_agent`` for ``player``, a perfect agent for the others.
 
     The notebook's perfectrollout.
 
     With a closed form the opponents play ``perfect_agent`` itself; otherwise
     ``perfect_agent`` holding the exact solution from ``state`` (default: the
-    start), solved once here for all the playouts.
+    start): ``solution`` when it holds ``state``, else solved once here for all
+    the playouts.
 
     >>> from fnmcts.games import Nim
     >>> perfect_opponent_rollout(Nim(), 0) == (random_agent, perfect_agent)
@@ -154,7 +155,8 @@ def perfect_opponent_rollout(game, player, state=None):
         return (random_agent,)
     perfect = perfect_agent
     if not has_closed_form(game):
-        perfect = partial(perfect_agent, solution=solve(game, game.start() if state is None else state))
+        state = game.start() if state is None else state
+        perfect = partial(perfect_agent, solution=_solution_at(game, state, solution))
     return tuple(random_agent if p == player else perfect for p in range(game.num_players))
 
 
@@ -233,19 +235,21 @@ def montecarlo_agent(game, state, rng: random.Random, *, trials: int = 1000, rol
     return best_move
 
 
-def montecarlo_perfect_agent(game, state, rng: random.Random, *, trials: int = 1000):
+def montecarlo_perfect_agent(game, state, rng: random.Random, *, trials: int = 1000, solution=None):
     """Flat Monte Carlo whose playouts have a perfect opponent and a random self.
 
     The notebook's MonteCarloPerfectOppAgent: a move into a lost position
     never wins a playout, so any winning move scores higher. The opponent
-    plays by the closed form, or by the exact solution from ``state``.
+    plays by the closed form, or by the exact solution from ``state``
+    (``solution`` when it holds ``state``: ``make_agent("montecarlo-perfect",
+    game=game)`` solves once).
 
     >>> from fnmcts.games import Nim
     >>> game = Nim(heap=21, max_take=3, misere=True)
     >>> montecarlo_perfect_agent(game, game.state(24), random.Random(1), trials=100)
     3
     """
-    rollout = perfect_opponent_rollout(game, game.to_move(state), state)
+    rollout = perfect_opponent_rollout(game, game.to_move(state), state, solution)
     return montecarlo_agent(game, state, rng, trials=trials, rollout=rollout)
 
 
@@ -303,9 +307,11 @@ def _montecarlo(trials: int = 1000):
     return partial(montecarlo_agent, trials=_trials(trials))
 
 
-def _montecarlo_perfect(trials: int = 1000):
-    """Monte Carlo with perfect-opponent playouts, ``trials`` a move."""
-    return partial(montecarlo_perfect_agent, trials=_trials(trials))
+def _montecarlo_perfect(trials: int = 1000, game=None):
+    """Monte Carlo with perfect-opponent playouts, ``trials`` a move (with ``game``: solved once, now)."""
+    if game is None or has_closed_form(game):
+        return partial(montecarlo_perfect_agent, trials=_trials(trials))
+    return partial(montecarlo_perfect_agent, trials=_trials(trials), solution=solve(game))
 
 
 def _perfect(game=None):

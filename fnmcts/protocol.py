@@ -61,6 +61,11 @@ concrete game class: a user's game gets every feature.
                                        state); ``state_from_q_key(key)`` inverts it
 ``q_key_to_json(key)``                 the key in a Q table file (default: the
                                        state's JSON); ``q_key_from_json(data)``
+``may_repeat()``                       True when play can come back to a state seen
+                                       before (Pig: two pig-outs in a row); such a
+                                       game must end with probability 1 whatever
+                                       the players do (default: False, a cycle is
+                                       a bug)
 =====================================  =============================================
 
 >>> from fnmcts.games.nim import Nim
@@ -110,6 +115,7 @@ __all__ = [
     "state_from_q_key",
     "q_key_to_json",
     "q_key_from_json",
+    "may_repeat",
     "game_to_json",
 ]
 
@@ -225,6 +231,20 @@ class GameBase:
 
     def describe_move(self, state, move) -> str:
         return str(move)
+
+    def may_repeat(self) -> bool:
+        """True when play can come back to a state seen before: by default False.
+
+        A game whose states repeat (Pig: both players roll a 1 in turn and the
+        scores are as before) returns True; the exact solver then iterates to a
+        tolerance inside each cycle, and check_game asks that every playthrough
+        end with probability 1. Such a game must end with probability 1 whatever
+        the players do. In a game that does not say so, a cycle is a bug.
+
+        >>> GameBase().may_repeat()
+        False
+        """
+        return False
 
     def transcript_line(self, player, move, after) -> str:
         """The transcript line for ``player`` (0-based) playing ``move`` to reach ``after``.
@@ -754,6 +774,17 @@ def q_key_from_json(game, data):
     (1, 0, 2, 7)
     """
     return _hook(game, "q_key_from_json")(data)
+
+
+def may_repeat(game) -> bool:
+    """True when ``game`` says play can come back to a state seen before (its ``may_repeat`` hook).
+
+    >>> from fnmcts.games import Nim
+    >>> may_repeat(Nim()), may_repeat(object())
+    (False, False)
+    """
+    own = getattr(game, "may_repeat", None)
+    return bool(own()) if own is not None else False
 
 
 def game_to_json(game) -> dict:

@@ -55,7 +55,7 @@ except ImportError as error:  # pragma: no cover - depends on the installation
 from pyrsistent import pmap
 
 from .limits import STATE_LIMIT
-from .protocol import CHANCE, payoff_range
+from .protocol import CHANCE, may_repeat, payoff_range
 
 __all__ = [
     "DEFAULT_MAX_STEPS",
@@ -567,19 +567,24 @@ def law_playthrough_ends(game, state, rng: random.Random = None, max_steps: int 
 
     Moves and chance outcomes are chosen uniformly with ``rng`` (consumed);
     without one, a generator seeded with 0. A state seen twice is a cycle: some
-    playthrough never ends.
+    playthrough never ends. A game that says its states may repeat (its
+    ``may_repeat()`` hook) must end with probability 1 instead: the playthrough
+    may come back to a state, but must still end within ``max_steps``.
 
     >>> from fnmcts.games.nim import Nim
     >>> law_playthrough_ends(Nim(heap=21, max_take=3), Nim().start(), random.Random(1), max_steps=21)
     True
     """
     rng = random.Random(0) if rng is None else rng
+    repeats = may_repeat(game)
     seen, moves = set(), []
     for _ in range(max_steps + 1):
         try:
             if state in seen:
-                raise AssertionError(f"the playthrough {_short(moves)} comes back to the state {state!r}: a cycle")
-            seen.add(state)
+                raise AssertionError(f"the playthrough {_short(moves)} comes back to the state {state!r}: a cycle "
+                                     "(a game whose states may repeat says so with may_repeat() returning True)")
+            if not repeats:
+                seen.add(state)
         except TypeError:
             pass  # unhashable states: the hash law reports them
         choices = _choices(game, state)
@@ -588,7 +593,8 @@ def law_playthrough_ends(game, state, rng: random.Random = None, max_steps: int 
         move = choices[int(rng.random() * len(choices))]
         state = _call(f"play with {move!r}", game.play, state, move)
         moves.append(move)
-    raise AssertionError(f"the playthrough {_short(moves)} has not ended after {max_steps} steps")
+    ended = " (its states may repeat, but it must end with probability 1)" if repeats else ""
+    raise AssertionError(f"the playthrough {_short(moves)} has not ended after {max_steps} steps{ended}")
 
 
 def count_states(game, state=None, limit: int | None = None) -> int:
@@ -613,6 +619,13 @@ def count_states(game, state=None, limit: int | None = None) -> int:
                     return limit + 1
                 stack.append(child)
     return len(seen)
+
+
+def _near(found, expected, slack) -> bool:
+    """Equal, exactly for exact values; within ``slack`` where a value is a float."""
+    if all(type(x) is not float for x in (*found, *expected)):
+        return tuple(found) == tuple(expected)
+    return len(found) == len(expected) and all(abs(float(a) - float(b)) <= slack for a, b in zip(found, expected))
 
 
 def law_solver_recursion(game, state, solution=None, limit: int | None = None) -> bool:
@@ -642,6 +655,8 @@ def law_solver_recursion(game, state, solution=None, limit: int | None = None) -
         child = game.play(state, move)
         _require(child in solution, f"the state that {move!r} leads to, {child!r}, is missing from the solution")
         kids.append((move, solution[child]))
+    # values in a cycle of a game that may repeat are floats, iterated to the solver's tolerance
+    slack = 1e-9 * float(payoff_range(game)[1] - payoff_range(game)[0])
     if who is None:
         pay = tuple(Fraction(x) for x in game.payoff(state))
         _require(v == pay, f"the solver values the end at {v!r}, but the payoff is {pay!r}")
@@ -650,11 +665,12 @@ def law_solver_recursion(game, state, solution=None, limit: int | None = None) -
         expected = tuple(
             sum(Fraction(probability[m]) * value[i] for m, value in kids) for i in range(len(v))
         )
-        _require(v == expected, f"the solver values the chance node at {v!r}, but its expectation is {expected!r}")
+        _require(_near(v, expected, slack),
+                 f"the solver values the chance node at {v!r}, but its expectation is {expected!r}")
     else:
         best = max(value[who] for _, value in kids)
         _require(
-            v[who] == best and _contains([value for _, value in kids], v),
+            _near((v[who],), (best,), slack) and any(_near(v, value, slack) for _, value in kids),
             f"the solver values the decision at {v!r}, but the best move for player {who} "
             f"is worth {best} (moves: {kids!r})",
         )
@@ -977,11 +993,12 @@ def check_game(
             else:
                 options["limit"], end_only = exact_limit, True
         if function is law_agents_legal:
-            if agents is None:  # the built-in agents that play this game; the solving ones only if it is small
+            if agents is None:  # the built-in agents that play this game; the solving ones (exact, perfect,
+                # montecarlo-perfect) only if it is small
                 if is_small():
                     chosen_agents = builtin_agents(game=game)  # solved once for every walk
                 else:
-                    chosen_agents = builtin_agents().discard("exact").discard("perfect")
+                    chosen_agents = builtin_agents().discard("exact").discard("perfect").discard("montecarlo-perfect")
                 chosen_agents = agents_for(game, chosen_agents)
             else:
                 chosen_agents = pmap(agents)

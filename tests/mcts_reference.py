@@ -12,7 +12,7 @@ import math
 from fractions import Fraction
 
 from fnmcts.play import playout
-from fnmcts.protocol import CHANCE, payoff_range, sample_outcome
+from fnmcts.protocol import CHANCE, may_repeat, payoff_range, sample_outcome
 
 
 def rescaled(game, payoff):
@@ -140,13 +140,15 @@ class Proofs:
         return open_ or [best]
 
 
-def node_value(game, tree, state, mover, fallback):
+def node_value(game, tree, state, mover, fallback, open_=()):
     player = game.to_move(state)
     if player is None:
         return rescaled(game, game.payoff(state))[mover]
     if player is CHANCE:
+        if state in open_:  # a chance node met again below itself: a game whose states repeat
+            return fallback
         return sum(
-            float(p) * node_value(game, tree, game.play(state, o), mover, fallback)
+            float(p) * node_value(game, tree, game.play(state, o), mover, fallback, open_ + (state,))
             for o, p in game.chance_outcomes(state)
         )
     best = None
@@ -172,6 +174,7 @@ def dive(game, tree, root, rng, rule, *, backup="mean", proofs=None, rollout=Non
     state = root
     path = [(root, mover_of_root(game, root))]
     through = [root]
+    repeats = may_repeat(game)
     while True:
         if proofs is not None and state in proofs.proven:
             result = proofs.floats(proofs.proven[state])
@@ -210,6 +213,10 @@ def dive(game, tree, root, rng, rule, *, backup="mean", proofs=None, rollout=Non
                 r = rating(rule, tree.get(child), parent)
                 if best is None or r > best_rating:
                     best, best_rating = child, r
+        if repeats and best in [node for node, _ in path]:  # back on the path: one playout from there
+            end = playout(game, best, rng, rollout)
+            result = rescaled(game, game.payoff(end))
+            break
         state = best
         path.append((state, player))
         through.append(state)

@@ -5,6 +5,12 @@ integers and every edge leads to a higher node, so the game is acyclic; node 0
 is the start. ``table_games()`` draws such games: two-player zero-sum games that
 pay a win, a draw or a loss, and one-player games that pay a score in [0, 1],
 with or without chance nodes.
+
+``cyclic_table_games()`` draws games whose states may repeat: a move still
+leads to a higher node, but a chance outcome may lead anywhere (back to the
+start, to itself), and every chance node has an outcome that ends the game. An
+endless play would pass chance nodes endlessly, each ending it with positive
+probability: the games end with probability 1 whatever the players do.
 """
 
 from __future__ import annotations
@@ -23,9 +29,13 @@ class TableGame(GameBase):
 
     table: tuple
     num_players: int = 2
+    repeats: bool = False
 
     def start(self):
         return 0
+
+    def may_repeat(self):
+        return self.repeats
 
     def to_move(self, state):
         entry = self.table[state]
@@ -84,3 +94,41 @@ def table_games(draw, players=None, max_nodes=14, chance=True):
             player = draw(st.integers(0, players - 1))
             table[i] = ("move", player, children)
     return TableGame(tuple(table), players)
+
+
+@st.composite
+def cyclic_table_games(draw, players=None, max_nodes=10, general=False):
+    """A random ``TableGame`` that may repeat and ends with probability 1 whatever the players do.
+
+    Two players pay a win, a draw or a loss (with ``general``, any pair of
+    -1, 0, 1: not zero-sum); one player a score in [0, 1].
+    """
+    players = draw(st.sampled_from((1, 2))) if players is None else players
+    size = draw(st.integers(2, max_nodes))
+    ends = draw(st.integers(1, max(1, size // 3)))
+    inner = size - ends
+    table = [None] * size
+    for i in range(inner, size):
+        if players == 2 and general:
+            table[i] = ("end", (draw(st.sampled_from((1, 0, -1))), draw(st.sampled_from((1, 0, -1)))))
+        elif players == 2:
+            x = draw(st.sampled_from((1, 0, -1)))
+            table[i] = ("end", (x, -x))
+        else:
+            table[i] = ("end", (Fraction(draw(st.integers(0, 4)), 4),))
+    for i in range(inner - 1, -1, -1):
+        if draw(st.integers(0, 2)) == 0:
+            later = list(range(i + 1, size))
+            k = draw(st.integers(1, min(3, len(later))))
+            children = tuple(draw(st.lists(st.sampled_from(later), min_size=k, max_size=k)))
+            table[i] = ("move", draw(st.integers(0, players - 1)), children)
+        else:
+            exit_ = draw(st.sampled_from(list(range(inner, size))))
+            others = draw(st.lists(st.integers(0, size - 1), min_size=1, max_size=3))
+            weights = draw(st.lists(st.integers(1, 3), min_size=len(others) + 1, max_size=len(others) + 1))
+            seen = {}
+            for child, w in zip([exit_] + others, weights):
+                seen[child] = seen.get(child, 0) + w
+            total = sum(seen.values())
+            table[i] = ("chance", tuple((child, Fraction(w, total)) for child, w in seen.items()))
+    return TableGame(tuple(table), players, True)

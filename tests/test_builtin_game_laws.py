@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fnmcts.agents import random_agent
-from fnmcts.games import GAMES, Nim, Piles, ShutTheBox, TicTacToe
+from fnmcts.games import GAMES, Nim, Pig, Piles, ShutTheBox, TicTacToe
 from fnmcts.testing import (
     LAWS,
     agents_for,
@@ -30,6 +30,7 @@ BUILTIN = [
     ShutTheBox(simplified=True),
     ShutTheBox(levers=4),
     TicTacToe(),
+    Pig(goal=8),
 ]
 
 

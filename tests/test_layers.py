@@ -33,6 +33,7 @@ LAYERS = (
             "fnmcts.games.piles",
             "fnmcts.games.tictactoe",
             "fnmcts.games.shut_the_box.rules",
+            "fnmcts.games.pig",
             "fnmcts.openspiel",  # OpenSpiel's games through the protocol (pyspiel imported when a game is made)
         ),
     ),
@@ -59,7 +60,7 @@ LAYERS = (
 CORE_LAYERS = ("base", "play", "simulation", "search", "agents")
 """Layers whose modules must not import ``fnmcts.games`` nor name a concrete game."""
 
-CONCRETE_GAMES = frozenset({"Nim", "Piles", "ShutTheBox", "TicTacToe"})
+CONCRETE_GAMES = frozenset({"Nim", "Piles", "ShutTheBox", "TicTacToe", "Pig"})
 
 
 def _module_name(path: Path) -> str:

@@ -1,7 +1,7 @@
-"""The built-in games: coin and darts (trials), Shut the Box, Nim, multi-pile Nim, tic-tac-toe.
+"""The built-in games: coin and darts (trials), Shut the Box, Nim, multi-pile Nim, tic-tac-toe, Pig.
 
 >>> sorted(GAMES)
-['nim', 'piles', 'shut-the-box', 'tic-tac-toe']
+['nim', 'pig', 'piles', 'shut-the-box', 'tic-tac-toe']
 >>> GAMES["nim"]()
 Nim(heap=21, max_take=3, misere=True)
 """
@@ -9,11 +9,12 @@ Nim(heap=21, max_take=3, misere=True)
 from ..values import fixed_pmap
 
 from .nim import Nim
+from .pig import Pig
 from .piles import Piles
 from .shut_the_box import ShutTheBox
 from .tictactoe import TicTacToe
 
-__all__ = ["GAMES", "Nim", "Piles", "ShutTheBox", "TicTacToe"]
+__all__ = ["GAMES", "Nim", "Pig", "Piles", "ShutTheBox", "TicTacToe"]
 
-GAMES = fixed_pmap({"shut-the-box": ShutTheBox, "nim": Nim, "piles": Piles, "tic-tac-toe": TicTacToe})
+GAMES = fixed_pmap({"shut-the-box": ShutTheBox, "nim": Nim, "piles": Piles, "tic-tac-toe": TicTacToe, "pig": Pig})
 """Game constructors by their command-line name."""

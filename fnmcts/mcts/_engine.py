@@ -19,12 +19,25 @@ A dive, as the tutorial's ``uct``:
   moved into it: visits + 1, score + the payoff rescaled to [0, 1], and a win
   (above 1/2), a draw (1/2) or a loss.
 
+In a game whose states may repeat (``may_repeat()``), a dive that comes back
+to a state already on its path stops there and plays one game to the end from
+it, as from a new node: the path holds each node once, and a cycle of stored
+states cannot hold a dive for ever.
+
 With the solver, terminal nodes are proven at sight, and a node is proven
 when its value is known from proven children: a decision when a child gives
 the player to move the best payoff there is (one or two players) or when every
 child is proven (the best of them), a chance node when every outcome is (the
 expectation, in exact fractions). Proven values are exact payoff tuples, equal
 to ``fnmcts.exact.solve``'s (a property test checks it).
+
+In a game whose states repeat the proofs stay sound: a node is proven only
+from proven children, whose values are the game's true values, and the true
+values satisfy the same equations (a decision is worth its best child, a
+chance node its expectation). So a state on a cycle is proven only when a
+child proves the best payoff there is, or when proofs from outside the cycle
+decide every child; otherwise it stays unproven and the search goes on by its
+statistics.
 """
 
 from __future__ import annotations
@@ -33,7 +46,7 @@ from fractions import Fraction
 from math import inf as _inf, log as _log, sqrt as _sqrt
 
 from ..play import playout
-from ..protocol import payoff_range
+from ..protocol import may_repeat, payoff_range
 from ._graph import CHANCE_NODE, END, UNSEEN, draw
 
 __all__ = ["Stats", "Solver", "dives", "node_value"]
@@ -206,14 +219,15 @@ class Solver:
         return open_ or (best,)
 
 
-def node_value(graph, stats, i, mover, fallback):
+def node_value(graph, stats, i, mover, fallback, _open=None):
     """One expectimax step at node ``i`` for ``mover``, over the stored children.
 
     At the end: the rescaled payoff; at a chance node: the outcomes' values
     weighted by their exact probabilities; at a decision: the best child that
     is stored (its value, else its mean) or terminal, seen from the player
     deciding (its complement when another player decides); ``fallback`` where
-    no child is known.
+    no child is known, and for a chance node met again below itself (chance
+    outcomes that roll again, in a game whose states may repeat).
 
     In misere Nim(3, 2) the first player wins; after 50 dives the stored
     children say so, for either mover:
@@ -239,7 +253,14 @@ def node_value(graph, stats, i, mover, fallback):
     if k == CHANCE_NODE:
         children = g.outcome_children(i)
         stats.grow()
-        return sum(float(p) * node_value(g, stats, c, mover, fallback) for p, c in zip(g.chance[i][4], children))
+        if _open is None:
+            _open = set()
+        elif i in _open:
+            return fallback
+        _open.add(i)
+        v = sum(float(p) * node_value(g, stats, c, mover, fallback, _open) for p, c in zip(g.chance[i][4], children))
+        _open.discard(i)
+        return v
     stats.grow()
     N, S, V = stats.N, stats.S, stats.V
     best = None
@@ -347,6 +368,7 @@ def dives(
     solving = proven is not None
     path, result, exact = [root], None, None
     done = 0
+    repeats = may_repeat(g.game)
     for _ in range(n):
         if stop_when_proven and solving and root in proven:
             break
@@ -355,6 +377,7 @@ def dives(
         path = [root]
         movers = [root_mover]
         through = [root]  # with the solver: every node passed, chance and unstored decisions too
+        on_path = {root} if repeats else None
         while True:
             if solving:
                 pv = proven.get(i)
@@ -426,6 +449,17 @@ def dives(
                 i = best
             else:
                 i = select(options, stats, ni)
+            if repeats:
+                if i in on_path:  # back to a state of this dive: one playout from it ends the dive
+                    if rollout is None and compiled_playouts:
+                        t = finish(g, i, rnd, rng)
+                        res, result, exact = u[t], t, None
+                    else:
+                        end = playout(g.game, states[i], rng, rollout)
+                        res, result, exact = g.u_of_state(end), g.node(end), None
+                    grow()
+                    break
+                on_path.add(i)
             path.append(i)
             movers.append(k)
             if solving:
