@@ -140,6 +140,13 @@ _FAMILIES = {
         _piles_states,
         draws=False,
     ),
+    "pig": _Family(
+        "Pig (one die, first to the goal)",
+        (("goal", 100),),
+        example="45,30,12,2",
+        train="train one with fnmcts.qlearning.train(n, game=Pig(goal=...)) and save_ai",
+        draws=False,
+    ),
 }
 
 
@@ -147,7 +154,7 @@ def board_games() -> tuple:
     """The games these commands play: the two-player games of ``GAMES``, Nim's first, then by name.
 
     >>> board_games()
-    ('nim', 'piles', 'tic-tac-toe')
+    ('nim', 'piles', 'pig', 'tic-tac-toe')
     """
     two = sorted(name for name, kind in GAMES.items() if getattr(kind, "num_players", None) == 2)
     return tuple(n for n in _FAMILIES if n in two) + tuple(n for n in two if n not in _FAMILIES)
@@ -188,7 +195,18 @@ def agent_names(game_kind: str = "nim") -> tuple:
     names = tuple(n for n in AGENT_ORDER if n in AGENTS) + tuple(sorted(n for n in AGENTS if n not in AGENT_ORDER))
     if game_kind == "shut-the-box":
         return tuple(n for n in names if n in SHUT_THE_BOX_AGENTS)
-    return names
+    return names + tuple(n for n in _own_agents(GAMES[game_kind]()) if n not in names) if game_kind in GAMES else names
+
+
+def _own_agents(game) -> dict:
+    """The agents a game names itself (its ``agents`` hook): name -> factory, or the name of an agent of ``AGENTS``.
+
+    >>> from fnmcts.games import Pig
+    >>> sorted(_own_agents(Pig())), _own_agents(object())
+    (['hold-at-20', 'optimal'], {})
+    """
+    own = getattr(game, "agents", None)
+    return dict(own()) if own is not None else {}
 
 
 # -- options ---------------------------------------------------------------------------
@@ -229,6 +247,13 @@ def _game_options(parser, kind: str, with_state: bool = False) -> None:
     if not _family(kind).defaults:
         return
     from_state = "; with --state and no --heap: the state's heap" if with_state else ""
+    if kind not in ("nim", "piles"):  # a game's whole-number parameters, e.g. Pig's --goal
+        for option, default in _family(kind).defaults:
+            parser.add_argument(
+                f"--{option.replace('_', '-')}", type=positive_count, default=None, metavar="N",
+                help=f"the game's {option.replace('_', ' ')} (default {default})",
+            )
+        return
     if kind == "nim":
         parser.add_argument(
             "--heap", type=count, default=None, metavar="N",
@@ -466,6 +491,11 @@ def build_agent(name: str, game=None, *, iterations=None, trials=None, q_table=N
     >>> build_agent("montecarlo", iterations=300).keywords
     {'trials': 300}
     """
+    own = _own_agents(game)
+    if name in own:
+        if not isinstance(own[name], str):
+            return own[name]()
+        name = own[name]  # the game's name for an agent of the registry (Pig's optimal: exact)
     if name not in AGENTS:
         raise CliError(f"unknown agent {name!r}; choose one of {', '.join(agent_names())}")
     options = {}
