@@ -378,7 +378,9 @@ def _tally(payoffs, game_range) -> Simulation:
 
 def _game_chunk(game, state, agent, game_range, size, rng) -> Simulation:
     if agent is None and hasattr(game, "random_wins"):  # payoffs are the two extremes only
-        return Simulation.of(game.random_wins(state, size, rng), size, payoff_range=game_range)
+        wins = game.random_wins(state, size, rng)
+        if wins is not None:  # None: declined (without drawing) for this game value
+            return Simulation.of(wins, size, payoff_range=game_range)
     if agent is None and hasattr(game, "random_payoff"):
         return _tally((game.random_payoff(state, rng)[0] for _ in range(size)), game_range)
     return _tally((game.payoff(playout(game, state, rng, agent))[0] for _ in range(size)), game_range)
@@ -406,7 +408,8 @@ def simulate(
     moves (default: uniformly at random, through the game's fast kernel where
     it has one: ``game.random_wins(state, n, rng)``, the number of wins in
     ``n`` random games, which only a game whose payoffs are the two extremes
-    of its ``payoff_range`` may provide, or ``game.random_payoff(state, rng)``,
+    of its ``payoff_range`` may provide (``None``, drawing nothing, declines
+    it), or ``game.random_payoff(state, rng)``,
     the payoffs of one random game). Each chunk of ``chunk_size`` games counts
     and sums on its own child seed; the chunks are combined in order, so the
     same seed gives the same record whatever the executor. Ctrl-C raises

@@ -249,15 +249,23 @@ def piles_games(max_piles: int = 4, max_pile: int = 7) -> st.SearchStrategy:
 
 
 def shut_the_box_games(max_levers: int = 9) -> st.SearchStrategy:
-    """A strategy for Shut the Box games: 1..max_levers levers, full or simplified rules.
+    """A strategy for Shut the Box games: 1..max_levers levers, full or simplified rules, every dice rule and scoring.
 
     >>> from hypothesis import find
     >>> find(shut_the_box_games(), lambda g: g.simplified)
     ShutTheBox(levers=1, simplified=True)
+    >>> find(shut_the_box_games(), lambda g: g.scoring == "digits" and g.levers > 2)
+    ShutTheBox(levers=3, simplified=False, scoring='digits')
     """
-    from .games.shut_the_box import ShutTheBox
+    from .games.shut_the_box import DICE_RULES, SCORINGS, ShutTheBox
 
-    return st.builds(ShutTheBox, levers=st.integers(min_value=1, max_value=max_levers), simplified=st.booleans())
+    return st.builds(
+        ShutTheBox,
+        levers=st.integers(min_value=1, max_value=max_levers),
+        simplified=st.booleans(),
+        dice=st.sampled_from(DICE_RULES),
+        scoring=st.sampled_from(SCORINGS),
+    )
 
 
 def builtin_games() -> st.SearchStrategy:

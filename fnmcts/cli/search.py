@@ -21,15 +21,16 @@ import time
 from contextlib import contextmanager
 from functools import partial
 
-from ..exact import evaluate_policy, solve, value
+from ..exact import evaluate_policy, value
 from ..files import check_target
 from ..games import GAMES
-from ..games.shut_the_box import ShutTheBox
+from ..games.shut_the_box import box_to_mask, box_values
 from ..io import load_tree_and_search, save_tree
-from ..mcts import backed_up_values, greedy_policy, search, ucb, ucb1, visits, win_rate
+from ..mcts import backed_up_values, greedy_policy, mean, search, ucb, ucb1, visits, win_rate
 from ..mcts._saved import rng_state_from_json, rng_state_to_json
 from ..rng import make_rng, resolve_seed
 from ._common import CliError, Interrupted, add_json, add_seed, count, emit, keep_partial, progress_bar
+from .shut_the_box import add_rules, game_of, rules_text
 
 __all__ = ["register"]
 
@@ -81,7 +82,7 @@ def register(cli) -> None:
         default=None,
         help="mean: the tutorial's records; expectimax: also keep values backed up with the dice probabilities",
     )
-    p.add_argument("--simplified", action="store_true", help="the simplified rules of task 4")
+    add_rules(p)
     add_json(p)
     p.set_defaults(handler=_shut_the_box)
 
@@ -159,6 +160,8 @@ def _resumed(args):
     """``(game, tree, settings, done, target, rng)`` of the search saved in ``args.resume``."""
     given = [f"--{name}" for name in _SETTINGS if getattr(args, name) is not None]
     given += ["--simplified"] if args.simplified else []
+    given += [f"--{name}" for name, default in (("levers", 9), ("dice", "two"), ("scoring", "win"))
+              if getattr(args, name) != default]
     given += ["--max-nodes"] if args.max_nodes is not None else []
     if given:
         raise CliError(f"--resume continues the saved search with its own settings: drop {', '.join(given)}")
@@ -194,7 +197,7 @@ def _shut_the_box(args):
         game, tree, settings, done, target, rng = _resumed(args)
     else:
         settings = _settings(args)
-        game, tree, done = ShutTheBox(simplified=args.simplified), None, 0
+        game, tree, done = game_of(args), None, 0
         target = DEFAULT_DIVES if args.dives is None else args.dives
         rng = make_rng(settings["seed"])
     if args.save is not None:
@@ -230,9 +233,11 @@ def _report(game, tree, settings, done, target, ran, seconds, args):
     root = game.start()
     greedy = value(evaluate_policy(game, greedy_policy(tree), root), root)[0]
     backed = value(evaluate_policy(game, greedy_policy(tree, backed_up_values(game, tree)), root), root)[0]
-    optimum = value(solve(game, root), root)[0]
+    optimum = box_values(game)[box_to_mask(root)]  # solve(game, root)'s value, on box masks
     rate = win_rate(tree[root]) if root in tree else None
     ucb_name = settings["ucb"]
+    if game.scoring != "win":
+        return _report_scores(game, tree, settings, done, target, ran, seconds, args, greedy, backed, optimum)
     payload = {
         "dives": done,
         "target_dives": target,
@@ -241,6 +246,9 @@ def _report(game, tree, settings, done, target, ran, seconds, args):
         "z": settings["z"] if ucb_name == "tutorial" else None,
         "c": settings["c"] if ucb_name == "ucb1" else None,
         "rules": "simplified" if game.simplified else "full",
+        "levers": game.levers,
+        "dice": game.dice,
+        "scoring": game.scoring,
         "backup": settings["backup"],
         "max_nodes": settings["max_nodes"],
         "win_rate": rate,
@@ -260,7 +268,7 @@ def _report(game, tree, settings, done, target, ran, seconds, args):
     backed_share = f"{float(backed / optimum):.1%}" if optimum else "n/a"
     speed = f"{ran / seconds:,.0f}" if seconds > 0 else "n/a"
     lines = [
-        f"Shut the Box, {payload['rules']} rules: {done:,} dive{'' if done == 1 else 's'}, rule {ucb_name}, "
+        f"Shut the Box, {rules_text(game)}: {done:,} dive{'' if done == 1 else 's'}, rule {ucb_name}, "
         f"backup {settings['backup']}, seed {settings['seed']}",
         f"dives' win rate        {'n/a (no dives)' if rate is None else f'{rate:.4f}'}",
         f"greedy policy (exact)  {float(greedy):.6f}  ({share} of the optimum)",
@@ -269,10 +277,62 @@ def _report(game, tree, settings, done, target, ran, seconds, args):
         f"states in the tree     {len(tree)}" + (f" (at most {settings['max_nodes']:,})" if settings["max_nodes"] else ""),
         f"dives per second       {speed}",
     ]
+    return payload, "\n".join(lines + _ending(done, target, args))
+
+
+def _ending(done, target, args) -> list:
+    """The report's last lines: dives left to do, where the search came from and went."""
+    lines = []
     if done < target:
         lines.append(f"dives done             {done:,} of {target:,}")
     if args.resume is not None:
         lines.append(f"resumed from           {args.resume}")
     if args.save is not None:
         lines.append(f"saved to               {args.save} (continue with --resume {args.save})")
-    return payload, "\n".join(lines)
+    return lines
+
+
+def _report_scores(game, tree, settings, done, target, ran, seconds, args, greedy, backed, optimum):
+    """``(payload, text)`` under a score: expected scores (lower is better), not win shares."""
+    root = game.start()
+    low, high = game.payoff_range()
+    dives_score = -(low + mean(tree[root]) * (high - low)) if root in tree else None
+    ucb_name = settings["ucb"]
+    payload = {
+        "dives": done,
+        "target_dives": target,
+        "seed": settings["seed"],
+        "rule": ucb_name,
+        "z": settings["z"] if ucb_name == "tutorial" else None,
+        "c": settings["c"] if ucb_name == "ucb1" else None,
+        "rules": "simplified" if game.simplified else "full",
+        "levers": game.levers,
+        "dice": game.dice,
+        "scoring": game.scoring,
+        "backup": settings["backup"],
+        "max_nodes": settings["max_nodes"],
+        "dives_score": dives_score,
+        "greedy_score": float(-greedy),
+        "greedy_expected_score": f"{-greedy.numerator}/{greedy.denominator}",
+        "backed_up_score": float(-backed),
+        "optimum_score": float(-optimum),
+        "optimum_expected_score": f"{-optimum.numerator}/{optimum.denominator}",
+        "greedy_excess": float(optimum - greedy),
+        "states": len(tree),
+        "seconds": seconds,
+        "dives_per_s": ran / seconds if seconds > 0 else None,
+        "resumed_from": args.resume,
+        "saved_to": args.save,
+    }
+    speed = f"{ran / seconds:,.0f}" if seconds > 0 else "n/a"
+    lines = [
+        f"Shut the Box, {rules_text(game)}: {done:,} dive{'' if done == 1 else 's'}, rule {ucb_name}, "
+        f"backup {settings['backup']}, seed {settings['seed']} (expected scores: lower is better)",
+        f"dives' mean score      {'n/a (no dives)' if dives_score is None else f'{dives_score:.6g}'}",
+        f"greedy policy (exact)  {float(-greedy):.6g}  ({float(optimum - greedy):+.6g} over the optimum)",
+        f"expectimax read-off    {float(-backed):.6g}  ({float(optimum - backed):+.6g} over the optimum)",
+        f"optimum (exact)        {float(-optimum):.6g}",
+        f"states in the tree     {len(tree)}" + (f" (at most {settings['max_nodes']:,})" if settings["max_nodes"] else ""),
+        f"dives per second       {speed}",
+    ]
+    return payload, "\n".join(lines + _ending(done, target, args))

@@ -9,13 +9,14 @@ optionally, one hint (a win probability) per move.
 
 from __future__ import annotations
 
+import argparse
 import sys
 from fractions import Fraction
 from functools import partial
 from pathlib import Path
 
 from ..files import WriteError, check_target, write_atomically
-from ..games.shut_the_box import ShutTheBox, format_choices, parse_choice, render_box
+from ..games.shut_the_box import DICE_RULES, SCORINGS, ShutTheBox, format_choices, parse_choice, render_box
 from ..protocol import CHANCE
 from ..rng import make_rng
 from ..limits import WORK_LIMIT
@@ -26,11 +27,95 @@ __all__ = [
     "interactive_play",
     "write_text_atomically",
     "fraction_text",
+    "add_rules",
+    "game_of",
+    "rules_text",
 ]
 
 _PLAY_HELP = "play a game at the terminal"
 _SOLVE_HELP = "solve a game exactly"
 _TABLE_HELP = "write a table of exact values for a game"
+
+
+DICE_TEXT = {
+    "two": "two dice",
+    "low-sum": "one die allowed when the levers left add up to 6 or less",
+    "high-down": "one die allowed once the levers above 6 are down",
+}
+SCORING_TEXT = {"win": "shut the box to win", "sum": "score: the sum of the levers left", "digits": "score: the levers left as digits"}
+
+
+def _levers(text: str) -> int:
+    try:
+        levers = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"levers is a whole number from 1 to 12, got {text!r}") from None
+    if not 1 <= levers <= 12:
+        raise argparse.ArgumentTypeError(f"levers is a whole number from 1 to 12, got {text!r}")
+    return levers
+
+
+def add_rules(parser, simplified: bool = True) -> None:
+    """Add the rules of the Shut the Box family to ``parser``: ``--levers``, ``--dice``, ``--scoring`` (and ``--simplified``).
+
+    >>> import argparse
+    >>> parser = argparse.ArgumentParser()
+    >>> add_rules(parser)
+    >>> game_of(parser.parse_args(["--levers", "10", "--dice", "low-sum", "--scoring", "sum"]))
+    ShutTheBox(levers=10, simplified=False, dice='low-sum', scoring='sum')
+    """
+    if simplified:
+        parser.add_argument("--simplified", action="store_true", help="the simplified rules of task 4")
+    parser.add_argument("--levers", type=_levers, default=9, metavar="N", help="levers in the box, 1 to 12 (default 9)")
+    parser.add_argument(
+        "--dice", choices=DICE_RULES, default="two",
+        help="two: always two dice (default); low-sum: one die allowed when the levers left add up to 6 or less; "
+        "high-down: one die allowed once every lever above 6 is down (7, 8, 9 on a nine-lever box)",
+    )
+    parser.add_argument(
+        "--scoring", choices=SCORINGS, default="win",
+        help="win: shut the box to win (default); sum: the sum of the levers left; "
+        "digits: the levers left read as a number (lower scores are better)",
+    )
+
+
+def game_of(args) -> ShutTheBox:
+    """The ``ShutTheBox`` that the parsed options ``args`` (see ``add_rules``) describe.
+
+    >>> from types import SimpleNamespace
+    >>> game_of(SimpleNamespace(levers=4, dice="high-down", scoring="win"))
+    ShutTheBox(levers=4, simplified=False, dice='high-down')
+    """
+    return ShutTheBox(
+        levers=args.levers, simplified=getattr(args, "simplified", False), dice=args.dice, scoring=args.scoring
+    )
+
+
+def rules_text(game) -> str:
+    """The rules of ``game`` in words, for a report; the tutorial's read as before.
+
+    >>> rules_text(ShutTheBox()), rules_text(ShutTheBox(simplified=True))
+    ('full rules', 'simplified rules')
+    >>> rules_text(ShutTheBox(levers=12, scoring="sum"))
+    'full rules, 12 levers, score: the sum of the levers left'
+    """
+    parts = ["simplified rules" if game.simplified else "full rules"]
+    if game.levers != 9:
+        parts.append(f"{game.levers} levers")
+    if game.dice != "two":
+        parts.append(DICE_TEXT[game.dice])
+    if game.scoring != "win":
+        parts.append(SCORING_TEXT[game.scoring])
+    return ", ".join(parts)
+
+
+def _rules_json(game) -> dict:
+    return {
+        "rules": "simplified" if game.simplified else "full",
+        "levers": game.levers,
+        "dice": game.dice,
+        "scoring": game.scoring,
+    }
 
 
 def register(cli) -> None:
@@ -59,6 +144,7 @@ def register(cli) -> None:
         help="show each choice's exact win probability under random or optimal play afterwards (default: none)",
     )
     p.add_argument("--games", type=positive_count, default=1, metavar="N", help="how many games to play (default 1)")
+    add_rules(p)
     add_seed(p)
     p.set_defaults(handler=_play)
 
@@ -71,7 +157,7 @@ def register(cli) -> None:
     p.add_argument(
         "--policy", choices=("optimal", "random"), default="optimal", help="how the levers are chosen (default: optimal)"
     )
-    p.add_argument("--simplified", action="store_true", help="the simplified rules of task 4")
+    add_rules(p)
     p.add_argument(
         "--box", metavar="LEVERS", default=None, help="start from this box, its up levers as digits (e.g. 2357; '-' is empty)"
     )
@@ -89,7 +175,7 @@ def register(cli) -> None:
     p.add_argument(
         "--kind", choices=("best-move", "lookup"), default="best-move", help="which table (default: best-move)"
     )
-    p.add_argument("--simplified", action="store_true", help="the simplified rules of task 4")
+    add_rules(p)
     p.add_argument(
         "--games", type=positive_count, default=10_000, metavar="N", help="lookup: random games per box (default 10000)"
     )
@@ -102,7 +188,10 @@ def register(cli) -> None:
 # -- interactive play ----------------------------------------------------------------
 
 
-def interactive_play(game, rng, *, read, write, render, hints=None, describe_end=None, games: int = 1) -> dict:
+def interactive_play(
+    game, rng, *, read, write, render, hints=None, describe_end=None, games: int = 1, won=None, score=None,
+    hint_label: str = "win",
+) -> dict:
     """Play ``games`` games of ``game`` at a terminal; return the summary.
 
     ``read(prompt)`` returns a line typed by the player (raising ``EOFError`` at
@@ -112,7 +201,10 @@ def interactive_play(game, rng, *, read, write, render, hints=None, describe_end
     of a game. Chance nodes draw from ``rng``. A forced move is played without
     asking. Invalid input gets a message and the prompt again; end of input or
     Ctrl-C stops the loop, and the summary says so (``stopped``). Wins and
-    losses are those of the first player (in misère Nim below, taking last loses).
+    losses are those of the first player (in misère Nim below, taking last loses):
+    ``won(state)`` tells a win at the end (default: a positive payoff).
+    ``score(state)``, if given, scores each finished game (the summary lists
+    them under ``scores``); ``hint_label`` names the hints (``'win'``).
 
     >>> from fnmcts.games.nim import Nim
     >>> answers, shown = iter(["x", "3", "1"]), []
@@ -123,7 +215,10 @@ def interactive_play(game, rng, *, read, write, render, hints=None, describe_end
     "please type a number from 1 to 3, not 'x'"
     """
     summary = {"games": 0, "wins": 0, "losses": 0, "stopped": None}
-    describe_end = describe_end or (lambda state: "you win" if game.payoff(state)[0] > 0 else "you lose")
+    won = won or (lambda state: game.payoff(state)[0] > 0)
+    if score is not None:
+        summary["scores"] = []
+    describe_end = describe_end or (lambda state: "you win" if won(state) else "you lose")
     try:
         for number in range(1, games + 1):
             state = game.start()
@@ -135,7 +230,9 @@ def interactive_play(game, rng, *, read, write, render, hints=None, describe_end
                     write(render(state))
                     write(describe_end(state))
                     summary["games"] += 1
-                    summary["wins" if game.payoff(state)[0] > 0 else "losses"] += 1
+                    summary["wins" if won(state) else "losses"] += 1
+                    if score is not None:
+                        summary["scores"].append(score(state))
                     break
                 if player is CHANCE:
                     state = game.play(state, game.sample_outcome(state, rng))
@@ -144,7 +241,7 @@ def interactive_play(game, rng, *, read, write, render, hints=None, describe_end
                 write(render(state))
                 labels = [game.describe_move(state, move) for move in moves]
                 values = hints(state, moves) if hints is not None else None
-                for line in format_choices(labels, values):
+                for line in format_choices(labels, values, hint_label):
                     write(line)
                 if len(moves) == 1:
                     write(f"only one choice: {labels[0]}")
@@ -166,6 +263,9 @@ def interactive_play(game, rng, *, read, write, render, hints=None, describe_end
 
 def _summary_text(summary: dict) -> str:
     text = f"games {summary['games']}, wins {summary['wins']}, losses {summary['losses']}"
+    if summary.get("scores"):
+        scores = summary["scores"]
+        text += f", scores {' '.join(str(x) for x in scores)} (mean {sum(scores) / len(scores):.4g})"
     if summary["stopped"]:
         text += f"; stopped ({summary['stopped']}), the game in progress is not counted"
     return text
@@ -177,29 +277,47 @@ def _render_shut_the_box(levers: int, state) -> str:
     return f"box   {render_box(state['box'], levers)}   roll {state['roll']}"
 
 
-def _describe_end(state) -> str:
+def _describe_end(state, game=None) -> str:
     if isinstance(state, frozenset) and not state:
         return "the box is shut: you win!"
-    return f"no levers add up to {state['roll']}: you lose"
+    lost = f"no levers add up to {state['roll']}"
+    if game is not None and game.scoring != "win":
+        return f"{lost}: you score {game.score(state)}"
+    return f"{lost}: you lose"
 
 
-def _hint_table(hints: str, simplified: bool):
+def _hint_table(hints: str, game):
     from ..tables import optimal_play_table, random_play_table
 
+    rules = {"levers": game.levers, "simplified": game.simplified, "dice": game.dice, "scoring": game.scoring}
     if hints == "random":
-        return random_play_table(simplified=simplified)
+        return random_play_table(**rules)
     if hints == "optimal":
-        return optimal_play_table(simplified=simplified)
+        return optimal_play_table(**rules)
     return None
 
 
+def _hints(game, table):
+    """One hint per flip: the value of the box it leaves (under a score: the expected score, positive)."""
+    sign = 1 if game.scoring == "win" else -1
+
+    def hints(state, moves):
+        if isinstance(state, frozenset):  # the choice of dice has no box to look up
+            return None
+        return [sign * table[move] for move in moves]
+
+    return hints
+
+
 def _play(args):
-    game = ShutTheBox()
-    table = _hint_table(args.hints, game.simplified)
-    hints = None if table is None else (lambda state, moves: [table[move] for move in moves])
+    game = game_of(args)
+    table = _hint_table(args.hints, game)
+    hints = None if table is None else _hints(game, table)
     rng = make_rng(args.seed)
+    scored = game.scoring != "win"
     if args.hints != "none":
-        print(f"hints: each choice's exact probability of winning with {args.hints} play afterwards")
+        what = "expected score (lower is better)" if scored else "probability of winning"
+        print(f"hints: each choice's exact {what} with {args.hints} play afterwards")
     summary = interactive_play(
         game,
         rng,
@@ -207,8 +325,11 @@ def _play(args):
         write=print,
         render=partial(_render_shut_the_box, game.levers),
         hints=hints,
-        describe_end=_describe_end,
+        describe_end=partial(_describe_end, game=game),
         games=args.games,
+        won=lambda state: isinstance(state, frozenset) and not state,
+        score=game.score if scored else None,
+        hint_label="score" if scored else "win",
     )
     if summary["stopped"] == "end of input":
         print()
@@ -230,31 +351,33 @@ def fraction_text(value) -> str:
 
 
 def _solve(args):
-    from ..exact import evaluate_policy, random_policy, solve
-    from ..tables import parse_box
+    from ..games.shut_the_box import box_to_mask, box_values, count_states
+    from ..tables import format_box, parse_box
 
-    game = ShutTheBox(simplified=args.simplified)
+    game = game_of(args)
     box = game.start() if args.box is None else parse_box(args.box)
     if not box <= frozenset(range(1, game.levers + 1)):
         raise CliError(f"--box: levers are 1 to {game.levers}, got {args.box!r}")
-    values = solve(game, box) if args.policy == "optimal" else evaluate_policy(game, random_policy, box)
-    p = values[box][0]
-    rules = "simplified" if args.simplified else "full"
-    box_text = "".join(str(lever) for lever in sorted(box)) or "-"
-    payload = {
+    p = box_values(game, args.policy)[box_to_mask(box)]
+    states = count_states(game, box)
+    box_text = format_box(box)
+    payload = _rules_json(game) | {
         "game": "shut-the-box",
-        "rules": rules,
         "policy": args.policy,
         "box": sorted(box),
-        "probability": fraction_text(p),
-        "value": float(p),
-        "states": len(values),
+        "states": states,
     }
+    if game.scoring == "win":
+        payload |= {"probability": fraction_text(p), "value": float(p)}
+        what, shown = "probability of winning", p
+    else:
+        payload |= {"expected_score": fraction_text(-p), "score": float(-p), "value": float(p)}
+        what, shown = "expected score        ", -p
     text = (
-        f"Shut the Box, {rules} rules, {args.policy} play, from box {box_text}\n"
-        f"probability of winning  {fraction_text(p)}\n"
-        f"                        = {float(p):.12f}\n"
-        f"states solved           {len(values):,}"
+        f"Shut the Box, {rules_text(game)}, {args.policy} play, from box {box_text}\n"
+        f"{what}  {fraction_text(shown)}\n"
+        f"                        = {float(shown):.12f}\n"
+        f"states solved           {states:,}"
     )
     emit(args, payload, text)
 
@@ -320,17 +443,21 @@ def _table(args):
 
     if args.output == "-" and args.json:
         raise CliError("--json prints a summary: give -o FILE for the table itself")
+    game = game_of(args)
+    if args.kind == "lookup" and game.scoring != "win":
+        raise CliError("--kind lookup counts wins: use it with --scoring win (the best-move table takes any scoring)")
     if args.output != "-":
         try:
             check_target(args.output)  # before the work, not after it
         except ValueError as error:
             raise CliError(str(error)) from None
-    game = ShutTheBox(simplified=args.simplified)
-    rules = "simplified" if args.simplified else "full"
+    rules = rules_text(game).replace(" rules", "", 1)
+    options = {"levers": game.levers, "simplified": game.simplified, "dice": game.dice}
     if args.kind == "best-move":
-        tree = build_tree(simplified=args.simplified)
-        table = best_move_table(simplified=args.simplified, tree=tree)
-        text = format_best_move_table(table, title=f"Shut the Box best-move table ({rules} rules)")
+        tree = build_tree(**options, scoring=game.scoring)
+        table = best_move_table(**options, scoring=game.scoring, tree=tree)
+        value = "probability" if game.scoring == "win" else "value"
+        text = format_best_move_table(table, title=f"Shut the Box best-move table ({rules} rules)", value=value)
         start = tree[game.start()]
         payload = {"kind": "best-move", "rows": len(table), "ties": TIE_RULE}
     else:
@@ -345,7 +472,7 @@ def _table(args):
             return payload, f"{len(done):,} of {boxes:,} boxes done; nothing written to {args.output}\n{text}"
 
         with keep_partial(args, describe), progress_bar(boxes * args.games, "lookup table") as update:
-            table = lookup_table(args.games, seed=args.seed, simplified=args.simplified, progress=update,
+            table = lookup_table(args.games, seed=args.seed, **options, progress=update,
                                  limit=None if args.force else WORK_LIMIT)
         text = _lookup_text(table, args.games, args.seed, rules)
         start = table[game.start()].exact
@@ -356,6 +483,7 @@ def _table(args):
         sys.stdout.write(text)
         return 0
     path = write_text_atomically(args.output, text)
-    payload |= {"path": str(path), "rules": rules, "start_probability": fraction_text(start), "start_value": float(start)}
+    payload |= _rules_json(game) | {"start_probability": fraction_text(start), "start_value": float(start)}
+    payload["path"] = str(path)
     emit(args, payload, f"wrote the {args.kind} table ({len(table):,} rows, {rules} rules) to {path}")
     return 0

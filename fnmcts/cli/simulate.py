@@ -10,11 +10,11 @@ of wins alone no longer tells how well player 1 did.
 from __future__ import annotations
 
 from ..games import coin, darts
-from ..games.shut_the_box import ShutTheBox
 from ..games.tictactoe import TicTacToe
 from ..montecarlo import simulate
 from ..limits import WORK_LIMIT
 from ._common import add_force, add_json, add_seed, count, emit, keep_partial, positive_count, progress_bar
+from .shut_the_box import add_rules, game_of, rules_text
 
 __all__ = ["register", "report_text"]
 
@@ -54,7 +54,7 @@ def register(cli) -> None:
     p.set_defaults(handler=_darts)
 
     p = cli.game_command("simulate", "shut-the-box", "random play of Shut the Box", _HELP)
-    p.add_argument("--simplified", action="store_true", help="the simplified rules of task 4")
+    add_rules(p)
     _options(p, 1_000_000)
     p.set_defaults(handler=_shut_the_box)
 
@@ -160,13 +160,23 @@ def _darts(args):
 
 
 def _shut_the_box(args):
-    game = ShutTheBox(simplified=args.simplified)
+    game = game_of(args)
 
     def fn(n, **options):
         return simulate(game, n, **options)
 
-    rules = "simplified" if args.simplified else "full"
-    describe = _described(f"Shut the Box, {rules} rules, random play", lambda record: ({"rules": rules}, ""))
+    def extra(record):
+        more = {"rules": "simplified" if game.simplified else "full"}
+        if (game.levers, game.dice, game.scoring) != (9, "two", "win"):
+            more |= {"levers": game.levers, "dice": game.dice, "scoring": game.scoring}
+        if game.scoring == "win":
+            return more, ""
+        # a score is paid as its negative: the report names the score itself
+        score, low, high = -record.mean, -record.mean_high, -record.mean_low
+        more |= {"score": score, "score_low": low, "score_high": high}
+        return more, f"\nscore     {score:.6g}  (expected {game.scoring} of the levers left, 95% CI [{low:.6g}, {high:.6g}])"
+
+    describe = _described(f"Shut the Box, {rules_text(game)}, random play", extra)
     _simulate(args, fn, "shut the box", describe)
 
 

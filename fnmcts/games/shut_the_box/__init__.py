@@ -82,7 +82,8 @@ def uct(tree, box, rng, game=None, rule=ucb, *, simplified: bool = False, **opti
         game = ShutTheBox(simplified=simplified)
     elif simplified:
         raise ValueError("simplified is an option of the tutorial's Shut the Box: give it to the game instead")
-    if not options and isinstance(game, ShutTheBox) and isinstance(box, frozenset):
+    tutorial_rules = isinstance(game, ShutTheBox) and game.tutorial_dice and game.scoring == "win"
+    if not options and tutorial_rules and isinstance(box, frozenset):
         bound = _builtin_rule(rule)
         if bound is not None and isinstance(tree, (PMap, Tree)) and _restorable(rng):
             state = rng.getstate()

@@ -27,13 +27,26 @@ tutorial.
 True
 >>> [game.describe_move(state, m) for m in game.possible_moves(state)]
 ['flip 4', 'flip 1 3']
+
+The family: boxes of 1 to 12 levers, three dice rules (``DICE_RULES``) and
+three scorings (``SCORINGS``), parameters of ``ShutTheBox``. Where a dice rule
+allows one die, the box is the player's decision (roll one die or two) before
+the chance node. A score is paid as its negative, so that more is better.
+
+>>> pub = ShutTheBox(dice="low-sum", scoring="sum")
+>>> pub.to_move(frozenset({2, 4})), pub.possible_moves(frozenset({2, 4}))
+(0, (2, 1))
+>>> pub.payoff_range(), pub.payoff(pub.play(pub.play(frozenset({2, 4}), 1), 1))
+((-45, 0), (-6,))
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from fractions import Fraction
 from itertools import combinations
+from math import lcm
 
 from pyrsistent import PMap, pmap
 
@@ -62,6 +75,14 @@ __all__ = [
     "mask_to_box",
     "random_finish",
     "ShutTheBox",
+    "DICE_RULES",
+    "SCORINGS",
+    "ONE_DIE_PROBABILITIES",
+    "one_die_allowed",
+    "box_score",
+    "box_values",
+    "exact_tree",
+    "count_states",
     "make_rng",
     "play_game_steps",
     "render_box",
@@ -81,6 +102,61 @@ sample_box = start_box - {1, 3, 6}
 """The tutorial's sample: levers 1, 3 and 6 already down."""
 easy_box = frozenset({7})
 """One lever left: wins come up about one game in six."""
+
+DICE_RULES = ("two", "low-sum", "high-down")
+"""The dice rules: ``'two'``, always two dice (the tutorial); ``'low-sum'``, one
+die allowed when the levers left add up to 6 or less; ``'high-down'``, one die
+allowed once 7, 8 and 9 are down, read as "once every lever above 6 is down"
+for any box (levers 7 to 12 on a twelve-lever box; a box of 6 levers or fewer
+may always roll one die). Where one die is allowed the player chooses before
+the roll."""
+
+SCORINGS = ("win", "sum", "digits")
+"""The scorings: ``'win'``, a shut box wins (payoff 1) and anything else loses
+(0), as in the tutorial; ``'sum'``, the sum of the levers left; ``'digits'``, the
+levers left read as a number, lowest lever first ({1, 4, 7} scores 147; a
+lever of two digits adds both, {1, 10} scores 110). Lower scores are better: a
+score is paid as its negative, from ``-score(every lever up)`` to 0."""
+
+ONE_DIE_PROBABILITIES = tuple((face, Fraction(1, 6)) for face in range(1, 7))
+"""``((1, 1/6), ..., (6, 1/6))``: the faces of one die."""
+
+
+def one_die_allowed(box, dice: str = "two") -> bool:
+    """May the player roll one die at ``box`` under the dice rule ``dice``?
+
+    >>> one_die_allowed(frozenset({1, 5}), "low-sum"), one_die_allowed(frozenset({1, 6}), "low-sum")
+    (True, False)
+    >>> one_die_allowed(frozenset({1, 2, 6}), "high-down"), one_die_allowed(frozenset({7}), "high-down")
+    (True, False)
+    >>> one_die_allowed(frozenset({1}), "two"), one_die_allowed(frozenset(), "low-sum")
+    (False, False)
+    """
+    if not box or dice == "two":
+        return False
+    if dice == "low-sum":
+        return sum(box) <= 6
+    return max(box) <= 6
+
+
+def box_score(box, scoring: str = "sum") -> int:
+    """The score of the levers left in ``box`` (lower is better); 0 for a shut box.
+
+    ``'sum'`` adds them, ``'digits'`` reads them as a number (lowest lever
+    first), ``'win'`` scores 1 for any lever left.
+
+    >>> box_score(frozenset({1, 4, 7})), box_score(frozenset({1, 4, 7}), "digits"), box_score(frozenset({1, 10}), "digits")
+    (12, 147, 110)
+    >>> box_score(frozenset(), "digits"), box_score(frozenset({3}), "win")
+    (0, 1)
+    """
+    if not box:
+        return 0
+    if scoring == "sum":
+        return sum(box)
+    if scoring == "digits":
+        return int("".join(str(lever) for lever in sorted(box)))
+    return 1
 
 
 def is_win(box) -> bool:
@@ -344,6 +420,36 @@ def _count_wins(mask: int, n: int, rng: random.Random, moves36: tuple) -> int:
     return wins
 
 
+def _moves6(levers: int, simplified: bool) -> tuple:
+    """The next boxes per (box mask, face of one die - 1), in the order of ``ordered_moves``."""
+    table = []
+    for mask in range(1 << levers):
+        box = mask_to_box(mask)
+        table.extend(tuple(box_to_mask(m) for m in ordered_moves(box, face, simplified, levers)) for face in range(1, 7))
+    return tuple(table)
+
+
+def _random_end(tables: tuple, mask: int, rnd) -> int:
+    """The box mask a random game from ``mask`` ends at, on a dice rule with a choice.
+
+    ``tables`` is ``(moves36, moves6, choice)``: where ``choice[mask]`` the
+    player picks two dice (draw below 1/2) or one die, as ``random_agent``
+    picks among the moves ``(2, 1)``; then the dice roll and the levers are
+    chosen as in ``random_finish``. The draws are those of the generic playout.
+    """
+    moves36, moves6, choice = tables
+    while mask:
+        if choice[mask] and int(rnd() * 2):
+            nxt = moves6[mask * 6 + int(rnd() * 6)]
+        else:
+            nxt = moves36[mask * 36 + int(rnd() * 36)]
+        k = len(nxt)
+        if not k:
+            return mask
+        mask = nxt[0] if k == 1 else nxt[int(rnd() * k)]
+    return 0
+
+
 # -- the game value -----------------------------------------------------------------
 
 
@@ -354,15 +460,20 @@ def _only_keys(data: dict, keys: tuple, what: str) -> None:
         raise ValueError(f"{what} has no {', '.join(map(repr, unknown))}: its keys are {', '.join(keys)}")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class ShutTheBox(GameBase):
     """Shut the Box as a one-player game with dice (chance) nodes.
 
-    ``levers``: how many levers (9 in the tutorial); ``simplified``: the rules of
-    task 4 (flip the roll's lever or lose; lever 1 starts down).
+    ``levers``: how many levers, 1 to 12 (9 in the tutorial); ``simplified``:
+    the rules of task 4 (flip the roll's lever or lose; lever 1 starts down);
+    ``dice``: the dice rule, one of ``DICE_RULES`` (``'two'``, the tutorial's);
+    ``scoring``: one of ``SCORINGS`` (``'win'``, the tutorial's: 1 for a shut
+    box, else 0; ``'sum'`` and ``'digits'`` pay minus the score of the levers left).
 
     A state is a box (the frozenset of levers up), where the dice roll next, or
     a box with its roll, where the player flips levers; a move is the box left.
+    Where the dice rule allows one die, the box is the player's choice of
+    ``2`` or ``1`` dice, which leads to ``pmap(box=..., dice=k)``, where the dice roll.
 
     >>> game = ShutTheBox(levers=4)
     >>> box = game.start()
@@ -373,10 +484,14 @@ class ShutTheBox(GameBase):
     (0, [[2, 3], [1, 4]])
     >>> game.payoff(frozenset()), game.payoff(game.play(frozenset({1}), 5))
     ((1,), (0,))
+    >>> ShutTheBox(levers=10, dice="high-down", scoring="digits")
+    ShutTheBox(levers=10, simplified=False, dice='high-down', scoring='digits')
     """
 
     levers: int = 9
     simplified: bool = False
+    dice: str = "two"
+    scoring: str = "win"
     _table: tuple = field(default=None, init=False, repr=False, compare=False)
     num_players = 1
     name = "shut-the-box"
@@ -388,18 +503,44 @@ class ShutTheBox(GameBase):
             raise ValueError(f"levers must be between 1 and 12, got {self.levers}")
         if not isinstance(self.simplified, bool):
             raise TypeError(f"simplified must be True or False, got {self.simplified!r}")
+        if self.dice not in DICE_RULES:
+            raise ValueError(f"dice must be one of {', '.join(DICE_RULES)}, got {self.dice!r}")
+        if self.scoring not in SCORINGS:
+            raise ValueError(f"scoring must be one of {', '.join(SCORINGS)}, got {self.scoring!r}")
+
+    def __repr__(self):
+        rules = "" if self.dice == "two" else f", dice={self.dice!r}"
+        rules += "" if self.scoring == "win" else f", scoring={self.scoring!r}"
+        return f"ShutTheBox(levers={self.levers}, simplified={self.simplified}{rules})"
+
+    @property
+    def tutorial_dice(self) -> bool:
+        """True under the tutorial's dice rule (always two dice): boxes are chance nodes."""
+        return self.dice == "two"
+
+    def _roll_range(self, box) -> tuple:
+        return (1, 12) if one_die_allowed(box, self.dice) else (2, 12)
 
     def check_state(self, state):
         """``state`` as a state of this game (a set becomes a frozenset), or a clear error."""
         if isinstance(state, PMap):
-            if set(state) != {"box", "roll"}:
+            keys = set(state)
+            if keys not in ({"box", "roll"}, {"box", "dice"}):
                 raise ValueError(f"a Shut the Box state is a box or pmap(box=..., roll=...), got {state!r}")
             box = _check_box(state["box"], self.levers)
-            roll = state["roll"]
-            if isinstance(roll, bool) or not isinstance(roll, int) or not 2 <= roll <= 12:
-                raise ValueError(f"a roll of two dice is a whole number from 2 to 12, got {roll!r}")
+            if "dice" in keys:
+                if state["dice"] not in (1, 2) or isinstance(state["dice"], bool) or not one_die_allowed(box, self.dice):
+                    raise ValueError(f"no choice of dice at {state!r} under the dice rule {self.dice!r}")
+            else:
+                self._check_roll(box, state["roll"])
             return state if box is state["box"] else state.set("box", box)
         return _check_box(state, self.levers)
+
+    def _check_roll(self, box, roll) -> None:
+        low, high = self._roll_range(box)
+        if isinstance(roll, bool) or not isinstance(roll, int) or not low <= roll <= high:
+            what = "two dice" if low == 2 else "one die or two"
+            raise ValueError(f"a roll of {what} is a whole number from {low} to {high}, got {roll!r}")
 
     def start(self):
         box = frozenset(range(1, self.levers + 1))
@@ -407,55 +548,107 @@ class ShutTheBox(GameBase):
 
     def to_move(self, state):
         if isinstance(state, PMap):
+            if "dice" in state:
+                return CHANCE
             box, roll = state["box"], state["roll"]
             if self.simplified:
                 return 0 if roll in box else None
             return 0 if any(box.issuperset(c) for c in levers_for_roll(roll, self.levers)) else None
-        return CHANCE if state else None
+        if not state:
+            return None
+        return 0 if one_die_allowed(state, self.dice) else CHANCE
 
     def possible_moves(self, state) -> tuple:
         if not isinstance(state, PMap):
+            return (2, 1) if one_die_allowed(state, self.dice) else ()
+        if "dice" in state:
             return ()
         return ordered_moves(state["box"], state["roll"], self.simplified, self.levers)
 
     def chance_outcomes(self, state) -> tuple:
-        if isinstance(state, PMap) or not state:
+        if isinstance(state, PMap):
+            if "dice" not in state:
+                return ()
+            return ONE_DIE_PROBABILITIES if state["dice"] == 1 else DICE_PROBABILITIES
+        if not state or one_die_allowed(state, self.dice):
             return ()
         return DICE_PROBABILITIES
 
     def play(self, state, move):
         if isinstance(state, PMap):
-            box, roll = state["box"], state["roll"]
+            box = state["box"]
+            if "dice" in state:
+                low, high = (1, 6) if state["dice"] == 1 else (2, 12)
+                if isinstance(move, bool) or not isinstance(move, int) or not low <= move <= high:
+                    raise ValueError(f"illegal dice roll {move!r} at {state!r}")
+                return fixed_pmap({"box": box, "roll": move})
+            roll = state["roll"]
             # a legal move leaves a part of the box whose flipped levers add up to the roll
             # (under the simplified rules: exactly the roll's lever)
             flipped = box - move if isinstance(move, frozenset) and move < box else None
             if not flipped or sum(flipped) != roll or self.simplified and flipped != {roll}:
                 raise ValueError(f"illegal move {move!r} at {state!r}")
             return move
+        if state and one_die_allowed(state, self.dice):
+            if move not in (1, 2) or isinstance(move, bool):
+                raise ValueError(f"choose 1 or 2 dice at {state!r}, got {move!r}")
+            return fixed_pmap({"box": _check_box(state, self.levers), "dice": move})
         if not state or isinstance(move, bool) or not isinstance(move, int) or not 2 <= move <= 12:
             raise ValueError(f"illegal dice roll {move!r} at {state!r}")
         return fixed_pmap({"box": _check_box(state, self.levers), "roll": move})
 
     def payoff(self, state) -> tuple:
         box = state["box"] if isinstance(state, PMap) else state
-        if box and (not isinstance(state, PMap) or self.to_move(state) is not None):
+        if box and self.to_move(state) is not None:
             raise ValueError(f"the game is not over at {state!r}")
-        return (0,) if box else (1,)
+        return (self._payoff_of(box),)
+
+    def _payoff_of(self, box) -> int:
+        if self.scoring == "win":
+            return 0 if box else 1
+        return -box_score(box, self.scoring)
+
+    def payoff_range(self) -> tuple:
+        """``(0, 1)`` when a shut box wins; ``(-score of every lever up, 0)`` for a score.
+
+        >>> ShutTheBox().payoff_range(), ShutTheBox(scoring="sum").payoff_range(), ShutTheBox(scoring="digits").payoff_range()
+        ((0, 1), (-45, 0), (-123456789, 0))
+        """
+        if self.scoring == "win":
+            return (0, 1)
+        return (-box_score(frozenset(range(1, self.levers + 1)), self.scoring), 0)
+
+    def score(self, state) -> int:
+        """The score at the end of a game (lower is better): the levers left by the rules' scoring.
+
+        Under ``'win'`` scoring: 0 for a shut box, 1 otherwise.
+
+        >>> ShutTheBox(scoring="sum").score(frozenset()), ShutTheBox(scoring="digits").score(frozenset({2, 5}))
+        (0, 25)
+        """
+        box = state["box"] if isinstance(state, PMap) else state
+        return box_score(box, self.scoring)
 
     def describe_move(self, state, move) -> str:
         if isinstance(state, PMap):
+            if "dice" in state:
+                return f"roll {move}"
             return "flip " + " ".join(str(lever) for lever in sorted(state["box"] - move))
+        if state and one_die_allowed(state, self.dice):
+            return "roll one die" if move == 1 else "roll two dice"
         return f"roll {move}"
 
     def state_to_json(self, state):
         if isinstance(state, PMap):
+            if "dice" in state:
+                return {"box": sorted(state["box"]), "dice": state["dice"]}
             return {"box": sorted(state["box"]), "roll": state["roll"]}
         return {"box": sorted(state)}
 
     def state_from_json(self, data):
         if not isinstance(data, dict) or "box" not in data:
             raise ValueError(f"a Shut the Box state is {{'box': [...], 'roll': r}}, got {data!r}")
-        _only_keys(data, ("box", "roll"), "a Shut the Box state")
+        _only_keys(data, ("box", "dice") if "dice" in data else ("box", "roll"), "a Shut the Box state")
         levers = data["box"]
         if not isinstance(levers, list) or any(isinstance(x, bool) or not isinstance(x, int) for x in levers):
             raise ValueError(f"a box is a list of lever numbers, got {levers!r}")
@@ -464,19 +657,74 @@ class ShutTheBox(GameBase):
         box = frozenset(levers)
         if not box <= frozenset(range(1, self.levers + 1)):
             raise ValueError(f"levers must lie in 1..{self.levers}, got {sorted(box)}")
+        if "dice" in data and "roll" not in data:
+            return self.check_state(fixed_pmap({"box": box, "dice": data["dice"]}))
         roll = data.get("roll")
         if roll is None:
             return box
-        if isinstance(roll, bool) or not isinstance(roll, int) or not 2 <= roll <= 12:
-            raise ValueError(f"a roll of two dice is a whole number from 2 to 12, got {roll!r}")
+        self._check_roll(box, roll)
         return fixed_pmap({"box": box, "roll": roll})
 
-    def random_wins(self, state, n: int, rng: random.Random) -> int:
-        """Wins in ``n`` random-play games from ``state`` (fast kernel)."""
-        if isinstance(state, PMap):
-            raise ValueError("random_wins starts from a box, before the roll")
-        box = _check_box(state, self.levers)
-        return _count_wins(box_to_mask(box), n, rng, self.kernel_table())
+    def _to_box(self, state, rnd):
+        """``(box, over)``: from a roll or a dice choice, the box random play reaches first.
+
+        The draws are those of the generic playout (one for the dice, one for a
+        choice among two or more flips); ``over`` is True when no flip adds up
+        to the roll (the game ends with ``box``).
+        """
+        if not isinstance(state, PMap):
+            return _check_box(state, self.levers), False
+        state = self.check_state(state)
+        box = state["box"]
+        if "dice" in state:
+            roll = int(rnd() * 6) + 1 if state["dice"] == 1 else ROLL_OF_36[int(rnd() * 36)]
+        else:
+            roll = state["roll"]
+        moves = ordered_moves(box, roll, self.simplified, self.levers)
+        if not moves:
+            return box, True
+        return (moves[0] if len(moves) == 1 else moves[int(rnd() * len(moves))]), False
+
+    def _random_mask(self, state, rnd) -> int:
+        """The box mask one random game from ``state`` ends at, on the kernel's tables."""
+        box, over = self._to_box(state, rnd)
+        mask = box_to_mask(box)
+        if over or not mask:
+            return mask
+        if not self.tutorial_dice:
+            return _random_end(self._tables(), mask, rnd)
+        table = self.kernel_table()
+        while mask:
+            nxt = table[mask * 36 + int(rnd() * 36)]
+            k = len(nxt)
+            if not k:
+                break
+            mask = nxt[0] if k == 1 else nxt[int(rnd() * k)]
+        return mask
+
+    def random_wins(self, state, n: int, rng: random.Random):
+        """Wins in ``n`` random-play games from ``state`` (fast kernel); ``None`` under a score.
+
+        A game scored by the levers left pays more than two payoffs, so it
+        declines (drawing nothing) and ``simulate`` uses ``random_payoff``.
+        The draws are those of ``playout`` with ``random_agent`` (a property test checks).
+        """
+        if self.scoring != "win":
+            return None
+        if self.tutorial_dice and not isinstance(state, PMap):
+            return _count_wins(box_to_mask(_check_box(state, self.levers)), n, rng, self.kernel_table())
+        rnd = rng.random
+        return sum(1 for _ in range(n) if not self._random_mask(state, rnd))
+
+    def random_payoff(self, state, rng: random.Random) -> tuple:
+        """The payoff of one random-play game from ``state`` (fast kernel).
+
+        The draws are those of ``playout`` with ``random_agent`` (a property test checks).
+
+        >>> ShutTheBox(scoring="sum").random_payoff(frozenset({1, 2, 3}), random.Random(2))
+        (-6,)
+        """
+        return (self._payoff_of(mask_to_box(self._random_mask(state, rng.random))),)
 
     def search_kernel(self, rule: str, constant):
         """The game's own fast search, for ``fnmcts.mcts.search`` (an optional hook).
@@ -486,7 +734,8 @@ class ShutTheBox(GameBase):
         built-in ``rule`` (``'ucb'`` with ``z``, ``'ucb1'`` with ``c``), the mean
         backup and no solver: the engine's descent on box masks, the same counts
         draw for draw. It returns True, or False without drawing when it does not
-        apply (a search from a roll).
+        apply (a search from a roll). Only the tutorial's dice and scoring have a
+        kernel: the other rules return ``None`` and search on the engine.
 
         >>> import random
         >>> counts = {}
@@ -494,7 +743,11 @@ class ShutTheBox(GameBase):
         True
         >>> counts[frozenset({1, 2, 3})]
         [0, 5]
+        >>> ShutTheBox(levers=3, scoring="sum").search_kernel("ucb", 2) is None
+        True
         """
+        if not self.tutorial_dice or self.scoring != "win":
+            return None
         table = self.kernel_table()
         levers = self.levers
 
@@ -518,11 +771,171 @@ class ShutTheBox(GameBase):
         """
         if self.levers == 9:
             return _TABLE_9[self.simplified]
-        table = self._table
-        if table is None:
-            table = _moves36(self.levers, self.simplified)
-            object.__setattr__(self, "_table", table)
-        return table
+        return self._tables()[0]
+
+    def _tables(self) -> tuple:
+        """``(moves36, moves6, choice)``: the kernel's tables, built once per game value."""
+        tables = self._table
+        if tables is None:
+            moves36 = _TABLE_9[self.simplified] if self.levers == 9 else _moves36(self.levers, self.simplified)
+            if self.tutorial_dice:
+                tables = (moves36, None, None)
+            else:
+                choice = tuple(one_die_allowed(mask_to_box(m), self.dice) for m in range(1 << self.levers))
+                tables = (moves36, _moves6(self.levers, self.simplified), choice)
+            object.__setattr__(self, "_table", tables)
+        return tables
+
+    def _choice_tables(self) -> tuple:
+        return self._tables()
+
+
+# -- exact values on box masks -----------------------------------------------------------
+# The same values as ``fnmcts.exact.solve`` and ``evaluate_policy`` (a property test
+# checks every rule), without the protocol's states: one pass over the box masks in
+# increasing order (a move only clears bits), in integers scaled by one common
+# denominator, so every comparison and sum is exact and cheap.
+
+_TWO_DICE_WAYS = tuple(sum(1 for roll in ROLL_OF_36 if roll == r) for r in range(13))
+"""``_TWO_DICE_WAYS[r]``: in how many of the 36 pairs two dice add up to ``r``."""
+
+
+def _children(game) -> tuple:
+    """``children[mask][roll]``: the box masks a roll of ``roll`` (0 to 12) can leave, in move order."""
+    levers = game.levers
+    if game.simplified:
+        combos = [((1 << (r - 1)),) if 1 <= r <= levers else () for r in range(13)]
+    else:
+        combos = [tuple(box_to_mask(c) for c in levers_for_roll(r, levers)) for r in range(13)]
+    return tuple(
+        tuple(tuple(m ^ c for c in combos[r] if m & c == c) for r in range(13)) for m in range(1 << levers)
+    )
+
+
+def _mask_rules(game) -> tuple:
+    """``(choice, pay)`` per box mask: may one die be rolled there, and its payoff when the game ends there."""
+    boxes = [mask_to_box(m) for m in range(1 << game.levers)]
+    return (
+        tuple(one_die_allowed(box, game.dice) for box in boxes),
+        tuple(game._payoff_of(box) for box in boxes),
+    )
+
+
+def _scaled_values(game, policy: str) -> tuple:
+    """``(scale, box, rolled)``: every value times ``scale``, as integers.
+
+    ``box[mask]`` is the value of the box (before the dice, or the dice
+    choice); ``rolled[mask][r]`` the value of the box after a roll of ``r``
+    (``None`` for a roll that cannot happen there); ``rolled[mask][0]`` holds
+    ``(two dice, one die)``, the values of the choice's two moves, where there
+    is one.
+    """
+    if policy not in ("optimal", "random"):
+        raise ValueError(f"policy must be 'optimal' or 'random', got {policy!r}")
+    children = _children(game)
+    choice, pay = _mask_rules(game)
+    per_turn = 36
+    if policy == "random":
+        counts = {len(kids) for by_roll in children for kids in by_roll if kids}
+        per_turn = 72 * lcm(1, *counts)
+    scale = per_turn ** game.levers
+    best = policy == "optimal"
+    box = [0] * len(children)
+    rolled = [None] * len(children)
+    box[0] = pay[0] * scale
+    for m in range(1, len(children)):
+        stuck = pay[m] * scale
+        by_roll = children[m]
+        after = [None] * 13
+        for r in range(1 if choice[m] else 2, 13):
+            kids = by_roll[r]
+            if not kids:
+                after[r] = stuck
+            elif len(kids) == 1:
+                after[r] = box[kids[0]]
+            elif best:
+                after[r] = max(box[k] for k in kids)
+            else:
+                after[r] = sum(box[k] for k in kids) // len(kids)
+        two = sum(_TWO_DICE_WAYS[r] * after[r] for r in range(2, 13)) // 36
+        if choice[m]:
+            one = sum(after[1:7]) // 6
+            after[0] = (two, one)
+            box[m] = max(two, one) if best else (two + one) // 2
+        else:
+            box[m] = two
+        rolled[m] = after
+    return scale, box, rolled
+
+
+def box_values(game, policy: str = "optimal") -> tuple:
+    """The exact value of every box of ``game`` (a ``ShutTheBox``), indexed by its bitmask.
+
+    ``policy``: ``'optimal'`` (best play) or ``'random'`` (every choice uniformly
+    at random, the dice choice too). The values of ``fnmcts.exact.solve`` and
+    ``evaluate_policy(game, random_policy)`` at the boxes, computed on bitmasks:
+    a twelve-lever box in well under a second.
+
+    >>> values = box_values(ShutTheBox())
+    >>> values[box_to_mask(start_box)]
+    Fraction(466473281, 6530347008)
+    >>> box_values(ShutTheBox(levers=2, scoring="sum"), "random")[0b11]
+    Fraction(-25, 9)
+    """
+    scale, box, _ = _scaled_values(game, policy)
+    return tuple(Fraction(n, scale) for n in box)
+
+
+def exact_tree(game, rolls: bool = True) -> dict:
+    """Every state of every box of ``game`` with its exact value under optimal play.
+
+    A dict ``state -> Fraction``: the boxes, the boxes after each roll that can
+    happen there (``pmap(box=..., roll=...)``; left out when ``rolls`` is
+    False) and, where one die is allowed, the dice choice's states
+    (``pmap(box=..., dice=k)``). The same values as
+    ``fnmcts.exact.solve(game, *all_boxes(game.levers))`` (a property test
+    checks it), from ``box_values``' pass over the masks.
+
+    >>> tree = exact_tree(ShutTheBox(levers=3))
+    >>> len(tree), tree[frozenset({1, 2})], tree[pmap({"box": frozenset({1, 2}), "roll": 3})]
+    (85, Fraction(1, 18), Fraction(1, 1))
+    """
+    scale, box, rolled = _scaled_values(game, "optimal")
+    boxes = [mask_to_box(m) for m in range(len(box))]
+    tree = {boxes[m]: Fraction(n, scale) for m, n in enumerate(box)}
+    for m in range(1, len(box)):
+        after, b = rolled[m], boxes[m]
+        for r in range(1, 13) if rolls else ():
+            if after[r] is not None:
+                tree[fixed_pmap({"box": b, "roll": r})] = Fraction(after[r], scale)
+        if after[0] is not None:
+            two, one = after[0]
+            tree[fixed_pmap({"box": b, "dice": 2})] = Fraction(two, scale)
+            tree[fixed_pmap({"box": b, "dice": 1})] = Fraction(one, scale)
+    return tree
+
+
+def count_states(game, box) -> int:
+    """How many states play can reach from ``box`` (``box`` included): what ``solve(game, box)`` values.
+
+    >>> count_states(ShutTheBox(simplified=True), ShutTheBox(simplified=True).start())
+    3061
+    """
+    children = _children(game)
+    choice, _ = _mask_rules(game)
+    seen, todo, states = set(), [box_to_mask(_check_box(box, game.levers))], 0
+    while todo:
+        m = todo.pop()
+        if m in seen:
+            continue
+        seen.add(m)
+        states += 1
+        if not m:
+            continue
+        rolls = range(1 if choice[m] else 2, 13)
+        states += len(rolls) + (2 if choice[m] else 0)
+        todo.extend(k for r in rolls for k in children[m][r])
+    return states
 
 
 # -- a game's steps, and the pure parts of interactive play (task 9) -------------------
@@ -598,10 +1011,11 @@ def parse_choice(text, count: int) -> int:
     return number - 1
 
 
-def format_choices(labels, hints=None) -> tuple:
+def format_choices(labels, hints=None, hint: str = "win") -> tuple:
     """Numbered lines, one per choice, each with its win probability when ``hints`` is given.
 
-    ``hints`` holds one number per label. Works for any game.
+    ``hints`` holds one number per label, shown after ``hint`` (say
+    ``'score'`` for an expected score). Works for any game.
 
     >>> from fractions import Fraction
     >>> format_choices(["flip 5", "flip 2 3"], [Fraction(1, 9), Fraction(37, 324)])
@@ -609,16 +1023,16 @@ def format_choices(labels, hints=None) -> tuple:
     >>> format_choices([f"flip {n}" for n in range(1, 11)])[8:]
     ('   9) flip 9', '  10) flip 10')
     """
-    labels = [str(label) for label in labels]
+    labels = [str(text) for text in labels]
     if hints is not None and len(hints) != len(labels):
         raise ValueError(f"{len(hints)} hints for {len(labels)} choices")
-    width = max((len(label) for label in labels), default=0)
+    width = max((len(text) for text in labels), default=0)
     digits = len(str(len(labels)))  # choice 10 and up: the numbers right-aligned, the labels in one column
     lines = []
-    for i, label in enumerate(labels):
-        line = f"  {i + 1:>{digits}}) {label.ljust(width) if hints is not None else label}"
+    for i, text in enumerate(labels):
+        line = f"  {i + 1:>{digits}}) {text.ljust(width) if hints is not None else text}"
         if hints is not None:
-            line += f"  win {float(hints[i]):.4f}"
+            line += f"  {hint} {float(hints[i]):.4f}"
         lines.append(line)
     return tuple(lines)
 
