@@ -216,7 +216,7 @@ def test_tic_tac_toe_values_equal_openspiels_alpha_beta(opening):
 @pytest.mark.slow
 def test_tic_tac_toe_from_the_start_is_a_draw_for_both_solvers():
     game = from_openspiel("tic_tac_toe")
-    solution = solve(game)
+    solution = solve(game, limit=None)  # beyond the default limit of 200,000 states
     assert value(solution, game.start()) == (0, 0) == (_alpha_beta(game, game.start()), 0)
     assert len(solution) == 549_946  # histories: the adapter keeps no transpositions
 
