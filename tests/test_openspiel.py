@@ -40,9 +40,11 @@ CATALOGUE_BOUNDS = dict(max_examples=3, max_steps=16, exact_limit=200, agents={"
 separately, once, with OpenSpiel's own bound on a game's length."""
 
 
-HEAVY = {"yacht": dict(max_examples=1, max_steps=4)}
-"""Tighter bounds where every chance node has thousands of outcomes (yacht: 7,776 rolls of five dice),
-each one played four times by the purity and hash laws."""
+HEAVY = {"yacht": dict(max_examples=1, max_steps=4)} | {
+    name: dict(max_examples=2, max_steps=8) for name in ("go", "mnk", "gomoku", "y", "havannah", "hex")
+}
+"""Tighter bounds where every state has hundreds of moves or outcomes, each played five times by the
+legality, purity and hash laws: yacht (7,776 rolls of five dice) and the wide boards (121 to 361 moves)."""
 
 
 def _length_bound(game) -> int:
