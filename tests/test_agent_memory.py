@@ -3,7 +3,7 @@
 import pickle
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import example, given, settings, strategies as st
 
 from fnmcts.agents import make_agent
 from fnmcts.games import Nim, ShutTheBox, TicTacToe
@@ -47,6 +47,7 @@ def test_a_memory_agent_is_a_plain_agent_elsewhere_and_pickles():
 
 @settings(max_examples=15, deadline=None)
 @given(st.integers(1, 300), st.integers(1, 300), st.integers(0, 1000), st.integers(1, 3))
+@example(first=4, second=1, seed=0, take=1)  # a stored state the new root reaches only through an unstored one
 def test_a_search_on_the_subtree_grows_what_it_grows_on_the_whole_tree(first, second, seed, take):
     game = Nim(heap=14, max_take=3)
     tree = search(game, game.start(), first, make_rng(seed))
@@ -56,6 +57,19 @@ def test_a_search_on_the_subtree_grows_what_it_grows_on_the_whole_tree(first, se
     assert search(game, state, second, make_rng(seed + 1), tree=kept) == subtree(
         game, search(game, state, second, make_rng(seed + 1), tree=tree), state
     )
+
+
+def test_a_subtree_keeps_a_transposition_behind_an_unstored_state_unless_the_walk_is_cut():
+    game = Nim(heap=14, max_take=3)
+    tree = search(game, game.start(), 4, make_rng(0))
+    state = game.play(game.start(), 1)  # 13 left; 11 with the same player to move is two moves on
+    behind = game.play(game.play(state, 1), 1)
+    between = game.play(state, 1)
+    assert behind in tree and between not in tree
+    assert behind in subtree(game, tree, state)
+    assert behind not in subtree(game, tree, state, walk=3)  # too many states to walk: through stored ones only
+    with pytest.raises(ValueError, match="walk"):
+        subtree(game, tree, state, walk=-1)
 
 
 @settings(max_examples=10, deadline=None)

@@ -852,14 +852,20 @@ def _root_parallel(game, state, iterations, rng, workers, executor, chunk_size, 
     return MoveSearch(move=move, tree=frozen, proven=proven, iterations=done, children=children)
 
 
-def subtree(game, tree, state) -> Tree:
+SUBTREE_WALK = 50_000
+"""States ``subtree`` walks through at most before it keeps only what the stored states lead to."""
+
+
+def subtree(game, tree, state, *, walk: int = SUBTREE_WALK) -> Tree:
     """The part of ``tree`` still reachable from ``state``: the memory a search carries to its next move.
 
-    Walks the game from ``state`` through the states stored in ``tree`` (and
-    through chance, whose outcomes are passed, never stored); states off that
-    walk cannot be met by a search from ``state`` and are dropped. A search
-    from ``state`` on the subtree grows exactly what it grows on the whole tree
-    (a property test checks it).
+    Walks the game from ``state`` through every state it can reach (moves and
+    chance outcomes) and keeps the stored ones: a state off that walk can never
+    be met again and is dropped. A search from ``state`` on the subtree then
+    grows exactly what it grows on the whole tree (a property test checks it).
+    When the game from ``state`` holds more than ``walk`` states, the walk
+    goes on only through stored states (and chance): a stored state that only
+    unstored ones lead to is dropped too, and a later search meets it afresh.
 
     >>> from fnmcts.games.nim import Nim
     >>> from fnmcts.rng import make_rng
@@ -872,6 +878,17 @@ def subtree(game, tree, state) -> Tree:
     """
     tree = _check_tree(tree)
     state = check_state(game, state)
+    if isinstance(walk, bool) or not isinstance(walk, int) or walk < 0:
+        raise ValueError(f"walk must be a whole number of states, 0 or more, got {walk!r}")
+    keep = _reachable(game, tree, state, walk)
+    if keep is None:
+        keep = _reachable(game, tree, state, None)
+    return Tree(pmap(keep), state)
+
+
+def _reachable(game, tree, state, walk):
+    """The stored states reachable from ``state``: through every state (at most ``walk``, else None),
+    or, with ``walk`` None, only through stored states and chance."""
     keep = {}
     stack, seen = [(state, True)], {state}
     while stack:
@@ -879,7 +896,7 @@ def subtree(game, tree, state) -> Tree:
         rec = tree.get(x)
         if rec is not None:
             keep[x] = rec
-        elif not passing:
+        elif not passing and walk is None:
             continue
         player = game.to_move(x)
         if player is None:
@@ -891,8 +908,10 @@ def subtree(game, tree, state) -> Tree:
         for child, by_chance in nexts:
             if child not in seen:
                 seen.add(child)
+                if walk is not None and len(seen) > walk:
+                    return None
                 stack.append((child, by_chance))
-    return Tree(pmap(keep), state)
+    return keep
 
 
 def mcts_agent(iterations: int | None = DEFAULT_ITERATIONS, *, reuse: bool = False, **options) -> Callable:
