@@ -301,11 +301,13 @@ def play_game(
     return GameRecord(moves=moves, end=end, payoff=payoff, winner=winner, transcript=lines, seed=base)
 
 
-def _tournament_chunk(agent1, agent2, game, state, size, rng):
+def _tournament_chunk(agent1, agent2, game, state, size, rng, tick=None):
     counts = [0, 0, 0]  # draws, player 1, player 2
     for _ in range(size):
         _, _, _, winner, _ = _play((agent1, agent2), game, state, rng, False)
         counts[winner or 0] += 1
+        if tick is not None:
+            tick(1)
     return tuple(counts)
 
 
@@ -343,9 +345,10 @@ def tournament(
     start = game.start() if state is None else state
     _, length, branching = size_hint(game, start)
     check_work(n, length, branching, limit=limit)
-    fn = partial(_tournament_chunk, agent1, agent2, game, start)
+    tick = progress if executor is None else None  # in this process, progress moves with every game
+    fn = partial(_tournament_chunk, agent1, agent2, game, start, tick=tick)
     try:
-        counts = run_chunks(fn, n, base, chunk_size, executor, progress)
+        counts = run_chunks(fn, n, base, chunk_size, executor, None if tick is not None else progress)
     except Interrupted as stop:
         raise interrupted(stop, _tournament_record(stop.partial, base)) from None
     return _tournament_record(counts, base)

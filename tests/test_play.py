@@ -105,7 +105,7 @@ def test_tournament_is_the_same_on_any_executor():
 def test_tournament_progress_and_json():
     seen = []
     record = tournament(250, random_agent, random_agent, Nim(), seed=2, progress=seen.append)
-    assert seen == [100, 100, 50]
+    assert seen == [1] * 250  # in this process, every game moves the bar (on an executor, every chunk)
     data = record.to_json()
     assert data["games"] == 250 and set(data["wins"]) == {"1", "2"} and sum(data["wins"].values()) == 250
     assert isinstance(record, TournamentRecord)
