@@ -640,17 +640,8 @@ def _seat_chunk(ai, opponent, seat, size, rng):
     return sum(x > middle for x in mine), sum(x == middle for x in mine)
 
 
-def _chunked_win_rate(ai, opponent, games, seed, progress, executor, chunk_size):
-    from .rng import child_seed, resolve_seed
-
-    base = resolve_seed(seed)
-    wins, draws = [], 0
-    for seat in (0, 1):
-        counts = run_chunks(
-            partial(_seat_chunk, ai, opponent, seat), games, child_seed(base, seat), chunk_size, executor, progress
-        )
-        wins.append(sum(w for w, _ in counts))
-        draws += sum(d for _, d in counts)
+def _win_rate_counts(games, wins, draws) -> PMap:
+    """``win_rate``'s map from the wins of each seat and the draws of ``games`` games a seat."""
     total = wins[0] + wins[1]
     return pmap(
         {
@@ -663,6 +654,20 @@ def _chunked_win_rate(ai, opponent, games, seed, progress, executor, chunk_size)
             "score": (total + draws / 2) / (2 * games),
         }
     )
+
+
+def _chunked_win_rate(ai, opponent, games, seed, progress, executor, chunk_size):
+    from .rng import child_seed, resolve_seed
+
+    base = resolve_seed(seed)
+    wins, draws = [], 0
+    for seat in (0, 1):
+        counts = run_chunks(
+            partial(_seat_chunk, ai, opponent, seat), games, child_seed(base, seat), chunk_size, executor, progress
+        )
+        wins.append(sum(w for w, _ in counts))
+        draws += sum(d for _, d in counts)
+    return _win_rate_counts(games, wins, draws)
 
 
 def win_rate(
@@ -716,18 +721,7 @@ def win_rate(
                 progress(1)
         wins.append(sum(x > middle for x in mine))
         draws += sum(x == middle for x in mine)
-    total = wins[0] + wins[1]
-    return pmap(
-        {
-            "games": 2 * games,
-            "wins": total,
-            "wins_first": wins[0],
-            "wins_second": wins[1],
-            "draws": draws,
-            "rate": total / (2 * games),
-            "score": (total + draws / 2) / (2 * games),
-        }
-    )
+    return _win_rate_counts(games, wins, draws)
 
 
 def evaluate(

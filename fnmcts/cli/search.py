@@ -239,18 +239,7 @@ def _report(game, tree, settings, done, target, ran, seconds, args):
     if game.scoring != "win":
         return _report_scores(game, tree, settings, done, target, ran, seconds, args, greedy, backed, optimum)
     payload = {
-        "dives": done,
-        "target_dives": target,
-        "seed": settings["seed"],
-        "rule": ucb_name,
-        "z": settings["z"] if ucb_name == "tutorial" else None,
-        "c": settings["c"] if ucb_name == "ucb1" else None,
-        "rules": "simplified" if game.simplified else "full",
-        "levers": game.levers,
-        "dice": game.dice,
-        "scoring": game.scoring,
-        "backup": settings["backup"],
-        "max_nodes": settings["max_nodes"],
+        **_settings_payload(game, settings, done, target),
         "win_rate": rate,
         "greedy_value": float(greedy),
         "greedy_probability": f"{greedy.numerator}/{greedy.denominator}",
@@ -280,6 +269,25 @@ def _report(game, tree, settings, done, target, ran, seconds, args):
     return payload, "\n".join(lines + _ending(done, target, args))
 
 
+def _settings_payload(game, settings, done, target) -> dict:
+    """The JSON report's first keys: the dives and the search's settings and rules."""
+    ucb_name = settings["ucb"]
+    return {
+        "dives": done,
+        "target_dives": target,
+        "seed": settings["seed"],
+        "rule": ucb_name,
+        "z": settings["z"] if ucb_name == "tutorial" else None,
+        "c": settings["c"] if ucb_name == "ucb1" else None,
+        "rules": "simplified" if game.simplified else "full",
+        "levers": game.levers,
+        "dice": game.dice,
+        "scoring": game.scoring,
+        "backup": settings["backup"],
+        "max_nodes": settings["max_nodes"],
+    }
+
+
 def _ending(done, target, args) -> list:
     """The report's last lines: dives left to do, where the search came from and went."""
     lines = []
@@ -299,18 +307,7 @@ def _report_scores(game, tree, settings, done, target, ran, seconds, args, greed
     dives_score = -(low + mean(tree[root]) * (high - low)) if root in tree else None
     ucb_name = settings["ucb"]
     payload = {
-        "dives": done,
-        "target_dives": target,
-        "seed": settings["seed"],
-        "rule": ucb_name,
-        "z": settings["z"] if ucb_name == "tutorial" else None,
-        "c": settings["c"] if ucb_name == "ucb1" else None,
-        "rules": "simplified" if game.simplified else "full",
-        "levers": game.levers,
-        "dice": game.dice,
-        "scoring": game.scoring,
-        "backup": settings["backup"],
-        "max_nodes": settings["max_nodes"],
+        **_settings_payload(game, settings, done, target),
         "dives_score": dives_score,
         "greedy_score": float(-greedy),
         "greedy_expected_score": f"{-greedy.numerator}/{greedy.denominator}",
