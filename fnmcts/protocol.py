@@ -117,6 +117,7 @@ __all__ = [
     "q_key_from_json",
     "may_repeat",
     "game_to_json",
+    "game_from_json",
 ]
 
 
@@ -800,3 +801,28 @@ def game_to_json(game) -> dict:
     if not isinstance(name, str) or not is_dataclass(game) or isinstance(game, type):
         raise ValueError(f"{game!r} cannot be written as JSON: a game is a dataclass with a name")
     return {"name": name} | {f.name: _to_json(getattr(game, f.name)) for f in fields(game) if f.init}
+
+
+def game_from_json(data, games):
+    """The game value ``data`` (``game_to_json``'s form) names, its class looked up in ``games`` by name.
+
+    A malformed object, an unknown name or bad parameters are a ``ValueError`` that says which.
+
+    >>> from fnmcts.games import GAMES, Nim
+    >>> game_from_json(game_to_json(Nim(heap=5)), GAMES) == Nim(heap=5)
+    True
+    >>> game_from_json({"name": "nim", "heap": -1}, GAMES)
+    Traceback (most recent call last):
+    ...
+    ValueError: bad parameters for game 'nim': ...
+    """
+    if not isinstance(data, dict) or not isinstance(data.get("name"), str):
+        raise ValueError(f"'game' must be an object with a 'name', got {data!r}")
+    kind = games.get(data["name"])
+    if kind is None:
+        raise ValueError(f"unknown game {data['name']!r}; known: {', '.join(sorted(games))}")
+    params = {k: _from_json(v) for k, v in data.items() if k != "name"}
+    try:
+        return kind(**params)
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"bad parameters for game {data['name']!r}: {error}") from None

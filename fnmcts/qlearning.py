@@ -65,6 +65,7 @@ from .protocol import (
     CHANCE,
     _from_json,
     _to_json,
+    game_from_json,
     game_to_json,
     payoff_range,
     q_key,
@@ -779,16 +780,7 @@ def _game_to_json(game) -> dict:
 
 
 def _game_from_json(data, games):
-    if not isinstance(data, dict) or not isinstance(data.get("name"), str):
-        raise ValueError(f"'game' must be an object with a 'name', got {data!r}")
-    kind = games.get(data["name"])
-    if kind is None:
-        raise ValueError(f"unknown game {data['name']!r}; known: {', '.join(sorted(games))}")
-    params = {k: _from_json(v) for k, v in data.items() if k != "name"}
-    try:
-        game = kind(**params)
-    except TypeError as error:
-        raise ValueError(f"bad parameters for game {data['name']!r}: {error}") from None
+    game = game_from_json(data, games)
     if getattr(game, "num_players", None) != 2:
         raise ValueError(f"game {data['name']!r} is not a two-player game")
     return game

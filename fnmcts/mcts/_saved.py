@@ -43,7 +43,7 @@ from fractions import Fraction
 
 from pyrsistent import pmap
 
-from ..protocol import _from_json, _to_json, check_state, game_to_json, state_from_json, state_to_json
+from ..protocol import _to_json, check_state, game_from_json, game_to_json, state_from_json, state_to_json
 from ._records import make_record
 from ._tree import Tree
 
@@ -116,19 +116,6 @@ def _record_from_json(data, where, players):
     return make_record(
         data["win"], data["loss"], data.get("draw", 0), data.get("score"), data.get("value"), proven
     )
-
-
-def _game_from_json(data, games):
-    if not isinstance(data, dict) or not isinstance(data.get("name"), str):
-        raise ValueError(f"'game' must be an object with a 'name', got {data!r}")
-    kind = games.get(data["name"])
-    if kind is None:
-        raise ValueError(f"unknown game {data['name']!r}; known: {', '.join(sorted(games))}")
-    params = {k: _from_json(v) for k, v in data.items() if k != "name"}
-    try:
-        return kind(**params)
-    except (TypeError, ValueError) as error:
-        raise ValueError(f"bad parameters for game {data['name']!r}: {error}") from None
 
 
 def _state_from_json(game, data, where):
@@ -247,7 +234,7 @@ def read_tree_json(data, games) -> tuple:
     (Nim(heap=3, max_take=3, misere=True), Tree(0 states), {'dives': 5})
     """
     _check_header(data, TREE_FORMAT)
-    game = _game_from_json(data["game"], games)
+    game = game_from_json(data["game"], games)
     search = data.get("search")
     if search is not None and not isinstance(search, dict):
         raise ValueError(f"'search' must be an object, got {search!r}")
@@ -323,7 +310,7 @@ def move_search_from_json(data, games) -> tuple:
     from ._search import MoveSearch
 
     _check_header(data, SEARCH_FORMAT)
-    game = _game_from_json(data["game"], games)
+    game = game_from_json(data["game"], games)
     tree = _tree_of(game, data)
     missing = [k for k in ("move", "iterations", "children", "proven") if k not in data]
     if missing:
