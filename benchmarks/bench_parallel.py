@@ -45,7 +45,7 @@ def jobs(scale: float = 1.0):
             ShutTheBox(), games, seed=1, chunk_size=50_000, executor=ex
         ),
         f"tournament, {matches} games of mcts_agent(300) vs random on Nim(21)": lambda ex: tournament(
-            matches, mcts_agent(300, solver=False), random_agent, nim21, seed=1, executor=ex, chunk_size=25
+            nim21, mcts_agent(300, solver=False), random_agent, matches, seed=1, executor=ex, chunk_size=25
         ),
         f"root-parallel mcts_move, {dives:,} dives on Nim(60)": lambda ex: mcts_move(
             nim60, nim60.start(), dives, make_rng(1), solver=False, chunk_size=5_000,

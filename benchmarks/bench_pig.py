@@ -89,8 +89,8 @@ def main(goal: int = 100, mcts_goal: int = 30) -> int:
     even = (1 + exact[small.start()][0]) / 2
     mcts = mcts_agent(ITERATIONS)
     (first, second), mwall, _ = timed(lambda: (
-        tournament(GAMES, mcts, optimal, small, seed=1),
-        tournament(GAMES, optimal, mcts, small, seed=2),
+        tournament(small, mcts, optimal, GAMES, seed=1),
+        tournament(small, optimal, mcts, GAMES, seed=2),
     ))
     won = first.wins[1] + second.wins[2]
     low, high = wilson_interval(won, 2 * GAMES)

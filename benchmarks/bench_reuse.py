@@ -54,7 +54,7 @@ def tictactoe(iterations: int, games: int, reuse: bool):
     losses = 0
     for seed in range(games):
         first = seed % 2 == 0
-        record = play_game(agent, perfect, game, seed=seed) if first else play_game(perfect, agent, game, seed=seed)
+        record = play_game(game, agent, perfect, seed=seed) if first else play_game(game, perfect, agent, seed=seed)
         losses += record.winner == (2 if first else 1)
     return losses, statistics.median(timed.times)
 
@@ -69,7 +69,7 @@ def nim(iterations: int, seeds: int, reuse: bool):
         perfect = make_agent("perfect", game=game)
         timed = Timed(mcts_agent(iterations, reuse=reuse, solver=False))
         for seed in range(seeds):
-            record = play_game(timed.as_agent(), perfect, game, seed=1000 * heap + seed)
+            record = play_game(game, timed.as_agent(), perfect, seed=1000 * heap + seed)
             wins += record.winner == 1
             played += 1
         times.extend(timed.times)
@@ -80,7 +80,7 @@ def shut_the_box(iterations: int, games: int, reuse: bool):
     game = ShutTheBox()
     timed = Timed(mcts_agent(iterations, reuse=reuse, solver=False))
     agent = timed.as_agent()
-    wins = sum(play_game(agent, agent, game, seed=seed).winner == 1 for seed in range(games))
+    wins = sum(play_game(game, agent, agent, seed=seed).winner == 1 for seed in range(games))
     return wins, games, statistics.median(timed.times)
 
 

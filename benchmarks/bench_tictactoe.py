@@ -59,7 +59,7 @@ def _game(args):
     perfect = partial(exact_agent, solution=_SOLUTION)
     first = index % 2 == 0  # MCTS moves first in even games
     players = (agent, perfect) if first else (perfect, agent)
-    record = play_game(players[0], players[1], GAME, seed=child_seed(seed, index))
+    record = play_game(GAME, players[0], players[1], seed=child_seed(seed, index))
     mine = record.payoff[0 if first else 1]
     return first, mine
 

@@ -43,7 +43,7 @@ perfect_agent(game, game.state(22), rng), subtraction_winning_moves(21, 3, miser
 
 # %%
 # Game(RandomAgent, PerfectAgent, 21, 3): the record carries the notebook's transcript.
-record = play_game(random_agent, perfect_agent, game, seed=6, verbose=True)
+record = play_game(game, random_agent, perfect_agent, seed=6, verbose=True)
 record.transcript
 # => ('Player 1 takes 3 matchstick(s). There are 18 matchstick(s) remaining.',
 #    'Player 2 takes 1 matchstick(s). There are 17 matchstick(s) remaining.',
@@ -65,7 +65,7 @@ record.reward, record.winner
 
 # %%
 # Game(PerfectAgent, RandomAgent, 21, 3): 21 is a lost start, but a random opponent slips.
-record = play_game(perfect_agent, random_agent, game, seed=7, verbose=True)
+record = play_game(game, perfect_agent, random_agent, seed=7, verbose=True)
 record.transcript[-3:]
 # => ('Player 1 takes 2 matchstick(s). There are 1 matchstick(s) remaining.',
 #    'Player 2 takes 1 matchstick(s). There are 0 matchstick(s) remaining.',
@@ -73,24 +73,24 @@ record.transcript[-3:]
 
 # %%
 # Tournament(100, RandomAgent, RandomAgent, 21, 3): about even.
-tournament(100, random_agent, random_agent, game, seed=8).summary()
+tournament(game, random_agent, random_agent, 100, seed=8).summary()
 # => 'Player 1 wins 50 games. Player 2 wins 50 games.'
 
 # %%
 # Tournament(100, RandomAgent, PerfectAgent, 21, 3): the perfect second player always wins.
-tournament(100, random_agent, perfect_agent, game, seed=9).summary()
+tournament(game, random_agent, perfect_agent, 100, seed=9).summary()
 # => 'Player 1 wins 0 games. Player 2 wins 100 games.'
 
 # %%
 # Tournament(100, PerfectAgent, RandomAgent, 21, 3): nearly always, from a lost start.
-tournament(100, perfect_agent, random_agent, game, seed=10).summary()
+tournament(game, perfect_agent, random_agent, 100, seed=10).summary()
 # => 'Player 1 wins 100 games. Player 2 wins 0 games.'
 
 # %%
 # Perfect against perfect: 21 = 1 mod 4 loses for the first player, 22 wins.
-tournament(100, perfect_agent, perfect_agent, game, seed=11).summary()
+tournament(game, perfect_agent, perfect_agent, 100, seed=11).summary()
 # => 'Player 1 wins 0 games. Player 2 wins 100 games.'
-tournament(100, perfect_agent, perfect_agent, Nim(heap=22, max_take=3), seed=11).summary()
+tournament(Nim(heap=22, max_take=3), perfect_agent, perfect_agent, 100, seed=11).summary()
 # => 'Player 1 wins 100 games. Player 2 wins 0 games.'
 
 # %%
@@ -100,5 +100,5 @@ tournament(100, perfect_agent, perfect_agent, Nim(heap=22, max_take=3), seed=11)
 
 # %%
 # Same seed, same games.
-tournament(100, random_agent, random_agent, game, seed=8) == tournament(100, random_agent, random_agent, game, seed=8)
+tournament(game, random_agent, random_agent, 100, seed=8) == tournament(game, random_agent, random_agent, 100, seed=8)
 # => True

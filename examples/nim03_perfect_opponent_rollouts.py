@@ -44,21 +44,21 @@ mc_perfect(game, game.state(22), rng)
 
 # %%
 # The notebook's tournaments.
-tournament(10, random_agent, mc_perfect, game, seed=20).summary()
+tournament(game, random_agent, mc_perfect, 10, seed=20).summary()
 # => 'Player 1 wins 0 games. Player 2 wins 10 games.'
-tournament(10, mc_perfect, random_agent, game, seed=21).summary()
+tournament(game, mc_perfect, random_agent, 10, seed=21).summary()
 # => 'Player 1 wins 10 games. Player 2 wins 0 games.'
 
 # %%
 # Against perfect play from 21: whoever moves first loses, both ways round.
-tournament(10, perfect_agent, mc_perfect, game, seed=22).summary()
+tournament(game, perfect_agent, mc_perfect, 10, seed=22).summary()
 # => 'Player 1 wins 0 games. Player 2 wins 10 games.'
-tournament(10, mc_perfect, perfect_agent, game, seed=23).summary()
+tournament(game, mc_perfect, perfect_agent, 10, seed=23).summary()
 # => 'Player 1 wins 0 games. Player 2 wins 10 games.'
 
 # %%
 # One game against a random player, told move by move.
-play_game(mc_perfect, random_agent, game, seed=24, verbose=True).transcript[-4:]
+play_game(game, mc_perfect, random_agent, seed=24, verbose=True).transcript[-4:]
 # => ('Player 2 takes 3 matchstick(s). There are 2 matchstick(s) remaining.',
 #    'Player 1 takes 1 matchstick(s). There are 1 matchstick(s) remaining.',
 #    'Player 2 takes 1 matchstick(s). There are 0 matchstick(s) remaining.',

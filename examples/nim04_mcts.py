@@ -42,24 +42,24 @@ type(found.tree).__name__, len(found.tree)
 # %%
 # MCTSAgent: 500 iterations a move, as in the notebook.
 mcts500 = mcts_agent(500, c=1.0, solver=False)
-tournament(10, random_agent, mcts500, game, seed=30).summary()
+tournament(game, random_agent, mcts500, 10, seed=30).summary()
 # => 'Player 1 wins 0 games. Player 2 wins 10 games.'
-tournament(10, mcts500, random_agent, game, seed=31).summary()
+tournament(game, mcts500, random_agent, 10, seed=31).summary()
 # => 'Player 1 wins 10 games. Player 2 wins 0 games.'
-tournament(10, perfect_agent, mcts500, game, seed=32).summary()
+tournament(game, perfect_agent, mcts500, 10, seed=32).summary()
 # => 'Player 1 wins 0 games. Player 2 wins 10 games.'
-tournament(10, mcts500, perfect_agent, game, seed=33).summary()
+tournament(game, mcts500, perfect_agent, 10, seed=33).summary()
 # => 'Player 1 wins 0 games. Player 2 wins 10 games.'
 
 # %%
 # Against flat Monte Carlo and Monte Carlo with perfect-opponent rollouts.
 montecarlo = partial(montecarlo_agent, trials=1000)
 mc_perfect = partial(montecarlo_perfect_agent, trials=1000)
-tournament(10, montecarlo, mcts500, game, seed=34).summary()
+tournament(game, montecarlo, mcts500, 10, seed=34).summary()
 # => 'Player 1 wins 0 games. Player 2 wins 10 games.'
-tournament(10, mcts500, montecarlo, game, seed=35).summary()
+tournament(game, mcts500, montecarlo, 10, seed=35).summary()
 # => 'Player 1 wins 10 games. Player 2 wins 0 games.'
-tournament(10, mc_perfect, mcts500, game, seed=36).summary()
+tournament(game, mc_perfect, mcts500, 10, seed=36).summary()
 # => 'Player 1 wins 0 games. Player 2 wins 10 games.'
 
 # %%
@@ -73,7 +73,7 @@ default = mcts_agent(3000)
 
 # %%
 # A whole game of the default MCTS against perfect play from the winning heap 22.
-play_game(default, perfect_agent, Nim(heap=22, max_take=3), seed=37, verbose=True).transcript[-3:]
+play_game(Nim(heap=22, max_take=3), default, perfect_agent, seed=37, verbose=True).transcript[-3:]
 # => ('Player 1 takes 2 matchstick(s). There are 1 matchstick(s) remaining.',
 #    'Player 2 takes 1 matchstick(s). There are 0 matchstick(s) remaining.',
 #    'Player 1 wins!')

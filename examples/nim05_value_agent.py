@@ -47,11 +47,11 @@ exact_agent(game, game.state(10)), best_moves(game, solution, game.state(10))
 
 # %%
 # The notebook's tournaments.
-tournament(10, random_agent, exact_agent, game, seed=40).summary()
+tournament(game, random_agent, exact_agent, 10, seed=40).summary()
 # => 'Player 1 wins 0 games. Player 2 wins 10 games.'
-tournament(10, perfect_agent, exact_agent, game, seed=41).summary()
+tournament(game, perfect_agent, exact_agent, 10, seed=41).summary()
 # => 'Player 1 wins 0 games. Player 2 wins 10 games.'
-tournament(10, exact_agent, perfect_agent, game, seed=42).summary()
+tournament(game, exact_agent, perfect_agent, 10, seed=42).summary()
 # => 'Player 1 wins 0 games. Player 2 wins 10 games.'
 
 # %%

@@ -48,15 +48,15 @@ len(solution)
 
 # %%
 # A game between a random first player and a perfect second player.
-play_game(random_agent, perfect_agent, game, seed=3, verbose=True).transcript[-3:]
+play_game(game, random_agent, perfect_agent, seed=3, verbose=True).transcript[-3:]
 # => ('Player 2 takes 4 object(s) from pile 3. Piles: 1 0 0 0.', 'Player 1 takes 1 object(s) from pile 0. Piles: 0 0 0 0.', 'Player 2 wins!')
 
 # %%
 # Tournaments: perfect play as the second player wins every game; Monte Carlo with
 # perfect-opponent rollouts plays piles as well.
-tournament(100, random_agent, perfect_agent, game, seed=4).summary()
+tournament(game, random_agent, perfect_agent, 100, seed=4).summary()
 # => 'Player 1 wins 0 games. Player 2 wins 100 games.'
-tournament(10, random_agent, partial(montecarlo_perfect_agent, trials=100), game, seed=5).summary()
+tournament(game, random_agent, partial(montecarlo_perfect_agent, trials=100), 10, seed=5).summary()
 # => 'Player 1 wins 0 games. Player 2 wins 10 games.'
-tournament(20, exact_agent, perfect_agent, game, seed=6).summary()
+tournament(game, exact_agent, perfect_agent, 20, seed=6).summary()
 # => 'Player 1 wins 0 games. Player 2 wins 20 games.'

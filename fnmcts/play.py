@@ -3,22 +3,30 @@
 The bottom of the algorithms: everything here is written once against the
 protocol and names no game. ``random_agent`` and ``first_move_agent`` are the
 two agents every other layer can lean on; ``playout`` plays a state to its end;
-``play_game(agent1, agent2, game, seed)`` plays one game and returns an
+``play_game(game, agent1, agent2, seed)`` plays one game and returns an
 immutable ``GameRecord`` (the moves, the payoff, the winner 1 or 2, the
 notebook's player numbers, and with ``verbose`` the transcript as data: "Player
 1 takes 3 matchstick(s). There are 18 matchstick(s) remaining."); nothing is
-printed here. ``tournament(n, agent1, agent2, game, seed)`` plays ``n`` games
+printed here. ``tournament(game, agent1, agent2, n, seed)`` plays ``n`` games
 and returns a ``TournamentRecord``: same seed, same result, on one worker or
 many (one child seed per fixed-size chunk of games).
+
+Both take the game first, as every generic function does (game, state, ...,
+count, rng). The Nim notebook's order, ``Game(Agent1, Agent2, N, K)`` and
+``Tournament(numgames, Agent1, Agent2, N, K)``, is accepted too:
+``play_game(agent1, agent2, game)`` and ``tournament(n, agent1, agent2, game)``
+give the same records (a game is told from an agent by its protocol methods).
 
 >>> from fnmcts.agents import perfect_agent
 >>> from fnmcts.games import Nim
 >>> game = Nim(heap=21, max_take=3, misere=True)
->>> record = play_game(random_agent, perfect_agent, game, seed=1, verbose=True)
+>>> record = play_game(game, random_agent, perfect_agent, seed=1, verbose=True)
 >>> record.winner, record.transcript[-1]
 (2, 'Player 2 wins!')
->>> tournament(100, random_agent, perfect_agent, game, seed=1).summary()
+>>> tournament(game, random_agent, perfect_agent, 100, seed=1).summary()
 'Player 1 wins 0 games. Player 2 wins 100 games.'
+>>> play_game(random_agent, perfect_agent, game, seed=1) == play_game(game, random_agent, perfect_agent, seed=1)
+True
 """
 
 from __future__ import annotations
@@ -168,7 +176,7 @@ class GameRecord(FixedRecord):
 
     >>> from fnmcts.agents import perfect_agent
     >>> from fnmcts.games import Nim
-    >>> record = play_game(random_agent, perfect_agent, Nim(heap=5, max_take=3), seed=1)
+    >>> record = play_game(Nim(heap=5, max_take=3), random_agent, perfect_agent, seed=1)
     >>> record.moves, record.end["heap"], record.payoff, record.winner, record.reward
     ((1, 3, 1), 0, (-1, 1), 2, -1)
     """
@@ -191,7 +199,7 @@ class TournamentRecord(FixedRecord):
 
     >>> from fnmcts.agents import perfect_agent
     >>> from fnmcts.games import Nim
-    >>> result = tournament(10, random_agent, perfect_agent, Nim(heap=5, max_take=3), seed=1)
+    >>> result = tournament(Nim(heap=5, max_take=3), random_agent, perfect_agent, 10, seed=1)
     >>> result.games, result.wins == {1: 0, 2: 10}, result.draws, result.seed
     (10, True, 0, 1)
     """
@@ -267,10 +275,27 @@ def _play(agents, game, state, rng, verbose):
     return tuple(moves), state, payoff, winner, tuple(lines)
 
 
+def _is_game(x) -> bool:
+    """True for a game value (it has the protocol's methods); agents are plain callables."""
+    return not isinstance(x, type) and all(
+        callable(getattr(x, name, None)) for name in ("start", "to_move", "possible_moves", "play"))
+
+
+def _game_first(name: str, game, agent1, agent2):
+    """``(game, agent1, agent2)`` from the game-first order or the notebook's ``(agent1, agent2, game)``."""
+    if _is_game(game):
+        return game, agent1, agent2
+    if _is_game(agent2) and not _is_game(agent1):
+        return agent2, game, agent1
+    raise TypeError(
+        f"{name}(game, agent1, agent2, ...) takes a game (with start, to_move, possible_moves and play) "
+        f"and two agents; got {game!r}, {agent1!r}, {agent2!r}")
+
+
 def play_game(
+    game,
     agent1: Callable,
     agent2: Callable,
-    game,
     seed: int | None = None,
     verbose: bool = False,
     *,
@@ -283,14 +308,20 @@ def play_game(
     values, whose memory is threaded from each move to the agent's next; both draw from one
     generator seeded with ``seed`` (or ``rng``), so the same seed gives the same
     game. With ``verbose`` the record carries the notebook's transcript lines.
+    The notebook's order, ``play_game(agent1, agent2, game)``, is accepted too.
 
     >>> from fnmcts.agents import perfect_agent, random_agent
     >>> from fnmcts.games import Nim
     >>> game = Nim(heap=22, max_take=3, misere=True)
-    >>> record = play_game(perfect_agent, perfect_agent, game, seed=3, verbose=True)
+    >>> record = play_game(game, perfect_agent, perfect_agent, seed=3, verbose=True)
     >>> record.winner, record.reward, record.transcript[0]
     (1, 1, 'Player 1 takes 1 matchstick(s). There are 21 matchstick(s) remaining.')
+    >>> play_game(perfect_agent, random_agent, perfect_agent)
+    Traceback (most recent call last):
+    ...
+    TypeError: play_game(game, agent1, agent2, ...) takes a game (with start, to_move, possible_moves and play) and two agents; got <function perfect_agent ...>, <function random_agent ...>, <function perfect_agent ...>
     """
+    game, agent1, agent2 = _game_first("play_game", game, agent1, agent2)
     base = resolve_seed(seed, rng)
     agents = (agent1, agent2)
     if game.num_players > 2:
@@ -312,10 +343,10 @@ def _tournament_chunk(agent1, agent2, game, state, size, rng, tick=None):
 
 
 def tournament(
-    n: int,
+    game,
     agent1: Callable,
     agent2: Callable,
-    game,
+    n: int,
     seed: int | None = None,
     *,
     rng: random.Random | None = None,
@@ -325,7 +356,7 @@ def tournament(
     progress: Callable[[int], None] | None = None,
     limit: int | None = WORK_LIMIT,
 ) -> TournamentRecord:
-    """Play ``n`` games of ``agent1`` (player 1) against ``agent2``; count the wins.
+    """Play ``n`` games of ``game``, ``agent1`` (player 1) against ``agent2``; count the wins.
 
     The games are cut into chunks of ``chunk_size``, each played with its own
     child seed of ``seed``, in this process or on ``executor`` (agents and game
@@ -333,13 +364,19 @@ def tournament(
     Ctrl-C raises ``Interrupted`` whose ``partial`` is the record of the chunks
     of games finished. Games times their length times the moves at a state
     (the game's ``size_hint``, the least any agent looks at) beyond ``limit``
-    is refused up front (``TooLarge``; ``limit=None`` goes on).
+    is refused up front (``TooLarge``; ``limit=None`` goes on). The notebook's
+    order, ``tournament(n, agent1, agent2, game)``, is accepted too.
 
     >>> from fnmcts.agents import perfect_agent
     >>> from fnmcts.games import Nim
-    >>> tournament(10, perfect_agent, perfect_agent, Nim(heap=22), seed=1).to_json()
+    >>> tournament(Nim(heap=22), perfect_agent, perfect_agent, 10, seed=1).to_json()
     {'games': 10, 'wins': {'1': 10, '2': 0}, 'draws': 0, 'seed': 1}
+    >>> tournament(10, perfect_agent, perfect_agent, Nim(heap=22), seed=1).to_json()["wins"]
+    {'1': 10, '2': 0}
     """
+    if not _is_game(game) and _is_game(n):  # the notebook's Tournament(numgames, Agent1, Agent2, ...)
+        game, n = n, game
+    game, agent1, agent2 = _game_first("tournament", game, agent1, agent2)
     check_count(n, "the number of games")
     base = resolve_seed(seed, rng)
     start = game.start() if state is None else state

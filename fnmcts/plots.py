@@ -275,8 +275,8 @@ def tournament_data(games: int = 100, seed: int = 1, trials: int = 200, progress
         agent = make_agent(name, **options.get(name, {}))
         for o, (opponent_name, opponent) in enumerate(opponents):
             base = child_seed(seed, 10 * index + o)
-            first = tournament(games - games // 2, agent, opponent, game, seed=child_seed(base, 1))
-            second = tournament(games // 2, opponent, agent, game, seed=child_seed(base, 2))
+            first = tournament(game, agent, opponent, games - games // 2, seed=child_seed(base, 1))
+            second = tournament(game, opponent, agent, games // 2, seed=child_seed(base, 2))
             wins = first.wins[1] + second.wins[2]
             low, high = wilson_interval(wins, games)
             out.append(RatePoint(name, opponent_name, wins, games, low, high))

@@ -25,14 +25,14 @@ def test_play_game_threads_each_agents_memory_to_its_next_move():
         return _diary(game, state, rng, memory)
 
     game = Nim(heap=15, max_take=3)
-    record = play_game(MemoryAgent(spy, ()), MemoryAgent(spy, ()), game, seed=3)
+    record = play_game(game, MemoryAgent(spy, ()), MemoryAgent(spy, ()), seed=3)
     assert len(seen) == len(record.moves)
     for player in (0, 1):
         memories = [m for p, m in seen if p == player]
         for before, after in zip(memories, memories[1:]):
             assert after[:-1] == before and len(after) == len(before) + 1  # its own memory, one state more
     # the same game as the plain agents that draw the same moves
-    assert record.moves == play_game(random_agent, random_agent, game, seed=3).moves
+    assert record.moves == play_game(game, random_agent, random_agent, seed=3).moves
 
 
 def test_a_memory_agent_is_a_plain_agent_elsewhere_and_pickles():
@@ -103,6 +103,6 @@ def test_reuse_carries_the_tree_from_move_to_move():
 def test_a_reusing_agent_plays_whole_games_the_same_for_a_seed():
     game = Nim(heap=15, max_take=3)  # 15 = 3 mod 4: the first player wins
     agent, perfect = mcts_agent(100, reuse=True), make_agent("perfect", game=game)
-    results = tournament(20, agent, perfect, game, seed=1)
+    results = tournament(game, agent, perfect, 20, seed=1)
     assert results.wins[1] == 20
-    assert tournament(20, perfect, agent, game, seed=2) == tournament(20, perfect, agent, game, seed=2)
+    assert tournament(game, perfect, agent, 20, seed=2) == tournament(game, perfect, agent, 20, seed=2)

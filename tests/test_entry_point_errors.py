@@ -27,7 +27,7 @@ from fnmcts.theory import winning_moves
         lambda: search(Piles(), Nim().start(), 10, make_rng(1)),
         lambda: uct(pmap(), Nim().start(), make_rng(1)),
         lambda: winning_moves(Nim(), Piles().start()),
-        lambda: play_game(random_agent, random_agent, Nim(), seed=1, state=Piles().start()),
+        lambda: play_game(Nim(), random_agent, random_agent, seed=1, state=Piles().start()),
         lambda: simulate(ShutTheBox(), 10, seed=1, state=frozenset({0, 3})),
     ],
 )
@@ -69,8 +69,8 @@ def test_unfinished_shut_the_box_games_have_no_payoff():
 def test_a_game_record_replays_from_its_seed_even_when_given_an_rng():
     game = Piles((3, 4, 5))
     for seed in range(5):
-        played = play_game(random_agent, random_agent, game, rng=random.Random(seed))
-        assert play_game(random_agent, random_agent, game, seed=played.seed).moves == played.moves
+        played = play_game(game, random_agent, random_agent, rng=random.Random(seed))
+        assert play_game(game, random_agent, random_agent, seed=played.seed).moves == played.moves
 
 
 def test_flags_and_rolls_are_checked():

@@ -105,7 +105,7 @@ def test_a_users_closed_form_serves_theory_and_the_perfect_agent():
     assert theory.has_closed_form(game)
     assert theory.winning_moves(game, game.start()) == (1,) and theory.winner(game, (6, 0)) == theory.OTHER
     assert perfect_agent(game, game.start(), random.Random(0)) == 1
-    record = tournament(20, perfect_agent, perfect_agent, game, seed=1)
+    record = tournament(game, perfect_agent, perfect_agent, 20, seed=1)
     assert record.wins[1] == 20
 
 
@@ -125,7 +125,7 @@ def test_without_a_closed_form_perfect_plays_the_exact_solvers_first_optimal_mov
 def test_perfect_play_draws_tic_tac_toe():
     game = TicTacToe()
     agent = make_agent("perfect", game=game)
-    assert play_game(agent, agent, game, seed=1).winner is None
+    assert play_game(game, agent, agent, seed=1).winner is None
 
 
 @pytest.mark.parametrize("game", [Nim(heap=9), Piles((1, 3, 5))], ids=repr)

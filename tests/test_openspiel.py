@@ -185,7 +185,7 @@ def test_a_state_of_one_game_is_replayed_for_another():
 
 def test_transcripts_read_openspiels_move_texts():
     game = from_openspiel("tic_tac_toe")
-    record = play_game(random_agent, random_agent, game, seed=3, verbose=True)
+    record = play_game(game, random_agent, random_agent, seed=3, verbose=True)
     assert record.transcript[0].startswith("Player 1: x(") and record.transcript[1].startswith("Player 2: o(")
 
 

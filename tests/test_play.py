@@ -29,7 +29,7 @@ def nim_games(draw):
 
 @given(nim_games(), st.integers(0, 2**32), st.sampled_from([random_agent, perfect_agent]))
 def test_the_transcript_tells_the_game_by_the_rules(game, seed, agent):
-    record = play_game(agent, random_agent, game, seed=seed, verbose=True)
+    record = play_game(game, agent, random_agent, seed=seed, verbose=True)
     heap, player = game.heap, 1
     *turns, last = record.transcript
     assert len(turns) == len(record.moves)
@@ -49,18 +49,18 @@ def test_the_transcript_tells_the_game_by_the_rules(game, seed, agent):
 
 @given(nim_games(), st.integers(0, 2**32))
 def test_same_seed_same_game(game, seed):
-    a = play_game(random_agent, random_agent, game, seed=seed, verbose=True)
-    b = play_game(random_agent, random_agent, game, seed=seed, verbose=True)
+    a = play_game(game, random_agent, random_agent, seed=seed, verbose=True)
+    b = play_game(game, random_agent, random_agent, seed=seed, verbose=True)
     assert a == b and a.seed == seed
     assert isinstance(a, PRecord) and isinstance(hash(a.moves), int)
 
 
 def test_quiet_games_carry_no_transcript():
-    assert play_game(random_agent, random_agent, Nim(), seed=1).transcript == ()
+    assert play_game(Nim(), random_agent, random_agent, seed=1).transcript == ()
 
 
 def test_the_notebook_transcript_starts_and_ends_as_printed():
-    record = play_game(random_agent, perfect_agent, Nim(21, 3), seed=4, verbose=True)
+    record = play_game(Nim(21, 3), random_agent, perfect_agent, seed=4, verbose=True)
     assert record.transcript[-1] == "Player 2 wins!"  # 21 = 1 mod 4: the second player wins
     assert all(LINE.fullmatch(line) for line in record.transcript[:-1])
 
@@ -69,17 +69,17 @@ def test_the_notebook_transcript_starts_and_ends_as_printed():
 @pytest.mark.parametrize("misere", [True, False])
 def test_perfect_against_perfect_is_decided_by_theory(heap, misere):
     game = Nim(heap=heap, max_take=3, misere=misere)
-    record = tournament(20, perfect_agent, perfect_agent, game, seed=heap)
+    record = tournament(game, perfect_agent, perfect_agent, 20, seed=heap)
     first_wins = theory.mover_wins(game, game.start())
     assert record.wins == pmap({1: 20 if first_wins else 0, 2: 0 if first_wins else 20})
 
 
 def test_the_notebook_tournaments_with_perfect_play():
     game = Nim(21, 3)
-    assert tournament(100, random_agent, perfect_agent, game, seed=1).summary() == (
+    assert tournament(game, random_agent, perfect_agent, 100, seed=1).summary() == (
         "Player 1 wins 0 games. Player 2 wins 100 games."
     )
-    assert tournament(100, perfect_agent, perfect_agent, Nim(22, 3), seed=1).wins[1] == 100
+    assert tournament(Nim(22, 3), perfect_agent, perfect_agent, 100, seed=1).wins[1] == 100
 
 
 @pytest.mark.parametrize("game", [Nim(21, 3, misere=True), Nim(10, 3, misere=False), Piles((1, 3, 5))])
@@ -87,7 +87,7 @@ def test_random_tournament_matches_the_exact_value(game):
     """Random against random: player 1's wins within 5 sigma of the exact probability."""
     n = 2000
     p = (evaluate_policy(game, random_policy)[game.start()][0] + 1) / 2
-    record = tournament(n, random_agent, random_agent, game, seed=11)
+    record = tournament(game, random_agent, random_agent, n, seed=11)
     assert record.wins[1] + record.wins[2] == n and record.draws == 0
     assert abs(record.wins[1] / n - float(p)) <= 5 * math.sqrt(float(p * (1 - p)) / n)
 
@@ -95,16 +95,16 @@ def test_random_tournament_matches_the_exact_value(game):
 def test_tournament_is_the_same_on_any_executor():
     game = Nim(15, 3)
     agent = partial(montecarlo_agent, trials=20)
-    alone = tournament(60, agent, random_agent, game, seed=9, chunk_size=7)
+    alone = tournament(game, agent, random_agent, 60, seed=9, chunk_size=7)
     with ThreadPoolExecutor(2) as pool:
-        pooled = tournament(60, agent, random_agent, game, seed=9, chunk_size=7, executor=pool)
+        pooled = tournament(game, agent, random_agent, 60, seed=9, chunk_size=7, executor=pool)
     assert alone == pooled
-    assert alone != tournament(60, agent, random_agent, game, seed=10, chunk_size=7)
+    assert alone != tournament(game, agent, random_agent, 60, seed=10, chunk_size=7)
 
 
 def test_tournament_progress_and_json():
     seen = []
-    record = tournament(250, random_agent, random_agent, Nim(), seed=2, progress=seen.append)
+    record = tournament(Nim(), random_agent, random_agent, 250, seed=2, progress=seen.append)
     assert seen == [1] * 250  # in this process, every game moves the bar (on an executor, every chunk)
     data = record.to_json()
     assert data["games"] == 250 and set(data["wins"]) == {"1", "2"} and sum(data["wins"].values()) == 250
@@ -113,7 +113,7 @@ def test_tournament_progress_and_json():
 
 def test_piles_transcript():
     game = Piles((1, 3, 5, 7))
-    record = play_game(random_agent, perfect_agent, game, seed=1, verbose=True)
+    record = play_game(game, random_agent, perfect_agent, seed=1, verbose=True)
     piles = list(game.piles)
     for line, (i, j) in zip(record.transcript, record.moves):
         piles[i] -= j
@@ -123,7 +123,7 @@ def test_piles_transcript():
 
 def test_one_player_game_and_chance():
     game = ShutTheBox(simplified=True)
-    record = play_game(exact_agent, None, game, seed=3, verbose=True)
+    record = play_game(game, exact_agent, None, seed=3, verbose=True)
     assert record.winner in (1, None)
     assert record.transcript[0].startswith("Chance: ")
     assert record.transcript[-1] in ("Player 1 wins!", "Nobody wins.")
@@ -131,19 +131,19 @@ def test_one_player_game_and_chance():
 
 def test_illegal_agent_moves_and_bad_arguments():
     with pytest.raises(ValueError, match="illegal"):
-        play_game(lambda g, s, r: 99, random_agent, Nim(), seed=1)
+        play_game(Nim(), lambda g, s, r: 99, random_agent, seed=1)
     with pytest.raises(ValueError):
-        play_game(random_agent, random_agent, Nim(), seed=-1)
+        play_game(Nim(), random_agent, random_agent, seed=-1)
     with pytest.raises(TypeError):
-        tournament("ten", random_agent, random_agent, Nim(), seed=1)
+        tournament(Nim(), random_agent, random_agent, "ten", seed=1)
     with pytest.raises(ValueError, match="seed or an rng"):
         import random
 
-        play_game(random_agent, random_agent, Nim(), seed=1, rng=random.Random(1))
+        play_game(Nim(), random_agent, random_agent, seed=1, rng=random.Random(1))
 
 
 def test_game_record_is_immutable():
-    record = play_game(random_agent, random_agent, Nim(), seed=1)
+    record = play_game(Nim(), random_agent, random_agent, seed=1)
     assert isinstance(record, GameRecord)
     with pytest.raises(AttributeError):
         record.winner = 3
@@ -191,7 +191,7 @@ def test_public_names():
 
 @given(nim_games(), st.integers(0, 60), st.integers(0, 2**32), st.integers(1, 30))
 def test_tournament_counts_every_game_once_whatever_the_chunks(game, n, seed, chunk):
-    record = tournament(n, random_agent, perfect_agent, game, seed=seed, chunk_size=chunk)
+    record = tournament(game, random_agent, perfect_agent, n, seed=seed, chunk_size=chunk)
     assert record.games == n == record.wins[1] + record.wins[2] + record.draws and record.draws == 0
     if not theory.mover_wins(game, game.start()):  # perfect second player from a lost start
         assert record.wins[2] == n
@@ -260,3 +260,24 @@ def test_a_nim_state_is_within_the_game_iff_its_heap_is_at_most_the_start(game, 
             check_within(game, state)
     with pytest.raises(ValueError):
         check_within(game, Piles().start())  # a state of another game
+
+
+@given(nim_games(), st.integers(0, 2**32), st.integers(0, 12), st.sampled_from([random_agent, perfect_agent]))
+def test_the_notebooks_argument_order_gives_the_same_records(game, seed, n, agent):
+    """Game(Agent1, Agent2, ...) and Tournament(numgames, Agent1, Agent2, ...): the notebook's order, same results."""
+    assert play_game(agent, random_agent, game, seed=seed, verbose=True) == play_game(
+        game, agent, random_agent, seed=seed, verbose=True)
+    assert tournament(n, agent, random_agent, game, seed=seed, chunk_size=5) == tournament(
+        game, agent, random_agent, n, seed=seed, chunk_size=5)
+    assert play_game(agent1=agent, agent2=random_agent, game=game, seed=seed) == play_game(game, agent, random_agent, seed=seed)
+
+
+@pytest.mark.parametrize("call", [
+    lambda: play_game(random_agent, random_agent, random_agent, seed=1),
+    lambda: play_game(Nim, random_agent, random_agent, seed=1),  # the class, not a game value
+    lambda: tournament(random_agent, random_agent, random_agent, 3, seed=1),
+    lambda: tournament(3, random_agent, random_agent, 4, seed=1),
+])
+def test_no_game_among_the_arguments_is_a_type_error_that_says_so(call):
+    with pytest.raises(TypeError, match=r"takes a game \(with start, to_move, possible_moves and play\)"):
+        call()

@@ -65,8 +65,8 @@ def test_evaluations_and_tournaments_on_executors_match_for_any_workers():
         )
         game = Nim(heap=12)
         agent = mcts_agent(60, reuse=True)
-        assert tournament(30, agent, make_agent("perfect", game=game), game, seed=3, executor=pool, chunk_size=10) == (
-            tournament(30, agent, make_agent("perfect", game=game), game, seed=3, chunk_size=10)
+        assert tournament(game, agent, make_agent("perfect", game=game), 30, seed=3, executor=pool, chunk_size=10) == (
+            tournament(game, agent, make_agent("perfect", game=game), 30, seed=3, chunk_size=10)
         )
 
 

@@ -82,7 +82,7 @@ def test_the_limits_apply_to_the_library_entry_points():
     with pytest.raises(TooLarge):
         simulate(Nim(heap=1000), WORK_LIMIT)
     with pytest.raises(TooLarge):
-        tournament(WORK_LIMIT, random_agent, random_agent, TicTacToe(), seed=1)
+        tournament(TicTacToe(), random_agent, random_agent, WORK_LIMIT, seed=1)
     assert check_work(WORK_LIMIT + 1, limit=None) == WORK_LIMIT + 1
     assert check_states(Nim(heap=STATE_LIMIT), Nim(heap=STATE_LIMIT).start(), limit=None) == 2 * (STATE_LIMIT + 1)
     assert simulate(Nim(heap=5), 10, seed=1, limit=None).games == 10

@@ -390,6 +390,6 @@ def test_describe_move_and_transcript_line():
 
 
 def test_a_whole_game_between_agents_ends_in_a_legal_state():
-    record = play_game(random_agent, random_agent, GAME, seed=7)
+    record = play_game(GAME, random_agent, random_agent, seed=7)
     assert GAME.to_move(record.end) is None and record.end in REACHABLE
     assert record.payoff == GAME.payoff(record.end)

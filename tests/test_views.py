@@ -49,8 +49,8 @@ from fnmcts.games.shut_the_box import simulate
 g = ShutTheBox()
 print(Nim().start(), Piles().start(), g.play(g.start(), 7))
 print(simulate(100, seed=1))
-print(tournament(4, random_agent, random_agent, Nim(), seed=1))
-print(play_game(random_agent, random_agent, Nim(heap=3), seed=1))
+print(tournament(Nim(), random_agent, random_agent, 4, seed=1))
+print(play_game(Nim(heap=3), random_agent, random_agent, seed=1))
 """
 
 
@@ -75,9 +75,9 @@ def test_html_reprs_of_records_simulations_and_tournaments():
     assert "<th>win</th><td>2</td>" in record(2, 3)._repr_html_()
     html = simulate(100, seed=1)._repr_html_()
     assert html.startswith("<table><caption>Simulation</caption>") and "<th>estimate</th><td>0.02</td>" in html
-    html = tournament(4, random_agent, random_agent, Nim(), seed=1)._repr_html_()
+    html = tournament(Nim(), random_agent, random_agent, 4, seed=1)._repr_html_()
     assert "<th>games</th><td>4</td>" in html
-    assert "<th>moves</th>" in play_game(random_agent, random_agent, Nim(heap=3), seed=1)._repr_html_()
+    assert "<th>moves</th>" in play_game(Nim(heap=3), random_agent, random_agent, seed=1)._repr_html_()
 
 
 def test_top_children_at_a_chance_node_is_one_entry_per_roll():

@@ -777,7 +777,7 @@ def _tournament(args):
 
     with keep_partial(args, describe), worker_pool(args.workers) as executor:
         with progress_bar(args.games, "games") as update:
-            record = tournament(args.games, agent1, agent2, game, args.seed, executor=executor, progress=update)
+            record = tournament(game, agent1, agent2, args.games, args.seed, executor=executor, progress=update)
     emit(args, *describe(record))
 
 

@@ -186,10 +186,10 @@ from fnmcts import Nim, mcts_agent, montecarlo_agent, perfect_agent, random_agen
 game = Nim(heap=21, max_take=3, misere=True)
 game.start()
 winning_moves(game, game.state(22))
-tournament(100, random_agent, perfect_agent, game, seed=9).summary()
-tournament(20, montecarlo_agent, perfect_agent, game, seed=19).summary()
+tournament(game, random_agent, perfect_agent, 100, seed=9).summary()
+tournament(game, montecarlo_agent, perfect_agent, 20, seed=19).summary()
 # 22 is a won start: MCTS (1,000 dives a move) wins every game against perfect play
-tournament(20, mcts_agent(1_000), perfect_agent, Nim(heap=22, max_take=3, misere=True), seed=5).summary()
+tournament(Nim(heap=22, max_take=3, misere=True), mcts_agent(1_000), perfect_agent, 20, seed=5).summary()
 """),
     Step("q", "Q-learning: Nim that teaches itself", """
 The Q-learning project's NimAI on piles [1, 3, 5, 7]: play against itself,
