@@ -43,6 +43,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from fractions import Fraction
 from math import isfinite, lcm
+from operator import itemgetter
 from typing import Callable
 
 from pyrsistent import pmap
@@ -174,66 +175,79 @@ def _best(values, player) -> tuple:
 
 
 def _walk(game, roots, chooser, limit: int | None = None) -> dict:
-    """A dict ``state -> value`` for every state below ``roots``.
+    """A dict ``state -> cell`` for every state below ``roots``, the state's value in ``cell[0]``.
 
     The players follow ``chooser``, a function ``(game, state, player, moves) ->
-    (denominator, weights)``, or play a best reply when it is ``None``. An iterative post-order over the game's DAG: each state's moves or outcomes
+    (denominator, weights)``, or play a best reply when it is ``None``. An
+    iterative post-order over the game's DAG: each state's moves or outcomes
     and its children are asked of the game once, and its value is worked out
-    once its children's are known. A frame is ``[state, player, iterator over the
-    children, denominator, weights, the children's values so far]``; while a
-    state is being worked out ``values`` maps it to its frame (a list), so
-    meeting it again below itself means a cycle. More than ``limit`` states is
-    a ``TooLarge`` error.
+    once its children's are known.
+
+    Each state is looked up once per move that reaches it, and only then: its
+    cell (a list) goes into the dict at the first look-up and stays there. A
+    terminal state's cell is ``[value]``; any other state's is its frame while
+    its value is worked out, ``[None, state, player, iterator over the children,
+    denominator, weights, the children's values so far]``, and ``[value]`` after.
+    Meeting a cell whose value is still ``None`` below itself means a cycle.
+    More than ``limit`` states is a ``TooLarge`` error.
     """
     check_states(game, *roots, limit=limit)
     limit = float("inf") if limit is None else limit
     to_move, moves_of, outcomes_of, play, payoff = (
         game.to_move, game.possible_moves, game.chance_outcomes, game.play, game.payoff)
-    values: dict = {}
-    get = values.get
+    cells: dict = {}
+    setdefault = cells.setdefault
     ends: dict = {}
     weights_seen: dict = {}
 
-    def expand(state):
-        """A terminal state's value, else the frame that works out its value."""
+    def expand(state, cell) -> bool:
+        """Fill the new ``cell`` of ``state``: its value if it is terminal (False), else its frame (True)."""
         player = to_move(state)
         if player is None:
-            return _end_value(payoff(state), ends)
+            cell[0] = _end_value(payoff(state), ends)
+            return False
         if player is CHANCE:
             outcomes = outcomes_of(state)
             if not outcomes:
                 raise ValueError(f"chance node {state!r} has no outcomes")
             denominator, weights = _chance_weights(outcomes, weights_seen)
-            return [state, player, iter([play(state, o) for o, _ in outcomes]), denominator, weights, []]
+            cell += (state, player, iter([play(state, o) for o, _ in outcomes]), denominator, weights, [])
+            return True
         moves = moves_of(state)
         if not moves:
             raise ValueError(f"state {state!r} has a player to move ({player!r}) but no possible moves")
         children = iter([play(state, m) for m in moves])
         if chooser is None:
-            return [state, player, children, 0, None, []]
-        denominator, weights = chooser(game, state, player, moves)
-        return [state, player, children, denominator, weights, []]
+            cell += (state, player, children, 0, None, [])
+        else:
+            cell += (state, player, children, *chooser(game, state, player, moves), [])
+        return True
 
+    spare = [None]  # the cell a look-up puts in when the state is new
     for root in roots:
-        if root in values:
+        cell = setdefault(root, spare)
+        if cell is not spare:
             continue
-        node = values[root] = expand(root)
-        stack = [node] if type(node) is list else []
+        spare = [None]
+        if not expand(root, cell):
+            continue
+        stack = [cell]
         while stack:
             frame = stack[-1]
-            got = frame[5]
-            for child in frame[2]:
-                v = get(child)
-                if v is None:
-                    v = values[child] = expand(child)
-                    if len(values) > limit:
+            got = frame[6]
+            for child in frame[3]:
+                cell = setdefault(child, spare)
+                if cell is spare:
+                    spare = [None]
+                    if len(cells) > limit:
                         raise TooLarge(
                             f"the exact solution of {game!r} holds more than {limit:,} states, the limit{GO_ON}"
                         )
-                    if type(v) is list:
-                        stack.append(v)
+                    if expand(child, cell):
+                        stack.append(cell)
                         break
-                elif type(v) is list:
+                v = cell[0]
+                if v is None:
                     raise ValueError(
                         f"the game has a cycle through {child!r}; a game whose states may repeat "
                         "says so with a may_repeat() method returning True"
@@ -241,12 +255,45 @@ def _walk(game, roots, chooser, limit: int | None = None) -> dict:
                 got.append(v)
             else:
                 stack.pop()
-                weights = frame[4]
-                v = values[frame[0]] = (
-                    _best(got, frame[1]) if weights is None else _expectation(got, frame[3], weights))
+                weights = frame[5]
+                if weights is None:
+                    v = got[0] if len(got) == 1 else _best(got, frame[2])
+                else:
+                    v = _expectation(got, frame[4], weights)
+                frame[0] = v
+                del frame[1:]  # the frame is done: keep the value alone
                 if stack:
-                    stack[-1][5].append(v)
-    return values
+                    stack[-1][6].append(v)
+    return cells
+
+
+class _Values(Mapping):
+    """``state -> value`` over ``_walk``'s cells, read once by ``pmap`` (no second dict, no second hash)."""
+
+    __slots__ = ("_cells",)
+
+    def __init__(self, cells: dict):
+        self._cells = cells
+
+    def __getitem__(self, state):
+        return self._cells[state][0]
+
+    def __iter__(self):
+        return iter(self._cells)
+
+    def __len__(self):
+        return len(self._cells)
+
+    def items(self):
+        return zip(self._cells, map(_first, self._cells.values()))
+
+
+_first = itemgetter(0)
+
+
+def _solved(cells: dict):
+    """The immutable map ``state -> value`` of ``_walk``'s cells (a ``pmap``)."""
+    return pmap(_Values(cells))
 
 
 # -- games whose states may repeat ---------------------------------------------------------------
@@ -798,7 +845,7 @@ def solve(game, *states, limit: int | None = STATE_LIMIT, tolerance: float = TOL
     roots = _roots(game, states)
     if may_repeat(game):
         return _walk_repeating(game, roots, None, tolerance, max_sweeps, limit)
-    return pmap(_walk(game, roots, None, limit))
+    return _solved(_walk(game, roots, None, limit))
 
 
 def value(solution, state) -> tuple:
@@ -916,7 +963,7 @@ def evaluate_policy(game, policy, *states, limit: int | None = STATE_LIMIT, tole
     roots = _roots(game, states)
     if may_repeat(game):
         return _walk_repeating(game, roots, chooser, tolerance, max_sweeps, limit)
-    return pmap(_walk(game, roots, chooser, limit))
+    return _solved(_walk(game, roots, chooser, limit))
 
 
 def win_probability(game, state=None, policy=None) -> Fraction:
