@@ -188,6 +188,15 @@ _LEVER_COMBINATIONS = tuple(_combinations_for(n) for n in range(13))
 """``_LEVER_COMBINATIONS[n][roll]``: the lever sets of a box of ``n`` levers adding up to ``roll``."""
 
 
+_LEVER_SETS = tuple(tuple(tuple(frozenset(c) for c in by_roll) for by_roll in table) for table in _LEVER_COMBINATIONS)
+"""``_LEVER_COMBINATIONS`` as frozensets, in the same order: what a box is compared with and loses in a move."""
+
+_ALL_LEVERS = tuple(frozenset(range(1, n + 1)) for n in range(13))
+"""``_ALL_LEVERS[n]``: every lever of a box of ``n`` levers."""
+
+_INT = frozenset({int})
+
+
 def _lever_combinations(levers: int) -> tuple:
     return _LEVER_COMBINATIONS[levers]
 
@@ -234,7 +243,10 @@ def ordered_moves(box, roll: int, simplified: bool = False, levers: int = 9) -> 
     """
     if simplified:
         return (box - {roll},) if roll in box else ()
-    return tuple(box.difference(c) for c in levers_for_roll(roll, levers) if box.issuperset(c))
+    table = _LEVER_SETS[levers]
+    if not 0 <= roll < len(table):
+        return ()
+    return tuple(map(box.difference, filter(box.issuperset, table[roll])))
 
 
 def possible_moves(box, roll: int, simplified: bool = False) -> frozenset:
@@ -493,6 +505,7 @@ class ShutTheBox(GameBase):
     dice: str = "two"
     scoring: str = "win"
     _table: tuple = field(default=None, init=False, repr=False, compare=False)
+    _last_read: tuple = field(default=(None, None), init=False, repr=False, compare=False)
     num_players = 1
     name = "shut-the-box"
 
@@ -542,18 +555,41 @@ class ShutTheBox(GameBase):
             what = "two dice" if low == 2 else "one die or two"
             raise ValueError(f"a roll of {what} is a whole number from {low} to {high}, got {roll!r}")
 
+    def _box(self, box) -> frozenset:
+        """``box`` as a box of this game, or a clear error: ``_check_box``, at a look for a frozenset of levers."""
+        if type(box) is frozenset and box <= _ALL_LEVERS[self.levers] and _INT.issuperset(map(type, box)):
+            return box  # the levers are ints (not bools: a frozenset holding True is a subset too) in range
+        return _check_box(box, self.levers)
+
+    def _read(self, state) -> tuple:
+        """``(box, dice, moves)`` of a ``pmap`` state: ``dice`` is None at a roll, where ``moves`` are the flips.
+
+        The map is read in one pass, and the last state read is kept with what
+        it holds: the solver, and play, ask ``to_move``, ``possible_moves`` and
+        ``play`` of one state in turn.
+        """
+        last = self._last_read
+        if last[0] is state:
+            return last[1]
+        fields = dict(state.iteritems())
+        box = fields["box"]
+        if "dice" in fields:
+            read = (box, fields["dice"], ())
+        else:
+            read = (box, None, ordered_moves(box, fields["roll"], self.simplified, self.levers))
+        object.__setattr__(self, "_last_read", (state, read))  # one tuple: a reader sees a whole pair
+        return read
+
     def start(self):
         box = frozenset(range(1, self.levers + 1))
         return box - {1} if self.simplified else box
 
     def to_move(self, state):
         if isinstance(state, PMap):
-            if "dice" in state:
+            _, dice, moves = self._read(state)
+            if dice is not None:
                 return CHANCE
-            box, roll = state["box"], state["roll"]
-            if self.simplified:
-                return 0 if roll in box else None
-            return 0 if any(box.issuperset(c) for c in levers_for_roll(roll, self.levers)) else None
+            return 0 if moves else None
         if not state:
             return None
         return 0 if one_die_allowed(state, self.dice) else CHANCE
@@ -561,9 +597,7 @@ class ShutTheBox(GameBase):
     def possible_moves(self, state) -> tuple:
         if not isinstance(state, PMap):
             return (2, 1) if one_die_allowed(state, self.dice) else ()
-        if "dice" in state:
-            return ()
-        return ordered_moves(state["box"], state["roll"], self.simplified, self.levers)
+        return self._read(state)[2]
 
     def chance_outcomes(self, state) -> tuple:
         if isinstance(state, PMap):
@@ -576,29 +610,27 @@ class ShutTheBox(GameBase):
 
     def play(self, state, move):
         if isinstance(state, PMap):
-            box = state["box"]
-            if "dice" in state:
-                low, high = (1, 6) if state["dice"] == 1 else (2, 12)
+            box, dice, moves = self._read(state)
+            if dice is not None:
+                low, high = (1, 6) if dice == 1 else (2, 12)
                 if isinstance(move, bool) or not isinstance(move, int) or not low <= move <= high:
                     raise ValueError(f"illegal dice roll {move!r} at {state!r}")
                 return fixed_pmap({"box": box, "roll": move})
-            roll = state["roll"]
-            # a legal move leaves a part of the box whose flipped levers add up to the roll
+            # a legal move is one of the boxes the roll can leave: flipped levers adding up to the roll
             # (under the simplified rules: exactly the roll's lever)
-            flipped = box - move if isinstance(move, frozenset) and move < box else None
-            if not flipped or sum(flipped) != roll or self.simplified and flipped != {roll}:
+            if not isinstance(move, frozenset) or move not in moves:
                 raise ValueError(f"illegal move {move!r} at {state!r}")
             return move
         if state and one_die_allowed(state, self.dice):
             if move not in (1, 2) or isinstance(move, bool):
                 raise ValueError(f"choose 1 or 2 dice at {state!r}, got {move!r}")
-            return fixed_pmap({"box": _check_box(state, self.levers), "dice": move})
+            return fixed_pmap({"box": self._box(state), "dice": move})
         if not state or isinstance(move, bool) or not isinstance(move, int) or not 2 <= move <= 12:
             raise ValueError(f"illegal dice roll {move!r} at {state!r}")
-        return fixed_pmap({"box": _check_box(state, self.levers), "roll": move})
+        return fixed_pmap({"box": self._box(state), "roll": move})
 
     def payoff(self, state) -> tuple:
-        box = state["box"] if isinstance(state, PMap) else state
+        box = self._read(state)[0] if isinstance(state, PMap) else state
         if box and self.to_move(state) is not None:
             raise ValueError(f"the game is not over at {state!r}")
         return (self._payoff_of(box),)
