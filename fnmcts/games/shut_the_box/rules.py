@@ -317,16 +317,42 @@ def mask_to_box(mask: int) -> frozenset:
 # draw like ``play_game`` and so returns the same results (a property test checks).
 
 
+_ROLL_TABLES: dict = {}
+"""``(levers, simplified) -> _roll_table(levers, simplified)``, each built once (the tutorial's two at import)."""
+
+
+def _roll_table(levers: int, simplified: bool) -> tuple:
+    """``(boxes, masks, children, moves)``: the moves of every box and roll, worked out once per rule set.
+
+    ``boxes[mask]`` is the box of a bitmask and ``masks`` maps a box to its
+    mask; ``children[mask][roll]`` holds the masks a roll (0 to 12) can leave,
+    and ``moves[mask][roll]`` the same boxes, both in the order of
+    ``ordered_moves``. A move of the game is one of these boxes: a box the
+    game built itself.
+
+    >>> boxes, masks, children, moves = _roll_table(3, False)
+    >>> [sorted(box) for box in moves[masks[frozenset({1, 2, 3})]][3]], children[0b111][3]
+    ([[1, 2], [3]], (3, 4))
+    """
+    found = _ROLL_TABLES.get((levers, simplified))
+    if found is None:
+        boxes = all_boxes(levers)
+        if simplified:
+            combos = [((1 << (r - 1)),) if 1 <= r <= levers else () for r in range(13)]
+        else:
+            combos = [tuple(box_to_mask(c) for c in levers_for_roll(r, levers)) for r in range(13)]
+        children = tuple(
+            tuple(tuple(m ^ c for c in combos[r] if m & c == c) for r in range(13)) for m in range(1 << levers)
+        )
+        moves = tuple(tuple(tuple(boxes[k] for k in kids) for kids in by_roll) for by_roll in children)
+        found = (boxes, {box: mask for mask, box in enumerate(boxes)}, children, moves)
+        _ROLL_TABLES[levers, simplified] = found
+    return found
+
+
 def _moves36(levers: int, simplified: bool) -> tuple:
-    table = []
-    for mask in range(1 << levers):
-        box = mask_to_box(mask)
-        by_roll = {
-            roll: tuple(box_to_mask(m) for m in ordered_moves(box, roll, simplified, levers))
-            for roll in set(ROLL_OF_36)
-        }
-        table.extend(by_roll[roll] for roll in ROLL_OF_36)
-    return tuple(table)
+    children = _roll_table(levers, simplified)[2]
+    return tuple(by_roll[roll] for by_roll in children for roll in ROLL_OF_36)
 
 
 def random_finish(moves36: tuple, mask: int, rnd) -> bool:
@@ -434,11 +460,8 @@ def _count_wins(mask: int, n: int, rng: random.Random, moves36: tuple) -> int:
 
 def _moves6(levers: int, simplified: bool) -> tuple:
     """The next boxes per (box mask, face of one die - 1), in the order of ``ordered_moves``."""
-    table = []
-    for mask in range(1 << levers):
-        box = mask_to_box(mask)
-        table.extend(tuple(box_to_mask(m) for m in ordered_moves(box, face, simplified, levers)) for face in range(1, 7))
-    return tuple(table)
+    children = _roll_table(levers, simplified)[2]
+    return tuple(by_roll[face] for by_roll in children for face in range(1, 7))
 
 
 def _random_end(tables: tuple, mask: int, rnd) -> int:
@@ -506,6 +529,7 @@ class ShutTheBox(GameBase):
     scoring: str = "win"
     _table: tuple = field(default=None, init=False, repr=False, compare=False)
     _last_read: tuple = field(default=(None, None), init=False, repr=False, compare=False)
+    _rolls: tuple = field(default=None, init=False, repr=False, compare=False)
     num_players = 1
     name = "shut-the-box"
 
@@ -520,6 +544,9 @@ class ShutTheBox(GameBase):
             raise ValueError(f"dice must be one of {', '.join(DICE_RULES)}, got {self.dice!r}")
         if self.scoring not in SCORINGS:
             raise ValueError(f"scoring must be one of {', '.join(SCORINGS)}, got {self.scoring!r}")
+
+    def __reduce__(self):
+        return (type(self), (self.levers, self.simplified, self.dice, self.scoring))  # the rules, not the caches
 
     def __repr__(self):
         rules = "" if self.dice == "two" else f", dice={self.dice!r}"
@@ -555,10 +582,22 @@ class ShutTheBox(GameBase):
             what = "two dice" if low == 2 else "one die or two"
             raise ValueError(f"a roll of {what} is a whole number from {low} to {high}, got {roll!r}")
 
+    def _rolled_table(self) -> tuple:
+        """The rule set's ``_roll_table``, kept with the game value once asked for."""
+        found = self._rolls
+        if found is None:
+            found = _roll_table(self.levers, self.simplified)
+            object.__setattr__(self, "_rolls", found)
+        return found
+
     def _box(self, box) -> frozenset:
-        """``box`` as a box of this game, or a clear error: ``_check_box``, at a look for a frozenset of levers."""
-        if type(box) is frozenset and box <= _ALL_LEVERS[self.levers] and _INT.issuperset(map(type, box)):
-            return box  # the levers are ints (not bools: a frozenset holding True is a subset too) in range
+        """``box`` as a box of this game, or a clear error: ``_check_box``, at a look for a box the game built."""
+        if type(box) is frozenset:
+            boxes, masks, _, _ = self._rolls or self._rolled_table()
+            if boxes[masks.get(box, 0)] is box:
+                return box  # a box the game built: its table's own object (a box not in it looks up mask 0)
+            if box <= _ALL_LEVERS[self.levers] and _INT.issuperset(map(type, box)):
+                return box  # the levers are ints (not bools: a frozenset holding True is a subset too) in range
         return _check_box(box, self.levers)
 
     def _read(self, state) -> tuple:
@@ -576,7 +615,13 @@ class ShutTheBox(GameBase):
         if "dice" in fields:
             read = (box, fields["dice"], ())
         else:
-            read = (box, None, ordered_moves(box, fields["roll"], self.simplified, self.levers))
+            roll = fields["roll"]
+            _, masks, _, moves = self._rolls or self._rolled_table()
+            mask = masks.get(box) if type(box) is frozenset else None
+            if mask is not None and type(roll) is int and 0 <= roll <= 12:
+                read = (box, None, moves[mask][roll])
+            else:
+                read = (box, None, ordered_moves(box, roll, self.simplified, self.levers))
         object.__setattr__(self, "_last_read", (state, read))  # one tuple: a reader sees a whole pair
         return read
 
@@ -834,14 +879,7 @@ _TWO_DICE_WAYS = tuple(sum(1 for roll in ROLL_OF_36 if roll == r) for r in range
 
 def _children(game) -> tuple:
     """``children[mask][roll]``: the box masks a roll of ``roll`` (0 to 12) can leave, in move order."""
-    levers = game.levers
-    if game.simplified:
-        combos = [((1 << (r - 1)),) if 1 <= r <= levers else () for r in range(13)]
-    else:
-        combos = [tuple(box_to_mask(c) for c in levers_for_roll(r, levers)) for r in range(13)]
-    return tuple(
-        tuple(tuple(m ^ c for c in combos[r] if m & c == c) for r in range(13)) for m in range(1 << levers)
-    )
+    return _roll_table(game.levers, game.simplified)[2]
 
 
 def _mask_rules(game) -> tuple:
