@@ -199,71 +199,67 @@ def _walk(game, roots, chooser, limit: int | None = None) -> dict:
     setdefault = cells.setdefault
     ends: dict = {}
     weights_seen: dict = {}
-
-    def expand(state, cell) -> bool:
-        """Fill the new ``cell`` of ``state``: its value if it is terminal (False), else its frame (True)."""
-        player = to_move(state)
-        if player is None:
-            cell[0] = _end_value(payoff(state), ends)
-            return False
-        if player is CHANCE:
-            outcomes = outcomes_of(state)
-            if not outcomes:
-                raise ValueError(f"chance node {state!r} has no outcomes")
-            denominator, weights = _chance_weights(outcomes, weights_seen)
-            cell += (state, player, iter([play(state, o) for o, _ in outcomes]), denominator, weights, [])
-            return True
-        moves = moves_of(state)
-        if not moves:
-            raise ValueError(f"state {state!r} has a player to move ({player!r}) but no possible moves")
-        children = iter([play(state, m) for m in moves])
-        if chooser is None:
-            cell += (state, player, children, 0, None, [])
-        else:
-            cell += (state, player, children, *chooser(game, state, player, moves), [])
-        return True
-
+    # the roots are the children of a frame that is never valued: one loop expands every state
+    top = [None, None, None, iter(roots), 0, (), []]
+    stack = [top]
     spare = [None]  # the cell a look-up puts in when the state is new
-    for root in roots:
-        cell = setdefault(root, spare)
-        if cell is not spare:
-            continue
-        spare = [None]
-        if not expand(root, cell):
-            continue
-        stack = [cell]
-        while stack:
-            frame = stack[-1]
-            got = frame[6]
-            for child in frame[3]:
-                cell = setdefault(child, spare)
-                if cell is spare:
-                    spare = [None]
-                    if len(cells) > limit:
-                        raise TooLarge(
-                            f"the exact solution of {game!r} holds more than {limit:,} states, the limit{GO_ON}"
-                        )
-                    if expand(child, cell):
-                        stack.append(cell)
-                        break
-                v = cell[0]
-                if v is None:
-                    raise ValueError(
-                        f"the game has a cycle through {child!r}; a game whose states may repeat "
-                        "says so with a may_repeat() method returning True"
+    while stack:
+        frame = stack[-1]
+        got = frame[6]
+        for child in frame[3]:
+            cell = setdefault(child, spare)
+            if cell is spare:  # a new state: its value if it is terminal, else its frame
+                spare = [None]
+                if len(cells) > limit and frame is not top:  # the limit counts the states below the roots
+                    raise TooLarge(
+                        f"the exact solution of {game!r} holds more than {limit:,} states, the limit{GO_ON}"
                     )
-                got.append(v)
-            else:
-                stack.pop()
-                weights = frame[5]
-                if weights is None:
-                    v = got[0] if len(got) == 1 else _best(got, frame[2])
+                player = to_move(child)
+                if player is None:
+                    raw = payoff(child)
+                    v = ends.get(raw) if type(raw) is tuple else None
+                    cell[0] = v if v is not None else _end_value(raw, ends)
+                elif player is CHANCE:
+                    outcomes = outcomes_of(child)
+                    if not outcomes:
+                        raise ValueError(f"chance node {child!r} has no outcomes")
+                    hit = weights_seen.get(id(outcomes))
+                    weights = hit[1] if hit is not None and hit[0] is outcomes else _chance_weights(
+                        outcomes, weights_seen)
+                    cell += (child, player, iter([play(child, o) for o, _ in outcomes]), *weights, [])
+                    stack.append(cell)
+                    break
                 else:
-                    v = _expectation(got, frame[4], weights)
-                frame[0] = v
-                del frame[1:]  # the frame is done: keep the value alone
-                if stack:
-                    stack[-1][6].append(v)
+                    moves = moves_of(child)
+                    if not moves:
+                        raise ValueError(
+                            f"state {child!r} has a player to move ({player!r}) but no possible moves")
+                    children = iter([play(child, m) for m in moves])
+                    if chooser is None:
+                        cell += (child, player, children, 0, None, [])
+                    else:
+                        cell += (child, player, children, *chooser(game, child, player, moves), [])
+                    stack.append(cell)
+                    break
+            v = cell[0]
+            if v is None:
+                raise ValueError(
+                    f"the game has a cycle through {child!r}; a game whose states may repeat "
+                    "says so with a may_repeat() method returning True"
+                )
+            got.append(v)
+        else:
+            stack.pop()
+            if not stack:
+                break  # the roots' frame: every root is valued
+            weights = frame[5]
+            if weights is None:
+                v = got[0] if len(got) == 1 else _best(got, frame[2])
+            else:
+                v = _expectation(got, frame[4], weights)
+            frame[0] = v
+            del frame[1:]  # the frame is done: keep the value alone
+            stack[-1][6].append(v)
     return cells
 
 
