@@ -640,6 +640,9 @@ class ShutTheBox(GameBase):
         return 0 if one_die_allowed(state, self.dice) else CHANCE
 
     def possible_moves(self, state) -> tuple:
+        last = self._last_read
+        if last[0] is state:  # the state to_move has just read
+            return last[1][2]
         if not isinstance(state, PMap):
             return (2, 1) if one_die_allowed(state, self.dice) else ()
         return self._read(state)[2]
@@ -654,8 +657,9 @@ class ShutTheBox(GameBase):
         return DICE_PROBABILITIES
 
     def play(self, state, move):
-        if isinstance(state, PMap):
-            box, dice, moves = self._read(state)
+        last = self._last_read
+        if last[0] is state or isinstance(state, PMap):
+            box, dice, moves = last[1] if last[0] is state else self._read(state)
             if dice is not None:
                 low, high = (1, 6) if dice == 1 else (2, 12)
                 if isinstance(move, bool) or not isinstance(move, int) or not low <= move <= high:
