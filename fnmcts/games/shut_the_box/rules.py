@@ -679,8 +679,12 @@ class ShutTheBox(GameBase):
         return fixed_pmap({"box": self._box(state), "roll": move})
 
     def payoff(self, state) -> tuple:
-        box = self._read(state)[0] if isinstance(state, PMap) else state
-        if box and self.to_move(state) is not None:
+        if isinstance(state, PMap):
+            box, dice, moves = self._read(state)
+            over = not box or dice is None and not moves
+        else:
+            box, over = state, self.to_move(state) is None
+        if not over:
             raise ValueError(f"the game is not over at {state!r}")
         return (self._payoff_of(box),)
 
