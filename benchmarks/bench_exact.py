@@ -154,7 +154,7 @@ def median_ms(jobs: dict, repeats: int) -> dict:
 
 
 def main(repeats: int = 5) -> dict:
-    full, simplified = ShutTheBox(), ShutTheBox(simplified=True)
+    full = ShutTheBox()
     optimum = solve(full)[full.start()][0]
     assert plain_fraction_dp() == optimum, "the baseline and the solver disagree"
     table = TableGame(full)
