@@ -670,7 +670,7 @@ class ShutTheBox(GameBase):
             if not isinstance(move, frozenset) or move not in moves:
                 raise ValueError(f"illegal move {move!r} at {state!r}")
             return move
-        if state and one_die_allowed(state, self.dice):
+        if self.dice != "two" and state and one_die_allowed(state, self.dice):  # a choice of dice
             if move not in (1, 2) or isinstance(move, bool):
                 raise ValueError(f"choose 1 or 2 dice at {state!r}, got {move!r}")
             return fixed_pmap({"box": self._box(state), "dice": move})
