@@ -192,6 +192,10 @@ def test_illegal_moves_are_refused():
         game.play(rolled, stb.start_box - {5})
     with pytest.raises(ValueError, match="illegal dice roll"):
         game.play(stb.start_box, 13)
+    for fresh in (ShutTheBox(), game):  # before and after the game has read a state
+        with pytest.raises(ValueError, match="illegal dice roll 7 at None"):
+            fresh.play(None, 7)
+        assert fresh.possible_moves(None) == () and fresh.to_move(None) is None
     with pytest.raises(ValueError):
         ShutTheBox(levers=0)
 

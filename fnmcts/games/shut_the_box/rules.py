@@ -488,6 +488,10 @@ def _random_end(tables: tuple, mask: int, rnd) -> int:
 # -- the game value -----------------------------------------------------------------
 
 
+_NOTHING_READ = (object(), None)
+"""What a game has read before its first state: a state no caller holds."""
+
+
 def _only_keys(data: dict, keys: tuple, what: str) -> None:
     """Refuse a key of ``data`` outside ``keys``, naming it."""
     unknown = sorted(map(str, set(data) - set(keys)))
@@ -528,7 +532,7 @@ class ShutTheBox(GameBase):
     dice: str = "two"
     scoring: str = "win"
     _table: tuple = field(default=None, init=False, repr=False, compare=False)
-    _last_read: tuple = field(default=(None, None), init=False, repr=False, compare=False)
+    _last_read: tuple = field(default=_NOTHING_READ, init=False, repr=False, compare=False)
     _rolls: tuple = field(default=None, init=False, repr=False, compare=False)
     num_players = 1
     name = "shut-the-box"
