@@ -43,7 +43,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from fractions import Fraction
 from math import isfinite, lcm
-from operator import itemgetter
 from typing import Callable
 
 from pyrsistent import pmap
@@ -175,7 +174,7 @@ def _best(values, player) -> tuple:
 
 
 def _walk(game, roots, chooser, limit: int | None = None) -> dict:
-    """A dict ``state -> cell`` for every state below ``roots``, the state's value in ``cell[0]``.
+    """A dict ``state -> value`` for every state below ``roots``.
 
     The players follow ``chooser``, a function ``(game, state, player, moves) ->
     (denominator, weights)``, or play a best reply when it is ``None``. An
@@ -183,34 +182,35 @@ def _walk(game, roots, chooser, limit: int | None = None) -> dict:
     and its children are asked of the game once, and its value is worked out
     once its children's are known.
 
-    Each state is looked up once per move that reaches it, and only then: its
-    cell (a list) goes into the dict at the first look-up and stays there. A
-    terminal state's cell is ``[value]``; any other state's is its frame while
-    its value is worked out, ``[None, state, player, iterator over the children,
-    denominator, weights, the children's values so far]``, and ``[value]`` after.
-    Meeting a cell whose value is still ``None`` below itself means a cycle.
-    More than ``limit`` states is a ``TooLarge`` error.
+    A state is looked up once per move that reaches it: the first look-up puts
+    a new list in its place (``setdefault``), which becomes the state's frame,
+    ``[state, player, iterator over the children, denominator, weights, the
+    children's values so far]``, until its value replaces it (at once for a
+    terminal state). So meeting a list below the state itself means a cycle, and
+    no list outlives its state's frame: the garbage collector, which looks at
+    every list still alive again and again, has fewer to look at. More than
+    ``limit`` states is a ``TooLarge`` error.
     """
     check_states(game, *roots, limit=limit)
     limit = float("inf") if limit is None else limit
     to_move, moves_of, outcomes_of, play, payoff = (
         game.to_move, game.possible_moves, game.chance_outcomes, game.play, game.payoff)
-    cells: dict = {}
-    setdefault = cells.setdefault
+    values: dict = {}
+    setdefault = values.setdefault
     ends: dict = {}
     weights_seen: dict = {}
     # the roots are the children of a frame that is never valued: one loop expands every state
-    top = [None, None, None, iter(roots), 0, (), []]
+    top = [None, None, iter(roots), 0, (), []]
     stack = [top]
-    spare = [None]  # the cell a look-up puts in when the state is new
+    spare = []  # what a look-up puts in when the state is new: its frame to be
     while stack:
         frame = stack[-1]
-        got = frame[6]
-        for child in frame[3]:
-            cell = setdefault(child, spare)
-            if cell is spare:  # a new state: its value if it is terminal, else its frame
-                spare = [None]
-                if len(cells) > limit and frame is not top:  # the limit counts the states below the roots
+        got = frame[5]
+        for child in frame[2]:
+            v = setdefault(child, spare)
+            if v is spare:  # a new state: its value if it is terminal, else its frame
+                cell, spare = spare, []
+                if len(values) > limit and frame is not top:  # the limit counts the states below the roots
                     raise TooLarge(
                         f"the exact solution of {game!r} holds more than {limit:,} states, the limit{GO_ON}"
                     )
@@ -218,7 +218,7 @@ def _walk(game, roots, chooser, limit: int | None = None) -> dict:
                 if player is None:
                     raw = payoff(child)
                     v = ends.get(raw) if type(raw) is tuple else None
-                    cell[0] = v if v is not None else _end_value(raw, ends)
+                    v = values[child] = v if v is not None else _end_value(raw, ends)
                 elif player is CHANCE:
                     outcomes = outcomes_of(child)
                     if not outcomes:
@@ -241,8 +241,7 @@ def _walk(game, roots, chooser, limit: int | None = None) -> dict:
                         cell += (child, player, children, *chooser(game, child, player, moves), [])
                     stack.append(cell)
                     break
-            v = cell[0]
-            if v is None:
+            elif type(v) is list:
                 raise ValueError(
                     f"the game has a cycle through {child!r}; a game whose states may repeat "
                     "says so with a may_repeat() method returning True"
@@ -252,44 +251,14 @@ def _walk(game, roots, chooser, limit: int | None = None) -> dict:
             stack.pop()
             if not stack:
                 break  # the roots' frame: every root is valued
-            weights = frame[5]
+            weights = frame[4]
             if weights is None:
-                v = got[0] if len(got) == 1 else _best(got, frame[2])
+                v = got[0] if len(got) == 1 else _best(got, frame[1])
             else:
-                v = _expectation(got, frame[4], weights)
-            frame[0] = v
-            del frame[1:]  # the frame is done: keep the value alone
-            stack[-1][6].append(v)
-    return cells
-
-
-class _Values(Mapping):
-    """``state -> value`` over ``_walk``'s cells, read once by ``pmap`` (no second dict, no second hash)."""
-
-    __slots__ = ("_cells",)
-
-    def __init__(self, cells: dict):
-        self._cells = cells
-
-    def __getitem__(self, state):
-        return self._cells[state][0]
-
-    def __iter__(self):
-        return iter(self._cells)
-
-    def __len__(self):
-        return len(self._cells)
-
-    def items(self):
-        return zip(self._cells, map(_first, self._cells.values()))
-
-
-_first = itemgetter(0)
-
-
-def _solved(cells: dict):
-    """The immutable map ``state -> value`` of ``_walk``'s cells (a ``pmap``)."""
-    return pmap(_Values(cells))
+                v = _expectation(got, frame[3], weights)
+            values[frame[0]] = v
+            stack[-1][5].append(v)
+    return values
 
 
 # -- games whose states may repeat ---------------------------------------------------------------
@@ -841,7 +810,7 @@ def solve(game, *states, limit: int | None = STATE_LIMIT, tolerance: float = TOL
     roots = _roots(game, states)
     if may_repeat(game):
         return _walk_repeating(game, roots, None, tolerance, max_sweeps, limit)
-    return _solved(_walk(game, roots, None, limit))
+    return pmap(_walk(game, roots, None, limit))
 
 
 def value(solution, state) -> tuple:
@@ -959,7 +928,7 @@ def evaluate_policy(game, policy, *states, limit: int | None = STATE_LIMIT, tole
     roots = _roots(game, states)
     if may_repeat(game):
         return _walk_repeating(game, roots, chooser, tolerance, max_sweeps, limit)
-    return _solved(_walk(game, roots, chooser, limit))
+    return pmap(_walk(game, roots, chooser, limit))
 
 
 def win_probability(game, state=None, policy=None) -> Fraction:
