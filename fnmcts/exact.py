@@ -177,75 +177,87 @@ def _walk(game, roots, chooser, limit: int | None = None) -> dict:
     """A dict ``state -> value`` for every state below ``roots``.
 
     The players follow ``chooser``, a function ``(game, state, player, moves) ->
-    (denominator, weights)``, or play a best reply when it is ``None``. An iterative post-order over the game's DAG: each state's moves or outcomes
+    (denominator, weights)``, or play a best reply when it is ``None``. An
+    iterative post-order over the game's DAG: each state's moves or outcomes
     and its children are asked of the game once, and its value is worked out
-    once its children's are known. A frame is ``[state, player, iterator over the
-    children, denominator, weights, the children's values so far]``; while a
-    state is being worked out ``values`` maps it to its frame (a list), so
-    meeting it again below itself means a cycle. More than ``limit`` states is
-    a ``TooLarge`` error.
+    once its children's are known.
+
+    A state is looked up once per move that reaches it: the first look-up puts
+    a new list in its place (``setdefault``), which becomes the state's frame,
+    ``[state, player, iterator over the children, denominator, weights, the
+    children's values so far]``, until its value replaces it (at once for a
+    terminal state). So meeting a list below the state itself means a cycle, and
+    no list outlives its state's frame: the garbage collector, which looks at
+    every list still alive again and again, has fewer to look at. More than
+    ``limit`` states is a ``TooLarge`` error.
     """
     check_states(game, *roots, limit=limit)
     limit = float("inf") if limit is None else limit
     to_move, moves_of, outcomes_of, play, payoff = (
         game.to_move, game.possible_moves, game.chance_outcomes, game.play, game.payoff)
     values: dict = {}
-    get = values.get
+    setdefault = values.setdefault
     ends: dict = {}
     weights_seen: dict = {}
-
-    def expand(state):
-        """A terminal state's value, else the frame that works out its value."""
-        player = to_move(state)
-        if player is None:
-            return _end_value(payoff(state), ends)
-        if player is CHANCE:
-            outcomes = outcomes_of(state)
-            if not outcomes:
-                raise ValueError(f"chance node {state!r} has no outcomes")
-            denominator, weights = _chance_weights(outcomes, weights_seen)
-            return [state, player, iter([play(state, o) for o, _ in outcomes]), denominator, weights, []]
-        moves = moves_of(state)
-        if not moves:
-            raise ValueError(f"state {state!r} has a player to move ({player!r}) but no possible moves")
-        children = iter([play(state, m) for m in moves])
-        if chooser is None:
-            return [state, player, children, 0, None, []]
-        denominator, weights = chooser(game, state, player, moves)
-        return [state, player, children, denominator, weights, []]
-
-    for root in roots:
-        if root in values:
-            continue
-        node = values[root] = expand(root)
-        stack = [node] if type(node) is list else []
-        while stack:
-            frame = stack[-1]
-            got = frame[5]
-            for child in frame[2]:
-                v = get(child)
-                if v is None:
-                    v = values[child] = expand(child)
-                    if len(values) > limit:
-                        raise TooLarge(
-                            f"the exact solution of {game!r} holds more than {limit:,} states, the limit{GO_ON}"
-                        )
-                    if type(v) is list:
-                        stack.append(v)
-                        break
-                elif type(v) is list:
-                    raise ValueError(
-                        f"the game has a cycle through {child!r}; a game whose states may repeat "
-                        "says so with a may_repeat() method returning True"
+    # the roots are the children of a frame that is never valued: one loop expands every state
+    top = [None, None, iter(roots), 0, (), []]
+    stack = [top]
+    spare = []  # what a look-up puts in when the state is new: its frame to be
+    while stack:
+        frame = stack[-1]
+        got = frame[5]
+        for child in frame[2]:
+            v = setdefault(child, spare)
+            if v is spare:  # a new state: its value if it is terminal, else its frame
+                cell, spare = spare, []
+                if len(values) > limit and frame is not top:  # the limit counts the states below the roots
+                    raise TooLarge(
+                        f"the exact solution of {game!r} holds more than {limit:,} states, the limit{GO_ON}"
                     )
-                got.append(v)
+                player = to_move(child)
+                if player is None:
+                    raw = payoff(child)
+                    v = ends.get(raw) if type(raw) is tuple else None
+                    v = values[child] = v if v is not None else _end_value(raw, ends)
+                elif player is CHANCE:
+                    outcomes = outcomes_of(child)
+                    if not outcomes:
+                        raise ValueError(f"chance node {child!r} has no outcomes")
+                    hit = weights_seen.get(id(outcomes))
+                    weights = hit[1] if hit is not None and hit[0] is outcomes else _chance_weights(
+                        outcomes, weights_seen)
+                    cell += (child, player, iter([play(child, o) for o, _ in outcomes]), *weights, [])
+                    stack.append(cell)
+                    break
+                else:
+                    moves = moves_of(child)
+                    if not moves:
+                        raise ValueError(
+                            f"state {child!r} has a player to move ({player!r}) but no possible moves")
+                    children = iter([play(child, m) for m in moves])
+                    if chooser is None:
+                        cell += (child, player, children, 0, None, [])
+                    else:
+                        cell += (child, player, children, *chooser(game, child, player, moves), [])
+                    stack.append(cell)
+                    break
+            elif type(v) is list:
+                raise ValueError(
+                    f"the game has a cycle through {child!r}; a game whose states may repeat "
+                    "says so with a may_repeat() method returning True"
+                )
+            got.append(v)
+        else:
+            stack.pop()
+            if not stack:
+                break  # the roots' frame: every root is valued
+            weights = frame[4]
+            if weights is None:
+                v = got[0] if len(got) == 1 else _best(got, frame[1])
             else:
-                stack.pop()
-                weights = frame[4]
-                v = values[frame[0]] = (
-                    _best(got, frame[1]) if weights is None else _expectation(got, frame[3], weights))
-                if stack:
-                    stack[-1][5].append(v)
+                v = _expectation(got, frame[3], weights)
+            values[frame[0]] = v
+            stack[-1][5].append(v)
     return values
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import html
 
-from pyrsistent import PMap, PRecord, pmap
+from pyrsistent import PMap, PRecord, field, pmap
 
 __all__ = ["FixedPMap", "fixed_pmap", "FixedRecord", "html_table"]
 
@@ -38,7 +38,15 @@ class FixedPMap(PMap):
     (pmap({'box': frozenset({7}), 'roll': 7}), True, True)
     """
 
-    __slots__ = ()
+    __slots__ = ()  # no slot of its own: a fresh pmap becomes a FixedPMap by taking on its class
+
+    def __getattr__(self, key):
+        # A pmap's dot access to its keys (``state.heap``), with the same error for a missing one. A
+        # pmap asks for a missing attribute whenever it first works out its hash, and finds it out
+        # through a KeyError turned into a chained AttributeError; asking first is cheaper.
+        if key in self:
+            return self[key]
+        raise AttributeError(f"{type(self).__name__} has no attribute '{key}'")
 
     def __repr__(self):
         items = sorted(self.items(), key=lambda kv: _key_order(kv[0]))
@@ -58,11 +66,33 @@ def fixed_pmap(initial=None) -> FixedPMap:
     >>> fixed_pmap().set('x', 1) == {'x': 1}
     True
     """
-    plain = pmap(initial or {})
-    return FixedPMap(plain._size, plain._buckets)
+    # ``pmap`` gives a new map for any non-empty ``initial`` and one shared empty map for an empty
+    # one; ``pre_size`` (the public hint of how many buckets) makes a new empty map of the same shape.
+    # Only a new map may take on the class: FixedPMap adds no slot, so the object stays the pmap it was.
+    plain = pmap(initial) if initial else pmap({}, pre_size=8)
+    plain.__class__ = FixedPMap
+    return plain
 
 
-class FixedRecord(PRecord):
+_FIELD = type(field())
+"""What pyrsistent's ``field()`` makes: how a ``PRecord`` class declares a field."""
+
+
+class _DeclaredOrder(type(PRecord)):
+    """PRecord's metaclass, noting the order in which a class declares its fields (its bases' first).
+
+    PRecord's own metaclass takes the ``field()`` attributes out of the class
+    body; this one reads their names first, in the body's order.
+    """
+
+    def __new__(mcs, name, bases, namespace):
+        inherited = [k for base in bases for k in getattr(base, "_declared_fields", ())]
+        own = [k for k, v in namespace.items() if isinstance(v, _FIELD)]
+        namespace["_declared_fields"] = tuple(dict.fromkeys(inherited + own))
+        return super().__new__(mcs, name, bases, namespace)
+
+
+class FixedRecord(PRecord, metaclass=_DeclaredOrder):
     """A ``PRecord`` whose fields print in the order the class declares them.
 
     >>> from pyrsistent import field
@@ -76,7 +106,7 @@ class FixedRecord(PRecord):
     """
 
     def _ordered_items(self):
-        declared = tuple(type(self)._precord_fields)
+        declared = type(self)._declared_fields
         known = [(k, self[k]) for k in declared if k in self]
         rest = sorted(((k, v) for k, v in self.items() if k not in declared), key=lambda kv: _key_order(kv[0]))
         return known + rest

@@ -192,8 +192,39 @@ def test_illegal_moves_are_refused():
         game.play(rolled, stb.start_box - {5})
     with pytest.raises(ValueError, match="illegal dice roll"):
         game.play(stb.start_box, 13)
+    for fresh in (ShutTheBox(), game):  # before and after the game has read a state
+        with pytest.raises(ValueError, match="illegal dice roll 7 at None"):
+            fresh.play(None, 7)
+        assert fresh.possible_moves(None) == () and fresh.to_move(None) is None
     with pytest.raises(ValueError):
         ShutTheBox(levers=0)
+
+
+@given(boxes.filter(bool), rolls, st.sampled_from([False, True]), st.frozensets(st.integers(0, 10)), st.data())
+def test_play_takes_exactly_the_possible_moves_however_the_state_was_read(box, roll, simplified, other, data):
+    game = ShutTheBox(simplified=simplified)
+    rolled, twin = game.play(box, roll), pmap({"box": box, "roll": roll})
+    legal = stb.ordered_moves(box, roll, simplified)
+    reads = [lambda: None, lambda: game.to_move(rolled), lambda: game.possible_moves(twin),
+             lambda: game.to_move(game.play(box, 2 if roll != 2 else 3))]
+    for read in data.draw(st.lists(st.sampled_from(reads), max_size=4)):
+        read()  # the game keeps the last state it read: any order of reads gives the same answers
+    assert game.possible_moves(rolled) == legal and game.to_move(twin) == (0 if legal else None)
+    for move in legal:
+        assert game.play(rolled, move) is move
+        with pytest.raises(ValueError, match="illegal move"):
+            game.play(rolled, set(move))  # equal to a possible move, but a set can change
+    if other not in legal:
+        with pytest.raises(ValueError, match="illegal move"):
+            game.play(rolled, other)
+    assert game.payoff(rolled) == (0,) if not legal else game.to_move(rolled) == 0
+
+
+@pytest.mark.parametrize("bad", [frozenset({True, 2}), frozenset({1.0, 2}), frozenset({0, 2}), frozenset({10})])
+def test_a_box_given_to_play_is_checked(bad):
+    with pytest.raises(ValueError, match="levers are whole numbers from 1 to 9"):
+        ShutTheBox().play(bad, 7)
+    assert ShutTheBox().play({2, 5}, 7) == pmap({"box": frozenset({2, 5}), "roll": 7})
 
 
 @given(st.integers(0, 511))

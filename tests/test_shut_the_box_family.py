@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import pickle
 import random
 from fractions import Fraction
 from functools import lru_cache
@@ -116,6 +117,34 @@ def test_who_moves_at_a_box_follows_the_dice_rule(levers, dice, scoring):
             assert game.describe_move(box, 1) == "roll one die"
         else:
             assert dict(game.chance_outcomes(box)) == TWO
+
+
+@settings(max_examples=150)
+@given(shut_the_box_games(max_levers=12), st.data())
+def test_the_moves_after_a_roll_are_the_rules_flips_in_order(game, data):
+    box = data.draw(st.sampled_from(all_boxes(game.levers)[1:]))
+    roll = data.draw(st.integers(1 if may_roll_one(tuple(box), game.dice) else 2, 12))
+    state = game.play(box, roll) if game.to_move(box) is CHANCE else game.play(game.play(box, 1 if roll < 2 else 2), roll)
+    up = tuple(sorted(box))
+    if game.simplified:
+        flips = [(roll,)] if roll in box else []
+    else:  # fewest levers first, then in lever order: the stable order of the protocol
+        flips = [c for k in range(1, len(up) + 1) for c in combinations(up, k) if sum(c) == roll]
+    moves = game.possible_moves(state)
+    assert moves == tuple(box - frozenset(c) for c in flips)
+    assert game.to_move(state) == (0 if flips else None)
+    assert [game.play(state, m) for m in moves] == list(moves)
+    twin = pmap({"box": frozenset(up), "roll": roll})  # the same state, made elsewhere
+    assert game.possible_moves(twin) == moves and game.to_move(twin) == game.to_move(state)
+
+
+def test_a_game_value_pickles_as_its_rules():
+    game = ShutTheBox(levers=5, dice="low-sum", scoring="sum")
+    solve(game)
+    copy = pickle.loads(pickle.dumps(game))
+    assert copy == game and repr(copy) == repr(game) and solve(copy) == solve(game)
+    fresh = ShutTheBox(levers=5, dice="low-sum", scoring="sum")
+    assert pickle.dumps(game) == pickle.dumps(fresh)  # what the game read and worked out stays behind
 
 
 @given(shut_the_box_games(max_levers=12), st.data())

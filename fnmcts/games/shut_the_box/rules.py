@@ -188,6 +188,15 @@ _LEVER_COMBINATIONS = tuple(_combinations_for(n) for n in range(13))
 """``_LEVER_COMBINATIONS[n][roll]``: the lever sets of a box of ``n`` levers adding up to ``roll``."""
 
 
+_LEVER_SETS = tuple(tuple(tuple(frozenset(c) for c in by_roll) for by_roll in table) for table in _LEVER_COMBINATIONS)
+"""``_LEVER_COMBINATIONS`` as frozensets, in the same order: what a box is compared with and loses in a move."""
+
+_ALL_LEVERS = tuple(frozenset(range(1, n + 1)) for n in range(13))
+"""``_ALL_LEVERS[n]``: every lever of a box of ``n`` levers."""
+
+_INT = frozenset({int})
+
+
 def _lever_combinations(levers: int) -> tuple:
     return _LEVER_COMBINATIONS[levers]
 
@@ -234,7 +243,10 @@ def ordered_moves(box, roll: int, simplified: bool = False, levers: int = 9) -> 
     """
     if simplified:
         return (box - {roll},) if roll in box else ()
-    return tuple(box.difference(c) for c in levers_for_roll(roll, levers) if box.issuperset(c))
+    table = _LEVER_SETS[levers]
+    if not 0 <= roll < len(table):
+        return ()
+    return tuple(map(box.difference, filter(box.issuperset, table[roll])))
 
 
 def possible_moves(box, roll: int, simplified: bool = False) -> frozenset:
@@ -305,16 +317,42 @@ def mask_to_box(mask: int) -> frozenset:
 # draw like ``play_game`` and so returns the same results (a property test checks).
 
 
+_ROLL_TABLES: dict = {}
+"""``(levers, simplified) -> _roll_table(levers, simplified)``, each built once (the tutorial's two at import)."""
+
+
+def _roll_table(levers: int, simplified: bool) -> tuple:
+    """``(boxes, masks, children, moves)``: the moves of every box and roll, worked out once per rule set.
+
+    ``boxes[mask]`` is the box of a bitmask and ``masks`` maps a box to its
+    mask; ``children[mask][roll]`` holds the masks a roll (0 to 12) can leave,
+    and ``moves[mask][roll]`` the same boxes, both in the order of
+    ``ordered_moves``. A move of the game is one of these boxes: a box the
+    game built itself.
+
+    >>> boxes, masks, children, moves = _roll_table(3, False)
+    >>> [sorted(box) for box in moves[masks[frozenset({1, 2, 3})]][3]], children[0b111][3]
+    ([[1, 2], [3]], (3, 4))
+    """
+    found = _ROLL_TABLES.get((levers, simplified))
+    if found is None:
+        boxes = all_boxes(levers)
+        if simplified:
+            combos = [((1 << (r - 1)),) if 1 <= r <= levers else () for r in range(13)]
+        else:
+            combos = [tuple(box_to_mask(c) for c in levers_for_roll(r, levers)) for r in range(13)]
+        children = tuple(
+            tuple(tuple(m ^ c for c in combos[r] if m & c == c) for r in range(13)) for m in range(1 << levers)
+        )
+        moves = tuple(tuple(tuple(boxes[k] for k in kids) for kids in by_roll) for by_roll in children)
+        found = (boxes, {box: mask for mask, box in enumerate(boxes)}, children, moves)
+        _ROLL_TABLES[levers, simplified] = found
+    return found
+
+
 def _moves36(levers: int, simplified: bool) -> tuple:
-    table = []
-    for mask in range(1 << levers):
-        box = mask_to_box(mask)
-        by_roll = {
-            roll: tuple(box_to_mask(m) for m in ordered_moves(box, roll, simplified, levers))
-            for roll in set(ROLL_OF_36)
-        }
-        table.extend(by_roll[roll] for roll in ROLL_OF_36)
-    return tuple(table)
+    children = _roll_table(levers, simplified)[2]
+    return tuple(by_roll[roll] for by_roll in children for roll in ROLL_OF_36)
 
 
 def random_finish(moves36: tuple, mask: int, rnd) -> bool:
@@ -422,11 +460,8 @@ def _count_wins(mask: int, n: int, rng: random.Random, moves36: tuple) -> int:
 
 def _moves6(levers: int, simplified: bool) -> tuple:
     """The next boxes per (box mask, face of one die - 1), in the order of ``ordered_moves``."""
-    table = []
-    for mask in range(1 << levers):
-        box = mask_to_box(mask)
-        table.extend(tuple(box_to_mask(m) for m in ordered_moves(box, face, simplified, levers)) for face in range(1, 7))
-    return tuple(table)
+    children = _roll_table(levers, simplified)[2]
+    return tuple(by_roll[face] for by_roll in children for face in range(1, 7))
 
 
 def _random_end(tables: tuple, mask: int, rnd) -> int:
@@ -451,6 +486,10 @@ def _random_end(tables: tuple, mask: int, rnd) -> int:
 
 
 # -- the game value -----------------------------------------------------------------
+
+
+_NOTHING_READ = (object(), None)
+"""What a game has read before its first state: a state no caller holds."""
 
 
 def _only_keys(data: dict, keys: tuple, what: str) -> None:
@@ -493,6 +532,8 @@ class ShutTheBox(GameBase):
     dice: str = "two"
     scoring: str = "win"
     _table: tuple = field(default=None, init=False, repr=False, compare=False)
+    _last_read: tuple = field(default=_NOTHING_READ, init=False, repr=False, compare=False)
+    _rolls: tuple = field(default=None, init=False, repr=False, compare=False)
     num_players = 1
     name = "shut-the-box"
 
@@ -507,6 +548,9 @@ class ShutTheBox(GameBase):
             raise ValueError(f"dice must be one of {', '.join(DICE_RULES)}, got {self.dice!r}")
         if self.scoring not in SCORINGS:
             raise ValueError(f"scoring must be one of {', '.join(SCORINGS)}, got {self.scoring!r}")
+
+    def __reduce__(self):
+        return (type(self), (self.levers, self.simplified, self.dice, self.scoring))  # the rules, not the caches
 
     def __repr__(self):
         rules = "" if self.dice == "two" else f", dice={self.dice!r}"
@@ -542,28 +586,70 @@ class ShutTheBox(GameBase):
             what = "two dice" if low == 2 else "one die or two"
             raise ValueError(f"a roll of {what} is a whole number from {low} to {high}, got {roll!r}")
 
+    def _rolled_table(self) -> tuple:
+        """The rule set's ``_roll_table``, kept with the game value once asked for."""
+        found = self._rolls
+        if found is None:
+            found = _roll_table(self.levers, self.simplified)
+            object.__setattr__(self, "_rolls", found)
+        return found
+
+    def _box(self, box) -> frozenset:
+        """``box`` as a box of this game, or a clear error: ``_check_box``, at a look for a box the game built."""
+        if type(box) is frozenset:
+            boxes, masks, _, _ = self._rolls or self._rolled_table()
+            if boxes[masks.get(box, 0)] is box:
+                return box  # a box the game built: its table's own object (a box not in it looks up mask 0)
+            if box <= _ALL_LEVERS[self.levers] and _INT.issuperset(map(type, box)):
+                return box  # the levers are ints (not bools: a frozenset holding True is a subset too) in range
+        return _check_box(box, self.levers)
+
+    def _read(self, state) -> tuple:
+        """``(box, dice, moves)`` of a ``pmap`` state: ``dice`` is None at a roll, where ``moves`` are the flips.
+
+        The map is read in one pass, and the last state read is kept with what
+        it holds: the solver, and play, ask ``to_move``, ``possible_moves`` and
+        ``play`` of one state in turn.
+        """
+        last = self._last_read
+        if last[0] is state:
+            return last[1]
+        fields = dict(state.iteritems())
+        box = fields["box"]
+        if "dice" in fields:
+            read = (box, fields["dice"], ())
+        else:
+            roll = fields["roll"]
+            _, masks, _, moves = self._rolls or self._rolled_table()
+            mask = masks.get(box) if type(box) is frozenset else None
+            if mask is not None and type(roll) is int and 0 <= roll <= 12:
+                read = (box, None, moves[mask][roll])
+            else:
+                read = (box, None, ordered_moves(box, roll, self.simplified, self.levers))
+        object.__setattr__(self, "_last_read", (state, read))  # one tuple: a reader sees a whole pair
+        return read
+
     def start(self):
         box = frozenset(range(1, self.levers + 1))
         return box - {1} if self.simplified else box
 
     def to_move(self, state):
         if isinstance(state, PMap):
-            if "dice" in state:
+            _, dice, moves = self._read(state)
+            if dice is not None:
                 return CHANCE
-            box, roll = state["box"], state["roll"]
-            if self.simplified:
-                return 0 if roll in box else None
-            return 0 if any(box.issuperset(c) for c in levers_for_roll(roll, self.levers)) else None
+            return 0 if moves else None
         if not state:
             return None
         return 0 if one_die_allowed(state, self.dice) else CHANCE
 
     def possible_moves(self, state) -> tuple:
+        last = self._last_read
+        if last[0] is state:  # the state to_move has just read
+            return last[1][2]
         if not isinstance(state, PMap):
             return (2, 1) if one_die_allowed(state, self.dice) else ()
-        if "dice" in state:
-            return ()
-        return ordered_moves(state["box"], state["roll"], self.simplified, self.levers)
+        return self._read(state)[2]
 
     def chance_outcomes(self, state) -> tuple:
         if isinstance(state, PMap):
@@ -575,31 +661,34 @@ class ShutTheBox(GameBase):
         return DICE_PROBABILITIES
 
     def play(self, state, move):
-        if isinstance(state, PMap):
-            box = state["box"]
-            if "dice" in state:
-                low, high = (1, 6) if state["dice"] == 1 else (2, 12)
+        last = self._last_read
+        if last[0] is state or isinstance(state, PMap):
+            box, dice, moves = last[1] if last[0] is state else self._read(state)
+            if dice is not None:
+                low, high = (1, 6) if dice == 1 else (2, 12)
                 if isinstance(move, bool) or not isinstance(move, int) or not low <= move <= high:
                     raise ValueError(f"illegal dice roll {move!r} at {state!r}")
                 return fixed_pmap({"box": box, "roll": move})
-            roll = state["roll"]
-            # a legal move leaves a part of the box whose flipped levers add up to the roll
+            # a legal move is one of the boxes the roll can leave: flipped levers adding up to the roll
             # (under the simplified rules: exactly the roll's lever)
-            flipped = box - move if isinstance(move, frozenset) and move < box else None
-            if not flipped or sum(flipped) != roll or self.simplified and flipped != {roll}:
+            if not isinstance(move, frozenset) or move not in moves:
                 raise ValueError(f"illegal move {move!r} at {state!r}")
             return move
-        if state and one_die_allowed(state, self.dice):
+        if self.dice != "two" and state and one_die_allowed(state, self.dice):  # a choice of dice
             if move not in (1, 2) or isinstance(move, bool):
                 raise ValueError(f"choose 1 or 2 dice at {state!r}, got {move!r}")
-            return fixed_pmap({"box": _check_box(state, self.levers), "dice": move})
+            return fixed_pmap({"box": self._box(state), "dice": move})
         if not state or isinstance(move, bool) or not isinstance(move, int) or not 2 <= move <= 12:
             raise ValueError(f"illegal dice roll {move!r} at {state!r}")
-        return fixed_pmap({"box": _check_box(state, self.levers), "roll": move})
+        return fixed_pmap({"box": self._box(state), "roll": move})
 
     def payoff(self, state) -> tuple:
-        box = state["box"] if isinstance(state, PMap) else state
-        if box and self.to_move(state) is not None:
+        if isinstance(state, PMap):
+            box, dice, moves = self._read(state)
+            over = not box or dice is None and not moves
+        else:
+            box, over = state, self.to_move(state) is None
+        if not over:
             raise ValueError(f"the game is not over at {state!r}")
         return (self._payoff_of(box),)
 
@@ -802,14 +891,7 @@ _TWO_DICE_WAYS = tuple(sum(1 for roll in ROLL_OF_36 if roll == r) for r in range
 
 def _children(game) -> tuple:
     """``children[mask][roll]``: the box masks a roll of ``roll`` (0 to 12) can leave, in move order."""
-    levers = game.levers
-    if game.simplified:
-        combos = [((1 << (r - 1)),) if 1 <= r <= levers else () for r in range(13)]
-    else:
-        combos = [tuple(box_to_mask(c) for c in levers_for_roll(r, levers)) for r in range(13)]
-    return tuple(
-        tuple(tuple(m ^ c for c in combos[r] if m & c == c) for r in range(13)) for m in range(1 << levers)
-    )
+    return _roll_table(game.levers, game.simplified)[2]
 
 
 def _mask_rules(game) -> tuple:
