@@ -60,7 +60,9 @@ class Stats:
     ``V`` the expectimax value (or None), ``E`` the score the ratings read
     (``S``, or ``V * N`` under expectimax). ``lookup(state)``, if given, supplies
     the record of a state when its node first appears (a persistent tree read
-    lazily, as ``uct`` does).
+    lazily, as ``uct`` does). ``logs[n]`` is ``log(n)`` for the visit counts the
+    search has met (UCB1 reads the log of the parent's visits at every step; the
+    table lives as long as the search, see ``_parent_log``).
 
     >>> from fnmcts.games.nim import Nim
     >>> from ._graph import CompiledGraph
@@ -79,6 +81,7 @@ class Stats:
         self.lookup = lookup
         self.N, self.S, self.W, self.D, self.V = [], [], [], [], []
         self.E = self.S
+        self.logs = [-_inf]  # log 0: a visited child under a parent of no visits is rated as log(0) was: an error
         self.grow()
 
     def use_values(self):
@@ -124,6 +127,32 @@ class Stats:
         """``[visits, score, wins, draws, value]`` at node ``i``, or None if not in the tree."""
         n = self.N[i]
         return None if n is None else [n, self.S[i], self.W[i], self.D[i], self.V[i]]
+
+
+_LOG_TABLE = 1 << 16
+"""The largest visit count whose logarithm a search keeps in its table (``Stats.logs``)."""
+
+
+def _parent_log(logs, n):
+    """``log(n)`` for a visit count ``n`` past the end of the table ``logs``, growing it when ``n`` is near.
+
+    The table doubles when a count reaches its end (up to ``_LOG_TABLE``
+    entries), so it costs at most a few times the counts it serves; a count
+    far beyond it (the root of a large tree given to continue) is computed.
+    The same floats as ``math.log`` (the table holds its results).
+
+    >>> from math import log
+    >>> logs = [float("-inf")]
+    >>> _parent_log(logs, 3) == log(3), len(logs), logs[2] == log(2)
+    (True, 70, True)
+    >>> _parent_log(logs, 10**6) == log(10**6), len(logs)
+    (True, 70)
+    """
+    size = len(logs)
+    if type(n) is int and size <= n < min(2 * size + 64, _LOG_TABLE):
+        logs.extend(map(_log, range(size, min(2 * n + 64, _LOG_TABLE))))
+        return logs[n]
+    return _log(n)
 
 
 class Solver:
@@ -353,22 +382,33 @@ def dives(
     >>> solver.proven[root][0]
     (Fraction(1, 1), Fraction(-1, 1))
     """
+    repeats = may_repeat(graph.game)
+    done = 0
+    if (
+        n > 1
+        and solver is None
+        and not expectimax
+        and rollout is None
+        and compiled_playouts
+        and not repeats
+        and stats.E is stats.S
+    ):  # the common case: every dive but the last on the lean loop (the last keeps its path for the caller)
+        done = _lean_dives(graph, stats, root, root_mover, n - 1, rng, select)
+        n = 1
     g = graph
     kind, kids, u, states, chance = g.kind, g.kids, g.u, g.states, g.chance
     N, S, W, D, V = stats.N, stats.S, stats.W, stats.D, stats.V
-    sqrt, log, inf, finish, draw_ = _sqrt, _log, _inf, _random_finish, draw  # locals: the loop is hot
+    sqrt, inf, finish, draw_, far_log = _sqrt, _inf, _random_finish, draw, _parent_log  # locals: the loop is hot
     UNSEEN_, END_, CHANCE_ = UNSEEN, END, CHANCE_NODE
     if expectimax:
         stats.use_values()
     E = stats.E
-    grow = stats.grow
+    grow, logs = stats.grow, stats.logs
     rnd = rng.random
     mode, rule_c = getattr(select, "inline", (0, None))
     proven = solver.proven if solver is not None else None
     solving = proven is not None
     path, result, exact = [root], None, None
-    done = 0
-    repeats = may_repeat(g.game)
     for _ in range(n):
         if stop_when_proven and solving and root in proven:
             break
@@ -424,28 +464,32 @@ def dives(
             options = kids[d] if not solving else solver.choices(kids[d], k)
             if len(options) == 1:
                 i = options[0]
-            elif mode == 1:  # ucb1_selector's loop, inline: the hot loop of every search
-                best, best_rating, lp = None, -inf, log(ni)
-                for child in options:
-                    n_ = N[child]
-                    if not n_:
-                        best = child
-                        break
-                    r = E[child] / n_ + rule_c * sqrt(lp / n_)
-                    if r > best_rating:
-                        best, best_rating = child, r
+            elif mode == 1:  # ucb1_selector's loop, inline (as in ``_lean_dives``)
+                try:
+                    lp = logs[ni]
+                except IndexError:
+                    lp = far_log(logs, ni)
+                except TypeError:  # a count that is not a whole number (a tree given so)
+                    lp = _log(ni)
+                best, best_rating = None, -inf
+                try:
+                    for child in options:
+                        n_ = N[child]
+                        if (r := E[child] / n_ + rule_c * sqrt(lp / n_)) > best_rating:
+                            best, best_rating = child, r
+                except (ZeroDivisionError, TypeError):  # unvisited (0 or None): the first in move order
+                    best = child
                 i = best
             elif mode == 2:  # ucb_selector's loop, inline
                 best, best_rating = None, -inf
-                for child in options:
-                    n_ = N[child]
-                    if not n_:
-                        best = child
-                        break
-                    s = E[child]
-                    r = 3 / n_ if not s else (s + rule_c * sqrt(s * (n_ - s) / n_)) / n_
-                    if r > best_rating:
-                        best, best_rating = child, r
+                try:
+                    for child in options:
+                        n_ = N[child]
+                        s = E[child]
+                        if (r := 3 / n_ if not s else (s + rule_c * sqrt(s * (n_ - s) / n_)) / n_) > best_rating:
+                            best, best_rating = child, r
+                except (ZeroDivisionError, TypeError):
+                    best = child
                 i = best
             else:
                 i = select(options, stats, ni)
@@ -491,3 +535,114 @@ def dives(
                     break
             grow()
     return done, path, result, exact
+
+
+def _lean_dives(g, stats, root, root_mover, n, rng, select):
+    """``n`` dives of ``dives`` without the solver, expectimax, a rollout agent or repeated states; the count.
+
+    The same dives, draw for draw, on a leaner loop: no option is asked at a
+    step, a decision's children are rated with no check for an unvisited one
+    (an unvisited child raises on its division, and is the first in move order
+    that does), ``log`` of the parent's visits is read from ``stats.logs``, and
+    the path is kept as one list of nodes per mover, so the backup adds each
+    mover's result to all of its nodes at once (a node is on a path once: the
+    game's states do not repeat).
+    """
+    kind, kids, u, chance = g.kind, g.kids, g.u, g.chance
+    N, S, W, D, E = stats.N, stats.S, stats.W, stats.D, stats.E
+    sqrt, inf, log, finish, draw_, far_log = _sqrt, _inf, _log, _random_finish, draw, _parent_log
+    UNSEEN_, END_, CHANCE_ = UNSEEN, END, CHANCE_NODE
+    grow, logs = stats.grow, stats.logs
+    rnd = rng.random
+    mode, rule_c = getattr(select, "inline", (0, None))
+    groups = [[] for _ in range(g.num_players)]  # the nodes of this dive, by the player who moved into them
+    players = tuple(enumerate(groups))
+    first = groups[root_mover]
+    for _ in range(n):
+        i = root
+        first.append(root)
+        while True:
+            ni = N[i]
+            if ni is None:  # a new node: one playout from it; the backup counts it from 0
+                res = u[finish(g, i, rnd, rng)]
+                N[i] = 0
+                grow()
+                break
+            k = kind[i]
+            d = i
+            if k < 0:
+                if k == UNSEEN_:
+                    k = g.expand(i)
+                    grow()
+                while k == CHANCE_:
+                    e = chance[d]
+                    if e[0] is not None:  # the draw of ``draw``, inline: a slot table
+                        j = e[0][int(rnd() * e[1])]
+                        c = e[3][j]
+                        d = c if c is not None else g.outcome_child(d, j)
+                    else:
+                        d = draw_(g, d, rng)
+                    k = kind[d]
+                    if k == UNSEEN_:
+                        k = g.expand(d)
+                        grow()
+                if k == END_:
+                    res = u[d]
+                    break
+            options = kids[d]
+            if mode == 1:
+                try:
+                    lp = logs[ni]
+                except IndexError:
+                    lp = far_log(logs, ni)
+                except TypeError:
+                    lp = log(ni)
+                best, best_rating = None, -inf
+                try:
+                    for child in options:
+                        n_ = N[child]
+                        if (r := E[child] / n_ + rule_c * sqrt(lp / n_)) > best_rating:
+                            best, best_rating = child, r
+                except (ZeroDivisionError, TypeError):  # unvisited (0 or None): the first in move order
+                    best = child
+                except ValueError:  # log 0 (a node of no visits in a given tree): one child needs no rating
+                    if len(options) != 1:
+                        raise
+                    best = options[0]
+            elif mode == 2:
+                best, best_rating = None, -inf
+                try:
+                    for child in options:
+                        n_ = N[child]
+                        s = E[child]
+                        if (r := 3 / n_ if not s else (s + rule_c * sqrt(s * (n_ - s) / n_)) / n_) > best_rating:
+                            best, best_rating = child, r
+                except (ZeroDivisionError, TypeError):
+                    best = child
+                except ValueError:
+                    if len(options) != 1:
+                        raise
+                    best = options[0]
+            else:
+                best = options[0] if len(options) == 1 else select(options, stats, ni)
+            groups[k].append(best)
+            i = best
+        for m, nodes in players:
+            if nodes:
+                x = res[m]
+                if x > 0.5:
+                    for node in nodes:
+                        N[node] += 1
+                        S[node] += x
+                        W[node] += 1
+                elif x == 0.5:
+                    for node in nodes:
+                        N[node] += 1
+                        S[node] += x
+                        D[node] += 1
+                else:
+                    for node in nodes:
+                        N[node] += 1
+                        S[node] += x
+                nodes.clear()
+    return n
