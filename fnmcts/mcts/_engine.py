@@ -555,6 +555,7 @@ def _lean_dives(g, stats, root, root_mover, n, rng, select):
     grow, logs = stats.grow, stats.logs
     rnd = rng.random
     mode, rule_c = getattr(select, "inline", (0, None))
+    ucb1_rule, ucb_rule = mode == 1, mode == 2
     groups = [[] for _ in range(g.num_players)]  # the nodes of this dive, by the player who moved into them
     players = tuple(enumerate(groups))
     first = groups[root_mover]
@@ -569,8 +570,10 @@ def _lean_dives(g, stats, root, root_mover, n, rng, select):
                 grow()
                 break
             k = kind[i]
-            d = i
-            if k < 0:
+            if k >= 0:
+                options = kids[i]
+            else:
+                d = i
                 if k == UNSEEN_:
                     k = g.expand(i)
                     grow()
@@ -589,8 +592,8 @@ def _lean_dives(g, stats, root, root_mover, n, rng, select):
                 if k == END_:
                     res = u[d]
                     break
-            options = kids[d]
-            if mode == 1:
+                options = kids[d]
+            if ucb1_rule:
                 try:
                     lp = logs[ni]
                 except IndexError:
@@ -609,7 +612,7 @@ def _lean_dives(g, stats, root, root_mover, n, rng, select):
                     if len(options) != 1:
                         raise
                     best = options[0]
-            elif mode == 2:
+            elif ucb_rule:
                 best, best_rating = None, -inf
                 try:
                     for child in options:
