@@ -240,6 +240,33 @@ def test_stats_grow_with_the_graph():
     assert len(stats.N) == len(graph) == 3 and stats.N == [None, None, None]
 
 
+def _means_hold(stats):
+    return stats.M == [e / n if n else None for e, n in zip(stats.E, stats.N)]
+
+
+@settings(max_examples=40, deadline=None)
+@given(games, st.integers(0, 2**32), st.integers(2, 80), st.booleans(), st.booleans())
+def test_the_means_follow_every_change_of_the_counts(game, seed, n, expectimax, solver):
+    """``Stats.M`` (UCB1's means) stays ``E / N`` through dives on either loop, set, drop and grow."""
+    from fnmcts.mcts._engine import Solver, dives
+
+    graph = CompiledGraph(game)
+    root = graph.node(game.start())
+    stats = Stats(graph)
+    rng = random.Random(seed)
+    proofs = Solver(graph) if solver else None
+    dives(graph, stats, root, 0, n, rng, ucb1_selector(), expectimax=expectimax, solver=proofs)
+    assert stats.M is not None and _means_hold(stats)
+    stored = [i for i, c in enumerate(stats.N) if c is not None and i != root]
+    for i in stored[::2]:
+        stats.drop(i)
+    if stored:
+        stats.set(stored[-1], [3, 1.5, 1, 1, 0.25 if expectimax else None])
+    assert _means_hold(stats)
+    dives(graph, stats, root, 0, n, rng, ucb1_selector(), expectimax=expectimax, solver=proofs)
+    assert _means_hold(stats)
+
+
 def _decisions(game):
     seen, stack, out = {game.start()}, [game.start()], []
     while stack:

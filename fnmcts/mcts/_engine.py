@@ -62,7 +62,10 @@ class Stats:
     the record of a state when its node first appears (a persistent tree read
     lazily, as ``uct`` does). ``logs[n]`` is ``log(n)`` for the visit counts the
     search has met (UCB1 reads the log of the parent's visits at every step; the
-    table lives as long as the search, see ``_parent_log``).
+    table lives as long as the search, see ``_parent_log``). ``M``, once a UCB1
+    search asks for it (``use_means``), is ``E / N`` per node (None where ``N`` is
+    None or 0), kept up to date by every change: the mean UCB1 adds to its
+    exploration term, divided once per result instead of once per rating.
 
     >>> from fnmcts.games.nim import Nim
     >>> from ._graph import CompiledGraph
@@ -72,8 +75,8 @@ class Stats:
     >>> stats.N, stats.counts(root)
     ([None], None)
     >>> stats.set(root, [4, 3.0, 3, 0, None])
-    >>> stats.counts(root)
-    [4, 3.0, 3, 0, None]
+    >>> stats.counts(root), stats.use_means()
+    ([4, 3.0, 3, 0, None], [0.75])
     """
 
     def __init__(self, graph, lookup=None):
@@ -81,6 +84,7 @@ class Stats:
         self.lookup = lookup
         self.N, self.S, self.W, self.D, self.V = [], [], [], [], []
         self.E = self.S
+        self.M = None
         self.logs = [-_inf]  # log 0: a visited child under a parent of no visits is rated as log(0) was: an error
         self.grow()
 
@@ -88,6 +92,15 @@ class Stats:
         """Keep ``E`` apart from ``S``: the ratings read the expectimax values."""
         if self.E is self.S:
             self.E = [s if v is None else v * n for s, v, n in zip(self.S, self.V, self.N)]
+            if self.M is not None:
+                self.M = None
+                self.use_means()
+
+    def use_means(self):
+        """Keep ``M``, the mean ``E / N`` of every node (None where ``N`` is None or 0), from now on; return it."""
+        if self.M is None:
+            self.M = [e / n if n else None for e, n in zip(self.E, self.N)]
+        return self.M
 
     def grow(self):
         """Give every node of the graph an entry (after the graph interned new states)."""
@@ -103,6 +116,8 @@ class Stats:
         self.W.extend([0] * extra)
         self.D.extend([0] * extra)
         self.V.extend([None] * extra)
+        if self.M is not None:
+            self.M.extend([None] * extra)
         if self.lookup is not None:
             states = self.graph.states
             for i in range(start, size):
@@ -116,12 +131,16 @@ class Stats:
         self.N[i], self.S[i], self.W[i], self.D[i], self.V[i] = n, s, w, d, v
         if self.E is not self.S:
             self.E[i] = s if v is None else v * n
+        if self.M is not None:
+            self.M[i] = self.E[i] / n if n else None
 
     def drop(self, i):
         """Take node ``i`` out of the tree (a bounded tree prunes its least visited nodes)."""
         self.N[i], self.S[i], self.W[i], self.D[i], self.V[i] = None, 0, 0, 0, None
         if self.E is not self.S:
             self.E[i] = 0
+        if self.M is not None:
+            self.M[i] = None
 
     def counts(self, i):
         """``[visits, score, wins, draws, value]`` at node ``i``, or None if not in the tree."""
@@ -402,10 +421,10 @@ def dives(
     UNSEEN_, END_, CHANCE_ = UNSEEN, END, CHANCE_NODE
     if expectimax:
         stats.use_values()
-    E = stats.E
+    mode, rule_c = getattr(select, "inline", (0, None))
+    E, M = stats.E, stats.use_means() if mode == 1 else stats.M
     grow, logs = stats.grow, stats.logs
     rnd = rng.random
-    mode, rule_c = getattr(select, "inline", (0, None))
     proven = solver.proven if solver is not None else None
     solving = proven is not None
     path, result, exact = [root], None, None
@@ -474,8 +493,7 @@ def dives(
                 best, best_rating = None, -inf
                 try:
                     for child in options:
-                        n_ = N[child]
-                        if (r := E[child] / n_ + rule_c * sqrt(lp / n_)) > best_rating:
+                        if (r := M[child] + rule_c * sqrt(lp / N[child])) > best_rating:
                             best, best_rating = child, r
                 except (ZeroDivisionError, TypeError):  # unvisited (0 or None): the first in move order
                     best = child
@@ -527,6 +545,9 @@ def dives(
                 v = node_value(g, stats, node, m, S[node] / nn)
                 v = V[node] = 0.0 if v < 0.0 else 1.0 if v > 1.0 else v
                 E[node] = v * nn
+        if M is not None:
+            for node in path:
+                M[node] = E[node] / N[node]
         if solving:
             for node in reversed(through):
                 if node in proven:
@@ -543,19 +564,20 @@ def _lean_dives(g, stats, root, root_mover, n, rng, select):
     The same dives, draw for draw, on a leaner loop: no option is asked at a
     step, a decision's children are rated with no check for an unvisited one
     (an unvisited child raises on its division, and is the first in move order
-    that does), ``log`` of the parent's visits is read from ``stats.logs``, and
-    the path is kept as one list of nodes per mover, so the backup adds each
-    mover's result to all of its nodes at once (a node is on a path once: the
-    game's states do not repeat).
+    that does), UCB1 reads ``log`` of the parent's visits from ``stats.logs``
+    and each child's mean from ``stats.M``, and the path is kept as one list of
+    nodes per mover, so the backup adds each mover's result to all of its nodes
+    at once (a node is on a path once: the game's states do not repeat).
     """
     kind, kids, u, chance = g.kind, g.kids, g.u, g.chance
-    N, S, W, D, E = stats.N, stats.S, stats.W, stats.D, stats.E
+    N, S, W, D = stats.N, stats.S, stats.W, stats.D  # E is S: no expectimax here
     sqrt, inf, log, finish, draw_, far_log = _sqrt, _inf, _log, _random_finish, draw, _parent_log
     UNSEEN_, END_, CHANCE_ = UNSEEN, END, CHANCE_NODE
     grow, logs = stats.grow, stats.logs
     rnd = rng.random
     mode, rule_c = getattr(select, "inline", (0, None))
     ucb1_rule, ucb_rule = mode == 1, mode == 2
+    M = stats.use_means() if ucb1_rule else stats.M
     groups = [[] for _ in range(g.num_players)]  # the nodes of this dive, by the player who moved into them
     players = tuple(enumerate(groups))
     first = groups[root_mover]
@@ -603,8 +625,7 @@ def _lean_dives(g, stats, root, root_mover, n, rng, select):
                 best, best_rating = None, -inf
                 try:
                     for child in options:
-                        n_ = N[child]
-                        if (r := E[child] / n_ + rule_c * sqrt(lp / n_)) > best_rating:
+                        if (r := M[child] + rule_c * sqrt(lp / N[child])) > best_rating:
                             best, best_rating = child, r
                 except (ZeroDivisionError, TypeError):  # unvisited (0 or None): the first in move order
                     best = child
@@ -617,7 +638,7 @@ def _lean_dives(g, stats, root, root_mover, n, rng, select):
                 try:
                     for child in options:
                         n_ = N[child]
-                        s = E[child]
+                        s = S[child]
                         if (r := 3 / n_ if not s else (s + rule_c * sqrt(s * (n_ - s) / n_)) / n_) > best_rating:
                             best, best_rating = child, r
                 except (ZeroDivisionError, TypeError):
@@ -633,19 +654,20 @@ def _lean_dives(g, stats, root, root_mover, n, rng, select):
         for m, nodes in players:
             if nodes:
                 x = res[m]
-                if x > 0.5:
+                if M is None:
                     for node in nodes:
                         N[node] += 1
                         S[node] += x
+                else:
+                    for node in nodes:
+                        N[node] = c = N[node] + 1
+                        S[node] = s = S[node] + x
+                        M[node] = s / c
+                if x > 0.5:
+                    for node in nodes:
                         W[node] += 1
                 elif x == 0.5:
                     for node in nodes:
-                        N[node] += 1
-                        S[node] += x
                         D[node] += 1
-                else:
-                    for node in nodes:
-                        N[node] += 1
-                        S[node] += x
                 nodes.clear()
     return n
