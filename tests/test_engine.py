@@ -267,6 +267,27 @@ def test_the_means_follow_every_change_of_the_counts(game, seed, n, expectimax, 
     assert _means_hold(stats)
 
 
+@pytest.mark.parametrize("order", [(0, 1, 2), (2, 1, 0), (1, 0, 2)])
+def test_proofs_whose_floats_tie_are_compared_exactly(order):
+    """Two proven values 1e-30 apart round to one float: the solver then compares the exact values."""
+    from fnmcts.mcts._engine import Solver
+
+    third = Fraction(1, 3)
+    values = [(third,), (third + Fraction(1, 10**30),), (third - Fraction(1, 10**30),)]
+    game = TableGame((("move", 0, (1, 2, 3, 4)), ("end", values[0]), ("end", values[1]), ("end", values[2]), ("end", (0,))), 1)
+    graph = CompiledGraph(game)
+    root = graph.node(0)
+    graph.expand(root)
+    solver = Solver(graph)
+    kids = graph.kids[root]
+    for j in order:
+        solver.prove_terminal(kids[j])
+    assert not solver.floats_exact
+    assert solver.choices(kids, 0) == (kids[1], kids[3])  # the best proven child and the unproven one
+    solver.prove_terminal(kids[3])
+    assert solver.try_prove(root) and solver.proven[root][0] == values[1]
+
+
 def _decisions(game):
     seen, stack, out = {game.start()}, [game.start()], []
     while stack:

@@ -177,6 +177,11 @@ def _parent_log(logs, n):
 class Solver:
     """The proofs of one search: node -> ``(exact value, rescaled floats)``.
 
+    Proofs are compared by their floats while the floats of every value seen
+    order them exactly (``floats_exact``: no two different values rounded to
+    the same float, which a game paying whole numbers or simple fractions
+    never comes near); else, where floats tie, by the exact values.
+
     >>> from fnmcts.games.nim import Nim
     >>> from ._graph import CompiledGraph
     >>> graph = CompiledGraph(Nim(heap=3, max_take=2))
@@ -186,6 +191,8 @@ class Solver:
     >>> end = graph.node(Nim(heap=3, max_take=2).state(0, 1))
     >>> solver.prove_terminal(end), end in solver.proven
     (((Fraction(-1, 1), Fraction(1, 1)), (0.0, 1.0)), True)
+    >>> solver.floats_exact, solver.value((Fraction(1, 3), 1 - Fraction(1, 10**30)))[1], solver.floats_exact
+    (True, (0.6666666666666666, 1.0), False)
     """
 
     def __init__(self, graph):
@@ -194,10 +201,21 @@ class Solver:
         self.span = self.high - self.low
         self.proven = {}
         self.shortcut = graph.num_players <= 2
+        self.floats_exact = True
+        self._exact_of = {0.0: self.low, 1.0: self.high}  # float -> the one value seen with it
 
     def value(self, exact):
         """``(exact, rescaled floats)`` for an exact payoff tuple."""
-        return (exact, tuple(float((x - self.low) / self.span) for x in exact))
+        low, span = self.low, self.span
+        floats = tuple(float((x - low) / span) for x in exact)
+        if self.floats_exact:
+            seen = self._exact_of
+            for x, f in zip(exact, floats):
+                y = seen.setdefault(f, x)
+                if y is not x and y != x:
+                    self.floats_exact = False
+                    break
+        return (exact, floats)
 
     def prove(self, i, exact):
         value = self.proven[i] = self.value(exact)
@@ -206,6 +224,22 @@ class Solver:
     def prove_terminal(self, i):
         g = self.graph
         return self.prove(i, tuple(Fraction(x) for x in g.game.payoff(g.states[i])))
+
+    def _best(self, pv, k):
+        """Whether proof ``pv`` gives player ``k`` the best payoff there is."""
+        return pv[1][k] == 1.0 and (self.floats_exact or pv[0][k] == self.high)
+
+    def _above(self, pv, other, k):
+        """Whether proof ``pv`` is worth more than ``other`` to player ``k`` (exactly).
+
+        The floats are rounded from the exact values by an increasing map: floats
+        that differ order the values; equal floats mean equal values unless two
+        values seen share a float (then the exact values are compared).
+        """
+        a, b = pv[1][k], other[1][k]
+        if a != b:
+            return a > b
+        return not self.floats_exact and pv[0][k] > other[0][k]
 
     def try_prove(self, i):
         """Prove node ``i`` from its children if their proofs decide it; True if proven."""
@@ -227,17 +261,18 @@ class Solver:
             self.prove(i, total)
             return True
         best, unproven = None, False
+        shortcut = self.shortcut
         for child in g.kids[i]:
             pv = proven.get(child)
             if pv is None:
-                if not self.shortcut:
+                if not shortcut:
                     return False
                 unproven = True
                 continue
-            if self.shortcut and pv[0][k] == self.high:
+            if shortcut and self._best(pv, k):
                 proven[i] = pv
                 return True
-            if best is None or pv[0][k] > best[0][k]:
+            if best is None or self._above(pv, best, k):
                 best = pv
         if unproven:
             return False
@@ -252,17 +287,19 @@ class Solver:
         and an unproven child is left).
         """
         proven = self.proven
-        best = None
+        shortcut, exact = self.shortcut, not self.floats_exact
+        best = top = None
         for child in kids:
             pv = proven.get(child)
             if pv is not None:
-                if self.shortcut and pv[0][k] == self.high:
+                f = pv[1][k]
+                if shortcut and f == 1.0 and (not exact or pv[0][k] == self.high):
                     return (child,)
-                if best is None or pv[0][k] > proven[best][0][k]:
-                    best = child
+                if top is None or f > tf or (exact and f == tf and pv[0][k] > top[0][k]):
+                    best, top, tf = child, pv, f
         if best is None:
             return kids
-        keep_best = proven[best][0][k] > self.low
+        keep_best = tf > 0.0 or (tf == 0.0 and exact and top[0][k] > self.low)
         open_ = tuple(c for c in kids if c not in proven or (c == best and keep_best))
         return open_ or (best,)
 
