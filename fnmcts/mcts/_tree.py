@@ -78,19 +78,6 @@ class Tree(Mapping):
     def __setattr__(self, name, value):
         raise AttributeError("a Tree is immutable: use set() for a new one")
 
-    def __getattr__(self, name):
-        # Reached only for a slot not set: the map of a tree made by ``lazy_tree``, built now, once.
-        if name == "_map":
-            try:
-                make = object.__getattribute__(self, "_make")
-            except AttributeError:
-                make = None
-            if make is not None:
-                items = make()
-                object.__setattr__(self, "_map", items if isinstance(items, PMap) else pmap(items))
-                object.__setattr__(self, "_make", None)  # let go of what the map was made from
-                return self._map
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     # -- the map --------------------------------------------------------------------
     def __getitem__(self, state):
@@ -217,6 +204,25 @@ def _rebuild(items, root):
     return Tree(items) if root is None else Tree(items, root[0])
 
 
+class _LazyTree(Tree):
+    """A ``Tree`` whose map is not built yet: on first read it builds it and becomes a plain ``Tree``.
+
+    (``__getattr__`` on ``Tree`` itself would slow every read of every tree.)
+    """
+
+    __slots__ = ()
+
+    def __getattr__(self, name):
+        # Reached only for a slot not set: the map, built now, once.
+        if name != "_map":
+            raise AttributeError(f"'Tree' object has no attribute {name!r}")
+        items = object.__getattribute__(self, "_make")()
+        object.__setattr__(self, "_map", items if isinstance(items, PMap) else pmap(items))
+        object.__setattr__(self, "_make", None)  # let go of what the map was made from
+        object.__setattr__(self, "__class__", Tree)
+        return object.__getattribute__(self, "_map")
+
+
 def lazy_tree(make, root) -> Tree:
     """A ``Tree`` whose map is ``make()`` (a pmap or a dict), called when the tree is first read.
 
@@ -228,12 +234,12 @@ def lazy_tree(make, root) -> Tree:
     >>> tree = lazy_tree(lambda: calls.append(1) or {"a": record(win=1, loss=0)}, root="a")
     >>> calls, tree.root
     ([], 'a')
-    >>> tree, tree == {"a": record(win=1, loss=0)}, len(tree), calls
-    (Tree(1 state, root 'a': Record(win=1, loss=0)), True, 1, [1])
+    >>> tree, tree == {"a": record(win=1, loss=0)}, len(tree), calls, type(tree) is Tree
+    (Tree(1 state, root 'a': Record(win=1, loss=0)), True, 1, [1], True)
     """
     if not callable(make):
         raise TypeError(f"make must be a function returning the tree's map, got {make!r}")
-    tree = Tree.__new__(Tree)
+    tree = _LazyTree.__new__(_LazyTree)
     object.__setattr__(tree, "_make", make)
     object.__setattr__(tree, "_root", root)
     return tree
