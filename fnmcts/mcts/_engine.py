@@ -203,6 +203,7 @@ class Solver:
         self.shortcut = graph.num_players <= 2
         self.floats_exact = True
         self._exact_of = {0.0: self.low, 1.0: self.high}  # float -> the one value seen with it
+        self._terminal = {}  # terminal node -> its proof
 
     def value(self, exact):
         """``(exact, rescaled floats)`` for an exact payoff tuple."""
@@ -222,8 +223,13 @@ class Solver:
         return value
 
     def prove_terminal(self, i):
-        g = self.graph
-        return self.prove(i, tuple(Fraction(x) for x in g.game.payoff(g.states[i])))
+        """Prove terminal node ``i`` by its payoff (computed once a search: a dive meets it again and again)."""
+        value = self._terminal.get(i)
+        if value is None:
+            g = self.graph
+            value = self._terminal[i] = self.value(tuple(Fraction(x) for x in g.game.payoff(g.states[i])))
+        self.proven[i] = value
+        return value
 
     def _best(self, pv, k):
         """Whether proof ``pv`` gives player ``k`` the best payoff there is."""
