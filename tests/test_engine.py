@@ -240,14 +240,15 @@ def test_stats_grow_with_the_graph():
     assert len(stats.N) == len(graph) == 3 and stats.N == [None, None, None]
 
 
-def _means_hold(stats):
-    return stats.M == [e / n if n else None for e, n in zip(stats.E, stats.N)]
+def _keys_hold(stats):
+    return stats.K == [stats.key(e, n) for e, n in zip(stats.E, stats.N)]
 
 
-@settings(max_examples=40, deadline=None)
-@given(games, st.integers(0, 2**32), st.integers(2, 80), st.booleans(), st.booleans())
-def test_the_means_follow_every_change_of_the_counts(game, seed, n, expectimax, solver):
-    """``Stats.M`` (UCB1's means) stays ``E / N`` through dives on either loop, set, drop and grow."""
+@settings(max_examples=60, deadline=None)
+@given(games, st.integers(0, 2**32), st.integers(2, 80), st.booleans(), st.booleans(), st.booleans())
+def test_the_rating_keys_follow_every_change_of_the_counts(game, seed, n, tutorial, expectimax, solver):
+    """``Stats.K`` stays each node's mean (UCB1) or ucb score (the tutorial's rule) through dives on
+    either loop, set, drop and grow."""
     from fnmcts.mcts._engine import Solver, dives
 
     graph = CompiledGraph(game)
@@ -255,16 +256,19 @@ def test_the_means_follow_every_change_of_the_counts(game, seed, n, expectimax, 
     stats = Stats(graph)
     rng = random.Random(seed)
     proofs = Solver(graph) if solver else None
-    dives(graph, stats, root, 0, n, rng, ucb1_selector(), expectimax=expectimax, solver=proofs)
-    assert stats.M is not None and _means_hold(stats)
+    select = ucb_selector(1.5) if tutorial else ucb1_selector()
+    dives(graph, stats, root, 0, n, rng, select, expectimax=expectimax, solver=proofs)
+    assert stats.K is not None and stats.key_rule == select.inline and _keys_hold(stats)
     stored = [i for i, c in enumerate(stats.N) if c is not None and i != root]
     for i in stored[::2]:
         stats.drop(i)
     if stored:
         stats.set(stored[-1], [3, 1.5, 1, 1, 0.25 if expectimax else None])
-    assert _means_hold(stats)
-    dives(graph, stats, root, 0, n, rng, ucb1_selector(), expectimax=expectimax, solver=proofs)
-    assert _means_hold(stats)
+    assert _keys_hold(stats)
+    dives(graph, stats, root, 0, n, rng, select, expectimax=expectimax, solver=proofs)
+    assert _keys_hold(stats)
+    mean = [e / c if c else None for e, c in zip(stats.E, stats.N)]
+    assert tutorial or stats.K == mean
 
 
 @pytest.mark.parametrize("order", [(0, 1, 2), (2, 1, 0), (1, 0, 2)])

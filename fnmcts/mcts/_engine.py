@@ -62,10 +62,14 @@ class Stats:
     the record of a state when its node first appears (a persistent tree read
     lazily, as ``uct`` does). ``logs[n]`` is ``log(n)`` for the visit counts the
     search has met (UCB1 reads the log of the parent's visits at every step; the
-    table lives as long as the search, see ``_parent_log``). ``M``, once a UCB1
-    search asks for it (``use_means``), is ``E / N`` per node (None where ``N`` is
-    None or 0), kept up to date by every change: the mean UCB1 adds to its
-    exploration term, divided once per result instead of once per rating.
+    table lives as long as the search, see ``_parent_log``).
+
+    ``K``, once a search with a built-in rule asks for it (``use_keys``), is per
+    node the part of its rating that reads its own counts alone (None where
+    ``N`` is None or 0): its mean ``E / N`` under UCB1 (rule 1), its whole
+    ``ucb_score`` under the tutorial's rule (rule 2). Every change of the
+    counts keeps it, so a rating computes it once per result, not once per
+    child and step.
 
     >>> from fnmcts.games.nim import Nim
     >>> from ._graph import CompiledGraph
@@ -75,8 +79,9 @@ class Stats:
     >>> stats.N, stats.counts(root)
     ([None], None)
     >>> stats.set(root, [4, 3.0, 3, 0, None])
-    >>> stats.counts(root), stats.use_means()
-    ([4, 3.0, 3, 0, None], [0.75])
+    >>> from ._records import ucb_score
+    >>> stats.counts(root), stats.use_keys(1, 2 ** 0.5), stats.use_keys(2, 2) == [ucb_score(3.0, 4, 2)]
+    ([4, 3.0, 3, 0, None], [0.75], True)
     """
 
     def __init__(self, graph, lookup=None):
@@ -84,7 +89,7 @@ class Stats:
         self.lookup = lookup
         self.N, self.S, self.W, self.D, self.V = [], [], [], [], []
         self.E = self.S
-        self.M = None
+        self.K, self.key_rule = None, None
         self.logs = [-_inf]  # log 0: a visited child under a parent of no visits is rated as log(0) was: an error
         self.grow()
 
@@ -92,15 +97,27 @@ class Stats:
         """Keep ``E`` apart from ``S``: the ratings read the expectimax values."""
         if self.E is self.S:
             self.E = [s if v is None else v * n for s, v, n in zip(self.S, self.V, self.N)]
-            if self.M is not None:
-                self.M = None
-                self.use_means()
+            if self.K is not None:
+                self.K = [self.key(e, n) for e, n in zip(self.E, self.N)]
 
-    def use_means(self):
-        """Keep ``M``, the mean ``E / N`` of every node (None where ``N`` is None or 0), from now on; return it."""
-        if self.M is None:
-            self.M = [e / n if n else None for e, n in zip(self.E, self.N)]
-        return self.M
+    def use_keys(self, rule, constant):
+        """Keep ``K`` for built-in ``rule`` 1 (UCB1) or 2 (the tutorial's, with ``z`` = ``constant``); return it."""
+        if self.key_rule != (rule, constant):
+            self.key_rule = (rule, constant)
+            self.K = [self.key(e, n) for e, n in zip(self.E, self.N)]
+        return self.K
+
+    def key(self, e, n):
+        """``K`` of a node of score ``e`` over ``n`` visits."""
+        if not n:
+            return None
+        rule, z = self.key_rule
+        if rule == 1:
+            return e / n
+        try:
+            return 3 / n if not e else (e + z * _sqrt(e * (n - e) / n)) / n
+        except ValueError:  # a score above the visits (a tree given so): an error when rated, as before
+            return _UNRATED
 
     def grow(self):
         """Give every node of the graph an entry (after the graph interned new states)."""
@@ -116,8 +133,8 @@ class Stats:
         self.W.extend([0] * extra)
         self.D.extend([0] * extra)
         self.V.extend([None] * extra)
-        if self.M is not None:
-            self.M.extend([None] * extra)
+        if self.K is not None:
+            self.K.extend([None] * extra)
         if self.lookup is not None:
             states = self.graph.states
             for i in range(start, size):
@@ -131,21 +148,33 @@ class Stats:
         self.N[i], self.S[i], self.W[i], self.D[i], self.V[i] = n, s, w, d, v
         if self.E is not self.S:
             self.E[i] = s if v is None else v * n
-        if self.M is not None:
-            self.M[i] = self.E[i] / n if n else None
+        if self.K is not None:
+            self.K[i] = self.key(self.E[i], n)
 
     def drop(self, i):
         """Take node ``i`` out of the tree (a bounded tree prunes its least visited nodes)."""
         self.N[i], self.S[i], self.W[i], self.D[i], self.V[i] = None, 0, 0, 0, None
         if self.E is not self.S:
             self.E[i] = 0
-        if self.M is not None:
-            self.M[i] = None
+        if self.K is not None:
+            self.K[i] = None
 
     def counts(self, i):
         """``[visits, score, wins, draws, value]`` at node ``i``, or None if not in the tree."""
         n = self.N[i]
         return None if n is None else [n, self.S[i], self.W[i], self.D[i], self.V[i]]
+
+
+class _Unrated:
+    """The key of a node whose tutorial rating is undefined: comparing it raises, as the rating did."""
+
+    def __gt__(self, other):
+        raise ValueError("math domain error")
+
+    __lt__ = __ge__ = __le__ = __gt__
+
+
+_UNRATED = _Unrated()
 
 
 _LOG_TABLE = 1 << 16
@@ -465,7 +494,7 @@ def dives(
     if expectimax:
         stats.use_values()
     mode, rule_c = getattr(select, "inline", (0, None))
-    E, M = stats.E, stats.use_means() if mode == 1 else stats.M
+    E, K = stats.E, stats.use_keys(mode, rule_c) if mode else stats.K
     grow, logs = stats.grow, stats.logs
     rnd = rng.random
     proven = solver.proven if solver is not None else None
@@ -536,20 +565,18 @@ def dives(
                 best, best_rating = None, -inf
                 try:
                     for child in options:
-                        if (r := M[child] + rule_c * sqrt(lp / N[child])) > best_rating:
+                        if (r := K[child] + rule_c * sqrt(lp / N[child])) > best_rating:
                             best, best_rating = child, r
                 except (ZeroDivisionError, TypeError):  # unvisited (0 or None): the first in move order
                     best = child
                 i = best
-            elif mode == 2:  # ucb_selector's loop, inline
+            elif mode == 2:  # ucb_selector's loop, inline: the ratings are the keys
                 best, best_rating = None, -inf
                 try:
                     for child in options:
-                        n_ = N[child]
-                        s = E[child]
-                        if (r := 3 / n_ if not s else (s + rule_c * sqrt(s * (n_ - s) / n_)) / n_) > best_rating:
+                        if (r := K[child]) > best_rating:
                             best, best_rating = child, r
-                except (ZeroDivisionError, TypeError):
+                except TypeError:  # unvisited (None): the first in move order
                     best = child
                 i = best
             else:
@@ -588,9 +615,14 @@ def dives(
                 v = node_value(g, stats, node, m, S[node] / nn)
                 v = V[node] = 0.0 if v < 0.0 else 1.0 if v > 1.0 else v
                 E[node] = v * nn
-        if M is not None:
-            for node in path:
-                M[node] = E[node] / N[node]
+        if K is not None:
+            if stats.key_rule[0] == 1:
+                for node in path:
+                    K[node] = E[node] / N[node]
+            else:
+                key = stats.key
+                for node in path:
+                    K[node] = key(E[node], N[node])
         if solving:
             for node in reversed(through):
                 if node in proven:
@@ -607,10 +639,11 @@ def _lean_dives(g, stats, root, root_mover, n, rng, select):
     The same dives, draw for draw, on a leaner loop: no option is asked at a
     step, a decision's children are rated with no check for an unvisited one
     (an unvisited child raises on its division, and is the first in move order
-    that does), UCB1 reads ``log`` of the parent's visits from ``stats.logs``
-    and each child's mean from ``stats.M``, and the path is kept as one list of
-    nodes per mover, so the backup adds each mover's result to all of its nodes
-    at once (a node is on a path once: the game's states do not repeat).
+    that does), the ratings read ``stats.K`` (the tutorial's rule no more than
+    that, UCB1 the mean there and ``log`` of the parent's visits from
+    ``stats.logs``), and the path is kept as one list of nodes per mover, so
+    the backup adds each mover's result to all of its nodes at once (a node is
+    on a path once: the game's states do not repeat).
     """
     kind, kids, u, chance = g.kind, g.kids, g.u, g.chance
     N, S, W, D = stats.N, stats.S, stats.W, stats.D  # E is S: no expectimax here
@@ -620,7 +653,8 @@ def _lean_dives(g, stats, root, root_mover, n, rng, select):
     rnd = rng.random
     mode, rule_c = getattr(select, "inline", (0, None))
     ucb1_rule, ucb_rule = mode == 1, mode == 2
-    M = stats.use_means() if ucb1_rule else stats.M
+    K = stats.use_keys(mode, rule_c) if mode else stats.K
+    key, (key_rule, z) = stats.key, stats.key_rule or (0, None)
     groups = [[] for _ in range(g.num_players)]  # the nodes of this dive, by the player who moved into them
     players = tuple(enumerate(groups))
     first = groups[root_mover]
@@ -668,7 +702,7 @@ def _lean_dives(g, stats, root, root_mover, n, rng, select):
                 best, best_rating = None, -inf
                 try:
                     for child in options:
-                        if (r := M[child] + rule_c * sqrt(lp / N[child])) > best_rating:
+                        if (r := K[child] + rule_c * sqrt(lp / N[child])) > best_rating:
                             best, best_rating = child, r
                 except (ZeroDivisionError, TypeError):  # unvisited (0 or None): the first in move order
                     best = child
@@ -680,13 +714,11 @@ def _lean_dives(g, stats, root, root_mover, n, rng, select):
                 best, best_rating = None, -inf
                 try:
                     for child in options:
-                        n_ = N[child]
-                        s = S[child]
-                        if (r := 3 / n_ if not s else (s + rule_c * sqrt(s * (n_ - s) / n_)) / n_) > best_rating:
+                        if (r := K[child]) > best_rating:
                             best, best_rating = child, r
-                except (ZeroDivisionError, TypeError):
+                except TypeError:  # unvisited (None): the first in move order
                     best = child
-                except ValueError:
+                except ValueError:  # a rating undefined (a tree given with a score above its visits)
                     if len(options) != 1:
                         raise
                     best = options[0]
@@ -697,15 +729,23 @@ def _lean_dives(g, stats, root, root_mover, n, rng, select):
         for m, nodes in players:
             if nodes:
                 x = res[m]
-                if M is None:
-                    for node in nodes:
-                        N[node] += 1
-                        S[node] += x
-                else:
+                if key_rule == 1:
                     for node in nodes:
                         N[node] = c = N[node] + 1
                         S[node] = s = S[node] + x
-                        M[node] = s / c
+                        K[node] = s / c
+                elif key_rule == 2:
+                    for node in nodes:
+                        N[node] = c = N[node] + 1
+                        S[node] = s = S[node] + x
+                        try:
+                            K[node] = 3 / c if not s else (s + z * sqrt(s * (c - s) / c)) / c
+                        except ValueError:
+                            K[node] = key(s, c)
+                else:
+                    for node in nodes:
+                        N[node] += 1
+                        S[node] += x
                 if x > 0.5:
                     for node in nodes:
                         W[node] += 1
