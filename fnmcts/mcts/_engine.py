@@ -5,7 +5,10 @@ indexed by node, mutated in place: the transient side of Clojure's transient /
 persistent! idiom; the callers freeze them into a tree of immutable records).
 The backup (``'mean'`` or ``'expectimax'``) and MCTS-Solver (``Solver``) are
 parameters of this one loop; ``uct`` runs it once, ``search`` and
-``mcts_move`` many times.
+``mcts_move`` many times. The common case (no solver, the mean backup, random
+playouts, states that do not repeat) runs on a leaner copy of the loop,
+``_lean_dives``, with the same draws and ties: the property tests hold both
+to the plain reference descent.
 
 A dive, as the tutorial's ``uct``:
 
