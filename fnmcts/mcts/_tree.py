@@ -207,7 +207,8 @@ def _rebuild(items, root):
 class _LazyTree(Tree):
     """A ``Tree`` whose map is not built yet: on first read it builds it and becomes a plain ``Tree``.
 
-    (``__getattr__`` on ``Tree`` itself would slow every read of every tree.)
+    (``__getattr__`` on ``Tree`` itself would slow every read of every tree.) It
+    is named ``Tree`` too: ``type(tree).__name__`` reads the same before and after.
     """
 
     __slots__ = ()
@@ -223,6 +224,9 @@ class _LazyTree(Tree):
         return object.__getattribute__(self, "_map")
 
 
+_LazyTree.__name__ = _LazyTree.__qualname__ = "Tree"
+
+
 def lazy_tree(make, root) -> Tree:
     """A ``Tree`` whose map is ``make()`` (a pmap or a dict), called when the tree is first read.
 
@@ -232,8 +236,8 @@ def lazy_tree(make, root) -> Tree:
     >>> from ._records import record
     >>> calls = []
     >>> tree = lazy_tree(lambda: calls.append(1) or {"a": record(win=1, loss=0)}, root="a")
-    >>> calls, tree.root
-    ([], 'a')
+    >>> calls, tree.root, type(tree).__name__
+    ([], 'a', 'Tree')
     >>> tree, tree == {"a": record(win=1, loss=0)}, len(tree), calls, type(tree) is Tree
     (Tree(1 state, root 'a': Record(win=1, loss=0)), True, 1, [1], True)
     """
