@@ -78,7 +78,6 @@ class Tree(Mapping):
     def __setattr__(self, name, value):
         raise AttributeError("a Tree is immutable: use set() for a new one")
 
-
     # -- the map --------------------------------------------------------------------
     def __getitem__(self, state):
         return self._map[state]
@@ -217,7 +216,10 @@ class _LazyTree(Tree):
         # Reached only for a slot not set: the map, built now, once.
         if name != "_map":
             raise AttributeError(f"'Tree' object has no attribute {name!r}")
-        items = object.__getattribute__(self, "_make")()
+        make = object.__getattribute__(self, "_make")
+        if make is None:  # another thread built it meanwhile
+            return object.__getattribute__(self, "_map")
+        items = make()
         object.__setattr__(self, "_map", items if isinstance(items, PMap) else pmap(items))
         object.__setattr__(self, "_make", None)  # let go of what the map was made from
         object.__setattr__(self, "__class__", Tree)
