@@ -240,6 +240,58 @@ def test_stats_grow_with_the_graph():
     assert len(stats.N) == len(graph) == 3 and stats.N == [None, None, None]
 
 
+def _keys_hold(stats):
+    return stats.K == [stats.key(e, n) for e, n in zip(stats.E, stats.N)]
+
+
+@settings(max_examples=60, deadline=None)
+@given(games, st.integers(0, 2**32), st.integers(2, 80), st.booleans(), st.booleans(), st.booleans())
+def test_the_rating_keys_follow_every_change_of_the_counts(game, seed, n, tutorial, expectimax, solver):
+    """``Stats.K`` stays each node's mean (UCB1) or ucb score (the tutorial's rule) through dives on
+    either loop, set, drop and grow."""
+    from fnmcts.mcts._engine import Solver, dives
+
+    graph = CompiledGraph(game)
+    root = graph.node(game.start())
+    stats = Stats(graph)
+    rng = random.Random(seed)
+    proofs = Solver(graph) if solver else None
+    select = ucb_selector(1.5) if tutorial else ucb1_selector()
+    dives(graph, stats, root, 0, n, rng, select, expectimax=expectimax, solver=proofs)
+    assert stats.K is not None and stats.key_rule == select.inline and _keys_hold(stats)
+    stored = [i for i, c in enumerate(stats.N) if c is not None and i != root]
+    for i in stored[::2]:
+        stats.drop(i)
+    if stored:
+        stats.set(stored[-1], [3, 1.5, 1, 1, 0.25 if expectimax else None])
+    assert _keys_hold(stats)
+    dives(graph, stats, root, 0, n, rng, select, expectimax=expectimax, solver=proofs)
+    assert _keys_hold(stats)
+    mean = [e / c if c else None for e, c in zip(stats.E, stats.N)]
+    assert tutorial or stats.K == mean
+
+
+@pytest.mark.parametrize("order", [(0, 1, 2), (2, 1, 0), (1, 0, 2)])
+def test_proofs_whose_floats_tie_are_compared_exactly(order):
+    """Two proven values 1e-30 apart round to one float: the solver then compares the exact values."""
+    from fnmcts.mcts._engine import Solver
+
+    third = Fraction(1, 3)
+    values = [(third,), (third + Fraction(1, 10**30),), (third - Fraction(1, 10**30),)]
+    game = TableGame((("move", 0, (1, 2, 3, 4)), ("end", values[0]), ("end", values[1]), ("end", values[2]), ("end", (0,))), 1)
+    graph = CompiledGraph(game)
+    root = graph.node(0)
+    graph.expand(root)
+    solver = Solver(graph)
+    kids = graph.kids[root]
+    for j in order:
+        solver.prove_terminal(kids[j])
+    assert not solver.floats_exact
+    assert solver.choices(kids, 0) == (kids[1], kids[3])  # the best proven child and the unproven one
+    solver.prove_terminal(kids[3])
+    assert solver.try_prove(root) and solver.proven[root][0] == values[1]
+
+
 def _decisions(game):
     seen, stack, out = {game.start()}, [game.start()], []
     while stack:

@@ -5,7 +5,10 @@ indexed by node, mutated in place: the transient side of Clojure's transient /
 persistent! idiom; the callers freeze them into a tree of immutable records).
 The backup (``'mean'`` or ``'expectimax'``) and MCTS-Solver (``Solver``) are
 parameters of this one loop; ``uct`` runs it once, ``search`` and
-``mcts_move`` many times.
+``mcts_move`` many times. The common case (no solver, the mean backup, random
+playouts, states that do not repeat) runs on a leaner copy of the loop,
+``_lean_dives``, with the same draws and ties: the property tests hold both
+to the plain reference descent.
 
 A dive, as the tutorial's ``uct``:
 
@@ -60,7 +63,16 @@ class Stats:
     ``V`` the expectimax value (or None), ``E`` the score the ratings read
     (``S``, or ``V * N`` under expectimax). ``lookup(state)``, if given, supplies
     the record of a state when its node first appears (a persistent tree read
-    lazily, as ``uct`` does).
+    lazily, as ``uct`` does). ``logs[n]`` is ``log(n)`` for the visit counts the
+    search has met (UCB1 reads the log of the parent's visits at every step; the
+    table lives as long as the search, see ``_parent_log``).
+
+    ``K``, once a search with a built-in rule asks for it (``use_keys``), is per
+    node the part of its rating that reads its own counts alone (None where
+    ``N`` is None or 0): its mean ``E / N`` under UCB1 (rule 1), its whole
+    ``ucb_score`` under the tutorial's rule (rule 2). Every change of the
+    counts keeps it, so a rating computes it once per result, not once per
+    child and step.
 
     >>> from fnmcts.games.nim import Nim
     >>> from ._graph import CompiledGraph
@@ -70,8 +82,9 @@ class Stats:
     >>> stats.N, stats.counts(root)
     ([None], None)
     >>> stats.set(root, [4, 3.0, 3, 0, None])
-    >>> stats.counts(root)
-    [4, 3.0, 3, 0, None]
+    >>> from ._records import ucb_score
+    >>> stats.counts(root), stats.use_keys(1, 2 ** 0.5), stats.use_keys(2, 2) == [ucb_score(3.0, 4, 2)]
+    ([4, 3.0, 3, 0, None], [0.75], True)
     """
 
     def __init__(self, graph, lookup=None):
@@ -79,12 +92,35 @@ class Stats:
         self.lookup = lookup
         self.N, self.S, self.W, self.D, self.V = [], [], [], [], []
         self.E = self.S
+        self.K, self.key_rule = None, None
+        self.logs = [-_inf]  # log 0: a visited child under a parent of no visits is rated as log(0) was: an error
         self.grow()
 
     def use_values(self):
         """Keep ``E`` apart from ``S``: the ratings read the expectimax values."""
         if self.E is self.S:
             self.E = [s if v is None else v * n for s, v, n in zip(self.S, self.V, self.N)]
+            if self.K is not None:
+                self.K = [self.key(e, n) for e, n in zip(self.E, self.N)]
+
+    def use_keys(self, rule, constant):
+        """Keep ``K`` for built-in ``rule`` 1 (UCB1) or 2 (the tutorial's, with ``z`` = ``constant``); return it."""
+        if self.key_rule != (rule, constant):
+            self.key_rule = (rule, constant)
+            self.K = [self.key(e, n) for e, n in zip(self.E, self.N)]
+        return self.K
+
+    def key(self, e, n):
+        """``K`` of a node of score ``e`` over ``n`` visits."""
+        if not n:
+            return None
+        rule, z = self.key_rule
+        if rule == 1:
+            return e / n
+        try:
+            return 3 / n if not e else (e + z * _sqrt(e * (n - e) / n)) / n
+        except ValueError:  # a score above the visits (a tree given so): an error when rated, as before
+            return _UNRATED
 
     def grow(self):
         """Give every node of the graph an entry (after the graph interned new states)."""
@@ -100,6 +136,8 @@ class Stats:
         self.W.extend([0] * extra)
         self.D.extend([0] * extra)
         self.V.extend([None] * extra)
+        if self.K is not None:
+            self.K.extend([None] * extra)
         if self.lookup is not None:
             states = self.graph.states
             for i in range(start, size):
@@ -113,12 +151,16 @@ class Stats:
         self.N[i], self.S[i], self.W[i], self.D[i], self.V[i] = n, s, w, d, v
         if self.E is not self.S:
             self.E[i] = s if v is None else v * n
+        if self.K is not None:
+            self.K[i] = self.key(self.E[i], n)
 
     def drop(self, i):
         """Take node ``i`` out of the tree (a bounded tree prunes its least visited nodes)."""
         self.N[i], self.S[i], self.W[i], self.D[i], self.V[i] = None, 0, 0, 0, None
         if self.E is not self.S:
             self.E[i] = 0
+        if self.K is not None:
+            self.K[i] = None
 
     def counts(self, i):
         """``[visits, score, wins, draws, value]`` at node ``i``, or None if not in the tree."""
@@ -126,8 +168,51 @@ class Stats:
         return None if n is None else [n, self.S[i], self.W[i], self.D[i], self.V[i]]
 
 
+class _Unrated:
+    """The key of a node whose tutorial rating is undefined: comparing it raises, as the rating did."""
+
+    def __gt__(self, other):
+        raise ValueError("math domain error")
+
+    __lt__ = __ge__ = __le__ = __gt__
+
+
+_UNRATED = _Unrated()
+
+
+_LOG_TABLE = 1 << 16
+"""The largest visit count whose logarithm a search keeps in its table (``Stats.logs``)."""
+
+
+def _parent_log(logs, n):
+    """``log(n)`` for a visit count ``n`` past the end of the table ``logs``, growing it when ``n`` is near.
+
+    The table doubles when a count reaches its end (up to ``_LOG_TABLE``
+    entries), so it costs at most a few times the counts it serves; a count
+    far beyond it (the root of a large tree given to continue) is computed.
+    The same floats as ``math.log`` (the table holds its results).
+
+    >>> from math import log
+    >>> logs = [float("-inf")]
+    >>> _parent_log(logs, 3) == log(3), len(logs), logs[2] == log(2)
+    (True, 70, True)
+    >>> _parent_log(logs, 10**6) == log(10**6), len(logs)
+    (True, 70)
+    """
+    size = len(logs)
+    if type(n) is int and size <= n < min(2 * size + 64, _LOG_TABLE):
+        logs.extend(map(_log, range(size, min(2 * n + 64, _LOG_TABLE))))
+        return logs[n]
+    return _log(n)
+
+
 class Solver:
     """The proofs of one search: node -> ``(exact value, rescaled floats)``.
+
+    Proofs are compared by their floats while the floats of every value seen
+    order them exactly (``floats_exact``: no two different values rounded to
+    the same float, which a game paying whole numbers or simple fractions
+    never comes near); else, where floats tie, by the exact values.
 
     >>> from fnmcts.games.nim import Nim
     >>> from ._graph import CompiledGraph
@@ -138,6 +223,8 @@ class Solver:
     >>> end = graph.node(Nim(heap=3, max_take=2).state(0, 1))
     >>> solver.prove_terminal(end), end in solver.proven
     (((Fraction(-1, 1), Fraction(1, 1)), (0.0, 1.0)), True)
+    >>> solver.floats_exact, solver.value((Fraction(1, 3), 1 - Fraction(1, 10**30)))[1], solver.floats_exact
+    (True, (0.6666666666666666, 1.0), False)
     """
 
     def __init__(self, graph):
@@ -146,18 +233,51 @@ class Solver:
         self.span = self.high - self.low
         self.proven = {}
         self.shortcut = graph.num_players <= 2
+        self.floats_exact = True
+        self._exact_of = {0.0: self.low, 1.0: self.high}  # float -> the one value seen with it
+        self._terminal = {}  # terminal node -> its proof
 
     def value(self, exact):
         """``(exact, rescaled floats)`` for an exact payoff tuple."""
-        return (exact, tuple(float((x - self.low) / self.span) for x in exact))
+        low, span = self.low, self.span
+        floats = tuple(float((x - low) / span) for x in exact)
+        if self.floats_exact:
+            seen = self._exact_of
+            for x, f in zip(exact, floats):
+                y = seen.setdefault(f, x)
+                if y is not x and y != x:
+                    self.floats_exact = False
+                    break
+        return (exact, floats)
 
     def prove(self, i, exact):
         value = self.proven[i] = self.value(exact)
         return value
 
     def prove_terminal(self, i):
-        g = self.graph
-        return self.prove(i, tuple(Fraction(x) for x in g.game.payoff(g.states[i])))
+        """Prove terminal node ``i`` by its payoff (computed once a search: a dive meets it again and again)."""
+        value = self._terminal.get(i)
+        if value is None:
+            g = self.graph
+            value = self._terminal[i] = self.value(tuple(Fraction(x) for x in g.game.payoff(g.states[i])))
+        self.proven[i] = value
+        return value
+
+    def _best(self, pv, k):
+        """Whether proof ``pv`` gives player ``k`` the best payoff there is."""
+        return pv[1][k] == 1.0 and (self.floats_exact or pv[0][k] == self.high)
+
+    def _above(self, pv, other, k):
+        """Whether proof ``pv`` is worth more than ``other`` to player ``k`` (exactly).
+
+        The floats are rounded from the exact values by an increasing map: floats
+        that differ order the values; equal floats mean equal values unless two
+        values seen share a float (then the exact values are compared).
+        """
+        a, b = pv[1][k], other[1][k]
+        if a != b:
+            return a > b
+        return not self.floats_exact and pv[0][k] > other[0][k]
 
     def try_prove(self, i):
         """Prove node ``i`` from its children if their proofs decide it; True if proven."""
@@ -179,17 +299,18 @@ class Solver:
             self.prove(i, total)
             return True
         best, unproven = None, False
+        shortcut = self.shortcut
         for child in g.kids[i]:
             pv = proven.get(child)
             if pv is None:
-                if not self.shortcut:
+                if not shortcut:
                     return False
                 unproven = True
                 continue
-            if self.shortcut and pv[0][k] == self.high:
+            if shortcut and self._best(pv, k):
                 proven[i] = pv
                 return True
-            if best is None or pv[0][k] > best[0][k]:
+            if best is None or self._above(pv, best, k):
                 best = pv
         if unproven:
             return False
@@ -204,17 +325,19 @@ class Solver:
         and an unproven child is left).
         """
         proven = self.proven
-        best = None
+        shortcut, exact = self.shortcut, not self.floats_exact
+        best = top = None
         for child in kids:
             pv = proven.get(child)
             if pv is not None:
-                if self.shortcut and pv[0][k] == self.high:
+                f = pv[1][k]
+                if shortcut and f == 1.0 and (not exact or pv[0][k] == self.high):
                     return (child,)
-                if best is None or pv[0][k] > proven[best][0][k]:
-                    best = child
+                if top is None or f > tf or (exact and f == tf and pv[0][k] > top[0][k]):
+                    best, top, tf = child, pv, f
         if best is None:
             return kids
-        keep_best = proven[best][0][k] > self.low
+        keep_best = tf > 0.0 or (tf == 0.0 and exact and top[0][k] > self.low)
         open_ = tuple(c for c in kids if c not in proven or (c == best and keep_best))
         return open_ or (best,)
 
@@ -353,22 +476,33 @@ def dives(
     >>> solver.proven[root][0]
     (Fraction(1, 1), Fraction(-1, 1))
     """
+    repeats = may_repeat(graph.game)
+    done = 0
+    if (
+        n > 1
+        and solver is None
+        and not expectimax
+        and rollout is None
+        and compiled_playouts
+        and not repeats
+        and stats.E is stats.S
+    ):  # the common case: every dive but the last on the lean loop (the last keeps its path for the caller)
+        done = _lean_dives(graph, stats, root, root_mover, n - 1, rng, select)
+        n = 1
     g = graph
     kind, kids, u, states, chance = g.kind, g.kids, g.u, g.states, g.chance
     N, S, W, D, V = stats.N, stats.S, stats.W, stats.D, stats.V
-    sqrt, log, inf, finish, draw_ = _sqrt, _log, _inf, _random_finish, draw  # locals: the loop is hot
+    sqrt, inf, finish, draw_, far_log = _sqrt, _inf, _random_finish, draw, _parent_log  # locals: the loop is hot
     UNSEEN_, END_, CHANCE_ = UNSEEN, END, CHANCE_NODE
     if expectimax:
         stats.use_values()
-    E = stats.E
-    grow = stats.grow
-    rnd = rng.random
     mode, rule_c = getattr(select, "inline", (0, None))
+    E, K = stats.E, stats.use_keys(mode, rule_c) if mode else stats.K
+    grow, logs = stats.grow, stats.logs
+    rnd = rng.random
     proven = solver.proven if solver is not None else None
     solving = proven is not None
     path, result, exact = [root], None, None
-    done = 0
-    repeats = may_repeat(g.game)
     for _ in range(n):
         if stop_when_proven and solving and root in proven:
             break
@@ -424,28 +558,29 @@ def dives(
             options = kids[d] if not solving else solver.choices(kids[d], k)
             if len(options) == 1:
                 i = options[0]
-            elif mode == 1:  # ucb1_selector's loop, inline: the hot loop of every search
-                best, best_rating, lp = None, -inf, log(ni)
-                for child in options:
-                    n_ = N[child]
-                    if not n_:
-                        best = child
-                        break
-                    r = E[child] / n_ + rule_c * sqrt(lp / n_)
-                    if r > best_rating:
-                        best, best_rating = child, r
-                i = best
-            elif mode == 2:  # ucb_selector's loop, inline
+            elif mode == 1:  # ucb1_selector's loop, inline (as in ``_lean_dives``)
+                try:
+                    lp = logs[ni]
+                except IndexError:
+                    lp = far_log(logs, ni)
+                except TypeError:  # a count that is not a whole number (a tree given so)
+                    lp = _log(ni)
                 best, best_rating = None, -inf
-                for child in options:
-                    n_ = N[child]
-                    if not n_:
-                        best = child
-                        break
-                    s = E[child]
-                    r = 3 / n_ if not s else (s + rule_c * sqrt(s * (n_ - s) / n_)) / n_
-                    if r > best_rating:
-                        best, best_rating = child, r
+                try:
+                    for child in options:
+                        if (r := K[child] + rule_c * sqrt(lp / N[child])) > best_rating:
+                            best, best_rating = child, r
+                except (ZeroDivisionError, TypeError):  # unvisited (0 or None): the first in move order
+                    best = child
+                i = best
+            elif mode == 2:  # ucb_selector's loop, inline: the ratings are the keys
+                best, best_rating = None, -inf
+                try:
+                    for child in options:
+                        if (r := K[child]) > best_rating:
+                            best, best_rating = child, r
+                except TypeError:  # unvisited (None): the first in move order
+                    best = child
                 i = best
             else:
                 i = select(options, stats, ni)
@@ -483,6 +618,14 @@ def dives(
                 v = node_value(g, stats, node, m, S[node] / nn)
                 v = V[node] = 0.0 if v < 0.0 else 1.0 if v > 1.0 else v
                 E[node] = v * nn
+        if K is not None:
+            if stats.key_rule[0] == 1:
+                for node in path:
+                    K[node] = E[node] / N[node]
+            else:
+                key = stats.key
+                for node in path:
+                    K[node] = key(E[node], N[node])
         if solving:
             for node in reversed(through):
                 if node in proven:
@@ -491,3 +634,126 @@ def dives(
                     break
             grow()
     return done, path, result, exact
+
+
+def _lean_dives(g, stats, root, root_mover, n, rng, select):
+    """``n`` dives of ``dives`` without the solver, expectimax, a rollout agent or repeated states; the count.
+
+    The same dives, draw for draw, on a leaner loop: no option is asked at a
+    step, a decision's children are rated with no check for an unvisited one
+    (an unvisited child raises on its division, and is the first in move order
+    that does), the ratings read ``stats.K`` (the tutorial's rule no more than
+    that, UCB1 the mean there and ``log`` of the parent's visits from
+    ``stats.logs``), and the path is kept as one list of nodes per mover, so
+    the backup adds each mover's result to all of its nodes at once (a node is
+    on a path once: the game's states do not repeat).
+    """
+    kind, kids, u, chance = g.kind, g.kids, g.u, g.chance
+    N, S, W, D = stats.N, stats.S, stats.W, stats.D  # E is S: no expectimax here
+    sqrt, inf, log, finish, draw_, far_log = _sqrt, _inf, _log, _random_finish, draw, _parent_log
+    UNSEEN_, END_, CHANCE_ = UNSEEN, END, CHANCE_NODE
+    grow, logs = stats.grow, stats.logs
+    rnd = rng.random
+    mode, rule_c = getattr(select, "inline", (0, None))
+    ucb1_rule, ucb_rule = mode == 1, mode == 2
+    K = stats.use_keys(mode, rule_c) if mode else stats.K
+    key, (key_rule, z) = stats.key, stats.key_rule or (0, None)
+    groups = [[] for _ in range(g.num_players)]  # the nodes of this dive, by the player who moved into them
+    players = tuple(enumerate(groups))
+    first = groups[root_mover]
+    for _ in range(n):
+        i = root
+        first.append(root)
+        while True:
+            ni = N[i]
+            if ni is None:  # a new node: one playout from it; the backup counts it from 0
+                res = u[finish(g, i, rnd, rng)]
+                N[i] = 0
+                grow()
+                break
+            k = kind[i]
+            if k >= 0:
+                options = kids[i]
+            else:
+                d = i
+                if k == UNSEEN_:
+                    k = g.expand(i)
+                    grow()
+                while k == CHANCE_:
+                    e = chance[d]
+                    if e[0] is not None:  # the draw of ``draw``, inline: a slot table
+                        j = e[0][int(rnd() * e[1])]
+                        c = e[3][j]
+                        d = c if c is not None else g.outcome_child(d, j)
+                    else:
+                        d = draw_(g, d, rng)
+                    k = kind[d]
+                    if k == UNSEEN_:
+                        k = g.expand(d)
+                        grow()
+                if k == END_:
+                    res = u[d]
+                    break
+                options = kids[d]
+            if ucb1_rule:
+                try:
+                    lp = logs[ni]
+                except IndexError:
+                    lp = far_log(logs, ni)
+                except TypeError:
+                    lp = log(ni)
+                best, best_rating = None, -inf
+                try:
+                    for child in options:
+                        if (r := K[child] + rule_c * sqrt(lp / N[child])) > best_rating:
+                            best, best_rating = child, r
+                except (ZeroDivisionError, TypeError):  # unvisited (0 or None): the first in move order
+                    best = child
+                except ValueError:  # log 0 (a node of no visits in a given tree): one child needs no rating
+                    if len(options) != 1:
+                        raise
+                    best = options[0]
+            elif ucb_rule:
+                best, best_rating = None, -inf
+                try:
+                    for child in options:
+                        if (r := K[child]) > best_rating:
+                            best, best_rating = child, r
+                except TypeError:  # unvisited (None): the first in move order
+                    best = child
+                except ValueError:  # a rating undefined (a tree given with a score above its visits)
+                    if len(options) != 1:
+                        raise
+                    best = options[0]
+            else:
+                best = options[0] if len(options) == 1 else select(options, stats, ni)
+            groups[k].append(best)
+            i = best
+        for m, nodes in players:
+            if nodes:
+                x = res[m]
+                if key_rule == 1:
+                    for node in nodes:
+                        N[node] = c = N[node] + 1
+                        S[node] = s = S[node] + x
+                        K[node] = s / c
+                elif key_rule == 2:
+                    for node in nodes:
+                        N[node] = c = N[node] + 1
+                        S[node] = s = S[node] + x
+                        try:
+                            K[node] = 3 / c if not s else (s + z * sqrt(s * (c - s) / c)) / c
+                        except ValueError:
+                            K[node] = key(s, c)
+                else:
+                    for node in nodes:
+                        N[node] += 1
+                        S[node] += x
+                if x > 0.5:
+                    for node in nodes:
+                        W[node] += 1
+                elif x == 0.5:
+                    for node in nodes:
+                        D[node] += 1
+                nodes.clear()
+    return n

@@ -205,7 +205,13 @@ class CompiledGraph:
             if not moves:
                 raise ValueError(f"player {player!r} is to move at {state!r} but has no moves")
             self.moves[i] = moves
-            self.kids[i] = tuple(self.node(game.play(state, m)) for m in moves)
+            index, node, play = self.index, self.node, game.play
+            kids = []
+            for m in moves:  # ``node`` inline for a state already interned (most, in a game with transpositions)
+                child = play(state, m)
+                j = index.get(child)
+                kids.append(j if j is not None else node(child))
+            self.kids[i] = tuple(kids)
             kind = player
         self.kind[i] = kind
         return kind

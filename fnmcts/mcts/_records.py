@@ -182,6 +182,8 @@ def make_record(win, loss, draw=0, score=None, value=None, proven=None) -> Recor
     >>> make_record(3, 1, draw=0, score=3.0)
     Record(win=3, loss=1)
     """
+    if not draw and value is None and proven is None and (score is None or score == win):
+        return Record._of((("win", win), ("loss", loss)))  # the most common record: wins and losses alone
     items = [("win", win), ("loss", loss)]
     if draw:
         items.append(("draw", draw))

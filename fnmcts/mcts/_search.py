@@ -36,7 +36,7 @@ from ..rng import check_rng
 from ._engine import Solver, Stats, dives
 from ._graph import CHANCE_NODE, END, UNSEEN, CompiledGraph, graph_of
 from ._graph import mover_into as _root_mover
-from ._tree import Tree, as_tree
+from ._tree import Tree, as_tree, lazy_tree
 from ._records import (
     EMPTY_RECORD,
     RULES,
@@ -168,7 +168,8 @@ def _freeze_one(c, proven=None) -> Record:
     return make_record(w, n - w - d, d, s, v, proven)
 
 
-def _freeze(graph, stats, solver, root):
+def _frozen_map(graph, stats, solver):
+    """The records of the stored nodes, as a pmap from state."""
     states, S, W, D, V = graph.states, stats.S, stats.W, stats.D, stats.V
     proven = solver.proven if solver is not None else {}
     out = {}
@@ -177,7 +178,26 @@ def _freeze(graph, stats, solver, root):
             pv = proven.get(i)
             w, d = W[i], D[i]
             out[states[i]] = make_record(w, n - w - d, d, S[i], V[i], None if pv is None else pv[0])
-    return Tree(pmap(out), root)
+    return pmap(out)
+
+
+def _freeze(graph, stats, solver, root):
+    return Tree(_frozen_map(graph, stats, solver), root)
+
+
+def _freeze_later(graph, stats, solver, root):
+    """``_freeze``, done when the tree is first read (the working lists are not touched after the search)."""
+    return lazy_tree(partial(_frozen_map, graph, stats, solver), root)
+
+
+def _record_at(stats, solver, i) -> Record:
+    """The record ``_freeze`` gives node ``i`` (``EMPTY_RECORD`` if it is not stored)."""
+    n = stats.N[i]
+    if n is None:
+        return EMPTY_RECORD
+    pv = solver.proven.get(i) if solver is not None else None
+    w, d = stats.W[i], stats.D[i]
+    return make_record(w, n - w - d, d, stats.S[i], stats.V[i], None if pv is None else pv[0])
 
 
 def result_of(game, payoff):
@@ -768,10 +788,10 @@ def mcts_move(
         budget.spent(ran)
         done += ran
     move = moves[0] if len(moves) == 1 else _final_move(g, stats, proofs, root, player, final)
-    frozen = _freeze(g, stats, proofs, state)
-    children = tuple((m, frozen.get(g.states[k], EMPTY_RECORD)) for m, k in zip(moves, g.kids[root]))
+    children = tuple((m, _record_at(stats, proofs, k)) for m, k in zip(moves, g.kids[root]))
     proven = pmap({g.states[i]: pv[0] for i, pv in proofs.proven.items()}) if proofs is not None else pmap()
-    return MoveSearch(move=move, tree=frozen, proven=proven, iterations=done, children=children)
+    tree = _freeze_later(g, stats, proofs, state)  # an agent that plays the move never reads it
+    return MoveSearch(move=move, tree=tree, proven=proven, iterations=done, children=children)
 
 
 def _root_chunk(game, state, options, size, rng):

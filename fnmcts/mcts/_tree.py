@@ -8,6 +8,8 @@ adds is a view: a tree of 10,000 states prints as one line with its size and
 its root's record, and renders in Jupyter as a small table of its most
 visited states. The root (the state the search ran from) rides along; it is not
 part of the value (two trees with the same items are equal whatever their root).
+A tree may be built on first use (``lazy_tree``): ``mcts_move`` returns its tree
+so, and a caller that reads only the move never pays for the map.
 
 >>> from ._records import record
 >>> tree = Tree({"a": record(win=3, loss=1), "b": record(win=1, loss=0)}, root="a")
@@ -55,7 +57,7 @@ class Tree(Mapping):
     (1, 2, True, True)
     """
 
-    __slots__ = ("_map", "_root")
+    __slots__ = ("_map", "_root", "_make")
 
     def __init__(self, mapping=None, root=_NO_ROOT):
         if mapping is None:
@@ -199,6 +201,54 @@ class Tree(Mapping):
 
 def _rebuild(items, root):
     return Tree(items) if root is None else Tree(items, root[0])
+
+
+class _LazyTree(Tree):
+    """A ``Tree`` whose map is not built yet: on first read it builds it and becomes a plain ``Tree``.
+
+    (``__getattr__`` on ``Tree`` itself would slow every read of every tree.) It
+    is named ``Tree`` too: ``type(tree).__name__`` reads the same before and after.
+    """
+
+    __slots__ = ()
+
+    def __getattr__(self, name):
+        # Reached only for a slot not set: the map, built now, once.
+        if name != "_map":
+            raise AttributeError(f"'Tree' object has no attribute {name!r}")
+        make = object.__getattribute__(self, "_make")
+        if make is None:  # another thread built it meanwhile
+            return object.__getattribute__(self, "_map")
+        items = make()
+        object.__setattr__(self, "_map", items if isinstance(items, PMap) else pmap(items))
+        object.__setattr__(self, "_make", None)  # let go of what the map was made from
+        object.__setattr__(self, "__class__", Tree)
+        return object.__getattribute__(self, "_map")
+
+
+_LazyTree.__name__ = _LazyTree.__qualname__ = "Tree"
+
+
+def lazy_tree(make, root) -> Tree:
+    """A ``Tree`` whose map is ``make()`` (a pmap or a dict), called when the tree is first read.
+
+    The same value as ``Tree(make(), root)`` in every use; ``make`` is called
+    at most once, and dropped after.
+
+    >>> from ._records import record
+    >>> calls = []
+    >>> tree = lazy_tree(lambda: calls.append(1) or {"a": record(win=1, loss=0)}, root="a")
+    >>> calls, tree.root, type(tree).__name__
+    ([], 'a', 'Tree')
+    >>> tree, tree == {"a": record(win=1, loss=0)}, len(tree), calls, type(tree) is Tree
+    (Tree(1 state, root 'a': Record(win=1, loss=0)), True, 1, [1], True)
+    """
+    if not callable(make):
+        raise TypeError(f"make must be a function returning the tree's map, got {make!r}")
+    tree = _LazyTree.__new__(_LazyTree)
+    object.__setattr__(tree, "_make", make)
+    object.__setattr__(tree, "_root", root)
+    return tree
 
 
 def as_tree(tree, root=_NO_ROOT) -> Tree:
