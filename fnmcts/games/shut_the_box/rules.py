@@ -318,7 +318,11 @@ def mask_to_box(mask: int) -> frozenset:
 
 
 _ROLL_TABLES: dict = {}
-"""``(levers, simplified) -> _roll_table(levers, simplified)``, each built once (the tutorial's two at import)."""
+"""``(levers, simplified) -> _roll_table(levers, simplified)`` for the tutorial's two rule sets, built at import.
+
+Other rule sets build theirs when a game value first asks and keep it with that
+value (``ShutTheBox._rolled_table``): nothing is cached in the module at run time.
+"""
 
 
 def _roll_table(levers: int, simplified: bool) -> tuple:
@@ -346,8 +350,10 @@ def _roll_table(levers: int, simplified: bool) -> tuple:
         )
         moves = tuple(tuple(tuple(boxes[k] for k in kids) for kids in by_roll) for by_roll in children)
         found = (boxes, {box: mask for mask, box in enumerate(boxes)}, children, moves)
-        _ROLL_TABLES[levers, simplified] = found
     return found
+
+
+_ROLL_TABLES.update({(9, simplified): _roll_table(9, simplified) for simplified in (False, True)})
 
 
 def _moves36(levers: int, simplified: bool) -> tuple:
