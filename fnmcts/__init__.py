@@ -10,12 +10,13 @@ takes an explicit ``rng`` or ``seed``.
 20
 """
 
-from .play import GameRecord, MemoryAgent, TournamentRecord, agent_move, play_game, playout, random_agent, tournament
-from .exact import best_move, best_moves, evaluate_policy, random_policy, solve, value
+from . import play as _play_module  # the module fnmcts.play, loaded first: the name ``play`` is the protocol's function
+from ._play import GameRecord, MemoryAgent, TournamentRecord, agent_move, play_game, playout, random_agent, tournament
+from ._exact import best_move, best_moves, evaluate_policy, random_policy, solve, value
 from .games import GAMES, Nim, Piles, ShutTheBox, TicTacToe
 from .games.shut_the_box import uct  # the tutorial's uct(tree, box, rng), any game with game=
-from .openspiel import from_openspiel  # OpenSpiel's games (the openspiel extra; pyspiel loads with a game)
-from .montecarlo import Simulation, estimate, simulate, wilson_interval
+from ._openspiel import from_openspiel  # OpenSpiel's games (the openspiel extra; pyspiel loads with a game)
+from ._montecarlo import Simulation, estimate, simulate, wilson_interval
 from .mcts import (
     CompiledGraph,
     MoveSearch,
@@ -36,7 +37,7 @@ from .mcts import (
     ucb,
     ucb1,
 )
-from .agents import (
+from ._agents import (
     AGENTS,
     exact_agent,
     make_agent,
@@ -44,7 +45,7 @@ from .agents import (
     montecarlo_perfect_agent,
     perfect_agent,
 )
-from .protocol import (
+from ._protocol import (
     CHANCE,
     Game,
     GameBase,
@@ -58,7 +59,7 @@ from .protocol import (
     start,
     to_move,
 )
-from .qlearning import (
+from ._qlearning import (
     QAI,
     best_future_reward,
     choose_action,
@@ -67,13 +68,16 @@ from .qlearning import (
     train_game,
     update_q_value,
 )
-from .io import save_ai, save_search, save_tree
-from .rng import child_seed, dice_roll, make_rng
-from .parallel import Interrupted
-from .tables import best_move_table, build_tree, lookup_table, optimal_play_table, random_play_table
-from .theory import winner, winning_moves
+from ._io import save_ai, save_search, save_tree
+from ._rng import child_seed, dice_roll, make_rng
+from ._limits import TooLarge
+from ._parallel import Interrupted
+from ._tables import best_move_table, build_tree, lookup_table, optimal_play_table, random_play_table
+from ._theory import winner, winning_moves
 from .games.piles import nim_sum
-from .tutorial import evaluate_position, load_ai, load_search, load_tree, new_ai, train
+from ._tutorial import evaluate_position, load_ai, load_search, load_tree, new_ai, train
+
+del _play_module
 
 __all__ = [
     # the protocol
@@ -92,6 +96,7 @@ __all__ = [
     # randomness
     "make_rng",
     "Interrupted",
+    "TooLarge",
     "child_seed",
     "dice_roll",
     # games

@@ -20,7 +20,7 @@ from fnmcts.exact import best_moves, evaluate_policy, move_values, random_policy
 from fnmcts.games import GAMES, TicTacToe
 from fnmcts.games.tictactoe import LINES
 from fnmcts.montecarlo import playout
-from fnmcts.testing import reachable_states  # check_game on tic-tac-toe: tests/test_builtin_game_laws.py
+from fnmcts._testing import reachable_states  # check_game on tic-tac-toe: tests/test_builtin_game_laws.py
 
 GAME = TicTacToe()
 START = GAME.start()

@@ -27,12 +27,12 @@ from typing import Callable
 
 from pyrsistent import field, pmap
 
-from ..values import FixedRecord
+from .._values import FixedRecord
 
-from ..parallel import run_chunks, worker_pool
-from ..play import MemoryAgent
-from ..protocol import CHANCE, check_state, payoff_range, state_to_json
-from ..rng import check_rng
+from .._parallel import run_chunks, worker_pool
+from .._play import MemoryAgent
+from .._protocol import CHANCE, check_state, payoff_range, state_to_json
+from .._rng import check_rng
 from ._engine import Solver, Stats, dives
 from ._graph import CHANCE_NODE, END, UNSEEN, CompiledGraph, graph_of
 from ._graph import mover_into as _root_mover
