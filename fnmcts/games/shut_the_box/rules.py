@@ -341,23 +341,36 @@ def _roll_table(levers: int, simplified: bool) -> tuple:
     found = _ROLL_TABLES.get((levers, simplified))
     if found is None:
         boxes = all_boxes(levers)
-        if simplified:
-            combos = [((1 << (r - 1)),) if 1 <= r <= levers else () for r in range(13)]
-        else:
-            combos = [tuple(box_to_mask(c) for c in levers_for_roll(r, levers)) for r in range(13)]
-        children = tuple(
-            tuple(tuple(m ^ c for c in combos[r] if m & c == c) for r in range(13)) for m in range(1 << levers)
-        )
+        children = _mask_children(levers, simplified)
         moves = tuple(tuple(tuple(boxes[k] for k in kids) for kids in by_roll) for by_roll in children)
         found = (boxes, {box: mask for mask, box in enumerate(boxes)}, children, moves)
     return found
+
+
+def _mask_children(levers: int, simplified: bool) -> tuple:
+    """``children[mask][roll]``: the box masks a roll (0 to 12) can leave, in the order of ``ordered_moves``.
+
+    The part of ``_roll_table`` on masks alone: all the kernels and the mask
+    solver need, cheaper than the whole table when no game value keeps one.
+
+    >>> _mask_children(3, False)[0b111][3], _mask_children(3, True)[0b111][3]
+    ((3, 4), (3,))
+    """
+    found = _ROLL_TABLES.get((levers, simplified))
+    if found is not None:
+        return found[2]
+    if simplified:
+        combos = [((1 << (r - 1)),) if 1 <= r <= levers else () for r in range(13)]
+    else:
+        combos = [tuple(box_to_mask(c) for c in levers_for_roll(r, levers)) for r in range(13)]
+    return tuple(tuple(tuple(m ^ c for c in combos[r] if m & c == c) for r in range(13)) for m in range(1 << levers))
 
 
 _ROLL_TABLES.update({(9, simplified): _roll_table(9, simplified) for simplified in (False, True)})
 
 
 def _moves36(levers: int, simplified: bool) -> tuple:
-    children = _roll_table(levers, simplified)[2]
+    children = _mask_children(levers, simplified)
     return tuple(by_roll[roll] for by_roll in children for roll in ROLL_OF_36)
 
 
@@ -466,7 +479,7 @@ def _count_wins(mask: int, n: int, rng: random.Random, moves36: tuple) -> int:
 
 def _moves6(levers: int, simplified: bool) -> tuple:
     """The next boxes per (box mask, face of one die - 1), in the order of ``ordered_moves``."""
-    children = _roll_table(levers, simplified)[2]
+    children = _mask_children(levers, simplified)
     return tuple(by_roll[face] for by_roll in children for face in range(1, 7))
 
 
@@ -897,7 +910,8 @@ _TWO_DICE_WAYS = tuple(sum(1 for roll in ROLL_OF_36 if roll == r) for r in range
 
 def _children(game) -> tuple:
     """``children[mask][roll]``: the box masks a roll of ``roll`` (0 to 12) can leave, in move order."""
-    return _roll_table(game.levers, game.simplified)[2]
+    kept = game._rolls  # the whole table, when the game value has built it for its protocol
+    return kept[2] if kept is not None else _mask_children(game.levers, game.simplified)
 
 
 def _mask_rules(game) -> tuple:
