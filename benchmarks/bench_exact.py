@@ -34,11 +34,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from fnmcts._exact import evaluate_policy, random_policy, solve  # noqa: E402
-from fnmcts._values import fixed_pmap  # noqa: E402
+from fnmcts.exact import evaluate_policy, random_policy, solve  # noqa: E402
+from fnmcts.values import fixed_pmap  # noqa: E402
 from pyrsistent import pmap  # noqa: E402
 from fnmcts.games.shut_the_box import ShutTheBox  # noqa: E402
-from fnmcts._protocol import CHANCE  # noqa: E402
+from fnmcts.protocol import CHANCE  # noqa: E402
 
 TUTORIAL_MS = 62.0
 """The Clojure tutorial's own exact solution of the full game, as its author reports it (not measured here)."""

@@ -34,7 +34,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from fnmcts._exact import best_moves, solve, value  # noqa: E402
+from fnmcts.exact import best_moves, solve, value  # noqa: E402
 from fnmcts.games import Nim  # noqa: E402
 from fnmcts.mcts import mcts_agent, mcts_move  # noqa: E402
 

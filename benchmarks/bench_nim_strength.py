@@ -32,16 +32,16 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from fnmcts.games.nim import subtraction_mover_wins  # noqa: E402
-from fnmcts._agents import (  # noqa: E402
+from fnmcts.agents import (  # noqa: E402
     exact_agent,
     montecarlo_agent,
     montecarlo_perfect_agent,
     perfect_agent,
     random_agent,
 )
-from fnmcts._exact import best_moves, evaluate_policy, random_policy, solve  # noqa: E402
+from fnmcts.exact import best_moves, evaluate_policy, random_policy, solve  # noqa: E402
 from fnmcts.games import Nim  # noqa: E402
-from fnmcts._rng import child_rng  # noqa: E402
+from fnmcts.rng import child_rng  # noqa: E402
 
 K = 3
 HEAPS = range(2, 31)

@@ -28,8 +28,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from fnmcts.mcts import mcts_move  # noqa: E402
-from fnmcts._montecarlo import wilson_interval  # noqa: E402
-from fnmcts._protocol import CHANCE, sample_outcome  # noqa: E402
+from fnmcts.montecarlo import wilson_interval  # noqa: E402
+from fnmcts.protocol import CHANCE, sample_outcome  # noqa: E402
 
 
 def _bot(game, iterations, seed):

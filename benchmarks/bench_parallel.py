@@ -29,7 +29,7 @@ from fnmcts.games import Nim, ShutTheBox
 from fnmcts.mcts import mcts_agent, mcts_move
 from fnmcts.montecarlo import simulate
 from fnmcts.parallel import worker_pool
-from fnmcts.play import random_agent, tournament
+from fnmcts.matches import random_agent, tournament
 from fnmcts.rng import make_rng
 
 REPEATS = 3

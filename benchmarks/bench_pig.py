@@ -25,14 +25,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from fnmcts._agents import exact_agent  # noqa: E402
-from fnmcts._exact import solve  # noqa: E402
+from fnmcts.agents import exact_agent  # noqa: E402
+from fnmcts.exact import solve  # noqa: E402
 from fnmcts.games import Pig  # noqa: E402
 from fnmcts.games.pig import policy_table  # noqa: E402
 from fnmcts.mcts import mcts_agent  # noqa: E402
-from fnmcts._montecarlo import wilson_interval  # noqa: E402
-from fnmcts._play import tournament  # noqa: E402
-from fnmcts._protocol import CHANCE  # noqa: E402
+from fnmcts.montecarlo import wilson_interval  # noqa: E402
+from fnmcts.matches import tournament  # noqa: E402
+from fnmcts.protocol import CHANCE  # noqa: E402
 
 PUBLISHED = 0.5306
 """The first player's win probability under optimal play, goal 100 (Neller and Presser 2004)."""

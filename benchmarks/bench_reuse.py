@@ -27,7 +27,7 @@ from fnmcts.agents import make_agent
 from fnmcts.games import Nim, ShutTheBox, TicTacToe
 from fnmcts.mcts import mcts_agent
 from fnmcts.montecarlo import wilson_interval
-from fnmcts.play import MemoryAgent, agent_move, initial_memory, play_game
+from fnmcts.matches import MemoryAgent, agent_move, initial_memory, play_game
 
 
 class Timed:

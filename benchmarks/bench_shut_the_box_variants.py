@@ -25,7 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from fnmcts._exact import solve  # noqa: E402
+from fnmcts.exact import solve  # noqa: E402
 from fnmcts.games.shut_the_box import DICE_RULES, SCORINGS, ShutTheBox, box_values, exact_tree  # noqa: E402
 
 TARGET_S = 1.0

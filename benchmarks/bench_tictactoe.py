@@ -26,13 +26,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from fnmcts._agents import exact_agent  # noqa: E402
-from fnmcts._exact import best_moves, solve  # noqa: E402
+from fnmcts.agents import exact_agent  # noqa: E402
+from fnmcts.exact import best_moves, solve  # noqa: E402
 from fnmcts.games import TicTacToe  # noqa: E402
 from fnmcts.mcts import DEFAULT_ITERATIONS, mcts_agent, mcts_move  # noqa: E402
-from fnmcts._montecarlo import wilson_interval  # noqa: E402
-from fnmcts._play import play_game  # noqa: E402
-from fnmcts._rng import child_seed  # noqa: E402
+from fnmcts.montecarlo import wilson_interval  # noqa: E402
+from fnmcts.matches import play_game  # noqa: E402
+from fnmcts.rng import child_seed  # noqa: E402
 
 GAME = TicTacToe()
 _SOLUTION = solve(GAME)  # every worker solves once, at import

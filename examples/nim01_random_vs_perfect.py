@@ -8,7 +8,7 @@ run_as_session(globals())  # run as a script: shows each step and its result; in
 from fnmcts.agents import perfect_agent, random_agent
 from fnmcts.games import Nim
 from fnmcts.games.nim import subtraction_winner, subtraction_winning_moves
-from fnmcts.play import play_game, tournament
+from fnmcts.matches import play_game, tournament
 from fnmcts.rng import make_rng
 
 # %%

@@ -8,7 +8,7 @@ run_as_session(globals())  # run as a script: shows each step and its result; in
 from fnmcts.agents import montecarlo_agent, perfect_agent, random_agent, win_rates
 from fnmcts.exact import evaluate_policy, random_policy, solve, best_moves
 from fnmcts.games import Nim
-from fnmcts.play import tournament
+from fnmcts.matches import tournament
 from fnmcts.rng import make_rng
 from functools import partial
 

@@ -14,7 +14,7 @@ from fnmcts.agents import (
     win_rates,
 )
 from fnmcts.games import Nim
-from fnmcts.play import play_game, tournament
+from fnmcts.matches import play_game, tournament
 from fnmcts.rng import make_rng
 from functools import partial
 

@@ -15,7 +15,7 @@ from fnmcts.agents import (
 )
 from fnmcts.games import Nim
 from fnmcts.mcts import mcts_move
-from fnmcts.play import play_game, tournament
+from fnmcts.matches import play_game, tournament
 from fnmcts.rng import make_rng
 from functools import partial
 

@@ -11,7 +11,7 @@ from fnmcts.agents import exact_agent, perfect_agent, random_agent
 from fnmcts.exact import best_moves, move_values, solve, value
 from fnmcts.games import Nim
 from fnmcts.games.nim import subtraction_winner
-from fnmcts.play import tournament
+from fnmcts.matches import tournament
 
 game = Nim(heap=21, max_take=3, misere=True)
 

@@ -13,7 +13,7 @@ from fnmcts.agents import exact_agent, montecarlo_perfect_agent, perfect_agent, 
 from fnmcts.exact import best_moves, solve
 from fnmcts.games import Piles
 from fnmcts.games.piles import nim_sum, piles_winner, piles_winning_moves
-from fnmcts.play import play_game, tournament
+from fnmcts.matches import play_game, tournament
 
 game = Piles((1, 3, 5, 7), misere=True)
 state = game.start()

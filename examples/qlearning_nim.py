@@ -25,7 +25,7 @@ from fnmcts.qlearning import (
 )
 from fnmcts.io import save_ai
 from fnmcts.rng import make_rng
-from fnmcts._tutorial import load_ai, new_ai, train  # the source's defaults: piles 1, 3, 5, 7
+from fnmcts.tutorial import load_ai, new_ai, train  # the source's defaults: piles 1, 3, 5, 7
 
 # %%
 # Step 1: the game. Piles [1, 3, 5, 7]; a move takes objects from one pile; whoever

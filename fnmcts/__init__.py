@@ -10,13 +10,12 @@ takes an explicit ``rng`` or ``seed``.
 20
 """
 
-from . import play as _play_module  # the module fnmcts.play, loaded first: the name ``play`` is the protocol's function
-from ._play import GameRecord, MemoryAgent, TournamentRecord, agent_move, play_game, playout, random_agent, tournament
-from ._exact import best_move, best_moves, evaluate_policy, random_policy, solve, value
+from .matches import GameRecord, MemoryAgent, TournamentRecord, agent_move, play_game, playout, random_agent, tournament
+from .exact import best_move, best_moves, evaluate_policy, random_policy, solve, value
 from .games import GAMES, Nim, Piles, ShutTheBox, TicTacToe
 from .games.shut_the_box import uct  # the tutorial's uct(tree, box, rng), any game with game=
-from ._openspiel import from_openspiel  # OpenSpiel's games (the openspiel extra; pyspiel loads with a game)
-from ._montecarlo import Simulation, estimate, simulate, wilson_interval
+from .openspiel import from_openspiel  # OpenSpiel's games (the openspiel extra; pyspiel loads with a game)
+from .montecarlo import Simulation, estimate, simulate, wilson_interval
 from .mcts import (
     CompiledGraph,
     MoveSearch,
@@ -37,7 +36,7 @@ from .mcts import (
     ucb,
     ucb1,
 )
-from ._agents import (
+from .agents import (
     AGENTS,
     exact_agent,
     make_agent,
@@ -45,7 +44,7 @@ from ._agents import (
     montecarlo_perfect_agent,
     perfect_agent,
 )
-from ._protocol import (
+from .protocol import (
     CHANCE,
     Game,
     GameBase,
@@ -59,7 +58,7 @@ from ._protocol import (
     start,
     to_move,
 )
-from ._qlearning import (
+from .qlearning import (
     QAI,
     best_future_reward,
     choose_action,
@@ -68,16 +67,49 @@ from ._qlearning import (
     train_game,
     update_q_value,
 )
-from ._io import save_ai, save_search, save_tree
-from ._rng import child_seed, dice_roll, make_rng
-from ._limits import TooLarge
-from ._parallel import Interrupted
-from ._tables import best_move_table, build_tree, lookup_table, optimal_play_table, random_play_table
-from ._theory import winner, winning_moves
+from .io import save_ai, save_search, save_tree
+from .rng import child_seed, dice_roll, make_rng
+from .limits import TooLarge
+from .parallel import Interrupted
+from .tables import best_move_table, build_tree, lookup_table, optimal_play_table, random_play_table
+from .theory import winner, winning_moves
 from .games.piles import nim_sum
-from ._tutorial import evaluate_position, load_ai, load_search, load_tree, new_ai, train
+from .tutorial import evaluate_position, load_ai, load_search, load_tree, new_ai, train
 
-del _play_module
+
+
+def _deprecated_play_module():
+    """``fnmcts.play`` as a module name: the old home of ``play_game`` and ``tournament``, now ``fnmcts.matches``.
+
+    Registered in ``sys.modules`` so that ``from fnmcts.play import play_game``
+    keeps working for one release (with a ``DeprecationWarning``) while the
+    attribute ``fnmcts.play`` stays the protocol's function.
+    """
+    import sys
+    import types
+    import warnings
+
+    from . import matches
+
+    module = types.ModuleType(__name__ + ".play", "Deprecated: use fnmcts.matches.")
+
+    def __getattr__(name):
+        if name in matches.__all__:
+            warnings.warn(
+                f"fnmcts.play.{name} moved to fnmcts.matches.{name}; the module name fnmcts.play is deprecated",
+                DeprecationWarning,
+                stacklevel=2,
+            )
+            return getattr(matches, name)
+        raise AttributeError(f"module 'fnmcts.play' has no attribute {name!r}")
+
+    module.__getattr__ = __getattr__
+    module.__all__ = list(matches.__all__)
+    sys.modules.setdefault(module.__name__, module)
+
+
+_deprecated_play_module()
+del _deprecated_play_module
 
 __all__ = [
     # the protocol

@@ -1,9 +1,950 @@
-"""Exact values: solve a game (expectimax over chance, best reply for each player) or evaluate any
-policy, with exact ``Fraction`` arithmetic.
+"""Exact values: solve a game (expectimax over chance, best reply for each
+player) or evaluate any policy, with exact ``Fraction`` arithmetic.
 
-The public face of ``fnmcts._exact``, where the code and its documentation live:
-the names in its ``__all__``, and nothing else.
+The tutorial's ``build_tree`` (task 12) is ``solve``: the full game as a DAG,
+every state's value computed once. A value is a tuple with one payoff per
+player (for Shut the Box: the probability of winning).
+
+One solver serves every game, through the protocol alone: a single iterative
+post-order over the DAG asks the game once per state for who moves, the moves or
+outcomes and the children; a chance node (or a policy's choice) is summed in
+integers over a common denominator, with one ``Fraction`` per player at the end.
+A game with a cycle, or a state whose player has no moves, is refused with a
+``ValueError`` that names the state. A solution holds at most ``limit``
+states (``fnmcts.limits.STATE_LIMIT`` unless told otherwise): a game whose
+``size_hint`` says it would hold more is refused before the walk starts, any
+other when the walk passes the limit (``TooLarge``, a ``ValueError``).
+
+A game whose states may repeat (Pig: two pig-outs in a row bring the scores
+back) says so through its ``may_repeat()`` hook; it is solved one strongly
+connected component of its state graph at a time, in reverse topological
+order (Tarjan's algorithm, iteratively: no recursion limit). A state on no
+cycle keeps its exact ``Fraction`` value; inside a cyclic component the values
+are floats, found by value iteration accelerated by policy iteration: a sweep
+in depth-first post-order needs guesses only for the targets of the back edges
+(a feedback vertex set: in Pig one state per score pair), and the policy of
+each sweep is evaluated exactly by a linear solve on those guesses. Iteration
+stops when a sweep changes no guess by more than ``tolerance``; the result, a
+``Solution``, reports the sweeps and the residual.
+
+>>> from fnmcts.games.shut_the_box import ShutTheBox
+>>> game = ShutTheBox(simplified=True)
+>>> solution = solve(game)
+>>> value(solution, game.start())[0]
+Fraction(875, 4251528)
+>>> from fnmcts.games.nim import Nim
+>>> nim = Nim(heap=21, max_take=3)
+>>> value(solve(nim), nim.start())
+(Fraction(-1, 1), Fraction(1, 1))
 """
 
-from ._exact import *  # noqa: F401,F403
-from ._exact import __all__  # noqa: F401
+from __future__ import annotations
+
+from collections.abc import Mapping
+from fractions import Fraction
+from math import isfinite, lcm
+from typing import Callable
+
+from pyrsistent import pmap
+
+from .limits import GO_ON, STATE_LIMIT, TooLarge, check_states
+from .protocol import CHANCE, check_state, may_repeat
+
+__all__ = [
+    "TOLERANCE",
+    "MAX_SWEEPS",
+    "Solution",
+    "solve",
+    "value",
+    "best_moves",
+    "best_move",
+    "move_values",
+    "evaluate_policy",
+    "random_policy",
+    "optimal_policy",
+    "win_probability",
+]
+
+
+_ZERO = Fraction(0)
+
+TOLERANCE = 1e-12
+"""The default tolerance of a cyclic component: iteration stops when no guess moves by more."""
+
+MAX_SWEEPS = 10_000
+"""The most sweeps one cyclic component may take before the solver gives up (a ``ValueError``)."""
+
+
+def _roots(game, states) -> tuple:
+    """The states to evaluate from (default: the start), each checked to be one of ``game``'s."""
+    return tuple(check_state(game, s) for s in states) if states else (check_state(game, game.start()),)
+
+
+def _end_value(raw, ends: dict) -> tuple:
+    """A terminal payoff as a tuple of ``Fraction``; equal payoff tuples share one value."""
+    if type(raw) is not tuple:
+        return tuple(Fraction(x) for x in raw)
+    found = ends.get(raw)
+    if found is None:
+        found = ends[raw] = tuple(x if type(x) is Fraction else Fraction(x) for x in raw)
+    return found
+
+
+def _integer_weights(probabilities) -> tuple:
+    """``(denominator, weights)``: the probabilities as integers over one common denominator.
+
+    >>> _integer_weights([Fraction(1, 4), Fraction(1, 6), 0])
+    (12, [3, 2, 0])
+    """
+    ratios = [(p if type(p) is Fraction else Fraction(p)).as_integer_ratio() for p in probabilities]
+    denominator = lcm(*(m for _, m in ratios))
+    return denominator, [n * (denominator // m) for n, m in ratios]
+
+
+def _chance_weights(outcomes, seen: dict) -> tuple:
+    """``_integer_weights`` of a chance node's outcomes, worked out once per outcome tuple."""
+    hit = seen.get(id(outcomes))
+    if hit is not None and hit[0] is outcomes:
+        return hit[1]
+    found = _integer_weights([p for _, p in outcomes])
+    if type(outcomes) is tuple:  # immutable: the same object always means the same weights
+        seen[id(outcomes)] = (outcomes, found)  # holding it keeps its id from being reused
+    return found
+
+
+def _policy_weights(chooser, game, state, moves) -> tuple:
+    """``_integer_weights`` of the probabilities ``chooser`` gives ``moves`` at ``state``."""
+    chosen = dict(chooser(game, state))
+    denominator, weights = _integer_weights(chosen.values())
+    if sum(weights) != denominator:
+        raise ValueError(f"policy probabilities at {state!r} do not sum to 1")
+    by_move = dict(zip(chosen, weights))
+    weights = [by_move.get(move, 0) for move in moves]
+    if sum(weights) != denominator:
+        raise ValueError(f"policy at {state!r} chose a move that is not possible")
+    return denominator, weights
+
+
+def _expectation(values, denominator: int, weights) -> tuple:
+    """The mean of ``values`` (tuples of ``Fraction``) with weights ``weights / denominator``.
+
+    Integer numerators over a common denominator, one ``Fraction`` per player at
+    the end; a single child with all the weight gives its own value.
+
+    >>> _expectation([(Fraction(1, 2),), (Fraction(1, 3),)], 4, [1, 3])
+    (Fraction(3, 8),)
+    """
+    if denominator in weights and weights.count(0) == len(weights) - 1:  # one child has all the weight
+        return values[weights.index(denominator)]
+    result = []
+    for i in range(len(values[0])):
+        numerators, denominators = [], []
+        for v, w in zip(values, weights):
+            if w:
+                n, m = v[i].as_integer_ratio()
+                if n:
+                    numerators.append(w * n)
+                    denominators.append(m)
+        common = lcm(*denominators)
+        total = 0
+        for n, m in zip(numerators, denominators):
+            total += n * (common // m)
+        result.append(Fraction(total, common * denominator) if total else _ZERO)
+    return tuple(result)
+
+
+def _best(values, player) -> tuple:
+    """The first of ``values`` with the highest payoff for ``player``.
+
+    >>> _best([(Fraction(1, 3),), (Fraction(1, 2),), (Fraction(1, 2), 0)], 0)
+    (Fraction(1, 2),)
+    """
+    best = values[0]
+    if len(values) == 1:
+        return best
+    top = best[player]
+    tn, td = top.as_integer_ratio()
+    for v in values:
+        x = v[player]
+        if x is not top:
+            n, d = x.as_integer_ratio()
+            if n * td > tn * d:
+                best, top, tn, td = v, x, n, d
+    return best
+
+
+def _walk(game, roots, chooser, limit: int | None = None) -> dict:
+    """A dict ``state -> value`` for every state below ``roots``.
+
+    The players follow ``chooser``, a function ``(game, state, player, moves) ->
+    (denominator, weights)``, or play a best reply when it is ``None``. An
+    iterative post-order over the game's DAG: each state's moves or outcomes
+    and its children are asked of the game once, and its value is worked out
+    once its children's are known.
+
+    A state is looked up once per move that reaches it: the first look-up puts
+    a new list in its place (``setdefault``), which becomes the state's frame,
+    ``[state, player, iterator over the children, denominator, weights, the
+    children's values so far]``, until its value replaces it (at once for a
+    terminal state). So meeting a list below the state itself means a cycle, and
+    no list outlives its state's frame: the garbage collector, which looks at
+    every list still alive again and again, has fewer to look at. More than
+    ``limit`` states is a ``TooLarge`` error.
+    """
+    check_states(game, *roots, limit=limit)
+    limit = float("inf") if limit is None else limit
+    to_move, moves_of, outcomes_of, play, payoff = (
+        game.to_move, game.possible_moves, game.chance_outcomes, game.play, game.payoff)
+    values: dict = {}
+    setdefault = values.setdefault
+    ends: dict = {}
+    weights_seen: dict = {}
+    # the roots are the children of a frame that is never valued: one loop expands every state
+    top = [None, None, iter(roots), 0, (), []]
+    stack = [top]
+    spare = []  # what a look-up puts in when the state is new: its frame to be
+    while stack:
+        frame = stack[-1]
+        got = frame[5]
+        for child in frame[2]:
+            v = setdefault(child, spare)
+            if v is spare:  # a new state: its value if it is terminal, else its frame
+                cell, spare = spare, []
+                if len(values) > limit and frame is not top:  # the limit counts the states below the roots
+                    raise TooLarge(
+                        f"the exact solution of {game!r} holds more than {limit:,} states, the limit{GO_ON}"
+                    )
+                player = to_move(child)
+                if player is None:
+                    raw = payoff(child)
+                    v = ends.get(raw) if type(raw) is tuple else None
+                    v = values[child] = v if v is not None else _end_value(raw, ends)
+                elif player is CHANCE:
+                    outcomes = outcomes_of(child)
+                    if not outcomes:
+                        raise ValueError(f"chance node {child!r} has no outcomes")
+                    hit = weights_seen.get(id(outcomes))
+                    weights = hit[1] if hit is not None and hit[0] is outcomes else _chance_weights(
+                        outcomes, weights_seen)
+                    cell += (child, player, iter([play(child, o) for o, _ in outcomes]), *weights, [])
+                    stack.append(cell)
+                    break
+                else:
+                    moves = moves_of(child)
+                    if not moves:
+                        raise ValueError(
+                            f"state {child!r} has a player to move ({player!r}) but no possible moves")
+                    children = iter([play(child, m) for m in moves])
+                    if chooser is None:
+                        cell += (child, player, children, 0, None, [])
+                    else:
+                        cell += (child, player, children, *chooser(game, child, player, moves), [])
+                    stack.append(cell)
+                    break
+            elif type(v) is list:
+                raise ValueError(
+                    f"the game has a cycle through {child!r}; a game whose states may repeat "
+                    "says so with a may_repeat() method returning True"
+                )
+            got.append(v)
+        else:
+            stack.pop()
+            if not stack:
+                break  # the roots' frame: every root is valued
+            weights = frame[4]
+            if weights is None:
+                v = got[0] if len(got) == 1 else _best(got, frame[1])
+            else:
+                v = _expectation(got, frame[3], weights)
+            values[frame[0]] = v
+            stack[-1][5].append(v)
+    return values
+
+
+# -- games whose states may repeat ---------------------------------------------------------------
+
+NEWTON_LIMIT = 64
+"""Components with more back-edge targets than this iterate by plain value iteration (no linear solve)."""
+
+
+class Solution(Mapping):
+    """The values of a game whose states may repeat: an immutable map ``state -> value`` and a report.
+
+    ``iterations``: the sweeps made over the cyclic components, in all;
+    ``residual``: the largest change of a guess in the last sweep of any
+    component (0 with no cycle); ``tolerance``: the bound it met;
+    ``components``: the cyclic components solved by iteration; ``largest``: the
+    states of the largest one. A value on no cycle (nor above one) is exact
+    (``Fraction``); the others are floats.
+
+    >>> solution = Solution({"a": (Fraction(1, 2),)}, iterations=3, residual=1e-16)
+    >>> solution["a"], len(solution), solution.iterations, "b" in solution
+    ((Fraction(1, 2),), 1, 3, False)
+    """
+
+    __slots__ = ("_values", "iterations", "residual", "tolerance", "components", "largest")
+
+    def __init__(self, values, iterations=0, residual=0.0, tolerance=TOLERANCE, components=0, largest=0):
+        for name, v in (("_values", dict(values)), ("iterations", iterations), ("residual", float(residual)),
+                        ("tolerance", float(tolerance)), ("components", components), ("largest", largest)):
+            object.__setattr__(self, name, v)
+
+    def __setattr__(self, name, v):
+        raise AttributeError("a Solution is immutable")
+
+    def __reduce__(self):
+        return (Solution, (self._values, self.iterations, self.residual, self.tolerance, self.components,
+                           self.largest))
+
+    def __getitem__(self, state):
+        return self._values[state]
+
+    def __contains__(self, state):
+        return state in self._values
+
+    def __iter__(self):
+        return iter(self._values)
+
+    def __len__(self):
+        return len(self._values)
+
+    def get(self, state, default=None):
+        return self._values.get(state, default)
+
+    def items(self):
+        return self._values.items()
+
+    def keys(self):
+        return self._values.keys()
+
+    def values(self):
+        return self._values.values()
+
+    def __repr__(self):
+        return (f"Solution({len(self._values)} states, iterations={self.iterations}, "
+                f"residual={self.residual:.3g}, components={self.components}, largest={self.largest})")
+
+
+def _check_iteration(tolerance, max_sweeps):
+    if isinstance(tolerance, bool) or not isinstance(tolerance, (int, float)) or not tolerance > 0 \
+            or not isfinite(tolerance):
+        raise ValueError(f"tolerance must be a positive number, got {tolerance!r}")
+    if isinstance(max_sweeps, bool) or not isinstance(max_sweeps, int) or max_sweeps < 1:
+        raise ValueError(f"max_sweeps must be a positive whole number, got {max_sweeps!r}")
+
+
+def _float_mean(values, denominator, weights) -> tuple:
+    """The weighted mean of value tuples in floats (some of them floats already)."""
+    total = [0.0] * len(values[0])
+    for v, w in zip(values, weights):
+        if w:
+            for q, x in enumerate(v):
+                total[q] += w * float(x)
+    return tuple(t / denominator for t in total)
+
+
+def _combine(values, player, weights) -> tuple:
+    """A settled state's value from its children's: the best for ``player``, or the weighted mean."""
+    if weights is None:
+        return _best(values, player)
+    denominator, w = weights
+    if any(type(v[0]) is float for v in values):
+        return _float_mean(values, denominator, w)
+    return _expectation(values, denominator, w)
+
+
+def _linear_step(rows, change, m):
+    """``d`` with ``(I - R) d = change`` (one column per player), or None when ``I - R`` is singular.
+
+    >>> _linear_step([[0.5]], [[1.0, -1.0]], 1)
+    [[2.0, -2.0]]
+    """
+    a = [[(1.0 if r == c else 0.0) - (rows[r][c] if rows[r] is not None else 0.0) for c in range(m)]
+         + list(change[r]) for r in range(m)]
+    width = len(a[0])
+    for c in range(m):
+        pivot = max(range(c, m), key=lambda r: abs(a[r][c]))
+        if abs(a[pivot][c]) < 1e-12:
+            return None
+        a[c], a[pivot] = a[pivot], a[c]
+        top = a[c]
+        inverse = 1.0 / top[c]
+        for r in range(m):
+            if r != c and a[r][c]:
+                factor = a[r][c] * inverse
+                row = a[r]
+                for k in range(c, width):
+                    row[k] -= factor * top[k]
+    return [[x / a[r][r] for x in a[r][m:]] for r in range(m)]
+
+
+def _check_ends(states, members, ops, n):
+    """Refuse a component in which the players can keep play going forever (never ending with probability 1).
+
+    The largest set of its states from which play can stay inside it: a
+    decision with some move into the set, a chance node (or a policy's choice)
+    with every outcome in it. It must be empty.
+    """
+    inside = [True] * n
+    changed = True
+    while changed:
+        changed = False
+        for k in range(n):
+            if inside[k]:
+                expect, _, inner, _, leaves = ops[k]
+                if expect:
+                    stays = not leaves and all(inside[kl] for kl, _ in inner)
+                else:
+                    stays = any(inside[kl] for kl in inner)
+                if not stays:
+                    inside[k] = False
+                    changed = True
+    for k in range(n):
+        if inside[k]:
+            raise ValueError(
+                f"play can go on forever from {states[members[k]]!r}: the players can keep it in a cycle "
+                "(a game that may repeat must end with probability 1 whatever the players do)"
+            )
+
+
+def _floats(v, cache: dict) -> tuple:
+    """``v`` as a tuple of floats (converted once per value object: equal payoffs share one)."""
+    if type(v[0]) is float:
+        return v
+    hit = cache.get(id(v))
+    if hit is None or hit[0] is not v:
+        hit = cache[id(v)] = (v, tuple(float(x) for x in v))  # holding v keeps its id from being reused
+    return hit[1]
+
+
+def _plan(members, where, kids, kind, weights, value, cache):
+    """The ops of a component's members: ``(expect, player, inner, constant, leaves)``.
+
+    ``inner``: the children inside the component (local indices; with their
+    probabilities at a chance node or a policy's choice); ``constant``: what
+    the children outside add (the best of them for ``player`` at a decision,
+    else their probability-weighted sum), None when there are none;
+    ``leaves``: some child outside has a positive probability.
+    """
+    ops, players = [], 0
+    for node in members:
+        w = weights[node]
+        player = kind[node]
+        inner, outs = [], []
+        if w is None:
+            for j in kids[node]:
+                kl = where[j]
+                if kl >= 0:
+                    inner.append(kl)
+                else:
+                    outs.append(_floats(value[j], cache))
+            constant = None
+            for v in outs:
+                if constant is None or v[player] > constant[player]:
+                    constant = v
+            ops.append((False, player, inner, constant, bool(outs)))
+        else:
+            denominator = w[0]
+            constant = None
+            for j, x in zip(kids[node], w[1]):
+                if not x:
+                    continue
+                p = x / denominator
+                kl = where[j]
+                if kl >= 0:
+                    inner.append((kl, p))
+                else:
+                    v = _floats(value[j], cache)
+                    constant = [p * a for a in v] if constant is None else [c + p * a for c, a in zip(constant, v)]
+            ops.append((True, player, inner, None if constant is None else tuple(constant), constant is not None))
+        if constant is not None:
+            players = len(constant)
+    return ops, players
+
+
+def _constant_sum(ops, players):
+    """The sum of every payoff tuple leaving a component, when one number can stand for each state's
+    value (one player; or two whose payoffs add up to one constant: values ``(v, c - v)``), else None."""
+    if players == 1:
+        return 0.0
+    if players != 2:
+        return None
+    total = None
+    for expect, _, _, constant, _ in ops:
+        if constant is not None:
+            t = constant[0] + constant[1]
+            if total is None:
+                total = t
+            elif abs(t - total) > 1e-12 * (1.0 + abs(total)):
+                return None
+    return total
+
+
+def _sweeps_scalar(ops, n, target, tolerance, max_sweeps):
+    """``(sweeps, residual, values)`` of a component with one back-edge target, one number a state.
+
+    Player 0 (or the only player) maximises the number, player 1 minimises it
+    (their payoff is the constant sum minus it). A sweep values the members in
+    post-order from a guess ``x`` at the target and finds ``y`` there;
+    ``row[k]`` is how member ``k``'s value moves with ``x`` under the sweep's
+    choices, so the next guess solves ``x' = y + row * (x' - x)``: the exact
+    value of those choices (policy iteration), unless that jump failed to
+    shrink the residual, then a plain step ``x' = y``. Values is None when
+    ``max_sweeps`` did not suffice.
+    """
+    scalar = []
+    for expect, player, inner, constant, _ in ops:
+        c = None if constant is None else constant[0]
+        scalar.append((expect, player == 0, inner, 0.0 if expect and c is None else c))
+    x, previous, failures, jumped = 0.0, None, 0, False
+    residual = float("inf")
+    for sweep in range(1, max_sweeps + 1):
+        cur = [0.0] * n
+        row = [0.0] * n
+        cur[target] = x
+        row[target] = 1.0
+        for k in range(n):
+            expect, maximise, inner, c = scalar[k]
+            if expect:
+                r = 0.0
+                for kl, p in inner:
+                    c += p * cur[kl]
+                    r += p * row[kl]
+                cur[k] = c
+                row[k] = r
+            else:
+                r = 0.0
+                if maximise:
+                    for kl in inner:
+                        v = cur[kl]
+                        if c is None or v > c:
+                            c, r = v, row[kl]
+                else:
+                    for kl in inner:
+                        v = cur[kl]
+                        if c is None or v < c:
+                            c, r = v, row[kl]
+                cur[k] = c
+                row[k] = r
+        y = cur[target]
+        residual = abs(y - x)
+        if residual <= tolerance:
+            return sweep, residual, cur
+        if failures < 20 and jumped and residual >= previous[0]:
+            failures += 1  # the jump did not help: a plain step from where it started
+            x, jumped = previous[1], False
+            continue
+        previous = (residual, y)
+        slope = row[target]
+        if failures < 20 and slope < 1.0 - 1e-12:
+            x, jumped = x + (y - x) / (1.0 - slope), True
+        else:
+            x, jumped = y, False
+    return max_sweeps, residual, None
+
+
+def _sweeps_vector(ops, n, targets, players, tolerance, max_sweeps):
+    """``(sweeps, residual, values)`` of any component: value tuples, a row of slopes per back-edge target.
+
+    As ``_sweeps_scalar``, with ``m`` guesses: the jump solves ``(I - R) d = y -
+    x`` (``_linear_step``); with more than ``NEWTON_LIMIT`` targets, plain steps.
+    """
+    m = len(targets)
+    unit = [[1.0 if c == f else 0.0 for c in range(m)] for f in range(m)]
+    newton = m <= NEWTON_LIMIT
+    zero = (0.0,) * players
+    x = [zero] * m
+    previous, failures, jumped = None, 0, False
+    residual = float("inf")
+    for sweep in range(1, max_sweeps + 1):
+        cur = [None] * n
+        row = [None] * n
+        for f, k in enumerate(targets):
+            cur[k] = x[f]
+            row[k] = unit[f]
+        for k in range(n):
+            expect, player, inner, constant, _ = ops[k]
+            if expect:
+                acc = list(constant) if constant is not None else [0.0] * players
+                racc = None
+                for kl, p in inner:
+                    v = cur[kl]
+                    for q in range(players):
+                        acc[q] += p * v[q]
+                    r = row[kl]
+                    if r is not None and newton:
+                        if racc is None:
+                            racc = [p * a for a in r]
+                        else:
+                            for c in range(m):
+                                racc[c] += p * r[c]
+                cur[k] = tuple(acc)
+                row[k] = racc
+            else:
+                best, brow = constant, None
+                for kl in inner:
+                    v = cur[kl]
+                    if best is None or v[player] > best[player]:
+                        best, brow = v, row[kl]
+                cur[k] = best
+                row[k] = brow
+        y = [cur[k] for k in targets]
+        residual = max(abs(a - b) for yf, xf in zip(y, x) for a, b in zip(yf, xf))
+        if residual <= tolerance:
+            return sweep, residual, cur
+        step = None
+        if newton and failures < 20:
+            if jumped and residual >= previous[0]:
+                failures += 1  # the jump did not help: a plain step from where it started
+                x, jumped = previous[1], False
+                continue
+            step = _linear_step([row[k] for k in targets], [[a - b for a, b in zip(yf, xf)] for yf, xf in zip(y, x)], m)
+        previous = (residual, y)
+        if step is None:
+            x, jumped = y, False
+        else:
+            x, jumped = [tuple(a + d for a, d in zip(xf, df)) for xf, df in zip(x, step)], True
+    return max_sweeps, residual, None
+
+
+def _iterate(states, members, back, where, kids, kind, weights, value, tolerance, max_sweeps, report, cache):
+    """Value the states of one cyclic component (``members`` in depth-first post-order), in floats."""
+    n = len(members)
+    for k, node in enumerate(members):
+        where[node] = k
+    ops, players = _plan(members, where, kids, kind, weights, value, cache)
+    for node in members:
+        where[node] = -1
+    if not players:
+        raise ValueError(f"play can never leave the cycle through {states[members[-1]]!r}: the game does not end")
+    _check_ends(states, members, ops, n)
+    targets = [k for k, node in enumerate(members) if back[node]]
+    total = _constant_sum(ops, players) if len(targets) == 1 else None
+    if total is not None:
+        sweeps, residual, cur = _sweeps_scalar(ops, n, targets[0], tolerance, max_sweeps)
+        if cur is not None:
+            cur = [(v,) for v in cur] if players == 1 else [(v, total - v) for v in cur]
+    else:
+        sweeps, residual, cur = _sweeps_vector(ops, n, targets, players, tolerance, max_sweeps)
+    if cur is None:
+        raise ValueError(
+            f"the values of the cycle through {states[members[-1]]!r} did not settle within {max_sweeps} "
+            f"sweeps (residual {residual:.3g} > tolerance {tolerance:.3g})"
+        )
+    for k, node in enumerate(members):
+        value[node] = cur[k]
+    report[0] += sweeps
+    report[1] = max(report[1], residual)
+    report[2] += 1
+    report[3] = max(report[3], n)
+
+
+def _walk_repeating(game, roots, chooser, tolerance, max_sweeps, limit=None) -> Solution:
+    """``state -> value`` for every state below ``roots`` of a game whose states may repeat.
+
+    First the graph: states interned to integers in the order they are found,
+    each asked of the game once (who moves, the moves or outcomes, the
+    children). Then Tarjan's strongly connected components, iteratively, on the
+    integers: ``num`` is the discovery order, ``low`` the lowest ``num`` a node
+    reaches through its subtree and one edge to a node whose component is still
+    open; a node whose ``low`` is its own ``num`` closes a component, made of
+    the nodes finished since it was discovered and not yet placed
+    (``finished``, in post-order). A component of one node without a self-loop
+    is settled exactly as in ``_walk``; a cyclic one is iterated
+    (``_iterate``). Components close in reverse topological order, so every
+    state below a component is settled first. More than ``limit`` states is a
+    ``TooLarge`` error.
+    """
+    check_states(game, *roots, limit=limit)
+    limit = float("inf") if limit is None else limit
+    to_move, moves_of, outcomes_of, play, payoff = (
+        game.to_move, game.possible_moves, game.chance_outcomes, game.play, game.payoff)
+    index: dict = {}
+    states: list = []
+    for root in roots:
+        if root not in index:
+            index[root] = len(states)
+            states.append(root)
+    get = index.get
+    kind, kids, weights, value = [], [], [], []
+    ends: dict = {}
+    weights_seen: dict = {}
+    i = 0
+    while i < len(states):
+        state = states[i]
+        player = to_move(state)
+        if player is None:
+            kind.append(None)
+            kids.append(())
+            weights.append(None)
+            value.append(_end_value(payoff(state), ends))
+            i += 1
+            continue
+        if player is CHANCE:
+            outcomes = outcomes_of(state)
+            if not outcomes:
+                raise ValueError(f"chance node {state!r} has no outcomes")
+            weights.append(_chance_weights(outcomes, weights_seen))
+            children = [play(state, o) for o, _ in outcomes]
+        else:
+            moves = moves_of(state)
+            if not moves:
+                raise ValueError(f"state {state!r} has a player to move ({player!r}) but no possible moves")
+            children = [play(state, m) for m in moves]
+            weights.append(None if chooser is None else chooser(game, state, player, moves))
+        ks = []
+        for child in children:
+            j = get(child)
+            if j is None:
+                j = index[child] = len(states)
+                states.append(child)
+                if j >= limit:
+                    raise TooLarge(
+                        f"the exact solution of {game!r} holds more than {limit:,} states, the limit{GO_ON}"
+                    )
+            ks.append(j)
+        kind.append(player)
+        kids.append(ks)
+        value.append(None)
+        i += 1
+    size = len(states)
+    num = [-1] * size
+    low = [0] * size
+    on_path = [False] * size
+    back = [False] * size
+    where = [-1] * size
+    finished: list = []
+    report = [0, 0.0, 0, 0]
+    cache: dict = {}
+    counter = 0
+    for root in roots:
+        r = index[root]
+        if num[r] >= 0 or value[r] is not None:
+            continue
+        num[r] = low[r] = counter
+        counter += 1
+        on_path[r] = True
+        path, positions = [r], [0]
+        while path:
+            i = path[-1]
+            ks = kids[i]
+            position = positions[-1]
+            if position < len(ks):
+                positions[-1] = position + 1
+                j = ks[position]
+                if value[j] is not None:
+                    continue  # a finished game, or a state already settled
+                nj = num[j]
+                if nj < 0:
+                    num[j] = low[j] = counter
+                    counter += 1
+                    on_path[j] = True
+                    path.append(j)
+                    positions.append(0)
+                    continue
+                if on_path[j]:
+                    back[j] = True
+                if nj < low[i]:
+                    low[i] = nj
+                continue
+            path.pop()
+            positions.pop()
+            on_path[i] = False
+            li, ni = low[i], num[i]
+            if path:
+                parent = path[-1]
+                if li < low[parent]:
+                    low[parent] = li
+            if li != ni:
+                finished.append(i)
+            elif (not finished or num[finished[-1]] < ni) and not back[i]:
+                value[i] = _combine([value[j] for j in kids[i]], kind[i], weights[i])
+            else:
+                cut = len(finished)
+                while cut and num[finished[cut - 1]] > ni:
+                    cut -= 1
+                members = finished[cut:] + [i]
+                del finished[cut:]
+                _iterate(states, members, back, where, kids, kind, weights, value, tolerance, max_sweeps, report,
+                         cache)
+    return Solution(dict(zip(states, value)), report[0], report[1], tolerance, report[2], report[3])
+
+
+def solve(game, *states, limit: int | None = STATE_LIMIT, tolerance: float = TOLERANCE,
+          max_sweeps: int = MAX_SWEEPS):
+    """The exact value of every state reachable from ``states`` (default: the start) under optimal play.
+
+    Each player maximises their own expected payoff.
+
+    Returns an immutable map ``state -> value`` (a ``pmap``); a value is a tuple of
+    ``Fraction`` payoffs, one per player. Ties keep the first best move's value.
+    A cycle, or a player with no moves, is a ``ValueError`` naming the state;
+    a solution of more than ``limit`` states a ``TooLarge`` (``None``: no limit).
+
+    >>> from fnmcts.games.nim import Nim
+    >>> solve(Nim(heap=2, max_take=2))[Nim(heap=2, max_take=2).start()]
+    (Fraction(1, 1), Fraction(-1, 1))
+
+    A game whose states may repeat (its ``may_repeat()`` is True) gets a
+    ``Solution`` instead: the same map, floats inside its cycles (iterated until
+    no guess moves by more than ``tolerance``; at most ``max_sweeps`` sweeps a
+    cycle), and a report of the sweeps and the residual. A die rolled again
+    and again: 6 wins for the first player, 4 or 5 for the second, anything
+    else rolls again, so the first player wins a third of the time (1/3 - 2/3):
+
+    >>> from fnmcts.protocol import GameBase
+    >>> class Toss(GameBase):
+    ...     num_players = 2
+    ...     def may_repeat(self): return True
+    ...     def start(self): return 0
+    ...     def to_move(self, s): return None if s >= 3 else CHANCE if s == 1 else 0
+    ...     def possible_moves(self, s): return ("toss",)
+    ...     def chance_outcomes(self, s): return ((3, Fraction(1, 6)), (4, Fraction(1, 3)), (0, Fraction(1, 2)))
+    ...     def play(self, s, m): return 1 if m == "toss" else m
+    ...     def payoff(self, s): return (1, -1) if s == 3 else (-1, 1)
+    >>> solution = solve(Toss())
+    >>> [round(x, 12) for x in solution[0]], solution.iterations, solution.residual <= solution.tolerance
+    ([-0.333333333333, 0.333333333333], 2, True)
+    """
+    _check_iteration(tolerance, max_sweeps)
+    roots = _roots(game, states)
+    if may_repeat(game):
+        return _walk_repeating(game, roots, None, tolerance, max_sweeps, limit)
+    return pmap(_walk(game, roots, None, limit))
+
+
+def value(solution, state) -> tuple:
+    """The exact value of ``state`` in a ``solve`` or ``evaluate_policy`` result.
+
+    >>> from fnmcts.games.nim import Nim
+    >>> nim = Nim(heap=6, max_take=3)
+    >>> value(solve(nim), nim.start())
+    (Fraction(1, 1), Fraction(-1, 1))
+    >>> value(solve(nim), nim.state(9, 0))
+    Traceback (most recent call last):
+    ...
+    KeyError: "state pmap({...}) is not in this solution; solve from it first"
+    """
+    try:
+        return solution[state]
+    except KeyError:
+        raise KeyError(f"state {state!r} is not in this solution; solve from it first") from None
+
+
+def move_values(game, solution, state) -> tuple:
+    """``((move, value), ...)`` for every possible move at ``state``, in move order.
+
+    >>> from fnmcts.games.nim import Nim
+    >>> nim = Nim(heap=6, max_take=3)
+    >>> [(move, v[0]) for move, v in move_values(nim, solve(nim), nim.start())]
+    [(1, Fraction(1, 1)), (2, Fraction(-1, 1)), (3, Fraction(-1, 1))]
+    """
+    return tuple((move, value(solution, game.play(state, move))) for move in game.possible_moves(state))
+
+
+def best_moves(game, solution, state) -> tuple:
+    """Every move at ``state`` that reaches the optimal value, in move order.
+
+    >>> from fnmcts.games.nim import Nim
+    >>> nim = Nim(heap=10, max_take=3, misere=False)
+    >>> best_moves(nim, solve(nim), nim.start())
+    (2,)
+    """
+    player = game.to_move(state)
+    if player is None or player is CHANCE:
+        return ()
+    scored = move_values(game, solution, state)
+    best = max(v[player] for _, v in scored)
+    return tuple(m for m, v in scored if v[player] == best)
+
+
+def best_move(game, solution, state):
+    """The first optimal move at ``state`` (ties: the earliest in move order).
+
+    >>> from fnmcts.games.nim import Nim
+    >>> nim = Nim(heap=6, max_take=3)
+    >>> best_move(nim, solve(nim), nim.start())
+    1
+    """
+    moves = best_moves(game, solution, state)
+    if not moves:
+        raise ValueError(f"no player is to move at {state!r}")
+    return moves[0]
+
+
+def random_policy(game, state) -> tuple:
+    """Uniform over the possible moves: ``((move, probability), ...)``.
+
+    >>> from fnmcts.games.nim import Nim
+    >>> random_policy(Nim(heap=6, max_take=3), Nim(heap=6, max_take=3).start())
+    ((1, Fraction(1, 3)), (2, Fraction(1, 3)), (3, Fraction(1, 3)))
+    """
+    moves = game.possible_moves(state)
+    if not moves:
+        raise ValueError(f"no player has a move at {state!r}: a policy applies where someone moves")
+    p = Fraction(1, len(moves))
+    return tuple((m, p) for m in moves)
+
+
+def optimal_policy(solution) -> Callable:
+    """The policy that plays the first optimal move of ``solution``.
+
+    >>> from fnmcts.games.nim import Nim
+    >>> nim = Nim(heap=6, max_take=3)
+    >>> policy = optimal_policy(solve(nim))
+    >>> policy(nim, nim.start())
+    ((1, Fraction(1, 1)),)
+    >>> value(evaluate_policy(nim, (policy, random_policy)), nim.start())
+    (Fraction(1, 1), Fraction(-1, 1))
+    """
+
+    def policy(game, state):
+        return ((best_move(game, solution, state), Fraction(1)),)
+
+    return policy
+
+
+def evaluate_policy(game, policy, *states, limit: int | None = STATE_LIMIT, tolerance: float = TOLERANCE,
+                    max_sweeps: int = MAX_SWEEPS):
+    """The exact value of every state reachable from ``states`` when the players follow ``policy``.
+
+    ``policy`` is a function ``(game, state) -> ((move, probability), ...)``, or
+    a tuple of one policy per player. Returns an immutable map ``state -> value``
+    (a ``pmap``), as ``solve`` does, with the same ``limit`` (a ``Solution``
+    for a game whose states may repeat, with ``tolerance`` and ``max_sweeps``
+    as there).
+
+    >>> from fnmcts.games.shut_the_box import ShutTheBox, start_box
+    >>> game = ShutTheBox()
+    >>> float(value(evaluate_policy(game, random_policy), start_box)[0])  # doctest: +ELLIPSIS
+    0.0203...
+    """
+    policies = policy if isinstance(policy, tuple) else None
+
+    def chooser(game, state, player, moves):
+        return _policy_weights(policies[player] if policies else policy, game, state, moves)
+
+    _check_iteration(tolerance, max_sweeps)
+    roots = _roots(game, states)
+    if may_repeat(game):
+        return _walk_repeating(game, roots, chooser, tolerance, max_sweeps, limit)
+    return pmap(_walk(game, roots, chooser, limit))
+
+
+def win_probability(game, state=None, policy=None) -> Fraction:
+    """The first player's exact expected payoff at ``state`` (default: the start), a ``Fraction``.
+
+    Under optimal play, or under ``policy`` if given. For a one-player game
+    paying 1 for a win and 0 for a loss (Shut the Box) this is the probability
+    of winning; for a two-player game it is a payoff in ``payoff_range``.
+
+    >>> from fnmcts.games.nim import Nim
+    >>> from fnmcts.games.shut_the_box import ShutTheBox
+    >>> win_probability(ShutTheBox(levers=4)), win_probability(ShutTheBox(levers=4), policy=random_policy)
+    (Fraction(2293, 15552), Fraction(6857, 46656))
+    >>> win_probability(Nim(heap=6, max_take=3))
+    Fraction(1, 1)
+    """
+    state = game.start() if state is None else state
+    solution = solve(game, state) if policy is None else evaluate_policy(game, policy, state)
+    return solution[state][0]

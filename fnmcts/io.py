@@ -1,9 +1,201 @@
-"""Files: Q tables, search trees and move searches saved and read back, atomically, as versioned
-JSON (the I/O edge).
+"""Files: Q tables, search trees and move searches saved and read back, atomically, as versioned JSON (the I/O edge).
 
-The public face of ``fnmcts._io``, where the code and its documentation live:
-the names in its ``__all__``, and nothing else.
+The algorithms never touch a file: ``fnmcts.qlearning`` turns an AI into JSON
+text and back (``ai_to_text``, ``ai_from_json``); this module writes that text
+through ``fnmcts.files.write_atomically`` and reads it back with a clear error
+naming the file.
+
+>>> import tempfile, pathlib
+>>> from fnmcts.games import GAMES, Nim
+>>> from fnmcts.qlearning import train
+>>> with tempfile.TemporaryDirectory() as tmp:
+...     ai = train(50, seed=1, game=Nim(heap=4))
+...     load_ai(save_ai(ai, pathlib.Path(tmp) / "q.json"), GAMES) == ai
+True
 """
 
-from ._io import *  # noqa: F401,F403
-from ._io import __all__  # noqa: F401
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from .files import write_atomically
+from .mcts._saved import move_search_from_json, move_search_to_json, read_tree_json, tree_to_json
+from .qlearning import QAI, ai_from_json, ai_to_text
+
+__all__ = ["save_ai", "load_ai", "save_tree", "load_tree", "save_search", "load_search", "read_json", "load_tree_and_search"]
+
+
+def save_ai(ai: QAI, path) -> Path:
+    """Write ``ai`` to ``path`` as JSON (``ai_to_text``), atomically; returns the path.
+
+    The table is checked first (a ``ValueError`` names an illegal action or a
+    value that is not a finite number: ``load_ai`` would reject the file), then
+    written with ``fnmcts.files.write_atomically``: a temporary file in the same
+    directory, then ``os.replace``; a symbolic link is written through, a
+    directory or a device is refused, and on failure the old file is kept.
+
+    >>> import tempfile, pathlib
+    >>> from fnmcts.games import GAMES, Nim
+    >>> from fnmcts.qlearning import train
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     path = save_ai(train(50, seed=1, game=Nim(heap=4)), pathlib.Path(tmp) / "q.json")
+    ...     load_ai(path, GAMES) == train(50, seed=1, game=Nim(heap=4))
+    True
+    """
+    return write_atomically(path, ai_to_text(ai))
+
+
+def load_ai(path, games) -> QAI:
+    """The AI saved in ``path`` by ``save_ai``, checked; a ``ValueError`` names the file and the problem.
+
+    ``games`` maps the names of games to their constructors (``fnmcts.games.GAMES``;
+    ``fnmcts.load_ai`` uses it unless told).
+
+    >>> import tempfile, pathlib
+    >>> from fnmcts.games import GAMES
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     bad = pathlib.Path(tmp) / "bad.json"
+    ...     _ = bad.write_text('{"format": "fnmcts-q-table", "version": 0}')
+    ...     load_ai(bad, GAMES)
+    Traceback (most recent call last):
+    ...
+    ValueError: .../bad.json: unsupported Q table version 0 (this fnmcts reads version 1)
+    """
+    path = Path(path)
+    raw = path.read_bytes()
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise ValueError(f"{path}: not JSON ({error})") from None
+    except RecursionError:
+        raise ValueError(f"{path}: not a Q table (JSON nested too deeply to read)") from None
+    try:
+        return ai_from_json(data, games)
+    except (ValueError, TypeError) as error:
+        raise ValueError(f"{path}: {error}") from None
+    except RecursionError:
+        raise ValueError(f"{path}: not a Q table (JSON nested too deeply to read)") from None
+
+
+def _dump(data) -> str:
+    try:
+        return json.dumps(data, separators=(",", ":"), allow_nan=False) + "\n"
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"cannot write this as JSON: {error}") from None
+
+
+def read_json(path):
+    """The JSON value in the file ``path``; a ``ValueError`` names the file when it is not JSON.
+
+    >>> import tempfile, pathlib
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     bad = pathlib.Path(tmp) / "tree.json"
+    ...     _ = bad.write_text("{not json")
+    ...     read_json(bad)
+    Traceback (most recent call last):
+    ...
+    ValueError: .../tree.json: not JSON (Expecting property name enclosed in double quotes: line 1 column 2 (char 1))
+    """
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as error:
+        raise ValueError(f"cannot read {path}: {error.strerror or error}") from None
+    try:
+        return json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
+        raise ValueError(f"{path}: not JSON ({error})") from None
+
+
+def save_tree(game, tree, path, *, search=None) -> Path:
+    """Write ``tree`` (a tree of ``game``) to ``path`` in the ``fnmcts-tree`` JSON format, atomically.
+
+    The format is documented in ``fnmcts.mcts._saved`` and the README; ``search``
+    (a JSON-ready dict) is kept in the file for ``fnmcts search --resume``.
+    Written as ``save_ai`` writes: whole or not at all, the old file kept on failure.
+
+    >>> import tempfile, pathlib
+    >>> from fnmcts.games import GAMES, ShutTheBox
+    >>> from fnmcts.mcts import search
+    >>> from fnmcts.rng import make_rng
+    >>> game = ShutTheBox()
+    >>> tree = search(game, game.start(), 500, make_rng(1))
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     load_tree(save_tree(game, tree, pathlib.Path(tmp) / "tree.json"), GAMES) == (game, tree)
+    True
+    """
+    return write_atomically(path, _dump(tree_to_json(game, tree, search=search)))
+
+
+def load_tree(path, games) -> tuple:
+    """``(game, tree)`` saved in ``path`` by ``save_tree``, checked; a ``ValueError`` names the file and the problem.
+
+    ``games`` maps game names to constructors (``fnmcts.games.GAMES``;
+    ``fnmcts.load_tree`` uses it unless told).
+
+    >>> import tempfile, pathlib
+    >>> from fnmcts.games import GAMES
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     bad = pathlib.Path(tmp) / "tree.json"
+    ...     _ = bad.write_text('{"format": "fnmcts-tree", "version": 1, "game": {"name": "chess"}, "root": null, "states": []}')
+    ...     load_tree(bad, GAMES)
+    Traceback (most recent call last):
+    ...
+    ValueError: .../tree.json: unknown game 'chess'; known: nim, pig, piles, shut-the-box, tic-tac-toe
+    """
+    game, tree, _ = load_tree_and_search(path, games)
+    return game, tree
+
+
+def load_tree_and_search(path, games) -> tuple:
+    """``(game, tree, search)``: ``load_tree`` with the file's ``"search"`` object (or None).
+
+    >>> import tempfile, pathlib
+    >>> from fnmcts.games import GAMES, Nim
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     path = save_tree(Nim(), {}, pathlib.Path(tmp) / "t.json", search={"dives": 10})
+    ...     load_tree_and_search(path, GAMES)[2]
+    {'dives': 10}
+    """
+    data = read_json(path)
+    try:
+        return read_tree_json(data, games)
+    except (ValueError, TypeError) as error:
+        raise ValueError(f"{path}: {error}") from None
+
+
+def save_search(game, found, path) -> Path:
+    """Write a ``MoveSearch`` of ``game`` to ``path`` (the ``fnmcts-move-search`` JSON format), atomically.
+
+    >>> import tempfile, pathlib
+    >>> from fnmcts.games import GAMES, TicTacToe
+    >>> from fnmcts.mcts import mcts_move
+    >>> from fnmcts.rng import make_rng
+    >>> game = TicTacToe()
+    >>> found = mcts_move(game, game.start(), 300, make_rng(1))
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     load_search(save_search(game, found, pathlib.Path(tmp) / "move.json"), GAMES) == (game, found)
+    True
+    """
+    return write_atomically(path, _dump(move_search_to_json(game, found)))
+
+
+def load_search(path, games) -> tuple:
+    """``(game, MoveSearch)`` saved in ``path`` by ``save_search``, checked; a ``ValueError`` names the problem.
+
+    >>> import tempfile, pathlib
+    >>> from fnmcts.games import GAMES
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     bad = pathlib.Path(tmp) / "move.json"
+    ...     _ = bad.write_text('{"format": "fnmcts-move-search", "version": 7}')
+    ...     load_search(bad, GAMES)
+    Traceback (most recent call last):
+    ...
+    ValueError: .../move.json: unsupported fnmcts-move-search version 7 (this fnmcts reads version 1)
+    """
+    data = read_json(path)
+    try:
+        return move_search_from_json(data, games)
+    except (ValueError, TypeError) as error:
+        raise ValueError(f"{path}: {error}") from None

@@ -1,8 +1,776 @@
 """OpenSpiel's games through the fnmcts protocol (the ``openspiel`` extra).
 
-The public face of ``fnmcts._openspiel``, where the code and its documentation live:
-the names in its ``__all__``, and nothing else.
+`OpenSpiel <https://github.com/google-deepmind/open_spiel>`_ registers well
+over a hundred games; those that are sequential with perfect information (one
+player, or chance, to move at a time, and every player sees the whole state)
+fit the fnmcts protocol, with or without chance. ``from_openspiel(name,
+**params)`` returns one as an fnmcts game value, so the law checker, the exact
+solvers, MCTS, Q-learning and tournaments play it:
+
+>>> from fnmcts.openspiel import from_openspiel
+>>> game = from_openspiel("tic_tac_toe")
+>>> game
+OpenSpielGame(spec='tic_tac_toe()')
+>>> state = game.start()
+>>> for cell in (4, 0, 8):
+...     state = game.play(state, cell)
+>>> state, game.to_move(state), game.possible_moves(state)
+(OpenSpielState((4, 0, 8)), 1, (1, 2, 3, 5, 6, 7))
+>>> print(game.render(state))
+o..
+.x.
+..x
+
+**States** are ``OpenSpielState`` values: the actions played from the start
+(chance outcomes included), compared and hashed by that history, with the JSON
+form ``[4, 0, 8]``. Each state carries the OpenSpiel state it stands for (never
+changed once made), so ``play`` is one clone and one action, not a replay; a
+state rebuilt from JSON or unpickled replays its history once.
+
+**Moves** are OpenSpiel's action numbers (``describe_move`` gives OpenSpiel's
+text: ``x(1,1)``). **Chance outcomes** are OpenSpiel's, with their
+probabilities as exact ``Fraction``\\ s: the simplest fraction that is the same
+float (1/6 for 0.1666...), or the float's own value; if those do not add up to
+exactly 1 they are divided by their sum. A *sampled* chance node (OpenSpiel
+draws inside the state from its own seeded generator, the ``rng_seed``
+parameter) lists one outcome of probability 1: the draw is fixed by the game's
+seed and replays the same. **Payoffs** are OpenSpiel's returns at the end,
+scaled from the game's utility range: zero-sum games are divided by the larger
+of ``|min_utility|`` and ``|max_utility|`` (a win 1, a draw 0, a loss -1), a
+one-player game is mapped onto [0, 1], any other onto [-1, 1].
+
+Games it cannot represent are refused with a ``ValueError`` that says why:
+
+>>> from_openspiel("kuhn_poker")
+Traceback (most recent call last):
+...
+ValueError: OpenSpiel's kuhn_poker has imperfect information: players do not see the whole state (hidden cards or pieces), and fnmcts's algorithms search the true state; fnmcts plays sequential games with perfect information
+
+The adapter imports ``pyspiel`` only when a game is made, never when fnmcts is
+imported; without it, a clear ``ImportError`` names the extra.
 """
 
-from ._openspiel import *  # noqa: F401,F403
-from ._openspiel import __all__  # noqa: F401
+from __future__ import annotations
+
+import difflib
+import numbers
+import os
+import sys
+import tempfile
+from dataclasses import dataclass
+from fractions import Fraction
+
+from pyrsistent import pmap
+
+from .protocol import CHANCE, GameBase
+
+__all__ = [
+    "OpenSpielGame",
+    "OpenSpielState",
+    "from_openspiel",
+    "openspiel_catalogue",
+    "refusal",
+]
+
+_EXTRA = "pip install 'fnmcts[openspiel]'"
+
+
+def _pyspiel():
+    """The ``pyspiel`` module, or an ``ImportError`` naming the extra that installs it."""
+    try:
+        import pyspiel
+    except ImportError:
+        raise ImportError(f"OpenSpiel's games need the open_spiel package, the openspiel extra: {_EXTRA}") from None
+    return pyspiel
+
+
+# -- which games fit ------------------------------------------------------------------------
+
+
+def _game_types() -> dict:
+    """OpenSpiel's registered game types by short name."""
+    return {t.short_name: t for t in _pyspiel().registered_games()}
+
+
+def _refusal_of(game_type) -> str | None:
+    """Why a game of ``game_type`` (a ``pyspiel.GameType``) cannot be an fnmcts game, or ``None``."""
+    kinds = _pyspiel().GameType
+    name = f"OpenSpiel's {game_type.short_name}"
+    fits = "fnmcts plays sequential games with perfect information"
+    if game_type.dynamics == kinds.Dynamics.SIMULTANEOUS:
+        return (
+            f"{name} has simultaneous moves: the players choose at once, and a state of fnmcts has one "
+            f"player (or chance) to move; {fits}"
+        )
+    if game_type.dynamics != kinds.Dynamics.SEQUENTIAL:
+        return f"{name} has {game_type.dynamics.name.lower().replace('_', '-')} dynamics, not turns; {fits}"
+    if game_type.information == kinds.Information.ONE_SHOT:
+        return f"{name} is a one-shot game: the players choose at once, without seeing each other's choice; {fits}"
+    if game_type.information != kinds.Information.PERFECT_INFORMATION:
+        return (
+            f"{name} has imperfect information: players do not see the whole state (hidden cards or pieces), "
+            f"and fnmcts's algorithms search the true state; {fits}"
+        )
+    return None
+
+
+def refusal(name: str) -> str | None:
+    """Why OpenSpiel's game ``name`` cannot be an fnmcts game (a sentence), or ``None`` when it can.
+
+    >>> refusal("tic_tac_toe") is None
+    True
+    >>> refusal("goofspiel")
+    "OpenSpiel's goofspiel has simultaneous moves: the players choose at once, and a state of fnmcts has one player (or chance) to move; fnmcts plays sequential games with perfect information"
+    """
+    types = _game_types()
+    if name not in types:
+        raise ValueError(_unknown(name, types))
+    return _refusal_of(types[name])
+
+
+def openspiel_catalogue():
+    """Every game OpenSpiel registers, by short name: ``None`` when fnmcts plays it, else why not.
+
+    >>> catalogue = openspiel_catalogue()
+    >>> catalogue["pig"] is None, catalogue["leduc_poker"].split(":")[0]
+    (True, "OpenSpiel's leduc_poker has imperfect information")
+    >>> sum(reason is None for reason in catalogue.values()) >= 40
+    True
+    """
+    return pmap({name: _refusal_of(t) for name, t in sorted(_game_types().items())})
+
+
+def _unknown(name: str, types) -> str:
+    close = difflib.get_close_matches(name, list(types), n=3)
+    hint = f"; did you mean {' or '.join(close)}?" if close else f"; OpenSpiel has {len(types)} games"
+    return f"OpenSpiel has no game {name!r}{hint}"
+
+
+# -- game strings and parameters ------------------------------------------------------------
+
+
+def _split_top(text: str, sep: str) -> list:
+    """``text`` split at ``sep`` outside parentheses."""
+    parts, depth, current = [], 0, []
+    for ch in text:
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        if ch == sep and depth == 0:
+            parts.append("".join(current))
+            current = []
+        else:
+            current.append(ch)
+    parts.append("".join(current))
+    return parts
+
+
+def _parse_spec(spec: str) -> tuple:
+    """``(short name, {parameter: text})`` of an OpenSpiel game string ``name(key=value,...)``."""
+    text = spec.strip()
+    if "(" not in text:
+        return text, {}
+    name, _, rest = text.partition("(")
+    if not rest.endswith(")") or rest.count("(") != rest.count(")") - 1:
+        raise ValueError(f"bad OpenSpiel game string {spec!r}: write name(key=value,...)")
+    inner = rest[:-1].strip()
+    params = {}
+    for part in _split_top(inner, ",") if inner else []:
+        key, eq, value = part.partition("=")
+        if not eq or not key.strip():
+            raise ValueError(f"bad parameter {part!r} in {spec!r}: write key=value")
+        if key.strip() in params:
+            raise ValueError(f"parameter {key.strip()!r} is given twice in {spec!r}")
+        params[key.strip()] = value.strip()
+    return name.strip(), params
+
+
+def _typed(game: str, key: str, value, default):
+    """``value`` (text or a Python value) as the type of the parameter's ``default``, or a ``ValueError``."""
+    kind = type(default)
+    problem = f"parameter {key} of OpenSpiel's {game} is a {kind.__name__} (default {default!r}), got {value!r}"
+    if kind is bool:
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.lower() in ("true", "false", "1", "0"):
+            return value.lower() in ("true", "1")
+        raise ValueError(problem)
+    if kind is int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        if isinstance(value, str):
+            try:
+                return int(value)
+            except ValueError:
+                pass
+        raise ValueError(problem)
+    if kind is float:
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return float(value)
+        if isinstance(value, str):
+            try:
+                return float(value)
+            except ValueError:
+                pass
+        raise ValueError(problem)
+    if kind is str:
+        if isinstance(value, str):
+            return value
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return str(value)
+        raise ValueError(problem)
+    return value  # a nested game or another kind: OpenSpiel reads it
+
+
+def _quietly(function, *args):
+    """``function(*args)`` with OpenSpiel's own error printing kept off the terminal.
+
+    OpenSpiel prints "OpenSpiel exception: ..." on the standard error stream (file
+    descriptor 2) before it raises; the message is in the exception, so what it
+    printed is dropped when the call fails and passed on when it succeeds (warnings).
+    """
+    try:
+        sys.stderr.flush()
+        saved = os.dup(2)
+    except (OSError, ValueError, AttributeError):  # no real stderr (embedded): call it plainly
+        return function(*args)
+    with tempfile.TemporaryFile() as captured:
+        os.dup2(captured.fileno(), 2)
+        try:
+            result = function(*args)
+        except Exception:
+            os.dup2(saved, 2)
+            os.close(saved)
+            raise
+        os.dup2(saved, 2)
+        os.close(saved)
+        captured.seek(0)
+        printed = captured.read().decode("utf-8", "replace")
+    if printed:
+        sys.stderr.write(printed)
+    return result
+
+
+def _load(name: str, given: dict, spec: str):
+    """``(pyspiel game, its canonical string)``: game ``name`` with parameters ``given``, checked before OpenSpiel sees them."""
+    pyspiel = _pyspiel()
+    types = _game_types()
+    if name not in types:
+        raise ValueError(_unknown(name, types))
+    reason = _refusal_of(types[name])
+    if reason is not None:
+        raise ValueError(reason)
+    defaults = dict(types[name].parameter_specification)
+    unknown = sorted(set(given) - set(defaults))
+    if unknown:
+        known = ", ".join(sorted(defaults)) or "none"
+        raise ValueError(f"OpenSpiel's {name} has no parameter {unknown[0]!r} (its parameters: {known})")
+    params = {key: _typed(name, key, value, defaults[key]) for key, value in given.items()}
+    try:
+        native = _quietly(pyspiel.load_game, name, params)
+    except pyspiel.SpielError as error:
+        message = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        raise ValueError(f"OpenSpiel cannot make {spec!r}: {message}") from None
+    return native, str(native)
+
+
+# -- states ----------------------------------------------------------------------------------
+
+
+class OpenSpielState:
+    """A state of an OpenSpiel game: the actions played from the start, an immutable hashable value.
+
+    Equal histories are equal states. The OpenSpiel state it stands for rides
+    along (made by ``play`` or rebuilt from the history once) and is never changed.
+
+    >>> a, b = OpenSpielState((4, 0)), OpenSpielState([4, 0])
+    >>> a == b, hash(a) == hash(b), a.history, a == (4, 0)
+    (True, True, (4, 0), False)
+    """
+
+    __slots__ = ("history", "_hash", "_native", "_owner", "_allowed", "_outcomes")
+
+    def __init__(self, history=()):
+        history = tuple(history)
+        for action in history:
+            if type(action) is not int:
+                raise TypeError(f"an OpenSpiel history holds action numbers, got {action!r}")
+        _fill(self, history, None, None)
+
+    def __setattr__(self, name, value):
+        raise AttributeError("an OpenSpielState is immutable")
+
+    def __eq__(self, other):
+        if self is other:
+            return True
+        if type(other) is not OpenSpielState:
+            return NotImplemented
+        return self._hash == other._hash and self.history == other.history
+
+    def __hash__(self):
+        return self._hash
+
+    def __repr__(self):
+        return f"OpenSpielState({self.history!r})"
+
+    def __len__(self):
+        return len(self.history)
+
+    def __reduce__(self):
+        return (OpenSpielState, (self.history,))
+
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return OpenSpielState(self.history)
+
+
+_set = object.__setattr__
+
+
+def _fill(state, history, native, owner):
+    _set(state, "history", history)
+    _set(state, "_hash", hash(history))
+    _set(state, "_native", native)
+    _set(state, "_owner", owner)
+    _set(state, "_allowed", None)
+    _set(state, "_outcomes", None)
+
+
+def _made(history: tuple, native, owner) -> OpenSpielState:
+    """A state from a checked ``history`` and the OpenSpiel state it leads to (no checks: the fast path)."""
+    state = object.__new__(OpenSpielState)
+    _fill(state, history, native, owner)
+    return state
+
+
+# -- probabilities and payoffs --------------------------------------------------------------
+
+
+def _exact(p: float) -> Fraction:
+    """The simplest fraction (denominator up to 10**7) that is the float ``p``, else ``p``'s own value.
+
+    >>> _exact(1 / 6), _exact(0.05625), _exact(0.1 + 0.2)
+    (Fraction(1, 6), Fraction(9, 160), Fraction(1351079888211149, 4503599627370496))
+    """
+    own = Fraction(p)
+    simple = own.limit_denominator(10**7)
+    return simple if float(simple) == p else own
+
+
+def _exact_probabilities(probabilities) -> tuple:
+    """Exact ``Fraction``s for OpenSpiel's float probabilities, adding up to exactly 1.
+
+    >>> _exact_probabilities((1 / 3, 1 / 3, 1 / 3))
+    (Fraction(1, 3), Fraction(1, 3), Fraction(1, 3))
+    >>> sum(_exact_probabilities((0.1, 0.2, 0.7)))
+    Fraction(1, 1)
+    """
+    exact = tuple(_exact(p) for p in probabilities)
+    total = sum(exact)
+    if total != 1 and total > 0:
+        exact = tuple(q / total for q in exact)
+    return exact
+
+
+def _number(x: Fraction):
+    """A whole ``Fraction`` as an ``int`` (faster for every algorithm), else the ``Fraction``."""
+    return x.numerator if x.denominator == 1 else x
+
+
+# -- the game --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class OpenSpielGame(GameBase):
+    """An OpenSpiel game as an fnmcts game value; ``spec`` is OpenSpiel's game string.
+
+    Equal game strings are equal games. Prefer ``from_openspiel``, which also
+    takes parameters as keywords; the string is made canonical (``nim`` and
+    ``nim()`` are one game).
+
+    >>> game = OpenSpielGame("nim(pile_sizes=1;2)")
+    >>> game.spec, game.name, game.num_players, game.payoff_range()
+    ('nim(pile_sizes=1;2)', 'openspiel:nim', 2, (-1, 1))
+    >>> [game.describe_move(game.start(), m) for m in game.possible_moves(game.start())]
+    ['pile:1, take:1;', 'pile:2, take:1;', 'pile:2, take:2;']
+    """
+
+    spec: str
+
+    def __post_init__(self):
+        if not isinstance(self.spec, str):
+            raise TypeError(f"an OpenSpiel game is named by its game string, got {self.spec!r}")
+        native, canonical = _load(*_parse_spec(self.spec), self.spec)
+        self._setup(native, canonical)
+
+    def _setup(self, native, canonical):
+        """Fill in the derived, non-compared parts: the OpenSpiel game and the payoff scale."""
+        setter = object.__setattr__
+        setter(self, "spec", canonical)
+        setter(self, "_native", native)
+        game_type = native.get_type()
+        kinds = _pyspiel().GameType
+        low, high = Fraction(native.min_utility()), Fraction(native.max_utility())
+        if not low < high:
+            raise ValueError(f"OpenSpiel's {canonical} has the utility range [{low}, {high}]: nothing to win or lose")
+        players = native.num_players()
+        if game_type.utility == kinds.Utility.ZERO_SUM and players >= 2:
+            divisor = max(abs(low), abs(high))
+            scale = (lambda r: _number(Fraction(r) / divisor)) if divisor != 1 else (
+                lambda r: int(r) if r.is_integer() else Fraction(r))
+            payoff_range = (-1, 1)
+        elif players == 1:
+            scale = lambda r: _number((Fraction(r) - low) / (high - low))  # noqa: E731
+            payoff_range = (0, 1)
+        else:
+            scale = lambda r: _number(2 * (Fraction(r) - low) / (high - low) - 1)  # noqa: E731
+            payoff_range = (-1, 1)
+        setter(self, "_scale", scale)
+        setter(self, "_payoff_range", payoff_range)
+        setter(self, "_players", players)
+        setter(self, "_short_name", game_type.short_name)
+        setter(self, "_probabilities", {})  # float probabilities -> exact ones: derived values, never results
+
+    def __reduce__(self):
+        return (OpenSpielGame, (self.spec,))
+
+    @property
+    def num_players(self) -> int:
+        """How many players the game has (OpenSpiel's ``num_players``).
+
+        >>> from_openspiel("pig", players=3).num_players
+        3
+        """
+        return self._players
+
+    @property
+    def name(self) -> str:
+        """``openspiel:`` and OpenSpiel's short name, as the command line names the game.
+
+        >>> from_openspiel("connect_four").name
+        'openspiel:connect_four'
+        """
+        return f"openspiel:{self._short_name}"
+
+    @property
+    def native(self):
+        """The ``pyspiel.Game`` behind this value (for OpenSpiel's own algorithms); do not change it.
+
+        >>> from_openspiel("tic_tac_toe").native.num_distinct_actions()
+        9
+        """
+        return self._native
+
+    def native_state(self, state):
+        """The ``pyspiel.State`` that ``state`` stands for: a fresh clone, free to change.
+
+        >>> game = from_openspiel("tic_tac_toe")
+        >>> game.native_state(game.play(game.start(), 4)).history()
+        [4]
+        """
+        return self._state_of(state).clone()
+
+    def _state_of(self, state):
+        """The OpenSpiel state of ``state`` (shared: never change it), rebuilt from its history when needed."""
+        try:
+            native, owner = state._native, state._owner
+        except AttributeError:
+            raise ValueError(f"not a state of {self!r}: {state!r}") from None
+        if native is not None and (owner is self.spec or owner == self.spec):
+            return native
+        native = self._replay(state.history)
+        _fill(state, state.history, native, self.spec)  # and forget what was worked out for another game
+        return native
+
+    def _replay(self, history):
+        """The OpenSpiel state after ``history``, every action checked on the way."""
+        native = self._native.new_initial_state()
+        for step, action in enumerate(history):
+            if native.is_terminal():
+                raise ValueError(f"the game {self.spec} is over after {step} actions, but the history goes on")
+            allowed = [a for a, _ in native.chance_outcomes()] if native.is_chance_node() else native.legal_actions()
+            if action not in allowed:
+                raise ValueError(f"action {action!r} at step {step + 1} is not legal in {self.spec} (legal: {allowed})")
+            native.apply_action(action)
+        return native
+
+    # -- the protocol --------------------------------------------------------------------
+
+    def start(self) -> OpenSpielState:
+        """The initial state: no action played yet.
+
+        >>> from_openspiel("pig").start()
+        OpenSpielState(())
+        """
+        return _made((), self._native.new_initial_state(), self.spec)
+
+    def to_move(self, state):
+        """The player to move (0, 1, ...), ``CHANCE`` at a chance node, ``None`` at the end.
+
+        >>> game = from_openspiel("pig")
+        >>> game.to_move(game.start()), game.to_move(game.play(game.start(), 0))
+        (0, CHANCE)
+        """
+        player = self._state_of(state).current_player()
+        if player >= 0:
+            return player
+        if player == -1:
+            return CHANCE
+        if player == -4:
+            return None
+        raise ValueError(f"OpenSpiel's {self.spec} has no single player to move at {state!r} (player id {player})")
+
+    def possible_moves(self, state) -> tuple:
+        """OpenSpiel's legal actions when a player is to move, else ``()``.
+
+        >>> game = from_openspiel("tic_tac_toe")
+        >>> game.possible_moves(game.start())
+        (0, 1, 2, 3, 4, 5, 6, 7, 8)
+        """
+        native = self._state_of(state)
+        return tuple(native.legal_actions()) if native.current_player() >= 0 else ()
+
+    def chance_outcomes(self, state) -> tuple:
+        """``((outcome, Fraction), ...)`` at a chance node, else ``()``.
+
+        >>> game = from_openspiel("pig")
+        >>> game.chance_outcomes(game.play(game.start(), 0))[:2]
+        ((0, Fraction(1, 6)), (1, Fraction(1, 6)))
+        """
+        native = self._state_of(state)
+        if not native.is_chance_node():
+            return ()
+        if state._outcomes is not None:
+            return state._outcomes
+        pairs = native.chance_outcomes()
+        floats = tuple(p for _, p in pairs)
+        cache = self._probabilities
+        exact = cache.get(floats)
+        if exact is None:
+            exact = _exact_probabilities(floats)
+            if len(cache) < 10_000:  # bounded; a conversion, the same whatever is cached
+                cache[floats] = exact
+        outcomes = tuple((a, p) for (a, _), p in zip(pairs, exact) if p > 0)
+        _set(state, "_outcomes", outcomes)  # worked out once per state
+        return outcomes
+
+    def play(self, state, move) -> OpenSpielState:
+        """The state after ``move`` (an action number, or a chance outcome); an illegal one is a ``ValueError``.
+
+        >>> game = from_openspiel("tic_tac_toe")
+        >>> game.play(game.start(), 4)
+        OpenSpielState((4,))
+        >>> game.play(game.play(game.start(), 4), 4)
+        Traceback (most recent call last):
+        ...
+        ValueError: action 4 is not legal at OpenSpielState((4,)) of tic_tac_toe() (legal: [0, 1, 2, 3, 5, 6, 7, 8])
+        """
+        native = self._state_of(state)
+        if type(move) is not int:
+            if not isinstance(move, numbers.Integral) or isinstance(move, bool):
+                raise TypeError(f"an OpenSpiel move is an action number, got {move!r}")
+            move = int(move)
+        allowed = state._allowed
+        if allowed is None:  # the legal actions (or outcomes) as a set, worked out once per state
+            if native.is_chance_node():
+                allowed = frozenset(a for a, _ in native.chance_outcomes())
+            else:
+                allowed = frozenset(native.legal_actions())
+            _set(state, "_allowed", allowed)
+        if move not in allowed:
+            raise ValueError(f"action {move} is not legal at {state!r} of {self.spec} (legal: {sorted(allowed)})")
+        child = native.clone()
+        child.apply_action(move)
+        return _made(state.history + (move,), child, self.spec)
+
+    def payoff(self, state) -> tuple:
+        """OpenSpiel's returns at the end, scaled into ``payoff_range()``.
+
+        >>> game = from_openspiel("tic_tac_toe")
+        >>> state = game.start()
+        >>> for cell in (0, 3, 1, 4, 2):
+        ...     state = game.play(state, cell)
+        >>> game.payoff(state)
+        (1, -1)
+        """
+        native = self._state_of(state)
+        if not native.is_terminal():
+            raise ValueError(f"the game is not over at {state!r}: no payoff yet")
+        scale = self._scale
+        return tuple(scale(r) for r in native.returns())
+
+    def payoff_range(self) -> tuple:
+        """``(-1, 1)``, or ``(0, 1)`` for a one-player game.
+
+        >>> from_openspiel("catch").payoff_range(), from_openspiel("nim").payoff_range()
+        ((0, 1), (-1, 1))
+        """
+        return self._payoff_range
+
+    def size_hint(self, state) -> tuple:
+        """``(states, length, branching)``: unknown states; OpenSpiel's bounds on the steps left and the choices.
+
+        >>> game = from_openspiel("tic_tac_toe")
+        >>> game.size_hint(game.play(game.start(), 4))
+        (None, 8, 9)
+        """
+        native = self._native
+        steps = native.max_game_length() + native.max_chance_nodes_in_history()
+        return (None, max(0, steps - len(state.history)), max(native.num_distinct_actions(), native.max_chance_outcomes()))
+
+    # -- texts and forms -----------------------------------------------------------------
+
+    def describe_move(self, state, move) -> str:
+        """OpenSpiel's text for ``move`` at ``state`` (the action number without a state).
+
+        >>> game = from_openspiel("tic_tac_toe")
+        >>> game.describe_move(game.start(), 4), game.describe_move(None, 4)
+        ('x(1,1)', '4')
+        """
+        if state is None:
+            return str(move)
+        native = self._state_of(state)
+        return native.action_to_string(native.current_player(), move)
+
+    def transcript_line(self, player, move, after) -> str:
+        """"Player N: <OpenSpiel's text for the move>." (the text read at the state before it).
+
+        >>> game = from_openspiel("tic_tac_toe")
+        >>> game.transcript_line(0, 4, game.play(game.start(), 4))
+        'Player 1: x(1,1).'
+        """
+        history = getattr(after, "history", None)
+        if not history:
+            return f"Player {player + 1}: {move}."
+        before = OpenSpielState(history[:-1])
+        try:
+            text = self.describe_move(before, move)
+        except ValueError:
+            text = str(move)
+        return f"Player {player + 1}: {text}."
+
+    def render(self, state) -> str:
+        """OpenSpiel's picture of ``state`` (its ``ToString``).
+
+        >>> game = from_openspiel("nim(pile_sizes=1;3)")
+        >>> game.render(game.start())
+        '(0): 1 3'
+        """
+        return str(self._state_of(state)).rstrip("\n")
+
+    def state_to_json(self, state) -> list:
+        """The JSON form of ``state``: its history, a list of action numbers.
+
+        >>> game = from_openspiel("tic_tac_toe")
+        >>> game.state_to_json(game.play(game.start(), 4))
+        [4]
+        """
+        return list(state.history)
+
+    def state_from_json(self, data) -> OpenSpielState:
+        """The state whose history is ``data``, replayed and checked action by action.
+
+        >>> game = from_openspiel("tic_tac_toe")
+        >>> game.state_from_json([4, 0]) == game.play(game.play(game.start(), 4), 0)
+        True
+        >>> game.state_from_json([4, 4])
+        Traceback (most recent call last):
+        ...
+        ValueError: action 4 at step 2 is not legal in tic_tac_toe() (legal: [0, 1, 2, 3, 5, 6, 7, 8])
+        """
+        if not isinstance(data, (list, tuple)) or not all(type(a) is int for a in data):
+            raise ValueError(f"an OpenSpiel state is a list of action numbers, got {data!r}")
+        history = tuple(data)
+        return _made(history, self._replay(history), self.spec)
+
+    def check_state(self, state):
+        """``state`` if it is a history of this game's legal actions, else a ``ValueError`` naming the problem.
+
+        >>> game = from_openspiel("tic_tac_toe")
+        >>> game.check_state(OpenSpielState((4, 0))), game.check_state((4, 0))
+        Traceback (most recent call last):
+        ...
+        ValueError: not a state of OpenSpielGame(spec='tic_tac_toe()'): (4, 0)
+        """
+        if type(state) is not OpenSpielState:
+            raise ValueError(f"not a state of {self!r}: {state!r}")
+        self._state_of(state)
+        return state
+
+    def parse_state(self, text: str) -> OpenSpielState:
+        """The state typed as its history: a JSON list ``[4, 0]``, or ``4,0`` or ``4 0``; empty for the start.
+
+        >>> game = from_openspiel("tic_tac_toe")
+        >>> game.parse_state("[4, 0]"), game.parse_state("4,0"), game.parse_state(" ")
+        (OpenSpielState((4, 0)), OpenSpielState((4, 0)), OpenSpielState(()))
+        """
+        if not isinstance(text, str):
+            raise TypeError(f"a state is written as text, got {type(text).__name__}")
+        typed = text.strip()
+        if typed.startswith("["):
+            return super().parse_state(typed)
+        fields = typed.replace(",", " ").split()
+        if not all(f.lstrip("-").isdigit() for f in fields):
+            raise ValueError(
+                f"write a state of {self.spec} as the actions played from the start: '[4, 0]', '4,0' or '4 0'; "
+                f"got {text!r}"
+            )
+        return self.state_from_json([int(f) for f in fields])
+
+
+def from_openspiel(game_or_name, **params) -> OpenSpielGame:
+    """An OpenSpiel game as an fnmcts game value: by short name, game string or ``pyspiel.Game``.
+
+    ``params`` are OpenSpiel's parameters of the game (checked against its
+    parameter list: a name it lacks or a value of the wrong type is a
+    ``ValueError``); an unknown game, or one with simultaneous moves or imperfect
+    information, is a ``ValueError`` that says why.
+
+    >>> from_openspiel("nim", pile_sizes="1;2;3", is_misere=False)
+    OpenSpielGame(spec='nim(is_misere=False,pile_sizes=1;2;3)')
+    >>> from_openspiel("nim(pile_sizes=2;2)") == from_openspiel("nim", pile_sizes="2;2")
+    True
+    >>> from_openspiel("tic_tac_tow")
+    Traceback (most recent call last):
+    ...
+    ValueError: OpenSpiel has no game 'tic_tac_tow'; did you mean tic_tac_toe or ultimate_tic_tac_toe?
+    >>> from_openspiel("nim", piles="1;2")
+    Traceback (most recent call last):
+    ...
+    ValueError: OpenSpiel's nim has no parameter 'piles' (its parameters: is_misere, pile_sizes)
+    """
+    if isinstance(game_or_name, OpenSpielGame):
+        if params:
+            raise TypeError("parameters go with a game's name, not with a game already made")
+        return game_or_name
+    if isinstance(game_or_name, str):
+        name, given = _parse_spec(game_or_name)
+        twice = sorted(set(given) & set(params))
+        if twice:
+            raise ValueError(f"parameter {twice[0]!r} is given both in {game_or_name!r} and as a keyword")
+        for value in params.values():
+            _check_value(value)
+        native, canonical = _load(name, {**given, **params}, game_or_name)
+        game = object.__new__(OpenSpielGame)
+        game._setup(native, canonical)
+        return game
+    if params:
+        raise TypeError("parameters go with a game's name, not with a game already made")
+    get_type = getattr(game_or_name, "get_type", None)
+    if get_type is None:
+        raise TypeError(f"from_openspiel takes an OpenSpiel game or its name, got {game_or_name!r}")
+    reason = _refusal_of(get_type())
+    if reason is not None:
+        raise ValueError(reason)
+    game = object.__new__(OpenSpielGame)
+    game._setup(game_or_name, str(game_or_name))
+    return game
+
+
+def _check_value(value) -> None:
+    """A keyword parameter is a bool, int, float or str, else a ``TypeError``."""
+    if not isinstance(value, (bool, int, float, str)):
+        raise TypeError(f"an OpenSpiel parameter is a bool, int, float or str, got {value!r}")

@@ -1,8 +1,269 @@
 """Chunks, child seeds and executors: the same seed, the same result, on any workers.
 
-The public face of ``fnmcts._parallel``, where the code and its documentation live:
-the names in its ``__all__``, and nothing else.
+Work of ``n`` trials is cut into chunks of a fixed size; chunk ``i`` draws from
+its own generator seeded with ``child_seed(seed, i)``. The chunks can run in
+this process, on a ``concurrent.futures`` executor, or on a Dask
+``distributed.Client`` (anything with a ``map`` method): the combined result
+depends on the seed alone. Chunks are made as they are needed and sent to an
+executor a window at a time, so memory does not grow with ``n``.
+
+Nothing is lost and nothing hangs: Ctrl-C (``KeyboardInterrupt``) during
+``run_chunks`` raises ``Interrupted`` carrying the results of the chunks
+finished so far (in chunk order, so a partial result depends on the seed and
+the number of chunks alone); ``worker_pool`` stops its workers on every exit
+path, and a worker started by ``make_executor`` ignores Ctrl-C (its parent
+decides), holds no terminal or pipe of its parent (its standard streams are
+``/dev/null``) and ends itself when its parent dies.
+
+>>> chunks(10, 4)
+((0, 4), (1, 4), (2, 2))
+>>> run_chunks(_count, 10, seed=1, chunk_size=4)
+(4, 4, 2)
 """
 
-from ._parallel import *  # noqa: F401,F403
-from ._parallel import __all__  # noqa: F401
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+from concurrent.futures import Executor, ProcessPoolExecutor
+from contextlib import contextmanager
+from typing import Callable
+
+from toolz import partition_all
+
+from .rng import child_rng, check_seed
+
+__all__ = [
+    "DEFAULT_CHUNK",
+    "chunks",
+    "run_chunks",
+    "make_executor",
+    "worker_pool",
+    "check_count",
+    "Interrupted",
+    "interrupted",
+]
+
+DEFAULT_CHUNK = 50_000
+"""Trials per chunk (and per child seed) unless told otherwise."""
+
+
+class Interrupted(KeyboardInterrupt):
+    """A long call stopped by Ctrl-C (or SIGTERM at the command line), with the work done so far.
+
+    ``partial`` is what the call returns for the work finished before the
+    signal (``None`` when there is nothing to give); ``signum`` is the signal
+    (``signal.SIGINT`` for Ctrl-C). It is a ``KeyboardInterrupt``, so code that
+    knows nothing of it stops as it would on Ctrl-C.
+
+    >>> stop = Interrupted((4, 4), signal.SIGTERM)
+    >>> stop.partial, stop.signal_name, isinstance(stop, KeyboardInterrupt)
+    ((4, 4), 'SIGTERM', True)
+    """
+
+    def __init__(self, partial=None, signum: int = signal.SIGINT):
+        self.partial = partial
+        self.signum = int(signum)
+        self.reported = False  # set once the partial result has been shown
+        super().__init__(f"interrupted by {self.signal_name}")
+
+    @property
+    def signal_name(self) -> str:
+        """The signal's name: ``"SIGINT"`` or ``"SIGTERM"``."""
+        try:
+            return signal.Signals(self.signum).name
+        except ValueError:
+            return f"signal {self.signum}"
+
+
+def interrupted(error: BaseException, partial) -> Interrupted:
+    """``Interrupted`` with ``partial`` for the interruption ``error`` (its signal kept; Ctrl-C by default).
+
+    >>> interrupted(KeyboardInterrupt(), 3).partial, interrupted(Interrupted(None, 15), 3).signum
+    (3, 15)
+    """
+    return Interrupted(partial, getattr(error, "signum", signal.SIGINT))
+
+
+def check_count(n, what: str = "n") -> int:
+    """``n`` if it is a non-negative int, else a clear ``TypeError``/``ValueError``.
+
+    >>> check_count(3)
+    3
+    >>> check_count(2.5, "games")
+    Traceback (most recent call last):
+    ...
+    TypeError: games must be a whole number, got float: 2.5
+    """
+    if isinstance(n, bool) or not isinstance(n, int):
+        raise TypeError(f"{what} must be a whole number, got {type(n).__name__}: {n!r}")
+    if n < 0:
+        raise ValueError(f"{what} must be non-negative, got {n}")
+    return n
+
+
+def chunks(n: int, chunk_size: int = DEFAULT_CHUNK) -> tuple[tuple[int, int], ...]:
+    """``((index, size), ...)`` covering ``n`` trials in chunks of ``chunk_size``.
+
+    >>> chunks(10, 4), chunks(8, 4), chunks(0, 4)
+    (((0, 4), (1, 4), (2, 2)), ((0, 4), (1, 4)), ())
+    """
+    return tuple(iter_chunks(n, chunk_size))
+
+
+def iter_chunks(n: int, chunk_size: int = DEFAULT_CHUNK):
+    """The chunks of ``chunks(n, chunk_size)``, one at a time (for any ``n``).
+
+    >>> next(iter_chunks(10**30, 7))
+    (0, 7)
+    """
+    check_count(n)
+    if check_count(chunk_size, "chunk_size") == 0:
+        raise ValueError("chunk_size must be positive")
+    full, rest = divmod(n, chunk_size)
+    index = 0
+    while index < full:
+        yield (index, chunk_size)
+        index += 1
+    if rest:
+        yield (full, rest)
+
+
+def _call(job):
+    fn, seed, index, size = job
+    return fn(size, child_rng(seed, index))
+
+
+def make_executor(workers: int | None = None) -> Executor:
+    """A process pool with ``workers`` processes (default: one per core).
+
+    Its workers ignore Ctrl-C (the parent stops them), write nothing to the
+    parent's terminal or pipes, and end when the parent dies.
+
+    >>> with make_executor(2) as executor:
+    ...     type(executor).__name__
+    'ProcessPoolExecutor'
+    """
+    return ProcessPoolExecutor(
+        max_workers=workers or os.cpu_count() or 1, initializer=_worker_start, initargs=(os.getpid(),)
+    )
+
+
+def _worker_start(parent: int) -> None:
+    """Set up a worker of ``make_executor``: signals, standard streams, the watch on its parent."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole process group: the parent decides
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    devnull = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):  # a reader of the parent's pipe must not wait for a worker
+        os.dup2(devnull, fd)
+    os.close(devnull)
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+
+
+def _watch_parent(parent: int, poll: float = 0.2) -> None:
+    """End this process as soon as ``parent`` is no longer its parent (it died)."""
+    while os.getppid() == parent:
+        time.sleep(poll)
+    os._exit(1)
+
+
+@contextmanager
+def worker_pool(workers: int | None):
+    """A ``make_executor`` pool of ``workers`` processes, or ``None`` for one worker; shut down on every exit.
+
+    On a normal exit the pool finishes and closes; on an exception (Ctrl-C
+    and SIGTERM included) its pending work is cancelled and its workers are
+    stopped at once, so no process outlives the block.
+
+    >>> with worker_pool(1) as executor:
+    ...     executor is None
+    True
+    >>> with worker_pool(2) as executor:
+    ...     run_chunks(_count, 10, seed=1, chunk_size=4, executor=executor)
+    (4, 4, 2)
+    """
+    if workers is None or workers <= 1:
+        yield None
+        return
+    import multiprocessing
+
+    before = set(multiprocessing.active_children())
+    executor = make_executor(workers)
+    try:
+        yield executor
+    except BaseException:
+        ours = [p for p in multiprocessing.active_children() if p not in before]
+        executor.shutdown(wait=False, cancel_futures=True)
+        for process in ours:
+            process.terminate()
+        for process in ours:
+            process.join(5)
+        raise
+    finally:
+        executor.shutdown(wait=True)
+
+
+def run_chunks(
+    fn: Callable,
+    n: int,
+    seed: int,
+    chunk_size: int = DEFAULT_CHUNK,
+    executor=None,
+    progress: Callable[[int], None] | None = None,
+) -> tuple:
+    """``fn(size, rng)`` for every chunk of ``n`` trials, results in chunk order.
+
+    ``fn`` must be picklable (a module-level function or a ``functools.partial``
+    of one) when ``executor`` runs it in other processes. ``progress`` is called
+    with each finished chunk's size. Ctrl-C (or any ``KeyboardInterrupt``)
+    raises ``Interrupted`` whose ``partial`` is the tuple of the results of the
+    chunks finished so far, in order; the executor's pending chunks are
+    cancelled.
+
+    >>> run_chunks(lambda size, rng: size, 10, seed=1, chunk_size=4)
+    (4, 4, 2)
+    >>> run_chunks(lambda size, rng: rng.random(), 2, seed=1, chunk_size=1) == run_chunks(
+    ...     lambda size, rng: rng.random(), 2, seed=1, chunk_size=1)
+    True
+    >>> sizes = []
+    >>> run_chunks(lambda size, rng: size, 5, seed=1, chunk_size=2, progress=sizes.append), sizes
+    ((2, 2, 1), [2, 2, 1])
+    """
+    check_seed(seed)
+    if executor is not None and not hasattr(executor, "map"):
+        raise TypeError(f"executor must offer map(), got {type(executor).__name__}")
+    jobs = ((fn, seed, index, size) for index, size in iter_chunks(n, chunk_size))
+    results = []
+    futures = mapped = None
+    try:
+        for window in partition_all(1 if executor is None else WINDOW, jobs):
+            if executor is None:
+                mapped = map(_call, window)
+            elif hasattr(executor, "gather") and not isinstance(executor, Executor):  # dask.distributed
+                futures = executor.map(_call, window, pure=False)
+                mapped = executor.gather(futures)
+            else:
+                mapped = executor.map(_call, window)  # its iterator cancels what is left when closed
+            for job, result in zip(window, mapped):
+                results.append(result)
+                if progress is not None:
+                    progress(job[3])
+            futures = None
+    except KeyboardInterrupt as error:
+        if futures is not None:
+            executor.cancel(futures)
+        if hasattr(mapped, "close"):
+            mapped.close()  # a concurrent.futures map: cancels its pending chunks
+        raise interrupted(error, tuple(results)) from None
+    return tuple(results)
+
+
+WINDOW = 64
+"""Chunks handed to an executor at a time."""
+
+
+
+def _count(size, rng):
+    return size

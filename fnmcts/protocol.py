@@ -1,8 +1,828 @@
 """The game protocol: one small set of pure functions that every game answers.
 
-The public face of ``fnmcts._protocol``, where the code and its documentation live:
-the names in its ``__all__``, and nothing else.
+A game is an immutable value (a frozen dataclass) holding its parameters. A state
+is an immutable, hashable value. Every algorithm in fnmcts (simulation, exact
+solving, MCTS, Q-learning, the law checker) is written once against the
+functions below, so every algorithm plays every game where it makes sense, and a
+user's own game gets all of it by implementing the same methods.
+
+The protocol, as methods of the game value:
+
+=====================================  =============================================
+``start()``                            the initial state
+``to_move(state)``                     a player index (0, 1, ...), ``CHANCE`` at a
+                                       chance node, or ``None`` when the game is over
+``possible_moves(state)``              the legal moves, a tuple in a stable order
+                                       (empty unless a player is to move)
+``chance_outcomes(state)``             ``((outcome, Fraction), ...)`` at a chance
+                                       node; probabilities are positive, sum to 1
+``play(state, move)``                  the state a move (or chance outcome) leads to
+``payoff(state)``                      at the end: one number per player, within
+                                       ``payoff_range()``; two-player games are
+                                       zero-sum (+1 win, 0 draw, -1 loss)
+``payoff_range()``                     ``(low, high)``: the worst and the best payoff
+                                       (optional: ``(0, 1)`` for one player, else
+                                       ``(-1, 1)``)
+``state_to_json(state)``               a JSON-ready form of the state
+``state_from_json(data)``              the inverse of ``state_to_json``
+=====================================  =============================================
+
+**What payoffs mean.** A payoff is a number, not a verdict: every algorithm
+reads it on the scale of ``payoff_range``, rescaled to [0, 1] for the player
+it belongs to (``high`` is 1, ``low`` is 0, the middle is a draw). A search
+maximises the expected payoff, so a draw counts half a win, and a score (a
+one-player game paying ``total / 7``, say) is maximised as a score, not as
+the chance of a positive payoff. Records count a rescaled payoff above 1/2 as
+a win, exactly 1/2 as a draw and below 1/2 as a loss. One-player games (Shut
+the Box) pay 1 for a win and 0 for a loss. ``GameBase`` supplies defaults (sampling a chance outcome, describing a move, JSON forms of
+simple states) for games that want them.
+
+**Optional hooks.** Everything specific to one game is an optional method of
+the game, with a default in ``GameBase`` that works for any game, and a
+data-first function here that falls back to that default for a game that does
+not inherit ``GameBase``. No module outside ``fnmcts.games`` tests for a
+concrete game class: a user's game gets every feature.
+
+=====================================  =============================================
+``winning_moves(state)``               the closed form's winning moves, ``()`` from a
+                                       lost position; ``None``: no closed form
+``mover_wins(state)``                  the closed form's verdict: does the player to
+                                       move win? ``None``: no closed form
+``parse_state(text)``                  a state typed at the command line (default:
+                                       its JSON form)
+``check_reachable(state)``             ``state`` if play from the start can reach it
+                                       (default: ``check_state``)
+``transcript_line(player, m, after)``  one line of a game's transcript (move ``m``)
+``parse_move(state, text)``            a move typed by a person (default: a choice
+                                       number from 1, or the move's description)
+``render(state)``                      a picture of ``state`` for a person (default:
+                                       its JSON form)
+``q_key(state)``                       the Q table's key of ``state`` (default: the
+                                       state); ``state_from_q_key(key)`` inverts it
+``q_key_to_json(key)``                 the key in a Q table file (default: the
+                                       state's JSON); ``q_key_from_json(data)``
+``may_repeat()``                       True when play can come back to a state seen
+                                       before (Pig: two pig-outs in a row); such a
+                                       game must end with probability 1 whatever
+                                       the players do (default: False, a cycle is
+                                       a bug)
+=====================================  =============================================
+
+>>> from fnmcts.games.nim import Nim
+>>> game = Nim(heap=5, max_take=3)
+>>> state = start(game)
+>>> to_move(game, state), possible_moves(game, state)
+(0, (1, 2, 3))
+>>> payoff(game, play(game, play(game, state, 3), 2))
+(1, -1)
 """
 
-from ._protocol import *  # noqa: F401,F403
-from ._protocol import __all__  # noqa: F401
+from __future__ import annotations
+
+import json
+from bisect import bisect_right
+from dataclasses import fields, is_dataclass
+from fractions import Fraction
+from math import lcm
+from typing import Any, Hashable, Protocol, runtime_checkable
+
+__all__ = [
+    "CHANCE",
+    "Game",
+    "GameBase",
+    "start",
+    "to_move",
+    "possible_moves",
+    "chance_outcomes",
+    "play",
+    "payoff",
+    "payoff_range",
+    "is_terminal",
+    "is_chance",
+    "sample_outcome",
+    "legal_move",
+    "state_to_json",
+    "state_from_json",
+    "json_player",
+    "describe_move",
+    "transcript_line",
+    "check_state",
+    "parse_state",
+    "check_reachable",
+    "parse_move",
+    "render",
+    "q_key",
+    "state_from_q_key",
+    "q_key_to_json",
+    "q_key_from_json",
+    "may_repeat",
+    "game_to_json",
+    "game_from_json",
+]
+
+
+class _Chance:
+    """The type of ``CHANCE``: a singleton that stands for 'the dice move next'."""
+
+    _instance = None
+
+    def __new__(cls):
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self):
+        return "CHANCE"
+
+    def __reduce__(self):
+        return (_Chance, ())
+
+
+CHANCE = _Chance()
+"""What ``to_move`` returns at a chance node (a dice roll, a coin flip)."""
+
+
+@runtime_checkable
+class Game(Protocol):
+    """The methods a game value provides (see the module docstring).
+
+    >>> from fnmcts.games import Nim, ShutTheBox
+    >>> isinstance(Nim(), Game), isinstance(ShutTheBox(), Game), isinstance("nim", Game)
+    (True, True, False)
+    """
+
+    num_players: int
+
+    def start(self) -> Hashable: ...
+
+    def to_move(self, state) -> Any: ...
+
+    def possible_moves(self, state) -> tuple: ...
+
+    def chance_outcomes(self, state) -> tuple: ...
+
+    def play(self, state, move) -> Hashable: ...
+
+    def payoff(self, state) -> tuple: ...
+
+    def state_to_json(self, state) -> Any: ...
+
+    def state_from_json(self, data) -> Hashable: ...
+
+
+def _cumulative(probabilities) -> tuple[int, list[int]]:
+    """Integer cumulative weights over a common denominator (worked out per draw: no cache)."""
+    ratios = [Fraction(p) for p in probabilities]
+    denominator = lcm(*(r.denominator for r in ratios))
+    total, cumulative = 0, []
+    for r in ratios:
+        total += r.numerator * (denominator // r.denominator)
+        cumulative.append(total)
+    return denominator, cumulative
+
+
+class GameBase:
+    """Defaults for the optional parts of the protocol; inherit to get them.
+
+    A coin toss, one chance node, gets sampling, a payoff range and move
+    descriptions from ``GameBase``:
+
+    >>> import random
+    >>> from dataclasses import dataclass
+    >>> @dataclass(frozen=True)
+    ... class Toss(GameBase):
+    ...     def start(self):
+    ...         return "toss"
+    ...     def to_move(self, state):
+    ...         return CHANCE if state == "toss" else None
+    ...     def chance_outcomes(self, state):
+    ...         return (("heads", Fraction(1, 2)), ("tails", Fraction(1, 2))) if state == "toss" else ()
+    >>> game = Toss()
+    >>> game.sample_outcome("toss", random.Random(1)), game.payoff_range(), game.chance_outcomes("heads")
+    ('heads', (0, 1), ())
+    """
+
+    num_players = 1
+
+    def chance_outcomes(self, state) -> tuple:
+        return ()
+
+    def sample_outcome(self, state, rng):
+        """Draw one chance outcome with ``rng``, consuming exactly one ``rng.random()``.
+
+        The draw is ``x = rng.random() * D`` with ``D`` the common denominator of the
+        probabilities, and the outcome is the first whose cumulative weight exceeds
+        ``x``: exact for rational probabilities, up to float resolution.
+        """
+        outcomes = self.chance_outcomes(state)
+        if not outcomes:
+            raise ValueError(f"no chance outcomes at state {state!r}")
+        denominator, cumulative = _cumulative([p for _, p in outcomes])
+        if cumulative[-1] != denominator:
+            raise ValueError(f"chance probabilities at {state!r} do not sum to 1")
+        return outcomes[bisect_right(cumulative, rng.random() * denominator)][0]
+
+    def payoff_range(self) -> tuple:
+        """``(low, high)``: the worst and the best payoff of one player.
+
+        ``(0, 1)`` for a one-player game, ``(-1, 1)`` otherwise; override it
+        for another scale.
+        """
+        return (0, 1) if self.num_players == 1 else (-1, 1)
+
+    def describe_move(self, state, move) -> str:
+        return str(move)
+
+    def may_repeat(self) -> bool:
+        """True when play can come back to a state seen before: by default False.
+
+        A game whose states repeat (Pig: both players roll a 1 in turn and the
+        scores are as before) returns True; the exact solver then iterates to a
+        tolerance inside each cycle, and check_game asks that every playthrough
+        end with probability 1. Such a game must end with probability 1 whatever
+        the players do. In a game that does not say so, a cycle is a bug.
+
+        >>> GameBase().may_repeat()
+        False
+        """
+        return False
+
+    def transcript_line(self, player, move, after) -> str:
+        """The transcript line for ``player`` (0-based) playing ``move`` to reach ``after``.
+
+        The default: "Player N: <describe_move>." (``describe_move`` sees no state).
+
+        >>> GameBase().transcript_line(1, 4, None)
+        'Player 2: 4.'
+        """
+        return f"Player {player + 1}: {self.describe_move(None, move)}."
+
+    def state_to_json(self, state):
+        return _to_json(state)
+
+    def state_from_json(self, data):
+        return _from_json(data)
+
+    # -- optional hooks: each default works for any game ---------------------------
+
+    def winning_moves(self, state):
+        """The closed form's winning moves at ``state``; ``None``: the game has no closed form.
+
+        >>> GameBase().winning_moves(5) is None
+        True
+        """
+        return None
+
+    def mover_wins(self, state):
+        """The closed form's verdict at ``state`` (True: the player to move wins); ``None``: no closed form.
+
+        >>> GameBase().mover_wins(5) is None
+        True
+        """
+        return None
+
+    def size_hint(self, state):
+        """``(states, length, branching)``: upper bounds of the game from ``state``; ``None`` each when unknown.
+
+        The states the exact solver would hold, the moves of the longest game,
+        the most moves at one state: ``fnmcts.limits`` checks work and memory
+        with them before it starts.
+
+        >>> GameBase().size_hint(5)
+        (None, None, None)
+        """
+        return (None, None, None)
+
+    def size_fits(self, limit: int):
+        """What would fit in ``limit`` states, said to a person ("a heap of at most 99,999"); ``None``: nothing to say.
+
+        >>> GameBase().size_fits(1000) is None
+        True
+        """
+        return None
+
+    def parse_state(self, text: str):
+        """The state written as ``text``: by default its JSON form (``state_from_json``).
+
+        >>> GameBase().parse_state("[3, 1]"), GameBase().parse_state('{"set": [2, 1]}')
+        ((3, 1), frozenset({1, 2}))
+        """
+        return _parse_json_state(self, text)
+
+    def check_reachable(self, state):
+        """``state`` if play from the start can reach it, else a ``ValueError``; by default ``check_state``.
+
+        >>> from fnmcts.games import ShutTheBox
+        >>> sorted(ShutTheBox().check_reachable(frozenset({1, 2})))
+        [1, 2]
+        """
+        return check_state(self, state)
+
+    def parse_move(self, state, text: str):
+        """The move typed as ``text``: a choice number from 1, or the text of ``describe_move``.
+
+        >>> from fnmcts.games import ShutTheBox
+        >>> game = ShutTheBox()
+        >>> state = game.play(game.start(), 3)
+        >>> sorted(game.parse_move(state, "2")) == sorted(game.parse_move(state, "flip 1 2"))
+        True
+        """
+        return _parse_choice_move(self, state, text)
+
+    def render(self, state) -> str:
+        """A picture of ``state`` for a person: by default its JSON form as text.
+
+        >>> from fnmcts.games import ShutTheBox
+        >>> ShutTheBox().render(frozenset({2, 7}))
+        '{"box": [2, 7]}'
+        """
+        return json.dumps(state_to_json(self, state))
+
+    def q_key(self, state):
+        """The key of ``state`` in a Q table: by default the state itself.
+
+        >>> GameBase().q_key((1, 2))
+        (1, 2)
+        """
+        return state
+
+    def state_from_q_key(self, key):
+        """A state whose Q table key is ``key``: by default the key itself.
+
+        >>> GameBase().state_from_q_key((1, 2))
+        (1, 2)
+        """
+        return key
+
+    def q_key_to_json(self, key):
+        """The JSON form of a Q table key: by default the state's (``state_to_json``).
+
+        >>> GameBase().q_key_to_json((1, frozenset({2})))
+        [1, {'set': [2]}]
+        """
+        return state_to_json(self, key)
+
+    def q_key_from_json(self, data):
+        """The Q table key whose JSON form is ``data``: by default ``state_from_json``.
+
+        >>> GameBase().q_key_from_json([1, {"set": [2]}])
+        (1, frozenset({2}))
+        """
+        return state_from_json(self, data)
+
+
+def _to_json(value):
+    """Plain JSON form of nested tuples, frozensets, pmaps and numbers."""
+    from pyrsistent import PMap
+
+    if isinstance(value, (bool, int, float, str)) or value is None:
+        return value
+    if isinstance(value, (frozenset, set)):
+        return {"set": sorted(_to_json(v) for v in value)}
+    if isinstance(value, (PMap, dict)):
+        return {"map": {str(k): _to_json(v) for k, v in value.items()}}
+    if isinstance(value, (tuple, list)):
+        return [_to_json(v) for v in value]
+    raise TypeError(f"cannot convert {type(value).__name__} to JSON: {value!r}")
+
+
+def _from_json(data):
+    from pyrsistent import pmap
+
+    if isinstance(data, list):
+        return tuple(_from_json(v) for v in data)
+    if isinstance(data, dict):
+        if set(data) == {"set"}:
+            return frozenset(_from_json(v) for v in data["set"])
+        if set(data) == {"map"}:
+            return pmap({k: _from_json(v) for k, v in data["map"].items()})
+        raise ValueError(f"unknown JSON state form: {data!r}")
+    return data
+
+
+# -- the protocol as data-first functions ---------------------------------------
+
+
+def start(game):
+    """The initial state of ``game``.
+
+    >>> from fnmcts.games import Nim, ShutTheBox
+    >>> start(Nim(heap=5)) == {"heap": 5, "player": 0}, sorted(start(ShutTheBox(levers=4)))
+    (True, [1, 2, 3, 4])
+    """
+    return game.start()
+
+
+def to_move(game, state):
+    """Who moves at ``state``: a player index, ``CHANCE``, or ``None`` at the end.
+
+    >>> from fnmcts.games import Nim, ShutTheBox
+    >>> game = Nim(heap=5)
+    >>> to_move(game, game.state(5, 1)), to_move(game, game.state(0, 1)), to_move(ShutTheBox(), frozenset({1, 2}))
+    (1, None, CHANCE)
+    """
+    return game.to_move(state)
+
+
+def possible_moves(game, state) -> tuple:
+    """The legal moves at ``state``, a tuple in a stable order.
+
+    >>> from fnmcts.games import Nim
+    >>> game = Nim(heap=5, max_take=3)
+    >>> possible_moves(game, start(game)), possible_moves(game, game.state(2, 0))
+    ((1, 2, 3), (1, 2))
+    """
+    return game.possible_moves(state)
+
+
+def chance_outcomes(game, state) -> tuple:
+    """``((outcome, probability), ...)`` at a chance node, else ``()``.
+
+    >>> from fnmcts.games import Nim, ShutTheBox
+    >>> chance_outcomes(ShutTheBox(), frozenset({1, 2}))[:2]
+    ((2, Fraction(1, 36)), (3, Fraction(1, 18)))
+    >>> chance_outcomes(Nim(), start(Nim()))
+    ()
+    """
+    return game.chance_outcomes(state)
+
+
+def play(game, state, move):
+    """The state that ``move`` (a player's move or a chance outcome) leads to.
+
+    >>> from fnmcts.games import Nim, ShutTheBox
+    >>> play(Nim(heap=5), start(Nim(heap=5)), 2) == {"heap": 3, "player": 1}
+    True
+    >>> rolled = play(ShutTheBox(levers=4), frozenset({1, 2, 3, 4}), 5)
+    >>> sorted(rolled["box"]), rolled["roll"]
+    ([1, 2, 3, 4], 5)
+    """
+    return game.play(state, move)
+
+
+def payoff(game, state) -> tuple:
+    """The payoff to each player at a terminal ``state``.
+
+    >>> from fnmcts.games import Nim, ShutTheBox
+    >>> payoff(Nim(heap=5), Nim(heap=5).state(0, 1)), payoff(ShutTheBox(), frozenset())
+    ((-1, 1), (1,))
+    """
+    return game.payoff(state)
+
+
+def payoff_range(game) -> tuple:
+    """``(low, high)``: the worst and the best payoff one player can get.
+
+    The game's own ``payoff_range()`` when it has one, else ``(0, 1)`` for one
+    player and ``(-1, 1)`` for more.
+
+    >>> from fnmcts.games import Nim, ShutTheBox
+    >>> payoff_range(Nim()), payoff_range(ShutTheBox())
+    ((-1, 1), (0, 1))
+    """
+    own = getattr(game, "payoff_range", None)
+    if own is not None:
+        low, high = own()
+    else:
+        low, high = (0, 1) if getattr(game, "num_players", 1) == 1 else (-1, 1)
+    if not low < high:
+        raise ValueError(f"payoff_range of {game!r} must be (low, high) with low < high, got {(low, high)!r}")
+    return (low, high)
+
+
+def is_terminal(game, state) -> bool:
+    """True when nobody is to move.
+
+    >>> from fnmcts.games import Nim
+    >>> game = Nim(heap=5)
+    >>> is_terminal(game, game.state(0, 1)), is_terminal(game, game.state(1, 1))
+    (True, False)
+    """
+    return game.to_move(state) is None
+
+
+def is_chance(game, state) -> bool:
+    """True at a chance node.
+
+    >>> from fnmcts.games import Nim, ShutTheBox
+    >>> is_chance(ShutTheBox(), frozenset({1, 2})), is_chance(Nim(), start(Nim()))
+    (True, False)
+    """
+    return game.to_move(state) is CHANCE
+
+
+def sample_outcome(game, state, rng):
+    """Draw a chance outcome at ``state`` with ``rng`` (consumes it).
+
+    >>> import random
+    >>> from fnmcts.games import ShutTheBox
+    >>> rng = random.Random(1)
+    >>> [sample_outcome(ShutTheBox(), frozenset({1, 2}), rng) for _ in range(5)]
+    [4, 10, 9, 5, 7]
+    """
+    sampler = getattr(game, "sample_outcome", None)
+    if sampler is not None:
+        return sampler(state, rng)
+    return GameBase.sample_outcome(game, state, rng)
+
+
+def legal_move(game, state, move) -> bool:
+    """True when ``move`` is one of the possible moves at ``state``.
+
+    >>> from fnmcts.games import Nim
+    >>> game = Nim(heap=5, max_take=3)
+    >>> legal_move(game, start(game), 3), legal_move(game, start(game), 4)
+    (True, False)
+    """
+    return move in game.possible_moves(state)
+
+
+def state_to_json(game, state):
+    """A JSON-ready form of ``state``.
+
+    >>> from fnmcts.games import Nim
+    >>> state_to_json(Nim(heap=5), start(Nim(heap=5)))
+    {'heap': 5, 'player': 1}
+    """
+    return game.state_to_json(state)
+
+
+def json_player(data: dict, keys: tuple, what: str = "a state") -> int:
+    """The player to move in a state's JSON form ``data`` (numbered from 1, default 1), as an index from 0.
+
+    JSON output numbers players from 1, as every text does; ``data`` may hold
+    no key outside ``keys`` (a misspelt key is an error, not ignored).
+
+    >>> json_player({"heap": 5, "player": 2}, ("heap", "player"))
+    1
+    >>> json_player({"heap": 5, "plyer": 2}, ("heap", "player"), "a Nim state")
+    Traceback (most recent call last):
+    ...
+    ValueError: a Nim state has no 'plyer': its keys are heap, player
+    """
+    unknown = sorted(map(str, set(data) - set(keys)))
+    if unknown:
+        raise ValueError(f"{what} has no {', '.join(map(repr, unknown))}: its keys are {', '.join(keys)}")
+    player = data.get("player", 1)
+    if player not in (1, 2) or isinstance(player, bool):
+        raise ValueError(f"the player to move is 1 or 2 (numbered from 1), got {player!r}")
+    return player - 1
+
+
+def state_from_json(game, data):
+    """The state whose JSON form is ``data``.
+
+    >>> from fnmcts.games import Nim
+    >>> state_from_json(Nim(heap=5), {"heap": 5, "player": 1}) == start(Nim(heap=5))
+    True
+    """
+    return game.state_from_json(data)
+
+
+def describe_move(game, state, move) -> str:
+    """A short human description of ``move`` at ``state``.
+
+    The game's ``describe_move`` when it has one, else ``str(move)``.
+
+    >>> from fnmcts.games import Nim
+    >>> describe_move(Nim(), start(Nim()), 2), describe_move(object(), None, 2)
+    ('take 2', '2')
+    """
+    describe = getattr(game, "describe_move", None)
+    return describe(state, move) if describe else str(move)
+
+
+def transcript_line(game, player, move, after) -> str:
+    """The transcript line for ``player`` (0-based, or ``CHANCE``) playing ``move`` to reach ``after``.
+
+    Chance: "Chance: <outcome>."; a player: the game's ``transcript_line`` hook,
+    else the default of ``GameBase``.
+
+    >>> from fnmcts.games import Nim, Piles
+    >>> transcript_line(Nim(), 0, 3, Nim().state(18, 1))
+    'Player 1 takes 3 matchstick(s). There are 18 matchstick(s) remaining.'
+    >>> transcript_line(Piles(), 1, (2, 4), Piles().state((1, 3, 1, 7)))
+    'Player 2 takes 4 object(s) from pile 2. Piles: 1 3 1 7.'
+    """
+    if player is CHANCE:
+        return f"Chance: {move}."
+    own = getattr(game, "transcript_line", None)
+    if own is not None:
+        return own(player, move, after)
+    return f"Player {player + 1}: {describe_move(game, None, move)}."
+
+
+def check_state(game, state):
+    """``state`` if ``game`` can tell who moves there, else a ``ValueError`` naming both.
+
+    For the entry points (solve, simulate, search, play_game): a state of
+    another game, or no state at all, fails here with a clear message rather
+    than deep inside an algorithm. A game may define its own ``check_state``
+    (returning the state, perhaps normalised, or raising); it is used instead.
+
+    >>> from fnmcts.games import Nim, Piles
+    >>> check_state(Nim(), Piles().start())
+    Traceback (most recent call last):
+    ...
+    ValueError: a Nim state is pmap(heap=n, player=0 or 1), got pmap({...})
+    """
+    if game is None or not hasattr(game, "to_move"):
+        raise TypeError(f"game must implement the fnmcts game protocol, got {game!r}")
+    own = getattr(game, "check_state", None)
+    if own is not None:  # the game's own check names the problem best
+        return own(state)
+    try:
+        hash(state)
+        game.to_move(state)
+    except (KeyError, IndexError, TypeError, AttributeError, ValueError):
+        raise ValueError(f"not a state of {game!r}: {state!r}") from None
+    return state
+
+
+# -- the optional hooks as data-first functions -----------------------------------
+
+
+def _hook(game, name):
+    """The game's own method ``name``, else the default of ``GameBase`` bound to ``game``."""
+    own = getattr(game, name, None)
+    if own is not None:
+        return own
+    return getattr(GameBase, name).__get__(game)
+
+
+def _parse_json_state(game, text: str):
+    """The state whose JSON form is written as ``text``, or a ``ValueError`` saying so."""
+    if not isinstance(text, str):
+        raise TypeError(f"a state is written as text, got {type(text).__name__}")
+    stripped = text.strip()
+    if not stripped.startswith(("{", "[")):
+        raise ValueError(f"write a {type(game).__name__} state in its JSON form, got {text!r}")
+    try:
+        data = json.loads(stripped)
+    except json.JSONDecodeError as error:
+        raise ValueError(f"bad JSON state {text!r}: {error.msg}") from None
+    return state_from_json(game, data)
+
+
+def _parse_choice_move(game, state, text: str):
+    """The move typed as a choice number (from 1) or as its description, or a ``ValueError``."""
+    if not isinstance(text, str):
+        raise TypeError(f"a move is typed as text, got {type(text).__name__}")
+    moves = possible_moves(game, state)
+    if not moves:
+        raise ValueError(f"nobody has a move at {state!r}")
+    typed = text.strip()
+    if typed.isdigit() and 1 <= int(typed) <= len(moves):
+        return moves[int(typed) - 1]
+    for move in moves:
+        if describe_move(game, state, move) == typed:
+            return move
+    choices = "; ".join(f"{i}) {describe_move(game, state, m)}" for i, m in enumerate(moves, 1))
+    raise ValueError(f"type a number from 1 to {len(moves)} or a move as written: {choices}")
+
+
+def parse_state(game, text: str):
+    """The state of ``game`` written as ``text`` (the CLI's ``--state``).
+
+    The game's ``parse_state`` hook, else its JSON form; a ``ValueError`` names
+    a bad text. The state is not checked against the start: see ``check_reachable``.
+
+    >>> from fnmcts.games import Nim, ShutTheBox
+    >>> parse_state(Nim(), "18") == Nim().state(18)
+    True
+    >>> sorted(parse_state(ShutTheBox(), '{"box": [1, 2]}'))
+    [1, 2]
+    """
+    return _hook(game, "parse_state")(text)
+
+
+def check_reachable(game, state):
+    """``state`` if play from the start of ``game`` can reach it, else a ``ValueError``.
+
+    The game's ``check_reachable`` hook (Nim: no more than the starting heap;
+    piles: as many piles, none larger), else ``check_state``.
+
+    >>> from fnmcts.games import Nim
+    >>> check_reachable(Nim(heap=21), Nim().state(30))
+    Traceback (most recent call last):
+    ...
+    ValueError: heap 30 is more than Nim(heap=21, max_take=3, misere=True) starts with (21): play cannot reach it
+    """
+    return _hook(game, "check_reachable")(state)
+
+
+def parse_move(game, state, text: str):
+    """The move at ``state`` typed by a person as ``text``, or a ``ValueError`` telling what to type.
+
+    The game's ``parse_move`` hook, else a choice number from 1 (in move order)
+    or the text of ``describe_move``.
+
+    >>> from fnmcts.games import Nim, ShutTheBox
+    >>> parse_move(Nim(), Nim().state(5), " 2 ")
+    2
+    >>> state = ShutTheBox().play(ShutTheBox().start(), 4)
+    >>> sorted(parse_move(ShutTheBox(), state, "flip 1 3"))
+    [2, 4, 5, 6, 7, 8, 9]
+    """
+    return _hook(game, "parse_move")(state, text)
+
+
+def render(game, state) -> str:
+    """A picture of ``state`` for a person: the game's ``render`` hook, else its JSON form.
+
+    >>> from fnmcts.games import Nim
+    >>> render(Nim(), Nim().state(5))
+    'There are 5 matchstick(s). Take 1-3.'
+    """
+    return _hook(game, "render")(state)
+
+
+def q_key(game, state):
+    """The key of ``state`` in a Q table (Nim: ``(heap,)``; piles: the pile sizes; else the state).
+
+    >>> from fnmcts.games import Nim, Piles
+    >>> q_key(Nim(), Nim().state(7, 1)), q_key(Piles(), Piles().start())
+    ((7,), (1, 3, 5, 7))
+    """
+    return _hook(game, "q_key")(state)
+
+
+def state_from_q_key(game, key):
+    """A state of ``game`` whose Q table key is ``key``, or a ``ValueError`` for a key play cannot reach.
+
+    >>> from fnmcts.games import Nim
+    >>> state_from_q_key(Nim(heap=9), (7,)) == Nim().state(7)
+    True
+    """
+    return _hook(game, "state_from_q_key")(key)
+
+
+def q_key_to_json(game, key):
+    """The JSON form of a Q table key (Nim, piles: a list of numbers; else the state's JSON).
+
+    >>> from fnmcts.games import Nim
+    >>> q_key_to_json(Nim(), (7,))
+    [7]
+    """
+    return _hook(game, "q_key_to_json")(key)
+
+
+def q_key_from_json(game, data):
+    """The Q table key whose JSON form is ``data``, or a ``ValueError``.
+
+    >>> from fnmcts.games import Piles
+    >>> q_key_from_json(Piles(), [1, 0, 2, 7])
+    (1, 0, 2, 7)
+    """
+    return _hook(game, "q_key_from_json")(data)
+
+
+def may_repeat(game) -> bool:
+    """True when ``game`` says play can come back to a state seen before (its ``may_repeat`` hook).
+
+    >>> from fnmcts.games import Nim
+    >>> may_repeat(Nim()), may_repeat(object())
+    (False, False)
+    """
+    own = getattr(game, "may_repeat", None)
+    return bool(own()) if own is not None else False
+
+
+def game_to_json(game) -> dict:
+    """A game value as JSON: its ``name`` and its parameters (the fields of a frozen dataclass).
+
+    >>> from fnmcts.games import Nim, Piles
+    >>> game_to_json(Nim(heap=5))
+    {'name': 'nim', 'heap': 5, 'max_take': 3, 'misere': True}
+    >>> game_to_json(Piles((1, 2)))
+    {'name': 'piles', 'piles': [1, 2], 'misere': True}
+    """
+    name = getattr(game, "name", None)
+    if not isinstance(name, str) or not is_dataclass(game) or isinstance(game, type):
+        raise ValueError(f"{game!r} cannot be written as JSON: a game is a dataclass with a name")
+    return {"name": name} | {f.name: _to_json(getattr(game, f.name)) for f in fields(game) if f.init}
+
+
+def game_from_json(data, games):
+    """The game value ``data`` (``game_to_json``'s form) names, its class looked up in ``games`` by name.
+
+    A malformed object, an unknown name or bad parameters are a ``ValueError`` that says which.
+
+    >>> from fnmcts.games import GAMES, Nim
+    >>> game_from_json(game_to_json(Nim(heap=5)), GAMES) == Nim(heap=5)
+    True
+    >>> game_from_json({"name": "nim", "heap": -1}, GAMES)
+    Traceback (most recent call last):
+    ...
+    ValueError: bad parameters for game 'nim': ...
+    """
+    if not isinstance(data, dict) or not isinstance(data.get("name"), str):
+        raise ValueError(f"'game' must be an object with a 'name', got {data!r}")
+    kind = games.get(data["name"])
+    if kind is None:
+        raise ValueError(f"unknown game {data['name']!r}; known: {', '.join(sorted(games))}")
+    params = {k: _from_json(v) for k, v in data.items() if k != "name"}
+    try:
+        return kind(**params)
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"bad parameters for game {data['name']!r}: {error}") from None

@@ -1,8 +1,144 @@
 """Explicit randomness: seeds, child seeds and dice.
 
-The public face of ``fnmcts._rng``, where the code and its documentation live:
-the names in its ``__all__``, and nothing else.
+Every function in fnmcts that draws takes an ``rng`` (a ``random.Random``) and
+consumes it; entry points take a ``seed``. Nothing touches the global ``random``
+module.
+
+>>> rng = make_rng(7)
+>>> [dice_roll(rng) for _ in range(5)]
+[6, 4, 8, 3, 7]
+>>> child_seed(7, 0) == child_seed(7, 0) != child_seed(7, 1)
+True
 """
 
-from ._rng import *  # noqa: F401,F403
-from ._rng import __all__  # noqa: F401
+from __future__ import annotations
+
+import hashlib
+import random
+from fractions import Fraction
+
+from toolz import frequencies
+
+__all__ = [
+    "make_rng",
+    "child_seed",
+    "child_rng",
+    "check_seed",
+    "resolve_seed",
+    "check_rng",
+    "ROLL_OF_36",
+    "DICE_PROBABILITIES",
+    "dice_roll",
+]
+
+
+def check_seed(seed) -> int | None:
+    """Return ``seed`` if it is ``None`` or a non-negative int, else raise.
+
+    >>> check_seed(7), check_seed(None)
+    (7, None)
+    >>> check_seed(-1)
+    Traceback (most recent call last):
+    ...
+    ValueError: seed must be non-negative, got -1
+    """
+    if seed is None:
+        return None
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise TypeError(f"seed must be an int or None, got {type(seed).__name__}: {seed!r}")
+    if seed < 0:
+        raise ValueError(f"seed must be non-negative, got {seed}")
+    return seed
+
+
+def check_rng(rng) -> random.Random:
+    """``rng`` if it is a ``random.Random``, else a ``TypeError`` that says so.
+
+    >>> check_rng(None)
+    Traceback (most recent call last):
+    ...
+    TypeError: rng must be a random.Random (e.g. fnmcts.rng.make_rng(seed)), got NoneType
+    """
+    if not isinstance(rng, random.Random):
+        raise TypeError(f"rng must be a random.Random (e.g. fnmcts.rng.make_rng(seed)), got {type(rng).__name__}")
+    return rng
+
+
+def resolve_seed(seed=None, rng=None) -> int:
+    """The one seed a run derives everything from: ``seed``, or drawn from ``rng``.
+
+    With neither, a fresh seed from the operating system (the run is then
+    reproducible from the seed it reports). Giving both is an error.
+
+    >>> resolve_seed(7)
+    7
+    >>> resolve_seed(rng=random.Random(1)) == resolve_seed(rng=random.Random(1))
+    True
+    """
+    if seed is not None and rng is not None:
+        raise ValueError("give a seed or an rng, not both")
+    if rng is not None:
+        return check_rng(rng).getrandbits(63)
+    if seed is None:
+        return random.SystemRandom().getrandbits(63)
+    return check_seed(seed)
+
+
+def make_rng(seed=None, rng=None) -> random.Random:
+    """A ``random.Random`` from ``rng`` (returned as is) or from ``seed``.
+
+    With neither, the generator is seeded from the operating system: a fresh,
+    irreproducible run. Never the global ``random`` module.
+
+    >>> make_rng(3).random() == make_rng(3).random()
+    True
+    """
+    if rng is not None:
+        return check_rng(rng)
+    return random.Random(check_seed(seed))
+
+
+def child_seed(seed: int, index: int) -> int:
+    """The seed of the ``index``-th independent child stream of ``seed``.
+
+    Parallel work derives one child seed per fixed-size chunk of trials, so the
+    result depends on the seed alone, never on the number of workers.
+
+    >>> child_seed(1, 2)
+    1869281397791206462
+    """
+    digest = hashlib.blake2b(f"fnmcts/{seed}/{index}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") >> 1
+
+
+def child_rng(seed: int, index: int) -> random.Random:
+    """A ``random.Random`` for the ``index``-th child stream of ``seed``.
+
+    >>> child_rng(7, 0).random() == make_rng(child_seed(7, 0)).random() != child_rng(7, 1).random()
+    True
+    """
+    return random.Random(child_seed(seed, index))
+
+
+ROLL_OF_36 = tuple(sorted(a + b for a in range(1, 7) for b in range(1, 7)))
+"""The sums of the 36 equally likely (die 1, die 2) pairs, in increasing order.
+
+Sorted, so that ``ROLL_OF_36[int(u * 36)]`` is exactly the outcome that the
+generic chance sampler (cumulative weights over 36ths) draws for the same ``u``.
+"""
+
+DICE_PROBABILITIES = tuple(
+    (total, Fraction(ways, 36)) for total, ways in sorted(frequencies(ROLL_OF_36).items())
+)
+"""``((2, 1/36), (3, 2/36), ..., (12, 1/36))``: the sums of two dice."""
+
+
+def dice_roll(rng: random.Random) -> int:
+    """Roll two six-sided dice and return their sum, consuming one ``rng.random()``.
+
+    One uniform draw picks one of the 36 equally likely (die 1, die 2) pairs.
+
+    >>> dice_roll(make_rng(1))
+    4
+    """
+    return ROLL_OF_36[int(rng.random() * 36)]

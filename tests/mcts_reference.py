@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from fnmcts.play import playout
+from fnmcts.matches import playout
 from fnmcts.protocol import CHANCE, may_repeat, payoff_range, sample_outcome
 
 

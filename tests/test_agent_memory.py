@@ -8,7 +8,7 @@ from hypothesis import example, given, settings, strategies as st
 from fnmcts.agents import make_agent
 from fnmcts.games import Nim, ShutTheBox, TicTacToe
 from fnmcts.mcts import mcts_agent, mcts_move, search, subtree, visits
-from fnmcts.play import MemoryAgent, agent_move, play_game, random_agent, tournament
+from fnmcts.matches import MemoryAgent, agent_move, play_game, random_agent, tournament
 from fnmcts.rng import make_rng
 
 

@@ -23,7 +23,7 @@ from fnmcts.agents import (
 )
 from fnmcts.exact import best_moves, evaluate_policy, random_policy, solve
 from fnmcts.games import Nim, Piles, ShutTheBox
-from fnmcts.play import playout
+from fnmcts.matches import playout
 from fnmcts.tutorial import evaluate_position
 
 

@@ -16,7 +16,7 @@ from fnmcts.games.nim import Nim
 from fnmcts.games.piles import Piles
 from fnmcts.qlearning import ai_to_text, evaluate, train
 from fnmcts.rng import child_seed
-from fnmcts._tutorial import ai_from_json, load_ai  # the games of fnmcts.games.GAMES
+from fnmcts.tutorial import ai_from_json, load_ai  # the games of fnmcts.games.GAMES
 
 REPORT_KEYS = {"games", "optimal_move_rate", "win_rate_vs_random", "win_rate_vs_perfect"}
 

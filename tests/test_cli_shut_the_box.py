@@ -150,9 +150,9 @@ def test_a_failed_write_keeps_the_old_file_and_leaves_no_temporary(capsys, tmp_p
     def refuse(src, dst):
         raise PermissionError(13, "Permission denied")
 
-    import fnmcts._files
+    import fnmcts.files
 
-    monkeypatch.setattr(fnmcts._files.os, "replace", refuse)
+    monkeypatch.setattr(fnmcts.files.os, "replace", refuse)
     code, out, err = run(capsys, "table", "shut-the-box", "-o", str(path))
     assert code == 2 and "cannot write" in err and "Permission denied" in err
     assert path.read_text() == "old work\n"
@@ -331,7 +331,7 @@ def test_table_writes_through_a_symbolic_link_and_refuses_devices(capsys, tmp_pa
 
 
 def test_table_checks_the_target_before_the_work(capsys, tmp_path, monkeypatch):
-    from fnmcts import _tables as tables_module  # where the command reads it from
+    from fnmcts import tables as tables_module  # where the command reads it from
 
     def never(*args, **kwargs):
         raise AssertionError("computed a table for a path that cannot be written")

@@ -11,7 +11,7 @@ from hypothesis import given, strategies as st
 from pyrsistent import PMap
 
 import fnmcts
-from fnmcts import _protocol as protocol
+from fnmcts import protocol as protocol
 from fnmcts.exact import best_moves, evaluate_policy, random_policy, solve, value
 from fnmcts.games.nim import Nim
 from fnmcts.games.piles import Piles

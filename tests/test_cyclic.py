@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fnmcts import _exact as exact
+from fnmcts import exact as exact
 from fnmcts.exact import Solution, best_moves, evaluate_policy, random_policy, solve
 from fnmcts.protocol import CHANCE, may_repeat
 from small_games import TableGame, cyclic_table_games, table_games
@@ -228,7 +228,7 @@ from hypothesis import HealthCheck  # noqa: E402
 from pyrsistent import pmap  # noqa: E402
 
 from fnmcts.mcts import mcts_move, search, uct, ucb, ucb1  # noqa: E402
-from fnmcts._qlearning import train, optimal_move_rate  # noqa: E402
+from fnmcts.qlearning import train, optimal_move_rate  # noqa: E402
 from mcts_reference import reference_search  # noqa: E402
 
 OPTIONS = st.fixed_dictionaries(

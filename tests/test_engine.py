@@ -15,7 +15,7 @@ from pyrsistent import pmap
 
 from fnmcts.agents import exact_agent
 from fnmcts.exact import best_moves, solve, value
-from fnmcts.play import play_game
+from fnmcts.matches import play_game
 from fnmcts.games import Nim, Piles, ShutTheBox, TicTacToe
 from fnmcts.mcts import (
     CompiledGraph,

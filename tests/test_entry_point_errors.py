@@ -13,7 +13,7 @@ from fnmcts.exact import random_policy
 from fnmcts.games.shut_the_box import uct  # the tutorial's uct(tree, box, rng)
 from fnmcts.mcts import RULES, mcts_move, record, search, ucb
 from fnmcts.montecarlo import playout, wilson_interval
-from fnmcts.play import play_game
+from fnmcts.matches import play_game
 from fnmcts.rng import make_rng
 from fnmcts.theory import winning_moves
 

@@ -14,7 +14,7 @@ from fnmcts import protocol, qlearning, theory
 from fnmcts.agents import make_agent, perfect_agent
 from fnmcts.exact import best_moves, solve
 from fnmcts.games import Nim, Piles, TicTacToe
-from fnmcts.play import play_game, tournament
+from fnmcts.matches import play_game, tournament
 
 
 class Countdown:

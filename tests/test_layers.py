@@ -21,16 +21,10 @@ PACKAGE = Path(fnmcts.__file__).resolve().parent
 
 # Lowest first. A module may import modules of its own layer or below (never above); a package
 # entry ending in ".*" places the package and every module in it.
-PUBLIC_FACES = tuple(f"fnmcts.{name}" for name in (
-    "agents", "exact", "files", "io", "limits", "montecarlo", "openspiel", "parallel", "play", "plots", "protocol",
-    "qlearning", "rng", "tables", "testing", "theory", "tutorial", "values",
-))
-"""The public modules that only re-export an implementation module's ``__all__`` (``fnmcts.exact`` -> ``fnmcts._exact``)."""
-
 LAYERS = (
     (
         "base",
-        ("fnmcts._protocol", "fnmcts._rng", "fnmcts._parallel", "fnmcts._files", "fnmcts._values", "fnmcts._limits"),
+        ("fnmcts.protocol", "fnmcts.rng", "fnmcts.parallel", "fnmcts.files", "fnmcts.values", "fnmcts.limits"),
     ),
     (
         "games",
@@ -40,27 +34,27 @@ LAYERS = (
             "fnmcts.games.tictactoe",
             "fnmcts.games.shut_the_box.rules",
             "fnmcts.games.pig",
-            "fnmcts._openspiel",  # OpenSpiel's games through the protocol (pyspiel imported when a game is made)
+            "fnmcts.openspiel",  # OpenSpiel's games through the protocol (pyspiel imported when a game is made)
         ),
     ),
-    ("play", ("fnmcts._play", "fnmcts._theory")),
-    ("simulation", ("fnmcts._montecarlo", "fnmcts._exact")),
-    ("search", ("fnmcts.mcts.*", "fnmcts._qlearning")),
-    ("agents", ("fnmcts._agents",)),
-    ("io", ("fnmcts._io",)),  # files: Q tables read and written, atomically
+    ("play", ("fnmcts.matches", "fnmcts.theory")),
+    ("simulation", ("fnmcts.montecarlo", "fnmcts.exact")),
+    ("search", ("fnmcts.mcts.*", "fnmcts.qlearning")),
+    ("agents", ("fnmcts.agents",)),
+    ("io", ("fnmcts.io",)),  # files: Q tables read and written, atomically
     (
         "tutorial",  # the sources' entry points that build or name concrete games
         (
-            "fnmcts._tutorial",
-            "fnmcts._tables",
+            "fnmcts.tutorial",
+            "fnmcts.tables",
             "fnmcts.games",
             "fnmcts.games.shut_the_box",
             "fnmcts.games.coin",
             "fnmcts.games.darts",
         ),
     ),
-    ("edges", ("fnmcts.cli.*", "fnmcts._testing", "fnmcts.__main__", "fnmcts._plots")),
-    ("api", ("fnmcts", *PUBLIC_FACES)),
+    ("edges", ("fnmcts.cli.*", "fnmcts.testing", "fnmcts.__main__", "fnmcts.plots")),
+    ("api", ("fnmcts",)),
 )
 
 CORE_LAYERS = ("base", "play", "simulation", "search", "agents")
@@ -214,8 +208,8 @@ def _core_modules() -> list:
 
 
 def test_the_core_is_what_the_design_says():
-    for module in ("fnmcts._protocol", "fnmcts._rng", "fnmcts._parallel", "fnmcts._files", "fnmcts._play",
-                   "fnmcts._montecarlo", "fnmcts._exact", "fnmcts._qlearning", "fnmcts._agents", "fnmcts._theory"):
+    for module in ("fnmcts.protocol", "fnmcts.rng", "fnmcts.parallel", "fnmcts.files", "fnmcts.matches",
+                   "fnmcts.montecarlo", "fnmcts.exact", "fnmcts.qlearning", "fnmcts.agents", "fnmcts.theory"):
         assert module in _core_modules()
 
 
@@ -290,31 +284,7 @@ def test_no_switch_on_a_concrete_game_outside_the_games(module):
     assert not lines, f"{module} tests for a concrete game class at lines {lines}: use a hook of the protocol"
 
 
-# -- implementation modules are private ------------------------------------------------------------
-
-
-def public_face_problem(source: str, name: str):
-    r"""What keeps ``source`` from being the public face of ``fnmcts._{name}``, or None.
-
-    A face holds a docstring and two imports from its implementation module,
-    everything in its ``__all__`` and that ``__all__``: no code of its own.
-
-    >>> public_face_problem("'''Doc.'''\nfrom ._x import *\nfrom ._x import __all__\n", "x") is None
-    True
-    >>> public_face_problem("'''Doc.'''\nfrom ._x import *\ndef helper():\n    pass\n", "x")
-    'line 3: FunctionDef is not an import from fnmcts._x'
-    """
-    body = ast.parse(source).body
-    if not (body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)):
-        return "no docstring"
-    imports = set()
-    for node in body[1:]:
-        if not (isinstance(node, ast.ImportFrom) and node.level == 1 and node.module == f"_{name}"):
-            return f"line {node.lineno}: {type(node).__name__} is not an import from fnmcts._{name}"
-        imports.update(alias.name for alias in node.names)
-    if imports != {"*", "__all__"}:
-        return f"imports {sorted(imports)} rather than * and __all__"
-    return None
+# -- modules are real modules: a public module holds its code, and help() shows it ---------------
 
 
 def _top_level_modules() -> list:
@@ -322,28 +292,27 @@ def _top_level_modules() -> list:
     return sorted(path.stem for path in PACKAGE.glob("*.py") if path.stem not in ("__init__", "__main__"))
 
 
-def test_every_public_top_level_module_is_a_face_of_a_private_one():
-    public = [name for name in _top_level_modules() if not name.startswith("_")]
-    assert sorted(f"fnmcts.{name}" for name in public) == sorted(PUBLIC_FACES)
-    for name in public:
-        assert (PACKAGE / f"_{name}.py").exists(), f"fnmcts.{name} has no implementation module fnmcts._{name}"
-        problem = public_face_problem((PACKAGE / f"{name}.py").read_text(encoding="utf-8"), name)
-        assert problem is None, f"fnmcts/{name}.py: {problem}"
-
-
-@pytest.mark.parametrize("face", PUBLIC_FACES)
-def test_a_face_offers_exactly_its_implementations_public_names(face):
+@pytest.mark.parametrize("name", [n for n in _top_level_modules() if not n.startswith("_")])
+def test_a_public_module_documents_what_it_offers(name):
     import importlib
+    import pydoc
 
-    public, private = importlib.import_module(face), importlib.import_module(face.replace("fnmcts.", "fnmcts._", 1))
-    assert public.__all__ == private.__all__
-    offered = {name for name in vars(public) if not name.startswith("_")}
-    assert offered == set(private.__all__), f"{face} offers names outside its __all__: {sorted(offered - set(private.__all__))}"
-    assert all(getattr(public, name) is getattr(private, name) for name in private.__all__)
+    module = importlib.import_module(f"fnmcts.{name}")
+    assert module.__doc__ and len(module.__doc__.strip().splitlines()) > 2, f"fnmcts.{name} needs a docstring that explains it"
+    assert "public face" not in module.__doc__
+    text = pydoc.render_doc(module, renderer=pydoc.plaintext)
+    for public in module.__all__:
+        assert public in text, f"help(fnmcts.{name}) does not show {public}"
 
 
 def test_the_package_namespace_keeps_the_protocols_play_whatever_is_imported_later():
     import importlib
+    import warnings
 
-    importlib.import_module("fnmcts.play")  # the module of play_game and tournament
-    assert fnmcts.play is importlib.import_module("fnmcts._protocol").play
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        from fnmcts.play import play_game  # the old module name: still works, with a warning
+
+    assert play_game is importlib.import_module("fnmcts.matches").play_game
+    assert any(issubclass(w.category, DeprecationWarning) and "fnmcts.matches" in str(w.message) for w in caught)
+    assert fnmcts.play is importlib.import_module("fnmcts.protocol").play

@@ -20,12 +20,12 @@ pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel is not installed: pip
 from open_spiel.python.algorithms import minimax  # noqa: E402
 
 from fnmcts import CHANCE, from_openspiel  # noqa: E402
-from fnmcts._agents import random_agent  # noqa: E402
-from fnmcts._exact import best_moves, solve, value  # noqa: E402
+from fnmcts.agents import random_agent  # noqa: E402
+from fnmcts.exact import best_moves, solve, value  # noqa: E402
 from fnmcts.mcts import mcts_move  # noqa: E402
-from fnmcts._openspiel import OpenSpielGame, OpenSpielState, openspiel_catalogue, refusal  # noqa: E402
-from fnmcts._play import play_game  # noqa: E402
-from fnmcts._testing import check_game, law_playthrough_ends  # noqa: E402
+from fnmcts.openspiel import OpenSpielGame, OpenSpielState, openspiel_catalogue, refusal  # noqa: E402
+from fnmcts.matches import play_game  # noqa: E402
+from fnmcts.testing import check_game, law_playthrough_ends  # noqa: E402
 
 CATALOGUE = openspiel_catalogue()
 ACCEPTED = sorted(name for name, reason in CATALOGUE.items() if reason is None)

@@ -8,7 +8,7 @@ import pytest
 distributed = pytest.importorskip("distributed")
 
 from fnmcts.games.shut_the_box import ShutTheBox  # noqa: E402
-from fnmcts._montecarlo import simulate  # noqa: E402
+from fnmcts.montecarlo import simulate  # noqa: E402
 
 
 def test_a_dask_client_gives_the_serial_record():

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from fnmcts.exact import evaluate_policy, solve
 from fnmcts.games import GAMES, Pig
 from fnmcts.games.pig import DECIDE, HOLD, OVER, ROLL, ROLLING, hold_at_agent, hold_threshold, policy_table
-from fnmcts.play import playout, random_agent
+from fnmcts.matches import playout, random_agent
 from fnmcts.protocol import CHANCE
 from fnmcts.testing import count_states, reachable_states
 

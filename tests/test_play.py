@@ -15,7 +15,7 @@ from fnmcts.agents import exact_agent, montecarlo_agent, perfect_agent
 from fnmcts.exact import evaluate_policy, random_policy
 from fnmcts.games import Nim, Piles, ShutTheBox
 from fnmcts.games.piles import parse_piles
-from fnmcts.play import GameRecord, TournamentRecord, play_game, random_agent, tournament
+from fnmcts.matches import GameRecord, TournamentRecord, play_game, random_agent, tournament
 from fnmcts.protocol import check_reachable as check_within
 from fnmcts.protocol import parse_state
 
@@ -182,8 +182,8 @@ def test_public_names():
     assert fnmcts.play is fnmcts.protocol.play  # the function, not a module of the same name
     import importlib
 
-    # the module fnmcts.play is found by its import name; the attribute fnmcts.play is the protocol's play
-    assert importlib.import_module("fnmcts.play").play_game is fnmcts.play_game
+    # the module of play_game is fnmcts.matches; the attribute fnmcts.play is the protocol's play
+    assert importlib.import_module("fnmcts.matches").play_game is fnmcts.play_game
     for name in ("play_game", "tournament", "GameRecord", "TournamentRecord", "perfect_agent", "make_agent",
                  "AGENTS", "winner", "winning_moves", "nim_sum", "evaluate_position"):
         assert name in fnmcts.__all__ and getattr(fnmcts, name) is not None

@@ -9,7 +9,7 @@ import pytest
 pytest.importorskip("matplotlib")
 
 from fnmcts.cli import main  # noqa: E402
-from fnmcts._plots import (  # noqa: E402
+from fnmcts.plots import (  # noqa: E402
     PLOTS,
     figure,
     figure_bytes,

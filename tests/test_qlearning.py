@@ -42,7 +42,7 @@ from fnmcts.qlearning import (
 )
 from fnmcts.io import save_ai
 from fnmcts.rng import make_rng
-from fnmcts._tutorial import ai_from_json, load_ai, new_ai, train  # the source's game unless told
+from fnmcts.tutorial import ai_from_json, load_ai, new_ai, train  # the source's game unless told
 
 # -- strategies ------------------------------------------------------------------------
 
@@ -384,7 +384,7 @@ def test_nobody_beats_perfect_play_from_a_lost_start():
 
 
 def evaluate_perfect(ai):
-    from fnmcts._qlearning import _perfect_agent
+    from fnmcts.qlearning import _perfect_agent
 
     return _perfect_agent(ai.game, solve(ai.game))
 
@@ -662,7 +662,7 @@ def test_the_core_names_no_game_and_needs_one():
 
 def test_win_rate_counts_draws_and_scores_them_half():
     from fnmcts.games import TicTacToe
-    from fnmcts.play import random_agent
+    from fnmcts.matches import random_agent
     from fnmcts.qlearning import win_rate
 
     result = win_rate(new_ai(TicTacToe()), random_agent, games=60, seed=1)

@@ -9,7 +9,7 @@ from fnmcts.agents import make_agent
 from fnmcts.games import Nim, ShutTheBox, TicTacToe
 from fnmcts.mcts import mcts_agent, mcts_move, visits
 from fnmcts.parallel import worker_pool
-from fnmcts.play import random_agent, tournament
+from fnmcts.matches import random_agent, tournament
 from fnmcts.qlearning import evaluate, train, win_rate
 from fnmcts.rng import make_rng
 

@@ -35,7 +35,7 @@ from fnmcts.games.shut_the_box import (
 )
 from fnmcts.mcts import CompiledGraph, search
 from fnmcts.montecarlo import simulate
-from fnmcts.play import playout
+from fnmcts.matches import playout
 from fnmcts.protocol import CHANCE
 from fnmcts.testing import check_game, game_states, shut_the_box_games
 

@@ -11,7 +11,7 @@ from fnmcts.exact import evaluate_policy, random_policy, solve
 from fnmcts.games import Nim, Piles, ShutTheBox, TicTacToe
 from fnmcts.limits import STATE_LIMIT, WORK_LIMIT, TooLarge, check_states, check_work
 from fnmcts.montecarlo import simulate
-from fnmcts.play import random_agent, tournament
+from fnmcts.matches import random_agent, tournament
 
 
 def run(capsys, *argv):

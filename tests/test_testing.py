@@ -513,7 +513,6 @@ def test_nim_states_reach_the_end_of_the_game():
 def test_without_hypothesis_the_import_says_how_to_install_it(monkeypatch):
     monkeypatch.setitem(sys.modules, "hypothesis", None)
     monkeypatch.delitem(sys.modules, "fnmcts.testing")
-    monkeypatch.delitem(sys.modules, "fnmcts._testing")  # the face and the module it re-exports
     with pytest.raises(ImportError, match=r"pip install 'fnmcts\[test\]'"):
         importlib.import_module("fnmcts.testing")
 

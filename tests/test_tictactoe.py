@@ -15,12 +15,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from fnmcts.agents import random_agent
-from fnmcts.play import play_game
+from fnmcts.matches import play_game
 from fnmcts.exact import best_moves, evaluate_policy, move_values, random_policy, solve, value
 from fnmcts.games import GAMES, TicTacToe
 from fnmcts.games.tictactoe import LINES
 from fnmcts.montecarlo import playout
-from fnmcts._testing import reachable_states  # check_game on tic-tac-toe: tests/test_builtin_game_laws.py
+from fnmcts.testing import reachable_states  # check_game on tic-tac-toe: tests/test_builtin_game_laws.py
 
 GAME = TicTacToe()
 START = GAME.start()

@@ -25,7 +25,7 @@ from fnmcts.mcts import (
     tree_summary,
     visits,
 )
-from fnmcts.play import play_game, random_agent, tournament
+from fnmcts.matches import play_game, random_agent, tournament
 from fnmcts.rng import make_rng
 from fnmcts.games.shut_the_box import simulate, start_box
 from fnmcts.values import fixed_pmap

@@ -34,8 +34,8 @@ import sys
 import threading
 from contextlib import contextmanager
 
-from .._limits import GO_ON, TooLarge
-from .._parallel import Interrupted, interrupted
+from ..limits import GO_ON, TooLarge
+from ..parallel import Interrupted, interrupted
 
 __all__ = [
     "Cli",

@@ -50,7 +50,7 @@ def resolve_game(spec: str):
 
 
 def _openspiel(text: str):
-    from .._openspiel import from_openspiel
+    from ..openspiel import from_openspiel
 
     try:
         return from_openspiel(text)

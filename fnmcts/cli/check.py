@@ -13,9 +13,9 @@ SPEC names any game (``fnmcts.cli._games``): a built-in one, an OpenSpiel game
 
 from __future__ import annotations
 
-from .._exact import best_moves, solve
-from .._protocol import CHANCE, render
-from .._rng import make_rng
+from ..exact import best_moves, solve
+from ..protocol import CHANCE, render
+from ..rng import make_rng
 from . import nim
 from ._common import CliError, add_force, add_json, add_seed, count, emit, positive_count
 from ._games import GAME_FORMS, resolve_game
@@ -37,8 +37,8 @@ def run_check(game, *, examples: int = 100, max_steps=None, exact_limit: int = 2
     >>> report["passed"], report["laws"][:2]
     (True, ['moves_stable_and_legal', 'play_pure'])
     """
-    from .._limits import size_hint
-    from .._testing import DEFAULT_MAX_STEPS, builtin_agents, check_game
+    from ..limits import size_hint
+    from ..testing import DEFAULT_MAX_STEPS, builtin_agents, check_game
 
     if max_steps is None:
         length = size_hint(game, game.start())[1]

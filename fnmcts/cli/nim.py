@@ -30,12 +30,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from .._agents import AGENTS, make_agent
+from ..agents import AGENTS, make_agent
 from ..games import GAMES
 from ..games.piles import parse_piles
-from .._limits import STATE_LIMIT, WORK_LIMIT, TooLarge, check_work, play_work, size_hint
-from .._play import agent_move, initial_memory, result_line, tournament
-from .._protocol import (
+from ..limits import STATE_LIMIT, WORK_LIMIT, TooLarge, check_work, play_work, size_hint
+from ..matches import agent_move, initial_memory, result_line, tournament
+from ..protocol import (
     CHANCE,
     check_reachable,
     game_to_json,
@@ -45,7 +45,7 @@ from .._protocol import (
     sample_outcome,
     transcript_line,
 )
-from .._rng import make_rng
+from ..rng import make_rng
 from ._games import resolve_game
 from ._common import (
     CliError,
@@ -334,7 +334,7 @@ def _load_q(q_table, kind: str = "piles"):
     if not path.is_file():
         raise CliError(f"no Q table at {q_table}")
     try:
-        from .._tutorial import load_ai
+        from ..tutorial import load_ai
 
         return load_ai(path)
     except (ValueError, TypeError, KeyError, OSError, UnicodeDecodeError) as error:
@@ -747,7 +747,7 @@ def _play(args):
 
 
 def _tournament(args):
-    from .._parallel import worker_pool
+    from ..parallel import worker_pool
 
     names = (args.agent1, args.agent2)
     _check_agents(args, args.game, names)
@@ -820,8 +820,8 @@ def _move(args):
 
 
 def _solve(args):
-    from .. import _theory as theory
-    from .._exact import best_moves, solve
+    from .. import theory as theory
+    from ..exact import best_moves, solve
 
     game, state, _ = _nim_game(args, (), args.state)
     state = game.start() if state is None else state
@@ -862,8 +862,8 @@ def _number(value):
 
 def _solve_exact(args, game, state):
     """``solve`` for a game without a closed form: the exact solver's value and best moves."""
-    from .. import _theory as theory
-    from .._exact import best_moves, solve
+    from .. import theory as theory
+    from ..exact import best_moves, solve
 
     player = game.to_move(state)
     solution = solve(game, state)

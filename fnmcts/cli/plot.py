@@ -43,10 +43,10 @@ def _plot(args) -> int:
     if suffix not in ("png", "svg"):
         raise CliError(f"the output must end in .png or .svg, got {args.output!r}")
     try:
-        from .. import _plots as plots
+        from .. import plots as plots
     except ImportError as error:  # matplotlib missing
         raise CliError(f"{error}: pip install 'fnmcts[plot]'") from None
-    from .._files import check_target
+    from ..files import check_target
 
     check_target(args.output)  # a missing folder or a directory fails before the work
     what, argument, default, unit, total = BUDGETS[args.name]

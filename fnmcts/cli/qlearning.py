@@ -14,15 +14,15 @@ import argparse
 import contextlib
 import sys
 
-from .._exact import solve
-from .._files import check_target
+from ..exact import solve
+from ..files import check_target
 from ..games.nim import Nim
 from ..games.piles import Piles
-from .._io import save_ai
-from .._limits import GO_ON, WORK_LIMIT, check_states, check_work, size_hint
-from .._play import random_agent
-from .._qlearning import ALPHA, EPSILON, ai_to_text, evaluate, train, win_rate
-from .._rng import child_seed, resolve_seed
+from ..io import save_ai
+from ..limits import GO_ON, WORK_LIMIT, check_states, check_work, size_hint
+from ..matches import random_agent
+from ..qlearning import ALPHA, EPSILON, ai_to_text, evaluate, train, win_rate
+from ..rng import child_seed, resolve_seed
 from ._common import (
     CliError,
     Interrupted,

@@ -21,14 +21,14 @@ import time
 from contextlib import contextmanager
 from functools import partial
 
-from .._exact import evaluate_policy, value
-from .._files import check_target
+from ..exact import evaluate_policy, value
+from ..files import check_target
 from ..games import GAMES
 from ..games.shut_the_box import box_to_mask, box_values
-from .._io import load_tree_and_search, save_tree
+from ..io import load_tree_and_search, save_tree
 from ..mcts import backed_up_values, greedy_policy, mean, search, ucb, ucb1, visits, win_rate
 from ..mcts._saved import rng_state_from_json, rng_state_to_json
-from .._rng import make_rng, resolve_seed
+from ..rng import make_rng, resolve_seed
 from ._common import CliError, Interrupted, add_json, add_seed, count, emit, keep_partial, progress_bar
 from .shut_the_box import add_rules, game_of, rules_text
 

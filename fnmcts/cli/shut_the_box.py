@@ -15,11 +15,11 @@ from fractions import Fraction
 from functools import partial
 from pathlib import Path
 
-from .._files import WriteError, check_target, write_atomically
+from ..files import WriteError, check_target, write_atomically
 from ..games.shut_the_box import DICE_RULES, SCORINGS, ShutTheBox, format_choices, parse_choice, render_box
-from .._protocol import CHANCE
-from .._rng import make_rng
-from .._limits import WORK_LIMIT
+from ..protocol import CHANCE
+from ..rng import make_rng
+from ..limits import WORK_LIMIT
 from ._common import CliError, add_force, add_json, add_seed, emit, keep_partial, positive_count, progress_bar, read_line
 
 __all__ = [
@@ -287,7 +287,7 @@ def _describe_end(state, game=None) -> str:
 
 
 def _hint_table(hints: str, game):
-    from .._tables import optimal_play_table, random_play_table
+    from ..tables import optimal_play_table, random_play_table
 
     rules = {"levers": game.levers, "simplified": game.simplified, "dice": game.dice, "scoring": game.scoring}
     if hints == "random":
@@ -352,7 +352,7 @@ def fraction_text(value) -> str:
 
 def _solve(args):
     from ..games.shut_the_box import box_to_mask, box_values, count_states
-    from .._tables import format_box, parse_box
+    from ..tables import format_box, parse_box
 
     game = game_of(args)
     box = game.start() if args.box is None else parse_box(args.box)
@@ -406,7 +406,7 @@ def write_text_atomically(path, text: str) -> Path:
 
 
 def _lookup_text(table, n: int, seed: int, rules: str) -> str:
-    from .._tables import format_box
+    from ..tables import format_box
 
     header = ("box", "exact", "fraction", "estimate", "ci_low", "ci_high", "wins", "games")
     rows = []
@@ -439,7 +439,7 @@ def _lookup_text(table, n: int, seed: int, rules: str) -> str:
 
 
 def _table(args):
-    from .._tables import TIE_RULE, best_move_table, build_tree, format_best_move_table, lookup_table
+    from ..tables import TIE_RULE, best_move_table, build_tree, format_best_move_table, lookup_table
 
     if args.output == "-" and args.json:
         raise CliError("--json prints a summary: give -o FILE for the table itself")

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from ..games import coin, darts
 from ..games.tictactoe import TicTacToe
-from .._montecarlo import simulate
-from .._limits import WORK_LIMIT
+from ..montecarlo import simulate
+from ..limits import WORK_LIMIT
 from ._common import add_force, add_json, add_seed, count, emit, keep_partial, positive_count, progress_bar
 from .shut_the_box import add_rules, game_of, rules_text
 
@@ -65,7 +65,7 @@ def register(cli) -> None:
 
 def _run(args, fn, desc, describe):
     """``fn``'s record of ``args.games`` games; on Ctrl-C or SIGTERM, ``describe`` prints the games so far."""
-    from .._parallel import worker_pool
+    from ..parallel import worker_pool
 
     with keep_partial(args, describe), worker_pool(args.workers) as executor:
         with progress_bar(args.games, desc) as update:

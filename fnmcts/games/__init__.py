@@ -6,7 +6,7 @@
 Nim(heap=21, max_take=3, misere=True)
 """
 
-from .._values import fixed_pmap
+from ..values import fixed_pmap
 
 from .nim import Nim
 from .pig import Pig

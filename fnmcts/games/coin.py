@@ -47,6 +47,6 @@ def simulate(n: int, seed=None, **options):
     >>> record.win, record.games, record.estimate, round(record.ci_low, 4), round(record.ci_high, 4)
     (497, 1000, 0.497, 0.4661, 0.5279)
     """
-    from .._montecarlo import estimate
+    from ..montecarlo import estimate
 
     return estimate(flip_coin, n, win=is_win, seed=seed, **options)

@@ -47,7 +47,7 @@ def simulate(n: int, seed=None, **options):
     >>> record.win, record.games, record.estimate
     (783, 1000, 0.783)
     """
-    from .._montecarlo import estimate
+    from ..montecarlo import estimate
 
     return estimate(throw_dart, n, win=is_win, seed=seed, **options)
 

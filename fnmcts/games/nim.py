@@ -36,8 +36,8 @@ from dataclasses import dataclass
 
 from pyrsistent import PMap, pmap
 
-from .._protocol import GameBase, json_player
-from .._values import fixed_pmap
+from ..protocol import GameBase, json_player
+from ..values import fixed_pmap
 
 __all__ = [
     "Nim",

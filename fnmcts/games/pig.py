@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import partial
 
-from .._protocol import CHANCE, GameBase
+from ..protocol import CHANCE, GameBase
 
 __all__ = [
     "Pig",

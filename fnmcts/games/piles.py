@@ -32,8 +32,8 @@ from operator import xor
 
 from pyrsistent import PMap, pmap
 
-from .._values import fixed_pmap
-from .._protocol import GameBase, json_player
+from ..values import fixed_pmap
+from ..protocol import GameBase, json_player
 from .nim import MOVER, OTHER, _check_int
 
 __all__ = [

@@ -27,7 +27,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from .._protocol import GameBase
+from ..protocol import GameBase
 
 __all__ = ["TicTacToe", "LINES", "EMPTY", "X", "O", "winner"]
 

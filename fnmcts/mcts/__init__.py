@@ -36,7 +36,7 @@ True
 1000
 
 See Also: ``fnmcts.exact`` (the truth every estimate is judged by),
-``fnmcts.play.playout`` (the playouts).
+``fnmcts.matches.playout`` (the playouts).
 """
 
 from pyrsistent import pmap  # noqa: F401 (the module doctest)

@@ -48,8 +48,8 @@ from __future__ import annotations
 from fractions import Fraction
 from math import inf as _inf, log as _log, sqrt as _sqrt
 
-from .._play import playout
-from .._protocol import may_repeat, payoff_range
+from ..matches import playout
+from ..protocol import may_repeat, payoff_range
 from ._graph import CHANCE_NODE, END, UNSEEN, draw
 
 __all__ = ["Stats", "Solver", "dives", "node_value"]

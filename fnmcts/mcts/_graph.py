@@ -30,7 +30,7 @@ from bisect import bisect_right
 from fractions import Fraction
 from math import lcm
 
-from .._protocol import CHANCE, GameBase, payoff_range
+from ..protocol import CHANCE, GameBase, payoff_range
 
 __all__ = ["END", "CHANCE_NODE", "UNSEEN", "CompiledGraph", "graph_of", "draw", "rescaler", "mover_into", "SLOT_LIMIT"]
 

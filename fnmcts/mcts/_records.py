@@ -27,7 +27,7 @@ from collections.abc import Mapping
 
 from pyrsistent import pmap
 
-from .._values import html_table
+from ..values import html_table
 
 __all__ = [
     "Record",

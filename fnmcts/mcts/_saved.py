@@ -43,7 +43,7 @@ from fractions import Fraction
 
 from pyrsistent import pmap
 
-from .._protocol import _to_json, check_state, game_from_json, game_to_json, state_from_json, state_to_json
+from ..protocol import _to_json, check_state, game_from_json, game_to_json, state_from_json, state_to_json
 from ._records import make_record
 from ._tree import Tree
 

@@ -27,12 +27,12 @@ from typing import Callable
 
 from pyrsistent import field, pmap
 
-from .._values import FixedRecord
+from ..values import FixedRecord
 
-from .._parallel import run_chunks, worker_pool
-from .._play import MemoryAgent
-from .._protocol import CHANCE, check_state, payoff_range, state_to_json
-from .._rng import check_rng
+from ..parallel import run_chunks, worker_pool
+from ..matches import MemoryAgent
+from ..protocol import CHANCE, check_state, payoff_range, state_to_json
+from ..rng import check_rng
 from ._engine import Solver, Stats, dives
 from ._graph import CHANCE_NODE, END, UNSEEN, CompiledGraph, graph_of
 from ._graph import mover_into as _root_mover
@@ -939,7 +939,7 @@ def mcts_agent(iterations: int | None = DEFAULT_ITERATIONS, *, reuse: bool = Fal
 
     Options as for ``mcts_move`` (``rule``, ``c``, ``z``, ``final``, ``solver``,
     ``rollout``, ``backup``, ``seconds``, ``max_nodes``). Plays every game of
-    the protocol. ``reuse=True``: a ``fnmcts.play.MemoryAgent`` whose memory is
+    the protocol. ``reuse=True``: a ``fnmcts.matches.MemoryAgent`` whose memory is
     the tree, pruned after its move to the states still reachable
     (``subtree``), so the next search starts from what this one learned;
     ``play_game``, ``tournament`` and the command line thread it. The agent is
@@ -947,7 +947,7 @@ def mcts_agent(iterations: int | None = DEFAULT_ITERATIONS, *, reuse: bool = Fal
     runs in worker processes too.
 
     >>> from fnmcts.games.nim import Nim
-    >>> from fnmcts.play import agent_move
+    >>> from fnmcts.matches import agent_move
     >>> from fnmcts.rng import make_rng
     >>> game = Nim(heap=10, max_take=3, misere=False)
     >>> mcts_agent(500)(game, game.start(), make_rng(2))

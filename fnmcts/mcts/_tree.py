@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pyrsistent import PMap, pmap
 
-from .._values import html_table
+from ..values import html_table
 
 __all__ = ["Tree", "as_tree"]
 

@@ -20,7 +20,7 @@ from typing import Callable
 
 from pyrsistent import pmap
 
-from .._protocol import CHANCE, describe_move
+from ..protocol import CHANCE, describe_move
 from ._graph import mover_into as _mover
 from ._graph import rescaler
 from ._records import EMPTY_RECORD, mean, record, ucb, visits, win_rate  # noqa: F401 (record: doctests)
@@ -328,7 +328,7 @@ def aligned_table(rows, columns) -> str:
 
 def _exact_values(game, state):
     """``child -> value for its mover, on [0, 1]``, from the exact solver (None: not wanted)."""
-    from .._exact import solve
+    from ..exact import solve
 
     solved = solve(game, state)
     rescale = rescaler(game)

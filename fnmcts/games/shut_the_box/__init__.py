@@ -43,7 +43,7 @@ from pyrsistent import PMap
 
 from ...mcts import Record, Tree, record, ucb, ucb1
 from ...mcts import uct as uct_game
-from ..._montecarlo import simulate as simulate_game
+from ...montecarlo import simulate as simulate_game
 from . import rules
 from .rules import *  # noqa: F403 (every name of the rules, as the tutorial uses them)
 from .rules import ShutTheBox, make_rng, start_box  # noqa: F401 (named below and in doctests)

@@ -50,9 +50,9 @@ from math import lcm
 
 from pyrsistent import PMap, pmap
 
-from ..._protocol import CHANCE, GameBase
-from ..._values import fixed_pmap
-from ..._rng import DICE_PROBABILITIES, ROLL_OF_36, check_rng, dice_roll, make_rng
+from ...protocol import CHANCE, GameBase
+from ...values import fixed_pmap
+from ...rng import DICE_PROBABILITIES, ROLL_OF_36, check_rng, dice_roll, make_rng
 
 __all__ = [
     "WIN",

@@ -38,12 +38,12 @@ from typing import Any, Callable
 
 from pyrsistent import field, pmap
 
-from ._values import FixedRecord
+from .values import FixedRecord
 
-from ._limits import WORK_LIMIT, check_work, size_hint
-from ._parallel import Interrupted, check_count, interrupted, run_chunks
-from ._protocol import CHANCE, check_state, sample_outcome, transcript_line
-from ._rng import check_rng, resolve_seed
+from .limits import WORK_LIMIT, check_work, size_hint
+from .parallel import Interrupted, check_count, interrupted, run_chunks
+from .protocol import CHANCE, check_state, sample_outcome, transcript_line
+from .rng import check_rng, resolve_seed
 
 __all__ = [
     "random_agent",
