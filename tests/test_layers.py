@@ -53,7 +53,7 @@ LAYERS = (
             "fnmcts.games.darts",
         ),
     ),
-    ("edges", ("fnmcts.cli.*", "fnmcts.testing", "fnmcts.__main__", "fnmcts.plots")),
+    ("edges", ("fnmcts.cli.*", "fnmcts.testing.*", "fnmcts.__main__", "fnmcts.plots")),
     ("api", ("fnmcts",)),
 )
 

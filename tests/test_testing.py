@@ -563,3 +563,35 @@ def test_payoff_law_reads_the_game_s_payoff_range():
     with pytest.raises(AssertionError, match="declares its payoff_range"):
         law_payoff_in_range(Coin(), 2)
     assert law_payoff_in_range(Coin(wide=True), 2)
+
+
+# -- the package ---------------------------------------------------------------------------------
+
+NAMES_BEFORE_THE_PACKAGE = (
+    "DEFAULT_MAX_STEPS DEFAULT_EXACT_LIMIT Reached Counterexample reachable_states replay nim_games piles_games "
+    "shut_the_box_games builtin_games nim_states piles_states shut_the_box_states builtin_game_states game_states "
+    "agents_for law_moves_stable_and_legal law_play_pure law_hash_consistent law_terminal_iff_nobody_to_move "
+    "law_chance_probabilities law_payoff_in_range law_json_round_trip law_playthrough_ends law_solver_recursion "
+    "law_agents_legal LAWS builtin_agents SMALL_BUDGETS count_states find_counterexample check_game"
+).split()
+
+
+def test_every_name_of_the_single_module_still_imports_from_the_package():
+    import fnmcts.testing as testing
+
+    assert [name for name in NAMES_BEFORE_THE_PACKAGE if name not in testing.__all__] == []
+    for name in NAMES_BEFORE_THE_PACKAGE:
+        exec(f"from fnmcts.testing import {name}", {})
+
+
+def test_the_package_offers_what_its_modules_offer():
+    import pkgutil
+
+    import fnmcts.testing as testing
+
+    for info in pkgutil.iter_modules(testing.__path__):
+        if info.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"fnmcts.testing.{info.name}")
+        for name in module.__all__:
+            assert getattr(testing, name) is getattr(module, name), f"fnmcts.testing.{name}"

@@ -1,0 +1,290 @@
+"""``check_game``: every game law on hypothesis walks, and the shortest walk to a law that fails.
+
+``check_game(game)`` draws walks from the start with hypothesis, checks every
+law at every state on the way and, when one fails, searches breadth-first for
+the shortest walk to a failing state (the earliest moves first), which it
+reports in an ``AssertionError``: the law, the moves from the start, the state
+and the problem. ``find_counterexample(game, law)`` returns that
+``Counterexample`` as a value instead.
+
+>>> from fnmcts.games.nim import Nim
+>>> check_game(Nim(heap=7, max_take=3), max_examples=20)
+('moves_stable_and_legal', 'play_pure', 'hash_consistent', 'terminal_iff_nobody_to_move',
+ 'chance_probabilities', 'payoff_in_range', 'json_round_trip', 'playthrough_ends',
+ 'solver_recursion', 'agents_legal')
+"""
+
+from __future__ import annotations
+
+import inspect
+import random
+from typing import Any, Callable, NamedTuple
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import seed as _hypothesis_seed
+from hypothesis import strategies as st
+from pyrsistent import pmap
+
+from ..limits import STATE_LIMIT
+from ._walk import DEFAULT_MAX_STEPS, choices, fresh
+from .laws import LAWS, agents_for, builtin_agents, count_states, law_agents_legal, law_solver_recursion
+from .strategies import _walks
+
+__all__ = ["DEFAULT_EXACT_LIMIT", "Counterexample", "find_counterexample", "check_game"]
+
+DEFAULT_EXACT_LIMIT = STATE_LIMIT
+"""The default bound on the states ``check_game`` lets the exact solver visit: the solver's own limit."""
+
+
+class Counterexample(NamedTuple):
+    """A law that fails: its name, the moves from the start, the bad state, what went wrong.
+
+    >>> from fnmcts.games.nim import Nim
+    >>> def law_heap_not_two(game, state):
+    ...     assert state["heap"] != 2, "the heap is 2"
+    >>> found = find_counterexample(Nim(heap=9, max_take=3), law_heap_not_two)
+    >>> isinstance(found, Counterexample), found.state["heap"], found.error
+    (True, 2, 'the heap is 2')
+    """
+
+    law: str
+    path: tuple
+    state: Any
+    error: str
+
+# -- running laws under hypothesis -------------------------------------------------------
+
+
+def _law_function(law) -> tuple[str, Callable]:
+    if callable(law):
+        return getattr(law, "__name__", "law").removeprefix("law_"), law
+    try:
+        return law, LAWS[law]
+    except (KeyError, TypeError):
+        raise ValueError(f"unknown law {law!r}; choose one of {', '.join(LAWS)}") from None
+
+
+def _check_bound(name, value, low):
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be a whole number, got {value!r}")
+    if value < low:
+        raise ValueError(f"{name} must be at least {low}, got {value}")
+    return value
+
+
+def find_counterexample(
+    game,
+    law,
+    *,
+    max_examples: int = 100,
+    max_steps: int = DEFAULT_MAX_STEPS,
+    seed: int = 0,
+    end_only: bool = False,
+    shrink_budget: int = 2000,
+    **options,
+) -> Counterexample | None:
+    """The shrunk counterexample to ``law`` (a name in ``LAWS`` or a function), or None.
+
+    Hypothesis draws ``max_examples`` walks from the start (at most ``max_steps``
+    steps) and checks the law at every state of each walk (with ``end_only``, at
+    the last one); a failure is shrunk to the shortest walk with the smallest move
+    indices; then a breadth-first search over the shorter walks (at most
+    ``shrink_budget`` states) finds the shortest one that fails, if any.
+    ``options`` go to the law where it takes them (``rng`` is drawn with
+    ``st.randoms``; ``max_steps`` is the playthrough bound). ``seed`` makes the
+    search reproducible.
+
+    >>> from fnmcts.games.nim import Nim
+    >>> def law_heap_not_two(game, state):
+    ...     assert state["heap"] != 2, "the heap is 2"
+    >>> found = find_counterexample(Nim(heap=9, max_take=3), law_heap_not_two)
+    >>> found.law, found.path, found.error
+    ('heap_not_two', (1, 3, 3), 'the heap is 2')
+    """
+    name, function = _law_function(law)
+    _check_bound("max_examples", max_examples, 1)
+    _check_bound("max_steps", max_steps, 0)
+    accepted = inspect.signature(function).parameters
+    options = {k: v for k, v in {**options, "max_steps": max_steps}.items() if k in accepted}
+    wants_rng = "rng" in accepted and "rng" not in options
+    failures = []
+
+    @settings(
+        max_examples=max_examples,
+        deadline=None,
+        database=None,
+        derandomize=False,
+        report_multiple_bugs=False,
+        suppress_health_check=list(HealthCheck),
+    )
+    @_hypothesis_seed(seed)
+    @given(walk=_walks(game, max_steps), rng=st.randoms(use_true_random=True) if wants_rng else st.none())
+    def run(walk, rng):
+        moves, states = walk
+        chosen = list(enumerate(states))[-1:] if end_only else enumerate(states)
+        extra = {"rng": rng} if wants_rng else {}
+        for depth, state in chosen:
+            try:
+                function(game, fresh(state), **options, **extra)
+            except Exception as error:
+                message = str(error) if isinstance(error, AssertionError) else f"{type(error).__name__}: {error}"
+                failures.append(Counterexample(name, moves[:depth], state, message))
+                raise _LawFailed(message) from None
+
+    try:
+        run()
+    except Exception:
+        if not failures:
+            raise
+        return _shortest(game, function, options, failures[-1], seed, shrink_budget)
+    return None
+
+
+def _shortest(game, function, options, found: Counterexample, seed: int, budget: int) -> Counterexample:
+    """A shortest walk to a failing state, breadth-first over walks shorter than ``found``'s.
+
+    Hypothesis's shrinking gives a short walk, not always the shortest; this
+    search visits the states by depth, moves in order, and returns the first that
+    fails (the shortest walk with the smallest move indices), or ``found`` after
+    ``budget`` states.
+    """
+    accepted = inspect.signature(function).parameters
+    level, seen, checked = [((), game.start())], set(), 0
+    try:
+        for _ in range(len(found.path)):
+            following = []
+            for path, state in level:
+                if state in seen:
+                    continue
+                seen.add(state)
+                checked += 1
+                if checked > budget:
+                    return found
+                extra = {"rng": random.Random(seed)} if "rng" in accepted and "rng" not in options else {}
+                try:
+                    function(game, fresh(state), **options, **extra)
+                except Exception as error:
+                    message = str(error) if isinstance(error, AssertionError) else f"{type(error).__name__}: {error}"
+                    return Counterexample(found.law, path, state, message)
+                for move in choices(game, state):
+                    following.append((path + (move,), game.play(fresh(state), move)))
+            level = following
+    except Exception:  # unhashable states, or a game that fails while searching: keep hypothesis's walk
+        return found
+    return found
+
+
+class _LawFailed(AssertionError):
+    """Raised inside the hypothesis run: one type and one place, so hypothesis shrinks one failure."""
+
+
+def _describe(game, counterexample: Counterexample) -> str:
+    where = f"moves from the start: {counterexample.path!r}" if counterexample.path else "at the start"
+    return (
+        f"game law {counterexample.law!r} fails for {game!r}\n"
+        f"  {where}\n"
+        f"  state: {counterexample.state!r}\n"
+        f"  problem: {counterexample.error}"
+    )
+
+
+def check_game(
+    game,
+    *,
+    laws=None,
+    skip=(),
+    max_examples: int = 100,
+    max_steps: int = DEFAULT_MAX_STEPS,
+    exact: bool = True,
+    exact_limit: int = DEFAULT_EXACT_LIMIT,
+    agents=None,
+    seed: int = 0,
+) -> tuple:
+    """Check every law on ``game``; return the names of the laws checked, or raise AssertionError.
+
+    The error names the first failing law and shows the shrunk counterexample:
+    the moves from the start, the state they reach and the problem.
+
+    - ``laws``: the laws to run (names in ``LAWS`` or law functions; default all),
+      ``skip``: names to leave out;
+    - ``max_examples``: walks drawn per law; ``max_steps``: the playthrough bound,
+      also the longest walk;
+    - ``exact``: run the exact-solver law. The whole game is solved once when at
+      most ``exact_limit`` states are reachable; a bigger game is checked on the
+      subgames below the walks' last states that have at most ``exact_limit``
+      states (``exact=False`` skips the law, and the ``exact`` agent with it);
+    - ``agents``: the agents of the agent law, by name (default:
+      ``builtin_agents()``);
+    - ``seed``: the hypothesis seed, so a run is reproducible.
+
+    >>> from fnmcts.games.shut_the_box import ShutTheBox
+    >>> check_game(ShutTheBox(levers=5), laws=["chance_probabilities", "solver_recursion"])
+    ('chance_probabilities', 'solver_recursion')
+    """
+    from ..exact import solve
+
+    if isinstance(laws, str) or callable(laws):  # one law, named or given
+        laws = [laws]
+    if isinstance(skip, str):
+        skip = [skip]
+    if getattr(game, "to_move", None) is None:
+        raise TypeError(f"check_game needs a game of the fnmcts protocol, got {game!r}")
+    chosen = [_law_function(law) for law in (LAWS if laws is None else laws)]
+    skip = set(skip)
+    unknown = skip - set(LAWS) - {name for name, _ in chosen}
+    if unknown:
+        raise ValueError(f"unknown law(s) to skip: {', '.join(sorted(map(str, unknown)))}")
+    chosen = [(name, function) for name, function in chosen if name not in skip]
+    if not exact:
+        chosen = [(name, function) for name, function in chosen if function is not law_solver_recursion]
+    _check_bound("exact_limit", exact_limit, 1)
+    sizes = []
+
+    def is_small() -> bool:  # counted once, when a law needs it; a game that fails counting is not small
+        if not sizes:
+            try:
+                sizes.append(exact and count_states(game, limit=exact_limit) <= exact_limit)
+            except Exception:
+                sizes.append(False)
+        return sizes[0]
+
+    done = []
+    for name, function in chosen:
+        options, end_only = {}, False
+        if function is law_solver_recursion:
+            if is_small():
+                try:
+                    options["solution"] = solve(game)
+                except Exception as error:
+                    raise AssertionError(
+                        _describe(game, Counterexample(name, (), game.start(), f"the exact solver raised "
+                                                       f"{type(error).__name__}: {error}"))
+                    ) from None
+            else:
+                options["limit"], end_only = exact_limit, True
+        if function is law_agents_legal:
+            if agents is None:  # the built-in agents that play this game; the solving ones (exact, perfect,
+                # montecarlo-perfect) only if it is small
+                if is_small():
+                    chosen_agents = builtin_agents(game=game)  # solved once for every walk
+                else:
+                    chosen_agents = builtin_agents().discard("exact").discard("perfect").discard("montecarlo-perfect")
+                chosen_agents = agents_for(game, chosen_agents)
+            else:
+                chosen_agents = pmap(agents)
+            options["agents"] = chosen_agents
+        found = find_counterexample(
+            game,
+            function,
+            max_examples=max_examples,
+            max_steps=max_steps,
+            seed=seed,
+            end_only=end_only,
+            **options,
+        )
+        if found is not None:
+            raise AssertionError(_describe(game, found._replace(law=name)))
+        done.append(name)
+    return tuple(done)
+
+
