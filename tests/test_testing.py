@@ -595,3 +595,29 @@ def test_the_package_offers_what_its_modules_offer():
         module = importlib.import_module(f"fnmcts.testing.{info.name}")
         for name in module.__all__:
             assert getattr(testing, name) is getattr(module, name), f"fnmcts.testing.{name}"
+
+
+# -- the shortest walk without hypothesis's shrinking --------------------------------------------
+
+
+def test_a_law_that_draws_is_searched_with_the_draws_of_the_failing_walk():
+    # fails on a heap of at most 3 when its first draw is below 1/2: the breadth-first search replays the
+    # failing example's generator at every state, so it fails where the example did, at the shortest walk
+    def law_low_heaps_may_fail(game, state, rng):
+        assert not (state["heap"] <= 3 and rng.random() < 0.5), "a low heap and a low draw"
+        return True
+
+    found = find_counterexample(Nim(heap=9, max_take=3), law_low_heaps_may_fail, max_examples=200)
+    assert found is not None and found.path == (3, 3)  # the one shortest walk from 9 to at most 3
+
+
+def test_the_law_is_checked_once_per_distinct_state_when_it_draws_nothing():
+    calls = []
+
+    def law_counting(game, state):
+        calls.append(state)
+        return True
+
+    assert find_counterexample(TakesZero(heap=3), law_counting, max_examples=50) is None
+    # at most 8 states (heaps 0..3, either player to move); walks of up to 1,000 steps go round them
+    assert len(calls) == len({(s["heap"], s["player"]) for s in calls}) <= 8

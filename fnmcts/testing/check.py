@@ -20,7 +20,7 @@ import inspect
 import random
 from typing import Any, Callable, NamedTuple
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import seed as _hypothesis_seed
 from hypothesis import strategies as st
 from pyrsistent import pmap
@@ -81,18 +81,22 @@ def find_counterexample(
     seed: int = 0,
     end_only: bool = False,
     shrink_budget: int = 2000,
+    progress: Callable[[int], Any] | None = None,
     **options,
 ) -> Counterexample | None:
-    """The shrunk counterexample to ``law`` (a name in ``LAWS`` or a function), or None.
+    """The shortest counterexample to ``law`` (a name in ``LAWS`` or a function) found, or None.
 
     Hypothesis draws ``max_examples`` walks from the start (at most ``max_steps``
     steps) and checks the law at every state of each walk (with ``end_only``, at
-    the last one); a failure is shrunk to the shortest walk with the smallest move
-    indices; then a breadth-first search over the shorter walks (at most
-    ``shrink_budget`` states) finds the shortest one that fails, if any.
-    ``options`` go to the law where it takes them (``rng`` is drawn with
-    ``st.randoms``; ``max_steps`` is the playthrough bound). ``seed`` makes the
-    search reproducible.
+    the last one). At the first failure, a breadth-first search over the walks
+    no longer than the failing one (at most ``shrink_budget`` distinct states)
+    finds the shortest walk that fails, the earliest moves first. Only when that
+    search runs out of budget (or finds nothing: a law that depends on its
+    ``rng``) does hypothesis shrink the failing walk itself, which takes long
+    on long walks through states that repeat. ``options`` go to the law where
+    it takes them (``rng`` is drawn with ``st.randoms``; ``max_steps`` is the
+    playthrough bound). ``seed`` makes the search reproducible; ``progress``,
+    when given, is called with 1 after each walk checked.
 
     >>> from fnmcts.games.nim import Nim
     >>> def law_heap_not_two(game, state):
@@ -107,71 +111,121 @@ def find_counterexample(
     accepted = inspect.signature(function).parameters
     options = {k: v for k, v in {**options, "max_steps": max_steps}.items() if k in accepted}
     wants_rng = "rng" in accepted and "rng" not in options
-    failures = []
 
-    @settings(
-        max_examples=max_examples,
-        deadline=None,
-        database=None,
-        derandomize=False,
-        report_multiple_bugs=False,
-        suppress_health_check=list(HealthCheck),
-    )
-    @_hypothesis_seed(seed)
-    @given(walk=_walks(game, max_steps), rng=st.randoms(use_true_random=True) if wants_rng else st.none())
-    def run(walk, rng):
-        moves, states = walk
-        chosen = list(enumerate(states))[-1:] if end_only else enumerate(states)
-        extra = {"rng": rng} if wants_rng else {}
-        for depth, state in chosen:
+    def search(shrink: bool) -> list:
+        failures, held = [], set()  # held: the states where the law held (it draws nothing: it holds there again)
+        phases = (Phase.explicit, Phase.reuse, Phase.generate) + ((Phase.shrink,) if shrink else ())
+
+        @settings(
+            max_examples=max_examples,
+            deadline=None,
+            database=None,
+            derandomize=False,
+            report_multiple_bugs=False,
+            suppress_health_check=list(HealthCheck),
+            phases=phases,
+        )
+        @_hypothesis_seed(seed)
+        @given(walk=_walks(game, max_steps), rng=st.randoms(use_true_random=True) if wants_rng else st.none())
+        def run(walk, rng):
+            moves, states = walk
+            chosen = list(enumerate(states))[-1:] if end_only else enumerate(states)
+            extra = {"rng": rng} if wants_rng else {}
             try:
-                function(game, fresh(state), **options, **extra)
-            except Exception as error:
-                message = str(error) if isinstance(error, AssertionError) else f"{type(error).__name__}: {error}"
-                failures.append(Counterexample(name, moves[:depth], state, message))
-                raise _LawFailed(message) from None
+                for depth, state in chosen:
+                    if not wants_rng and _holds(held, state):
+                        continue
+                    drawn = rng.getstate() if wants_rng else None
+                    try:
+                        function(game, fresh(state), **options, **extra)
+                    except Exception as error:
+                        failures.append((Counterexample(name, moves[:depth], state, _message(error)), drawn))
+                        raise _LawFailed(failures[-1][0].error) from None
+                    if not wants_rng:
+                        _hold(held, state)
+            finally:
+                if progress is not None and not shrink:
+                    progress(1)
 
+        try:
+            run()
+        except Exception:
+            if not failures:
+                raise
+        return failures
+
+    failures = search(shrink=False)
+    if not failures:
+        return None
+    found, drawn = failures[-1]
+    shortest = _shortest(game, function, options, found, drawn, shrink_budget)
+    if shortest is not None:
+        return shortest
+    found, drawn = search(shrink=True)[-1]  # the same walk (same seed), shrunk by hypothesis
+    return _shortest(game, function, options, found, drawn, shrink_budget, within=len(found.path) - 1) or found
+
+
+def _holds(held: set, state) -> bool:
+    """True when the law held at a state equal to ``state`` (an unhashable state is never found)."""
     try:
-        run()
+        return state in held
     except Exception:
-        if not failures:
-            raise
-        return _shortest(game, function, options, failures[-1], seed, shrink_budget)
-    return None
+        return False
 
 
-def _shortest(game, function, options, found: Counterexample, seed: int, budget: int) -> Counterexample:
-    """A shortest walk to a failing state, breadth-first over walks shorter than ``found``'s.
+def _hold(held: set, state) -> None:
+    """Remember that the law held at ``state``, if it can be remembered (hashable)."""
+    try:
+        held.add(state)
+    except Exception:
+        pass
 
-    Hypothesis's shrinking gives a short walk, not always the shortest; this
-    search visits the states by depth, moves in order, and returns the first that
-    fails (the shortest walk with the smallest move indices), or ``found`` after
-    ``budget`` states.
+
+def _message(error: BaseException) -> str:
+    """What went wrong, as a law's report says it: an assertion's own text, else the exception's type and text."""
+    return str(error) if isinstance(error, AssertionError) else f"{type(error).__name__}: {error}"
+
+
+def _shortest(game, function, options, found: Counterexample, drawn, budget: int,
+              within: int | None = None) -> Counterexample | None:
+    """The shortest walk to a failing state, breadth-first over walks no longer than ``found``'s; None if out of budget.
+
+    The search visits the states by depth, moves in order, each state once, and
+    returns the first that fails: the shortest walk, with the earliest moves. It
+    gives up (None) after ``budget`` states, or where the game fails while
+    searching (unhashable states), or when no walk of at most ``within`` steps
+    (default: ``found``'s length) fails. A law that takes an ``rng`` gets at
+    every state a generator in the state ``drawn`` (the failing example's), so
+    it draws as it did where it failed.
     """
     accepted = inspect.signature(function).parameters
+    depth = len(found.path) if within is None else within
     level, seen, checked = [((), game.start())], set(), 0
     try:
-        for _ in range(len(found.path)):
+        seen.add(level[0][1])
+        for _ in range(depth + 1):
             following = []
             for path, state in level:
-                if state in seen:
-                    continue
-                seen.add(state)
                 checked += 1
                 if checked > budget:
-                    return found
-                extra = {"rng": random.Random(seed)} if "rng" in accepted and "rng" not in options else {}
+                    return None
+                extra = {}
+                if "rng" in accepted and "rng" not in options:
+                    extra["rng"] = random.Random()
+                    extra["rng"].setstate(drawn)
                 try:
                     function(game, fresh(state), **options, **extra)
                 except Exception as error:
-                    message = str(error) if isinstance(error, AssertionError) else f"{type(error).__name__}: {error}"
-                    return Counterexample(found.law, path, state, message)
+                    return Counterexample(found.law, path, state, _message(error))
                 for move in choices(game, state):
-                    following.append((path + (move,), game.play(fresh(state), move)))
+                    child = game.play(fresh(state), move)
+                    if child not in seen:
+                        seen.add(child)
+                        following.append((path + (move,), child))
             level = following
-    except Exception:  # unhashable states, or a game that fails while searching: keep hypothesis's walk
-        return found
-    return found
+    except Exception:  # unhashable states, or a game that fails while searching
+        return None
+    return None
 
 
 class _LawFailed(AssertionError):
