@@ -14,7 +14,7 @@ SPEC names any game (``fnmcts.cli._games``): a built-in one, an OpenSpiel game
 from __future__ import annotations
 
 from ..exact import best_moves, solve
-from ..protocol import CHANCE, render
+from ..protocol import CHANCE, describe_move, render
 from ..rng import make_rng
 from . import nim
 from ._common import CliError, add_force, add_json, add_seed, count, emit, positive_count
@@ -114,7 +114,7 @@ def _any_solve(args):
         "to_move": None if who is None else "chance" if who is CHANCE else who + 1,
         "best_moves": [nim._move_json(m) for m in best],
         "state": game.state_to_json(state),
-        "game": nim._game_json(game) if hasattr(game, "name") else repr(game),
+        "game": nim._game_json(game),
         "states": len(solution),
         "solver": "exact",
     }
@@ -122,7 +122,7 @@ def _any_solve(args):
     lines = [render(game, state), f"to move: {mover}",
              "value: " + ", ".join(f"{nim._player_name(game, i)} {v} ({float(v):.6f})" for i, v in enumerate(values))]
     if best:
-        lines.append("best moves: " + ", ".join(game.describe_move(state, m) for m in best))
+        lines.append("best moves: " + ", ".join(describe_move(game, state, m) for m in best))
     lines.append(f"(solved by the exact solver over {len(solution):,} states)")
     emit(args, payload, "\n".join(lines))
 
