@@ -156,7 +156,7 @@ def board_games() -> tuple:
     """The games these commands play: the two-player games of ``GAMES``, Nim's first, then by name.
 
     >>> board_games()
-    ('nim', 'piles', 'pig', 'tic-tac-toe')
+    ('nim', 'piles', 'pig', 'kayles', 'tic-tac-toe')
     """
     two = sorted(name for name, kind in GAMES.items() if getattr(kind, "num_players", None) == 2)
     return tuple(n for n in _FAMILIES if n in two) + tuple(n for n in two if n not in _FAMILIES)
