@@ -25,7 +25,9 @@ The modules, each with its ``__all__`` (everything is also here):
   ``Reached``: the game, the state and the moves that reached it), the built-in
   games' parameters (``nim_games()``, ...) and states (``nim_states()``, ...);
 - ``fnmcts.testing.laws``: the laws and ``LAWS``;
-- ``fnmcts.testing.check``: ``check_game`` and ``find_counterexample``.
+- ``fnmcts.testing.check``: ``check_game`` and ``find_counterexample``;
+- ``fnmcts.testing.counts``: ``count``, states and histories ply by ply (perft);
+- ``fnmcts.testing.goldens``: published numbers shipped as data, and their checks.
 
 This package needs hypothesis (the ``test`` extra: ``pip install 'fnmcts[test]'``).
 """
@@ -39,6 +41,8 @@ except ImportError as error:  # pragma: no cover - depends on the installation
 
 from ._walk import DEFAULT_MAX_STEPS, GameRaised, replay
 from .check import DEFAULT_EXACT_LIMIT, Counterexample, check_game, find_counterexample
+from .counts import Count, Outcome, Ply, count, outcome_name
+from .goldens import POSITION_KEYS, check_count, check_grundy, game_of, golden, goldens
 from .laws import (
     LAWS,
     SMALL_BUDGETS,
@@ -104,4 +108,15 @@ __all__ = [
     "count_states",
     "find_counterexample",
     "check_game",
+    "Count",
+    "Outcome",
+    "Ply",
+    "count",
+    "outcome_name",
+    "goldens",
+    "golden",
+    "game_of",
+    "check_count",
+    "check_grundy",
+    "POSITION_KEYS",
 ]
