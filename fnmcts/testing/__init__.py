@@ -27,7 +27,9 @@ The modules, each with its ``__all__`` (everything is also here):
 - ``fnmcts.testing.laws``: the laws and ``LAWS``;
 - ``fnmcts.testing.check``: ``check_game`` and ``find_counterexample``;
 - ``fnmcts.testing.counts``: ``count``, states and histories ply by ply (perft);
-- ``fnmcts.testing.goldens``: published numbers shipped as data, and their checks.
+- ``fnmcts.testing.goldens``: published numbers shipped as data, and their checks;
+- ``fnmcts.testing.differential``: ``check_against``, two implementations of a game
+  walked in lockstep to the shortest line where they differ.
 
 This package needs hypothesis (the ``test`` extra: ``pip install 'fnmcts[test]'``).
 """
@@ -42,6 +44,7 @@ except ImportError as error:  # pragma: no cover - depends on the installation
 from ._walk import DEFAULT_MAX_STEPS, GameRaised, replay
 from .check import DEFAULT_EXACT_LIMIT, Counterexample, check_game, find_counterexample
 from .counts import Count, Outcome, Ply, count, outcome_name
+from .differential import Difference, check_against, describe_difference, find_difference
 from .goldens import POSITION_KEYS, check_count, check_grundy, game_of, golden, goldens
 from .laws import (
     LAWS,
@@ -119,4 +122,8 @@ __all__ = [
     "check_count",
     "check_grundy",
     "POSITION_KEYS",
+    "Difference",
+    "find_difference",
+    "check_against",
+    "describe_difference",
 ]
