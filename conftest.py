@@ -19,8 +19,14 @@ from importlib.util import find_spec
 import pytest
 from hypothesis import HealthCheck, settings
 
+# Both from hypothesis's own defaults, never from the profile loaded now (this file may run twice).
 settings.register_profile(
-    "dev", deadline=None, suppress_health_check=[HealthCheck.too_slow], max_examples=60
+    "dev",
+    parent=settings.get_profile("default"),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+    max_examples=60,
+    derandomize=False,
 )
 settings.register_profile(
     "ci", parent=settings.get_profile("dev"), derandomize=True, database=None, print_blob=True

@@ -1,6 +1,7 @@
 """The test run's own settings: hypothesis is derandomised under CI, and the slow checks are marked, not lost."""
 
 import importlib.util
+import os
 from pathlib import Path
 
 import pytest
@@ -37,3 +38,16 @@ def test_the_ci_profile_draws_the_same_examples_every_run():
     assert ci.derandomize and ci.database is None
     assert not dev.derandomize
     assert ci.max_examples == dev.max_examples and ci.deadline is None and dev.deadline is None
+
+
+def test_the_dev_profile_stays_random_when_the_settings_load_twice_under_ci(monkeypatch):
+    """Registering the profiles again while "ci" is loaded must not hand "dev" ci's derandomisation."""
+    monkeypatch.setenv("HYPOTHESIS_PROFILE", "ci")
+    try:
+        _root_conftest()  # registers both profiles and loads "ci"
+        _root_conftest()  # again, now that "ci" is the loaded profile
+        assert not settings.get_profile("dev").derandomize
+        assert settings.get_profile("ci").derandomize
+    finally:
+        monkeypatch.undo()
+        settings.load_profile(_root_conftest().hypothesis_profile(os.environ))
