@@ -2,7 +2,7 @@
 
 ``goldens.json`` (beside this module) holds counts and Grundy values, each with
 its source: tic-tac-toe's 5,478 positions and 549,946 histories (OpenSpiel's
-tests), Connect Four's positions after n plies (OEIS A212693), chess's perft
+tests), Connect Four's positions after n plies (OEIS A212693, positions told apart by OpenSpiel's picture of the board), chess's perft
 numbers, Kayles's Grundy values (OEIS A002186), and the built-in Nim games'
 counts from closed forms. ``check_count(entry)`` counts the game an entry
 names (``fnmcts.testing.counts.count``) and lists every difference;
@@ -50,12 +50,14 @@ def golden(name: str):
     raise ValueError(f"no golden called {name!r}; there are: {', '.join(e['name'] for e in entries)}")
 
 
-def _openspiel_text(game):
-    """States of an OpenSpiel game keyed by OpenSpiel's own text of the position."""
-    return lambda state: str(game.native_state(state))
+def _rendered(game):
+    """States keyed by the game's picture of them (``render``): one position, one picture (OpenSpiel's boards)."""
+    from ..protocol import render
+
+    return lambda state: render(game, state)
 
 
-POSITION_KEYS = {"openspiel-text": _openspiel_text}
+POSITION_KEYS = {"rendered": _rendered}
 """How an entry's ``key`` tells positions apart: a name -> a function of the game giving ``key(state)``."""
 
 
@@ -123,14 +125,18 @@ def check_count(entry, depth: int | None = None, game=None) -> tuple:
 
 
 def check_grundy(entry, upto: int | None = None, game=None) -> tuple:
-    """The differences between an entry's Grundy values (one row of n pins, n = 0, 1, ...) and ``fnmcts.grundy``'s.
+    """The differences between an entry's Grundy values and ``fnmcts.grundy``'s: ``()`` when they agree.
+
+    The value for ``n`` is that of the start of the entry's game with its
+    parameter ``param`` set to ``n`` (Kayles: a row of ``n`` pins).
 
     >>> check_grundy(golden("kayles"), upto=20)
     ()
     """
     from ..grundy import grundy_values
 
-    game = game_of(entry) if game is None else game
     expected = list(entry["values"])[: None if upto is None else upto + 1]
-    values = grundy_values(game, [game.row(n) for n in range(len(expected))])
+    games = [game_of(entry.set("params", entry["params"].set(entry["param"], n))) for n in range(len(expected))]
+    rules = games[-1] if game is None else game
+    values = grundy_values(rules, [g.start() for g in games])
     return tuple(f"n = {n}: {e} expected, {v} computed" for n, (e, v) in enumerate(zip(expected, values)) if e != v)
