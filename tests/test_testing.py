@@ -621,3 +621,61 @@ def test_the_law_is_checked_once_per_distinct_state_when_it_draws_nothing():
     assert find_counterexample(TakesZero(heap=3), law_counting, max_examples=50) is None
     # at most 8 states (heaps 0..3, either player to move); walks of up to 1,000 steps go round them
     assert len(calls) == len({(s["heap"], s["player"]) for s in calls}) <= 8
+
+
+# -- the symmetry law ----------------------------------------------------------------------------
+
+from fnmcts.games import TicTacToe  # noqa: E402
+from fnmcts.games.tictactoe import SYMMETRIES  # noqa: E402
+from fnmcts.testing import law_symmetry  # noqa: E402
+
+
+def test_tic_tac_toe_s_eight_symmetries_keep_the_law():
+    assert check_game(TicTacToe(), laws=["symmetry"], max_examples=60) == ("symmetry",)
+
+
+@dataclass(frozen=True)
+class ShiftedTicTacToe(TicTacToe):
+    """Claims the 9 shifts of the cells (0 -> 1 -> ... -> 8 -> 0, and their powers) as symmetries: a group, but the
+    lines of the board do not follow."""
+
+    def symmetries(self, state):
+        return tuple(dict.fromkeys(state[-k:] + state[:-k] if k else state for k in range(9)))
+
+
+@dataclass(frozen=True)
+class ForgetfulTicTacToe(TicTacToe):
+    """Lists the other images but not the board itself."""
+
+    def symmetries(self, state):
+        return super().symmetries(state)[1:] or (state,)
+
+
+@dataclass(frozen=True)
+class QuarterTurnTicTacToe(TicTacToe):
+    """Lists one quarter turn of the board, but not the half and three-quarter turns it makes: not a group."""
+
+    def symmetries(self, state):
+        return (state, tuple(state[i] for i in SYMMETRIES[1]))
+
+
+def test_the_symmetry_law_catches_a_map_that_is_no_symmetry():
+    found = fails(ShiftedTicTacToe(), "symmetry", max_examples=100)
+    # every board's moves map one to one under the shifts until lines are made, but not its value: two plies in,
+    # X in a corner and O beside it (X wins) shifts to X on an edge and O in the corner beside it (a draw)
+    assert found.path == (0, 1) and "the exact solver values the image (0, 1, 2, 0, 0, 0, 0, 0, 0)" in found.error
+
+
+def test_the_symmetry_law_wants_the_state_among_its_images_and_a_group():
+    assert "does not list the state itself" in fails(ForgetfulTicTacToe(), "symmetry").error
+    assert "must form a group" in fails(QuarterTurnTicTacToe(), "symmetry").error
+
+
+def test_the_symmetry_law_compares_exact_values_of_the_images():
+    # a position where the moves map one to one is worth the same from every image
+    board = (1, 2, 0, 0, 1, 0, 0, 0, 0)
+    assert law_symmetry(TicTacToe(), board)
+    assert law_symmetry(TicTacToe(), board, solution=solve(TicTacToe()))
+    tampered = solve(TicTacToe()).set(TicTacToe().symmetries(board)[1], (0, 0))
+    with pytest.raises(AssertionError, match="the exact solver values the image"):
+        law_symmetry(TicTacToe(), board, solution=tampered)

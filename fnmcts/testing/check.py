@@ -10,7 +10,7 @@ and the problem. ``find_counterexample(game, law)`` returns that
 >>> from fnmcts.games.nim import Nim
 >>> check_game(Nim(heap=7, max_take=3), max_examples=20)
 ('moves_stable_and_legal', 'play_pure', 'hash_consistent', 'terminal_iff_nobody_to_move',
- 'chance_probabilities', 'payoff_in_range', 'json_round_trip', 'playthrough_ends',
+ 'chance_probabilities', 'payoff_in_range', 'json_round_trip', 'playthrough_ends', 'symmetry',
  'solver_recursion', 'agents_legal')
 """
 
@@ -27,7 +27,15 @@ from pyrsistent import pmap
 
 from ..limits import STATE_LIMIT
 from ._walk import DEFAULT_MAX_STEPS, choices, fresh
-from .laws import LAWS, agents_for, builtin_agents, count_states, law_agents_legal, law_solver_recursion
+from .laws import (
+    LAWS,
+    agents_for,
+    builtin_agents,
+    count_states,
+    law_agents_legal,
+    law_solver_recursion,
+    law_symmetry,
+)
 from .strategies import _walks
 
 __all__ = ["DEFAULT_EXACT_LIMIT", "Counterexample", "find_counterexample", "check_game"]
@@ -302,20 +310,28 @@ def check_game(
                 sizes.append(False)
         return sizes[0]
 
-    done = []
+    done, solutions = [], []
+
+    def solution(name):  # the whole game solved once, for the laws that read exact values
+        if not solutions:
+            try:
+                solutions.append(solve(game))
+            except Exception as error:
+                raise AssertionError(
+                    _describe(game, Counterexample(name, (), game.start(), f"the exact solver raised "
+                                                   f"{type(error).__name__}: {error}"))
+                ) from None
+        return solutions[0]
+
     for name, function in chosen:
         options, end_only = {}, False
-        if function is law_solver_recursion:
+        if function is law_solver_recursion or (function is law_symmetry and exact):
             if is_small():
-                try:
-                    options["solution"] = solve(game)
-                except Exception as error:
-                    raise AssertionError(
-                        _describe(game, Counterexample(name, (), game.start(), f"the exact solver raised "
-                                                       f"{type(error).__name__}: {error}"))
-                    ) from None
+                options["solution"] = solution(name)
             else:
                 options["limit"], end_only = exact_limit, True
+        elif function is law_symmetry:  # exact=False: the moves and payoffs of the images, not their values
+            options["limit"] = 0
         if function is law_agents_legal:
             if agents is None:  # the built-in agents that play this game; the solving ones (exact, perfect,
                 # montecarlo-perfect) only if it is small

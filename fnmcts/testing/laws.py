@@ -24,7 +24,7 @@ from types import MappingProxyType
 
 from pyrsistent import pmap
 
-from ..protocol import CHANCE, may_repeat, payoff_range
+from ..protocol import CHANCE, may_repeat, payoff_range, symmetries
 from ._walk import DEFAULT_MAX_STEPS, choices, fresh, game_call, short
 
 __all__ = [
@@ -36,6 +36,7 @@ __all__ = [
     "law_payoff_in_range",
     "law_json_round_trip",
     "law_playthrough_ends",
+    "law_symmetry",
     "law_solver_recursion",
     "law_agents_legal",
     "LAWS",
@@ -464,6 +465,79 @@ def law_agents_legal(game, state, rng: random.Random = None, agents=None) -> boo
     return True
 
 
+def _orbit(game, state) -> frozenset:
+    """The images of ``state`` under the game's symmetries, as a set: the same for every state of one orbit."""
+    return frozenset(_call("symmetries", symmetries, game, state)) | {state}
+
+
+def _children_by_orbit(game, state, who) -> dict:
+    """``{orbit of a child: how many moves lead there (or its probability at a chance node)}``."""
+    found = {}
+    steps = _call("chance_outcomes", game.chance_outcomes, state) if who is CHANCE else (
+        (m, 1) for m in _call("possible_moves", game.possible_moves, state))
+    for step, p in steps:
+        child = _call(f"play with {step!r}", game.play, state, step)
+        key = _orbit(game, child)
+        found[key] = found.get(key, 0) + Fraction(p)
+    return found
+
+
+def law_symmetry(game, state, solution=None, limit: int | None = None) -> bool:
+    """Every image of ``state`` under the game's ``symmetries`` hook is the same game: moves map one to one, values agree.
+
+    The images include ``state``, and each image has the same images (an orbit);
+    the same player is to move; the children fall into the same orbits, as many
+    moves to each (at a chance node, with the same probability); at the end the
+    payoffs are equal; and the exact solver values every image alike
+    (``solution`` holding them, else a solve from each, skipped above ``limit``
+    states). A game without the hook has only the identity: the law holds.
+
+    >>> from fnmcts.games import TicTacToe
+    >>> law_symmetry(TicTacToe(), (1, 0, 0, 0, 2, 0, 0, 0, 0))
+    True
+    """
+    from ..exact import solve
+
+    images = _call("symmetries", symmetries, game, state)
+    _require(_contains(images, state), f"symmetries({state!r}) does not list the state itself among {images!r}")
+    if len(images) == 1:
+        return True
+    orbit = _orbit(game, state)
+    who = _call("to_move", game.to_move, state)
+    children = _children_by_orbit(game, state, who) if who is not None else None
+    pay = _call("payoff at the end", game.payoff, state) if who is None else None
+    for image in images:
+        _require(_orbit(game, image) == orbit,
+                 f"the image {image!r} of the state has other images: {sorted(map(repr, _orbit(game, image)))} "
+                 f"against {sorted(map(repr, orbit))} (the symmetries must form a group)")
+        theirs = _call("to_move", game.to_move, image)
+        _require(theirs == who and (theirs is CHANCE) == (who is CHANCE),
+                 f"the image {image!r} has {_mover(theirs)} to move, the state {_mover(who)}")
+        if who is None:
+            other = _call("payoff at the end", game.payoff, image)
+            _require(tuple(other) == tuple(pay), f"the image {image!r} pays {other!r}, the state {pay!r}")
+            continue
+        mapped = _children_by_orbit(game, image, who)
+        _require(mapped == children, f"the moves of the image {image!r} do not map one to one onto those of the state: "
+                                     f"their children fall into other orbits ({len(mapped)} orbits against "
+                                     f"{len(children)})")
+    if solution is None or any(image not in solution for image in images):
+        if limit is not None and count_states(game, state, limit) > limit:
+            return True
+        values = {image: _call("the exact solver", solve, game, image)[image] for image in images}
+    else:
+        values = {image: solution[image] for image in images}
+    value = values[images[0]]
+    odd = [(image, v) for image, v in values.items() if v != value]
+    _require(not odd, f"the exact solver values the image {odd[0][0]!r} at {odd[0][1]!r} and {images[0]!r} at "
+                      f"{value!r}" if odd else "")
+    return True
+
+
+def _mover(who) -> str:
+    return "nobody" if who is None else "chance" if who is CHANCE else f"player {who}"
+
+
 LAWS = MappingProxyType(
     {
         "moves_stable_and_legal": law_moves_stable_and_legal,
@@ -474,6 +548,7 @@ LAWS = MappingProxyType(
         "payoff_in_range": law_payoff_in_range,
         "json_round_trip": law_json_round_trip,
         "playthrough_ends": law_playthrough_ends,
+        "symmetry": law_symmetry,
         "solver_recursion": law_solver_recursion,
         "agents_legal": law_agents_legal,
     }
