@@ -29,7 +29,9 @@ The modules, each with its ``__all__`` (everything is also here):
 - ``fnmcts.testing.counts``: ``count``, states and histories ply by ply (perft);
 - ``fnmcts.testing.goldens``: published numbers shipped as data, and their checks;
 - ``fnmcts.testing.differential``: ``check_against``, two implementations of a game
-  walked in lockstep to the shortest line where they differ.
+  walked in lockstep to the shortest line where they differ;
+- ``fnmcts.testing.machine``: ``game_machine``, a hypothesis state machine for any
+  game (``TestMyGame = game_machine(MyGame()).TestCase``).
 
 This package needs hypothesis (the ``test`` extra: ``pip install 'fnmcts[test]'``).
 """
@@ -45,6 +47,7 @@ from ._walk import DEFAULT_MAX_STEPS, GameRaised, replay
 from .check import DEFAULT_EXACT_LIMIT, Counterexample, check_game, find_counterexample
 from .counts import Count, Outcome, Ply, count, outcome_name
 from .differential import Difference, check_against, describe_difference, find_difference
+from .machine import MACHINE_LAWS, game_machine
 from .goldens import POSITION_KEYS, check_count, check_grundy, game_of, golden, goldens
 from .laws import (
     LAWS,
@@ -128,4 +131,6 @@ __all__ = [
     "find_difference",
     "check_against",
     "describe_difference",
+    "MACHINE_LAWS",
+    "game_machine",
 ]
