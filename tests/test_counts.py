@@ -93,13 +93,13 @@ def test_divide_splits_the_last_ply_among_the_first_steps(game, depth):
     if counted.plies[0].terminal:
         assert counted.divide == ()
     else:
-        assert sum(n for _, n in counted.divide) == total
+        assert sum(d.histories for d in counted.divide) == total
 
 
 def test_the_tic_tac_toe_divide_of_perft_2_is_eight_per_first_move():
     # after any first mark, 8 cells are left for the second: 9 x 8 = 72 histories at ply 2
     counted = count(TicTacToe(), 2, divide=True)
-    assert counted.divide == tuple((cell, 8) for cell in range(9))
+    assert [(d.step, d.text, d.histories) for d in counted.divide] == [(c, f"X at {c}", 8) for c in range(9)]
 
 
 @settings(max_examples=20)

@@ -31,7 +31,9 @@ The modules, each with its ``__all__`` (everything is also here):
 - ``fnmcts.testing.differential``: ``check_against``, two implementations of a game
   walked in lockstep to the shortest line where they differ;
 - ``fnmcts.testing.machine``: ``game_machine``, a hypothesis state machine for any
-  game (``TestMyGame = game_machine(MyGame()).TestCase``).
+  game (``TestMyGame = game_machine(MyGame()).TestCase``);
+- ``fnmcts.testing.playthroughs``: golden playthroughs, one seeded game as text,
+  and the check that replays it.
 
 This package needs hypothesis (the ``test`` extra: ``pip install 'fnmcts[test]'``).
 """
@@ -45,9 +47,10 @@ except ImportError as error:  # pragma: no cover - depends on the installation
 
 from ._walk import DEFAULT_MAX_STEPS, GameRaised, replay
 from .check import DEFAULT_EXACT_LIMIT, Counterexample, check_game, find_counterexample
-from .counts import Count, Outcome, Ply, count, outcome_name
+from .counts import Count, FirstStep, Outcome, Ply, count, outcome_name
 from .differential import Difference, check_against, describe_difference, find_difference
 from .machine import MACHINE_LAWS, game_machine
+from .playthroughs import check_playthrough, playthrough, playthrough_seed
 from .goldens import POSITION_KEYS, check_count, check_grundy, game_of, golden, goldens
 from .laws import (
     LAWS,
@@ -117,6 +120,7 @@ __all__ = [
     "find_counterexample",
     "check_game",
     "Count",
+    "FirstStep",
     "Outcome",
     "Ply",
     "count",
@@ -133,4 +137,7 @@ __all__ = [
     "describe_difference",
     "MACHINE_LAWS",
     "game_machine",
+    "playthrough",
+    "check_playthrough",
+    "playthrough_seed",
 ]

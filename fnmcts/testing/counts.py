@@ -33,15 +33,15 @@ ply  states  to move  chance  ended  histories  games
   2      72       72       0      0         72      0
 all      82       82       0      0         82      0
 divide (histories at ply 2 below each first step)
-  0:  8
-  1:  8
-  2:  8
-  3:  8
-  4:  8
-  5:  8
-  6:  8
-  7:  8
-  8:  8
+  X at 0:  8
+  X at 1:  8
+  X at 2:  8
+  X at 3:  8
+  X at 4:  8
+  X at 5:  8
+  X at 6:  8
+  X at 7:  8
+  X at 8:  8
 """
 
 from __future__ import annotations
@@ -50,10 +50,10 @@ from fractions import Fraction
 from typing import Any, Callable, NamedTuple
 
 from ..limits import TooLarge
-from ..protocol import CHANCE, may_repeat, symmetries
+from ..protocol import CHANCE, describe_move, may_repeat, symmetries
 from ._walk import game_call
 
-__all__ = ["Ply", "Outcome", "Count", "count", "outcome_name"]
+__all__ = ["Ply", "Outcome", "FirstStep", "Count", "count", "outcome_name"]
 
 
 class Ply(NamedTuple):
@@ -79,7 +79,7 @@ class Outcome(NamedTuple):
 
     >>> from fnmcts.games import Nim
     >>> count(Nim(heap=3, max_take=2)).outcomes  # misere: who takes the last one loses
-    (Outcome(payoff=(-1, 1), name='player 2 wins', positions=1, games=1, weighted=Fraction(1, 1)), Outcome(payoff=(1, -1), name='player 1 wins', positions=1, games=2, weighted=Fraction(2, 1)))
+    (Outcome(payoff=(1, -1), name='player 1 wins', positions=1, games=2, weighted=Fraction(2, 1)), Outcome(payoff=(-1, 1), name='player 2 wins', positions=1, games=1, weighted=Fraction(1, 1)))
     """
 
     payoff: tuple
@@ -87,6 +87,19 @@ class Outcome(NamedTuple):
     positions: int  # distinct terminal states with this payoff
     games: int  # histories that end in one of them
     weighted: Fraction  # those histories weighted by their chance outcomes' probabilities
+
+
+class FirstStep(NamedTuple):
+    """One line of perft's divide: a first step, how it reads, and the histories at the last ply below it.
+
+    >>> from fnmcts.games import Nim
+    >>> count(Nim(heap=4), 2, divide=True).divide[0]
+    FirstStep(step=1, text='take 1', histories=3)
+    """
+
+    step: Any
+    text: str
+    histories: int
 
 
 class Count(NamedTuple):
@@ -105,7 +118,7 @@ class Count(NamedTuple):
     states: int  # distinct states over all plies
     terminal_states: int  # distinct terminal states over all plies
     outcomes: tuple  # of Outcome, by payoff
-    divide: tuple | None  # ((first step, histories at the last ply below it), ...) when asked
+    divide: tuple | None  # of FirstStep (a first step, its text, the histories at the last ply below it), if asked
     complete: bool  # no state beyond the last ply: the whole game was counted
 
     @property
@@ -147,7 +160,7 @@ class Count(NamedTuple):
         >>> from fnmcts.games import Nim
         >>> data = count(Nim(heap=3, max_take=2)).to_json()
         >>> data["plies"][1], data["outcomes"][0]
-        ({'ply': 1, 'states': 2, 'decisions': 2, 'chance': 0, 'terminal': 0, 'histories': 2, 'weighted': '2', 'games': 0}, {'payoff': ['-1', '1'], 'name': 'player 2 wins', 'positions': 1, 'games': 1, 'weighted': '1'})
+        ({'ply': 1, 'states': 2, 'decisions': 2, 'chance': 0, 'terminal': 0, 'histories': 2, 'weighted': '2', 'games': 0}, {'payoff': ['1', '-1'], 'name': 'player 1 wins', 'positions': 1, 'games': 2, 'weighted': '2'})
         """
         return {
             "game": self.game,
@@ -164,7 +177,8 @@ class Count(NamedTuple):
                  "weighted": str(o.weighted)}
                 for o in self.outcomes
             ],
-            "divide": None if self.divide is None else [[_json_step(m), n] for m, n in self.divide],
+            "divide": None if self.divide is None else [
+                {"step": _json_step(d.step), "text": d.text, "histories": d.histories} for d in self.divide],
         }
 
 
@@ -299,7 +313,8 @@ def count(
     split = None
     if divide:
         split = tuple(
-            (step, _below(game, child, depth, up_to_symmetry, key))
+            FirstStep(step, game_call("describe_move", describe_move, game, start, step),
+                      _below(game, child, depth, up_to_symmetry, key))
             for step, child in _first_steps(game, start)
         )
     return Count(repr(game), depth, up_to_symmetry, tuple(plies), len(seen), len(terminal_seen), table, split,
@@ -307,9 +322,9 @@ def count(
 
 
 def _order(payoff):
-    """Payoffs in a stable order: by their numbers where they compare, else by text."""
+    """Payoffs in a stable order: the first player's best first where they compare, else by text."""
     try:
-        return (0, tuple(float(x) for x in payoff), "")
+        return (0, tuple(-float(x) for x in payoff), "")
     except (TypeError, ValueError):
         return (1, (), repr(payoff))
 
@@ -371,7 +386,7 @@ def _table(counted: Count) -> str:
     if counted.divide is not None:
         at = f"histories at ply {counted.depth}" if counted.depth is not None else "games"
         lines.append(f"divide ({at} below each first step)")
-        lines += _columns([[str(_json_step(step)) + ":", f"{n:,}"] for step, n in counted.divide], indent="  ")
+        lines += _columns([[d.text + ":", f"{d.histories:,}"] for d in counted.divide], indent="  ")
     return "\n".join(lines)
 
 
