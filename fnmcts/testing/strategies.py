@@ -92,7 +92,7 @@ def reachable_states(draw, game, max_depth: int = DEFAULT_MAX_STEPS) -> Reached:
     >>> from hypothesis import find
     >>> from fnmcts.games.nim import Nim
     >>> game = Nim(heap=10, max_take=3)
-    >>> reached = find(reachable_states(game), lambda r: r.state["heap"] == 3)
+    >>> reached = find(reachable_states(game, max_depth=4), lambda r: r.state["heap"] == 3)  # walks of 0-4 steps
     >>> reached.state["heap"], sum(reached.path), replay(game, reached.path) == reached.state
     (3, 7, True)
     """
@@ -189,7 +189,7 @@ def piles_states(game=None, max_depth: int = DEFAULT_MAX_STEPS) -> st.SearchStra
 
     >>> from hypothesis import find
     >>> from fnmcts.games.piles import Piles
-    >>> reached = find(piles_states(Piles((1, 3, 5, 7))), lambda r: sum(r.state["piles"]) == 10)
+    >>> reached = find(piles_states(Piles((1, 3, 5, 7)), max_depth=6), lambda r: sum(r.state["piles"]) == 10)
     >>> sum(count for _, count in reached.path)
     6
     """
