@@ -679,3 +679,41 @@ def test_the_symmetry_law_compares_exact_values_of_the_images():
     tampered = solve(TicTacToe()).set(TicTacToe().symmetries(board)[1], (0, 0))
     with pytest.raises(AssertionError, match="the exact solver values the image"):
         law_symmetry(TicTacToe(), board, solution=tampered)
+
+
+# -- the time a check takes: progress and an estimate beforehand --------------------------------
+
+
+def test_check_game_reports_progress_walk_by_walk():
+    walked = []
+    laws = check_game(Nim(heap=5), max_examples=7, progress=walked.append)
+    assert sum(walked) == 7 * len(laws) and all(k >= 1 for k in walked)
+
+
+@dataclass(frozen=True)
+class SleepyNim(Nim):
+    """Nim whose every move takes 2 ms: a check with the defaults takes minutes."""
+
+    def play(self, state, move):
+        import time
+
+        time.sleep(0.002)
+        return super().play(state, move)
+
+
+def test_the_estimate_says_minutes_for_a_slow_game_and_what_makes_it_quick():
+    from fnmcts.testing import estimate_check
+
+    # each walk plays up to 21 moves of at least 2 ms, 100 walks for each of 11 laws: over 40 s in walking alone
+    estimate = estimate_check(SleepyNim(heap=21))
+    assert estimate.seconds > 60
+    assert estimate.quick and estimate.quick_seconds < estimate.seconds / 2
+    assert estimate_check(SleepyNim(heap=21), **estimate.quick).seconds < estimate.seconds / 2
+
+
+def test_the_estimate_of_a_quick_game_is_quick():
+    from fnmcts.testing import estimate_check
+
+    estimate = estimate_check(Nim(heap=6))
+    assert estimate.seconds < 60 and estimate.quick == {}
+    assert [name for name, _ in estimate.laws] == list(LAWS)

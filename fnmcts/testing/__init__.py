@@ -46,7 +46,7 @@ except ImportError as error:  # pragma: no cover - depends on the installation
     ) from error
 
 from ._walk import DEFAULT_MAX_STEPS, GameRaised, replay
-from .check import DEFAULT_EXACT_LIMIT, Counterexample, check_game, find_counterexample
+from .check import DEFAULT_EXACT_LIMIT, CheckEstimate, Counterexample, check_game, estimate_check, find_counterexample
 from .counts import Count, FirstStep, Outcome, Ply, count, outcome_name
 from .differential import Difference, check_against, describe_difference, find_difference
 from .machine import MACHINE_LAWS, game_machine
@@ -119,6 +119,8 @@ __all__ = [
     "count_states",
     "find_counterexample",
     "check_game",
+    "CheckEstimate",
+    "estimate_check",
     "Count",
     "FirstStep",
     "Outcome",

@@ -25,10 +25,11 @@ from hypothesis import seed as _hypothesis_seed
 from hypothesis import strategies as st
 from pyrsistent import pmap
 
-from ..limits import STATE_LIMIT
+from ..limits import STATE_LIMIT, size_hint
 from ._walk import DEFAULT_MAX_STEPS, choices, fresh
 from .laws import (
     LAWS,
+    _first_decision,
     agents_for,
     builtin_agents,
     count_states,
@@ -38,7 +39,8 @@ from .laws import (
 )
 from .strategies import _walks
 
-__all__ = ["DEFAULT_EXACT_LIMIT", "Counterexample", "find_counterexample", "check_game"]
+__all__ = ["DEFAULT_EXACT_LIMIT", "Counterexample", "find_counterexample", "check_game", "CheckEstimate",
+           "estimate_check"]
 
 DEFAULT_EXACT_LIMIT = STATE_LIMIT
 """The default bound on the states ``check_game`` lets the exact solver visit: the solver's own limit."""
@@ -261,6 +263,7 @@ def check_game(
     exact_limit: int = DEFAULT_EXACT_LIMIT,
     agents=None,
     seed: int = 0,
+    progress: Callable[[int], Any] | None = None,
 ) -> tuple:
     """Check every law on ``game``; return the names of the laws checked, or raise AssertionError.
 
@@ -277,7 +280,11 @@ def check_game(
       states (``exact=False`` skips the law, and the ``exact`` agent with it);
     - ``agents``: the agents of the agent law, by name (default:
       ``builtin_agents()``);
-    - ``seed``: the hypothesis seed, so a run is reproducible.
+    - ``seed``: the hypothesis seed, so a run is reproducible;
+    - ``progress``: called with a number of walks done, ``max_examples`` per
+      law in all (a progress bar's update; core functions never print).
+
+    ``estimate_check`` says beforehand how long the call would take.
 
     >>> from fnmcts.games.shut_the_box import ShutTheBox
     >>> check_game(ShutTheBox(levers=5), laws=["chance_probabilities", "solver_recursion"])
@@ -285,21 +292,7 @@ def check_game(
     """
     from ..exact import solve
 
-    if isinstance(laws, str) or callable(laws):  # one law, named or given
-        laws = [laws]
-    if isinstance(skip, str):
-        skip = [skip]
-    if getattr(game, "to_move", None) is None:
-        raise TypeError(f"check_game needs a game of the fnmcts protocol, got {game!r}")
-    chosen = [_law_function(law) for law in (LAWS if laws is None else laws)]
-    skip = set(skip)
-    unknown = skip - set(LAWS) - {name for name, _ in chosen}
-    if unknown:
-        raise ValueError(f"unknown law(s) to skip: {', '.join(sorted(map(str, unknown)))}")
-    chosen = [(name, function) for name, function in chosen if name not in skip]
-    if not exact:
-        chosen = [(name, function) for name, function in chosen if function is not law_solver_recursion]
-    _check_bound("exact_limit", exact_limit, 1)
+    chosen = _chosen(game, laws, skip, exact, exact_limit)
     sizes = []
 
     def is_small() -> bool:  # counted once, when a law needs it; a game that fails counting is not small
@@ -343,6 +336,13 @@ def check_game(
             else:
                 chosen_agents = pmap(agents)
             options["agents"] = chosen_agents
+        walked = []
+
+        def walk_done(k, walked=walked):
+            walked.append(k)
+            if progress is not None:
+                progress(k)
+
         found = find_counterexample(
             game,
             function,
@@ -350,11 +350,245 @@ def check_game(
             max_steps=max_steps,
             seed=seed,
             end_only=end_only,
+            progress=walk_done,
             **options,
         )
         if found is not None:
             raise AssertionError(_describe(game, found._replace(law=name)))
+        if progress is not None and sum(walked) < max_examples:
+            progress(max_examples - sum(walked))  # fewer walks than asked: the game has no more to draw
         done.append(name)
     return tuple(done)
 
 
+def _chosen(game, laws, skip, exact: bool, exact_limit: int) -> list:
+    """``[(name, law function), ...]``: the laws a check runs, the options checked."""
+    if isinstance(laws, str) or callable(laws):  # one law, named or given
+        laws = [laws]
+    if isinstance(skip, str):
+        skip = [skip]
+    if getattr(game, "to_move", None) is None:
+        raise TypeError(f"check_game needs a game of the fnmcts protocol, got {game!r}")
+    chosen = [_law_function(law) for law in (LAWS if laws is None else laws)]
+    skip = set(skip)
+    unknown = skip - set(LAWS) - {name for name, _ in chosen}
+    if unknown:
+        raise ValueError(f"unknown law(s) to skip: {', '.join(sorted(map(str, unknown)))}")
+    chosen = [(name, function) for name, function in chosen if name not in skip]
+    if not exact:
+        chosen = [(name, function) for name, function in chosen if function is not law_solver_recursion]
+    _check_bound("exact_limit", exact_limit, 1)
+    return chosen
+
+
+
+
+class CheckEstimate(NamedTuple):
+    """How long ``check_game`` would take: in all, law by law, and options that would make it quick.
+
+    ``quick`` maps options of ``check_game`` (``max_examples``, ``exact_limit``,
+    ``exact``, ``max_steps``, ``agents``) to values that bring the estimate near
+    ``target`` seconds (empty when it is already quick); ``quick_seconds`` is
+    the estimate with them.
+
+    >>> from fnmcts.games.nim import Nim
+    >>> estimate = estimate_check(Nim(heap=10))
+    >>> estimate.seconds < 60, [name for name, _ in estimate.laws][:2]
+    (True, ['moves_stable_and_legal', 'play_pure'])
+    """
+
+    seconds: float
+    laws: tuple  # ((law name, seconds), ...)
+    walk_states: float  # the states a walk checks, on average
+    quick: dict
+    quick_seconds: float
+
+
+def _timed(clock, function, *args, **options) -> float:
+    started = clock()
+    function(*args, **options)
+    return clock() - started
+
+
+def estimate_check(
+    game,
+    *,
+    laws=None,
+    skip=(),
+    max_examples: int = 100,
+    max_steps: int = DEFAULT_MAX_STEPS,
+    exact: bool = True,
+    exact_limit: int = DEFAULT_EXACT_LIMIT,
+    agents=None,
+    budget: float = 2.0,
+    target: float = 20.0,
+    clock: Callable[[], float] = None,
+) -> CheckEstimate:
+    """Estimate the seconds ``check_game`` with these options would take, from a pilot of about ``budget`` seconds.
+
+    The pilot plays a few random walks as the strategies draw them (a length
+    up to ``max_steps``, then random steps) and times each law on their
+    states; the exact solver's cost is timed on a smaller count and scaled to
+    ``exact_limit`` states. The figure is rough (within a few times either
+    way): enough to say beforehand that the defaults would take minutes, and
+    which options make a check quick.
+
+    >>> from fnmcts.games import TicTacToe
+    >>> estimate_check(TicTacToe(), laws=["json_round_trip"]).laws[0][0]
+    'json_round_trip'
+    """
+    import time
+
+    from ..exact import solve
+
+    clock = time.perf_counter if clock is None else clock
+    chosen = _chosen(game, laws, skip, exact, exact_limit)
+    share = budget / (len(chosen) + 2)  # the pilot's time: the walks, the game's size, then each law
+    rng = random.Random(0)
+    started = clock()
+    walks, steps_timed, step_time = [], 0, 0.0
+    while len(walks) < 8 and (len(walks) < 2 or clock() - started < share):
+        length = rng.randint(0, max_steps)
+        state, states = game.start(), [game.start()]
+        for _ in range(length):
+            here = choices(game, state)
+            if not here:
+                break
+            before = clock()
+            try:
+                state = game.play(state, here[int(rng.random() * len(here))])
+            except Exception:  # a broken game: the laws will say so; the walk stops here
+                break
+            step_time += clock() - before
+            steps_timed += 1
+            states.append(state)
+            if clock() - started > share and len(states) > 8:
+                break
+        walks.append(states)
+    per_step = step_time / max(1, steps_timed)
+    walk_states = sum(len(w) for w in walks) / len(walks)
+    seen = [s for w in walks for s in w]
+    try:
+        distinct = len(set(seen)) / len(seen)
+    except TypeError:  # unhashable states: every one is checked
+        distinct = 1.0
+    sample = [seen[int(i * len(seen) / 8)] for i in range(8)] if len(seen) > 8 else seen
+
+    # the game's size: check_game counts it once (up to exact_limit states) when a law needs the solver
+    probe = min(exact_limit, 2000)
+    try:
+        counted = _timed(clock, count_states, game, limit=probe)
+        size = count_states(game, limit=probe)
+    except Exception:  # a game that fails while counting is not solved: its laws fail first
+        counted, size, exact = 0.0, 1, False
+    try:
+        hinted = size_hint(game, game.start())[0]
+    except Exception:
+        hinted = None
+    states = size if size <= probe else (hinted if hinted is not None and hinted <= exact_limit else None)
+    small = exact and states is not None
+    per_state = counted / min(size, probe)
+    one_time, solver_per_walk = 0.0, 0.0
+    try:
+        if exact and small:
+            one_time = _timed(clock, solve, game) if size <= probe else per_state * states * 6
+        elif exact:
+            one_time = per_state * exact_limit  # counting to exact_limit: the game is too big to solve whole
+            ends = [w[-1] for w in walks][:4]
+            below = [count_states(game, end, limit=probe) for end in ends]
+            solver_per_walk = per_state * 6 * sum(b if b <= probe else exact_limit for b in below) / len(below)
+    except Exception:  # the solver fails on this game: its law says so at once
+        one_time, solver_per_walk = 0.0, 0.0
+    checks = max_examples * walk_states * distinct  # the states a law that draws nothing is checked at
+    if states is not None or size <= probe:
+        checks = min(checks, states if states is not None else size)
+
+    def law_cost(function, options) -> float:
+        accepted = inspect.signature(function).parameters
+        extra = {k: v for k, v in options.items() if k in accepted}
+        spent, timed = 0.0, 0
+        for state in sample:
+            if timed and spent > share:
+                break
+            try:
+                spent += _timed(clock, function, game, fresh(state), **extra)
+            except Exception:
+                spent += per_step
+            timed += 1
+        return spent / max(1, timed)
+
+    rows, random_seconds = [], 0.0
+    for name, function in chosen:
+        draws = "rng" in inspect.signature(function).parameters
+        evaluations = max_examples * walk_states if draws else checks
+        if function is law_solver_recursion:
+            seconds = max_examples * solver_per_walk if not small else checks * per_step * 4
+        elif function is law_agents_legal:
+            # each agent once at the first decision (as check_game tries them before it starts), then at every state
+            candidates = builtin_agents().discard("exact").discard("perfect").discard("montecarlo-perfect")
+            first, per_state = _first_decision(game), 0.0
+            for agent_name, agent in (candidates if agents is None else pmap(agents)).items():
+                try:
+                    spent = _timed(clock, agent, game, first, random.Random(0)) if first is not None else 0.0
+                except Exception:
+                    continue  # an agent that does not play the game is left out
+                per_state += spent
+                if agent_name == "random":
+                    random_seconds = evaluations * spent
+            one_time += per_state
+            seconds = evaluations * per_state
+        else:
+            seconds = evaluations * law_cost(function, {"max_steps": max_steps, "rng": random.Random(0), "limit": 0})
+        rows.append((name, seconds))
+    # hypothesis's own work and the walks' steps, measured with a law that checks nothing: 2 walks, then 8 (the
+    # difference is the cost of a walk, the rest the cost of a run)
+    try:
+        two = _timed(clock, find_counterexample, game, _law_nothing, max_examples=2, max_steps=max_steps, seed=1)
+        eight = _timed(clock, find_counterexample, game, _law_nothing, max_examples=8, max_steps=max_steps, seed=1)
+    except Exception:
+        two = eight = 0.0
+    per_walk = max(0.0, eight - two) / 6
+    per_run = max(0.0, two - 2 * per_walk)
+    rows = [(name, seconds + per_run + max_examples * per_walk) for name, seconds in rows]
+    total = one_time + sum(seconds for _, seconds in rows)
+    quick, quick_total = _quick(rows, total, one_time, max_examples, exact, exact_limit, max_steps, walk_states,
+                                solver_per_walk, target, random_seconds)
+    return CheckEstimate(total, tuple(rows), walk_states, quick, quick_total)
+
+
+def _law_nothing(game, state) -> bool:
+    """A law that always holds: the cost of walking, without a law's."""
+    return True
+
+
+def _quick(rows, total, one_time, max_examples, exact, exact_limit, max_steps, walk_states, solver_per_walk,
+           target, random_seconds) -> tuple:
+    """``(options, seconds)``: options of check_game that bring ``total`` near ``target`` seconds."""
+    if total <= target:
+        return {}, total
+    options, solver, agents = {}, dict(rows).get("solver_recursion", 0.0), dict(rows).get("agents_legal", 0.0)
+    if agents > target / 2 and agents > 2 * random_seconds:
+        from ..agents import random_agent
+
+        options["agents"] = pmap({"random": random_agent})
+        total -= agents - random_seconds
+    rest, fixed = total - solver - one_time, 0.0
+    if exact and (solver + one_time) > target / 2:
+        small_limit = 1000
+        if exact_limit > small_limit:
+            options["exact_limit"] = small_limit
+            scale = small_limit / exact_limit
+            fixed = (one_time + solver) * scale
+        else:
+            options["exact"] = False
+    else:
+        fixed = solver + one_time
+    if walk_states > 100 and max_steps > 100:
+        options["max_steps"] = 100
+        rest *= 100 / walk_states
+    if rest + fixed > target:
+        examples = max(10, int(max_examples * max(0.0, target - fixed) / max(rest, 1e-9)))
+        if examples < max_examples:
+            options["max_examples"] = examples
+            rest *= examples / max_examples
+    return options, rest + fixed
