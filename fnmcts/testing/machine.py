@@ -143,11 +143,10 @@ def game_machine(game, laws=MACHINE_LAWS, *, max_examples: int = 50, steps: int 
                 except AssertionError as error:
                     found = Counterexample(name, self.path, self.state, str(error))
                     shortest = _shortest(game, law, options, found, random.Random(0).getstate(), budget) or found
-                    where = (f"after the steps {shortest.path!r}" if shortest.path == self.path else
-                             f"after the steps {shortest.path!r}, the shortest to such a state (the run took "
-                             f"{short(self.path)})")
-                    raise AssertionError(f"game law {name!r} fails for {label} {where}\n"
-                                         f"  state: {shortest.state!r}\n  problem: {shortest.error}") from None
+                    took = "" if shortest.path == self.path else (
+                        f"\n  (the fewest steps to such a state; the run took {short(self.path)})")
+                    raise AssertionError(f"game law {name!r} fails for {label} after the steps {shortest.path!r}\n"
+                                         f"  state: {shortest.state!r}\n  problem: {shortest.error}{took}") from None
 
     kind = type(game).__name__
     GameMachine.__name__ = GameMachine.__qualname__ = f"{kind}Machine"
