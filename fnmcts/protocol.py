@@ -119,10 +119,6 @@ method or hook                         what it gives, and who reads it
                                        players marked in ``perfect`` play the
                                        closed form (default: none, ``playout``).
                                        Read by: fnmcts.agents
-``search_kernel(rule, constant)``      the game's own batched MCTS for a built-in
-                                       rule, proven equal to the engine (default:
-                                       none, the engine).
-                                       Read by: fnmcts.mcts
 ``compiled_graph()``                   the game's ``CompiledGraph``, built faster
                                        than the generic one (default: none).
                                        Read by: fnmcts.mcts
