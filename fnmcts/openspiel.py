@@ -66,11 +66,9 @@ imported; without it, a clear ``ImportError`` names the extra.
 
 from __future__ import annotations
 
-import difflib
 import numbers
 import os
 import sys
-import tempfile
 from bisect import bisect_right
 from dataclasses import dataclass
 from fractions import Fraction
@@ -159,6 +157,8 @@ def openspiel_catalogue():
 
 
 def _unknown(name: str, types) -> str:
+    import difflib
+
     close = difflib.get_close_matches(name, list(types), n=3)
     hint = f"; did you mean {' or '.join(close)}?" if close else f"; OpenSpiel has {len(types)} games"
     return f"OpenSpiel has no game {name!r}{hint}"
@@ -248,6 +248,8 @@ def _quietly(function, *args):
     descriptor 2) before it raises; the message is in the exception, so what it
     printed is dropped when the call fails and passed on when it succeeds (warnings).
     """
+    import tempfile
+
     try:
         sys.stderr.flush()
         saved = os.dup(2)
@@ -348,7 +350,13 @@ STATES = ("positions", "histories")
 # -- states ----------------------------------------------------------------------------------
 
 
-class OpenSpielState:
+class _StateSlots:
+    """The fields of an ``OpenSpielState``, settable while one is made (then the state is frozen)."""
+
+    __slots__ = ("history", "key", "_hash", "_native", "_owner", "_player", "_moves", "_outcomes")
+
+
+class OpenSpielState(_StateSlots):
     """A state of an OpenSpiel game: an immutable hashable value, a position or a history.
 
     A state made by a game whose states are positions (``game.states ==
@@ -366,7 +374,7 @@ class OpenSpielState:
     (True, True, (4, 0), False)
     """
 
-    __slots__ = ("history", "key", "_hash", "_native", "_owner", "_player", "_moves", "_outcomes")
+    __slots__ = ()
 
     def __init__(self, history=()):
         history = tuple(history)
@@ -424,6 +432,24 @@ def _fill(state, history, key, native, owner, player):
     _set(state, "_player", player)
     _set(state, "_moves", None)
     _set(state, "_outcomes", None)
+
+
+def _new_state(history, key, native, owner, player) -> OpenSpielState:
+    """A new state: its fields set on a mutable shell, which then becomes an ``OpenSpielState`` (the fast path)."""
+    state = _new_slots(_StateSlots)
+    state.history = history
+    state.key = key
+    state._hash = hash(key)
+    state._native = native
+    state._owner = owner
+    state._player = player
+    state._moves = None
+    state._outcomes = None
+    state.__class__ = OpenSpielState
+    return state
+
+
+_new_slots = object.__new__
 
 
 def _restored(history, key) -> OpenSpielState:
@@ -633,7 +659,6 @@ class OpenSpielGame(GameBase):
         ``decisions``: the actions of ``history`` that players chose, where the
         position counts them (worked out from ``native`` when not given).
         """
-        state = object.__new__(OpenSpielState)
         player = native.current_player()
         if self._positions:
             key = (self.spec, player, str(native))
@@ -647,8 +672,7 @@ class OpenSpielGame(GameBase):
                 key += (tuple(native.returns()),)
         else:
             key = history
-        _fill(state, history, key, native, self, player)
-        return state
+        return _new_state(history, key, native, self, player)
 
     def _state_of(self, state):
         """The OpenSpiel state of ``state`` (shared: never change it), rebuilt from its history when needed."""
@@ -675,9 +699,12 @@ class OpenSpielGame(GameBase):
         return native
 
     def _exact_outcomes(self, pairs) -> tuple:
-        """``(outcomes, denominator, cumulative)`` for OpenSpiel's ``(action, float)`` pairs: the outcomes of
-        positive probability as exact ``Fraction``\\ s, and their integer cumulative weights (as
-        ``GameBase.sample_outcome`` draws), worked out once per tuple of floats."""
+        """``(outcomes, denominator, cumulative)`` for OpenSpiel's ``(action, float)`` pairs.
+
+        The outcomes of positive probability as exact ``Fraction``\\ s, and their integer
+        cumulative weights (as ``GameBase.sample_outcome`` draws), worked out once per
+        tuple of floats.
+        """
         floats = tuple(p for _, p in pairs)
         cache = self._probabilities
         found = cache.get(floats)
@@ -780,22 +807,25 @@ class OpenSpielGame(GameBase):
         ...
         ValueError: action 4 is not legal at OpenSpielState((4,)) of tic_tac_toe() (legal: [0, 1, 2, 3, 5, 6, 7, 8])
         """
-        native = self._state_of(state)
+        native = state._native if type(state) is OpenSpielState and state._owner is self else self._state_of(state)
         if type(move) is not int:
             if not isinstance(move, numbers.Integral) or isinstance(move, bool):
                 raise TypeError(f"an OpenSpiel move is an action number, got {move!r}")
             move = int(move)
-        if state._player >= 0:
-            allowed = state._moves if state._moves is not None else self.possible_moves(state)
+        player = state._player
+        if player >= 0:
+            allowed = state._moves
+            if allowed is None:
+                allowed = self.possible_moves(state)
         else:
-            allowed = [a for a, _ in native.chance_outcomes()] if state._player == -1 else ()
+            allowed = [a for a, _ in native.chance_outcomes()] if player == -1 else ()
         if move not in allowed:
             raise ValueError(f"action {move} is not legal at {state!r} of {self.spec} (legal: {sorted(allowed)})")
         child = native.clone() if not self._clones_share else self._copy(native, state.history)
         child.apply_action(move)
         decisions = None
         if self._with_decisions and state._owner is self and state.key[0] is self.spec:
-            decisions = state.key[3] + (state._player >= 0)
+            decisions = state.key[3] + (player >= 0)
         return self._state(state.history + (move,), child, decisions)
 
     def random_payoff(self, state, rng) -> tuple:
