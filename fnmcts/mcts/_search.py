@@ -29,7 +29,7 @@ from pyrsistent import field, pmap
 
 from ..values import FixedRecord
 
-from ..parallel import run_chunks, worker_pool
+from ..parallel import kept_pool, run_chunks
 from ..matches import MemoryAgent
 from ..protocol import CHANCE, check_state, payoff_range, state_to_json
 from ..rng import check_rng
@@ -710,8 +710,8 @@ def mcts_move(
     ``tree``: a tree to continue (the reuse of an earlier search). Budgets as
     for ``search``: ``iterations``, ``seconds`` or both, ``stop``, ``max_nodes``.
 
-    Root-parallel search: with ``workers=N`` (a process pool of N, made for
-    the call) or ``executor=`` (a ``concurrent.futures`` executor or a Dask
+    Root-parallel search: with ``workers=N`` (a process pool of N, started at
+    the first such call and kept for the process: ``fnmcts.parallel.kept_pool``) or ``executor=`` (a ``concurrent.futures`` executor or a Dask
     ``distributed.Client``), the ``iterations`` are cut into chunks of
     ``chunk_size`` dives, each an independent search from ``state`` with its
     own child seed of one number drawn from ``rng``; the root statistics
@@ -826,7 +826,7 @@ def _root_parallel(game, state, iterations, rng, workers, executor, chunk_size, 
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
         raise ValueError(f"workers must be a positive whole number, got {workers!r}")
     if workers is not None and executor is not None:
-        raise ValueError("give workers= (a pool made for the call) or executor=, not both")
+        raise ValueError("give workers= (the library's kept pool) or executor=, not both")
     if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
         raise ValueError(f"chunk_size must be a positive whole number, got {chunk_size!r}")
     if options["final"] not in ("visits", "mean"):
@@ -843,7 +843,7 @@ def _root_parallel(game, state, iterations, rng, workers, executor, chunk_size, 
     elif executor is not None:
         results = run_chunks(fn, iterations, seed, chunk_size, executor)
     else:
-        with worker_pool(min(workers, -(-iterations // chunk_size))) as pool:
+        with kept_pool(min(workers, -(-iterations // chunk_size))) as pool:
             results = run_chunks(fn, iterations, seed, chunk_size, pool)
     g = CompiledGraph(game)
     root = g.node(state)
