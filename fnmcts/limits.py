@@ -211,8 +211,10 @@ def _address_room() -> int | None:
 
 
 def memory_budget(limit: int = MEMORY_LIMIT) -> int:
-    """Bytes an exact solution may hold now: the least of ``limit``, half the free memory, and 80% of
-    what an address-space limit (``ulimit -v``) leaves this process.
+    """Bytes an exact solution may hold now: the least of ``limit``, half the free memory, and more.
+
+    More precisely, the least of ``limit``, half the memory the system has free, and 80%
+    of what an address-space limit (``ulimit -v``) leaves this process.
 
     >>> 0 < memory_budget() <= MEMORY_LIMIT, memory_budget(10**6) <= 10**6
     (True, True)
@@ -501,8 +503,10 @@ def check_solve(game, *states, limit: int | None = STATE_LIMIT, memory: int | No
 
 
 def memory_refusal(game, held: int, estimate: SolveEstimate) -> TooLarge:
-    """The ``TooLarge`` a walk raises when it holds ``held`` states: past its cap, or (below the cap) past the
-    memory budget as the process measures it (a ``MemoryWatch``).
+    """The ``TooLarge`` a walk raises when it holds ``held`` states, past its cap or past its memory budget.
+
+    Below the cap it is the memory budget as the process measures it (a ``MemoryWatch``)
+    that was passed.
 
     >>> estimate = SolveEstimate(states=None, frontier=None, state_bytes=1000, budget=10**6, limit=100)
     >>> print(memory_refusal("G", 101, estimate))
