@@ -23,7 +23,6 @@ from fnmcts.exact import evaluate_policy, random_policy  # noqa: E402
 from fnmcts.games import Nim  # noqa: E402
 from fnmcts.games import coin, darts  # noqa: E402
 from fnmcts.games.shut_the_box import DICE_RULES, SCORINGS, ShutTheBox  # noqa: E402
-from fnmcts.games.shut_the_box.batch import random_payoffs  # noqa: E402
 from fnmcts.montecarlo import simulate  # noqa: E402
 from fnmcts.parallel import worker_pool  # noqa: E402
 from fnmcts.protocol import CHANCE  # noqa: E402
@@ -70,7 +69,7 @@ def _frequencies(payoffs) -> dict:
 def test_the_end_of_random_play_has_its_exact_distribution(game):
     n = 200_000
     exact = end_distribution(game, game.start())
-    payoffs = random_payoffs(game, game.start(), n, random.Random(11))
+    payoffs = game.random_batch(game.start(), n, random.Random(11))
     assert_close(_frequencies(payoffs), exact, n)
 
 
@@ -81,7 +80,7 @@ def test_every_rule_set_and_box_ends_as_random_play_does(levers, simplified, dic
     game = ShutTheBox(levers=levers, simplified=simplified, dice=dice, scoring=scoring)
     box = frozenset(data.draw(st.sets(st.integers(1, levers)), label="box"))
     n = 20_000
-    payoffs = random_payoffs(game, box, n, random.Random(data.draw(st.integers(0, 2**32), label="seed")))
+    payoffs = game.random_batch(box, n, random.Random(data.draw(st.integers(0, 2**32), label="seed")))
     assert_close(_frequencies(payoffs), end_distribution(game, box), n)
 
 

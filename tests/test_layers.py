@@ -29,10 +29,12 @@ LAYERS = (
     (
         "games",
         (
+            "fnmcts.games._vector",  # numpy for the games' batch kernels, imported on first use
             "fnmcts.games.nim",
             "fnmcts.games.piles",
             "fnmcts.games.tictactoe",
             "fnmcts.games.shut_the_box.rules",
+            "fnmcts.games.shut_the_box.batch",  # the batch path of simulate, on the rules' tables
             "fnmcts.games.pig",
             "fnmcts.openspiel",  # OpenSpiel's games through the protocol (pyspiel imported when a game is made)
         ),

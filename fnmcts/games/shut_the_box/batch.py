@@ -8,12 +8,12 @@ allows, take one uniformly, and stop a game whose roll allows none. The
 payoffs follow the game in distribution, not draw for draw: the draws come from
 a numpy generator seeded by one draw of ``rng``, so the same ``rng`` gives the
 same payoffs. The tables (for every box mask and roll, the masks a flip
-leaves) are made once per rule set, from the rules' own move tables, and
-shared by equal rule sets.
+leaves) are made once per rule set, from the rules' own move tables (handed in
+by the game's ``random_batch`` hook), and shared by equal rule sets.
 
 >>> import random
 >>> from fnmcts.games.shut_the_box import ShutTheBox
->>> payoffs = random_payoffs(ShutTheBox(), frozenset(range(1, 10)), 100_000, random.Random(1))
+>>> payoffs = ShutTheBox().random_batch(frozenset(range(1, 10)), 100_000, random.Random(1))
 >>> payoffs.shape, bool(0.018 < payoffs.mean() < 0.023)  # random play wins 0.0203... of games
 ((100000,), True)
 
@@ -31,8 +31,8 @@ __all__ = ["random_payoffs", "tables"]
 
 
 @lru_cache(maxsize=16)
-def tables(levers: int, simplified: bool, dice: str, scoring: str) -> tuple:
-    """``(slots, count, start, kids, pay)`` of one rule set: one turn of random play as read-only numpy arrays.
+def tables(game, children, rules) -> tuple:
+    """``(slots, count, start, kids, pay)`` of ``game``'s rule set: one turn of random play as read-only numpy arrays.
 
     A game is a number ``s``: a box mask while the game goes on, the mask plus
     ``2 ** levers`` once it has ended there (a roll no flip adds up to), and 0 for
@@ -42,18 +42,24 @@ def tables(levers: int, simplified: bool, dice: str, scoring: str) -> tuple:
     ``count[s * slots + slot]`` flips that roll allows, uniformly: the next number is
     ``kids[start[s * slots + slot] + k]``. An ended or shut game stays where it is
     (one way, to itself). ``pay[s % 2 ** levers]`` is the payoff of a game that ends at ``s``.
+    ``children(levers, simplified)`` gives the masks each box mask and roll leave,
+    ``rules(game)`` whether one die may be rolled at each mask and the payoff there
+    (the rules' own ``_mask_children`` and ``_mask_rules``). Equal game values are
+    one rule set: the tables are made once for them.
 
-    >>> slots, count, start, kids, pay = tables(3, False, "two", "win")
+    >>> from fnmcts.games.shut_the_box import ShutTheBox
+    >>> from fnmcts.games.shut_the_box.rules import _mask_children, _mask_rules
+    >>> slots, count, start, kids, pay = tables(ShutTheBox(levers=3), _mask_children, _mask_rules)
     >>> slot = 0b111 * slots + 8  # the pair (2, 3): a roll of 5
     >>> int(count[slot]), sorted(int(k) for k in kids[start[slot]:start[slot] + count[slot]]), float(pay[0])
     (1, [1], 1.0)
     """
     np = _numpy()
-    from .rules import ROLL_OF_36, ShutTheBox, _mask_children, _mask_rules
+    from ...rng import ROLL_OF_36
 
-    children = _mask_children(levers, simplified)
-    choice, pay = _mask_rules(ShutTheBox(levers=levers, simplified=simplified, dice=dice, scoring=scoring))
-    size = 1 << levers
+    masks = children(game.levers, game.simplified)
+    choice, pay = rules(game)
+    size = 1 << game.levers
     rolls = list(ROLL_OF_36)
     if any(choice):
         rolls += [1 + j % 6 for j in range(36)]  # one die: each face six times among 36 slots
@@ -67,7 +73,7 @@ def tables(levers: int, simplified: bool, dice: str, scoring: str) -> tuple:
             else:
                 if slot >= 36 and not choice[mask]:
                     roll = rolls[slot - 36]  # no choice here: the same 36 pairs again
-                ways = children[mask][roll] or (mask + size,)
+                ways = masks[mask][roll] or (mask + size,)
             start.append(len(kids))
             count.append(len(ways))
             kids.extend(ways)
@@ -78,21 +84,23 @@ def tables(levers: int, simplified: bool, dice: str, scoring: str) -> tuple:
     return (slots,) + arrays
 
 
-def random_payoffs(game, box, n: int, rng):
-    """The payoffs of ``n`` games of random play from ``box`` (a numpy array of floats), drawn from ``rng``.
+def random_payoffs(game, mask: int, n: int, rng, children, rules):
+    """The payoffs of ``n`` games of random play from box ``mask`` (a numpy array of floats), drawn from ``rng``.
+
+    ``children`` and ``rules`` build the tables (see ``tables``).
 
     >>> import random
     >>> from fnmcts.games.shut_the_box import ShutTheBox
-    >>> sorted(set(random_payoffs(ShutTheBox(scoring="sum"), frozenset({1, 2}), 1_000, random.Random(3)).tolist()))
+    >>> from fnmcts.games.shut_the_box.rules import _mask_children, _mask_rules
+    >>> payoffs = random_payoffs(ShutTheBox(scoring="sum"), 0b11, 1_000, random.Random(3), _mask_children, _mask_rules)
+    >>> sorted(set(payoffs.tolist()))
     [-3.0, -1.0, 0.0]
     """
     np = _numpy()
-    from .rules import box_to_mask
-
-    slots, count, start, kids, pay = tables(game.levers, game.simplified, game.dice, game.scoring)
+    slots, count, start, kids, pay = tables(game, children, rules)
     size = pay.size
     generator = _generator(rng)
-    state = np.full(n, box_to_mask(box), dtype=np.int32)
+    state = np.full(n, mask, dtype=np.int32)
     for _ in range(game.levers + 1):  # every turn flips a lever or ends the game
         if not ((state > 0) & (state < size)).any():
             break
