@@ -41,6 +41,7 @@ __all__ = [
     "make_executor",
     "worker_pool",
     "kept_pool",
+    "worker_kept",
     "check_count",
     "Interrupted",
     "interrupted",
@@ -136,11 +137,12 @@ def _call(job):
     return fn(size, child_rng(seed, index))
 
 
-def make_executor(workers: int | None = None) -> Executor:
+def make_executor(workers: int | None = None, keep: bool = False) -> Executor:
     """A process pool with ``workers`` processes (default: one per core).
 
     Its workers ignore Ctrl-C (the parent stops them), write nothing to the
-    parent's terminal or pipes, and end when the parent dies.
+    parent's terminal or pipes, and end when the parent dies. ``keep``: the
+    workers keep what ``worker_kept`` makes, between the chunks they run.
 
     >>> with make_executor(2) as executor:
     ...     type(executor).__name__
@@ -149,12 +151,14 @@ def make_executor(workers: int | None = None) -> Executor:
     from concurrent.futures import ProcessPoolExecutor  # imported when a pool is made, not with fnmcts
 
     return ProcessPoolExecutor(
-        max_workers=workers or os.cpu_count() or 1, initializer=_worker_start, initargs=(os.getpid(),)
+        max_workers=workers or os.cpu_count() or 1, initializer=_worker_start, initargs=(os.getpid(), keep)
     )
 
 
-def _worker_start(parent: int) -> None:
-    """Set up a worker of ``make_executor``: signals, standard streams, the watch on its parent."""
+def _worker_start(parent: int, keep: bool = False) -> None:
+    """Set up a worker of ``make_executor``: signals, standard streams, the watch on its parent, what it keeps."""
+    if keep:
+        _WORKER_KEPT["keeps"] = {}
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole process group: the parent decides
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     devnull = os.open(os.devnull, os.O_RDWR)
@@ -210,6 +214,43 @@ def worker_pool(workers: int | None):
 _KEPT: dict = {}
 """The kept pools of this process, by their number of workers: ``workers -> (pid, executor, processes)``."""
 
+_WORKER_KEPT: dict = {}
+"""In a worker of a kept pool only: ``{"keeps": {key: value}}``, what ``worker_kept`` made there."""
+
+WORKER_KEEPS = 4
+"""How many values a worker of a kept pool keeps at most (the oldest goes first)."""
+
+
+def worker_kept(key, make):
+    """In a worker of a kept pool: the value kept under ``key``, made by ``make()`` the first time; else ``None``.
+
+    What a chunk builds that the next chunk of the same work can use again (a
+    search's compiled graph of the game, which depends on the game alone) is
+    built once per worker, not once per chunk; at most ``WORKER_KEEPS`` values
+    are kept. Anywhere else (this process, a worker of another executor)
+    nothing is kept and the caller builds its own.
+
+    >>> worker_kept("graph", dict) is None  # not in a worker of a kept pool
+    True
+    >>> with kept_pool(2) as pool:
+    ...     made = set(pool.map(_kept_id, ["graph"] * 20))
+    >>> None not in made and len(made) <= 2  # each worker made it once, whichever chunks it ran
+    True
+    """
+    keeps = _WORKER_KEPT.get("keeps")
+    if keeps is None:
+        return None
+    value = keeps.get(key)
+    if value is None:
+        while len(keeps) >= WORKER_KEEPS:
+            del keeps[next(iter(keeps))]
+        value = keeps[key] = make()
+    return value
+
+
+def _kept_id(key):
+    return id(worker_kept(key, dict))
+
 
 @contextmanager
 def kept_pool(workers: int | None):
@@ -238,7 +279,7 @@ def kept_pool(workers: int | None):
         import multiprocessing
 
         before = set(multiprocessing.active_children())
-        executor = make_executor(workers)
+        executor = make_executor(workers, keep=True)
         executor.submit(_count, 0, None).result()  # the workers start now, so they can be told apart
         processes = [p for p in multiprocessing.active_children() if p not in before]
         if not _KEPT:

@@ -8,7 +8,8 @@ import random
 import pytest
 
 from fnmcts import parallel
-from fnmcts.games import Nim
+from fnmcts.games import Nim, ShutTheBox, TicTacToe
+from fnmcts.protocol import CHANCE
 from fnmcts.mcts import mcts_move
 from fnmcts.parallel import kept_pool, run_chunks
 
@@ -81,3 +82,14 @@ def test_root_parallel_search_uses_the_kept_pool_and_gives_what_one_worker_gives
     assert parallel._KEPT[2][1] is pool
     assert (one.move, one.iterations, one.children) == (two.move, two.iterations, two.children) == (
         again.move, again.iterations, again.children)
+
+
+@pytest.mark.parametrize("game, solver", [(Nim(heap=30, max_take=4), True), (TicTacToe(), True),
+                                          (ShutTheBox(levers=6), False)], ids=repr)
+def test_a_worker_keeps_the_compiled_graph_and_the_search_stays_the_same(game, solver):
+    """The kept pool's workers build a game's graph once and use it for every later chunk and call."""
+    state = game.start() if game.to_move(game.start()) is not CHANCE else game.play(game.start(), 7)
+    fresh = mcts_move(game, state, 6_000, random.Random(8), workers=1, chunk_size=1_000, solver=solver)
+    for _ in range(2):  # the second call finds the graphs the first one built
+        kept = mcts_move(game, state, 6_000, random.Random(8), workers=2, chunk_size=1_000, solver=solver)
+        assert (kept.move, kept.iterations, kept.children) == (fresh.move, fresh.iterations, fresh.children)

@@ -32,7 +32,7 @@ from pyrsistent import field, pmap
 
 from ..values import FixedRecord
 
-from ..parallel import kept_pool, run_chunks
+from ..parallel import kept_pool, run_chunks, worker_kept
 from ..matches import MemoryAgent
 from ..protocol import CHANCE, check_state, payoff_range, state_to_json  # noqa: F401 (payoff_range: doctests)
 from ..rng import check_rng
@@ -699,8 +699,13 @@ def _proven_map(graph, stats):
 
 
 def _root_chunk(game, state, options, size, rng):
-    """One chunk of a root-parallel search: an independent search, reduced to its root's statistics."""
-    found = mcts_move(game, state, size, rng, **dict(options))
+    """One chunk of a root-parallel search: an independent search, reduced to its root's statistics.
+
+    In a worker of the kept pool the game's compiled graph is built once and used again by the
+    worker's later chunks (a graph depends on the game alone: the same search, draw for draw).
+    """
+    graph = worker_kept(("compiled graph", game), lambda: CompiledGraph(game))
+    found = mcts_move(game, state, size, rng, graph=graph, **dict(options))
     kids = [game.play(state, m) for m, _ in found.children]
     counts = [counts_of(found.tree[state])] + [counts_of(r) for _, r in found.children]
     proofs = {j: found.proven[s] for j, s in enumerate([state] + kids) if s in found.proven}
