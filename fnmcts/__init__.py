@@ -35,8 +35,6 @@ _LAZY = {
     "Piles": ".games",
     "ShutTheBox": ".games",
     "TicTacToe": ".games",
-    # games.shut_the_box
-    "uct": ".games.shut_the_box",  # the tutorial's uct(tree, box, rng), any game with game=
     # openspiel
     "from_openspiel": ".openspiel",  # OpenSpiel's games (the openspiel extra; pyspiel loads with a game)
     # montecarlo
@@ -63,6 +61,7 @@ _LAZY = {
     "top_children": ".mcts",
     "ucb": ".mcts",
     "ucb1": ".mcts",
+    "uct": ".mcts",
     # agents
     "AGENTS": ".agents",
     "exact_agent": ".agents",
@@ -92,6 +91,9 @@ _LAZY = {
     "train_game": ".qlearning",
     "update_q_value": ".qlearning",
     # io
+    "load_ai": ".io",
+    "load_search": ".io",
+    "load_tree": ".io",
     "save_ai": ".io",
     "save_search": ".io",
     "save_tree": ".io",
@@ -116,9 +118,6 @@ _LAZY = {
     "nim_sum": ".games.piles",
     # tutorial
     "evaluate_position": ".tutorial",
-    "load_ai": ".tutorial",
-    "load_search": ".tutorial",
-    "load_tree": ".tutorial",
     "new_ai": ".tutorial",
     "train": ".tutorial",
 }

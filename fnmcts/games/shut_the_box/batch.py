@@ -8,8 +8,8 @@ allows, take one uniformly, and stop a game whose roll allows none. The
 payoffs follow the game in distribution, not draw for draw: the draws come from
 a numpy generator seeded by one draw of ``rng``, so the same ``rng`` gives the
 same payoffs. The tables (for every box mask and roll, the masks a flip
-leaves) are made once per rule set, from the rules' own move tables (handed in
-by the game's ``random_batch`` hook), and shared by equal rule sets.
+leaves) are made once per rule set, from the rules' own move tables
+(``masks.rule_tables``), and shared by equal rule sets.
 
 >>> import random
 >>> from fnmcts.games.shut_the_box import ShutTheBox
@@ -26,12 +26,13 @@ from functools import lru_cache
 
 from .._vector import generator as _generator
 from .._vector import numpy as _numpy
+from .masks import mask_to_box, one_die_may_roll, rule_tables
 
 __all__ = ["random_payoffs", "tables"]
 
 
 @lru_cache(maxsize=16)
-def tables(game, children, rules) -> tuple:
+def tables(game) -> tuple:
     """``(slots, count, start, kids, pay)`` of ``game``'s rule set: one turn of random play as read-only numpy arrays.
 
     A game is a number ``s``: a box mask while the game goes on, the mask plus
@@ -42,14 +43,10 @@ def tables(game, children, rules) -> tuple:
     ``count[s * slots + slot]`` flips that roll allows, uniformly: the next number is
     ``kids[start[s * slots + slot] + k]``. An ended or shut game stays where it is
     (one way, to itself). ``pay[s % 2 ** levers]`` is the payoff of a game that ends at ``s``.
-    ``children(levers, simplified)`` gives the masks each box mask and roll leave,
-    ``rules(game)`` whether one die may be rolled at each mask and the payoff there
-    (the rules' own ``_mask_children`` and ``_mask_rules``). Equal game values are
-    one rule set: the tables are made once for them.
+    Equal game values are one rule set: the tables are made once for them.
 
     >>> from fnmcts.games.shut_the_box import ShutTheBox
-    >>> from fnmcts.games.shut_the_box.rules import _mask_children, _mask_rules
-    >>> slots, count, start, kids, pay = tables(ShutTheBox(levers=3), _mask_children, _mask_rules)
+    >>> slots, count, start, kids, pay = tables(ShutTheBox(levers=3))
     >>> slot = 0b111 * slots + 8  # the pair (2, 3): a roll of 5
     >>> int(count[slot]), sorted(int(k) for k in kids[start[slot]:start[slot] + count[slot]]), float(pay[0])
     (1, [1], 1.0)
@@ -57,9 +54,10 @@ def tables(game, children, rules) -> tuple:
     np = _numpy()
     from ...rng import ROLL_OF_36
 
-    masks = children(game.levers, game.simplified)
-    choice, pay = rules(game)
+    masks = rule_tables(game.levers, game.simplified).children
     size = 1 << game.levers
+    choice = [one_die_may_roll(m, game.dice) for m in range(size)]
+    pay = [game._payoff_of(mask_to_box(m)) for m in range(size)]
     rolls = list(ROLL_OF_36)
     if any(choice):
         rolls += [1 + j % 6 for j in range(36)]  # one die: each face six times among 36 slots
@@ -84,20 +82,17 @@ def tables(game, children, rules) -> tuple:
     return (slots,) + arrays
 
 
-def random_payoffs(game, mask: int, n: int, rng, children, rules):
+def random_payoffs(game, mask: int, n: int, rng):
     """The payoffs of ``n`` games of random play from box ``mask`` (a numpy array of floats), drawn from ``rng``.
-
-    ``children`` and ``rules`` build the tables (see ``tables``).
 
     >>> import random
     >>> from fnmcts.games.shut_the_box import ShutTheBox
-    >>> from fnmcts.games.shut_the_box.rules import _mask_children, _mask_rules
-    >>> payoffs = random_payoffs(ShutTheBox(scoring="sum"), 0b11, 1_000, random.Random(3), _mask_children, _mask_rules)
+    >>> payoffs = random_payoffs(ShutTheBox(scoring="sum"), 0b11, 1_000, random.Random(3))
     >>> sorted(set(payoffs.tolist()))
     [-3.0, -1.0, 0.0]
     """
     np = _numpy()
-    slots, count, start, kids, pay = tables(game, children, rules)
+    slots, count, start, kids, pay = tables(game)
     size = pay.size
     generator = _generator(rng)
     state = np.full(n, mask, dtype=np.int32)
