@@ -169,3 +169,9 @@ def test_the_count_is_a_value_and_prints_as_a_table():
 def test_a_count_with_chance_shows_the_weighted_column():
     text = str(count(ShutTheBox(levers=3)))
     assert "weighted" in text.splitlines()[1]
+
+
+def test_a_count_beyond_its_memory_budget_is_refused_not_a_memory_error():
+    # a budget of one byte: the watch trips at its first look (every 4,096 new states)
+    with pytest.raises(TooLarge, match="took more than its memory budget of 1 bytes"):
+        count(TicTacToe(), memory=1)

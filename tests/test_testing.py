@@ -717,3 +717,18 @@ def test_the_estimate_of_a_quick_game_is_quick():
     estimate = estimate_check(Nim(heap=6))
     assert estimate.seconds < 60 and estimate.quick == {}
     assert [name for name, _ in estimate.laws] == list(LAWS)
+
+
+def test_the_solver_s_own_limits_are_not_blamed_on_the_game(monkeypatch):
+    # solve refuses (TooLarge: its memory or state limits): the solver and symmetry laws cannot be checked there,
+    # and no law fails for it
+    import fnmcts.exact
+    from fnmcts.limits import TooLarge
+
+    def refuses(*args, **options):
+        raise TooLarge("the exact solution would hold more than the memory budget")
+
+    monkeypatch.setattr(fnmcts.exact, "solve", refuses)
+    assert check_game(Nim(heap=8), laws=["solver_recursion"], **FEW) == ("solver_recursion",)
+    assert check_game(TicTacToe(), laws=["symmetry"], **FEW) == ("symmetry",)
+    assert law_solver_recursion(Nim(heap=8), Nim(heap=8).start())

@@ -49,7 +49,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, Callable, NamedTuple
 
-from ..limits import TooLarge
+from ..limits import MemoryWatch, TooLarge, memory_budget
 from ..protocol import CHANCE, describe_move, may_repeat, symmetries
 from ._walk import game_call
 
@@ -212,6 +212,7 @@ def count(
     key: Callable[[Any], Any] | None = None,
     state=None,
     limit: int | None = None,
+    memory: int | None = None,
     progress: Callable[[int], Any] | None = None,
 ) -> Count:
     """Count the states and histories of ``game`` ply by ply, to ``depth`` steps (default: to the end).
@@ -227,7 +228,9 @@ def count(
       game whose states hold more than the position (a history);
     - ``state``: count from this state instead of the start;
     - ``limit``: a ``TooLarge`` error once more distinct states than this are
-      found; ``progress``: called with 1 after each ply.
+      found; ``memory``: the same once the count has taken more than this many
+      bytes (default ``fnmcts.limits.memory_budget()``: never a ``MemoryError``);
+      ``progress``: called with 1 after each ply.
 
     A game that may repeat states (its ``may_repeat`` hook) needs a ``depth``;
     so does a game whose play goes round in a cycle (a ``ValueError`` says so).
@@ -245,6 +248,8 @@ def count(
     start = game_call("start", game.start) if state is None else state
     players = getattr(game, "num_players", 1)
 
+    budget = memory_budget() if memory is None else memory
+    watch = MemoryWatch(budget)
     level = {identify(start): [start, 1, Fraction(1)]}  # key -> [a state, histories, weighted histories]
     seen, terminal_seen, outcomes = set(level), set(), {}
     plies, ply, complete = [], 0, False
@@ -291,6 +296,11 @@ def count(
                             raise TooLarge(
                                 f"counting {game!r} found more than {limit:,} distinct states by ply {ply + 1}; "
                                 "give a smaller depth (or limit=None to go on)"
+                            )
+                        if len(seen) % 4096 == 0 and watch.exceeded():
+                            raise TooLarge(
+                                f"counting {game!r} took more than its memory budget of {budget:,} bytes by ply "
+                                f"{ply + 1}, with {len(seen):,} distinct states; give a smaller depth (or memory=)"
                             )
                 else:
                     entry[1] += histories
