@@ -2,7 +2,7 @@
 
 ``goldens.json`` (beside this module) holds counts and Grundy values, each with
 its source: tic-tac-toe's 5,478 positions and 549,946 histories (OpenSpiel's
-tests), Connect Four's positions after n plies (OEIS A212693, positions told apart by OpenSpiel's picture of the board), chess's perft
+tests), Connect Four's positions after n plies (OEIS A212693, through the OpenSpiel adapter), chess's perft
 numbers, Kayles's Grundy values (OEIS A002186), and the built-in Nim games'
 counts from closed forms. ``check_count(entry)`` counts the game an entry
 names (``fnmcts.testing.counts.count``) and lists every difference;
