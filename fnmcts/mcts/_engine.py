@@ -528,6 +528,9 @@ def dives(
 ):
     """Run up to ``n`` dives from ``root``; return ``(dives run, last path, end state, proven value)``.
 
+    The last path (its stored nodes, root first) is kept when the options read it
+    (the solver, expectimax, states that repeat), else it is None.
+
     ``stats`` (a ``Stats`` of ``graph``) grows in place. ``select(children,
     stats, parent_visits)`` picks the child to enter (``user_selector``; the
     built-in rules, ``ucb_selector`` and ``ucb1_selector``, run inline).
@@ -545,8 +548,8 @@ def dives(
     >>> root = graph.node(graph.game.start())
     >>> stats = Stats(graph)
     >>> done, path, end, exact = dives(graph, stats, root, 1, 50, random.Random(1), ucb1_selector())
-    >>> done, [graph.state(i)["heap"] for i in path], end == graph.game.state(0, 0), exact
-    (50, [3, 1, 0], True, None)
+    >>> done, path, end == graph.game.state(0, 0), exact
+    (50, None, True, None)
     >>> sorted((graph.state(i)["heap"], graph.state(i)["player"], n) for i, n in enumerate(stats.N))
     [(0, 0, 42), (0, 1, 4), (1, 0, 5), (1, 1, 43), (2, 1, 6), (3, 0, 50)]
 
@@ -570,22 +573,32 @@ def dives(
     if expectimax:
         stats.use_values()
     mode, rule_c = getattr(select, "inline", (0, None))
-    E, K = stats.E, stats.use_keys(mode, rule_c) if mode else stats.K
+    if not mode and stats.K is not None:  # keys of another rule would go stale: drop them
+        stats.K = stats.key_rule = None
+    E, K = stats.E, stats.use_keys(mode, rule_c) if mode else None
     key = stats.key
     grow, logs = stats.grow, stats.logs
     rnd = rng.random
     solving = solver is not None
     lookup = solver.lookup if solving else None
     compiled = rollout is None and compiled_playouts
+    key_rule = mode if K is not None and not expectimax else 0  # 1 or 2: the counting loop keeps the keys
+    score_of = ucb_score
+    groups = [[] for _ in range(g.num_players)]  # the nodes of a dive by the player who moved into them
+    by_mover = tuple(enumerate(groups))
+    track = solving or expectimax or repeats  # the path in order: the solver, expectimax and repeated states read it
     done = 0
-    path, end, exact = [root], None, None
+    path, end, exact = None, None, None
     for _ in range(n):
         if stop_when_proven and solving and lookup(root) is not None:
             break
         done += 1
         i = root
-        path = [root]
-        movers = [root_mover]
+        groups[root_mover].append(root)
+        if track:
+            path = [root]
+            on_path = {root}
+            movers = [root_mover]
         while True:
             if solving:
                 pv = lookup(i)
@@ -661,7 +674,7 @@ def dives(
                 i = best
             else:
                 i = select(options, stats, ni)
-            if repeats and i in path:  # back to a state of this dive: one playout from it ends the dive
+            if repeats and i in on_path:  # back to a state of this dive: one playout from it ends the dive
                 if compiled:
                     t = finish(g, i, rnd, rng)
                     res, end = u[t], states[t]
@@ -671,22 +684,40 @@ def dives(
                 exact = None
                 grow()
                 break
-            path.append(i)
-            movers.append(k)
-        # back up: the result of each node's mover
-        key_rule = stats.key_rule[0] if K is not None and not expectimax else 0
-        for node, m in zip(path, movers):
+            groups[k].append(i)
+            if track:
+                path.append(i)
+                on_path.add(i)
+                movers.append(k)
+        # back up: each mover's result to its nodes at once (the loop written per rule: its key follows the counts)
+        for m, nodes in by_mover:
+            if not nodes:
+                continue
             x = res[m]
-            N[node] = c = N[node] + 1
-            S[node] = s = S[node] + x
-            if x > 0.5:
-                W[node] += 1
-            elif x == 0.5:
-                D[node] += 1
             if key_rule == 1:
-                K[node] = s / c
+                for node in nodes:
+                    N[node] = c = N[node] + 1
+                    S[node] = s = S[node] + x
+                    K[node] = s / c
             elif key_rule == 2:
-                K[node] = key(s, c)
+                for node in nodes:
+                    N[node] = c = N[node] + 1
+                    S[node] = s = S[node] + x
+                    try:
+                        K[node] = score_of(s, c, rule_c)
+                    except ValueError:  # a score above the visits (a tree given so): an error when rated
+                        K[node] = _UNRATED
+            else:
+                for node in nodes:
+                    N[node] += 1
+                    S[node] += x
+            if x > 0.5:
+                for node in nodes:
+                    W[node] += 1
+            elif x == 0.5:
+                for node in nodes:
+                    D[node] += 1
+            nodes.clear()
         if expectimax:
             for node, m in zip(reversed(path), reversed(movers)):
                 nn = N[node]
