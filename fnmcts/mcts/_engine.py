@@ -587,6 +587,17 @@ def dives(
     groups = [[] for _ in range(g.num_players)]  # the nodes of a dive by the player who moved into them
     by_mover = tuple(enumerate(groups))
     track = solving or expectimax or repeats  # the path in order: the solver, expectimax and repeated states read it
+
+    def play_out(i):
+        """``(rescaled payoff, terminal state)`` of one game played to the end from node ``i``."""
+        if compiled:
+            t = finish(g, i, rnd, rng)
+            grow()
+            return u[t], states[t]
+        end = playout(game, states[i], rng, rollout)
+        grow()
+        return g.u_of_state(end), end
+
     done = 0
     path, end, exact = None, None, None
     for _ in range(n):
@@ -609,14 +620,8 @@ def dives(
                     break
             ni = N[i]
             if ni is None:  # a new node: one playout from it; the backup counts it from 0
-                if compiled:
-                    t = finish(g, i, rnd, rng)
-                    res, end = u[t], states[t]
-                else:
-                    end = playout(game, states[i], rng, rollout)
-                    res = g.u_of_state(end)
+                res, end = play_out(i)
                 exact = None
-                grow()
                 N[i] = 0
                 break
             k = kind[i]
@@ -675,14 +680,8 @@ def dives(
             else:
                 i = select(options, stats, ni)
             if repeats and i in on_path:  # back to a state of this dive: one playout from it ends the dive
-                if compiled:
-                    t = finish(g, i, rnd, rng)
-                    res, end = u[t], states[t]
-                else:
-                    end = playout(game, states[i], rng, rollout)
-                    res = g.u_of_state(end)
+                res, end = play_out(i)
                 exact = None
-                grow()
                 break
             groups[k].append(i)
             if track:
