@@ -218,13 +218,11 @@ class CompiledGraph:
 
     def child(self, i, j) -> int:
         """The node move ``j`` of decision ``i`` leads to (interned when first asked)."""
-        child = self.lazy[i][j]
+        state = self.game.play(self.states[i], self.moves[i][j])
+        child = self.index.get(state)
         if child is None:
-            state = self.game.play(self.states[i], self.moves[i][j])
-            child = self.index.get(state)
-            if child is None:
-                child = self.node(state)
-            self.lazy[i][j] = child
+            child = self.node(state)
+        self.lazy[i][j] = child
         return child
 
     def children(self, i) -> tuple:
@@ -240,9 +238,13 @@ class CompiledGraph:
         kids = self.kids[i]
         if kids is None:
             lazy = self.lazy[i]
-            for j, child in enumerate(lazy):
-                if child is None:
-                    self.child(i, j)
+            if None in lazy:  # the moves not played yet, in one loop (``child`` inline)
+                state, moves, play, index, node = self.states[i], self.moves[i], self.game.play, self.index, self.node
+                for j, child in enumerate(lazy):
+                    if child is None:
+                        after = play(state, moves[j])
+                        child = index.get(after)
+                        lazy[j] = child if child is not None else node(after)
             kids = self.kids[i] = tuple(lazy)
         return kids
 
@@ -266,6 +268,10 @@ class CompiledGraph:
     def u_of_state(self, state) -> tuple:
         """The rescaled payoff of terminal ``state``."""
         return self._rescale(self.game.payoff(state))
+
+    def rescale(self, payoff) -> tuple:
+        """``payoff`` rescaled to [0, 1] per player (``rescaler``)."""
+        return self._rescale(payoff)
 
 
 def mover_into(game, state) -> int:

@@ -167,10 +167,6 @@ def _written_back(graph, stats, tree):
     return grown.persistent()
 
 
-def _last_payoff(game, end, exact):
-    return exact if end is None else tuple(game.payoff(end))
-
-
 def _options(game, state, rule, backup, rng):
     if game is None or not hasattr(game, "to_move"):
         raise TypeError(f"game must implement the fnmcts game protocol, got {game!r}")
