@@ -38,6 +38,8 @@ from ..matches import agent_move, initial_memory, result_line, tournament
 from ..protocol import (
     CHANCE,
     check_reachable,
+    describe_move,
+    game_name,
     game_to_json,
     parse_move,
     parse_state,
@@ -154,7 +156,7 @@ def board_games() -> tuple:
     """The games these commands play: the two-player games of ``GAMES``, Nim's first, then by name.
 
     >>> board_games()
-    ('nim', 'piles', 'pig', 'tic-tac-toe')
+    ('nim', 'piles', 'pig', 'kayles', 'tic-tac-toe')
     """
     two = sorted(name for name, kind in GAMES.items() if getattr(kind, "num_players", None) == 2)
     return tuple(n for n in _FAMILIES if n in two) + tuple(n for n in two if n not in _FAMILIES)
@@ -326,8 +328,8 @@ def _check_agents(args, kind: str, names) -> None:
             raise CliError(f"{flag} applies to --ai {' or '.join(takers)} only, not {' or '.join(names)}")
 
 
-def _load_q(q_table, kind: str = "piles"):
-    """The QAI saved at ``q_table``, or a ``CliError`` naming the problem."""
+def _load_q(q_table, kind: str = "piles", game=None):
+    """The QAI saved at ``q_table`` (of a built-in game, or of ``game``), or a ``CliError`` naming the problem."""
     if q_table is None:
         raise CliError(f"--ai q needs --q-table FILE ({_train_hint(kind)})")
     path = Path(q_table)
@@ -336,7 +338,7 @@ def _load_q(q_table, kind: str = "piles"):
     try:
         from ..tutorial import load_ai
 
-        return load_ai(path)
+        return load_ai(path) if game is None else load_ai(path, {**GAMES, game_name(game): type(game)})
     except (ValueError, TypeError, KeyError, OSError, UnicodeDecodeError) as error:
         raise CliError(f"bad Q table: {error}") from None
 
@@ -390,7 +392,7 @@ def _nim_game(args, names=(), state_text=None):
 def _spec_game(args, names, state_text):
     """``(game, state, q_ai)`` for ``--game SPEC``: the game it names, the parsed state and the Q table."""
     game = resolve_game(args.game_spec)
-    q_ai = _load_q(args.q_table, game.name) if "q" in names else None
+    q_ai = _load_q(args.q_table, game_name(game), game) if "q" in names else None
     trained = getattr(q_ai, "game", None)
     if trained is not None and trained != game:
         raise CliError(f"the Q table {args.q_table} was trained on {trained!r}, not {game!r}")
@@ -410,14 +412,14 @@ def _make_game(kind, fields):
 
 def _refuse_empty(game) -> None:
     if game.to_move(game.start()) is None:
-        empty = _family(game.name).empty
+        empty = _family(game_name(game)).empty
         where = empty(game) if empty is not None else f"the start of {game!r} is an end"
         raise CliError(f"nothing to play: {where}, so the game is over before it starts")
 
 
 def _state_count(game, state):
     """How many states the exact solver visits from ``state`` (as the game's family counts, else its hint), or ``None``."""
-    states = _family(game.name).states
+    states = _family(game_name(game)).states
     return size_hint(game, state)[0] if states is None else states(game, state)
 
 
@@ -652,7 +654,7 @@ def interactive_game(game, agent, rng, *, human: int, read, write, games: int = 
     ({'games': 1, 'wins': 0, 'losses': 0, 'draws': 1, 'stopped': None}, 'Nobody wins. It is a draw.')
     """
     summary = {"games": 0, "wins": 0, "losses": 0, "draws": 0, "stopped": None}
-    family = _family(game.name)
+    family = _family(game_name(game))
     intro = f"You are {_player_name(game, human)}"
     if family.rule is not None:
         intro += f"; {family.rule(game)}"
@@ -667,7 +669,7 @@ def interactive_game(game, agent, rng, *, human: int, read, write, games: int = 
                 moves = game.possible_moves(state)
                 if player == human and len(moves) == 1:
                     write(render(game, state))
-                    write(f"only one choice: {game.describe_move(state, moves[0])}")
+                    write(f"only one choice: {describe_move(game, state, moves[0])}")
                     move = moves[0]
                 elif player == human:
                     write(render(game, state))
@@ -735,7 +737,7 @@ def _play(args):
     if summary["stopped"]:
         print()  # the prompt or ^C left the cursor mid-line
     text = f"games {summary['games']}, wins {summary['wins']}, losses {summary['losses']}"
-    if _family(game.name).draws or summary["draws"]:
+    if _family(game_name(game)).draws or summary["draws"]:
         text += f", draws {summary['draws']}"
     if summary["stopped"]:
         text += f"; stopped ({summary['stopped']}), the game in progress is not counted"
@@ -769,7 +771,7 @@ def _tournament(args):
     def describe(record):
         payload = record.to_json() | {"agent1": args.agent1, "agent2": args.agent2, "game": _game_json(game)}
         summary = record.summary()
-        if _family(game.name).draws and not record.draws:
+        if _family(game_name(game)).draws and not record.draws:
             summary += " 0 draws."
         if record.games < args.games:
             summary = f"{record.games:,} of {args.games:,} games played. {summary}"
@@ -782,7 +784,10 @@ def _tournament(args):
 
 
 def _game_json(game) -> dict:
-    return game_to_json(game)
+    try:
+        return game_to_json(game)
+    except ValueError:  # not a dataclass: its name and how it prints
+        return {"name": game_name(game), "repr": repr(game)}
 
 
 def _move_json(move):
@@ -811,12 +816,12 @@ def _move(args):
     move = agent(game, state, make_rng(seed))
     payload = {
         "move": _move_json(move),
-        "describe": game.describe_move(state, move),
+        "describe": describe_move(game, state, move),
         "state": game.state_to_json(state),
         "ai": args.ai,
         "seed": seed,
     }
-    emit(args, payload, f"{args.ai}: {game.describe_move(state, move)}")
+    emit(args, payload, f"{args.ai}: {describe_move(game, state, move)}")
 
 
 def _solve(args):
@@ -848,7 +853,7 @@ def _solve(args):
         "exact_checked": bool(checked),
     }
     who = "the player to move wins" if winner == theory.MOVER else "the player to move loses (the other player wins)"
-    listed = ", ".join(game.describe_move(state, m) for m in moves) or "none"
+    listed = ", ".join(describe_move(game, state, m) for m in moves) or "none"
     text = f"{_where(game, state)}\n{who}\nwinning moves: {listed}"
     if checked:
         text += "\n(checked against the exact solver)"
@@ -888,7 +893,7 @@ def _solve_exact(args, game, state):
         "game": _game_json(game),
         "solver": "exact",
     }
-    listed = ", ".join(game.describe_move(state, m) for m in best)
+    listed = ", ".join(describe_move(game, state, m) for m in best)
     if winner == theory.MOVER:
         verdict = f"the player to move wins: {_player_name(game, player)}\nwinning moves: {listed}"
     elif winner == theory.OTHER:
@@ -901,7 +906,7 @@ def _solve_exact(args, game, state):
 
 def _where(game, state) -> str:
     """The position in ``solve``'s text: the Nim family's line, else the game's picture and who moves."""
-    where = _family(game.name).where
+    where = _family(game_name(game)).where
     if where is None:
         player = game.to_move(state)
         to_move = "" if player is None or player is CHANCE else f"\n{_player_name(game, player)} to move"
