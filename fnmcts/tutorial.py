@@ -26,7 +26,7 @@ from __future__ import annotations
 import random
 from typing import Callable
 
-from . import io, qlearning
+from . import qlearning
 from .io import load_ai, load_search, load_tree  # noqa: F401 (the tutorial's names: the registry GAMES by default)
 from .agents import montecarlo_agent
 from .games import GAMES

@@ -700,7 +700,7 @@ def _root_chunk(game, state, options, size, rng):
     In a worker of the kept pool the game's compiled graph is built once and used again by the
     worker's later chunks (a graph depends on the game alone: the same search, draw for draw).
     """
-    graph = worker_kept(("compiled graph", game), lambda: CompiledGraph(game))
+    graph = worker_kept(("compiled graph", game), lambda: graph_of(game))
     found = mcts_move(game, state, size, rng, graph=graph, **dict(options))
     kids = [game.play(state, m) for m, _ in found.children]
     counts = [counts_of(found.tree[state])] + [counts_of(r) for _, r in found.children]

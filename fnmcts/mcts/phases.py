@@ -65,12 +65,11 @@ from fractions import Fraction
 from typing import Any, NamedTuple
 
 from ..matches import playout
-from ..protocol import CHANCE, check_state, may_repeat, payoff_range, sample_outcome
+from ..protocol import CHANCE, may_repeat, payoff_range, sample_outcome
 from ..rng import check_rng
 from ._graph import mover_into, rescaler
 from ._records import (
     EMPTY_RECORD,
-    Record,
     add_payoff,
     builtin_rule,
     counts_of,
