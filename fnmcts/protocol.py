@@ -9,9 +9,10 @@ user's own game gets all of it by implementing the same methods.
 The protocol and its optional hooks, in one table: each method with its
 default (``GameBase`` holds the defaults, and a game not inheriting it gets
 the same through the data-first functions of this module; "none": the reader
-does without) and the modules that read it from a game. ``tests/test_hooks_table.py`` scans the package and keeps
-the table whole: every method or hook fnmcts reads from a game is a row, with
-exactly the modules that read it.
+does without) and the modules that read it from a game.
+``tests/test_hooks_table.py`` scans the package and keeps the table whole:
+every method or hook fnmcts reads from a game is a row, with exactly the
+modules that read it.
 
 =====================================  =============================================
 method or hook                         what it gives, and who reads it

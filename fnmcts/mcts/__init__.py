@@ -96,7 +96,7 @@ from ._trace import (
     trace,
     trace_bytes,
 )
-from ._tree import Tree, as_tree
+from ._tree import Tree, TreeDiff, as_tree, diff
 from ._views import (
     backed_up_values,
     dives_win_rate,
@@ -147,6 +147,8 @@ __all__ = [
     "MoveSearch",
     "Tree",
     "as_tree",
+    "TreeDiff",
+    "diff",
     "mcts_move",
     "mcts_agent",
     "subtree",
