@@ -190,7 +190,7 @@ class Dive(NamedTuple):
                                value(child, step.player), k == step.chosen))
         return tuple(out)
 
-    def lines(self, width: int = 8) -> tuple:
+    def lines(self, min_width: int = 8) -> tuple:
         """The dive phase by phase, as lines of text: each selection step's split, expand, playout, backup.
 
         The numbers are those the explorer page shows for the same dive (three
@@ -228,8 +228,10 @@ class Dive(NamedTuple):
                 out.append(f"{where}: {who} has one move, {_describe(game, step.decision, step.moves[0])}")
                 continue
             out.append(f"{where}: {who} chooses (mean + bonus = score)")
-            for s in self.siblings(j):
-                text = _describe(game, step.decision, s.move)
+            siblings = self.siblings(j)
+            texts = [_describe(game, step.decision, s.move) for s in siblings]
+            width = max(min_width, *(len(text) for text in texts))
+            for s, text in zip(siblings, texts):
                 exact = "" if s.exact is None else f"  exact {format_number(s.exact)}"
                 mark = "  <- chosen" if s.chosen else ""
                 out.append(
@@ -617,7 +619,7 @@ def _check_memory(game, state, n, memory, tree):
 
 
 def _gb(size) -> str:
-    if size >= 10**12:
+    if size >= 10**11:
         return f"{size / 1e9:,.0f} GB"
     if size >= 10**9:
         return f"{size / 1e9:.2f} GB"
