@@ -681,6 +681,7 @@
   window.fnmctsExplorer = {
     position: () => ({ trace: DATA.traces[state.trace].name, dive: state.dive, phase: state.sub }),
     go: (dive, phase) => go(dive, phase),
+    format: fmt,
   };
   drawHeader();
   go(0, 0);
