@@ -6,8 +6,8 @@
 (function () {
   const DATA = JSON.parse(document.getElementById("trace-data").textContent);
   const SVG = "http://www.w3.org/2000/svg";
-  const MAX_DRAWN = 150;          // nodes drawn at most (the most visited first, the current path always)
-  const SLOT = 34, LEVEL = 58, PAD = 24;
+  const MAX_DRAWN = 120;          // nodes drawn at most (the most visited first, the current path always)
+  const SLOT = 34, MIN_SLOT = 9, LEVEL = 58, MAX_LEVEL = 110, PAD = 24;
   const FAR = 0.3;                // a mean this far from the exact value is drawn red
 
   const $ = (id) => document.getElementById(id);
@@ -279,13 +279,19 @@
     svg.replaceChildren();
     const drawn = chooseDrawn(v);
     const { pos, slots, deepest } = layout(drawn);
-    const width = Math.max(320, slots * SLOT + 2 * PAD), height = (deepest + 1) * LEVEL + 2 * PAD;
+    const pane = $("tree-scroll");
+    const fit = $("fit").checked;
+    const room = Math.max(320, pane.clientWidth - 4), tall = Math.max(300, pane.clientHeight - 4);
+    // fit: squeeze the columns into the pane (down to MIN_SLOT), spread the levels over its height
+    const slot = fit ? Math.max(MIN_SLOT, Math.min(SLOT, (room - 2 * PAD) / slots)) : SLOT;
+    const level = fit ? Math.max(LEVEL, Math.min(MAX_LEVEL, (tall - 2 * PAD) / (deepest + 1))) : LEVEL;
+    const width = Math.max(room, slots * slot + 2 * PAD), height = deepest * level + 2 * PAD + 20;
     svg.setAttribute("width", width);
     svg.setAttribute("height", height);
     svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
     const xy = (id) => {
       const [s, depth] = pos.get(id);
-      return [PAD + s * SLOT + SLOT / 2, PAD + depth * LEVEL];
+      return [PAD + s * slot + slot / 2, PAD + depth * level];
     };
     const rootVisits = Math.max(1, visitsOf(v, t.root));
     const onPath = new Set(v.path);
@@ -351,7 +357,6 @@
       }
     }
     if (focus !== null && !state.picking) {  // keep the node the phase is at in sight
-      const pane = $("tree-scroll");
       const [fx, fy] = focus;
       if (fx < pane.scrollLeft + 40 || fx > pane.scrollLeft + pane.clientWidth - 40) pane.scrollLeft = fx - pane.clientWidth / 2;
       if (fy < pane.scrollTop + 40 || fy > pane.scrollTop + pane.clientHeight - 40) pane.scrollTop = fy - pane.clientHeight / 2;
@@ -640,6 +645,8 @@
   $("step").addEventListener("click", () => { stop(); step(); });
   $("next").addEventListener("click", () => { stop(); nextDive(); });
   $("play").addEventListener("click", play);
+  $("fit").addEventListener("change", drawTree);
+  window.addEventListener("resize", drawTree);
   $("speed").addEventListener("change", () => { if (state.timer !== null) { stop(); play(); } });
   $("slider").addEventListener("input", (e) => { stop(); const k = Number(e.target.value); go(k, lastSub(tr(), k)); });
   document.addEventListener("keydown", (e) => {
