@@ -169,5 +169,6 @@ def test_an_openspiel_game_gets_a_page():
     data = page_data(t)["traces"][0]
     assert data["exact"] and len(data["dives"]) == 15
     assert all(len(frame["steps"]) == len(t.dive(k).path.steps) for k, frame in enumerate(data["dives"], 1))
-    big = from_openspiel("tic_tac_toe")  # 549,946 histories: past the trace's exact limit, so no exact values
-    assert not page_data(trace(big, big.start(), 5, make_rng(1)))["traces"][0]["exact"]
+    big = from_openspiel("tic_tac_toe")  # 5,478 positions: past an exact limit of 1,000, so no exact values
+    assert page_data(trace(big, big.start(), 5, make_rng(1)))["traces"][0]["exact"]
+    assert not page_data(trace(big, big.start(), 5, make_rng(1), exact=1_000))["traces"][0]["exact"]
