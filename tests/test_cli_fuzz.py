@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from fnmcts.cli import main
 from fnmcts.parallel import Interrupted
 
-COMMANDS = ("simulate", "solve", "move", "play", "tournament", "train", "table", "search", "explore", "bogus", "")
+COMMANDS = ("simulate", "solve", "move", "play", "tournament", "train", "table", "search", "bogus", "")
 GAMES = ("coin", "darts", "shut-the-box", "tic-tac-toe", "nim", "piles", "chess", "")
 AGENTS = ("random", "perfect", "montecarlo", "mcts", "exact", "q", "nobody")
 OPTIONS = (

@@ -307,3 +307,26 @@ def test_the_page_formats_numbers_as_the_terminal_does(browser, pages, x):
     value = x if math.isfinite(x) else ("inf" if x > 0 else "-inf")
     got = browser.execute_script("return window.fnmctsExplorer.format(arguments[0])", value)
     assert got == shown(x)
+
+
+def test_the_notebook_view_is_the_same_page_in_a_frame(browser, tmp_path):
+    """What Jupyter shows for a trace (its _repr_html_): the page in a sandboxed frame, working."""
+    from fnmcts.games import Nim
+
+    game = Nim(heap=9)
+    t = trace(game, game.start(), 12, _rng(2))
+    notebook = tmp_path / "notebook.html"
+    notebook.write_text(f"<!DOCTYPE html><html><body><h1>In [1]: t</h1>{t._repr_html_()}</body></html>", encoding="utf-8")
+    _open(browser, notebook)
+    frame = _css(browser, "iframe")[0]
+    browser.switch_to.frame(frame)
+    try:
+        assert _css(browser, "#position")[0].text == "dive 0 of 12"
+        _click(browser, "#next")
+        _click(browser, "#next")
+        assert _position(browser) == {"trace": "A", "dive": 2, "phase": len(t.dive(2).path.steps) + 1 + len(t.dive(2).path.nodes)}
+        backups = [li.text for li in _css(browser, "#phases li") if li.text.startswith("backup: ")]
+        assert backups == [line for line in t.dive(2).lines() if line.startswith("backup: ")]
+    finally:
+        browser.switch_to.default_content()
+    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []

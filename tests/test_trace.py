@@ -29,7 +29,6 @@ from fnmcts.limits import TooLarge
 from fnmcts.matches import playout
 from fnmcts.mcts import (
     EXACT_STATES,
-    Trace,
     first_difference,
     format_number,
     mean,
