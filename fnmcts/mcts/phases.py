@@ -320,6 +320,8 @@ def simulate(game, state, rng: random.Random, rollout=None, *, moves: bool = Fal
     """Play one game from ``state`` to the end (random moves, or ``rollout``'s); return its payoff.
 
     ``rollout`` is an agent, ``(game, state, rng) -> move`` (``fnmcts.matches.playout``).
+    Random play runs on the game's own ``random_payoff`` kernel when it has
+    one: the same draws as the playout (each game's property tests check it).
     ``moves=True``: return ``(payoff, moves)``, the moves and chance outcomes
     the playout took, in order, with the same draws (a trace keeps them).
 
@@ -332,6 +334,10 @@ def simulate(game, state, rng: random.Random, rollout=None, *, moves: bool = Fal
     if moves:
         end, played = playout(game, state, rng, rollout, moves=True)
         return tuple(game.payoff(end)), played
+    if rollout is None:
+        kernel = getattr(game, "random_payoff", None)
+        if kernel is not None:
+            return tuple(kernel(state, rng))
     return tuple(game.payoff(playout(game, state, rng, rollout)))
 
 
