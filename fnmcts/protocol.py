@@ -143,7 +143,7 @@ method or hook                         what it gives, and who reads it
                                        Read by: fnmcts.mcts
 ``player_name(player)``                a player's name in transcripts ("Player 1
                                        (X)"; default: none, "Player N").
-                                       Read by: fnmcts.cli
+                                       Read by: fnmcts.cli, fnmcts.mcts
 ``agents()``                           the game's own agents, name -> factory
                                        (Pig's ``hold-at-20``; default: none).
                                        Read by: fnmcts.cli

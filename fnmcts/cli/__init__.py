@@ -13,8 +13,8 @@ from ._common import Cli, CliError
 
 __all__ = ["main", "CliError"]
 
-COMMAND_MODULES = ("tour", "plot", "simulate", "shut_the_box", "search", "nim", "qlearning", "check", "count",
-                   "playthrough")
+COMMAND_MODULES = ("tour", "plot", "simulate", "shut_the_box", "search", "explore", "nim", "qlearning", "check",
+                   "count", "playthrough")
 """Modules of ``fnmcts.cli`` whose ``register(cli)`` adds sub-commands, in help order."""
 
 

@@ -180,6 +180,24 @@ table = best_move_table()
 len(table), table[(start_box, 11)].flip
 print(aligned_table([table[(start_box, roll)] for roll in range(2, 13)], ("roll", "flip", "move", "probability")))
 """),
+    Step("trace", "Watch the search think: dives phase by phase", """
+Keep every dive of a search: the path it chose (each child's mean + bonus =
+score beside its exact value), what it added, its playout and its backup, and
+every tree. The same dives, to step through in a browser:
+fnmcts explore shut-the-box --iterations 200 --seed 2017 -o shut.html""", """
+from fnmcts.games.shut_the_box import ShutTheBox
+from fnmcts.mcts import trace, diff
+from fnmcts.rng import make_rng
+game = ShutTheBox()
+t = trace(game, game.start(), 200, make_rng(2017))
+t
+# the first dive adds the start box; the second rolls the dice and meets children never visited
+print("\\n".join(t.dive(2).lines()))
+# by dive 200 the ratings weigh what 199 dives learned
+print("\\n".join(t.dive(200).lines()))
+# time travel: what the last 100 dives changed
+len(diff(t.tree(100), t.tree(200)).changed), len(t.tree(100)), len(t.tree(200))
+"""),
     Step("nim", "Nim: random, perfect, Monte Carlo and MCTS agents", """
 The notebook's game: 21 matchsticks, take 1-3, taking the last loses. Perfect play
 leaves 1 mod 4. Flat Monte Carlo judges a move by random games; MCTS grows a tree.

@@ -188,7 +188,8 @@ class Path(NamedTuple):
 # -- 1. select ----------------------------------------------------------------------------
 
 
-def select(game, tree, state, rng: random.Random, rule=ucb, *, backup: str = "mean", solver: bool = False) -> Path:
+def select(game, tree, state, rng: random.Random, rule=ucb, *, backup: str = "mean", solver: bool = False,
+           replay=None) -> Path:
     """Walk down ``tree`` from ``state``, rating children with ``rule``; return the ``Path``.
 
     At a state the tree knows, draw the chance outcomes (roll the dice) until a
@@ -197,6 +198,9 @@ def select(game, tree, state, rng: random.Random, rule=ucb, *, backup: str = "me
     does not know, at the end of the game, at a state the solver has proven
     (``solver=True``), or at a state already on this path (a game whose states
     repeat). Consumes ``rng`` for the dice only; nothing is modified.
+    ``replay``: the chance outcomes to take, in order, instead of drawing
+    them (a walk replayed: the ``outcomes`` of a path's steps, one after the
+    other); ``rng`` is then not read.
 
     >>> from fnmcts.games import Nim
     >>> game = Nim(heap=3, max_take=2)
@@ -212,7 +216,10 @@ def select(game, tree, state, rng: random.Random, rule=ucb, *, backup: str = "me
     (a win so far: 1.0); below it, neither move is in the tree, so the first is
     a new state.
     """
-    check_rng(rng)
+    if replay is None:
+        check_rng(rng)
+    else:
+        replay = iter(replay)
     expectimax = _check_backup(backup) == "expectimax"
     builtin = builtin_rule(rule) or ()
     repeats = may_repeat(game)
@@ -235,7 +242,9 @@ def select(game, tree, state, rng: random.Random, rule=ucb, *, backup: str = "me
             return Path(state, mover, tuple(steps), node, "terminal", tuple(game.payoff(node)))
         decision, outcomes = node, []
         while player is CHANCE:
-            outcome = sample_outcome(game, decision, rng)
+            outcome = sample_outcome(game, decision, rng) if replay is None else next(replay, _NONE_LEFT)
+            if outcome is _NONE_LEFT:
+                raise ValueError(f"the outcomes to replay ran out at {decision!r}")
             outcomes.append(outcome)
             decision = game.play(decision, outcome)
             player = game.to_move(decision)
@@ -260,6 +269,9 @@ def select(game, tree, state, rng: random.Random, rule=ucb, *, backup: str = "me
             if node in seen:
                 return Path(state, mover, tuple(steps), node, "repeat")
             seen.add(node)
+
+
+_NONE_LEFT = object()
 
 
 def _first_best(scores) -> int:
@@ -303,17 +315,24 @@ def expand(game, tree, path: Path):
 # -- 3. simulate --------------------------------------------------------------------------
 
 
-def simulate(game, state, rng: random.Random, rollout=None) -> tuple:
+def simulate(game, state, rng: random.Random, rollout=None, *, moves: bool = False) -> tuple:
     """Play one game from ``state`` to the end (random moves, or ``rollout``'s); return its payoff.
 
     ``rollout`` is an agent, ``(game, state, rng) -> move`` (``fnmcts.matches.playout``).
     Random play runs on the game's own ``random_payoff`` kernel when it has
     one: the same draws as the playout (each game's property tests check it).
+    ``moves=True``: return ``(payoff, moves)``, the moves and chance outcomes
+    the playout took, in order, with the same draws (a trace keeps them).
 
     >>> from fnmcts.games import Nim
     >>> simulate(Nim(heap=5), Nim(heap=5).start(), random.Random(2))
     (1, -1)
+    >>> simulate(Nim(heap=5), Nim(heap=5).start(), random.Random(2), moves=True)  # take 3, take 2: the last loses
+    ((1, -1), (3, 2))
     """
+    if moves:
+        end, played = playout(game, state, rng, rollout, moves=True)
+        return tuple(game.payoff(end)), played
     if rollout is None:
         kernel = getattr(game, "random_payoff", None)
         if kernel is not None:
