@@ -627,19 +627,45 @@ class MoveSearch(FixedRecord):
     children = field(mandatory=True)
 
 
-def _final_move(graph, stats, solver, root, player, final):
+def _final_move(graph, stats, solver, root, player, final, plies_known=None):
+    """The move ``mcts_move`` plays: proofs first, then the statistics (``final``).
+
+    With the solver: a move proven to give ``player`` the best payoff there is
+    (the shortest such win); when every move is proven, the best value, and
+    among moves of that value the shortest line when it is above the middle
+    of the payoffs, the longest (the one that resists longest) at or below it,
+    then the most visited. Otherwise the moves not proven worse than another,
+    by ``final``: the most visits (then the mean) or the best mean (then the
+    visits). ``plies_known``: node -> plies, where the proofs below a node are
+    not at hand (a root-parallel search merges its chunks' root proofs alone).
+    """
     kids = graph.kids[root]
     moves = graph.moves[root]
     candidates = list(range(len(kids)))
+
+    def visits(j):
+        c = stats.counts(kids[j])
+        return c[0] if c else 0
+
     if solver is not None:
-        proven = solver.proven
-        for j, child in enumerate(kids):
-            pv = proven.get(child)
-            if pv is not None and solver.shortcut and pv[0][player] == solver.high:
-                return moves[j]
+        proven, memo = solver.proven, dict(plies_known or {})
+
+        def plies(j):
+            p = solver.plies(kids[j], memo)
+            return -1 if p is None else p
+
+        wins = [j for j, child in enumerate(kids) if child in proven and solver.shortcut
+                and proven[child][0][player] == solver.high]
+        if wins:  # the shortest win; an unknown length last
+            return moves[min(wins, key=lambda j: (plies(j) < 0, plies(j), -visits(j), j))]
         if all(child in proven for child in kids):
-            best = max(range(len(kids)), key=lambda j: (proven[kids[j]][0][player], -j))
-            return moves[best]
+            top = max(proven[child][0][player] for child in kids)
+            best = [j for j, child in enumerate(kids) if proven[child][0][player] == top]
+            if solver.favours(proven[kids[best[0]]][0], player) > 0:
+                key = lambda j: (plies(j) < 0, plies(j), -visits(j), j)  # noqa: E731
+            else:  # hold on longest: the opponent must find every move of the longest line
+                key = lambda j: (-plies(j), -visits(j), j)  # noqa: E731
+            return moves[min(best, key=key)]
         choices = solver.choices(kids, player)
         candidates = [j for j, child in enumerate(kids) if child in choices]
 
@@ -703,9 +729,12 @@ def mcts_move(
     most visits (``'visits'``) or the best mean payoff (``'mean'``). ``solver``:
     MCTS-Solver; proven values (exact payoff tuples, wins, draws and scores
     alike) propagate up the tree, a move proven to give the mover the best
-    payoff there is is played at once, and moves proven worse than another are
-    dropped; the search stops as soon as the root is proven, and
-    ``iterations`` in the result counts the dives run. ``rollout``: the agent
+    payoff there is is played at once (the shortest such win), and moves
+    proven worse than another are dropped; the search stops as soon as the
+    root is proven, and ``iterations`` in the result counts the dives run. In
+    a position proven lost the move is the one that resists longest (the
+    longest forced line to the loss, then the most visited), so the opponent
+    must still find every winning move. ``rollout``: the agent
     for the playouts (default: random). ``backup``: as for ``search``.
     ``tree``: a tree to continue (the reuse of an earlier search). Budgets as
     for ``search``: ``iterations``, ``seconds`` or both, ``stop``, ``max_nodes``.
@@ -800,7 +829,24 @@ def _root_chunk(game, state, options, size, rng):
     kids = [game.play(state, m) for m, _ in found.children]
     counts = [_counts_of(found.tree[state])] + [_counts_of(r) for _, r in found.children]
     proofs = {j: found.proven[s] for j, s in enumerate([state] + kids) if s in found.proven}
-    return found.iterations, counts, proofs
+    return found.iterations, counts, proofs, _proof_plies(game, found.proven, [state] + kids)
+
+
+def _proof_plies(game, proven, states):
+    """``Solver.plies`` of each of ``states`` that ``proven`` (state -> exact value) proves: index -> plies."""
+    if not proven:
+        return {}
+    g = CompiledGraph(game)
+    solver = Solver(g)
+    for s, exact in proven.items():
+        solver.proven[g.node(s)] = solver.value(exact)
+    memo, out = {}, {}
+    for j, s in enumerate(states):
+        if s in proven:
+            p = solver.plies(g.node(s), memo)
+            if p is not None:
+                out[j] = p
+    return out
 
 
 def _merge_counts(a, b):
@@ -854,18 +900,21 @@ def _root_parallel(game, state, iterations, rng, workers, executor, chunk_size, 
     merged = [None] * len(nodes)
     proofs = Solver(g) if options["solver"] else None
     done = 0
-    for ran, counts, proven in results:
+    known = {}  # node -> the shortest line a chunk's proofs give it (each is a line of the game)
+    for ran, counts, proven, plies in results:
         done += ran
         for j, c in enumerate(counts):
             merged[j] = _merge_counts(merged[j], c)
         if proofs is not None:
             for j, exact in proven.items():
                 proofs.proven[nodes[j]] = proofs.value(exact)
+            for j, p in plies.items():
+                known[nodes[j]] = min(p, known.get(nodes[j], p))
     for j, c in enumerate(merged):
         if c is not None and c[0]:
             stats.set(nodes[j], c)
     moves = g.moves[root]
-    move = moves[0] if len(moves) == 1 else _final_move(g, stats, proofs, root, player, options["final"])
+    move = moves[0] if len(moves) == 1 else _final_move(g, stats, proofs, root, player, options["final"], known)
     frozen = _freeze(g, stats, proofs, state)
     children = tuple((m, frozen.get(g.states[k], EMPTY_RECORD)) for m, k in zip(moves, g.kids[root]))
     proven = pmap({g.states[i]: pv[0] for i, pv in proofs.proven.items()}) if proofs is not None else pmap()
