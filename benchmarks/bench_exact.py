@@ -1,6 +1,6 @@
 """Exact solving through the generic solver (``fnmcts.exact``), in exact ``Fraction`` arithmetic.
 
-Measured in the same run, medians of 5:
+Measured in the same run, interleaved (``benchmarks/harness.py``), medians of 5 rounds:
 - ``solve(ShutTheBox())``, ``solve(ShutTheBox(simplified=True))`` and
   ``evaluate_policy(ShutTheBox(), random_policy)``: the solver every game gets;
 - the baseline: a hand-written ``Fraction`` DP over the 512 bitmask boxes of the
@@ -19,20 +19,20 @@ keeps from an earlier solve helps it. The Clojure tutorial's own solution
 (62 ms, its author's figure) is cited for reference, not measured here.
 Target: at most 50 ms for ``solve(ShutTheBox())``.
 
-    python benchmarks/bench_exact.py
+    python benchmarks/bench_exact.py [--quick] [--json] [--rounds R]
 """
 
 from __future__ import annotations
 
-import statistics
 import sys
-import time
 from collections.abc import Mapping
 from fractions import Fraction
 from itertools import combinations
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from harness import Bench  # noqa: E402
 
 from fnmcts.exact import evaluate_policy, random_policy, solve  # noqa: E402
 from fnmcts.values import fixed_pmap  # noqa: E402
@@ -142,18 +142,8 @@ class TableGame:
         return self.pay[state]
 
 
-def median_ms(jobs: dict, repeats: int) -> dict:
-    """``name -> median milliseconds`` of each job; the repeats take turns, so a busy spell hits them all."""
-    times = {name: [] for name in jobs}
-    for _ in range(repeats):
-        for name, fn in jobs.items():
-            start = time.perf_counter()
-            fn()
-            times[name].append(time.perf_counter() - start)
-    return {name: statistics.median(t) * 1000 for name, t in times.items()}
-
-
-def main(repeats: int = 5) -> dict:
+def main(argv=None) -> int:
+    bench = Bench("bench_exact", __doc__, argv)
     full = ShutTheBox()
     optimum = solve(full)[full.start()][0]
     assert plain_fraction_dp() == optimum, "the baseline and the solver disagree"
@@ -163,31 +153,25 @@ def main(repeats: int = 5) -> dict:
     pairs = decision_states(full)
     made, result = f"  floor: the {len(pairs):,} decision states made and hashed", \
         f"  floor: the solution's pmap of {len(solution):,} states"
-    jobs = {
+    bench.say(f"full game optimum {float(optimum):.7f} ({len(solution)} states)")
+    comparison = bench.compare("exact solves of Shut the Box, exact fractions", {
+        "plain Fraction DP over 512 bitmask boxes": plain_fraction_dp,
         "solve(ShutTheBox())": lambda: solve(ShutTheBox()),
         "solve(ShutTheBox(simplified=True))": lambda: solve(ShutTheBox(simplified=True)),
         "evaluate_policy(ShutTheBox(), random_policy)": lambda: evaluate_policy(ShutTheBox(), random_policy),
-        "baseline: plain Fraction DP over 512 bitmask boxes": plain_fraction_dp,
         "  the game's protocol calls alone (full game)": lambda: protocol_calls(ShutTheBox()),
         "  solve on the full game's DAG served from dicts": lambda: solve(table),
         made: lambda: make_and_hash(pairs),
         result: lambda: pmap(solution),
-    }
-    figures = median_ms(jobs, repeats)
-    baseline = figures["baseline: plain Fraction DP over 512 bitmask boxes"]
-    width = max(map(len, figures))
-    print(f"full game optimum {float(optimum):.7f} ({len(solution)} states)")
-    print(f"{'':{width}}  ms (median of {repeats})  ratio to the plain DP")
-    for name, ms in figures.items():
-        print(f"{name:{width}}  {ms:8.1f}  {ms / baseline:6.2f}x")
-    print(f"{'reference: the Clojure tutorial (its author, not measured here)':{width}}  {TUTORIAL_MS:8.1f}")
-    measured = figures["solve(ShutTheBox())"]
-    floor = figures[made] + figures[result]
-    verdict = "met" if measured <= TARGET_MS else "NOT met"
-    print(f"target {TARGET_MS:.0f} ms for solve(ShutTheBox()): {verdict} ({measured:.1f} ms; making, hashing and "
-          f"holding its states in pmaps alone takes {floor:.1f} ms)")
-    return figures
+    }, unit="solves")
+    ms = {row["name"]: row["median_seconds"] * 1000 for row in comparison["contenders"]}
+    bench.say(f"{'reference: the Clojure tutorial (its author, not measured here)'}  {TUTORIAL_MS:.1f} ms")
+    measured = ms["solve(ShutTheBox())"]
+    floor = ms[made] + ms[result]
+    bench.target(f"{TARGET_MS:.0f} ms for solve(ShutTheBox())", measured <= TARGET_MS,
+                 f"{measured:.1f} ms; making, hashing and holding its states in pmaps alone takes {floor:.1f} ms")
+    return bench.finish()
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

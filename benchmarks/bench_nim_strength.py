@@ -17,12 +17,16 @@ that limit exactly (``exact.evaluate_policy`` with ``random_policy``), so its
 failures are proven, not sampled.
 
     python benchmarks/bench_nim_strength.py                 # the README table (a few minutes)
-    python benchmarks/bench_nim_strength.py --quick         # a smaller run
+    python benchmarks/bench_nim_strength.py --quick         # a smoke run: small budgets, a few heaps
+    python benchmarks/bench_nim_strength.py --json          # the figures as one JSON document
+
+The speed comparison (``benchmarks/harness.py``): the notebook's UCT and fnmcts's MCTS
+at 3,000 iterations choose a move at the same winning positions, interleaved round
+by round.
 """
 
 from __future__ import annotations
 
-import argparse
 import math
 import sys
 import time
@@ -30,6 +34,8 @@ from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from harness import Bench, Measured  # noqa: E402
 
 from fnmcts.games.nim import subtraction_mover_wins  # noqa: E402
 from fnmcts.agents import (  # noqa: E402
@@ -165,7 +171,7 @@ def _share(shares, misere=None, low=None, high=None):
         v for (m, n), v in shares.items()
         if (misere is None or m == misere) and (low is None or n >= low) and (high is None or n <= high)
     ]
-    return sum(picked) / len(picked)
+    return sum(picked) / len(picked) if picked else None
 
 
 def rows(quick: bool):
@@ -204,29 +210,43 @@ def reliable_up_to(shares, misere):
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=5, help="moves per position for stochastic agents")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--quick", action="store_true", help="smaller budgets, one repeat")
-    args, _ = parser.parse_known_args(sys.argv[1:] if argv is None else argv)  # benchmarks/run.py passes its own words
-    repeats = 1 if args.quick else args.repeats
+    def options(parser):
+        parser.add_argument("--repeats", type=int, default=5, help="moves per position for stochastic agents")
+        parser.add_argument("--seed", type=int, default=1)
+
+    bench = Bench("bench_nim_strength", __doc__, argv, options=options)
+    args = bench.args
+    repeats = bench.size(args.repeats, 1)
     cases = positions()
-    print(
+    if bench.quick:
+        cases = cases[::6]
+    bench.say(
         f"winning positions: {len(cases)} (N = 2..30, K = {K}, misère and normal); "
-        f"{repeats} move(s) each per stochastic agent; seed {args.seed}",
-        flush=True,
+        f"{repeats} move(s) each per stochastic agent; seed {args.seed}"
+    )
+    from fnmcts.mcts import mcts_agent
+
+    speed_budget = bench.size(3_000, 300)
+    bench.compare(
+        f"a move at each of the {len(cases)} winning positions, {speed_budget:,} iterations",
+        {"notebook UCT (mutable nodes)": lambda: Measured(measure(notebook_uct_agent(speed_budget), cases, 1,
+                                                                  args.seed)[1]),
+         "fnmcts MCTS, UCB1, no solver": lambda: Measured(measure(mcts_agent(speed_budget, solver=False), cases, 1,
+                                                                  args.seed)[1])},
+        unit="moves", warmup=0,
     )
     results = []
-    for label, budget, agent, fixed in rows(args.quick):
+    for label, budget, agent, fixed in rows(bench.quick):
         shares, seconds = measure(agent, cases, fixed or repeats, args.seed)
         results.append((label, budget, shares, seconds))
-        print(f"  measured {label} {budget}: {_share(shares):.3f} ({seconds * 1000:.2f} ms a move)", flush=True)
+        bench.figure(f"{label} {budget}: share of optimal moves", round(_share(shares), 4), "",
+                     f"{seconds * 1000:.2f} ms a move")
 
     baseline = next(r for r in results if r[0].startswith("notebook UCT") and r[1].startswith("3,000"))
     base_ms = baseline[3] * 1000
-    print()
-    print("| agent | budget | misère 2-14 | misère 15-30 | normal 2-14 | normal 15-30 | all | reliable up to N (misère / normal) | ms a move | time vs baseline |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    bench.say()
+    bench.say("| agent | budget | misère 2-14 | misère 15-30 | normal 2-14 | normal 15-30 | all | reliable up to N (misère / normal) | ms a move | time vs baseline |")
+    bench.say("|---|---|---|---|---|---|---|---|---|---|")
     for label, budget, shares, seconds in results:
         cells = [
             _share(shares, True, None, SPLIT),
@@ -236,8 +256,8 @@ def main(argv=None) -> int:
             _share(shares),
         ]
         ms = seconds * 1000
-        print(
-            f"| {label} | {budget} | " + " | ".join(f"{c:.3f}" for c in cells)
+        bench.say(
+            f"| {label} | {budget} | " + " | ".join("-" if c is None else f"{c:.3f}" for c in cells)
             + f" | {reliable_up_to(shares, True)} / {reliable_up_to(shares, False)}"
             + f" | {ms:.2f} | {ms / base_ms:.2f}x |"
         )
@@ -245,9 +265,10 @@ def main(argv=None) -> int:
     for misere in (True, False):
         wrong = [n for (m, n), v in sorted(limit.items()) if m == misere and v < 1]
         rule = "misère" if misere else "normal"
-        print(f"\nflat Monte Carlo's exact limit chooses a losing move ({rule}) at winning N = {wrong}")
-    print(f"baseline: notebook UCT at 3,000 iterations, {_share(baseline[2]):.3f} of moves optimal, {base_ms:.2f} ms a move")
-    return 0
+        bench.say(f"\nflat Monte Carlo's exact limit chooses a losing move ({rule}) at winning N = {wrong}")
+    bench.say(f"baseline: notebook UCT at 3,000 iterations, {_share(baseline[2]):.3f} of moves optimal, "
+              f"{base_ms:.2f} ms a move")
+    return bench.finish()
 
 
 if __name__ == "__main__":

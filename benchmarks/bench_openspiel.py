@@ -1,39 +1,46 @@
-"""fnmcts's MCTS against OpenSpiel's MCTSBot on OpenSpiel's own games, at the same budget.
+"""fnmcts's MCTS against OpenSpiel's MCTSBot on OpenSpiel's own games, at the same number of simulations.
 
-    python benchmarks/bench_openspiel.py [--game tic_tac_toe] [--iterations 1000] [--games 100] [--seed 1]
+    python benchmarks/bench_openspiel.py [--quick] [--json] [--rounds R] [--games G] [--iterations N]
     python benchmarks/run.py openspiel
 
-Both agents play OpenSpiel's game (``fnmcts.openspiel.from_openspiel``): fnmcts's
-``mcts_move`` (UCB1 with c = sqrt 2 on payoffs rescaled to [0, 1], MCTS-Solver,
-random playouts: its defaults) and OpenSpiel's Python ``MCTSBot`` (UCT with
-c = sqrt 2 on returns in [-1, 1], its solver on, one random rollout per
-evaluation: ``open_spiel.python.algorithms.mcts``), each with the same number of
-iterations (simulations) a move. ``--games`` games with each side first; the
-table gives fnmcts's wins, draws and losses with 95% Wilson intervals, and the
-speed of each side (iterations a second while deciding; both stop early once
-their solver proves the root, so the iterations actually run are counted).
+Both search OpenSpiel's game (``fnmcts.openspiel.from_openspiel``): fnmcts's
+``mcts_move`` (its defaults: UCB1 on payoffs rescaled to [0, 1], MCTS-Solver,
+random playouts) and OpenSpiel's Python ``MCTSBot`` (UCT with c = sqrt 2, its
+solver on, one random rollout per evaluation:
+``open_spiel.python.algorithms.mcts``).
+
+* **Speed**, on tic_tac_toe and connect_four: both search the same positions
+  (the states along a seeded random game) with the same number of simulations
+  each, interleaved round by round (``benchmarks/harness.py``); the rate is
+  the simulations actually run (a solver that proves the root stops early) over
+  the seconds spent searching. Target: fnmcts at least 2x OpenSpiel's bot on both.
+* **Strength**: ``--games`` games of each side first on tic_tac_toe at
+  ``--iterations`` a move, with 95% Wilson intervals (0 skips them).
+
 Needs OpenSpiel (``pip install 'fnmcts[openspiel]'``); skipped otherwise.
 """
 
 from __future__ import annotations
 
-import argparse
 import math
 import random
-import statistics
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from harness import Bench, Measured  # noqa: E402
+
 from fnmcts.mcts import mcts_move  # noqa: E402
 from fnmcts.montecarlo import wilson_interval  # noqa: E402
 from fnmcts.protocol import CHANCE, sample_outcome  # noqa: E402
 
+TARGET = 2.0
+
 
 def _bot(game, iterations, seed):
-    """OpenSpiel's MCTSBot on ``game``'s native game, seeded: returns ``decide(native_state) -> (action, iterations)``."""
+    """OpenSpiel's MCTSBot on ``game``'s native game, seeded: ``decide(native_state) -> (action, simulations)``."""
     import numpy as np
     from open_spiel.python.algorithms import mcts as spiel_mcts
 
@@ -48,90 +55,107 @@ def _bot(game, iterations, seed):
     return decide
 
 
+def positions(game, plies: int, seed: int) -> list:
+    """The states of one seeded random game of ``game``, its first ``plies`` decisions (ends excluded)."""
+    rng, state, out = random.Random(seed), game.start(), []
+    while len(out) < plies and (who := game.to_move(state)) is not None:
+        if who is CHANCE:
+            state = game.play(state, sample_outcome(game, state, rng))
+            continue
+        out.append(state)
+        state = game.play(state, rng.choice(game.possible_moves(state)))
+    return out
+
+
+def search_all(search, states) -> Measured:
+    """Seconds and simulations of ``search(state) -> simulations run`` over ``states``."""
+    seconds = simulations = 0
+    for state in states:
+        started = time.perf_counter()
+        simulations += search(state)
+        seconds += time.perf_counter() - started
+    return Measured(seconds, simulations)
+
+
+def speed(bench, spec: str, iterations: int, plies: int) -> dict:
+    from fnmcts.openspiel import from_openspiel
+
+    game = from_openspiel(spec)
+    states = positions(game, plies, seed=1)
+    natives = [game.native_state(s) for s in states]
+    calls = iter(range(10**9))
+
+    def openspiel():
+        bot = _bot(game, iterations, next(calls))
+        return search_all(lambda native: bot(native.clone())[1], natives)
+
+    def fnmcts():
+        rng = random.Random(next(calls))
+        return search_all(lambda state: mcts_move(game, state, iterations, rng).iterations, states)
+
+    comparison = bench.compare(
+        f"{game.spec}: {iterations:,} simulations at each of {len(states)} positions of a random game",
+        {"OpenSpiel MCTSBot (Python)": openspiel, "fnmcts mcts_move": fnmcts},
+        unit="simulations",
+    )
+    ratio = comparison["contenders"][1]["ratio"]
+    bench.target(f"fnmcts >= {TARGET:.0f}x OpenSpiel's MCTSBot on {game.spec}", ratio["median"] >= TARGET,
+                 f"{ratio['median']:.2f}x, range over rounds [{ratio['low']:.2f}, {ratio['high']:.2f}]")
+    return comparison
+
+
 def play_one(game, iterations, fnmcts_player, seed):
-    """One game: fnmcts is player ``fnmcts_player``; returns (fnmcts's payoff, its [seconds, iterations], OpenSpiel's)."""
+    """One game, fnmcts as ``fnmcts_player``: its payoff."""
     rng = random.Random(seed)
     bot = _bot(game, iterations, seed)
-    mine, theirs = [0.0, 0], [0.0, 0]
     state = game.start()
     while (who := game.to_move(state)) is not None:
         if who is CHANCE:
             move = sample_outcome(game, state, rng)
         elif who == fnmcts_player:
-            started = time.perf_counter()
-            found = mcts_move(game, state, iterations, rng)
-            mine[0] += time.perf_counter() - started
-            mine[1] += found.iterations
-            move = found.move
+            move = mcts_move(game, state, iterations, rng).move
         else:
-            started = time.perf_counter()
-            move, ran = bot(game.native_state(state))
-            theirs[0] += time.perf_counter() - started
-            theirs[1] += ran
+            move = bot(game.native_state(state))[0]
         state = game.play(state, move)
-    return game.payoff(state)[fnmcts_player], mine, theirs
+    return game.payoff(state)[fnmcts_player]
 
 
-def _interval(count, games) -> str:
-    low, high = wilson_interval(count, games)
-    return f"{count:>3} ({count / games:.2f}, 95% CI [{low:.2f}, {high:.2f}])"
+def strength(bench, spec: str, iterations: int, games: int, seed: int) -> None:
+    from fnmcts.openspiel import from_openspiel
+
+    game = from_openspiel(spec)
+    bench.say(f"\n{game.spec}: fnmcts against OpenSpiel's MCTSBot, {iterations:,} simulations a move, "
+              f"{games} games with each side first (seed {seed})")
+    results = [play_one(game, iterations, side, seed * 1_000_003 + side * 10_007 + i)
+               for side in (0, 1) for i in range(games)]
+    total = len(results)
+    for label, count in (("wins", sum(p > 0 for p in results)), ("draws", sum(p == 0 for p in results)),
+                         ("losses", sum(p < 0 for p in results))):
+        low, high = wilson_interval(count, total)
+        bench.figure(f"fnmcts {label} on {game.spec}", count, f"of {total} games",
+                     f"{count / total:.2f}, 95% CI [{low:.2f}, {high:.2f}]")
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", default="tic_tac_toe", help="an OpenSpiel game string (default tic_tac_toe)")
-    parser.add_argument("--iterations", type=int, default=1000, help="iterations a move, both sides (default 1000)")
-    parser.add_argument("--games", type=int, default=100, help="games with each side first (default 100)")
-    parser.add_argument("--seed", type=int, default=1)
-    args, _ = parser.parse_known_args(argv)
+    def options(parser):
+        parser.add_argument("--iterations", type=int, default=1000, help="simulations a search (default 1000)")
+        parser.add_argument("--games", type=int, default=20, help="strength games with each side first (default 20)")
+        parser.add_argument("--seed", type=int, default=1)
+
+    bench = Bench("bench_openspiel", __doc__, argv, options=options)
     try:
         import pyspiel  # noqa: F401
         from open_spiel.python.algorithms import mcts  # noqa: F401
     except ImportError:
-        print("OpenSpiel is not installed (pip install 'fnmcts[openspiel]'): skipped")
-        return 0
-    from fnmcts.openspiel import from_openspiel
-
-    game = from_openspiel(args.game)
-    print(f"fnmcts mcts_move against OpenSpiel's MCTSBot on {game.spec}: {args.iterations:,} iterations a move, "
-          f"{args.games} games with each side first (seed {args.seed})")
-    rows = []
-    for side in (0, 1):
-        results, mine, theirs = [], [0.0, 0], [0.0, 0]
-        per_move_mine, per_move_theirs = [], []
-        for i in range(args.games):
-            pay, m, t = play_one(game, args.iterations, side, args.seed * 1_000_003 + side * 10_007 + i)
-            results.append(pay)
-            mine = [mine[0] + m[0], mine[1] + m[1]]
-            theirs = [theirs[0] + t[0], theirs[1] + t[1]]
-            if m[1]:
-                per_move_mine.append(m[1] / m[0])
-            if t[1]:
-                per_move_theirs.append(t[1] / t[0])
-        wins = sum(p > 0 for p in results)
-        losses = sum(p < 0 for p in results)
-        draws = len(results) - wins - losses
-        rows.append((side, wins, draws, losses, mine, theirs, per_move_mine, per_move_theirs))
-        first = "fnmcts first" if side == 0 else "OpenSpiel first"
-        print(f"\n{first} ({args.games} games): fnmcts wins {_interval(wins, args.games)}, "
-              f"draws {_interval(draws, args.games)}, losses {_interval(losses, args.games)}")
-        print(f"  fnmcts    {mine[1]:>10,} iterations in {mine[0]:7.2f} s: {mine[1] / max(mine[0], 1e-9):>9,.0f} it/s "
-              f"(median of games {statistics.median(per_move_mine) if per_move_mine else 0:,.0f})")
-        print(f"  OpenSpiel {theirs[1]:>10,} iterations in {theirs[0]:7.2f} s: "
-              f"{theirs[1] / max(theirs[0], 1e-9):>9,.0f} it/s "
-              f"(median of games {statistics.median(per_move_theirs) if per_move_theirs else 0:,.0f})")
-    total = 2 * args.games
-    wins = sum(r[1] for r in rows)
-    draws = sum(r[2] for r in rows)
-    losses = sum(r[3] for r in rows)
-    mine_rate = statistics.median(rows[0][6] + rows[1][6]) if rows[0][6] + rows[1][6] else 0
-    theirs_rate = statistics.median(rows[0][7] + rows[1][7]) if rows[0][7] + rows[1][7] else 0
-    print(f"\nall {total} games: fnmcts wins {_interval(wins, total)}, draws {_interval(draws, total)}, "
-          f"losses {_interval(losses, total)}")
-    if theirs_rate:
-        print(f"speed, medians over games: fnmcts {mine_rate:,.0f} it/s, OpenSpiel {theirs_rate:,.0f} it/s "
-              f"(fnmcts / OpenSpiel: {mine_rate / theirs_rate:.2f}x)")
-    return 0
+        bench.note("OpenSpiel is not installed (pip install 'fnmcts[openspiel]'): skipped")
+        return bench.finish()
+    iterations = bench.size(bench.args.iterations, 50)
+    speed(bench, "tic_tac_toe", iterations, bench.size(6, 2))
+    speed(bench, "connect_four", bench.size(iterations // 2, 30), bench.size(8, 2))
+    games = bench.size(bench.args.games, 1)
+    if games:
+        strength(bench, "tic_tac_toe", iterations, games, bench.args.seed)
+    return bench.finish()
 
 
 if __name__ == "__main__":

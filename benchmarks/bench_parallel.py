@@ -1,108 +1,120 @@
 """Speedup on 2 cores: simulate (10,000,000 games), a tournament, a root-parallel search; the same on Dask.
 
-Each job runs three ways, its result checked equal every time (same seed, same
-result, whatever runs it):
+    python benchmarks/bench_parallel.py [--quick] [--json] [--rounds R] [--scale S] [--no-dask]
 
-- serial: in this process (``executor=None``; for the search, ``workers=1``:
-  the same chunks, one after the other);
+Each job runs several ways, interleaved round by round (``benchmarks/harness.py``),
+its result checked equal across the ways that must agree (same seed, same result,
+whatever runs it):
+
+- in this process (``executor=None``);
 - a process pool of 2 workers (``fnmcts.parallel.worker_pool(2)``), made once;
 - a Dask ``distributed.LocalCluster`` of 2 worker processes (one thread each),
   started by the benchmark (its start-up time reported as its overhead).
 
 Jobs: ``simulate(ShutTheBox(), 10_000_000)`` in chunks of 50,000; a tournament
 of 400 games of ``mcts_agent(300, solver=False)`` against a random player on
-Nim(21) in chunks of 25; ``mcts_move`` on Nim(heap=60, normal) with 400,000
-dives, no solver, in chunks of 5,000. Target: >= 1.7x on 2 cores. The machine
-is shared: medians of ``REPEATS`` runs, and the load average is printed.
-
-    python benchmarks/bench_parallel.py [SCALE [REPEATS]]   # SCALE 1 (the sizes above), REPEATS 3
+Nim(21) in chunks of 25; and the root-parallel search: ``mcts_move`` of
+100,000 dives on tic-tac-toe, no solver, with ``workers=2`` (the library's own
+pool, started at the first call and kept for the process) against a plain
+in-process search of the same 100,000 dives (one tree, no chunks; the baseline)
+and against the same chunks run one after the other here (``workers=1``).
+Targets: >= 1.7x on 2 cores for simulate and the tournament, >= 1.6x for the
+root-parallel search over the plain search.
 """
 
 from __future__ import annotations
 
-import os
-import statistics
 import sys
 import time
+from pathlib import Path
 
-from fnmcts.games import Nim, ShutTheBox
-from fnmcts.mcts import mcts_agent, mcts_move
-from fnmcts.montecarlo import simulate
-from fnmcts.parallel import worker_pool
-from fnmcts.matches import random_agent, tournament
-from fnmcts.rng import make_rng
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-REPEATS = 3
+from harness import Bench  # noqa: E402
 
-
-def jobs(scale: float = 1.0):
-    nim21, nim60 = Nim(heap=21, max_take=3), Nim(heap=60, max_take=3, misere=False)
-    games = int(10_000_000 * scale)
-    dives = int(400_000 * scale)
-    matches = int(400 * scale)
-    return {
-        f"simulate Shut the Box, {games:,} games": lambda ex: simulate(
-            ShutTheBox(), games, seed=1, chunk_size=50_000, executor=ex
-        ),
-        f"tournament, {matches} games of mcts_agent(300) vs random on Nim(21)": lambda ex: tournament(
-            nim21, mcts_agent(300, solver=False), random_agent, matches, seed=1, executor=ex, chunk_size=25
-        ),
-        f"root-parallel mcts_move, {dives:,} dives on Nim(60)": lambda ex: mcts_move(
-            nim60, nim60.start(), dives, make_rng(1), solver=False, chunk_size=5_000,
-            **({"workers": 1} if ex is None else {"executor": ex}),
-        ),
-    }
+from fnmcts.games import Nim, ShutTheBox, TicTacToe  # noqa: E402
+from fnmcts.matches import random_agent, tournament  # noqa: E402
+from fnmcts.mcts import mcts_agent, mcts_move  # noqa: E402
+from fnmcts.montecarlo import simulate  # noqa: E402
+from fnmcts.parallel import worker_pool  # noqa: E402
+from fnmcts.rng import make_rng  # noqa: E402
 
 
-def timed(fn, executor):
-    started = time.perf_counter()
-    result = fn(executor)
-    return time.perf_counter() - started, result
+def _same(results: dict, names) -> None:
+    values = [results[n] for n in names if n in results]
+    if any(v != values[0] for v in values[1:]):
+        raise AssertionError(f"the same seed gave different results: {dict(zip(names, values))}")
 
 
-def main(scale: float = 1.0, repeats: int = REPEATS) -> None:
-    print(f"cores: {os.cpu_count()}, load average at start: {os.getloadavg()[0]:.2f}", flush=True)
-    cluster = client = None
-    try:
-        import distributed
+def main(argv=None) -> int:
+    def options(parser):
+        parser.add_argument("--scale", type=float, default=1.0, help="scale every job's size (default 1)")
+        parser.add_argument("--no-dask", action="store_true", help="skip the Dask column")
 
-        started = time.perf_counter()
-        cluster = distributed.LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=40
-        )
-        client = distributed.Client(cluster)
-        dask_start = time.perf_counter() - started
-        print(f"Dask LocalCluster of 2 worker processes started in {dask_start:.2f} s (its overhead, once)", flush=True)
-    except ImportError:
-        print("distributed is not installed: the Dask column is skipped (pip install -e '.[dask]')")
+    bench = Bench("bench_parallel", __doc__, argv, options=options, rounds=3)
+    scale = bench.size(bench.args.scale, 0.01)
+    client = cluster = None
+    if not bench.args.no_dask and not bench.quick:
+        try:
+            import distributed
+
+            started = time.perf_counter()
+            cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                               dashboard_address=None, silence_logs=40)
+            client = distributed.Client(cluster)
+            bench.figure("Dask LocalCluster of 2 worker processes started in", round(time.perf_counter() - started, 2),
+                         "s", "its overhead, once")
+        except ImportError:
+            bench.note("distributed is not installed: the Dask column is skipped (pip install -e '.[dask]')")
     try:
         with worker_pool(2) as pool:
-            for name, fn in jobs(scale).items():
-                serial, pooled, dasked = [], [], []
-                reference = None
-                for _ in range(repeats):
-                    t, result = timed(fn, None)
-                    serial.append(t)
-                    reference = result if reference is None else reference
-                    assert result == reference
-                    t, result = timed(fn, pool)
-                    pooled.append(t)
-                    assert result == reference, "the pool changed the result"
-                    if client is not None:
-                        t, result = timed(fn, client)
-                        dasked.append(t)
-                        assert result == reference, "Dask changed the result"
-                s, p = statistics.median(serial), statistics.median(pooled)
-                line = f"{name}: serial {s:.2f} s, 2 processes {p:.2f} s ({s / p:.2f}x)"
-                if dasked:
-                    d = statistics.median(dasked)
-                    line += f", Dask 2 processes {d:.2f} s ({s / d:.2f}x; {d - p:+.2f} s against the pool)"
-                print(line + f"; load {os.getloadavg()[0]:.2f}", flush=True)
+            ways = {"in this process": None, "2 processes": pool}
+            if client is not None:
+                ways["Dask, 2 processes"] = client
+            games = max(1000, int(10_000_000 * scale))
+            sim = bench.compare(
+                f"simulate Shut the Box, {games:,} games in chunks of 50,000",
+                {name: (lambda ex=ex: simulate(ShutTheBox(), games, seed=1, chunk_size=50_000, executor=ex))
+                 for name, ex in ways.items()},
+                work=games, unit="games", check=lambda r: _same(r, list(ways)),
+            )
+            nim21 = Nim(heap=21, max_take=3)
+            matches = max(20, int(400 * scale))
+            match = bench.compare(
+                f"tournament, {matches} games of mcts_agent(300) against random on Nim(21), chunks of 25",
+                {name: (lambda ex=ex: tournament(nim21, mcts_agent(300, solver=False), random_agent, matches,
+                                                 seed=1, executor=ex, chunk_size=25))
+                 for name, ex in ways.items()},
+                work=matches, unit="games", check=lambda r: _same(r, list(ways)),
+            )
+        ttt = TicTacToe()
+        dives = max(10_000, int(100_000 * scale))
+        chunk = 5_000
+
+        def search(**how):
+            return mcts_move(ttt, ttt.start(), dives, make_rng(1), solver=False, **how)
+
+        root = bench.compare(
+            f"mcts_move, {dives:,} dives on tic-tac-toe from the start, no solver",
+            {"plain search in this process": lambda: search(),
+             f"the same chunks of {chunk:,} one after the other (workers=1)": lambda: search(workers=1,
+                                                                                             chunk_size=chunk),
+             "root-parallel, workers=2": lambda: search(workers=2, chunk_size=chunk)},
+            work=dives, unit="dives",
+            check=lambda r: _same({k: (v.move, v.iterations) for k, v in r.items() if "workers" in k},
+                                  [k for k in r if "workers" in k]),
+        )
     finally:
         if client is not None:
             client.close()
             cluster.close()
+    for comparison, goal in ((sim, 1.7), (match, 1.7), (root, 1.6)):
+        row = comparison["contenders"][-1] if comparison is root else comparison["contenders"][1]
+        ratio = row["ratio"]
+        bench.target(f">= {goal}x on 2 cores: {comparison['title']}", ratio["median"] >= goal,
+                     f"{row['name']}: {ratio['median']:.2f}x [{ratio['low']:.2f}, {ratio['high']:.2f}]")
+    return bench.finish()
 
 
 if __name__ == "__main__":
-    main(float(sys.argv[1]) if len(sys.argv) > 1 else 1.0, int(sys.argv[2]) if len(sys.argv) > 2 else REPEATS)
+    sys.exit(main())

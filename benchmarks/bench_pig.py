@@ -1,6 +1,7 @@
 """Pig solved exactly through the generic solver, and MCTS's strength against optimal play.
 
-Measured in the same run (one process, one core):
+Measured in the same run (one process, one core), the solve and the walk interleaved
+(``benchmarks/harness.py``, 3 rounds):
 - ``solve(Pig(goal), limit=None)``: wall and processor time, states, sweeps,
   residual, and the first player's win probability under optimal play beside
   the published value for goal 100: 0.5306 (Neller and Presser, "Optimal Play
@@ -13,7 +14,7 @@ Measured in the same run (one process, one core):
   optimal: how much of the optimum MCTS keeps.
 Target: the exact solve of Pig to 100 within a minute on one core.
 
-    python benchmarks/bench_pig.py [GOAL] [MCTS_GOAL]
+    python benchmarks/bench_pig.py [--goal 100] [--mcts-goal 30] [--quick] [--json] [--rounds R]
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from harness import Bench, Measured  # noqa: E402
 
 from fnmcts.agents import exact_agent  # noqa: E402
 from fnmcts.exact import solve  # noqa: E402
@@ -65,23 +68,45 @@ def timed(function):
     return result, time.perf_counter() - wall, time.process_time() - cpu
 
 
-def main(goal: int = 100, mcts_goal: int = 30) -> int:
-    game = Pig(goal=goal)
-    states, walk_wall, walk_cpu = timed(lambda: protocol_walk(game))
-    solution, wall, cpu = timed(lambda: solve(game, limit=None))
-    p = (1 + solution[game.start()][0]) / 2
-    print(f"Pig to {goal}: {len(solution):,} states (walk: {states:,}), {solution.components:,} cycles "
-          f"(largest {solution.largest} states), {solution.iterations:,} sweeps, residual {solution.residual:.2g}")
-    print(f"  solve: {wall:.1f} s wall, {cpu:.1f} s processor; the protocol walk alone {walk_wall:.1f} s wall, "
-          f"{walk_cpu:.1f} s processor (solve / walk: {cpu / walk_cpu:.2f}x processor)")
-    print(f"  first player wins with probability {p:.6f} under optimal play"
-          + (f" (published: {PUBLISHED}; difference {p - PUBLISHED:+.6f})" if goal == 100 else ""))
-    print(f"  target: within {TARGET_SECONDS:.0f} s on one core: {'met' if cpu <= TARGET_SECONDS else 'not met'} "
-          f"({cpu:.1f} s processor time; the machine is shared, so wall time is noisier)")
+def main(argv=None) -> int:
+    def options(parser):
+        parser.add_argument("--goal", type=int, default=100, help="the goal of the exact solve (default 100)")
+        parser.add_argument("--mcts-goal", type=int, default=30, help="the goal of the MCTS games (default 30)")
+        parser.add_argument("--games", type=int, default=GAMES, help=f"MCTS games a side (default {GAMES})")
 
-    print("the optimal policy: the turn total at which to hold, by your score (rows) and the other's (columns);")
-    print("* marks a score pair where some higher turn total rolls again")
-    print(policy_table(game, solution, step=max(1, goal // 10)))
+    bench = Bench("bench_pig", __doc__, argv, options=options, rounds=3)
+    goal = bench.size(bench.args.goal, 12)
+    mcts_goal = bench.size(bench.args.mcts_goal, 8)
+    games = bench.size(bench.args.games, 2)
+    game = Pig(goal=goal)
+    kept = {}
+
+    def solver():
+        solution, _, cpu = timed(lambda: solve(game, limit=None))
+        kept["solution"] = solution
+        return Measured(cpu)
+
+    def walk():
+        states, _, cpu = timed(lambda: protocol_walk(game))
+        kept["states"] = states
+        return Measured(cpu)
+
+    comparison = bench.compare(f"Pig to {goal}: the exact solve against the protocol walk (processor seconds)",
+                               {"the protocol walk alone": walk, "solve(Pig(goal), limit=None)": solver},
+                               unit="solves", warmup=0)
+    solution, states = kept["solution"], kept["states"]
+    cpu = comparison["contenders"][1]["median_seconds"]
+    p = (1 + solution[game.start()][0]) / 2
+    bench.say(f"Pig to {goal}: {len(solution):,} states (walk: {states:,}), {solution.components:,} cycles "
+              f"(largest {solution.largest} states), {solution.iterations:,} sweeps, residual {solution.residual:.2g}")
+    bench.figure(f"first player's win probability under optimal play, Pig to {goal}", round(float(p), 6), "",
+                 f"published: {PUBLISHED}; difference {p - PUBLISHED:+.6f}" if goal == 100 else "")
+    bench.target(f"the exact solve of Pig to {goal} within {TARGET_SECONDS:.0f} s on one core",
+                 cpu <= TARGET_SECONDS, f"{cpu:.1f} s processor time, median of {comparison['rounds']}")
+
+    bench.say("the optimal policy: the turn total at which to hold, by your score (rows) and the other's (columns);")
+    bench.say("* marks a score pair where some higher turn total rolls again")
+    bench.say(policy_table(game, solution, step=max(1, goal // 10)))
 
     small = Pig(goal=mcts_goal)
     exact = solve(small)
@@ -89,18 +114,18 @@ def main(goal: int = 100, mcts_goal: int = 30) -> int:
     even = (1 + exact[small.start()][0]) / 2
     mcts = mcts_agent(ITERATIONS)
     (first, second), mwall, _ = timed(lambda: (
-        tournament(small, mcts, optimal, GAMES, seed=1),
-        tournament(small, optimal, mcts, GAMES, seed=2),
+        tournament(small, mcts, optimal, games, seed=1),
+        tournament(small, optimal, mcts, games, seed=2),
     ))
     won = first.wins[1] + second.wins[2]
-    low, high = wilson_interval(won, 2 * GAMES)
-    print(f"MCTS ({ITERATIONS} dives a move) against the optimal policy, Pig to {mcts_goal}, {GAMES} games a side: "
-          f"won {won} of {2 * GAMES} ({won / (2 * GAMES):.3f}, 95% CI [{low:.3f}, {high:.3f}]); "
-          f"as first {first.wins[1]}, as second {second.wins[2]}; optimal against optimal wins "
-          f"{even:.3f} as first, {1 - even:.3f} as second (0.5 a side on average) [{mwall:.0f} s]")
-    return 0
+    low, high = wilson_interval(won, 2 * games)
+    bench.figure(f"MCTS ({ITERATIONS} dives a move) against the optimal policy, Pig to {mcts_goal}, games won",
+                 won, f"of {2 * games}",
+                 f"{won / (2 * games):.3f}, 95% CI [{low:.3f}, {high:.3f}]; as first {first.wins[1]}, as second "
+                 f"{second.wins[2]}; optimal against optimal wins {even:.3f} as first, {1 - even:.3f} as second "
+                 f"[{mwall:.0f} s]")
+    return bench.finish()
 
 
 if __name__ == "__main__":
-    args = [int(a) for a in sys.argv[1:] if a.isdigit()][:2]  # run.py passes its own words through
-    sys.exit(main(*args))
+    sys.exit(main())

@@ -1,7 +1,7 @@
 """Q-learning: training speed against a plain-dict baseline, and the learning curve.
 
     python benchmarks/run.py qlearning
-    python benchmarks/bench_qlearning.py [--repeats R] [--games N] [--curve 1000,10000,100000]
+    python benchmarks/bench_qlearning.py [--games N] [--curve 1000,10000,100000] [--quick] [--json] [--rounds R]
 
 Measured in the same run, on piles [1, 3, 5, 7] (taking the last object loses):
 
@@ -11,20 +11,22 @@ Measured in the same run, on piles [1, 3, 5, 7] (taking the last object loses):
   immutable ``QAI`` (a transient dict inside, frozen into a pmap at the end);
 * ``train_game`` step by step: every update returns a new persistent AI.
 
-Each figure is the median of a few runs; the ratio is time / baseline time.
+The three run interleaved, round by round (``benchmarks/harness.py``); each figure is
+the median of the rounds; the ratio is the baseline's time over the contender's
+(above 1: faster than the baseline).
 Then the learning curve: the optimal-move rate (exact solver) after 1,000,
 10,000 and 100,000 training games, for a few seeds.
 """
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import sys
-import time
 from functools import reduce
 
 from pyrsistent import pmap
+
+from harness import Bench
 
 from fnmcts.exact import solve
 from fnmcts.games.nim import Nim
@@ -138,75 +140,65 @@ def source_train(n, seed):
 # -- measuring -------------------------------------------------------------------------
 
 
-def timed(fns, repeats):
-    """Median seconds and last result of each function; the runs are interleaved
-    (one of each per round), so a busy machine slows them alike."""
-    times = [[] for _ in fns]
-    results = [None] * len(fns)
-    for round_ in range(repeats):
-        for i, (fn, every) in enumerate(fns):
-            if round_ % every:
-                continue
-            start = time.perf_counter()
-            results[i] = fn()
-            times[i].append(time.perf_counter() - start)
-    return [(statistics.median(t), r) for t, r in zip(times, results)]
-
-
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--repeats", type=int, default=5)
-    parser.add_argument("--games", type=int, default=10_000)
-    parser.add_argument("--curve", default="1000,10000,100000")
-    parser.add_argument("--seeds", default="1,2,3")
-    # words without a dash are benchmarks/run.py's topic filter, not options
-    args, extra = parser.parse_known_args(argv)
-    if any(word.startswith("-") for word in extra):
-        parser.error(f"unrecognized arguments: {' '.join(extra)}")
-    n, repeats = args.games, args.repeats
+    def options(parser):
+        parser.add_argument("--games", type=int, default=10_000)
+        parser.add_argument("--curve", default="1000,10000,100000")
+        parser.add_argument("--seeds", default="1,2,3")
+
+    bench = Bench("bench_qlearning", __doc__, argv, options=options)
+    args = bench.args
+    n = bench.size(args.games, 300)
     game = Piles(tuple(PILES))
     solution = solve(game)
 
-    print(f"training {n:,} games of self-play on piles {PILES} (misere), median of {repeats} interleaved runs "
-          f"({(repeats + 1) // 2} for the step-by-step version)")
     def stepwise():
         rng = make_rng(1)
         return reduce(lambda a, _: train_game(a, rng), range(n), new_ai(game))
 
-    (base, source_ai), (fast, ai), (slow, stepwise_ai) = timed(
-        [(lambda: source_train(n, 1), 1), (lambda: train(n, seed=1, game=game), 1), (stepwise, 2)], repeats
+    names = ("plain-dict port of the source", "fnmcts.qlearning.train (immutable result)",
+             "train_game step by step (persistent)")
+
+    def check(results):
+        assert results[names[2]] == results[names[1]], "train and train_game disagree"
+        kept.update(results)
+
+    kept = {}
+    comparison = bench.compare(
+        f"training {n:,} games of self-play on piles {PILES} (misere)",
+        dict(zip(names, (lambda: source_train(n, 1), lambda: train(n, seed=1, game=game), stepwise))),
+        work=n, unit="games", check=check,
     )
-    assert stepwise_ai == ai, "train and train_game disagree"
+    source_ai, ai = kept[names[0]], kept[names[1]]
     as_qai = QAI(game=game, q=pmap(source_ai.q))
-    print(f"  {'plain-dict port of the source (baseline)':44s} {base:7.3f} s   1.00x   "
-          f"table {len(source_ai.q):,}, optimal-move rate {float(optimal_move_rate(as_qai, solution)):.4f}")
-    print(f"  {'fnmcts.qlearning.train (immutable result)':44s} {fast:7.3f} s  {fast / base:5.2f}x   "
-          f"table {len(ai.q):,}, optimal-move rate {float(optimal_move_rate(ai, solution)):.4f}")
-    print(f"  {'train_game step by step (persistent)':44s} {slow:7.3f} s  {slow / base:5.2f}x   "
-          f"(same AI as train: {stepwise_ai == ai})")
-    print(f"  ratio train / baseline = {fast / base:.2f} (target: at most 1.5)")
+    bench.figure("optimal-move rate of the source port's table", float(optimal_move_rate(as_qai, solution)), "",
+                 f"table {len(source_ai.q):,}")
+    bench.figure("optimal-move rate of train's table", float(optimal_move_rate(ai, solution)), "", f"table {len(ai.q):,}")
+    ratio = comparison["contenders"][1]["ratio"]
+    time_ratio = 1 / ratio["median"]
+    bench.target("train takes at most 1.5 times the baseline's time", time_ratio <= 1.5,
+                 f"{time_ratio:.2f} times; speed ratio {ratio['median']:.2f}x [{ratio['low']:.2f}, {ratio['high']:.2f}]")
 
     sizes = [int(x) for x in args.curve.split(",") if x]
+    sizes = bench.size(sizes, sizes[:1] and [min(sizes[0], 300)])
     seeds = [int(x) for x in args.seeds.split(",") if x]
-    print(f"\nlearning curve: optimal-move rate (share of {game.piles} winning states where the greedy action is optimal)")
-    print("  games      " + "  ".join(f"seed {s:<4d}" for s in seeds) + "  median")
+    bench.say(f"\nlearning curve: optimal-move rate (share of {game.piles} winning states where the greedy action is optimal)")
+    bench.say("  games      " + "  ".join(f"seed {s:<4d}" for s in seeds) + "  median")
     for size in sizes:
-        rates = []
-        for s in seeds:
-            ai = train(size, seed=s, game=game)
-            rates.append(float(optimal_move_rate(ai, solution)))
+        rates = [float(optimal_move_rate(train(size, seed=s, game=game), solution)) for s in seeds]
         cells = "  ".join(f"{r:9.4f}" for r in rates)
-        print(f"  {size:>9,}  {cells}  {statistics.median(rates):.4f}", flush=True)
+        bench.say(f"  {size:>9,}  {cells}  {statistics.median(rates):.4f}")
+        bench.figure(f"optimal-move rate after {size:,} games, median of seeds {seeds}", statistics.median(rates), show=False)
 
     heap = Nim(heap=21, max_take=3)
     heap_solution = solve(heap)
-    print(f"\nthe single heap too: {heap} (misere), optimal-move rate")
-    print("  games      " + "  ".join(f"seed {s:<4d}" for s in seeds) + "  median")
-    for size in (10, 30, 100, 1_000):
+    bench.say(f"\nthe single heap too: {heap} (misere), optimal-move rate")
+    bench.say("  games      " + "  ".join(f"seed {s:<4d}" for s in seeds) + "  median")
+    for size in bench.size((10, 30, 100, 1_000), (10,)):
         rates = [float(optimal_move_rate(train(size, seed=s, game=heap), heap_solution)) for s in seeds]
         cells = "  ".join(f"{r:9.4f}" for r in rates)
-        print(f"  {size:>9,}  {cells}  {statistics.median(rates):.4f}", flush=True)
-    return 0
+        bench.say(f"  {size:>9,}  {cells}  {statistics.median(rates):.4f}")
+    return bench.finish()
 
 
 if __name__ == "__main__":

@@ -13,6 +13,10 @@ takes seconds), and on the nine-lever ones, with its value checked against
 within a second.
 
     python benchmarks/run.py variants
+    python benchmarks/bench_shut_the_box_variants.py [--quick] [--json] [--rounds R]
+
+The nine-lever baselines run interleaved with ``box_values`` round by round
+(``benchmarks/harness.py``); the twelve-lever ones once each.
 """
 
 from __future__ import annotations
@@ -24,6 +28,8 @@ from itertools import product
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from harness import Bench  # noqa: E402
 
 from fnmcts.exact import solve  # noqa: E402
 from fnmcts.games.shut_the_box import DICE_RULES, SCORINGS, ShutTheBox, box_values, exact_tree  # noqa: E402
@@ -40,10 +46,12 @@ def timed(fn, repeat: int = 3) -> float:
     return statistics.median(times)
 
 
-def main() -> int:
+def main(argv=None) -> int:
+    bench = Bench("bench_shut_the_box_variants", __doc__, argv, rounds=3)
     worst = {"optimal": (0.0, None), "random": (0.0, None), "tree": (0.0, None)}
     by_levers = {}
-    for levers, simplified, dice, scoring in product(range(1, 13), (False, True), DICE_RULES, SCORINGS):
+    levers_swept = bench.size(range(1, 13), range(1, 5))
+    for levers, simplified, dice, scoring in product(levers_swept, (False, True), DICE_RULES, SCORINGS):
         game = ShutTheBox(levers=levers, simplified=simplified, dice=dice, scoring=scoring)
         row = {
             "optimal": timed(lambda: box_values(game)),
@@ -54,32 +62,41 @@ def main() -> int:
             if seconds > worst[key][0]:
                 worst[key] = (seconds, game)
             by_levers[levers] = max(by_levers.get(levers, 0.0), row["optimal"] + row["random"])
-    print("levers  slowest optimum + random play over its 18 variants (s)")
+    bench.say("levers  slowest optimum + random play over its 18 variants (s)")
     for levers, seconds in by_levers.items():
-        print(f"{levers:>6}  {seconds:.3f}")
+        bench.say(f"{levers:>6}  {seconds:.3f}")
+        bench.figure(f"slowest optimum + random play of the {levers}-lever variants", round(seconds, 4), "s", show=False)
     for key, (seconds, game) in worst.items():
-        print(f"slowest {key:<8} {seconds:.3f} s  {game!r}")
-    print()
-    print("baseline: fnmcts.exact.solve through the protocol, from the start (once each)")
-    print("game                                                          solve s   box_values s   ratio")
-    for levers, dice, scoring in [(9, "two", "win"), (9, "low-sum", "sum"), (9, "high-down", "digits")] + [
-        (12, dice, scoring) for dice, scoring in product(DICE_RULES, SCORINGS)
-    ]:
-        game = ShutTheBox(levers=levers, dice=dice, scoring=scoring)
-        started = time.perf_counter()
-        reference = solve(game)[game.start()][0]
-        generic = time.perf_counter() - started
-        fast = timed(lambda: box_values(game))
-        assert box_values(game)[-1] == reference, game
-        print(f"{game!r:<60}  {generic:7.3f}   {fast:12.3f}   {generic / fast:5.1f}x")
+        bench.say(f"slowest {key:<8} {seconds:.3f} s  {game!r}")
+    for levers, dice, scoring in [(9, "two", "win"), (9, "low-sum", "sum"), (9, "high-down", "digits")]:
+        game = ShutTheBox(levers=bench.size(levers, 6), dice=dice, scoring=scoring)
+        kept = {}
+
+        def generic(game=game):
+            kept["generic"] = solve(game)[game.start()][0]
+
+        def fast(game=game):
+            kept["fast"] = box_values(game)[-1]
+
+        bench.compare(f"{game!r}: the optimum of every box", {"fnmcts.exact.solve through the protocol": generic,
+                                                             "box_values": fast}, unit="solves")
+        assert kept["generic"] == kept["fast"], game
+    if not bench.quick:
+        bench.say("\nbaseline: fnmcts.exact.solve through the protocol, from the start (once each)")
+        bench.say("game                                                          solve s   box_values s   ratio")
+        for dice, scoring in product(DICE_RULES, SCORINGS):
+            game = ShutTheBox(levers=12, dice=dice, scoring=scoring)
+            started = time.perf_counter()
+            reference = solve(game)[game.start()][0]
+            generic = time.perf_counter() - started
+            fast = timed(lambda: box_values(game))
+            assert box_values(game)[-1] == reference, game
+            bench.say(f"{game!r:<60}  {generic:7.3f}   {fast:12.3f}   {generic / fast:5.1f}x")
     met = worst["optimal"][0] + worst["random"][0] <= TARGET_S
-    print()
-    print(
-        f"target: every variant's optimum and random-play value within {TARGET_S:.0f} s: "
-        f"{'met' if met else 'not met'} (slowest optimum {worst['optimal'][0]:.3f} s + slowest random "
-        f"{worst['random'][0]:.3f} s); medians of 3 on a shared two-core machine"
-    )
-    return 0
+    bench.target(f"every variant's optimum and random-play value within {TARGET_S:.0f} s", met,
+                 f"slowest optimum {worst['optimal'][0]:.3f} s + slowest random {worst['random'][0]:.3f} s; "
+                 f"medians of 3")
+    return bench.finish()
 
 
 if __name__ == "__main__":

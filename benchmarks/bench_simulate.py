@@ -1,22 +1,27 @@
 """Simulated games per second through the public ``simulate`` (tasks 7 and 8).
 
-Baselines measured in the same run, on one core:
-- a plain-Python bitmask loop with ``random.randint`` dice, the obvious hand-written version;
+    python benchmarks/bench_simulate.py [--quick] [--json] [--rounds R]
+
+Contenders interleaved in one run, on one core:
+- a plain-Python bitmask loop with ``random.randint`` dice, the obvious hand-written version (the baseline);
+- ``simulate`` of the simplified and of the full game;
 - the reference ``play_game`` over frozenset boxes, game by game.
 Target: at least 1,000,000 simplified games a second through ``simulate``
-(and the same for the full game). Prints the median of several repeats.
-
-    python benchmarks/bench_simulate.py
+(and the same for the full game).
 """
 
 from __future__ import annotations
 
 import random
-import statistics
-import time
+import sys
+from pathlib import Path
 
-from fnmcts.games.shut_the_box import ShutTheBox, play_game
-from fnmcts.montecarlo import simulate
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from harness import Bench  # noqa: E402
+
+from fnmcts.games.shut_the_box import ShutTheBox, play_game  # noqa: E402
+from fnmcts.montecarlo import simulate  # noqa: E402
 
 
 def plain_bitmask_simplified(n: int, rng: random.Random) -> int:
@@ -36,38 +41,28 @@ def plain_bitmask_simplified(n: int, rng: random.Random) -> int:
     return wins
 
 
-def rate(fn, n: int, repeats: int) -> float:
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn(n)
-        times.append(time.perf_counter() - start)
-    return n / statistics.median(times)
-
-
-def main(repeats: int = 5) -> dict:
-    n = 1_000_000
-    figures = {}
+def main(argv=None) -> int:
+    bench = Bench("bench_simulate", __doc__, argv)
+    n = bench.size(1_000_000, 20_000)
     simplified, full = ShutTheBox(simplified=True), ShutTheBox()
-    figures["simulate simplified"] = rate(lambda k: simulate(simplified, k, seed=1), n, repeats)
-    figures["simulate full"] = rate(lambda k: simulate(full, k, seed=1), n, repeats)
-    figures["baseline: plain bitmask loop, simplified"] = rate(
-        lambda k: plain_bitmask_simplified(k, random.Random(1)), n // 2, repeats
+    loop, frozen = n // 2, n // 10
+    comparison = bench.compare(
+        f"Shut the Box, games simulated by random play ({n:,} a call; the loops {loop:,} and {frozen:,})",
+        {
+            "plain bitmask loop, simplified": lambda: plain_bitmask_simplified(loop, random.Random(1)),
+            "simulate, simplified": lambda: simulate(simplified, n, seed=1),
+            "simulate, full": lambda: simulate(full, n, seed=1),
+            "play_game over frozensets, full": lambda: [play_game(full.start(), rng)
+                                                         for rng in [random.Random(1)] for _ in range(frozen)],
+        },
+        work=n, works={"plain bitmask loop, simplified": loop, "play_game over frozensets, full": frozen},
+        unit="games",
     )
-    figures["baseline: play_game over frozensets, full"] = rate(
-        lambda k: [play_game(full.start(), rng) for rng in [random.Random(1)] for _ in range(k)], n // 10, repeats
-    )
-    baseline = figures["baseline: plain bitmask loop, simplified"]
-    width = max(map(len, figures))
-    print(f"{'':{width}}  games/s (median of {repeats})  ratio to the plain bitmask loop")
-    for name, value in figures.items():
-        print(f"{name:{width}}  {value:>12,.0f}  {value / baseline:6.2f}x")
-    target = 1_000_000
-    for name in ("simulate simplified", "simulate full"):
-        verdict = "met" if figures[name] >= target else "NOT met"
-        print(f"target {target:,} games/s for {name}: {verdict}")
-    return figures
+    rates = {row["name"]: row["rate"] for row in comparison["contenders"]}
+    for name in ("simulate, simplified", "simulate, full"):
+        bench.target(f"1,000,000 games/s for {name}", rates[name] >= 1_000_000, f"{rates[name]:,.0f} games/s")
+    return bench.finish()
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -1,33 +1,100 @@
-"""Run every benchmark (``benchmarks/bench_*.py``) and print its figures.
+"""Run every benchmark (``benchmarks/bench_*.py``), each in its own process, and gather their figures.
 
-    python benchmarks/run.py            # all of them
-    python benchmarks/run.py simulate   # those whose name contains "simulate"
+    python benchmarks/run.py                         # all of them (about ten minutes on two cores)
+    python benchmarks/run.py simulate exact          # those whose name contains a word given
+    python benchmarks/run.py --quick                 # every benchmark at a small size: a smoke test
+    python benchmarks/run.py --json results.json     # every figure, machine-readable, in one file
+    python benchmarks/run.py --markdown speed.md     # the README's Speed table from this run, dated
 
-Each benchmark measures its baseline in the same run and prints ratios, so the
-figures mean the same on a busy machine; quote medians.
+Each benchmark runs in a fresh interpreter (so one benchmark's imports and
+caches never help the next) and measures its contenders interleaved, round by
+round, against a baseline of the same run (``benchmarks/harness.py``); quote
+the medians and the ratios. A benchmark not yet on the harness runs as it is,
+and its text is kept.
 """
 
 from __future__ import annotations
 
-import runpy
+import argparse
+import json
+import subprocess
 import sys
 from pathlib import Path
 
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from harness import load_average, markdown_table  # noqa: E402
+
+
+def benchmarks(words=()) -> list:
+    """The benchmark files, sorted, keeping those whose name contains one of ``words`` (all when none)."""
+    paths = sorted(HERE.glob("bench_*.py"))
+    return [p for p in paths if not words or any(w in p.stem for w in words)]
+
+
+def on_harness(path: Path) -> bool:
+    """Whether the benchmark at ``path`` measures through the shared harness (takes --quick and --json)."""
+    return "from harness import" in path.read_text(encoding="utf-8")
+
+
+def run_one(path: Path, quick: bool, as_json: bool):
+    """Run one benchmark in its own interpreter: ``(exit status, its JSON document or None)``."""
+    command = [sys.executable, str(path)]
+    harnessed = on_harness(path)
+    if harnessed:
+        command += (["--quick"] if quick else []) + (["--json"] if as_json else [])
+    if as_json and harnessed:
+        done = subprocess.run(command, stdout=subprocess.PIPE, text=True)  # the report streams on stderr
+        try:
+            document = json.loads(done.stdout) if done.returncode == 0 else None
+        except json.JSONDecodeError:
+            document = None
+        if done.returncode == 0 and document is None:
+            print(f"{path.stem} printed no JSON document", file=sys.stderr)
+            return 1, None
+        return done.returncode, document
+    done = subprocess.run(command)
+    return done.returncode, None
+
 
 def main(argv=None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    here = Path(__file__).parent
-    for path in sorted(here.glob("bench_*.py")):
-        if argv and not any(word in path.stem for word in argv):
-            continue
-        print(f"== {path.stem}", flush=True)
-        try:
-            runpy.run_path(str(path), run_name="__main__")
-        except SystemExit as done:  # a benchmark may end with sys.exit(main())
-            if done.code not in (None, 0):
-                print(f"{path.stem} exited with status {done.code}")
-        print(flush=True)
-    return 0
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("words", nargs="*", help="run only benchmarks whose name contains one of these")
+    parser.add_argument("--quick", action="store_true", help="every benchmark at a small size (a smoke test)")
+    parser.add_argument("--json", metavar="FILE", help="write every benchmark's figures to FILE as one JSON document")
+    parser.add_argument("--markdown", metavar="FILE", help="write the Speed table of this run to FILE ('-': print it)")
+    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    paths = benchmarks(args.words)
+    if not paths:
+        parser.error(f"no benchmark's name contains {' or '.join(args.words)}")
+    gather = bool(args.json or args.markdown)
+    load = load_average()
+    print(f"{len(paths)} benchmarks; load average at the start {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}",
+          file=sys.stderr, flush=True)
+    documents, failed = [], []
+    for path in paths:
+        print(f"== {path.stem}", file=sys.stderr, flush=True)
+        status, document = run_one(path, args.quick, gather)
+        if status != 0:
+            failed.append(path.stem)
+            print(f"{path.stem} exited with status {status}", file=sys.stderr, flush=True)
+        if document is not None:
+            documents.append(document)
+        print(file=sys.stderr, flush=True)
+    if args.json:
+        summary = {"load_at_start": load, "load_at_end": load_average(), "quick": args.quick,
+                   "failed": failed, "benchmarks": documents}
+        Path(args.json).write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
+    if args.markdown:
+        table = markdown_table(documents)
+        if args.markdown == "-":
+            print(table)
+        else:
+            Path(args.markdown).write_text(table + "\n", encoding="utf-8")
+    if failed:
+        print(f"failed: {', '.join(failed)}", file=sys.stderr)
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":
