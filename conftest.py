@@ -1,16 +1,69 @@
-"""Doctests of modules behind an optional extra skip, with the reason, when the extra is not installed."""
+"""Test-run settings for the whole suite: hypothesis profiles, and doctests of optional extras.
 
+Hypothesis runs under one of two profiles (``hypothesis_profile`` picks it):
+
+- ``dev``, the default: new examples every run, remembered in ``.hypothesis/``
+  so a failure found once is tried first next time;
+- ``ci``, under continuous integration (``CI`` set) or when asked for with
+  ``HYPOTHESIS_PROFILE=ci``: derandomised (each test draws the same examples on
+  every run and every machine) and without the example database, so a CI run
+  can be repeated exactly.
+
+Both give every test as long as it needs (no deadline: the machine is shared)
+and 60 examples unless the test says otherwise.
+"""
+
+import os
 from importlib.util import find_spec
 
 import pytest
+from hypothesis import HealthCheck, settings
 
-# module file -> (the package it needs, the extra that installs it)
-OPTIONAL = {"openspiel.py": ("pyspiel", "openspiel")}
+# Both from hypothesis's own defaults, never from the profile loaded now (this file may run twice).
+settings.register_profile(
+    "dev",
+    parent=settings.get_profile("default"),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+    max_examples=60,
+    derandomize=False,
+)
+settings.register_profile(
+    "ci", parent=settings.get_profile("dev"), derandomize=True, database=None, print_blob=True
+)
+
+
+def hypothesis_profile(environ) -> str:
+    """The hypothesis profile for a run with the environment ``environ``.
+
+    >>> hypothesis_profile({}), hypothesis_profile({"CI": "true"})
+    ('dev', 'ci')
+    >>> hypothesis_profile({"CI": "true", "HYPOTHESIS_PROFILE": "dev"})
+    'dev'
+    """
+    chosen = environ.get("HYPOTHESIS_PROFILE")
+    if chosen:
+        return chosen
+    return "ci" if environ.get("CI", "").strip().lower() not in ("", "0", "false", "no") else "dev"
+
+
+settings.load_profile(hypothesis_profile(os.environ))
+
+# the site's mkdocs hooks need mkdocs (the docs extra), and are no module of fnmcts: never collected
+collect_ignore = ["docs/hooks.py"]
+
+# file, from the top of the repository -> (the package its doctests need, the extra that installs it)
+OPTIONAL = {"fnmcts/openspiel.py": ("pyspiel", "openspiel"), "docs/openspiel.md": ("pyspiel", "openspiel")}
 
 
 def pytest_collection_modifyitems(config, items):
+    """Doctests of files behind an optional extra skip, with the reason, when the extra is not installed."""
     for item in items:
-        needed = OPTIONAL.get(item.path.name) if item.path.parent.name == "fnmcts" else None
+        try:
+            where = item.path.relative_to(config.rootpath).as_posix()
+        except ValueError:  # a file outside the repository
+            continue
+        needed = OPTIONAL.get(where)
         if needed is not None and find_spec(needed[0]) is None:
             package, extra = needed
             item.add_marker(pytest.mark.skip(reason=f"{package} is not installed: pip install 'fnmcts[{extra}]'"))

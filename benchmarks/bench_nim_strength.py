@@ -16,7 +16,7 @@ random play after each first move. The row "flat MC, infinite trials" computes
 that limit exactly (``exact.evaluate_policy`` with ``random_policy``), so its
 failures are proven, not sampled.
 
-    python benchmarks/bench_nim_strength.py                 # the README table (a few minutes)
+    python benchmarks/bench_nim_strength.py                 # the strength table of docs/nim.md (a few minutes)
     python benchmarks/bench_nim_strength.py --quick         # a smoke run: small budgets, a few heaps
     python benchmarks/bench_nim_strength.py --json          # the figures as one JSON document
 

@@ -111,7 +111,7 @@ def read_json(path):
 def save_tree(game, tree, path, *, search=None) -> Path:
     """Write ``tree`` (a tree of ``game``) to ``path`` in the ``fnmcts-tree`` JSON format, atomically.
 
-    The format is documented in ``fnmcts.mcts._saved`` and the README; ``search``
+    The format is documented in ``fnmcts.mcts._saved`` and docs/mcts.md; ``search``
     (a JSON-ready dict) is kept in the file for ``fnmcts search --resume``.
     Written as ``save_ai`` writes: whole or not at all, the old file kept on failure.
 

@@ -6,25 +6,132 @@ solving, MCTS, Q-learning, the law checker) is written once against the
 functions below, so every algorithm plays every game where it makes sense, and a
 user's own game gets all of it by implementing the same methods.
 
-The protocol, as methods of the game value:
+The protocol and its optional hooks, in one table: each method with its
+default (``GameBase`` holds the defaults, and a game not inheriting it gets
+the same through the data-first functions of this module; "none": the reader
+does without) and the modules that read it from a game. ``tests/test_hooks_table.py`` scans the package and keeps
+the table whole: every method or hook fnmcts reads from a game is a row, with
+exactly the modules that read it.
 
 =====================================  =============================================
-``start()``                            the initial state
+method or hook                         what it gives, and who reads it
+=====================================  =============================================
+``num_players``                        the number of players, an attribute (1 for
+                                       Shut the Box, 2 for Nim).
+                                       Read by: every algorithm
+``start()``                            the initial state.
+                                       Read by: every algorithm
 ``to_move(state)``                     a player index (0, 1, ...), ``CHANCE`` at a
-                                       chance node, or ``None`` when the game is over
+                                       chance node, or ``None`` when the game is over.
+                                       Read by: every algorithm
 ``possible_moves(state)``              the legal moves, a tuple in a stable order
-                                       (empty unless a player is to move)
+                                       (empty unless a player is to move).
+                                       Read by: every algorithm
 ``chance_outcomes(state)``             ``((outcome, Fraction), ...)`` at a chance
-                                       node; probabilities are positive, sum to 1
-``play(state, move)``                  the state a move (or chance outcome) leads to
+                                       node; probabilities are positive, sum to 1.
+                                       Read by: every algorithm
+``play(state, move)``                  the state a move (or chance outcome) leads to.
+                                       Read by: every algorithm
 ``payoff(state)``                      at the end: one number per player, within
                                        ``payoff_range()``; two-player games are
-                                       zero-sum (+1 win, 0 draw, -1 loss)
+                                       zero-sum (+1 win, 0 draw, -1 loss).
+                                       Read by: every algorithm
 ``payoff_range()``                     ``(low, high)``: the worst and the best payoff
-                                       (optional: ``(0, 1)`` for one player, else
-                                       ``(-1, 1)``)
-``state_to_json(state)``               a JSON-ready form of the state
-``state_from_json(data)``              the inverse of ``state_to_json``
+                                       (default: ``(0, 1)`` for one player, else
+                                       ``(-1, 1)``).
+                                       Read by: fnmcts.protocol, fnmcts.cli
+``state_to_json(state)``               a JSON-ready form of the state (default: for
+                                       states of numbers, strings, tuples, sets and
+                                       maps).
+                                       Read by: fnmcts.protocol, fnmcts.testing,
+                                       fnmcts.cli
+``state_from_json(data)``              the inverse of ``state_to_json``.
+                                       Read by: fnmcts.protocol, fnmcts.testing
+``sample_outcome(state, rng)``         one chance outcome drawn with ``rng``, one
+                                       ``rng.random()`` (default: by the exact
+                                       cumulative weights).
+                                       Read by: fnmcts.protocol, fnmcts.mcts,
+                                       fnmcts.cli
+``describe_move(state, move)``         a short text for a move (default: ``str``).
+                                       Read by: fnmcts.protocol, fnmcts.cli
+``transcript_line(player, m, after)``  one line of a game's transcript (move ``m``;
+                                       default: "Player N: <describe_move>.").
+                                       Read by: fnmcts.protocol
+``check_state(state)``                 ``state`` (perhaps normalised) if it is one of
+                                       the game's, else a ``ValueError`` naming the
+                                       problem (default: hash it and ask
+                                       ``to_move``).
+                                       Read by: fnmcts.protocol
+``check_reachable(state)``             ``state`` if play from the start can reach it
+                                       (default: ``check_state``).
+                                       Read by: fnmcts.protocol
+``parse_state(text)``                  a state typed at the command line (default:
+                                       its JSON form).
+                                       Read by: fnmcts.protocol
+``parse_move(state, text)``            a move typed by a person (default: a choice
+                                       number from 1, or the move's description).
+                                       Read by: fnmcts.protocol
+``render(state)``                      a picture of ``state`` for a person (default:
+                                       its JSON form).
+                                       Read by: fnmcts.protocol
+``q_key(state)``                       the Q table's key of ``state`` (default: the
+                                       state).
+                                       Read by: fnmcts.protocol
+``state_from_q_key(key)``              the inverse of ``q_key``.
+                                       Read by: fnmcts.protocol
+``q_key_to_json(key)``                 the key in a Q table file (default: the
+                                       state's JSON form).
+                                       Read by: fnmcts.protocol
+``q_key_from_json(data)``              the inverse of ``q_key_to_json``.
+                                       Read by: fnmcts.protocol
+``may_repeat()``                       True when play can come back to a state seen
+                                       before (Pig: two pig-outs in a row); such a
+                                       game must end with probability 1 whatever
+                                       the players do (default: False, a cycle is
+                                       a bug).
+                                       Read by: fnmcts.protocol
+``winning_moves(state)``               the closed form's winning moves, ``()`` from a
+                                       lost position (default: ``None``, no closed
+                                       form).
+                                       Read by: fnmcts.theory
+``mover_wins(state)``                  the closed form's verdict: does the player to
+                                       move win? (default: ``None``, no closed form).
+                                       Read by: fnmcts.theory
+``size_hint(state)``                   ``(states, length, branching)``: upper bounds
+                                       from ``state`` for the size checks (default:
+                                       ``None`` each, unknown).
+                                       Read by: fnmcts.limits
+``size_fits(limit)``                   what would fit in ``limit`` states, said to a
+                                       person (default: ``None``).
+                                       Read by: fnmcts.limits
+``name``                               the game's name in files and at the command
+                                       line, an attribute ("nim"; default: none, so
+                                       the game is not written to files).
+                                       Read by: fnmcts.protocol, fnmcts.cli
+``random_payoff(state, rng)``          the payoff of one game played at random from
+                                       ``state``, drawn as ``playout`` would
+                                       (default: none, ``playout``).
+                                       Read by: fnmcts.agents, fnmcts.montecarlo
+``random_wins(state, n, rng)``         the wins of ``n`` random games from ``state``,
+                                       or ``None`` to decline (default: none).
+                                       Read by: fnmcts.montecarlo
+``rollout_payoff(s, rng, perfect)``    the payoff of a playout from ``s`` where the
+                                       players marked in ``perfect`` play the
+                                       closed form (default: none, ``playout``).
+                                       Read by: fnmcts.agents
+``search_kernel(rule, constant)``      the game's own batched MCTS for a built-in
+                                       rule, proven equal to the engine (default:
+                                       none, the engine).
+                                       Read by: fnmcts.mcts
+``compiled_graph()``                   the game's ``CompiledGraph``, built faster
+                                       than the generic one (default: none).
+                                       Read by: fnmcts.mcts
+``player_name(player)``                a player's name in transcripts ("Player 1
+                                       (X)"; default: none, "Player N").
+                                       Read by: fnmcts.cli
+``agents()``                           the game's own agents, name -> factory
+                                       (Pig's ``hold-at-20``; default: none).
+                                       Read by: fnmcts.cli
 =====================================  =============================================
 
 **What payoffs mean.** A payoff is a number, not a verdict: every algorithm
@@ -34,39 +141,12 @@ maximises the expected payoff, so a draw counts half a win, and a score (a
 one-player game paying ``total / 7``, say) is maximised as a score, not as
 the chance of a positive payoff. Records count a rescaled payoff above 1/2 as
 a win, exactly 1/2 as a draw and below 1/2 as a loss. One-player games (Shut
-the Box) pay 1 for a win and 0 for a loss. ``GameBase`` supplies defaults (sampling a chance outcome, describing a move, JSON forms of
-simple states) for games that want them.
+the Box) pay 1 for a win and 0 for a loss.
 
 **Optional hooks.** Everything specific to one game is an optional method of
-the game, with a default in ``GameBase`` that works for any game, and a
-data-first function here that falls back to that default for a game that does
-not inherit ``GameBase``. No module outside ``fnmcts.games`` tests for a
-concrete game class: a user's game gets every feature.
-
-=====================================  =============================================
-``winning_moves(state)``               the closed form's winning moves, ``()`` from a
-                                       lost position; ``None``: no closed form
-``mover_wins(state)``                  the closed form's verdict: does the player to
-                                       move win? ``None``: no closed form
-``parse_state(text)``                  a state typed at the command line (default:
-                                       its JSON form)
-``check_reachable(state)``             ``state`` if play from the start can reach it
-                                       (default: ``check_state``)
-``transcript_line(player, m, after)``  one line of a game's transcript (move ``m``)
-``parse_move(state, text)``            a move typed by a person (default: a choice
-                                       number from 1, or the move's description)
-``render(state)``                      a picture of ``state`` for a person (default:
-                                       its JSON form)
-``q_key(state)``                       the Q table's key of ``state`` (default: the
-                                       state); ``state_from_q_key(key)`` inverts it
-``q_key_to_json(key)``                 the key in a Q table file (default: the
-                                       state's JSON); ``q_key_from_json(data)``
-``may_repeat()``                       True when play can come back to a state seen
-                                       before (Pig: two pig-outs in a row); such a
-                                       game must end with probability 1 whatever
-                                       the players do (default: False, a cycle is
-                                       a bug)
-=====================================  =============================================
+the game: from ``sample_outcome`` down, the table's rows are hooks, each with a
+default that works for any game. No module outside ``fnmcts.games`` tests for
+a concrete game class: a user's game gets every feature.
 
 >>> from fnmcts.games.nim import Nim
 >>> game = Nim(heap=5, max_take=3)

@@ -1,11 +1,5 @@
 import sys
 from pathlib import Path
 
-from hypothesis import HealthCheck, settings
-
+# the hypothesis profiles ("dev", "ci") are registered and loaded by the conftest.py at the root
 sys.path.insert(0, str(Path(__file__).parent))
-
-settings.register_profile(
-    "fnmcts", deadline=None, suppress_health_check=[HealthCheck.too_slow], max_examples=60
-)
-settings.load_profile("fnmcts")

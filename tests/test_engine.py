@@ -1,4 +1,4 @@
-"""The one search engine: equal to the plain reference descent, draw for draw; sound proofs;
+"""The one search engine: equal to the phases of ``fnmcts.mcts.phases``, draw for draw; sound proofs;
 draws and scores read as payoffs, not verdicts."""
 
 from __future__ import annotations
@@ -33,10 +33,10 @@ from fnmcts.mcts import (
     ucb_selector,
     visits,
 )
-from fnmcts.mcts._engine import Stats
+from fnmcts.mcts import phases
+from fnmcts.mcts._engine import Solver, Stats
 
-from mcts_reference import reference_search
-from small_games import TableGame, table_games
+from small_games import TableGame, cyclic_table_games, table_games
 
 BUILTIN_GAMES = (
     Nim(heap=7, max_take=3),
@@ -56,7 +56,7 @@ def _custom_rule(rec, parent_visits):
 
 RULES = (ucb, ucb1, partial(ucb1, c=0.3), partial(ucb, z=1), _custom_rule)
 
-games = st.one_of(st.sampled_from(BUILTIN_GAMES), table_games())
+games = st.one_of(st.sampled_from(BUILTIN_GAMES), table_games(), cyclic_table_games())
 options = st.fixed_dictionaries(
     {
         "rule": st.sampled_from(RULES),
@@ -66,50 +66,58 @@ options = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def _phases(game, state, dives, rng, tree=None, *, rule=ucb, backup="mean", solver=False, rollout=None):
+    """``dives`` dives of the phases, one at a time: select, expand, simulate, back up."""
+    tree = {} if tree is None else tree
+    for _ in range(dives):
+        path = phases.select(game, tree, state, rng, rule, backup=backup, solver=solver)
+        grown = phases.expand(game, tree, path)
+        payoff = phases.simulate(game, path.leaf, rng, rollout) if path.end in ("new", "repeat") else path.value
+        tree = phases.backup(game, grown, path, payoff, backup=backup, solver=solver)
+    return tree
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(games, options, st.integers(0, 2**32), st.integers(1, 120))
-def test_search_equals_the_reference_descent_draw_for_draw(game, opts, seed, dives):
+def test_search_equals_the_phases_draw_for_draw(game, opts, seed, dives):
+    """The engine (compiled graph, flat lists, inline rules) grows the tree the phases grow, on every option."""
     state = game.start()
-    expected, _ = reference_search(game, state, dives, random.Random(seed), opts["rule"], backup=opts["backup"], solver=opts["solver"])
+    by_phases = random.Random(seed)
+    expected = _phases(game, state, dives, by_phases, **opts)
     rng = random.Random(seed)
-    tree = search(game, state, dives, rng, rule=opts["rule"], backup=opts["backup"], solver=opts["solver"])
-    assert dict(tree) == expected
-    assert rng.random() == _after(game, state, dives, seed, opts)  # the same number of draws
-
-
-def _after(game, state, dives, seed, opts):
-    rng = random.Random(seed)
-    reference_search(game, state, dives, rng, opts["rule"], backup=opts["backup"], solver=opts["solver"])
-    return rng.random()
+    tree = search(game, state, dives, rng, **opts)
+    assert dict(tree) == dict(expected)
+    assert rng.random() == by_phases.random()  # the same number of draws
 
 
 @settings(max_examples=60, deadline=None)
 @given(games, options, st.integers(0, 2**32), st.integers(1, 60))
-def test_uct_one_dive_at_a_time_grows_the_search_tree(game, opts, seed, dives):
-    """Without the solver, exactly; with it, uct keeps proofs only in the records of
-    stored states (a search also remembers proven states it passed through, such as
-    a roll's outcome), so its proofs may come later, but each one is exact."""
+def test_uct_is_the_four_phases_and_grows_the_search_tree(game, opts, seed, dives):
+    """One dive at a time (proofs too: they live in the records), the same tree as one search."""
     state = game.start()
     rng = random.Random(seed)
     tree = pmap()
     for _ in range(dives):
-        tree, _ = uct(tree, state, rng, game, opts["rule"], backup=opts["backup"], solver=opts["solver"])
-    if not opts["solver"]:
-        assert tree == search(game, state, dives, random.Random(seed), rule=opts["rule"], backup=opts["backup"])
-        return
-    exact = solve(game)
-    for s, rec in tree.items():
-        if "proven" in rec:
-            assert rec["proven"] == value(exact, s)
+        tree, _ = uct(game, tree, state, rng, opts["rule"], backup=opts["backup"], solver=opts["solver"])
+    assert tree == _phases(game, state, dives, random.Random(seed), **opts)
+    assert tree == search(game, state, dives, random.Random(seed), **opts)
+    if opts["solver"]:
+        exact = solve(game)
+        for s, rec in tree.items():
+            if "proven" in rec:
+                assert rec["proven"] == value(exact, s)
 
 
-@settings(max_examples=60, deadline=None)
-@given(games, st.integers(0, 2**32), st.integers(1, 80), st.integers(1, 80))
-def test_a_search_continues_from_its_tree(game, seed, first, second):
+@settings(max_examples=80, deadline=None)
+@given(games, options, st.integers(0, 2**32), st.integers(1, 80), st.integers(1, 80))
+def test_a_search_continues_from_its_tree_exactly(game, opts, seed, first, second):
+    """n1 dives, then n2 more on the returned tree with the same generator: the search of n1 + n2."""
     rng = random.Random(seed)
-    tree = search(game, game.start(), first, rng)
-    tree = search(game, game.start(), second, rng, tree)
-    assert tree == search(game, game.start(), first + second, random.Random(seed))
+    tree = search(game, game.start(), first, rng, **opts)
+    tree = search(game, game.start(), second, rng, tree, **opts)
+    whole = random.Random(seed)
+    assert tree == search(game, game.start(), first + second, whole, **opts)
+    assert rng.random() == whole.random()
 
 
 @settings(max_examples=80, deadline=None)
@@ -237,6 +245,9 @@ def test_stats_grow_with_the_graph():
     root = graph.node(game.start())
     graph.expand(root)
     stats.grow()
+    assert len(stats.N) == len(graph) == 1  # a node's children are made when first asked
+    graph.children(root)
+    stats.grow()
     assert len(stats.N) == len(graph) == 3 and stats.N == [None, None, None]
 
 
@@ -247,15 +258,15 @@ def _keys_hold(stats):
 @settings(max_examples=60, deadline=None)
 @given(games, st.integers(0, 2**32), st.integers(2, 80), st.booleans(), st.booleans(), st.booleans())
 def test_the_rating_keys_follow_every_change_of_the_counts(game, seed, n, tutorial, expectimax, solver):
-    """``Stats.K`` stays each node's mean (UCB1) or ucb score (the tutorial's rule) through dives on
-    either loop, set, drop and grow."""
-    from fnmcts.mcts._engine import Solver, dives
+    """``Stats.K`` stays each node's mean (UCB1) or ucb score (the tutorial's rule) through dives,
+    set, drop and grow."""
+    from fnmcts.mcts._engine import dives
 
     graph = CompiledGraph(game)
     root = graph.node(game.start())
     stats = Stats(graph)
     rng = random.Random(seed)
-    proofs = Solver(graph) if solver else None
+    proofs = Solver(graph, stats) if solver else None
     select = ucb_selector(1.5) if tutorial else ucb1_selector()
     dives(graph, stats, root, 0, n, rng, select, expectimax=expectimax, solver=proofs)
     assert stats.K is not None and stats.key_rule == select.inline and _keys_hold(stats)
@@ -263,7 +274,7 @@ def test_the_rating_keys_follow_every_change_of_the_counts(game, seed, n, tutori
     for i in stored[::2]:
         stats.drop(i)
     if stored:
-        stats.set(stored[-1], [3, 1.5, 1, 1, 0.25 if expectimax else None])
+        stats.set(stored[-1], (3, 1.5, 1, 1, 0.25 if expectimax else None))
     assert _keys_hold(stats)
     dives(graph, stats, root, 0, n, rng, select, expectimax=expectimax, solver=proofs)
     assert _keys_hold(stats)
@@ -274,22 +285,21 @@ def test_the_rating_keys_follow_every_change_of_the_counts(game, seed, n, tutori
 @pytest.mark.parametrize("order", [(0, 1, 2), (2, 1, 0), (1, 0, 2)])
 def test_proofs_whose_floats_tie_are_compared_exactly(order):
     """Two proven values 1e-30 apart round to one float: the solver then compares the exact values."""
-    from fnmcts.mcts._engine import Solver
-
     third = Fraction(1, 3)
     values = [(third,), (third + Fraction(1, 10**30),), (third - Fraction(1, 10**30),)]
     game = TableGame((("move", 0, (1, 2, 3, 4)), ("end", values[0]), ("end", values[1]), ("end", values[2]), ("end", (0,))), 1)
     graph = CompiledGraph(game)
     root = graph.node(0)
     graph.expand(root)
-    solver = Solver(graph)
-    kids = graph.kids[root]
+    kids = graph.children(root)
+    stats = Stats(graph)
+    solver = Solver(graph, stats)
     for j in order:
-        solver.prove_terminal(kids[j])
+        solver.lookup(kids[j])  # a terminal child is proven at sight
     assert not solver.floats_exact
-    assert solver.choices(kids, 0) == (kids[1], kids[3])  # the best proven child and the unproven one
-    solver.prove_terminal(kids[3])
-    assert solver.try_prove(root) and solver.proven[root][0] == values[1]
+    assert solver.lookup(kids[3]) is not None  # the fourth child ends the game too, at 0
+    assert solver.choices(kids, 0) == (kids[1],)  # the best proven child alone: the others are proven worse
+    assert solver.derive(root)[0] == values[1]
 
 
 def _decisions(game):
@@ -329,79 +339,3 @@ def test_the_default_agent_draws_a_perfect_player(mcts_first):
     players = (mcts_agent(), perfect) if mcts_first else (perfect, mcts_agent())
     record = play_game(*players, TTT, seed=7)
     assert record.payoff == (0, 0)
-
-
-KERNEL_GAMES = st.sampled_from((ShutTheBox(), ShutTheBox(simplified=True), ShutTheBox(levers=4), ShutTheBox(levers=12)))
-"""Shut the Box boxes its kernels serve (the tutorial's two and two other sizes)."""
-
-BUILTIN_RULES = st.sampled_from((ucb, ucb1, partial(ucb1, c=0.2), partial(ucb, z=1)))
-"""The built-in rules, with their default and another constant."""
-
-
-@settings(max_examples=80, deadline=None)
-@given(KERNEL_GAMES, BUILTIN_RULES, st.integers(0, 2**32), st.integers(0, 400), st.integers(0, 400))
-def test_a_game_s_search_kernel_grows_the_engine_s_tree(game, rule, seed, prior, dives):
-    """Shut the Box's own kernel (box masks) against the engine on its compiled graph, draw for draw."""
-    start = game.start()
-    tree = search(game, start, prior, random.Random(seed ^ 5), rule=rule, graph=CompiledGraph(game))
-    rng_kernel, rng_engine = random.Random(seed), random.Random(seed)
-    by_kernel = search(game, start, dives, rng_kernel, tree, rule)
-    by_engine = search(game, start, dives, rng_engine, tree, rule, graph=CompiledGraph(game))
-    assert by_kernel == by_engine
-    assert rng_kernel.random() == rng_engine.random()
-
-
-def test_the_kernel_steps_aside_where_it_does_not_apply():
-    game = ShutTheBox(levers=4)
-    roll = game.play(game.start(), 5)  # a search from a roll: the engine's
-    assert search(game, roll, 50, random.Random(1)) == search(game, roll, 50, random.Random(1), graph=CompiledGraph(game))
-    with_draws = pmap({game.start(): record(1, 1, draw=1)})  # records the kernel cannot keep
-    assert search(game, game.start(), 50, random.Random(1), with_draws)[game.start()]["draw"] == 1
-
-
-@settings(max_examples=60, deadline=None)
-@given(KERNEL_GAMES, BUILTIN_RULES, st.integers(0, 2**32), st.integers(0, 300), st.integers(1, 40))
-def test_the_tutorial_uct_on_box_masks_is_the_engine_s_dive(game, rule, seed, prior, dives):
-    """The tutorial's ``uct`` (one dive on box masks, reading the tree lazily) against the engine's ``uct``."""
-    from unittest import mock
-
-    from fnmcts.games.shut_the_box import uct as tutorial_uct
-    from fnmcts.mcts import uct as engine_uct
-
-    def no_engine(*args, **kwargs):
-        raise AssertionError("the tutorial's uct left a plain tree to the engine")
-
-    start = game.start()
-    tree = search(game, start, prior, random.Random(seed ^ 5), rule=rule, graph=CompiledGraph(game))
-    box = sorted(tree, key=len)[len(tree) // 2] if tree else start  # a box inside the tree, or the start
-    rng_kernel, rng_engine = random.Random(seed), random.Random(seed)
-    by_kernel = by_engine = tree
-    for _ in range(dives):
-        with mock.patch("fnmcts.games.shut_the_box.uct_game", no_engine):
-            by_kernel, result_kernel = tutorial_uct(by_kernel, box, rng_kernel, game, rule)
-        by_engine, result_engine = engine_uct(by_engine, box, rng_engine, game, rule)
-        assert result_kernel == result_engine
-    assert by_kernel == by_engine
-    assert all(type(by_kernel[s]) is type(by_engine[s]) for s in by_engine)
-    assert rng_kernel.random() == rng_engine.random()
-
-
-def test_the_tutorial_uct_leaves_records_it_cannot_keep_to_the_engine():
-    from fnmcts.games.shut_the_box import uct as tutorial_uct
-    from fnmcts.mcts import uct as engine_uct
-
-    game = ShutTheBox(levers=4)
-    start = game.start()
-    for tree in (
-        pmap({start: record(1, 1, draw=1)}),
-        pmap({start: record(3, 2), frozenset({1, 2, 3}): record(1, 0, value=0.5)}),
-        pmap({start: {"win": 2}}),
-    ):
-        rng_kernel, rng_engine = random.Random(4), random.Random(4)
-        for _ in range(30):
-            tree_k, result_k = tutorial_uct(tree, start, rng_kernel, game)
-            tree_e, result_e = engine_uct(tree, start, rng_engine, game)
-            assert (tree_k, result_k) == (tree_e, result_e)
-            tree = tree_k
-    with pytest.raises(TypeError, match="record"):
-        tutorial_uct(pmap({start: 7}), start, random.Random(1), game)

@@ -45,7 +45,7 @@ from fnmcts.mcts import (
 )
 from fnmcts.protocol import CHANCE
 
-from mcts_reference import as_record, dive, reference_search
+from fnmcts.mcts import phases
 
 STB = ShutTheBox()
 SIMPLE = ShutTheBox(simplified=True)
@@ -94,23 +94,27 @@ def game_and_state(draw):
     return game, state
 
 
-# -- the reference descent, on trees of records --------------------------------------------
-
-
-def _reference_tree(tree):
-    """A tree of records in the reference descent's form (n, s, w, d, v)."""
-    return {
-        state: {"n": visits(rec), "s": score(rec), "w": rec["win"], "d": rec.get("draw", 0), "v": rec.get("value")}
-        for state, rec in tree.items()
-    }
+# -- the reference: the phases, one dive at a time -------------------------------------------
 
 
 def _reference_dives(game, state, dives, rng, tree=None, rule=ucb, backup="mean"):
-    """``dives`` dives of the plain reference descent, from ``tree``; the tree of records."""
-    ref = _reference_tree(tree or {})
+    """``dives`` dives of the phases (select, expand, simulate, back up), from ``tree``: a plain dict."""
+    tree = dict(tree or {})
     for _ in range(dives):
-        ref = dive(game, ref, state, rng, rule, backup=backup)
-    return pmap({s: as_record(r) for s, r in ref.items()})
+        path = phases.select(game, tree, state, rng, rule, backup=backup)
+        payoff = phases.simulate(game, path.leaf, rng) if path.end in ("new", "repeat") else path.value
+        tree = phases.backup(game, phases.expand(game, tree, path), path, payoff, backup=backup)
+    return tree
+
+
+def _reference_move(game, state, dives, rng, rule, solver):
+    """The dives of ``mcts_move``: the phases until the root is proven (with the solver)."""
+    tree = {}
+    for _ in range(dives):
+        if solver and phases.proof(game, tree, state) is not None:
+            break
+        tree, _ = phases.uct(game, tree, state, rng, rule, solver=solver)
+    return tree
 
 
 # -- records -------------------------------------------------------------------------------
@@ -315,7 +319,7 @@ def test_uct_adds_exactly_one_result_at_the_root(game_tree, rng, rule):
     game, tree = game_tree
     root = game.start()
     before = dict(tree)
-    new, result = uct(tree, root, rng, game, rule)
+    new, result = uct(game, tree, root, rng, rule)
     assert dict(tree) == before  # the input is untouched
     assert result in ("win", "loss")
     old_rec = tree.get(root, EMPTY_RECORD)
@@ -336,7 +340,7 @@ def test_uct_works_through_the_protocol_for_every_game(gs, seed):
     tree = pmap()
     for _ in range(5):
         before = tree
-        tree, result = uct(tree, state, random.Random(seed), game)
+        tree, result = uct(game, tree, state, random.Random(seed))
         assert visits(tree[state]) == visits(before.get(state, EMPTY_RECORD)) + 1
     if game.num_players == 2:
         assert result in {(1, -1), (-1, 1), (0, 0)}
@@ -347,7 +351,7 @@ def test_uct_works_through_the_protocol_for_every_game(gs, seed):
 def test_uct_first_dive_is_one_playout_from_the_new_box():
     # an empty tree: the dive is one random game, with the draws of play_game
     for seed in range(20):
-        tree, result = uct(pmap(), start_box, random.Random(seed), STB)
+        tree, result = uct(STB, pmap(), start_box, random.Random(seed))
         assert result == play_game(start_box, random.Random(seed))
         assert tree == pmap({start_box: add_result(EMPTY_RECORD, result)})
 
@@ -358,7 +362,7 @@ def test_uct_recurses_into_the_best_rated_child():
     # children after a roll of 3: flip 3 -> {1, 2}; flip 1 2 -> {3}
     tree = pmap({box: record(5, 5), frozenset({1, 2}): record(0, 10), frozenset({3}): record(4, 6)})
     rng = _rng_rolling(3)
-    new, _ = uct(tree, box, rng, game)
+    new, _ = uct(game, tree, box, rng)
     assert visits(new[frozenset({3})]) == 11  # ucb {3} = 0.71 beats the rule of 3: 0.3
     assert new[frozenset({1, 2})] == tree[frozenset({1, 2})]
 
@@ -381,8 +385,8 @@ def test_uct_keeps_nothing_between_calls(seeds):
     for i, seed in enumerate(seeds):
         a_ref = _reference_dives(game, start_box, 1, random.Random(seed), tree=a)
         b_ref = _reference_dives(game, start_box, 1, random.Random(seed + 1), tree=b)
-        a, _ = uct(a, start_box, random.Random(seed), game)
-        b, _ = uct(b, start_box, random.Random(seed + 1), game)
+        a, _ = uct(game, a, start_box, random.Random(seed))
+        b, _ = uct(game, b, start_box, random.Random(seed + 1))
         assert a == a_ref and b == b_ref
         if i % 2:
             a, b = b, a
@@ -426,18 +430,21 @@ def test_search_checks_its_arguments():
     with pytest.raises(TypeError, match="whole number"):
         search(STB, start_box, 1.5, random.Random(1))
     with pytest.raises(TypeError, match="rule"):
-        uct(pmap(), start_box, random.Random(1), STB, rule="ucb")
+        uct(STB, pmap(), start_box, random.Random(1), rule="ucb")
     with pytest.raises(TypeError, match="game"):
         search(None, start_box, 5, random.Random(1))
     with pytest.raises(TypeError, match="tree must be a map"):
-        uct([], start_box, random.Random(1), STB)
+        uct(STB, [], start_box, random.Random(1))
     with pytest.raises(TypeError, match="records are maps"):
         search(STB, start_box, 5, random.Random(1), tree=pmap({start_box: 3}))
 
 
-def test_uct_needs_the_game():
-    with pytest.raises(TypeError, match=r"uct needs the game: uct\(tree, state, rng, game\)"):
+def test_uct_needs_the_game_first_and_the_old_order_still_works_with_a_warning():
+    with pytest.raises(TypeError, match=r"uct needs the game first: uct\(game, tree, state, rng\).*fnmcts.tutorial.uct"):
         uct(pmap(), start_box, random.Random(1))
+    with pytest.warns(DeprecationWarning, match="the game comes first"):
+        old = uct(pmap(), start_box, random.Random(1), STB)
+    assert old == uct(STB, pmap(), start_box, random.Random(1))
 
 
 def test_search_reports_progress():
@@ -456,9 +463,9 @@ def test_search_reports_progress():
 def test_mcts_move_on_nim_is_the_reference_descent(game, player, seed, n, solver, rule):
     state = game.state(game.heap, player)
     found = mcts_move(game, state, n, random.Random(seed), rule=rule, solver=solver)
-    expected, proofs = reference_search(game, state, n, random.Random(seed), rule, solver=solver, stop=True)
+    expected = _reference_move(game, state, n, random.Random(seed), rule, solver)
     assert dict(found.tree) == expected
-    assert dict(found.proven) == proofs
+    assert dict(found.proven) == {s: rec["proven"] for s, rec in expected.items() if "proven" in rec}
     assert found.iterations == visits(found.tree[state])
     assert found.iterations == n or state in found.proven  # the search stops only at a proof
     if state in found.proven:
@@ -633,7 +640,7 @@ def test_default_agent_plays_optimally_on_small_piles(game, seed):
 
 def test_a_box_outside_the_game_is_refused():
     with pytest.raises(ValueError):
-        uct(pmap(), frozenset({10}), random.Random(1), STB)
+        uct(STB, pmap(), frozenset({10}), random.Random(1))
     with pytest.raises(ValueError):
         search(STB, frozenset({0, 3}), 5, random.Random(1))
 
@@ -734,7 +741,7 @@ def test_rollout_option_uses_the_given_agent():
     assert found.move in game.possible_moves(game.start())
     assert visits(found.tree[game.start()]) == 50
     # a dive from an empty tree is one playout of the agent's: the first move each time
-    tree, result = uct(pmap(), game.start(), random.Random(3), game, rollout=first_move_agent)
+    tree, result = uct(game, pmap(), game.start(), random.Random(3), rollout=first_move_agent)
     assert result == game.payoff(_first_moves_to_the_end(game, game.start()))
     assert search(game, game.start(), 50, random.Random(3), rule=ucb1, rollout=first_move_agent) == found.tree
 
@@ -777,7 +784,7 @@ def test_expectimax_value_is_one_exact_step_over_the_children():
     # and the box's value is one expectimax step over its children's records
     box, four, five = frozenset({4, 5}), frozenset({4}), frozenset({5})
     tree = pmap({box: record(1, 1), four: record(1, 3, value=0.25), five: record(1, 1)})
-    new, result = uct(tree, box, _rng_rolling(2), STB, backup="expectimax")
+    new, result = uct(STB, tree, box, _rng_rolling(2), backup="expectimax")
     assert result == "loss"
     assert new[four] == tree[four] and new[five] == tree[five]
     # roll 4 -> {5} (mean 1/2), roll 5 -> {4} (value 1/4), roll 9 -> {} (a win)
@@ -797,7 +804,7 @@ def test_backup_is_checked():
     with pytest.raises(ValueError, match="backup must be one of"):
         search(STB, start_box, 10, random.Random(1), backup="max")
     with pytest.raises(ValueError, match="backup must be one of"):
-        uct(pmap(), start_box, random.Random(1), STB, backup="max")
+        uct(STB, pmap(), start_box, random.Random(1), backup="max")
     with pytest.raises(ValueError, match="backup must be one of"):
         mcts_agent(10, backup="max")
 

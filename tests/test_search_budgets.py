@@ -143,6 +143,6 @@ def test_pruning_drops_leaves_and_keeps_the_tree_connected(dives, seed, keep):
 
 def test_uct_and_search_return_trees_rooted_where_they_ran():
     game = Nim(heap=7)
-    tree, _ = uct(pmap(), game.start(), make_rng(1), game)
+    tree, _ = uct(game, pmap(), game.start(), make_rng(1))
     assert isinstance(tree, Tree) and tree.root == game.start()
     assert search(game, game.start(), 10, make_rng(1)).root == game.start()

@@ -33,7 +33,7 @@ from fnmcts.games.shut_the_box import (
     exact_tree,
     mask_to_box,
 )
-from fnmcts.mcts import CompiledGraph, search
+from fnmcts.mcts import search, ucb, ucb1, uct
 from fnmcts.montecarlo import simulate
 from fnmcts.matches import playout
 from fnmcts.protocol import CHANCE
@@ -286,31 +286,31 @@ def test_the_random_play_kernels_are_the_generic_playout(reached, seed):
 
 
 @settings(max_examples=30, deadline=None)
-@given(shut_the_box_games(max_levers=7), st.integers(0, 2**32), st.integers(0, 300))
-def test_search_on_every_rule_is_the_engine_s(game, seed, dives):
-    kernel = game.search_kernel("ucb", 2)
-    assert (kernel is None) == (game.dice != "two" or game.scoring != "win")
-    rng_fast, rng_engine = random.Random(seed), random.Random(seed)
-    fast = search(game, game.start(), dives, rng_fast)
-    engine = search(game, game.start(), dives, rng_engine, graph=CompiledGraph(game))
-    assert fast == engine
-    assert rng_fast.random() == rng_engine.random()
+@given(shut_the_box_games(max_levers=7), st.integers(0, 2**32), st.integers(0, 300), st.sampled_from((ucb, ucb1)))
+def test_search_on_every_rule_is_the_phases(game, seed, dives, rule):
+    """The engine on the game's compiled graph against ``uct`` (the phases) one dive at a time."""
+    rng_fast, rng_phases = random.Random(seed), random.Random(seed)
+    fast = search(game, game.start(), dives, rng_fast, rule=rule)
+    stepped = pmap()
+    for _ in range(dives):
+        stepped, _ = uct(game, stepped, game.start(), rng_phases, rule)
+    assert fast == stepped
+    assert rng_fast.random() == rng_phases.random()
 
 
 @settings(max_examples=30, deadline=None)
 @given(shut_the_box_games(max_levers=6), st.integers(0, 2**32), st.integers(1, 60))
-def test_the_tutorial_uct_on_every_rule_is_the_engine_s(game, seed, dives):
+def test_the_tutorial_uct_on_every_rule_is_the_generic_uct(game, seed, dives):
     from fnmcts.games.shut_the_box import uct as tutorial_uct
-    from fnmcts.mcts import uct as engine_uct
 
-    tree_fast = tree_engine = pmap()
-    rng_fast, rng_engine = random.Random(seed), random.Random(seed)
+    tree_tutorial = tree_generic = pmap()
+    rng_tutorial, rng_generic = random.Random(seed), random.Random(seed)
     for _ in range(dives):
-        tree_fast, result_fast = tutorial_uct(tree_fast, game.start(), rng_fast, game)
-        tree_engine, result_engine = engine_uct(tree_engine, game.start(), rng_engine, game)
-        assert result_fast == result_engine
-    assert dict(tree_fast) == dict(tree_engine)
-    assert rng_fast.random() == rng_engine.random()
+        tree_tutorial, result_tutorial = tutorial_uct(tree_tutorial, game.start(), rng_tutorial, game)
+        tree_generic, result_generic = uct(game, tree_generic, game.start(), rng_generic)
+        assert result_tutorial == result_generic
+    assert dict(tree_tutorial) == dict(tree_generic)
+    assert rng_tutorial.random() == rng_generic.random()
 
 
 @pytest.mark.parametrize("levers, dice, scoring", [(9, "low-sum", "win"), (9, "two", "sum"), (10, "high-down", "digits")])

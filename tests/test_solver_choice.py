@@ -143,9 +143,9 @@ def test_a_root_parallel_search_resists_as_long():
 def _proven_search(game, n, seed):
     graph = CompiledGraph(game)
     root = graph.node(game.start())
-    solver = Solver(graph)
-    dives(graph, Stats(graph), root, mover_into(game, game.start()), n, random.Random(seed), ucb1_selector(),
-          solver=solver)
+    stats = Stats(graph)
+    solver = Solver(graph, stats)
+    dives(graph, stats, root, mover_into(game, game.start()), n, random.Random(seed), ucb1_selector(), solver=solver)
     return graph, solver
 
 
@@ -170,12 +170,14 @@ def test_plies_of_nim_are_the_exact_lines():
     game = Nim(heap=7, max_take=3)  # misère: leave a heap of 1 mod 4
     graph = CompiledGraph(game)
     root = graph.node(game.start())
-    solver = Solver(graph)
-    dives(graph, Stats(graph), root, 1, 1000, random.Random(1), ucb1_selector(), solver=solver, stop_when_proven=True)
+    stats = Stats(graph)
+    solver = Solver(graph, stats)
+    dives(graph, stats, root, 1, 1000, random.Random(1), ucb1_selector(), solver=solver, stop_when_proven=True)
     at, _ = minimax_depths(game)
+    assert solver.plies(root) == at(game.start())[1] == 4  # take 2, then the longest defence
     for move in (1, 2, 3):
         child = game.play(game.start(), move)
-        assert solver.plies(graph.node(child)) == at(child)[1]
+        assert solver.plies(graph.node(child)) in (None, at(child)[1])  # unknown where the search stopped first
 
 
 # -- against random play -----------------------------------------------------------------------------
@@ -209,7 +211,7 @@ def test_a_lost_agent_holds_on_longest_even_against_random_play():
     # The choice is for a strong opponent: move 0 loses at once if the opponent takes its one winning
     # reply of two (random play finds it half the time), move 1 loses by force two steps later. The
     # agent that has proven both lost plays the longer line, so random play beats it every time, while
-    # an agent of 1-3 dives that has proven nothing plays by its statistics and loses about half its
+    # an agent of one dive, which has proven nothing, plays by its statistics and loses about half its
     # games. More dives lose more often here: the price of playing for the strong opponent.
     game = TableGame((
         ("move", 0, (1, 2)),
@@ -221,7 +223,7 @@ def test_a_lost_agent_holds_on_longest_even_against_random_play():
     ))
     assert mcts_move(game, 0, 100, make_rng(1)).move == 1
     assert _loss_count(game, mcts_agent(100), 0, 100, 1) == 100
-    assert _loss_count(game, mcts_agent(2), 0, 400, 1) < 300
+    assert _loss_count(game, mcts_agent(1), 0, 400, 1) < 300
 
 
 # Random play (first) against the longest-resistance policy on Connect-3 (4x4, gravity: a first-player

@@ -17,18 +17,21 @@ How the protocol's parts map onto the tutorial's tree:
   win (above 1/2), a draw (1/2) or a loss. Ratings use the mean, so a draw is
   half a win and a score is a score. A state must determine its mover (Nim's
   states say who is to move), so transpositions share one record soundly.
-* **One descent** (``fnmcts.mcts._engine``) serves ``uct`` (one dive on the
-  persistent tree), ``search`` (many dives, batched) and ``mcts_move`` (a move
-  chosen, MCTS-Solver on); the backup (``'mean'``, ``'expectimax'``) and the
-  solver are its parameters. Every finite game runs on a compiled graph of
-  interned states (``CompiledGraph``), proven equal, draw for draw, to the
-  protocol itself.
+* **The phases** (``fnmcts.mcts.phases``): ``select``, ``expand``,
+  ``simulate`` and ``backup``, each a pure function over the persistent tree,
+  and ``uct`` their composition: one dive, reading and writing only the records
+  on its path. A module to read top to bottom, and the reference.
+* **One descent** (``fnmcts.mcts._engine``) runs the same dives fast for
+  ``search`` (many dives) and ``mcts_move`` (a move chosen, MCTS-Solver on);
+  the backup (``'mean'``, ``'expectimax'``) and the solver are its parameters.
+  Every finite game runs on a compiled graph of interned states
+  (``CompiledGraph``), proven equal, draw for draw, to the phases.
 
 >>> from fnmcts.games.shut_the_box import ShutTheBox, start_box
 >>> from fnmcts.rng import make_rng
 >>> ucb(record(win=23, loss=77)) > ucb(record(win=1, loss=9))
 True
->>> tree, result = uct(pmap(), start_box, make_rng(1), ShutTheBox())
+>>> tree, result = uct(ShutTheBox(), pmap(), start_box, make_rng(1))
 >>> result, tree[start_box]
 ('loss', Record(win=0, loss=1))
 >>> tree = search(ShutTheBox(), start_box, 1_000, make_rng(1))
@@ -41,6 +44,7 @@ See Also: ``fnmcts.exact`` (the truth every estimate is judged by),
 
 from pyrsistent import pmap  # noqa: F401 (the module doctest)
 
+from . import phases
 from ._graph import CompiledGraph
 from ._records import (
     DRAW,

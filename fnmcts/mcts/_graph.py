@@ -3,16 +3,18 @@
 The search engine (``_engine``) never calls the game directly. It reads, per
 node (an integer: states are interned): ``kind[i]`` (the player to move,
 0, 1, ...; below 0: ``END``, ``CHANCE_NODE``, or ``UNSEEN`` before the node is
-expanded),
-``kids[i]`` (a decision's children in move order), ``chance[i]`` (how to draw a
-chance outcome), ``u[i]`` (a terminal's payoff rescaled to [0, 1] per player).
-Each state's kind, children and chance outcomes are computed from the protocol
-once, when the node is first expanded, and kept in plain lists: a dive or a
-playout that passes a state again makes no protocol call and hashes no state.
+expanded), ``moves[i]`` (a decision's moves), ``lazy[i]`` (the nodes the
+moves lead to, each made when first asked: ``child(i, j)``), ``kids[i]`` (all
+of them, in move order, once ``children(i)`` made them), ``chance[i]`` (how to
+draw a chance outcome), ``u[i]`` (a terminal's payoff rescaled to [0, 1] per
+player). Each state's kind, moves and chance outcomes are computed from the
+protocol once, when the node is first expanded, and kept in plain lists: a
+dive or a playout that passes a state again makes no protocol call and hashes
+no state. A playout makes only the child it plays, never all of them.
 Every finite game gets this compiled form; a game may build its own faster
 through the optional ``compiled_graph()`` hook (same answers). A property test
-proves the engine on it equal, draw for draw, to a plain persistent-tree
-descent through the protocol.
+proves the engine on it equal, draw for draw, to the phases of
+``fnmcts.mcts.phases`` through the protocol.
 
 A graph is a working structure: it lives as long as the caller keeps it
 (``search`` and ``mcts_move`` build one per call unless given one).
@@ -20,8 +22,10 @@ A graph is a working structure: it lives as long as the caller keeps it
 >>> from fnmcts.games.nim import Nim
 >>> graph = CompiledGraph(Nim(heap=3, max_take=2))
 >>> root = graph.node(graph.game.start())
->>> graph.expand(root), [graph.state(i)['heap'] for i in graph.kids[root]]
-(0, [2, 1])
+>>> graph.expand(root), list(graph.lazy[root])
+(0, [None, None])
+>>> [graph.state(i)['heap'] for i in graph.children(root)], graph.lazy[root]
+([2, 1], [1, 2])
 """
 
 from __future__ import annotations
@@ -150,7 +154,7 @@ class CompiledGraph:
     >>> root = graph.node(game.start())
     >>> root, len(graph), graph.state(root) == game.start(), graph.node(game.start())
     (0, 1, True, 0)
-    >>> graph.expand(root), graph.moves[root], [graph.state(i)["heap"] for i in graph.kids[root]]
+    >>> graph.expand(root), graph.moves[root], [graph.state(i)["heap"] for i in graph.children(root)]
     (0, (1, 2, 3), [5, 4, 3])
     """
 
@@ -161,6 +165,7 @@ class CompiledGraph:
         self.index = {}
         self.kind = []
         self.kids = []
+        self.lazy = []
         self.moves = []
         self.chance = []
         self.u = []
@@ -178,6 +183,7 @@ class CompiledGraph:
             self.states.append(state)
             self.kind.append(UNSEEN)
             self.kids.append(None)
+            self.lazy.append(None)
             self.moves.append(None)
             self.chance.append(None)
             self.u.append(None)
@@ -205,16 +211,40 @@ class CompiledGraph:
             if not moves:
                 raise ValueError(f"player {player!r} is to move at {state!r} but has no moves")
             self.moves[i] = moves
-            index, node, play = self.index, self.node, game.play
-            kids = []
-            for m in moves:  # ``node`` inline for a state already interned (most, in a game with transpositions)
-                child = play(state, m)
-                j = index.get(child)
-                kids.append(j if j is not None else node(child))
-            self.kids[i] = tuple(kids)
+            self.lazy[i] = [None] * len(moves)  # the children, each made when first asked
             kind = player
         self.kind[i] = kind
         return kind
+
+    def child(self, i, j) -> int:
+        """The node move ``j`` of decision ``i`` leads to (interned when first asked)."""
+        child = self.lazy[i][j]
+        if child is None:
+            state = self.game.play(self.states[i], self.moves[i][j])
+            child = self.index.get(state)
+            if child is None:
+                child = self.node(state)
+            self.lazy[i][j] = child
+        return child
+
+    def children(self, i) -> tuple:
+        """The nodes of every move of decision ``i``, in move order (making those not made yet).
+
+        >>> from fnmcts.games.nim import Nim
+        >>> graph = CompiledGraph(Nim(heap=4, max_take=3))
+        >>> root = graph.node(graph.game.start())
+        >>> _ = graph.expand(root)
+        >>> graph.child(root, 2), graph.children(root), graph.kids[root]
+        (1, (2, 3, 1), (2, 3, 1))
+        """
+        kids = self.kids[i]
+        if kids is None:
+            lazy = self.lazy[i]
+            for j, child in enumerate(lazy):
+                if child is None:
+                    self.child(i, j)
+            kids = self.kids[i] = tuple(lazy)
+        return kids
 
     def outcome_child(self, i, j) -> int:
         """The node of outcome ``j`` of chance node ``i`` (interned when first asked)."""

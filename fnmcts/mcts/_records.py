@@ -21,6 +21,7 @@ Record(win=1, loss=1, draw=2)
 from __future__ import annotations
 
 import math
+from functools import partial
 from typing import Callable
 
 from collections.abc import Mapping
@@ -44,6 +45,10 @@ __all__ = [
     "ucb_score",
     "ucb1_score",
     "RULES",
+    "counts_of",
+    "add_payoff",
+    "builtin_rule",
+    "rating",
     "ucb_selector",
     "ucb1_selector",
     "rating_selector",
@@ -60,6 +65,8 @@ _ORDER = ("win", "loss", "draw", "score", "value", "proven")
 
 
 _set = object.__setattr__
+_SLOTS = ("_w", "_l", "_d", "_s", "_v", "_p")
+"""The slot of each key of ``_ORDER``: win, loss (always there), draw, score, value, proven (None: absent)."""
 
 
 class Record(Mapping):
@@ -68,55 +75,75 @@ class Record(Mapping):
     An immutable map of at most six keys, listed and printed in a fixed order
     (``win, loss, draw, score, value, proven``) whatever the process's string
     hashing; equal to any map with the same items (a dict, a pmap) and hashed
-    as a pmap is. ``set`` returns a new record, as a pmap's does.
+    as a pmap is. ``set`` returns a new record, as a pmap's does. The six
+    fields sit in slots (an absent key holds None), so a record costs one
+    small object.
 
     >>> rec = Record(win=2, loss=3)
     >>> rec, rec == {'win': 2, 'loss': 3}, rec.set('draw', 1)
     (Record(win=2, loss=3), True, Record(win=2, loss=3, draw=1))
     """
 
-    __slots__ = ("_items", "_hash")
+    __slots__ = (*_SLOTS, "_hash")
 
     def __init__(self, **fields):
         unknown = set(fields) - set(_ORDER)
         if unknown:
             raise ValueError(f"a record's keys are {', '.join(_ORDER)}; got {', '.join(sorted(unknown))}")
-        _set(self, "_items", tuple((k, fields[k]) for k in _ORDER if k in fields))
+        for key, slot in zip(_ORDER, _SLOTS):
+            _set(self, slot, fields.get(key))
         _set(self, "_hash", None)
 
     @classmethod
-    def _of(cls, items):
+    def _of(cls, w, l, d=None, s=None, v=None, p=None):
+        """A record of its six fields (None: absent), unchecked."""
         rec = cls.__new__(cls)
-        _set(rec, "_items", items)
+        _set(rec, "_w", w)
+        _set(rec, "_l", l)
+        _set(rec, "_d", d)
+        _set(rec, "_s", s)
+        _set(rec, "_v", v)
+        _set(rec, "_p", p)
         _set(rec, "_hash", None)
         return rec
 
+    def _fields(self):
+        return (self._w, self._l, self._d, self._s, self._v, self._p)
+
+    def _items(self):
+        return tuple((k, x) for k, x in zip(_ORDER, self._fields()) if x is not None)
+
     def __getitem__(self, key):
-        for k, v in self._items:
-            if k == key:
-                return v
+        slot = _SLOT_OF.get(key)
+        if slot is not None:
+            x = object.__getattribute__(self, slot)
+            if x is not None:
+                return x
         raise KeyError(key)
 
     def get(self, key, default=None):
-        for k, v in self._items:
-            if k == key:
-                return v
-        return default
+        slot = _SLOT_OF.get(key)
+        if slot is None:
+            return default
+        x = object.__getattribute__(self, slot)
+        return default if x is None else x
 
     def __contains__(self, key):
-        return any(k == key for k, _ in self._items)
+        slot = _SLOT_OF.get(key)
+        return slot is not None and object.__getattribute__(self, slot) is not None
 
     def __iter__(self):
-        return (k for k, _ in self._items)
+        return (k for k, x in zip(_ORDER, self._fields()) if x is not None)
 
     def __len__(self):
-        return len(self._items)
+        return sum(1 for x in self._fields() if x is not None)
 
     def __eq__(self, other):
         if isinstance(other, Record):
-            return self._items == other._items
+            return self._fields() == other._fields()
         if isinstance(other, Mapping):
-            return len(other) == len(self._items) and all(k in other and other[k] == v for k, v in self._items)
+            items = self._items()
+            return len(other) == len(items) and all(k in other and other[k] == v for k, v in items)
         return NotImplemented
 
     def __ne__(self, other):
@@ -125,12 +152,12 @@ class Record(Mapping):
 
     def __hash__(self):
         if self._hash is None:
-            _set(self, "_hash", hash(frozenset(self._items)))
+            _set(self, "_hash", hash(frozenset(self._items())))
         return self._hash
 
     def set(self, key, value) -> "Record":
         """A new record with ``key`` set to ``value``."""
-        fields = dict(self._items)
+        fields = dict(self._items())
         fields[key] = value
         return Record(**fields)
 
@@ -138,23 +165,19 @@ class Record(Mapping):
         raise AttributeError("a Record is immutable: use set() for a new one")
 
     def __reduce__(self):
-        return (Record._of, (self._items,))
-
-    def _wins_losses(self):
-        """``[wins, losses]`` if the record holds nothing else (a fast path's reading), else None."""
-        items = self._items
-        if len(items) == 2 and items[0][0] == "win" and items[1][0] == "loss":
-            return [items[0][1], items[1][1]]
-        return None
+        return (Record._of, self._fields())
 
     def _repr_html_(self) -> str:
         """A small HTML table of the fields, for a notebook."""
-        return html_table(self._items, title="Record")
+        return html_table(self._items(), title="Record")
 
     def __repr__(self):
-        return "Record(" + ", ".join(f"{k}={v!r}" for k, v in self._items) + ")"
+        return "Record(" + ", ".join(f"{k}={v!r}" for k, v in self._items()) + ")"
 
     __str__ = __repr__
+
+
+_SLOT_OF = dict(zip(_ORDER, _SLOTS))
 
 
 def record(win=0, loss=0, value=None, *, draw=0, score=None, proven=None) -> Record:
@@ -182,18 +205,9 @@ def make_record(win, loss, draw=0, score=None, value=None, proven=None) -> Recor
     >>> make_record(3, 1, draw=0, score=3.0)
     Record(win=3, loss=1)
     """
-    if not draw and value is None and proven is None and (score is None or score == win):
-        return Record._of((("win", win), ("loss", loss)))  # the most common record: wins and losses alone
-    items = [("win", win), ("loss", loss)]
-    if draw:
-        items.append(("draw", draw))
-    if score is not None and score != win + draw / 2:
-        items.append(("score", score))
-    if value is not None:
-        items.append(("value", value))
-    if proven is not None:
-        items.append(("proven", proven))
-    return Record._of(tuple(items))
+    if score is not None and score == (win + draw / 2 if draw else win):
+        score = None
+    return Record._of(win, loss, draw or None, score, value, proven)
 
 
 EMPTY_RECORD = record()
@@ -344,20 +358,10 @@ def ucb_selector(z=2) -> Callable:
     >>> ucb_selector()((0, 1), stats, 110)
     0
     """
-    sqrt, inf = math.sqrt, math.inf
 
     def select(children, stats, parent):
         N, E = stats.N, stats.E
-        best, best_rating = None, -inf
-        for child in children:
-            n = N[child]
-            if not n:
-                return child  # unvisited: infinity, and every child before it was finite
-            s = E[child]
-            r = 3 / n if not s else (s + z * sqrt(s * (n - s) / n)) / n
-            if r > best_rating:
-                best, best_rating = child, r
-        return best
+        return _first_best(children, lambda child: ucb_score(E[child], N[child] or 0, z))
 
     select.inline = (2, z)  # the engine runs this loop inline: (rule, constant)
     return select
@@ -371,24 +375,23 @@ def ucb1_selector(c=math.sqrt(2)) -> Callable:
     >>> ucb1_selector()((0, 1), stats, 10)
     0
     """
-    sqrt, log, inf = math.sqrt, math.log, math.inf
 
     def select(children, stats, parent):
         N, E = stats.N, stats.E
-        best, best_rating, lp = None, -inf, None
-        for child in children:
-            n = N[child]
-            if not n:
-                return child
-            if lp is None:
-                lp = log(parent)
-            r = E[child] / n + c * sqrt(lp / n)
-            if r > best_rating:
-                best, best_rating = child, r
-        return best
+        return _first_best(children, lambda child: ucb1_score(E[child], N[child] or 0, parent, c))
 
     select.inline = (1, c)
     return select
+
+
+def _first_best(children, rate):
+    """The first of the children ``rate`` rates highest."""
+    best, best_rating = None, -math.inf
+    for child in children:
+        r = rate(child)
+        if best is None or r > best_rating:
+            best, best_rating = child, r
+    return best
 
 
 def rating_selector(rate) -> Callable:
@@ -401,18 +404,106 @@ def rating_selector(rate) -> Callable:
     >>> rating_selector(lambda c, parent: 0 if c is None else c[0])((0, 1), stats, 6)
     1
     """
-    inf = math.inf
 
     def select(children, stats, parent):
-        best, best_rating = None, -inf
         counts = stats.counts
-        for child in children:
-            r = rate(counts(child), parent)
-            if best is None or r > best_rating:
-                best, best_rating = child, r
-        return best
+        return _first_best(children, lambda child: rate(counts(child), parent))
 
     return select
+
+
+def counts_of(rec) -> tuple:
+    """``(visits, score, wins, draws, value)`` of a record (any map with the record's keys).
+
+    The numbers a rating and a backup read; ``value`` is None when the record
+    keeps none. A map that is not a record is named in a ``TypeError``.
+
+    >>> counts_of(record(win=2, loss=1, draw=1)), counts_of({"win": 1, "loss": 3, "value": 0.5})
+    ((4, 2.5, 2, 1, None), (4, 1, 1, 0, 0.5))
+    """
+    if type(rec) is Record:
+        w, l, d, s, v = rec._w, rec._l, rec._d, rec._s, rec._v
+        w = w or 0
+        l = l or 0
+        d = d or 0
+    else:
+        try:
+            w, l, d, s, v = rec.get("win", 0), rec.get("loss", 0), rec.get("draw", 0), rec.get("score"), rec.get("value")
+        except AttributeError:
+            raise TypeError(f"a tree's records are maps such as record(win=1, loss=2), got {rec!r}") from None
+    if s is None:
+        s = w + d / 2 if d else w
+    return (w + l + d, s, w, d, v)
+
+
+def add_payoff(rec, x) -> Record:
+    """The record with one more rescaled payoff ``x`` in [0, 1]: a win above 1/2, a draw at 1/2, else a loss.
+
+    The one increment of the backup: visits + 1 and score + ``x``; ``value``
+    and ``proven`` stay as they were.
+
+    >>> add_payoff(record(win=1, loss=1), 1), add_payoff(record(win=1, loss=1), 0.5)
+    (Record(win=2, loss=1), Record(win=1, loss=1, draw=1))
+    >>> add_payoff(EMPTY_RECORD, 0.25)
+    Record(win=0, loss=1, score=0.25)
+    """
+    n, s, w, d, v = counts_of(rec)
+    l = n - w - d
+    if x > 0.5:
+        w += 1
+    elif x == 0.5:
+        d += 1
+    else:
+        l += 1
+    return make_record(w, l, d, s + x, v, rec.get("proven"))
+
+
+def builtin_rule(rule):
+    """``('ucb', z)`` or ``('ucb1', c)`` when ``rule`` is ``ucb`` / ``ucb1`` or a ``partial`` setting its constant, else None.
+
+    The built-in rules are rated from a node's counts alone, without making a
+    record per child.
+
+    >>> from functools import partial
+    >>> builtin_rule(ucb), builtin_rule(partial(ucb1, c=0.3)), builtin_rule(lambda rec, parent_visits: 0)
+    (('ucb', 2), ('ucb1', 0.3), None)
+    """
+    for func, name, key, default in ((ucb, "ucb", "z", 2), (ucb1, "ucb1", "c", math.sqrt(2))):
+        if rule is func:
+            return name, default
+        if isinstance(rule, partial) and rule.func is func and not rule.args and set(rule.keywords) <= {key}:
+            return name, rule.keywords.get(key, default)
+    return None
+
+
+def rating(rule, counts, parent_visits, expectimax=False, builtin=None):
+    """What ``rule`` rates a child of ``counts`` (``counts_of`` its record, or None: not in the tree).
+
+    An unvisited child is rated by the rule on an empty record (the built-in
+    rules: infinity). Under ``expectimax`` a child that keeps a value ``v`` is
+    rated as if its score were ``v * visits``. ``builtin``, if given, is
+    ``builtin_rule(rule)`` (worked out once by the caller). The one rating of
+    every descent: the engine's user-rule selector and the phases both call it.
+
+    >>> rating(ucb, (100, 23, 23, 0, None), 110), rating(ucb1, None, 10)
+    (0.31416650165000326, inf)
+    >>> rating(ucb, (4, 1, 1, 0, 0.5), 8, expectimax=True) == ucb_score(2.0, 4)
+    True
+    """
+    if builtin is None:
+        builtin = builtin_rule(rule) or ()
+    if counts is None or not counts[0]:
+        return rule(EMPTY_RECORD, parent_visits=parent_visits)
+    n, s, w, d, v = counts
+    if expectimax and v is not None:
+        s = v * n
+        if not builtin:
+            return rule(record(s, (1 - v) * n), parent_visits=parent_visits)
+    elif not builtin:
+        return rule(make_record(w, n - w - d, d, s), parent_visits=parent_visits)
+    if builtin[0] == "ucb":
+        return ucb_score(s, n, builtin[1])
+    return ucb1_score(s, n, parent_visits, builtin[1])
 
 
 RULES = pmap({"tutorial": ucb, "ucb": ucb, "ucb1": ucb1})

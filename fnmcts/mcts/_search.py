@@ -1,12 +1,14 @@
-"""``uct``, ``search`` and ``mcts_move``: one descent (``_engine.dives``), three ways to run it.
+"""``uct``, ``search`` and ``mcts_move``: the phases of a dive, and three ways to run them.
 
-* ``uct(tree, state, rng, game)``: one dive on the persistent tree, returning
-  ``(tree, result)`` as the tutorial's ``uct`` returns ``[tree result]``. It runs
-  on the reference graph (the protocol itself) and reads and writes only the
+* ``uct(game, tree, state, rng)``: one dive on the persistent tree, returning
+  ``(tree, result)`` as the tutorial's ``uct`` returns ``[tree result]``: the
+  four phases of ``fnmcts.mcts.phases`` in a row, reading and writing only the
   records on its path.
-* ``search(game, state, dives, rng)``: many dives on a transient working copy of
-  the tree over the game's compiled graph, frozen at the end: the same tree as
-  ``dives`` calls of ``uct`` with the same ``rng`` (a property test checks it).
+* ``search(game, state, dives, rng)``: many dives on the engine
+  (``_engine.dives``, over the game's compiled graph), reading the records of
+  a given tree as it meets them and writing back only those that changed: the
+  same tree as ``dives`` calls of ``uct`` with the same ``rng`` (a property test
+  checks it).
 * ``mcts_move(game, state, iterations, rng)``: a search from a decision, with
   MCTS-Solver on by default, and the move it chooses.
 
@@ -21,6 +23,7 @@ import json
 import math
 import random
 import time
+import warnings
 from collections.abc import Mapping
 from functools import partial
 from typing import Callable
@@ -31,19 +34,22 @@ from ..values import FixedRecord
 
 from ..parallel import run_chunks, worker_pool
 from ..matches import MemoryAgent
-from ..protocol import CHANCE, check_state, payoff_range, state_to_json
+from ..protocol import CHANCE, check_state, payoff_range, state_to_json  # noqa: F401 (payoff_range: doctests)
 from ..rng import check_rng
-from ._engine import Solver, Stats, dives
+from . import phases
+from ._engine import Solver, Stats, dives, user_selector
 from ._graph import CHANCE_NODE, END, UNSEEN, CompiledGraph, graph_of
 from ._graph import mover_into as _root_mover
 from ._tree import Tree, as_tree, lazy_tree
+from .phases import BACKUPS, result_of
 from ._records import (
     EMPTY_RECORD,
     RULES,
     Record,
+    builtin_rule,
+    counts_of,
     make_record,
-    rating_selector,
-    record,
+    record,  # noqa: F401 (doctests)
     ucb,
     ucb1,
     ucb1_selector,
@@ -64,9 +70,6 @@ __all__ = [
     "result_of",
 ]
 
-BACKUPS = ("mean", "expectimax")
-"""How results go back up the tree: the mean of the results, or expectimax over the children."""
-
 ROOT_CHUNK = 5_000
 """Dives per chunk (and per child seed) of a root-parallel ``mcts_move``."""
 
@@ -74,39 +77,21 @@ DEFAULT_ITERATIONS = 10_000
 """The default budget of ``mcts_agent``: dives a move, at most (the solver may stop sooner)."""
 
 
-# -- ratings: a rule as a function of a node's counts -------------------------------
+# -- ratings: a rule as the engine runs it ----------------------------------------------
 
 
-def _bind(func, defaults, rule):
-    """The keyword values of ``rule`` if it is ``func`` or a partial of it, else None."""
-    if rule is func:
-        return dict(defaults)
-    if isinstance(rule, partial) and rule.func is func and not rule.args:
-        if set(rule.keywords) <= set(defaults):
-            return {**defaults, **rule.keywords}
-    return None
+def _selector(rule, expectimax=False) -> Callable:
+    """``select(children, stats, parent_visits)`` for ``rule`` (a function of a record).
 
-
-def _selector(rule) -> Callable:
-    """``select(children, counts, parent_visits)`` for ``rule`` (a function of a record)."""
-    bound = _bind(ucb, {"z": 2}, rule)
+    The built-in rules run inline in the engine (``ucb_selector``,
+    ``ucb1_selector``); any other rule is called through ``_records.rating``.
+    """
+    bound = builtin_rule(rule)
     if bound is not None:
-        return ucb_selector(bound["z"])
-    bound = _bind(ucb1, {"c": math.sqrt(2)}, rule)
-    if bound is not None:
-        return ucb1_selector(bound["c"])
+        return ucb_selector(bound[1]) if bound[0] == "ucb" else ucb1_selector(bound[1])
     if not callable(rule):
         raise TypeError(f"a selection rule is a function of a record, got {rule!r}")
-
-    def rate(c, parent):
-        if c is None or not c[0]:
-            return rule(EMPTY_RECORD, parent_visits=parent)
-        if c[4] is None:
-            return rule(_freeze_one(c), parent_visits=parent)
-        n, v = c[0], c[4]
-        return rule(record(v * n, (1 - v) * n), parent_visits=parent)
-
-    return rating_selector(rate)
+    return user_selector(rule, expectimax)
 
 
 def _resolve_rule(rule, c, z):
@@ -134,94 +119,56 @@ def _check_backup(backup):
         raise ValueError(f"backup must be one of {BACKUPS}, got {backup!r}")
 
 
-def _counts_of(rec) -> list:
-    try:
-        w, l, d = rec.get("win", 0), rec.get("loss", 0), rec.get("draw", 0)
-    except AttributeError:
-        raise TypeError(f"a tree's records are maps such as record(win=1, loss=2), got {rec!r}") from None
-    s = rec.get("score")
-    if s is None:
-        s = w + d / 2 if d else w
-    return [w + l + d, s, w, d, rec.get("value")]
+def _reader(tree):
+    """``state -> record or None`` over ``tree`` (None for an empty tree: nothing to read)."""
+    if not len(tree):
+        return None
+    items = tree.pmap() if isinstance(tree, Tree) else tree
+    return lambda state: items[state] if state in items else None
 
 
-def _proof(solver, rec):
-    exact = rec.get("proven")
-    return None if exact is None else solver.value(exact)
+def _working(game, graph, tree, solver, whole=False):
+    """``(graph, stats, solver)``: the engine's working copy of ``tree``.
 
-
-def _thaw(graph, tree, solver) -> Stats:
-    stats = Stats(graph)
-    for state, rec in tree.items():
-        i = graph.node(state)
-        stats.grow()
-        stats.set(i, _counts_of(rec))
-        if solver is not None:
-            pv = _proof(solver, rec)
-            if pv is not None:
-                solver.proven[i] = pv
-    return stats
-
-
-def _freeze_one(c, proven=None) -> Record:
-    n, s, w, d, v = c
-    return make_record(w, n - w - d, d, s, v, proven)
-
-
-def _frozen_map(graph, stats, solver):
-    """The records of the stored nodes, as a pmap from state."""
-    states, S, W, D, V = graph.states, stats.S, stats.W, stats.D, stats.V
-    proven = solver.proven if solver is not None else {}
-    out = {}
-    for i, n in enumerate(stats.N):
-        if n is not None:
-            pv = proven.get(i)
-            w, d = W[i], D[i]
-            out[states[i]] = make_record(w, n - w - d, d, S[i], V[i], None if pv is None else pv[0])
-    return pmap(out)
-
-
-def _freeze(graph, stats, solver, root):
-    return Tree(_frozen_map(graph, stats, solver), root)
-
-
-def _freeze_later(graph, stats, solver, root):
-    """``_freeze``, done when the tree is first read (the working lists are not touched after the search)."""
-    return lazy_tree(partial(_frozen_map, graph, stats, solver), root)
-
-
-def _record_at(stats, solver, i) -> Record:
-    """The record ``_freeze`` gives node ``i`` (``EMPTY_RECORD`` if it is not stored)."""
-    n = stats.N[i]
-    if n is None:
-        return EMPTY_RECORD
-    pv = solver.proven.get(i) if solver is not None else None
-    w, d = stats.W[i], stats.D[i]
-    return make_record(w, n - w - d, d, stats.S[i], stats.V[i], None if pv is None else pv[0])
-
-
-def result_of(game, payoff):
-    """What a dive returns: ``'win'`` / ``'loss'`` for a one-player game, else the payoff tuple.
-
-    The words are for a one-player game that pays a win or a loss (the
-    tutorial's results).
-
-    >>> from fnmcts.games import ShutTheBox, Nim
-    >>> result_of(ShutTheBox(), (1,)), result_of(Nim(), (-1, 1))
-    ('win', (-1, 1))
+    Its records are read as the search meets their states; ``whole``: all of
+    them at once (a bounded tree counts and prunes the whole tree).
     """
-    payoff = tuple(payoff)
-    if getattr(game, "num_players", 1) == 1:
-        low, high = payoff_range(game)
-        if payoff[0] == high:
-            return "win"
-        if payoff[0] == low:
-            return "loss"
-    return payoff
+    g = graph_of(game, graph)
+    stats = Stats(g, _reader(tree))
+    if whole:
+        for state in tree:
+            g.node(state)
+        stats.grow()
+    return g, stats, Solver(g, stats) if solver else None
 
 
-def _last_payoff(graph, end, exact):
-    return exact if end is None else tuple(graph.game.payoff(graph.states[end]))
+def _record_of(stats, i) -> Record:
+    """The record of stored node ``i``, from the working counts."""
+    n, w, d = stats.N[i], stats.W[i], stats.D[i]
+    return make_record(w, n - w - d, d, stats.S[i], stats.V[i], stats.P[i])
+
+
+def _record_at(stats, i) -> Record:
+    """The record of node ``i`` (``EMPTY_RECORD`` if it is not stored)."""
+    return EMPTY_RECORD if stats.N[i] is None else _record_of(stats, i)
+
+
+def _written_back(graph, stats, tree):
+    """``tree``'s pmap with the records that changed written back (every other record the same object)."""
+    states = graph.states
+    if not len(tree):
+        return pmap({states[i]: _record_of(stats, i) for i, n in enumerate(stats.N) if n is not None})
+    grown = tree.pmap().evolver()
+    for i, stored in stats.changed():
+        if stored:
+            grown[states[i]] = _record_of(stats, i)
+        elif states[i] in grown:
+            del grown[states[i]]
+    return grown.persistent()
+
+
+def _last_payoff(game, end, exact):
+    return exact if end is None else tuple(game.payoff(end))
 
 
 def _options(game, state, rule, backup, rng):
@@ -237,85 +184,64 @@ def _options(game, state, rule, backup, rng):
 # -- uct: one dive on the persistent tree --------------------------------------------------
 
 
-def uct(tree, state, rng: random.Random, game=None, rule=ucb, *, rollout=None, backup="mean", solver=False):
+def _is_game(x) -> bool:
+    return hasattr(x, "to_move") and hasattr(x, "possible_moves") and not isinstance(x, Mapping)
+
+
+def uct(game, tree=None, state=None, rng: random.Random | None = None, rule=ucb, *, rollout=None, backup="mean",
+        solver=False):
     """One dive of Monte Carlo tree search from ``state``; return ``(tree, result)``.
 
-    The tutorial's algorithm, for any game: a state not in ``tree`` gets one
-    random playout and joins the tree with its result; otherwise draw the chance
-    outcomes (roll the dice), rate the children of the decision with ``rule``
-    and go into the best; the result goes back up to every state on the path,
-    for the player who moved into it. ``result`` is ``'win'`` or ``'loss'`` in a
-    one-player game that pays wins and losses (the tutorial's Shut the Box),
-    else the payoff tuple. ``tree`` is never modified; ``rng`` is consumed. (The
-    tutorial's own ``uct(tree, box, rng)`` is ``fnmcts.games.shut_the_box.uct``.)
+    The four phases of ``fnmcts.mcts.phases`` in a row (``phases.uct``), for any
+    game: a state not in ``tree`` gets one random playout and joins the tree
+    with its result; otherwise draw the chance outcomes (roll the dice), rate
+    the children of the decision with ``rule`` and go into the best; the result
+    goes back up to every state on the path, for the player who moved into it.
+    ``result`` is ``'win'`` or ``'loss'`` in a one-player game that pays wins
+    and losses (the tutorial's Shut the Box), else the payoff tuple. ``tree``
+    is never modified, and the new tree shares every record off the path with
+    it (a ``Tree``, a pmap or a dict; a ``Tree`` of the same kind comes back).
+    ``rng`` is consumed. (The tutorial's own ``uct(tree, box, rng)`` is
+    ``fnmcts.tutorial.uct``.) The order ``uct(tree, state, rng, game)`` of
+    earlier releases still works, with a ``DeprecationWarning``.
 
     ``backup='expectimax'``: every record on the path also keeps ``'value'``,
     its expectimax estimate from its children, with the chance outcomes
     weighted by their exact probabilities; ratings then apply ``rule`` to the
     child's value instead of its mean. ``solver=True``: MCTS-Solver; proven
-    states keep their exact value under ``'proven'``. Between two calls a proof
-    lives only in the record of a stored state, so a state reached by chance
-    (a box with its roll) is proven again when a dive passes it; ``search``
-    keeps every proof it made until it returns.
+    states keep their exact value under ``'proven'``.
 
     >>> from fnmcts.games.shut_the_box import ShutTheBox, start_box
     >>> from fnmcts.rng import make_rng
     >>> rng = make_rng(3)
-    >>> tree, result = uct(pmap(), start_box, rng, ShutTheBox())
-    >>> tree, result = uct(tree, start_box, rng, ShutTheBox())
+    >>> tree, result = uct(ShutTheBox(), pmap(), start_box, rng)
+    >>> tree, result = uct(ShutTheBox(), tree, start_box, rng)
     >>> len(tree), visits(tree[start_box])
     (2, 2)
     """
-    if game is None:
-        raise TypeError(
-            "uct needs the game: uct(tree, state, rng, game); the tutorial's uct(tree, box, rng) "
-            "is fnmcts.games.shut_the_box.uct"
+    if not _is_game(game) and isinstance(game, Mapping):  # the order of earlier releases: (tree, state, rng, game)
+        old_tree, old_state, old_rng, old_game = game, tree, state, rng
+        if old_game is None or not _is_game(old_game):
+            raise TypeError(
+                "uct needs the game first: uct(game, tree, state, rng); the tutorial's uct(tree, box, rng) "
+                "is fnmcts.tutorial.uct"
+            )
+        warnings.warn(
+            "uct(tree, state, rng, game) is deprecated: the game comes first, uct(game, tree, state, rng)",
+            DeprecationWarning,
+            stacklevel=2,
         )
+        game, tree, state, rng = old_game, old_tree, old_state, old_rng
     state = _options(game, state, rule, backup, rng)
-    tree = _check_tree(tree)
-    graph = CompiledGraph(game)  # only the states this dive meets are interned
-    proofs = Solver(graph) if solver else None
-
-    def lookup(state):
-        rec = tree.get(state)
-        if rec is None:
-            return None
-        if proofs is not None:
-            pv = _proof(proofs, rec)
-            if pv is not None:
-                proofs.proven[graph.index[state]] = pv
-        return _counts_of(rec)
-
-    stats = Stats(graph, lookup)
-    root = graph.node(state)
-    stats.grow()
-    _, path, end, exact = dives(
-        graph,
-        stats,
-        root,
-        _root_mover(game, state),
-        1,
-        rng,
-        _selector(rule),
-        expectimax=backup == "expectimax",
-        solver=proofs,
-        rollout=rollout,
-        compiled_playouts=False,
-    )
-    grown = tree.evolver()
-    proven = proofs.proven if proofs is not None else {}
-    changed = set(path) | {i for i in proven if stats.N[i] is not None}
-    for i in changed:
-        pv = proven.get(i)
-        grown[graph.states[i]] = _freeze_one(stats.counts(i), None if pv is None else pv[0])
-    return Tree(grown.persistent(), state), result_of(game, _last_payoff(graph, end, exact))
+    tree = _check_tree(tree).with_root(state)
+    return phases.uct(game, tree, state, rng, rule, rollout=rollout, backup=backup, solver=solver)
 
 
-def _repeat_uct(game, state, dives_, rng, tree=None, rule=ucb, backup="mean", solver=False):
-    """The reference: ``dives_`` calls of ``uct``, threading the tree (for tests)."""
+def _repeat_uct(game, state, dives_, rng, tree=None, rule=ucb, backup="mean", solver=False, rollout=None):
+    """``dives_`` calls of ``uct``, threading the tree (the reference loop the tests replay)."""
     tree = pmap() if tree is None else tree
     for _ in range(dives_):
-        tree, _ = uct(tree, state, rng, game, rule, backup=backup, solver=solver)
+        tree, _ = phases.uct(game, tree, state, rng, rule, backup=backup, solver=solver, rollout=rollout)
     return tree
 
 
@@ -405,7 +331,7 @@ def _stored_children(graph, N, i) -> set:
             k = graph.expand(x)
         if k == END:
             continue
-        nxt = graph.outcome_children(x) if k == CHANCE_NODE else graph.kids[x]
+        nxt = graph.outcome_children(x) if k == CHANCE_NODE else graph.children(x)
         for c in nxt:
             if c < len(N) and N[c] is not None:
                 if c != i:
@@ -502,10 +428,14 @@ def search(
     """Run ``iterations`` dives from ``state``; return the grown tree (a ``Tree``).
 
     The same tree as ``iterations`` calls of ``uct`` with the same ``rng`` (a
-    property test checks it), built on a transient working copy over the
-    game's compiled graph and frozen at the end; a game may run it on its own
-    ``search_kernel`` (Shut the Box on box masks), proven equal by the same
-    property. ``tree``: a tree to continue (a ``Tree``, a pmap or a dict).
+    property test checks it), grown on the engine's working copy over the
+    game's compiled graph (the game's own, if it offers one through its
+    ``compiled_graph()`` hook). ``tree``: a tree to continue (a ``Tree``, a pmap
+    or a dict): its records are read as the search meets their states, and
+    only the records that changed are written back, so the returned tree
+    shares every other record with it; one dive on a given tree is ``uct``.
+    ``n1`` dives and then ``n2`` more on the returned tree with the same
+    generator grow the tree of ``n1 + n2`` dives.
 
     Budgets: ``iterations`` dives, ``seconds`` of wall time, or both
     (whichever comes first); ``stop()``, if given, is asked between dives
@@ -533,19 +463,17 @@ def search(
     _check_budget(iterations, seconds, max_nodes)
     state = _options(game, state, rule, backup, rng)
     tree = Tree(pmap(), state) if tree is None else _check_tree(tree).with_root(state)
+    if iterations == 1 and seconds is None and stop is None and max_nodes is None and graph is None:
+        grown, _ = phases.uct(game, tree, state, rng, rule, rollout=rollout, backup=backup, solver=solver)
+        if progress is not None:
+            progress(1)
+        return grown  # one dive: the phases themselves, on the records of its path alone
     budget = _Budget(iterations, seconds, stop)
-    if max_nodes is None:
-        kernel = _kernel(game, rule, backup, solver, rollout, graph, tree)
-        if kernel is not None:
-            grown = _kernel_search(kernel, tree, state, budget, rng, progress)
-            if grown is not None:
-                return grown
-    g = graph_of(game, graph)
-    proofs = Solver(g) if solver else None
-    stats = _thaw(g, tree, proofs)
+    g, stats, proofs = _working(game, graph, tree, solver, whole=max_nodes is not None)
     root = g.node(state)
     stats.grow()
-    select = _selector(rule)
+    expectimax = backup == "expectimax"
+    select = _selector(rule, expectimax)
     mover = _root_mover(game, state)
     while True:
         cap = CHUNK if max_nodes is None else _room(stats, root, max_nodes)
@@ -560,7 +488,7 @@ def search(
             size,
             rng,
             select,
-            expectimax=backup == "expectimax",
+            expectimax=expectimax,
             solver=proofs,
             rollout=rollout,
             compiled_playouts=max_nodes is None,
@@ -568,37 +496,7 @@ def search(
         budget.spent(size)
         if progress is not None:
             progress(size)
-    return _freeze(g, stats, proofs, state)
-
-
-def _kernel(game, rule, backup, solver, rollout, graph, tree):
-    """The game's own ``search_kernel`` when it applies (a built-in rule, the mean
-    backup, no solver, no rollout agent, no graph given, a tree of wins and losses), else None."""
-    hook = getattr(game, "search_kernel", None)
-    if hook is None or backup != "mean" or solver or rollout is not None or graph is not None:
-        return None
-    if any(not isinstance(rec, Mapping) or set(rec) - {"win", "loss"} for rec in tree.values()):
-        return None  # draws, values, proofs, or not a record at all: the engine keeps or names them
-    for func, name, defaults in ((ucb, "ucb", {"z": 2}), (ucb1, "ucb1", {"c": math.sqrt(2)})):
-        bound = _bind(func, defaults, rule)
-        if bound is not None:
-            return hook(name, next(iter(bound.values())))
-    return None
-
-
-def _kernel_search(kernel, tree, state, budget, rng, progress):
-    """``search`` on a game's kernel: counts thawed from the tree, grown, frozen back (None: declined)."""
-    counts = {s: [rec["win"], rec["loss"]] for s, rec in tree.items()}
-    while True:
-        size = budget.take()
-        if not size:
-            break
-        if not kernel(counts, state, size, rng):
-            return None  # declined before drawing anything
-        budget.spent(size)
-        if progress is not None:
-            progress(size)
-    return Tree(pmap({s: make_record(w, l) for s, (w, l) in counts.items()}), state)
+    return Tree(_written_back(g, stats, tree), state)
 
 
 # -- mcts_move: search from a decision and choose ------------------------------------------
@@ -615,9 +513,9 @@ class MoveSearch(FixedRecord):
     >>> game = Nim(heap=6, max_take=3)
     >>> found = mcts_move(game, game.start(), 200, make_rng(1))
     >>> found.move, found.iterations, found.proven[game.start()]
-    (1, 18, (Fraction(1, 1), Fraction(-1, 1)))
+    (1, 12, (Fraction(1, 1), Fraction(-1, 1)))
     >>> [(move, visits(r)) for move, r in found.children]
-    [(1, 9), (2, 3), (3, 5)]
+    [(1, 6), (2, 2), (3, 3)]
     """
 
     move = field(mandatory=True)
@@ -639,32 +537,32 @@ def _final_move(graph, stats, solver, root, player, final, plies_known=None):
     visits). ``plies_known``: node -> plies, where the proofs below a node are
     not at hand (a root-parallel search merges its chunks' root proofs alone).
     """
-    kids = graph.kids[root]
+    kids = graph.children(root)
     moves = graph.moves[root]
     candidates = list(range(len(kids)))
 
-    def visits(j):
+    def visited(j):
         c = stats.counts(kids[j])
         return c[0] if c else 0
 
     if solver is not None:
-        proven, memo = solver.proven, dict(plies_known or {})
+        proofs = [solver.lookup(child) for child in kids]
+        memo = dict(plies_known or {})
 
         def plies(j):
             p = solver.plies(kids[j], memo)
             return -1 if p is None else p
 
-        wins = [j for j, child in enumerate(kids) if child in proven and solver.shortcut
-                and proven[child][0][player] == solver.high]
+        wins = [j for j, pv in enumerate(proofs) if pv is not None and solver.shortcut and pv[0][player] == solver.high]
         if wins:  # the shortest win; an unknown length last
-            return moves[min(wins, key=lambda j: (plies(j) < 0, plies(j), -visits(j), j))]
-        if all(child in proven for child in kids):
-            top = max(proven[child][0][player] for child in kids)
-            best = [j for j, child in enumerate(kids) if proven[child][0][player] == top]
-            if solver.favours(proven[kids[best[0]]][0], player) > 0:
-                key = lambda j: (plies(j) < 0, plies(j), -visits(j), j)  # noqa: E731
+            return moves[min(wins, key=lambda j: (plies(j) < 0, plies(j), -visited(j), j))]
+        if all(pv is not None for pv in proofs):
+            top = max(pv[0][player] for pv in proofs)
+            best = [j for j, pv in enumerate(proofs) if pv[0][player] == top]
+            if solver.favours(proofs[best[0]][0], player) > 0:
+                key = lambda j: (plies(j) < 0, plies(j), -visited(j), j)  # noqa: E731
             else:  # hold on longest: the opponent must find every move of the longest line
-                key = lambda j: (-plies(j), -visits(j), j)  # noqa: E731
+                key = lambda j: (-plies(j), -visited(j), j)  # noqa: E731
             return moves[min(best, key=key)]
         choices = solver.choices(kids, player)
         candidates = [j for j, child in enumerate(kids) if child in choices]
@@ -690,14 +588,14 @@ def _root_from_children(graph, stats, root, player, mover):
     UCB's exploration would vanish; the sums are what the root would hold had
     it been stored (one or two players; results seen by ``mover`` into the root).
     """
-    kids = [k for k in graph.kids[root] if stats.N[k]]
+    kids = [k for k in graph.children(root) if stats.N[k]]
     if not kids or graph.num_players > 2:
         return
     n = sum(stats.N[k] for k in kids)
     s, w, d = (sum(x[k] for k in kids) for x in (stats.S, stats.W, stats.D))
     if mover != player:  # two players: the other side of every result
         s, w = n - s, n - w - d
-    stats.set(root, [n, s, w, d, None])
+    stats.set(root, (n, s, w, d, None))
 
 
 def mcts_move(
@@ -783,19 +681,20 @@ def mcts_move(
             "fnmcts.sample_outcome(game, state, rng), and search from the state it leads to; "
             "fnmcts.mcts.tree_summary(game, tree, state) shows a tree's best move for each outcome"
         )
-    g = graph_of(game, graph)
-    proofs = Solver(g) if solver else None
-    stats = _thaw(g, pmap() if tree is None else _check_tree(tree), proofs)
+    tree = Tree(pmap(), state) if tree is None else _check_tree(tree).with_root(state)
+    g, stats, proofs = _working(game, graph, tree, solver, whole=max_nodes is not None)
     root = g.node(state)
     g.expand(root)
+    g.children(root)
     stats.grow()
-    if stats.N[root] is None and tree is not None:
+    if stats.N[root] is None and len(tree):
         _root_from_children(g, stats, root, player, _root_mover(game, state))
     moves = g.moves[root]
     budget = _Budget(iterations, seconds, stop)
     done = 0
-    select, mover = _selector(rule), _root_mover(game, state)
-    while not (proofs is not None and root in proofs.proven):
+    expectimax = backup == "expectimax"
+    select, mover = _selector(rule, expectimax), _root_mover(game, state)
+    while not (proofs is not None and proofs.lookup(root) is not None):
         cap = CHUNK if max_nodes is None else _room(stats, root, max_nodes)
         size = budget.take(cap)
         if not size:
@@ -808,7 +707,7 @@ def mcts_move(
             size,
             rng,
             select,
-            expectimax=backup == "expectimax",
+            expectimax=expectimax,
             solver=proofs,
             rollout=rollout,
             stop_when_proven=True,
@@ -817,17 +716,23 @@ def mcts_move(
         budget.spent(ran)
         done += ran
     move = moves[0] if len(moves) == 1 else _final_move(g, stats, proofs, root, player, final)
-    children = tuple((m, _record_at(stats, proofs, k)) for m, k in zip(moves, g.kids[root]))
-    proven = pmap({g.states[i]: pv[0] for i, pv in proofs.proven.items()}) if proofs is not None else pmap()
-    tree = _freeze_later(g, stats, proofs, state)  # an agent that plays the move never reads it
-    return MoveSearch(move=move, tree=tree, proven=proven, iterations=done, children=children)
+    children = tuple((m, _record_at(stats, k)) for m, k in zip(moves, g.kids[root]))
+    proven = _proven_map(g, stats) if proofs is not None else pmap()
+    grown = lazy_tree(partial(_written_back, g, stats, tree), state)  # an agent that plays the move never reads it
+    return MoveSearch(move=move, tree=grown, proven=proven, iterations=done, children=children)
+
+
+def _proven_map(graph, stats):
+    """``state -> exact value`` of every stored state the search has proven."""
+    states, N = graph.states, stats.N
+    return pmap({states[i]: p for i, p in enumerate(stats.P) if p is not None and N[i] is not None})
 
 
 def _root_chunk(game, state, options, size, rng):
     """One chunk of a root-parallel search: an independent search, reduced to its root's statistics."""
     found = mcts_move(game, state, size, rng, **dict(options))
     kids = [game.play(state, m) for m, _ in found.children]
-    counts = [_counts_of(found.tree[state])] + [_counts_of(r) for _, r in found.children]
+    counts = [counts_of(found.tree[state])] + [counts_of(r) for _, r in found.children]
     proofs = {j: found.proven[s] for j, s in enumerate([state] + kids) if s in found.proven}
     return found.iterations, counts, proofs, _proof_plies(game, found.proven, [state] + kids)
 
@@ -837,9 +742,10 @@ def _proof_plies(game, proven, states):
     if not proven:
         return {}
     g = CompiledGraph(game)
-    solver = Solver(g)
+    solver = Solver(g, Stats(g))
     for s, exact in proven.items():
         solver.proven[g.node(s)] = solver.value(exact)
+    solver.stats.grow()
     memo, out = {}, {}
     for j, s in enumerate(states):
         if s in proven:
@@ -894,30 +800,30 @@ def _root_parallel(game, state, iterations, rng, workers, executor, chunk_size, 
     g = CompiledGraph(game)
     root = g.node(state)
     g.expand(root)
+    g.children(root)
     stats = Stats(g)
     stats.grow()
     nodes = (root,) + tuple(g.kids[root])
     merged = [None] * len(nodes)
-    proofs = Solver(g) if options["solver"] else None
-    done = 0
+    proofs = Solver(g, stats) if options["solver"] else None
+    done, exact = 0, {}
     known = {}  # node -> the shortest line a chunk's proofs give it (each is a line of the game)
     for ran, counts, proven, plies in results:
         done += ran
         for j, c in enumerate(counts):
             merged[j] = _merge_counts(merged[j], c)
         if proofs is not None:
-            for j, exact in proven.items():
-                proofs.proven[nodes[j]] = proofs.value(exact)
+            exact.update(proven)
             for j, p in plies.items():
                 known[nodes[j]] = min(p, known.get(nodes[j], p))
     for j, c in enumerate(merged):
         if c is not None and c[0]:
-            stats.set(nodes[j], c)
+            stats.set(nodes[j], c, exact.get(j))
     moves = g.moves[root]
     move = moves[0] if len(moves) == 1 else _final_move(g, stats, proofs, root, player, options["final"], known)
-    frozen = _freeze(g, stats, proofs, state)
+    frozen = Tree(_written_back(g, stats, Tree(pmap())), state)
     children = tuple((m, frozen.get(g.states[k], EMPTY_RECORD)) for m, k in zip(moves, g.kids[root]))
-    proven = pmap({g.states[i]: pv[0] for i, pv in proofs.proven.items()}) if proofs is not None else pmap()
+    proven = _proven_map(g, stats) if proofs is not None else pmap()
     return MoveSearch(move=move, tree=frozen, proven=proven, iterations=done, children=children)
 
 
@@ -1003,7 +909,7 @@ def mcts_agent(iterations: int | None = DEFAULT_ITERATIONS, *, reuse: bool = Fal
     2
     >>> move, memory = agent_move(mcts_agent(500, reuse=True), game, game.start(), make_rng(2))
     >>> move, memory.root == game.play(game.start(), move), len(memory)
-    (2, True, 16)
+    (2, True, 14)
     """
     if iterations is not None and (isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1):
         raise ValueError(f"iterations must be a positive whole number, got {iterations!r}")

@@ -395,68 +395,6 @@ def random_finish(moves36: tuple, mask: int, rnd) -> bool:
     return True
 
 
-def _search_dives(moves36, counts, root, n, rng, rule, constant) -> None:
-    """``n`` dives of the search engine on box masks: ``counts`` maps mask -> ``[wins, losses]``.
-
-    The engine's descent for this game, with its mean backup, no solver and a
-    built-in rule (``'ucb'`` with ``z`` or ``'ucb1'`` with ``c``): the same draws
-    and the same counts (a property test checks it against ``fnmcts.mcts.search``
-    on the game's compiled graph).
-
-    >>> import random
-    >>> counts = {}
-    >>> _search_dives(ShutTheBox(levers=3).kernel_table(), counts, 0b111, 5, random.Random(1), "ucb", 2)
-    >>> counts[0b111]
-    [0, 5]
-    """
-    from math import inf, log, sqrt
-
-    rnd = rng.random
-    tutorial = rule == "ucb"
-    for _ in range(n):
-        m = root
-        path = [m]
-        while True:
-            rec = counts.get(m)
-            if rec is None:
-                won = random_finish(moves36, m, rnd)
-                break
-            if not m:
-                won = True
-                break
-            kids = moves36[m * 36 + int(rnd() * 36)]
-            if not kids:
-                won = False
-                break
-            if len(kids) == 1:
-                m = kids[0]
-            else:
-                best, best_rating = -1, -inf
-                parent = rec[0] + rec[1]
-                lp = 0.0 if tutorial else log(parent)
-                for kid in kids:
-                    c = counts.get(kid)
-                    if c is None or not c[0] + c[1]:
-                        best = kid
-                        break
-                    w = c[0]
-                    k = w + c[1]
-                    if tutorial:
-                        r = 3 / k if not w else (w + constant * sqrt(w * (k - w) / k)) / k
-                    else:
-                        r = w / k + constant * sqrt(lp / k)
-                    if r > best_rating:
-                        best, best_rating = kid, r
-                m = best
-            path.append(m)
-        i = 0 if won else 1
-        for node in path:
-            rec = counts.get(node)
-            if rec is None:
-                counts[node] = rec = [0, 0]
-            rec[i] += 1
-
-
 def _count_wins(mask: int, n: int, rng: random.Random, moves36: tuple) -> int:
     """Wins in ``n`` random-play games from ``mask`` (the kernel behind ``simulate``).
 
@@ -833,44 +771,6 @@ class ShutTheBox(GameBase):
         (-6,)
         """
         return (self._payoff_of(mask_to_box(self._random_mask(state, rng.random))),)
-
-    def search_kernel(self, rule: str, constant):
-        """The game's own fast search, for ``fnmcts.mcts.search`` (an optional hook).
-
-        ``kernel(counts, box, dives, rng)`` runs ``dives`` dives from ``box`` on
-        ``counts`` (a dict box -> ``[wins, losses]``, grown in place) for a
-        built-in ``rule`` (``'ucb'`` with ``z``, ``'ucb1'`` with ``c``), the mean
-        backup and no solver: the engine's descent on box masks, the same counts
-        draw for draw. It returns True, or False without drawing when it does not
-        apply (a search from a roll). Only the tutorial's dice and scoring have a
-        kernel: the other rules return ``None`` and search on the engine.
-
-        >>> import random
-        >>> counts = {}
-        >>> ShutTheBox(levers=3).search_kernel("ucb", 2)(counts, frozenset({1, 2, 3}), 5, random.Random(1))
-        True
-        >>> counts[frozenset({1, 2, 3})]
-        [0, 5]
-        >>> ShutTheBox(levers=3, scoring="sum").search_kernel("ucb", 2) is None
-        True
-        """
-        if not self.tutorial_dice or self.scoring != "win":
-            return None
-        table = self.kernel_table()
-        levers = self.levers
-
-        def kernel(counts, box, dives, rng):
-            if isinstance(box, PMap) or any(isinstance(s, PMap) for s in counts):
-                return False  # a search from a roll, or a tree holding one: the engine's
-            masks = {box_to_mask(s): c for s, c in counts.items()}
-            _search_dives(table, masks, box_to_mask(_check_box(box, levers)), dives, rng, rule, constant)
-            known = {box_to_mask(s) for s in counts}
-            for m, c in masks.items():
-                if m not in known:
-                    counts[mask_to_box(m)] = c
-            return True
-
-        return kernel
 
     def kernel_table(self) -> tuple:
         """The kernel's table of next boxes per (box mask, index into the 36 dice pairs).

@@ -1,0 +1,592 @@
+"""Monte Carlo tree search in four phases, each a pure function over the persistent tree.
+
+The tutorial's ``uct`` is one recursion that does four things. Here each is a
+function of its own, in the order a dive runs them, so that a dive can be
+stepped through at the REPL and every intermediate value looked at:
+
+1. ``select(game, tree, state, rng)``: walk down from ``state`` through the
+   states the tree knows, rolling the dice where chance moves and going into
+   the child the rule rates best, until a state the tree does not know (or
+   the end of the game). The walk is a value, a ``Path``: for every step the
+   state, its record, the dice, the children with their records and ratings,
+   and the child chosen.
+2. ``expand(game, tree, path)``: add the new state to the tree (an empty record).
+3. ``simulate(game, state, rng)``: play one game to the end from it; its payoff.
+4. ``backup(game, tree, path, payoff)``: add the payoff to the record of every
+   state on the path, for the player who moved into it.
+
+``uct(game, tree, state, rng)`` is the four in a row: one dive, returning
+``(tree, result)`` as the tutorial's ``uct`` returns ``[tree result]``.
+
+The **tree** is an immutable map from state to record (a ``Tree``, a pmap or a
+dict). Records belong to the mover: the record of a state holds the results of
+the player who moved into it (in Shut the Box, the only player). A payoff is
+rescaled to [0, 1] on the game's ``payoff_range``; above 1/2 is a win, 1/2 a
+draw. Nothing is modified: each phase returns new values, and the new tree
+shares every record off the path with the old one.
+
+>>> from fnmcts.games import ShutTheBox
+>>> from fnmcts.rng import make_rng
+>>> game, rng = ShutTheBox(levers=4), make_rng(1)
+>>> box = game.start()
+>>> tree = {box: record(win=1, loss=3)}
+>>> path = select(game, tree, box, rng)
+>>> step = path.steps[0]
+>>> step.outcomes, [sorted(s) for s in step.children], path.end, sorted(path.leaf)
+((4,), [[1, 2, 3], [2, 4]], 'new', [1, 2, 3])
+
+The dice rolled 4: flip 4, or flip 1 and 3. Neither box is in the tree, so
+both rate infinity and the first is taken: a new state, which ``expand`` adds
+and ``simulate`` plays out (a loss: a payoff of 0); ``backup`` counts the
+loss at both boxes of the path.
+
+>>> grown = expand(game, tree, path)
+>>> payoff = simulate(game, path.leaf, rng)
+>>> after = backup(game, grown, path, payoff)
+>>> payoff, after[box], after[path.leaf], tree[box]
+((0,), Record(win=1, loss=4), Record(win=0, loss=1), Record(win=1, loss=3))
+
+The options are those of every search of fnmcts (``search``, ``mcts_move``):
+``rule`` (a function of a record; the tutorial's ``ucb`` by default),
+``backup='expectimax'`` (every record on the path also keeps ``value``, its
+expectimax estimate over its children, and the ratings read it),
+``solver=True`` (MCTS-Solver: exact values proven from the children, kept in
+the records under ``proven``), ``rollout`` (the agent of the playouts). This
+module is the reference: the fast engine behind ``search`` grows exactly the
+same trees with exactly the same draws (property tests check it on generated
+games).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from fractions import Fraction
+from typing import Any, NamedTuple
+
+from ..matches import playout
+from ..protocol import CHANCE, check_state, may_repeat, payoff_range, sample_outcome
+from ..rng import check_rng
+from ._graph import mover_into, rescaler
+from ._records import (
+    EMPTY_RECORD,
+    Record,
+    add_payoff,
+    builtin_rule,
+    counts_of,
+    rating,
+    record,
+    ucb,
+)
+from ._tree import Tree
+
+__all__ = ["Step", "Path", "select", "expand", "simulate", "backup", "uct", "proof", "result_of", "BACKUPS"]
+
+BACKUPS = ("mean", "expectimax")
+"""How results go back up the tree: the mean of the results, or expectimax over the children."""
+
+
+# -- the path: what selection saw ---------------------------------------------------------
+
+
+class Step(NamedTuple):
+    """One step of a selection: from a stored state, through the dice, into a child.
+
+    ``node`` is the state the tree knows and ``record`` its record before the
+    dive; ``outcomes`` the chance outcomes drawn from it (the dice), which lead
+    to ``decision``, where ``player`` chooses (``decision`` is ``node`` when
+    nobody rolls; ``player`` is None when the dice ended the game there).
+    ``moves`` and ``children`` are the moves considered and the states they
+    lead to (with the solver, only those not proven worse), ``records`` their
+    records (None: not in the tree), ``scores`` the rule's rating of each
+    (None when there is one child: it is taken without a rating), ``chosen``
+    the index of the child the dive goes into, ``estimates`` the estimate each
+    rating started from (``split``).
+
+    >>> from fnmcts.games import Nim
+    >>> game = Nim(heap=2, max_take=2)
+    >>> step = select(game, {game.start(): record(1, 1)}, game.start(), random.Random(1)).steps[0]
+    >>> step.player, step.moves, step.scores, step.chosen, step.child == game.state(1, 1)
+    (0, (1, 2), (inf, inf), 0, True)
+    """
+
+    node: Any
+    record: Any
+    outcomes: tuple
+    decision: Any
+    player: Any
+    moves: tuple
+    children: tuple
+    records: tuple
+    scores: Any
+    chosen: Any
+    estimates: tuple = ()
+
+    @property
+    def child(self):
+        """The state the dive goes into (None when the dice ended the game)."""
+        return None if self.chosen is None else self.children[self.chosen]
+
+    def split(self) -> tuple:
+        """Per child ``(estimate, bonus, score)``: what the rating adds to the child's estimate.
+
+        The estimate is the child's mean payoff (its value under expectimax;
+        None when unvisited), ``score`` the rule's rating and ``bonus = score -
+        estimate``, the exploration bonus, for any rule. None per child when
+        the step took its only child without a rating.
+
+        >>> from fnmcts.games import Nim
+        >>> game = Nim(heap=3, max_take=2)
+        >>> tree = {game.start(): record(2, 2), game.state(2, 1): record(1, 1), game.state(1, 1): record(0, 1)}
+        >>> [tuple(round(x, 3) for x in part) for part in select(game, tree, game.start(), random.Random(1)).steps[0].split()]
+        [(0.5, 0.707, 1.207), (0.0, 3.0, 3.0)]
+        """
+        if self.scores is None:
+            return tuple(None for _ in self.children)
+        return tuple(
+            (None, math.inf, s) if e is None else (e, s - e, s) for e, s in zip(self.estimates, self.scores)
+        )
+
+
+class Path(NamedTuple):
+    """What ``select`` returns: the steps from the root, where they stopped, and why.
+
+    ``end`` is why the walk stopped at ``leaf``: ``'new'`` (the tree does not
+    know it: expand it and play out from it), ``'terminal'`` (the game is over
+    there: ``value`` is its payoff), ``'proven'`` (the solver knows its exact
+    value: ``value``) or ``'repeat'`` (a state this walk already passed, in a
+    game whose states repeat: play out from it, but it is not stored again).
+    ``mover`` is the player who moved into the root (whose record the root holds).
+
+    >>> from fnmcts.games import Nim
+    >>> game = Nim(heap=2, max_take=2)
+    >>> path = select(game, {}, game.start(), random.Random(1))
+    >>> path.end, path.steps, path.nodes == ((game.start(), 1),)
+    ('new', (), True)
+    """
+
+    root: Any
+    mover: int
+    steps: tuple
+    leaf: Any
+    end: str
+    value: Any = None
+
+    @property
+    def nodes(self) -> tuple:
+        """``(state, mover)`` of every state on the path whose record the backup updates, root first."""
+        out = [(self.root, self.mover)]
+        for step in self.steps:
+            if step.chosen is not None:
+                out.append((step.children[step.chosen], step.player))
+        if self.end == "repeat":
+            out.pop()
+        return tuple(out)
+
+    def __repr__(self):
+        return f"Path(root={self.root!r}, {len(self.steps)} steps, leaf={self.leaf!r}, end={self.end!r})"
+
+
+# -- 1. select ----------------------------------------------------------------------------
+
+
+def select(game, tree, state, rng: random.Random, rule=ucb, *, backup: str = "mean", solver: bool = False) -> Path:
+    """Walk down ``tree`` from ``state``, rating children with ``rule``; return the ``Path``.
+
+    At a state the tree knows, draw the chance outcomes (roll the dice) until a
+    player is to move, rate the states the moves lead to with ``rule`` (the
+    first of the best on ties) and go into the best. Stop at a state the tree
+    does not know, at the end of the game, at a state the solver has proven
+    (``solver=True``), or at a state already on this path (a game whose states
+    repeat). Consumes ``rng`` for the dice only; nothing is modified.
+
+    >>> from fnmcts.games import Nim
+    >>> game = Nim(heap=3, max_take=2)
+    >>> tree = {game.start(): record(1, 1), game.state(2, 1): record(0, 1), game.state(1, 1): record(1, 0)}
+    >>> path = select(game, tree, game.start(), random.Random(1))
+    >>> first = path.steps[0]
+    >>> first.moves, first.scores, first.chosen, first.child == game.state(2, 1)
+    ((1, 2), (3.0, 1.0), 0, True)
+    >>> len(path.steps), path.end, path.leaf == game.state(1, 0)
+    (2, 'new', True)
+
+    Taking 1 (a loss so far, rated by the rule of three: 3/1) beats taking 2
+    (a win so far: 1.0); below it, neither move is in the tree, so the first is
+    a new state.
+    """
+    check_rng(rng)
+    expectimax = _check_backup(backup) == "expectimax"
+    builtin = builtin_rule(rule) or ()
+    repeats = may_repeat(game)
+    mover = mover_into(game, state)
+    steps = []
+    seen = {state}
+    node = state
+    while True:
+        rec = tree.get(node)
+        if solver:
+            value = proof(game, tree, node)
+            if value is not None:
+                return Path(state, mover, tuple(steps), node, "proven", value)
+        if rec is None:
+            return Path(state, mover, tuple(steps), node, "new")
+        player = game.to_move(node)
+        if player is None:
+            return Path(state, mover, tuple(steps), node, "terminal", tuple(game.payoff(node)))
+        decision, outcomes = node, []
+        while player is CHANCE:
+            outcome = sample_outcome(game, decision, rng)
+            outcomes.append(outcome)
+            decision = game.play(decision, outcome)
+            player = game.to_move(decision)
+        if player is None:  # the dice ended the game
+            steps.append(Step(node, rec, tuple(outcomes), decision, None, (), (), (), None, None))
+            return Path(state, mover, tuple(steps), decision, "terminal", tuple(game.payoff(decision)))
+        moves = tuple(game.possible_moves(decision))
+        children = tuple(game.play(decision, m) for m in moves)
+        if solver:
+            keep = open_children(game, tree, children, player)
+            moves, children = tuple(moves[j] for j in keep), tuple(children[j] for j in keep)
+        records = tuple(tree.get(c) for c in children)
+        if len(children) == 1:
+            scores, chosen, estimates = None, 0, ()
+        else:
+            parent = counts_of(rec)[0]
+            counts = tuple(None if r is None else counts_of(r) for r in records)
+            scores = tuple(rating(rule, c, parent, expectimax, builtin) for c in counts)
+            chosen = _first_best(scores)
+            estimates = tuple(_estimate(c, expectimax) for c in counts)
+        steps.append(Step(node, rec, tuple(outcomes), decision, player, moves, children, records, scores, chosen, estimates))
+        node = children[chosen]
+        if repeats:
+            if node in seen:
+                return Path(state, mover, tuple(steps), node, "repeat")
+            seen.add(node)
+
+
+def _first_best(scores) -> int:
+    """The index of the highest score, the first on ties."""
+    best, top = 0, scores[0]
+    for j in range(1, len(scores)):
+        if scores[j] > top:
+            best, top = j, scores[j]
+    return best
+
+
+def _estimate(counts, expectimax):
+    """The estimate a rating starts from: the mean (the value under expectimax); None when unvisited."""
+    if counts is None or not counts[0]:
+        return None
+    n, s, _, _, v = counts
+    return v if expectimax and v is not None else s / n
+
+
+# -- 2. expand ----------------------------------------------------------------------------
+
+
+def expand(game, tree, path: Path):
+    """``tree`` with the path's new state added (an empty record), if the path ended at one.
+
+    >>> from fnmcts.games import Nim
+    >>> game = Nim(heap=3, max_take=2)
+    >>> path = select(game, {}, game.start(), random.Random(1))
+    >>> path.end, expand(game, {}, path) == {game.start(): record()}
+    ('new', True)
+    """
+    if path.end != "new":
+        return tree
+    return _set(tree, {path.leaf: EMPTY_RECORD})
+
+
+# -- 3. simulate --------------------------------------------------------------------------
+
+
+def simulate(game, state, rng: random.Random, rollout=None) -> tuple:
+    """Play one game from ``state`` to the end (random moves, or ``rollout``'s); return its payoff.
+
+    ``rollout`` is an agent, ``(game, state, rng) -> move`` (``fnmcts.matches.playout``).
+
+    >>> from fnmcts.games import Nim
+    >>> simulate(Nim(heap=5), Nim(heap=5).start(), random.Random(2))
+    (1, -1)
+    """
+    return tuple(game.payoff(playout(game, state, rng, rollout)))
+
+
+# -- 4. backup ----------------------------------------------------------------------------
+
+
+def backup(game, tree, path: Path, payoff, *, backup: str = "mean", solver: bool = False):
+    """``tree`` with ``payoff`` added to the record of every state on ``path``, for its mover.
+
+    The payoff is rescaled to [0, 1] on the game's ``payoff_range``; each
+    record gains a visit and the rescaled payoff of the player who moved into
+    its state (a win above 1/2, a draw at 1/2, else a loss). With
+    ``backup='expectimax'`` every record on the path then takes ``value``, one
+    expectimax step over its children (deepest first). With ``solver=True``
+    the states of the path are proven from their children where the children
+    decide them (deepest first, stopping at the first that is not), and keep
+    their exact value under ``proven``. Only the records of the path change.
+
+    >>> from fnmcts.games import Nim
+    >>> game = Nim(heap=3, max_take=2)
+    >>> path = select(game, {}, game.start(), random.Random(1))
+    >>> backup(game, expand(game, {}, path), path, (1, -1)) == {game.start(): record(0, 1)}
+    True
+    """
+    expectimax = _check_backup(backup) == "expectimax"
+    x = rescaler(game)(payoff)
+    nodes = path.nodes
+    new = {}
+    for state, mover in nodes:
+        rec = tree.get(state)
+        new[state] = add_payoff(EMPTY_RECORD if rec is None else rec, x[mover])
+    if expectimax or solver:
+        known = _Overlay(tree, new)
+        if expectimax:
+            for state, mover in reversed(nodes):
+                n, s, *_ = counts_of(new[state])
+                v = node_value(game, known, state, mover, s / n)
+                new[state] = new[state].set("value", 0.0 if v < 0.0 else 1.0 if v > 1.0 else v)
+        if solver:
+            for state, _ in reversed(nodes):
+                rec = new[state]
+                value = rec.get("proven")
+                if value is None:
+                    value = _terminal_value(game, state)
+                    if value is None:
+                        value = derive(game, known, state)
+                    if value is None:
+                        break
+                    new[state] = rec.set("proven", value)
+    return _set(tree, new)
+
+
+_backup = backup  # ``uct``'s option ``backup`` hides the function's name there
+
+
+class _Overlay:
+    """The records of ``new`` over those of ``tree`` (what the backup reads while it writes)."""
+
+    def __init__(self, tree, new):
+        self.tree, self.new = tree, new
+
+    def get(self, state, default=None):
+        rec = self.new.get(state)
+        return rec if rec is not None else self.tree.get(state, default)
+
+
+def _set(tree, records: dict):
+    """``tree`` with ``records`` set: the same kind of map back, sharing everything else."""
+    if isinstance(tree, Tree):
+        grown = tree.evolver()
+        for state, rec in records.items():
+            grown[state] = rec
+        return Tree(grown.persistent(), tree._root)
+    if isinstance(tree, dict):
+        return {**tree, **records}
+    try:
+        grown = tree.evolver()
+    except AttributeError:
+        raise TypeError(f"tree must be a map from state to record (e.g. pmap()), got {type(tree).__name__}") from None
+    for state, rec in records.items():
+        grown[state] = rec
+    return grown.persistent()
+
+
+def _check_backup(backup):
+    if backup not in BACKUPS:
+        raise ValueError(f"backup must be one of {BACKUPS}, got {backup!r}")
+    return backup
+
+
+# -- expectimax: a state's value from its children ----------------------------------------
+
+
+def node_value(game, tree, state, mover, fallback, _open=()):
+    """One expectimax step at ``state``, for ``mover``, over the records of its children.
+
+    At the end: the rescaled payoff; at a chance node: the outcomes' values
+    weighted by their exact probabilities; at a decision: the best child the
+    tree knows (its value, else its mean) or that ends the game, for the player
+    deciding (its complement when another player decides); ``fallback`` where
+    no child is known, and for a chance node met again below itself (a game
+    whose states repeat).
+
+    Taking both sticks of a heap of 2 wins (normal play), so the first
+    player's decision is worth 1 to them and 0 to the other player:
+
+    >>> from fnmcts.games import Nim
+    >>> game = Nim(heap=2, max_take=2, misere=False)
+    >>> node_value(game, {}, game.start(), 0, 0.5), node_value(game, {}, game.start(), 1, 0.5)
+    (1.0, 0.0)
+    """
+    player = game.to_move(state)
+    if player is None:
+        return rescaler(game)(game.payoff(state))[mover]
+    if player is CHANCE:
+        if state in _open:
+            return fallback
+        return sum(
+            float(Fraction(p)) * node_value(game, tree, game.play(state, o), mover, fallback, _open + (state,))
+            for o, p in game.chance_outcomes(state)
+        )
+    best = None
+    for move in game.possible_moves(state):
+        child = game.play(state, move)
+        rec = tree.get(child)
+        if rec is not None:
+            n, s, _, _, v = counts_of(rec)
+            v = v if v is not None else (s / n if n else 0.0)
+        elif game.to_move(child) is None:
+            v = rescaler(game)(game.payoff(child))[player]
+        else:
+            continue
+        if best is None or v > best:
+            best = v
+    if best is None:
+        return fallback
+    return best if player == mover else 1.0 - best
+
+
+# -- MCTS-Solver: exact values proven from the children -------------------------------------
+
+
+def proof(game, tree, state, passing: bool = False, _open=frozenset()):
+    """The exact value of ``state`` as far as the tree proves it (a payoff tuple of fractions), else None.
+
+    A state that ends the game: its payoff. A state the tree knows: the value
+    its record keeps under ``proven`` (set by the backup). A state the tree
+    does not know, ``passing`` (reached through the dice, as a dive passes the
+    rolls): proven from its children as ``derive`` does, so the proofs of the
+    states between stored ones live in the stored records alone.
+
+    >>> from fnmcts.games import Nim
+    >>> game = Nim(heap=1, max_take=1)
+    >>> proof(game, {}, game.state(0, 0)), proof(game, {}, game.start())
+    ((Fraction(1, 1), Fraction(-1, 1)), None)
+    """
+    rec = tree.get(state)
+    if rec is not None:
+        value = rec.get("proven")
+        if value is not None:
+            return value
+    value = _terminal_value(game, state)
+    if value is not None or rec is not None or not passing or state in _open:
+        return value
+    return derive(game, tree, state, _open | {state})
+
+
+def _terminal_value(game, state):
+    if game.to_move(state) is not None:
+        return None
+    return tuple(Fraction(x) for x in game.payoff(state))
+
+
+def derive(game, tree, state, _open=frozenset()):
+    """The exact value of ``state`` if its children's proofs decide it, else None.
+
+    A chance node: the expectation over its outcomes, once every outcome is
+    proven (the outcomes are passed through: ``proof(..., passing=True)``). A
+    decision of player ``k``: a child that gives ``k`` the best payoff there
+    is (one or two players), else the best child once every child is proven.
+    """
+    player = game.to_move(state)
+    if player is None:
+        return _terminal_value(game, state)
+    if player is CHANCE:
+        total = None
+        for outcome, p in game.chance_outcomes(state):
+            value = proof(game, tree, game.play(state, outcome), True, _open)
+            if value is None:
+                return None
+            p = Fraction(p)
+            total = tuple(p * x for x in value) if total is None else tuple(t + p * x for t, x in zip(total, value))
+        return total
+    high = Fraction(payoff_range(game)[1])
+    shortcut = getattr(game, "num_players", 1) <= 2
+    best, unproven = None, False
+    for move in game.possible_moves(state):
+        value = proof(game, tree, game.play(state, move))
+        if value is None:
+            if not shortcut:
+                return None
+            unproven = True
+        elif shortcut and value[player] == high:
+            return value
+        elif best is None or value[player] > best[player]:
+            best = value
+    return None if unproven else best
+
+
+def open_children(game, tree, children, player) -> tuple:
+    """The indices of the children a dive may enter at a decision of ``player`` (the solver's choice).
+
+    A child proven to give ``player`` the best payoff there is, alone; else
+    every child not proven, and the best proven child (unless it is proven at
+    the worst payoff and some child is not proven).
+    """
+    low, high = (Fraction(x) for x in payoff_range(game))
+    shortcut = getattr(game, "num_players", 1) <= 2
+    values = [proof(game, tree, c) for c in children]
+    best = None
+    for j, value in enumerate(values):
+        if value is not None:
+            if shortcut and value[player] == high:
+                return (j,)
+            if best is None or value[player] > values[best][player]:
+                best = j
+    if best is None:
+        return tuple(range(len(children)))
+    keep = values[best][player] > low
+    open_ = tuple(j for j, c in enumerate(children) if values[j] is None or (keep and c == children[best]))
+    return open_ or (best,)
+
+
+# -- uct: the four phases, one dive -------------------------------------------------------
+
+
+def result_of(game, payoff):
+    """What a dive returns: ``'win'`` / ``'loss'`` for a one-player game, else the payoff tuple.
+
+    The words are for a one-player game that pays a win or a loss (the
+    tutorial's results).
+
+    >>> from fnmcts.games import ShutTheBox, Nim
+    >>> result_of(ShutTheBox(), (1,)), result_of(Nim(), (-1, 1))
+    ('win', (-1, 1))
+    """
+    payoff = tuple(payoff)
+    if getattr(game, "num_players", 1) == 1:
+        low, high = payoff_range(game)
+        if payoff[0] == high:
+            return "win"
+        if payoff[0] == low:
+            return "loss"
+    return payoff
+
+
+def uct(game, tree, state, rng: random.Random, rule=ucb, *, rollout=None, backup: str = "mean", solver: bool = False):
+    """One dive from ``state``: select, expand, simulate, back up; return ``(tree, result)``.
+
+    The tutorial's ``uct``, for any game: ``result`` is ``'win'`` or ``'loss'``
+    in a one-player game that pays wins and losses (Shut the Box), else the
+    payoff tuple. ``tree`` is never modified; the new tree shares every record
+    off the path with it. ``rng`` is consumed. Options as for ``select`` and
+    ``backup``; ``rollout``: the agent of the playout.
+
+    >>> from fnmcts.games import ShutTheBox
+    >>> from fnmcts.rng import make_rng
+    >>> game, rng = ShutTheBox(), make_rng(3)
+    >>> tree, result = uct(game, {}, game.start(), rng)
+    >>> tree, result = uct(game, tree, game.start(), rng)
+    >>> len(tree), tree[game.start()]
+    (2, Record(win=0, loss=2))
+    """
+    path = select(game, tree, state, rng, rule, backup=backup, solver=solver)
+    if path.end in ("new", "repeat"):
+        payoff = simulate(game, path.leaf, rng, rollout)
+    else:
+        payoff = path.value
+    tree = _backup(game, expand(game, tree, path), path, payoff, backup=backup, solver=solver)
+    return tree, result_of(game, payoff)
