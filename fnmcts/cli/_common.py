@@ -168,6 +168,79 @@ def seed_type(text: str) -> int:
     return value
 
 
+def non_negative_number(text: str) -> float:
+    """A finite number, 0 or more (ASCII digits): an exploration constant.
+
+    >>> non_negative_number("0.2"), non_negative_number("2")
+    (0.2, 2.0)
+    >>> non_negative_number("nan")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: expected a finite number, 0 or more, got 'nan'
+    """
+    try:
+        value = float(text) if text.isascii() else None
+    except ValueError:
+        value = None
+    if value is None or not (value >= 0 and value != float("inf")):
+        raise argparse.ArgumentTypeError(f"expected a finite number, 0 or more, got {text!r}")
+    return value
+
+
+SEARCH_RULES = ("ucb1", "tutorial", "ucb")
+"""The selection rules the commands name: UCB1, and the tutorial's ucb (by either name)."""
+
+
+def add_search_options(parser, who: str = "", old_rule_flag: str | None = None) -> None:
+    """Add the options every search takes, spelled once: ``--rule``, ``--c``, ``--z``, ``--backup``, ``--no-solver``.
+
+    Unset options stay ``None``: the library's defaults (``fnmcts.mcts.search_options``)
+    fill them, the same for every command. ``who`` prefixes the help (``"mcts: "``).
+
+    >>> parser = argparse.ArgumentParser()
+    >>> add_search_options(parser)
+    >>> args = parser.parse_args(["--rule", "tutorial", "--z", "1.5"])
+    >>> search_flags(args)
+    {'rule': 'tutorial', 'z': 1.5}
+    """
+    flags = ("--rule",) if old_rule_flag is None else ("--rule", old_rule_flag)
+    parser.add_argument(
+        *flags, dest="rule", choices=SEARCH_RULES, default=None,
+        help=f"{who}the selection rule: ucb1 (UCB1, the default) or tutorial (the tutorial's ucb; also: ucb)",
+    )
+    parser.add_argument("--c", type=non_negative_number, default=None, metavar="C",
+                        help=f"{who}UCB1's exploration constant (default sqrt 2; with --rule ucb1)")
+    parser.add_argument("--z", type=non_negative_number, default=None, metavar="Z",
+                        help=f"{who}the tutorial's confidence multiplier (default 2; with --rule tutorial)")
+    parser.add_argument(
+        "--backup", choices=("mean", "expectimax"), default=None,
+        help=f"{who}mean: the results' mean (default); expectimax: also back up values with the chance probabilities",
+    )
+    parser.add_argument(
+        "--no-solver", dest="solver", action="store_false", default=None,
+        help=f"{who}plain UCT, without MCTS-Solver's proofs (the solver is on by default, off with --rule tutorial)",
+    )
+
+
+def search_flags(args) -> dict:
+    """The search options given on the command line (a dict of those set), checked with the flags' names.
+
+    >>> parser = argparse.ArgumentParser()
+    >>> add_search_options(parser)
+    >>> search_flags(parser.parse_args(["--rule", "tutorial", "--c", "0.5"]))
+    Traceback (most recent call last):
+    ...
+    fnmcts.cli._common.CliError: --c is UCB1's constant: use it with --rule ucb1 (the tutorial's ucb takes --z)
+    """
+    given = {name: getattr(args, name, None) for name in ("rule", "c", "z", "backup", "solver")}
+    rule = given["rule"] or "ucb1"
+    if rule != "ucb1" and given["c"] is not None:
+        raise CliError("--c is UCB1's constant: use it with --rule ucb1 (the tutorial's ucb takes --z)")
+    if rule == "ucb1" and given["z"] is not None:
+        raise CliError("--z belongs to the tutorial's ucb: use it with --rule tutorial (UCB1 takes --c)")
+    return {k: v for k, v in given.items() if v is not None}
+
+
 def add_json(parser):
     """Add the ``--json`` flag (print exactly one JSON object) to ``parser``.
 

@@ -51,6 +51,7 @@ from ._common import (
     CliError,
     add_force,
     add_json,
+    add_search_options,
     add_seed,
     count,
     emit,
@@ -58,6 +59,7 @@ from ._common import (
     positive_count,
     progress_bar,
     read_line,
+    search_flags,
 )
 
 __all__ = [
@@ -177,6 +179,8 @@ _OPTION_AGENTS = {
     "q_table": ("--q-table", ("q",)),
     "rule": ("--rule", ("mcts",)),
     "c": ("--c", ("mcts",)),
+    "z": ("--z", ("mcts",)),
+    "backup": ("--backup", ("mcts",)),
     "final": ("--final", ("mcts",)),
     "solver": ("--no-solver", ("mcts",)),
     "reuse": ("--reuse-tree", ("mcts",)),
@@ -285,17 +289,9 @@ def _agent_options(parser) -> None:
         "--trials", type=positive_count, default=None, metavar="N", help="playouts a move (montecarlo agents)"
     )
     parser.add_argument("--q-table", default=None, metavar="FILE", help="the trained Q table for --ai q")
-    parser.add_argument(
-        "--rule", choices=("ucb1", "tutorial"), default=None,
-        help="mcts: the selection rule, UCB1 (default) or the tutorial's ucb",
-    )
-    parser.add_argument("--c", type=_non_negative, default=None, metavar="C", help="mcts: UCB1's exploration constant")
+    add_search_options(parser, "mcts: ")
     parser.add_argument(
         "--final", choices=("visits", "mean"), default=None, help="mcts: play the most visited or best mean move"
-    )
-    parser.add_argument(
-        "--no-solver", dest="solver", action="store_false", default=None,
-        help="mcts: plain UCT, without MCTS-Solver's proven wins and losses",
     )
     parser.add_argument(
         "--reuse-tree", dest="reuse", action="store_true", default=None,
@@ -308,8 +304,8 @@ def _agent_options(parser) -> None:
 
 
 def _agent_args(args) -> dict:
-    names = ("iterations", "trials", "q_table", "rule", "c", "final", "solver", "reuse", "seconds")
-    return {name: getattr(args, name) for name in names}
+    names = ("iterations", "trials", "q_table", "final", "reuse", "seconds")
+    return {name: getattr(args, name) for name in names} | search_flags(args)
 
 
 def _check_agents(args, kind: str, names) -> None:
@@ -478,7 +474,8 @@ def build_agent(name: str, game=None, *, iterations=None, trials=None, q_table=N
 
     ``iterations`` sets MCTS iterations (and the playouts of the Monte Carlo
     agents unless ``trials`` does); ``search`` holds the MCTS options (``rule``,
-    ``c``, ``final``, ``solver``; ``None`` means the default). Options that do
+    ``c``, ``z``, ``backup``, ``final``, ``solver``; ``None`` means the
+    default, ``fnmcts.mcts.search_options``'s). Options that do
     not apply to the agent are ignored here (the commands refuse them first).
     The q agent takes a loaded ``ai`` or a ``q_table`` file; a missing or bad
     Q table, or one trained on another ``game``, is a ``CliError``.

@@ -72,11 +72,13 @@ from ._search import (
     BACKUPS,
     DEFAULT_ITERATIONS,
     MoveSearch,
+    SearchOptions,
     _repeat_uct,  # noqa: F401 (the reference loop the tests replay)
     mcts_agent,
     mcts_move,
     result_of,
     search,
+    search_options,
     subtree,
     uct,
 )
@@ -136,5 +138,7 @@ __all__ = [
     "subtree",
     "BACKUPS",
     "DEFAULT_ITERATIONS",
+    "SearchOptions",
+    "search_options",
     "CompiledGraph",
 ]

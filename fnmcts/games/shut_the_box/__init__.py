@@ -64,7 +64,8 @@ def uct(tree, box, rng, game=None, rule=ucb, *, simplified: bool = False, **opti
     ``fnmcts.mcts.phases.uct`` on ``ShutTheBox()`` (``simplified``: the rules of task
     4) unless another ``game`` is given: the tree maps boxes to records,
     ``result`` is ``'win'`` or ``'loss'``. Options as for ``fnmcts.mcts.uct``
-    (``rollout``, ``backup``, ``solver``).
+    (``rollout``, ``backup``, ``solver``), but the solver is off unless asked
+    for, whatever the rule: the tutorial's dive.
 
     >>> from pyrsistent import pmap
     >>> tree, result = uct(pmap(), start_box, make_rng(1))
@@ -75,4 +76,4 @@ def uct(tree, box, rng, game=None, rule=ucb, *, simplified: bool = False, **opti
         game = ShutTheBox(simplified=simplified)
     elif simplified:
         raise ValueError("simplified is an option of the tutorial's Shut the Box: give it to the game instead")
-    return uct_game(game, tree, box, rng, rule, **options)
+    return uct_game(game, tree, box, rng, rule, **{"solver": False, **options})  # the tutorial's dive: no solver unless asked
