@@ -1,6 +1,6 @@
 """MCTS iterations per second on games written outside fnmcts, through the protocol only.
 
-    python benchmarks/bench_engine.py [--iterations N] [--repeats R]
+    python benchmarks/bench_engine.py [--iterations N] [--quick] [--json] [--rounds R]
 
 Two games are written in this file, as a user would write them (frozen
 dataclasses with the protocol's methods, nothing from fnmcts's game modules):
@@ -16,13 +16,13 @@ last loses: the shape of OpenSpiel's ``nim``). On each, in the same run:
   solver) on its own ``nim`` with the same shape, when ``pyspiel`` is importable
   (``pip install open_spiel``); skipped otherwise.
 
-Figures are medians of the repeats; ratios are against the baseline measured
-in the same run.
+The contenders run in interleaved rounds (``benchmarks/harness.py``); ratios
+are the median of the per-round ratios to the baseline, with their range.
+Target: fnmcts at least 2x the plain UCT on the user's tic-tac-toe.
 """
 
 from __future__ import annotations
 
-import argparse
 import math
 import random
 import sys
@@ -34,7 +34,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from fnmcts.mcts import mcts_move  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_mcts_nim import _median_rate, _openspiel_mcts  # noqa: E402  (the same peer and timer)
+from bench_mcts_nim import openspiel_mcts  # noqa: E402  (the same peer)
+from harness import Bench  # noqa: E402
 
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
 
@@ -157,30 +158,30 @@ def plain_uct(game, state, iterations, rng, c=math.sqrt(2)):
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--iterations", type=int, default=20_000)
-    parser.add_argument("--repeats", type=int, default=5)
-    args, _ = parser.parse_known_args(argv)
-    n, r = args.iterations, args.repeats
-    print(f"MCTS on games written outside fnmcts: {n:,} iterations a move, median of {r}")
+    def options(parser):
+        parser.add_argument("--iterations", type=int, default=20_000)
+
+    bench = Bench("bench_engine", __doc__, argv, options=options)
+    n = bench.size(bench.args.iterations, 1_000)
     for game in (UserTicTacToe(), TakeAway(21)):
         state = game.start()
-        base = _median_rate(lambda k: plain_uct(game, state, k, random.Random(1)), n, r)
-        ours = _median_rate(lambda k: mcts_move(game, state, k, random.Random(1), solver=False), n, r)
-        print(f"\n{type(game).__name__}")
-        print(f"  plain mutable-node UCT through the protocol (baseline) {base:>12,.0f} it/s  1.00x")
-        print(f"  fnmcts mcts_move (UCB1, no solver)                      {ours:>12,.0f} it/s  {ours / base:.2f}x")
+        contenders = {
+            "plain mutable-node UCT through the protocol": lambda: plain_uct(game, state, n, random.Random(1)),
+            "fnmcts mcts_move (UCB1, no solver)": lambda: mcts_move(game, state, n, random.Random(1), solver=False),
+        }
         if isinstance(game, TakeAway):
-            spiel = _openspiel_mcts(game.pile)
+            spiel = openspiel_mcts(game.pile)
             if spiel is None:
-                print("  OpenSpiel MCTSBot: skipped (pip install open_spiel)")
+                bench.note("OpenSpiel MCTSBot: skipped (pip install open_spiel)")
             else:
-                theirs = _median_rate(spiel, n, r)
-                print(
-                    f"  OpenSpiel MCTSBot on its nim (same shape)              {theirs:>12,.0f} it/s  "
-                    f"{theirs / base:.2f}x   (fnmcts / OpenSpiel: {ours / theirs:.2f}x)"
-                )
-    return 0
+                contenders["OpenSpiel MCTSBot on its nim (same shape)"] = lambda: spiel(n)
+        comparison = bench.compare(f"{type(game).__name__}: {n:,} iterations a move", contenders, work=n,
+                                   unit="iterations")
+        if isinstance(game, UserTicTacToe):
+            ratio = comparison["contenders"][1]["ratio"]
+            bench.target("fnmcts at least 2x a plain mutable-node UCT on a user's tic-tac-toe", ratio["median"] >= 2,
+                         f"{ratio['median']:.2f}x [{ratio['low']:.2f}, {ratio['high']:.2f}]")
+    return bench.finish()
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """MCTS iterations per second on the 21 game (21 items, take 1..3, misère).
 
-    python benchmarks/bench_mcts_nim.py [--iterations N] [--repeats R]
+    python benchmarks/bench_mcts_nim.py [--iterations N] [--quick] [--json] [--rounds R]
 
 fnmcts's ``mcts_move`` (UCB1, c = sqrt 2, the tree a persistent map at the
 API; a state-keyed tree, so transpositions share records) beside peers measured
@@ -17,22 +17,25 @@ in the same run:
   the integer kernel) and the baseline, when ``pyspiel`` is importable
   (``pip install open_spiel``); skipped otherwise.
 
-Figures are medians of a few repeats; the ratio is fnmcts / the baseline.
-Then the strength check: the default ``mcts_agent`` on every winning position
-N = 2..30, K = 3, misère and normal, against the exact solver.
+The contenders run in interleaved rounds (``benchmarks/harness.py``); ratios
+are the median of the per-round ratios to the baseline, with their range.
+Target: fnmcts at least 2x the integer UCT. Then the strength check: the
+default ``mcts_agent`` on every winning position N = 2..30, K = 3, misère and
+normal, against the exact solver.
 """
 
 from __future__ import annotations
 
-import argparse
 import math
 import random
-import statistics
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from harness import Bench, Measured  # noqa: E402
 
 from fnmcts.exact import best_moves, solve, value  # noqa: E402
 from fnmcts.games import Nim  # noqa: E402
@@ -137,7 +140,7 @@ def _pypi_mcts():
 # -- OpenSpiel's MCTSBot on its own nim, if installed ------------------------------------------
 
 
-def _openspiel_mcts(heap):
+def openspiel_mcts(heap):
     try:
         import numpy as np
         import pyspiel
@@ -154,15 +157,6 @@ def _openspiel_mcts(heap):
         return bot.step(game.new_initial_state())
 
     return run
-
-
-def _median_rate(fn, iterations, repeats):
-    rates = []
-    for _ in range(repeats):
-        started = time.perf_counter()
-        fn(iterations)
-        rates.append(iterations / (time.perf_counter() - started))
-    return statistics.median(rates)
 
 
 def _strength(iterations):
@@ -182,87 +176,65 @@ def _strength(iterations):
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--iterations", type=int, default=30_000)
-    parser.add_argument("--repeats", type=int, default=3)
-    args, _ = parser.parse_known_args(argv)  # run.py passes its own words along
+    def options(parser):
+        parser.add_argument("--iterations", type=int, default=30_000)
+
+    bench = Bench("bench_mcts_nim", __doc__, argv, options=options)
     game = Nim(HEAP, TAKE, misere=True)
-    n, r = args.iterations, args.repeats
-
-    def fnmcts_plain(k):
-        return mcts_move(game, game.start(), k, random.Random(1), solver=False)
-
-    def fnmcts_solver(k):
-        return mcts_move(game, game.start(), k, random.Random(1), solver=True)
-
-    def fnmcts_tutorial(k):
-        return mcts_move(game, game.start(), k, random.Random(1), solver=False, rule="tutorial")
-
-    def baseline(k):
-        return _mutable_uct(HEAP, TAKE, k, random.Random(1))
-
-    print(f"MCTS on the 21 game (heap {HEAP}, take 1..{TAKE}, misere): {n:,} iterations, median of {r}")
-    base = _median_rate(baseline, n, r)
-    rows = [
-        ("plain mutable-node UCT (baseline)", base),
-        ("fnmcts mcts_move, UCB1, no solver", _median_rate(fnmcts_plain, n, r)),
-        ("fnmcts mcts_move, tutorial ucb, no solver", _median_rate(fnmcts_tutorial, n, r)),
-    ]
+    n = bench.size(bench.args.iterations, 2_000)
+    contenders = {
+        "plain mutable-node UCT": lambda: _mutable_uct(HEAP, TAKE, n, random.Random(1)),
+        "fnmcts mcts_move, UCB1, no solver": lambda: mcts_move(game, game.start(), n, random.Random(1), solver=False),
+        "fnmcts mcts_move, tutorial ucb, no solver": lambda: mcts_move(game, game.start(), n, random.Random(1),
+                                                                       solver=False, rule="tutorial"),
+    }
     pypi = _pypi_mcts()
     if pypi is not None:
-        rows.append(("PyPI mcts package", _median_rate(pypi, n, r)))
+        contenders["PyPI mcts package"] = lambda: pypi(n)
     else:
-        print("(PyPI mcts package not installed: skipped)")
-    for name, rate in rows:
-        print(f"  {name:<44} {rate:>10,.0f} iterations/s   x{rate / base:.2f}")
-    spiel = _openspiel_mcts(HEAP)
+        bench.note("(PyPI mcts package not installed: skipped)")
+    comparison = bench.compare(f"the 21 game (heap {HEAP}, take 1..{TAKE}, misere): {n:,} iterations", contenders,
+                               work=n, unit="iterations")
+    ratio = comparison["contenders"][1]["ratio"]
+    bench.target("the 21 game: fnmcts at least 2x the integer UCT", ratio["median"] >= 2,
+                 f"{ratio['median']:.2f}x [{ratio['low']:.2f}, {ratio['high']:.2f}]")
+    spiel = openspiel_mcts(HEAP)
     if spiel is not None:
         from fnmcts.games import Piles
 
         one_pile = Piles((HEAP,), misere=True)
-        take_any = Nim(HEAP, HEAP, misere=True)  # the same game as a heap: the integer kernel
-        any_take = n // 3
-        print(f"\nOpenSpiel's nim (one pile of {HEAP}, take any number, misere): {any_take:,} iterations")
-        base_any = _median_rate(lambda k: _mutable_uct(HEAP, HEAP, k, random.Random(1)), any_take, r)
-        peer_rows = [
-            ("plain mutable-node UCT (baseline)", base_any),
-            (
-                "fnmcts mcts_move on Piles((21,)), UCB1, no solver",
-                _median_rate(
-                    lambda k: mcts_move(one_pile, one_pile.start(), k, random.Random(1), solver=False), any_take, r
-                ),
-            ),
-            (
-                "fnmcts mcts_move on Nim(21, take 1..21), UCB1, no solver",
-                _median_rate(
-                    lambda k: mcts_move(take_any, take_any.start(), k, random.Random(1), solver=False), any_take, r
-                ),
-            ),
-            ("OpenSpiel MCTSBot, random rollouts", _median_rate(spiel, any_take, r)),
-        ]
-        for name, rate in peer_rows:
-            print(f"  {name:<58} {rate:>10,.0f} iterations/s   x{rate / base_any:.2f}")
+        take_any = Nim(HEAP, HEAP, misere=True)  # the same game as a heap
+        k = n // 3
+        bench.compare(
+            f"OpenSpiel's nim (one pile of {HEAP}, take any number, misere): {k:,} iterations",
+            {"plain mutable-node UCT": lambda: _mutable_uct(HEAP, HEAP, k, random.Random(1)),
+             "fnmcts mcts_move on Piles((21,)), UCB1, no solver":
+                 lambda: mcts_move(one_pile, one_pile.start(), k, random.Random(1), solver=False),
+             "fnmcts mcts_move on Nim(21, take 1..21), UCB1, no solver":
+                 lambda: mcts_move(take_any, take_any.start(), k, random.Random(1), solver=False),
+             "OpenSpiel MCTSBot, random rollouts": lambda: spiel(k)},
+            work=k, unit="iterations",
+        )
     else:
-        print("(OpenSpiel not installed: its MCTSBot skipped)")
-    times = []
-    for _ in range(r):
+        bench.note("(OpenSpiel not installed: its MCTSBot skipped)")
+
+    def solver_move():
         started = time.perf_counter()
-        found = fnmcts_solver(n)
-        times.append(time.perf_counter() - started)
-    print(
-        f"  with MCTS-Solver the root is proven after {found.iterations:,} iterations "
-        f"and the search stops: {statistics.median(times) * 1000:.1f} ms a move"
-    )
-    print()
-    for budget in (1_000, 10_000):
+        found = mcts_move(game, game.start(), n, random.Random(1), solver=True)
+        return Measured(time.perf_counter() - started, 1)
+
+    solved = bench.compare("with MCTS-Solver: one move, the search stopping once the root is proven",
+                           {"mcts_move(solver=True)": solver_move}, unit="moves")
+    found = mcts_move(game, game.start(), n, random.Random(1), solver=True)
+    bench.figure("iterations until the root is proven", found.iterations, "",
+                 f"{solved['contenders'][0]['median_seconds'] * 1000:.1f} ms a move")
+    for budget in bench.size((1_000, 10_000), (200,)):
         for misere, good, total in _strength(budget):
             rule = "misere" if misere else "normal"
-            print(
-                f"default mcts_agent({budget:,}), {rule}: optimal in {good}/{total} "
-                f"winning positions N = 2..30 ({good / total:.0%})"
-            )
-    return 0
+            bench.figure(f"default mcts_agent({budget:,}), {rule}: optimal in winning positions N = 2..30", good,
+                         f"of {total}", f"{good / total:.0%}")
+    return bench.finish()
 
 
 if __name__ == "__main__":
-    main()  # no sys.exit: benchmarks/run.py runs the benchmarks one after another
+    sys.exit(main())

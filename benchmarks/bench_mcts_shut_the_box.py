@@ -1,12 +1,13 @@
 """MCTS on Shut the Box (task 11): dives per second and the learning curve.
 
-    python benchmarks/bench_mcts_shut_the_box.py [--repeats R] [--seed S]
+    python benchmarks/bench_mcts_shut_the_box.py [--seed S] [--quick] [--json] [--rounds R]
 
 Speed: ``uct`` one dive at a time on the persistent tree, and the batched
 ``search``, beside a baseline measured in the same run: the tutorial's
 algorithm written plainly in Python with a mutable dict (frozenset boxes,
-``possible_moves`` sets, ``max`` by ucb), as one would port the Clojure.
-Medians of a few repeats; ratios against the baseline.
+``possible_moves`` sets, ``max`` by ucb), as one would port the Clojure. The
+contenders run in interleaved rounds (``benchmarks/harness.py``). Target: the
+batched ``search`` at least 4x the baseline.
 
 Learning: after 1,000 / 10,000 / 100,000 dives, the dives' own win rate (the
 tutorial's measure), the exact win probability of the greedy policy read off
@@ -21,21 +22,22 @@ after 100,000 dives.
 
 from __future__ import annotations
 
-import argparse
 import math
 import random
-import statistics
 import sys
-import time
 from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from harness import Bench  # noqa: E402
 
 from pyrsistent import pmap  # noqa: E402
 
 from fnmcts.exact import evaluate_policy, random_policy, solve, value  # noqa: E402
-from fnmcts.games.shut_the_box import ShutTheBox, dice_roll, play_game, possible_moves, start_box, uct  # noqa: E402
+from fnmcts.games.shut_the_box import ShutTheBox, dice_roll, play_game, possible_moves, start_box  # noqa: E402
+from fnmcts.tutorial import uct  # noqa: E402
 from fnmcts.mcts import backed_up_values, greedy_policy, search, ucb, ucb1, win_rate  # noqa: E402
 
 
@@ -71,72 +73,65 @@ def _plain_uct(tree, box, rng):
     return result
 
 
-def _median(fn, repeats):
-    return statistics.median(fn() for _ in range(repeats))
-
-
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--seed", type=int, default=1)
-    args, _ = parser.parse_known_args(argv)  # run.py passes its own words along
+    def options(parser):
+        parser.add_argument("--seed", type=int, default=1)
+
+    bench = Bench("bench_mcts_shut_the_box", __doc__, argv, options=options)
+    seed = bench.args.seed
     game = ShutTheBox()
+    one_by_one, batched, slow = bench.size(20_000, 2_000), bench.size(100_000, 5_000), bench.size(30_000, 2_000)
 
-    def baseline_rate(n=20_000):
-        tree, rng = {}, random.Random(args.seed)
-        started = time.perf_counter()
-        for _ in range(n):
+    def baseline():
+        tree, rng = {}, random.Random(seed)
+        for _ in range(one_by_one):
             _plain_uct(tree, start_box, rng)
-        return n / (time.perf_counter() - started)
+        return tree
 
-    def uct_rate(n=20_000):
-        tree, rng = pmap(), random.Random(args.seed)
-        started = time.perf_counter()
-        for _ in range(n):
+    def stepped():
+        tree, rng = pmap(), random.Random(seed)
+        for _ in range(one_by_one):
             tree, _ = uct(tree, start_box, rng)
-        return n / (time.perf_counter() - started)
+        return tree
 
-    def search_rate(n=100_000, **options):
-        started = time.perf_counter()
-        search(game, start_box, n, random.Random(args.seed), **options)
-        return n / (time.perf_counter() - started)
-
-    def expectimax_rate():
-        return search_rate(30_000, rule=partial(ucb1, c=0.2), backup="expectimax")
-
-    print(f"Shut the Box MCTS speed, median of {args.repeats}")
-    base = _median(baseline_rate, args.repeats)
-    for name, rate in (
-        ("plain mutable-dict port of the tutorial (baseline)", base),
-        ("uct, one dive at a time, persistent tree", _median(uct_rate, args.repeats)),
-        ("search, batched (transient, frozen at the end)", _median(search_rate, args.repeats)),
-        ("search, ucb1 c=0.2, expectimax backup", _median(expectimax_rate, args.repeats)),
-    ):
-        print(f"  {name:<52} {rate:>10,.0f} dives/s   x{rate / base:.2f}")
-    print("  (the tutorial's Clojure solution: about 25,000 dives/s)")
+    contenders = {
+        "plain mutable-dict port of the tutorial": baseline,
+        "uct, one dive at a time, persistent tree": stepped,
+        "search, batched": lambda: search(game, start_box, batched, random.Random(seed), rule=ucb),
+        "search, ucb1 c=0.2, expectimax backup": lambda: search(game, start_box, slow, random.Random(seed),
+                                                                rule=partial(ucb1, c=0.2), backup="expectimax",
+                                                                solver=False),
+    }
+    works = {"search, batched": batched, "search, ucb1 c=0.2, expectimax backup": slow}
+    comparison = bench.compare("Shut the Box MCTS speed (the tutorial's Clojure solution: about 25,000 dives/s)",
+                               contenders, work=one_by_one, works=works, unit="dives")
+    ratio = comparison["contenders"][2]["ratio"]
+    bench.target("Shut the Box: batched search at least 4x the mutable-dict port of the tutorial's uct",
+                 ratio["median"] >= 4, f"{ratio['median']:.2f}x [{ratio['low']:.2f}, {ratio['high']:.2f}]")
 
     optimum = value(solve(game), start_box)[0]
     random_value = value(evaluate_policy(game, random_policy), start_box)[0]
-    print()
-    print(f"Learning curve, seed {args.seed}: optimum {float(optimum):.6f}, random play {float(random_value):.6f}")
-    print(f"  {'rule':<30} {'dives':>8} {'win rate':>9} {'greedy':>9} {'% opt':>6} {'expectimax':>10} {'% opt':>6} {'states':>6}")
+    bench.say(f"\nLearning curve, seed {seed}: optimum {float(optimum):.6f}, random play {float(random_value):.6f}")
+    bench.say(f"  {'rule':<30} {'dives':>8} {'win rate':>9} {'greedy':>9} {'% opt':>6} {'expectimax':>10} {'% opt':>6} {'states':>6}")
     for name, rule, backup in (
         ("tutorial ucb z=2", ucb, "mean"),
         ("ucb1 c=0.2", partial(ucb1, c=0.2), "mean"),
         ("ucb1 c=0.2, expectimax backup", partial(ucb1, c=0.2), "expectimax"),
     ):
-        tree, rng, done = pmap(), random.Random(args.seed), 0
-        for dives in (1_000, 10_000, 100_000):
-            tree = search(game, start_box, dives - done, rng, tree=tree, rule=rule, backup=backup)
+        tree, rng, done = pmap(), random.Random(seed), 0
+        for dives in bench.size((1_000, 10_000, 100_000), (1_000,)):
+            tree = search(game, start_box, dives - done, rng, tree=tree, rule=rule, backup=backup, solver=False)
             done = dives
             greedy = value(evaluate_policy(game, greedy_policy(tree)), start_box)[0]
             backed = value(evaluate_policy(game, greedy_policy(tree, backed_up_values(game, tree))), start_box)[0]
-            print(
+            bench.say(
                 f"  {name:<30} {dives:>8,} {win_rate(tree[start_box]):>9.4f} {float(greedy):>9.6f} "
                 f"{float(greedy / optimum):>6.1%} {float(backed):>10.6f} {float(backed / optimum):>6.1%} {len(tree):>6}"
             )
-    return 0
+            bench.figure(f"{name}, {dives:,} dives: greedy policy / optimum", round(float(greedy / optimum), 4),
+                         show=False)
+    return bench.finish()
 
 
 if __name__ == "__main__":
-    main()  # no sys.exit: benchmarks/run.py runs the benchmarks one after another
+    sys.exit(main())

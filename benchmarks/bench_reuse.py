@@ -12,22 +12,29 @@ budget decides:
   the exact optimum 0.071432 and random play 0.020393, with 95% Wilson intervals;
 - the median time a move, in the same runs.
 
-    python benchmarks/bench_reuse.py
+    python benchmarks/bench_reuse.py [--iterations N] [--quick] [--json] [--rounds R]
 
 Seeded: the same figures on every run up to the times, which depend on the
-machine (shared and noisy: quote the ratios).
+machine (shared and noisy: quote the ratios). The two agents play in
+interleaved rounds (``benchmarks/harness.py``); the rate is moves a second.
 """
 
 from __future__ import annotations
 
-import statistics
+import sys
 import time
+from pathlib import Path
 
-from fnmcts.agents import make_agent
-from fnmcts.games import Nim, ShutTheBox, TicTacToe
-from fnmcts.mcts import mcts_agent
-from fnmcts.montecarlo import wilson_interval
-from fnmcts.matches import MemoryAgent, agent_move, initial_memory, play_game
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from harness import Bench, Measured  # noqa: E402
+
+from fnmcts.agents import make_agent  # noqa: E402
+from fnmcts.games import Nim, ShutTheBox, TicTacToe  # noqa: E402
+from fnmcts.mcts import mcts_agent  # noqa: E402
+from fnmcts.montecarlo import wilson_interval  # noqa: E402
+from fnmcts.matches import MemoryAgent, agent_move, initial_memory, play_game  # noqa: E402
 
 
 class Timed:
@@ -56,7 +63,7 @@ def tictactoe(iterations: int, games: int, reuse: bool):
         first = seed % 2 == 0
         record = play_game(game, agent, perfect, seed=seed) if first else play_game(game, perfect, agent, seed=seed)
         losses += record.winner == (2 if first else 1)
-    return losses, statistics.median(timed.times)
+    return losses, timed.times
 
 
 def nim(iterations: int, seeds: int, reuse: bool):
@@ -73,7 +80,7 @@ def nim(iterations: int, seeds: int, reuse: bool):
             wins += record.winner == 1
             played += 1
         times.extend(timed.times)
-    return wins, played, statistics.median(times)
+    return wins, played, times
 
 
 def shut_the_box(iterations: int, games: int, reuse: bool):
@@ -81,32 +88,47 @@ def shut_the_box(iterations: int, games: int, reuse: bool):
     timed = Timed(mcts_agent(iterations, reuse=reuse, solver=False))
     agent = timed.as_agent()
     wins = sum(play_game(game, agent, agent, seed=seed).winner == 1 for seed in range(games))
-    return wins, games, statistics.median(timed.times)
+    return wins, games, timed.times
 
 
-def main(iterations: int = 100, ttt_games: int = 60, nim_seeds: int = 4, stb_games: int = 600) -> None:
-    print(f"equal budget: {iterations} dives a move, MCTS-Solver off; fresh tree vs tree kept (reuse=True)")
-    rows = []
-    for reuse in (False, True):
-        name = "kept" if reuse else "fresh"
-        losses, t1 = tictactoe(iterations, ttt_games, reuse)
-        wins, played, t2 = nim(iterations, nim_seeds, reuse)
-        stb, n, t3 = shut_the_box(iterations, stb_games, reuse)
-        low, high = wilson_interval(stb, n)
-        rows.append((name, losses, t1, wins, played, t2, stb, n, low, high, t3))
-        print(
-            f"{name:5}  tic-tac-toe vs perfect: {losses}/{ttt_games} lost ({t1 * 1e3:.1f} ms a move)  |  "
-            f"Nim N=2..30 winning heaps vs perfect: {wins}/{played} won ({t2 * 1e3:.2f} ms a move)  |  "
-            f"Shut the Box: {stb}/{n} won = {stb / n:.4f} [{low:.4f}, {high:.4f}] "
-            f"(optimum 0.0714, random 0.0204; {t3 * 1e3:.2f} ms a move)",
-            flush=True,
-        )
-    fresh, kept = rows
-    print(
-        f"time a move, kept / fresh: tic-tac-toe {kept[2] / fresh[2]:.2f}, Nim {kept[5] / fresh[5]:.2f}, "
-        f"Shut the Box {kept[10] / fresh[10]:.2f}"
-    )
+def main(argv=None) -> int:
+    def options(parser):
+        parser.add_argument("--iterations", type=int, default=100)
+
+    bench = Bench("bench_reuse", __doc__, argv, options=options, rounds=1)
+    iterations = bench.args.iterations
+    ttt_games, nim_seeds, stb_games = bench.size(60, 4), bench.size(4, 1), bench.size(600, 20)
+    bench.say(f"equal budget: {iterations} dives a move, MCTS-Solver off; fresh tree vs tree kept (reuse=True)")
+    found = {}
+
+    def run(name, play):
+        def contender():
+            *outcome, times = play()
+            found[name] = outcome
+            return Measured(sum(times), len(times))
+
+        return contender
+
+    for title, play in (
+        ("tic-tac-toe against a perfect player", lambda reuse: tictactoe(iterations, ttt_games, reuse)),
+        ("Nim N=2..30 winning heaps against a perfect player", lambda reuse: nim(iterations, nim_seeds, reuse)),
+        ("Shut the Box (optimum 0.0714, random 0.0204)", lambda reuse: shut_the_box(iterations, stb_games, reuse)),
+    ):
+        bench.compare(f"{title}: time a move", {"fresh tree": run("fresh", lambda: play(False)),
+                                                "tree kept (reuse=True)": run("kept", lambda: play(True))},
+                      unit="moves", warmup=0)
+        for name in ("fresh", "kept"):
+            outcome = found[name]
+            if len(outcome) == 1:
+                bench.figure(f"{title}, {name}: games lost", outcome[0], f"of {ttt_games}")
+            elif title.startswith("Nim"):
+                bench.figure(f"{title}, {name}: games won", outcome[0], f"of {outcome[1]}")
+            else:
+                low, high = wilson_interval(outcome[0], outcome[1])
+                bench.figure(f"{title}, {name}: win rate", round(outcome[0] / outcome[1], 4), "",
+                             f"{outcome[0]}/{outcome[1]}, 95% CI [{low:.4f}, {high:.4f}]")
+    return bench.finish()
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

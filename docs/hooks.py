@@ -48,18 +48,31 @@ def on_page_markdown(markdown, page, config, files):
     return _OUT_TO_EXAMPLES.sub("](" + "../" * depth + "examples/", markdown)
 
 
-class _DoctestBlocks(Preprocessor):
-    """Docstrings' doctest blocks (``>>>`` to the next blank line) become ``pycon`` code blocks.
+class _DocstringBlocks(Preprocessor):
+    """Docstrings' doctest blocks and reST tables become code blocks.
 
     mkdocstrings renders a docstring as Markdown, where a ``>>>`` line would be
-    a nested quotation; outside fenced blocks this wraps each doctest block in a
-    fence, so the API pages show the sessions as the REPL does.
+    a nested quotation and a reST simple table (rows between rules of ``=``
+    signs) one long paragraph. Outside fenced blocks, each doctest block
+    (``>>>`` to the next blank line) is wrapped in a ``pycon`` fence and each
+    simple table (three rules) in a ``text`` fence, so the API pages show them
+    as ``help()`` does.
     """
 
+    _RULE = re.compile(r"^ *=+( +=+)+ *$")
+
     def run(self, lines):
-        out, fence, block = [], None, False
+        out, fence, block, rules, indent = [], None, False, 0, ""
         for line in lines:
             stripped = line.lstrip()
+            if rules:
+                out.append(line)
+                if self._RULE.match(line):
+                    rules += 1
+                    if rules == 3:
+                        out.append(indent + "```")
+                        rules = 0
+                continue
             if fence is None and not block and stripped.startswith(("```", "~~~")):
                 fence = stripped[:3]
             elif fence is not None:
@@ -72,19 +85,24 @@ class _DoctestBlocks(Preprocessor):
             elif block and not stripped:
                 out.append(indent + "```")
                 block = False
+            elif not block and self._RULE.match(line):
+                indent = line[: len(line) - len(stripped)]
+                out.extend([indent + "```text", line])
+                rules = 1
+                continue
             out.append(line)
-        if block:
+        if block or rules:
             out.append(indent + "```")
         return out
 
 
 class _DoctestExtension(Extension):
     def extendMarkdown(self, md):
-        md.preprocessors.register(_DoctestBlocks(md), "fnmcts_doctest_blocks", 40)
+        md.preprocessors.register(_DocstringBlocks(md), "fnmcts_docstring_blocks", 40)
 
 
 @event_priority(100)  # before mkdocstrings copies the Markdown extensions for docstrings
 def on_config(config):
-    """Add the doctest-block extension to the site's Markdown, which mkdocstrings also uses for docstrings."""
+    """Add the docstring-block extension to the site's Markdown, which mkdocstrings also uses for docstrings."""
     config.markdown_extensions.append(_DoctestExtension())
     return config

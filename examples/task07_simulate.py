@@ -5,7 +5,8 @@ run_as_session(globals())  # run as a script: shows each step and its result; in
 
 # %%
 from fnmcts.exact import evaluate_policy, random_policy, value
-from fnmcts.games.shut_the_box import ShutTheBox, simulate
+from fnmcts.games.shut_the_box import ShutTheBox
+from fnmcts.tutorial import simulate
 
 # %%
 # simulate(n) plays n games and keeps a record {win, loss}, plus the estimate and its 95% interval.

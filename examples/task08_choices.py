@@ -7,8 +7,9 @@ run_as_session(globals())  # run as a script: shows each step and its result; in
 from fnmcts.exact import evaluate_policy, random_policy
 from fnmcts.games.shut_the_box import (
     ShutTheBox, flipped_levers, lever_combinations, levers_for_roll, make_rng, play_game,
-    play_game_steps, possible_moves, power, simulate, start_box,
+    play_game_steps, possible_moves, power, start_box,
 )
+from fnmcts.tutorial import simulate
 
 # %%
 # The power set of the nine levers, as the tutorial's `power`: 2^9 subsets.

@@ -4,7 +4,8 @@ from fnmcts.cli.session import run_as_session
 run_as_session(globals())  # run as a script: shows each step and its result; in a REPL or notebook: nothing
 
 # %%
-from fnmcts.games.shut_the_box import all_boxes, simulate, start_box
+from fnmcts.games.shut_the_box import all_boxes, start_box
+from fnmcts.tutorial import simulate
 from fnmcts.tables import lookup_table, random_play_table
 
 # %%

@@ -10,7 +10,8 @@ from functools import partial
 from pyrsistent import pmap
 
 from fnmcts.exact import evaluate_policy, random_policy, solve, value
-from fnmcts.games.shut_the_box import ShutTheBox, start_box, uct  # the tutorial's uct(tree, box, rng)
+from fnmcts.games.shut_the_box import ShutTheBox, start_box
+from fnmcts.tutorial import uct  # the tutorial's uct(tree, box, rng)
 from fnmcts.mcts import (
     backed_up_values,
     greedy_policy,

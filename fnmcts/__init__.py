@@ -13,7 +13,6 @@ takes an explicit ``rng`` or ``seed``.
 from .matches import GameRecord, MemoryAgent, TournamentRecord, agent_move, play_game, playout, random_agent, tournament
 from .exact import best_move, best_moves, evaluate_policy, random_policy, solve, value
 from .games import GAMES, Nim, Piles, ShutTheBox, TicTacToe
-from .games.shut_the_box import uct  # the tutorial's uct(tree, box, rng), any game with game=
 from .openspiel import from_openspiel  # OpenSpiel's games (the openspiel extra; pyspiel loads with a game)
 from .montecarlo import Simulation, estimate, simulate, wilson_interval
 from .mcts import (
@@ -35,6 +34,7 @@ from .mcts import (
     top_children,
     ucb,
     ucb1,
+    uct,
 )
 from .agents import (
     AGENTS,
@@ -67,14 +67,14 @@ from .qlearning import (
     train_game,
     update_q_value,
 )
-from .io import save_ai, save_search, save_tree
+from .io import load_ai, load_search, load_tree, save_ai, save_search, save_tree
 from .rng import child_seed, dice_roll, make_rng
 from .limits import TooLarge
 from .parallel import Interrupted
 from .tables import best_move_table, build_tree, lookup_table, optimal_play_table, random_play_table
 from .theory import winner, winning_moves
 from .games.piles import nim_sum
-from .tutorial import evaluate_position, load_ai, load_search, load_tree, new_ai, train
+from .tutorial import evaluate_position, new_ai, train
 
 
 

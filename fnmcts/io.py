@@ -26,6 +26,15 @@ from .qlearning import QAI, ai_from_json, ai_to_text
 __all__ = ["save_ai", "load_ai", "save_tree", "load_tree", "save_search", "load_search", "read_json", "load_tree_and_search"]
 
 
+def _registry(games):
+    """``games``, or the built-in games by name (``fnmcts.games.GAMES``) when None."""
+    if games is None:
+        from .games import GAMES
+
+        return GAMES
+    return games
+
+
 def save_ai(ai: QAI, path) -> Path:
     """Write ``ai`` to ``path`` as JSON (``ai_to_text``), atomically; returns the path.
 
@@ -46,11 +55,11 @@ def save_ai(ai: QAI, path) -> Path:
     return write_atomically(path, ai_to_text(ai))
 
 
-def load_ai(path, games) -> QAI:
+def load_ai(path, games=None) -> QAI:
     """The AI saved in ``path`` by ``save_ai``, checked; a ``ValueError`` names the file and the problem.
 
-    ``games`` maps the names of games to their constructors (``fnmcts.games.GAMES``;
-    ``fnmcts.load_ai`` uses it unless told).
+    ``games`` maps the names of games to their constructors (by default
+    ``fnmcts.games.GAMES``, the built-in games).
 
     >>> import tempfile, pathlib
     >>> from fnmcts.games import GAMES
@@ -71,7 +80,7 @@ def load_ai(path, games) -> QAI:
     except RecursionError:
         raise ValueError(f"{path}: not a Q table (JSON nested too deeply to read)") from None
     try:
-        return ai_from_json(data, games)
+        return ai_from_json(data, _registry(games))
     except (ValueError, TypeError) as error:
         raise ValueError(f"{path}: {error}") from None
     except RecursionError:
@@ -128,11 +137,10 @@ def save_tree(game, tree, path, *, search=None) -> Path:
     return write_atomically(path, _dump(tree_to_json(game, tree, search=search)))
 
 
-def load_tree(path, games) -> tuple:
+def load_tree(path, games=None) -> tuple:
     """``(game, tree)`` saved in ``path`` by ``save_tree``, checked; a ``ValueError`` names the file and the problem.
 
-    ``games`` maps game names to constructors (``fnmcts.games.GAMES``;
-    ``fnmcts.load_tree`` uses it unless told).
+    ``games`` maps game names to constructors (by default ``fnmcts.games.GAMES``).
 
     >>> import tempfile, pathlib
     >>> from fnmcts.games import GAMES
@@ -148,7 +156,7 @@ def load_tree(path, games) -> tuple:
     return game, tree
 
 
-def load_tree_and_search(path, games) -> tuple:
+def load_tree_and_search(path, games=None) -> tuple:
     """``(game, tree, search)``: ``load_tree`` with the file's ``"search"`` object (or None).
 
     >>> import tempfile, pathlib
@@ -160,7 +168,7 @@ def load_tree_and_search(path, games) -> tuple:
     """
     data = read_json(path)
     try:
-        return read_tree_json(data, games)
+        return read_tree_json(data, _registry(games))
     except (ValueError, TypeError) as error:
         raise ValueError(f"{path}: {error}") from None
 
@@ -181,7 +189,7 @@ def save_search(game, found, path) -> Path:
     return write_atomically(path, _dump(move_search_to_json(game, found)))
 
 
-def load_search(path, games) -> tuple:
+def load_search(path, games=None) -> tuple:
     """``(game, MoveSearch)`` saved in ``path`` by ``save_search``, checked; a ``ValueError`` names the problem.
 
     >>> import tempfile, pathlib
@@ -196,6 +204,6 @@ def load_search(path, games) -> tuple:
     """
     data = read_json(path)
     try:
-        return move_search_from_json(data, games)
+        return move_search_from_json(data, _registry(games))
     except (ValueError, TypeError) as error:
         raise ValueError(f"{path}: {error}") from None

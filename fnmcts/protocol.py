@@ -9,9 +9,10 @@ user's own game gets all of it by implementing the same methods.
 The protocol and its optional hooks, in one table: each method with its
 default (``GameBase`` holds the defaults, and a game not inheriting it gets
 the same through the data-first functions of this module; "none": the reader
-does without) and the modules that read it from a game. ``tests/test_hooks_table.py`` scans the package and keeps
-the table whole: every method or hook fnmcts reads from a game is a row, with
-exactly the modules that read it.
+does without) and the modules that read it from a game.
+``tests/test_hooks_table.py`` scans the package and keeps the table whole:
+every method or hook fnmcts reads from a game is a row, with exactly the
+modules that read it.
 
 =====================================  =============================================
 method or hook                         what it gives, and who reads it
@@ -119,10 +120,6 @@ method or hook                         what it gives, and who reads it
                                        players marked in ``perfect`` play the
                                        closed form (default: none, ``playout``).
                                        Read by: fnmcts.agents
-``search_kernel(rule, constant)``      the game's own batched MCTS for a built-in
-                                       rule, proven equal to the engine (default:
-                                       none, the engine).
-                                       Read by: fnmcts.mcts
 ``compiled_graph()``                   the game's ``CompiledGraph``, built faster
                                        than the generic one (default: none).
                                        Read by: fnmcts.mcts

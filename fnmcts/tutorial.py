@@ -1,12 +1,20 @@
-"""The tutorials' own entry points that build a concrete game over the generic core.
+"""The tutorials' own entry points, with their own signatures, over the generic core.
 
 The algorithms below this module name no game; the sources' functions do: the
-21 game's ``evaluate_position`` plays one-heap Nim, and the Q-learning
-project's ``train(n)`` learns piles [1, 3, 5, 7] and reads its Q tables back
-by the names of ``fnmcts.games.GAMES``. They live here, at the top of the
-library, and ``fnmcts`` exports them (``fnmcts.train``, ``fnmcts.new_ai``,
-``fnmcts.load_ai``, ``fnmcts.evaluate_position``).
+Clojure tutorial's ``simulate(n)`` plays Shut the Box and its ``uct(tree, box,
+rng)`` searches it, the 21 game's ``evaluate_position`` plays one-heap Nim,
+and the Q-learning project's ``train(n)`` learns piles [1, 3, 5, 7] and reads
+its Q tables back by the names of ``fnmcts.games.GAMES``. They live here, at
+the top of the library; ``fnmcts`` exports those whose names mean nothing else
+there (``fnmcts.train``, ``fnmcts.new_ai``, ``fnmcts.evaluate_position``), while
+``fnmcts.uct`` and ``fnmcts.simulate`` are the generic ones.
 
+>>> from pyrsistent import pmap
+>>> simulate(100_000, seed=1, simplified=True).win
+20
+>>> tree, result = uct(pmap(), ShutTheBox().start(), make_rng(1))
+>>> result, tree[ShutTheBox().start()]
+('loss', Record(win=0, loss=1))
 >>> evaluate_position(6, 2000, seed=1)
 2
 >>> train(1_000, seed=1).game
@@ -19,13 +27,20 @@ import random
 from typing import Callable
 
 from . import io, qlearning
+from .io import load_ai, load_search, load_tree  # noqa: F401 (the tutorial's names: the registry GAMES by default)
 from .agents import montecarlo_agent
 from .games import GAMES
 from .games.nim import Nim
 from .games.piles import Piles
+from .games.shut_the_box import ShutTheBox
+from .mcts import Record, ucb  # noqa: F401 (Record: the doctests)
+from .mcts import uct as uct_game
+from .montecarlo import simulate as simulate_game
 from .rng import make_rng
 
 __all__ = [
+    "simulate",
+    "uct",
     "MAX_REMOVE",
     "TRIALS",
     "evaluate_position",
@@ -37,6 +52,49 @@ __all__ = [
     "load_tree",
     "load_search",
 ]
+
+# -- Shut the Box (the Clojure tutorial, tasks 7 and 11) ------------------------------
+
+
+def simulate(n: int, seed=None, *, rng=None, box=None, simplified: bool = False, **options):
+    """The tutorial's ``simulate``: play ``n`` random games of Shut the Box, return the record.
+
+    The record (a ``Simulation``) holds the win/loss counts, the estimate and its
+    95% interval. ``box`` defaults to the start box of the chosen rules
+    (``simplified``: the rules of task 4). ``fnmcts.simulate`` on
+    ``ShutTheBox()``; options as for it.
+
+    >>> record = simulate(10_000, seed=2)
+    >>> record.games, record.win + record.loss
+    (10000, 10000)
+    """
+    game = ShutTheBox(simplified=simplified)
+    return simulate_game(game, n, seed=seed, rng=rng, state=box, **options)
+
+
+def uct(tree, box, rng, game=None, rule=ucb, *, simplified: bool = False, **options):
+    """The tutorial's ``uct``: one dive from ``box``; return ``(tree, result)``.
+
+    ``fnmcts.uct`` (the four phases of ``fnmcts.mcts.phases``) on
+    ``ShutTheBox()`` (``simplified``: the rules of task 4) unless another
+    ``game`` is given: the tree maps boxes to records, ``result`` is ``'win'``
+    or ``'loss'``, and the new tree shares every record off the dive's path
+    with ``tree``. Options as for ``fnmcts.uct`` (``rollout``, ``backup``,
+    ``solver``), but the solver is off unless asked for, whatever the rule:
+    the tutorial's dive.
+
+    >>> from pyrsistent import pmap
+    >>> tree, result = uct(pmap(), ShutTheBox().start(), make_rng(1))
+    >>> tree, result = uct(tree, ShutTheBox().start(), make_rng(2))
+    >>> result, tree[ShutTheBox().start()]
+    ('loss', Record(win=0, loss=2))
+    """
+    if game is None:
+        game = ShutTheBox(simplified=simplified)
+    elif simplified:
+        raise ValueError("simplified is an option of the tutorial's Shut the Box: give it to the game instead")
+    return uct_game(game, tree, box, rng, rule, **{"solver": False, **options})  # the tutorial's dive: no solver unless asked
+
 
 # -- the 21 game ---------------------------------------------------------------------
 
@@ -113,43 +171,3 @@ def ai_from_json(data, games=GAMES) -> qlearning.QAI:
     True
     """
     return qlearning.ai_from_json(data, games)
-
-
-def load_ai(path, games=GAMES) -> qlearning.QAI:
-    """The AI saved in ``path`` by ``save_ai``, its game named in ``games`` (default ``fnmcts.games.GAMES``).
-
-    >>> import tempfile, pathlib
-    >>> with tempfile.TemporaryDirectory() as tmp:
-    ...     path = io.save_ai(train(50, seed=1), pathlib.Path(tmp) / "q.json")
-    ...     load_ai(path) == train(50, seed=1)
-    True
-    """
-    return io.load_ai(path, games)
-
-
-def load_tree(path, games=GAMES) -> tuple:
-    """``(game, tree)`` saved in ``path`` by ``fnmcts.save_tree``, its game named in ``games`` (default ``GAMES``).
-
-    >>> import tempfile, pathlib
-    >>> from fnmcts.mcts import search
-    >>> game = Nim(heap=9)
-    >>> tree = search(game, game.start(), 200, make_rng(1))
-    >>> with tempfile.TemporaryDirectory() as tmp:
-    ...     load_tree(io.save_tree(game, tree, pathlib.Path(tmp) / "t.json")) == (game, tree)
-    True
-    """
-    return io.load_tree(path, games)
-
-
-def load_search(path, games=GAMES) -> tuple:
-    """``(game, MoveSearch)`` saved in ``path`` by ``fnmcts.save_search`` (games named in ``games``).
-
-    >>> import tempfile, pathlib
-    >>> from fnmcts.mcts import mcts_move
-    >>> game = Nim(heap=9)
-    >>> found = mcts_move(game, game.start(), 200, make_rng(1))
-    >>> with tempfile.TemporaryDirectory() as tmp:
-    ...     load_search(io.save_search(game, found, pathlib.Path(tmp) / "m.json")) == (game, found)
-    True
-    """
-    return io.load_search(path, games)

@@ -148,5 +148,7 @@ def test_the_hook_turns_links_to_the_examples_into_the_site_s_links():
     Page.file.src_uri = "examples/README.md"
     assert hooks.on_page_markdown("[MCTS](../docs/mcts.md#views)", Page, {}, None) == "[MCTS](../mcts.md#views)"
     lines = ["text", "", ">>> 1 + 1", "2", "", "```python", ">>> 3", "3", "```"]
-    assert hooks._DoctestBlocks(None).run(lines) == [
+    assert hooks._DocstringBlocks(None).run(lines) == [
         "text", "", "```pycon", ">>> 1 + 1", "2", "```", "", "```python", ">>> 3", "3", "```"]
+    table = ["==  ==", "a   b", "==  ==", "x   y", "    z", "==  ==", "after"]
+    assert hooks._DocstringBlocks(None).run(table) == ["```text", *table[:-1], "```", "after"]

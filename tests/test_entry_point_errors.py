@@ -10,7 +10,7 @@ from pyrsistent import pmap
 from fnmcts import GAMES, Nim, Piles, ShutTheBox, simulate, solve
 from fnmcts.agents import random_agent
 from fnmcts.exact import random_policy
-from fnmcts.games.shut_the_box import uct  # the tutorial's uct(tree, box, rng)
+from fnmcts.tutorial import uct  # the tutorial's uct(tree, box, rng)
 from fnmcts.mcts import RULES, mcts_move, record, search, ucb
 from fnmcts.montecarlo import playout, wilson_interval
 from fnmcts.matches import play_game

@@ -7,7 +7,8 @@ from hypothesis import given, settings, strategies as st
 from pyrsistent import pmap
 
 from fnmcts.games import Nim, ShutTheBox, TicTacToe
-from fnmcts.games.shut_the_box import start_box, uct as tutorial_uct
+from fnmcts.games.shut_the_box import start_box
+from fnmcts.tutorial import uct as tutorial_uct
 from fnmcts.mcts import Tree, mcts_move, record, search, uct, visits
 from fnmcts.mcts._engine import Stats
 from fnmcts.mcts._graph import CompiledGraph

@@ -12,6 +12,7 @@ from pyrsistent import pmap
 
 from fnmcts.exact import evaluate_policy, random_policy, solve, value
 from fnmcts.games import shut_the_box as stb
+from fnmcts import tutorial
 from fnmcts.games.shut_the_box import ShutTheBox
 from fnmcts.rng import make_rng
 
@@ -109,15 +110,15 @@ def test_inputs_never_change(box, roll):
 
 
 def test_same_seed_same_record():
-    assert stb.simulate(5_000, seed=11) == stb.simulate(5_000, seed=11)
-    assert stb.simulate(5_000, seed=11) != stb.simulate(5_000, seed=12)
+    assert tutorial.simulate(5_000, seed=11) == tutorial.simulate(5_000, seed=11)
+    assert tutorial.simulate(5_000, seed=11) != tutorial.simulate(5_000, seed=12)
 
 
 def test_seven_lever_alone_wins_one_time_in_six():
     # the tutorial's easy box: only a 7 (probability 6/36) wins
     game = ShutTheBox()
     assert value(solve(game, stb.easy_box), stb.easy_box) == (Fraction(1, 6),)
-    record = stb.simulate(60_000, seed=3, box=stb.easy_box)
+    record = tutorial.simulate(60_000, seed=3, box=stb.easy_box)
     assert record.ci_low < 1 / 6 < record.ci_high
 
 
@@ -144,7 +145,7 @@ def test_simplified_exact_value_from_dice_probabilities():
 
 def test_one_million_simplified_games_match_the_exact_value():
     exact = float(_simplified_win_probability_from_dice_alone())  # about 0.000206
-    record = stb.simulate(1_000_000, seed=2017, simplified=True)
+    record = tutorial.simulate(1_000_000, seed=2017, simplified=True)
     assert record.games == 1_000_000
     # 95% Wilson interval, and a 5-sigma binomial band around the exact value
     sigma = (exact * (1 - exact) / record.games) ** 0.5
@@ -155,7 +156,7 @@ def test_one_million_simplified_games_match_the_exact_value():
 def test_full_game_random_play_matches_the_exact_value():
     game = ShutTheBox()
     exact = float(value(evaluate_policy(game, random_policy), stb.start_box)[0])
-    record = stb.simulate(200_000, seed=7)
+    record = tutorial.simulate(200_000, seed=7)
     sigma = (exact * (1 - exact) / record.games) ** 0.5
     assert abs(record.estimate - exact) < 5 * sigma
 
@@ -182,7 +183,7 @@ def test_bad_boxes_are_named(bad, error, message):
     with pytest.raises(error, match=message):
         stb.play_game(bad, make_rng(0))
     with pytest.raises(error, match=message):
-        stb.simulate(10, seed=1, box=bad)
+        tutorial.simulate(10, seed=1, box=bad)
 
 
 def test_illegal_moves_are_refused():
@@ -230,3 +231,40 @@ def test_a_box_given_to_play_is_checked(bad):
 @given(st.integers(0, 511))
 def test_masks_and_boxes_round_trip(mask):
     assert stb.box_to_mask(stb.mask_to_box(mask)) == mask
+
+
+def test_the_tutorial_s_simulate_and_uct_moved_to_the_tutorial_layer_and_the_old_names_warn():
+    import warnings
+
+    from fnmcts.mcts import uct as generic_uct
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        from fnmcts.games.shut_the_box import simulate, uct
+    assert simulate is tutorial.simulate and uct is tutorial.uct
+    assert caught and all(w.category is DeprecationWarning and "fnmcts.tutorial" in str(w.message) for w in caught)
+    assert {str(w.message).split()[0] for w in caught} == {"fnmcts.games.shut_the_box.simulate", "fnmcts.games.shut_the_box.uct"}
+    assert "simulate" not in stb.__all__ and "uct" not in stb.__all__
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        stb.nothing
+    import fnmcts
+
+    assert fnmcts.uct is generic_uct  # fnmcts.uct is the generic uct(game, tree, state, rng)
+
+
+def test_a_game_value_never_changes_itself_and_equal_rule_sets_share_their_tables():
+    import dataclasses
+
+    from fnmcts.games.shut_the_box import masks
+
+    game = ShutTheBox(levers=7, dice="low-sum")
+    before = {f.name: getattr(game, f.name) for f in dataclasses.fields(game)}
+    assert set(before) == {"levers", "simplified", "dice", "scoring"}  # the rules, nothing kept beside them
+    slots = getattr(game, "__dict__", {})
+    state = game.play(frozenset({4, 5, 6}), 9)
+    game.to_move(state), game.possible_moves(state), game.random_wins(game.start(), 10, random.Random(1))
+    assert getattr(game, "__dict__", {}) == slots  # reading states and playing kept nothing in the value
+    twin = ShutTheBox(levers=7, dice="low-sum")
+    assert masks.rule_tables(7, False) is masks.rule_tables(7, False)
+    assert masks.kernel_tables(7, False, "low-sum") is masks.kernel_tables(7, False, "low-sum")
+    assert twin.possible_moves(twin.play(frozenset({4, 5, 6}), 9)) == game.possible_moves(state) == (frozenset({6}),)  # 9 = 4 + 5

@@ -301,7 +301,7 @@ def test_search_on_every_rule_is_the_phases(game, seed, dives, rule):
 @settings(max_examples=30, deadline=None)
 @given(shut_the_box_games(max_levers=6), st.integers(0, 2**32), st.integers(1, 60))
 def test_the_tutorial_uct_on_every_rule_is_the_generic_uct(game, seed, dives):
-    from fnmcts.games.shut_the_box import uct as tutorial_uct
+    from fnmcts.tutorial import uct as tutorial_uct
 
     tree_tutorial = tree_generic = pmap()
     rng_tutorial, rng_generic = random.Random(seed), random.Random(seed)

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from fnmcts.games import shut_the_box as stb
+from fnmcts import tutorial
 from fnmcts.games.shut_the_box import ShutTheBox
 from fnmcts.montecarlo import wilson_interval
 from fnmcts.tables import random_play_table
@@ -126,7 +127,7 @@ def test_random_play_chooses_each_move_uniformly():
 def test_simulation_of_the_full_game_matches_exact_random_play(box):
     # 5-sigma-wide Wilson interval (four comparisons) around the simulated frequency
     exact = random_play_table()[box]
-    record = stb.simulate(100_000, seed=8, box=box)
+    record = tutorial.simulate(100_000, seed=8, box=box)
     low, high = wilson_interval(record.win, record.games, z=5.0)
     assert low <= exact <= high
 

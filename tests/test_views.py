@@ -28,7 +28,8 @@ from fnmcts.mcts import (
 )
 from fnmcts.matches import play_game, random_agent, tournament
 from fnmcts.rng import make_rng
-from fnmcts.games.shut_the_box import simulate, start_box
+from fnmcts.games.shut_the_box import start_box
+from fnmcts.tutorial import simulate
 from fnmcts.values import fixed_pmap
 
 STB = ShutTheBox()
@@ -46,7 +47,7 @@ def test_fixed_pmap_equals_and_hashes_as_the_pmap(d):
 
 PRINTED = """
 from fnmcts import Nim, Piles, ShutTheBox, play_game, random_agent, tournament
-from fnmcts.games.shut_the_box import simulate
+from fnmcts.tutorial import simulate
 g = ShutTheBox()
 print(Nim().start(), Piles().start(), g.play(g.start(), 7))
 print(simulate(100, seed=1))

@@ -105,7 +105,8 @@ results.count("win"), results.count("loss")
 Play the simplified game a million times and estimate the probability of
 winning. fnmcts also knows it exactly.""", """
 from fnmcts.exact import evaluate_policy, random_policy, value
-from fnmcts.games.shut_the_box import ShutTheBox, simulate
+from fnmcts.games.shut_the_box import ShutTheBox
+from fnmcts.tutorial import simulate
 record = simulate(1_000_000, seed=2017, simplified=True)
 record.win, record.estimate, (round(record.ci_low, 6), round(record.ci_high, 6))
 game = ShutTheBox(simplified=True)
@@ -115,7 +116,8 @@ value(evaluate_policy(game, random_policy), game.start())[0]
 The real rules: flip any set of up levers adding up to the roll. Generate the
 lever combinations once, list every possible move, and let the computer choose
 at random. Simulate again.""", """
-from fnmcts.games.shut_the_box import levers_for_roll, simulate, start_box, possible_moves
+from fnmcts.games.shut_the_box import levers_for_roll, start_box, possible_moves
+from fnmcts.tutorial import simulate
 levers_for_roll(6)
 len(possible_moves(start_box, 11))
 record = simulate(200_000, seed=8)
@@ -152,7 +154,7 @@ from fnmcts.mcts import greedy_policy, record, search, tree_summary, ucb
 from fnmcts.rng import make_rng
 ucb(record(win=23, loss=77)), ucb(record(win=1, loss=9)), ucb(record(win=0, loss=4))
 game = ShutTheBox()
-tree = search(game, start_box, 20_000, make_rng(2017))
+tree = search(game, start_box, 20_000, make_rng(2017), rule=ucb)  # the tutorial's rule
 tree
 greedy = value(evaluate_policy(game, greedy_policy(tree)), start_box)[0]
 optimum = value(solve(game), start_box)[0]
@@ -226,12 +228,13 @@ found.path, found.state
 Shut the Box from the start box: random play by Monte Carlo and exactly; the
 policy MCTS learned, judged exactly; and the optimum of the full tree.""", """
 from fnmcts.exact import evaluate_policy, random_policy, solve, value
-from fnmcts.games.shut_the_box import ShutTheBox, simulate, start_box
-from fnmcts.mcts import greedy_policy, search
+from fnmcts.games.shut_the_box import ShutTheBox, start_box
+from fnmcts.tutorial import simulate
+from fnmcts.mcts import greedy_policy, search, ucb
 from fnmcts.rng import make_rng
 game = ShutTheBox()
 mc = simulate(1_000_000, seed=1)
-tree = search(game, start_box, 100_000, make_rng(2017))
+tree = search(game, start_box, 100_000, make_rng(2017), rule=ucb)
 learned = value(evaluate_policy(game, greedy_policy(tree)), start_box)[0]
 rows = [
     ("random play, Monte Carlo (1,000,000 games)", f"{mc.estimate:.4f} [{mc.ci_low:.4f}, {mc.ci_high:.4f}]"),

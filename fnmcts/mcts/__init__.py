@@ -82,7 +82,7 @@ from ._search import (
     subtree,
     uct,
 )
-from ._tree import Tree, as_tree
+from ._tree import Tree, TreeDiff, as_tree, diff
 from ._views import (
     backed_up_values,
     dives_win_rate,
@@ -133,6 +133,8 @@ __all__ = [
     "MoveSearch",
     "Tree",
     "as_tree",
+    "TreeDiff",
+    "diff",
     "mcts_move",
     "mcts_agent",
     "subtree",

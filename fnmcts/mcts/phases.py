@@ -74,7 +74,7 @@ from ._records import (
     add_payoff,
     builtin_rule,
     counts_of,
-    rating,
+    rate_record,
     record,
     ucb,
 )
@@ -100,8 +100,8 @@ class Step(NamedTuple):
     lead to (with the solver, only those not proven worse), ``records`` their
     records (None: not in the tree), ``scores`` the rule's rating of each
     (None when there is one child: it is taken without a rating), ``chosen``
-    the index of the child the dive goes into, ``estimates`` the estimate each
-    rating started from (``split``).
+    the index of the child the dive goes into; ``expectimax``: the ratings read
+    the children's values (``split`` shows each rating as estimate + bonus).
 
     >>> from fnmcts.games import Nim
     >>> game = Nim(heap=2, max_take=2)
@@ -120,7 +120,7 @@ class Step(NamedTuple):
     records: tuple
     scores: Any
     chosen: Any
-    estimates: tuple = ()
+    expectimax: bool = False
 
     @property
     def child(self):
@@ -143,9 +143,8 @@ class Step(NamedTuple):
         """
         if self.scores is None:
             return tuple(None for _ in self.children)
-        return tuple(
-            (None, math.inf, s) if e is None else (e, s - e, s) for e, s in zip(self.estimates, self.scores)
-        )
+        estimates = [_estimate(rec, self.expectimax) for rec in self.records]
+        return tuple((None, math.inf, s) if e is None else (e, s - e, s) for e, s in zip(estimates, self.scores))
 
 
 class Path(NamedTuple):
@@ -219,11 +218,13 @@ def select(game, tree, state, rng: random.Random, rule=ucb, *, backup: str = "me
     builtin = builtin_rule(rule) or ()
     repeats = may_repeat(game)
     mover = mover_into(game, state)
+    get = tree.pmap().get if isinstance(tree, Tree) else tree.get
+    play = game.play
     steps = []
     seen = {state}
     node = state
     while True:
-        rec = tree.get(node)
+        rec = get(node)
         if solver:
             value = proof(game, tree, node)
             if value is not None:
@@ -243,20 +244,18 @@ def select(game, tree, state, rng: random.Random, rule=ucb, *, backup: str = "me
             steps.append(Step(node, rec, tuple(outcomes), decision, None, (), (), (), None, None))
             return Path(state, mover, tuple(steps), decision, "terminal", tuple(game.payoff(decision)))
         moves = tuple(game.possible_moves(decision))
-        children = tuple(game.play(decision, m) for m in moves)
+        children = tuple([play(decision, m) for m in moves])
         if solver:
             keep = open_children(game, tree, children, player)
             moves, children = tuple(moves[j] for j in keep), tuple(children[j] for j in keep)
-        records = tuple(tree.get(c) for c in children)
+        records = tuple([get(c) for c in children])
         if len(children) == 1:
-            scores, chosen, estimates = None, 0, ()
+            scores, chosen = None, 0
         else:
             parent = counts_of(rec)[0]
-            counts = tuple(None if r is None else counts_of(r) for r in records)
-            scores = tuple(rating(rule, c, parent, expectimax, builtin) for c in counts)
+            scores = tuple([rate_record(rule, r, parent, expectimax, builtin) for r in records])
             chosen = _first_best(scores)
-            estimates = tuple(_estimate(c, expectimax) for c in counts)
-        steps.append(Step(node, rec, tuple(outcomes), decision, player, moves, children, records, scores, chosen, estimates))
+        steps.append(Step(node, rec, tuple(outcomes), decision, player, moves, children, records, scores, chosen, expectimax))
         node = children[chosen]
         if repeats:
             if node in seen:
@@ -273,11 +272,13 @@ def _first_best(scores) -> int:
     return best
 
 
-def _estimate(counts, expectimax):
+def _estimate(rec, expectimax):
     """The estimate a rating starts from: the mean (the value under expectimax); None when unvisited."""
-    if counts is None or not counts[0]:
+    if rec is None:
         return None
-    n, s, _, _, v = counts
+    n, s, _, _, v = counts_of(rec)
+    if not n:
+        return None
     return v if expectimax and v is not None else s / n
 
 
@@ -295,7 +296,9 @@ def expand(game, tree, path: Path):
     """
     if path.end != "new":
         return tree
-    return _set(tree, {path.leaf: EMPTY_RECORD})
+    if isinstance(tree, dict):
+        return {**tree, path.leaf: EMPTY_RECORD}
+    return tree.set(path.leaf, EMPTY_RECORD)
 
 
 # -- 3. simulate --------------------------------------------------------------------------

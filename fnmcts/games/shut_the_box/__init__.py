@@ -1,10 +1,19 @@
-"""Shut the Box, as in the tutorial (tasks 2-8): the box, the dice, the moves, ``simulate``.
+"""Shut the Box, as in the tutorial (tasks 2-8): the box, the dice, the moves, the exact values.
 
-The rules are in ``fnmcts.games.shut_the_box.rules`` (the game layer: they
-import nothing above the protocol); this package adds the tutorial's
-``simulate``, which runs on ``fnmcts.montecarlo``, and ``uct``, one dive of
-``fnmcts.mcts``, and offers every name under ``fnmcts.games.shut_the_box`` as
-the tutorial uses them.
+One folder, at the game layer (nothing here imports above the protocol):
+
+* ``rules``: the box, the dice and the moves as the tutorial names them
+  (``start_box``, ``dice_roll``, ``possible_moves``, ``play_game``, ...), and
+  the game value ``ShutTheBox`` that puts them behind the game protocol;
+* ``masks``: boxes as bitmasks, the moves of every box and roll as tables
+  (built once per rule set, on first use, shared by equal rule sets) and the
+  random-play kernels on them;
+* ``values``: the exact value of every box on the masks (``box_values``,
+  ``exact_tree``, ``count_states``).
+
+The tutorial's own ``simulate(n)`` and ``uct(tree, box, rng)``, which run the
+Monte Carlo and search layers on this game, live with the tutorial's other
+entry points in ``fnmcts.tutorial``.
 
 A box is the frozenset of levers still up. Each turn two dice are rolled; the
 player flips down levers that add up to the roll (under the simplified rules of
@@ -17,8 +26,6 @@ box: a win.
 True
 >>> play_game(frozenset({7}), make_rng(9))
 'win'
->>> simulate(100_000, seed=1, simplified=True).win
-20
 
 The game value ``ShutTheBox`` puts the same rules behind the game protocol:
 states are a box (before the roll, a chance node) or a ``pmap`` with the box
@@ -34,46 +41,29 @@ tutorial.
 
 from __future__ import annotations
 
-from ...mcts import Record, ucb  # noqa: F401 (Record: the doctests)
-from ...mcts import uct as uct_game
-from ...montecarlo import simulate as simulate_game
-from . import rules
+from . import masks, rules, values
+from .masks import random_finish  # noqa: F401 (a name of the package before the folder was split)
 from .rules import *  # noqa: F403 (every name of the rules, as the tutorial uses them)
 from .rules import ShutTheBox, make_rng, start_box  # noqa: F401 (named below and in doctests)
+from .values import box_values, count_states, exact_tree
 
-__all__ = [*rules.__all__, "simulate", "uct"]
+__all__ = [*rules.__all__, "random_finish", "box_values", "exact_tree", "count_states"]
 
-
-def simulate(n: int, seed=None, *, rng=None, box=None, simplified: bool = False, **options):
-    """The tutorial's ``simulate``: play ``n`` random games, return the record.
-
-    The record (a ``Simulation``) holds the win/loss counts, the estimate and its
-    95% interval. ``box`` defaults to the start box of the chosen rules.
-
-    >>> record = simulate(10_000, seed=2)
-    >>> record.games, record.win + record.loss
-    (10000, 10000)
-    """
-    game = ShutTheBox(simplified=simplified)
-    return simulate_game(game, n, seed=seed, rng=rng, state=box, **options)
+_MOVED = {"simulate", "uct"}
+"""The tutorial's functions that ran the upper layers on this game: now in ``fnmcts.tutorial``."""
 
 
-def uct(tree, box, rng, game=None, rule=ucb, *, simplified: bool = False, **options):
-    """The tutorial's ``uct``: one dive from ``box``; return ``(tree, result)``.
+def __getattr__(name):
+    """``simulate`` and ``uct``, for one release, from their new home ``fnmcts.tutorial`` (with a warning)."""
+    if name in _MOVED:
+        import warnings
 
-    ``fnmcts.mcts.phases.uct`` on ``ShutTheBox()`` (``simplified``: the rules of task
-    4) unless another ``game`` is given: the tree maps boxes to records,
-    ``result`` is ``'win'`` or ``'loss'``. Options as for ``fnmcts.mcts.uct``
-    (``rollout``, ``backup``, ``solver``), but the solver is off unless asked
-    for, whatever the rule: the tutorial's dive.
+        warnings.warn(
+            f"fnmcts.games.shut_the_box.{name} moved to fnmcts.tutorial.{name}; the old name goes in the next release",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        from ... import tutorial  # the one import above the game layer: this deprecated name, for one release
 
-    >>> from pyrsistent import pmap
-    >>> tree, result = uct(pmap(), start_box, make_rng(1))
-    >>> result, tree[start_box]
-    ('loss', Record(win=0, loss=1))
-    """
-    if game is None:
-        game = ShutTheBox(simplified=simplified)
-    elif simplified:
-        raise ValueError("simplified is an option of the tutorial's Shut the Box: give it to the game instead")
-    return uct_game(game, tree, box, rng, rule, **{"solver": False, **options})  # the tutorial's dive: no solver unless asked
+        return getattr(tutorial, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -43,16 +43,17 @@ the chance node. A score is paid as its negative, so that more is better.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from itertools import combinations
-from math import lcm
 
 from pyrsistent import PMap, pmap
 
 from ...protocol import CHANCE, GameBase
 from ...values import fixed_pmap
 from ...rng import DICE_PROBABILITIES, ROLL_OF_36, check_rng, dice_roll, make_rng
+from .masks import all_boxes, box_to_mask, count_wins, kernel_tables, mask_to_box, one_die_may_roll, random_end, rule_tables
 
 __all__ = [
     "WIN",
@@ -73,16 +74,12 @@ __all__ = [
     "all_boxes",
     "box_to_mask",
     "mask_to_box",
-    "random_finish",
     "ShutTheBox",
     "DICE_RULES",
     "SCORINGS",
     "ONE_DIE_PROBABILITIES",
     "one_die_allowed",
     "box_score",
-    "box_values",
-    "exact_tree",
-    "count_states",
     "make_rng",
     "play_game_steps",
     "render_box",
@@ -134,9 +131,7 @@ def one_die_allowed(box, dice: str = "two") -> bool:
     """
     if not box or dice == "two":
         return False
-    if dice == "low-sum":
-        return sum(box) <= 6
-    return max(box) <= 6
+    return one_die_may_roll(box_to_mask(box), dice)
 
 
 def box_score(box, scoring: str = "sum") -> int:
@@ -178,27 +173,23 @@ def power(levers) -> tuple[tuple[int, ...], ...]:
     return tuple(c for k in range(len(levers) + 1) for c in combinations(levers, k))
 
 
-def _combinations_for(levers: int) -> tuple:
+@lru_cache(maxsize=None)
+def _lever_combinations(levers: int) -> tuple:
+    """``_lever_combinations(n)[roll]``: the lever sets of a box of ``n`` levers adding up to ``roll`` (0 to 12)."""
     subsets = power(range(1, levers + 1))
-    top = 2 * 6
-    return tuple(tuple(s for s in subsets if sum(s) == roll) for roll in range(top + 1))
+    return tuple(tuple(c for c in subsets if sum(c) == roll) for roll in range(13))
 
 
-_LEVER_COMBINATIONS = tuple(_combinations_for(n) for n in range(13))
-"""``_LEVER_COMBINATIONS[n][roll]``: the lever sets of a box of ``n`` levers adding up to ``roll``."""
+@lru_cache(maxsize=None)
+def _lever_sets(levers: int) -> tuple:
+    """``_lever_combinations`` as frozensets, in the same order: what a box is compared with and loses in a move."""
+    return tuple(tuple(frozenset(c) for c in by_roll) for by_roll in _lever_combinations(levers))
 
-
-_LEVER_SETS = tuple(tuple(tuple(frozenset(c) for c in by_roll) for by_roll in table) for table in _LEVER_COMBINATIONS)
-"""``_LEVER_COMBINATIONS`` as frozensets, in the same order: what a box is compared with and loses in a move."""
 
 _ALL_LEVERS = tuple(frozenset(range(1, n + 1)) for n in range(13))
 """``_ALL_LEVERS[n]``: every lever of a box of ``n`` levers."""
 
 _INT = frozenset({int})
-
-
-def _lever_combinations(levers: int) -> tuple:
-    return _LEVER_COMBINATIONS[levers]
 
 
 lever_combinations = _lever_combinations(9)
@@ -218,8 +209,7 @@ def levers_for_roll(roll: int, levers: int = 9) -> tuple[tuple[int, ...], ...]:
     >>> levers_for_roll(6), levers_for_roll(6, levers=4), levers_for_roll(13)
     (((6,), (1, 5), (2, 4), (1, 2, 3)), ((2, 4), (1, 2, 3)), ())
     """
-    table = _lever_combinations(levers)
-    return table[roll] if 0 <= roll < len(table) else ()
+    return _lever_combinations(levers)[roll] if 0 <= roll <= 12 else ()
 
 
 def _check_box(box, levers: int = 9) -> frozenset:
@@ -243,10 +233,9 @@ def ordered_moves(box, roll: int, simplified: bool = False, levers: int = 9) -> 
     """
     if simplified:
         return (box - {roll},) if roll in box else ()
-    table = _LEVER_SETS[levers]
-    if not 0 <= roll < len(table):
+    if type(roll) is not int or not 0 <= roll <= 12:
         return ()
-    return tuple(map(box.difference, filter(box.issuperset, table[roll])))
+    return tuple(map(box.difference, filter(box.issuperset, _lever_sets(levers)[roll])))
 
 
 def possible_moves(box, roll: int, simplified: bool = False) -> frozenset:
@@ -281,172 +270,7 @@ def play_game(box, rng: random.Random, simplified: bool = False) -> str:
     return WIN
 
 
-def all_boxes(levers: int = 9) -> tuple[frozenset, ...]:
-    """All ``2 ** levers`` boxes, ordered by their bitmask.
-
-    >>> len(all_boxes()), all_boxes()[:3] == (frozenset(), {1}, {2})
-    (512, True)
-    """
-    return tuple(mask_to_box(m) for m in range(1 << levers))
-
-
-def box_to_mask(box) -> int:
-    """Bit ``lever - 1`` set for every lever up.
-
-    >>> box_to_mask({1, 3})
-    5
-    """
-    mask = 0
-    for lever in box:
-        mask |= 1 << (lever - 1)
-    return mask
-
-
-def mask_to_box(mask: int) -> frozenset:
-    """The box whose up levers are the set bits of ``mask``.
-
-    >>> sorted(mask_to_box(5))
-    [1, 3]
-    """
-    return frozenset(i + 1 for i in range(mask.bit_length()) if mask >> i & 1)
-
-
-# -- the fast kernel ---------------------------------------------------------------
-# Bitmask boxes and a table of next boxes per (box, index into the 36 dice pairs),
-# in exactly the order of ``ordered_moves``: the kernel consumes the rng draw for
-# draw like ``play_game`` and so returns the same results (a property test checks).
-
-
-_ROLL_TABLES: dict = {}
-"""``(levers, simplified) -> _roll_table(levers, simplified)`` for the tutorial's two rule sets, built at import.
-
-Other rule sets build theirs when a game value first asks and keep it with that
-value (``ShutTheBox._rolled_table``): nothing is cached in the module at run time.
-"""
-
-
-def _roll_table(levers: int, simplified: bool) -> tuple:
-    """``(boxes, masks, children, moves)``: the moves of every box and roll, worked out once per rule set.
-
-    ``boxes[mask]`` is the box of a bitmask and ``masks`` maps a box to its
-    mask; ``children[mask][roll]`` holds the masks a roll (0 to 12) can leave,
-    and ``moves[mask][roll]`` the same boxes, both in the order of
-    ``ordered_moves``. A move of the game is one of these boxes: a box the
-    game built itself.
-
-    >>> boxes, masks, children, moves = _roll_table(3, False)
-    >>> [sorted(box) for box in moves[masks[frozenset({1, 2, 3})]][3]], children[0b111][3]
-    ([[1, 2], [3]], (3, 4))
-    """
-    found = _ROLL_TABLES.get((levers, simplified))
-    if found is None:
-        boxes = all_boxes(levers)
-        children = _mask_children(levers, simplified)
-        moves = tuple(tuple(tuple(boxes[k] for k in kids) for kids in by_roll) for by_roll in children)
-        found = (boxes, {box: mask for mask, box in enumerate(boxes)}, children, moves)
-    return found
-
-
-def _mask_children(levers: int, simplified: bool) -> tuple:
-    """``children[mask][roll]``: the box masks a roll (0 to 12) can leave, in the order of ``ordered_moves``.
-
-    The part of ``_roll_table`` on masks alone: all the kernels and the mask
-    solver need, cheaper than the whole table when no game value keeps one.
-
-    >>> _mask_children(3, False)[0b111][3], _mask_children(3, True)[0b111][3]
-    ((3, 4), (3,))
-    """
-    found = _ROLL_TABLES.get((levers, simplified))
-    if found is not None:
-        return found[2]
-    if simplified:
-        combos = [((1 << (r - 1)),) if 1 <= r <= levers else () for r in range(13)]
-    else:
-        combos = [tuple(box_to_mask(c) for c in levers_for_roll(r, levers)) for r in range(13)]
-    return tuple(tuple(tuple(m ^ c for c in combos[r] if m & c == c) for r in range(13)) for m in range(1 << levers))
-
-
-_ROLL_TABLES.update({(9, simplified): _roll_table(9, simplified) for simplified in (False, True)})
-
-
-def _moves36(levers: int, simplified: bool) -> tuple:
-    children = _mask_children(levers, simplified)
-    return tuple(by_roll[roll] for by_roll in children for roll in ROLL_OF_36)
-
-
-def random_finish(moves36: tuple, mask: int, rnd) -> bool:
-    """Play one random game from ``mask`` on the kernel's table; True for a win.
-
-    ``rnd`` is a bound ``rng.random``; the draws are those of ``play_game``.
-
-    >>> import random
-    >>> table, rng = ShutTheBox(levers=4).kernel_table(), random.Random(1)
-    >>> sum(random_finish(table, box_to_mask({1, 2, 3, 4}), rng.random) for _ in range(1_000))
-    157
-    >>> random_finish(table, 0, rng.random)  # the empty box: already won
-    True
-    """
-    while mask:
-        nxt = moves36[mask * 36 + int(rnd() * 36)]
-        k = len(nxt)
-        if not k:
-            return False
-        mask = nxt[0] if k == 1 else nxt[int(rnd() * k)]
-    return True
-
-
-def _count_wins(mask: int, n: int, rng: random.Random, moves36: tuple) -> int:
-    """Wins in ``n`` random-play games from ``mask`` (the kernel behind ``simulate``).
-
-    The loop of ``random_finish``, written out: it is the hot path of ``simulate``.
-    """
-    rnd = rng.random
-    wins = 0
-    for _ in range(n):
-        m = mask
-        while m:
-            nxt = moves36[m * 36 + int(rnd() * 36)]
-            k = len(nxt)
-            if not k:
-                break
-            m = nxt[0] if k == 1 else nxt[int(rnd() * k)]
-        else:
-            wins += 1
-    return wins
-
-
-def _moves6(levers: int, simplified: bool) -> tuple:
-    """The next boxes per (box mask, face of one die - 1), in the order of ``ordered_moves``."""
-    children = _mask_children(levers, simplified)
-    return tuple(by_roll[face] for by_roll in children for face in range(1, 7))
-
-
-def _random_end(tables: tuple, mask: int, rnd) -> int:
-    """The box mask a random game from ``mask`` ends at, on a dice rule with a choice.
-
-    ``tables`` is ``(moves36, moves6, choice)``: where ``choice[mask]`` the
-    player picks two dice (draw below 1/2) or one die, as ``random_agent``
-    picks among the moves ``(2, 1)``; then the dice roll and the levers are
-    chosen as in ``random_finish``. The draws are those of the generic playout.
-    """
-    moves36, moves6, choice = tables
-    while mask:
-        if choice[mask] and int(rnd() * 2):
-            nxt = moves6[mask * 6 + int(rnd() * 6)]
-        else:
-            nxt = moves36[mask * 36 + int(rnd() * 36)]
-        k = len(nxt)
-        if not k:
-            return mask
-        mask = nxt[0] if k == 1 else nxt[int(rnd() * k)]
-    return 0
-
-
 # -- the game value -----------------------------------------------------------------
-
-
-_NOTHING_READ = (object(), None)
-"""What a game has read before its first state: a state no caller holds."""
 
 
 def _only_keys(data: dict, keys: tuple, what: str) -> None:
@@ -488,9 +312,6 @@ class ShutTheBox(GameBase):
     simplified: bool = False
     dice: str = "two"
     scoring: str = "win"
-    _table: tuple = field(default=None, init=False, repr=False, compare=False)
-    _last_read: tuple = field(default=_NOTHING_READ, init=False, repr=False, compare=False)
-    _rolls: tuple = field(default=None, init=False, repr=False, compare=False)
     num_players = 1
     name = "shut-the-box"
 
@@ -543,18 +364,10 @@ class ShutTheBox(GameBase):
             what = "two dice" if low == 2 else "one die or two"
             raise ValueError(f"a roll of {what} is a whole number from {low} to {high}, got {roll!r}")
 
-    def _rolled_table(self) -> tuple:
-        """The rule set's ``_roll_table``, kept with the game value once asked for."""
-        found = self._rolls
-        if found is None:
-            found = _roll_table(self.levers, self.simplified)
-            object.__setattr__(self, "_rolls", found)
-        return found
-
     def _box(self, box) -> frozenset:
         """``box`` as a box of this game, or a clear error: ``_check_box``, at a look for a box the game built."""
         if type(box) is frozenset:
-            boxes, masks, _, _ = self._rolls or self._rolled_table()
+            boxes, masks, _, _ = rule_tables(self.levers, self.simplified)
             if boxes[masks.get(box, 0)] is box:
                 return box  # a box the game built: its table's own object (a box not in it looks up mask 0)
             if box <= _ALL_LEVERS[self.levers] and _INT.issuperset(map(type, box)):
@@ -562,29 +375,16 @@ class ShutTheBox(GameBase):
         return _check_box(box, self.levers)
 
     def _read(self, state) -> tuple:
-        """``(box, dice, moves)`` of a ``pmap`` state: ``dice`` is None at a roll, where ``moves`` are the flips.
-
-        The map is read in one pass, and the last state read is kept with what
-        it holds: the solver, and play, ask ``to_move``, ``possible_moves`` and
-        ``play`` of one state in turn.
-        """
-        last = self._last_read
-        if last[0] is state:
-            return last[1]
-        fields = dict(state.iteritems())
-        box = fields["box"]
-        if "dice" in fields:
-            read = (box, fields["dice"], ())
-        else:
-            roll = fields["roll"]
-            _, masks, _, moves = self._rolls or self._rolled_table()
-            mask = masks.get(box) if type(box) is frozenset else None
-            if mask is not None and type(roll) is int and 0 <= roll <= 12:
-                read = (box, None, moves[mask][roll])
-            else:
-                read = (box, None, ordered_moves(box, roll, self.simplified, self.levers))
-        object.__setattr__(self, "_last_read", (state, read))  # one tuple: a reader sees a whole pair
-        return read
+        """``(box, dice, moves)`` of a ``pmap`` state: ``dice`` is None at a roll, where ``moves`` are the flips."""
+        box = state["box"]
+        roll = state.get("roll")
+        if roll is None:
+            return (box, state["dice"], ())
+        _, masks, _, moves = rule_tables(self.levers, self.simplified)
+        mask = masks.get(box) if type(box) is frozenset else None
+        if mask is not None and type(roll) is int and 0 <= roll <= 12:
+            return (box, None, moves[mask][roll])
+        return (box, None, ordered_moves(box, roll, self.simplified, self.levers))
 
     def start(self):
         box = frozenset(range(1, self.levers + 1))
@@ -601,9 +401,6 @@ class ShutTheBox(GameBase):
         return 0 if one_die_allowed(state, self.dice) else CHANCE
 
     def possible_moves(self, state) -> tuple:
-        last = self._last_read
-        if last[0] is state:  # the state to_move has just read
-            return last[1][2]
         if not isinstance(state, PMap):
             return (2, 1) if one_die_allowed(state, self.dice) else ()
         return self._read(state)[2]
@@ -618,9 +415,8 @@ class ShutTheBox(GameBase):
         return DICE_PROBABILITIES
 
     def play(self, state, move):
-        last = self._last_read
-        if last[0] is state or isinstance(state, PMap):
-            box, dice, moves = last[1] if last[0] is state else self._read(state)
+        if isinstance(state, PMap):
+            box, dice, moves = self._read(state)
             if dice is not None:
                 low, high = (1, 6) if dice == 1 else (2, 12)
                 if isinstance(move, bool) or not isinstance(move, int) or not low <= move <= high:
@@ -737,16 +533,7 @@ class ShutTheBox(GameBase):
         mask = box_to_mask(box)
         if over or not mask:
             return mask
-        if not self.tutorial_dice:
-            return _random_end(self._tables(), mask, rnd)
-        table = self.kernel_table()
-        while mask:
-            nxt = table[mask * 36 + int(rnd() * 36)]
-            k = len(nxt)
-            if not k:
-                break
-            mask = nxt[0] if k == 1 else nxt[int(rnd() * k)]
-        return mask
+        return random_end(kernel_tables(self.levers, self.simplified, self.dice), mask, rnd)
 
     def random_wins(self, state, n: int, rng: random.Random):
         """Wins in ``n`` random-play games from ``state`` (fast kernel); ``None`` under a score.
@@ -754,11 +541,15 @@ class ShutTheBox(GameBase):
         A game scored by the levers left pays more than two payoffs, so it
         declines (drawing nothing) and ``simulate`` uses ``random_payoff``.
         The draws are those of ``playout`` with ``random_agent`` (a property test checks).
+
+        >>> ShutTheBox(levers=4).random_wins(frozenset({1, 2, 3, 4}), 1_000, random.Random(1))
+        157
         """
         if self.scoring != "win":
             return None
         if self.tutorial_dice and not isinstance(state, PMap):
-            return _count_wins(box_to_mask(_check_box(state, self.levers)), n, rng, self.kernel_table())
+            moves36 = kernel_tables(self.levers, self.simplified, self.dice)[0]
+            return count_wins(moves36, box_to_mask(_check_box(state, self.levers)), n, rng)
         rnd = rng.random
         return sum(1 for _ in range(n) if not self._random_mask(state, rnd))
 
@@ -771,173 +562,6 @@ class ShutTheBox(GameBase):
         (-6,)
         """
         return (self._payoff_of(mask_to_box(self._random_mask(state, rng.random))),)
-
-    def kernel_table(self) -> tuple:
-        """The kernel's table of next boxes per (box mask, index into the 36 dice pairs).
-
-        Built once per game value (the tutorial's two games at import), kept with it.
-        """
-        if self.levers == 9:
-            return _TABLE_9[self.simplified]
-        return self._tables()[0]
-
-    def _tables(self) -> tuple:
-        """``(moves36, moves6, choice)``: the kernel's tables, built once per game value."""
-        tables = self._table
-        if tables is None:
-            moves36 = _TABLE_9[self.simplified] if self.levers == 9 else _moves36(self.levers, self.simplified)
-            if self.tutorial_dice:
-                tables = (moves36, None, None)
-            else:
-                choice = tuple(one_die_allowed(mask_to_box(m), self.dice) for m in range(1 << self.levers))
-                tables = (moves36, _moves6(self.levers, self.simplified), choice)
-            object.__setattr__(self, "_table", tables)
-        return tables
-
-    def _choice_tables(self) -> tuple:
-        return self._tables()
-
-
-# -- exact values on box masks -----------------------------------------------------------
-# The same values as ``fnmcts.exact.solve`` and ``evaluate_policy`` (a property test
-# checks every rule), without the protocol's states: one pass over the box masks in
-# increasing order (a move only clears bits), in integers scaled by one common
-# denominator, so every comparison and sum is exact and cheap.
-
-_TWO_DICE_WAYS = tuple(sum(1 for roll in ROLL_OF_36 if roll == r) for r in range(13))
-"""``_TWO_DICE_WAYS[r]``: in how many of the 36 pairs two dice add up to ``r``."""
-
-
-def _children(game) -> tuple:
-    """``children[mask][roll]``: the box masks a roll of ``roll`` (0 to 12) can leave, in move order."""
-    kept = game._rolls  # the whole table, when the game value has built it for its protocol
-    return kept[2] if kept is not None else _mask_children(game.levers, game.simplified)
-
-
-def _mask_rules(game) -> tuple:
-    """``(choice, pay)`` per box mask: may one die be rolled there, and its payoff when the game ends there."""
-    boxes = [mask_to_box(m) for m in range(1 << game.levers)]
-    return (
-        tuple(one_die_allowed(box, game.dice) for box in boxes),
-        tuple(game._payoff_of(box) for box in boxes),
-    )
-
-
-def _scaled_values(game, policy: str) -> tuple:
-    """``(scale, box, rolled)``: every value times ``scale``, as integers.
-
-    ``box[mask]`` is the value of the box (before the dice, or the dice
-    choice); ``rolled[mask][r]`` the value of the box after a roll of ``r``
-    (``None`` for a roll that cannot happen there); ``rolled[mask][0]`` holds
-    ``(two dice, one die)``, the values of the choice's two moves, where there
-    is one.
-    """
-    if policy not in ("optimal", "random"):
-        raise ValueError(f"policy must be 'optimal' or 'random', got {policy!r}")
-    children = _children(game)
-    choice, pay = _mask_rules(game)
-    per_turn = 36
-    if policy == "random":
-        counts = {len(kids) for by_roll in children for kids in by_roll if kids}
-        per_turn = 72 * lcm(1, *counts)
-    scale = per_turn ** game.levers
-    best = policy == "optimal"
-    box = [0] * len(children)
-    rolled = [None] * len(children)
-    box[0] = pay[0] * scale
-    for m in range(1, len(children)):
-        stuck = pay[m] * scale
-        by_roll = children[m]
-        after = [None] * 13
-        for r in range(1 if choice[m] else 2, 13):
-            kids = by_roll[r]
-            if not kids:
-                after[r] = stuck
-            elif len(kids) == 1:
-                after[r] = box[kids[0]]
-            elif best:
-                after[r] = max(box[k] for k in kids)
-            else:
-                after[r] = sum(box[k] for k in kids) // len(kids)
-        two = sum(_TWO_DICE_WAYS[r] * after[r] for r in range(2, 13)) // 36
-        if choice[m]:
-            one = sum(after[1:7]) // 6
-            after[0] = (two, one)
-            box[m] = max(two, one) if best else (two + one) // 2
-        else:
-            box[m] = two
-        rolled[m] = after
-    return scale, box, rolled
-
-
-def box_values(game, policy: str = "optimal") -> tuple:
-    """The exact value of every box of ``game`` (a ``ShutTheBox``), indexed by its bitmask.
-
-    ``policy``: ``'optimal'`` (best play) or ``'random'`` (every choice uniformly
-    at random, the dice choice too). The values of ``fnmcts.exact.solve`` and
-    ``evaluate_policy(game, random_policy)`` at the boxes, computed on bitmasks:
-    a twelve-lever box in well under a second.
-
-    >>> values = box_values(ShutTheBox())
-    >>> values[box_to_mask(start_box)]
-    Fraction(466473281, 6530347008)
-    >>> box_values(ShutTheBox(levers=2, scoring="sum"), "random")[0b11]
-    Fraction(-25, 9)
-    """
-    scale, box, _ = _scaled_values(game, policy)
-    return tuple(Fraction(n, scale) for n in box)
-
-
-def exact_tree(game, rolls: bool = True) -> dict:
-    """Every state of every box of ``game`` with its exact value under optimal play.
-
-    A dict ``state -> Fraction``: the boxes, the boxes after each roll that can
-    happen there (``pmap(box=..., roll=...)``; left out when ``rolls`` is
-    False) and, where one die is allowed, the dice choice's states
-    (``pmap(box=..., dice=k)``). The same values as
-    ``fnmcts.exact.solve(game, *all_boxes(game.levers))`` (a property test
-    checks it), from ``box_values``' pass over the masks.
-
-    >>> tree = exact_tree(ShutTheBox(levers=3))
-    >>> len(tree), tree[frozenset({1, 2})], tree[pmap({"box": frozenset({1, 2}), "roll": 3})]
-    (85, Fraction(1, 18), Fraction(1, 1))
-    """
-    scale, box, rolled = _scaled_values(game, "optimal")
-    boxes = [mask_to_box(m) for m in range(len(box))]
-    tree = {boxes[m]: Fraction(n, scale) for m, n in enumerate(box)}
-    for m in range(1, len(box)):
-        after, b = rolled[m], boxes[m]
-        for r in range(1, 13) if rolls else ():
-            if after[r] is not None:
-                tree[fixed_pmap({"box": b, "roll": r})] = Fraction(after[r], scale)
-        if after[0] is not None:
-            two, one = after[0]
-            tree[fixed_pmap({"box": b, "dice": 2})] = Fraction(two, scale)
-            tree[fixed_pmap({"box": b, "dice": 1})] = Fraction(one, scale)
-    return tree
-
-
-def count_states(game, box) -> int:
-    """How many states play can reach from ``box`` (``box`` included): what ``solve(game, box)`` values.
-
-    >>> count_states(ShutTheBox(simplified=True), ShutTheBox(simplified=True).start())
-    3061
-    """
-    children = _children(game)
-    choice, _ = _mask_rules(game)
-    seen, todo, states = set(), [box_to_mask(_check_box(box, game.levers))], 0
-    while todo:
-        m = todo.pop()
-        if m in seen:
-            continue
-        seen.add(m)
-        states += 1
-        if not m:
-            continue
-        rolls = range(1 if choice[m] else 2, 13)
-        states += len(rolls) + (2 if choice[m] else 0)
-        todo.extend(k for r in rolls for k in children[m][r])
-    return states
 
 
 # -- a game's steps, and the pure parts of interactive play (task 9) -------------------
@@ -1037,7 +661,3 @@ def format_choices(labels, hints=None, hint: str = "win") -> tuple:
             line += f"  {hint} {float(hints[i]):.4f}"
         lines.append(line)
     return tuple(lines)
-
-
-_TABLE_9 = {simplified: _moves36(9, simplified) for simplified in (False, True)}
-"""The kernel's tables of the tutorial's two games, built at import."""

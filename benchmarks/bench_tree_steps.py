@@ -1,0 +1,152 @@
+"""Stepping through a search one dive at a time: the speed of a dive per call and the memory a kept tree costs.
+
+    python benchmarks/bench_tree_steps.py [--records 1000] [--dives 300] [--quick] [--json] [--rounds R]
+
+On tic-tac-toe from the empty board (the built-in ``TicTacToe`` and the one a
+user writes, ``bench_engine.py``'s ``UserTicTacToe``), in interleaved rounds:
+
+* the baseline: one batched ``search`` of 1,000 dives from the empty board;
+* ``uct(game, tree, state, rng)``, one dive per call, continuing a tree of
+  ``--records`` records (1,000), each tree kept;
+* ``search(game, state, 1, rng, tree=t)``, the same one dive per call.
+
+Targets: one dive per call at least 25% of the batched rate; at most 5 KB of
+new memory per dive. The memory of a dive is the bytes reachable from the new
+tree and not from the old one: a walk over ``gc.get_referents`` from each tree
+(types, modules, functions and code objects are not followed), summing
+``sys.getsizeof`` of every object the new tree reaches that the old one does
+not; the figure is the mean over the dives, so 1,000 kept trees cost about a
+thousand times it beyond the first.
+
+Before issue 20 (main at e9a3fa4, measured the same way on a quiet machine):
+``search(game, state, 1, rng, tree=t)`` ran at 0.5% of the batched rate and
+made 410.5 KB of new memory a dive (no record shared); ``uct`` ran at 9.9%
+and made 3.5 KB a dive.
+"""
+
+from __future__ import annotations
+
+import gc
+import random
+import sys
+import types
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_engine import UserTicTacToe  # noqa: E402
+from harness import Bench  # noqa: E402
+
+from fnmcts.games import TicTacToe  # noqa: E402
+from fnmcts.mcts import search, ucb, uct  # noqa: E402
+
+BEFORE = {
+    "search": "0.5% of the batched rate, 410.5 KB a dive",
+    "uct": "9.9% of the batched rate, 3.5 KB a dive",
+}
+"""Today's figures before issue 20 (main at e9a3fa4): what the new figures are printed beside."""
+
+_NOT_FOLLOWED = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType, types.MethodType,
+                 types.CodeType)
+
+
+def reachable(root, stop=frozenset()) -> tuple:
+    """``(ids, bytes)``: the objects reachable from ``root`` that are not in ``stop``, and their sizes summed.
+
+    >>> ids, size = reachable((1, (2, 3)))
+    >>> len(ids), size == sys.getsizeof((1, (2, 3))) + sys.getsizeof((2, 3)) + sum(map(sys.getsizeof, (1, 2, 3)))
+    (5, True)
+    """
+    seen, stack, size = set(), [root], 0
+    while stack:
+        obj = stack.pop()
+        key = id(obj)
+        if key in seen or key in stop or isinstance(obj, _NOT_FOLLOWED):
+            continue
+        seen.add(key)
+        size += sys.getsizeof(obj)
+        stack.extend(gc.get_referents(obj))
+    return seen, size
+
+
+def new_bytes(trees) -> float:
+    """The mean bytes each tree of ``trees`` reaches that the tree before it does not."""
+    total = 0
+    for old, new in zip(trees, trees[1:]):
+        ids, _ = reachable(old)
+        total += reachable(new, ids)[1]
+    return total / max(1, len(trees) - 1)
+
+
+def grown(game, records: int):
+    """A tree of at least ``records`` records from the empty board, and the generator that grew it."""
+    rng = random.Random(2)
+    tree = search(game, game.start(), 1, rng, rule=ucb)
+    while len(tree) < records:
+        tree = search(game, game.start(), 100, rng, tree=tree, rule=ucb)
+    return tree, rng
+
+
+def main(argv=None) -> int:
+    def options(parser):
+        parser.add_argument("--records", type=int, default=1_000)
+        parser.add_argument("--dives", type=int, default=300)
+
+    bench = Bench("bench_tree_steps", __doc__, argv, options=options)
+    records = bench.size(bench.args.records, 200)
+    steps = bench.size(bench.args.dives, 30)
+    batch = bench.size(1_000, 200)
+    for game in (TicTacToe(), UserTicTacToe()):
+        name = type(game).__name__
+        start = game.start()
+        tree, rng = grown(game, records)
+
+        def batched():
+            return search(game, start, batch, random.Random(1), rule=ucb)
+
+        def one_by_uct():
+            t, r = tree, random.Random(3)
+            for _ in range(steps):
+                t, _ = uct(game, t, start, r)
+            return t
+
+        def one_by_search():
+            t, r = tree, random.Random(3)
+            for _ in range(steps):
+                t = search(game, start, 1, r, tree=t, rule=ucb)
+            return t
+
+        comparison = bench.compare(
+            f"{name}: one dive per call on a tree of {len(tree):,} records, against a batched search",
+            {f"search of {batch:,} dives from the empty board": batched,
+             "uct, one dive per call": one_by_uct,
+             "search(game, state, 1, rng, tree=t), one dive per call": one_by_search},
+            works={f"search of {batch:,} dives from the empty board": batch}, work=steps, unit="dives",
+            check=lambda last: _same(last["uct, one dive per call"],
+                                     last["search(game, state, 1, rng, tree=t), one dive per call"]),
+        )
+        for row, key in zip(comparison["contenders"][1:], ("uct", "search")):
+            ratio = row["ratio"]
+            bench.target(f"{name}: {row['name']} at least 25% of the batched rate", ratio["median"] >= 0.25,
+                         f"{ratio['median']:.1%} [{ratio['low']:.1%}, {ratio['high']:.1%}]; before: {BEFORE[key]}")
+        for key, step in (("uct", lambda t, r: uct(game, t, start, r)[0]),
+                          ("search", lambda t, r: search(game, start, 1, r, tree=t, rule=ucb))):
+            kept, r = [tree], random.Random(4)
+            for _ in range(bench.size(100, 10)):
+                kept.append(step(kept[-1], r))
+            per_dive = new_bytes(kept)
+            bench.figure(f"{name}: new memory a dive by {key} (tree of {len(tree):,} records)", round(per_dive / 1024, 2),
+                         "KB", f"before: {BEFORE[key]}")
+            bench.target(f"{name}: at most 5 KB of new memory a dive by {key}", per_dive <= 5 * 1024,
+                         f"{per_dive / 1024:.2f} KB")
+    return bench.finish()
+
+
+def _same(a, b):
+    if a != b:
+        raise AssertionError("uct and search of one dive grew different trees from the same generator")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

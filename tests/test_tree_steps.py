@@ -1,0 +1,164 @@
+"""The tree is a value you can step through: dives share structure, continuing is exact, trees diff.
+
+* A dive (``uct``, or ``search`` of one dive on a given tree) makes new records
+  only along its path: every other record is the same object as before.
+* ``search`` of many dives on a given tree writes back only the records that
+  changed: every record no dive touched is the same object.
+* Continuing a search is exact: ``n1`` dives then ``n2`` more on the returned
+  tree (also after saving and loading it) equal ``n1 + n2`` dives; a search
+  from a later state on ``subtree`` grows what it grows on the whole tree.
+* ``diff(a, b)`` is the change as a value: applying it to ``a`` makes ``b``.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import math
+import random
+from functools import partial
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from pyrsistent import pmap
+
+from fnmcts.games import GAMES, Nim, Piles, ShutTheBox, TicTacToe
+from fnmcts.protocol import CHANCE
+from fnmcts.mcts import Tree, diff, mean, phases, search, subtree, uct, ucb, ucb1, visits
+from fnmcts.mcts._saved import tree_from_json, tree_to_json
+
+from small_games import cyclic_table_games, table_games
+
+BUILTIN = (Nim(heap=9, max_take=3), Piles((1, 2, 3)), ShutTheBox(levers=5), ShutTheBox(levers=4, dice="low-sum"), TicTacToe())
+SAVABLE = st.sampled_from(BUILTIN)
+GAMES_ANY = st.one_of(st.sampled_from(BUILTIN), table_games(), cyclic_table_games())
+
+
+def _custom(rec, parent_visits):
+    n = visits(rec)
+    return math.inf if n == 0 else mean(rec) + 1 / n
+
+
+OPTIONS = st.fixed_dictionaries(
+    {
+        "rule": st.sampled_from((ucb, ucb1, partial(ucb1, c=0.3), _custom)),
+        "backup": st.sampled_from(("mean", "expectimax")),
+        "solver": st.booleans(),
+    }
+)
+
+FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def _path_states(game, tree, state, rng, opts):
+    """The states whose records one dive from ``state`` updates (the phases' path, and the new state)."""
+    path = phases.select(game, tree, state, rng, opts["rule"], backup=opts["backup"], solver=opts["solver"])
+    return {s for s, _ in path.nodes}
+
+
+@FAST
+@given(GAMES_ANY, OPTIONS, st.integers(0, 2**32), st.integers(0, 150))
+def test_a_dive_makes_new_records_only_along_its_path(game, opts, seed, prior):
+    state = game.start()
+    tree = search(game, state, prior, random.Random(seed ^ 1), **opts)
+    rng = random.Random(seed)
+    on_path = _path_states(game, tree, state, copy.deepcopy(rng), opts)
+    for grown in (uct(game, tree, state, copy.deepcopy(rng), **opts)[0], search(game, state, 1, rng, tree, **opts)):
+        for s, rec in tree.items():
+            if s not in on_path:
+                assert grown[s] is rec  # the same object: shared, not copied
+        assert diff(tree, grown).states() == on_path
+        assert set(grown) - set(tree) <= on_path
+
+
+@FAST
+@given(GAMES_ANY, OPTIONS, st.integers(0, 2**32), st.integers(1, 200), st.integers(2, 40))
+def test_a_search_on_a_given_tree_writes_back_only_what_changed(game, opts, seed, prior, dives):
+    state = game.start()
+    tree = search(game, state, prior, random.Random(seed ^ 1), **opts)
+    grown = search(game, state, dives, random.Random(seed), tree, **opts)
+    changed = diff(tree, grown)
+    assert not changed.removed
+    for s, rec in tree.items():
+        if s not in changed.changed:
+            assert grown[s] is rec
+    assert visits(grown[state]) == visits(tree.get(state, {})) + dives
+
+
+@FAST
+@given(GAMES_ANY, OPTIONS, st.integers(0, 2**32), st.integers(0, 60), st.integers(0, 60))
+def test_continuing_on_the_returned_tree_is_the_longer_search(game, opts, seed, first, second):
+    rng = random.Random(seed)
+    tree = search(game, game.start(), first, rng, **opts)
+    tree = search(game, game.start(), second, rng, tree, **opts)
+    whole = random.Random(seed)
+    assert tree == search(game, game.start(), first + second, whole, **opts)
+    assert rng.random() == whole.random()
+
+
+@settings(max_examples=25, deadline=None)
+@given(SAVABLE, OPTIONS.filter(lambda o: o["rule"] is not _custom), st.integers(0, 2**32), st.integers(0, 150),
+       st.integers(0, 150))
+def test_a_saved_and_loaded_tree_continues_identically(game, opts, seed, first, second):
+    rng = random.Random(seed)
+    tree = search(game, game.start(), first, rng, **opts)
+    loaded_game, loaded = tree_from_json(json.loads(json.dumps(tree_to_json(game, tree))), GAMES)
+    assert loaded_game == game and loaded == tree
+    continued = search(game, game.start(), second, rng, loaded, **opts)
+    assert continued == search(game, game.start(), first + second, random.Random(seed), **opts)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from((Nim(heap=12, max_take=3), ShutTheBox(levers=5), TicTacToe())), OPTIONS,
+       st.integers(0, 2**32), st.integers(1, 200), st.integers(1, 100), st.data())
+def test_a_search_from_a_later_state_on_the_subtree_grows_what_it_grows_on_the_whole_tree(game, opts, seed, first,
+                                                                                            second, data):
+    """What ``subtree`` promises (its docstring): the part of the tree a later search can still reach
+    is all it reads, so on the subtree it grows exactly the states it grows on the whole tree."""
+    tree = search(game, game.start(), first, random.Random(seed), **opts)
+    state = game.start()
+    for _ in range(data.draw(st.integers(1, 3))):  # a few moves (and rolls) on
+        player = game.to_move(state)
+        if player is None:
+            return
+        if player is CHANCE:
+            options = [outcome for outcome, _ in game.chance_outcomes(state)]
+        else:
+            options = list(game.possible_moves(state))
+        state = game.play(state, data.draw(st.sampled_from(options)))
+    if game.to_move(state) is None:
+        return
+    kept = subtree(game, tree, state)
+    assert set(kept) <= set(tree) and all(kept[s] is tree[s] for s in kept)
+    on_kept = search(game, state, second, random.Random(seed + 1), kept, **opts)
+    on_whole = search(game, state, second, random.Random(seed + 1), tree, **opts)
+    assert on_kept == subtree(game, on_whole, state)
+
+
+@given(GAMES_ANY, st.integers(0, 2**32), st.integers(0, 80), st.integers(0, 80))
+@settings(max_examples=40, deadline=None)
+def test_a_diff_applied_makes_the_second_tree(game, seed, a, b):
+    one = search(game, game.start(), a, random.Random(seed))
+    two = search(game, game.start(), b, random.Random(seed + 1))
+    d = diff(one, two)
+    assert d.apply(one) == two
+    assert not diff(two, two) and not diff(pmap(), pmap())
+    assert set(d.added) == set(two) - set(one) and set(d.removed) == set(one) - set(two)
+    for s, (old, new) in d.changed.items():
+        assert one[s] == old and two[s] == new and old != new
+
+
+def test_a_diff_refuses_what_is_not_a_tree():
+    import pytest
+
+    with pytest.raises(TypeError, match="diff compares two trees"):
+        diff([], pmap())
+
+
+def test_uct_and_search_return_trees_that_share_with_a_tree_given_as_a_pmap():
+    game = TicTacToe()
+    tree = search(game, game.start(), 300, random.Random(1)).pmap()
+    grown, _ = uct(game, tree, game.start(), random.Random(2))
+    assert isinstance(grown, Tree) and grown.root == game.start()
+    shared = sum(1 for s, rec in tree.items() if grown[s] is rec)
+    assert shared >= len(tree) - 9  # a path in tic-tac-toe holds at most 10 states
