@@ -199,3 +199,29 @@ class Connect(GameBase):
         if player is not None:
             raise ValueError(f"the game is not over at {state!r}")
         return (0, 0) if winner is None else ((1, -1) if winner == 0 else (-1, 1))
+
+
+@dataclass(frozen=True)
+class NamedTableGame(TableGame):
+    """A ``TableGame`` with a name, as the commands write a game to JSON."""
+
+    name = "table-game"
+
+
+SURE_WITH_DICE = NamedTableGame((
+    ("move", 0, (1, 2)),
+    ("chance", ((3, 0.5), (4, 0.5))),
+    ("end", (-1, 1)),
+    ("end", (1, -1)),
+    ("end", (1, -1)),
+))
+"""A game with dice whose first player wins whatever they roll (move 0): a certain win."""
+
+DRAWS_WITH_DICE = NamedTableGame((
+    ("move", 0, (1, 2)),
+    ("chance", ((3, 0.5), (4, 0.5))),
+    ("end", (-1, 1)),
+    ("end", (1, -1)),
+    ("end", (0, 0)),
+))
+"""A game with dice that may end in a draw: move 0 expects half a win (payoff 1/2), no sure verdict."""

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 from typing import Callable
 
@@ -41,6 +42,7 @@ from ..protocol import (
     game_to_json,
     parse_move,
     parse_state,
+    payoff_range,
     render,
     sample_outcome,
     transcript_line,
@@ -567,6 +569,7 @@ def register(cli) -> None:
         p = cli.game_command("solve", kind, f"{title}: {solved}", _SOLVE_HELP)
         _game_options(p, kind, with_state=True)
         p.add_argument("--state", default=None, metavar="STATE", help="solve from this position (default: the start)")
+        add_force(p)
         add_json(p)
         p.set_defaults(handler=_solve)
 
@@ -858,15 +861,27 @@ def _number(value):
 
 
 def _solve_exact(args, game, state):
-    """``solve`` for a game without a closed form: the exact solver's value and best moves."""
+    """``solve`` for a game without a closed form: the exact value and best moves; a verdict only when certain.
+
+    Without chance a value is what best play gives, for sure: a win, a loss or a
+    draw. With chance on the way (dice), the value is an expectation: the
+    probability of winning (a game that pays only wins and losses) or the
+    expected payoff, and a verdict only where the dice cannot change it (the
+    value is the best or the worst payoff there is).
+    """
     from .. import theory as theory
     from ..exact import best_moves, solve
 
     player = game.to_move(state)
-    solution = solve(game, state)
+    solution = solve(game, state, limit=None if getattr(args, "force", False) else STATE_LIMIT)
     values = solution[state]
     other = 1 - player
-    if values[player] > values[other]:
+    low, high = (Fraction(x) for x in payoff_range(game))
+    dice = any(game.to_move(s) is CHANCE for s in solution)
+    certain = not dice or all(v == low or v == high for v in values)
+    if not certain:
+        winner, winning = None, None
+    elif values[player] > values[other]:
         winner, winning = theory.MOVER, player + 1
     elif values[player] < values[other]:
         winner, winning = theory.OTHER, other + 1
@@ -874,11 +889,17 @@ def _solve_exact(args, game, state):
         winner, winning = "draw", None
     best = best_moves(game, solution, state)
     winning_moves = best if winner == theory.MOVER else ()
+    wins_only = dice and all(
+        all(x == low or x == high for x in game.payoff(s)) for s in solution if game.to_move(s) is None
+    )
+    chances = [(Fraction(v) - low) / (high - low) for v in values] if wins_only else None
     payload = {
         "winner": winner,
         "winning_player": winning,
+        "certain": certain,
         "to_move": player + 1,
         "value": [_number(v) for v in values],
+        "win_probability": None if chances is None else [float(p) for p in chances],
         "best_moves": [_move_json(m) for m in best],
         "winning_moves": [_move_json(m) for m in winning_moves],
         "state": game.state_to_json(state),
@@ -886,14 +907,36 @@ def _solve_exact(args, game, state):
         "solver": "exact",
     }
     listed = ", ".join(game.describe_move(state, m) for m in best)
-    if winner == theory.MOVER:
-        verdict = f"the player to move wins: {_player_name(game, player)}\nwinning moves: {listed}"
+    if not certain:
+        if chances is not None:
+            odds = ", ".join(f"{_player_name(game, i)} {_share(p)}" for i, p in enumerate(chances))
+            verdict = f"the chance of winning, with best play by both (the dice decide the rest): {odds}"
+        else:
+            payoffs = ", ".join(f"{_player_name(game, i)} {float(v):.6g}" for i, v in enumerate(values))
+            verdict = f"the expected payoff, with best play by both (the dice decide the rest): {payoffs}"
+        verdict += f"\nbest moves: {listed}"
+    elif winner == theory.MOVER:
+        sure = " (whatever the dice)" if dice else ""
+        verdict = f"the player to move wins{sure}: {_player_name(game, player)}\nwinning moves: {listed}"
     elif winner == theory.OTHER:
-        verdict = f"the player to move loses: {_player_name(game, other)} wins\nwinning moves: none"
+        sure = " (whatever the dice)" if dice else ""
+        verdict = f"the player to move loses{sure}: {_player_name(game, other)} wins\nwinning moves: none"
     else:
         verdict = f"a draw: neither player can force a win\ndrawing moves: {listed}"
     text = f"{_where(game, state)}\n{verdict}\n(solved by the exact solver)"
     emit(args, payload, text)
+
+
+def _share(p) -> str:
+    """A probability as a person reads it: 0.2966 (with the exact fraction when it is one and short).
+
+    >>> _share(Fraction(1, 3)), _share(0.29664021579932)
+    ('0.3333 (1/3)', '0.2966')
+    """
+    text = f"{float(p):.4f}"
+    if isinstance(p, Fraction) and p.denominator != 1 and len(str(p)) <= 15:
+        text += f" ({p})"
+    return text
 
 
 def _where(game, state) -> str:
