@@ -177,7 +177,7 @@ def _limit_move(n: int, max_take: int) -> int:
     """The move infinitely many random rollouts pick: the best exact value of random play after it."""
     game = Nim(heap=n, max_take=max_take, misere=False)
     after = {m: game.play(game.start(), m) for m in game.possible_moves(game.start())}
-    values = evaluate_policy(game, random_policy, *after.values())
+    values = evaluate_policy(game, random_policy, *after.values(), opponent=random_policy)
     return max(after, key=lambda m: values[after[m]][0])
 
 
