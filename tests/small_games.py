@@ -225,3 +225,11 @@ DRAWS_WITH_DICE = NamedTableGame((
     ("end", (0, 0)),
 ))
 """A game with dice that may end in a draw: move 0 expects half a win (payoff 1/2), no sure verdict."""
+
+BROKEN_DICE = NamedTableGame((
+    ("move", 0, (1,)),
+    ("chance", ((2, 0.5), (3, 0.25))),
+    ("end", (1, -1)),
+    ("end", (-1, 1)),
+))
+"""A broken game: after the first move, the dice's probabilities sum to 3/4."""

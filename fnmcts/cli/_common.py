@@ -100,6 +100,10 @@ class CliError(Exception):
     """
 
 
+MAX_WORKERS = max(8, 4 * (os.cpu_count() or 1))
+"""The most worker processes a command starts (``--workers``): four a core, at least 8."""
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message):
         self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
@@ -115,12 +119,14 @@ def count(text: str) -> int:
     ...
     argparse.ArgumentTypeError: expected a whole number, got '2.5'
     """
+    if not text.isascii():  # int() reads other scripts' digits ('١٠' is 10): a number here is written 0-9
+        raise argparse.ArgumentTypeError(f"expected a whole number written with the digits 0-9, got {text!r}")
     try:
         value = int(text.replace("_", ""))
     except ValueError:
         try:
             number = float(text)
-        except ValueError:
+        except (ValueError, OverflowError):
             raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
         if not number.is_integer():
             raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
@@ -149,6 +155,34 @@ def positive_count(text: str) -> int:
     return value
 
 
+def worker_count(text: str) -> int:
+    """A number of worker processes: a positive whole number, at most ``MAX_WORKERS`` (more only wait).
+
+    >>> worker_count("2")
+    2
+    >>> worker_count("99999999999999999999")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: at most ... worker processes: each one holds a copy of the work ...
+    """
+    value = positive_count(text)
+    if value > MAX_WORKERS:
+        raise argparse.ArgumentTypeError(
+            f"at most {MAX_WORKERS} worker processes: each one holds a copy of the work and this machine "
+            f"runs {os.cpu_count() or 1} at once (got {text})"
+        )
+    return value
+
+
+def non_ascii_digits(text: str) -> bool:
+    """Whether ``text`` holds decimal digits of another script, which Python's ``int`` would read as numbers.
+
+    >>> non_ascii_digits("١٠"), non_ascii_digits("10"), non_ascii_digits("Spiel")
+    (True, False, False)
+    """
+    return any(ch.isdecimal() and not ch.isascii() for ch in text)
+
+
 def seed_type(text: str) -> int:
     """A seed: a non-negative whole number.
 
@@ -160,9 +194,11 @@ def seed_type(text: str) -> int:
     argparse.ArgumentTypeError: a seed is non-negative, got '-1'
     """
     try:
-        value = int(text)
+        value = int(text) if text.isascii() else None
     except ValueError:
-        raise argparse.ArgumentTypeError(f"a seed is a whole number, got {text!r}") from None
+        value = None
+    if value is None:
+        raise argparse.ArgumentTypeError(f"a seed is a whole number (digits 0-9), got {text!r}") from None
     if value < 0:
         raise argparse.ArgumentTypeError(f"a seed is non-negative, got {text!r}")
     return value
@@ -396,11 +432,24 @@ def read_line(prompt: str) -> str:
     move? 4
     >>> answer
     '4'
+    >>> saved, sys.stdin = sys.stdin, io.StringIO("٤\\n4\\n")
+    >>> try:
+    ...     answer = read_line("move? ")
+    ... finally:
+    ...     sys.stdin = saved
+    move? ٤
+    digits other than 0-9 are not read as numbers: type it with the digits 0-9
+    move? 4
+    >>> answer
+    '4'
     """
-    line = input(prompt)
-    if not sys.stdin.isatty():
-        print(line)  # so a scripted game's transcript reads like a session
-    return line
+    while True:
+        line = input(prompt)
+        if not sys.stdin.isatty():
+            print(line)  # so a scripted game's transcript reads like a session
+        if not non_ascii_digits(line):
+            return line
+        print("digits other than 0-9 are not read as numbers: type it with the digits 0-9")
 
 
 @contextmanager
@@ -497,6 +546,10 @@ class Cli:
                 return _interrupted(error)
 
     def _run(self, argv) -> int:
+        for arg in argv:
+            if isinstance(arg, str) and non_ascii_digits(arg):
+                return _error(f"{arg!r} holds digits other than 0-9, which fnmcts does not read as numbers: "
+                              "write numbers with the digits 0-9", EXIT_USAGE)
         args = self.parser.parse_args(self._route(list(argv)))
         handler = getattr(args, "handler", None)
         if handler is None:  # no command: asking for nothing is asking for help

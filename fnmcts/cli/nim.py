@@ -62,6 +62,7 @@ from ._common import (
     progress_bar,
     read_line,
     search_flags,
+    worker_count,
 )
 
 __all__ = [
@@ -282,7 +283,8 @@ def _game_options(parser, kind: str, with_state: bool = False) -> None:
     rule.add_argument("--normal", dest="misere", action="store_false", help="taking the last item wins")
 
 
-def _agent_options(parser) -> None:
+def _agent_options(parser, *, q_table: bool = True, reuse: bool = True) -> None:
+    """The agents' options; ``q_table=False`` for a game no Q table plays, ``reuse=False`` for one move."""
     parser.add_argument(
         "--iterations", type=positive_count, default=None, metavar="N",
         help="search budget: MCTS iterations a move (mcts), or playouts a move (montecarlo agents)",
@@ -290,15 +292,17 @@ def _agent_options(parser) -> None:
     parser.add_argument(
         "--trials", type=positive_count, default=None, metavar="N", help="playouts a move (montecarlo agents)"
     )
-    parser.add_argument("--q-table", default=None, metavar="FILE", help="the trained Q table for --ai q")
+    if q_table:
+        parser.add_argument("--q-table", default=None, metavar="FILE", help="the trained Q table for --ai q")
     add_search_options(parser, "mcts: ")
     parser.add_argument(
         "--final", choices=("visits", "mean"), default=None, help="mcts: play the most visited or best mean move"
     )
-    parser.add_argument(
-        "--reuse-tree", dest="reuse", action="store_true", default=None,
-        help="mcts: keep the search tree from move to move (pruned to the states still reachable)",
-    )
+    if reuse:
+        parser.add_argument(
+            "--reuse-tree", dest="reuse", action="store_true", default=None,
+            help="mcts: keep the search tree from move to move (pruned to the states still reachable)",
+        )
     parser.add_argument(
         "--seconds", type=_positive_seconds, default=None, metavar="S",
         help="mcts: a time budget a move (with --iterations: whichever comes first)",
@@ -307,7 +311,7 @@ def _agent_options(parser) -> None:
 
 def _agent_args(args) -> dict:
     names = ("iterations", "trials", "q_table", "final", "reuse", "seconds")
-    return {name: getattr(args, name) for name in names} | search_flags(args)
+    return {name: getattr(args, name, None) for name in names} | search_flags(args)
 
 
 def _check_agents(args, kind: str, names) -> None:
@@ -320,7 +324,7 @@ def _check_agents(args, kind: str, names) -> None:
                 raise CliError(f"agent {name!r} cannot play {kind} ({why}); choose one of {', '.join(usable)}")
             raise CliError(f"unknown agent {name!r}; choose one of {', '.join(usable)}")
     for dest, (flag, takers) in _OPTION_AGENTS.items():
-        if getattr(args, dest) is not None and not set(names) & set(takers):
+        if getattr(args, dest, None) is not None and not set(names) & set(takers):
             raise CliError(f"{flag} applies to --ai {' or '.join(takers)} only, not {' or '.join(names)}")
 
 
@@ -556,7 +560,7 @@ def register(cli) -> None:
         p.add_argument("agent2", metavar="AGENT2", help="player 2")
         _game_options(p, kind)
         p.add_argument("--games", type=count, default=100, metavar="N", help="how many games (default 100)")
-        p.add_argument("--workers", type=positive_count, default=1, metavar="W", help="worker processes")
+        p.add_argument("--workers", type=worker_count, default=1, metavar="W", help="worker processes")
         _agent_options(p)
         add_force(p)
         add_seed(p)
@@ -601,7 +605,7 @@ def _register_move(cli, kind: str, help: str) -> None:
         "--ai", default=default_ai, metavar="NAME",
         help=f"the agent: {', '.join(agent_names(kind))} (default {default_ai})",
     )
-    _agent_options(p)
+    _agent_options(p, q_table="q" in agent_names(kind), reuse=False)  # one move: no tree to keep
     add_force(p)
     add_seed(p)
     add_json(p)
@@ -773,12 +777,40 @@ def _tournament(args):
             summary += " 0 draws."
         if record.games < args.games:
             summary = f"{record.games:,} of {args.games:,} games played. {summary}"
+        score, (low, high) = _score_interval(record)
+        payload |= {"player1_score": score, "player1_score_ci": [low, high]}
+        if score is not None:
+            half = "; a draw is half a point" if record.draws else ""
+            summary += f"\nPlayer 1 scores {score:.4g} of the points (95% CI [{low:.4g}, {high:.4g}]{half})."
         return payload, f"{summary}\n(player 1: {args.agent1}, player 2: {args.agent2}; seed {record.seed})"
 
     with keep_partial(args, describe), worker_pool(args.workers) as executor:
         with progress_bar(args.games, "games") as update:
             record = tournament(game, agent1, agent2, args.games, args.seed, executor=executor, progress=update)
     emit(args, *describe(record))
+
+
+def _score_interval(record):
+    """Player 1's share of the points of a tournament (a draw half a point) and its 95% interval.
+
+    The Wilson interval of the wins when no game was drawn, else the interval of
+    the mean score (each game worth 0, 1/2 or 1); ``(None, (None, None))`` for no games.
+
+    >>> from fnmcts.matches import TournamentRecord
+    >>> from pyrsistent import pmap
+    >>> score, (low, high) = _score_interval(TournamentRecord(games=50, wins=pmap({1: 22, 2: 28}), draws=0, seed=1))
+    >>> score, round(low, 4), round(high, 4)
+    (0.44, 0.3116, 0.5769)
+    """
+    from ..montecarlo import mean_interval, wilson_interval
+
+    games, wins, draws = record.games, record.wins[1], record.draws
+    if not games:
+        return None, (None, None)
+    score = (wins + draws / 2) / games
+    if not draws:
+        return score, wilson_interval(wins, games)
+    return score, mean_interval(wins + draws / 2, wins + draws / 4, games)
 
 
 def _game_json(game) -> dict:
