@@ -176,6 +176,7 @@ class Connect(GameBase):
     width: int = 4
     height: int = 4
     k: int = 3
+    num_players = 2
 
     def start(self):
         return ((),) * self.width
