@@ -13,13 +13,14 @@ SPEC names any game (``fnmcts.cli._games``): a built-in one, an OpenSpiel game
 
 from __future__ import annotations
 
+import json
 import sys
 
 from ..exact import best_moves, solve
 from ..protocol import CHANCE, describe_move, render
 from ..rng import make_rng
 from . import nim
-from ._common import CliError, add_force, add_json, add_seed, count, emit, positive_count, progress_bar
+from ._common import CliError, add_force, add_json, add_seed, count, emit, positive_count, progress_bar, worker_count
 from ._games import GAME_FORMS, resolve_game
 
 __all__ = ["register", "run_check", "slow_note", "SLOW"]
@@ -76,7 +77,7 @@ def run_check(game, *, examples: int = 100, max_steps=None, exact_limit: int = 2
         laws = check_game(game, max_examples=examples, max_steps=max_steps, exact=exact, exact_limit=exact_limit,
                           agents=chosen, seed=seed, progress=progress)
     except AssertionError as failure:
-        return report | {"passed": False, "laws": [], "failure": str(failure)}
+        return report | {"passed": False, "laws": [], "failure": str(failure)} | _counterexample(game, str(failure))
     return report | {"passed": True, "laws": list(laws), "failure": None}
 
 
@@ -109,11 +110,63 @@ def slow_note(game, estimate) -> str:
     return f"checking {game} with these options would take about {_duration(estimate.seconds)} ({laws}){quick}"
 
 
+def _counterexample(game, text: str) -> dict:
+    """The failing law, the moves from the start, the state and the problem of a ``check_game`` failure, as fields.
+
+    The moves and the state are JSON where they can be read back (``state_json``
+    by the game's own ``state_to_json``), and their text always.
+
+    >>> from fnmcts.games import Nim
+    >>> failure = ("game law 'play_pure' fails for Nim(heap=3)\\n  moves from the start: (1, 1)\\n"
+    ...            "  state: pmap({'heap': 1, 'player': 0})\\n  problem: play changed its input")
+    >>> fields = _counterexample(Nim(heap=3), failure)
+    >>> fields["law"], fields["path"], fields["state"], fields["problem"]
+    ('play_pure', [1, 1], "pmap({'heap': 1, 'player': 0})", 'play changed its input')
+    """
+    import ast
+    import re
+
+    from ..protocol import state_to_json
+
+    lines = text.splitlines()
+    fields = {"law": None, "path": None, "path_text": None, "state": None, "state_json": None, "problem": None}
+    head = re.match(r"game law '(.+?)' fails for ", lines[0]) if lines else None
+    if head:
+        fields["law"] = head.group(1)
+    for number, line in enumerate(lines[1:], 1):
+        line = line.strip()
+        if line == "at the start":
+            fields["path"], fields["path_text"] = [], "()"
+        elif line.startswith("moves from the start: "):
+            fields["path_text"] = line[len("moves from the start: "):]
+            try:
+                fields["path"] = json.loads(json.dumps(list(ast.literal_eval(fields["path_text"]))))
+            except (ValueError, SyntaxError, TypeError):
+                pass
+        elif line.startswith("state: "):
+            fields["state"] = line[len("state: "):]
+        elif line.startswith("problem: "):
+            fields["problem"] = "\n".join([line[len("problem: "):], *lines[number + 1:]]).strip()
+            break
+    if fields["path"] is not None:
+        try:  # the state again, from the start along the moves: its JSON form
+            state = game.start()
+            for move in fields["path"]:
+                state = game.play(state, tuple(move) if isinstance(move, list) else move)
+            if repr(state) == fields["state"]:
+                fields["state_json"] = json.loads(json.dumps(state_to_json(game, state)))
+        except Exception:  # a broken game may fail on the way: the text stays
+            pass
+    return fields
+
+
 def _check(args) -> int:
     from ..testing import LAWS
 
     game = resolve_game(args.game_spec)
     agents = None if args.agents is None else [a.strip() for a in args.agents.split(",") if a.strip()]
+    if agents == []:
+        raise CliError("--agents names at least one agent, comma-separated (leave it out for every agent that plays)")
     walks = args.examples * (len(LAWS) - (0 if args.exact else 1))
 
     def warn(note):
@@ -202,7 +255,7 @@ def register(cli) -> None:
     p = cli.command("check", "check a game's rules: every game law on random walks, a shrunk counterexample if one fails")
     _game_argument(p)
     p.add_argument("--examples", type=positive_count, default=100, metavar="N", help="walks a law (default 100)")
-    p.add_argument("--max-steps", type=count, default=None, metavar="N",
+    p.add_argument("--max-steps", type=positive_count, default=None, metavar="N",
                    help="the longest walk and playthrough (default: the game's own bound, else 1,000)")
     p.add_argument("--exact-limit", type=positive_count, default=200_000, metavar="N",
                    help="the exact solver's law solves (sub)games of at most N states (default 200,000)")
@@ -231,7 +284,7 @@ def register(cli) -> None:
     p.add_argument("agent2", metavar="AGENT2", help="player 2")
     _game_argument(p)
     p.add_argument("--games", type=count, default=100, metavar="N", help="how many games (default 100)")
-    p.add_argument("--workers", type=positive_count, default=1, metavar="W", help="worker processes")
+    p.add_argument("--workers", type=worker_count, default=1, metavar="W", help="worker processes")
     nim._agent_options(p)
     add_force(p)
     add_seed(p)

@@ -154,7 +154,7 @@ from fnmcts.mcts import greedy_policy, record, search, tree_summary, ucb
 from fnmcts.rng import make_rng
 ucb(record(win=23, loss=77)), ucb(record(win=1, loss=9)), ucb(record(win=0, loss=4))
 game = ShutTheBox()
-tree = search(game, start_box, 20_000, make_rng(2017))
+tree = search(game, start_box, 20_000, make_rng(2017), rule=ucb)  # the tutorial's rule
 tree
 greedy = value(evaluate_policy(game, greedy_policy(tree)), start_box)[0]
 optimum = value(solve(game), start_box)[0]
@@ -248,11 +248,11 @@ policy MCTS learned, judged exactly; and the optimum of the full tree.""", """
 from fnmcts.exact import evaluate_policy, random_policy, solve, value
 from fnmcts.games.shut_the_box import ShutTheBox, start_box
 from fnmcts.tutorial import simulate
-from fnmcts.mcts import greedy_policy, search
+from fnmcts.mcts import greedy_policy, search, ucb
 from fnmcts.rng import make_rng
 game = ShutTheBox()
 mc = simulate(1_000_000, seed=1)
-tree = search(game, start_box, 100_000, make_rng(2017))
+tree = search(game, start_box, 100_000, make_rng(2017), rule=ucb)
 learned = value(evaluate_policy(game, greedy_policy(tree)), start_box)[0]
 rows = [
     ("random play, Monte Carlo (1,000,000 games)", f"{mc.estimate:.4f} [{mc.ci_low:.4f}, {mc.ci_high:.4f}]"),

@@ -75,11 +75,13 @@ from ._search import (
     BACKUPS,
     DEFAULT_ITERATIONS,
     MoveSearch,
+    SearchOptions,
     _repeat_uct,  # noqa: F401 (the reference loop the tests replay)
     mcts_agent,
     mcts_move,
     result_of,
     search,
+    search_options,
     subtree,
     uct,
 )
@@ -154,6 +156,8 @@ __all__ = [
     "subtree",
     "BACKUPS",
     "DEFAULT_ITERATIONS",
+    "SearchOptions",
+    "search_options",
     "CompiledGraph",
     "trace",
     "Trace",
