@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .files import write_atomically
+from .files import read_file, write_atomically
 from .mcts._saved import move_search_from_json, move_search_to_json, read_tree_json, tree_to_json
 from .qlearning import QAI, ai_from_json, ai_to_text
 
@@ -72,7 +72,7 @@ def load_ai(path, games=None) -> QAI:
     ValueError: .../bad.json: unsupported Q table version 0 (this fnmcts reads version 1)
     """
     path = Path(path)
-    raw = path.read_bytes()
+    raw = read_file(path, "Q table")  # a pipe or a device such as /dev/zero is refused, not read forever
     try:
         data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
@@ -85,6 +85,8 @@ def load_ai(path, games=None) -> QAI:
         raise ValueError(f"{path}: {error}") from None
     except RecursionError:
         raise ValueError(f"{path}: not a Q table (JSON nested too deeply to read)") from None
+    except OverflowError:  # a whole number such as 10**400 has no float
+        raise ValueError(f"{path}: a value in the Q table is too large for a float (at most about 1.8e308)") from None
 
 
 def _dump(data) -> str:
@@ -107,10 +109,7 @@ def read_json(path):
     ValueError: .../tree.json: not JSON (Expecting property name enclosed in double quotes: line 1 column 2 (char 1))
     """
     path = Path(path)
-    try:
-        raw = path.read_bytes()
-    except OSError as error:
-        raise ValueError(f"cannot read {path}: {error.strerror or error}") from None
+    raw = read_file(path)  # a pipe or a device is refused, not waited on or read forever
     try:
         return json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:

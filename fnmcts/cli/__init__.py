@@ -108,7 +108,22 @@ def main(argv=None, *, _keep_handlers: bool = False) -> int:
 
 
 def console() -> None:
-    """The ``fnmcts`` program: ``main`` with Ctrl-C and SIGTERM heard until the process exits."""
+    """The ``fnmcts`` program: ``main`` with Ctrl-C and SIGTERM heard until the process exits.
+
+    It ends by raising ``SystemExit`` with the exit status (2: a usage error,
+    its one line on standard error).
+
+    >>> saved = sys.argv, signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
+    >>> sys.argv = ["fnmcts", "simulate", "coin", "--games", "many"]
+    >>> try:
+    ...     console()
+    ... except SystemExit as done:
+    ...     done.code
+    ... finally:
+    ...     sys.argv = saved[0]
+    ...     _ = signal.signal(signal.SIGINT, saved[1]), signal.signal(signal.SIGTERM, saved[2])
+    2
+    """
     try:
         code = main(_keep_handlers=True)
     except KeyboardInterrupt as error:  # between two handlers, or in a last flush

@@ -34,6 +34,7 @@ import sys
 import threading
 from contextlib import contextmanager
 
+from ..files import release_claims
 from ..limits import GO_ON, TooLarge
 from ..parallel import Interrupted, interrupted
 
@@ -544,6 +545,8 @@ class Cli:
                 return self._run(argv)
             except KeyboardInterrupt as error:
                 return _interrupted(error)
+            finally:
+                release_claims()  # the output files this command held (claim_target) are free again
 
     def _run(self, argv) -> int:
         for arg in argv:

@@ -73,9 +73,9 @@ def _playthrough(args) -> int:
         raise CliError("give the GAME to play (or --check FILE)")
     game = resolve_game(args.game_spec)
     if args.output is not None:
-        from ..files import check_target
+        from ..files import claim_target
 
-        check_target(args.output)  # a missing folder or a directory fails before the work
+        claim_target(args.output)  # a missing folder, a directory or another writer fails before the work
     try:
         text = playthrough(game, args.seed, max_steps=steps)
     except GameRaised as error:
