@@ -17,8 +17,10 @@ True
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
 
+from .exact import check_game
 from .files import read_file, write_atomically
 from .mcts._saved import move_search_from_json, move_search_to_json, read_tree_json, tree_to_json
 from .qlearning import QAI, ai_from_json, ai_to_text
@@ -52,6 +54,8 @@ def save_ai(ai: QAI, path) -> Path:
     ...     load_ai(path, GAMES) == train(50, seed=1, game=Nim(heap=4))
     True
     """
+    if not isinstance(ai, QAI):
+        raise TypeError(f"ai must be a QAI (what fnmcts.qlearning.train returns), got {type(ai).__name__}")
     return write_atomically(path, ai_to_text(ai))
 
 
@@ -133,6 +137,11 @@ def save_tree(game, tree, path, *, search=None) -> Path:
     ...     load_tree(save_tree(game, tree, pathlib.Path(tmp) / "tree.json"), GAMES) == (game, tree)
     True
     """
+    check_game(game)
+    if not isinstance(tree, Mapping):
+        raise TypeError(f"tree must be a search tree (what fnmcts.mcts.search returns), got {type(tree).__name__}")
+    if search is not None and not isinstance(search, Mapping):
+        raise TypeError(f"search must be a JSON-ready dict or None, got {type(search).__name__}")
     return write_atomically(path, _dump(tree_to_json(game, tree, search=search)))
 
 
@@ -185,6 +194,11 @@ def save_search(game, found, path) -> Path:
     ...     load_search(save_search(game, found, pathlib.Path(tmp) / "move.json"), GAMES) == (game, found)
     True
     """
+    check_game(game)
+    from .mcts import MoveSearch
+
+    if not isinstance(found, MoveSearch):
+        raise TypeError(f"found must be a MoveSearch (what fnmcts.mcts.mcts_move returns), got {type(found).__name__}")
     return write_atomically(path, _dump(move_search_to_json(game, found)))
 
 
