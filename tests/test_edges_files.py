@@ -118,3 +118,22 @@ def test_a_q_value_no_float_holds_is_a_clear_error_in_the_library_and_the_cli(ca
     code = main(["move", "nim", "--ai", "q", "--q-table", str(path), "--state", "5"])
     _, err = capsys.readouterr()
     assert code == 2 and err.startswith("fnmcts: error: bad Q table") and "Traceback" not in err
+
+
+@pytest.mark.parametrize("argv", [
+    ["playthrough", "--check", "{fifo}"],
+    ["search", "shut-the-box", "--resume", "{fifo}"],
+    ["move", "nim", "--ai", "q", "--q-table", "{fifo}", "--state", "5"],
+])
+def test_every_file_option_refuses_a_pipe(tmp_path, argv):
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    done = subprocess.run([sys.executable, "-m", "fnmcts", *[a.replace("{fifo}", str(fifo)) for a in argv]],
+                          capture_output=True, text=True, timeout=120)  # a hang fails here
+    assert done.returncode == 2 and "Traceback" not in done.stderr and done.stderr.count("\n") == 1
+    assert "not a regular file" in done.stderr or "no Q table" in done.stderr
+
+
+def test_playthrough_check_refuses_an_endless_device(capsys):
+    code = main(["playthrough", "--check", "/dev/zero"])
+    assert code == 2 and "not a regular file" in capsys.readouterr().err
