@@ -24,7 +24,7 @@ import stat
 import tempfile
 from pathlib import Path
 
-__all__ = ["check_target", "write_atomically", "WriteError", "read_file", "partial_path", "claim_target", "release_target", "release_claims"]
+__all__ = ["check_target", "write_atomically", "WriteError", "read_file", "partial_path", "claim_target", "release_target", "release_claims", "held_claims"]
 
 MAX_READ = 1 << 30
 """The most bytes ``read_file`` reads (1 GiB): a file larger than this is refused, not read into memory."""
@@ -200,13 +200,23 @@ def release_target(path) -> None:
     os.close(fd)
 
 
-def release_claims() -> None:
-    """Let go of every ``claim_target`` of this process (a command does, as it ends).
+def held_claims() -> frozenset:
+    """The real paths this process holds by ``claim_target``.
+
+    >>> held_claims()
+    frozenset()
+    """
+    return frozenset(_CLAIMED)
+
+
+def release_claims(keep=frozenset()) -> None:
+    """Let go of every ``claim_target`` of this process but those in ``keep`` (a command lets go of its own as it ends).
 
     >>> release_claims()
     """
     for real in list(_CLAIMED):
-        release_target(real)
+        if real not in keep:
+            release_target(real)
 
 
 import atexit  # noqa: E402  (the claims end with the process)

@@ -137,3 +137,17 @@ def test_every_file_option_refuses_a_pipe(tmp_path, argv):
 def test_playthrough_check_refuses_an_endless_device(capsys):
     code = main(["playthrough", "--check", "/dev/zero"])
     assert code == 2 and "not a regular file" in capsys.readouterr().err
+
+
+def test_a_command_lets_go_of_its_own_claims_only(tmp_path):
+    mine = tmp_path / "mine.json"
+    claim_target(mine)
+    try:
+        assert main(["train", "nim", "--heap", "5", "--games", "20", "--no-exact", "--seed", "1",
+                     "-o", str(tmp_path / "q.json")]) == 0
+        from fnmcts.files import held_claims
+
+        assert held_claims() == {mine.resolve()}  # the command's q.json let go; the caller's claim kept
+    finally:
+        release_target(mine)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["q.json"]
