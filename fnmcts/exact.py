@@ -103,7 +103,8 @@ def check_game(game):
     if isinstance(game, str):
         raise TypeError(f"game must be a game value, not the name {game!r} (a built-in game by its name: "
                         "fnmcts.games.GAMES[name]())")
-    missing = [name for name in _PROTOCOL if not callable(getattr(game, name, None))]
+    missing = [name for name in ("start", "to_move", "possible_moves", "play", "payoff")
+               if not callable(getattr(game, name, None))]
     if missing:
         raise TypeError(f"game must implement the fnmcts game protocol ({', '.join(_PROTOCOL)}), got {game!r}")
     return game
