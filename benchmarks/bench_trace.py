@@ -126,7 +126,7 @@ def main(argv=None) -> int:
         return trace(game, start, speed, random.Random(1), exact=0).tree()
 
     def by_search():
-        return search(game, start, speed, random.Random(1))
+        return search(game, start, speed, random.Random(1), rule="tutorial")  # uct's and trace's rule
 
     def same(last):
         if not (last["uct, one dive a call, every tree kept"] == last["trace (exact values off)"]

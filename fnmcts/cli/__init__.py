@@ -110,19 +110,13 @@ def main(argv=None, *, _keep_handlers: bool = False) -> int:
 def console() -> None:
     """The ``fnmcts`` program: ``main`` with Ctrl-C and SIGTERM heard until the process exits.
 
-    It ends by raising ``SystemExit`` with the exit status (2: a usage error,
-    its one line on standard error).
+    It ends the process with ``main``'s status (here a typo: 2 and one line):
 
-    >>> saved = sys.argv, signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
-    >>> sys.argv = ["fnmcts", "simulate", "coin", "--games", "many"]
-    >>> try:
-    ...     console()
-    ... except SystemExit as done:
-    ...     done.code
-    ... finally:
-    ...     sys.argv = saved[0]
-    ...     _ = signal.signal(signal.SIGINT, saved[1]), signal.signal(signal.SIGTERM, saved[2])
-    2
+    >>> import subprocess, sys
+    >>> program = "import sys; sys.argv = ['fnmcts', 'simulate', 'coin', '--games', 'many']; import fnmcts.cli as c; c.console()"
+    >>> done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True)
+    >>> done.returncode, done.stderr.splitlines()
+    (2, ["fnmcts simulate coin: error: argument --games: expected a whole number, got 'many' (see --help)"])
     """
     try:
         code = main(_keep_handlers=True)
