@@ -14,17 +14,18 @@ A trace is a value, so a search can be travelled in time: ``trace.tree(10)``
 is the tree after 10 dives, ``trace.dive(10)`` the tenth dive taken apart,
 ``fnmcts.mcts.diff(trace.tree(10), trace.tree(100))`` what changed between
 them. Its last tree is the tree ``search`` grows with the same options and
-generator, draw for draw.
+generator, draw for draw. Its options are ``uct``'s: the tutorial's rule and
+no solver unless asked for (``search``'s default is UCB1 with the solver).
 
 >>> from fnmcts.games import Nim
->>> from fnmcts.mcts import search
+>>> from fnmcts.mcts import search, ucb
 >>> from fnmcts.rng import make_rng
 >>> game = Nim(heap=5, max_take=2)
 
 >>> t = trace(game, game.start(), 20, make_rng(1))
 >>> t
 Trace(20 dives of Nim(heap=5, max_take=2, misere=True) from the start: Tree(10 states, root pmap({'heap': 5, 'player': 0}): Record(win=10, loss=10)))
->>> t.tree() == search(game, game.start(), 20, make_rng(1))
+>>> t.tree() == search(game, game.start(), 20, make_rng(1), rule=ucb)
 True
 >>> dive = t.dive(3)
 >>> dive.path.end, sorted(s["heap"] for s in dive.changed), dive.payoff
@@ -447,6 +448,16 @@ def _start(game):
 # -- making one ---------------------------------------------------------------------------------
 
 
+def _checked(game, state, rule, backup, rng):
+    """``state`` checked (``check_state``) after the game, the rule, the backup and ``rng``: one clear error each."""
+    if game is None or not hasattr(game, "to_move"):
+        raise TypeError(f"game must implement the fnmcts game protocol, got {game!r}")
+    if not callable(rule):
+        raise TypeError(f"rule must be a function of a record, got {rule!r}")
+    phases._check_backup(backup)
+    return _options(game, state, rng)
+
+
 def trace(
     game,
     state,
@@ -479,11 +490,11 @@ def trace(
     ``k`` dives done.
 
     >>> from fnmcts.games import TicTacToe
-    >>> from fnmcts.mcts import search
+    >>> from fnmcts.mcts import search, ucb
     >>> from fnmcts.rng import make_rng
     >>> game = TicTacToe()
     >>> t = trace(game, game.start(), 100, make_rng(1))
-    >>> len(t), t.tree(100) == search(game, game.start(), 100, make_rng(1))
+    >>> len(t), t.tree(100) == search(game, game.start(), 100, make_rng(1), rule=ucb)
     (100, True)
     >>> trace(game, game.start(), 10**9, make_rng(1))
     Traceback (most recent call last):
@@ -503,7 +514,7 @@ def trace(
         raise ValueError(f"n (the number of dives) must be non-negative, got {n}")
     if isinstance(exact, bool) or not isinstance(exact, int) or exact < 0:
         raise ValueError(f"exact is the most states the exact solution may hold (0: none), got {exact!r}")
-    state = _options(game, state, rule, backup, rng)
+    state = _checked(game, state, rule, backup, rng)
     tree = Tree(pmap(), state) if tree is None else _check_tree(tree).with_root(state)
     if memory is not None:
         _check_memory(game, state, n, memory, tree)
