@@ -162,3 +162,32 @@ def test_uct_and_search_return_trees_that_share_with_a_tree_given_as_a_pmap():
     assert isinstance(grown, Tree) and grown.root == game.start()
     shared = sum(1 for s, rec in tree.items() if grown[s] is rec)
     assert shared >= len(tree) - 9  # a path in tic-tac-toe holds at most 10 states
+
+
+@FAST
+@given(GAMES_ANY, OPTIONS, st.integers(0, 2**32),
+       st.lists(st.tuples(st.sampled_from(("uct", "search")), st.integers(0, 3), st.integers(1, 4)), max_size=25))
+def test_stepping_on_any_tree_kept_or_older_is_the_phases_dive_for_dive(game, opts, seed, calls):
+    # each call continues one of the trees made so far (the last one returned: its working copy is
+    # kept; an older one: read afresh), with uct or with a search of a few dives; both must give
+    # the phases' tree and uct the phases' result, whatever was called before
+    state = game.start()
+    rng, ref_rng = random.Random(seed), random.Random(seed)
+    trees, refs = [pmap()], [pmap()]
+    for how, back, dives in calls:
+        k = max(0, len(trees) - 1 - back)
+        if how == "uct":
+            grown, result = uct(game, trees[k], state, rng, **opts)
+            ref, ref_result = phases.uct(game, refs[k], state, ref_rng, opts["rule"], backup=opts["backup"],
+                                         solver=opts["solver"])
+            assert result == ref_result
+        else:
+            grown = search(game, state, dives, rng, tree=trees[k], **opts)
+            ref = refs[k]
+            for _ in range(dives):
+                ref, _ = phases.uct(game, ref, state, ref_rng, opts["rule"], backup=opts["backup"],
+                                    solver=opts["solver"])
+        assert grown == ref
+        trees.append(grown)
+        refs.append(ref)
+    assert rng.random() == ref_rng.random()
