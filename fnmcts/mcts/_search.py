@@ -764,6 +764,13 @@ def mcts_move(
     here, without a pool. ``tree`` in the result then holds the root and its
     children.
 
+    The tree is keyed by state, so a record counts every dive whose path
+    passed through its state, from whichever parent: where a child of the
+    root is also reached through another (Nim: 17 -> 16 -> 15 -> 14 passes two
+    children of 17), the children's visits add up to more than the dives
+    through the root. A root-parallel search sums each state's counts over its
+    chunks, so the same holds of the sums.
+
     >>> from fnmcts.games.nim import Nim
     >>> from fnmcts.rng import make_rng
     >>> game = Nim(heap=22, max_take=3)
