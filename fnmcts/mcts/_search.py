@@ -262,7 +262,7 @@ def _step(game, tree, state, rng, iterations, opts, graph=None):
 
 def _options(game, state, rng):
     last = _CHECKED_STATE
-    if last and last[0] is game and last[1] is state:  # the state just checked, again (a loop of one-dive calls)
+    if last and last[1] is state and (last[0] is game or last[0] == game):  # the state just checked, again (a loop of one-dive calls)
         check_rng(rng)
         return last[2]
     if game is None or not hasattr(game, "to_move"):
