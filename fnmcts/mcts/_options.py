@@ -35,7 +35,7 @@ ValueError: c is the constant of rule='ucb1'; the tutorial's rule takes z
 from __future__ import annotations
 
 import math
-from functools import partial
+from functools import lru_cache, partial
 from numbers import Real
 
 from pyrsistent import field
@@ -81,12 +81,22 @@ class SearchOptions(FixedRecord):
     def selection(self):
         """The rule as a function of a record: ``partial(ucb1, c=c)``, ``partial(ucb, z=z)`` or the given function."""
         if isinstance(self.rule, str):
-            return partial(ucb1, c=self.c) if RULES[self.rule] is ucb1 else partial(ucb, z=self.z)
+            return _bound(ucb1, "c", self.c) if RULES[self.rule] is ucb1 else _bound(ucb, "z", self.z)
         return self.rule
 
     def is_tutorial(self) -> bool:
         """Whether the rule is the tutorial's ``ucb`` (by name, as the function, or a partial of it)."""
         return _rule_kind(self.rule) == "tutorial"
+
+
+@lru_cache(maxsize=256)
+def _bound(rule, name, value):
+    """``partial(rule, name=value)``, one object for equal arguments (so equal options give equal values).
+
+    >>> _bound(ucb1, "c", 0.5) is _bound(ucb1, "c", 0.5)
+    True
+    """
+    return partial(rule, **{name: value})
 
 
 def _rule_kind(rule):

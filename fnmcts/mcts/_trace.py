@@ -14,18 +14,17 @@ A trace is a value, so a search can be travelled in time: ``trace.tree(10)``
 is the tree after 10 dives, ``trace.dive(10)`` the tenth dive taken apart,
 ``fnmcts.mcts.diff(trace.tree(10), trace.tree(100))`` what changed between
 them. Its last tree is the tree ``search`` grows with the same options and
-generator, draw for draw. Its options are ``uct``'s: the tutorial's rule and
-no solver unless asked for (``search``'s default is UCB1 with the solver).
+generator, draw for draw.
 
 >>> from fnmcts.games import Nim
->>> from fnmcts.mcts import search, ucb
+>>> from fnmcts.mcts import search
 >>> from fnmcts.rng import make_rng
 >>> game = Nim(heap=5, max_take=2)
 
 >>> t = trace(game, game.start(), 20, make_rng(1))
 >>> t
 Trace(20 dives of Nim(heap=5, max_take=2, misere=True) from the start: Tree(10 states, root pmap({'heap': 5, 'player': 0}): Record(win=10, loss=10)))
->>> t.tree() == search(game, game.start(), 20, make_rng(1), rule=ucb)
+>>> t.tree() == search(game, game.start(), 20, make_rng(1), rule='tutorial')   # uct's rule, the trace's default
 True
 >>> dive = t.dive(3)
 >>> dive.path.end, sorted(s["heap"] for s in dive.changed), dive.payoff
@@ -52,7 +51,8 @@ from ..protocol import CHANCE, sample_outcome
 from . import phases
 from ._records import ucb, visits
 from ._explore import explore_page, iframe
-from ._search import _check_tree, _options
+from ._options import SearchOptions, search_options
+from ._search import _check_tree, _given, _options
 from ._texts import (
     _describe,
     _estimate,
@@ -448,27 +448,20 @@ def _start(game):
 # -- making one ---------------------------------------------------------------------------------
 
 
-def _checked(game, state, rule, backup, rng):
-    """``state`` checked (``check_state``) after the game, the rule, the backup and ``rng``: one clear error each."""
-    if game is None or not hasattr(game, "to_move"):
-        raise TypeError(f"game must implement the fnmcts game protocol, got {game!r}")
-    if not callable(rule):
-        raise TypeError(f"rule must be a function of a record, got {rule!r}")
-    phases._check_backup(backup)
-    return _options(game, state, rng)
-
-
 def trace(
     game,
     state,
     n: int,
     rng: random.Random,
     tree=None,
-    rule=ucb,
+    rule=None,
     *,
+    c=None,
+    z=None,
     rollout=None,
-    backup: str = "mean",
-    solver: bool = False,
+    backup: str | None = None,
+    solver: bool | None = None,
+    options: SearchOptions | None = None,
     exact: int = EXACT_STATES,
     memory: int | None = TRACE_MEMORY,
     progress=None,
@@ -479,8 +472,11 @@ def trace(
     Each dive is the phases of ``fnmcts.mcts.phases`` in a row, as ``uct``
     runs them: the trace's last tree is ``search(game, state, n, rng, tree,
     rule, ...)``'s, and ``rng`` ends where the search leaves it (a property
-    test checks both). The options are ``search``'s (``rule``, ``backup``,
-    ``solver``, ``rollout``, a ``tree`` to continue); a trace keeps every tree
+    test checks both). The options are ``search``'s (``rule``, ``c``, ``z``,
+    ``backup``, ``solver``, ``rollout`` or one ``options`` value;
+    ``fnmcts.mcts.search_options``) with ``uct``'s rule: the tutorial's
+    ``ucb`` (so the solver is off) unless ``rule`` or ``options`` says
+    otherwise; and a ``tree`` to continue; a trace keeps every tree
     whole, so the budgets that stop or prune a search (``seconds``,
     ``max_nodes``, ``stop``) are not among them. ``exact``: solve the game from
     ``state`` exactly when it has at most this many states, for the exact
@@ -490,11 +486,11 @@ def trace(
     ``k`` dives done.
 
     >>> from fnmcts.games import TicTacToe
-    >>> from fnmcts.mcts import search, ucb
+    >>> from fnmcts.mcts import search
     >>> from fnmcts.rng import make_rng
     >>> game = TicTacToe()
     >>> t = trace(game, game.start(), 100, make_rng(1))
-    >>> len(t), t.tree(100) == search(game, game.start(), 100, make_rng(1), rule=ucb)
+    >>> len(t), t.tree(100) == search(game, game.start(), 100, make_rng(1), rule='tutorial')
     (100, True)
     >>> trace(game, game.start(), 10**9, make_rng(1))
     Traceback (most recent call last):
@@ -514,7 +510,11 @@ def trace(
         raise ValueError(f"n (the number of dives) must be non-negative, got {n}")
     if isinstance(exact, bool) or not isinstance(exact, int) or exact < 0:
         raise ValueError(f"exact is the most states the exact solution may hold (0: none), got {exact!r}")
-    state = _checked(game, state, rule, backup, rng)
+    if rule is None and options is None:
+        rule = ucb  # as uct: a trace is the tutorial's dives unless a rule is given
+    opts = search_options(game, options, **_given(rule=rule, c=c, z=z, rollout=rollout, backup=backup, solver=solver))
+    rule, backup, solver, rollout = opts.selection(), opts.backup, opts.solver, opts.rollout
+    state = _options(game, state, rng)
     tree = Tree(pmap(), state) if tree is None else _check_tree(tree).with_root(state)
     if memory is not None:
         _check_memory(game, state, n, memory, tree)
