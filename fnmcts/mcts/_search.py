@@ -263,8 +263,8 @@ def _step(game, tree, state, rng, iterations, opts, graph=None):
         grown = evolver.persistent()
     for i in touched:
         N0[i] = N[i]
-    stats.lookup = _reader(grown)
-    kept.ref = weakref.ref(grown, _forget)
+    kept.ref = ref = weakref.ref(grown, _forget)
+    stats.lookup = lambda state: ref().get(state)  # the tree is read through the weak reference: never kept alive
     _KEPT[:] = [kept]
     return Tree(grown, state), payoff
 
