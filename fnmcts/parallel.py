@@ -201,6 +201,7 @@ def worker_pool(workers: int | None):
         yield executor
     except BaseException:
         ours = [p for p in multiprocessing.active_children() if p not in before]
+        _quiet_manager(executor)
         executor.shutdown(wait=False, cancel_futures=True)
         for process in ours:
             process.terminate()
@@ -209,6 +210,37 @@ def worker_pool(workers: int | None):
         raise
     finally:
         executor.shutdown(wait=True)
+
+
+def _quiet_manager(executor) -> None:
+    """Let the thread that manages ``executor``'s workers end without printing a traceback.
+
+    A pool stopped on purpose (Ctrl-C, SIGTERM) has its workers terminated
+    under it; the pool's manager thread may then fail to report to a future
+    already cancelled (Python 3.11 raises ``InvalidStateError`` there) and
+    print a traceback after the command's one-line message. That thread's
+    exceptions are dropped from now on; every other thread's still print.
+
+    >>> import io, sys, threading
+    >>> class Pool:
+    ...     _executor_manager_thread = threading.Thread(target=lambda: 1 / 0)
+    >>> _quiet_manager(Pool())
+    >>> err, sys.stderr = sys.stderr, io.StringIO()
+    >>> Pool._executor_manager_thread.start(); Pool._executor_manager_thread.join()
+    >>> printed, sys.stderr = sys.stderr.getvalue(), err
+    >>> printed
+    ''
+    """
+    thread = getattr(executor, "_executor_manager_thread", None)
+    if thread is None:
+        return
+    previous = threading.excepthook
+
+    def hook(args):
+        if args.thread is not thread:
+            previous(args)
+
+    threading.excepthook = hook
 
 
 _KEPT: dict = {}
@@ -297,6 +329,7 @@ def _stop(entry) -> None:
     pid, executor, processes = entry
     if pid != os.getpid():
         return
+    _quiet_manager(executor)
     executor.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         process.terminate()
