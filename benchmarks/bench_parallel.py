@@ -1,6 +1,6 @@
 """Speedup on 2 cores: simulate (10,000,000 games), a tournament, a root-parallel search; the same on Dask.
 
-    python benchmarks/bench_parallel.py [--quick] [--json] [--rounds R] [--scale S] [--no-dask]
+    python benchmarks/bench_parallel.py [--quick] [--json] [--rounds R] [--scale S] [--no-dask] [--jobs simulate,tournament,root]
 
 Each job runs several ways, interleaved round by round (``benchmarks/harness.py``),
 its result checked equal across the ways that must agree (same seed, same result,
@@ -40,6 +40,9 @@ from fnmcts.parallel import worker_pool  # noqa: E402
 from fnmcts.rng import make_rng  # noqa: E402
 
 
+JOBS = ("simulate", "tournament", "root")
+
+
 def _same(results: dict, names) -> None:
     values = [results[n] for n in names if n in results]
     if any(v != values[0] for v in values[1:]):
@@ -50,11 +53,19 @@ def main(argv=None) -> int:
     def options(parser):
         parser.add_argument("--scale", type=float, default=1.0, help="scale every job's size (default 1)")
         parser.add_argument("--no-dask", action="store_true", help="skip the Dask column")
+        parser.add_argument("--jobs", default=",".join(JOBS),
+                            help=f"the jobs to run, comma-separated (default: all of {','.join(JOBS)})")
 
     bench = Bench("bench_parallel", __doc__, argv, options=options, rounds=3)
+    jobs = [j.strip() for j in bench.args.jobs.split(",") if j.strip()]
+    unknown = sorted(set(jobs) - set(JOBS))
+    if unknown or not jobs:
+        print(f"bench_parallel: --jobs takes some of {', '.join(JOBS)}, got {bench.args.jobs!r}", file=sys.stderr)
+        return 2
     scale = bench.size(bench.args.scale, 0.01)
     client = cluster = None
-    if not bench.args.no_dask and not bench.quick:
+    sim = match = root = None
+    if not bench.args.no_dask and not bench.quick and ("simulate" in jobs or "tournament" in jobs):
         try:
             import distributed
 
@@ -72,7 +83,7 @@ def main(argv=None) -> int:
             if client is not None:
                 ways["Dask, 2 processes"] = client
             games = max(1000, int(10_000_000 * scale))
-            sim = bench.compare(
+            sim = None if "simulate" not in jobs else bench.compare(
                 f"simulate Shut the Box, {games:,} games in chunks of 50,000",
                 {name: (lambda ex=ex: simulate(ShutTheBox(), games, seed=1, chunk_size=50_000, executor=ex))
                  for name, ex in ways.items()},
@@ -80,7 +91,7 @@ def main(argv=None) -> int:
             )
             nim21 = Nim(heap=21, max_take=3)
             matches = max(20, int(400 * scale))
-            match = bench.compare(
+            match = None if "tournament" not in jobs else bench.compare(
                 f"tournament, {matches} games of mcts_agent(300) against random on Nim(21), chunks of 25",
                 {name: (lambda ex=ex: tournament(nim21, mcts_agent(300, solver=False), random_agent, matches,
                                                  seed=1, executor=ex, chunk_size=25))
@@ -94,7 +105,7 @@ def main(argv=None) -> int:
         def search(**how):
             return mcts_move(ttt, ttt.start(), dives, make_rng(1), solver=False, **how)
 
-        root = bench.compare(
+        root = None if "root" not in jobs else bench.compare(
             f"mcts_move, {dives:,} dives on tic-tac-toe from the start, no solver",
             {"plain search in this process": lambda: search(),
              f"the same chunks of {chunk:,} one after the other (workers=1)": lambda: search(workers=1,
@@ -109,6 +120,8 @@ def main(argv=None) -> int:
             client.close()
             cluster.close()
     for comparison, goal in ((sim, 1.7), (match, 1.7), (root, 1.6)):
+        if comparison is None:
+            continue
         row = comparison["contenders"][-1] if comparison is root else comparison["contenders"][1]
         ratio = row["ratio"]
         bench.target(f">= {goal}x on 2 cores: {comparison['title']}", ratio["median"] >= goal,

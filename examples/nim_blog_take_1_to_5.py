@@ -40,7 +40,7 @@ found.move
 # player who took (payoffs (1, -1): the first player, A, wins), and stopped spending
 # iterations once the answer was known.
 found.proven[game.play(game.state(20), 2)], len(found.proven)
-# => ((Fraction(1, 1), Fraction(-1, 1)), 33)
+# => ((Fraction(1, 1), Fraction(-1, 1)), 30)
 
 # %%
 # Without the solver, as in the post, the visits concentrate on the winning move.

@@ -582,6 +582,7 @@ class OpenSpielGame(GameBase):
         setter(self, "_players", players)
         setter(self, "_short_name", game_type.short_name)
         setter(self, "_probabilities", {})  # float probabilities -> exact ones: derived values, never results
+        setter(self, "_payoffs", {})  # OpenSpiel's returns -> the payoff they scale to (derived, as above)
         setter(self, "_calibration", [])  # the bytes of one OpenSpiel state, measured when first asked
 
     def __repr__(self):
@@ -851,8 +852,14 @@ class OpenSpielGame(GameBase):
                 outcomes, denominator, cumulative = outcomes_of(native.chance_outcomes())
                 native.apply_action(outcomes[bisect_right(cumulative, rnd() * denominator)][0])
             elif player == -4:
-                scale = self._scale
-                return tuple(scale(r) for r in native.returns())
+                returns = tuple(native.returns())
+                payoff = self._payoffs.get(returns)
+                if payoff is None:
+                    scale = self._scale
+                    payoff = tuple(scale(r) for r in returns)
+                    if len(self._payoffs) < 4096:  # a game of many returns keeps the first seen
+                        self._payoffs[returns] = payoff
+                return payoff
             else:
                 raise ValueError(f"OpenSpiel's {self.spec} has no single player to move (player id {player})")
 

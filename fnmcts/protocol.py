@@ -125,7 +125,8 @@ method or hook                         what it gives, and who reads it
 ``random_payoff(state, rng)``          the payoff of one game played at random from
                                        ``state``, drawn as ``playout`` would
                                        (default: none, ``playout``).
-                                       Read by: fnmcts.agents, fnmcts.mcts.phases, fnmcts.montecarlo
+                                       Read by: fnmcts.agents, fnmcts.mcts,
+                                       fnmcts.mcts.phases, fnmcts.montecarlo
 ``random_wins(state, n, rng)``         the wins of ``n`` random games from ``state``,
                                        or ``None`` to decline (default: none).
                                        Read by: fnmcts.montecarlo

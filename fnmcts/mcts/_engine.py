@@ -28,12 +28,15 @@ it, as from a new node: the path holds each node once, and a cycle of stored
 states cannot hold a dive for ever.
 
 With the solver, a terminal node is proven at sight; a stored node keeps its
-proof (the ``proven`` of its record), set when a dive's backup finds its
-children decide it (a decision when a child gives the player to move the best
-payoff there is, one or two players, or when every child is proven: the best
-of them; a chance node when every outcome is: the expectation, in exact
+proof (the ``proven`` of its record), set when the backup of a dive that went
+through it finds its children decide it (a decision when a child gives the
+player to move the best payoff there is, one or two players, or when every
+child is proven: the best of them; a chance node when every outcome is: the expectation, in exact
 fractions); a state not stored that a dive passes through the dice is proven
-from its children whenever asked. So the proofs live in the tree's records and
+from its children whenever asked. A dive that ended at a new node proves
+nothing: that node's children are not known yet, and none is made to try (a
+win is proven once a dive went through the node and found the winning child).
+So the proofs live in the tree's records and
 nowhere else: a search continued on the tree it returned proves what the
 longer search would have. Proven values are exact payoff tuples, equal to
 ``fnmcts.exact.solve``'s (a property test checks it).
@@ -46,9 +49,11 @@ nothing.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from fractions import Fraction
 from math import inf as _inf, log as _log, sqrt as _sqrt
 
+from ..matches import playout
 from ..protocol import may_repeat, payoff_range
 from ._graph import CHANCE_NODE, END, UNSEEN, draw
 from ._records import builtin_rule, counts_of, rating, rating_selector, ucb_score
@@ -183,6 +188,8 @@ class Stats:
             self.E[i] = s if v is None else v * n
         if self.K is not None:
             self.K[i] = self.key(self.E[i], n)
+        if proof is not None and self.solver is not None:  # a proof given: the solver reads it afresh
+            self.solver.forget(i)
 
     def drop(self, i):
         """Take node ``i`` out of the tree (a bounded tree prunes its least visited nodes)."""
@@ -276,6 +283,7 @@ class Solver:
         self.floats_exact = True
         self._exact_of = {0.0: self.low, 1.0: self.high}  # float -> the one value seen with it
         self._terminal = {}  # terminal node -> its proof
+        self._looked = set()  # children tuples whose every node ``lookup`` has seen: ``proven`` holds their proofs
 
     def value(self, exact):
         """``(exact, rescaled floats)`` for an exact payoff tuple."""
@@ -310,7 +318,10 @@ class Solver:
         if exact is not None:
             pv = self.proven[i] = self.value(exact)
             return pv
-        if self._kind(i) == END:
+        k = self.graph.kind[i]
+        if k == UNSEEN:
+            k = self._kind(i)
+        if k == END:
             pv = self._terminal.get(i)
             if pv is None:
                 g = self.graph
@@ -378,6 +389,7 @@ class Solver:
         """Node ``i`` left the tree: its proof goes, and every proof derived through the dice is worked out again."""
         self.proven.pop(i, None)
         self.derived.clear()
+        self._looked.clear()
 
     def _best(self, pv, k):
         """Whether proof ``pv`` gives player ``k`` the best payoff there is."""
@@ -414,9 +426,8 @@ class Solver:
         the same proofs.
 
         In misère Nim(7, 3) (who takes the last loses) the first player wins by
-        taking 2 (heap 5: the second player's loss in 3 more steps); taking 3
-        loses in 2 steps (the second player takes 3); taking 1 is not proven
-        when the search stops (None: unknown):
+        taking 2 (heap 5: the second player's loss in 3 more steps); taking 1
+        and taking 3 are not proven when the search stops (None: unknown):
 
         >>> import random
         >>> from fnmcts.games.nim import Nim
@@ -430,7 +441,7 @@ class Solver:
         >>> _ = dives(graph, stats, root, 1, 1000, random.Random(1), ucb1_selector(), solver=solver,
         ...           stop_when_proven=True)
         >>> solver.plies(root), [solver.plies(graph.node(game.play(game.start(), m))) for m in (1, 2, 3)]
-        (4, [None, 3, 2])
+        (4, [None, 3, None])
         """
         memo = {} if memo is None else memo
         if i in memo:
@@ -493,8 +504,15 @@ class Solver:
         children and the best proven one (unless it is proven at the worst payoff
         and an unproven child is left).
         """
-        lookup = self.lookup
-        proofs = [lookup(child) for child in kids]
+        proven = self.proven
+        if kids in self._looked:  # each child looked up once: their proofs are all in ``proven`` since
+            if proven.keys().isdisjoint(kids):
+                return kids
+            proofs = list(map(proven.get, kids))
+        else:
+            lookup = self.lookup
+            proofs = [lookup(child) for child in kids]
+            self._looked.add(kids)
         best = top = None
         for child, pv in zip(kids, proofs):
             if pv is not None:
@@ -586,32 +604,72 @@ def user_selector(rule, expectimax=False):
     return rating_selector(lambda counts, parent: rating(rule, counts, parent, expectimax, builtin))
 
 
-def _random_finish(g, i, rnd, rng):
-    """Play random moves from node ``i`` to the end; the terminal node (the draws of ``playout``).
+def _random_finish(g, i, rnd, rng, off):
+    """``(rescaled payoff, payoff or None, terminal node or None)`` of random moves from node ``i`` to the end.
 
-    Only the child each move plays is made (``CompiledGraph.child``). The
-    uniform draw of ``random_agent`` and the chance draw of ``draw``, inline.
+    The draws are ``playout``'s.
+
+    The walk follows the graph through the decisions whose children the descent
+    made (and the chance outcomes drawn before: no state hashed, no protocol
+    call); at the first state past them it leaves the graph and ``off(state)``
+    ends the game (the game's ``random_payoff`` kernel, or ``playout`` through
+    the protocol; the terminal node is then None and the payoff is given;
+    at a terminal node of the graph the payoff is None: the node's state has it). It makes no node and expands
+    none: a playout builds nothing for the states it passes. A game's own
+    tables (``compiled_graph()``) are read as the graph. The uniform draw of
+    ``random_agent`` and the chance draw of ``draw``, inline.
     """
-    kind, lazy, chance = g.kind, g.lazy, g.chance
+    kind, kids, chance = g.kind, g.kids, g.chance
+    given = g.given
+    tabled = 0 if given is None else len(given.states)  # nodes the game's tables give: expanding them reads the tables
     while True:
         k = kind[i]
         if k >= 0:
-            ks = lazy[i]
-            j = int(rnd() * len(ks)) if len(ks) > 1 else 0
-            c = ks[j]
-            i = c if c is not None else g.child(i, j)
+            ks = kids[i]
+            if ks is None:
+                return (*off(g.states[i]), None)
+            i = ks[int(rnd() * len(ks)) if len(ks) > 1 else 0]
         elif k == END:
-            return i
+            return g.u[i], None, i
         elif k == UNSEEN:
+            if i >= tabled:
+                return (*off(g.states[i]), None)
             g.expand(i)
         else:
             e = chance[i]
             if e[0] is not None:  # a slot table
                 j = e[0][int(rnd() * e[1])]
-                c = e[3][j]
-                i = c if c is not None else g.outcome_child(i, j)
+            elif e[5] is not None:  # the game's own sampler
+                j = e[6][e[5](g.states[i], rng)]
             else:
-                i = draw(g, i, rng)
+                j = bisect_right(e[2], rnd() * e[1])
+            c = e[3][j]
+            if c is None:
+                return (*off(g.game.play(g.states[i], e[7][j][0])), None)
+            i = c
+
+
+def _finisher(g, rng):
+    """``off(state) -> (rescaled payoff, payoff)`` of a random game from ``state`` off the graph.
+
+    On the game's ``random_payoff`` kernel when it has one (as
+    ``phases.simulate``), else ``matches.playout`` through the protocol; each
+    payoff is rescaled once (the first 4,096 kept: a game of many scores).
+    """
+    game = g.game
+    kernel = getattr(game, "random_payoff", None)
+    rescale, rescaled = g.rescale, {}
+
+    def off(state):
+        pay = tuple(kernel(state, rng)) if kernel is not None else tuple(game.payoff(playout(game, state, rng)))
+        res = rescaled.get(pay)
+        if res is None:
+            res = rescale(pay)
+            if len(rescaled) < 4096:
+                rescaled[pay] = res
+        return res, pay
+
+    return off
 
 
 def _children_of(g, stats, i):
@@ -659,8 +717,11 @@ def dives(
     stats, parent_visits)`` picks the child to enter (``user_selector``; the
     built-in rules, ``ucb_selector`` and ``ucb1_selector``, run inline).
     ``solver``: a ``Solver`` whose proofs are used and extended.
-    ``compiled_playouts=False`` plays the random playouts through the protocol
-    (the same draws) instead of interning the states they pass. ``proven
+    A random playout runs on the game's ``random_payoff`` kernel when it has
+    one (``phases.simulate``) and gives no tables of its graph, else walks the
+    graph where it is made (a game's tables: all of it) and plays the rest
+    through the protocol; ``compiled_playouts=False`` plays it all
+    through the protocol (the same draws). No way makes a node. ``proven
     value`` is the exact value of the proven node that ended the last dive (or
     None). ``touched``, a list, if given, gets every node whose counts a dive
     changed (a node once per dive that backs it up: the records to write back).
@@ -684,7 +745,7 @@ def dives(
     >>> solver = Solver(graph, stats)
     >>> dives(graph, stats, root, 1, 50, random.Random(1), ucb1_selector(), solver=solver,
     ...       stop_when_proven=True)[0]
-    3
+    5
     >>> solver.lookup(root)[0]
     (Fraction(1, 1), Fraction(-1, 1))
     """
@@ -707,6 +768,7 @@ def dives(
     solving = solver is not None
     lookup = solver.lookup if solving else None
     compiled = rollout is None and compiled_playouts
+    off = _finisher(g, rng) if compiled else None
     key_rule = mode if K is not None and not expectimax else 0  # 1 or 2: the counting loop keeps the keys
     score_of = ucb_score
     groups = [[] for _ in range(g.num_players)]  # the nodes of a dive by the player who moved into them
@@ -727,7 +789,7 @@ def dives(
             path = [root]
             on_path = {root}
             movers = [root_mover]
-        exact = None
+        exact, fresh = None, False
         ni = N[i]
         while True:
             if pv is not None:  # a proven node ends the dive (stored by the backup if it is new)
@@ -737,12 +799,11 @@ def dives(
                 break
             if ni is None:  # a new node: one playout from it; the backup counts it from 0
                 if compiled:
-                    last = finish(g, i, rnd, rng)
-                    res = u[last]
-                    grow()
+                    res, raw, last = finish(g, i, rnd, rng, off)
                 else:
                     (res, raw), last = _play_out(g, i, rng, rollout), None
                 N[i] = 0
+                fresh = True
                 break
             k = kind[i]
             if k >= 0:  # a decision: its children, made when first asked
@@ -855,7 +916,7 @@ def dives(
                 E[node] = v * nn
                 if K is not None:
                     K[node] = key(E[node], nn)
-        if solving:
+        if solving and not fresh:  # a dive that ended at a new node proves nothing: its children are not known yet
             solver.prove_path(path)
     if exact is not None:
         raw = exact

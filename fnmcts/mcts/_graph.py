@@ -10,7 +10,8 @@ draw a chance outcome), ``u[i]`` (a terminal's payoff rescaled to [0, 1] per
 player). Each state's kind, moves and chance outcomes are computed from the
 protocol once, when the node is first expanded, and kept in plain lists: a
 dive or a playout that passes a state again makes no protocol call and hashes
-no state. A playout makes only the child it plays, never all of them.
+no state. A playout makes no node (``_engine``: it walks the graph where it is
+made, or runs on the game's ``random_payoff``, and plays the rest through the protocol).
 Every finite game gets this compiled form; a game may build its own faster
 through the optional ``compiled_graph()`` hook (same answers). A property test
 proves the engine on it equal, draw for draw, to the phases of

@@ -282,7 +282,7 @@ def move_search_to_json(game, found) -> dict:
     >>> found = mcts_move(game, game.start(), 100, make_rng(1))
     >>> data = move_search_to_json(game, found)
     >>> data["move"], data["iterations"], data["proven"][0]
-    (1, 12, [{'heap': 1, 'player': 1}, ['-1/1', '1/1']])
+    (1, 16, [{'heap': 0, 'player': 1}, ['1/1', '-1/1']])
     >>> move_search_from_json(data, GAMES) == (game, found)
     True
     """

@@ -638,9 +638,9 @@ class MoveSearch(FixedRecord):
     >>> game = Nim(heap=6, max_take=3)
     >>> found = mcts_move(game, game.start(), 200, make_rng(1))
     >>> found.move, found.iterations, found.proven[game.start()]
-    (1, 12, (Fraction(1, 1), Fraction(-1, 1)))
+    (1, 16, (Fraction(1, 1), Fraction(-1, 1)))
     >>> [(move, visits(r)) for move, r in found.children]
-    [(1, 6), (2, 2), (3, 3)]
+    [(1, 8), (2, 3), (3, 4)]
     """
 
     move = field(mandatory=True)
@@ -995,7 +995,7 @@ def subtree(game, tree, state, *, walk: int = SUBTREE_WALK) -> Tree:
     >>> after = game.play(game.start(), 3)
     >>> kept = subtree(game, tree, after)
     >>> len(tree), len(kept), kept.root == after, kept[after] == tree[after]
-    (12, 7, True, True)
+    (16, 10, True, True)
     """
     tree = _check_tree(tree)
     state = check_state(game, state)
@@ -1066,7 +1066,7 @@ def mcts_agent(
     2
     >>> move, memory = agent_move(mcts_agent(500, reuse=True), game, game.start(), make_rng(2))
     >>> move, memory.root == game.play(game.start(), move), len(memory)
-    (2, True, 14)
+    (2, True, 16)
     """
     if iterations is not None and (isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1):
         raise ValueError(f"iterations must be a positive whole number, got {iterations!r}")

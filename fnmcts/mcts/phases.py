@@ -353,7 +353,9 @@ def backup(game, tree, path: Path, payoff, *, backup: str = "mean", solver: bool
     expectimax step over its children (deepest first). With ``solver=True``
     the states of the path are proven from their children where the children
     decide them (deepest first, stopping at the first that is not), and keep
-    their exact value under ``proven``. Only the records of the path change.
+    their exact value under ``proven``; a path that ended at a new state proves
+    nothing (a state is proven from its children once a dive has gone through
+    it: the search knows them then). Only the records of the path change.
 
     >>> from fnmcts.games import Nim
     >>> game = Nim(heap=3, max_take=2)
@@ -375,7 +377,7 @@ def backup(game, tree, path: Path, payoff, *, backup: str = "mean", solver: bool
                 n, s, *_ = counts_of(new[state])
                 v = node_value(game, known, state, mover, s / n)
                 new[state] = new[state].set("value", 0.0 if v < 0.0 else 1.0 if v > 1.0 else v)
-        if solver:
+        if solver and path.end != "new":  # a new state's children are not known yet: nothing is proven from them
             for state, _ in reversed(nodes):
                 rec = new[state]
                 value = rec.get("proven")
