@@ -38,7 +38,6 @@ from .nim import MOVER, OTHER, _check_int
 
 __all__ = [
     "Piles",
-    "nim_sum",
     "piles_mover_wins",
     "piles_winner",
     "piles_winning_moves",
