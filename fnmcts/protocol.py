@@ -312,7 +312,9 @@ _TABLES: dict = {}
 
 The tuple is held, so its ``id`` is not reused while the entry lives; only a tuple
 of ``(outcome, probability)`` tuples (immutable all through) is kept, at most
-``_MAX_TABLES`` of them (then tables are worked out per draw, as before)."""
+``_MAX_TABLES`` of them (when full, the kept tables are dropped and kept again
+as they are drawn from: a long run never falls back to working out a table
+per draw)."""
 
 _MAX_TABLES = 4096
 
@@ -325,8 +327,10 @@ def _draw_table(outcomes, state) -> tuple[int, tuple[int, ...]]:
     denominator, cumulative = _cumulative([p for _, p in outcomes])
     if cumulative[-1] != denominator:
         raise ValueError(f"chance probabilities at {state!r} do not sum to 1")
-    if (type(outcomes) is tuple and len(_TABLES) < _MAX_TABLES
-            and all(type(pair) is tuple and type(pair[1]) in (Fraction, int, float) for pair in outcomes)):
+    if type(outcomes) is tuple and all(type(pair) is tuple and type(pair[1]) in (Fraction, int, float)
+                                       for pair in outcomes):
+        if len(_TABLES) >= _MAX_TABLES:  # full (a game that makes new tuples per call): start again, keep going
+            _TABLES.clear()
         _TABLES[id(outcomes)] = (outcomes, denominator, cumulative)
     return denominator, cumulative
 

@@ -126,6 +126,21 @@ def test_the_draw_table_is_worked_out_once_per_outcome_tuple(monkeypatch):
     assert (denominator, cumulative) == (6, (1, 2, 3, 4, 5, 6)) and isinstance(cumulative, tuple)
 
 
+def test_a_full_draw_table_starts_again_rather_than_working_out_every_draw(monkeypatch):
+    monkeypatch.setattr(protocol, "_TABLES", {})
+    monkeypatch.setattr(protocol, "_MAX_TABLES", 8)
+    rng = random.Random(5)
+    for k in range(20):  # a game that makes new outcome tuples on every call fills the table
+        protocol._draw_table(((k, Fraction(1, 2)), (-k, Fraction(1, 2))), None)
+    assert len(protocol._TABLES) <= 8
+    calls = []
+    real = protocol._cumulative
+    monkeypatch.setattr(protocol, "_cumulative", lambda probabilities: calls.append(1) or real(probabilities))
+    game = Pig(goal=20)
+    faces = [protocol.sample_outcome(game, (0, 0, 0, 0, ROLLING), rng) for _ in range(200)]
+    assert len(calls) <= 1 and set(faces) == {1, 2, 3, 4, 5, 6}
+
+
 def test_a_list_of_outcomes_is_not_kept_so_changing_it_changes_the_draws():
     outcomes = [("a", Fraction(1, 2)), ("b", Fraction(1, 2))]
     game = _Chance(outcomes)

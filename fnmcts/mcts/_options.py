@@ -136,6 +136,28 @@ def search_options(game=None, options=None, **given) -> SearchOptions:
     ...
     TypeError: unknown search option 'rulle': the options are rule, c, z, backup, solver, rollout, final
     """
+    if options is None:  # the same options again (a learner's loop of one-dive calls): checked once
+        try:
+            key = (DEFAULT_C, DEFAULT_Z, *((name, type(value), value) for name, value in given.items()))
+            return _CHECKED[key]
+        except (KeyError, TypeError):  # not seen yet, or a value that does not hash
+            pass
+    found = _search_options(game, options, given)
+    if options is None:
+        try:
+            if len(_CHECKED) >= 64:
+                _CHECKED.clear()
+            _CHECKED[key] = found
+        except TypeError:
+            pass
+    return found
+
+
+_CHECKED = {}
+"""``search_options`` of options given one by one: the value by the defaults and the names, types and values given."""
+
+
+def _search_options(game, options, given) -> SearchOptions:
     if isinstance(game, SearchOptions):
         raise TypeError(
             "search_options(game=None, options=None, **options): the game comes first, got SearchOptions(...) there"
