@@ -41,7 +41,7 @@ def main(argv=None) -> int:
         {"bare interpreter (pass)": lambda: run("pass"),
          "import fnmcts": lambda: run("import fnmcts"),
          "import fnmcts, then simulate Shut the Box once": lambda: run(
-             "import fnmcts; fnmcts.simulate(fnmcts.ShutTheBox(), 1, seed=1)")},
+             "import fnmcts, fnmcts.games; fnmcts.simulate(fnmcts.games.ShutTheBox(), 1, seed=1)")},
         unit="starts",
     )
     bare = comparison["contenders"][0]["median_seconds"]

@@ -5,133 +5,78 @@ are immutable (pyrsistent maps, frozensets, tuples); every function that draws
 takes an explicit ``rng`` or ``seed``.
 
 >>> import fnmcts
->>> game = fnmcts.ShutTheBox(simplified=True)
+>>> from fnmcts.games import ShutTheBox
+>>> game = ShutTheBox(simplified=True)
 >>> fnmcts.simulate(game, 100_000, seed=1).win
 20
+
+The game classes live in ``fnmcts.games`` (``from fnmcts.games import Nim``),
+each algorithm's helpers and value types in its module (``fnmcts.mcts``,
+``fnmcts.montecarlo``, ``fnmcts.exact``, ``fnmcts.qlearning``, ...); this
+namespace holds the protocol and the verbs. Names that lived here in earlier
+releases still work for one release, with a ``DeprecationWarning`` naming their
+home.
 """
 
 import importlib
+import warnings
 
-_LAZY = {
-    # matches
-    "GameRecord": ".matches",
-    "MemoryAgent": ".matches",
-    "TournamentRecord": ".matches",
-    "agent_move": ".matches",
-    "play_game": ".matches",
-    "playout": ".matches",
-    "random_agent": ".matches",
-    "tournament": ".matches",
-    # exact
-    "best_move": ".exact",
-    "best_moves": ".exact",
-    "evaluate_policy": ".exact",
-    "random_policy": ".exact",
-    "solve": ".exact",
-    "value": ".exact",
-    # games
-    "GAMES": ".games",
-    "Nim": ".games",
-    "Piles": ".games",
-    "ShutTheBox": ".games",
-    "TicTacToe": ".games",
-    # openspiel
-    "from_openspiel": ".openspiel",  # OpenSpiel's games (the openspiel extra; pyspiel loads with a game)
-    # montecarlo
-    "Simulation": ".montecarlo",
-    "estimate": ".montecarlo",
-    "simulate": ".montecarlo",
-    "wilson_interval": ".montecarlo",
-    # mcts
-    "CompiledGraph": ".mcts",
-    "MoveSearch": ".mcts",
-    "Record": ".mcts",
-    "Tree": ".mcts",
-    "mean": ".mcts",
-    "visits": ".mcts",
-    "backed_up_values": ".mcts",
-    "greedy_move": ".mcts",
-    "greedy_policy": ".mcts",
-    "mcts_agent": ".mcts",
-    "mcts_move": ".mcts",
-    "principal_variation": ".mcts",
-    "record": ".mcts",
-    "search": ".mcts",
-    "subtree": ".mcts",
-    "top_children": ".mcts",
-    "ucb": ".mcts",
-    "ucb1": ".mcts",
-    "uct": ".mcts",
-    # agents
-    "AGENTS": ".agents",
-    "exact_agent": ".agents",
-    "make_agent": ".agents",
-    "montecarlo_agent": ".agents",
-    "montecarlo_perfect_agent": ".agents",
-    "perfect_agent": ".agents",
-    # protocol
-    "CHANCE": ".protocol",
-    "Game": ".protocol",
-    "GameBase": ".protocol",
-    "chance_outcomes": ".protocol",
-    "is_terminal": ".protocol",
-    "payoff": ".protocol",
-    "payoff_range": ".protocol",
-    "play": ".protocol",
-    "possible_moves": ".protocol",
-    "sample_outcome": ".protocol",
-    "start": ".protocol",
-    "to_move": ".protocol",
-    # qlearning
-    "QAI": ".qlearning",
-    "best_future_reward": ".qlearning",
-    "choose_action": ".qlearning",
-    "get_q_value": ".qlearning",
-    "optimal_move_rate": ".qlearning",
-    "train_game": ".qlearning",
-    "update_q_value": ".qlearning",
-    # io
-    "load_ai": ".io",
-    "load_search": ".io",
-    "load_tree": ".io",
-    "save_ai": ".io",
-    "save_search": ".io",
-    "save_tree": ".io",
-    # rng
-    "child_seed": ".rng",
-    "dice_roll": ".rng",
-    "make_rng": ".rng",
-    # limits
-    "TooLarge": ".limits",
-    # parallel
-    "Interrupted": ".parallel",
-    # tables
-    "best_move_table": ".tables",
-    "build_tree": ".tables",
-    "lookup_table": ".tables",
-    "optimal_play_table": ".tables",
-    "random_play_table": ".tables",
-    # theory
-    "winner": ".theory",
-    "winning_moves": ".theory",
-    # games.piles
-    "nim_sum": ".games.piles",
-    # tutorial
-    "evaluate_position": ".tutorial",
-    "new_ai": ".tutorial",
-    "train": ".tutorial",
+_HOMES = {
+    "protocol": "CHANCE Game GameBase start to_move possible_moves chance_outcomes play payoff is_terminal",
+    "rng": "make_rng",
+    "limits": "TooLarge",
+    "games": "GAMES",
+    "openspiel": "from_openspiel",  # OpenSpiel's games (the openspiel extra; pyspiel loads with a game)
+    "matches": "random_agent playout play_game tournament",
+    "montecarlo": "simulate",
+    "exact": "solve value best_move evaluate_policy random_policy",
+    "agents": "AGENTS make_agent perfect_agent exact_agent",
+    "theory": "winner winning_moves",
+    "mcts": "search mcts_move mcts_agent Tree Record record ucb ucb1 greedy_policy subtree",
+    "qlearning": "choose_action get_q_value update_q_value",
+    "tutorial": "new_ai train",  # the Q-learning source's train(n) and NimAI(): piles 1, 3, 5, 7 by default
+    "io": "save_ai load_ai save_tree load_tree save_search load_search",
 }
+
+_LAZY = {name: "." + module for module, names in _HOMES.items() for name in names.split()}
 """Where each public name lives: ``import fnmcts`` loads none of these modules; the first use of a
 name imports its module (once per process, as any import), so the import itself stays light."""
 
+_OLD_NAMES = {
+    "protocol": "payoff_range sample_outcome",
+    "rng": "child_seed dice_roll",
+    "games": "ShutTheBox Nim Piles TicTacToe",
+    "parallel": "Interrupted",
+    "montecarlo": "Simulation estimate wilson_interval",
+    "matches": "MemoryAgent GameRecord TournamentRecord agent_move",
+    "exact": "best_moves",
+    "agents": "montecarlo_agent montecarlo_perfect_agent",
+    "grundy": "nim_sum",
+    "mcts": "visits mean CompiledGraph greedy_move backed_up_values top_children principal_variation MoveSearch uct",
+    "qlearning": "QAI best_future_reward train_game optimal_move_rate",
+    "tables": "random_play_table optimal_play_table lookup_table build_tree best_move_table",
+    "tutorial": "evaluate_position",
+}
+_MOVED = {name: f"fnmcts.{module}" for module, names in _OLD_NAMES.items() for name in names.split()}
+"""Top-level names of earlier releases and the module each lives in now: ``fnmcts.NAME`` still
+works for one release, with a ``DeprecationWarning`` naming the new home."""
+
 
 def __getattr__(name):
-    """A public name, or a submodule (``fnmcts.exact``), imported on first use."""
+    """A public name, a moved name (with a ``DeprecationWarning``), or a submodule, imported on first use."""
     home = _LAZY.get(name)
     if home is not None:
         value = getattr(importlib.import_module(home, __name__), name)
         globals()[name] = value  # found once: later uses are plain attribute reads
         return value
+    moved = _MOVED.get(name)
+    if moved is not None:
+        warnings.warn(
+            f"fnmcts.{name} moved to {moved}.{name}; the top-level name is deprecated and goes in the next release",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return getattr(importlib.import_module(moved), name)
     if not name.startswith("__"):
         try:
             return importlib.import_module(f"{__name__}.{name}")
@@ -142,9 +87,8 @@ def __getattr__(name):
 
 
 def __dir__():
-    return sorted(set(globals()) | set(_LAZY))
-
-
+    """The public names and the dunders: moved names and helpers stay out of ``dir(fnmcts)``."""
+    return sorted({name for name in globals() if name.startswith("__")} | set(__all__))
 
 
 def _deprecated_play_module():
@@ -191,90 +135,52 @@ __all__ = [
     "chance_outcomes",
     "play",
     "payoff",
-    "payoff_range",
     "is_terminal",
-    "sample_outcome",
-    # randomness
+    # randomness and errors
     "make_rng",
-    "Interrupted",
     "TooLarge",
-    "child_seed",
-    "dice_roll",
     # games
     "GAMES",
-    "ShutTheBox",
-    "TicTacToe",
-    "Nim",
-    "Piles",
     "from_openspiel",
-    # Monte Carlo
-    "Simulation",
-    "estimate",
-    "simulate",
-    "playout",
-    "wilson_interval",
-    # agents
+    # games between agents
     "random_agent",
-    # the Nim family: agents, games between agents, closed forms
-    "AGENTS",
-    "make_agent",
-    "perfect_agent",
-    "exact_agent",
-    "montecarlo_agent",
-    "montecarlo_perfect_agent",
-    "evaluate_position",
-    "GameRecord",
-    "TournamentRecord",
+    "playout",
     "play_game",
     "tournament",
-    "winner",
-    "winning_moves",
-    "nim_sum",
-    # Monte Carlo tree search
-    "Record",
-    "record",
-    "visits",
-    "mean",
-    "CompiledGraph",
-    "ucb",
-    "ucb1",
-    "uct",
-    "search",
-    "greedy_move",
-    "greedy_policy",
-    "backed_up_values",
-    "top_children",
-    "principal_variation",
-    "MoveSearch",
-    "Tree",
-    "subtree",
-    "MemoryAgent",
-    "agent_move",
-    "mcts_move",
-    "mcts_agent",
+    # Monte Carlo
+    "simulate",
     # exact values
     "solve",
     "value",
     "best_move",
-    "best_moves",
     "evaluate_policy",
     "random_policy",
-    # Shut the Box tables: look-up table, full tree, best-move table
-    "random_play_table",
-    "optimal_play_table",
-    "lookup_table",
-    "build_tree",
-    "best_move_table",
+    # agents by name
+    "AGENTS",
+    "make_agent",
+    "perfect_agent",
+    "exact_agent",
+    # closed forms
+    "winner",
+    "winning_moves",
+    # Monte Carlo tree search
+    "search",
+    "mcts_move",
+    "mcts_agent",
+    "Tree",
+    "Record",
+    "record",
+    "ucb",
+    "ucb1",
+    "greedy_policy",
+    "subtree",
     # Q-learning
-    "QAI",
     "new_ai",
+    "train",
+    "choose_action",
     "get_q_value",
     "update_q_value",
-    "best_future_reward",
-    "choose_action",
-    "train_game",
-    "train",
-    "optimal_move_rate",
+    # files
     "save_ai",
     "load_ai",
     "save_tree",

@@ -45,10 +45,11 @@ from pyrsistent import pmap
 from . import qlearning as qlearning
 from .exact import best_moves, solve
 from .mcts import DEFAULT_ITERATIONS
-from .mcts import mcts_agent as _mcts_agent
+from .mcts import mcts_agent  # re-exported: one agent, one name
 from .parallel import check_count
 from .matches import first_move_agent, playout, random_agent
 from .protocol import payoff_range
+from .qlearning import q_agent  # re-exported: one agent, one name
 from .theory import closed_form_moves, has_closed_form
 
 __all__ = [
@@ -256,42 +257,24 @@ def montecarlo_perfect_agent(game, state, rng: random.Random, *, trials: int = 1
 # -- agents from other modules --------------------------------------------------------
 
 
-def mcts_agent(iterations: int | None = None, **options):
-    """A Monte Carlo tree search agent: ``fnmcts.mcts.mcts_agent(iterations, **options)``.
+def _mcts(iterations: int | None = None, **options):
+    """Monte Carlo tree search: ``fnmcts.mcts.mcts_agent(iterations, **options)``, ``iterations=None`` the default.
 
     ``iterations`` defaults to ``fnmcts.mcts.DEFAULT_ITERATIONS`` (with
     MCTS-Solver the search stops as soon as the position is proven).
-
     Options (see ``fnmcts.mcts``): ``rule`` ("ucb1" or the tutorial's "ucb"),
     ``c``, ``final`` ("visits" or "mean"), ``solver`` (MCTS-Solver),
     ``seconds`` (a time budget a move), ``max_nodes``, ``reuse`` (keep the tree
-    from move to move: a ``fnmcts.matches.MemoryAgent``). The agent is a
-    ``functools.partial`` (or a ``MemoryAgent`` of one), so it can run in
-    worker processes.
-
-    >>> from fnmcts.games import Nim
-    >>> import pickle
-    >>> agent = mcts_agent(500, solver=False)
-    >>> copy = pickle.loads(pickle.dumps(agent))
-    >>> agent(Nim(), Nim().state(6), random.Random(1)), copy(Nim(), Nim().state(6), random.Random(1))
-    (1, 1)
+    from move to move: a ``fnmcts.matches.MemoryAgent``).
     """
-    return _mcts_agent(DEFAULT_ITERATIONS if iterations is None else iterations, **options)
+    return mcts_agent(DEFAULT_ITERATIONS if iterations is None else iterations, **options)
 
 
-def q_agent(ai=None):
-    """A trained Q-learning agent from an ``ai`` value (``fnmcts.qlearning.q_agent``).
-
-    A saved Q table is loaded first, with ``fnmcts.load_ai(q_table)``.
-
-    >>> from fnmcts.games import Piles
-    >>> ai = qlearning.train(3_000, seed=1, game=Piles((1, 2)))
-    >>> q_agent(ai)(ai.game, ai.game.state((0, 2)), random.Random(0))
-    (1, 1)
-    """
+def _q(ai=None):
+    """A trained Q-learning agent from an ``ai`` value (``fnmcts.qlearning.q_agent``); load a saved table first."""
     if ai is None:
         raise ValueError("the q agent needs a trained ai: load a q_table file with fnmcts.load_ai(path)")
-    return qlearning.q_agent(ai)
+    return q_agent(ai)
 
 
 def _plain(agent, what):
@@ -343,9 +326,9 @@ AGENTS = pmap(
         "perfect": _perfect,
         "montecarlo": _montecarlo,
         "montecarlo-perfect": _montecarlo_perfect,
-        "mcts": mcts_agent,
+        "mcts": _mcts,
         "exact": _exact,
-        "q": q_agent,
+        "q": _q,
     }
 )
 """Agent factories by command-line name: ``AGENTS[name](**options) -> agent``."""

@@ -59,7 +59,6 @@ __all__ = [
     "MAX_SWEEPS",
     "Solution",
     "ExactSolution",
-    "check_game",
     "solve",
     "value",
     "best_moves",

@@ -42,7 +42,6 @@ __all__ = [
     "worker_pool",
     "kept_pool",
     "worker_kept",
-    "check_count",
     "Interrupted",
     "interrupted",
 ]

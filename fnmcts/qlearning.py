@@ -94,7 +94,7 @@ __all__ = [
     "train",
     "q_agent",
     "optimal_move_rate",
-    "win_rate",
+    "win_rate_against",
     "evaluate",
     "ai_to_json",
     "ai_from_json",
@@ -642,7 +642,7 @@ def _seat_chunk(ai, opponent, seat, size, rng):
 
 
 def _win_rate_counts(games, wins, draws) -> PMap:
-    """``win_rate``'s map from the wins of each seat and the draws of ``games`` games a seat."""
+    """``win_rate_against``'s map from the wins of each seat and the draws of ``games`` games a seat."""
     total = wins[0] + wins[1]
     return pmap(
         {
@@ -671,7 +671,7 @@ def _chunked_win_rate(ai, opponent, games, seed, progress, executor, chunk_size)
     return _win_rate_counts(games, wins, draws)
 
 
-def win_rate(
+def win_rate_against(
     ai: QAI,
     opponent: Callable,
     games: int = 1000,
@@ -699,7 +699,7 @@ def win_rate(
     >>> from fnmcts.games import Piles
     >>> game = Piles((1, 2))
     >>> from fnmcts.matches import random_agent
-    >>> result = win_rate(train(500, seed=1, game=game), random_agent, games=100, seed=3)
+    >>> result = win_rate_against(train(500, seed=1, game=game), random_agent, games=100, seed=3)
     >>> result["games"], result["wins_first"]
     (200, 100)
     """
@@ -742,7 +742,7 @@ def evaluate(
     ``win_rate_vs_perfect`` over ``games`` games on each side (``vs_random`` /
     ``vs_perfect`` hold the details). ``progress(1)`` is called after each of
     the ``4 * games`` games. ``executor`` / ``chunk_size``: the games run in
-    chunks with child seeds, there (see ``win_rate``).
+    chunks with child seeds, there (see ``win_rate_against``).
 
     >>> from fnmcts.games import Nim
     >>> report = evaluate(train(3_000, seed=2, game=Nim(heap=9, max_take=3)), games=200, seed=1)
@@ -754,8 +754,8 @@ def evaluate(
     optimal, winning = _optimal_counts(ai, solution)
     rng = make_rng(seed)
     chunks = dict(executor=executor, chunk_size=chunk_size)
-    vs_random = win_rate(ai, random_agent, games, rng.randrange(2**32), progress, **chunks)
-    vs_perfect = win_rate(ai, _perfect_agent(game, solution), games, rng.randrange(2**32), progress, **chunks)
+    vs_random = win_rate_against(ai, random_agent, games, rng.randrange(2**32), progress, **chunks)
+    vs_perfect = win_rate_against(ai, _perfect_agent(game, solution), games, rng.randrange(2**32), progress, **chunks)
     return pmap(
         {
             "optimal_move_rate": optimal / winning if winning else None,
@@ -901,3 +901,17 @@ def ai_to_text(ai: QAI) -> str:
     if back != ai:
         raise ValueError("cannot save this Q table: it would not load back the same (a key or value that JSON cannot hold)")
     return text + "\n"
+
+
+def __getattr__(name):
+    """``win_rate``, the name of ``win_rate_against`` in earlier releases, with a ``DeprecationWarning``."""
+    if name == "win_rate":
+        import warnings
+
+        warnings.warn(
+            "fnmcts.qlearning.win_rate is now win_rate_against (fnmcts.mcts.win_rate is a record's share of wins)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return win_rate_against
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

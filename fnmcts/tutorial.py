@@ -5,9 +5,9 @@ Clojure tutorial's ``simulate(n)`` plays Shut the Box and its ``uct(tree, box,
 rng)`` searches it, the 21 game's ``evaluate_position`` plays one-heap Nim,
 and the Q-learning project's ``train(n)`` learns piles [1, 3, 5, 7] and reads
 its Q tables back by the names of ``fnmcts.games.GAMES``. They live here, at
-the top of the library; ``fnmcts`` exports those whose names mean nothing else
-there (``fnmcts.train``, ``fnmcts.new_ai``, ``fnmcts.evaluate_position``), while
-``fnmcts.uct`` and ``fnmcts.simulate`` are the generic ones.
+the top of the library, and keep the sources' signatures: ``fnmcts.train`` and
+``fnmcts.new_ai`` are this module's (piles [1, 3, 5, 7] unless told), while
+``fnmcts.simulate`` and ``fnmcts.mcts.uct`` are the generic ones (the game first).
 
 >>> from pyrsistent import pmap
 >>> simulate(100_000, seed=1, simplified=True).win
@@ -24,6 +24,7 @@ Piles(piles=(1, 3, 5, 7), misere=True)
 from __future__ import annotations
 
 import random
+from functools import partial
 from typing import Callable
 
 from . import qlearning
@@ -47,7 +48,6 @@ __all__ = [
     "Q_GAME",
     "new_ai",
     "train",
-    "ai_from_json",
     "load_ai",
     "load_tree",
     "load_search",
@@ -75,11 +75,11 @@ def simulate(n: int, seed=None, *, rng=None, box=None, simplified: bool = False,
 def uct(tree, box, rng, game=None, rule=ucb, *, simplified: bool = False, **options):
     """The tutorial's ``uct``: one dive from ``box``; return ``(tree, result)``.
 
-    ``fnmcts.uct`` (the four phases of ``fnmcts.mcts.phases``) on
+    ``fnmcts.mcts.uct`` (the four phases of ``fnmcts.mcts.phases``) on
     ``ShutTheBox()`` (``simplified``: the rules of task 4) unless another
     ``game`` is given: the tree maps boxes to records, ``result`` is ``'win'``
     or ``'loss'``, and the new tree shares every record off the dive's path
-    with ``tree``. Options as for ``fnmcts.uct`` (``rollout``, ``backup``,
+    with ``tree``. Options as for ``fnmcts.mcts.uct`` (``rollout``, ``backup``,
     ``solver``), but the solver is off unless asked for, whatever the rule:
     the tutorial's dive.
 
@@ -163,11 +163,15 @@ def train(
     )
 
 
-def ai_from_json(data, games=GAMES) -> qlearning.QAI:
-    """The AI whose JSON form is ``data``, its game named in ``games`` (default ``fnmcts.games.GAMES``).
+def __getattr__(name):
+    """``ai_from_json``, deprecated here: ``fnmcts.qlearning.ai_from_json(data, fnmcts.games.GAMES)`` is the one."""
+    if name == "ai_from_json":
+        import warnings
 
-    >>> ai = train(100, seed=1, game=Nim(heap=6))
-    >>> ai_from_json(qlearning.ai_to_json(ai)) == ai
-    True
-    """
-    return qlearning.ai_from_json(data, games)
+        warnings.warn(
+            "fnmcts.tutorial.ai_from_json is deprecated: use fnmcts.qlearning.ai_from_json(data, fnmcts.games.GAMES)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return partial(qlearning.ai_from_json, games=GAMES)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

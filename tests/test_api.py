@@ -133,3 +133,136 @@ def test_a_new_undocumented_function_fails_the_check():
     assert summary_problem(shiny.__doc__) is not None
     assert summary_problem(bare.__doc__) == "no doctest (>>>)"
     assert summary_problem(None) == "no docstring"
+
+
+# -- the curated namespace: small, one meaning per name, a help() that helps ----------------------
+
+import pydoc  # noqa: E402
+import warnings  # noqa: E402
+
+TOP_LEVEL_LIMIT = 60
+HELP_LINE_LIMIT = 1500
+
+SOURCE_VOCABULARY = {
+    # (module, name): why the name means something else there than in the rest of the package.
+    ("fnmcts.tutorial", "simulate"): "the Clojure tutorial's simulate(n): n random games of Shut the Box",
+    ("fnmcts.tutorial", "uct"): "the Clojure tutorial's uct(tree, box, rng): one dive on the tutorial's box",
+    ("fnmcts.tutorial", "train"): "the Q-learning project's train(n): piles 1, 3, 5, 7 unless told",
+    ("fnmcts.tutorial", "new_ai"): "the Q-learning project's NimAI(): piles 1, 3, 5, 7 unless told",
+    ("fnmcts.mcts.phases", "simulate"): "the MCTS phase: one playout from a state",
+    ("fnmcts.mcts.phases", "uct"): "the four phases composed by hand: the reference every fast dive equals",
+    ("fnmcts.games.coin", "simulate"): "the tutorial's task 1: n coin flips",
+    ("fnmcts.games.coin", "is_win"): "the tutorial's task 1: a flip that wins",
+    ("fnmcts.games.darts", "simulate"): "the tutorial's task 1: n darts",
+    ("fnmcts.games.darts", "is_win"): "the tutorial's task 1: a dart inside the circle",
+    ("fnmcts.games.shut_the_box.rules", "possible_moves"): "the tutorial's possible-moves(box, roll)",
+    ("fnmcts.games.shut_the_box.rules", "play_game"): "the tutorial's play-game: one random game of a box",
+    ("fnmcts.games.shut_the_box.rules", "is_win"): "the tutorial's win: every lever shut",
+}
+"""The only names with two meanings: the sources' own functions, kept with their signatures where
+the sources' readers look for them (docs/tutorial-path.md, "Names"). A package re-exporting its
+module's name (``fnmcts.games.shut_the_box``) shares the exception."""
+
+
+def _python_api_modules():
+    """The public modules of the Python API: no part of the name private, the command line's verbs left out.
+
+    ``fnmcts.cli``'s modules are the command line's parts (each defines ``register``), not a library.
+    """
+    return [
+        module
+        for module in MODULES
+        if not any(part.startswith("_") for part in module.__name__.split("."))
+        and not module.__name__.startswith("fnmcts.cli.")
+    ]
+
+
+def _meanings():
+    """``name -> {id(object): [module, ...]}`` over every ``__all__`` of the Python API's modules."""
+    found = {}
+    for module in _python_api_modules():
+        for name in module.__all__:
+            obj = getattr(module, name)
+            if isinstance(obj, types.ModuleType):
+                continue
+            found.setdefault(name, {}).setdefault(id(obj), []).append(module.__name__)
+    return found
+
+
+def _excepted(module_name, name):
+    """Whether ``module_name.name`` is a source's vocabulary: itself, or the package re-exporting it."""
+    return any(
+        (home, name) in SOURCE_VOCABULARY and (home == module_name or home.rsplit(".", 1)[0] == module_name)
+        for home in {module_name, *(home for home, _ in SOURCE_VOCABULARY)}
+    )
+
+
+def test_every_public_name_has_one_meaning_across_the_public_modules():
+    clashes = {}
+    for name, meanings in _meanings().items():
+        plain = [modules for modules in meanings.values() if not all(_excepted(m, name) for m in modules)]
+        if len(plain) > 1:
+            clashes[name] = plain
+    assert clashes == {}, "a name means different objects in different public modules"
+
+
+def test_every_source_vocabulary_exception_is_a_real_second_meaning():
+    meanings = _meanings()
+    stale = [
+        (home, name)
+        for home, name in SOURCE_VOCABULARY
+        if home not in {m for modules in meanings.get(name, {}).values() for m in modules}
+        or len(meanings[name]) < 2
+    ]
+    assert stale == [], "an exception names no second meaning: drop it"
+
+
+def test_the_top_level_is_small_and_its_help_is_short():
+    assert len(fnmcts.__all__) <= TOP_LEVEL_LIMIT
+    lines = pydoc.render_doc(fnmcts, renderer=pydoc.plaintext).splitlines()
+    assert len(lines) < HELP_LINE_LIMIT, f"help(fnmcts) is {len(lines)} lines"
+
+
+def test_dir_shows_the_public_names_and_hides_the_moved_ones():
+    shown = {name for name in dir(fnmcts) if not name.startswith("_")}
+    assert shown == set(fnmcts.__all__)
+    assert not shown & set(fnmcts._MOVED)
+
+
+@pytest.mark.parametrize("name", sorted(fnmcts._MOVED))
+def test_a_moved_top_level_name_still_works_with_a_deprecation_warning_naming_its_home(name):
+    home = importlib.import_module(fnmcts._MOVED[name])
+    assert name in home.__all__, f"{name} is not public in its new home {home.__name__}"
+    with pytest.warns(DeprecationWarning, match=rf"fnmcts\.{name} moved to {home.__name__}\.{name}"):
+        old = getattr(fnmcts, name)
+    assert old is getattr(home, name)
+
+
+def test_the_current_names_do_not_warn():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for name in fnmcts.__all__:
+            getattr(fnmcts, name)
+
+
+def test_an_unknown_top_level_name_is_an_attribute_error():
+    with pytest.raises(AttributeError, match="no attribute 'shiny'"):
+        fnmcts.shiny
+
+
+def test_renamed_module_names_warn_and_keep_their_object():
+    from fnmcts import qlearning, tutorial
+
+    with pytest.warns(DeprecationWarning, match="win_rate_against"):
+        assert qlearning.win_rate is qlearning.win_rate_against
+    with pytest.warns(DeprecationWarning, match="fnmcts.qlearning.ai_from_json"):
+        old = tutorial.ai_from_json
+    ai = qlearning.train(50, seed=1, game=fnmcts.games.Nim(heap=5))
+    assert old(qlearning.ai_to_json(ai)) == ai
+
+
+def test_the_agent_registry_and_its_module_share_the_agents():
+    from fnmcts import agents, mcts, qlearning
+
+    assert agents.mcts_agent is mcts.mcts_agent
+    assert agents.q_agent is qlearning.q_agent

@@ -13,7 +13,7 @@ from fnmcts import io as fnmcts_io
 from fnmcts import theory
 from fnmcts.agents import perfect_agent, random_agent
 from fnmcts.cli import main
-from fnmcts.cli.nim import interactive_nim, parse_human_move
+from fnmcts.cli.play import interactive_nim, parse_human_move
 from fnmcts.games import Nim, Piles
 from fnmcts.games.piles import piles_mover_wins
 from fnmcts.rng import make_rng
@@ -338,10 +338,10 @@ def test_exact_refuses_a_game_too_large_to_solve(capsys):
 )
 def test_the_exact_limit_counts_the_games_states(capsys, monkeypatch, argv):
     """Piles 1,3,5,7 have 2*4*6*8 = 384 positions, Nim(100) 101: refused above a limit of 50, run at 384."""
-    monkeypatch.setattr("fnmcts.cli.nim._EXACT_LIMIT", 50)
+    monkeypatch.setattr("fnmcts.cli._board._EXACT_LIMIT", 50)
     code, out, err = run(capsys, *argv, stdin="", monkeypatch=monkeypatch)
     assert code == 2 and "--ai perfect" in err and len(err.strip().splitlines()) == 1
-    monkeypatch.setattr("fnmcts.cli.nim._EXACT_LIMIT", 384)
+    monkeypatch.setattr("fnmcts.cli._board._EXACT_LIMIT", 384)
     code, out, err = run(capsys, *argv, stdin="", monkeypatch=monkeypatch)
     assert code == 0, err
     if argv[:2] == ("move", "nim"):
@@ -368,7 +368,7 @@ def test_after_ctrl_c_the_summary_starts_on_a_new_line(capsys, monkeypatch):
         sys.stdout.write(prompt)  # as input() does: the cursor waits after the prompt
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("fnmcts.cli.nim.read_line", interrupted)
+    monkeypatch.setattr("fnmcts.cli.play.read_line", interrupted)
     code, out, _ = run(capsys, "play", "nim", "--seed", "1")
     assert code == 130
     last = out.splitlines()[-1]

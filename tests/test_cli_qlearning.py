@@ -16,7 +16,9 @@ from fnmcts.games.nim import Nim
 from fnmcts.games.piles import Piles
 from fnmcts.qlearning import ai_to_text, evaluate, train
 from fnmcts.rng import child_seed
-from fnmcts.tutorial import ai_from_json, load_ai  # the games of fnmcts.games.GAMES
+from fnmcts.games import GAMES
+from fnmcts.qlearning import ai_from_json
+from fnmcts.tutorial import load_ai  # the games of fnmcts.games.GAMES
 
 REPORT_KEYS = {"games", "optimal_move_rate", "win_rate_vs_random", "win_rate_vs_perfect"}
 
@@ -133,7 +135,7 @@ def test_a_dash_prints_the_q_table_and_reports_on_stderr(capsys):
                          "--eval-games", "30", "--json")
     assert code == 0
     ai = train(400, seed=5, game=Nim(heap=9))
-    assert ai_from_json(json.loads(out)) == ai  # standard output is the Q table alone
+    assert ai_from_json(json.loads(out), GAMES) == ai  # standard output is the Q table alone
     assert out == ai_to_text(ai)
     report = json.loads(err)  # and the report, one JSON object, on standard error
     assert report["output"] == "-" and report["seed"] == 5 and report["q_entries"] == len(ai.q)

@@ -239,7 +239,7 @@ def test_play_ctrl_c_stops_with_a_summary(capsys, monkeypatch):
     def interrupted(prompt):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("fnmcts.cli.nim.read_line", interrupted)
+    monkeypatch.setattr("fnmcts.cli.play.read_line", interrupted)
     code, out, _ = run(capsys, "play", "tic-tac-toe", "--ai", "random", "--seed", "1")
     assert code == 130
     assert out.splitlines()[-1] == (

@@ -23,8 +23,10 @@ def test_public_api_is_curated_and_importable():
     assert len(fnmcts.__all__) == len(set(fnmcts.__all__))
     for name in fnmcts.__all__:
         assert hasattr(fnmcts, name), name
-    for name in ("simulate", "solve", "possible_moves", "play", "CHANCE", "ShutTheBox", "Nim", "Piles"):
+    for name in ("simulate", "solve", "possible_moves", "play", "CHANCE", "GAMES"):
         assert name in fnmcts.__all__
+    for name in ("ShutTheBox", "Nim", "Piles"):  # the game classes: fnmcts.games (the top level: deprecated)
+        assert name in fnmcts.games.__all__ and name not in fnmcts.__all__
 
 
 def test_dice_probabilities_are_the_two_dice_sums():

@@ -7,7 +7,8 @@ import random
 import pytest
 from pyrsistent import pmap
 
-from fnmcts import GAMES, Nim, Piles, ShutTheBox, simulate, solve
+from fnmcts import GAMES, simulate, solve
+from fnmcts.games import Nim, Piles, ShutTheBox
 from fnmcts.agents import random_agent
 from fnmcts.exact import random_policy
 from fnmcts.tutorial import uct  # the tutorial's uct(tree, box, rng)

@@ -29,9 +29,9 @@ GAME_NAMES = {
     "game",
     "type(game)",
     "found",  # cli/_games.py: the object a user's module:attribute names
-    "kind",  # cli/nim.py: a game class of GAMES
+    "kind",  # cli/_board.py: a game class of GAMES
     "x",  # matches.py: a game, told from an agent by its protocol methods
-    "trained",  # cli/nim.py: the game a Q table was trained on
+    "trained",  # cli/_board.py: the game a Q table was trained on
 }
 
 # reads whose name is computed, by the function that makes them, and why they are no hooks
@@ -39,7 +39,7 @@ DYNAMIC = {
     ("protocol.py", "_hook"): "the hook named by each _hook(game, NAME) call, which the scan reads",
     ("protocol.py", "game_to_json"): "the fields of the game's dataclass",
     ("cli/_games.py", "_user_game"): "the attribute path a user typed as module:attribute",
-    ("cli/nim.py", "_nim_game"): "the fields of the dataclass of the game a Q table was trained on",
+    ("cli/_board.py", "_nim_game"): "the fields of the dataclass of the game a Q table was trained on",
 }
 
 # names read from one game alone, in that game's own command-line module (the CLI by verb will drop them)

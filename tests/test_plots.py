@@ -88,3 +88,13 @@ def test_plot_command(tmp_path, capsys):
     assert main(["plot", "pi", "-o", str(tmp_path / "missing" / "pi.png")]) == 2
     err = capsys.readouterr().err
     assert "must end in .png or .svg" in err and err.count("fnmcts: error") == 2
+
+
+def test_plot_json_names_the_file_and_the_run(tmp_path, capsys):
+    import json
+
+    out = tmp_path / "pi.svg"
+    assert main(["plot", "pi", "-o", str(out), "--budget", "300", "--seed", "3", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data == {"file": str(out), "plot": "pi", "budget": 300, "budget_counts": "darts thrown", "seed": 3}
+    assert out.stat().st_size > 10_000

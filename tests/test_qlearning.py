@@ -26,6 +26,7 @@ from fnmcts.qlearning import (
     FORMAT_VERSION,
     QAI,
     REWARDS,
+    ai_from_json,
     ai_to_json,
     ai_to_text,
     best_future_reward,
@@ -38,11 +39,12 @@ from fnmcts.qlearning import (
     train_game,
     update,
     update_q_value,
-    win_rate,
+    win_rate_against,
 )
 from fnmcts.io import save_ai
 from fnmcts.rng import make_rng
-from fnmcts.tutorial import ai_from_json, load_ai, new_ai, train  # the source's game unless told
+from fnmcts.games import GAMES
+from fnmcts.tutorial import load_ai, new_ai, train  # the source's game unless told
 
 # -- strategies ------------------------------------------------------------------------
 
@@ -361,9 +363,9 @@ def test_a_trained_ai_beats_random_play_by_a_measured_margin():
     # 0.85 sits 0.06 below the worst seed; the evaluation noise is about
     # sqrt(0.95 * 0.05 / 2000) = 0.005, so the margin is mostly seed-to-seed room.
     ai = train(1_000, seed=2024, game=Piles((1, 3, 5, 7)))
-    result = win_rate(ai, _random_agent, games=1000, seed=7)
+    result = win_rate_against(ai, _random_agent, games=1000, seed=7)
     assert result["rate"] >= 0.85
-    assert result["rate"] >= win_rate(new_ai(), _random_agent, games=1000, seed=7)["rate"] + 0.25
+    assert result["rate"] >= win_rate_against(new_ai(), _random_agent, games=1000, seed=7)["rate"] + 0.25
     # and the sampled rate agrees with the exact one within 5 binomial sigmas
     exact = float(_exact_rate_vs_random(ai))
     n = result["games"]
@@ -379,7 +381,7 @@ def test_nobody_beats_perfect_play_from_a_lost_start():
     # Misère [1, 3, 5, 7] has nim-sum 0 with a pile above 1: the player to move loses
     # (Bouton), so the AI never wins as first player against perfect play.
     ai = train(1_000, seed=3)
-    result = win_rate(ai, evaluate_perfect(ai), games=200, seed=1)
+    result = win_rate_against(ai, evaluate_perfect(ai), games=200, seed=1)
     assert result["wins_first"] == 0
 
 
@@ -429,7 +431,7 @@ def test_q_agent_refuses_another_game():
 def test_json_round_trip(ai):
     data = json.loads(json.dumps(ai_to_json(ai)))
     assert data["format"] == FORMAT and data["version"] == FORMAT_VERSION
-    back = ai_from_json(data)
+    back = ai_from_json(data, GAMES)
     assert back == ai and dict(back.q) == dict(ai.q)
 
 
@@ -546,7 +548,7 @@ def test_save_refuses_a_table_that_load_would_reject(case):
 
 @given(ais())
 def test_whatever_save_accepts_loads_back_the_same(ai):
-    assert ai_from_json(json.loads(ai_to_text(ai))) == ai
+    assert ai_from_json(json.loads(ai_to_text(ai)), GAMES) == ai
 
 
 @given(ai_and_state(), st.data())
@@ -643,9 +645,11 @@ def test_the_public_names_come_from_fnmcts_qlearning():
     import fnmcts
     from fnmcts import io, qlearning, tutorial
 
-    for name in ("QAI", "get_q_value", "update_q_value", "best_future_reward", "choose_action",
-                 "train_game", "optimal_move_rate"):
+    for name in ("get_q_value", "update_q_value", "choose_action"):
         assert name in fnmcts.__all__ and getattr(fnmcts, name) is getattr(qlearning, name)
+    # the learner's other names are fnmcts.qlearning's alone (fnmcts.NAME: deprecated, the same object)
+    for name in ("QAI", "best_future_reward", "train_game", "optimal_move_rate"):
+        assert name in qlearning.__all__ and name not in fnmcts.__all__ and fnmcts._MOVED[name] == "fnmcts.qlearning"
     # files are read and written at the edge, not by the learner
     assert fnmcts.save_ai is io.save_ai and not hasattr(qlearning, "save_ai") and not hasattr(qlearning, "load_ai")
     # the source's defaults (piles 1, 3, 5, 7; the games of fnmcts.games.GAMES) are the tutorial's
@@ -669,9 +673,9 @@ def test_the_core_names_no_game_and_needs_one():
 def test_win_rate_counts_draws_and_scores_them_half():
     from fnmcts.games import TicTacToe
     from fnmcts.matches import random_agent
-    from fnmcts.qlearning import win_rate
+    from fnmcts.qlearning import win_rate_against
 
-    result = win_rate(new_ai(TicTacToe()), random_agent, games=60, seed=1)
+    result = win_rate_against(new_ai(TicTacToe()), random_agent, games=60, seed=1)
     assert result["draws"] > 0
     assert result["wins"] == result["wins_first"] + result["wins_second"] and result["wins"] + result["draws"] <= 120
     assert result["score"] == (result["wins"] + result["draws"] / 2) / 120

@@ -12,7 +12,7 @@ from fnmcts.mcts import mcts_agent, mcts_move, trace, ucb1, visits
 from fnmcts.mcts._options import DEFAULT_C
 from fnmcts.parallel import iter_chunks, worker_pool
 from fnmcts.matches import random_agent, tournament
-from fnmcts.qlearning import evaluate, train, win_rate
+from fnmcts.qlearning import evaluate, train, win_rate_against
 from fnmcts.rng import child_rng, make_rng
 
 
@@ -83,7 +83,7 @@ def test_evaluations_and_tournaments_on_executors_match_for_any_workers():
     with ThreadPoolExecutor(2) as threads:
         assert evaluate(ai, games=120, seed=2, executor=threads, chunk_size=25) == chunked
     with worker_pool(2) as pool:
-        assert win_rate(ai, random_agent, 120, 5, executor=pool, chunk_size=25) == win_rate(
+        assert win_rate_against(ai, random_agent, 120, 5, executor=pool, chunk_size=25) == win_rate_against(
             ai, random_agent, 120, 5, chunk_size=25
         )
         game = Nim(heap=12)

@@ -249,7 +249,7 @@ def test_the_tutorial_s_simulate_and_uct_moved_to_the_tutorial_layer_and_the_old
         stb.nothing
     import fnmcts
 
-    assert fnmcts.uct is generic_uct  # fnmcts.uct is the generic uct(game, tree, state, rng)
+    assert fnmcts.mcts.uct is generic_uct  # the generic uct(game, tree, state, rng); fnmcts.uct is a deprecated alias of it
 
 
 def test_a_game_value_never_changes_itself_and_equal_rule_sets_share_their_tables():

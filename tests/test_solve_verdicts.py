@@ -8,7 +8,7 @@ from fractions import Fraction
 import pytest
 
 from fnmcts.cli import main
-from fnmcts.cli import nim as nim_cli
+from fnmcts.cli import solve as solve_cli
 from fnmcts.exact import best_moves, solve
 from fnmcts.games import Pig
 
@@ -81,7 +81,7 @@ def test_a_pig_too_large_to_solve_says_what_it_would_hold_and_how_to_go_on(capsy
     assert code == 2 and len(err.strip().splitlines()) == 1
     assert "would hold up to 2,021,201 states" in err and "a goal of at most 46" in err
     assert "--force goes on regardless" in err
-    monkeypatch.setattr(nim_cli, "STATE_LIMIT", 100)  # a small limit: the same refusal, then --force
+    monkeypatch.setattr(solve_cli, "STATE_LIMIT", 100)  # a small limit: the same refusal, then --force
     code, _, err = run(capsys, "solve", "pig", "--goal", "8")
     assert code == 2 and "--force goes on regardless" in err
     code, out, _ = run(capsys, "solve", "pig", "--goal", "8", "--force", "--json")

@@ -46,7 +46,8 @@ def test_fixed_pmap_equals_and_hashes_as_the_pmap(d):
 
 
 PRINTED = """
-from fnmcts import Nim, Piles, ShutTheBox, play_game, random_agent, tournament
+from fnmcts import play_game, random_agent, tournament
+from fnmcts.games import Nim, Piles, ShutTheBox
 from fnmcts.tutorial import simulate
 g = ShutTheBox()
 print(Nim().start(), Piles().start(), g.play(g.start(), 7))

@@ -17,8 +17,9 @@ import sys
 
 __all__ = ["main", "console", "CliError"]
 
-COMMAND_MODULES = ("tour", "plot", "simulate", "shut_the_box", "search", "explore", "nim", "qlearning", "check",
-                   "count", "playthrough")
+COMMAND_MODULES = ("tour", "plot", "simulate", "shut_the_box", "search", "explore", "play", "tournament",
+                   "move", "solve", "qlearning", "check",
+                   "count", "playthrough", "generic")
 """Modules of ``fnmcts.cli`` whose ``register(cli)`` adds sub-commands, in help order."""
 
 

@@ -509,6 +509,16 @@ class Cli:
             self._games[command].required = True
         return self._games[command].add_parser(game, help=help, description=help)
 
+    def has_game(self, command: str, game: str) -> bool:
+        """Whether ``fnmcts COMMAND GAME`` exists already (a module registered it).
+
+        >>> cli = Cli()
+        >>> _ = cli.game_command("greet", "nim", "say hello to Nim")
+        >>> cli.has_game("greet", "nim"), cli.has_game("greet", "pig"), cli.has_game("solve", "nim")
+        (True, False, False)
+        """
+        return command in self._games and game in self._games[command].choices
+
     def game_option(self, command: str, game: str, help: str, command_help: str | None = None):
         """The parser for ``fnmcts COMMAND --game SPEC ...``: the sub-command ``game``, which ``--game`` implies.
 

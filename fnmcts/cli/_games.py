@@ -8,6 +8,9 @@ SPEC is one of
 * ``module:attribute``: a game value, or a class or function that makes one
   without arguments, imported from an installed module or a file in the
   current directory (``mygames:TakeAway``).
+
+A built-in game or a user's class takes parameters as keyword arguments of
+literals: ``nim(heap=5, max_take=2)``, ``mygames:Connect(rows=4)``.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import sys
 
 from ..games import GAMES
 from ._common import CliError
+from ._fields import split_call
 
 __all__ = ["GAME_FORMS", "resolve_game"]
 
@@ -31,6 +35,12 @@ def resolve_game(spec: str):
     Nim(heap=21, max_take=3, misere=True)
     >>> resolve_game("fnmcts.games:TicTacToe")
     TicTacToe()
+    >>> resolve_game("nim(heap=5, misere=False)"), resolve_game("fnmcts.games:Piles(piles=(2, 2))")
+    (Nim(heap=5, max_take=3, misere=False), Piles(piles=(2, 2), misere=True))
+    >>> resolve_game("nim(heap=-1)")
+    Traceback (most recent call last):
+    ...
+    fnmcts.cli._common.CliError: nim(heap=-1): heap must be at least 0, got -1
     >>> resolve_game("chess")
     Traceback (most recent call last):
     ...
@@ -39,14 +49,23 @@ def resolve_game(spec: str):
     if not isinstance(spec, str) or not spec.strip():
         raise CliError(f"--game needs {GAME_FORMS}")
     spec = spec.strip()
-    if spec in GAMES:
-        return GAMES[spec]()
-    prefix, colon, rest = spec.partition(":")
+    if spec.startswith("openspiel:"):  # OpenSpiel writes its own parameters: openspiel:nim(pile_sizes=1;2;3)
+        return _openspiel(spec.partition(":")[2])
+    name, params = split_call(spec)
+    if name in GAMES:
+        return _made(spec, GAMES[name], params)
+    prefix, colon, rest = name.partition(":")
     if not colon:
         raise CliError(f"unknown game {spec!r}: give {GAME_FORMS}")
-    if prefix == "openspiel":
-        return _openspiel(rest)
-    return _user_game(prefix, rest)
+    return _user_game(prefix, rest, params, spec)
+
+
+def _made(spec, kind, params):
+    """``kind(**params)``, its complaint about a parameter as a ``CliError`` naming ``spec``."""
+    try:
+        return kind(**params)
+    except (TypeError, ValueError) as error:
+        raise CliError(f"{spec}: {error}") from None
 
 
 def _openspiel(text: str):
@@ -60,7 +79,7 @@ def _openspiel(text: str):
         raise CliError(str(error)) from None
 
 
-def _user_game(module_name: str, attribute: str):
+def _user_game(module_name: str, attribute: str, params=None, spec=None):
     if not module_name or not attribute:
         raise CliError(f"write a game of your own as module:attribute, e.g. mygames:TakeAway; got {module_name}:{attribute}")
     added = "" not in sys.path
@@ -80,7 +99,11 @@ def _user_game(module_name: str, attribute: str):
         if not hasattr(found, part):
             raise CliError(f"module {module_name!r} has no {attribute!r}")
         found = getattr(found, part)
-    if isinstance(found, type) or (callable(found) and not hasattr(found, "to_move")):
+    if params:
+        if not callable(found) or hasattr(found, "to_move") and not isinstance(found, type):
+            raise CliError(f"{spec}: {module_name}:{attribute} is a game value, not a class or function to call")
+        found = _made(spec, found, params)
+    elif isinstance(found, type) or (callable(found) and not hasattr(found, "to_move")):
         try:
             found = found()
         except Exception as error:

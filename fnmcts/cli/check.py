@@ -8,7 +8,7 @@ SPEC names any game (``fnmcts.cli._games``): a built-in one, an OpenSpiel game
   game law on hypothesis walks, the shrunk counterexample when one fails (exit
   status 1), the laws checked when all hold.
 * ``play|move|solve|tournament --game SPEC ...``: the two-player commands of
-  ``fnmcts.cli.nim`` on that game (its own parameters come with SPEC).
+  the game commands (``fnmcts.cli.play``, ``tournament``, ``move``, ``solve``) on that game (its own parameters come with SPEC).
 """
 
 from __future__ import annotations
@@ -19,7 +19,11 @@ import sys
 from ..exact import best_moves, solve
 from ..protocol import CHANCE, describe_move, render
 from ..rng import make_rng
-from . import nim
+from . import _agents, _board
+from . import move as move_verb
+from . import play as play_verb
+from . import solve as solve_verb
+from . import tournament as tournament_verb
 from ._common import CliError, add_force, add_json, add_seed, count, emit, positive_count, progress_bar, worker_count
 from ._games import GAME_FORMS, resolve_game
 
@@ -192,46 +196,46 @@ def _players(game, command: str) -> None:
 
 def _any_play(args):
     _players(resolve_game(args.game_spec), "play")
-    return nim._play(args)
+    return play_verb._play(args)
 
 
 def _any_tournament(args):
     _players(resolve_game(args.game_spec), "tournament")
-    return nim._tournament(args)
+    return tournament_verb._tournament(args)
 
 
 def _any_move(args):
-    game, state, _ = nim._spec_game(args, (), args.state)
+    game, state, _ = _board._spec_game(args, (), args.state)
     who = game.to_move(state)
     if who is CHANCE:
         outcomes = ", ".join(str(o) for o, _ in game.chance_outcomes(state)[:8])
         raise CliError(f"chance is to move at --state {args.state.strip()!r}: add one of its outcomes ({outcomes}, ...)")
-    return nim._move(args)
+    return move_verb._move(args)
 
 
 def _any_solve(args):
-    game, state, _ = nim._spec_game(args, (), args.state)
+    game, state, _ = _board._spec_game(args, (), args.state)
     state = game.start() if state is None else state
     who = game.to_move(state)
     if getattr(game, "num_players", None) == 2 and who is not CHANCE:
-        return nim._solve(args)
-    limit = None if args.force else nim.STATE_LIMIT
+        return solve_verb._solve(args)
+    limit = None if args.force else _board.STATE_LIMIT
     solution = solve(game, state, limit=limit)
     values = solution[state]
     best = best_moves(game, solution, state) if who is not None and who is not CHANCE else ()
     payload = {
-        "value": [nim._number(v) for v in values],
+        "value": [solve_verb._number(v) for v in values],
         "value_exact": [str(v) for v in values],
         "to_move": None if who is None else "chance" if who is CHANCE else who + 1,
-        "best_moves": [nim._move_json(m) for m in best],
+        "best_moves": [move_verb._move_json(m) for m in best],
         "state": game.state_to_json(state),
-        "game": nim._game_json(game),
+        "game": move_verb._game_json(game),
         "states": len(solution),
         "solver": "exact",
     }
-    mover = "nobody (the game is over)" if who is None else "chance" if who is CHANCE else nim._player_name(game, who)
+    mover = "nobody (the game is over)" if who is None else "chance" if who is CHANCE else _board._player_name(game, who)
     lines = [render(game, state), f"to move: {mover}",
-             "value: " + ", ".join(f"{nim._player_name(game, i)} {v} ({float(v):.6f})" for i, v in enumerate(values))]
+             "value: " + ", ".join(f"{_board._player_name(game, i)} {v} ({float(v):.6f})" for i, v in enumerate(values))]
     if best:
         lines.append("best moves: " + ", ".join(describe_move(game, state, m) for m in best))
     lines.append(f"(solved by the exact solver over {len(solution):,} states)")
@@ -269,23 +273,23 @@ def register(cli) -> None:
     where = f"--game SPEC: {GAME_FORMS}"
     p = cli.game_option("play", _ANY, f"play any two-player game against an agent ({where})")
     _game_argument(p)
-    p.add_argument("--ai", default="mcts", metavar="NAME", help=f"the opponent: {', '.join(nim.agent_names())} (default mcts)")
+    p.add_argument("--ai", default="mcts", metavar="NAME", help=f"the opponent: {', '.join(_agents.agent_names())} (default mcts)")
     side = p.add_mutually_exclusive_group()
     side.add_argument("--first", dest="human", action="store_const", const=0, default=0, help="you move first")
     side.add_argument("--second", dest="human", action="store_const", const=1, help="the agent moves first")
     p.add_argument("--games", type=positive_count, default=1, metavar="N", help="how many games (default 1)")
-    nim._agent_options(p)
+    _agents._agent_options(p)
     add_force(p)
     add_seed(p)
     p.set_defaults(handler=_any_play)
 
     p = cli.game_option("tournament", _ANY, f"AGENT1 (player 1) against AGENT2 on any two-player game ({where})")
-    p.add_argument("agent1", metavar="AGENT1", help=f"player 1: {', '.join(nim.agent_names())}")
+    p.add_argument("agent1", metavar="AGENT1", help=f"player 1: {', '.join(_agents.agent_names())}")
     p.add_argument("agent2", metavar="AGENT2", help="player 2")
     _game_argument(p)
     p.add_argument("--games", type=count, default=100, metavar="N", help="how many games (default 100)")
     p.add_argument("--workers", type=worker_count, default=1, metavar="W", help="worker processes")
-    nim._agent_options(p)
+    _agents._agent_options(p)
     add_force(p)
     add_seed(p)
     add_json(p)
@@ -295,8 +299,8 @@ def register(cli) -> None:
     _game_argument(p)
     p.add_argument("--state", required=True, metavar="STATE",
                    help="the position in the game's own form (OpenSpiel: the actions from the start, '4,0')")
-    p.add_argument("--ai", default="mcts", metavar="NAME", help=f"the agent: {', '.join(nim.agent_names())} (default mcts)")
-    nim._agent_options(p)
+    p.add_argument("--ai", default="mcts", metavar="NAME", help=f"the agent: {', '.join(_agents.agent_names())} (default mcts)")
+    _agents._agent_options(p)
     add_force(p)
     add_seed(p)
     add_json(p)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ._common import CliError, add_seed, positive_count, progress_bar
+from ._common import CliError, add_json, add_seed, emit, positive_count, progress_bar
 
 __all__ = ["register", "BUDGETS"]
 
@@ -25,8 +25,8 @@ def register(cli) -> None:
     >>> cli = Cli()
     >>> register(cli)
     >>> args = cli.parser.parse_args(["plot", "pi", "-o", "pi.svg", "--budget", "1e3"])
-    >>> args.name, args.output, args.budget, args.seed
-    ('pi', 'pi.svg', 1000, None)
+    >>> args.name, args.output, args.budget, args.seed, args.json
+    ('pi', 'pi.svg', 1000, None, False)
     """
     names = tuple(BUDGETS)
     budgets = "; ".join(f"{name}: {what} (default {default:,})" for name, (what, _, default, _, _) in BUDGETS.items())
@@ -35,6 +35,7 @@ def register(cli) -> None:
     p.add_argument("-o", "--output", required=True, metavar="FILE", help="the file to write: .png or .svg")
     p.add_argument("--budget", type=positive_count, default=None, metavar="N", help=f"the size of the run: {budgets}")
     add_seed(p)
+    add_json(p)
     p.set_defaults(handler=_plot)
 
 
@@ -56,5 +57,6 @@ def _plot(args) -> int:
     with progress_bar(total(budget), args.name, unit=unit) as update:
         data = compute(**{argument: budget}, seed=seed, progress=update)
     path = plots.save_figure(plots.figure(args.name, data), args.output)
-    print(f"wrote {path} ({args.name}: {what} {budget:,}, seed {seed})")
+    payload = {"file": str(path), "plot": args.name, "budget": budget, "budget_counts": what, "seed": seed}
+    emit(args, payload, f"wrote {path} ({args.name}: {what} {budget:,}, seed {seed})")
     return 0

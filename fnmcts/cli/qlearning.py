@@ -24,7 +24,7 @@ from ..games.nim import Nim
 from ..games.piles import Piles
 from ..limits import GO_ON, WORK_LIMIT, check_states, check_work, size_hint
 from ..matches import random_agent
-from ..qlearning import ALPHA, EPSILON, ai_to_text, evaluate, train, win_rate
+from ..qlearning import ALPHA, EPSILON, ai_to_text, evaluate, train, win_rate_against
 from ..rng import child_seed, resolve_seed
 from ._common import (
     CliError,
@@ -196,7 +196,7 @@ def _train(args, game, title):
                                       progress=update)
             else:
                 with progress_bar(2 * args.eval_games, "Evaluation game") as update:
-                    vs_random = win_rate(ai, random_agent, args.eval_games, child_seed(seed, 1), update)
+                    vs_random = win_rate_against(ai, random_agent, args.eval_games, child_seed(seed, 1), update)
                 report = {"vs_random": vs_random, "win_rate_vs_random": vs_random["rate"]}
         except KeyboardInterrupt as error:
             raise interrupted(error, (ai, args.games, where, None)) from None

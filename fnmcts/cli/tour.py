@@ -210,7 +210,9 @@ len(diff(t.tree(100), t.tree(200)).changed), len(t.tree(100)), len(t.tree(200))
 The notebook's game: 21 matchsticks, take 1-3, taking the last loses. Perfect play
 leaves 1 mod 4. Flat Monte Carlo judges a move by random games; MCTS grows a tree.
 Pictures: fnmcts plot flat-mc -o flat.png; fnmcts plot tournament -o agents.png""", """
-from fnmcts import Nim, mcts_agent, montecarlo_agent, perfect_agent, random_agent, tournament, winning_moves
+from fnmcts import mcts_agent, perfect_agent, random_agent, tournament, winning_moves
+from fnmcts.games import Nim
+from fnmcts.agents import montecarlo_agent
 game = Nim(heap=21, max_take=3, misere=True)
 game.start()
 winning_moves(game, game.state(22))
@@ -226,7 +228,8 @@ tournament(Nim(heap=22, max_take=3, misere=True), mcts_agent(1_000), perfect_age
 The Q-learning project's NimAI on piles [1, 3, 5, 7]: play against itself,
 update Q(state, action) after each move, then play greedily.
 Picture: fnmcts plot qlearning -o q.png""", """
-from fnmcts import train, choose_action, optimal_move_rate
+from fnmcts import train, choose_action
+from fnmcts.qlearning import optimal_move_rate
 ai = train(3_000, seed=1)
 len(ai.q), optimal_move_rate(ai)
 choose_action(ai, (1, 3, 5, 6), epsilon=False)

@@ -32,7 +32,7 @@ game is a position too: under misère play its mover has won, under normal play 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from pyrsistent import PMap, pmap
 
@@ -121,7 +121,7 @@ class Nim(GameBase):
 
     heap: int = 21
     max_take: int = 3
-    misere: bool = True
+    misere: bool = field(default=True, metadata={"help": "taking the last item loses", "false": "--normal"})
     num_players = 2
     name = "nim"
 

@@ -26,7 +26,7 @@ the player to move loses exactly when an odd number of piles is left.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import reduce
 from operator import xor
 
@@ -38,7 +38,6 @@ from .nim import MOVER, OTHER, _check_int
 
 __all__ = [
     "Piles",
-    "nim_sum",
     "piles_mover_wins",
     "piles_winner",
     "piles_winning_moves",
@@ -179,7 +178,7 @@ class Piles(GameBase):
     """
 
     piles: tuple = (1, 3, 5, 7)
-    misere: bool = True
+    misere: bool = field(default=True, metadata={"help": "taking the last object loses", "false": "--normal"})
     num_players = 2
     name = "piles"
 

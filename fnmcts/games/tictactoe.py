@@ -31,7 +31,7 @@ from operator import not_
 
 from ..protocol import GameBase
 
-__all__ = ["TicTacToe", "LINES", "SYMMETRIES", "EMPTY", "X", "O", "winner"]
+__all__ = ["TicTacToe", "LINES", "SYMMETRIES", "EMPTY", "X", "O"]
 
 EMPTY, X, O = 0, 1, 2
 """The contents of a cell: empty, an X (player 0's mark) or an O (player 1's)."""

@@ -813,7 +813,7 @@ def mcts_move(
         raise ValueError(
             f"chance moves next at {state!r} (the outcome, e.g. a dice roll, is drawn, not chosen): take one "
             "first, game.play(state, outcome) for an outcome of game.chance_outcomes(state) or "
-            "fnmcts.sample_outcome(game, state, rng), and search from the state it leads to; "
+            "fnmcts.protocol.sample_outcome(game, state, rng), and search from the state it leads to; "
             "fnmcts.mcts.tree_summary(game, tree, state) shows a tree's best move for each outcome"
         )
     tree = Tree(pmap(), state) if tree is None else _check_tree(tree).with_root(state)

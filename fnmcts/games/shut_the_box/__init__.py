@@ -47,7 +47,7 @@ from .rules import *  # noqa: F403 (every name of the rules, as the tutorial use
 from .rules import ShutTheBox, make_rng, start_box  # noqa: F401 (named below and in doctests)
 from .values import box_values, count_states, exact_tree
 
-__all__ = [*rules.__all__, "random_finish", "box_values", "exact_tree", "count_states"]
+__all__ = [*rules.__all__, "random_finish", "box_values", "exact_tree"]
 
 _MOVED = {"simulate", "uct"}
 """The tutorial's functions that ran the upper layers on this game: now in ``fnmcts.tutorial``."""

@@ -20,7 +20,7 @@ from ...rng import ROLL_OF_36
 from ...values import fixed_pmap
 from .masks import box_to_mask, mask_to_box, one_die_may_roll, rule_tables
 
-__all__ = ["box_values", "exact_tree", "count_states"]
+__all__ = ["box_values", "exact_tree"]
 
 _TWO_DICE_WAYS = tuple(sum(1 for roll in ROLL_OF_36 if roll == r) for r in range(13))
 """``_TWO_DICE_WAYS[r]``: in how many of the 36 pairs two dice add up to ``r``."""

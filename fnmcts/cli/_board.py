@@ -1,0 +1,282 @@
+"""What the game commands share: the games' options and texts, a game from the command line, the size checks.
+
+A built-in game's options are its dataclass fields (``fnmcts.cli._fields``);
+what the commands know beyond the games' hooks (the Nim family's texts of old)
+is data in ``_FAMILIES``. When ``--state`` is given without ``--heap`` (or
+``--piles``), the game starts from the state. When both are given, the state
+must fit the game (no larger heap or pile, as many piles); a state that play
+cannot reach is an error. With ``--ai q`` the options not given come from the
+Q table's game, and the state must fit that game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from ..games import GAMES
+from ..limits import STATE_LIMIT, WORK_LIMIT, TooLarge, check_work, play_work, size_hint
+from ..protocol import check_reachable, game_name, parse_state
+from ._fields import add_field_options, game_fields
+from ._games import resolve_game
+from ._common import CliError
+
+__all__ = ["board_games"]
+
+_PLAY_HELP = "play a game at the terminal"
+_TOURNAMENT_HELP = "play many games between two agents and count the wins"
+_MOVE_HELP = "print the move an agent plays at a state"
+_SOLVE_HELP = "solve a game exactly"
+_EXACT_LIMIT = STATE_LIMIT  # states: above this, solve trusts the closed form alone and --ai exact is refused
+
+def _rule(game) -> str:
+    return "taking the last item loses" if game.misere else "taking the last item wins"
+
+
+def _nim_states(game, state) -> int:
+    return state["heap"] + 1
+
+
+def _piles_states(game, state) -> int:
+    total = 1
+    for p in state["piles"]:
+        total *= p + 1
+    return total
+
+
+@dataclass(frozen=True)
+class _Family:
+    """What the commands know of a game beyond its hooks (the Nim family: options and the texts of old)."""
+
+    title: str  # in --help: "Nim (one heap, take 1..K)"
+    size: str | None = None  # the parameter a --state gives when the option is not given
+    example: str | None = None  # a --state in --help
+    rule: Callable | None = None  # game -> the rule told when a game starts
+    where: Callable | None = None  # (game, state) -> the position in solve's text
+    empty: Callable | None = None  # game -> why the game is over at its start
+    states: Callable | None = None  # (game, state) -> the states the exact solver would visit from state
+    train: str = "train one with `fnmcts train piles -o FILE`"
+    draws: bool = True  # the game can end in a draw: summaries count draws, the end board is shown
+    shortest: Callable | None = None  # (game, state) -> the fewest moves any game from state takes, if unbounded
+
+
+def _pig_shortest(game, state) -> int:
+    """The fewest moves a game of Pig from ``state`` takes: the leader's points still wanted, 6 a roll at most."""
+    _, s0, s1, turn, _ = state
+    return max(1, -(-(game.goal - max(s0, s1) - turn) // 6))
+
+
+_FAMILIES = {
+    "nim": _Family(
+        "Nim (one heap, take 1..K)",
+        "heap",
+        "21",
+        _rule,
+        lambda game, state: f"heap {state['heap']}",
+        lambda game: f"the heap is {game.heap}",
+        _nim_states,
+        draws=False,
+    ),
+    "piles": _Family(
+        "Nim (several piles, take any number from one)",
+        "piles",
+        "1,3,5,7",
+        _rule,
+        lambda game, state: f"piles {' '.join(map(str, state['piles']))}",
+        lambda game: f"the piles are {' '.join(map(str, game.piles))}",
+        _piles_states,
+        draws=False,
+    ),
+    "pig": _Family(
+        "Pig (one die, first to the goal)",
+        example="45,30,12,2",
+        train="train one with fnmcts.qlearning.train(n, game=Pig(goal=...)) and save_ai",
+        draws=False,
+        shortest=_pig_shortest,
+    ),
+}
+
+
+def board_games() -> tuple:
+    """The games these commands play: the two-player games of ``GAMES``, Nim's first, then by name.
+
+    >>> board_games()
+    ('nim', 'piles', 'pig', 'kayles', 'tic-tac-toe')
+    """
+    two = sorted(name for name, kind in GAMES.items() if getattr(kind, "num_players", None) == 2)
+    return tuple(n for n in _FAMILIES if n in two) + tuple(n for n in two if n not in _FAMILIES)
+
+
+def _family(kind: str) -> _Family:
+    """The command line's knowledge of ``kind``; any other game: its name and hooks alone."""
+    return _FAMILIES.get(kind) or _Family(kind)
+
+
+def _player_name(game, player: int) -> str:
+    """The game's ``player_name`` hook ("Player 1 (X)"), else "Player 1"."""
+    own = getattr(game, "player_name", None)
+    return own(player) if own is not None else f"Player {player + 1}"
+
+# the agents each agent option applies to
+
+def _game_options(parser, kind: str, with_state: bool = False) -> None:
+    """The options that set ``kind``'s parameters: its dataclass fields (``fnmcts.cli._fields``)."""
+    size = _family(kind).size if with_state else None
+    note = {size: f"with --state and no --{size}: the state's {size}"} if size is not None else {}
+    add_field_options(parser, GAMES[kind], notes=note)
+
+
+
+def _load_q(q_table, kind: str = "piles", game=None):
+    """The QAI saved at ``q_table`` (of a built-in game, or of ``game``), or a ``CliError`` naming the problem."""
+    if q_table is None:
+        raise CliError(f"--ai q needs --q-table FILE ({_train_hint(kind)})")
+    path = Path(q_table)
+    if not path.is_file():
+        raise CliError(f"no Q table at {q_table}")
+    try:
+        from ..tutorial import load_ai
+
+        return load_ai(path) if game is None else load_ai(path, {**GAMES, game_name(game): type(game)})
+    except (ValueError, TypeError, KeyError, OSError, UnicodeDecodeError) as error:
+        raise CliError(f"bad Q table: {error}") from None
+
+
+def _train_hint(kind: str) -> str:
+    if kind in _FAMILIES:
+        return _FAMILIES[kind].train
+    return f"a Q table trained on {kind}: fnmcts.qlearning.train(n, game=...) and save_ai"
+
+
+def _nim_game(args, names=(), state_text=None):
+    """``(game, state, q_ai)``: the game of ``args``, the parsed ``state_text`` and the Q table.
+
+    Options not given take their defaults, from the Q table's game when an
+    agent is ``q``; with a state and no ``--heap``/``--piles`` (and no Q
+    table) the game starts from the state; the state must fit the game.
+    """
+    if getattr(args, "game_spec", None) is not None:  # --game SPEC: any game, its options its own
+        return _spec_game(args, names, state_text)
+    kind = args.game
+    family = _family(kind)
+    size = family.size
+    defaults = {name: default for name, _, default in game_fields(GAMES[kind])}
+    given = {k: getattr(args, k) for k in defaults if getattr(args, k, None) is not None}
+    fields = dict(defaults)
+    q_ai = _load_q(args.q_table, kind) if "q" in names else None
+    trained = getattr(q_ai, "game", None)
+    if trained is not None:
+        if getattr(trained, "name", None) != kind:
+            raise CliError(f"the Q table {args.q_table} was trained on {trained!r}, not a {kind} game")
+        fields.update({k: getattr(trained, k) for k in fields})
+    fields.update(given)
+    game = _make_game(kind, fields)
+    state = None
+    if state_text is not None:
+        state = parse_state(game, state_text)
+        if size is not None and size not in given and trained is None:
+            fields[size] = state[size]
+            game = _make_game(kind, fields)
+    if trained is not None and trained != game:
+        raise CliError(f"the Q table {args.q_table} was trained on {trained!r}, not {game!r}")
+    if state is not None:
+        try:
+            check_reachable(game, state)
+        except ValueError as error:
+            whose = "the Q table's game" if trained is not None else "the game"
+            raise CliError(f"--state {state_text.strip()} does not fit {whose}: {error}") from None
+    return game, state, q_ai
+
+
+def _spec_game(args, names, state_text):
+    """``(game, state, q_ai)`` for ``--game SPEC``: the game it names, the parsed state and the Q table."""
+    game = resolve_game(args.game_spec)
+    q_ai = _load_q(args.q_table, game_name(game), game) if "q" in names else None
+    trained = getattr(q_ai, "game", None)
+    if trained is not None and trained != game:
+        raise CliError(f"the Q table {args.q_table} was trained on {trained!r}, not {game!r}")
+    state = None
+    if state_text is not None:
+        state = parse_state(game, state_text)
+        try:
+            check_reachable(game, state)
+        except ValueError as error:
+            raise CliError(f"--state {state_text.strip()} does not fit the game: {error}") from None
+    return game, state, q_ai
+
+
+def _make_game(kind, fields):
+    return GAMES[kind](**fields)
+
+
+def _refuse_empty(game) -> None:
+    if game.to_move(game.start()) is None:
+        empty = _family(game_name(game)).empty
+        where = empty(game) if empty is not None else f"the start of {game!r} is an end"
+        raise CliError(f"nothing to play: {where}, so the game is over before it starts")
+
+
+def _state_count(game, state):
+    """How many states the exact solver visits from ``state`` (as the game's family counts, else its hint), or ``None``."""
+    states = _family(game_name(game)).states
+    return size_hint(game, state)[0] if states is None else states(game, state)
+
+
+_DEFAULT_BUDGETS = {"mcts": 10_000, "montecarlo": 1000, "montecarlo-perfect": 1000}  # playouts a move
+
+
+def _move_cost(name: str, args, game, state):
+    """Steps of play one move of agent ``name`` costs at ``state``: its playouts a game long, each move listing the moves.
+
+    A game with no longest line (Pig) counts its shortest one, when the command line knows it: a goal of
+    10**11 is then refused up front, not played for days.
+    """
+    length, branching = play_work(game, state)
+    if length is None:
+        shortest = _family(game_name(game)).shortest
+        if shortest is None:
+            return None, None
+        length, branching = shortest(game, state), 1
+    budget = _DEFAULT_BUDGETS.get(name)
+    if budget is not None:
+        budget = args.trials or args.iterations or budget if name != "mcts" else args.iterations or budget
+        return length, budget * length * branching
+    return length, branching
+
+
+def _check_work(args, game, state, names, games: int = 1, what: str = "games") -> None:
+    """Refuse, unless ``--force``, ``games`` games (or moves) whose play would pass ``WORK_LIMIT`` steps."""
+    costs = [_move_cost(name, args, game, state) for name in names]
+    if any(c is None for c, _ in costs):
+        return
+    length = max(c for c, _ in costs) if what == "games" else 1
+    per_move = max(c for _, c in costs)
+    try:
+        check_work(games, length, per_move, limit=None if args.force else WORK_LIMIT, what=what,
+                   go_on=f"; {_smaller_hint(game, state, names, what)}; --force goes on regardless")
+    except TooLarge as error:
+        raise CliError(str(error)) from None
+
+
+def _smaller_hint(game, state, names, what: str) -> str:
+    """What a person can change: the search budget that would fit one game (or move), or the game."""
+    searchers = [n for n in names if n in _DEFAULT_BUDGETS]
+    length, branching = play_work(game, state)
+    if searchers and length:
+        one = "game" if what == "games" else "move"
+        most = WORK_LIMIT // (length * branching * (length if one == "game" else 1))
+        if most:
+            return f"--iterations {most:,} or fewer would fit one {one} of {', '.join(searchers)}"
+    return "a smaller game would fit"
+
+
+def _check_exact_size(game, names) -> None:
+    """Refuse ``--ai exact`` on a game whose exact solution would hold more than ``_EXACT_LIMIT`` states."""
+    if "exact" in names:
+        states = _state_count(game, game.start())
+        if states is not None and states > _EXACT_LIMIT:
+            raise CliError(
+                f"--ai exact would solve {states:,} states of {game!r} (the limit is {_EXACT_LIMIT:,}); "
+                "use --ai perfect, the closed form"
+            )

@@ -1,0 +1,124 @@
+"""``fnmcts move GAME --state STATE --ai NAME``: the move an agent plays at any state."""
+
+from __future__ import annotations
+
+import json
+
+from ..games import GAMES
+from ..protocol import (
+    CHANCE,
+    describe_move,
+    game_name,
+    game_to_json,
+    parse_state,
+)
+from ..rng import make_rng
+from ._common import (
+    CliError,
+    add_force,
+    add_json,
+    add_seed,
+    emit,
+)
+from ._board import (
+    _MOVE_HELP,
+    _check_exact_size,
+    _check_work,
+    _family,
+    _game_options,
+    _nim_game,
+    board_games,
+)
+from ._agents import _agent_args, _agent_options, _check_agents, agent_names, build_agent
+
+__all__ = ["register"]
+
+
+def register(cli) -> None:
+    """Add ``fnmcts move GAME`` for every two-player game and Shut the Box to ``cli``.
+
+    >>> from ._common import Cli
+    >>> cli = Cli()
+    >>> register(cli)
+    >>> cli.run(["move", "tic-tac-toe", "--state", "010001002", "--ai", "exact"])
+    exact: O at 6
+    0
+    """
+    for kind in board_games():
+        _register_move(cli, kind, f"{_family(kind).title}: the agent's move at --state")
+    _register_move(cli, "shut-the-box", "Shut the Box: the agent's move at --state (a box and its roll)")
+
+
+def _state_example(kind: str) -> str:
+    if kind == "shut-the-box":
+        return '\'{"box": [1, 2, 3, 4, 5, 6, 7, 8, 9], "roll": 7}\''
+    example = _family(kind).example
+    if example is not None:
+        return example
+    game = GAMES[kind]()
+    return json.dumps(game.state_to_json(game.start()), separators=(",", ":"))
+
+
+def _register_move(cli, kind: str, help: str) -> None:
+    p = cli.game_command("move", kind, help, _MOVE_HELP)
+    p.add_argument(
+        "--state", required=True, metavar="STATE", help=f"the position, e.g. {_state_example(kind)}, or its JSON"
+    )
+    if kind == "shut-the-box":
+        p.add_argument("--simplified", action="store_true", help="the simplified rules of task 4")
+        default_ai = "exact"
+    else:
+        _game_options(p, kind, with_state=True)
+        default_ai = "perfect"
+    p.add_argument(
+        "--ai", default=default_ai, metavar="NAME",
+        help=f"the agent: {', '.join(agent_names(kind))} (default {default_ai})",
+    )
+    _agent_options(p, q_table="q" in agent_names(kind), reuse=False)  # one move: no tree to keep
+    add_force(p)
+    add_seed(p)
+    add_json(p)
+    p.set_defaults(handler=_move)
+
+
+def _game_json(game) -> dict:
+    try:
+        return game_to_json(game)
+    except ValueError:  # not a dataclass: its name and how it prints
+        return {"name": game_name(game), "repr": repr(game)}
+
+
+def _move_json(move):
+    if isinstance(move, (frozenset, set)):
+        return sorted(move)
+    return list(move) if isinstance(move, tuple) else move
+
+
+def _move(args):
+    _check_agents(args, args.game, (args.ai,))
+    if args.game == "shut-the-box":
+        from ..games.shut_the_box import ShutTheBox
+
+        game, q_ai = ShutTheBox(simplified=args.simplified), None
+        state = parse_state(game, args.state)
+    else:
+        game, state, q_ai = _nim_game(args, (args.ai,), args.state)
+    if game.to_move(state) is None:
+        raise CliError(f"the game is over at {args.state!r}: no move to play")
+    _check_exact_size(game, (args.ai,))
+    _check_work(args, game, state, (args.ai,), what="moves")
+    agent = build_agent(args.ai, game, ai=q_ai, **_agent_args(args))
+    seed = args.seed if args.seed is not None else make_rng().getrandbits(63)
+    if game.to_move(state) is CHANCE:
+        raise CliError(f"the dice are to roll at {args.state!r}: give the roll too, e.g. '{{\"box\": [...], \"roll\": 7}}'")
+    move = agent(game, state, make_rng(seed))
+    payload = {
+        "move": _move_json(move),
+        "describe": describe_move(game, state, move),
+        "state": game.state_to_json(state),
+        "ai": args.ai,
+        "seed": seed,
+    }
+    emit(args, payload, f"{args.ai}: {describe_move(game, state, move)}")
+
+

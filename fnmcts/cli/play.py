@@ -1,0 +1,206 @@
+"""``fnmcts play GAME``: a game against any agent at the terminal, one loop for every game.
+
+Invalid input re-prompts; end of input or Ctrl-C stops with a summary.
+"""
+
+from __future__ import annotations
+
+
+from ..matches import agent_move, initial_memory, result_line
+from ..protocol import (
+    CHANCE,
+    describe_move,
+    game_name,
+    parse_move,
+    render,
+    sample_outcome,
+    transcript_line,
+)
+from ..rng import make_rng
+from ._common import (
+    add_force,
+    add_seed,
+    positive_count,
+    read_line,
+)
+from ._board import (
+    _PLAY_HELP,
+    _check_exact_size,
+    _check_work,
+    _family,
+    _game_options,
+    _nim_game,
+    _player_name,
+    _refuse_empty,
+    board_games,
+)
+from ._agents import _agent_args, _agent_options, _check_agents, agent_names, build_agent
+
+__all__ = ["register", "interactive_game", "interactive_nim", "parse_human_move"]
+
+
+def register(cli) -> None:
+    """Add ``fnmcts play GAME`` for every two-player game of ``fnmcts.games.GAMES`` to ``cli``.
+
+    >>> from ._common import Cli
+    >>> cli = Cli()
+    >>> register(cli)
+    >>> args = cli.parser.parse_args(["play", "nim", "--heap", "5", "--ai", "random", "--second"])
+    >>> args.game, args.heap, args.ai, args.human
+    ('nim', 5, 'random', 1)
+    """
+    for kind in board_games():
+        title = _family(kind).title
+        p = cli.game_command(
+            "play", kind, f"play {title} against an agent (type your move; Ctrl-D stops)", _PLAY_HELP
+        )
+        _game_options(p, kind)
+        p.add_argument(
+            "--ai", default="perfect", metavar="NAME",
+            help=f"the opponent: {', '.join(agent_names(kind))} (default perfect)",
+        )
+        side = p.add_mutually_exclusive_group()
+        side.add_argument("--first", dest="human", action="store_const", const=0, default=0, help="you move first")
+        side.add_argument("--second", dest="human", action="store_const", const=1, help="the agent moves first")
+        p.add_argument("--games", type=positive_count, default=1, metavar="N", help="how many games (default 1)")
+        _agent_options(p)
+        add_force(p)
+        add_seed(p)
+        p.set_defaults(handler=_play)
+
+
+# -- interactive play -------------------------------------------------------------------
+
+
+def parse_human_move(game, state, text: str):
+    """The move typed as ``text`` (the game's ``parse_move``: "3"; for piles "2 4" or "2,4"); else ValueError.
+
+    >>> from fnmcts.games import Nim, Piles, TicTacToe
+    >>> parse_human_move(Nim(), Nim().state(5), " 2 ")
+    2
+    >>> parse_human_move(Piles(), Piles().start(), "3,5")
+    (3, 5)
+    >>> parse_human_move(TicTacToe(), TicTacToe().start(), "4")
+    4
+    """
+    return parse_move(game, state, text)
+
+
+def _winner(payoff) -> int | None:
+    """1 or 2: the player with the higher payoff; ``None`` for a draw."""
+    if payoff[0] == payoff[1]:
+        return None
+    return 1 if payoff[0] > payoff[1] else 2
+
+
+def interactive_game(game, agent, rng, *, human: int, read, write, games: int = 1) -> dict:
+    """Play ``games`` games of any two-player ``game``: the person is player ``human + 1``, ``agent`` the other.
+
+    ``read(prompt)`` returns a typed line (``EOFError`` at end of input,
+    ``KeyboardInterrupt`` on Ctrl-C); ``write(text)`` shows one. The position
+    is shown with the game's ``render`` hook before each of the person's moves,
+    the moves with ``transcript_line``; a move is read with ``parse_move``, and
+    invalid input gets the hook's message and the prompt again; a forced move
+    is played without asking. Returns the summary: games, wins, losses, draws,
+    and why it stopped early (``None`` when all games were played).
+
+    >>> from fnmcts.agents import perfect_agent
+    >>> from fnmcts.games import TicTacToe
+    >>> lines, answers = [], iter(["4", "x", "0", "2", "3", "7"])
+    >>> summary = interactive_game(TicTacToe(), perfect_agent, make_rng(1), human=0,
+    ...                            read=lambda prompt: next(answers), write=lines.append)
+    >>> summary, lines[-1]
+    ({'games': 1, 'wins': 0, 'losses': 0, 'draws': 1, 'stopped': None}, 'Nobody wins. It is a draw.')
+    """
+    summary = {"games": 0, "wins": 0, "losses": 0, "draws": 0, "stopped": None}
+    family = _family(game_name(game))
+    intro = f"You are {_player_name(game, human)}"
+    if family.rule is not None:
+        intro += f"; {family.rule(game)}"
+    try:
+        for number in range(1, games + 1):
+            if games > 1:
+                write(f"-- game {number} of {games}")
+            write(f"{intro}.")
+            state, memory = game.start(), initial_memory(agent)
+            while game.to_move(state) is not None:
+                player = game.to_move(state)
+                moves = game.possible_moves(state)
+                if player == human and len(moves) == 1:
+                    write(render(game, state))
+                    write(f"only one choice: {describe_move(game, state, moves[0])}")
+                    move = moves[0]
+                elif player == human:
+                    write(render(game, state))
+                    while True:
+                        try:
+                            move = parse_human_move(game, state, read("Your move: "))
+                            break
+                        except ValueError as error:
+                            write(str(error))
+                elif player is CHANCE:  # dice or cards: drawn, then shown in the transcript
+                    move = sample_outcome(game, state, rng)
+                else:
+                    move, memory = agent_move(agent, game, state, rng, memory)
+                after = game.play(state, move)
+                write(transcript_line(game, player, move, after))
+                state = after
+            if family.draws:
+                write(render(game, state))
+            winner = _winner(game.payoff(state))
+            if winner is None:
+                write(result_line(None) + " It is a draw.")
+                outcome = "draws"
+            else:
+                write(result_line(winner) + (" You win." if winner == human + 1 else " You lose."))
+                outcome = "wins" if winner == human + 1 else "losses"
+            summary["games"] += 1
+            summary[outcome] += 1
+    except EOFError:
+        summary["stopped"] = "end of input"
+    except KeyboardInterrupt:
+        summary["stopped"] = "interrupted"
+    return summary
+
+
+def interactive_nim(game, agent, rng, *, human: int, read, write, games: int = 1) -> dict:
+    """Play ``games`` games of Nim: ``interactive_game`` without the draws, which Nim never has.
+
+    Returns the summary: games, wins, losses, and why it stopped early
+    (``None`` when all games were played).
+
+    >>> from fnmcts.agents import perfect_agent
+    >>> from fnmcts.games import Nim
+    >>> lines, answers = [], iter(["3"])
+    >>> summary = interactive_nim(Nim(heap=4), perfect_agent, make_rng(1), human=0,
+    ...                           read=lambda prompt: next(answers), write=lines.append)
+    >>> summary["wins"], lines[-1]
+    (1, 'Player 1 wins! You win.')
+    """
+    summary = interactive_game(game, agent, rng, human=human, read=read, write=write, games=games)
+    if not summary["draws"]:
+        del summary["draws"]
+    return summary
+
+
+def _play(args):
+    _check_agents(args, args.game, (args.ai,))
+    game, _, q_ai = _nim_game(args, (args.ai,))
+    _refuse_empty(game)
+    _check_exact_size(game, (args.ai,))
+    _check_work(args, game, game.start(), (args.ai,), what="moves")
+    agent = build_agent(args.ai, game, ai=q_ai, **_agent_args(args))
+    summary = interactive_game(
+        game, agent, make_rng(args.seed), human=args.human, read=read_line, write=print, games=args.games
+    )
+    if summary["stopped"]:
+        print()  # the prompt or ^C left the cursor mid-line
+    text = f"games {summary['games']}, wins {summary['wins']}, losses {summary['losses']}"
+    if _family(game_name(game)).draws or summary["draws"]:
+        text += f", draws {summary['draws']}"
+    if summary["stopped"]:
+        text += f"; stopped ({summary['stopped']}), the game in progress is not counted"
+    print(text)
+    return 130 if summary["stopped"] == "interrupted" else 0
+
+

@@ -1,0 +1,213 @@
+"""``fnmcts solve GAME``: who wins under perfect play (or a draw), and the winning or best moves.
+
+Nim's closed form, checked against the exact solver when the game is small;
+any other game by the exact solver. A solve beyond the size limits says what
+it would hold and goes on with ``--force``.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from ..limits import STATE_LIMIT
+from ..protocol import (
+    CHANCE,
+    describe_move,
+    game_name,
+    payoff_range,
+    render,
+)
+from ._common import (
+    CliError,
+    add_force,
+    add_json,
+    emit,
+)
+from . import _board
+from ._board import (
+    _SOLVE_HELP,
+    _family,
+    _game_options,
+    _nim_game,
+    _player_name,
+    _state_count,
+    board_games,
+)
+from .move import _game_json, _move_json
+from .play import _winner
+
+__all__ = ["register"]
+
+
+def register(cli) -> None:
+    """Add ``fnmcts solve GAME`` for every two-player game to ``cli``.
+
+    >>> from ._common import Cli
+    >>> cli = Cli()
+    >>> register(cli)
+    >>> cli.run(["solve", "nim", "--heap", "7", "--normal"])
+    heap 7 (normal play: taking the last item wins)
+    the player to move wins
+    winning moves: take 3
+    (checked against the exact solver)
+    0
+    """
+    for kind in board_games():
+        family = _family(kind)
+        solved = "who wins, and the winning moves" if not family.draws else "who wins or a draw, and the best moves"
+        p = cli.game_command("solve", kind, f"{family.title}: {solved}", _SOLVE_HELP)
+        _game_options(p, kind, with_state=True)
+        p.add_argument("--state", default=None, metavar="STATE", help="solve from this position (default: the start)")
+        add_force(p)
+        add_json(p)
+        p.set_defaults(handler=_solve)
+
+
+def _solve(args):
+    from .. import theory as theory
+    from ..exact import best_moves, solve
+
+    game, state, _ = _nim_game(args, (), args.state)
+    state = game.start() if state is None else state
+    if game.to_move(state) is None:
+        return _solve_over(args, game, state)
+    if not theory.has_closed_form(game):
+        return _solve_exact(args, game, state)
+    winner = theory.winner(game, state)
+    moves = theory.winning_moves(game, state)
+    checked = None
+    if game.to_move(state) is not None and _state_count(game, state) <= _board._EXACT_LIMIT:
+        solution = solve(game, state)
+        player = game.to_move(state)
+        exact_winner = theory.MOVER if solution[state][player] > 0 else theory.OTHER
+        exact_moves = best_moves(game, solution, state) if exact_winner == theory.MOVER else ()
+        checked = exact_winner == winner and tuple(exact_moves) == moves
+        if not checked:  # never expected: the tests prove the closed forms
+            raise CliError("the closed form and the exact solver disagree; please report this")
+    payload = {
+        "winner": winner,
+        "winning_moves": [_move_json(m) for m in moves],
+        "state": game.state_to_json(state),
+        "game": _game_json(game),
+        "exact_checked": bool(checked),
+    }
+    who = "the player to move wins" if winner == theory.MOVER else "the player to move loses (the other player wins)"
+    listed = ", ".join(describe_move(game, state, m) for m in moves) or "none"
+    text = f"{_where(game, state)}\n{who}\nwinning moves: {listed}"
+    if checked:
+        text += "\n(checked against the exact solver)"
+    emit(args, payload, text)
+
+
+def _number(value):
+    """An exact value for JSON: a whole number as an int, else a float."""
+    return int(value) if value == int(value) else float(value)
+
+
+def _solve_exact(args, game, state):
+    """``solve`` for a game without a closed form: the exact value and best moves; a verdict only when certain.
+
+    Without chance a value is what best play gives, for sure: a win, a loss or a
+    draw. With chance on the way (dice), the value is an expectation: the
+    probability of winning (a game that pays only wins and losses) or the
+    expected payoff, and a verdict only where the dice cannot change it (the
+    value is the best or the worst payoff there is).
+    """
+    from .. import theory as theory
+    from ..exact import best_moves, solve
+
+    player = game.to_move(state)
+    solution = solve(game, state, limit=None if getattr(args, "force", False) else STATE_LIMIT)
+    values = solution[state]
+    other = 1 - player
+    low, high = (Fraction(x) for x in payoff_range(game))
+    dice = any(game.to_move(s) is CHANCE for s in solution)
+    certain = not dice or all(v == low or v == high for v in values)
+    if not certain:
+        winner, winning = None, None
+    elif values[player] > values[other]:
+        winner, winning = theory.MOVER, player + 1
+    elif values[player] < values[other]:
+        winner, winning = theory.OTHER, other + 1
+    else:
+        winner, winning = "draw", None
+    best = best_moves(game, solution, state)
+    winning_moves = best if winner == theory.MOVER else ()
+    wins_only = dice and all(
+        all(x == low or x == high for x in game.payoff(s)) for s in solution if game.to_move(s) is None
+    )
+    chances = [(Fraction(v) - low) / (high - low) for v in values] if wins_only else None
+    payload = {
+        "winner": winner,
+        "winning_player": winning,
+        "certain": certain,
+        "to_move": player + 1,
+        "value": [_number(v) for v in values],
+        "win_probability": None if chances is None else [float(p) for p in chances],
+        "best_moves": [_move_json(m) for m in best],
+        "winning_moves": [_move_json(m) for m in winning_moves],
+        "state": game.state_to_json(state),
+        "game": _game_json(game),
+        "solver": "exact",
+    }
+    listed = ", ".join(describe_move(game, state, m) for m in best)
+    if not certain:
+        if chances is not None:
+            odds = ", ".join(f"{_player_name(game, i)} {_share(p)}" for i, p in enumerate(chances))
+            verdict = f"the chance of winning, with best play by both (the dice decide the rest): {odds}"
+        else:
+            payoffs = ", ".join(f"{_player_name(game, i)} {float(v):.6g}" for i, v in enumerate(values))
+            verdict = f"the expected payoff, with best play by both (the dice decide the rest): {payoffs}"
+        verdict += f"\nbest moves: {listed}"
+    elif winner == theory.MOVER:
+        sure = " (whatever the dice)" if dice else ""
+        verdict = f"the player to move wins{sure}: {_player_name(game, player)}\nwinning moves: {listed}"
+    elif winner == theory.OTHER:
+        sure = " (whatever the dice)" if dice else ""
+        verdict = f"the player to move loses{sure}: {_player_name(game, other)} wins\nwinning moves: none"
+    else:
+        verdict = f"a draw: neither player can force a win\ndrawing moves: {listed}"
+    text = f"{_where(game, state)}\n{verdict}\n(solved by the exact solver)"
+    emit(args, payload, text)
+
+
+def _share(p) -> str:
+    """A probability as a person reads it: 0.2966 (with the exact fraction when it is one and short).
+
+    >>> _share(Fraction(1, 3)), _share(0.29664021579932)
+    ('0.3333 (1/3)', '0.2966')
+    """
+    text = f"{float(p):.4f}"
+    if isinstance(p, Fraction) and p.denominator != 1 and len(str(p)) <= 15:
+        text += f" ({p})"
+    return text
+
+
+def _where(game, state) -> str:
+    """The position in ``solve``'s text: the Nim family's line, else the game's picture and who moves."""
+    where = _family(game_name(game)).where
+    if where is None:
+        player = game.to_move(state)
+        to_move = "" if player is None or player is CHANCE else f"\n{_player_name(game, player)} to move"
+        return f"{render(game, state)}{to_move}"
+    rule = "misère: taking the last item loses" if game.misere else "normal play: taking the last item wins"
+    return f"{where(game, state)} ({rule})"
+
+
+def _solve_over(args, game, state):
+    """``solve`` at a finished game: nobody moves; say who has won, or that it is a draw."""
+    won = _winner(game.payoff(state))
+    payload = {
+        "winner": None,
+        "over": True,
+        "won": won,
+        "draw": won is None,
+        "winning_moves": [],
+        "state": game.state_to_json(state),
+        "game": _game_json(game),
+        "exact_checked": False,
+    }
+    result = "it is a draw" if won is None else f"player {won} has won"
+    text = f"{_where(game, state)}\nthe game is over: nobody moves; {result}"
+    emit(args, payload, text)
+
