@@ -10,71 +10,140 @@ takes an explicit ``rng`` or ``seed``.
 20
 """
 
-from .matches import GameRecord, MemoryAgent, TournamentRecord, agent_move, play_game, playout, random_agent, tournament
-from .exact import best_move, best_moves, evaluate_policy, random_policy, solve, value
-from .games import GAMES, Nim, Piles, ShutTheBox, TicTacToe
-from .openspiel import from_openspiel  # OpenSpiel's games (the openspiel extra; pyspiel loads with a game)
-from .montecarlo import Simulation, estimate, simulate, wilson_interval
-from .mcts import (
-    CompiledGraph,
-    MoveSearch,
-    Record,
-    Tree,
-    mean,
-    visits,
-    backed_up_values,
-    greedy_move,
-    greedy_policy,
-    mcts_agent,
-    mcts_move,
-    principal_variation,
-    record,
-    search,
-    subtree,
-    top_children,
-    ucb,
-    ucb1,
-    uct,
-)
-from .agents import (
-    AGENTS,
-    exact_agent,
-    make_agent,
-    montecarlo_agent,
-    montecarlo_perfect_agent,
-    perfect_agent,
-)
-from .protocol import (
-    CHANCE,
-    Game,
-    GameBase,
-    chance_outcomes,
-    is_terminal,
-    payoff,
-    payoff_range,
-    play,
-    possible_moves,
-    sample_outcome,
-    start,
-    to_move,
-)
-from .qlearning import (
-    QAI,
-    best_future_reward,
-    choose_action,
-    get_q_value,
-    optimal_move_rate,
-    train_game,
-    update_q_value,
-)
-from .io import load_ai, load_search, load_tree, save_ai, save_search, save_tree
-from .rng import child_seed, dice_roll, make_rng
-from .limits import TooLarge
-from .parallel import Interrupted
-from .tables import best_move_table, build_tree, lookup_table, optimal_play_table, random_play_table
-from .theory import winner, winning_moves
-from .games.piles import nim_sum
-from .tutorial import evaluate_position, new_ai, train
+import importlib
+
+_LAZY = {
+    # matches
+    "GameRecord": ".matches",
+    "MemoryAgent": ".matches",
+    "TournamentRecord": ".matches",
+    "agent_move": ".matches",
+    "play_game": ".matches",
+    "playout": ".matches",
+    "random_agent": ".matches",
+    "tournament": ".matches",
+    # exact
+    "best_move": ".exact",
+    "best_moves": ".exact",
+    "evaluate_policy": ".exact",
+    "random_policy": ".exact",
+    "solve": ".exact",
+    "value": ".exact",
+    # games
+    "GAMES": ".games",
+    "Nim": ".games",
+    "Piles": ".games",
+    "ShutTheBox": ".games",
+    "TicTacToe": ".games",
+    # openspiel
+    "from_openspiel": ".openspiel",  # OpenSpiel's games (the openspiel extra; pyspiel loads with a game)
+    # montecarlo
+    "Simulation": ".montecarlo",
+    "estimate": ".montecarlo",
+    "simulate": ".montecarlo",
+    "wilson_interval": ".montecarlo",
+    # mcts
+    "CompiledGraph": ".mcts",
+    "MoveSearch": ".mcts",
+    "Record": ".mcts",
+    "Tree": ".mcts",
+    "mean": ".mcts",
+    "visits": ".mcts",
+    "backed_up_values": ".mcts",
+    "greedy_move": ".mcts",
+    "greedy_policy": ".mcts",
+    "mcts_agent": ".mcts",
+    "mcts_move": ".mcts",
+    "principal_variation": ".mcts",
+    "record": ".mcts",
+    "search": ".mcts",
+    "subtree": ".mcts",
+    "top_children": ".mcts",
+    "ucb": ".mcts",
+    "ucb1": ".mcts",
+    "uct": ".mcts",
+    # agents
+    "AGENTS": ".agents",
+    "exact_agent": ".agents",
+    "make_agent": ".agents",
+    "montecarlo_agent": ".agents",
+    "montecarlo_perfect_agent": ".agents",
+    "perfect_agent": ".agents",
+    # protocol
+    "CHANCE": ".protocol",
+    "Game": ".protocol",
+    "GameBase": ".protocol",
+    "chance_outcomes": ".protocol",
+    "is_terminal": ".protocol",
+    "payoff": ".protocol",
+    "payoff_range": ".protocol",
+    "play": ".protocol",
+    "possible_moves": ".protocol",
+    "sample_outcome": ".protocol",
+    "start": ".protocol",
+    "to_move": ".protocol",
+    # qlearning
+    "QAI": ".qlearning",
+    "best_future_reward": ".qlearning",
+    "choose_action": ".qlearning",
+    "get_q_value": ".qlearning",
+    "optimal_move_rate": ".qlearning",
+    "train_game": ".qlearning",
+    "update_q_value": ".qlearning",
+    # io
+    "load_ai": ".io",
+    "load_search": ".io",
+    "load_tree": ".io",
+    "save_ai": ".io",
+    "save_search": ".io",
+    "save_tree": ".io",
+    # rng
+    "child_seed": ".rng",
+    "dice_roll": ".rng",
+    "make_rng": ".rng",
+    # limits
+    "TooLarge": ".limits",
+    # parallel
+    "Interrupted": ".parallel",
+    # tables
+    "best_move_table": ".tables",
+    "build_tree": ".tables",
+    "lookup_table": ".tables",
+    "optimal_play_table": ".tables",
+    "random_play_table": ".tables",
+    # theory
+    "winner": ".theory",
+    "winning_moves": ".theory",
+    # games.piles
+    "nim_sum": ".games.piles",
+    # tutorial
+    "evaluate_position": ".tutorial",
+    "new_ai": ".tutorial",
+    "train": ".tutorial",
+}
+"""Where each public name lives: ``import fnmcts`` loads none of these modules; the first use of a
+name imports its module (once per process, as any import), so the import itself stays light."""
+
+
+def __getattr__(name):
+    """A public name, or a submodule (``fnmcts.exact``), imported on first use."""
+    home = _LAZY.get(name)
+    if home is not None:
+        value = getattr(importlib.import_module(home, __name__), name)
+        globals()[name] = value  # found once: later uses are plain attribute reads
+        return value
+    if not name.startswith("__"):
+        try:
+            return importlib.import_module(f"{__name__}.{name}")
+        except ModuleNotFoundError as error:
+            if error.name != f"{__name__}.{name}":
+                raise
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))
+
 
 
 
@@ -89,11 +158,12 @@ def _deprecated_play_module():
     import types
     import warnings
 
-    from . import matches
-
     module = types.ModuleType(__name__ + ".play", "Deprecated: use fnmcts.matches.")
 
     def __getattr__(name):
+        matches = importlib.import_module(".matches", __name__)
+        if name == "__all__":
+            return list(matches.__all__)
         if name in matches.__all__:
             warnings.warn(
                 f"fnmcts.play.{name} moved to fnmcts.matches.{name}; the module name fnmcts.play is deprecated",
@@ -104,7 +174,6 @@ def _deprecated_play_module():
         raise AttributeError(f"module 'fnmcts.play' has no attribute {name!r}")
 
     module.__getattr__ = __getattr__
-    module.__all__ = list(matches.__all__)
     sys.modules.setdefault(module.__name__, module)
 
 

@@ -13,7 +13,11 @@ A game with a cycle, or a state whose player has no moves, is refused with a
 ``ValueError`` that names the state. A solution holds at most ``limit``
 states (``fnmcts.limits.STATE_LIMIT`` unless told otherwise): a game whose
 ``size_hint`` says it would hold more is refused before the walk starts, any
-other when the walk passes the limit (``TooLarge``, a ``ValueError``).
+other when the walk passes the limit (``TooLarge``, a ``ValueError``). Memory
+is checked the same way before it is spent: the states the solution would hold
+at once times the bytes a state costs, measured on a sample of the game's own
+states (``fnmcts.limits.check_solve``), against ``memory`` bytes (default
+``fnmcts.limits.memory_budget()``).
 
 A game whose states may repeat (Pig: two pig-outs in a row bring the scores
 back) says so through its ``may_repeat()`` hook; it is solved one strongly
@@ -47,7 +51,7 @@ from typing import Callable
 
 from pyrsistent import pmap
 
-from .limits import GO_ON, STATE_LIMIT, TooLarge, check_states
+from .limits import STATE_LIMIT, MemoryWatch, TooLarge, check_solve, memory_refusal
 from .protocol import CHANCE, check_state, may_repeat
 
 __all__ = [
@@ -173,7 +177,7 @@ def _best(values, player) -> tuple:
     return best
 
 
-def _walk(game, roots, chooser, limit: int | None = None) -> dict:
+def _walk(game, roots, chooser, limit: int | None = None, memory: int | None = None) -> dict:
     """A dict ``state -> value`` for every state below ``roots``.
 
     The players follow ``chooser``, a function ``(game, state, player, moves) ->
@@ -189,10 +193,13 @@ def _walk(game, roots, chooser, limit: int | None = None) -> dict:
     terminal state). So meeting a list below the state itself means a cycle, and
     no list outlives its state's frame: the garbage collector, which looks at
     every list still alive again and again, has fewer to look at. More than
-    ``limit`` states is a ``TooLarge`` error.
+    ``limit`` states, or more than the memory budget holds (``memory`` bytes,
+    default ``fnmcts.limits.memory_budget()``), is a ``TooLarge`` error: up front
+    when the game's size hint shows it, else when the walk passes it.
     """
-    check_states(game, *roots, limit=limit)
-    limit = float("inf") if limit is None else limit
+    estimate = check_solve(game, *roots, limit=limit, memory=memory)
+    limit = estimate.cap
+    watch = MemoryWatch(estimate.budget)
     to_move, moves_of, outcomes_of, play, payoff = (
         game.to_move, game.possible_moves, game.chance_outcomes, game.play, game.payoff)
     values: dict = {}
@@ -210,10 +217,9 @@ def _walk(game, roots, chooser, limit: int | None = None) -> dict:
             v = setdefault(child, spare)
             if v is spare:  # a new state: its value if it is terminal, else its frame
                 cell, spare = spare, []
-                if len(values) > limit and frame is not top:  # the limit counts the states below the roots
-                    raise TooLarge(
-                        f"the exact solution of {game!r} holds more than {limit:,} states, the limit{GO_ON}"
-                    )
+                held = len(values)
+                if frame is not top and (held > limit or not held & 4095 and watch.exceeded()):
+                    raise memory_refusal(game, held, estimate)  # the limit counts the states below the roots
                 player = to_move(child)
                 if player is None:
                     raw = payoff(child)
@@ -639,7 +645,7 @@ def _iterate(states, members, back, where, kids, kind, weights, value, tolerance
     report[3] = max(report[3], n)
 
 
-def _walk_repeating(game, roots, chooser, tolerance, max_sweeps, limit=None) -> Solution:
+def _walk_repeating(game, roots, chooser, tolerance, max_sweeps, limit=None, memory=None) -> Solution:
     """``state -> value`` for every state below ``roots`` of a game whose states may repeat.
 
     First the graph: states interned to integers in the order they are found,
@@ -652,11 +658,12 @@ def _walk_repeating(game, roots, chooser, tolerance, max_sweeps, limit=None) -> 
     (``finished``, in post-order). A component of one node without a self-loop
     is settled exactly as in ``_walk``; a cyclic one is iterated
     (``_iterate``). Components close in reverse topological order, so every
-    state below a component is settled first. More than ``limit`` states is a
-    ``TooLarge`` error.
+    state below a component is settled first. More than ``limit`` states, or
+    more than the memory budget holds, is a ``TooLarge`` error (as in ``_walk``).
     """
-    check_states(game, *roots, limit=limit)
-    limit = float("inf") if limit is None else limit
+    estimate = check_solve(game, *roots, limit=limit, memory=memory)
+    limit = estimate.cap
+    watch = MemoryWatch(estimate.budget)
     to_move, moves_of, outcomes_of, play, payoff = (
         game.to_move, game.possible_moves, game.chance_outcomes, game.play, game.payoff)
     index: dict = {}
@@ -698,10 +705,8 @@ def _walk_repeating(game, roots, chooser, tolerance, max_sweeps, limit=None) -> 
             if j is None:
                 j = index[child] = len(states)
                 states.append(child)
-                if j >= limit:
-                    raise TooLarge(
-                        f"the exact solution of {game!r} holds more than {limit:,} states, the limit{GO_ON}"
-                    )
+                if j >= limit or not j & 4095 and watch.exceeded():
+                    raise memory_refusal(game, j, estimate)
             ks.append(j)
         kind.append(player)
         kids.append(ks)
@@ -771,7 +776,7 @@ def _walk_repeating(game, roots, chooser, tolerance, max_sweeps, limit=None) -> 
 
 
 def solve(game, *states, limit: int | None = STATE_LIMIT, tolerance: float = TOLERANCE,
-          max_sweeps: int = MAX_SWEEPS):
+          max_sweeps: int = MAX_SWEEPS, memory: int | None = None):
     """The exact value of every state reachable from ``states`` (default: the start) under optimal play.
 
     Each player maximises their own expected payoff.
@@ -780,10 +785,19 @@ def solve(game, *states, limit: int | None = STATE_LIMIT, tolerance: float = TOL
     ``Fraction`` payoffs, one per player. Ties keep the first best move's value.
     A cycle, or a player with no moves, is a ``ValueError`` naming the state;
     a solution of more than ``limit`` states a ``TooLarge`` (``None``: no limit).
+    Memory is checked before it is spent (``fnmcts.limits.check_solve``): a
+    solution that would hold more than ``memory`` bytes (default
+    ``fnmcts.limits.memory_budget()``) is refused up front when the game's size
+    hint shows it, else its walk stops (``TooLarge``) before it holds more; a
+    ``MemoryError`` on the way is a ``TooLarge`` too.
 
     >>> from fnmcts.games.nim import Nim
     >>> solve(Nim(heap=2, max_take=2))[Nim(heap=2, max_take=2).start()]
     (Fraction(1, 1), Fraction(-1, 1))
+    >>> solve(Nim(heap=5000, max_take=3), memory=100_000)
+    Traceback (most recent call last):
+    ...
+    fnmcts.limits.TooLarge: the exact solution from this state would hold up to 10,002 states and a frontier of 15,000 at about ... bytes each, ... bytes; the memory budget of 100,000 bytes holds about ... states; memory= (bytes) sets another budget
 
     A game whose states may repeat (its ``may_repeat()`` is True) gets a
     ``Solution`` instead: the same map, floats inside its cycles (iterated until
@@ -808,9 +822,20 @@ def solve(game, *states, limit: int | None = STATE_LIMIT, tolerance: float = TOL
     """
     _check_iteration(tolerance, max_sweeps)
     roots = _roots(game, states)
-    if may_repeat(game):
-        return _walk_repeating(game, roots, None, tolerance, max_sweeps, limit)
-    return pmap(_walk(game, roots, None, limit))
+    return _solved(game, roots, None, limit, tolerance, max_sweeps, memory)
+
+
+def _solved(game, roots, chooser, limit, tolerance, max_sweeps, memory):
+    """The walk of ``solve`` or ``evaluate_policy``, a ``MemoryError`` on the way turned into ``TooLarge``."""
+    try:
+        if may_repeat(game):
+            return _walk_repeating(game, roots, chooser, tolerance, max_sweeps, limit, memory)
+        return pmap(_walk(game, roots, chooser, limit, memory))
+    except MemoryError:
+        raise TooLarge(
+            f"the exact solution of {game!r} ran out of memory before the budget its estimate allowed "
+            f"(the machine has less free than it had); memory= (bytes) sets a smaller budget"
+        ) from None
 
 
 def value(solution, state) -> tuple:
@@ -905,14 +930,14 @@ def optimal_policy(solution) -> Callable:
 
 
 def evaluate_policy(game, policy, *states, limit: int | None = STATE_LIMIT, tolerance: float = TOLERANCE,
-                    max_sweeps: int = MAX_SWEEPS):
+                    max_sweeps: int = MAX_SWEEPS, memory: int | None = None):
     """The exact value of every state reachable from ``states`` when the players follow ``policy``.
 
     ``policy`` is a function ``(game, state) -> ((move, probability), ...)``, or
     a tuple of one policy per player. Returns an immutable map ``state -> value``
-    (a ``pmap``), as ``solve`` does, with the same ``limit`` (a ``Solution``
-    for a game whose states may repeat, with ``tolerance`` and ``max_sweeps``
-    as there).
+    (a ``pmap``), as ``solve`` does, with the same ``limit`` and ``memory`` (a
+    ``Solution`` for a game whose states may repeat, with ``tolerance`` and
+    ``max_sweeps`` as there).
 
     >>> from fnmcts.games.shut_the_box import ShutTheBox, start_box
     >>> game = ShutTheBox()
@@ -926,9 +951,7 @@ def evaluate_policy(game, policy, *states, limit: int | None = STATE_LIMIT, tole
 
     _check_iteration(tolerance, max_sweeps)
     roots = _roots(game, states)
-    if may_repeat(game):
-        return _walk_repeating(game, roots, chooser, tolerance, max_sweeps, limit)
-    return pmap(_walk(game, roots, chooser, limit))
+    return _solved(game, roots, chooser, limit, tolerance, max_sweeps, memory)
 
 
 def win_probability(game, state=None, policy=None) -> Fraction:

@@ -10,10 +10,18 @@ here turn those bounds into estimates and refuse what would not fit, with a
 * ``STATE_LIMIT`` states for an exact solution (``fnmcts.exact``): about a
   gigabyte of exact fractions at most;
 * ``WORK_LIMIT`` steps of play (games times their length, times the moves
-  listed at each step where agents look at them all): hours on one core.
+  listed at each step where agents look at them all): hours on one core;
+* ``memory_budget()`` bytes for an exact solution: the states it would hold
+  at once (its states and the frontier of its walk, the game's longest line
+  times its widest choice) times the bytes one state costs, measured on a
+  sample of the game's own states (``state_bytes``). ``check_solve`` refuses
+  up front what would not fit, naming what would, and gives the solver the
+  number of states it may hold, so a walk whose size is unknown stops
+  (``TooLarge``) before it passes the memory it announced.
 
-Every check takes ``limit=None`` to go on regardless (the command line's
-``--force``).
+Every state and work check takes ``limit=None`` to go on regardless (the
+command line's ``--force``); the memory check takes ``memory=`` (bytes) to
+set another budget.
 
 >>> from fnmcts.games import Nim
 >>> check_states(Nim(heap=10**6), Nim(heap=10**6).start())
@@ -28,15 +36,30 @@ fnmcts.limits.TooLarge: 1,000,000,000,000,000,000,000,000,000,000 games would ta
 
 from __future__ import annotations
 
+import gc
+import os
+import sys
+from dataclasses import dataclass
+
 __all__ = [
     "STATE_LIMIT",
     "WORK_LIMIT",
+    "MEMORY_LIMIT",
+    "SOLVER_STATE_BYTES",
     "TooLarge",
     "GO_ON",
     "size_hint",
     "check_states",
     "check_work",
     "play_work",
+    "memory_budget",
+    "state_bytes",
+    "state_growth",
+    "MemoryWatch",
+    "SolveEstimate",
+    "estimate_solve",
+    "check_solve",
+    "memory_refusal",
 ]
 
 STATE_LIMIT = 200_000
@@ -44,6 +67,17 @@ STATE_LIMIT = 200_000
 
 WORK_LIMIT = 10**10
 """Steps of play (moves played, or moves looked at) a call may take unless told otherwise."""
+
+MEMORY_LIMIT = 8 * 2**30
+"""Bytes an exact solution may hold at most (``memory_budget`` takes less on a machine with less free)."""
+
+UNKNOWN_LENGTH = 1_000
+"""The longest line assumed for a game whose ``size_hint`` gives no length (``check_game``'s default bound)."""
+
+SOLVER_STATE_BYTES = 400
+"""Bytes the solver spends on each state it holds, beside the state itself: its entry in the
+solution's dict (about 100 bytes at the dict's fill), the value tuple of ``Fraction``\\ s (about
+250 bytes for two players; terminal values are shared) and its frame on the walk's stack."""
 
 
 class TooLarge(ValueError):
@@ -141,3 +175,351 @@ def play_work(game, state, *, per_move: int = 1) -> tuple:
     if length is None:
         return (None, None)
     return (length, per_move * (branching or 1))
+
+
+# -- memory ------------------------------------------------------------------------------------
+
+
+def _available() -> int | None:
+    """Bytes of memory the system has free for a new allocation (Linux's MemAvailable), or None."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as info:
+            for line in info:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
+def _address_room() -> int | None:
+    """Bytes the address-space limit (``ulimit -v``) leaves this process, or None when unlimited."""
+    try:
+        import resource
+
+        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+    except (ImportError, OSError, ValueError):
+        return None
+    if soft == resource.RLIM_INFINITY:
+        return None
+    try:
+        with open("/proc/self/statm", encoding="ascii") as statm:
+            used = int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        used = 0
+    return max(0, soft - used)
+
+
+def memory_budget(limit: int = MEMORY_LIMIT) -> int:
+    """Bytes an exact solution may hold now: the least of ``limit``, half the free memory, and more.
+
+    More precisely, the least of ``limit``, half the memory the system has free, and 80%
+    of what an address-space limit (``ulimit -v``) leaves this process.
+
+    >>> 0 < memory_budget() <= MEMORY_LIMIT, memory_budget(10**6) <= 10**6
+    (True, True)
+    """
+    budget = limit
+    free = _available()
+    if free is not None:
+        budget = min(budget, free // 2)
+    room = _address_room()
+    if room is not None:
+        budget = min(budget, room * 4 // 5)
+    return max(0, int(budget))
+
+
+def _deep_size(objects, seen: set) -> int:
+    """``sys.getsizeof`` of ``objects`` and of everything they reach that ``seen`` does not hold yet.
+
+    Types, modules and functions are not followed (they belong to the program, not to a state).
+    """
+    total = 0
+    stack = list(objects)
+    skip = (type, type(sys), type(_deep_size), type(len))
+    while stack:
+        obj = stack.pop()
+        if id(obj) in seen or isinstance(obj, skip):
+            continue
+        seen.add(id(obj))
+        try:
+            total += sys.getsizeof(obj)
+        except TypeError:  # an object without a size (some extension types)
+            continue
+        stack.extend(gc.get_referents(obj))
+    return total
+
+
+def _sample(game, roots, count: int) -> list:
+    """Up to ``count`` states below ``roots``, breadth first, as a solver reaches them."""
+    out, frontier, seen = [], list(roots), set()
+    while frontier and len(out) < count:
+        following = []
+        for state in frontier:
+            if state in seen:
+                continue
+            seen.add(state)
+            out.append(state)
+            if len(out) >= count:
+                break
+            following.extend(_children(game, state))
+        frontier = following
+    return out
+
+
+def _children(game, state) -> list:
+    from .protocol import CHANCE
+
+    player = game.to_move(state)
+    if player is None:
+        return []
+    choices = [o for o, _ in game.chance_outcomes(state)] if player is CHANCE else game.possible_moves(state)
+    return [game.play(state, c) for c in choices]
+
+
+def _line(game, root, steps: int) -> list:
+    """The states of one line of play from ``root`` (the last choice at every step: deterministic), at most ``steps``."""
+    line, state = [root], root
+    while len(line) <= steps:
+        children = _children(game, state)
+        if not children:
+            break
+        state = children[-1]
+        line.append(state)
+    return line
+
+
+def state_bytes(game, *states, sample: int = 32) -> int:
+    """The bytes one state of ``game`` holds, on average over up to ``sample`` states below ``states``.
+
+    Every object a state reaches is counted once over the sample (``sys.getsizeof``,
+    which a state type may extend with memory held outside Python objects, as the
+    OpenSpiel adapter's states do for the C++ state behind them); what the states
+    share (small integers, interned strings, parts of one another) is counted once,
+    so it barely moves the average; the game value itself is not followed.
+
+    >>> from fnmcts.games import Nim
+    >>> 50 < state_bytes(Nim(heap=21), Nim(heap=21).start()) < 5_000
+    True
+    """
+    roots = states or (game.start(),)
+    sampled = _sample(game, roots, max(1, sample))
+    return max(1, _deep_size(sampled, {id(game)}) // len(sampled))  # a state pointing at its game: not followed
+
+
+def state_growth(game, state, steps: int = 32) -> float:
+    """Bytes a state of ``game`` grows by per move played, measured along one line of ``steps`` moves from ``state``.
+
+    A state that keeps its history (OpenSpiel's, or a user's tuple of moves) grows
+    with the length of the game; a board does not (0). Each state along the line is
+    measured on its own, so what it shares with the others counts for each.
+
+    >>> from fnmcts.games import Nim
+    >>> state_growth(Nim(heap=21), Nim(heap=21).start())
+    0.0
+    """
+    line = _line(game, state, steps)
+    if len(line) < 4:
+        return 0.0
+    sizes = [_deep_size([s], {id(game)}) for s in line]
+    n = len(sizes)
+    mean_x, mean_y = (n - 1) / 2, sum(sizes) / n
+    slope = sum((x - mean_x) * (y - mean_y) for x, y in enumerate(sizes)) / sum((x - mean_x) ** 2 for x in range(n))
+    return max(0.0, round(slope, 3))  # least squares over the line: what one state caches does not hide the trend
+
+
+class MemoryWatch:
+    """The memory this process holds beyond what it held when the watch began, against a budget.
+
+    On Linux, the resident memory, or the address space when an address-space limit
+    (``ulimit -v``) is set, the one that runs out first then. ``exceeded()`` is cheap
+    (one read of ``/proc/self/statm``) and is False where the process's memory
+    cannot be read; a long walk asks it every few thousand states.
+
+    >>> watch = MemoryWatch(10**12)
+    >>> watch.exceeded()
+    False
+    """
+
+    __slots__ = ("budget", "start", "field")
+
+    def __init__(self, budget: int):
+        self.budget = budget
+        self.field = 0 if _address_room() is not None else 1  # statm: 0 the address space, 1 the resident pages
+        self.start = _resident(self.field)
+
+    def exceeded(self) -> bool:
+        if self.start is None:
+            return False
+        now = _resident(self.field)
+        return now is not None and now - self.start > self.budget
+
+
+def _resident(field: int = 1) -> int | None:
+    """Bytes of this process in memory (``field`` 1) or in its address space (0), on Linux; else None."""
+    try:
+        with open("/proc/self/statm", encoding="ascii") as statm:
+            return int(statm.read().split()[field]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError, AttributeError):
+        return None
+
+
+@dataclass(frozen=True)
+class SolveEstimate:
+    """What an exact solution from some states would hold: states, bytes, and what the budget allows.
+
+    ``states``: the most states the solution holds (the game's ``size_hint``; ``None``
+    when unknown); ``frontier``: the states its walk holds beside them at the deepest
+    point (the longest line times the widest choice; ``None`` when unknown);
+    ``state_bytes``: bytes one held state costs (the state plus ``SOLVER_STATE_BYTES``:
+    measured on a sample when ``measured``, else a bound of 64 KB a state that the
+    budget holds anyway); ``bytes``: the total (``None`` when the states are
+    unknown); ``budget``: the memory budget; ``cap``: the states the walk may hold
+    before it stops (the state limit, or what the budget holds, whichever is less).
+
+    >>> estimate = SolveEstimate(states=44, frontier=9, state_bytes=900, budget=10**6, limit=200_000)
+    >>> estimate.bytes, estimate.cap, estimate.fits
+    (47700, 1102, 1111)
+    >>> print(estimate)
+    up to 44 states and a frontier of 9 at about 900 bytes each: 47,700 bytes, within the budget of 1,000,000 (1,111 states fit)
+    """
+
+    states: int | None
+    frontier: int | None
+    state_bytes: int
+    budget: int
+    limit: int | None = STATE_LIMIT
+    measured: bool = True
+
+    @property
+    def held(self) -> int | None:
+        """The most states held at once: the solution's and the walk's frontier (None when unknown)."""
+        if self.states is None:
+            return None
+        return self.states + (self.frontier or 0)
+
+    @property
+    def bytes(self) -> int | None:
+        """The bytes the solution and its walk would hold (None when the states are unknown)."""
+        held = self.held
+        return None if held is None else held * self.state_bytes
+
+    @property
+    def fits(self) -> int:
+        """The states the memory budget holds."""
+        return self.budget // max(1, self.state_bytes)
+
+    @property
+    def cap(self) -> int:
+        """States the walk may hold before it stops: the limit, or what the budget holds beside the frontier."""
+        room = max(0, self.fits - (self.frontier or 0))
+        return room if self.limit is None else min(self.limit, room)
+
+    def __str__(self) -> str:
+        states = "an unknown number of states" if self.states is None else f"up to {self.states:,} states"
+        frontier = "" if not self.frontier else f" and a frontier of {self.frontier:,}"
+        total = "" if self.bytes is None else f": {self.bytes:,} bytes"
+        each = f"about {self.state_bytes:,}" if self.measured else f"most {self.state_bytes:,}"
+        return (f"{states}{frontier} at {each} bytes each{total}, within the budget of "
+                f"{self.budget:,} ({self.fits:,} states fit)")
+
+
+def _frontier(length, branching) -> int | None:
+    if length is None or branching is None:
+        return None
+    return max(0, length) * max(1, branching)
+
+
+def estimate_solve(game, *states, limit: int | None = STATE_LIMIT, memory: int | None = None,
+                   sample: int = 32) -> SolveEstimate:
+    """What an exact solution from ``states`` (default: the start) would hold: a ``SolveEstimate``.
+
+    The states and the frontier come from the game's ``size_hint``; the bytes of a
+    state are measured on a sample of the game's own states (``state_bytes``), plus
+    what a state grows by per move (``state_growth``) times the longest line (a
+    state that keeps its history costs most at the bottom of the walk, where a
+    depth-first walk goes first), unless the hint already shows that even 64 KB a
+    state would fit. ``memory``: the budget in bytes (default ``memory_budget()``).
+    Checks nothing: ``check_solve`` refuses.
+
+    >>> from fnmcts.games import Nim
+    >>> estimate = estimate_solve(Nim(heap=21), Nim(heap=21).start())
+    >>> estimate.states, estimate.frontier, estimate.bytes < 10**7
+    (44, 63, True)
+    """
+    roots = states or (game.start(),)
+    budget = memory_budget() if memory is None else int(memory)
+    hints = [size_hint(game, state) for state in roots]
+    counts = [h[0] for h in hints]
+    total = None if any(c is None for c in counts) else sum(counts)
+    frontiers = [_frontier(h[1], h[2]) for h in hints]
+    frontier = None if any(f is None for f in frontiers) else max(frontiers, default=0)
+    bound = 65_536 + SOLVER_STATE_BYTES
+    if total is not None and (total + (frontier or 0)) * bound <= budget:  # fits even at the bound: no need to measure
+        return SolveEstimate(states=total, frontier=frontier, state_bytes=bound, budget=budget, limit=limit,
+                             measured=False)
+    per_state = state_bytes(game, *roots, sample=sample) + SOLVER_STATE_BYTES
+    growth = state_growth(game, roots[0])
+    if growth:  # states that keep their history: the deepest ones cost the most, and a walk goes deepest first
+        lengths = [h[1] for h in hints]
+        deepest = max(lengths) if all(n is not None for n in lengths) else UNKNOWN_LENGTH
+        per_state += int(growth * deepest)
+    return SolveEstimate(states=total, frontier=frontier, state_bytes=per_state, budget=budget, limit=limit)
+
+
+def check_solve(game, *states, limit: int | None = STATE_LIMIT, memory: int | None = None,
+                fits: str | None = None) -> SolveEstimate:
+    """``estimate_solve``, refused up front (``TooLarge``) when the states pass ``limit`` or the bytes the budget.
+
+    The message is one sentence naming what would fit. A solution of unknown size
+    is refused only when its walk's frontier alone passes the budget; its walk then
+    stops at the estimate's ``cap`` states (the solver's own check), so it never
+    holds more than the memory announced here. ``fits`` says what would fit in the
+    game's terms, else the game's ``size_fits(limit)`` hook does when it has one.
+
+    >>> from fnmcts.games import Nim
+    >>> check_solve(Nim(heap=21), Nim(heap=21).start()).states
+    44
+    >>> check_solve(Nim(heap=21), Nim(heap=21).start(), memory=20_000)
+    Traceback (most recent call last):
+    ...
+    fnmcts.limits.TooLarge: the exact solution from this state would hold up to 44 states and a frontier of 63 at about ... bytes each, ... bytes; the memory budget of 20,000 bytes holds about ... states; memory= (bytes) sets another budget
+    """
+    check_states(game, *(states or (game.start(),)), limit=limit, fits=fits)
+    estimate = estimate_solve(game, *states, limit=limit, memory=memory)
+    where = "this state" if len(states) <= 1 else f"these {len(states)} states"
+    if estimate.bytes is not None and estimate.bytes > estimate.budget:
+        raise TooLarge(f"the exact solution from {where} would hold up to {estimate.states:,} states"
+                       f"{' and a frontier of ' + format(estimate.frontier, ',') if estimate.frontier else ''} at about "
+                       f"{estimate.state_bytes:,} bytes each, {estimate.bytes:,} bytes; the memory budget of "
+                       f"{estimate.budget:,} bytes holds about {estimate.fits:,} states; memory= (bytes) sets another "
+                       f"budget")
+    if estimate.bytes is None and estimate.cap <= 0:
+        raise TooLarge(f"the exact solution from {where} would hold an unknown number of states, and its walk alone "
+                       f"up to {estimate.frontier:,} at once (the longest line times the widest choice) at about "
+                       f"{estimate.state_bytes:,} bytes each; the memory budget of {estimate.budget:,} bytes holds "
+                       f"about {estimate.fits:,} states; memory= (bytes) sets another budget")
+    return estimate
+
+
+def memory_refusal(game, held: int, estimate: SolveEstimate) -> TooLarge:
+    """The ``TooLarge`` a walk raises when it holds ``held`` states, past its cap or past its memory budget.
+
+    Below the cap it is the memory budget as the process measures it (a ``MemoryWatch``)
+    that was passed.
+
+    >>> estimate = SolveEstimate(states=None, frontier=None, state_bytes=1000, budget=10**6, limit=100)
+    >>> print(memory_refusal("G", 101, estimate))
+    the exact solution of 'G' holds more than 100 states, the limit; limit=None goes on regardless
+    >>> print(memory_refusal("G", 50, estimate))
+    the exact solution of 'G' passed its memory budget of 1,000,000 bytes at 50 states (about 20,000 bytes a state, where its sample showed 1,000); memory= (bytes) sets another budget
+    """
+    if held >= estimate.cap:
+        if estimate.limit is not None and estimate.cap >= estimate.limit:
+            return TooLarge(f"the exact solution of {game!r} holds more than {estimate.limit:,} states, the limit{GO_ON}")
+        return TooLarge(f"the exact solution of {game!r} holds more than {estimate.cap:,} states, which at about "
+                        f"{estimate.state_bytes:,} bytes each is what the memory budget of {estimate.budget:,} bytes "
+                        f"holds beside its walk; memory= (bytes) sets another budget")
+    return TooLarge(f"the exact solution of {game!r} passed its memory budget of {estimate.budget:,} bytes at "
+                    f"{held:,} states (about {estimate.budget // max(1, held):,} bytes a state, where its sample showed "
+                    f"{estimate.state_bytes:,}); memory= (bytes) sets another budget")

@@ -302,7 +302,21 @@ class Simulation(FixedRecord):
         }
 
 
+class _Batch:
+    """A batch kernel ``count(size, rng) -> wins`` in the place of a trial (picklable when ``count`` is)."""
+
+    __slots__ = ("count",)
+
+    def __init__(self, count):
+        self.count = count
+
+    def __reduce__(self):
+        return (_Batch, (self.count,))
+
+
 def _trial_chunk(trial, win, size, rng) -> int:
+    if isinstance(trial, _Batch):  # a batch kernel: the wins of ``size`` trials at once
+        return int(trial.count(size, rng))
     if win is None:
         return sum(1 for _ in range(size) if trial(rng))
     return sum(1 for _ in range(size) if win(trial(rng)))
@@ -319,6 +333,7 @@ def estimate(
     chunk_size: int = DEFAULT_CHUNK,
     progress: Callable[[int], None] | None = None,
     limit: int | None = WORK_LIMIT,
+    batch: Callable | None = None,
 ) -> Simulation:
     """Run ``trial(rng)`` ``n`` times; count the results for which ``win`` holds.
 
@@ -328,7 +343,10 @@ def estimate(
     wins and 0 when it does not, so the mean is the estimate. Ctrl-C raises
     ``Interrupted`` whose ``partial`` is the record of the chunks finished.
     More than ``limit`` trials (``fnmcts.limits.WORK_LIMIT``) is refused up
-    front (``TooLarge``; ``limit=None`` goes on).
+    front (``TooLarge``; ``limit=None`` goes on). ``batch``: a function
+    ``(size, rng) -> wins`` that runs ``size`` trials at once (vectorised, e.g.
+    ``fnmcts.games.coin.count_heads``), used for every chunk in place of the
+    trial: the same distribution, other draws.
 
     >>> from fnmcts.games.coin import flip_coin, is_win
     >>> record = estimate(flip_coin, 1_000, win=is_win, seed=3)
@@ -338,6 +356,8 @@ def estimate(
     check_count(n, "the number of trials")
     check_work(n, what="trials", limit=limit)
     base = resolve_seed(seed, rng)
+    if batch is not None:
+        trial, win = _Batch(batch), None
     try:
         counts = run_chunks(partial(_trial_chunk, trial, win), n, base, chunk_size, executor, progress)
     except Interrupted as stop:
@@ -376,7 +396,29 @@ def _tally(payoffs, game_range) -> Simulation:
     )
 
 
-def _game_chunk(game, state, agent, game_range, size, rng) -> Simulation:
+def _tally_batch(payoffs, game_range) -> Simulation:
+    """The record of player 1's ``payoffs`` given as a numpy array (the batch path), as ``_tally`` counts them."""
+    low, high = game_range
+    if payoffs.size and (payoffs.min() < low or payoffs.max() > high):
+        bad = payoffs[(payoffs < low) | (payoffs > high)][0]
+        raise ValueError(f"payoff {bad!r} of player 1 lies outside the game's payoff_range {game_range!r}")
+    twice, middle2 = payoffs + payoffs, float(Fraction(low) + Fraction(high))
+    return Simulation.of(
+        int((twice > middle2).sum()),
+        int(payoffs.size),
+        draw=int((twice == middle2).sum()),
+        total=float(payoffs.sum()),
+        sum_squares=float((payoffs * payoffs).sum()),
+        graded=int(((payoffs > low) & (payoffs < high)).sum()),
+        payoff_range=game_range,
+    )
+
+
+def _game_chunk(game, state, agent, game_range, size, rng, batch=False) -> Simulation:
+    if batch:
+        payoffs = game.random_batch(state, size, rng)
+        if payoffs is not None:  # None: declined (without drawing) at this state
+            return _tally_batch(payoffs, game_range)
     if agent is None and hasattr(game, "random_wins"):  # payoffs are the two extremes only
         wins = game.random_wins(state, size, rng)
         if wins is not None:  # None: declined (without drawing) for this game value
@@ -398,6 +440,7 @@ def simulate(
     chunk_size: int = DEFAULT_CHUNK,
     progress: Callable[[int], None] | None = None,
     limit: int | None = WORK_LIMIT,
+    batch: bool = False,
 ) -> Simulation:
     """Play ``n`` games of ``game`` from ``state`` (default: the start); count and sum the payoffs.
 
@@ -416,6 +459,11 @@ def simulate(
     ``Interrupted`` whose ``partial`` is the record of the chunks finished.
     Games times their length (the game's ``size_hint``) beyond ``limit`` steps
     of play is refused up front (``TooLarge``; ``limit=None`` goes on).
+    ``batch=True`` plays each chunk's games side by side in numpy arrays,
+    through the game's ``random_batch(state, n, rng)`` hook (the Shut the Box
+    family has one; the ``batch`` extra installs numpy): random play in the
+    same distribution, other draws, many times faster; a game without the hook
+    is a ``ValueError``.
 
     >>> from fnmcts.games.shut_the_box import ShutTheBox
     >>> simulate(ShutTheBox(), 20_000, seed=5).games
@@ -430,7 +478,12 @@ def simulate(
     start = check_state(game, game.start() if state is None else state)
     check_work(n, size_hint(game, start)[1] or 1, limit=limit)
     game_range = payoff_range(game)
-    fn = partial(_game_chunk, game, start, agent, game_range)
+    if batch and (agent is not None or not hasattr(game, "random_batch")):
+        raise ValueError(
+            "batch=True plays random games side by side through the game's random_batch(state, n, rng) hook: "
+            + ("it plays random play only, not an agent" if agent is not None else f"{game!r} has none")
+        )
+    fn = partial(_game_chunk, game, start, agent, game_range, batch=batch)
     empty = Simulation.of(0, 0, base, payoff_range=game_range)
     try:
         parts = run_chunks(fn, n, base, chunk_size, executor, progress)

@@ -21,11 +21,25 @@ o..
 .x.
 ..x
 
-**States** are ``OpenSpielState`` values: the actions played from the start
-(chance outcomes included), compared and hashed by that history, with the JSON
-form ``[4, 0, 8]``. Each state carries the OpenSpiel state it stands for (never
-changed once made), so ``play`` is one clone and one action, not a replay; a
-state rebuilt from JSON or unpickled replays its history once.
+**States** are ``OpenSpielState`` values, immutable and hashable. Where the
+game's rules make two histories one position (``POSITIONS``: tic_tac_toe,
+connect_four, nim, pig, hex, othello and 13 more), a state is its position, so
+positions reached in different orders are one state: the exact solver holds
+tic-tac-toe's 5,478 positions, not its 549,946 histories, and MCTS merges
+transpositions as it does for the built-in games. Every other game keeps its
+history as its state, and its repr says so:
+
+>>> from_openspiel("chess")
+OpenSpielGame(spec='chess()', states='histories')
+>>> game.state_from_json([0, 4, 8]) == game.state_from_json([8, 4, 0])
+True
+
+A state's ``history`` is one line of actions that reaches it (chance outcomes
+included); its JSON form is that list, ``[4, 0, 8]``. Each state carries the
+OpenSpiel state it stands for (never changed once made), so ``play`` is one clone
+and one action, not a replay; a state rebuilt from JSON or unpickled replays its
+history once. ``random_payoff`` plays a random game to its end on one OpenSpiel
+state in place, drawing as ``playout`` does.
 
 **Moves** are OpenSpiel's action numbers (``describe_move`` gives OpenSpiel's
 text: ``x(1,1)``). **Chance outcomes** are OpenSpiel's, with their
@@ -52,19 +66,21 @@ imported; without it, a clear ``ImportError`` names the extra.
 
 from __future__ import annotations
 
-import difflib
 import numbers
 import os
 import sys
-import tempfile
+from bisect import bisect_right
 from dataclasses import dataclass
 from fractions import Fraction
+from math import lcm
 
 from pyrsistent import pmap
 
 from .protocol import CHANCE, GameBase
 
 __all__ = [
+    "POSITIONS",
+    "STATES",
     "OpenSpielGame",
     "OpenSpielState",
     "from_openspiel",
@@ -141,6 +157,8 @@ def openspiel_catalogue():
 
 
 def _unknown(name: str, types) -> str:
+    import difflib
+
     close = difflib.get_close_matches(name, list(types), n=3)
     hint = f"; did you mean {' or '.join(close)}?" if close else f"; OpenSpiel has {len(types)} games"
     return f"OpenSpiel has no game {name!r}{hint}"
@@ -230,6 +248,8 @@ def _quietly(function, *args):
     descriptor 2) before it raises; the message is in the exception, so what it
     printed is dropped when the call fails and passed on when it succeeds (warnings).
     """
+    import tempfile
+
     try:
         sys.stderr.flush()
         saved = os.dup(2)
@@ -275,28 +295,93 @@ def _load(name: str, given: dict, spec: str):
     return native, str(native)
 
 
+# -- positions -------------------------------------------------------------------------------
+
+POSITIONS = {
+    # OpenSpiel's picture of the state (its ToString) holds everything that decides the future, the
+    # player to move and the returns so far aside (checked against the members of each game's C++ state):
+    "breakthrough": "picture",
+    "catch": "picture",
+    "clobber": "picture",
+    "connect_four": "picture",
+    "dots_and_boxes": "picture",
+    "mancala": "picture",  # its picture has the move number, which ends the game at OpenSpiel's horizon
+    "mnk": "picture",
+    "nim": "picture",
+    "nine_mens_morris": "picture",  # its picture has the turn number, the men to deploy and the capture flag
+    "othello": "picture",
+    "pentago": "picture",
+    "tic_tac_toe": "picture",
+    "ultimate_tic_tac_toe": "picture",  # its picture has the board the next move is forced into
+    "y": "picture",
+    # ... and the number of actions played, which ends the game at a horizon or allows a swap:
+    "2048": "picture and length",
+    "cliff_walking": "picture and length",
+    "havannah": "picture and length",
+    "hex": "picture and length",
+    # ... and the number of the players' decisions (chance outcomes not counted), which end it at its horizon:
+    "pig": "picture and decisions",
+}
+"""The games whose states are positions, by OpenSpiel's short name, and what a position is made of.
+
+Two histories of such a game are one state when their player to move, OpenSpiel's
+picture of the state (its ``ToString``), the returns so far (where the game pays
+rewards along the way) and, for "picture and length", the number of actions played
+are equal ("picture and decisions": the number of actions the players chose) are
+equal: OpenSpiel's state then has the same legal actions, chance outcomes,
+returns and future. Each entry was checked against the members of the game's C++
+state (a member the picture does not show must follow from what it shows), and
+``tests/test_openspiel_positions.py`` checks the law on transposed histories of
+every one. Every other game keeps its history as its state (chess and its kin and
+go remember earlier positions for repetitions and ko, checkers and backgammon keep
+counters the picture does not show, amazons a move half made, the dice games and
+the sampled ones what their picture leaves out).
+"""
+
+CLONES_SHARE = frozenset({"morpion_solitaire"})
+"""Games whose OpenSpiel states share memory with the state they were cloned from (open_spiel 1.6:
+morpion_solitaire's copy keeps pointers into its source's moves, so a clone crashes once its source is
+gone): the adapter makes each of their states by replaying its history on a new state instead."""
+
+STATES = ("positions", "histories")
+"""What an adapted game's states are: ``"positions"`` (transpositions merged) or ``"histories"``."""
+
+
 # -- states ----------------------------------------------------------------------------------
 
 
-class OpenSpielState:
-    """A state of an OpenSpiel game: the actions played from the start, an immutable hashable value.
+class _StateSlots:
+    """The fields of an ``OpenSpielState``, settable while one is made (then the state is frozen)."""
 
-    Equal histories are equal states. The OpenSpiel state it stands for rides
-    along (made by ``play`` or rebuilt from the history once) and is never changed.
+    __slots__ = ("history", "key", "_hash", "_native", "_owner", "_player", "_moves", "_outcomes")
+
+
+class OpenSpielState(_StateSlots):
+    """A state of an OpenSpiel game: an immutable hashable value, a position or a history.
+
+    A state made by a game whose states are positions (``game.states ==
+    "positions"``, see ``POSITIONS``) is equal to every state of that game with the
+    same position, whatever line reached it; any other state is its history.
+    ``history`` is one line of actions from the start that reaches the state (its
+    JSON form, replayed when needed); ``key`` is what the state is compared and
+    hashed by. The OpenSpiel state it stands for rides along (made by ``play`` or
+    rebuilt from the history once) and is never changed. ``OpenSpielState(history)``
+    makes a state that is its history, for any game; make positions through the
+    game (``start``, ``play``, ``state_from_json``, ``parse_state``).
 
     >>> a, b = OpenSpielState((4, 0)), OpenSpielState([4, 0])
     >>> a == b, hash(a) == hash(b), a.history, a == (4, 0)
     (True, True, (4, 0), False)
     """
 
-    __slots__ = ("history", "_hash", "_native", "_owner", "_allowed", "_outcomes")
+    __slots__ = ()
 
     def __init__(self, history=()):
         history = tuple(history)
         for action in history:
             if type(action) is not int:
                 raise TypeError(f"an OpenSpiel history holds action numbers, got {action!r}")
-        _fill(self, history, None, None)
+        _fill(self, history, history, None, None, None)
 
     def __setattr__(self, name, value):
         raise AttributeError("an OpenSpielState is immutable")
@@ -306,7 +391,7 @@ class OpenSpielState:
             return True
         if type(other) is not OpenSpielState:
             return NotImplemented
-        return self._hash == other._hash and self.history == other.history
+        return self._hash == other._hash and self.key == other.key
 
     def __hash__(self):
         return self._hash
@@ -318,32 +403,83 @@ class OpenSpielState:
         return len(self.history)
 
     def __reduce__(self):
-        return (OpenSpielState, (self.history,))
+        return (_restored, (self.history, self.key))
 
     def __copy__(self):
         return self
 
     def __deepcopy__(self, memo):
-        return OpenSpielState(self.history)
+        return _restored(self.history, self.key)
+
+    def __sizeof__(self):
+        """Bytes of the state, the OpenSpiel state behind it included (an estimate, for the memory checks)."""
+        own = object.__sizeof__(self)
+        native, owner = self._native, self._owner
+        if native is None or owner is None:
+            return own
+        return own + owner._native_bytes(len(self.history))
 
 
 _set = object.__setattr__
 
 
-def _fill(state, history, native, owner):
+def _fill(state, history, key, native, owner, player):
     _set(state, "history", history)
-    _set(state, "_hash", hash(history))
+    _set(state, "key", key)
+    _set(state, "_hash", hash(key))
     _set(state, "_native", native)
     _set(state, "_owner", owner)
-    _set(state, "_allowed", None)
+    _set(state, "_player", player)
+    _set(state, "_moves", None)
     _set(state, "_outcomes", None)
 
 
-def _made(history: tuple, native, owner) -> OpenSpielState:
-    """A state from a checked ``history`` and the OpenSpiel state it leads to (no checks: the fast path)."""
-    state = object.__new__(OpenSpielState)
-    _fill(state, history, native, owner)
+def _new_state(history, key, native, owner, player) -> OpenSpielState:
+    """A new state: its fields set on a mutable shell, which then becomes an ``OpenSpielState`` (the fast path)."""
+    state = _new_slots(_StateSlots)
+    state.history = history
+    state.key = key
+    state._hash = hash(key)
+    state._native = native
+    state._owner = owner
+    state._player = player
+    state._moves = None
+    state._outcomes = None
+    state.__class__ = OpenSpielState
     return state
+
+
+_new_slots = object.__new__
+
+
+def _restored(history, key) -> OpenSpielState:
+    """A state unpickled or copied: its history and key; its OpenSpiel state is rebuilt when a game first reads it."""
+    state = object.__new__(OpenSpielState)
+    _fill(state, tuple(history), key, None, None, None)
+    return state
+
+
+def _malloc_in_use():
+    """A function giving the bytes the C allocator has handed out (glibc's ``mallinfo2``), or None where there is none."""
+    try:
+        import ctypes
+        import ctypes.util
+
+        class _Info(ctypes.Structure):
+            _fields_ = [(name, ctypes.c_size_t) for name in (
+                "arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks", "fordblks",
+                "keepcost")]
+
+        mallinfo = ctypes.CDLL(ctypes.util.find_library("c")).mallinfo2
+        mallinfo.restype = _Info
+    except (OSError, AttributeError, TypeError):
+        return None
+
+    def in_use() -> int:
+        info = mallinfo()
+        return info.uordblks + info.hblkhd
+
+    return in_use
 
 
 # -- probabilities and payoffs --------------------------------------------------------------
@@ -389,30 +525,43 @@ class OpenSpielGame(GameBase):
 
     Equal game strings are equal games. Prefer ``from_openspiel``, which also
     takes parameters as keywords; the string is made canonical (``nim`` and
-    ``nim()`` are one game).
+    ``nim()`` are one game). ``states``: ``"positions"`` (the default for the games
+    of ``POSITIONS``: histories that reach one position are one state) or
+    ``"histories"`` (every other game's, and any game's on request); the repr says
+    when a game's states are histories.
 
     >>> game = OpenSpielGame("nim(pile_sizes=1;2)")
-    >>> game.spec, game.name, game.num_players, game.payoff_range()
-    ('nim(pile_sizes=1;2)', 'openspiel:nim', 2, (-1, 1))
+    >>> game.spec, game.name, game.num_players, game.payoff_range(), game.states
+    ('nim(pile_sizes=1;2)', 'openspiel:nim', 2, (-1, 1), 'positions')
     >>> [game.describe_move(game.start(), m) for m in game.possible_moves(game.start())]
     ['pile:1, take:1;', 'pile:2, take:1;', 'pile:2, take:2;']
+    >>> OpenSpielGame("chess"), OpenSpielGame("nim", states="histories").states
+    (OpenSpielGame(spec='chess()', states='histories'), 'histories')
     """
 
     spec: str
+    states: str | None = None
 
     def __post_init__(self):
         if not isinstance(self.spec, str):
             raise TypeError(f"an OpenSpiel game is named by its game string, got {self.spec!r}")
         native, canonical = _load(*_parse_spec(self.spec), self.spec)
-        self._setup(native, canonical)
+        self._setup(native, canonical, self.states)
 
-    def _setup(self, native, canonical):
-        """Fill in the derived, non-compared parts: the OpenSpiel game and the payoff scale."""
+    def _setup(self, native, canonical, states=None):
+        """Fill in the derived, non-compared parts: the OpenSpiel game, the payoff scale, what a state is."""
         setter = object.__setattr__
         setter(self, "spec", canonical)
         setter(self, "_native", native)
         game_type = native.get_type()
         kinds = _pyspiel().GameType
+        setter(self, "states", _states_of(game_type.short_name, states))
+        recipe = POSITIONS.get(game_type.short_name) if self.states == "positions" else None
+        setter(self, "_positions", recipe is not None)
+        setter(self, "_with_length", recipe == "picture and length")
+        setter(self, "_with_decisions", recipe == "picture and decisions")
+        setter(self, "_with_returns", game_type.reward_model == kinds.RewardModel.REWARDS)
+        setter(self, "_clones_share", game_type.short_name in CLONES_SHARE)
         low, high = Fraction(native.min_utility()), Fraction(native.max_utility())
         if not low < high:
             raise ValueError(f"OpenSpiel's {canonical} has the utility range [{low}, {high}]: nothing to win or lose")
@@ -433,9 +582,14 @@ class OpenSpielGame(GameBase):
         setter(self, "_players", players)
         setter(self, "_short_name", game_type.short_name)
         setter(self, "_probabilities", {})  # float probabilities -> exact ones: derived values, never results
+        setter(self, "_calibration", [])  # the bytes of one OpenSpiel state, measured when first asked
+
+    def __repr__(self):
+        shown = ", states='histories'" if self.states == "histories" else ""
+        return f"OpenSpielGame(spec={self.spec!r}{shown})"
 
     def __reduce__(self):
-        return (OpenSpielGame, (self.spec,))
+        return (OpenSpielGame, (self.spec, self.states))
 
     @property
     def num_players(self) -> int:
@@ -471,7 +625,54 @@ class OpenSpielGame(GameBase):
         >>> game.native_state(game.play(game.start(), 4)).history()
         [4]
         """
-        return self._state_of(state).clone()
+        return self._copy(self._state_of(state), state.history)
+
+    def _copy(self, native, history):
+        """A copy of ``native``, the OpenSpiel state after ``history``, free to change (see ``CLONES_SHARE``)."""
+        if not self._clones_share:
+            return native.clone()
+        fresh = self._native.new_initial_state()
+        for action in history:
+            fresh.apply_action(action)
+        return fresh
+
+    def _native_bytes(self, length: int) -> int:
+        """Bytes an OpenSpiel state of this game holds after ``length`` actions: measured once (clones of the
+        start, by the C allocator's count where it gives one), plus its history of actions."""
+        calibration = self._calibration
+        if not calibration:
+            in_use = _malloc_in_use()
+            base = 1024
+            if in_use is not None:
+                start = self._native.new_initial_state()
+                before = in_use()
+                clones = [start.clone() for _ in range(64)]
+                grown = in_use() - before
+                del clones
+                base = max(base, grown // 64)
+            calibration.append(base)
+        return calibration[0] + 32 * length  # a history entry is 16 bytes; a vector may hold twice its size
+
+    def _state(self, history: tuple, native, decisions: int | None = None) -> OpenSpielState:
+        """The state of ``history``, whose OpenSpiel state is ``native`` (taken, never changed again): no checks.
+
+        ``decisions``: the actions of ``history`` that players chose, where the
+        position counts them (worked out from ``native`` when not given).
+        """
+        player = native.current_player()
+        if self._positions:
+            key = (self.spec, player, str(native))
+            if self._with_length:
+                key += (len(history),)
+            elif self._with_decisions:
+                if decisions is None:
+                    decisions = sum(1 for step in native.full_history() if step.player >= 0)
+                key += (decisions,)
+            if self._with_returns:
+                key += (tuple(native.returns()),)
+        else:
+            key = history
+        return _new_state(history, key, native, self, player)
 
     def _state_of(self, state):
         """The OpenSpiel state of ``state`` (shared: never change it), rebuilt from its history when needed."""
@@ -479,10 +680,10 @@ class OpenSpielGame(GameBase):
             native, owner = state._native, state._owner
         except AttributeError:
             raise ValueError(f"not a state of {self!r}: {state!r}") from None
-        if native is not None and (owner is self.spec or owner == self.spec):
+        if native is not None and (owner is self or owner == self):
             return native
         native = self._replay(state.history)
-        _fill(state, state.history, native, self.spec)  # and forget what was worked out for another game
+        _fill(state, state.history, state.key, native, self, native.current_player())  # forget another game's
         return native
 
     def _replay(self, history):
@@ -497,6 +698,32 @@ class OpenSpielGame(GameBase):
             native.apply_action(action)
         return native
 
+    def _exact_outcomes(self, pairs) -> tuple:
+        """``(outcomes, denominator, cumulative)`` for OpenSpiel's ``(action, float)`` pairs.
+
+        The outcomes of positive probability as exact ``Fraction``\\ s, and their integer
+        cumulative weights (as ``GameBase.sample_outcome`` draws), worked out once per
+        tuple of floats.
+        """
+        floats = tuple(p for _, p in pairs)
+        cache = self._probabilities
+        found = cache.get(floats)
+        if found is None:
+            exact = _exact_probabilities(floats)
+            keep = [i for i, p in enumerate(exact) if p > 0]
+            probabilities = [exact[i] for i in keep]
+            denominator = lcm(*(p.denominator for p in probabilities))
+            total, cumulative = 0, []
+            for p in probabilities:
+                total += p.numerator * (denominator // p.denominator)
+                cumulative.append(total)
+            found = (keep, tuple(probabilities), denominator, tuple(cumulative))
+            if len(cache) < 10_000:  # bounded; a conversion, the same whatever is cached
+                cache[floats] = found
+        keep, probabilities, denominator, cumulative = found
+        outcomes = tuple((pairs[i][0], p) for i, p in zip(keep, probabilities))
+        return outcomes, denominator, cumulative
+
     # -- the protocol --------------------------------------------------------------------
 
     def start(self) -> OpenSpielState:
@@ -505,7 +732,7 @@ class OpenSpielGame(GameBase):
         >>> from_openspiel("pig").start()
         OpenSpielState(())
         """
-        return _made((), self._native.new_initial_state(), self.spec)
+        return self._state((), self._native.new_initial_state())
 
     def to_move(self, state):
         """The player to move (0, 1, ...), ``CHANCE`` at a chance node, ``None`` at the end.
@@ -514,7 +741,10 @@ class OpenSpielGame(GameBase):
         >>> game.to_move(game.start()), game.to_move(game.play(game.start(), 0))
         (0, CHANCE)
         """
-        player = self._state_of(state).current_player()
+        if type(state) is OpenSpielState and state._owner is self:
+            player = state._player
+        else:
+            player = self._state_of(state).current_player()
         if player >= 0:
             return player
         if player == -1:
@@ -530,8 +760,12 @@ class OpenSpielGame(GameBase):
         >>> game.possible_moves(game.start())
         (0, 1, 2, 3, 4, 5, 6, 7, 8)
         """
+        if type(state) is OpenSpielState and state._owner is self and state._moves is not None:
+            return state._moves
         native = self._state_of(state)
-        return tuple(native.legal_actions()) if native.current_player() >= 0 else ()
+        moves = tuple(native.legal_actions()) if native.current_player() >= 0 else ()
+        _set(state, "_moves", moves)  # worked out once per state
+        return moves
 
     def chance_outcomes(self, state) -> tuple:
         """``((outcome, Fraction), ...)`` at a chance node, else ``()``.
@@ -540,22 +774,27 @@ class OpenSpielGame(GameBase):
         >>> game.chance_outcomes(game.play(game.start(), 0))[:2]
         ((0, Fraction(1, 6)), (1, Fraction(1, 6)))
         """
-        native = self._state_of(state)
-        if not native.is_chance_node():
-            return ()
-        if state._outcomes is not None:
+        if type(state) is OpenSpielState and state._owner is self and state._outcomes is not None:
             return state._outcomes
-        pairs = native.chance_outcomes()
-        floats = tuple(p for _, p in pairs)
-        cache = self._probabilities
-        exact = cache.get(floats)
-        if exact is None:
-            exact = _exact_probabilities(floats)
-            if len(cache) < 10_000:  # bounded; a conversion, the same whatever is cached
-                cache[floats] = exact
-        outcomes = tuple((a, p) for (a, _), p in zip(pairs, exact) if p > 0)
+        native = self._state_of(state)
+        outcomes = self._exact_outcomes(native.chance_outcomes())[0] if native.is_chance_node() else ()
         _set(state, "_outcomes", outcomes)  # worked out once per state
         return outcomes
+
+    def sample_outcome(self, state, rng):
+        """Draw a chance outcome as ``GameBase.sample_outcome`` does (one ``rng.random()``), from tables kept per
+        tuple of OpenSpiel's probabilities.
+
+        >>> import random
+        >>> game = from_openspiel("pig")
+        >>> game.sample_outcome(game.play(game.start(), 0), random.Random(1))
+        0
+        """
+        native = self._state_of(state)
+        if not native.is_chance_node():
+            raise ValueError(f"no chance outcomes at state {state!r}")
+        outcomes, denominator, cumulative = self._exact_outcomes(native.chance_outcomes())
+        return outcomes[bisect_right(cumulative, rng.random() * denominator)][0]
 
     def play(self, state, move) -> OpenSpielState:
         """The state after ``move`` (an action number, or a chance outcome); an illegal one is a ``ValueError``.
@@ -568,23 +807,54 @@ class OpenSpielGame(GameBase):
         ...
         ValueError: action 4 is not legal at OpenSpielState((4,)) of tic_tac_toe() (legal: [0, 1, 2, 3, 5, 6, 7, 8])
         """
-        native = self._state_of(state)
+        native = state._native if type(state) is OpenSpielState and state._owner is self else self._state_of(state)
         if type(move) is not int:
             if not isinstance(move, numbers.Integral) or isinstance(move, bool):
                 raise TypeError(f"an OpenSpiel move is an action number, got {move!r}")
             move = int(move)
-        allowed = state._allowed
-        if allowed is None:  # the legal actions (or outcomes) as a set, worked out once per state
-            if native.is_chance_node():
-                allowed = frozenset(a for a, _ in native.chance_outcomes())
-            else:
-                allowed = frozenset(native.legal_actions())
-            _set(state, "_allowed", allowed)
+        player = state._player
+        if player >= 0:
+            allowed = state._moves
+            if allowed is None:
+                allowed = self.possible_moves(state)
+        else:
+            allowed = [a for a, _ in native.chance_outcomes()] if player == -1 else ()
         if move not in allowed:
             raise ValueError(f"action {move} is not legal at {state!r} of {self.spec} (legal: {sorted(allowed)})")
-        child = native.clone()
+        child = native.clone() if not self._clones_share else self._copy(native, state.history)
         child.apply_action(move)
-        return _made(state.history + (move,), child, self.spec)
+        decisions = None
+        if self._with_decisions and state._owner is self and state.key[0] is self.spec:
+            decisions = state.key[3] + (player >= 0)
+        return self._state(state.history + (move,), child, decisions)
+
+    def random_payoff(self, state, rng) -> tuple:
+        """The payoff after uniformly random play from ``state``, drawn as ``playout`` with the random agent draws
+        (one ``rng.random()`` a move, none when one move is legal; chance as ``sample_outcome``), on one OpenSpiel
+        state played in place: no state is made on the way.
+
+        >>> import random
+        >>> game = from_openspiel("tic_tac_toe")
+        >>> from fnmcts.matches import playout
+        >>> game.random_payoff(game.start(), random.Random(7)) == game.payoff(playout(game, game.start(), random.Random(7)))
+        True
+        """
+        native = self._copy(self._state_of(state), state.history)
+        rnd = rng.random
+        outcomes_of = self._exact_outcomes
+        while True:
+            player = native.current_player()
+            if player >= 0:
+                moves = native.legal_actions()
+                native.apply_action(moves[0] if len(moves) == 1 else moves[int(rnd() * len(moves))])
+            elif player == -1:
+                outcomes, denominator, cumulative = outcomes_of(native.chance_outcomes())
+                native.apply_action(outcomes[bisect_right(cumulative, rnd() * denominator)][0])
+            elif player == -4:
+                scale = self._scale
+                return tuple(scale(r) for r in native.returns())
+            else:
+                raise ValueError(f"OpenSpiel's {self.spec} has no single player to move (player id {player})")
 
     def payoff(self, state) -> tuple:
         """OpenSpiel's returns at the end, scaled into ``payoff_range()``.
@@ -684,7 +954,7 @@ class OpenSpielGame(GameBase):
         if not isinstance(data, (list, tuple)) or not all(type(a) is int for a in data):
             raise ValueError(f"an OpenSpiel state is a list of action numbers, got {data!r}")
         history = tuple(data)
-        return _made(history, self._replay(history), self.spec)
+        return self._state(history, self._replay(history))
 
     def check_state(self, state):
         """``state`` if it is a history of this game's legal actions, else a ``ValueError`` naming the problem.
@@ -721,13 +991,14 @@ class OpenSpielGame(GameBase):
         return self.state_from_json([int(f) for f in fields])
 
 
-def from_openspiel(game_or_name, **params) -> OpenSpielGame:
+def from_openspiel(game_or_name, *, states: str | None = None, **params) -> OpenSpielGame:
     """An OpenSpiel game as an fnmcts game value: by short name, game string or ``pyspiel.Game``.
 
     ``params`` are OpenSpiel's parameters of the game (checked against its
     parameter list: a name it lacks or a value of the wrong type is a
     ``ValueError``); an unknown game, or one with simultaneous moves or imperfect
-    information, is a ``ValueError`` that says why.
+    information, is a ``ValueError`` that says why. ``states``: ``"positions"``
+    (the default where ``POSITIONS`` has the game) or ``"histories"``.
 
     >>> from_openspiel("nim", pile_sizes="1;2;3", is_misere=False)
     OpenSpielGame(spec='nim(is_misere=False,pile_sizes=1;2;3)')
@@ -745,6 +1016,8 @@ def from_openspiel(game_or_name, **params) -> OpenSpielGame:
     if isinstance(game_or_name, OpenSpielGame):
         if params:
             raise TypeError("parameters go with a game's name, not with a game already made")
+        if states is not None and states != game_or_name.states:
+            return OpenSpielGame(game_or_name.spec, states)
         return game_or_name
     if isinstance(game_or_name, str):
         name, given = _parse_spec(game_or_name)
@@ -755,7 +1028,7 @@ def from_openspiel(game_or_name, **params) -> OpenSpielGame:
             _check_value(value)
         native, canonical = _load(name, {**given, **params}, game_or_name)
         game = object.__new__(OpenSpielGame)
-        game._setup(native, canonical)
+        game._setup(native, canonical, states)
         return game
     if params:
         raise TypeError("parameters go with a game's name, not with a game already made")
@@ -766,8 +1039,31 @@ def from_openspiel(game_or_name, **params) -> OpenSpielGame:
     if reason is not None:
         raise ValueError(reason)
     game = object.__new__(OpenSpielGame)
-    game._setup(game_or_name, str(game_or_name))
+    game._setup(game_or_name, str(game_or_name), states)
     return game
+
+
+def _states_of(short_name: str, states) -> str:
+    """What the states of OpenSpiel's game ``short_name`` are: ``states`` checked, or the sound default.
+
+    >>> _states_of("tic_tac_toe", None), _states_of("chess", None), _states_of("tic_tac_toe", "histories")
+    ('positions', 'histories', 'histories')
+    >>> _states_of("chess", "positions")
+    Traceback (most recent call last):
+    ...
+    ValueError: OpenSpiel's chess keeps its history as its state: its picture of a state does not decide the future (see fnmcts.openspiel.POSITIONS for the games whose positions are merged); leave states out or give states='histories'
+    """
+    if states is None:
+        return "positions" if short_name in POSITIONS else "histories"
+    if states not in STATES:
+        raise ValueError(f"states is 'positions' or 'histories', got {states!r}")
+    if states == "positions" and short_name not in POSITIONS:
+        raise ValueError(
+            f"OpenSpiel's {short_name} keeps its history as its state: its picture of a state does not decide the "
+            f"future (see fnmcts.openspiel.POSITIONS for the games whose positions are merged); leave states out or "
+            f"give states='histories'"
+        )
+    return states
 
 
 def _check_value(value) -> None:

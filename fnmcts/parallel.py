@@ -27,7 +27,6 @@ import os
 import signal
 import threading
 import time
-from concurrent.futures import Executor, ProcessPoolExecutor
 from contextlib import contextmanager
 from typing import Callable
 
@@ -41,6 +40,8 @@ __all__ = [
     "run_chunks",
     "make_executor",
     "worker_pool",
+    "kept_pool",
+    "worker_kept",
     "check_count",
     "Interrupted",
     "interrupted",
@@ -136,23 +137,28 @@ def _call(job):
     return fn(size, child_rng(seed, index))
 
 
-def make_executor(workers: int | None = None) -> Executor:
+def make_executor(workers: int | None = None, keep: bool = False) -> Executor:
     """A process pool with ``workers`` processes (default: one per core).
 
     Its workers ignore Ctrl-C (the parent stops them), write nothing to the
-    parent's terminal or pipes, and end when the parent dies.
+    parent's terminal or pipes, and end when the parent dies. ``keep``: the
+    workers keep what ``worker_kept`` makes, between the chunks they run.
 
     >>> with make_executor(2) as executor:
     ...     type(executor).__name__
     'ProcessPoolExecutor'
     """
+    from concurrent.futures import ProcessPoolExecutor  # imported when a pool is made, not with fnmcts
+
     return ProcessPoolExecutor(
-        max_workers=workers or os.cpu_count() or 1, initializer=_worker_start, initargs=(os.getpid(),)
+        max_workers=workers or os.cpu_count() or 1, initializer=_worker_start, initargs=(os.getpid(), keep)
     )
 
 
-def _worker_start(parent: int) -> None:
-    """Set up a worker of ``make_executor``: signals, standard streams, the watch on its parent."""
+def _worker_start(parent: int, keep: bool = False) -> None:
+    """Set up a worker of ``make_executor``: signals, standard streams, the watch on its parent, what it keeps."""
+    if keep:
+        _WORKER_KEPT["keeps"] = {}
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole process group: the parent decides
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     devnull = os.open(os.devnull, os.O_RDWR)
@@ -205,6 +211,105 @@ def worker_pool(workers: int | None):
         executor.shutdown(wait=True)
 
 
+_KEPT: dict = {}
+"""The kept pools of this process, by their number of workers: ``workers -> (pid, executor, processes)``."""
+
+_WORKER_KEPT: dict = {}
+"""In a worker of a kept pool only: ``{"keeps": {key: value}}``, what ``worker_kept`` made there."""
+
+WORKER_KEEPS = 4
+"""How many values a worker of a kept pool keeps at most (the oldest goes first)."""
+
+
+def worker_kept(key, make):
+    """In a worker of a kept pool: the value kept under ``key``, made by ``make()`` the first time; else ``None``.
+
+    What a chunk builds that the next chunk of the same work can use again (a
+    search's compiled graph of the game, which depends on the game alone) is
+    built once per worker, not once per chunk; at most ``WORKER_KEEPS`` values
+    are kept. Anywhere else (this process, a worker of another executor)
+    nothing is kept and the caller builds its own.
+
+    >>> worker_kept("graph", dict) is None  # not in a worker of a kept pool
+    True
+    >>> with kept_pool(2) as pool:
+    ...     made = set(pool.map(_kept_id, ["graph"] * 20))
+    >>> None not in made and len(made) <= 2  # each worker made it once, whichever chunks it ran
+    True
+    """
+    keeps = _WORKER_KEPT.get("keeps")
+    if keeps is None:
+        return None
+    value = keeps.get(key)
+    if value is None:
+        while len(keeps) >= WORKER_KEEPS:
+            del keeps[next(iter(keeps))]
+        value = keeps[key] = make()
+    return value
+
+
+def _kept_id(key):
+    return id(worker_kept(key, dict))
+
+
+@contextmanager
+def kept_pool(workers: int | None):
+    """A ``make_executor`` pool of ``workers`` processes kept for the rest of this process, or ``None`` for one.
+
+    The first call starts the workers; every later call asking for as many uses them
+    again, so a search or a simulation repeated in one process pays for starting
+    processes once. The workers stop when the process exits. On an exception in the
+    block (Ctrl-C and SIGTERM included, or a worker that died) the pool's pending
+    work is cancelled, its workers are stopped at once, and the next call starts a
+    new pool. A child process made by ``fork`` never uses its parent's pool.
+
+    >>> with kept_pool(2) as first:
+    ...     run_chunks(_count, 10, seed=1, chunk_size=4, executor=first)
+    (4, 4, 2)
+    >>> with kept_pool(2) as second:
+    ...     second is first
+    True
+    """
+    if workers is None or workers <= 1:
+        yield None
+        return
+    entry = _KEPT.get(workers)
+    if entry is None or entry[0] != os.getpid():
+        import atexit
+        import multiprocessing
+
+        before = set(multiprocessing.active_children())
+        executor = make_executor(workers, keep=True)
+        executor.submit(_count, 0, None).result()  # the workers start now, so they can be told apart
+        processes = [p for p in multiprocessing.active_children() if p not in before]
+        if not _KEPT:
+            atexit.register(_stop_kept)
+        entry = _KEPT[workers] = (os.getpid(), executor, processes)
+    try:
+        yield entry[1]
+    except BaseException:
+        _stop(_KEPT.pop(workers, entry))
+        raise
+
+
+def _stop(entry) -> None:
+    """Stop a kept pool's workers at once (its own process only)."""
+    pid, executor, processes = entry
+    if pid != os.getpid():
+        return
+    executor.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        process.join(5)
+
+
+def _stop_kept() -> None:
+    """At exit: stop every kept pool of this process."""
+    while _KEPT:
+        _stop(_KEPT.popitem()[1])
+
+
 def run_chunks(
     fn: Callable,
     n: int,
@@ -247,7 +352,7 @@ def run_chunks(
         for window in partition_all(1 if executor is None else WINDOW, jobs):
             if executor is None:
                 mapped = map(_call, window)
-            elif hasattr(executor, "gather") and not isinstance(executor, Executor):  # dask.distributed
+            elif hasattr(executor, "gather") and not _is_futures_executor(executor):  # dask.distributed
                 futures = executor.map(_call, window, pure=False)
                 mapped = executor.gather(futures)
             else:
@@ -278,6 +383,14 @@ def run_chunks(
 
 WINDOW = 64
 """Chunks handed to an executor at a time."""
+
+
+def _is_futures_executor(executor) -> bool:
+    """True for a ``concurrent.futures`` executor (whose module is loaded once one exists)."""
+    import sys
+
+    futures = sys.modules.get("concurrent.futures")
+    return futures is not None and isinstance(executor, futures.Executor)
 
 
 

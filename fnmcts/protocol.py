@@ -116,6 +116,10 @@ method or hook                         what it gives, and who reads it
 ``random_wins(state, n, rng)``         the wins of ``n`` random games from ``state``,
                                        or ``None`` to decline (default: none).
                                        Read by: fnmcts.montecarlo
+``random_batch(state, n, rng)``        the payoffs of ``n`` random games at once, a
+                                       numpy array (``simulate(batch=True)``), or
+                                       ``None`` to decline (default: none).
+                                       Read by: fnmcts.montecarlo
 ``rollout_payoff(s, rng, perfect)``    the payoff of a playout from ``s`` where the
                                        players marked in ``perfect`` play the
                                        closed form (default: none, ``playout``).

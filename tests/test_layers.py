@@ -31,6 +31,7 @@ LAYERS = (
         "games",  # the game values and their rules: nothing here imports above the base layer
         (
             "fnmcts.games",  # the registry GAMES
+            "fnmcts.games._vector",  # numpy for the games' batch kernels, imported on first use
             "fnmcts.games.nim",
             "fnmcts.games.piles",
             "fnmcts.games.tictactoe",

@@ -215,12 +215,19 @@ def test_tic_tac_toe_values_equal_openspiels_alpha_beta(opening):
         assert value(solution, child)[0] == _alpha_beta(game, child)
 
 
-@pytest.mark.slow
 def test_tic_tac_toe_from_the_start_is_a_draw_for_both_solvers():
     game = from_openspiel("tic_tac_toe")
-    solution = solve(game, limit=None)  # beyond the default limit of 200,000 states
+    solution = solve(game)
     assert value(solution, game.start()) == (0, 0) == (_alpha_beta(game, game.start()), 0)
-    assert len(solution) == 549_946  # histories: the adapter keeps no transpositions
+    assert len(solution) == 5_478  # positions: OpenSpiel's own count of tic-tac-toe's states
+
+
+@pytest.mark.slow
+def test_tic_tac_toe_as_histories_is_a_draw_over_every_history():
+    game = from_openspiel("tic_tac_toe", states="histories")
+    solution = solve(game, limit=None)  # beyond the default limit of 200,000 states
+    assert value(solution, game.start()) == (0, 0)
+    assert len(solution) == 549_946  # OpenSpiel's own count of tic-tac-toe's histories
 
 
 @pytest.mark.parametrize("piles, misere", [("1;2;3", True), ("1;2;3", False), ("2;3;4", True), ("1;1;4", False)])

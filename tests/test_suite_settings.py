@@ -51,3 +51,16 @@ def test_the_dev_profile_stays_random_when_the_settings_load_twice_under_ci(monk
     finally:
         monkeypatch.undo()
         settings.load_profile(_root_conftest().hypothesis_profile(os.environ))
+
+
+def test_ci_runs_the_readme_s_test_command_verbatim_then_the_slow_checks_and_the_site():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    commands = [line for line in readme.split("```sh\n", 1)[1].split("```", 1)[0].splitlines() if line.strip()]
+    assert len(commands) == 2 and commands[1].endswith(".venv/bin/python -m pytest")
+    lines = [line.strip() for line in ci.splitlines()]
+    at = lines.index(commands[1])  # the README's test command, verbatim, on a line of its own
+    slow = lines.index(".venv/bin/python -m pytest -m slow")
+    site = next(i for i, line in enumerate(lines) if "mkdocs build --strict" in line)
+    assert at < slow < site
+    assert ci.count("pytest_status") >= 4  # every pytest step: exit 5 (no tests) fails the run

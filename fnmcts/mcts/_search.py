@@ -32,7 +32,7 @@ from pyrsistent import field, pmap
 
 from ..values import FixedRecord
 
-from ..parallel import run_chunks, worker_pool
+from ..parallel import kept_pool, run_chunks, worker_kept
 from ..matches import MemoryAgent
 from ..protocol import CHANCE, check_state, payoff_range, state_to_json  # noqa: F401 (payoff_range: doctests)
 from ..rng import check_rng
@@ -607,8 +607,8 @@ def mcts_move(
     ``tree``: a tree to continue (the reuse of an earlier search). Budgets as
     for ``search``: ``iterations``, ``seconds`` or both, ``stop``, ``max_nodes``.
 
-    Root-parallel search: with ``workers=N`` (a process pool of N, made for
-    the call) or ``executor=`` (a ``concurrent.futures`` executor or a Dask
+    Root-parallel search: with ``workers=N`` (a process pool of N, started at
+    the first such call and kept for the process: ``fnmcts.parallel.kept_pool``) or ``executor=`` (a ``concurrent.futures`` executor or a Dask
     ``distributed.Client``), the ``iterations`` are cut into chunks of
     ``chunk_size`` dives, each an independent search from ``state`` with its
     own child seed of one number drawn from ``rng``; the root statistics
@@ -699,8 +699,13 @@ def _proven_map(graph, stats):
 
 
 def _root_chunk(game, state, options, size, rng):
-    """One chunk of a root-parallel search: an independent search, reduced to its root's statistics."""
-    found = mcts_move(game, state, size, rng, **dict(options))
+    """One chunk of a root-parallel search: an independent search, reduced to its root's statistics.
+
+    In a worker of the kept pool the game's compiled graph is built once and used again by the
+    worker's later chunks (a graph depends on the game alone: the same search, draw for draw).
+    """
+    graph = worker_kept(("compiled graph", game), lambda: CompiledGraph(game))
+    found = mcts_move(game, state, size, rng, graph=graph, **dict(options))
     kids = [game.play(state, m) for m, _ in found.children]
     counts = [counts_of(found.tree[state])] + [counts_of(r) for _, r in found.children]
     proofs = {j: found.proven[s] for j, s in enumerate([state] + kids) if s in found.proven}
@@ -730,7 +735,7 @@ def _root_parallel(game, state, iterations, rng, workers, executor, chunk_size, 
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
         raise ValueError(f"workers must be a positive whole number, got {workers!r}")
     if workers is not None and executor is not None:
-        raise ValueError("give workers= (a pool made for the call) or executor=, not both")
+        raise ValueError("give workers= (the library's kept pool) or executor=, not both")
     if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
         raise ValueError(f"chunk_size must be a positive whole number, got {chunk_size!r}")
     if options["final"] not in ("visits", "mean"):
@@ -747,7 +752,7 @@ def _root_parallel(game, state, iterations, rng, workers, executor, chunk_size, 
     elif executor is not None:
         results = run_chunks(fn, iterations, seed, chunk_size, executor)
     else:
-        with worker_pool(min(workers, -(-iterations // chunk_size))) as pool:
+        with kept_pool(min(workers, -(-iterations // chunk_size))) as pool:
             results = run_chunks(fn, iterations, seed, chunk_size, pool)
     g = CompiledGraph(game)
     root = g.node(state)

@@ -1,0 +1,237 @@
+"""OpenSpiel's games as positions: merged states have the same moves, payoffs and futures.
+
+The law: take random histories of a game and transpose them (swap two actions of
+one player, replay if still legal), so that many different histories reach one
+position; group the adapted states by equality; every two states of a group must
+have the same player to move, the same moves, the same chance outcomes, the same
+payoff at the end, and, played on with the same actions, stay equal to each other
+all the way to the end. A fast subset runs with the test suite; every game of
+``POSITIONS`` runs under ``-m slow``. For games that keep their histories, the same
+law applied to OpenSpiel's picture of the state finds the counterexample that keeps
+them out.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel is not installed: pip install 'fnmcts[openspiel]'")
+
+from fnmcts import CHANCE  # noqa: E402
+from fnmcts.exact import solve  # noqa: E402
+from fnmcts.games import TicTacToe  # noqa: E402
+from fnmcts.matches import playout  # noqa: E402
+from fnmcts.mcts import mcts_move  # noqa: E402
+from fnmcts.openspiel import POSITIONS, OpenSpielGame, from_openspiel, openspiel_catalogue  # noqa: E402
+
+ACCEPTED = sorted(name for name, reason in openspiel_catalogue().items() if reason is None and name != "efg_game")
+
+FAST = ("tic_tac_toe", "connect_four", "nim(pile_sizes=1;2;3;4)", "pig(winscore=6,horizon=7)", "catch(rows=5)",
+        "breakthrough(rows=5,columns=4)", "cliff_walking(horizon=8)", "hex(board_size=3)")
+"""Run with the test suite: small boards, and pig with a horizon short enough to end games."""
+
+
+def _random_history(game, rng, length):
+    state, history = game.start(), []
+    while len(history) < length and (who := game.to_move(state)) is not None:
+        move = game.sample_outcome(state, rng) if who is CHANCE else rng.choice(game.possible_moves(state))
+        history.append(move)
+        state = game.play(state, move)
+    return history
+
+
+def _transposed(game, history, rng, tries):
+    """Histories made from ``history`` by swapping two actions of the same player (those still legal)."""
+    native = game.native.new_initial_state()
+    movers = []
+    for action in history:
+        movers.append(native.current_player())
+        native.apply_action(action)
+    out = [history]
+    for _ in range(tries):
+        if len(history) < 2:
+            break
+        i, j = sorted(rng.sample(range(len(history)), 2))
+        if movers[i] != movers[j] or movers[i] < 0:
+            continue
+        swapped = list(history)
+        swapped[i], swapped[j] = swapped[j], swapped[i]
+        out.append(swapped)
+        out.append(swapped[: rng.randint(1, len(swapped))])
+    return out
+
+
+def _replayed(game, history):
+    try:
+        return game.state_from_json(history)
+    except ValueError:  # no longer legal once transposed
+        return None
+
+
+def _same_now(game, a, b) -> str | None:
+    if game.to_move(a) != game.to_move(b):
+        return "player to move"
+    who = game.to_move(a)
+    if who is None:
+        return None if game.payoff(a) == game.payoff(b) else "payoff"
+    if who is CHANCE:
+        return None if game.chance_outcomes(a) == game.chance_outcomes(b) else "chance outcomes"
+    return None if game.possible_moves(a) == game.possible_moves(b) else "moves"
+
+
+def merge_counterexample(game, key, seed=1, walks=40, length=40, depth=300):
+    """``(why, history, other history)`` where two histories with equal ``key`` differ now or later, or None.
+
+    ``key(state)`` is what merges states (the adapted state itself, or a candidate such
+    as OpenSpiel's picture); returns also how many groups held more than one history.
+    """
+    rng = random.Random(seed)
+    groups = defaultdict(dict)
+    for _ in range(walks):
+        history = _random_history(game, rng, rng.randint(2, length))
+        for candidate in _transposed(game, history, rng, tries=8):
+            state = _replayed(game, candidate)
+            if state is not None:
+                groups[key(state)].setdefault(tuple(candidate), state)
+    merged = [g for g in groups.values() if len(g) > 1]
+    for group in merged:
+        (first, a), *rest = group.items()
+        for other, b in rest[:3]:
+            for r in range(2):
+                x, y, play_rng = a, b, random.Random(r)
+                for _ in range(depth):
+                    why = _same_now(game, x, y)
+                    if why:
+                        return (why, first, other), len(merged)
+                    if key(x) != key(y):
+                        return ("merged no more after the same actions", first, other), len(merged)
+                    who = game.to_move(x)
+                    if who is None:
+                        break
+                    move = game.sample_outcome(x, play_rng) if who is CHANCE else play_rng.choice(
+                        game.possible_moves(x))
+                    x, y = game.play(x, move), game.play(y, move)
+    return None, len(merged)
+
+
+def _check_positions(spec):
+    game = from_openspiel(spec)
+    assert game.states == "positions"
+    found, merged = merge_counterexample(game, key=lambda state: state)
+    assert found is None, f"{spec}: {found}"
+    return merged
+
+
+@pytest.mark.parametrize("spec", FAST)
+def test_merged_states_have_the_same_moves_payoffs_and_futures(spec):
+    assert _check_positions(spec) > 0, "no transposition met: the law checked nothing"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(POSITIONS))
+def test_every_game_of_positions_merges_soundly_with_its_defaults(name):
+    _check_positions(name)
+
+
+KEPT_AS_HISTORIES = [("maedn", 60), ("stones_and_gems", 5), ("morpion_solitaire", 10), ("cursor_go", 20),
+                     pytest.param("yacht", 40, marks=pytest.mark.slow)]
+"""Games whose picture (with the player to move) does not decide their future, and the walks that show it."""
+
+
+@pytest.mark.parametrize("name, walks", KEPT_AS_HISTORIES)
+def test_games_kept_as_histories_would_merge_unsoundly_on_their_picture(name, walks):
+    game = from_openspiel(name)
+    assert game.states == "histories" and "states='histories'" in repr(game)
+    found, _ = merge_counterexample(game, key=lambda state: (game.to_move(state), game.render(state)), walks=walks)
+    assert found is not None, f"{name}: its picture merged soundly in this sample"
+
+
+def test_a_game_whose_clones_share_memory_plays_on_after_its_states_are_gone():
+    """morpion_solitaire's OpenSpiel clone points into its source: a playout that drops each state crashed."""
+    game, rng = from_openspiel("morpion_solitaire"), random.Random(3)
+    for _ in range(15):
+        state = game.start()
+        while game.to_move(state) is not None:
+            state = game.play(state, rng.choice(game.possible_moves(state)))  # the parent is dropped here
+        assert game.payoff(state) == game.payoff(game.state_from_json(list(state.history)))
+
+
+def test_every_accepted_game_is_positions_or_says_it_keeps_histories():
+    for name in ACCEPTED:
+        game = from_openspiel(name)
+        assert game.states == ("positions" if name in POSITIONS else "histories")
+        assert ("states='histories'" in repr(game)) == (game.states == "histories")
+    assert set(POSITIONS) <= set(ACCEPTED)
+
+
+def test_states_are_chosen_or_refused_with_a_reason():
+    assert from_openspiel("tic_tac_toe", states="histories").states == "histories"
+    assert from_openspiel("tic_tac_toe", states="histories") != from_openspiel("tic_tac_toe")
+    with pytest.raises(ValueError, match="chess keeps its history as its state"):
+        from_openspiel("chess", states="positions")
+    with pytest.raises(ValueError, match="states is 'positions' or 'histories'"):
+        OpenSpielGame("nim", states="boards")
+
+
+def test_transpositions_are_one_state_and_keep_their_own_history():
+    game = from_openspiel("tic_tac_toe")
+    a, b = game.state_from_json([0, 4, 8]), game.state_from_json([8, 4, 0])
+    assert a == b and hash(a) == hash(b) and a.history != b.history
+    assert game.state_to_json(b) == [8, 4, 0] and game.render(a) == game.render(b)
+    histories = from_openspiel("tic_tac_toe", states="histories")
+    assert histories.state_from_json([0, 4, 8]) != histories.state_from_json([8, 4, 0])
+
+
+def test_tic_tac_toe_solves_its_5478_positions_as_the_builtin_game_does():
+    game = from_openspiel("tic_tac_toe")
+    solution, builtin = solve(game), solve(TicTacToe())
+    assert len(solution) == len(builtin) == 5_478
+    boards = {_board(game, s): v for s, v in solution.items()}
+    assert boards == dict(builtin)
+
+
+def _board(game, state):
+    """The built-in TicTacToe's board of an OpenSpiel tic_tac_toe state: 1 for x, 2 for o."""
+    picture = game.render(state).replace("\n", "")
+    return tuple({".": 0, "x": 1, "o": 2}[c] for c in picture)
+
+
+@settings(max_examples=10)
+@given(seed=st.integers(0, 2**32), dives=st.integers(1, 1500), opening=st.lists(st.integers(0, 8), max_size=3,
+                                                                                unique=True))
+def test_mcts_through_the_adapter_is_the_builtin_search_draw_for_draw(seed, dives, opening):
+    """Transpositions merge as for the built-in game: the same seed gives the same tree, record for record."""
+    game, builtin = from_openspiel("tic_tac_toe"), TicTacToe()
+    state, board = game.start(), builtin.start()
+    for cell in opening:
+        if game.to_move(state) is None:
+            break
+        state, board = game.play(state, cell), builtin.play(board, cell)
+    if game.to_move(state) is None:
+        return
+    ours, theirs = mcts_move(game, state, dives, random.Random(seed)), mcts_move(builtin, board, dives,
+                                                                                 random.Random(seed))
+    assert ours.move == theirs.move and ours.iterations == theirs.iterations
+    assert {_board(game, s): r for s, r in ours.tree.items()} == dict(theirs.tree)
+
+
+@settings(max_examples=30)
+@given(spec=st.sampled_from(FAST + ("2048", "backgammon", "chess")), seed=st.integers(0, 2**32))
+def test_random_payoff_is_a_random_playout_draw_for_draw(spec, seed):
+    game = from_openspiel(spec)
+    state = game.start()
+    rng = random.Random(seed)
+    for _ in range(rng.randint(0, 6)):  # from somewhere along the way too
+        who = game.to_move(state)
+        if who is None:
+            break
+        state = game.play(state, game.sample_outcome(state, rng) if who is CHANCE else rng.choice(
+            game.possible_moves(state)))
+    a, b = random.Random(seed), random.Random(seed)
+    assert game.random_payoff(state, a) == game.payoff(playout(game, state, b))
+    assert a.random() == b.random()  # the same draws, no more and no fewer
