@@ -33,7 +33,8 @@ results' bins, each hypothesis fixing the mean score and leaving the rest (the
 draw rate, the spread of the pairs) at its most likely: what fishtest's
 ``LLR_logistic`` computes (the GSPRT of Van den Bergh), with the prior above
 as its regularization. fishtest's running tests use a normal approximation of
-it, ``N (s1 - s0) (2 s - s0 - s1) / (2 var)``: over 10,000 simulated matches
+it, ``N (s1 - s0) (2 s - s0 - s1) / (2 var)``: with the same prior and checked
+after every game, over 10,000 simulated matches
 of known strength (no draws, H0: 0 against H1: 50 or 100 Elo, alpha = 5%) that
 approximation accepted a false H1 in 7.1% and 9.8% of them, since a lucky
 start lowers the estimated variance; the likelihood ratio keeps within the
