@@ -80,6 +80,26 @@ visits(tree[start_box])
 # => 1
 
 # %%
+# Inside one dive: uct is four phases, each a pure function you can call yourself
+# (fnmcts.mcts.phases). select walks down the tree: at the start box the dice rolled 5,
+# three moves were rated, and the first (flip 5) leads to a box the tree does not know.
+from fnmcts.mcts import phases
+
+rng = make_rng(3)
+path = phases.select(game, tree2, start_box, rng)
+path.end, path.steps[0].outcomes, len(path.steps[0].children), sorted(start_box - path.leaf)
+# => ('new', (5,), 3, [5])
+
+# %%
+# expand adds that box, simulate plays one random game from it, backup adds the result
+# to every box on the path: the tree of the next uct call.
+grown = phases.expand(game, tree2, path)
+payoff = phases.simulate(game, path.leaf, rng)
+tree3 = phases.backup(game, grown, path, payoff)
+payoff, len(tree3), visits(tree3[start_box]), tree3[path.leaf]
+# => ((0,), 3, 3, Record(win=0, loss=1))
+
+# %%
 # Step 4: run it 1000 times, retaining the tree from run to run.
 rng = make_rng(2017)
 tree = pmap()

@@ -112,7 +112,7 @@ method or hook                         what it gives, and who reads it
 ``random_payoff(state, rng)``          the payoff of one game played at random from
                                        ``state``, drawn as ``playout`` would
                                        (default: none, ``playout``).
-                                       Read by: fnmcts.agents, fnmcts.montecarlo
+                                       Read by: fnmcts.agents, fnmcts.mcts.phases, fnmcts.montecarlo
 ``random_wins(state, n, rng)``         the wins of ``n`` random games from ``state``,
                                        or ``None`` to decline (default: none).
                                        Read by: fnmcts.montecarlo
@@ -124,8 +124,9 @@ method or hook                         what it gives, and who reads it
                                        players marked in ``perfect`` play the
                                        closed form (default: none, ``playout``).
                                        Read by: fnmcts.agents
-``compiled_graph()``                   the game's ``CompiledGraph``, built faster
-                                       than the generic one (default: none).
+``compiled_graph()``                   the game's states and moves as tables
+                                       (``GraphTables``), read by the search instead
+                                       of the protocol (default: none).
                                        Read by: fnmcts.mcts
 ``player_name(player)``                a player's name in transcripts ("Player 1
                                        (X)"; default: none, "Player N").
@@ -165,7 +166,7 @@ from bisect import bisect_right
 from dataclasses import fields, is_dataclass
 from fractions import Fraction
 from math import lcm
-from typing import Any, Hashable, Protocol, runtime_checkable
+from typing import Any, Hashable, Mapping, NamedTuple, Protocol, runtime_checkable
 
 __all__ = [
     "CHANCE",
@@ -199,7 +200,35 @@ __all__ = [
     "may_repeat",
     "game_to_json",
     "game_from_json",
+    "GraphTables",
 ]
+
+
+class GraphTables(NamedTuple):
+    """A game's states and moves as tables: what the optional ``compiled_graph()`` hook returns.
+
+    Node ``i`` is the state ``states[i]`` (``index`` maps a state to its node);
+    ``kinds[i]`` is the player to move (0, 1, ...), -1 at the end or -2 at a
+    chance node; ``moves[i]`` a decision's moves (in the order of
+    ``possible_moves``) and ``children[i]`` the nodes they lead to; at a chance
+    node, ``outcomes[i]`` is ``chance_outcomes`` and ``children[i]`` the nodes of
+    the outcomes, in order; ``payoffs[i]`` the payoff at the end (else None).
+    The search engine then reads the game's structure from the tables instead of
+    asking the protocol: a game offering them must give exactly the protocol's
+    answers (a property test per game checks it).
+
+    >>> t = GraphTables(("won",), {"won": 0}, (-1,), ((),), ((),), ((),), ((1,),))
+    >>> t.kinds[t.index["won"]], t.payoffs[0]
+    (-1, (1,))
+    """
+
+    states: tuple
+    index: Mapping
+    kinds: tuple
+    moves: tuple
+    children: tuple
+    outcomes: tuple
+    payoffs: tuple
 
 
 class _Chance:

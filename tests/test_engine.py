@@ -109,18 +109,6 @@ def test_uct_is_the_four_phases_and_grows_the_search_tree(game, opts, seed, dive
 
 
 @settings(max_examples=80, deadline=None)
-@given(games, options, st.integers(0, 2**32), st.integers(1, 80), st.integers(1, 80))
-def test_a_search_continues_from_its_tree_exactly(game, opts, seed, first, second):
-    """n1 dives, then n2 more on the returned tree with the same generator: the search of n1 + n2."""
-    rng = random.Random(seed)
-    tree = search(game, game.start(), first, rng, **opts)
-    tree = search(game, game.start(), second, rng, tree, **opts)
-    whole = random.Random(seed)
-    assert tree == search(game, game.start(), first + second, whole, **opts)
-    assert rng.random() == whole.random()
-
-
-@settings(max_examples=80, deadline=None)
 @given(games, st.integers(0, 2**32), st.integers(1, 300))
 def test_every_proven_value_is_the_exact_value(game, seed, iterations):
     state = game.start()
@@ -245,10 +233,10 @@ def test_stats_grow_with_the_graph():
     root = graph.node(game.start())
     graph.expand(root)
     stats.grow()
-    assert len(stats.N) == len(graph) == 1  # a node's children are made when first asked
+    assert stats.known == len(graph) == 1  # a node's children are made when first asked
     graph.children(root)
     stats.grow()
-    assert len(stats.N) == len(graph) == 3 and stats.N == [None, None, None]
+    assert stats.known == len(graph) == 3 and len(stats.N) >= 3 and stats.N[:3] == [None, None, None]
 
 
 def _keys_hold(stats):

@@ -436,3 +436,37 @@ def test_bad_rules_at_the_command_line_are_one_line_errors(capsys, argv, message
 def test_a_lookup_table_under_a_score_is_refused(capsys):
     code, _, err = run(capsys, "table", "shut-the-box", "--kind", "lookup", "--scoring", "sum", "-o", "-")
     assert code == 2 and "counts wins" in err and len(err.strip().splitlines()) == 1
+
+
+@settings(max_examples=40, deadline=None)
+@given(shut_the_box_games(max_levers=6))
+def test_the_compiled_graph_tables_are_the_protocol_state_for_state(game):
+    """The tables the game gives the search (its compiled_graph hook) answer as the protocol does."""
+    from fnmcts.protocol import CHANCE
+
+    tables = game.compiled_graph()
+    assert tables is game.compiled_graph()  # built once per rule set
+    assert len(tables.states) == len(tables.index) == len(set(tables.states))
+    for i, state in enumerate(tables.states):
+        assert tables.index[state] == i
+        player = game.to_move(state)
+        kind = tables.kinds[i]
+        if player is None:
+            assert kind == -1 and tables.payoffs[i] == game.payoff(state)
+        elif player is CHANCE:
+            assert kind == -2 and tables.outcomes[i] == game.chance_outcomes(state)
+            assert [tables.states[c] for c in tables.children[i]] == [game.play(state, o) for o, _ in game.chance_outcomes(state)]
+        else:
+            assert kind == player and tables.moves[i] == game.possible_moves(state)
+            assert [tables.states[c] for c in tables.children[i]] == [game.play(state, m) for m in game.possible_moves(state)]
+    reached, stack = {game.start()}, [game.start()]
+    while stack:  # every state play reaches from the start is in the tables
+        state = stack.pop()
+        assert state in tables.index
+        player = game.to_move(state)
+        nexts = () if player is None else [o for o, _ in game.chance_outcomes(state)] if player is CHANCE else game.possible_moves(state)
+        for move in nexts:
+            after = game.play(state, move)
+            if after not in reached:
+                reached.add(after)
+                stack.append(after)

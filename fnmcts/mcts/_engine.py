@@ -49,10 +49,10 @@ from __future__ import annotations
 from fractions import Fraction
 from math import inf as _inf, log as _log, sqrt as _sqrt
 
-from ..matches import playout
 from ..protocol import may_repeat, payoff_range
 from ._graph import CHANCE_NODE, END, UNSEEN, draw
 from ._records import builtin_rule, counts_of, rating, rating_selector, ucb_score
+from .phases import simulate
 
 __all__ = ["Stats", "Solver", "dives", "node_value", "user_selector"]
 
@@ -95,17 +95,18 @@ class Stats:
     >>> graph = CompiledGraph(Nim(heap=3, max_take=2))
     >>> root = graph.node(graph.game.start())
     >>> stats = Stats(graph)
-    >>> stats.N, stats.counts(root)
-    ([None], None)
+    >>> stats.known, stats.N[root], stats.counts(root)
+    (1, None, None)
     >>> stats.set(root, (4, 3.0, 3, 0, None))
-    >>> stats.counts(root), stats.use_keys(1, 2 ** 0.5), stats.use_keys(2, 2) == [ucb_score(3.0, 4, 2)]
-    ((4, 3.0, 3, 0, None), [0.75], True)
+    >>> stats.counts(root), stats.use_keys(1, 2 ** 0.5)[root], stats.use_keys(2, 2)[root] == ucb_score(3.0, 4, 2)
+    ((4, 3.0, 3, 0, None), 0.75, True)
     """
 
     def __init__(self, graph, lookup=None):
         self.graph = graph
         self.lookup = lookup
         self.N, self.S, self.W, self.D, self.V, self.P, self.N0 = [], [], [], [], [], [], []
+        self.known = 0  # the graph's nodes the lists have taken in (they may hold more entries, for room)
         self.E = self.S
         self.K, self.key_rule = None, None
         self.logs = [-_inf]  # log 0: a visited child under a parent of no visits is rated as log(0) was: an error
@@ -140,26 +141,34 @@ class Stats:
             return _UNRATED
 
     def grow(self):
-        """Give every node of the graph an entry (after the graph interned new states)."""
-        size = len(self.graph.states)
-        start = len(self.N)
+        """Give every node of the graph an entry (after the graph interned new states).
+
+        The lists grow ahead of the graph, in chunks (an entry past the graph's
+        nodes is a node not in the tree), so most calls find room and return.
+        """
+        states = self.graph.states
+        size = len(states)
+        start = self.known
         if start >= size:
             return
-        extra = [None] * (size - start)
-        zeros = [0] * (size - start)
-        self.N.extend(extra)
-        self.N0.extend(extra)
-        self.S.extend(zeros)
-        if self.E is not self.S:
-            self.E.extend(zeros)
-        self.W.extend(zeros)
-        self.D.extend(zeros)
-        self.V.extend(extra)
-        self.P.extend(extra)
-        if self.K is not None:
-            self.K.extend(extra)
+        room = len(self.N)
+        if size > room:
+            more = max(size - room, room, 64)
+            extra = [None] * more
+            zeros = [0] * more
+            self.N.extend(extra)
+            self.N0.extend(extra)
+            self.S.extend(zeros)
+            if self.E is not self.S:
+                self.E.extend(zeros)
+            self.W.extend(zeros)
+            self.D.extend(zeros)
+            self.V.extend(extra)
+            self.P.extend(extra)
+            if self.K is not None:
+                self.K.extend(extra)
+        self.known = size
         if self.lookup is not None:
-            states = self.graph.states
             for i in range(start, size):
                 rec = self.lookup(states[i])
                 if rec is not None:
@@ -291,7 +300,7 @@ class Solver:
         if pv is not None:
             return pv
         stats = self.stats
-        if i >= len(stats.N):
+        if i >= stats.known:
             stats.grow()
         exact = stats.P[i]
         if exact is not None:
@@ -493,8 +502,7 @@ def _random_finish(g, i, rnd, rng):
         k = kind[i]
         if k >= 0:
             ks = lazy[i]
-            n = len(ks)
-            j = 0 if n == 1 else int(rnd() * n)
+            j = int(rnd() * len(ks)) if len(ks) > 1 else 0
             c = ks[j]
             i = c if c is not None else g.child(i, j)
         elif k == END:
@@ -509,6 +517,21 @@ def _random_finish(g, i, rnd, rng):
                 i = c if c is not None else g.outcome_child(i, j)
             else:
                 i = draw(g, i, rng)
+
+
+def _children_of(g, stats, i):
+    """The children of decision ``i``, made now (the working lists grow with them)."""
+    kids = g.children(i)
+    stats.grow()
+    return kids
+
+
+def _play_out(g, stats, i, rng, rollout):
+    """``(rescaled payoff, terminal node)`` of one game played to the end from node ``i`` through the protocol.
+
+    ``phases.simulate``: the node is None, the game's end is not interned.
+    """
+    return g.rescale(simulate(g.game, g.states[i], rng, rollout)), None
 
 
 def dives(
@@ -528,6 +551,11 @@ def dives(
 ):
     """Run up to ``n`` dives from ``root``; return ``(dives run, last path, end state, proven value)``.
 
+    (The end state is None when the last playout ran on the game's own kernel.)
+
+    The last path (its stored nodes, root first) is kept when the options read it
+    (the solver, expectimax, states that repeat), else it is None.
+
     ``stats`` (a ``Stats`` of ``graph``) grows in place. ``select(children,
     stats, parent_visits)`` picks the child to enter (``user_selector``; the
     built-in rules, ``ucb_selector`` and ``ucb1_selector``, run inline).
@@ -545,9 +573,9 @@ def dives(
     >>> root = graph.node(graph.game.start())
     >>> stats = Stats(graph)
     >>> done, path, end, exact = dives(graph, stats, root, 1, 50, random.Random(1), ucb1_selector())
-    >>> done, [graph.state(i)["heap"] for i in path], end == graph.game.state(0, 0), exact
-    (50, [3, 1, 0], True, None)
-    >>> sorted((graph.state(i)["heap"], graph.state(i)["player"], n) for i, n in enumerate(stats.N))
+    >>> done, path, end == graph.game.state(0, 0), exact
+    (50, None, True, None)
+    >>> sorted((graph.state(i)["heap"], graph.state(i)["player"], stats.N[i]) for i in range(len(graph)))
     [(0, 0, 42), (0, 1, 4), (1, 0, 5), (1, 1, 43), (2, 1, 6), (3, 0, 50)]
 
     With a ``Solver`` the search stops once the root is proven:
@@ -570,45 +598,57 @@ def dives(
     if expectimax:
         stats.use_values()
     mode, rule_c = getattr(select, "inline", (0, None))
-    E, K = stats.E, stats.use_keys(mode, rule_c) if mode else stats.K
+    if not mode and stats.K is not None:  # keys of another rule would go stale: drop them
+        stats.K = stats.key_rule = None
+    E, K = stats.E, stats.use_keys(mode, rule_c) if mode else None
     key = stats.key
     grow, logs = stats.grow, stats.logs
     rnd = rng.random
     solving = solver is not None
     lookup = solver.lookup if solving else None
     compiled = rollout is None and compiled_playouts
+    key_rule = mode if K is not None and not expectimax else 0  # 1 or 2: the counting loop keeps the keys
+    score_of = ucb_score
+    groups = [[] for _ in range(g.num_players)]  # the nodes of a dive by the player who moved into them
+    by_mover = tuple(enumerate(groups))
+    track = solving or expectimax or repeats  # the path in order: the solver, expectimax and repeated states read it
+
+    ucb1_rule, tutorial_rule = mode == 1, mode == 2
     done = 0
-    path, end, exact = [root], None, None
+    path, last, exact = None, None, None  # the last dive's path, the node it ended at (None: a proof ended it)
     for _ in range(n):
-        if stop_when_proven and solving and lookup(root) is not None:
+        pv = lookup(root) if solving else None
+        if pv is not None and stop_when_proven:
             break
         done += 1
         i = root
-        path = [root]
-        movers = [root_mover]
+        groups[root_mover].append(root)
+        if track:
+            path = [root]
+            on_path = {root}
+            movers = [root_mover]
+        exact = None
+        ni = N[i]
         while True:
-            if solving:
-                pv = lookup(i)
-                if pv is not None:  # a proven node ends the dive (stored by the backup if it is new)
-                    res, end, exact = pv[1], None, pv[0]
-                    if N[i] is None:
-                        N[i] = 0
-                    break
-            ni = N[i]
+            if pv is not None:  # a proven node ends the dive (stored by the backup if it is new)
+                res, last, exact = pv[1], None, pv[0]
+                if ni is None:
+                    N[i] = 0
+                break
             if ni is None:  # a new node: one playout from it; the backup counts it from 0
                 if compiled:
-                    t = finish(g, i, rnd, rng)
-                    res, end = u[t], states[t]
+                    last = finish(g, i, rnd, rng)
+                    res = u[last]
+                    grow()
                 else:
-                    end = playout(game, states[i], rng, rollout)
-                    res = g.u_of_state(end)
-                exact = None
-                grow()
+                    res, last = _play_out(g, stats, i, rng, rollout)
                 N[i] = 0
                 break
             k = kind[i]
-            d = i
-            if k < 0:
+            if k >= 0:  # a decision: its children, made when first asked
+                options = kids_[i] or _children_of(g, stats, i)
+            else:
+                d = i
                 if k == UNSEEN_:
                     k = g.expand(i)
                     grow()
@@ -625,17 +665,13 @@ def dives(
                         k = g.expand(d)
                         grow()
                 if k == END_:
-                    res, end, exact = u[d], states[d], None
+                    res = u[d]
+                    last = d
                     break
-            options = kids_[d]
-            if options is None:
-                options = g.children(d)
-                grow()
+                options = kids_[d] or _children_of(g, stats, d)
             if solving:
                 options = solver.choices(options, k)
-            if len(options) == 1:
-                i = options[0]
-            elif mode == 1:  # UCB1 (``ucb1_score``) inline: the keys are the means, the log of the parent's visits from a table
+            if ucb1_rule:  # UCB1 (``ucb1_score``) inline: the keys are the means, the log of the parent's visits from a table
                 try:
                     lp = logs[ni]
                 except IndexError:
@@ -649,8 +685,12 @@ def dives(
                             best, best_rating = child, r
                 except (ZeroDivisionError, TypeError):  # unvisited (0 or None): the first in move order
                     best = child
+                except ValueError:  # log 0 (a parent of no visits in a given tree): one child needs no rating
+                    if len(options) != 1:
+                        raise
+                    best = options[0]
                 i = best
-            elif mode == 2:  # the tutorial's rule: the ratings are the keys (``ucb_score``)
+            elif tutorial_rule:  # the tutorial's rule: the ratings are the keys (``ucb_score``)
                 best, best_rating = None, -inf
                 try:
                     for child in options:
@@ -658,35 +698,53 @@ def dives(
                             best, best_rating = child, r
                 except TypeError:  # unvisited (None): the first in move order
                     best = child
+                except ValueError:  # a rating undefined (a tree given so): one child needs no rating
+                    if len(options) != 1:
+                        raise
+                    best = options[0]
                 i = best
             else:
-                i = select(options, stats, ni)
-            if repeats and i in path:  # back to a state of this dive: one playout from it ends the dive
-                if compiled:
-                    t = finish(g, i, rnd, rng)
-                    res, end = u[t], states[t]
-                else:
-                    end = playout(game, states[i], rng, rollout)
-                    res = g.u_of_state(end)
-                exact = None
-                grow()
-                break
-            path.append(i)
-            movers.append(k)
-        # back up: the result of each node's mover
-        key_rule = stats.key_rule[0] if K is not None and not expectimax else 0
-        for node, m in zip(path, movers):
+                i = options[0] if len(options) == 1 else select(options, stats, ni)
+            if track:
+                if repeats and i in on_path:  # back to a state of this dive: one playout from it ends the dive
+                    res, last = _play_out(g, stats, i, rng, rollout)
+                    break
+                path.append(i)
+                on_path.add(i)
+                movers.append(k)
+                if solving:
+                    pv = lookup(i)
+            groups[k].append(i)
+            ni = N[i]
+        # back up: each mover's result to its nodes at once (the loop written per rule: its key follows the counts)
+        for m, nodes in by_mover:
+            if not nodes:
+                continue
             x = res[m]
-            N[node] = c = N[node] + 1
-            S[node] = s = S[node] + x
-            if x > 0.5:
-                W[node] += 1
-            elif x == 0.5:
-                D[node] += 1
             if key_rule == 1:
-                K[node] = s / c
+                for node in nodes:
+                    N[node] = c = N[node] + 1
+                    S[node] = s = S[node] + x
+                    K[node] = s / c
             elif key_rule == 2:
-                K[node] = key(s, c)
+                for node in nodes:
+                    N[node] = c = N[node] + 1
+                    S[node] = s = S[node] + x
+                    try:
+                        K[node] = score_of(s, c, rule_c)
+                    except ValueError:  # a score above the visits (a tree given so): an error when rated
+                        K[node] = _UNRATED
+            else:
+                for node in nodes:
+                    N[node] += 1
+                    S[node] += x
+            if x > 0.5:
+                for node in nodes:
+                    W[node] += 1
+            elif x == 0.5:
+                for node in nodes:
+                    D[node] += 1
+            nodes.clear()
         if expectimax:
             for node, m in zip(reversed(path), reversed(movers)):
                 nn = N[node]
@@ -697,4 +755,4 @@ def dives(
                     K[node] = key(E[node], nn)
         if solving:
             solver.prove_path(path)
-    return done, path, end, exact
+    return done, path, None if last is None else states[last], exact

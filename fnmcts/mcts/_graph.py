@@ -148,6 +148,10 @@ def draw(graph, i, rng):
 class CompiledGraph:
     """States interned to integers; kind, children and chance outcomes kept per state.
 
+    ``tables``, a game's ``GraphTables`` (its ``compiled_graph()`` hook), gives
+    every state its node up front: expanding a node then reads the tables
+    instead of asking the protocol.
+
     >>> from fnmcts.games.nim import Nim
     >>> game = Nim(heap=6, max_take=3)
     >>> graph = CompiledGraph(game)
@@ -158,19 +162,24 @@ class CompiledGraph:
     (0, (1, 2, 3), [5, 4, 3])
     """
 
-    def __init__(self, game):
+    def __init__(self, game, tables=None):
         self.game = game
         self.num_players = getattr(game, "num_players", 1)
-        self.states = []
-        self.index = {}
-        self.kind = []
-        self.kids = []
-        self.lazy = []
-        self.moves = []
-        self.chance = []
-        self.u = []
         self._rescale = rescaler(game)
         self._tables = {}  # draw tables by chance probabilities: dice are dice wherever they roll
+        self.given = tables  # the game's own GraphTables (its compiled_graph hook), read instead of the protocol
+        if tables is None:
+            self.states, self.index = [], {}
+            size = 0
+        else:
+            self.states, self.index = list(tables.states), dict(tables.index)
+            size = len(self.states)
+        self.kind = [UNSEEN] * size
+        self.kids = [None] * size
+        self.lazy = [None] * size
+        self.moves = [None] * size
+        self.chance = [None] * size
+        self.u = [None] * size
 
     def __len__(self):
         return len(self.states)
@@ -195,6 +204,9 @@ class CompiledGraph:
 
     def expand(self, i):
         """Compute node ``i``'s kind and what follows it; return the kind."""
+        given = self.given
+        if given is not None and i < len(given.states):
+            return self._expand_given(i, given)
         game, state = self.game, self.states[i]
         player = game.to_move(state)
         if player is None:
@@ -216,15 +228,29 @@ class CompiledGraph:
         self.kind[i] = kind
         return kind
 
+    def _expand_given(self, i, t):
+        """``expand`` from the game's tables: no protocol call, every child known."""
+        kind = t.kinds[i]
+        if kind == END:
+            self.u[i] = self._rescale(t.payoffs[i])
+        elif kind == CHANCE_NODE:
+            entry = _chance_entry(self.game, self.states[i], t.outcomes[i], self._tables)
+            entry[3] = list(t.children[i])
+            self.chance[i] = entry
+        else:
+            self.moves[i] = t.moves[i]
+            self.lazy[i] = list(t.children[i])
+            self.kids[i] = tuple(t.children[i])
+        self.kind[i] = kind
+        return kind
+
     def child(self, i, j) -> int:
         """The node move ``j`` of decision ``i`` leads to (interned when first asked)."""
-        child = self.lazy[i][j]
+        state = self.game.play(self.states[i], self.moves[i][j])
+        child = self.index.get(state)
         if child is None:
-            state = self.game.play(self.states[i], self.moves[i][j])
-            child = self.index.get(state)
-            if child is None:
-                child = self.node(state)
-            self.lazy[i][j] = child
+            child = self.node(state)
+        self.lazy[i][j] = child
         return child
 
     def children(self, i) -> tuple:
@@ -240,9 +266,13 @@ class CompiledGraph:
         kids = self.kids[i]
         if kids is None:
             lazy = self.lazy[i]
-            for j, child in enumerate(lazy):
-                if child is None:
-                    self.child(i, j)
+            if None in lazy:  # the moves not played yet, in one loop (``child`` inline)
+                state, moves, play, index, node = self.states[i], self.moves[i], self.game.play, self.index, self.node
+                for j, child in enumerate(lazy):
+                    if child is None:
+                        after = play(state, moves[j])
+                        child = index.get(after)
+                        lazy[j] = child if child is not None else node(after)
             kids = self.kids[i] = tuple(lazy)
         return kids
 
@@ -266,6 +296,10 @@ class CompiledGraph:
     def u_of_state(self, state) -> tuple:
         """The rescaled payoff of terminal ``state``."""
         return self._rescale(self.game.payoff(state))
+
+    def rescale(self, payoff) -> tuple:
+        """``payoff`` rescaled to [0, 1] per player (``rescaler``)."""
+        return self._rescale(payoff)
 
 
 def mover_into(game, state) -> int:
@@ -302,4 +336,9 @@ def graph_of(game, graph=None):
             raise ValueError(f"the graph given belongs to {graph.game!r}, not {game!r}")
         return graph
     own = getattr(game, "compiled_graph", None)
-    return own() if own is not None else CompiledGraph(game)
+    tables = own() if own is not None else None
+    if tables is None:
+        return CompiledGraph(game)
+    if isinstance(tables, CompiledGraph):
+        return tables
+    return CompiledGraph(game, tables)

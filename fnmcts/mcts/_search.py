@@ -167,10 +167,6 @@ def _written_back(graph, stats, tree):
     return grown.persistent()
 
 
-def _last_payoff(game, end, exact):
-    return exact if end is None else tuple(game.payoff(end))
-
-
 def _options(game, state, rule, backup, rng):
     if game is None or not hasattr(game, "to_move"):
         raise TypeError(f"game must implement the fnmcts game protocol, got {game!r}")
@@ -790,11 +786,20 @@ def subtree(game, tree, state, *, walk: int = SUBTREE_WALK) -> Tree:
 
     Walks the game from ``state`` through every state it can reach (moves and
     chance outcomes) and keeps the stored ones: a state off that walk can never
-    be met again and is dropped. A search from ``state`` on the subtree then
-    grows exactly what it grows on the whole tree (a property test checks it).
-    When the game from ``state`` holds more than ``walk`` states, the walk
-    goes on only through stored states (and chance): a stored state that only
-    unstored ones lead to is dropped too, and a later search meets it afresh.
+    be met again and is dropped; the records kept are the tree's own objects.
+
+    What continuing on it means: a search from ``state`` on the subtree reads
+    only records it keeps, so it grows exactly
+    the states it grows on the whole tree, with the same records and, for the
+    same generator, the same draws, whatever the options (rule, backup,
+    MCTS-Solver: the proofs it needs are in the records kept); the subtree of
+    that search's tree is what it returns (a property test checks it). A search
+    from a state *above* ``state`` on the subtree is a search on less
+    knowledge: it meets afresh what was dropped. When the game from ``state``
+    holds more than ``walk`` states, the walk goes on only through stored
+    states (and chance): a stored state that only unstored ones lead to is
+    dropped too, and a later search meets it afresh: then the equality holds
+    only where no such state is reached.
 
     >>> from fnmcts.games.nim import Nim
     >>> from fnmcts.rng import make_rng

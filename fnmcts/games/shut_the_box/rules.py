@@ -47,10 +47,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from itertools import combinations
+from types import MappingProxyType
 
 from pyrsistent import PMap, pmap
 
-from ...protocol import CHANCE, GameBase
+from ...protocol import CHANCE, GameBase, GraphTables
 from ...values import fixed_pmap
 from ...rng import DICE_PROBABILITIES, ROLL_OF_36, check_rng, dice_roll, make_rng
 from .masks import all_boxes, box_to_mask, count_wins, kernel_tables, mask_to_box, one_die_may_roll, random_end, rule_tables
@@ -471,6 +472,24 @@ class ShutTheBox(GameBase):
         box = state["box"] if isinstance(state, PMap) else state
         return box_score(box, self.scoring)
 
+    def compiled_graph(self) -> GraphTables:
+        """Every state of the game and its moves as tables (the protocol's optional hook), built once per rule set.
+
+        The boxes first (node = mask), then the dice choices and the rolls: the
+        search reads them instead of the protocol (a property test checks the
+        two agree state for state).
+
+        Two levers: four boxes (the empty one ends the game, the others roll
+        two dice) and the eleven rolls of each of the three others.
+
+        >>> t = ShutTheBox(levers=2).compiled_graph()
+        >>> len(t.states), t.kinds[:4], [t.states[c]["roll"] for c in t.children[0b11]][:3]
+        (37, (-1, -2, -2, -2), [2, 3, 4])
+        >>> t is ShutTheBox(levers=2).compiled_graph()
+        True
+        """
+        return _graph_tables(self.levers, self.simplified, self.dice, self.scoring)
+
     def describe_move(self, state, move) -> str:
         if isinstance(state, PMap):
             if "dice" in state:
@@ -579,6 +598,61 @@ class ShutTheBox(GameBase):
         from .batch import random_payoffs
 
         return random_payoffs(self, box_to_mask(_check_box(state, self.levers)), n, rng)
+
+
+@lru_cache(maxsize=None)
+def _graph_tables(levers: int, simplified: bool, dice: str, scoring: str) -> GraphTables:
+    """``ShutTheBox(...).compiled_graph()``: the states of a rule set and their moves, as tables."""
+    game = ShutTheBox(levers, simplified, dice, scoring)
+    boxes, _, _, moves_of = rule_tables(levers, simplified)
+    states, kinds, moves, children, outcomes, payoffs = [], [], [], [], [], []
+    index = {}
+
+    def node(state, kind, state_moves=(), kids=(), chance=(), payoff=None):
+        index[state] = len(states)
+        states.append(state)
+        kinds.append(kind)
+        moves.append(state_moves)
+        children.append(kids)
+        outcomes.append(chance)
+        payoffs.append(payoff)
+
+    for mask, box in enumerate(boxes):  # the boxes: node = mask
+        if not mask:
+            node(box, -1, payoff=(game._payoff_of(box),))
+        else:
+            node(box, 0 if one_die_allowed(box, dice) else -2)
+
+    def rolled(box, roll):
+        state = fixed_pmap({"box": box, "roll": roll})
+        found = index.get(state)
+        if found is None:
+            flips = moves_of[box_to_mask(box)][roll]
+            if flips:
+                node(state, 0, flips, tuple(box_to_mask(b) for b in flips))
+            else:
+                node(state, -1, payoff=(game._payoff_of(box),))
+            found = index[state]
+        return found
+
+    def rolls(box, faces):
+        return tuple(rolled(box, roll) for roll, _ in faces)
+
+    for mask, box in enumerate(boxes):
+        if not mask:
+            continue
+        if kinds[mask] == -2:
+            children[mask], outcomes[mask] = rolls(box, DICE_PROBABILITIES), DICE_PROBABILITIES
+            continue
+        choice = []
+        for count, faces in ((2, DICE_PROBABILITIES), (1, ONE_DIE_PROBABILITIES)):
+            node(fixed_pmap({"box": box, "dice": count}), -2)
+            here = len(states) - 1
+            children[here], outcomes[here] = rolls(box, faces), faces
+            choice.append(here)
+        moves[mask], children[mask] = (2, 1), tuple(choice)
+    return GraphTables(tuple(states), MappingProxyType(index), tuple(kinds), tuple(moves), tuple(children),
+                       tuple(outcomes), tuple(payoffs))
 
 
 # -- a game's steps, and the pure parts of interactive play (task 9) -------------------
