@@ -49,6 +49,7 @@ from fnmcts.exact import solve  # noqa: E402
 from fnmcts.games import Nim, Pig, TicTacToe  # noqa: E402
 from fnmcts.games.shut_the_box import ShutTheBox  # noqa: E402
 from fnmcts.mcts import mcts_move  # noqa: E402
+from fnmcts.mcts.enhancements import decisive_agent  # noqa: E402
 from fnmcts.montecarlo import mean_interval, wilson_interval  # noqa: E402
 from fnmcts.protocol import CHANCE, payoff_range, state_to_json  # noqa: E402
 from fnmcts.rng import child_seed  # noqa: E402
@@ -71,8 +72,15 @@ VARIANTS = {
     "defaults": {},
     "tutorial": {"rule": "tutorial", "solver": False},
     "no solver": {"solver": False},
-    "ucb1 c=0.2, expectimax": {"c": 0.2, "backup": "expectimax"},
+    "ucb1 c=0.2": {"c": 0.2},
+    "ucb1 c=0.5": {"c": 0.5},
+    "ucb1 c=1": {"c": 1.0},
     "final: mean": {"final": "mean"},
+    "expectimax": {"backup": "expectimax"},
+    "expectimax, c=0.2": {"c": 0.2, "backup": "expectimax"},
+    "expectimax, c=0.5": {"c": 0.5, "backup": "expectimax"},
+    "expectimax, c=0.5, final: mean": {"c": 0.5, "backup": "expectimax", "final": "mean"},
+    "decisive playouts": {"rollout": decisive_agent},
 }
 """The variants of the search, by name: options of ``mcts_move``."""
 
