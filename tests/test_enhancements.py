@@ -81,13 +81,13 @@ def test_every_visit_count_sequential_halving_asks_for_is_there(considered, budg
 @given(st.lists(st.tuples(st.integers(0, 5), st.floats(0, 1)), min_size=1, max_size=8), st.floats(0, 1),
        st.randoms(use_true_random=False))
 def test_the_root_rule_goes_into_a_child_with_the_visits_asked_for(children, parent_mean, rng):
-    children = [(n, q if n else None) for n, q in children]
+    children = [(j, n, q if n else None) for j, (n, q) in enumerate(children)]
     gumbel = tuple(rng.gauss(0, 1) for _ in children)
-    budget = sum(n for n, _ in children) + rng.randrange(1, 30)
+    budget = sum(n for _, n, _ in children) + rng.randrange(1, 30)
     rule = SequentialHalving(budget, gumbel)
     j = rule.choose(children, parent_mean)
-    target = considered_visits(min(rule.considered, len(children)), budget)[sum(n for n, _ in children)]
-    visits = [n for n, _ in children]
+    target = considered_visits(min(rule.considered, len(children)), budget)[sum(n for _, n, _ in children)]
+    visits = [n for _, n, _ in children]
     if target in visits:
         assert visits[j] == target
     else:
@@ -114,3 +114,81 @@ def test_sequential_halving_draws_one_gumbel_per_move_and_checks_its_arguments()
             assert str(next(iter(bad))) in str(error)
         else:
             raise AssertionError(f"{bad} accepted")
+
+
+# -- the root rule in the one descent: the engine equals the phases, draw for draw --------------
+
+from functools import partial  # noqa: E402
+
+from fnmcts.games import Nim, TicTacToe  # noqa: E402
+from fnmcts.mcts import mcts_move, phases, search, ucb, ucb1, uct  # noqa: E402
+
+from small_games import cyclic_table_games  # noqa: E402
+
+decision_games = st.one_of(
+    st.sampled_from((Nim(heap=7, max_take=3), TicTacToe(), Nim(heap=9, max_take=4, misere=False))),
+    table_games(), cyclic_table_games(),
+).filter(lambda game: game.to_move(game.start()) not in (None, CHANCE))
+root_options = st.fixed_dictionaries({
+    "rule": st.sampled_from((ucb, ucb1, partial(ucb1, c=0.3))),
+    "backup": st.sampled_from(("mean", "expectimax")),
+    "solver": st.booleans(),
+})
+
+
+def _phases_with_root(game, state, dives, rng, **options):
+    root = sequential_halving(game, state, dives, rng)
+    tree = {}
+    for _ in range(dives):
+        tree, _ = phases.uct(game, tree, state, rng, options["rule"], backup=options["backup"],
+                             solver=options["solver"], root=root)
+    return tree, root
+
+
+@settings(max_examples=80, deadline=None)
+@given(decision_games, root_options, st.integers(0, 2**32), st.integers(1, 120))
+def test_search_with_the_gumbel_root_equals_the_phases_draw_for_draw(game, options, seed, dives):
+    expected, root = _phases_with_root(game, game.start(), dives, by_phases := random.Random(seed), **options)
+    rng = random.Random(seed)
+    tree = search(game, game.start(), dives, rng, root="gumbel", **options)
+    assert dict(tree) == dict(expected)
+    assert rng.random() == by_phases.random()
+    again = random.Random(seed)
+    root, stepped = sequential_halving(game, game.start(), dives, again), {}
+    for _ in range(dives):  # the public one-dive uct, given the same root rule
+        stepped, _ = uct(game, stepped, game.start(), again, options["rule"], backup=options["backup"],
+                         solver=options["solver"], root=root)
+    assert dict(stepped) == dict(expected)
+
+
+@settings(max_examples=40, deadline=None)
+@given(decision_games, st.integers(0, 2**32), st.integers(2, 200))
+def test_the_root_rule_spreads_the_dives_as_sequential_halving_plans(game, seed, dives):
+    """Without the solver every dive but the first (which makes the root) goes into a child, as planned."""
+    found = mcts_move(game, game.start(), dives, random.Random(seed), root="gumbel", solver=False)
+    counts = sorted((rec["win"] + rec["loss"] + rec.get("draw", 0) for _, rec in found.children), reverse=True)
+    moves = len(found.children)
+    plan = [0] * min(16, moves)
+    for target in considered_visits(min(16, moves), dives)[: dives - 1]:
+        plan[plan.index(target)] += 1
+    if len(set(game.play(game.start(), m) for m in game.possible_moves(game.start()))) == moves:
+        # a child met again below (a transposition) has more visits than the root gave it
+        assert counts[: len(plan)] == sorted(plan, reverse=True) or sum(counts) > dives - 1
+
+
+def test_a_root_rule_needs_a_decision_and_a_planned_budget():
+    import pytest
+
+    from fnmcts.games.shut_the_box import ShutTheBox
+
+    game = ShutTheBox(levers=4)
+    with pytest.raises(ValueError, match="chance moves next"):
+        search(game, game.start(), 10, random.Random(1), root="gumbel")
+    with pytest.raises(ValueError, match="iterations="):
+        search(Nim(), Nim().start(), rng=random.Random(1), seconds=0.01, root="gumbel")
+    with pytest.raises(ValueError, match="one of"):
+        search(Nim(), Nim().start(), 10, random.Random(1), root="halving")
+    with pytest.raises(ValueError, match="one process"):
+        mcts_move(Nim(), Nim().start(), 10, random.Random(1), root="gumbel", workers=2)
+    with pytest.raises(TypeError, match="whole search"):
+        uct(Nim(), {}, Nim().start(), random.Random(1), root="gumbel")

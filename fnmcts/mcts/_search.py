@@ -37,7 +37,8 @@ from ..matches import MemoryAgent
 from ..protocol import CHANCE, check_state, payoff_range, state_to_json  # noqa: F401 (payoff_range: doctests)
 from ..rng import check_rng
 from . import phases
-from ._engine import Solver, Stats, dives, user_selector
+from ._engine import Solver, Stats, dives, root_children, user_selector
+from .enhancements import SequentialHalving, sequential_halving
 from ._graph import CHANCE_NODE, END, UNSEEN, CompiledGraph, graph_of
 from ._graph import mover_into as _root_mover
 from ._tree import Tree, as_tree, lazy_tree
@@ -177,6 +178,33 @@ def _options(game, state, rule, backup, rng):
     return check_state(game, state)
 
 
+# -- the root's own rule ----------------------------------------------------------------------
+
+ROOT_RULES = ("gumbel",)
+"""Root rules by name: ``'gumbel'``, sequential halving with Gumbel noise (``fnmcts.mcts.enhancements``)."""
+
+
+def _root_rule(game, state, root, iterations, rng):
+    """The root rule of a search: None, a ``SequentialHalving`` given, or one drawn for ``'gumbel'`` (consumes ``rng``)."""
+    if root is None or isinstance(root, SequentialHalving):
+        if root is not None:
+            _root_decision(game, state, root)
+        return root
+    if root not in ROOT_RULES:
+        raise ValueError(f"root must be one of {ROOT_RULES} or a SequentialHalving, got {root!r}")
+    _root_decision(game, state, root)
+    if iterations is None:
+        raise ValueError("root='gumbel' plans its dives: give the search iterations= (seconds= alone cannot say how many)")
+    return sequential_halving(game, state, max(iterations, 1), rng)
+
+
+def _root_decision(game, state, root):
+    player = game.to_move(state)
+    if player is None or player is CHANCE:
+        raise ValueError(f"a root rule ({root!r}) chooses among the moves of a decision; at {state!r} "
+                         f"{'the game is over' if player is None else 'chance moves next'}")
+
+
 # -- uct: one dive on the persistent tree --------------------------------------------------
 
 
@@ -185,7 +213,7 @@ def _is_game(x) -> bool:
 
 
 def uct(game, tree=None, state=None, rng: random.Random | None = None, rule=ucb, *, rollout=None, backup="mean",
-        solver=False):
+        solver=False, root=None):
     """One dive of Monte Carlo tree search from ``state``; return ``(tree, result)``.
 
     The four phases of ``fnmcts.mcts.phases`` in a row (``phases.uct``), for any
@@ -205,7 +233,8 @@ def uct(game, tree=None, state=None, rng: random.Random | None = None, rule=ucb,
     its expectimax estimate from its children, with the chance outcomes
     weighted by their exact probabilities; ratings then apply ``rule`` to the
     child's value instead of its mean. ``solver=True``: MCTS-Solver; proven
-    states keep their exact value under ``'proven'``.
+    states keep their exact value under ``'proven'``. ``root``: a root rule
+    (``fnmcts.mcts.enhancements.sequential_halving``) for every dive of a search.
 
     >>> from fnmcts.games.shut_the_box import ShutTheBox, start_box
     >>> from fnmcts.rng import make_rng
@@ -230,7 +259,11 @@ def uct(game, tree=None, state=None, rng: random.Random | None = None, rule=ucb,
         game, tree, state, rng = old_game, old_tree, old_state, old_rng
     state = _options(game, state, rule, backup, rng)
     tree = _check_tree(tree).with_root(state)
-    return phases.uct(game, tree, state, rng, rule, rollout=rollout, backup=backup, solver=solver)
+    if root is not None and not isinstance(root, SequentialHalving):
+        raise TypeError(f"uct runs one dive: its root rule is a value made for the whole search "
+                        f"(fnmcts.mcts.enhancements.sequential_halving), got {root!r}")
+    root = _root_rule(game, state, root, None, rng)
+    return phases.uct(game, tree, state, rng, rule, rollout=rollout, backup=backup, solver=solver, root=root)
 
 
 def _repeat_uct(game, state, dives_, rng, tree=None, rule=ucb, backup="mean", solver=False, rollout=None):
@@ -420,6 +453,7 @@ def search(
     backup="mean",
     solver=False,
     graph=None,
+    root=None,
 ) -> Tree:
     """Run ``iterations`` dives from ``state``; return the grown tree (a ``Tree``).
 
@@ -441,7 +475,11 @@ def search(
     least visited states (leaves first) are dropped, a tenth of the bound at a
     time. ``progress(k)``, if given, hears of every ``k`` dives done.
     ``backup``, ``solver``, ``rollout``: as for ``uct``. ``graph``: a
-    ``CompiledGraph`` of the game to reuse across calls.
+    ``CompiledGraph`` of the game to reuse across calls. ``root='gumbel'``:
+    the root's children chosen by sequential halving with Gumbel noise over
+    the ``iterations`` (``fnmcts.mcts.enhancements``; the noise is drawn from
+    ``rng`` before the first dive, as ``sequential_halving`` draws it), or a
+    ``SequentialHalving`` value given.
 
     >>> from fnmcts.games.shut_the_box import ShutTheBox, start_box
     >>> from fnmcts.rng import make_rng
@@ -459,8 +497,10 @@ def search(
     _check_budget(iterations, seconds, max_nodes)
     state = _options(game, state, rule, backup, rng)
     tree = Tree(pmap(), state) if tree is None else _check_tree(tree).with_root(state)
+    root_rule = _root_rule(game, state, root, iterations, rng)
     if iterations == 1 and seconds is None and stop is None and max_nodes is None and graph is None:
-        grown, _ = phases.uct(game, tree, state, rng, rule, rollout=rollout, backup=backup, solver=solver)
+        grown, _ = phases.uct(game, tree, state, rng, rule, rollout=rollout, backup=backup, solver=solver,
+                              root=root_rule)
         if progress is not None:
             progress(1)
         return grown  # one dive: the phases themselves, on the records of its path alone
@@ -488,6 +528,7 @@ def search(
             solver=proofs,
             rollout=rollout,
             compiled_playouts=max_nodes is None,
+            root_rule=root_rule,
         )
         budget.spent(size)
         if progress is not None:
@@ -521,7 +562,7 @@ class MoveSearch(FixedRecord):
     children = field(mandatory=True)
 
 
-def _final_move(graph, stats, solver, root, player, final):
+def _final_move(graph, stats, solver, root, player, final, root_rule=None, expectimax=False):
     kids = graph.children(root)
     moves = graph.moves[root]
     candidates = list(range(len(kids)))
@@ -535,6 +576,9 @@ def _final_move(graph, stats, solver, root, player, final):
             return moves[best]
         choices = solver.choices(kids, player)
         candidates = [j for j, child in enumerate(kids) if child in choices]
+    if root_rule is not None:
+        positions, children, parent = root_children(graph, stats, root, solver, expectimax)
+        return moves[positions[root_rule.final(children, parent)]]
 
     def key(j):
         c = stats.counts(kids[j])
@@ -588,6 +632,7 @@ def mcts_move(
     workers: int | None = None,
     executor=None,
     chunk_size: int = ROOT_CHUNK,
+    root=None,
 ) -> MoveSearch:
     """Search ``iterations`` dives from decision ``state``; return the move and the tree.
 
@@ -602,6 +647,9 @@ def mcts_move(
     for the playouts (default: random). ``backup``: as for ``search``.
     ``tree``: a tree to continue (the reuse of an earlier search). Budgets as
     for ``search``: ``iterations``, ``seconds`` or both, ``stop``, ``max_nodes``.
+    ``root='gumbel'``: sequential halving with Gumbel noise at the root, as
+    for ``search``; the move played is then the best ``gumbel + sigma(q)``
+    among the most visited (``final`` is not read).
 
     Root-parallel search: with ``workers=N`` (a process pool of N, started at
     the first such call and kept for the process: ``fnmcts.parallel.kept_pool``) or ``executor=`` (a ``concurrent.futures`` executor or a Dask
@@ -627,7 +675,10 @@ def mcts_move(
     _check_budget(iterations, seconds, max_nodes)
     if iterations is not None and iterations < 1:
         raise ValueError(f"iterations must be a positive whole number, got {iterations!r}")
+    root_option = root  # the name root is the root's node below
     if workers is not None or executor is not None:
+        if root is not None:
+            raise ValueError("a root rule (root=) plans one search's dives: it runs in one process, without workers=/executor=")
         return _root_parallel(
             game, state, iterations, rng, workers, executor, chunk_size,
             dict(seconds=seconds, stop=stop, tree=tree, graph=graph),
@@ -656,6 +707,7 @@ def mcts_move(
     if stats.N[root] is None and len(tree):
         _root_from_children(g, stats, root, player, _root_mover(game, state))
     moves = g.moves[root]
+    root_rule = _root_rule(game, state, root_option, iterations, rng)
     budget = _Budget(iterations, seconds, stop)
     done = 0
     expectimax = backup == "expectimax"
@@ -678,10 +730,11 @@ def mcts_move(
             rollout=rollout,
             stop_when_proven=True,
             compiled_playouts=max_nodes is None,
+            root_rule=root_rule,
         )
         budget.spent(ran)
         done += ran
-    move = moves[0] if len(moves) == 1 else _final_move(g, stats, proofs, root, player, final)
+    move = moves[0] if len(moves) == 1 else _final_move(g, stats, proofs, root, player, final, root_rule, expectimax)
     children = tuple((m, _record_at(stats, k)) for m, k in zip(moves, g.kids[root]))
     proven = _proven_map(g, stats) if proofs is not None else pmap()
     grown = lazy_tree(partial(_written_back, g, stats, tree), state)  # an agent that plays the move never reads it
@@ -852,7 +905,7 @@ def mcts_agent(iterations: int | None = DEFAULT_ITERATIONS, *, reuse: bool = Fal
     """An agent that runs ``mcts_move`` each turn: ``(game, state, rng) -> move``, or with memory.
 
     Options as for ``mcts_move`` (``rule``, ``c``, ``z``, ``final``, ``solver``,
-    ``rollout``, ``backup``, ``seconds``, ``max_nodes``). Plays every game of
+    ``rollout``, ``backup``, ``seconds``, ``max_nodes``, ``root``). Plays every game of
     the protocol. ``reuse=True``: a ``fnmcts.matches.MemoryAgent`` whose memory is
     the tree, pruned after its move to the states still reachable
     (``subtree``), so the next search starts from what this one learned;
@@ -872,7 +925,7 @@ def mcts_agent(iterations: int | None = DEFAULT_ITERATIONS, *, reuse: bool = Fal
     """
     if iterations is not None and (isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1):
         raise ValueError(f"iterations must be a positive whole number, got {iterations!r}")
-    unknown = set(options) - {"rule", "c", "z", "final", "solver", "rollout", "backup", "seconds", "max_nodes"}
+    unknown = set(options) - {"rule", "c", "z", "final", "solver", "rollout", "backup", "seconds", "max_nodes", "root"}
     if unknown:
         raise TypeError(f"unknown mcts_agent options: {sorted(unknown)}")
     if options.get("final", "visits") not in ("visits", "mean"):
@@ -880,6 +933,8 @@ def mcts_agent(iterations: int | None = DEFAULT_ITERATIONS, *, reuse: bool = Fal
     _check_backup(options.get("backup", "mean"))
     _check_budget(iterations, options.get("seconds"), options.get("max_nodes"))
     _resolve_rule(options.get("rule", "ucb1"), options.get("c", math.sqrt(2)), options.get("z", 2))
+    if options.get("root") not in (None,) + ROOT_RULES:
+        raise ValueError(f"an agent's root rule is one of {ROOT_RULES} (made anew for each move), got {options['root']!r}")
     if reuse:
         return MemoryAgent(partial(_agent_step, iterations, tuple(sorted(options.items()))))
     return partial(_agent_move, iterations, tuple(sorted(options.items())))

@@ -143,16 +143,20 @@ class SequentialHalving(NamedTuple):
     highest ``gumbel + sigma(q)``; the chosen move, at the end, is the one of
     the highest ``gumbel + sigma(q)`` among the most visited. ``q`` is a
     child's mean (its value under expectimax), an unvisited child's the root's
-    own mean, scaled to [0, 1] over the children, and ``sigma(q) = (50 + most
+    own, scaled to [0, 1] over the children, and ``sigma(q) = (50 + most
     visits) * 0.1 * q`` (``mctx``'s ``qtransform_completed_by_mix_value``
-    without a prior). Past its budget (a search continued), or where the
-    solver has narrowed the children, the rule still picks among the children
-    it is given.
+    without a prior). Past its budget (a search continued) the most visited
+    race on; where the solver has narrowed the children, the rule picks among
+    those it is given.
+
+    The children are given as ``(j, visits, q or None)``, ``j`` the move's
+    index at the root (its noise), in move order; ``choose`` and ``final``
+    return a position in that sequence.
 
     >>> rule = SequentialHalving(budget=4, gumbel=(0.0, 0.5), considered=16)
-    >>> rule.choose([(0, None), (0, None)], 0.5), rule.choose([(1, 0.0), (0, None)], 0.0)
+    >>> rule.choose([(0, 0, None), (1, 0, None)], 0.5), rule.choose([(0, 1, 0.0), (1, 0, None)], 0.0)
     (1, 1)
-    >>> rule.choose([(1, 0.0), (1, 1.0)], 0.5), rule.final([(2, 0.9), (2, 0.2)], 0.5)
+    >>> rule.choose([(0, 1, 0.0), (1, 1, 1.0)], 0.5), rule.final([(0, 2, 0.9), (1, 2, 0.2)], 0.5)
     (1, 0)
     """
 
@@ -161,35 +165,37 @@ class SequentialHalving(NamedTuple):
     considered: int = CONSIDERED
     table: tuple = None  # ``considered_visits(min(considered, moves), budget)``, made once (``sequential_halving``)
 
-    def _scores(self, children, parent_mean, mask):
-        qs = [parent_mean if n == 0 or q is None else q for n, q in children]
-        low, high = min(qs), max(qs)
-        span = max(high - low, 1e-8)
-        scale = (50 + max(n for n, _ in children)) * 0.1
-        return [self.gumbel[j] + scale * (q - low) / span if mask[j] else -math.inf for j, q in enumerate(qs)]
-
-    def choose(self, children, parent_mean) -> int:
-        """The index of the root child a dive goes into: ``children`` are ``(visits, q or None)`` in move order."""
-        visits = [n for n, _ in children]
+    def scores(self, children, parent_mean) -> list:
+        """Per child ``gumbel + sigma(q)``, or ``-inf`` for a child out of the race at this dive."""
+        visits = [n for _, n, _ in children]
         t = sum(visits)
         if t < self.budget:
             table = self.table
             if table is None:
-                table = considered_visits(min(self.considered, len(children)), self.budget)
+                table = considered_visits(min(self.considered, len(self.gumbel)), self.budget)
             target = table[t]
-            mask = [n == target for n in visits]
-            if not any(mask):  # a tree given with other counts: the least visited are in the race
-                least = min(visits)
-                mask = [n == least for n in visits]
-        else:  # past the budget: the most visited, as at the end
-            most = max(visits)
-            mask = [n == most for n in visits]
-        return _first_best(self._scores(children, parent_mean, mask))
+            if target not in visits:  # a tree given with other counts: the least visited are in the race
+                target = min(visits)
+        else:  # past the budget: the most visited race on
+            target = max(visits)
+        return self._scores(children, parent_mean, target)
+
+    def _scores(self, children, parent_mean, target):
+        qs = [parent_mean if not n or q is None else q for _, n, q in children]
+        low, high = min(qs), max(qs)
+        span = high - low if high - low > 1e-8 else 1e-8
+        scale = (50 + max(n for _, n, _ in children)) * 0.1
+        gumbel = self.gumbel
+        return [gumbel[j] + scale * (q - low) / span if n == target else -math.inf
+                for (j, n, _), q in zip(children, qs)]
+
+    def choose(self, children, parent_mean) -> int:
+        """The position of the root child a dive goes into."""
+        return _first_best(self.scores(children, parent_mean))
 
     def final(self, children, parent_mean) -> int:
-        """The index of the move to play: the best ``gumbel + sigma(q)`` among the most visited children."""
-        most = max(n for n, _ in children)
-        return _first_best(self._scores(children, parent_mean, [n == most for n, _ in children]))
+        """The position of the move to play: the best ``gumbel + sigma(q)`` among the most visited children."""
+        return _first_best(self._scores(children, parent_mean, max(n for _, n, _ in children)))
 
 
 def _first_best(scores) -> int:
