@@ -97,9 +97,10 @@ def main(argv=None) -> int:
     contenders = {
         "plain mutable-dict port of the tutorial": baseline,
         "uct, one dive at a time, persistent tree": stepped,
-        "search, batched": lambda: search(game, start_box, batched, random.Random(seed)),
+        "search, batched": lambda: search(game, start_box, batched, random.Random(seed), rule=ucb),
         "search, ucb1 c=0.2, expectimax backup": lambda: search(game, start_box, slow, random.Random(seed),
-                                                                rule=partial(ucb1, c=0.2), backup="expectimax"),
+                                                                rule=partial(ucb1, c=0.2), backup="expectimax",
+                                                                solver=False),
     }
     works = {"search, batched": batched, "search, ucb1 c=0.2, expectimax backup": slow}
     comparison = bench.compare("Shut the Box MCTS speed (the tutorial's Clojure solution: about 25,000 dives/s)",
@@ -119,7 +120,7 @@ def main(argv=None) -> int:
     ):
         tree, rng, done = pmap(), random.Random(seed), 0
         for dives in bench.size((1_000, 10_000, 100_000), (1_000,)):
-            tree = search(game, start_box, dives - done, rng, tree=tree, rule=rule, backup=backup)
+            tree = search(game, start_box, dives - done, rng, tree=tree, rule=rule, backup=backup, solver=False)
             done = dives
             greedy = value(evaluate_policy(game, greedy_policy(tree)), start_box)[0]
             backed = value(evaluate_policy(game, greedy_policy(tree, backed_up_values(game, tree))), start_box)[0]

@@ -128,7 +128,7 @@ def flat_limit_agent(game, state, rng=None):
     """The move flat Monte Carlo converges to: the best exact value of random play after it."""
     me = game.to_move(state)
     kids = {m: game.play(state, m) for m in game.possible_moves(state)}
-    values = evaluate_policy(game, random_policy, *kids.values())
+    values = evaluate_policy(game, random_policy, *kids.values(), opponent=random_policy)
     best_move, best = None, None
     for move, child in kids.items():  # first on ties, as montecarlo_agent
         if best is None or values[child][me] > best:

@@ -39,7 +39,7 @@ from bench_engine import UserTicTacToe  # noqa: E402
 from harness import Bench  # noqa: E402
 
 from fnmcts.games import TicTacToe  # noqa: E402
-from fnmcts.mcts import search, uct  # noqa: E402
+from fnmcts.mcts import search, ucb, uct  # noqa: E402
 
 BEFORE = {
     "search": "0.5% of the batched rate, 410.5 KB a dive",
@@ -82,9 +82,9 @@ def new_bytes(trees) -> float:
 def grown(game, records: int):
     """A tree of at least ``records`` records from the empty board, and the generator that grew it."""
     rng = random.Random(2)
-    tree = search(game, game.start(), 1, rng)
+    tree = search(game, game.start(), 1, rng, rule=ucb)
     while len(tree) < records:
-        tree = search(game, game.start(), 100, rng, tree=tree)
+        tree = search(game, game.start(), 100, rng, tree=tree, rule=ucb)
     return tree, rng
 
 
@@ -103,7 +103,7 @@ def main(argv=None) -> int:
         tree, rng = grown(game, records)
 
         def batched():
-            return search(game, start, batch, random.Random(1))
+            return search(game, start, batch, random.Random(1), rule=ucb)
 
         def one_by_uct():
             t, r = tree, random.Random(3)
@@ -114,7 +114,7 @@ def main(argv=None) -> int:
         def one_by_search():
             t, r = tree, random.Random(3)
             for _ in range(steps):
-                t = search(game, start, 1, r, tree=t)
+                t = search(game, start, 1, r, tree=t, rule=ucb)
             return t
 
         comparison = bench.compare(
@@ -131,7 +131,7 @@ def main(argv=None) -> int:
             bench.target(f"{name}: {row['name']} at least 25% of the batched rate", ratio["median"] >= 0.25,
                          f"{ratio['median']:.1%} [{ratio['low']:.1%}, {ratio['high']:.1%}]; before: {BEFORE[key]}")
         for key, step in (("uct", lambda t, r: uct(game, t, start, r)[0]),
-                          ("search", lambda t, r: search(game, start, 1, r, tree=t))):
+                          ("search", lambda t, r: search(game, start, 1, r, tree=t, rule=ucb))):
             kept, r = [tree], random.Random(4)
             for _ in range(bench.size(100, 10)):
                 kept.append(step(kept[-1], r))

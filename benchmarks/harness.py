@@ -292,8 +292,10 @@ def markdown_table(results: list) -> str:
         "| benchmark | comparison | contender | rate | ratio to the baseline (range) |",
         "|---|---|---|---|---|",
     ]
+    targets = []
     for doc in results:
         shown_bench = doc["benchmark"]
+        targets += [(doc["benchmark"], t) for t in doc.get("targets", [])]
         for comparison in doc.get("comparisons", []):
             load = f"load {comparison['load_before'][0]:.1f}-{comparison['load_after'][0]:.1f}"
             shown_title = f"{comparison['title']} ({load})"
@@ -305,4 +307,8 @@ def markdown_table(results: list) -> str:
                 lines.append(f"| {shown_bench} | {shown_title} | {name} | {_rate(row['rate'])} {comparison['unit']}/s "
                              f"| {cell} |")
                 shown_bench = shown_title = ""
+    if targets:
+        lines += ["", "| benchmark | target | met | measured |", "|---|---|---|---|"]
+        lines += [f"| {bench} | {t['target']} | {'yes' if t['met'] else '**no**'} | {t['measured']} |"
+                  for bench, t in targets]
     return "\n".join(lines)

@@ -4,7 +4,8 @@
     python benchmarks/run.py simulate exact          # those whose name contains a word given
     python benchmarks/run.py --quick                 # every benchmark at a small size: a smoke test
     python benchmarks/run.py --json results.json     # every figure, machine-readable, in one file
-    python benchmarks/run.py --markdown speed.md     # the README's Speed table from this run, dated
+    python benchmarks/run.py --markdown speed.md     # the Speed table of this run (docs/speed.md), dated
+    python benchmarks/run.py --render results.json --markdown -   # that table again from a saved run
 
 Each benchmark runs in a fresh interpreter (so one benchmark's imports and
 caches never help the next) and measures its contenders interleaved, round by
@@ -64,7 +65,16 @@ def main(argv=None) -> int:
     parser.add_argument("--quick", action="store_true", help="every benchmark at a small size (a smoke test)")
     parser.add_argument("--json", metavar="FILE", help="write every benchmark's figures to FILE as one JSON document")
     parser.add_argument("--markdown", metavar="FILE", help="write the Speed table of this run to FILE ('-': print it)")
+    parser.add_argument("--render", metavar="FILE", help="run nothing: the table of a run saved with --json FILE")
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    if args.render:
+        saved = json.loads(Path(args.render).read_text(encoding="utf-8"))
+        table = markdown_table(saved["benchmarks"])
+        if args.markdown and args.markdown != "-":
+            Path(args.markdown).write_text(table + "\n", encoding="utf-8")
+        else:
+            print(table)
+        return 0
     paths = benchmarks(args.words)
     if not paths:
         parser.error(f"no benchmark's name contains {' or '.join(args.words)}")

@@ -29,7 +29,7 @@ win_rates(game, game.state(6), rng, trials=1000)
 # What infinitely many rollouts would say: the exact value of random play after each move.
 # Random opponents blunder, so taking 2 or 3 looks nearly as good as taking 1.
 after = {m: game.play(game.state(6), m) for m in (1, 2, 3)}
-exact = evaluate_policy(game, random_policy, *after.values())
+exact = evaluate_policy(game, random_policy, *after.values(), opponent=random_policy)  # both sides at random
 {m: round(float((exact[s][0] + 1) / 2), 4) for m, s in after.items()}
 # => {1: 0.5556, 2: 0.3333, 3: 0.5}
 

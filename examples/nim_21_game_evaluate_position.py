@@ -50,7 +50,7 @@ win_rates(game, game.start(), rng, trials=TRIALS)
 def limit_move(n):
     g = Nim(heap=n, max_take=3, misere=False)
     after = {m: g.play(g.start(), m) for m in g.possible_moves(g.start())}
-    values = evaluate_policy(g, random_policy, *after.values())
+    values = evaluate_policy(g, random_policy, *after.values(), opponent=random_policy)
     return max(after, key=lambda m: values[after[m]][0])
 
 # %%

@@ -57,7 +57,7 @@ mcts_move(game, game.state(20), 1000, random.Random(0)) == mcts_move(game, game.
 # The post found that a poor simulation weakens the search. Random simulations alone are a
 # weak guide here: the exact value of random play after each first move from 20 stones.
 after = {m: game.play(game.state(20), m) for m in game.possible_moves(game.state(20))}
-values = evaluate_policy(game, random_policy, *after.values())
+values = evaluate_policy(game, random_policy, *after.values(), opponent=random_policy)
 {m: round(float((values[s][0] + 1) / 2), 3) for m, s in after.items()}
 # => {1: 0.501, 2: 0.5, 3: 0.496, 4: 0.497, 5: 0.499}
 
@@ -66,7 +66,7 @@ values = evaluate_policy(game, random_policy, *after.values())
 # from how many winning piles of 1..40 is that the winning move?
 def flat_limit_move(n):
     kids = {m: game.play(game.state(n), m) for m in game.possible_moves(game.state(n))}
-    v = evaluate_policy(game, random_policy, *kids.values())
+    v = evaluate_policy(game, random_policy, *kids.values(), opponent=random_policy)
     return max(kids, key=lambda m: v[kids[m]][0])
 
 winning = [n for n in range(1, 41) if n % 6]

@@ -1,10 +1,8 @@
 """``python -m fnmcts``: the same as the ``fnmcts`` command."""
 
-import sys
-
-from .cli import main
+from .cli import console
 
 __all__: list = []
 
 if __name__ == "__main__":
-    sys.exit(main())
+    console()

@@ -52,7 +52,7 @@ from typing import Callable
 from pyrsistent import pmap
 
 from .limits import STATE_LIMIT, MemoryWatch, TooLarge, check_solve, memory_refusal
-from .protocol import CHANCE, check_state, may_repeat
+from .protocol import CHANCE, check_state, may_repeat, payoff_range
 
 __all__ = [
     "TOLERANCE",
@@ -67,6 +67,8 @@ __all__ = [
     "random_policy",
     "optimal_policy",
     "win_probability",
+    "expected_payoff",
+    "OPTIMAL",
 ]
 
 
@@ -929,8 +931,43 @@ def optimal_policy(solution) -> Callable:
     return policy
 
 
-def evaluate_policy(game, policy, *states, limit: int | None = STATE_LIMIT, tolerance: float = TOLERANCE,
-                    max_sweeps: int = MAX_SWEEPS, memory: int | None = None):
+OPTIMAL = "optimal"
+"""``evaluate_policy``'s default opponent: the first optimal move of the exact solution at every state."""
+
+
+def _check_policy(policy, what="policy"):
+    if not callable(policy):
+        raise TypeError(f"{what} must be a function (game, state) -> ((move, probability), ...), got {policy!r}")
+
+
+def _seats(game, policy, opponent, player, roots, limit, tolerance, max_sweeps, memory=None):
+    """One policy per player: ``policy`` for ``player``, ``opponent`` for the others (a tuple as given)."""
+    players = getattr(game, "num_players", 1)
+    if isinstance(policy, tuple):
+        if opponent is not OPTIMAL and opponent != OPTIMAL:
+            raise TypeError("give one policy per player as a tuple, or one policy and its opponent=, not both")
+        if len(policy) != players:
+            raise ValueError(f"a tuple of policies has one per player: {players} for this game, got {len(policy)}")
+        for i, p in enumerate(policy):
+            _check_policy(p, f"policy {i}")
+        return policy
+    _check_policy(policy)
+    if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < players:
+        raise ValueError(f"player is the seat the policy plays, 0 to {players - 1} in this game, got {player!r}")
+    if players == 1:
+        return (policy,)
+    if isinstance(opponent, str):
+        if opponent != OPTIMAL:
+            raise ValueError(f"opponent is {OPTIMAL!r} or a policy, got {opponent!r}")
+        opponent = optimal_policy(solve(game, *roots, limit=limit, tolerance=tolerance, max_sweeps=max_sweeps,
+                                        memory=memory))
+    else:
+        _check_policy(opponent, "opponent")
+    return tuple(policy if i == player else opponent for i in range(players))
+
+
+def evaluate_policy(game, policy, *states, opponent=OPTIMAL, player: int = 0, limit: int | None = STATE_LIMIT,
+                    tolerance: float = TOLERANCE, max_sweeps: int = MAX_SWEEPS, memory: int | None = None):
     """The exact value of every state reachable from ``states`` when the players follow ``policy``.
 
     ``policy`` is a function ``(game, state) -> ((move, probability), ...)``, or
@@ -939,35 +976,98 @@ def evaluate_policy(game, policy, *states, limit: int | None = STATE_LIMIT, tole
     ``Solution`` for a game whose states may repeat, with ``tolerance`` and
     ``max_sweeps`` as there).
 
+    In a game of two or more players one ``policy`` plays for ``player`` (the
+    first, 0, unless told) and the others play ``opponent``: ``'optimal'``
+    (the default: the first optimal move of the exact solution at every
+    state, so no policy is worth more than the optimum to its player) or a
+    policy; ``opponent=policy`` is self-play, ``opponent=random_policy`` play
+    against random moves.
+
     >>> from fnmcts.games.shut_the_box import ShutTheBox, start_box
     >>> game = ShutTheBox()
     >>> float(value(evaluate_policy(game, random_policy), start_box)[0])  # doctest: +ELLIPSIS
     0.0203...
+    >>> from fnmcts.games.nim import Nim
+    >>> nim = Nim(heap=6, max_take=3)      # misère: the first player wins by taking 1, then again to 1 mod 4
+    >>> value(evaluate_policy(nim, random_policy), nim.start())   # against optimal play: wins 1/3 * 1/3
+    (Fraction(-7, 9), Fraction(7, 9))
+    >>> value(evaluate_policy(nim, random_policy, opponent=random_policy), nim.start())  # both at random
+    (Fraction(-2, 27), Fraction(2, 27))
     """
-    policies = policy if isinstance(policy, tuple) else None
-
-    def chooser(game, state, player, moves):
-        return _policy_weights(policies[player] if policies else policy, game, state, moves)
-
     _check_iteration(tolerance, max_sweeps)
     roots = _roots(game, states)
+    policies = _seats(game, policy, opponent, player, roots, limit, tolerance, max_sweeps, memory)
+
+    def chooser(game, state, player, moves):
+        return _policy_weights(policies[player], game, state, moves)
+
     return _solved(game, roots, chooser, limit, tolerance, max_sweeps, memory)
 
 
-def win_probability(game, state=None, policy=None) -> Fraction:
-    """The first player's exact expected payoff at ``state`` (default: the start), a ``Fraction``.
+class _Wins:
+    """``game`` paying 1 to each player at the top of its payoff range and 0 to the others (``win_probability``)."""
 
-    Under optimal play, or under ``policy`` if given. For a one-player game
-    paying 1 for a win and 0 for a loss (Shut the Box) this is the probability
-    of winning; for a two-player game it is a payoff in ``payoff_range``.
+    def __init__(self, game):
+        self._game = game
+        self._top = payoff_range(game)[1]
+
+    def __getattr__(self, name):
+        return getattr(self._game, name)
+
+    def payoff(self, state):
+        return tuple(1 if x == self._top else 0 for x in self._game.payoff(state))
+
+    def payoff_range(self):
+        return (0, 1)
+
+
+def _one_player_value(game, state, policy, opponent, player, wins):
+    state = game.start() if state is None else check_state(game, state)
+    if policy is None:
+        if opponent != OPTIMAL:
+            raise TypeError("opponent= goes with a policy: without one, every player plays optimally")
+        solution = solve(game, state)
+        policy = tuple(optimal_policy(solution) for _ in range(getattr(game, "num_players", 1)))
+        opponent = OPTIMAL
+    players = getattr(game, "num_players", 1)
+    if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < players:
+        raise ValueError(f"player is 0 to {players - 1} in this game, got {player!r}")
+    if not isinstance(policy, tuple):
+        policy = _seats(game, policy, opponent, player, (state,), STATE_LIMIT, TOLERANCE, MAX_SWEEPS)
+    values = evaluate_policy(_Wins(game) if wins else game, policy, state)
+    return values[state][player]
+
+
+def win_probability(game, state=None, policy=None, *, player: int = 0, opponent=OPTIMAL):
+    """The probability that ``player`` (the first, 0) wins from ``state`` (default: the start).
+
+    A win is the best payoff there is (the top of ``payoff_range``). Under
+    optimal play by everyone (each player's first optimal move), or with
+    ``policy`` playing for ``player`` against ``opponent`` (optimal unless
+    told, as in ``evaluate_policy``), or with a tuple of one policy per player. Exact (a ``Fraction``) for a game whose
+    states do not repeat. The expected payoff is ``expected_payoff``: this
+    function returned it for games of two players before (a payoff from -1 to
+    1, not a probability).
 
     >>> from fnmcts.games.nim import Nim
     >>> from fnmcts.games.shut_the_box import ShutTheBox
     >>> win_probability(ShutTheBox(levers=4)), win_probability(ShutTheBox(levers=4), policy=random_policy)
     (Fraction(2293, 15552), Fraction(6857, 46656))
-    >>> win_probability(Nim(heap=6, max_take=3))
-    Fraction(1, 1)
+    >>> nim = Nim(heap=6, max_take=3)
+    >>> win_probability(nim), win_probability(nim, player=1)
+    (Fraction(1, 1), Fraction(0, 1))
+    >>> win_probability(nim, policy=random_policy), win_probability(nim, policy=random_policy, opponent=random_policy)
+    (Fraction(1, 9), Fraction(25, 54))
     """
-    state = game.start() if state is None else state
-    solution = solve(game, state) if policy is None else evaluate_policy(game, policy, state)
-    return solution[state][0]
+    return _one_player_value(game, state, policy, opponent, player, True)
+
+
+def expected_payoff(game, state=None, policy=None, *, player: int = 0, opponent=OPTIMAL):
+    """``player``'s (the first, 0) expected payoff from ``state`` (default: the start), as ``win_probability`` plays.
+
+    >>> from fnmcts.games.nim import Nim
+    >>> nim = Nim(heap=6, max_take=3)
+    >>> expected_payoff(nim), expected_payoff(nim, policy=random_policy, opponent=random_policy)
+    (Fraction(1, 1), Fraction(-2, 27))
+    """
+    return _one_player_value(game, state, policy, opponent, player, False)

@@ -312,20 +312,27 @@ def state_growth(game, state, steps: int = 32) -> float:
 
     A state that keeps its history (OpenSpiel's, or a user's tuple of moves) grows
     with the length of the game; a board does not (0). Each state along the line is
-    measured on its own, so what it shares with the others counts for each.
+    measured on its own, so what it shares with the others counts for each; the
+    trend is fitted to the decisions and to the chance states apart, and the larger
+    one is the growth.
 
     >>> from fnmcts.games import Nim
     >>> state_growth(Nim(heap=21), Nim(heap=21).start())
     0.0
     """
     line = _line(game, state, steps)
-    if len(line) < 4:
-        return 0.0
-    sizes = [_deep_size([s], {id(game)}) for s in line]
-    n = len(sizes)
-    mean_x, mean_y = (n - 1) / 2, sum(sizes) / n
-    slope = sum((x - mean_x) * (y - mean_y) for x, y in enumerate(sizes)) / sum((x - mean_x) ** 2 for x in range(n))
-    return max(0.0, round(slope, 3))  # least squares over the line: what one state caches does not hide the trend
+    from .protocol import CHANCE
+
+    sizes = [(x, _deep_size([s], {id(game)}), game.to_move(s) is CHANCE) for x, s in enumerate(line)]
+    slopes = [0.0]
+    for kind in (False, True):  # chance states and decisions apart: what each caches does not hide the trend
+        points = [(x, y) for x, y, chance in sizes if chance is kind]
+        if len(points) >= 4:
+            mean_x = sum(x for x, _ in points) / len(points)
+            mean_y = sum(y for _, y in points) / len(points)
+            spread = sum((x - mean_x) ** 2 for x, _ in points)
+            slopes.append(sum((x - mean_x) * (y - mean_y) for x, y in points) / spread)
+    return max(0.0, round(max(slopes), 3))  # least squares over the line
 
 
 class MemoryWatch:

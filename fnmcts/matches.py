@@ -146,30 +146,37 @@ def agent_move(agent, game, state, rng, memory=None) -> tuple:
     return agent(game, state, rng), memory
 
 
-def playout(game, state, rng: random.Random, agent=None):
+def playout(game, state, rng: random.Random, agent=None, *, moves: bool = False):
     """Play from ``state`` to the end; return the terminal state.
 
     ``agent`` is a function ``(game, state, rng) -> move`` used for every player,
     or a tuple of one agent per player; the default plays uniformly at random.
-    Chance nodes draw from ``rng``.
+    Chance nodes draw from ``rng``. ``moves=True``: return ``(end, moves)``,
+    with every move and chance outcome played, in order (the same draws).
 
     >>> from fnmcts.games.nim import Nim
     >>> end = playout(Nim(heap=5), Nim(heap=5).start(), random.Random(2))
     >>> end["heap"], Nim(heap=5).payoff(end)
     (0, (1, -1))
+    >>> playout(Nim(heap=5), Nim(heap=5).start(), random.Random(2), moves=True)[1]  # the same game's moves
+    (3, 2)
     """
     check_rng(rng)
     agents = agent if isinstance(agent, tuple) else None
     single = agent or random_agent
+    played = [] if moves else None
     while True:
         player = game.to_move(state)
         if player is None:
-            return state
+            return (state, tuple(played)) if moves else state
         if player is CHANCE:
-            state = game.play(state, sample_outcome(game, state, rng))
+            move = sample_outcome(game, state, rng)
         else:
             chooser = agents[player] if agents else single
-            state = game.play(state, chooser(game, state, rng))
+            move = chooser(game, state, rng)
+        if moves:
+            played.append(move)
+        state = game.play(state, move)
 
 
 class GameRecord(FixedRecord):

@@ -31,7 +31,7 @@ from .exact import evaluate_policy, random_policy, solve, value
 from .games import darts
 from .games.nim import Nim
 from .games.shut_the_box import ShutTheBox
-from .mcts import greedy_policy, search
+from .mcts import greedy_policy, search, ucb
 from .montecarlo import wilson_interval
 from .matches import random_agent, tournament
 from .qlearning import optimal_move_rate
@@ -131,7 +131,7 @@ class CurvePoint(NamedTuple):
 
 
 def mcts_data(dives: int = 100_000, seed: int = 2017, points: int = 8, progress: Callable | None = None) -> tuple:
-    """One growing search on Shut the Box: ``(curve, random_value, optimum)``.
+    """One growing search on Shut the Box, with the tutorial's rule: ``(curve, random_value, optimum)``.
 
     The tree grows from ``seed`` by ``search`` to each checkpoint (from 100
     dives); there the dives' win rate at the start box and the exact value of
@@ -147,7 +147,7 @@ def mcts_data(dives: int = 100_000, seed: int = 2017, points: int = 8, progress:
     rng = make_rng(seed)
     tree, done, out = None, 0, []
     for mark in checkpoints(dives, points, first=100):
-        tree = search(game, root, mark - done, rng, tree=tree)
+        tree = search(game, root, mark - done, rng, tree=tree, rule=ucb)  # the tutorial's search
         done = mark
         rec = tree[root]
         greedy = value(evaluate_policy(game, greedy_policy(tree), root), root)[0]
@@ -177,7 +177,7 @@ def _limit_move(n: int, max_take: int) -> int:
     """The move infinitely many random rollouts pick: the best exact value of random play after it."""
     game = Nim(heap=n, max_take=max_take, misere=False)
     after = {m: game.play(game.start(), m) for m in game.possible_moves(game.start())}
-    values = evaluate_policy(game, random_policy, *after.values())
+    values = evaluate_policy(game, random_policy, *after.values(), opponent=random_policy)
     return max(after, key=lambda m: values[after[m]][0])
 
 

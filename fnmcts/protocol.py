@@ -106,9 +106,22 @@ method or hook                         what it gives, and who reads it
                                        person (default: ``None``).
                                        Read by: fnmcts.limits
 ``name``                               the game's name in files and at the command
-                                       line, an attribute ("nim"; default: none, so
-                                       the game is not written to files).
+                                       line, an attribute ("nim"; default: the
+                                       class's name in lower case, words joined by
+                                       ``-``: ``TakeAway`` is ``take-away``).
                                        Read by: fnmcts.protocol, fnmcts.cli
+``symmetries(state)``                  the images of ``state`` under the game's
+                                       symmetries, ``state`` among them: states
+                                       with the same value whose moves map one to
+                                       one (tic-tac-toe: its 8 rotations and
+                                       reflections; default: ``(state,)``).
+                                       Read by: fnmcts.protocol
+``components(state)``                  the independent parts of ``state``, each a
+                                       state of the game, when it is a sum of games
+                                       (Kayles: its rows); the Sprague-Grundy
+                                       solver xors their values (default:
+                                       ``(state,)``).
+                                       Read by: fnmcts.protocol
 ``random_payoff(state, rng)``          the payoff of one game played at random from
                                        ``state``, drawn as ``playout`` would
                                        (default: none, ``playout``).
@@ -130,7 +143,7 @@ method or hook                         what it gives, and who reads it
                                        Read by: fnmcts.mcts
 ``player_name(player)``                a player's name in transcripts ("Player 1
                                        (X)"; default: none, "Player N").
-                                       Read by: fnmcts.cli
+                                       Read by: fnmcts.cli, fnmcts.mcts
 ``agents()``                           the game's own agents, name -> factory
                                        (Pig's ``hold-at-20``; default: none).
                                        Read by: fnmcts.cli
@@ -198,6 +211,9 @@ __all__ = [
     "q_key_to_json",
     "q_key_from_json",
     "may_repeat",
+    "game_name",
+    "symmetries",
+    "components",
     "game_to_json",
     "game_from_json",
     "GraphTables",
@@ -356,6 +372,43 @@ class GameBase:
         False
         """
         return False
+
+    @property
+    def name(self) -> str:
+        """The game's name in saved files and at the command line: by default from its class.
+
+        ``TakeAway`` is ``"take-away"``; a game sets its own with a class
+        attribute (``name = "tic-tac-toe"``).
+
+        >>> class TakeAway(GameBase):
+        ...     pass
+        >>> TakeAway().name
+        'take-away'
+        """
+        return _class_name(type(self))
+
+    def symmetries(self, state) -> tuple:
+        """The images of ``state`` under the game's symmetries, ``state`` first: by default ``(state,)``.
+
+        A symmetry maps states to states of the same value, whose moves map one
+        to one (``fnmcts.testing``'s symmetry law checks it); counts can merge
+        the images (``count(game, up_to_symmetry=True)``).
+
+        >>> GameBase().symmetries((1, 2))
+        ((1, 2),)
+        """
+        return (state,)
+
+    def components(self, state) -> tuple:
+        """The independent parts of ``state`` when it is a sum of games, each a state: by default ``(state,)``.
+
+        A move in a sum is a move in one part; the Sprague-Grundy value of a sum
+        is the xor of its parts' values (``fnmcts.grundy``).
+
+        >>> GameBase().components((1, 2))
+        ((1, 2),)
+        """
+        return (state,)
 
     def transcript_line(self, player, move, after) -> str:
         """The transcript line for ``player`` (0-based) playing ``move`` to reach ``after``.
@@ -898,6 +951,48 @@ def may_repeat(game) -> bool:
     return bool(own()) if own is not None else False
 
 
+def _class_name(kind) -> str:
+    """``TakeAway`` -> ``take-away``: the class's name in lower case, words joined by ``-``."""
+    import re
+
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", "-", kind.__name__).lower()
+
+
+def game_name(game) -> str:
+    """The name of ``game`` in saved files and at the command line: its ``name``, else one made from its class.
+
+    >>> from fnmcts.games import TicTacToe
+    >>> class TakeAway:
+    ...     pass
+    >>> game_name(TicTacToe()), game_name(TakeAway()), game_name(type("HTTPGame", (), {})())
+    ('tic-tac-toe', 'take-away', 'http-game')
+    """
+    own = getattr(game, "name", None)
+    return own if isinstance(own, str) and own else _class_name(type(game))
+
+
+def symmetries(game, state) -> tuple:
+    """The images of ``state`` under the symmetries of ``game`` (its ``symmetries`` hook), ``state`` among them.
+
+    >>> from fnmcts.games import Nim
+    >>> symmetries(Nim(), 5)
+    (5,)
+    """
+    own = getattr(game, "symmetries", None)
+    return tuple(own(state)) if own is not None else (state,)
+
+
+def components(game, state) -> tuple:
+    """The independent parts of ``state`` (its game's ``components`` hook), or ``(state,)``.
+
+    >>> from fnmcts.games import Nim
+    >>> components(Nim(), 5)
+    (5,)
+    """
+    own = getattr(game, "components", None)
+    return tuple(own(state)) if own is not None else (state,)
+
+
 def game_to_json(game) -> dict:
     """A game value as JSON: its ``name`` and its parameters (the fields of a frozen dataclass).
 
@@ -907,10 +1002,9 @@ def game_to_json(game) -> dict:
     >>> game_to_json(Piles((1, 2)))
     {'name': 'piles', 'piles': [1, 2], 'misere': True}
     """
-    name = getattr(game, "name", None)
-    if not isinstance(name, str) or not is_dataclass(game) or isinstance(game, type):
-        raise ValueError(f"{game!r} cannot be written as JSON: a game is a dataclass with a name")
-    return {"name": name} | {f.name: _to_json(getattr(game, f.name)) for f in fields(game) if f.init}
+    if not is_dataclass(game) or isinstance(game, type):
+        raise ValueError(f"{game!r} cannot be written as JSON: a game is a dataclass (its fields are its parameters)")
+    return {"name": game_name(game)} | {f.name: _to_json(getattr(game, f.name)) for f in fields(game) if f.init}
 
 
 def game_from_json(data, games):
@@ -930,7 +1024,10 @@ def game_from_json(data, games):
         raise ValueError(f"'game' must be an object with a 'name', got {data!r}")
     kind = games.get(data["name"])
     if kind is None:
-        raise ValueError(f"unknown game {data['name']!r}; known: {', '.join(sorted(games))}")
+        raise ValueError(
+            f"unknown game {data['name']!r}; known: {', '.join(sorted(games))}; a game of your own is passed "
+            f"by its name: games={{..., {data['name']!r}: YourGame}} (at the command line: --game module:attribute)"
+        )
     params = {k: _from_json(v) for k, v in data.items() if k != "name"}
     try:
         return kind(**params)

@@ -26,7 +26,7 @@ from __future__ import annotations
 import random
 from typing import Callable
 
-from . import io, qlearning
+from . import qlearning
 from .io import load_ai, load_search, load_tree  # noqa: F401 (the tutorial's names: the registry GAMES by default)
 from .agents import montecarlo_agent
 from .games import GAMES
@@ -80,7 +80,8 @@ def uct(tree, box, rng, game=None, rule=ucb, *, simplified: bool = False, **opti
     ``game`` is given: the tree maps boxes to records, ``result`` is ``'win'``
     or ``'loss'``, and the new tree shares every record off the dive's path
     with ``tree``. Options as for ``fnmcts.uct`` (``rollout``, ``backup``,
-    ``solver``).
+    ``solver``), but the solver is off unless asked for, whatever the rule:
+    the tutorial's dive.
 
     >>> from pyrsistent import pmap
     >>> tree, result = uct(pmap(), ShutTheBox().start(), make_rng(1))
@@ -92,7 +93,7 @@ def uct(tree, box, rng, game=None, rule=ucb, *, simplified: bool = False, **opti
         game = ShutTheBox(simplified=simplified)
     elif simplified:
         raise ValueError("simplified is an option of the tutorial's Shut the Box: give it to the game instead")
-    return uct_game(game, tree, box, rng, rule, **options)
+    return uct_game(game, tree, box, rng, rule, **{"solver": False, **options})  # the tutorial's dive: no solver unless asked
 
 
 # -- the 21 game ---------------------------------------------------------------------

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 from hypothesis import strategies as st
 
@@ -132,3 +133,104 @@ def cyclic_table_games(draw, players=None, max_nodes=10, general=False):
             total = sum(seen.values())
             table[i] = ("chance", tuple((child, Fraction(w, total)) for child, w in seen.items()))
     return TableGame(tuple(table), players, True)
+
+
+@lru_cache(maxsize=None)
+def _connect_lines(width, height, k):
+    """The cells ``(column, row)`` of every line of ``k`` on the board."""
+    lines = []
+    for x in range(width):
+        for y in range(height):
+            for dx, dy in ((1, 0), (0, 1), (1, 1), (1, -1)):
+                cells = tuple((x + j * dx, y + j * dy) for j in range(k))
+                if all(0 <= a < width and 0 <= b < height for a, b in cells):
+                    lines.append(cells)
+    return tuple(lines)
+
+
+@lru_cache(maxsize=1 << 18)
+def _connect_status(width, height, k, state):
+    """``(player to move or None, winner or None)`` of a Connect state."""
+    def at(x, y):
+        column = state[x]
+        return column[y] if y < len(column) else None
+
+    for line in _connect_lines(width, height, k):
+        first = at(*line[0])
+        if first is not None and all(at(*cell) == first for cell in line[1:]):
+            return None, first
+    pieces = sum(len(column) for column in state)
+    return (None if pieces == width * height else pieces % 2), None
+
+
+@dataclass(frozen=True)
+class Connect(GameBase):
+    """Connect-K on a ``width`` x ``height`` board with gravity: a move is a column, a piece falls to its bottom.
+
+    A state is a tuple of columns, each a tuple of the players (0, 1) whose
+    pieces fill it from the bottom. Player 0 moves first; ``k`` in a row
+    (across, up or diagonally) wins, a full board without one is a draw.
+    Connect-3 on 4x4 (the default) is a first-player win.
+    """
+
+    width: int = 4
+    height: int = 4
+    k: int = 3
+    num_players = 2
+
+    def start(self):
+        return ((),) * self.width
+
+    def to_move(self, state):
+        return _connect_status(self.width, self.height, self.k, state)[0]
+
+    def possible_moves(self, state):
+        if self.to_move(state) is None:
+            return ()
+        return tuple(x for x, column in enumerate(state) if len(column) < self.height)
+
+    def play(self, state, move):
+        player = self.to_move(state)
+        if player is None or move not in self.possible_moves(state):
+            raise ValueError(f"illegal move {move!r} at {state!r}")
+        return state[:move] + (state[move] + (player,),) + state[move + 1 :]
+
+    def payoff(self, state):
+        player, winner = _connect_status(self.width, self.height, self.k, state)
+        if player is not None:
+            raise ValueError(f"the game is not over at {state!r}")
+        return (0, 0) if winner is None else ((1, -1) if winner == 0 else (-1, 1))
+
+
+@dataclass(frozen=True)
+class NamedTableGame(TableGame):
+    """A ``TableGame`` with a name, as the commands write a game to JSON."""
+
+    name = "table-game"
+
+
+SURE_WITH_DICE = NamedTableGame((
+    ("move", 0, (1, 2)),
+    ("chance", ((3, 0.5), (4, 0.5))),
+    ("end", (-1, 1)),
+    ("end", (1, -1)),
+    ("end", (1, -1)),
+))
+"""A game with dice whose first player wins whatever they roll (move 0): a certain win."""
+
+DRAWS_WITH_DICE = NamedTableGame((
+    ("move", 0, (1, 2)),
+    ("chance", ((3, 0.5), (4, 0.5))),
+    ("end", (-1, 1)),
+    ("end", (1, -1)),
+    ("end", (0, 0)),
+))
+"""A game with dice that may end in a draw: move 0 expects half a win (payoff 1/2), no sure verdict."""
+
+BROKEN_DICE = NamedTableGame((
+    ("move", 0, (1,)),
+    ("chance", ((2, 0.5), (3, 0.25))),
+    ("end", (1, -1)),
+    ("end", (-1, 1)),
+))
+"""A broken game: after the first move, the dice's probabilities sum to 3/4."""

@@ -118,7 +118,7 @@ def _limit(game, state, policy) -> dict:
     """The exact win probability of the mover after each move, others following ``policy``."""
     me = game.to_move(state)
     children = {m: game.play(state, m) for m in game.possible_moves(state)}
-    values = evaluate_policy(game, policy, *children.values())
+    values = evaluate_policy(game, policy, *children.values(), **({} if isinstance(policy, tuple) else {"opponent": policy}))
     return {m: (values[c][me] + 1) / 2 for m, c in children.items()}
 
 
@@ -262,7 +262,7 @@ def test_montecarlo_plays_shut_the_box_against_the_exact_values():
     trials = 3000
     rates = dict(win_rates(game, state, random.Random(2), trials=trials))
     children = {m: game.play(state, m) for m in game.possible_moves(state)}
-    exact = evaluate_policy(game, random_policy, *children.values())
+    exact = evaluate_policy(game, random_policy, *children.values(), opponent=random_policy)
     for move, child in children.items():
         assert _within(rates[move], exact[child][0], trials), move
     assert montecarlo_agent(game, state, random.Random(2), trials=trials) in game.possible_moves(state)

@@ -139,3 +139,13 @@ def test_run_gathers_json_and_the_markdown_table(tmp_path):
     assert [d["benchmark"] for d in summary["benchmarks"]] == ["bench_simulate"] and summary["failed"] == []
     text = table.read_text()
     assert text.startswith("Measured ") and "| bench_simulate |" in text and "(baseline)" in text
+
+
+def test_run_renders_the_table_of_a_saved_run_again(tmp_path, capsys):
+    saved = tmp_path / "run.json"
+    document = {"benchmark": "bench_x", "date": "2026-01-01 00:00 UTC", "load_at_start": [1.0, 1.0, 1.0],
+                "comparisons": [], "targets": [{"target": "fast", "met": False, "measured": "0.5x"}]}
+    saved.write_text(json.dumps({"benchmarks": [document]}))
+    assert run.main(["--render", str(saved), "--markdown", "-"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Measured 2026-01-01 00:00 UTC") and "| bench_x | fast | **no** | 0.5x |" in out

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fnmcts.agents import random_agent
-from fnmcts.games import GAMES, Nim, Pig, Piles, ShutTheBox, TicTacToe
+from fnmcts.games import GAMES, Kayles, Nim, Pig, Piles, ShutTheBox, TicTacToe
 from fnmcts.testing import (
     LAWS,
     agents_for,
@@ -31,6 +31,7 @@ BUILTIN = [
     ShutTheBox(levers=4),
     TicTacToe(),
     Pig(goal=8),
+    Kayles((3, 4)),
 ]
 
 

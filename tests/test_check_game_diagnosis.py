@@ -81,3 +81,57 @@ def test_a_state_without_value_equality_is_told_under_hash_consistent_not_as_a_c
     text = str(failure.value)
     assert text.startswith("game law 'hash_consistent' fails for") and "is not equal to it" in text
     assert "changed its input" not in text
+
+
+# -- an exception of any type raised inside the game's code is the game's, with the move and the state --
+
+from dataclasses import dataclass
+
+from fnmcts.games.nim import Nim
+
+
+@dataclass(frozen=True)
+class AssertsInPlay(Nim):
+    """Lists 'take 0' below a heap of 3, and play asserts it never comes."""
+
+    def possible_moves(self, state):
+        moves = super().possible_moves(state)
+        return (0,) + moves if 0 < state["heap"] < 3 else moves
+
+    def play(self, state, move):
+        assert move != 0, "unreachable"
+        return super().play(state, move)
+
+
+@dataclass(frozen=True)
+class KeyErrorInPayoff(Nim):
+    def payoff(self, state):
+        return {}["winner"]
+
+
+@pytest.mark.parametrize("error, make", [("AssertionError: unreachable", AssertsInPlay),
+                                         ("ValueError", None)])
+def test_the_game_s_own_exception_is_reported_with_the_move_whatever_its_type(error, make):
+    if make is None:  # the same bug, told by a ValueError
+        @dataclass(frozen=True)
+        class RaisesInPlay(AssertsInPlay):
+            def play(self, state, move):
+                if move == 0:
+                    raise ValueError("no such move")
+                return super().play(state, move)
+
+        make = RaisesInPlay
+    with pytest.raises(AssertionError) as failure:
+        check_game(make(heap=5, max_take=3), max_examples=30)
+    lines = str(failure.value).splitlines()
+    assert lines[0].startswith("game law 'moves_stable_and_legal' fails for")
+    assert lines[1] == "  moves from the start: (3,)"  # the first heap below 3 from 5
+    assert lines[2].startswith("  state: pmap(") and "'heap': 2" in lines[2] and "'player': 1" in lines[2]
+    assert lines[3].startswith(f"  problem: play with the listed move 0 raised {error}")
+
+
+def test_an_exception_in_payoff_is_the_game_s_not_a_law_s():
+    with pytest.raises(AssertionError) as failure:
+        check_game(KeyErrorInPayoff(heap=2, max_take=3), max_examples=20)
+    text = str(failure.value)
+    assert "problem: payoff at the end raised KeyError: 'winner'" in text

@@ -129,3 +129,48 @@ def test_play_an_openspiel_game_with_chance_through_stdin(openspiel, monkeypatch
     assert main(["play", "--game", "openspiel:pig(winscore=10)", "--ai", "random", "--seed", "3"]) == 0
     out = capsys.readouterr().out
     assert "Chance: " in out and "games 1, wins " in out
+
+
+# -- fast and clear: the time said up front, a progress bar on a terminal ------------------------
+
+
+def test_check_says_up_front_when_it_would_take_minutes_and_what_makes_it_quick(monkeypatch, capsys):
+    import fnmcts.testing
+    from fnmcts.testing import CheckEstimate
+
+    slow = CheckEstimate(1500.0, (("moves_stable_and_legal", 10.0), ("solver_recursion", 1490.0)), 40.0,
+                         {"exact_limit": 1000, "max_examples": 20}, 15.0)
+    monkeypatch.setattr(fnmcts.testing, "estimate_check", lambda *a, **k: slow)
+    assert main(["check", "--game", "nim", "--examples", "5"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == ("fnmcts: checking Nim(heap=21, max_take=3, misere=True) with these options would take "
+                            "about 25 minutes (solver_recursion 25 minutes); --exact-limit 1000 --examples 20 make it "
+                            "about 15 s; the check goes on (Ctrl-C stops it)\n")
+    assert "every law holds" in captured.out
+
+
+def test_a_quick_check_says_nothing_before_and_reports_its_estimate(capsys):
+    status, report = _json(capsys, ["check", "--game", "kayles", "--examples", "5", "--json"])
+    assert status == 0 and report["estimate_seconds"] < 60
+    assert capsys.readouterr().err == ""
+
+
+def test_the_progress_bar_counts_every_walk(monkeypatch):
+    from fnmcts.cli import _common, check
+
+    seen = []
+
+    class Bar:
+        def __init__(self, total, desc, unit):
+            seen.append(("total", total))
+
+        def __enter__(self):
+            return lambda k: seen.append(("walks", k))
+
+        def __exit__(self, *exc):
+            return False
+
+    monkeypatch.setattr(check, "progress_bar", lambda total, desc, unit: Bar(total, desc, unit))
+    assert main(["check", "--game", "nim", "--examples", "7"]) == 0
+    total = dict(seen[:1])["total"]
+    assert total == 7 * 11 and sum(k for what, k in seen if what == "walks") == total

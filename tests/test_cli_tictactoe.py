@@ -171,12 +171,14 @@ def test_tournament_counts_draws(capsys):
     assert data == {
         "games": 20, "wins": {"1": 0, "2": 0}, "draws": 20, "seed": 1,
         "agent1": "perfect", "agent2": "exact", "game": {"name": "tic-tac-toe"},
+        "player1_score": 0.5, "player1_score_ci": [0.5, 0.5],  # every game drawn: half the points, no spread
     }
     assert statistics["score"] == 0.5 and statistics["los"] == 0.5 and statistics["verdict"] == "not significant"
     code, out, _ = run(capsys, "tournament", "tic-tac-toe", "exact", "perfect", "--games", "5", "--seed", "1")
     assert code == 0
     assert out.splitlines() == [
         "Player 1 wins 0 games. Player 2 wins 0 games. 5 draws.",
+        "Player 1 scores 0.5 of the points (95% CI [0.5, 0.5]; a draw is half a point).",
         "(player 1: exact, player 2: perfect; seed 1)",
     ]
 

@@ -137,7 +137,7 @@ def test_every_component_solved_by_value_tuples_agrees(game):
 @settings(max_examples=100)
 @given(cyclic_table_games())
 def test_random_play_equals_its_linear_system(game):
-    values = evaluate_policy(game, random_policy)
+    values = evaluate_policy(game, random_policy, opponent=random_policy)
 
     def weights_of(s):
         if game.to_move(s) is CHANCE:

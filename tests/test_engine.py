@@ -210,7 +210,7 @@ def test_a_score_is_maximised_as_a_score():
     game = _score_game()
     exact = solve(game)
     assert value(exact, 2) > value(exact, 1)
-    tree = search(game, 0, 3_000, random.Random(2), rule=ucb1)
+    tree = search(game, 0, 3_000, random.Random(2), rule=ucb1, solver=False)
     assert mean(tree[2]) > mean(tree[1])
     assert mcts_move(game, 0, 2_000, random.Random(1), solver=False).move == 1  # move 1 is the gamble (node 2)
 

@@ -198,7 +198,7 @@ def test_ties_keep_move_order_when_the_game_is_not_zero_sum(game):
     st.sampled_from([random_policy, first_move_policy, last_heavy_policy]),
 )
 def test_evaluate_policy_equals_naive_evaluation_on_generated_games(game, policy):
-    assert_matches_reference(game, evaluate_policy(game, policy), policy)
+    assert_matches_reference(game, evaluate_policy(game, policy, opponent=policy), policy)
 
 
 @given(dag_games())
@@ -227,7 +227,7 @@ def test_a_cycle_is_refused_naming_a_state_on_it(game, data):
     if kind == "chance":
         probabilities = tuple(p / (1 + probabilities[0]) for p in probabilities + probabilities[:1])
     looped = DagGame(game.nodes[:node] + ((kind, children + (0,), probabilities, pay),) + game.nodes[node + 1 :])
-    for run in (lambda: solve(looped), lambda: evaluate_policy(looped, random_policy)):
+    for run in (lambda: solve(looped), lambda: evaluate_policy(looped, random_policy, opponent=random_policy)):
         with pytest.raises(ValueError, match="cycle") as raised:
             run()
         named = int(re.search(r"cycle through (\d+)", str(raised.value)).group(1))
@@ -241,7 +241,7 @@ def test_a_cycle_is_refused_naming_a_state_on_it(game, data):
 @given(st.one_of(nim_games(max_heap=12), piles_games(max_piles=3, max_pile=3), shut_the_box_games(max_levers=4)))
 def test_solve_and_random_play_equal_the_reference_on_small_builtin_games(game):
     assert_matches_reference(game, solve(game))
-    assert_matches_reference(game, evaluate_policy(game, random_policy), random_policy)
+    assert_matches_reference(game, evaluate_policy(game, random_policy, opponent=random_policy), random_policy)
 
 
 def bitmask_optimum(levers: int = 9) -> Fraction:
@@ -290,7 +290,7 @@ def test_random_play_over_every_box_equals_the_reference():
 def test_a_player_without_moves_is_refused():
     half = Fraction(1, 2)
     stuck = DagGame((("chance", (1, 2), (half, half), ()), (1, (), (), ()), ("end", (), (), (0, 0))))
-    for run in (lambda: solve(stuck), lambda: evaluate_policy(stuck, first_move_policy)):
+    for run in (lambda: solve(stuck), lambda: evaluate_policy(stuck, first_move_policy, opponent=first_move_policy)):
         with pytest.raises(ValueError, match=r"state 1 has a player to move \(1\) but no possible moves"):
             run()
 

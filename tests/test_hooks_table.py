@@ -7,7 +7,7 @@ themselves (``fnmcts/games/`` and the OpenSpiel adapter, which read their own
 attributes). Each name read must be a row of the table, and the row must list
 exactly the modules that read it (private modules count as their public
 package: ``fnmcts.mcts._graph`` is ``fnmcts.mcts``; the command line is
-``fnmcts.cli``); rows read by "every algorithm" are the protocol's core.
+``fnmcts.cli``, the law checker and its kin ``fnmcts.testing``); rows read by "every algorithm" are the protocol's core.
 """
 
 import ast
@@ -50,8 +50,8 @@ def _public_module(path: Path, root: Path) -> str:
     parts = ["fnmcts", *path.relative_to(root).with_suffix("").parts]
     if parts[-1] == "__init__":
         parts.pop()
-    if parts[:2] == ["fnmcts", "cli"]:
-        return "fnmcts.cli"
+    if parts[:2] in (["fnmcts", "cli"], ["fnmcts", "testing"]):
+        return ".".join(parts[:2])
     while parts[-1].startswith("_"):
         parts.pop()
     return ".".join(parts)

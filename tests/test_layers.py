@@ -37,11 +37,12 @@ LAYERS = (
             "fnmcts.games.tictactoe",
             "fnmcts.games.shut_the_box.*",  # one folder: rules, the game value, masks, exact values
             "fnmcts.games.pig",
+            "fnmcts.games.kayles",
             "fnmcts.openspiel",  # OpenSpiel's games through the protocol (pyspiel imported when a game is made)
         ),
     ),
     ("play", ("fnmcts.matches", "fnmcts.theory")),
-    ("simulation", ("fnmcts.montecarlo", "fnmcts.exact")),
+    ("simulation", ("fnmcts.montecarlo", "fnmcts.exact", "fnmcts.grundy")),
     ("search", ("fnmcts.mcts.*", "fnmcts.qlearning")),
     ("agents", ("fnmcts.agents",)),
     ("io", ("fnmcts.io",)),  # files: Q tables read and written, atomically
@@ -54,7 +55,7 @@ LAYERS = (
             "fnmcts.games.darts",
         ),
     ),
-    ("edges", ("fnmcts.cli.*", "fnmcts.testing", "fnmcts.__main__", "fnmcts.plots")),
+    ("edges", ("fnmcts.cli.*", "fnmcts.testing.*", "fnmcts.__main__", "fnmcts.plots")),
     ("api", ("fnmcts",)),
 )
 

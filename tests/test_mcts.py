@@ -293,7 +293,7 @@ def test_a_rule_of_the_users_is_called_on_records():
         seen.append((rec, parent_visits))
         return ucb(rec)
 
-    tree = search(STB, start_box, 300, random.Random(1), rule=my_ucb)
+    tree = search(STB, start_box, 300, random.Random(1), rule=my_ucb, solver=False)
     assert seen
     for rec, parent in seen:
         assert isinstance(rec, Mapping) and {"win", "loss"} <= set(rec)
@@ -311,7 +311,7 @@ def stb_trees(draw):
     seed = draw(st.integers(0, 10**6))
     n = draw(st.integers(0, 60))
     game = draw(st.sampled_from([STB, SIMPLE]))
-    return game, search(game, game.start(), n, random.Random(seed))
+    return game, search(game, game.start(), n, random.Random(seed), rule=ucb)
 
 
 @given(stb_trees(), st.randoms(use_true_random=False), rules)
@@ -398,9 +398,9 @@ def test_uct_keeps_nothing_between_calls(seeds):
 @given(st.sampled_from([STB, SIMPLE]), st.integers(0, 10**6), st.integers(0, 150), rules, st.integers(0, 40))
 def test_search_equals_repeated_uct_on_shut_the_box(game, seed, dives, rule, prior):
     start = game.start()
-    tree = _repeat_uct(game, start, prior, random.Random(seed ^ 99))
-    batched = search(game, start, dives, random.Random(seed), tree=tree, rule=rule)
-    stepped = _repeat_uct(game, start, dives, random.Random(seed), tree=tree, rule=rule)
+    tree = _repeat_uct(game, start, prior, random.Random(seed ^ 99), rule=ucb)
+    batched = search(game, start, dives, random.Random(seed), tree=tree, rule=rule, solver=False)
+    stepped = _repeat_uct(game, start, dives, random.Random(seed), tree=tree, rule=rule, solver=False)
     reference = _reference_dives(game, start, dives, random.Random(seed), tree=tree, rule=rule)
     assert batched == stepped == reference
 
@@ -408,8 +408,8 @@ def test_search_equals_repeated_uct_on_shut_the_box(game, seed, dives, rule, pri
 @given(game_and_state(), st.integers(0, 10**6), st.integers(0, 60), rules)
 def test_search_equals_repeated_uct_on_every_game(gs, seed, dives, rule):
     game, state = gs
-    batched = search(game, state, dives, random.Random(seed), rule=rule)
-    assert batched == _repeat_uct(game, state, dives, random.Random(seed), rule=rule)
+    batched = search(game, state, dives, random.Random(seed), rule=rule, solver=False)
+    assert batched == _repeat_uct(game, state, dives, random.Random(seed), rule=rule, solver=False)
     assert batched == _reference_dives(game, state, dives, random.Random(seed), rule=rule)
 
 
@@ -419,8 +419,8 @@ def test_search_with_an_unknown_rule_equals_uct(seed, dives):
         n = visits(rec)
         return math.inf if n == 0 else win_rate(rec) + 1 / n
 
-    a = search(STB, start_box, dives, random.Random(seed), rule=lcb)
-    assert a == _repeat_uct(STB, start_box, dives, random.Random(seed), rule=lcb)
+    a = search(STB, start_box, dives, random.Random(seed), rule=lcb, solver=False)
+    assert a == _repeat_uct(STB, start_box, dives, random.Random(seed), rule=lcb, solver=False)
     assert a == _reference_dives(STB, start_box, dives, random.Random(seed), rule=lcb)
 
 
@@ -429,8 +429,13 @@ def test_search_checks_its_arguments():
         search(STB, start_box, -1, random.Random(1))
     with pytest.raises(TypeError, match="whole number"):
         search(STB, start_box, 1.5, random.Random(1))
-    with pytest.raises(TypeError, match="rule"):
-        uct(STB, pmap(), start_box, random.Random(1), rule="ucb")
+    # a rule is a name or a function in uct as in search and mcts_move (one meaning)
+    assert uct(STB, pmap(), start_box, random.Random(1), rule="ucb") == uct(
+        STB, pmap(), start_box, random.Random(1), rule=ucb)
+    with pytest.raises(TypeError, match="rule must be a name"):
+        uct(STB, pmap(), start_box, random.Random(1), rule=3)
+    with pytest.raises(ValueError, match="unknown rule 'ucb2'"):
+        search(STB, start_box, 5, random.Random(1), rule="ucb2")
     with pytest.raises(TypeError, match="game"):
         search(None, start_box, 5, random.Random(1))
     with pytest.raises(TypeError, match="tree must be a map"):
@@ -532,8 +537,8 @@ def test_learning_occurs_on_shut_the_box():
     optimum = value(solve(STB), start_box)[0]
     random_value = value(evaluate_policy(STB, random_policy), start_box)[0]
     rng = random.Random(11)
-    small = search(STB, start_box, 1_000, rng)
-    large = search(STB, start_box, 19_000, rng, tree=small)
+    small = search(STB, start_box, 1_000, rng, rule=ucb)
+    large = search(STB, start_box, 19_000, rng, tree=small, rule=ucb)
     v_small = value(evaluate_policy(STB, greedy_policy(small)), start_box)[0]
     v_large = value(evaluate_policy(STB, greedy_policy(large)), start_box)[0]
     assert random_value < v_small < v_large < optimum
@@ -575,7 +580,7 @@ def test_backed_up_values_fall_back_to_the_mean():
 
 
 def test_dives_win_rate():
-    tree = search(STB, start_box, 500, random.Random(4))
+    tree = search(STB, start_box, 500, random.Random(4), rule=ucb)
     assert dives_win_rate(tree, start_box) == tree[start_box]["win"] / 500
     assert dives_win_rate(pmap(), start_box) == 0.0
 
@@ -693,7 +698,7 @@ def test_mcts_move_records_and_options():
     tutorial = mcts_move(game, game.start(), 500, random.Random(1), rule="tutorial", z=1, solver=False)
     assert tutorial.tree == search(game, game.start(), 500, random.Random(1), rule=partial(ucb, z=1))
     assert mcts_move(game, game.start(), 500, random.Random(1), rule="ucb1", c=0.5, solver=False).tree == search(
-        game, game.start(), 500, random.Random(1), rule=partial(ucb1, c=0.5)
+        game, game.start(), 500, random.Random(1), rule=partial(ucb1, c=0.5), solver=False
     )
     with pytest.raises(ValueError, match="iterations"):
         mcts_move(game, game.start(), 0, random.Random(1))
@@ -743,7 +748,8 @@ def test_rollout_option_uses_the_given_agent():
     # a dive from an empty tree is one playout of the agent's: the first move each time
     tree, result = uct(game, pmap(), game.start(), random.Random(3), rollout=first_move_agent)
     assert result == game.payoff(_first_moves_to_the_end(game, game.start()))
-    assert search(game, game.start(), 50, random.Random(3), rule=ucb1, rollout=first_move_agent) == found.tree
+    assert search(game, game.start(), 50, random.Random(3), rule=ucb1, rollout=first_move_agent,
+                  solver=False) == found.tree
 
 
 def _first_moves_to_the_end(game, state):
@@ -759,9 +765,10 @@ def _first_moves_to_the_end(game, state):
 @settings(max_examples=30)
 def test_expectimax_search_equals_repeated_uct(game, seed, dives, rule, prior):
     start = game.start()
-    tree = _repeat_uct(game, start, prior, random.Random(seed ^ 7), rule=rule, backup="expectimax")
-    batched = search(game, start, dives, random.Random(seed), tree=tree, rule=rule, backup="expectimax")
-    stepped = _repeat_uct(game, start, dives, random.Random(seed), tree=tree, rule=rule, backup="expectimax")
+    tree = _repeat_uct(game, start, prior, random.Random(seed ^ 7), rule=rule, backup="expectimax", solver=False)
+    batched = search(game, start, dives, random.Random(seed), tree=tree, rule=rule, backup="expectimax", solver=False)
+    stepped = _repeat_uct(game, start, dives, random.Random(seed), tree=tree, rule=rule, backup="expectimax",
+                          solver=False)
     reference = _reference_dives(game, start, dives, random.Random(seed), tree=tree, rule=rule, backup="expectimax")
     assert batched == stepped == reference
 
@@ -770,7 +777,7 @@ def test_expectimax_search_equals_repeated_uct(game, seed, dives, rule, prior):
 @settings(max_examples=30)
 def test_expectimax_records_stay_records(gs, seed, dives):
     game, state = gs
-    tree = search(game, state, dives, random.Random(seed), backup="expectimax")
+    tree = search(game, state, dives, random.Random(seed), rule=ucb, backup="expectimax")
     assert len(tree) <= dives  # one new state a dive at most
     if dives:
         assert visits(tree[state]) == dives
@@ -794,7 +801,8 @@ def test_expectimax_value_is_one_exact_step_over_the_children():
 
 def test_expectimax_search_learns_the_optimum():
     optimum = value(solve(STB), start_box)[0]
-    tree = search(STB, start_box, 20_000, random.Random(5), rule=partial(ucb1, c=0.2), backup="expectimax")
+    tree = search(STB, start_box, 20_000, random.Random(5), rule=partial(ucb1, c=0.2), backup="expectimax",
+                  solver=False)
     greedy = value(evaluate_policy(STB, greedy_policy(tree)), start_box)[0]
     assert greedy > Fraction(99, 100) * optimum
     assert abs(tree[start_box]["value"] - float(optimum)) < 0.005
@@ -866,7 +874,7 @@ def test_dives_win_at_the_exact_rate_where_nothing_is_chosen(box):
     # the dives' win rate is a binomial proportion around the exact value
     p = float(value(solve(STB, box), box)[0])
     n = 20_000
-    tree = search(STB, box, n, random.Random(2024))
+    tree = search(STB, box, n, random.Random(2024), rule=ucb)
     sigma = math.sqrt(p * (1 - p) / n)
     assert abs(win_rate(tree[box]) - p) < 4.5 * sigma
 

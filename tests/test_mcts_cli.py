@@ -108,7 +108,7 @@ def test_search_without_a_seed_reports_the_seed_that_replays_it(capsys):
 def test_search_refuses_the_other_rules_constant(capsys):
     from fnmcts.cli import main as _main
 
-    assert _main(["search", "shut-the-box", "--dives", "10", "--c", "1"]) == 2
+    assert _main(["search", "shut-the-box", "--dives", "10", "--rule", "tutorial", "--c", "1"]) == 2
     assert _main(["search", "shut-the-box", "--dives", "10", "--ucb", "ucb1", "--z", "3"]) == 2
     err = capsys.readouterr().err
     assert "--c" in err and "--z" in err

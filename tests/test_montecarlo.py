@@ -119,7 +119,7 @@ def test_darts_estimate_pi_within_five_sigma():
 
 def test_two_player_simulation_counts_first_player_wins_against_the_exact_value():
     game = Nim(heap=7, max_take=3)
-    exact = float(evaluate_policy(game, random_policy)[game.start()][0])  # expected payoff of player 1
+    exact = float(evaluate_policy(game, random_policy, opponent=random_policy)[game.start()][0])  # expected payoff of player 1
     p_win = (1 + exact) / 2
     n = 40_000
     record = simulate(game, n, seed=1)
@@ -233,7 +233,7 @@ class Mapped(GameBase):
 def exact_random_play(game, f=lambda x: x) -> Fraction:
     """E[f(player 1's payoff)] under random play, exactly."""
     mapped = Mapped(game, f)
-    return evaluate_policy(mapped, random_policy)[mapped.start()][0]
+    return evaluate_policy(mapped, random_policy, opponent=random_policy)[mapped.start()][0]
 
 
 def within_five_sigma(count, n, p):

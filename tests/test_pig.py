@@ -87,7 +87,10 @@ def test_the_rules(reached):
 @pytest.mark.parametrize("goal", [5, 20])
 def test_hold_at_20_and_random_play_end_and_are_evaluated_exactly(goal):
     game = Pig(goal=goal)
-    hold = evaluate_policy(game, lambda g, s: ((hold_at_agent(g, s), 1),))
+    def hold_at_20(g, s):
+        return ((hold_at_agent(g, s), 1),)
+
+    hold = evaluate_policy(game, hold_at_20, opponent=hold_at_20)
     optimal = solve(game)
     start = game.start()
     assert optimal[start][0] >= hold[start][0] - 1e-12  # nobody beats optimal play (here: against itself)

@@ -86,7 +86,7 @@ def test_the_notebook_tournaments_with_perfect_play():
 def test_random_tournament_matches_the_exact_value(game):
     """Random against random: player 1's wins within 5 sigma of the exact probability."""
     n = 2000
-    p = (evaluate_policy(game, random_policy)[game.start()][0] + 1) / 2
+    p = (evaluate_policy(game, random_policy, opponent=random_policy)[game.start()][0] + 1) / 2
     record = tournament(game, random_agent, random_agent, n, seed=11)
     assert record.wins[1] + record.wins[2] == n and record.draws == 0
     assert abs(record.wins[1] / n - float(p)) <= 5 * math.sqrt(float(p * (1 - p)) / n)

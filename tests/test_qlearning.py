@@ -620,9 +620,15 @@ def test_nim_files_hold_the_heap_as_a_one_element_list():
     assert all(len(state) == 1 and isinstance(action, int) for state, action, _ in data["q"])
 
 
-def test_only_registered_games_can_be_saved():
-    with pytest.raises(ValueError, match="cannot save"):
-        ai_to_json(new_ai(CoinRace()))
+def test_a_game_without_a_name_is_saved_under_its_class_s_and_loaded_with_games():
+    # a game of one's own needs no 'name': its class gives one; loading it needs the class, and says how
+    ai = reduce(lambda ai, _: train_game(ai, random.Random(1)), range(20), new_ai(CoinRace()))
+    assert ai.q  # something learnt, to be saved
+    data = ai_to_json(ai)
+    assert data["game"] == {"name": "coin-race", "goal": 6}
+    assert ai_from_json(data, {"coin-race": CoinRace}) == ai
+    with pytest.raises(ValueError, match=r"unknown game 'coin-race'.*games=\{\.\.\., 'coin-race': YourGame\}"):
+        ai_from_json(data, {"nim": Nim})
 
 
 @pytest.mark.slow

@@ -66,7 +66,7 @@ def test_the_exact_solver_refuses_up_front_by_the_games_hint():
     with pytest.raises(TooLarge, match="about a heap of 99,999"):
         solve(Nim(heap=10**6))
     with pytest.raises(TooLarge, match="at most 100,000"):
-        evaluate_policy(Piles((99, 99, 99)), random_policy)
+        evaluate_policy(Piles((99, 99, 99)), random_policy, opponent=random_policy)
     assert time.perf_counter() - started < 1
 
 

@@ -563,3 +563,172 @@ def test_payoff_law_reads_the_game_s_payoff_range():
     with pytest.raises(AssertionError, match="declares its payoff_range"):
         law_payoff_in_range(Coin(), 2)
     assert law_payoff_in_range(Coin(wide=True), 2)
+
+
+# -- the package ---------------------------------------------------------------------------------
+
+NAMES_BEFORE_THE_PACKAGE = (
+    "DEFAULT_MAX_STEPS DEFAULT_EXACT_LIMIT Reached Counterexample reachable_states replay nim_games piles_games "
+    "shut_the_box_games builtin_games nim_states piles_states shut_the_box_states builtin_game_states game_states "
+    "agents_for law_moves_stable_and_legal law_play_pure law_hash_consistent law_terminal_iff_nobody_to_move "
+    "law_chance_probabilities law_payoff_in_range law_json_round_trip law_playthrough_ends law_solver_recursion "
+    "law_agents_legal LAWS builtin_agents SMALL_BUDGETS count_states find_counterexample check_game"
+).split()
+
+
+def test_every_name_of_the_single_module_still_imports_from_the_package():
+    import fnmcts.testing as testing
+
+    assert [name for name in NAMES_BEFORE_THE_PACKAGE if name not in testing.__all__] == []
+    for name in NAMES_BEFORE_THE_PACKAGE:
+        exec(f"from fnmcts.testing import {name}", {})
+
+
+def test_the_package_offers_what_its_modules_offer():
+    import pkgutil
+
+    import fnmcts.testing as testing
+
+    for info in pkgutil.iter_modules(testing.__path__):
+        if info.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"fnmcts.testing.{info.name}")
+        for name in module.__all__:
+            assert getattr(testing, name) is getattr(module, name), f"fnmcts.testing.{name}"
+
+
+# -- the shortest walk without hypothesis's shrinking --------------------------------------------
+
+
+def test_a_law_that_draws_is_searched_with_the_draws_of_the_failing_walk():
+    # fails on a heap of at most 3 when its first draw is below 1/2: the breadth-first search replays the
+    # failing example's generator at every state, so it fails where the example did, at the shortest walk
+    def law_low_heaps_may_fail(game, state, rng):
+        assert not (state["heap"] <= 3 and rng.random() < 0.5), "a low heap and a low draw"
+        return True
+
+    found = find_counterexample(Nim(heap=9, max_take=3), law_low_heaps_may_fail, max_examples=200)
+    assert found is not None and found.path == (3, 3)  # the one shortest walk from 9 to at most 3
+
+
+def test_the_law_is_checked_once_per_distinct_state_when_it_draws_nothing():
+    calls = []
+
+    def law_counting(game, state):
+        calls.append(state)
+        return True
+
+    assert find_counterexample(TakesZero(heap=3), law_counting, max_examples=50) is None
+    # at most 8 states (heaps 0..3, either player to move); walks of up to 1,000 steps go round them
+    assert len(calls) == len({(s["heap"], s["player"]) for s in calls}) <= 8
+
+
+# -- the symmetry law ----------------------------------------------------------------------------
+
+from fnmcts.games import TicTacToe  # noqa: E402
+from fnmcts.games.tictactoe import SYMMETRIES  # noqa: E402
+from fnmcts.testing import law_symmetry  # noqa: E402
+
+
+def test_tic_tac_toe_s_eight_symmetries_keep_the_law():
+    assert check_game(TicTacToe(), laws=["symmetry"], max_examples=60) == ("symmetry",)
+
+
+@dataclass(frozen=True)
+class ShiftedTicTacToe(TicTacToe):
+    """Claims the 9 shifts of the cells (0 -> 1 -> ... -> 8 -> 0, and their powers) as symmetries: a group, but the
+    lines of the board do not follow."""
+
+    def symmetries(self, state):
+        return tuple(dict.fromkeys(state[-k:] + state[:-k] if k else state for k in range(9)))
+
+
+@dataclass(frozen=True)
+class ForgetfulTicTacToe(TicTacToe):
+    """Lists the other images but not the board itself."""
+
+    def symmetries(self, state):
+        return super().symmetries(state)[1:] or (state,)
+
+
+@dataclass(frozen=True)
+class QuarterTurnTicTacToe(TicTacToe):
+    """Lists one quarter turn of the board, but not the half and three-quarter turns it makes: not a group."""
+
+    def symmetries(self, state):
+        return (state, tuple(state[i] for i in SYMMETRIES[1]))
+
+
+def test_the_symmetry_law_catches_a_map_that_is_no_symmetry():
+    found = fails(ShiftedTicTacToe(), "symmetry", max_examples=100, solution=solve(ShiftedTicTacToe()))
+    # every board's moves map one to one under the shifts until lines are made, but not its value: two plies in,
+    # X in a corner and O beside it (X wins) shifts to X on an edge and O in the corner beside it (a draw)
+    assert found.path == (0, 1) and "the exact solver values the image (0, 1, 2, 0, 0, 0, 0, 0, 0)" in found.error
+
+
+def test_the_symmetry_law_wants_the_state_among_its_images_and_a_group():
+    assert "does not list the state itself" in fails(ForgetfulTicTacToe(), "symmetry").error
+    assert "must form a group" in fails(QuarterTurnTicTacToe(), "symmetry").error
+
+
+def test_the_symmetry_law_compares_exact_values_of_the_images():
+    # a position where the moves map one to one is worth the same from every image
+    board = (1, 2, 0, 0, 1, 0, 0, 0, 0)
+    assert law_symmetry(TicTacToe(), board)
+    assert law_symmetry(TicTacToe(), board, solution=solve(TicTacToe()))
+    tampered = solve(TicTacToe()).set(TicTacToe().symmetries(board)[1], (0, 0))
+    with pytest.raises(AssertionError, match="the exact solver values the image"):
+        law_symmetry(TicTacToe(), board, solution=tampered)
+
+
+# -- the time a check takes: progress and an estimate beforehand --------------------------------
+
+
+def test_check_game_reports_progress_walk_by_walk():
+    walked = []
+    laws = check_game(Nim(heap=5), max_examples=7, progress=walked.append)
+    assert sum(walked) == 7 * len(laws) and all(k >= 1 for k in walked)
+
+
+@dataclass(frozen=True)
+class SleepyNim(Nim):
+    """Nim whose every move takes 2 ms: a check with the defaults takes minutes."""
+
+    def play(self, state, move):
+        import time
+
+        time.sleep(0.002)
+        return super().play(state, move)
+
+
+def test_the_estimate_says_minutes_for_a_slow_game_and_what_makes_it_quick():
+    from fnmcts.testing import estimate_check
+
+    # each walk plays up to 21 moves of at least 2 ms, 100 walks for each of 11 laws: over 40 s in walking alone
+    estimate = estimate_check(SleepyNim(heap=21))
+    assert estimate.seconds > 60
+    assert estimate.quick and estimate.quick_seconds < estimate.seconds / 2
+    assert estimate_check(SleepyNim(heap=21), **estimate.quick).seconds < estimate.seconds / 2
+
+
+def test_the_estimate_of_a_quick_game_is_quick():
+    from fnmcts.testing import estimate_check
+
+    estimate = estimate_check(Nim(heap=6))
+    assert estimate.seconds < 60 and estimate.quick == {}
+    assert [name for name, _ in estimate.laws] == list(LAWS)
+
+
+def test_the_solver_s_own_limits_are_not_blamed_on_the_game(monkeypatch):
+    # solve refuses (TooLarge: its memory or state limits): the solver and symmetry laws cannot be checked there,
+    # and no law fails for it
+    import fnmcts.exact
+    from fnmcts.limits import TooLarge
+
+    def refuses(*args, **options):
+        raise TooLarge("the exact solution would hold more than the memory budget")
+
+    monkeypatch.setattr(fnmcts.exact, "solve", refuses)
+    assert check_game(Nim(heap=8), laws=["solver_recursion"], **FEW) == ("solver_recursion",)
+    assert check_game(TicTacToe(), laws=["symmetry"], **FEW) == ("symmetry",)
+    assert law_solver_recursion(Nim(heap=8), Nim(heap=8).start())

@@ -136,7 +136,7 @@ def test_perfect_play_draws():
 
 def test_random_play_wins_for_x_737_times_in_1260():
     assert random_play_odds(START) == (Fraction(737, 1260), Fraction(121, 420), Fraction(8, 63))
-    values = evaluate_policy(GAME, random_policy)
+    values = evaluate_policy(GAME, random_policy, opponent=random_policy)
     assert all(values[s][0] == random_play_odds(s)[0] - random_play_odds(s)[1] for s in REACHABLE)
 
 

@@ -37,7 +37,7 @@ def test_whole_tour_runs_straight_through_off_a_terminal():
                          timeout=300, check=True)
     out = run.stdout
     headers = [line for line in out.splitlines() if line.startswith("== ")]
-    assert len(headers) == len(STEPS) == 17
+    assert len(headers) == len(STEPS) == 18
     assert headers[0].startswith("== Task 1:") and headers[12].startswith("== Task 13:")
     assert "Enter" not in out  # no pauses without a terminal
     # the last screen: the exact optimum beside the Monte Carlo and MCTS estimates

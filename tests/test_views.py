@@ -23,6 +23,7 @@ from fnmcts.mcts import (
     to_dot,
     top_children,
     tree_summary,
+    ucb,
     visits,
 )
 from fnmcts.matches import play_game, random_agent, tournament
@@ -103,7 +104,7 @@ def test_principal_variation_shows_rolls_with_their_probabilities():
 
 def test_tree_summary_puts_the_exact_value_beside_the_estimates():
     game = Nim(heap=10, max_take=3, misere=False)
-    tree = search(game, game.start(), 3_000, make_rng(2))
+    tree = search(game, game.start(), 3_000, make_rng(2), rule=ucb)
     text = tree_summary(game, tree, game.start())
     lines = text.splitlines()
     assert lines[0].split() == ["move", "visits", "mean", "ucb", "exact"]

@@ -3,24 +3,62 @@
 Each command family lives in its own module and registers its sub-commands
 with ``register(cli)``; ``main`` parses, dispatches and turns every user error
 into a one-line message and exit status 2, never a traceback.
+
+Ctrl-C and SIGTERM end the command at any moment with status 130 and 143 and a
+one-line message, never a traceback: ``main`` hears them from its first line,
+before the command modules are imported, and the ``fnmcts`` program keeps
+hearing them until it exits (``console``).
 """
 
 from __future__ import annotations
 
+import signal
 import sys
 
-from ._common import Cli, CliError
+__all__ = ["main", "console", "CliError"]
 
-__all__ = ["main", "CliError"]
-
-COMMAND_MODULES = ("tour", "plot", "simulate", "shut_the_box", "search", "nim", "qlearning", "check")
+COMMAND_MODULES = ("tour", "plot", "simulate", "shut_the_box", "search", "explore", "nim", "qlearning", "check",
+                   "count", "playthrough")
 """Modules of ``fnmcts.cli`` whose ``register(cli)`` adds sub-commands, in help order."""
 
 
-def build() -> Cli:
+def __getattr__(name):
+    if name == "CliError":  # imported on first use: ``import fnmcts.cli`` stays light, so main hears signals early
+        from ._common import CliError
+
+        return CliError
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM heard before a command installs its own handlers: an interruption with status 143."""
+
+    signum = signal.SIGTERM
+
+
+def _terminate(signum, frame):
+    raise _Terminated()
+
+
+def _hear_signals() -> dict:
+    """SIGTERM raises ``_Terminated`` and Ctrl-C ``KeyboardInterrupt`` (an ignored signal stays ignored); the old handlers."""
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return {}
+    saved = {}
+    for number, handler in ((signal.SIGTERM, _terminate), (signal.SIGINT, signal.default_int_handler)):
+        if signal.getsignal(number) is not signal.SIG_IGN:
+            saved[number] = signal.signal(number, handler)
+    return saved
+
+
+def build():
     """The full command-line interface, every module registered."""
     import importlib
     import importlib.util
+
+    from ._common import Cli
 
     cli = Cli()
     for name in COMMAND_MODULES:
@@ -29,7 +67,21 @@ def build() -> Cli:
     return cli
 
 
-def main(argv=None) -> int:
+def _stopped(error: KeyboardInterrupt) -> int:
+    """The one line and the status of an interruption heard outside a command's own handling."""
+    signum = getattr(error, "signum", signal.SIGINT)
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError, KeyboardInterrupt):
+        pass
+    try:
+        print(f"\nfnmcts: interrupted by {signal.Signals(signum).name}", file=sys.stderr)
+    except (OSError, ValueError, KeyboardInterrupt):
+        pass
+    return 128 + signum
+
+
+def main(argv=None, *, _keep_handlers: bool = False) -> int:
     """Run the ``fnmcts`` command with ``argv`` (default: ``sys.argv[1:]``); return the exit status.
 
     >>> main(["simulate", "coin", "--games", "100", "--seed", "1"])
@@ -42,4 +94,32 @@ def main(argv=None) -> int:
     seed      1
     0
     """
-    return build().run(sys.argv[1:] if argv is None else list(argv))
+    saved = {}
+    try:
+        saved = _hear_signals()
+        cli = build()
+        return cli.run(sys.argv[1:] if argv is None else list(argv))
+    except KeyboardInterrupt as error:
+        return _stopped(error)
+    finally:
+        if not _keep_handlers:
+            for number, handler in saved.items():
+                signal.signal(number, handler)
+
+
+def console() -> None:
+    """The ``fnmcts`` program: ``main`` with Ctrl-C and SIGTERM heard until the process exits."""
+    try:
+        code = main(_keep_handlers=True)
+    except KeyboardInterrupt as error:  # between two handlers, or in a last flush
+        code = _stopped(error)
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError, KeyboardInterrupt):
+        pass
+    import os
+
+    for number in (signal.SIGINT, signal.SIGTERM):  # from here to the exit: leave at once, with the status
+        if signal.getsignal(number) is not signal.SIG_IGN:
+            signal.signal(number, lambda signum, frame: os._exit(128 + signum))
+    raise SystemExit(code)

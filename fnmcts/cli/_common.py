@@ -100,6 +100,10 @@ class CliError(Exception):
     """
 
 
+MAX_WORKERS = max(8, 4 * (os.cpu_count() or 1))
+"""The most worker processes a command starts (``--workers``): four a core, at least 8."""
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message):
         self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
@@ -115,12 +119,14 @@ def count(text: str) -> int:
     ...
     argparse.ArgumentTypeError: expected a whole number, got '2.5'
     """
+    if not text.isascii():  # int() reads other scripts' digits ('١٠' is 10): a number here is written 0-9
+        raise argparse.ArgumentTypeError(f"expected a whole number written with the digits 0-9, got {text!r}")
     try:
         value = int(text.replace("_", ""))
     except ValueError:
         try:
             number = float(text)
-        except ValueError:
+        except (ValueError, OverflowError):
             raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
         if not number.is_integer():
             raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
@@ -149,6 +155,34 @@ def positive_count(text: str) -> int:
     return value
 
 
+def worker_count(text: str) -> int:
+    """A number of worker processes: a positive whole number, at most ``MAX_WORKERS`` (more only wait).
+
+    >>> worker_count("2")
+    2
+    >>> worker_count("99999999999999999999")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: at most ... worker processes: each one holds a copy of the work ...
+    """
+    value = positive_count(text)
+    if value > MAX_WORKERS:
+        raise argparse.ArgumentTypeError(
+            f"at most {MAX_WORKERS} worker processes: each one holds a copy of the work and this machine "
+            f"runs {os.cpu_count() or 1} at once (got {text})"
+        )
+    return value
+
+
+def non_ascii_digits(text: str) -> bool:
+    """Whether ``text`` holds decimal digits of another script, which Python's ``int`` would read as numbers.
+
+    >>> non_ascii_digits("١٠"), non_ascii_digits("10"), non_ascii_digits("Spiel")
+    (True, False, False)
+    """
+    return any(ch.isdecimal() and not ch.isascii() for ch in text)
+
+
 def seed_type(text: str) -> int:
     """A seed: a non-negative whole number.
 
@@ -160,12 +194,97 @@ def seed_type(text: str) -> int:
     argparse.ArgumentTypeError: a seed is non-negative, got '-1'
     """
     try:
-        value = int(text)
+        value = int(text) if text.isascii() else None
     except ValueError:
-        raise argparse.ArgumentTypeError(f"a seed is a whole number, got {text!r}") from None
+        value = None
+    if value is None:
+        raise argparse.ArgumentTypeError(f"a seed is a whole number (digits 0-9), got {text!r}") from None
     if value < 0:
         raise argparse.ArgumentTypeError(f"a seed is non-negative, got {text!r}")
     return value
+
+
+def non_negative_number(text: str) -> float:
+    """A finite number, 0 or more (ASCII digits): an exploration constant.
+
+    >>> non_negative_number("0.2"), non_negative_number("2")
+    (0.2, 2.0)
+    >>> non_negative_number("nan")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: expected a finite number, 0 or more, got 'nan'
+    """
+    try:
+        value = float(text) if text.isascii() else None
+    except ValueError:
+        value = None
+    if value is None or not (value >= 0 and value != float("inf")):
+        raise argparse.ArgumentTypeError(f"expected a finite number, 0 or more, got {text!r}")
+    return value
+
+
+SEARCH_RULES = ("ucb1", "tutorial", "ucb")
+"""The selection rules the commands name: UCB1, and the tutorial's ucb (by either name)."""
+
+
+def add_search_options(parser, who: str = "", old_rule_flag: str | None = None, root: bool = False) -> None:
+    """Add the options every search takes, spelled once: ``--rule``, ``--c``, ``--z``, ``--backup``, ``--no-solver``, ``--root``.
+
+    Unset options stay ``None``: the library's defaults (``fnmcts.mcts.search_options``)
+    fill them, the same for every command. ``who`` prefixes the help (``"mcts: "``).
+    ``root=True`` adds ``--root`` too (a root rule plans one search's dives:
+    for agents that search afresh each move, not for a search saved and resumed).
+
+    >>> parser = argparse.ArgumentParser()
+    >>> add_search_options(parser)
+    >>> args = parser.parse_args(["--rule", "tutorial", "--z", "1.5"])
+    >>> search_flags(args)
+    {'rule': 'tutorial', 'z': 1.5}
+    """
+    flags = ("--rule",) if old_rule_flag is None else ("--rule", old_rule_flag)
+    parser.add_argument(
+        *flags, dest="rule", choices=SEARCH_RULES, default=None,
+        help=f"{who}the selection rule: ucb1 (UCB1, the default) or tutorial (the tutorial's ucb; also: ucb)",
+    )
+    parser.add_argument("--c", type=non_negative_number, default=None, metavar="C",
+                        help=f"{who}UCB1's exploration constant (default sqrt 2; with --rule ucb1)")
+    parser.add_argument("--z", type=non_negative_number, default=None, metavar="Z",
+                        help=f"{who}the tutorial's confidence multiplier (default 2; with --rule tutorial)")
+    parser.add_argument(
+        "--backup", choices=("mean", "expectimax"), default=None,
+        help=f"{who}mean: the results' mean (default); expectimax: also back up values with the chance probabilities",
+    )
+    parser.add_argument(
+        "--no-solver", dest="solver", action="store_false", default=None,
+        help=f"{who}plain UCT, without MCTS-Solver's proofs (the solver is on by default, off with --rule tutorial)",
+    )
+    if not root:
+        return
+    from ..mcts._options import ROOT_RULES  # the library's names, read where the flags are made
+
+    parser.add_argument(
+        "--root", choices=ROOT_RULES, default=None,
+        help=f"{who}the root's own rule: gumbel (sequential halving with Gumbel noise over the dives; needs a number of dives)",
+    )
+
+
+def search_flags(args) -> dict:
+    """The search options given on the command line (a dict of those set), checked with the flags' names.
+
+    >>> parser = argparse.ArgumentParser()
+    >>> add_search_options(parser)
+    >>> search_flags(parser.parse_args(["--rule", "tutorial", "--c", "0.5"]))
+    Traceback (most recent call last):
+    ...
+    fnmcts.cli._common.CliError: --c is UCB1's constant: use it with --rule ucb1 (the tutorial's ucb takes --z)
+    """
+    given = {name: getattr(args, name, None) for name in ("rule", "c", "z", "backup", "solver", "root")}
+    rule = given["rule"] or "ucb1"
+    if rule != "ucb1" and given["c"] is not None:
+        raise CliError("--c is UCB1's constant: use it with --rule ucb1 (the tutorial's ucb takes --z)")
+    if rule == "ucb1" and given["z"] is not None:
+        raise CliError("--z belongs to the tutorial's ucb: use it with --rule tutorial (UCB1 takes --c)")
+    return {k: v for k, v in given.items() if v is not None}
 
 
 def add_json(parser):
@@ -323,11 +442,24 @@ def read_line(prompt: str) -> str:
     move? 4
     >>> answer
     '4'
+    >>> saved, sys.stdin = sys.stdin, io.StringIO("٤\\n4\\n")
+    >>> try:
+    ...     answer = read_line("move? ")
+    ... finally:
+    ...     sys.stdin = saved
+    move? ٤
+    digits other than 0-9 are not read as numbers: type it with the digits 0-9
+    move? 4
+    >>> answer
+    '4'
     """
-    line = input(prompt)
-    if not sys.stdin.isatty():
-        print(line)  # so a scripted game's transcript reads like a session
-    return line
+    while True:
+        line = input(prompt)
+        if not sys.stdin.isatty():
+            print(line)  # so a scripted game's transcript reads like a session
+        if not non_ascii_digits(line):
+            return line
+        print("digits other than 0-9 are not read as numbers: type it with the digits 0-9")
 
 
 @contextmanager
@@ -424,6 +556,10 @@ class Cli:
                 return _interrupted(error)
 
     def _run(self, argv) -> int:
+        for arg in argv:
+            if isinstance(arg, str) and non_ascii_digits(arg):
+                return _error(f"{arg!r} holds digits other than 0-9, which fnmcts does not read as numbers: "
+                              "write numbers with the digits 0-9", EXIT_USAGE)
         args = self.parser.parse_args(self._route(list(argv)))
         handler = getattr(args, "handler", None)
         if handler is None:  # no command: asking for nothing is asking for help

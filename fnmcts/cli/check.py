@@ -13,24 +13,34 @@ SPEC names any game (``fnmcts.cli._games``): a built-in one, an OpenSpiel game
 
 from __future__ import annotations
 
+import json
+import sys
+
 from ..exact import best_moves, solve
-from ..protocol import CHANCE, render
+from ..protocol import CHANCE, describe_move, render
 from ..rng import make_rng
 from . import nim
-from ._common import CliError, add_force, add_json, add_seed, count, emit, positive_count
+from ._common import CliError, add_force, add_json, add_seed, count, emit, positive_count, progress_bar, worker_count
 from ._games import GAME_FORMS, resolve_game
 
-__all__ = ["register", "run_check"]
+__all__ = ["register", "run_check", "slow_note", "SLOW"]
 
 _ANY = "any"  # the GAME sub-command that --game SPEC implies
 
 
+SLOW = 60.0
+"""Seconds beyond which ``fnmcts check`` says beforehand how long it would take, and what makes it quick."""
+
+
 def run_check(game, *, examples: int = 100, max_steps=None, exact_limit: int = 200_000, exact: bool = True,
-              agents=None, seed: int = 0) -> dict:
+              agents=None, seed: int = 0, progress=None, warn=None) -> dict:
     """``check_game`` on ``game`` as a report: ``passed``, the ``laws`` checked, or the ``failure`` text.
 
     ``max_steps`` defaults to the game's own bound on its length (``size_hint``) when it
     has one, else 1,000; ``agents`` names built-in agents (default: all that play it).
+    ``progress`` is ``check_game``'s; with ``warn``, the time is estimated first
+    (``estimate_seconds`` in the report) and, beyond ``SLOW`` seconds, ``warn``
+    gets a sentence saying how long and which options make it quick.
 
     >>> from fnmcts.games import Nim
     >>> report = run_check(Nim(heap=5), examples=10)
@@ -51,19 +61,120 @@ def run_check(game, *, examples: int = 100, max_steps=None, exact_limit: int = 2
             raise CliError(f"unknown agent {unknown[0]!r} for --agents; choose from {', '.join(sorted(known))}")
         chosen = {a: known[a] for a in agents}
     report = {"game": repr(game), "examples": examples, "max_steps": max_steps, "seed": seed}
+    if warn is not None:
+        from ..testing import estimate_check
+
+        try:
+            estimate = estimate_check(game, max_examples=examples, max_steps=max_steps, exact=exact,
+                                      exact_limit=exact_limit, agents=chosen)
+        except Exception:  # a game too broken to time: the laws say what is wrong
+            estimate = None
+        if estimate is not None:
+            report["estimate_seconds"] = round(estimate.seconds, 1)
+            if estimate.seconds > SLOW:
+                warn(slow_note(game, estimate))
     try:
         laws = check_game(game, max_examples=examples, max_steps=max_steps, exact=exact, exact_limit=exact_limit,
-                          agents=chosen, seed=seed)
+                          agents=chosen, seed=seed, progress=progress)
     except AssertionError as failure:
-        return report | {"passed": False, "laws": [], "failure": str(failure)}
+        return report | {"passed": False, "laws": [], "failure": str(failure)} | _counterexample(game, str(failure))
     return report | {"passed": True, "laws": list(laws), "failure": None}
 
 
+_FLAGS = {"max_examples": "--examples", "exact_limit": "--exact-limit", "max_steps": "--max-steps",
+          "agents": "--agents"}
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 90 * 60:
+        return f"{seconds / 60:.0f} minutes"
+    return f"{seconds / 3600:.1f} hours"
+
+
+def slow_note(game, estimate) -> str:
+    """One sentence: how long a check would take, the laws that take it, and the options that make it quick.
+
+    >>> from fnmcts.testing import CheckEstimate
+    >>> slow_note("Go()", CheckEstimate(1500.0, (("json_round_trip", 10.0), ("solver_recursion", 1490.0)), 40.0,
+    ...                                  {"exact_limit": 1000, "agents": ("random",)}, 12.0))
+    'checking Go() with these options would take about 25 minutes (solver_recursion 25 minutes); --exact-limit 1000 --agents random make it about 12 s'
+    """
+    slowest = sorted(estimate.laws, key=lambda row: -row[1])[:2]
+    laws = ", ".join(f"{name} {_duration(seconds)}" for name, seconds in slowest if seconds > estimate.seconds / 5)
+    flags = " ".join("--no-exact" if key == "exact" else
+                     f"{_FLAGS[key]} {value if isinstance(value, int) else ','.join(value)}"
+                     for key, value in estimate.quick.items())
+    quick = f"; {flags} make it about {_duration(estimate.quick_seconds)}" if flags else ""
+    return f"checking {game} with these options would take about {_duration(estimate.seconds)} ({laws}){quick}"
+
+
+def _counterexample(game, text: str) -> dict:
+    """The failing law, the moves from the start, the state and the problem of a ``check_game`` failure, as fields.
+
+    The moves and the state are JSON where they can be read back (``state_json``
+    by the game's own ``state_to_json``), and their text always.
+
+    >>> from fnmcts.games import Nim
+    >>> failure = ("game law 'play_pure' fails for Nim(heap=3)\\n  moves from the start: (1, 1)\\n"
+    ...            "  state: pmap({'heap': 1, 'player': 0})\\n  problem: play changed its input")
+    >>> fields = _counterexample(Nim(heap=3), failure)
+    >>> fields["law"], fields["path"], fields["state"], fields["problem"]
+    ('play_pure', [1, 1], "pmap({'heap': 1, 'player': 0})", 'play changed its input')
+    """
+    import ast
+    import re
+
+    from ..protocol import state_to_json
+
+    lines = text.splitlines()
+    fields = {"law": None, "path": None, "path_text": None, "state": None, "state_json": None, "problem": None}
+    head = re.match(r"game law '(.+?)' fails for ", lines[0]) if lines else None
+    if head:
+        fields["law"] = head.group(1)
+    for number, line in enumerate(lines[1:], 1):
+        line = line.strip()
+        if line == "at the start":
+            fields["path"], fields["path_text"] = [], "()"
+        elif line.startswith("moves from the start: "):
+            fields["path_text"] = line[len("moves from the start: "):]
+            try:
+                fields["path"] = json.loads(json.dumps(list(ast.literal_eval(fields["path_text"]))))
+            except (ValueError, SyntaxError, TypeError):
+                pass
+        elif line.startswith("state: "):
+            fields["state"] = line[len("state: "):]
+        elif line.startswith("problem: "):
+            fields["problem"] = "\n".join([line[len("problem: "):], *lines[number + 1:]]).strip()
+            break
+    if fields["path"] is not None:
+        try:  # the state again, from the start along the moves: its JSON form
+            state = game.start()
+            for move in fields["path"]:
+                state = game.play(state, tuple(move) if isinstance(move, list) else move)
+            if repr(state) == fields["state"]:
+                fields["state_json"] = json.loads(json.dumps(state_to_json(game, state)))
+        except Exception:  # a broken game may fail on the way: the text stays
+            pass
+    return fields
+
+
 def _check(args) -> int:
+    from ..testing import LAWS
+
     game = resolve_game(args.game_spec)
     agents = None if args.agents is None else [a.strip() for a in args.agents.split(",") if a.strip()]
-    report = run_check(game, examples=args.examples, max_steps=args.max_steps, exact_limit=args.exact_limit,
-                       exact=args.exact, agents=agents, seed=args.seed)
+    if agents == []:
+        raise CliError("--agents names at least one agent, comma-separated (leave it out for every agent that plays)")
+    walks = args.examples * (len(LAWS) - (0 if args.exact else 1))
+
+    def warn(note):
+        print(f"fnmcts: {note}; the check goes on (Ctrl-C stops it)", file=sys.stderr)
+
+    with progress_bar(walks, "checking the laws", unit="walk") as update:
+        report = run_check(game, examples=args.examples, max_steps=args.max_steps, exact_limit=args.exact_limit,
+                           exact=args.exact, agents=agents, seed=args.seed, progress=update, warn=warn)
     if report["passed"]:
         text = f"{report['game']}: every law holds ({report['examples']} walks a law, up to {report['max_steps']} steps)\n"
         text += "\n".join(f"  {law}" for law in report["laws"])
@@ -114,7 +225,7 @@ def _any_solve(args):
         "to_move": None if who is None else "chance" if who is CHANCE else who + 1,
         "best_moves": [nim._move_json(m) for m in best],
         "state": game.state_to_json(state),
-        "game": nim._game_json(game) if hasattr(game, "name") else repr(game),
+        "game": nim._game_json(game),
         "states": len(solution),
         "solver": "exact",
     }
@@ -122,7 +233,7 @@ def _any_solve(args):
     lines = [render(game, state), f"to move: {mover}",
              "value: " + ", ".join(f"{nim._player_name(game, i)} {v} ({float(v):.6f})" for i, v in enumerate(values))]
     if best:
-        lines.append("best moves: " + ", ".join(game.describe_move(state, m) for m in best))
+        lines.append("best moves: " + ", ".join(describe_move(game, state, m) for m in best))
     lines.append(f"(solved by the exact solver over {len(solution):,} states)")
     emit(args, payload, "\n".join(lines))
 
@@ -144,7 +255,7 @@ def register(cli) -> None:
     p = cli.command("check", "check a game's rules: every game law on random walks, a shrunk counterexample if one fails")
     _game_argument(p)
     p.add_argument("--examples", type=positive_count, default=100, metavar="N", help="walks a law (default 100)")
-    p.add_argument("--max-steps", type=count, default=None, metavar="N",
+    p.add_argument("--max-steps", type=positive_count, default=None, metavar="N",
                    help="the longest walk and playthrough (default: the game's own bound, else 1,000)")
     p.add_argument("--exact-limit", type=positive_count, default=200_000, metavar="N",
                    help="the exact solver's law solves (sub)games of at most N states (default 200,000)")
@@ -173,7 +284,7 @@ def register(cli) -> None:
     p.add_argument("agent2", metavar="AGENT2", help="player 2")
     _game_argument(p)
     p.add_argument("--games", type=count, default=100, metavar="N", help="how many games (default 100)")
-    p.add_argument("--workers", type=positive_count, default=1, metavar="W", help="worker processes")
+    p.add_argument("--workers", type=worker_count, default=1, metavar="W", help="worker processes")
     nim._agent_options(p)
     add_force(p)
     add_seed(p)

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 from typing import Callable
 
@@ -38,9 +39,12 @@ from ..matches import agent_move, initial_memory, result_line, tournament
 from ..protocol import (
     CHANCE,
     check_reachable,
+    describe_move,
+    game_name,
     game_to_json,
     parse_move,
     parse_state,
+    payoff_range,
     render,
     sample_outcome,
     transcript_line,
@@ -51,6 +55,7 @@ from ._common import (
     CliError,
     add_force,
     add_json,
+    add_search_options,
     add_seed,
     count,
     emit,
@@ -58,6 +63,8 @@ from ._common import (
     positive_count,
     progress_bar,
     read_line,
+    search_flags,
+    worker_count,
 )
 
 __all__ = [
@@ -154,7 +161,7 @@ def board_games() -> tuple:
     """The games these commands play: the two-player games of ``GAMES``, Nim's first, then by name.
 
     >>> board_games()
-    ('nim', 'piles', 'pig', 'tic-tac-toe')
+    ('nim', 'piles', 'pig', 'kayles', 'tic-tac-toe')
     """
     two = sorted(name for name, kind in GAMES.items() if getattr(kind, "num_players", None) == 2)
     return tuple(n for n in _FAMILIES if n in two) + tuple(n for n in two if n not in _FAMILIES)
@@ -177,6 +184,8 @@ _OPTION_AGENTS = {
     "q_table": ("--q-table", ("q",)),
     "rule": ("--rule", ("mcts",)),
     "c": ("--c", ("mcts",)),
+    "z": ("--z", ("mcts",)),
+    "backup": ("--backup", ("mcts",)),
     "final": ("--final", ("mcts",)),
     "solver": ("--no-solver", ("mcts",)),
     "reuse": ("--reuse-tree", ("mcts",)),
@@ -276,7 +285,8 @@ def _game_options(parser, kind: str, with_state: bool = False) -> None:
     rule.add_argument("--normal", dest="misere", action="store_false", help="taking the last item wins")
 
 
-def _agent_options(parser) -> None:
+def _agent_options(parser, *, q_table: bool = True, reuse: bool = True) -> None:
+    """The agents' options; ``q_table=False`` for a game no Q table plays, ``reuse=False`` for one move."""
     parser.add_argument(
         "--iterations", type=positive_count, default=None, metavar="N",
         help="search budget: MCTS iterations a move (mcts), or playouts a move (montecarlo agents)",
@@ -284,23 +294,17 @@ def _agent_options(parser) -> None:
     parser.add_argument(
         "--trials", type=positive_count, default=None, metavar="N", help="playouts a move (montecarlo agents)"
     )
-    parser.add_argument("--q-table", default=None, metavar="FILE", help="the trained Q table for --ai q")
-    parser.add_argument(
-        "--rule", choices=("ucb1", "tutorial"), default=None,
-        help="mcts: the selection rule, UCB1 (default) or the tutorial's ucb",
-    )
-    parser.add_argument("--c", type=_non_negative, default=None, metavar="C", help="mcts: UCB1's exploration constant")
+    if q_table:
+        parser.add_argument("--q-table", default=None, metavar="FILE", help="the trained Q table for --ai q")
+    add_search_options(parser, "mcts: ", root=True)
     parser.add_argument(
         "--final", choices=("visits", "mean"), default=None, help="mcts: play the most visited or best mean move"
     )
-    parser.add_argument(
-        "--no-solver", dest="solver", action="store_false", default=None,
-        help="mcts: plain UCT, without MCTS-Solver's proven wins and losses",
-    )
-    parser.add_argument(
-        "--reuse-tree", dest="reuse", action="store_true", default=None,
-        help="mcts: keep the search tree from move to move (pruned to the states still reachable)",
-    )
+    if reuse:
+        parser.add_argument(
+            "--reuse-tree", dest="reuse", action="store_true", default=None,
+            help="mcts: keep the search tree from move to move (pruned to the states still reachable)",
+        )
     parser.add_argument(
         "--seconds", type=_positive_seconds, default=None, metavar="S",
         help="mcts: a time budget a move (with --iterations: whichever comes first)",
@@ -308,8 +312,8 @@ def _agent_options(parser) -> None:
 
 
 def _agent_args(args) -> dict:
-    names = ("iterations", "trials", "q_table", "rule", "c", "final", "solver", "reuse", "seconds")
-    return {name: getattr(args, name) for name in names}
+    names = ("iterations", "trials", "q_table", "final", "reuse", "seconds")
+    return {name: getattr(args, name, None) for name in names} | search_flags(args)
 
 
 def _check_agents(args, kind: str, names) -> None:
@@ -322,12 +326,12 @@ def _check_agents(args, kind: str, names) -> None:
                 raise CliError(f"agent {name!r} cannot play {kind} ({why}); choose one of {', '.join(usable)}")
             raise CliError(f"unknown agent {name!r}; choose one of {', '.join(usable)}")
     for dest, (flag, takers) in _OPTION_AGENTS.items():
-        if getattr(args, dest) is not None and not set(names) & set(takers):
+        if getattr(args, dest, None) is not None and not set(names) & set(takers):
             raise CliError(f"{flag} applies to --ai {' or '.join(takers)} only, not {' or '.join(names)}")
 
 
-def _load_q(q_table, kind: str = "piles"):
-    """The QAI saved at ``q_table``, or a ``CliError`` naming the problem."""
+def _load_q(q_table, kind: str = "piles", game=None):
+    """The QAI saved at ``q_table`` (of a built-in game, or of ``game``), or a ``CliError`` naming the problem."""
     if q_table is None:
         raise CliError(f"--ai q needs --q-table FILE ({_train_hint(kind)})")
     path = Path(q_table)
@@ -336,7 +340,7 @@ def _load_q(q_table, kind: str = "piles"):
     try:
         from ..tutorial import load_ai
 
-        return load_ai(path)
+        return load_ai(path) if game is None else load_ai(path, {**GAMES, game_name(game): type(game)})
     except (ValueError, TypeError, KeyError, OSError, UnicodeDecodeError) as error:
         raise CliError(f"bad Q table: {error}") from None
 
@@ -390,7 +394,7 @@ def _nim_game(args, names=(), state_text=None):
 def _spec_game(args, names, state_text):
     """``(game, state, q_ai)`` for ``--game SPEC``: the game it names, the parsed state and the Q table."""
     game = resolve_game(args.game_spec)
-    q_ai = _load_q(args.q_table, game.name) if "q" in names else None
+    q_ai = _load_q(args.q_table, game_name(game), game) if "q" in names else None
     trained = getattr(q_ai, "game", None)
     if trained is not None and trained != game:
         raise CliError(f"the Q table {args.q_table} was trained on {trained!r}, not {game!r}")
@@ -410,14 +414,14 @@ def _make_game(kind, fields):
 
 def _refuse_empty(game) -> None:
     if game.to_move(game.start()) is None:
-        empty = _family(game.name).empty
+        empty = _family(game_name(game)).empty
         where = empty(game) if empty is not None else f"the start of {game!r} is an end"
         raise CliError(f"nothing to play: {where}, so the game is over before it starts")
 
 
 def _state_count(game, state):
     """How many states the exact solver visits from ``state`` (as the game's family counts, else its hint), or ``None``."""
-    states = _family(game.name).states
+    states = _family(game_name(game)).states
     return size_hint(game, state)[0] if states is None else states(game, state)
 
 
@@ -478,7 +482,8 @@ def build_agent(name: str, game=None, *, iterations=None, trials=None, q_table=N
 
     ``iterations`` sets MCTS iterations (and the playouts of the Monte Carlo
     agents unless ``trials`` does); ``search`` holds the MCTS options (``rule``,
-    ``c``, ``final``, ``solver``; ``None`` means the default). Options that do
+    ``c``, ``z``, ``backup``, ``final``, ``solver``; ``None`` means the
+    default, ``fnmcts.mcts.search_options``'s). Options that do
     not apply to the agent are ignored here (the commands refuse them first).
     The q agent takes a loaded ``ai`` or a ``q_table`` file; a missing or bad
     Q table, or one trained on another ``game``, is a ``CliError``.
@@ -557,7 +562,7 @@ def register(cli) -> None:
         p.add_argument("agent2", metavar="AGENT2", help="player 2")
         _game_options(p, kind)
         p.add_argument("--games", type=count, default=100, metavar="N", help="how many games (default 100)")
-        p.add_argument("--workers", type=positive_count, default=1, metavar="W", help="worker processes")
+        p.add_argument("--workers", type=worker_count, default=1, metavar="W", help="worker processes")
         _agent_options(p)
         add_force(p)
         add_seed(p)
@@ -570,6 +575,7 @@ def register(cli) -> None:
         p = cli.game_command("solve", kind, f"{title}: {solved}", _SOLVE_HELP)
         _game_options(p, kind, with_state=True)
         p.add_argument("--state", default=None, metavar="STATE", help="solve from this position (default: the start)")
+        add_force(p)
         add_json(p)
         p.set_defaults(handler=_solve)
 
@@ -601,7 +607,7 @@ def _register_move(cli, kind: str, help: str) -> None:
         "--ai", default=default_ai, metavar="NAME",
         help=f"the agent: {', '.join(agent_names(kind))} (default {default_ai})",
     )
-    _agent_options(p)
+    _agent_options(p, q_table="q" in agent_names(kind), reuse=False)  # one move: no tree to keep
     add_force(p)
     add_seed(p)
     add_json(p)
@@ -652,7 +658,7 @@ def interactive_game(game, agent, rng, *, human: int, read, write, games: int = 
     ({'games': 1, 'wins': 0, 'losses': 0, 'draws': 1, 'stopped': None}, 'Nobody wins. It is a draw.')
     """
     summary = {"games": 0, "wins": 0, "losses": 0, "draws": 0, "stopped": None}
-    family = _family(game.name)
+    family = _family(game_name(game))
     intro = f"You are {_player_name(game, human)}"
     if family.rule is not None:
         intro += f"; {family.rule(game)}"
@@ -667,7 +673,7 @@ def interactive_game(game, agent, rng, *, human: int, read, write, games: int = 
                 moves = game.possible_moves(state)
                 if player == human and len(moves) == 1:
                     write(render(game, state))
-                    write(f"only one choice: {game.describe_move(state, moves[0])}")
+                    write(f"only one choice: {describe_move(game, state, moves[0])}")
                     move = moves[0]
                 elif player == human:
                     write(render(game, state))
@@ -735,7 +741,7 @@ def _play(args):
     if summary["stopped"]:
         print()  # the prompt or ^C left the cursor mid-line
     text = f"games {summary['games']}, wins {summary['wins']}, losses {summary['losses']}"
-    if _family(game.name).draws or summary["draws"]:
+    if _family(game_name(game)).draws or summary["draws"]:
         text += f", draws {summary['draws']}"
     if summary["stopped"]:
         text += f"; stopped ({summary['stopped']}), the game in progress is not counted"
@@ -769,10 +775,15 @@ def _tournament(args):
     def describe(record):
         payload = record.to_json() | {"agent1": args.agent1, "agent2": args.agent2, "game": _game_json(game)}
         summary = record.summary()
-        if _family(game.name).draws and not record.draws:
+        if _family(game_name(game)).draws and not record.draws:
             summary += " 0 draws."
         if record.games < args.games:
             summary = f"{record.games:,} of {args.games:,} games played. {summary}"
+        score, (low, high) = _score_interval(record)
+        payload |= {"player1_score": score, "player1_score_ci": [low, high]}
+        if score is not None:
+            half = "; a draw is half a point" if record.draws else ""
+            summary += f"\nPlayer 1 scores {score:.4g} of the points (95% CI [{low:.4g}, {high:.4g}]{half})."
         return payload, f"{summary}\n(player 1: {args.agent1}, player 2: {args.agent2}; seed {record.seed})"
 
     with keep_partial(args, describe), worker_pool(args.workers) as executor:
@@ -781,8 +792,34 @@ def _tournament(args):
     emit(args, *describe(record))
 
 
+def _score_interval(record):
+    """Player 1's share of the points of a tournament (a draw half a point) and its 95% interval.
+
+    The Wilson interval of the wins when no game was drawn, else the interval of
+    the mean score (each game worth 0, 1/2 or 1); ``(None, (None, None))`` for no games.
+
+    >>> from fnmcts.matches import TournamentRecord
+    >>> from pyrsistent import pmap
+    >>> score, (low, high) = _score_interval(TournamentRecord(games=50, wins=pmap({1: 22, 2: 28}), draws=0, seed=1))
+    >>> score, round(low, 4), round(high, 4)
+    (0.44, 0.3116, 0.5769)
+    """
+    from ..montecarlo import mean_interval, wilson_interval
+
+    games, wins, draws = record.games, record.wins[1], record.draws
+    if not games:
+        return None, (None, None)
+    score = (wins + draws / 2) / games
+    if not draws:
+        return score, wilson_interval(wins, games)
+    return score, mean_interval(wins + draws / 2, wins + draws / 4, games)
+
+
 def _game_json(game) -> dict:
-    return game_to_json(game)
+    try:
+        return game_to_json(game)
+    except ValueError:  # not a dataclass: its name and how it prints
+        return {"name": game_name(game), "repr": repr(game)}
 
 
 def _move_json(move):
@@ -811,12 +848,12 @@ def _move(args):
     move = agent(game, state, make_rng(seed))
     payload = {
         "move": _move_json(move),
-        "describe": game.describe_move(state, move),
+        "describe": describe_move(game, state, move),
         "state": game.state_to_json(state),
         "ai": args.ai,
         "seed": seed,
     }
-    emit(args, payload, f"{args.ai}: {game.describe_move(state, move)}")
+    emit(args, payload, f"{args.ai}: {describe_move(game, state, move)}")
 
 
 def _solve(args):
@@ -848,7 +885,7 @@ def _solve(args):
         "exact_checked": bool(checked),
     }
     who = "the player to move wins" if winner == theory.MOVER else "the player to move loses (the other player wins)"
-    listed = ", ".join(game.describe_move(state, m) for m in moves) or "none"
+    listed = ", ".join(describe_move(game, state, m) for m in moves) or "none"
     text = f"{_where(game, state)}\n{who}\nwinning moves: {listed}"
     if checked:
         text += "\n(checked against the exact solver)"
@@ -861,15 +898,27 @@ def _number(value):
 
 
 def _solve_exact(args, game, state):
-    """``solve`` for a game without a closed form: the exact solver's value and best moves."""
+    """``solve`` for a game without a closed form: the exact value and best moves; a verdict only when certain.
+
+    Without chance a value is what best play gives, for sure: a win, a loss or a
+    draw. With chance on the way (dice), the value is an expectation: the
+    probability of winning (a game that pays only wins and losses) or the
+    expected payoff, and a verdict only where the dice cannot change it (the
+    value is the best or the worst payoff there is).
+    """
     from .. import theory as theory
     from ..exact import best_moves, solve
 
     player = game.to_move(state)
-    solution = solve(game, state)
+    solution = solve(game, state, limit=None if getattr(args, "force", False) else STATE_LIMIT)
     values = solution[state]
     other = 1 - player
-    if values[player] > values[other]:
+    low, high = (Fraction(x) for x in payoff_range(game))
+    dice = any(game.to_move(s) is CHANCE for s in solution)
+    certain = not dice or all(v == low or v == high for v in values)
+    if not certain:
+        winner, winning = None, None
+    elif values[player] > values[other]:
         winner, winning = theory.MOVER, player + 1
     elif values[player] < values[other]:
         winner, winning = theory.OTHER, other + 1
@@ -877,31 +926,59 @@ def _solve_exact(args, game, state):
         winner, winning = "draw", None
     best = best_moves(game, solution, state)
     winning_moves = best if winner == theory.MOVER else ()
+    wins_only = dice and all(
+        all(x == low or x == high for x in game.payoff(s)) for s in solution if game.to_move(s) is None
+    )
+    chances = [(Fraction(v) - low) / (high - low) for v in values] if wins_only else None
     payload = {
         "winner": winner,
         "winning_player": winning,
+        "certain": certain,
         "to_move": player + 1,
         "value": [_number(v) for v in values],
+        "win_probability": None if chances is None else [float(p) for p in chances],
         "best_moves": [_move_json(m) for m in best],
         "winning_moves": [_move_json(m) for m in winning_moves],
         "state": game.state_to_json(state),
         "game": _game_json(game),
         "solver": "exact",
     }
-    listed = ", ".join(game.describe_move(state, m) for m in best)
-    if winner == theory.MOVER:
-        verdict = f"the player to move wins: {_player_name(game, player)}\nwinning moves: {listed}"
+    listed = ", ".join(describe_move(game, state, m) for m in best)
+    if not certain:
+        if chances is not None:
+            odds = ", ".join(f"{_player_name(game, i)} {_share(p)}" for i, p in enumerate(chances))
+            verdict = f"the chance of winning, with best play by both (the dice decide the rest): {odds}"
+        else:
+            payoffs = ", ".join(f"{_player_name(game, i)} {float(v):.6g}" for i, v in enumerate(values))
+            verdict = f"the expected payoff, with best play by both (the dice decide the rest): {payoffs}"
+        verdict += f"\nbest moves: {listed}"
+    elif winner == theory.MOVER:
+        sure = " (whatever the dice)" if dice else ""
+        verdict = f"the player to move wins{sure}: {_player_name(game, player)}\nwinning moves: {listed}"
     elif winner == theory.OTHER:
-        verdict = f"the player to move loses: {_player_name(game, other)} wins\nwinning moves: none"
+        sure = " (whatever the dice)" if dice else ""
+        verdict = f"the player to move loses{sure}: {_player_name(game, other)} wins\nwinning moves: none"
     else:
         verdict = f"a draw: neither player can force a win\ndrawing moves: {listed}"
     text = f"{_where(game, state)}\n{verdict}\n(solved by the exact solver)"
     emit(args, payload, text)
 
 
+def _share(p) -> str:
+    """A probability as a person reads it: 0.2966 (with the exact fraction when it is one and short).
+
+    >>> _share(Fraction(1, 3)), _share(0.29664021579932)
+    ('0.3333 (1/3)', '0.2966')
+    """
+    text = f"{float(p):.4f}"
+    if isinstance(p, Fraction) and p.denominator != 1 and len(str(p)) <= 15:
+        text += f" ({p})"
+    return text
+
+
 def _where(game, state) -> str:
     """The position in ``solve``'s text: the Nim family's line, else the game's picture and who moves."""
-    where = _family(game.name).where
+    where = _family(game_name(game)).where
     if where is None:
         player = game.to_move(state)
         to_move = "" if player is None or player is CHANCE else f"\n{_player_name(game, player)} to move"

@@ -19,17 +19,27 @@ import signal
 import threading
 import time
 from contextlib import contextmanager
-from functools import partial
 
 from ..exact import evaluate_policy, value
 from ..files import check_target
 from ..games import GAMES
 from ..games.shut_the_box import box_to_mask, box_values
 from ..io import load_tree_and_search, save_tree
-from ..mcts import backed_up_values, greedy_policy, mean, search, ucb, ucb1, visits, win_rate
+from ..mcts import backed_up_values, greedy_policy, mean, search, search_options, visits, win_rate
 from ..mcts._saved import rng_state_from_json, rng_state_to_json
 from ..rng import make_rng, resolve_seed
-from ._common import CliError, Interrupted, add_json, add_seed, count, emit, keep_partial, progress_bar
+from ._common import (
+    CliError,
+    Interrupted,
+    add_json,
+    add_search_options,
+    add_seed,
+    count,
+    emit,
+    keep_partial,
+    progress_bar,
+    search_flags,
+)
 from .shut_the_box import add_rules, game_of, rules_text
 
 __all__ = ["register"]
@@ -46,7 +56,7 @@ def register(cli) -> None:
     >>> cli = Cli()
     >>> register(cli)
     >>> args = cli.parser.parse_args(["search", "shut-the-box", "--dives", "1e3", "--seed", "1"])
-    >>> args.dives, args.seed, args.ucb, args.backup, args.resume  # unset: the defaults, or the saved search's
+    >>> args.dives, args.seed, args.rule, args.backup, args.resume  # unset: the defaults, or the saved search's
     (1000, 1, None, None, None)
     """
     p = cli.game_command("search", "shut-the-box", "MCTS dives on Shut the Box (task 11)", _HELP)
@@ -68,20 +78,7 @@ def register(cli) -> None:
         help="continue the search saved in FILE (its seed, rule and generator state) up to --dives",
     )
     add_seed(p)
-    p.add_argument(
-        "--ucb",
-        choices=("tutorial", "ucb1"),
-        default=None,
-        help="selection rule: the tutorial's ucb (z=2, rule of 3) or UCB1",
-    )
-    p.add_argument("--z", type=float, default=None, help="z of the tutorial's ucb (default 2)")
-    p.add_argument("--c", type=float, default=None, help="c of UCB1 (default sqrt 2)")
-    p.add_argument(
-        "--backup",
-        choices=("mean", "expectimax"),
-        default=None,
-        help="mean: the tutorial's records; expectimax: also keep values backed up with the dice probabilities",
-    )
+    add_search_options(p, old_rule_flag="--ucb")  # --ucb: the old spelling of --rule, for one release
     add_rules(p)
     add_json(p)
     p.set_defaults(handler=_shut_the_box)
@@ -130,35 +127,26 @@ def _stop_on_signals():
             signal.signal(number, handler)
 
 
-_SETTINGS = ("seed", "ucb", "z", "c", "backup")
+_SETTINGS = ("seed", "rule", "z", "c", "backup", "solver")
 
 
-def _settings(args) -> dict:
-    """The search's settings from the command line (defaults filled in), checked."""
-    ucb_name = args.ucb or "tutorial"
-    if ucb_name == "tutorial" and args.c is not None:
-        raise CliError("--c is UCB1's constant: use it with --ucb ucb1 (the tutorial's ucb takes --z)")
-    if ucb_name == "ucb1" and args.z is not None:
-        raise CliError("--z belongs to the tutorial's ucb: use it with --ucb tutorial (UCB1 takes --c)")
-    z = 2.0 if args.z is None else args.z
-    c = math.sqrt(2) if args.c is None else args.c
-    if not (math.isfinite(z) and z >= 0):
-        raise ValueError(f"--z must be a non-negative number, got {z}")
-    if not (math.isfinite(c) and c >= 0):
-        raise ValueError(f"--c must be a non-negative number, got {c}")
+def _settings(args, game=None) -> dict:
+    """The search's settings from the command line (the library's defaults filled in), checked."""
+    options = search_options(game, **search_flags(args))
     return {
         "seed": resolve_seed(args.seed),  # chosen here when not given, and reported, so the run replays
-        "ucb": ucb_name,
-        "z": z,
-        "c": c,
-        "backup": args.backup or "mean",
+        "rule": "tutorial" if options.is_tutorial() else "ucb1",
+        "z": float(options.z),
+        "c": float(options.c),
+        "backup": options.backup,
+        "solver": options.solver,
         "max_nodes": args.max_nodes,
     }
 
 
 def _resumed(args):
     """``(game, tree, settings, done, target, rng)`` of the search saved in ``args.resume``."""
-    given = [f"--{name}" for name in _SETTINGS if getattr(args, name) is not None]
+    given = [("--no-solver" if name == "solver" else f"--{name}") for name in _SETTINGS if getattr(args, name) is not None]
     given += ["--simplified"] if args.simplified else []
     given += [f"--{name}" for name, default in (("levers", 9), ("dice", "two"), ("scoring", "win"))
               if getattr(args, name) != default]
@@ -172,14 +160,16 @@ def _resumed(args):
     if getattr(game, "name", None) != "shut-the-box" or saved is None:
         raise CliError(f"cannot resume: {args.resume} holds no saved Shut the Box search (write one with --save)")
     try:
-        settings = {name: saved[name] for name in (*_SETTINGS, "max_nodes")}
+        old = {"rule": saved.get("ucb"), "solver": False}  # a search saved before --rule and the solver
+        settings = {name: saved[name] if name in saved else old[name] for name in (*_SETTINGS, "max_nodes")}
         done, target = saved["done"], saved["dives"]
         rng = random.Random()
         rng.setstate(rng_state_from_json(saved["rng"]))
     except (KeyError, ValueError, TypeError) as error:
         raise CliError(f"cannot resume: {args.resume}: the saved search is incomplete or damaged ({error})") from None
-    if settings["ucb"] not in ("tutorial", "ucb1") or settings["backup"] not in ("mean", "expectimax"):
-        raise CliError(f"cannot resume: {args.resume}: unknown rule or backup in the saved search")
+    if (settings["rule"] not in ("tutorial", "ucb1") or settings["backup"] not in ("mean", "expectimax")
+            or not isinstance(settings["solver"], bool)):
+        raise CliError(f"cannot resume: {args.resume}: unknown rule, backup or solver in the saved search")
     if not (isinstance(done, int) and isinstance(target, int) and 0 <= done):
         raise CliError(f"cannot resume: {args.resume}: the saved dive counts are not whole numbers")
     root = game.start()
@@ -196,23 +186,24 @@ def _shut_the_box(args):
     if args.resume is not None:
         game, tree, settings, done, target, rng = _resumed(args)
     else:
-        settings = _settings(args)
         game, tree, done = game_of(args), None, 0
+        settings = _settings(args, game)
         target = DEFAULT_DIVES if args.dives is None else args.dives
         rng = make_rng(settings["seed"])
     if args.save is not None:
         check_target(args.save)  # before the search, not after it
     if settings["max_nodes"] is not None and settings["max_nodes"] < 2:
         raise CliError(f"--max-nodes must be at least 2 (the root and one more state), got {settings['max_nodes']}")
-    z, c = settings["z"], settings["c"]
-    rule = partial(ucb, z=z) if settings["ucb"] == "tutorial" else partial(ucb1, c=c)
+    constant = {"z": settings["z"]} if settings["rule"] == "tutorial" else {"c": settings["c"]}
+    options = search_options(game, rule=settings["rule"], backup=settings["backup"], solver=settings["solver"],
+                             **constant)
     root = game.start()
     left = target - done
     enabled = None if left >= 100_000 or args.seconds is not None else False
     started = time.perf_counter()
     with _stop_on_signals() as stop, progress_bar(left, "dives", enabled=enabled, unit="dive") as update:
         tree = search(
-            game, root, left, rng, tree, rule=rule, progress=update, backup=settings["backup"],
+            game, root, left, rng, tree, options=options, progress=update,
             seconds=args.seconds, max_nodes=settings["max_nodes"], stop=stop,
         )
     seconds = time.perf_counter() - started
@@ -235,7 +226,7 @@ def _report(game, tree, settings, done, target, ran, seconds, args):
     backed = value(evaluate_policy(game, greedy_policy(tree, backed_up_values(game, tree)), root), root)[0]
     optimum = box_values(game)[box_to_mask(root)]  # solve(game, root)'s value, on box masks
     rate = win_rate(tree[root]) if root in tree else None
-    ucb_name = settings["ucb"]
+    ucb_name = settings["rule"]
     if game.scoring != "win":
         return _report_scores(game, tree, settings, done, target, ran, seconds, args, greedy, backed, optimum)
     payload = {
@@ -258,7 +249,7 @@ def _report(game, tree, settings, done, target, ran, seconds, args):
     speed = f"{ran / seconds:,.0f}" if seconds > 0 else "n/a"
     lines = [
         f"Shut the Box, {rules_text(game)}: {done:,} dive{'' if done == 1 else 's'}, rule {ucb_name}, "
-        f"backup {settings['backup']}, seed {settings['seed']}",
+        f"backup {settings['backup']}, solver {'on' if settings['solver'] else 'off'}, seed {settings['seed']}",
         f"dives' win rate        {'n/a (no dives)' if rate is None else f'{rate:.4f}'}",
         f"greedy policy (exact)  {float(greedy):.6f}  ({share} of the optimum)",
         f"expectimax read-off    {float(backed):.6f}  ({backed_share} of the optimum)",
@@ -271,7 +262,7 @@ def _report(game, tree, settings, done, target, ran, seconds, args):
 
 def _settings_payload(game, settings, done, target) -> dict:
     """The JSON report's first keys: the dives and the search's settings and rules."""
-    ucb_name = settings["ucb"]
+    ucb_name = settings["rule"]
     return {
         "dives": done,
         "target_dives": target,
@@ -284,6 +275,7 @@ def _settings_payload(game, settings, done, target) -> dict:
         "dice": game.dice,
         "scoring": game.scoring,
         "backup": settings["backup"],
+        "solver": settings["solver"],
         "max_nodes": settings["max_nodes"],
     }
 
@@ -305,7 +297,7 @@ def _report_scores(game, tree, settings, done, target, ran, seconds, args, greed
     root = game.start()
     low, high = game.payoff_range()
     dives_score = -(low + mean(tree[root]) * (high - low)) if root in tree else None
-    ucb_name = settings["ucb"]
+    ucb_name = settings["rule"]
     payload = {
         **_settings_payload(game, settings, done, target),
         "dives_score": dives_score,
@@ -324,7 +316,8 @@ def _report_scores(game, tree, settings, done, target, ran, seconds, args, greed
     speed = f"{ran / seconds:,.0f}" if seconds > 0 else "n/a"
     lines = [
         f"Shut the Box, {rules_text(game)}: {done:,} dive{'' if done == 1 else 's'}, rule {ucb_name}, "
-        f"backup {settings['backup']}, seed {settings['seed']} (expected scores: lower is better)",
+        f"backup {settings['backup']}, solver {'on' if settings['solver'] else 'off'}, seed {settings['seed']} "
+        "(expected scores: lower is better)",
         f"dives' mean score      {'n/a (no dives)' if dives_score is None else f'{dives_score:.6g}'}",
         f"greedy policy (exact)  {float(-greedy):.6g}  ({float(optimum - greedy):+.6g} over the optimum)",
         f"expectimax read-off    {float(-backed):.6g}  ({float(optimum - backed):+.6g} over the optimum)",

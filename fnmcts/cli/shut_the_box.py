@@ -9,6 +9,8 @@ optionally, one hint (a win probability) per move.
 
 from __future__ import annotations
 
+import json
+
 import argparse
 import sys
 from fractions import Fraction
@@ -438,6 +440,33 @@ def _lookup_text(table, n: int, seed: int, rules: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _table_rows(kind: str, table) -> list:
+    """The rows of a best-move or look-up table as JSON values, in a fixed order.
+
+    >>> from fnmcts.tables import best_move_table
+    >>> rows = _table_rows("best-move", best_move_table(levers=3))
+    >>> rows[0]
+    {'box': [1], 'roll': 2, 'flip': [], 'move': None, 'probability': '0/1', 'value': 0.0, 'ties': 0}
+    """
+    rows = []
+    if kind == "best-move":
+        for (box, roll), row in sorted(table.items(), key=lambda kv: (sorted(kv[0][0]), kv[0][1])):
+            move = row.move
+            rows.append({
+                "box": sorted(box), "roll": roll, "flip": list(row.flip),
+                "move": sorted(move) if isinstance(move, frozenset) else move,
+                "probability": fraction_text(row.probability), "value": float(row.probability), "ties": row.ties,
+            })
+    else:
+        for box, entry in sorted(table.items(), key=lambda kv: sorted(kv[0])):
+            rows.append({
+                "box": sorted(box), "exact": fraction_text(entry.exact), "exact_value": float(entry.exact),
+                "wins": entry.wins, "games": entry.games, "estimate": entry.estimate,
+                "ci_low": entry.ci_low, "ci_high": entry.ci_high,
+            })
+    return rows
+
+
 def _table(args):
     from ..tables import TIE_RULE, best_move_table, build_tree, format_best_move_table, lookup_table
 
@@ -482,6 +511,9 @@ def _table(args):
     if args.output == "-":
         sys.stdout.write(text)
         return 0
+    if args.output.lower().endswith(".json"):  # a file named .json holds JSON: one object, its rows as fields
+        rows = _table_rows(args.kind, table)
+        text = json.dumps(payload | _rules_json(game) | {"row_count": len(rows), "rows": rows}, sort_keys=True) + "\n"
     path = write_text_atomically(args.output, text)
     payload |= _rules_json(game) | {"start_probability": fraction_text(start), "start_value": float(start)}
     payload["path"] = str(path)

@@ -13,18 +13,21 @@ from ..games import coin, darts
 from ..games.tictactoe import TicTacToe
 from ..montecarlo import simulate
 from ..limits import WORK_LIMIT
-from ._common import add_force, add_json, add_seed, count, emit, keep_partial, positive_count, progress_bar
+from ._common import add_force, add_json, add_seed, count, emit, keep_partial, progress_bar, worker_count
 from .shut_the_box import add_rules, game_of, rules_text
 
 __all__ = ["register", "report_text"]
 
 _HELP = "estimate a probability by playing many random games"
 
+DEPRECATED_KEYS = ("win", "draw", "loss")
+"""Keys of ``simulate --json`` that repeat ``wins``, ``draws`` and ``losses``: they go in the next release."""
+
 
 def _options(parser, default_games):
     parser.add_argument("--games", type=count, default=default_games, metavar="N", help="how many games")
     add_seed(parser)
-    parser.add_argument("--workers", type=positive_count, default=1, metavar="W", help="worker processes")
+    parser.add_argument("--workers", type=worker_count, default=1, metavar="W", help="worker processes")
     add_force(parser)
     add_json(parser)
 
@@ -132,7 +135,8 @@ def _described(title, extra=None):
 
     def describe(record):
         more, more_text = extra(record) if extra is not None else ({}, "")
-        payload = record.to_json() | more
+        # win, draw and loss repeat wins, draws and losses: kept for one release, as scripts read them
+        payload = record.to_json() | more | {"deprecated_keys": list(DEPRECATED_KEYS)}
         if not record.games:  # no game, no estimate: null, as search's win rate
             payload |= {k: None for k in ("estimate", "ci_low", "ci_high", "mean", "mean_low", "mean_high")}
         return payload, report_text(record, title, more_text)

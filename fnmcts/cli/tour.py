@@ -154,7 +154,7 @@ from fnmcts.mcts import greedy_policy, record, search, tree_summary, ucb
 from fnmcts.rng import make_rng
 ucb(record(win=23, loss=77)), ucb(record(win=1, loss=9)), ucb(record(win=0, loss=4))
 game = ShutTheBox()
-tree = search(game, start_box, 20_000, make_rng(2017))
+tree = search(game, start_box, 20_000, make_rng(2017), rule=ucb)  # the tutorial's rule
 tree
 greedy = value(evaluate_policy(game, greedy_policy(tree)), start_box)[0]
 optimum = value(solve(game), start_box)[0]
@@ -179,6 +179,24 @@ from fnmcts.mcts import aligned_table
 table = best_move_table()
 len(table), table[(start_box, 11)].flip
 print(aligned_table([table[(start_box, roll)] for roll in range(2, 13)], ("roll", "flip", "move", "probability")))
+"""),
+    Step("trace", "Watch the search think: dives phase by phase", """
+Keep every dive of a search: the path it chose (each child's mean + bonus =
+score beside its exact value), what it added, its playout and its backup, and
+every tree. The same dives, to step through in a browser:
+fnmcts explore shut-the-box --iterations 200 --seed 2017 -o shut.html""", """
+from fnmcts.games.shut_the_box import ShutTheBox
+from fnmcts.mcts import trace, diff
+from fnmcts.rng import make_rng
+game = ShutTheBox()
+t = trace(game, game.start(), 200, make_rng(2017))
+t
+# the first dive adds the start box; the second rolls the dice and meets children never visited
+print("\\n".join(t.dive(2).lines()))
+# by dive 200 the ratings weigh what 199 dives learned
+print("\\n".join(t.dive(200).lines()))
+# time travel: what the last 100 dives changed
+len(diff(t.tree(100), t.tree(200)).changed), len(t.tree(100)), len(t.tree(200))
 """),
     Step("nim", "Nim: random, perfect, Monte Carlo and MCTS agents", """
 The notebook's game: 21 matchsticks, take 1-3, taking the last loses. Perfect play
@@ -230,11 +248,11 @@ policy MCTS learned, judged exactly; and the optimum of the full tree.""", """
 from fnmcts.exact import evaluate_policy, random_policy, solve, value
 from fnmcts.games.shut_the_box import ShutTheBox, start_box
 from fnmcts.tutorial import simulate
-from fnmcts.mcts import greedy_policy, search
+from fnmcts.mcts import greedy_policy, search, ucb
 from fnmcts.rng import make_rng
 game = ShutTheBox()
 mc = simulate(1_000_000, seed=1)
-tree = search(game, start_box, 100_000, make_rng(2017))
+tree = search(game, start_box, 100_000, make_rng(2017), rule=ucb)
 learned = value(evaluate_policy(game, greedy_policy(tree)), start_box)[0]
 rows = [
     ("random play, Monte Carlo (1,000,000 games)", f"{mc.estimate:.4f} [{mc.ci_low:.4f}, {mc.ci_high:.4f}]"),

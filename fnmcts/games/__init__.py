@@ -1,20 +1,22 @@
-"""The built-in games: coin and darts (trials), Shut the Box, Nim, multi-pile Nim, tic-tac-toe, Pig.
+"""The built-in games: coin and darts (trials), Shut the Box, Nim, multi-pile Nim, tic-tac-toe, Pig, Kayles.
 
 >>> sorted(GAMES)
-['nim', 'pig', 'piles', 'shut-the-box', 'tic-tac-toe']
+['kayles', 'nim', 'pig', 'piles', 'shut-the-box', 'tic-tac-toe']
 >>> GAMES["nim"]()
 Nim(heap=21, max_take=3, misere=True)
 """
 
 from ..values import fixed_pmap
 
+from .kayles import Kayles
 from .nim import Nim
 from .pig import Pig
 from .piles import Piles
 from .shut_the_box import ShutTheBox
 from .tictactoe import TicTacToe
 
-__all__ = ["GAMES", "Nim", "Pig", "Piles", "ShutTheBox", "TicTacToe"]
+__all__ = ["GAMES", "Kayles", "Nim", "Pig", "Piles", "ShutTheBox", "TicTacToe"]
 
-GAMES = fixed_pmap({"shut-the-box": ShutTheBox, "nim": Nim, "piles": Piles, "tic-tac-toe": TicTacToe, "pig": Pig})
+GAMES = fixed_pmap({"shut-the-box": ShutTheBox, "nim": Nim, "piles": Piles, "tic-tac-toe": TicTacToe, "pig": Pig,
+                   "kayles": Kayles})
 """Game constructors by their command-line name."""

@@ -31,13 +31,26 @@ from operator import not_
 
 from ..protocol import GameBase
 
-__all__ = ["TicTacToe", "LINES", "EMPTY", "X", "O", "winner"]
+__all__ = ["TicTacToe", "LINES", "SYMMETRIES", "EMPTY", "X", "O", "winner"]
 
 EMPTY, X, O = 0, 1, 2
 """The contents of a cell: empty, an X (player 0's mark) or an O (player 1's)."""
 
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
 """The 8 lines of three cells: rows, columns, diagonals."""
+
+_ROTATE = (6, 3, 0, 7, 4, 1, 8, 5, 2)  # cell i of the board turned a quarter clockwise holds cell _ROTATE[i]
+_MIRROR = (2, 1, 0, 5, 4, 3, 8, 7, 6)  # left and right swapped
+
+
+def _then(first, second) -> tuple:
+    """The cell map of ``first`` followed by ``second``."""
+    return tuple(first[second[i]] for i in range(9))
+
+
+_TURNS = ((0, 1, 2, 3, 4, 5, 6, 7, 8), _ROTATE, _then(_ROTATE, _ROTATE), _then(_then(_ROTATE, _ROTATE), _ROTATE))
+SYMMETRIES = _TURNS + tuple(_then(turn, _MIRROR) for turn in _TURNS)
+"""The 8 symmetries of the board (4 turns, each with and without a mirror) as cell maps: ``image[i] = board[m[i]]``."""
 
 _SYMBOLS = {EMPTY: ".", X: "X", O: "O"}
 _PAYOFFS = {X: (1, -1), O: (-1, 1), EMPTY: (0, 0)}
@@ -234,6 +247,21 @@ class TicTacToe(GameBase):
         'Player 1 (X) plays 4.'
         """
         return f"Player {player + 1} ({'XO'[player]}) plays {move}."
+
+    def symmetries(self, state) -> tuple:
+        """The distinct images of the board under its 8 rotations and reflections, ``state`` first.
+
+        >>> TicTacToe().symmetries((1, 0, 0, 0, 0, 0, 0, 0, 0))  # a corner: the four corners
+        ((1, 0, 0, 0, 0, 0, 0, 0, 0), (0, 0, 1, 0, 0, 0, 0, 0, 0), (0, 0, 0, 0, 0, 0, 0, 0, 1), (0, 0, 0, 0, 0, 0, 1, 0, 0))
+        >>> len(TicTacToe().symmetries((1, 2, 0, 0, 0, 0, 0, 0, 0)))
+        8
+        """
+        images = []
+        for cells in SYMMETRIES:
+            image = tuple(state[i] for i in cells)
+            if image not in images:
+                images.append(image)
+        return tuple(images)
 
     def size_hint(self, state) -> tuple:
         """``(states, length, branching)``: at most the 5,478 legal boards, nine moves, nine choices.

@@ -21,6 +21,9 @@ How the protocol's parts map onto the tutorial's tree:
   ``simulate`` and ``backup``, each a pure function over the persistent tree,
   and ``uct`` their composition: one dive, reading and writing only the records
   on its path. A module to read top to bottom, and the reference.
+* **A trace** (``trace``): every dive of a search kept, phase by phase, with
+  every tree (they share structure), to travel in time and to watch in a
+  browser (``explore_page``: one self-contained HTML page).
 * **One descent** (``fnmcts.mcts._engine``) runs the same dives fast for
   ``search`` (many dives) and ``mcts_move`` (a move chosen, MCTS-Solver on);
   the backup (``'mean'``, ``'expectimax'``) and the solver are its parameters.
@@ -72,13 +75,28 @@ from ._search import (
     BACKUPS,
     DEFAULT_ITERATIONS,
     MoveSearch,
+    SearchOptions,
     _repeat_uct,  # noqa: F401 (the reference loop the tests replay)
     mcts_agent,
     mcts_move,
     result_of,
     search,
+    search_options,
     subtree,
     uct,
+)
+from ._explore import PAGE_DIVES, explore_page, iframe, page_data
+from ._trace import (
+    EXACT_STATES,
+    TRACE_MEMORY,
+    Dive,
+    Sibling,
+    Trace,
+    first_difference,
+    format_number,
+    record_text,
+    trace,
+    trace_bytes,
 )
 from ._tree import Tree, TreeDiff, as_tree, diff
 from ._views import (
@@ -138,5 +156,21 @@ __all__ = [
     "subtree",
     "BACKUPS",
     "DEFAULT_ITERATIONS",
+    "SearchOptions",
+    "search_options",
     "CompiledGraph",
+    "trace",
+    "Trace",
+    "Dive",
+    "Sibling",
+    "first_difference",
+    "trace_bytes",
+    "format_number",
+    "record_text",
+    "TRACE_MEMORY",
+    "EXACT_STATES",
+    "explore_page",
+    "page_data",
+    "iframe",
+    "PAGE_DIVES",
 ]

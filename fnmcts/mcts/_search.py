@@ -38,6 +38,7 @@ from ..protocol import CHANCE, check_state, payoff_range, state_to_json  # noqa:
 from ..rng import check_rng
 from . import phases
 from ._engine import Solver, Stats, dives, root_children, user_selector
+from ._options import OPTION_NAMES, ROOT_RULES, SearchOptions, search_options
 from .enhancements import SequentialHalving, sequential_halving
 from ._graph import CHANCE_NODE, END, UNSEEN, CompiledGraph, graph_of
 from ._graph import mover_into as _root_mover
@@ -45,14 +46,12 @@ from ._tree import Tree, as_tree, lazy_tree
 from .phases import BACKUPS, result_of
 from ._records import (
     EMPTY_RECORD,
-    RULES,
     Record,
     builtin_rule,
     counts_of,
     make_record,
     record,  # noqa: F401 (doctests)
     ucb,
-    ucb1,
     ucb1_selector,
     ucb_selector,
     visits,  # noqa: F401 (doctests)
@@ -63,6 +62,8 @@ __all__ = [
     "search",
     "mcts_move",
     "mcts_agent",
+    "SearchOptions",
+    "search_options",
     "subtree",
     "MoveSearch",
     "BACKUPS",
@@ -95,14 +96,9 @@ def _selector(rule, expectimax=False) -> Callable:
     return user_selector(rule, expectimax)
 
 
-def _resolve_rule(rule, c, z):
-    if isinstance(rule, str):
-        if rule not in RULES:
-            raise ValueError(f"unknown rule {rule!r}: choose from {sorted(RULES)}")
-        return partial(ucb1, c=c) if RULES[rule] is ucb1 else partial(ucb, z=z)
-    if not callable(rule):
-        raise TypeError(f"rule must be a name or a function, got {rule!r}")
-    return rule
+def _given(**options) -> dict:
+    """The options a caller gave (None: not given, the default)."""
+    return {k: v for k, v in options.items() if v is not None}
 
 
 # -- between the persistent tree and the working counts -------------------------------
@@ -113,11 +109,6 @@ def _check_tree(tree) -> Tree:
     if isinstance(tree, Mapping):
         return as_tree(tree)
     raise TypeError(f"tree must be a map from state to record (e.g. pmap()), got {type(tree).__name__}")
-
-
-def _check_backup(backup):
-    if backup not in BACKUPS:
-        raise ValueError(f"backup must be one of {BACKUPS}, got {backup!r}")
 
 
 def _reader(tree):
@@ -168,21 +159,14 @@ def _written_back(graph, stats, tree):
     return grown.persistent()
 
 
-def _options(game, state, rule, backup, rng):
+def _options(game, state, rng):
     if game is None or not hasattr(game, "to_move"):
         raise TypeError(f"game must implement the fnmcts game protocol, got {game!r}")
-    if not callable(rule):
-        raise TypeError(f"rule must be a function of a record, got {rule!r}")
-    _check_backup(backup)
     check_rng(rng)
     return check_state(game, state)
 
 
 # -- the root's own rule ----------------------------------------------------------------------
-
-ROOT_RULES = ("gumbel",)
-"""Root rules by name: ``'gumbel'``, sequential halving with Gumbel noise (``fnmcts.mcts.enhancements``)."""
-
 
 def _root_rule(game, state, root, iterations, rng):
     """The root rule of a search: None, a ``SequentialHalving`` given, or one drawn for ``'gumbel'`` (consumes ``rng``)."""
@@ -212,8 +196,8 @@ def _is_game(x) -> bool:
     return hasattr(x, "to_move") and hasattr(x, "possible_moves") and not isinstance(x, Mapping)
 
 
-def uct(game, tree=None, state=None, rng: random.Random | None = None, rule=ucb, *, rollout=None, backup="mean",
-        solver=False, root=None):
+def uct(game, tree=None, state=None, rng: random.Random | None = None, rule=None, *, c=None, z=None, rollout=None,
+        backup=None, solver=None, root=None, options: SearchOptions | None = None):
     """One dive of Monte Carlo tree search from ``state``; return ``(tree, result)``.
 
     The four phases of ``fnmcts.mcts.phases`` in a row (``phases.uct``), for any
@@ -236,6 +220,10 @@ def uct(game, tree=None, state=None, rng: random.Random | None = None, rule=ucb,
     states keep their exact value under ``'proven'``. ``root``: a root rule
     (``fnmcts.mcts.enhancements.sequential_halving``) for every dive of a search.
 
+    The options are ``search``'s (``fnmcts.mcts.search_options``), but the rule
+    is the tutorial's ``ucb`` unless ``rule`` (or ``options``) says otherwise:
+    one dive of the tutorial, so the solver is off unless asked for.
+
     >>> from fnmcts.games.shut_the_box import ShutTheBox, start_box
     >>> from fnmcts.rng import make_rng
     >>> rng = make_rng(3)
@@ -257,20 +245,28 @@ def uct(game, tree=None, state=None, rng: random.Random | None = None, rule=ucb,
             stacklevel=2,
         )
         game, tree, state, rng = old_game, old_tree, old_state, old_rng
-    state = _options(game, state, rule, backup, rng)
+    if rule is None and options is None:
+        rule = ucb
+    opts = search_options(
+        game, options, **_given(rule=rule, c=c, z=z, rollout=rollout, backup=backup, solver=solver, root=root)
+    )
+    state = _options(game, state, rng)
     tree = _check_tree(tree).with_root(state)
-    if root is not None and not isinstance(root, SequentialHalving):
+    if opts.root is not None and not isinstance(opts.root, SequentialHalving):
         raise TypeError(f"uct runs one dive: its root rule is a value made for the whole search "
-                        f"(fnmcts.mcts.enhancements.sequential_halving), got {root!r}")
-    root = _root_rule(game, state, root, None, rng)
-    return phases.uct(game, tree, state, rng, rule, rollout=rollout, backup=backup, solver=solver, root=root)
+                        f"(fnmcts.mcts.enhancements.sequential_halving), got {opts.root!r}")
+    root_rule = _root_rule(game, state, opts.root, None, rng)
+    return phases.uct(game, tree, state, rng, opts.selection(), rollout=opts.rollout, backup=opts.backup,
+                      solver=opts.solver, root=root_rule)
 
 
-def _repeat_uct(game, state, dives_, rng, tree=None, rule=ucb, backup="mean", solver=False, rollout=None):
-    """``dives_`` calls of ``uct``, threading the tree (the reference loop the tests replay)."""
+def _repeat_uct(game, state, dives_, rng, tree=None, rule=None, **options):
+    """``dives_`` calls of ``uct`` with ``search``'s options, threading the tree (the reference loop the tests replay)."""
+    opts = search_options(game, **_given(rule=rule, **options))
     tree = pmap() if tree is None else tree
     for _ in range(dives_):
-        tree, _ = phases.uct(game, tree, state, rng, rule, backup=backup, solver=solver, rollout=rollout)
+        tree, _ = phases.uct(game, tree, state, rng, opts.selection(), backup=opts.backup, solver=opts.solver,
+                             rollout=opts.rollout)
     return tree
 
 
@@ -443,15 +439,18 @@ def search(
     iterations: int | None = None,
     rng: random.Random | None = None,
     tree=None,
-    rule=ucb,
+    rule=None,
     *,
+    c: float | None = None,
+    z: float | None = None,
+    backup: str | None = None,
+    solver: bool | None = None,
+    rollout=None,
+    options: SearchOptions | None = None,
     seconds: float | None = None,
     max_nodes: int | None = None,
     stop=None,
-    rollout=None,
     progress=None,
-    backup="mean",
-    solver=False,
     graph=None,
     root=None,
 ) -> Tree:
@@ -474,8 +473,13 @@ def search(
     ``max_nodes``: the tree never holds more states; when it is full, the
     least visited states (leaves first) are dropped, a tenth of the bound at a
     time. ``progress(k)``, if given, hears of every ``k`` dives done.
-    ``backup``, ``solver``, ``rollout``: as for ``uct``. ``graph``: a
-    ``CompiledGraph`` of the game to reuse across calls. ``root='gumbel'``:
+    ``graph``: a ``CompiledGraph`` of the game to reuse across calls.
+
+    The options (``rule``, ``c``, ``z``, ``backup``, ``solver``, ``rollout``,
+    ``root``, or all of them as one ``options`` value) are those of
+    ``mcts_move`` and ``mcts_agent``, with the same defaults
+    (``fnmcts.mcts.search_options``: UCB1 and MCTS-Solver). ``rule=ucb`` (or
+    ``'tutorial'``) grows the tutorial's tree, draw for draw. ``root='gumbel'``:
     the root's children chosen by sequential halving with Gumbel noise over
     the ``iterations`` (``fnmcts.mcts.enhancements``; the noise is drawn from
     ``rng`` before the first dive, as ``sequential_halving`` draws it), or a
@@ -483,8 +487,8 @@ def search(
 
     >>> from fnmcts.games.shut_the_box import ShutTheBox, start_box
     >>> from fnmcts.rng import make_rng
-    >>> tree = search(ShutTheBox(), start_box, 100, make_rng(5))
-    >>> tree == _repeat_uct(ShutTheBox(), start_box, 100, make_rng(5))
+    >>> tree = search(ShutTheBox(), start_box, 100, make_rng(5), rule=ucb)
+    >>> tree == _repeat_uct(ShutTheBox(), start_box, 100, make_rng(5), rule=ucb)
     True
     >>> tree
     Tree(92 states, root frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9}): Record(win=1, loss=99))
@@ -495,9 +499,13 @@ def search(
     True
     """
     _check_budget(iterations, seconds, max_nodes)
-    state = _options(game, state, rule, backup, rng)
+    opts = search_options(
+        game, options, **_given(rule=rule, c=c, z=z, rollout=rollout, backup=backup, solver=solver, root=root)
+    )
+    rule, backup, rollout, solver = opts.selection(), opts.backup, opts.rollout, opts.solver
+    state = _options(game, state, rng)
     tree = Tree(pmap(), state) if tree is None else _check_tree(tree).with_root(state)
-    root_rule = _root_rule(game, state, root, iterations, rng)
+    root_rule = _root_rule(game, state, opts.root, iterations, rng)
     if iterations == 1 and seconds is None and stop is None and max_nodes is None and graph is None:
         grown, _ = phases.uct(game, tree, state, rng, rule, rollout=rollout, backup=backup, solver=solver,
                               root=root_rule)
@@ -562,18 +570,47 @@ class MoveSearch(FixedRecord):
     children = field(mandatory=True)
 
 
-def _final_move(graph, stats, solver, root, player, final, root_rule=None, expectimax=False):
+def _final_move(graph, stats, solver, root, player, final, plies_known=None, root_rule=None, expectimax=False):
+    """The move ``mcts_move`` plays: proofs first, then the statistics (``final``).
+
+    With the solver: a move proven to give ``player`` the best payoff there is
+    (the shortest such win); when every move is proven, the best value, and
+    among moves of that value the shortest line when it is above the middle
+    of the payoffs, the longest (the one that resists longest) at or below it,
+    then the most visited. Otherwise the moves not proven worse than another,
+    by ``final``: the most visits (then the mean) or the best mean (then the
+    visits). ``plies_known``: node -> plies, where the proofs below a node are
+    not at hand (a root-parallel search merges its chunks' root proofs alone).
+    ``root_rule``: a root rule's own choice among the moves not proven worse
+    (sequential halving's best ``gumbel + sigma(q)``) replaces ``final``.
+    """
     kids = graph.children(root)
     moves = graph.moves[root]
     candidates = list(range(len(kids)))
+
+    def visited(j):
+        c = stats.counts(kids[j])
+        return c[0] if c else 0
+
     if solver is not None:
         proofs = [solver.lookup(child) for child in kids]
-        for j, pv in enumerate(proofs):
-            if pv is not None and solver.shortcut and pv[0][player] == solver.high:
-                return moves[j]
+        memo = dict(plies_known or {})
+
+        def plies(j):
+            p = solver.plies(kids[j], memo)
+            return -1 if p is None else p
+
+        wins = [j for j, pv in enumerate(proofs) if pv is not None and solver.shortcut and pv[0][player] == solver.high]
+        if wins:  # the shortest win; an unknown length last
+            return moves[min(wins, key=lambda j: (plies(j) < 0, plies(j), -visited(j), j))]
         if all(pv is not None for pv in proofs):
-            best = max(range(len(kids)), key=lambda j: (proofs[j][0][player], -j))
-            return moves[best]
+            top = max(pv[0][player] for pv in proofs)
+            best = [j for j, pv in enumerate(proofs) if pv[0][player] == top]
+            if solver.favours(proofs[best[0]][0], player) > 0:
+                key = lambda j: (plies(j) < 0, plies(j), -visited(j), j)  # noqa: E731
+            else:  # hold on longest: the opponent must find every move of the longest line
+                key = lambda j: (-plies(j), -visited(j), j)  # noqa: E731
+            return moves[min(best, key=key)]
         choices = solver.choices(kids, player)
         candidates = [j for j, child in enumerate(kids) if child in choices]
     if root_rule is not None:
@@ -620,14 +657,15 @@ def mcts_move(
     seconds: float | None = None,
     max_nodes: int | None = None,
     stop=None,
-    rule="ucb1",
-    c: float = math.sqrt(2),
-    z: float = 2,
-    final: str = "visits",
-    solver: bool = True,
+    rule=None,
+    c: float | None = None,
+    z: float | None = None,
+    final: str | None = None,
+    solver: bool | None = None,
     rollout=None,
+    backup: str | None = None,
+    options: SearchOptions | None = None,
     tree=None,
-    backup: str = "mean",
     graph=None,
     workers: int | None = None,
     executor=None,
@@ -636,14 +674,19 @@ def mcts_move(
 ) -> MoveSearch:
     """Search ``iterations`` dives from decision ``state``; return the move and the tree.
 
+    The options are ``search``'s, with the same defaults
+    (``fnmcts.mcts.search_options``), one by one or as one ``options`` value.
     ``rule``: ``'ucb1'`` (with ``c``), ``'tutorial'`` (the tutorial's ``ucb``
     with ``z``) or a function of a record. ``final``: the root move with the
     most visits (``'visits'``) or the best mean payoff (``'mean'``). ``solver``:
     MCTS-Solver; proven values (exact payoff tuples, wins, draws and scores
     alike) propagate up the tree, a move proven to give the mover the best
-    payoff there is is played at once, and moves proven worse than another are
-    dropped; the search stops as soon as the root is proven, and
-    ``iterations`` in the result counts the dives run. ``rollout``: the agent
+    payoff there is is played at once (the shortest such win), and moves
+    proven worse than another are dropped; the search stops as soon as the
+    root is proven, and ``iterations`` in the result counts the dives run. In
+    a position proven lost the move is the one that resists longest (the
+    longest forced line to the loss, then the most visited), so the opponent
+    must still find every winning move. ``rollout``: the agent
     for the playouts (default: random). ``backup``: as for ``search``.
     ``tree``: a tree to continue (the reuse of an earlier search). Budgets as
     for ``search``: ``iterations``, ``seconds`` or both, ``stop``, ``max_nodes``.
@@ -675,19 +718,19 @@ def mcts_move(
     _check_budget(iterations, seconds, max_nodes)
     if iterations is not None and iterations < 1:
         raise ValueError(f"iterations must be a positive whole number, got {iterations!r}")
-    root_option = root  # the name root is the root's node below
+    opts = search_options(
+        game, options,
+        **_given(rule=rule, c=c, z=z, final=final, solver=solver, rollout=rollout, backup=backup, root=root),
+    )
     if workers is not None or executor is not None:
-        if root is not None:
+        if opts.root is not None:
             raise ValueError("a root rule (root=) plans one search's dives: it runs in one process, without workers=/executor=")
         return _root_parallel(
             game, state, iterations, rng, workers, executor, chunk_size,
-            dict(seconds=seconds, stop=stop, tree=tree, graph=graph),
-            dict(max_nodes=max_nodes, rule=rule, c=c, z=z, final=final, solver=solver, rollout=rollout, backup=backup),
+            dict(seconds=seconds, stop=stop, tree=tree, graph=graph), max_nodes, opts,
         )
-    if final not in ("visits", "mean"):
-        raise ValueError(f"final must be 'visits' or 'mean', got {final!r}")
-    rule = _resolve_rule(rule, c, z)
-    state = _options(game, state, rule, backup, rng)
+    rule, backup, rollout, solver, final = opts.selection(), opts.backup, opts.rollout, opts.solver, opts.final
+    state = _options(game, state, rng)
     player = game.to_move(state)
     if player is None:
         raise ValueError(f"the game is over at {state!r}: there is no move to search")
@@ -707,7 +750,7 @@ def mcts_move(
     if stats.N[root] is None and len(tree):
         _root_from_children(g, stats, root, player, _root_mover(game, state))
     moves = g.moves[root]
-    root_rule = _root_rule(game, state, root_option, iterations, rng)
+    root_rule = _root_rule(game, state, opts.root, iterations, rng)
     budget = _Budget(iterations, seconds, stop)
     done = 0
     expectimax = backup == "expectimax"
@@ -734,7 +777,7 @@ def mcts_move(
         )
         budget.spent(ran)
         done += ran
-    move = moves[0] if len(moves) == 1 else _final_move(g, stats, proofs, root, player, final, root_rule, expectimax)
+    move = moves[0] if len(moves) == 1 else _final_move(g, stats, proofs, root, player, final, root_rule=root_rule, expectimax=expectimax)
     children = tuple((m, _record_at(stats, k)) for m, k in zip(moves, g.kids[root]))
     proven = _proven_map(g, stats) if proofs is not None else pmap()
     grown = lazy_tree(partial(_written_back, g, stats, tree), state)  # an agent that plays the move never reads it
@@ -747,18 +790,36 @@ def _proven_map(graph, stats):
     return pmap({states[i]: p for i, p in enumerate(stats.P) if p is not None and N[i] is not None})
 
 
-def _root_chunk(game, state, options, size, rng):
+def _root_chunk(game, state, max_nodes, options, size, rng):
     """One chunk of a root-parallel search: an independent search, reduced to its root's statistics.
 
     In a worker of the kept pool the game's compiled graph is built once and used again by the
     worker's later chunks (a graph depends on the game alone: the same search, draw for draw).
     """
-    graph = worker_kept(("compiled graph", game), lambda: CompiledGraph(game))
-    found = mcts_move(game, state, size, rng, graph=graph, **dict(options))
+    graph = worker_kept(("compiled graph", game), lambda: graph_of(game))
+    found = mcts_move(game, state, size, rng, max_nodes=max_nodes, options=options, graph=graph)
     kids = [game.play(state, m) for m, _ in found.children]
     counts = [counts_of(found.tree[state])] + [counts_of(r) for _, r in found.children]
     proofs = {j: found.proven[s] for j, s in enumerate([state] + kids) if s in found.proven}
-    return found.iterations, counts, proofs
+    return found.iterations, counts, proofs, _proof_plies(game, found.proven, [state] + kids)
+
+
+def _proof_plies(game, proven, states):
+    """``Solver.plies`` of each of ``states`` that ``proven`` (state -> exact value) proves: index -> plies."""
+    if not proven:
+        return {}
+    g = CompiledGraph(game)
+    solver = Solver(g, Stats(g))
+    for s, exact in proven.items():
+        solver.proven[g.node(s)] = solver.value(exact)
+    solver.stats.grow()
+    memo, out = {}, {}
+    for j, s in enumerate(states):
+        if s in proven:
+            p = solver.plies(g.node(s), memo)
+            if p is not None:
+                out[j] = p
+    return out
 
 
 def _merge_counts(a, b):
@@ -773,7 +834,7 @@ def _merge_counts(a, b):
     return [n, a[1] + b[1], a[2] + b[2], a[3] + b[3], v]
 
 
-def _root_parallel(game, state, iterations, rng, workers, executor, chunk_size, refused, options):
+def _root_parallel(game, state, iterations, rng, workers, executor, chunk_size, refused, max_nodes, options):
     """``mcts_move`` as independent searches of ``chunk_size`` dives, their root statistics merged."""
     for name, given in refused.items():
         if given is not None:
@@ -787,15 +848,12 @@ def _root_parallel(game, state, iterations, rng, workers, executor, chunk_size, 
         raise ValueError("give workers= (the library's kept pool) or executor=, not both")
     if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
         raise ValueError(f"chunk_size must be a positive whole number, got {chunk_size!r}")
-    if options["final"] not in ("visits", "mean"):
-        raise ValueError(f"final must be 'visits' or 'mean', got {options['final']!r}")
-    rule = _resolve_rule(options["rule"], options["c"], options["z"])
-    state = _options(game, state, rule, options["backup"], rng)
+    state = _options(game, state, rng)
     player = game.to_move(state)
     if player is None or player is CHANCE:
         mcts_move(game, state, 1, random.Random(0))  # the single search's error, word for word
     seed = rng.getrandbits(63)
-    fn = partial(_root_chunk, game, state, tuple(sorted(options.items())))
+    fn = partial(_root_chunk, game, state, max_nodes, options)
     if iterations <= chunk_size:  # one chunk: no pool to pay for
         results = run_chunks(fn, iterations, seed, chunk_size)
     elif executor is not None:
@@ -811,19 +869,22 @@ def _root_parallel(game, state, iterations, rng, workers, executor, chunk_size, 
     stats.grow()
     nodes = (root,) + tuple(g.kids[root])
     merged = [None] * len(nodes)
-    proofs = Solver(g, stats) if options["solver"] else None
+    proofs = Solver(g, stats) if options.solver else None
     done, exact = 0, {}
-    for ran, counts, proven in results:
+    known = {}  # node -> the shortest line a chunk's proofs give it (each is a line of the game)
+    for ran, counts, proven, plies in results:
         done += ran
         for j, c in enumerate(counts):
             merged[j] = _merge_counts(merged[j], c)
         if proofs is not None:
             exact.update(proven)
+            for j, p in plies.items():
+                known[nodes[j]] = min(p, known.get(nodes[j], p))
     for j, c in enumerate(merged):
         if c is not None and c[0]:
             stats.set(nodes[j], c, exact.get(j))
     moves = g.moves[root]
-    move = moves[0] if len(moves) == 1 else _final_move(g, stats, proofs, root, player, options["final"])
+    move = moves[0] if len(moves) == 1 else _final_move(g, stats, proofs, root, player, options.final, known)
     frozen = Tree(_written_back(g, stats, Tree(pmap())), state)
     children = tuple((m, frozen.get(g.states[k], EMPTY_RECORD)) for m, k in zip(moves, g.kids[root]))
     proven = _proven_map(g, stats) if proofs is not None else pmap()
@@ -861,7 +922,7 @@ def subtree(game, tree, state, *, walk: int = SUBTREE_WALK) -> Tree:
     >>> after = game.play(game.start(), 3)
     >>> kept = subtree(game, tree, after)
     >>> len(tree), len(kept), kept.root == after, kept[after] == tree[after]
-    (16, 10, True, True)
+    (12, 7, True, True)
     """
     tree = _check_tree(tree)
     state = check_state(game, state)
@@ -901,11 +962,23 @@ def _reachable(game, tree, state, walk):
     return keep
 
 
-def mcts_agent(iterations: int | None = DEFAULT_ITERATIONS, *, reuse: bool = False, **options) -> Callable:
+def mcts_agent(
+    iterations: int | None = DEFAULT_ITERATIONS,
+    *,
+    reuse: bool = False,
+    options: SearchOptions | None = None,
+    seconds: float | None = None,
+    max_nodes: int | None = None,
+    **search_opts,
+) -> Callable:
     """An agent that runs ``mcts_move`` each turn: ``(game, state, rng) -> move``, or with memory.
 
-    Options as for ``mcts_move`` (``rule``, ``c``, ``z``, ``final``, ``solver``,
-    ``rollout``, ``backup``, ``seconds``, ``max_nodes``, ``root``). Plays every game of
+    The options are ``mcts_move``'s and ``search``'s, with the same defaults
+    (``rule``, ``c``, ``z``, ``final``, ``solver``, ``rollout``, ``backup``,
+    ``root``, or one ``options`` value; ``fnmcts.mcts.search_options`` fills
+    the rest for the game of each move), and the budgets ``seconds`` and
+    ``max_nodes``. A root rule is named (``root='gumbel'``): it is made anew
+    for each move. They are checked here, before any game. Plays every game of
     the protocol. ``reuse=True``: a ``fnmcts.matches.MemoryAgent`` whose memory is
     the tree, pruned after its move to the states still reachable
     (``subtree``), so the next search starts from what this one learned;
@@ -925,28 +998,32 @@ def mcts_agent(iterations: int | None = DEFAULT_ITERATIONS, *, reuse: bool = Fal
     """
     if iterations is not None and (isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1):
         raise ValueError(f"iterations must be a positive whole number, got {iterations!r}")
-    unknown = set(options) - {"rule", "c", "z", "final", "solver", "rollout", "backup", "seconds", "max_nodes", "root"}
+    unknown = sorted(set(search_opts) - set(OPTION_NAMES))
     if unknown:
-        raise TypeError(f"unknown mcts_agent options: {sorted(unknown)}")
-    if options.get("final", "visits") not in ("visits", "mean"):
-        raise ValueError(f"final must be 'visits' or 'mean', got {options['final']!r}")
-    _check_backup(options.get("backup", "mean"))
-    _check_budget(iterations, options.get("seconds"), options.get("max_nodes"))
-    _resolve_rule(options.get("rule", "ucb1"), options.get("c", math.sqrt(2)), options.get("z", 2))
-    if options.get("root") not in (None,) + ROOT_RULES:
-        raise ValueError(f"an agent's root rule is one of {ROOT_RULES} (made anew for each move), got {options['root']!r}")
+        raise TypeError(
+            f"unknown mcts_agent option {unknown[0]!r}: the options are {', '.join(OPTION_NAMES)}, "
+            "options, seconds, max_nodes and reuse"
+        )
+    given = _given(**search_opts)
+    checked = search_options(None, options, **given)  # every option checked now, not at the first move
+    if checked.root is not None and checked.root not in ROOT_RULES:
+        raise ValueError(f"an agent's root rule is one of {ROOT_RULES} (made anew for each move), got {checked.root!r}")
+    _check_budget(iterations, seconds, max_nodes)
+    settings = (tuple(sorted(_given(seconds=seconds, max_nodes=max_nodes).items())), tuple(sorted(given.items())), options)
     if reuse:
-        return MemoryAgent(partial(_agent_step, iterations, tuple(sorted(options.items()))))
-    return partial(_agent_move, iterations, tuple(sorted(options.items())))
+        return MemoryAgent(partial(_agent_step, iterations, settings))
+    return partial(_agent_move, iterations, settings)
 
 
-def _agent_move(iterations, options, game, state, rng):
+def _agent_move(iterations, settings, game, state, rng):
     """One move of an ``mcts_agent``: module level, so agents pickle for worker processes."""
-    return mcts_move(game, state, iterations, rng, **dict(options)).move
+    budget, given, options = settings
+    return mcts_move(game, state, iterations, rng, options=options, **dict(budget), **dict(given)).move
 
 
-def _agent_step(iterations, options, game, state, rng, memory):
+def _agent_step(iterations, settings, game, state, rng, memory):
     """One move of an ``mcts_agent(reuse=True)``: the move and the tree still reachable after it."""
+    budget, given, options = settings
     tree = None if memory is None else subtree(game, memory, state)
-    found = mcts_move(game, state, iterations, rng, tree=tree, **dict(options))
+    found = mcts_move(game, state, iterations, rng, tree=tree, options=options, **dict(budget), **dict(given))
     return found.move, subtree(game, found.tree, game.play(state, found.move))

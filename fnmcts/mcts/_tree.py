@@ -326,7 +326,7 @@ def diff(tree_a, tree_b) -> TreeDiff:
     >>> from fnmcts.rng import make_rng
     >>> from ._search import search, uct
     >>> game = Nim(heap=15)
-    >>> before = search(game, game.start(), 20, make_rng(1))
+    >>> before = search(game, game.start(), 20, make_rng(1), rule="tutorial")  # uct's rule
     >>> after, result = uct(game, before, game.start(), make_rng(2))
     >>> d = diff(before, after)
     >>> len(d.added), len(d.removed), len(d.changed), sorted(state["heap"] for state in d.states())

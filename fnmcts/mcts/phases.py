@@ -65,12 +65,11 @@ from fractions import Fraction
 from typing import Any, NamedTuple
 
 from ..matches import playout
-from ..protocol import CHANCE, check_state, may_repeat, payoff_range, sample_outcome
+from ..protocol import CHANCE, may_repeat, payoff_range, sample_outcome
 from ..rng import check_rng
 from ._graph import mover_into, rescaler
 from ._records import (
     EMPTY_RECORD,
-    Record,
     add_payoff,
     builtin_rule,
     counts_of,
@@ -190,7 +189,7 @@ class Path(NamedTuple):
 
 
 def select(game, tree, state, rng: random.Random, rule=ucb, *, backup: str = "mean", solver: bool = False,
-           root=None) -> Path:
+           replay=None, root=None) -> Path:
     """Walk down ``tree`` from ``state``, rating children with ``rule``; return the ``Path``.
 
     At a state the tree knows, draw the chance outcomes (roll the dice) until a
@@ -199,8 +198,11 @@ def select(game, tree, state, rng: random.Random, rule=ucb, *, backup: str = "me
     does not know, at the end of the game, at a state the solver has proven
     (``solver=True``), or at a state already on this path (a game whose states
     repeat). Consumes ``rng`` for the dice only; nothing is modified.
-    ``root``: a root rule (``fnmcts.mcts.enhancements.SequentialHalving``)
-    that chooses instead of ``rule`` at ``state`` when ``state`` is a decision.
+    ``replay``: the chance outcomes to take, in order, instead of drawing
+    them (a walk replayed: the ``outcomes`` of a path's steps, one after the
+    other); ``rng`` is then not read. ``root``: a root rule
+    (``fnmcts.mcts.enhancements.SequentialHalving``) that chooses instead of
+    ``rule`` at ``state`` when ``state`` is a decision.
 
     >>> from fnmcts.games import Nim
     >>> game = Nim(heap=3, max_take=2)
@@ -216,7 +218,10 @@ def select(game, tree, state, rng: random.Random, rule=ucb, *, backup: str = "me
     (a win so far: 1.0); below it, neither move is in the tree, so the first is
     a new state.
     """
-    check_rng(rng)
+    if replay is None:
+        check_rng(rng)
+    else:
+        replay = iter(replay)
     expectimax = _check_backup(backup) == "expectimax"
     builtin = builtin_rule(rule) or ()
     repeats = may_repeat(game)
@@ -239,7 +244,9 @@ def select(game, tree, state, rng: random.Random, rule=ucb, *, backup: str = "me
             return Path(state, mover, tuple(steps), node, "terminal", tuple(game.payoff(node)))
         decision, outcomes = node, []
         while player is CHANCE:
-            outcome = sample_outcome(game, decision, rng)
+            outcome = sample_outcome(game, decision, rng) if replay is None else next(replay, _NONE_LEFT)
+            if outcome is _NONE_LEFT:
+                raise ValueError(f"the outcomes to replay ran out at {decision!r}")
             outcomes.append(outcome)
             decision = game.play(decision, outcome)
             player = game.to_move(decision)
@@ -269,6 +276,9 @@ def select(game, tree, state, rng: random.Random, rule=ucb, *, backup: str = "me
             if node in seen:
                 return Path(state, mover, tuple(steps), node, "repeat")
             seen.add(node)
+
+
+_NONE_LEFT = object()
 
 
 def _first_best(scores) -> int:
@@ -317,17 +327,24 @@ def expand(game, tree, path: Path):
 # -- 3. simulate --------------------------------------------------------------------------
 
 
-def simulate(game, state, rng: random.Random, rollout=None) -> tuple:
+def simulate(game, state, rng: random.Random, rollout=None, *, moves: bool = False) -> tuple:
     """Play one game from ``state`` to the end (random moves, or ``rollout``'s); return its payoff.
 
     ``rollout`` is an agent, ``(game, state, rng) -> move`` (``fnmcts.matches.playout``).
     Random play runs on the game's own ``random_payoff`` kernel when it has
     one: the same draws as the playout (each game's property tests check it).
+    ``moves=True``: return ``(payoff, moves)``, the moves and chance outcomes
+    the playout took, in order, with the same draws (a trace keeps them).
 
     >>> from fnmcts.games import Nim
     >>> simulate(Nim(heap=5), Nim(heap=5).start(), random.Random(2))
     (1, -1)
+    >>> simulate(Nim(heap=5), Nim(heap=5).start(), random.Random(2), moves=True)  # take 3, take 2: the last loses
+    ((1, -1), (3, 2))
     """
+    if moves:
+        end, played = playout(game, state, rng, rollout, moves=True)
+        return tuple(game.payoff(end)), played
     if rollout is None:
         kernel = getattr(game, "random_payoff", None)
         if kernel is not None:

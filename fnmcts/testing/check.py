@@ -1,0 +1,596 @@
+"""``check_game``: every game law on hypothesis walks, and the shortest walk to a law that fails.
+
+``check_game(game)`` draws walks from the start with hypothesis, checks every
+law at every state on the way and, when one fails, searches breadth-first for
+the shortest walk to a failing state (the earliest moves first), which it
+reports in an ``AssertionError``: the law, the moves from the start, the state
+and the problem. ``find_counterexample(game, law)`` returns that
+``Counterexample`` as a value instead.
+
+>>> from fnmcts.games.nim import Nim
+>>> check_game(Nim(heap=7, max_take=3), max_examples=20)
+('moves_stable_and_legal', 'play_pure', 'hash_consistent', 'terminal_iff_nobody_to_move',
+ 'chance_probabilities', 'payoff_in_range', 'json_round_trip', 'playthrough_ends', 'symmetry',
+ 'solver_recursion', 'agents_legal')
+"""
+
+from __future__ import annotations
+
+import inspect
+import random
+from typing import Any, Callable, NamedTuple
+
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import seed as _hypothesis_seed
+from hypothesis import strategies as st
+from pyrsistent import pmap
+
+from ..limits import STATE_LIMIT, TooLarge, size_hint
+from ._walk import DEFAULT_MAX_STEPS, choices, fresh
+from .laws import (
+    LAWS,
+    _first_decision,
+    agents_for,
+    builtin_agents,
+    count_states,
+    law_agents_legal,
+    law_solver_recursion,
+    law_symmetry,
+)
+from .strategies import _walks
+
+__all__ = ["DEFAULT_EXACT_LIMIT", "Counterexample", "find_counterexample", "check_game", "CheckEstimate",
+           "estimate_check"]
+
+DEFAULT_EXACT_LIMIT = STATE_LIMIT
+"""The default bound on the states ``check_game`` lets the exact solver visit: the solver's own limit."""
+
+
+class Counterexample(NamedTuple):
+    """A law that fails: its name, the moves from the start, the bad state, what went wrong.
+
+    >>> from fnmcts.games.nim import Nim
+    >>> def law_heap_not_two(game, state):
+    ...     assert state["heap"] != 2, "the heap is 2"
+    >>> found = find_counterexample(Nim(heap=9, max_take=3), law_heap_not_two)
+    >>> isinstance(found, Counterexample), found.state["heap"], found.error
+    (True, 2, 'the heap is 2')
+    """
+
+    law: str
+    path: tuple
+    state: Any
+    error: str
+
+# -- running laws under hypothesis -------------------------------------------------------
+
+
+def _law_function(law) -> tuple[str, Callable]:
+    if callable(law):
+        return getattr(law, "__name__", "law").removeprefix("law_"), law
+    try:
+        return law, LAWS[law]
+    except (KeyError, TypeError):
+        raise ValueError(f"unknown law {law!r}; choose one of {', '.join(LAWS)}") from None
+
+
+def _check_bound(name, value, low):
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be a whole number, got {value!r}")
+    if value < low:
+        raise ValueError(f"{name} must be at least {low}, got {value}")
+    return value
+
+
+def find_counterexample(
+    game,
+    law,
+    *,
+    max_examples: int = 100,
+    max_steps: int = DEFAULT_MAX_STEPS,
+    seed: int = 0,
+    end_only: bool = False,
+    shrink_budget: int = 2000,
+    progress: Callable[[int], Any] | None = None,
+    **options,
+) -> Counterexample | None:
+    """The shortest counterexample to ``law`` (a name in ``LAWS`` or a function) found, or None.
+
+    Hypothesis draws ``max_examples`` walks from the start (at most ``max_steps``
+    steps) and checks the law at every state of each walk (with ``end_only``, at
+    the last one). At the first failure, a breadth-first search over the walks
+    no longer than the failing one (at most ``shrink_budget`` distinct states)
+    finds the shortest walk that fails, the earliest moves first. Only when that
+    search runs out of budget (or finds nothing: a law that depends on its
+    ``rng``) does hypothesis shrink the failing walk itself, which takes long
+    on long walks through states that repeat. ``options`` go to the law where
+    it takes them (``rng`` is drawn with ``st.randoms``; ``max_steps`` is the
+    playthrough bound). ``seed`` makes the search reproducible; ``progress``,
+    when given, is called with 1 after each walk checked.
+
+    >>> from fnmcts.games.nim import Nim
+    >>> def law_heap_not_two(game, state):
+    ...     assert state["heap"] != 2, "the heap is 2"
+    >>> found = find_counterexample(Nim(heap=9, max_take=3), law_heap_not_two)
+    >>> found.law, found.path, found.error
+    ('heap_not_two', (1, 3, 3), 'the heap is 2')
+    """
+    name, function = _law_function(law)
+    _check_bound("max_examples", max_examples, 1)
+    _check_bound("max_steps", max_steps, 0)
+    accepted = inspect.signature(function).parameters
+    options = {k: v for k, v in {**options, "max_steps": max_steps}.items() if k in accepted}
+    wants_rng = "rng" in accepted and "rng" not in options
+
+    def search(shrink: bool) -> list:
+        failures, held = [], set()  # held: the states where the law held (it draws nothing: it holds there again)
+        phases = (Phase.explicit, Phase.reuse, Phase.generate) + ((Phase.shrink,) if shrink else ())
+
+        @settings(
+            max_examples=max_examples,
+            deadline=None,
+            database=None,
+            derandomize=False,
+            report_multiple_bugs=False,
+            suppress_health_check=list(HealthCheck),
+            phases=phases,
+        )
+        @_hypothesis_seed(seed)
+        @given(walk=_walks(game, max_steps), rng=st.randoms(use_true_random=True) if wants_rng else st.none())
+        def run(walk, rng):
+            moves, states = walk
+            chosen = list(enumerate(states))[-1:] if end_only else enumerate(states)
+            extra = {"rng": rng} if wants_rng else {}
+            try:
+                for depth, state in chosen:
+                    if not wants_rng and _holds(held, state):
+                        continue
+                    drawn = rng.getstate() if wants_rng else None
+                    try:
+                        function(game, fresh(state), **options, **extra)
+                    except Exception as error:
+                        failures.append((Counterexample(name, moves[:depth], state, _message(error)), drawn))
+                        raise _LawFailed(failures[-1][0].error) from None
+                    if not wants_rng:
+                        _hold(held, state)
+            finally:
+                if progress is not None and not shrink:
+                    progress(1)
+
+        try:
+            run()
+        except Exception:
+            if not failures:
+                raise
+        return failures
+
+    failures = search(shrink=False)
+    if not failures:
+        return None
+    found, drawn = failures[-1]
+    shortest = _shortest(game, function, options, found, drawn, shrink_budget)
+    if shortest is not None:
+        return shortest
+    found, drawn = search(shrink=True)[-1]  # the same walk (same seed), shrunk by hypothesis
+    return _shortest(game, function, options, found, drawn, shrink_budget, within=len(found.path) - 1) or found
+
+
+def _holds(held: set, state) -> bool:
+    """True when the law held at a state equal to ``state`` (an unhashable state is never found)."""
+    try:
+        return state in held
+    except Exception:
+        return False
+
+
+def _hold(held: set, state) -> None:
+    """Remember that the law held at ``state``, if it can be remembered (hashable)."""
+    try:
+        held.add(state)
+    except Exception:
+        pass
+
+
+def _message(error: BaseException) -> str:
+    """What went wrong, as a law's report says it: an assertion's own text, else the exception's type and text."""
+    return str(error) if isinstance(error, AssertionError) else f"{type(error).__name__}: {error}"
+
+
+def _shortest(game, function, options, found: Counterexample, drawn, budget: int,
+              within: int | None = None) -> Counterexample | None:
+    """The shortest walk to a failing state, breadth-first over walks no longer than ``found``'s; None if out of budget.
+
+    The search visits the states by depth, moves in order, each state once, and
+    returns the first that fails: the shortest walk, with the earliest moves. It
+    gives up (None) after ``budget`` states, or where the game fails while
+    searching (unhashable states), or when no walk of at most ``within`` steps
+    (default: ``found``'s length) fails. A law that takes an ``rng`` gets at
+    every state a generator in the state ``drawn`` (the failing example's), so
+    it draws as it did where it failed.
+    """
+    accepted = inspect.signature(function).parameters
+    depth = len(found.path) if within is None else within
+    level, seen, checked = [((), game.start())], set(), 0
+    try:
+        seen.add(level[0][1])
+        for _ in range(depth + 1):
+            following = []
+            for path, state in level:
+                checked += 1
+                if checked > budget:
+                    return None
+                extra = {}
+                if "rng" in accepted and "rng" not in options:
+                    extra["rng"] = random.Random()
+                    extra["rng"].setstate(drawn)
+                try:
+                    function(game, fresh(state), **options, **extra)
+                except Exception as error:
+                    return Counterexample(found.law, path, state, _message(error))
+                for move in choices(game, state):
+                    child = game.play(fresh(state), move)
+                    if child not in seen:
+                        seen.add(child)
+                        following.append((path + (move,), child))
+            level = following
+    except Exception:  # unhashable states, or a game that fails while searching
+        return None
+    return None
+
+
+class _LawFailed(AssertionError):
+    """Raised inside the hypothesis run: one type and one place, so hypothesis shrinks one failure."""
+
+
+def _describe(game, counterexample: Counterexample) -> str:
+    where = f"moves from the start: {counterexample.path!r}" if counterexample.path else "at the start"
+    return (
+        f"game law {counterexample.law!r} fails for {game!r}\n"
+        f"  {where}\n"
+        f"  state: {counterexample.state!r}\n"
+        f"  problem: {counterexample.error}"
+    )
+
+
+def check_game(
+    game,
+    *,
+    laws=None,
+    skip=(),
+    max_examples: int = 100,
+    max_steps: int = DEFAULT_MAX_STEPS,
+    exact: bool = True,
+    exact_limit: int = DEFAULT_EXACT_LIMIT,
+    agents=None,
+    seed: int = 0,
+    progress: Callable[[int], Any] | None = None,
+) -> tuple:
+    """Check every law on ``game``; return the names of the laws checked, or raise AssertionError.
+
+    The error names the first failing law and shows the shrunk counterexample:
+    the moves from the start, the state they reach and the problem.
+
+    - ``laws``: the laws to run (names in ``LAWS`` or law functions; default all),
+      ``skip``: names to leave out;
+    - ``max_examples``: walks drawn per law; ``max_steps``: the playthrough bound,
+      also the longest walk;
+    - ``exact``: run the exact-solver law. The whole game is solved once when at
+      most ``exact_limit`` states are reachable; a bigger game is checked on the
+      subgames below the walks' last states that have at most ``exact_limit``
+      states (``exact=False`` skips the law, and the ``exact`` agent with it);
+    - ``agents``: the agents of the agent law, by name (default:
+      ``builtin_agents()``);
+    - ``seed``: the hypothesis seed, so a run is reproducible;
+    - ``progress``: called with a number of walks done, ``max_examples`` per
+      law in all (a progress bar's update; core functions never print).
+
+    ``estimate_check`` says beforehand how long the call would take.
+
+    >>> from fnmcts.games.shut_the_box import ShutTheBox
+    >>> check_game(ShutTheBox(levers=5), laws=["chance_probabilities", "solver_recursion"])
+    ('chance_probabilities', 'solver_recursion')
+    """
+    from ..exact import solve
+
+    chosen = _chosen(game, laws, skip, exact, exact_limit)
+    sizes = []
+
+    def is_small() -> bool:  # counted once, when a law needs it; a game that fails counting is not small
+        if not sizes:
+            try:
+                sizes.append(exact and count_states(game, limit=exact_limit) <= exact_limit)
+            except Exception:
+                sizes.append(False)
+        return sizes[0]
+
+    done, solutions = [], []
+
+    def solution(name):  # the whole game solved once, for the laws that read exact values; None: not solved
+        if not solutions:
+            try:
+                solutions.append(solve(game))
+            except TooLarge:  # the library's limits (memory): the subgames below the walks are checked instead
+                solutions.append(None)
+            except Exception as error:
+                raise AssertionError(
+                    _describe(game, Counterexample(name, (), game.start(), f"the exact solver raised "
+                                                   f"{type(error).__name__}: {error}"))
+                ) from None
+        return solutions[0]
+
+    for name, function in chosen:
+        options, end_only = {}, False
+        if function is law_solver_recursion or (function is law_symmetry and exact):
+            if is_small() and solution(name) is not None:
+                options["solution"] = solution(name)
+            else:
+                options["limit"], end_only = exact_limit, True
+        elif function is law_symmetry:  # exact=False: the moves and payoffs of the images, not their values
+            options["limit"] = 0
+        if function is law_agents_legal:
+            if agents is None:  # the built-in agents that play this game; the solving ones (exact, perfect,
+                # montecarlo-perfect) only if it is small
+                if is_small():
+                    chosen_agents = builtin_agents(game=game)  # solved once for every walk
+                else:
+                    chosen_agents = builtin_agents().discard("exact").discard("perfect").discard("montecarlo-perfect")
+                chosen_agents = agents_for(game, chosen_agents)
+            else:
+                chosen_agents = pmap(agents)
+            options["agents"] = chosen_agents
+        walked = []
+
+        def walk_done(k, walked=walked):
+            walked.append(k)
+            if progress is not None:
+                progress(k)
+
+        found = find_counterexample(
+            game,
+            function,
+            max_examples=max_examples,
+            max_steps=max_steps,
+            seed=seed,
+            end_only=end_only,
+            progress=walk_done,
+            **options,
+        )
+        if found is not None:
+            raise AssertionError(_describe(game, found._replace(law=name)))
+        if progress is not None and sum(walked) < max_examples:
+            progress(max_examples - sum(walked))  # fewer walks than asked: the game has no more to draw
+        done.append(name)
+    return tuple(done)
+
+
+def _chosen(game, laws, skip, exact: bool, exact_limit: int) -> list:
+    """``[(name, law function), ...]``: the laws a check runs, the options checked."""
+    if isinstance(laws, str) or callable(laws):  # one law, named or given
+        laws = [laws]
+    if isinstance(skip, str):
+        skip = [skip]
+    if getattr(game, "to_move", None) is None:
+        raise TypeError(f"check_game needs a game of the fnmcts protocol, got {game!r}")
+    chosen = [_law_function(law) for law in (LAWS if laws is None else laws)]
+    skip = set(skip)
+    unknown = skip - set(LAWS) - {name for name, _ in chosen}
+    if unknown:
+        raise ValueError(f"unknown law(s) to skip: {', '.join(sorted(map(str, unknown)))}")
+    chosen = [(name, function) for name, function in chosen if name not in skip]
+    if not exact:
+        chosen = [(name, function) for name, function in chosen if function is not law_solver_recursion]
+    _check_bound("exact_limit", exact_limit, 1)
+    return chosen
+
+
+
+
+class CheckEstimate(NamedTuple):
+    """How long ``check_game`` would take: in all, law by law, and options that would make it quick.
+
+    ``quick`` maps options of ``check_game`` (``max_examples``, ``exact_limit``,
+    ``exact``, ``max_steps``, ``agents``) to values that bring the estimate near
+    ``target`` seconds (empty when it is already quick); ``quick_seconds`` is
+    the estimate with them.
+
+    >>> from fnmcts.games.nim import Nim
+    >>> estimate = estimate_check(Nim(heap=10))
+    >>> estimate.seconds < 60, [name for name, _ in estimate.laws][:2]
+    (True, ['moves_stable_and_legal', 'play_pure'])
+    """
+
+    seconds: float
+    laws: tuple  # ((law name, seconds), ...)
+    walk_states: float  # the states a walk checks, on average
+    quick: dict
+    quick_seconds: float
+
+
+def _timed(clock, function, *args, **options) -> float:
+    started = clock()
+    function(*args, **options)
+    return clock() - started
+
+
+def estimate_check(
+    game,
+    *,
+    laws=None,
+    skip=(),
+    max_examples: int = 100,
+    max_steps: int = DEFAULT_MAX_STEPS,
+    exact: bool = True,
+    exact_limit: int = DEFAULT_EXACT_LIMIT,
+    agents=None,
+    budget: float = 2.0,
+    target: float = 20.0,
+    clock: Callable[[], float] = None,
+) -> CheckEstimate:
+    """Estimate the seconds ``check_game`` with these options would take, from a pilot of about ``budget`` seconds.
+
+    The pilot plays a few random walks as the strategies draw them (a length
+    up to ``max_steps``, then random steps) and times each law on their
+    states; the exact solver's cost is timed on a smaller count and scaled to
+    ``exact_limit`` states. The figure is rough (within a few times either
+    way): enough to say beforehand that the defaults would take minutes, and
+    which options make a check quick.
+
+    >>> from fnmcts.games import TicTacToe
+    >>> estimate_check(TicTacToe(), laws=["json_round_trip"]).laws[0][0]
+    'json_round_trip'
+    """
+    import time
+
+    from ..exact import solve
+
+    clock = time.perf_counter if clock is None else clock
+    chosen = _chosen(game, laws, skip, exact, exact_limit)
+    share = budget / (len(chosen) + 2)  # the pilot's time: the walks, the game's size, then each law
+    rng = random.Random(0)
+    started = clock()
+    walks, steps_timed, step_time = [], 0, 0.0
+    while len(walks) < 8 and (len(walks) < 2 or clock() - started < share):
+        length = rng.randint(0, max_steps)
+        state, states = game.start(), [game.start()]
+        for _ in range(length):
+            here = choices(game, state)
+            if not here:
+                break
+            before = clock()
+            try:
+                state = game.play(state, here[int(rng.random() * len(here))])
+            except Exception:  # a broken game: the laws will say so; the walk stops here
+                break
+            step_time += clock() - before
+            steps_timed += 1
+            states.append(state)
+            if clock() - started > share and len(states) > 8:
+                break
+        walks.append(states)
+    per_step = step_time / max(1, steps_timed)
+    walk_states = sum(len(w) for w in walks) / len(walks)
+    seen = [s for w in walks for s in w]
+    try:
+        distinct = len(set(seen)) / len(seen)
+    except TypeError:  # unhashable states: every one is checked
+        distinct = 1.0
+    sample = [seen[int(i * len(seen) / 8)] for i in range(8)] if len(seen) > 8 else seen
+
+    # the game's size: check_game counts it once (up to exact_limit states) when a law needs the solver
+    probe = min(exact_limit, 2000)
+    try:
+        counted = _timed(clock, count_states, game, limit=probe)
+        size = count_states(game, limit=probe)
+    except Exception:  # a game that fails while counting is not solved: its laws fail first
+        counted, size, exact = 0.0, 1, False
+    try:
+        hinted = size_hint(game, game.start())[0]
+    except Exception:
+        hinted = None
+    states = size if size <= probe else (hinted if hinted is not None and hinted <= exact_limit else None)
+    small = exact and states is not None
+    per_state = counted / min(size, probe)
+    one_time, solver_per_walk = 0.0, 0.0
+    try:
+        if exact and small:
+            one_time = _timed(clock, solve, game) if size <= probe else per_state * states * 6
+        elif exact:
+            one_time = per_state * exact_limit  # counting to exact_limit: the game is too big to solve whole
+            ends = [w[-1] for w in walks][:4]
+            below = [count_states(game, end, limit=probe) for end in ends]
+            solver_per_walk = per_state * 6 * sum(b if b <= probe else exact_limit for b in below) / len(below)
+    except Exception:  # the solver fails on this game: its law says so at once
+        one_time, solver_per_walk = 0.0, 0.0
+    checks = max_examples * walk_states * distinct  # the states a law that draws nothing is checked at
+    if states is not None or size <= probe:
+        checks = min(checks, states if states is not None else size)
+
+    def law_cost(function, options) -> float:
+        accepted = inspect.signature(function).parameters
+        extra = {k: v for k, v in options.items() if k in accepted}
+        spent, timed = 0.0, 0
+        for state in sample:
+            if timed and spent > share:
+                break
+            try:
+                spent += _timed(clock, function, game, fresh(state), **extra)
+            except Exception:
+                spent += per_step
+            timed += 1
+        return spent / max(1, timed)
+
+    rows, random_seconds = [], 0.0
+    for name, function in chosen:
+        draws = "rng" in inspect.signature(function).parameters
+        evaluations = max_examples * walk_states if draws else checks
+        if function is law_solver_recursion:
+            seconds = max_examples * solver_per_walk if not small else checks * per_step * 4
+        elif function is law_agents_legal:
+            # each agent once at the first decision (as check_game tries them before it starts), then at every state
+            candidates = builtin_agents().discard("exact").discard("perfect").discard("montecarlo-perfect")
+            first, per_state = _first_decision(game), 0.0
+            for agent_name, agent in (candidates if agents is None else pmap(agents)).items():
+                try:
+                    spent = _timed(clock, agent, game, first, random.Random(0)) if first is not None else 0.0
+                except Exception:
+                    continue  # an agent that does not play the game is left out
+                per_state += spent
+                if agent_name == "random":
+                    random_seconds = evaluations * spent
+            one_time += per_state
+            seconds = evaluations * per_state
+        else:
+            seconds = evaluations * law_cost(function, {"max_steps": max_steps, "rng": random.Random(0), "limit": 0})
+        rows.append((name, seconds))
+    # hypothesis's own work and the walks' steps, measured with a law that checks nothing: 2 walks, then 8 (the
+    # difference is the cost of a walk, the rest the cost of a run)
+    try:
+        two = _timed(clock, find_counterexample, game, _law_nothing, max_examples=2, max_steps=max_steps, seed=1)
+        eight = _timed(clock, find_counterexample, game, _law_nothing, max_examples=8, max_steps=max_steps, seed=1)
+    except Exception:
+        two = eight = 0.0
+    per_walk = max(0.0, eight - two) / 6
+    per_run = max(0.0, two - 2 * per_walk)
+    rows = [(name, seconds + per_run + max_examples * per_walk) for name, seconds in rows]
+    total = one_time + sum(seconds for _, seconds in rows)
+    quick, quick_total = _quick(rows, total, one_time, max_examples, exact, exact_limit, max_steps, walk_states,
+                                solver_per_walk, target, random_seconds)
+    return CheckEstimate(total, tuple(rows), walk_states, quick, quick_total)
+
+
+def _law_nothing(game, state) -> bool:
+    """A law that always holds: the cost of walking, without a law's."""
+    return True
+
+
+def _quick(rows, total, one_time, max_examples, exact, exact_limit, max_steps, walk_states, solver_per_walk,
+           target, random_seconds) -> tuple:
+    """``(options, seconds)``: options of check_game that bring ``total`` near ``target`` seconds."""
+    if total <= target:
+        return {}, total
+    options, solver, agents = {}, dict(rows).get("solver_recursion", 0.0), dict(rows).get("agents_legal", 0.0)
+    if agents > target / 2 and agents > 2 * random_seconds:
+        from ..agents import random_agent
+
+        options["agents"] = pmap({"random": random_agent})
+        total -= agents - random_seconds
+    rest, fixed = total - solver - one_time, 0.0
+    if exact and (solver + one_time) > target / 2:
+        small_limit = 1000
+        if exact_limit > small_limit:
+            options["exact_limit"] = small_limit
+            scale = small_limit / exact_limit
+            fixed = (one_time + solver) * scale
+        else:
+            options["exact"] = False
+    else:
+        fixed = solver + one_time
+    if walk_states > 100 and max_steps > 100:
+        options["max_steps"] = 100
+        rest *= 100 / walk_states
+    if rest + fixed > target:
+        examples = max(10, int(max_examples * max(0.0, target - fixed) / max(rest, 1e-9)))
+        if examples < max_examples:
+            options["max_examples"] = examples
+            rest *= examples / max_examples
+    return options, rest + fixed

@@ -1,0 +1,411 @@
+"""Counting a game's states and histories ply by ply, as chess engines count ("perft") and OpenSpiel's tests do.
+
+``count(game, depth)`` walks the game breadth-first from the start and returns
+a ``Count``: for each ply, the distinct states reached in exactly that many
+steps (how many of them a player, chance or nobody is to move at), the
+*histories* (the step sequences of that length: a state reached along several
+paths counts once as a state and once per path as a history), and the games
+that end there; the terminal states by outcome; and, with ``divide=True``, the
+histories below each first step (perft's "divide", to bisect a wrong count).
+
+A step is a move or a chance outcome alike (OpenSpiel's histories count chance
+outcomes the same way). Chance nodes are counted both ways: ``histories`` counts
+each outcome as a branch, ``weighted`` weighs each by its probability (a
+``Fraction``: equal to ``histories`` in a game without chance; at the end, the
+expected number of games when the players' choices branch and the dice are
+averaged).
+
+The counts are known for many games, so they test a game's rules against
+published numbers (``fnmcts.testing.goldens``): tic-tac-toe has 5,478 states and
+549,946 histories, and 255,168 games, 131,184 of them won by the first player.
+
+>>> from fnmcts.games import TicTacToe
+>>> counted = count(TicTacToe())
+>>> counted.states, counted.histories, counted.games
+(5478, 549946, 255168)
+>>> [ply.states for ply in counted.plies]
+[1, 9, 72, 252, 756, 1260, 1520, 1140, 390, 78]
+>>> print(count(TicTacToe(), 2, divide=True))
+TicTacToe(): 2 plies
+ply  states  to move  chance  ended  histories  games
+  0       1        1       0      0          1      0
+  1       9        9       0      0          9      0
+  2      72       72       0      0         72      0
+all      82       82       0      0         82      0
+divide (histories at ply 2 below each first step)
+  X at 0:  8
+  X at 1:  8
+  X at 2:  8
+  X at 3:  8
+  X at 4:  8
+  X at 5:  8
+  X at 6:  8
+  X at 7:  8
+  X at 8:  8
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any, Callable, NamedTuple
+
+from ..limits import MemoryWatch, TooLarge, memory_budget
+from ..protocol import CHANCE, describe_move, may_repeat, symmetries
+from ._walk import game_call
+
+__all__ = ["Ply", "Outcome", "FirstStep", "Count", "count", "outcome_name"]
+
+
+class Ply(NamedTuple):
+    """What a count found at one ply (steps from the start): states, who is to move, histories, games ended.
+
+    >>> from fnmcts.games import Nim
+    >>> count(Nim(heap=3, max_take=2)).plies[2]
+    Ply(ply=2, states=2, decisions=1, chance=0, terminal=1, histories=3, weighted=Fraction(3, 1), games=2)
+    """
+
+    ply: int
+    states: int  # distinct states reached in exactly ``ply`` steps (up to symmetry when asked)
+    decisions: int  # of which a player is to move
+    chance: int  # of which chance is to move
+    terminal: int  # of which the game is over
+    histories: int  # step sequences of length ``ply`` from the start, each chance outcome a branch
+    weighted: Fraction  # the same, each weighted by the probability of its chance outcomes
+    games: int  # histories that end at this ply
+
+
+class Outcome(NamedTuple):
+    """The terminal states with one payoff: how many positions, how many games end there, and weighted.
+
+    >>> from fnmcts.games import Nim
+    >>> count(Nim(heap=3, max_take=2)).outcomes  # misere: who takes the last one loses
+    (Outcome(payoff=(1, -1), name='player 1 wins', positions=1, games=2, weighted=Fraction(2, 1)), Outcome(payoff=(-1, 1), name='player 2 wins', positions=1, games=1, weighted=Fraction(1, 1)))
+    """
+
+    payoff: tuple
+    name: str
+    positions: int  # distinct terminal states with this payoff
+    games: int  # histories that end in one of them
+    weighted: Fraction  # those histories weighted by their chance outcomes' probabilities
+
+
+class FirstStep(NamedTuple):
+    """One line of perft's divide: a first step, how it reads, and the histories at the last ply below it.
+
+    >>> from fnmcts.games import Nim
+    >>> count(Nim(heap=4), 2, divide=True).divide[0]
+    FirstStep(step=1, text='take 1', histories=3)
+    """
+
+    step: Any
+    text: str
+    histories: int
+
+
+class Count(NamedTuple):
+    """The result of ``count``: a value that prints as a table (``str``) and has a JSON form (``to_json``).
+
+    >>> from fnmcts.games import Nim
+    >>> counted = count(Nim(heap=3, max_take=2))
+    >>> counted.states, counted.histories, counted.games, counted.complete
+    (6, 7, 3, True)
+    """
+
+    game: str
+    depth: int | None  # the depth asked for; None: to the end
+    up_to_symmetry: bool
+    plies: tuple  # of Ply, from ply 0
+    states: int  # distinct states over all plies
+    terminal_states: int  # distinct terminal states over all plies
+    outcomes: tuple  # of Outcome, by payoff
+    divide: tuple | None  # of FirstStep (a first step, its text, the histories at the last ply below it), if asked
+    complete: bool  # no state beyond the last ply: the whole game was counted
+
+    @property
+    def histories(self) -> int:
+        """All histories up to the last ply, the empty one included (OpenSpiel's "histories").
+
+        >>> from fnmcts.games import Nim
+        >>> count(Nim(heap=3, max_take=2)).histories  # 1 + 2 + 3 + 1
+        7
+        """
+        return sum(ply.histories for ply in self.plies)
+
+    @property
+    def games(self) -> int:
+        """The histories that end the game (each a whole game), over all plies.
+
+        >>> from fnmcts.games import Nim
+        >>> count(Nim(heap=4, max_take=2)).games  # the ways to write 4 as a sum of 1s and 2s
+        5
+        """
+        return sum(ply.games for ply in self.plies)
+
+    @property
+    def has_chance(self) -> bool:
+        """True when a chance node was met (the weighted counts may then differ from the plain ones).
+
+        >>> from fnmcts.games import Nim, ShutTheBox
+        >>> count(Nim(heap=3)).has_chance, count(ShutTheBox(levers=2), 1).has_chance
+        (False, True)
+        """
+        return any(ply.chance for ply in self.plies)
+
+    def __str__(self) -> str:
+        return _table(self)
+
+    def to_json(self) -> dict:
+        """A JSON-ready form: numbers as numbers, weighted counts as exact fractions in text.
+
+        >>> from fnmcts.games import Nim
+        >>> data = count(Nim(heap=3, max_take=2)).to_json()
+        >>> data["plies"][1], data["outcomes"][0]
+        ({'ply': 1, 'states': 2, 'decisions': 2, 'chance': 0, 'terminal': 0, 'histories': 2, 'weighted': '2', 'games': 0}, {'payoff': ['1', '-1'], 'name': 'player 1 wins', 'positions': 1, 'games': 2, 'weighted': '2'})
+        """
+        return {
+            "game": self.game,
+            "depth": self.depth,
+            "up_to_symmetry": self.up_to_symmetry,
+            "complete": self.complete,
+            "states": self.states,
+            "terminal_states": self.terminal_states,
+            "histories": self.histories,
+            "games": self.games,
+            "plies": [ply._asdict() | {"weighted": str(ply.weighted)} for ply in self.plies],
+            "outcomes": [
+                {"payoff": [str(x) for x in o.payoff], "name": o.name, "positions": o.positions, "games": o.games,
+                 "weighted": str(o.weighted)}
+                for o in self.outcomes
+            ],
+            "divide": None if self.divide is None else [
+                {"step": _json_step(d.step), "text": d.text, "histories": d.histories} for d in self.divide],
+        }
+
+
+def _json_step(step):
+    return step if isinstance(step, (int, str)) and not isinstance(step, bool) else repr(step)
+
+
+def outcome_name(payoff, num_players: int) -> str:
+    """How a payoff reads: "player N wins" (a unique best payoff), "draw", or the payoff of one player.
+
+    >>> outcome_name((1, -1), 2), outcome_name((0, 0), 2), outcome_name((Fraction(1, 3),), 1)
+    ('player 1 wins', 'draw', 'payoff 1/3')
+    """
+    if num_players == 1:
+        return f"payoff {payoff[0]}"
+    best = max(payoff)
+    winners = [i for i, x in enumerate(payoff) if x == best]
+    if len(winners) == len(payoff):
+        return "draw"
+    if len(winners) == 1:
+        return f"player {winners[0] + 1} wins"
+    return "players " + ", ".join(str(i + 1) for i in winners) + " share the best payoff"
+
+
+def count(
+    game,
+    depth: int | None = None,
+    *,
+    up_to_symmetry: bool = False,
+    divide: bool = False,
+    key: Callable[[Any], Any] | None = None,
+    state=None,
+    limit: int | None = None,
+    memory: int | None = None,
+    progress: Callable[[int], Any] | None = None,
+) -> Count:
+    """Count the states and histories of ``game`` ply by ply, to ``depth`` steps (default: to the end).
+
+    - ``up_to_symmetry``: states that are images of each other under the
+      game's ``symmetries`` hook count as one (tic-tac-toe: 765 positions; a
+      game without the hook has no symmetry but the identity); histories and
+      games are counted as without it;
+    - ``divide``: also count, below each first step, the histories at the last
+      ply (``depth`` given) or the games (``depth`` None);
+    - ``key``: states with equal keys are one position (they must have the same
+      future: the same moves to states of equal keys, the same payoffs), for a
+      game whose states hold more than the position (a history);
+    - ``state``: count from this state instead of the start;
+    - ``limit``: a ``TooLarge`` error once more distinct states than this are
+      found; ``memory``: the same once the count has taken more than this many
+      bytes (default ``fnmcts.limits.memory_budget()``: never a ``MemoryError``);
+      ``progress``: called with 1 after each ply.
+
+    A game that may repeat states (its ``may_repeat`` hook) needs a ``depth``;
+    so does a game whose play goes round in a cycle (a ``ValueError`` says so).
+
+    >>> from fnmcts.games import TicTacToe
+    >>> symmetric = count(TicTacToe(), up_to_symmetry=True)
+    >>> symmetric.states, symmetric.terminal_states, symmetric.histories
+    (765, 138, 549946)
+    """
+    if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 0):
+        raise ValueError(f"depth must be a whole number of at least 0 (or None: to the end), got {depth!r}")
+    if depth is None and may_repeat(game):
+        raise ValueError(f"{game!r} may come back to a state seen before (may_repeat): give a depth to count to")
+    identify = _identity(game, key, up_to_symmetry)
+    start = game_call("start", game.start) if state is None else state
+    players = getattr(game, "num_players", 1)
+
+    budget = memory_budget() if memory is None else memory
+    watch = MemoryWatch(budget)
+    level = {identify(start): [start, 1, Fraction(1)]}  # key -> [a state, histories, weighted histories]
+    seen, terminal_seen, outcomes = set(level), set(), {}
+    plies, ply, complete = [], 0, False
+    while level:
+        if depth is None and ply > len(seen):
+            raise ValueError(
+                f"play of {game!r} goes on for more plies ({ply}) than it has states ({len(seen)}): it goes round "
+                "in a cycle; give a depth (or declare may_repeat() and give a depth)"
+            )
+        expand = depth is None or ply < depth
+        following, decisions, chance, terminal, games = {}, 0, 0, 0, 0
+        for k, (current, histories, weighted) in level.items():
+            who = game_call("to_move", game.to_move, current)
+            if who is None:
+                terminal += 1
+                games += histories
+                payoff = tuple(game_call("payoff at the end", game.payoff, current))
+                tally = outcomes.setdefault(payoff, [0, 0, Fraction(0)])
+                if k not in terminal_seen:
+                    terminal_seen.add(k)
+                    tally[0] += 1
+                tally[1] += histories
+                tally[2] += weighted
+                continue
+            if who is CHANCE:
+                chance += 1
+            else:
+                decisions += 1
+            if not expand:
+                continue
+            if who is CHANCE:
+                steps = tuple(game_call("chance_outcomes", game.chance_outcomes, current))
+            else:
+                steps = tuple((m, 1) for m in game_call("possible_moves", game.possible_moves, current))
+            for step, p in steps:
+                child = game_call(f"play with {step!r}", game.play, current, step)
+                c = identify(child)
+                entry = following.get(c)
+                if entry is None:
+                    following[c] = [child, histories, weighted * p]
+                    if c not in seen:
+                        seen.add(c)
+                        if limit is not None and len(seen) > limit:
+                            raise TooLarge(
+                                f"counting {game!r} found more than {limit:,} distinct states by ply {ply + 1}; "
+                                "give a smaller depth (or limit=None to go on)"
+                            )
+                        if len(seen) % 4096 == 0 and watch.exceeded():
+                            raise TooLarge(
+                                f"counting {game!r} took more than its memory budget of {budget:,} bytes by ply "
+                                f"{ply + 1}, with {len(seen):,} distinct states; give a smaller depth (or memory=)"
+                            )
+                else:
+                    entry[1] += histories
+                    entry[2] += weighted * p
+        plies.append(Ply(ply, len(level), decisions, chance, terminal,
+                         sum(e[1] for e in level.values()), sum((e[2] for e in level.values()), Fraction(0)), games))
+        if progress is not None:
+            progress(1)
+        if not expand:
+            complete = not (decisions or chance)
+            break
+        level, ply = following, ply + 1
+    else:
+        complete = True
+
+    table = tuple(
+        Outcome(payoff, outcome_name(payoff, players), positions, games, weighted)
+        for payoff, (positions, games, weighted) in sorted(outcomes.items(), key=lambda item: _order(item[0]))
+    )
+    split = None
+    if divide:
+        split = tuple(
+            FirstStep(step, game_call("describe_move", describe_move, game, start, step),
+                      _below(game, child, depth, up_to_symmetry, key))
+            for step, child in _first_steps(game, start)
+        )
+    return Count(repr(game), depth, up_to_symmetry, tuple(plies), len(seen), len(terminal_seen), table, split,
+                 complete)
+
+
+def _order(payoff):
+    """Payoffs in a stable order: the first player's best first where they compare, else by text."""
+    try:
+        return (0, tuple(-float(x) for x in payoff), "")
+    except (TypeError, ValueError):
+        return (1, (), repr(payoff))
+
+
+def _identity(game, key, up_to_symmetry: bool):
+    """The function that tells a state's position: ``key``, and its orbit under the symmetries when asked."""
+    base = key if key is not None else (lambda s: s)
+    if not up_to_symmetry:
+        return base
+
+    def orbit(s):
+        images = game_call("symmetries", symmetries, game, s)
+        return frozenset([base(s), *(base(image) for image in images)])
+
+    return orbit
+
+
+def _first_steps(game, start) -> tuple:
+    """``((step, child), ...)``: the first steps from ``start`` and the states they lead to."""
+    who = game_call("to_move", game.to_move, start)
+    if who is None:
+        return ()
+    if who is CHANCE:
+        steps = [o for o, _ in game_call("chance_outcomes", game.chance_outcomes, start)]
+    else:
+        steps = game_call("possible_moves", game.possible_moves, start)
+    return tuple((step, game_call(f"play with {step!r}", game.play, start, step)) for step in steps)
+
+
+def _below(game, child, depth, up_to_symmetry, key) -> int:
+    """perft's divide for one first step: the histories at the last ply below ``child``, or its games."""
+    if depth == 0:
+        return 0
+    sub = count(game, None if depth is None else depth - 1, up_to_symmetry=up_to_symmetry, key=key, state=child)
+    return sub.games if depth is None else (sub.plies[-1].histories if len(sub.plies) == depth else 0)
+
+
+def _table(counted: Count) -> str:
+    """The count as a table: one row per ply, a total row, the outcomes, the divide."""
+    chance = counted.has_chance
+    heads = ["ply", "states", "to move", "chance", "ended", "histories"] + (["weighted"] if chance else []) + ["games"]
+    rows = []
+    for ply in counted.plies:
+        rows.append([str(ply.ply), f"{ply.states:,}", f"{ply.decisions:,}", f"{ply.chance:,}", f"{ply.terminal:,}",
+                     f"{ply.histories:,}"] + ([_fraction(ply.weighted)] if chance else []) + [f"{ply.games:,}"])
+    total = ["all", f"{counted.states:,}", f"{sum(p.decisions for p in counted.plies):,}",
+             f"{sum(p.chance for p in counted.plies):,}", f"{counted.terminal_states:,}", f"{counted.histories:,}"]
+    total += ([_fraction(sum((p.weighted for p in counted.plies), Fraction(0)))] if chance else [])
+    rows.append(total + [f"{counted.games:,}"])
+    plies = len(counted.plies) - 1
+    what = f"{plies} plies" if counted.depth is not None else f"to the end ({plies} plies)"
+    symmetric = ", states up to symmetry" if counted.up_to_symmetry else ""
+    lines = [f"{counted.game}: {what}{symmetric}", *_columns([heads, *rows])]
+    if counted.outcomes:
+        heads = ["outcome", "positions", "games"] + (["weighted"] if chance else [])
+        rows = [[o.name, f"{o.positions:,}", f"{o.games:,}"] + ([_fraction(o.weighted)] if chance else [])
+                for o in counted.outcomes]
+        lines += _columns([heads, *rows], left=1)
+    if counted.divide is not None:
+        at = f"histories at ply {counted.depth}" if counted.depth is not None else "games"
+        lines.append(f"divide ({at} below each first step)")
+        lines += _columns([[d.text + ":", f"{d.histories:,}"] for d in counted.divide], indent="  ")
+    return "\n".join(lines)
+
+
+def _columns(rows, left: int = 0, indent: str = "") -> list:
+    """``rows`` of cells as lines, each column as wide as its widest cell; the first ``left`` columns to the left."""
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return [indent + "  ".join(cell.ljust(w) if i < left else cell.rjust(w)
+                               for i, (cell, w) in enumerate(zip(row, widths))).rstrip() for row in rows]
+
+
+def _fraction(x: Fraction) -> str:
+    return f"{x.numerator:,}" if x.denominator == 1 else f"{float(x):,.6g}"

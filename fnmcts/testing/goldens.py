@@ -1,0 +1,142 @@
+"""Goldens: published numbers a game's rules must give, shipped as data, and the checks that compare a game with them.
+
+``goldens.json`` (beside this module) holds counts and Grundy values, each with
+its source: tic-tac-toe's 5,478 positions and 549,946 histories (OpenSpiel's
+tests), Connect Four's positions after n plies (OEIS A212693, through the OpenSpiel adapter), chess's perft
+numbers, Kayles's Grundy values (OEIS A002186), and the built-in Nim games'
+counts from closed forms. ``check_count(entry)`` counts the game an entry
+names (``fnmcts.testing.counts.count``) and lists every difference;
+``check_grundy(entry)`` does the same for Grundy values (``fnmcts.grundy``).
+
+>>> entry = golden("tic-tac-toe")
+>>> entry["states"], entry["histories"]
+(5478, 549946)
+>>> check_count(entry, depth=4)  # the first plies only: no difference
+()
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+
+from pyrsistent import freeze, thaw
+
+__all__ = ["goldens", "golden", "game_of", "check_count", "check_grundy", "POSITION_KEYS"]
+
+
+def goldens():
+    """The whole goldens file as an immutable value (``counts`` and ``grundy``, each a tuple of entries).
+
+    >>> data = goldens()
+    >>> data["format"], sorted(e["name"] for e in data["grundy"])
+    ('fnmcts-goldens', ['kayles'])
+    """
+    text = resources.files(__package__).joinpath("goldens.json").read_text(encoding="utf-8")
+    return freeze(json.loads(text))
+
+
+def golden(name: str):
+    """The entry called ``name`` among the counts and the Grundy values, or a ``ValueError`` listing the names.
+
+    >>> golden("kayles")["source"]
+    'OEIS A002186 (Sprague-Grundy values for the game of Kayles), n = 0..104'
+    """
+    data = goldens()
+    entries = list(data["counts"]) + list(data["grundy"])
+    for entry in entries:
+        if entry["name"] == name:
+            return entry
+    raise ValueError(f"no golden called {name!r}; there are: {', '.join(e['name'] for e in entries)}")
+
+
+def _rendered(game):
+    """States keyed by the game's picture of them (``render``): one position, one picture (OpenSpiel's boards)."""
+    from ..protocol import render
+
+    return lambda state: render(game, state)
+
+
+POSITION_KEYS = {"rendered": _rendered}
+"""How an entry's ``key`` tells positions apart: a name -> a function of the game giving ``key(state)``."""
+
+
+def game_of(entry):
+    """The game an entry names: a built-in game with its ``params``, or ``openspiel:NAME``.
+
+    >>> game_of(golden("nim 21, take 1-3, misere"))
+    Nim(heap=21, max_take=3, misere=True)
+    """
+    from ..games import GAMES
+
+    name, params = entry["game"], thaw(entry.get("params", {}))
+    if name.startswith("openspiel:"):
+        from ..openspiel import from_openspiel
+
+        return from_openspiel(name.removeprefix("openspiel:"), **params)
+    params = {k: tuple(v) if isinstance(v, list) else v for k, v in params.items()}
+    return GAMES[name](**params)
+
+
+def _differ(what: str, expected, counted) -> tuple:
+    if expected == counted:
+        return ()
+    return (f"{what}: {expected!r} expected, {counted!r} counted",)
+
+
+def check_count(entry, depth: int | None = None, game=None) -> tuple:
+    """The differences between ``entry`` and a count of its game (of ``game`` when given): ``()`` when they agree.
+
+    ``depth`` counts only so far (a fast check of the first plies); totals are
+    compared only when the count goes as deep as the entry.
+
+    >>> from fnmcts.games import Nim
+    >>> check_count(golden("nim 21, take 1-3, misere"), depth=2, game=Nim(heap=21, max_take=2))  # a slip: 1-2
+    ('states_by_ply: [1, 3, 5] expected, [1, 2, 3] counted', 'histories_by_ply: [1, 3, 9] expected, [1, 2, 4] counted')
+    """
+    from .counts import count
+
+    game = game_of(entry) if game is None else game
+    full = entry.get("depth")
+    if depth is None or (full is not None and depth >= full):
+        depth, whole = full, True
+    else:
+        whole = False
+    key = entry.get("key")
+    counted = count(game, depth, up_to_symmetry=entry.get("up_to_symmetry", False),
+                    key=None if key is None else POSITION_KEYS[key](game))
+    plies = len(counted.plies)
+    found = ()
+    for field, attribute in (("states_by_ply", "states"), ("histories_by_ply", "histories"),
+                             ("games_by_ply", "games")):
+        if field in entry:
+            expected = list(entry[field])
+            if not whole:
+                expected = expected[:plies]
+            found += _differ(field, expected, [getattr(ply, attribute) for ply in counted.plies])
+    if whole:
+        for field in ("states", "histories", "games", "terminal_states"):
+            if field in entry:
+                found += _differ(field, entry[field], getattr(counted, field))
+        if "games_by_outcome" in entry:
+            found += _differ("games_by_outcome", dict(entry["games_by_outcome"]),
+                             {o.name: o.games for o in counted.outcomes})
+    return found
+
+
+def check_grundy(entry, upto: int | None = None, game=None) -> tuple:
+    """The differences between an entry's Grundy values and ``fnmcts.grundy``'s: ``()`` when they agree.
+
+    The value for ``n`` is that of the start of the entry's game with its
+    parameter ``param`` set to ``n`` (Kayles: a row of ``n`` pins).
+
+    >>> check_grundy(golden("kayles"), upto=20)
+    ()
+    """
+    from ..grundy import grundy_values
+
+    expected = list(entry["values"])[: None if upto is None else upto + 1]
+    games = [game_of(entry.set("params", entry["params"].set(entry["param"], n))) for n in range(len(expected))]
+    rules = games[-1] if game is None else game
+    values = grundy_values(rules, [g.start() for g in games])
+    return tuple(f"n = {n}: {e} expected, {v} computed" for n, (e, v) in enumerate(zip(expected, values)) if e != v)

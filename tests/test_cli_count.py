@@ -1,0 +1,59 @@
+"""``fnmcts count GAME``: the counts of ``fnmcts.testing.count`` at the command line."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from fnmcts.cli import main
+
+
+def _json(capsys, argv):
+    status = main(argv)
+    return status, json.loads(capsys.readouterr().out)
+
+
+def test_count_tic_tac_toe_to_the_end_and_up_to_symmetry(capsys):
+    status, data = _json(capsys, ["count", "tic-tac-toe", "--json"])
+    assert status == 0 and (data["states"], data["histories"], data["games"]) == (5478, 549946, 255168)
+    assert main(["count", "tic-tac-toe", "--up-to-symmetry"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "TicTacToe(): to the end (9 plies), states up to symmetry"
+    assert lines[12].split()[:2] == ["all", "765"]  # the title, the heads, plies 0-9, then all
+
+
+def test_count_with_a_depth_and_divide(capsys):
+    status, data = _json(capsys, ["count", "nim", "--depth", "3", "--divide", "--json"])
+    assert status == 0 and data["depth"] == 3 and not data["complete"]
+    # from 21 taking 1-3: 3 first moves, each with 3 x 3 histories two plies further
+    assert [(d["step"], d["histories"]) for d in data["divide"]] == [(1, 9), (2, 9), (3, 9)]
+
+
+def test_count_a_game_of_one_s_own(tmp_path, monkeypatch, capsys):
+    (tmp_path / "mine.py").write_text(
+        "from dataclasses import dataclass\nfrom fnmcts import GameBase\n"
+        "@dataclass(frozen=True)\nclass Two(GameBase):\n    num_players = 2\n"
+        "    def start(self): return 2\n    def to_move(self, s): return None if s == 0 else s % 2\n"
+        "    def possible_moves(self, s): return (1,) if s else ()\n    def play(self, s, m): return s - m\n"
+        "    def payoff(self, s): return (1, -1)\n")
+    monkeypatch.chdir(tmp_path)
+    status, data = _json(capsys, ["count", "mine:Two", "--json"])
+    assert status == 0 and data["states"] == 3 and data["games"] == 1
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["count", "pig"], "may come back to a state seen before (may_repeat): give a depth"),
+    (["count", "tic-tac-toe", "--limit", "100"], "more than 100 distinct states"),
+    (["count", "chess"], "unknown game 'chess'"),
+])
+def test_count_errors_are_one_line(argv, message, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+
+
+def test_a_bad_depth_is_a_usage_error(capsys):
+    with pytest.raises(SystemExit) as stopped:
+        main(["count", "nim", "--depth", "-1"])
+    assert stopped.value.code == 2 and "expected a non-negative number" in capsys.readouterr().err

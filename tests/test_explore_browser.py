@@ -1,0 +1,332 @@
+"""The explorer page in a real browser: headless Chromium, driven by selenium, reads what a person sees.
+
+Each test opens a generated page from disk, presses its buttons or clicks a
+node, reads the numbers shown and compares them with the trace's own (its
+dives' siblings, records and exact values, formatted as the terminal formats
+them). Chromium starts with no network of its own (no background networking,
+no component updates, no sync) and a new, empty profile. The tests skip, with
+the reason, only where no Chromium is installed (on Debian: ``apt-get install
+chromium chromium-driver``; CI installs both).
+"""
+
+from __future__ import annotations
+
+import math
+import shutil
+import tempfile
+import time
+from functools import partial
+
+import pytest
+
+from fnmcts.games import ShutTheBox, TicTacToe
+from fnmcts.mcts import explore_page, format_number, page_data, record_text, trace, ucb1, visits
+from fnmcts.mcts._records import counts_of, rating
+
+CHROMIUM = next((p for p in map(shutil.which, ("chromium", "chromium-browser")) if p), None)
+CHROMEDRIVER = shutil.which("chromedriver")
+
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None or CHROMEDRIVER is None,
+    reason="no Chromium installed (Debian: apt-get install chromium chromium-driver): the browser tests need it",
+)
+
+FLAGS = (
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync", "--window-size=1400,1000",
+)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    profile = tempfile.mkdtemp(prefix="fnmcts-chromium-")
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in FLAGS + (f"--user-data-dir={profile}",):
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    driver.implicitly_wait(0)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def pages(tmp_path_factory):
+    """The traces and their pages: tic-tac-toe with a second trace, and Shut the Box."""
+    folder = tmp_path_factory.mktemp("pages")
+    game = TicTacToe()
+    a = trace(game, game.start(), 40, _rng(11))
+    b = trace(game, game.start(), 40, _rng(11), rule=partial(ucb1, c=0.4))
+    (folder / "ttt.html").write_text(explore_page(a, b), encoding="utf-8")
+    box = ShutTheBox()
+    s = trace(box, box.start(), 60, _rng(3))
+    (folder / "stb.html").write_text(explore_page(s), encoding="utf-8")
+    return {"ttt": (folder / "ttt.html", a, b), "stb": (folder / "stb.html", s)}
+
+
+def _rng(seed):
+    from fnmcts.rng import make_rng
+
+    return make_rng(seed)
+
+
+def shown(x) -> str:
+    """A number as the page shows it: the terminal's text, with the infinity sign."""
+    return format_number(x).replace("inf", "\u221e")
+
+
+def _open(browser, path):
+    browser.get(path.as_uri())
+    browser.get_log("browser")  # drop what came before
+
+
+def _css(browser, selector):
+    from selenium.webdriver.common.by import By
+
+    return browser.find_elements(By.CSS_SELECTOR, selector)
+
+
+def _click(browser, selector):
+    _css(browser, selector)[0].click()
+
+
+def _position(browser):
+    return browser.execute_script("return window.fnmctsExplorer.position()")
+
+
+def _slide(browser, dive):
+    """Move the slider to ``dive`` as a person does (an input event): the end of that dive."""
+    browser.execute_script(
+        "const s = document.getElementById('slider'); s.value = arguments[0];"
+        "s.dispatchEvent(new Event('input', {bubbles: true}));", dive)
+
+
+def _kid_rows(browser, scope="#phases li.current"):
+    rows = []
+    for row in _css(browser, f"{scope} tr.kid"):
+        cells = {c: row.find_element("css selector", f"td.{c}").text for c in ("move", "visits", "mean", "bonus", "score", "exact")}
+        cells["chosen"] = "chosen" in row.get_attribute("class")
+        rows.append(cells)
+    return rows
+
+
+def _expected_rows(dive, j):
+    return [
+        {"move": None, "visits": str(s.visits), "mean": shown(s.mean), "bonus": shown(s.bonus), "score": shown(s.score),
+         "exact": shown(s.exact), "chosen": s.chosen}
+        for s in dive.siblings(j)
+    ]
+
+
+def _same_rows(got, want):
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        assert g["move"].replace(" \u2605", "")  # a move's text, a star on an exact best move
+        assert {k: v for k, v in g.items() if k != "move"} == {k: v for k, v in w.items() if k != "move"}
+
+
+def test_the_page_opens_from_disk_with_no_error_and_no_request(browser, pages):
+    path, a, b = pages["ttt"]
+    _open(browser, path)
+    assert browser.title.startswith("TicTacToe(): 40 dives")
+    assert _css(browser, "#position")[0].text == "dive 0 of 40"
+    severe = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+    assert severe == []
+    assert browser.execute_script("return performance.getEntriesByType('resource').length") == 0
+    assert _css(browser, "#tree circle")  # the root, drawn
+
+
+def test_step_walks_a_dive_phase_by_phase_with_the_traces_numbers(browser, pages):
+    path, a, _ = pages["ttt"]
+    _open(browser, path)
+    _slide(browser, 29)
+    assert _position(browser)["dive"] == 29
+    dive = a.dive(30)
+    lines = dive.lines()
+    steps = len(dive.path.steps)
+    phases = steps + 2 + len(dive.path.nodes)
+    tables = 0
+    for i in range(phases):
+        _click(browser, "#step")
+        position = _position(browser)
+        assert position == {"trace": "A", "dive": 30, "phase": i}
+        current = _css(browser, "#phases li.current")
+        assert len(current) == 1
+        text = current[0].text.splitlines()[0]
+        if i < steps:
+            step = dive.path.steps[i]
+            assert text.startswith(f"select {i + 1}: ")
+            if step.scores is not None:
+                _same_rows(_kid_rows(browser), _expected_rows(dive, i))
+                tables += 1
+            else:
+                assert text == [line for line in lines if line.startswith(f"select {i + 1}: ")][0]
+        else:
+            # expand, playout and every backup line: word for word the terminal's
+            assert text == lines[len(lines) - phases + i]
+    assert tables >= 1
+    # one more step: the next dive's first selection
+    _click(browser, "#step")
+    assert _position(browser) == {"trace": "A", "dive": 31, "phase": 0}
+
+
+def test_back_undoes_a_step_and_the_records_shown_follow(browser, pages):
+    path, a, _ = pages["ttt"]
+    _open(browser, path)
+    _slide(browser, 20)
+    root_visits = lambda: int(_css(browser, "#root-table tr.root-move td.visits")[0].text)  # noqa: E731
+    first_child = a.game.play(a.game.start(), a.game.possible_moves(a.game.start())[0])
+    assert root_visits() == visits(a.tree(20).get(first_child, {"win": 0, "loss": 0}))
+    _click(browser, "#back")
+    last = len(a.dive(20).path.nodes) + len(a.dive(20).path.steps) + 2 - 2
+    assert _position(browser) == {"trace": "A", "dive": 20, "phase": last}
+    _click(browser, "#step")
+    _click(browser, "#step")
+    assert _position(browser) == {"trace": "A", "dive": 21, "phase": 0}
+    for _ in range(len(a.dive(21).path.steps) + 2 + len(a.dive(21).path.nodes)):
+        _click(browser, "#back")
+    assert _position(browser)["dive"] == 20
+
+
+def test_play_runs_the_dives_and_the_root_shares_follow_the_trees(browser, pages):
+    path, a, _ = pages["ttt"]
+    _open(browser, path)
+    browser.execute_script("const s = document.getElementById('speed'); s.value = 'dive';")
+    _click(browser, "#play")
+    deadline = time.monotonic() + 20
+    while _position(browser)["dive"] < 5 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    _click(browser, "#play")  # pause
+    k = _position(browser)["dive"]
+    assert k >= 5
+    time.sleep(0.4)
+    assert _position(browser)["dive"] == k  # paused
+    game, tree = a.game, a.tree(k)
+    rows = _css(browser, "#root-table tr.root-move")
+    moves = game.possible_moves(game.start())
+    assert len(rows) == len(moves)
+    total = visits(tree[game.start()])
+    for row, move in zip(rows, moves):
+        rec = tree.get(game.play(game.start(), move))
+        n = 0 if rec is None else visits(rec)
+        assert row.find_element("css selector", "td.visits").text == str(n)
+        assert row.find_element("css selector", "td.share").text.strip() == shown(n / total)
+        assert ("\u2605 best" in row.text) == (move in _best(a, game.start()))
+
+
+def _best(t, state):
+    from fnmcts.exact import best_moves
+
+    return set(best_moves(t.game, t.exact, state))
+
+
+def test_clicking_a_node_shows_its_record_exact_value_and_its_childrens_split(browser, pages):
+    path, a, _ = pages["ttt"]
+    _open(browser, path)
+    _slide(browser, 40)
+    game, tree = a.game, a.tree(40)
+    data = page_data(a, pages["ttt"][2])["traces"][0]
+    root = data["nodes"][data["root"]]
+    move = 4
+    kid = root["ch"][game.possible_moves(game.start()).index(move)]
+    state = game.play(game.start(), move)
+    _click(browser, f"#tree [data-id='{kid}'].node")
+    assert _css(browser, "#node-title")[0].text == "Node: X at 4"
+    record = {dt.text: dd.text for dt, dd in zip(_css(browser, "#node-record dt"), _css(browser, "#node-record dd"))}
+    rec = tree[state]
+    assert record["record"] == record_text(rec)
+    assert record["visits"] == str(visits(rec))
+    n, s, *_ = counts_of(rec)
+    assert record["mean"] == shown(s / n)
+    assert record["exact value"] == shown(float((a.exact_value(state)[0] + 1) / 2)) == "0.500"
+    parent = visits(rec)
+    want = []
+    for m in game.possible_moves(state):
+        child = game.play(state, m)
+        c = None if tree.get(child) is None else counts_of(tree[child])
+        score = rating(a.options["rule"], c, parent)
+        mean = None if not c or not c[0] else c[1] / c[0]
+        want.append({"visits": str(0 if c is None else c[0]), "mean": shown(mean),
+                     "bonus": shown(math.inf if mean is None else score - mean), "score": shown(score),
+                     "exact": shown(float((1 - a.exact_value(child)[0]) / 2)), "chosen": False, "move": None})
+    _same_rows(_kid_rows(browser, "#node-body"), want)
+
+
+def test_chance_nodes_show_their_probabilities_and_the_dice_of_each_dive(browser, pages):
+    path, s = pages["stb"]
+    _open(browser, path)
+    groups = [row.text for row in _css(browser, "#root-table tr.group")]
+    assert [g.split(":")[0] for g in groups] == [
+        f"roll {r} (probability {p})" for r, p in zip(range(2, 13), ("1/36", "1/18", "1/12", "1/9", "5/36", "1/6",
+                                                                      "5/36", "1/9", "1/12", "1/18", "1/36"))]
+    _slide(browser, 59)
+    _click(browser, "#step")
+    dive = s.dive(60)
+    line = dive.lines()[1]
+    assert _css(browser, "#phases li.current")[0].text.splitlines()[0] == line
+    assert dive.path.steps[0].outcomes and f"roll {dive.path.steps[0].outcomes[0]}" in line
+    diamonds = _css(browser, "#tree rect.chance")
+    assert diamonds
+    probabilities = {t.text for t in _css(browser, "#tree text.prob")}
+    assert probabilities and probabilities <= {"1/36", "1/18", "1/12", "1/9", "5/36", "1/6"}
+    if dive.path.steps[0].scores is not None:
+        _same_rows(_kid_rows(browser), _expected_rows(dive, 0))
+
+
+def test_a_second_trace_and_the_first_dive_whose_path_differs(browser, pages):
+    path, a, b = pages["ttt"]
+    _open(browser, path)
+    k = a.first_difference(b)
+    assert k is not None
+    assert _css(browser, "#difference")[0].text.startswith(f"The paths first differ at dive {k}.")
+    _click(browser, "#go-difference")
+    assert _position(browser) == {"trace": "A", "dive": k, "phase": 0}
+    assert "went another way" in _css(browser, "#other-path")[0].text
+    _click(browser, "#trace-B")
+    assert _position(browser) == {"trace": "B", "dive": k, "phase": 0}
+    assert "trace B: UCB1, c = 0.4" in _css(browser, "#subtitle")[0].text
+    dive = b.dive(k)
+    if dive.path.steps[0].scores is not None:
+        _same_rows(_kid_rows(browser), _expected_rows(dive, 0))
+    _click(browser, "#trace-A")
+    _slide(browser, k - 1)
+    assert "the same path" in _css(browser, "#other-path")[0].text
+
+
+@pytest.mark.parametrize("x", [0.0625, 0.1875, 0.3125, -0.0625, 2.5625, 1 / 3, 2 / 3, 0.0005, 0.0015, 1e-9, -1e-9,
+                               0.9995, 123.4565, 0.0, -0.0, math.inf, -math.inf, 1 / 16 + 1e-17])
+def test_the_page_formats_numbers_as_the_terminal_does(browser, pages, x):
+    _open(browser, pages["stb"][0])
+    value = x if math.isfinite(x) else ("inf" if x > 0 else "-inf")
+    got = browser.execute_script("return window.fnmctsExplorer.format(arguments[0])", value)
+    assert got == shown(x)
+
+
+def test_the_notebook_view_is_the_same_page_in_a_frame(browser, tmp_path):
+    """What Jupyter shows for a trace (its _repr_html_): the page in a sandboxed frame, working."""
+    from fnmcts.games import Nim
+
+    game = Nim(heap=9)
+    t = trace(game, game.start(), 12, _rng(2))
+    notebook = tmp_path / "notebook.html"
+    notebook.write_text(f"<!DOCTYPE html><html><body><h1>In [1]: t</h1>{t._repr_html_()}</body></html>", encoding="utf-8")
+    _open(browser, notebook)
+    frame = _css(browser, "iframe")[0]
+    browser.switch_to.frame(frame)
+    try:
+        assert _css(browser, "#position")[0].text == "dive 0 of 12"
+        _click(browser, "#next")
+        _click(browser, "#next")
+        assert _position(browser) == {"trace": "A", "dive": 2, "phase": len(t.dive(2).path.steps) + 1 + len(t.dive(2).path.nodes)}
+        backups = [li.text for li in _css(browser, "#phases li") if li.text.startswith("backup: ")]
+        assert backups == [line for line in t.dive(2).lines() if line.startswith("backup: ")]
+    finally:
+        browser.switch_to.default_content()
+    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []

@@ -1,0 +1,104 @@
+"""The goldens shipped with fnmcts.testing: every count and Grundy value a game must give, checked.
+
+A fast subset runs with the README's test command: tic-tac-toe, Nim, piles,
+Shut the Box, Kayles in full; Connect Four through OpenSpiel to 5 plies, chess
+perft to 3. Connect Four to 8 plies and perft 4 are marked slow.
+"""
+
+from __future__ import annotations
+
+import pytest
+from closed_forms import nim, piles, shut_the_box_states
+
+from fnmcts.testing import check_count, check_grundy, game_of, golden, goldens
+
+COUNTS = goldens()["counts"]
+
+
+def _fast_depth(entry):
+    return entry.get("slow_from_depth", 10**9) - 1
+
+
+@pytest.mark.parametrize("entry", COUNTS, ids=[e["name"] for e in COUNTS])
+def test_a_count_agrees_with_its_golden(entry):
+    if entry["game"].startswith("openspiel:"):
+        pytest.importorskip("pyspiel", reason="OpenSpiel is not installed: pip install 'fnmcts[openspiel]'")
+    depth = _fast_depth(entry) if "slow_from_depth" in entry else None
+    assert check_count(entry, depth=depth) == ()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("entry", [e for e in COUNTS if "slow_from_depth" in e], ids=lambda e: e["name"])
+def test_a_long_count_agrees_with_its_golden_to_its_last_ply(entry):
+    pytest.importorskip("pyspiel", reason="OpenSpiel is not installed: pip install 'fnmcts[openspiel]'")
+    assert check_count(entry) == ()
+
+
+def test_kayles_grundy_values_are_oeis_a002186():
+    assert check_grundy(golden("kayles")) == ()
+    assert len(golden("kayles")["values"]) == 105  # n = 0..104
+
+
+def test_the_closed_form_goldens_are_what_the_closed_forms_give():
+    # the numbers in the file are the formulas' (tests/closed_forms.py), not a count's
+    for name, form in [("nim 21, take 1-3, misere", nim(21, 3, True)), ("nim 10, take 1-4", nim(10, 4, False)),
+                       ("piles 1 3 5 7, misere", piles((1, 3, 5, 7), True))]:
+        entry = golden(name)
+        assert list(entry["states_by_ply"]) == form["plies"]
+        assert list(entry["histories_by_ply"]) == form["histories"]
+        assert list(entry["games_by_ply"]) == form["games"]
+        assert entry["states"] == form["states"] and dict(entry["games_by_outcome"]) == form["outcomes"]
+    assert golden("shut the box")["states"] == shut_the_box_states(9)
+
+
+def test_the_published_sums_hold_within_the_file():
+    ttt, symmetric = golden("tic-tac-toe"), golden("tic-tac-toe up to symmetry")
+    assert sum(ttt["states_by_ply"]) == ttt["states"] and sum(symmetric["states_by_ply"]) == symmetric["states"]
+    assert sum(ttt["games_by_outcome"].values()) == ttt["games"]
+
+
+def test_a_golden_catches_a_rule_slip():
+    from dataclasses import dataclass
+
+    from fnmcts.games import TicTacToe
+    from fnmcts.games.tictactoe import LINES
+
+    @dataclass(frozen=True)
+    class NoDiagonals(TicTacToe):
+        """Three in a row on a diagonal does not end the game (nor win it)."""
+
+        def _line(self, state):
+            return any(state[a] and state[a] == state[b] == state[c] for a, b, c in LINES[:6])
+
+        def to_move(self, state):
+            if self._line(state) or 0 not in state:
+                return None
+            return 0 if state.count(1) == state.count(2) else 1
+
+        def possible_moves(self, state):
+            return tuple(i for i in range(9) if state[i] == 0) if self.to_move(state) is not None else ()
+
+        def play(self, state, move):
+            return state[:move] + ((1 if self.to_move(state) == 0 else 2),) + state[move + 1:]
+
+        def payoff(self, state):
+            for a, b, c in LINES[:6]:
+                if state[a] and state[a] == state[b] == state[c]:
+                    return (1, -1) if state[a] == 1 else (-1, 1)
+            return (0, 0)
+
+    found = check_count(golden("tic-tac-toe"), game=NoDiagonals())
+    # the first plies agree (no line can be made before ply 5); the slip shows from ply 6 on
+    assert found and found[0].startswith("states_by_ply: [1, 9, 72, 252, 756, 1260, ")
+
+
+def test_an_unknown_golden_lists_the_names():
+    with pytest.raises(ValueError, match="no golden called 'go'; there are: tic-tac-toe, "):
+        golden("go")
+
+
+def test_the_goldens_name_their_games_and_sources():
+    for entry in list(goldens()["counts"]) + list(goldens()["grundy"]):
+        assert entry["source"]
+        if not entry["game"].startswith("openspiel:"):
+            assert game_of(entry) is not None
