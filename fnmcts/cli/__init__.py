@@ -108,7 +108,15 @@ def main(argv=None, *, _keep_handlers: bool = False) -> int:
 
 
 def console() -> None:
-    """The ``fnmcts`` program: ``main`` with Ctrl-C and SIGTERM heard until the process exits."""
+    """The ``fnmcts`` program: ``main`` with Ctrl-C and SIGTERM heard until the process exits.
+
+    It ends the process with ``main``'s status (run here in a child process):
+
+    >>> import subprocess, sys
+    >>> code = "import sys; sys.argv = ['fnmcts', 'nosuch']; from fnmcts.cli import console; console()"
+    >>> subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).returncode
+    2
+    """
     try:
         code = main(_keep_handlers=True)
     except KeyboardInterrupt as error:  # between two handlers, or in a last flush
