@@ -46,7 +46,7 @@ sys.path.insert(0, str(HERE))
 from harness import Bench, Measured  # noqa: E402
 
 from fnmcts.exact import solve  # noqa: E402
-from fnmcts.games import Nim, Pig, TicTacToe  # noqa: E402
+from fnmcts.games import Kayles, Nim, Pig, TicTacToe  # noqa: E402
 from fnmcts.games.shut_the_box import ShutTheBox  # noqa: E402
 from fnmcts.mcts import mcts_move  # noqa: E402
 from fnmcts.mcts.enhancements import decisive_agent  # noqa: E402
@@ -63,6 +63,7 @@ GAMES = {
     "shut-the-box": ShutTheBox,
     "shut-the-box-low-sum": lambda: ShutTheBox(dice="low-sum"),
     "nim-21": lambda: Nim(heap=21, max_take=3),
+    "kayles-12": lambda: Kayles(pins=(12,)),
 }
 """The games of the scoreboard, by name: each a function making the game value."""
 
@@ -71,18 +72,20 @@ QUICK_GAMES = ("nim-21", "tic-tac-toe")
 VARIANTS = {
     "defaults": {},
     "tutorial": {"rule": "tutorial", "solver": False},
-    "no solver": {"solver": False},
-    "ucb1 c=0.2": {"c": 0.2},
-    "ucb1 c=0.5": {"c": 0.5},
-    "ucb1 c=1": {"c": 1.0},
-    "final: mean": {"final": "mean"},
-    "expectimax": {"backup": "expectimax"},
+    "mean, c=sqrt 2": {"c": math.sqrt(2), "backup": "mean"},
+    "mean, c=sqrt 2, no solver": {"c": math.sqrt(2), "backup": "mean", "solver": False},
+    "mean, c=0.2": {"c": 0.2, "backup": "mean"},
+    "mean, c=0.5": {"c": 0.5, "backup": "mean"},
+    "mean, c=1": {"c": 1.0, "backup": "mean"},
+    "mean, c=sqrt 2, final: mean": {"c": math.sqrt(2), "backup": "mean", "final": "mean"},
+    "expectimax, c=sqrt 2": {"c": math.sqrt(2), "backup": "expectimax"},
     "expectimax, c=0.2": {"c": 0.2, "backup": "expectimax"},
     "expectimax, c=0.5": {"c": 0.5, "backup": "expectimax"},
-    "expectimax, c=0.5, final: mean": {"c": 0.5, "backup": "expectimax", "final": "mean"},
+    "expectimax, c=0.2, no solver": {"c": 0.2, "backup": "expectimax", "solver": False},
     "decisive playouts": {"rollout": decisive_agent},
+    "gumbel root": {"root": "gumbel"},
 }
-"""The variants of the search, by name: options of ``mcts_move``."""
+"""The variants of the search, by name: options of ``mcts_move`` (each spells out what differs from the defaults of either kind of game)."""
 
 QUICK_VARIANTS = ("defaults", "tutorial")
 
