@@ -192,3 +192,36 @@ def test_a_root_rule_needs_a_decision_and_a_planned_budget():
         mcts_move(Nim(), Nim().start(), 10, random.Random(1), root="gumbel", workers=2)
     with pytest.raises(TypeError, match="whole search"):
         uct(Nim(), {}, Nim().start(), random.Random(1), root="gumbel")
+
+
+def test_the_root_rule_is_one_of_the_search_options(capsys):
+    import json
+    import pickle
+
+    import pytest
+
+    from fnmcts.cli import main
+    from fnmcts.mcts import mcts_agent, search_options
+    from fnmcts.rng import make_rng
+
+    game, start = TicTacToe(), TicTacToe().start()
+    options = search_options(game, root="gumbel")
+    assert options.root == "gumbel"
+    assert search(game, start, 200, random.Random(3), options=options) == search(
+        game, start, 200, random.Random(3), root="gumbel")
+    assert search(game, start, 200, random.Random(3), root="gumbel") != search(game, start, 200, random.Random(3))
+    assert mcts_move(game, start, 200, random.Random(3), options=options) == mcts_move(
+        game, start, 200, random.Random(3), root="gumbel")
+    agent = mcts_agent(200, root="gumbel")
+    expected = mcts_move(game, start, 200, random.Random(4), root="gumbel").move
+    assert agent(game, start, random.Random(4)) == expected
+    assert pickle.loads(pickle.dumps(agent))(game, start, random.Random(4)) == expected
+    with pytest.raises(ValueError, match="made anew for each move"):
+        mcts_agent(200, root=sequential_halving(game, start, 200, random.Random(1)))
+    # the command line's agents take it as --root
+    assert main(["move", "nim", "--state", "14", "--ai", "mcts", "--iterations", "300", "--seed", "3",
+                 "--root", "gumbel", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    nim = Nim()
+    state = nim.state(data["state"]["heap"], data["state"]["player"])
+    assert data["move"] == mcts_agent(300, root="gumbel")(nim, state, make_rng(3))
