@@ -72,20 +72,20 @@ QUICK_GAMES = ("nim-21", "tic-tac-toe")
 VARIANTS = {
     "defaults": {},
     "tutorial": {"rule": "tutorial", "solver": False},
-    "mean, c=sqrt 2": {"c": math.sqrt(2), "backup": "mean"},
-    "mean, c=sqrt 2, no solver": {"c": math.sqrt(2), "backup": "mean", "solver": False},
-    "mean, c=0.2": {"c": 0.2, "backup": "mean"},
-    "mean, c=0.5": {"c": 0.5, "backup": "mean"},
-    "mean, c=1": {"c": 1.0, "backup": "mean"},
-    "mean, c=sqrt 2, final: mean": {"c": math.sqrt(2), "backup": "mean", "final": "mean"},
-    "expectimax, c=sqrt 2": {"c": math.sqrt(2), "backup": "expectimax"},
-    "expectimax, c=0.2": {"c": 0.2, "backup": "expectimax"},
-    "expectimax, c=0.5": {"c": 0.5, "backup": "expectimax"},
-    "expectimax, c=0.2, no solver": {"c": 0.2, "backup": "expectimax", "solver": False},
+    "mean c=sqrt2": {"c": math.sqrt(2), "backup": "mean"},
+    "mean c=sqrt2 no-solver": {"c": math.sqrt(2), "backup": "mean", "solver": False},
+    "mean c=0.2": {"c": 0.2, "backup": "mean"},
+    "mean c=0.5": {"c": 0.5, "backup": "mean"},
+    "mean c=1": {"c": 1.0, "backup": "mean"},
+    "mean c=sqrt2 final=mean": {"c": math.sqrt(2), "backup": "mean", "final": "mean"},
+    "expectimax c=sqrt2": {"c": math.sqrt(2), "backup": "expectimax"},
+    "expectimax c=0.2": {"c": 0.2, "backup": "expectimax"},
+    "expectimax c=0.5": {"c": 0.5, "backup": "expectimax"},
+    "expectimax c=0.2 no-solver": {"c": 0.2, "backup": "expectimax", "solver": False},
     "decisive playouts": {"rollout": decisive_agent},
     "gumbel root": {"root": "gumbel"},
 }
-"""The variants of the search, by name: options of ``mcts_move`` (each spells out what differs from the defaults of either kind of game)."""
+"""The variants of the search, by name (no commas: ``--variants`` lists them so): options of ``mcts_move``, each spelling out what differs from the defaults of either kind of game."""
 
 QUICK_VARIANTS = ("defaults", "tutorial")
 
