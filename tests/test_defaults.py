@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import random
+from functools import partial
 
 import pytest
 from hypothesis import given
@@ -12,7 +13,7 @@ from hypothesis import strategies as st
 from fnmcts.exact import evaluate_policy, solve, value
 from fnmcts.games import Kayles, Nim, Pig, TicTacToe
 from fnmcts.games.shut_the_box import ShutTheBox
-from fnmcts.mcts import GameKind, game_kind, greedy_policy, mcts_move, search, search_options, ucb
+from fnmcts.mcts import GameKind, game_kind, greedy_policy, mcts_move, search, search_options, ucb, ucb1
 from fnmcts.mcts._options import CHANCE_C, DEFAULT_C, kind_defaults
 from fnmcts.protocol import CHANCE, payoff_range
 from fnmcts.rng import make_rng
@@ -76,6 +77,9 @@ def test_the_defaults_follow_the_kind_and_every_given_option_wins(game):
     tutorial = search_options(game, rule="tutorial")
     assert (tutorial.backup, tutorial.solver) == ("mean", False)
     assert search_options(game, rule=ucb).backup == "mean"
+    # a rule given as a function carries its own constant and takes the plain defaults
+    assert search_options(game, rule=partial(ucb1, c=0.3)).backup == "mean"
+    assert search_options(game, rule="ucb1").backup == options.backup
     given_ = search_options(game, c=0.7, backup="mean", solver=False)
     assert (given_.c, given_.backup, given_.solver) == (0.7, "mean", False)
     # a new rule over an options value takes its own defaults, unless given

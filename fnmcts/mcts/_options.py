@@ -25,7 +25,8 @@ by the kind of game (``game_kind``): UCB1 with ``c = sqrt(2)``, the mean
 backup, MCTS-Solver on, random playouts, the most visited move, no root rule;
 in a game with chance (dice, cards) UCB1 with ``c = CHANCE_C`` (0.2) and the
 expectimax backup (``kind_defaults``; docs/scoreboard.md has the figures that
-chose them). The tutorial's rule comes with the tutorial's dive: with
+chose them), when the rule is UCB1 by name (the default); a rule given as a
+function takes the plain defaults. The tutorial's rule comes with the tutorial's dive: with
 ``rule='tutorial'`` (or ``ucb``) the solver is off unless asked for and the
 backup is the mean, so ``search(game, state, n, rng, rule=ucb)`` grows exactly
 the tutorial's tree.
@@ -156,6 +157,11 @@ class GameKind(NamedTuple):
     ``chance``: a chance state (dice, cards) came up; ``between``: a game
     ended with a payoff neither the best nor the worst there is for a player
     (a draw, or a graded score); ``players``: the players seen to move.
+
+    >>> from fnmcts.games import TicTacToe
+    >>> kind = game_kind(TicTacToe())
+    >>> kind.chance, kind.between, kind.players
+    (False, True, 2)
     """
 
     chance: bool
@@ -287,9 +293,10 @@ def search_options(game=None, options=None, **given) -> SearchOptions:
     for name, owner in (("c", "ucb1"), ("z", "tutorial")):
         if explicit.get(name) is not None and not (named and kind == owner):
             raise ValueError(_constant_misplaced(name, rule, kind))
-    by_kind = kind_defaults(game) if kind != "tutorial" else {}  # the tutorial's rule: the tutorial's dive
-    c = _check_constant("c", (by_kind.get("c", DEFAULT_C) if named and kind == "ucb1" else DEFAULT_C)
-                        if given.get("c") is None else given["c"])
+    # the kind's defaults go with UCB1 by name (the default rule); the tutorial's rule keeps
+    # the tutorial's dive, and a rule given as a function the plain defaults
+    by_kind = kind_defaults(game) if named and kind == "ucb1" else {}
+    c = _check_constant("c", by_kind.get("c", DEFAULT_C) if given.get("c") is None else given["c"])
     z = _check_constant("z", DEFAULT_Z if given.get("z") is None else given["z"])
     backup = given.get("backup") or by_kind.get("backup", "mean")
     if backup not in BACKUPS:
