@@ -49,7 +49,7 @@ from fractions import Fraction
 from math import isfinite, lcm
 from typing import Callable
 
-from pyrsistent import pmap
+from pyrsistent import PMap, pmap
 
 from .limits import STATE_LIMIT, MemoryWatch, TooLarge, check_solve, memory_refusal
 from .protocol import CHANCE, check_state, may_repeat, payoff_range
@@ -58,6 +58,8 @@ __all__ = [
     "TOLERANCE",
     "MAX_SWEEPS",
     "Solution",
+    "ExactSolution",
+    "check_game",
     "solve",
     "value",
     "best_moves",
@@ -81,8 +83,36 @@ MAX_SWEEPS = 10_000
 """The most sweeps one cyclic component may take before the solver gives up (a ``ValueError``)."""
 
 
+_PROTOCOL = ("start", "to_move", "possible_moves", "play", "payoff")
+
+
+def check_game(game):
+    """``game`` if it is a game value (the protocol's methods), else a ``TypeError`` naming the argument.
+
+    A game's name is not a game: the message says how to make the built-in one.
+
+    >>> check_game("nim")
+    Traceback (most recent call last):
+    ...
+    TypeError: game must be a game value, not the name 'nim' (a built-in game by its name: fnmcts.games.GAMES[name]())
+    >>> check_game(None)
+    Traceback (most recent call last):
+    ...
+    TypeError: game must implement the fnmcts game protocol (start, to_move, possible_moves, play, payoff), got None
+    """
+    if isinstance(game, str):
+        raise TypeError(f"game must be a game value, not the name {game!r} (a built-in game by its name: "
+                        "fnmcts.games.GAMES[name]())")
+    missing = [name for name in ("start", "to_move", "possible_moves", "play", "payoff")
+               if not callable(getattr(game, name, None))]
+    if missing:
+        raise TypeError(f"game must implement the fnmcts game protocol ({', '.join(_PROTOCOL)}), got {game!r}")
+    return game
+
+
 def _roots(game, states) -> tuple:
     """The states to evaluate from (default: the start), each checked to be one of ``game``'s."""
+    check_game(game)
     return tuple(check_state(game, s) for s in states) if states else (check_state(game, game.start()),)
 
 
@@ -331,6 +361,38 @@ class Solution(Mapping):
     def __repr__(self):
         return (f"Solution({len(self._values)} states, iterations={self.iterations}, "
                 f"residual={self.residual:.3g}, components={self.components}, largest={self.largest})")
+
+
+class ExactSolution(PMap):
+    """What ``solve`` returns for a game whose states never repeat: the ``pmap`` ``state -> value``, shown in one line.
+
+    Every value is exact (``Fraction`` payoffs). It is a ``pmap`` in every way
+    (equal to, and hashing as, the same pmap; updates return plain pmaps); only
+    its ``repr`` is short, as a ``Tree``'s is, so a large game does not fill the
+    screen (``dict(solution)`` shows every value).
+
+    >>> from fnmcts.games.nim import Nim
+    >>> solution = solve(Nim(heap=4, max_take=2))
+    >>> solution, isinstance(solution, PMap), solution == pmap(dict(solution))
+    (ExactSolution(8 states), True, True)
+    """
+
+    __slots__ = ()  # no slot of its own: a fresh pmap becomes an ExactSolution by taking on its class
+
+    def __repr__(self):
+        return f"ExactSolution({len(self):,} state{'' if len(self) == 1 else 's'})"
+
+    __str__ = __repr__
+
+    def __reduce__(self):
+        return (_exact_solution, (dict(self),))
+
+
+def _exact_solution(values) -> ExactSolution:
+    """The ``ExactSolution`` of the mapping ``values`` (a new pmap taking on the class)."""
+    plain = pmap(values) if values else pmap({}, pre_size=8)
+    plain.__class__ = ExactSolution
+    return plain
 
 
 def _check_iteration(tolerance, max_sweeps):
@@ -783,7 +845,8 @@ def solve(game, *states, limit: int | None = STATE_LIMIT, tolerance: float = TOL
 
     Each player maximises their own expected payoff.
 
-    Returns an immutable map ``state -> value`` (a ``pmap``); a value is a tuple of
+    Returns an immutable map ``state -> value`` (an ``ExactSolution``: a ``pmap``
+    shown in one line, ``ExactSolution(5,478 states)``); a value is a tuple of
     ``Fraction`` payoffs, one per player. Ties keep the first best move's value.
     A cycle, or a player with no moves, is a ``ValueError`` naming the state;
     a solution of more than ``limit`` states a ``TooLarge`` (``None``: no limit).
@@ -832,12 +895,23 @@ def _solved(game, roots, chooser, limit, tolerance, max_sweeps, memory):
     try:
         if may_repeat(game):
             return _walk_repeating(game, roots, chooser, tolerance, max_sweeps, limit, memory)
-        return pmap(_walk(game, roots, chooser, limit, memory))
+        return _exact_solution(_walk(game, roots, chooser, limit, memory))
     except MemoryError:
         raise TooLarge(
             f"the exact solution of {game!r} ran out of memory before the budget its estimate allowed "
             f"(the machine has less free than it had); memory= (bytes) sets a smaller budget"
         ) from None
+
+
+class NotSolved(KeyError, ValueError):
+    """A state that is not in a solution: a ``KeyError`` (a map's missing key) and a ``ValueError`` (a bad argument).
+
+    >>> str(NotSolved("state 3 is not in this solution")), isinstance(NotSolved("x"), ValueError)
+    ('state 3 is not in this solution', True)
+    """
+
+    def __str__(self):
+        return str(self.args[0]) if self.args else ""
 
 
 def value(solution, state) -> tuple:
@@ -850,12 +924,15 @@ def value(solution, state) -> tuple:
     >>> value(solve(nim), nim.state(9, 0))
     Traceback (most recent call last):
     ...
-    KeyError: "state pmap({...}) is not in this solution; solve from it first"
+    fnmcts.exact.NotSolved: state pmap({...}) is not in this solution; solve from it first
     """
+    if not isinstance(solution, Mapping):
+        raise TypeError(f"solution must be what solve or evaluate_policy returns (a map state -> value), "
+                        f"got {type(solution).__name__}")
     try:
         return solution[state]
-    except KeyError:
-        raise KeyError(f"state {state!r} is not in this solution; solve from it first") from None
+    except (KeyError, TypeError):  # TypeError: a state that cannot be a key (a dict)
+        raise NotSolved(f"state {state!r} is not in this solution; solve from it first") from None
 
 
 def move_values(game, solution, state) -> tuple:
@@ -877,6 +954,8 @@ def best_moves(game, solution, state) -> tuple:
     >>> best_moves(nim, solve(nim), nim.start())
     (2,)
     """
+    check_game(game)
+    state = check_state(game, state)
     player = game.to_move(state)
     if player is None or player is CHANCE:
         return ()

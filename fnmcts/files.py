@@ -24,7 +24,10 @@ import stat
 import tempfile
 from pathlib import Path
 
-__all__ = ["check_target", "write_atomically", "WriteError"]
+__all__ = ["check_target", "write_atomically", "WriteError", "read_file", "partial_path", "claim_target", "release_target", "release_claims", "held_claims"]
+
+MAX_READ = 1 << 30
+"""The most bytes ``read_file`` reads (1 GiB): a file larger than this is refused, not read into memory."""
 
 
 class WriteError(OSError, ValueError):
@@ -84,6 +87,143 @@ def check_target(path) -> Path:
     return real
 
 
+def read_file(path, what: str = "", limit: int = MAX_READ) -> bytes:
+    """The bytes of the regular file ``path``; a ``ValueError`` names a missing file, a pipe, a device, a huge file.
+
+    A pipe (FIFO) would block until a writer comes and a device such as
+    ``/dev/zero`` never ends, so only a regular file is read, of at most
+    ``limit`` bytes. ``what`` names the file in the messages ("Q table").
+    Messages start ``cannot read PATH`` or ``PATH is ...``.
+
+    >>> read_file("/dev/zero", "Q table")
+    Traceback (most recent call last):
+    ...
+    ValueError: the Q table /dev/zero is not a regular file (a device or a pipe): refusing to read it
+    """
+    given = Path(path)
+    name = f"the {what} {given}" if what else str(given)
+    try:
+        mode = os.stat(given).st_mode
+    except OSError as error:
+        raise ValueError(f"cannot read {name}: {error.strerror or error}") from None
+    if stat.S_ISDIR(mode):
+        raise ValueError(f"{name} is a directory: give the name of a file")
+    if not stat.S_ISREG(mode):
+        raise ValueError(f"{name} is not a regular file (a device or a pipe): refusing to read it")
+    try:
+        with open(given, "rb") as handle:
+            if os.fstat(handle.fileno()).st_size > limit:
+                raise ValueError(f"{name} is larger than {limit:,} bytes: refusing to read it")
+            data = handle.read(limit + 1)
+    except OSError as error:
+        raise ValueError(f"cannot read {name}: {error.strerror or error}") from None
+    if len(data) > limit:
+        raise ValueError(f"{name} is larger than {limit:,} bytes: refusing to read it")
+    return data
+
+
+def partial_path(path) -> Path:
+    """Where a partial result meant for ``path`` goes, beside it: ``q.json`` -> ``q.partial.json``.
+
+    >>> partial_path("out/q.json"), partial_path("table")
+    (PosixPath('out/q.partial.json'), PosixPath('table.partial'))
+    """
+    given = Path(path)
+    return given.with_name(f"{given.stem}.partial{given.suffix}") if given.suffix else given.with_name(f"{given.name}.partial")
+
+
+_CLAIMED: dict = {}  # real path -> the open lock file held by this process
+
+
+def _lock_name(real: Path) -> Path:
+    return real.with_name(f".{real.name}.lock")
+
+
+def claim_target(path) -> Path:
+    """``check_target``, then hold ``path`` for this process: another process claiming it gets a ``ValueError``.
+
+    Two commands writing the same file would both report success while one
+    overwrote the other; a claim is an advisory lock (``flock``) on a lock file
+    beside the target (``.NAME.lock``), held until ``release_target(path)`` or
+    the process ends (the system drops the lock then). ``write_atomically``
+    refuses a file another process has claimed.
+
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> target = Path(tempfile.mkdtemp()) / "q.json"
+    >>> claim_target(target) == target.resolve(), claim_target(target) == target.resolve()  # again: still ours
+    (True, True)
+    >>> release_target(target)
+    """
+    real = check_target(path)
+    if real in _CLAIMED:
+        return real
+    import fcntl
+
+    lock = _lock_name(real)
+    while True:
+        try:
+            fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as error:
+            raise ValueError(f"cannot write {path}: cannot create its lock file {lock}: {error.strerror or error}") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            raise ValueError(
+                f"{path} is being written by another process (its lock {lock} is held): wait for it to finish, "
+                "or write elsewhere"
+            ) from None
+        try:
+            same = os.fstat(fd).st_ino == os.stat(lock).st_ino
+        except OSError:
+            same = False
+        if same:  # not a lock file its last holder removed while we waited
+            _CLAIMED[real] = fd
+            return real
+        os.close(fd)
+
+
+def release_target(path) -> None:
+    """Let go of a ``claim_target`` (the lock file is removed); nothing if ``path`` is not claimed.
+
+    >>> release_target("never-claimed.json")
+    """
+    real = Path(os.path.realpath(path))
+    fd = _CLAIMED.pop(real, None)
+    if fd is None:
+        return
+    try:
+        os.unlink(_lock_name(real))  # while still locked: a process waiting on this file sees it gone
+    except OSError:
+        pass
+    os.close(fd)
+
+
+def held_claims() -> frozenset:
+    """The real paths this process holds by ``claim_target``.
+
+    >>> held_claims()
+    frozenset()
+    """
+    return frozenset(_CLAIMED)
+
+
+def release_claims(keep=frozenset()) -> None:
+    """Let go of every ``claim_target`` of this process but those in ``keep`` (a command lets go of its own as it ends).
+
+    >>> release_claims()
+    """
+    for real in list(_CLAIMED):
+        if real not in keep:
+            release_target(real)
+
+
+import atexit  # noqa: E402  (the claims end with the process)
+
+atexit.register(release_claims)
+
+
 def write_atomically(path, text: str) -> Path:
     """Write ``text`` to ``path`` whole (temporary file, then rename); return the path.
 
@@ -103,6 +243,16 @@ def write_atomically(path, text: str) -> Path:
     ('new\\n', ['table.txt'])
     """
     real = check_target(path)
+    claimed_here = real not in _CLAIMED
+    claim_target(path)  # refused when another process holds it; held for the write
+    try:
+        return _write(path, real, text)
+    finally:
+        if claimed_here:
+            release_target(real)
+
+
+def _write(path, real: Path, text: str) -> Path:
     if real.exists():
         mode = real.stat().st_mode & 0o777
     else:

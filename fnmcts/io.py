@@ -17,9 +17,11 @@ True
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
 
-from .files import write_atomically
+from .exact import check_game
+from .files import read_file, write_atomically
 from .mcts._saved import move_search_from_json, move_search_to_json, read_tree_json, tree_to_json
 from .qlearning import QAI, ai_from_json, ai_to_text
 
@@ -52,6 +54,8 @@ def save_ai(ai: QAI, path) -> Path:
     ...     load_ai(path, GAMES) == train(50, seed=1, game=Nim(heap=4))
     True
     """
+    if not isinstance(ai, QAI):
+        raise TypeError(f"ai must be a QAI (what fnmcts.qlearning.train returns), got {type(ai).__name__}")
     return write_atomically(path, ai_to_text(ai))
 
 
@@ -72,7 +76,7 @@ def load_ai(path, games=None) -> QAI:
     ValueError: .../bad.json: unsupported Q table version 0 (this fnmcts reads version 1)
     """
     path = Path(path)
-    raw = path.read_bytes()
+    raw = read_file(path, "Q table")  # a pipe or a device such as /dev/zero is refused, not read forever
     try:
         data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
@@ -85,6 +89,8 @@ def load_ai(path, games=None) -> QAI:
         raise ValueError(f"{path}: {error}") from None
     except RecursionError:
         raise ValueError(f"{path}: not a Q table (JSON nested too deeply to read)") from None
+    except OverflowError:  # a whole number such as 10**400 has no float
+        raise ValueError(f"{path}: a value in the Q table is too large for a float (at most about 1.8e308)") from None
 
 
 def _dump(data) -> str:
@@ -107,10 +113,7 @@ def read_json(path):
     ValueError: .../tree.json: not JSON (Expecting property name enclosed in double quotes: line 1 column 2 (char 1))
     """
     path = Path(path)
-    try:
-        raw = path.read_bytes()
-    except OSError as error:
-        raise ValueError(f"cannot read {path}: {error.strerror or error}") from None
+    raw = read_file(path)  # a pipe or a device is refused, not waited on or read forever
     try:
         return json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
@@ -134,6 +137,11 @@ def save_tree(game, tree, path, *, search=None) -> Path:
     ...     load_tree(save_tree(game, tree, pathlib.Path(tmp) / "tree.json"), GAMES) == (game, tree)
     True
     """
+    check_game(game)
+    if not isinstance(tree, Mapping):
+        raise TypeError(f"tree must be a search tree (what fnmcts.mcts.search returns), got {type(tree).__name__}")
+    if search is not None and not isinstance(search, Mapping):
+        raise TypeError(f"search must be a JSON-ready dict or None, got {type(search).__name__}")
     return write_atomically(path, _dump(tree_to_json(game, tree, search=search)))
 
 
@@ -186,6 +194,11 @@ def save_search(game, found, path) -> Path:
     ...     load_search(save_search(game, found, pathlib.Path(tmp) / "move.json"), GAMES) == (game, found)
     True
     """
+    check_game(game)
+    from .mcts import MoveSearch
+
+    if not isinstance(found, MoveSearch):
+        raise TypeError(f"found must be a MoveSearch (what fnmcts.mcts.mcts_move returns), got {type(found).__name__}")
     return write_atomically(path, _dump(move_search_to_json(game, found)))
 
 

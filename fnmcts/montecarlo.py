@@ -40,6 +40,7 @@ from .values import FixedRecord
 from .limits import WORK_LIMIT, check_work, size_hint
 from .parallel import DEFAULT_CHUNK, Interrupted, check_count, interrupted, run_chunks
 from .matches import playout
+from .exact import check_game
 from .protocol import check_state, payoff_range
 from .rng import resolve_seed
 
@@ -67,7 +68,12 @@ def wilson_interval(wins: int, games: int, z: float = Z95) -> tuple[float, float
     [0.4038, 0.5962]
     >>> wilson_interval(0, 0)
     (0.0, 1.0)
+    >>> wilson_interval(5, 10, z=float("nan"))
+    Traceback (most recent call last):
+    ...
+    ValueError: z must be a finite number > 0 (1.96 for 95%), got nan
     """
+    _check_z(z)
     for name, count in (("wins", wins), ("games", games)):
         if isinstance(count, bool) or not isinstance(count, int) or count < 0:
             raise ValueError(f"{name} must be a whole number >= 0, got {count!r}")
@@ -83,6 +89,14 @@ def wilson_interval(wins: int, games: int, z: float = Z95) -> tuple[float, float
     low = 0.0 if wins == 0 else max(0.0, centre - half)
     high = 1.0 if wins == games else min(1.0, centre + half)
     return (low, high)
+
+
+def _check_z(z) -> None:
+    """A ``ValueError`` (``TypeError`` for a non-number) unless ``z`` is a finite number above 0."""
+    if isinstance(z, bool) or not isinstance(z, (int, float)):
+        raise TypeError(f"z must be a number (1.96 for 95%), got {type(z).__name__}: {z!r}")
+    if not (0 < z < math.inf):
+        raise ValueError(f"z must be a finite number > 0 (1.96 for 95%), got {z!r}")
 
 
 def mean_interval(
@@ -107,6 +121,7 @@ def mean_interval(
     >>> mean_interval(3.0, 5.0, 1, -1, 5)
     (-1.0, 5.0)
     """
+    _check_z(z)
     if isinstance(games, bool) or not isinstance(games, int) or games < 0:
         raise ValueError(f"games must be a whole number >= 0, got {games!r}")
     if not low < high:
@@ -473,6 +488,7 @@ def simulate(
     >>> record.win + record.draw + record.loss, record.mean == (record.win - record.loss) / 1_000
     (1000, True)
     """
+    check_game(game)
     check_count(n, "the number of games")
     base = resolve_seed(seed, rng)
     start = check_state(game, game.start() if state is None else state)

@@ -296,14 +296,42 @@ class Game(Protocol):
     def state_from_json(self, data) -> Hashable: ...
 
 
-def _cumulative(probabilities) -> tuple[int, list[int]]:
-    """Integer cumulative weights over a common denominator (worked out per draw: no cache)."""
+def _cumulative(probabilities) -> tuple[int, tuple[int, ...]]:
+    """Integer cumulative weights over a common denominator: ``(denominator, cumulative)``, immutable."""
     ratios = [Fraction(p) for p in probabilities]
     denominator = lcm(*(r.denominator for r in ratios))
     total, cumulative = 0, []
     for r in ratios:
         total += r.numerator * (denominator // r.denominator)
         cumulative.append(total)
+    return denominator, tuple(cumulative)
+
+
+_TABLES: dict = {}
+"""``id(outcomes) -> (outcomes, denominator, cumulative)``: the draw table of a tuple of outcomes seen before.
+
+The tuple is held, so its ``id`` is not reused while the entry lives; only a tuple
+of ``(outcome, probability)`` tuples (immutable all through) is kept, at most
+``_MAX_TABLES`` of them (when full, the kept tables are dropped and kept again
+as they are drawn from: a long run never falls back to working out a table
+per draw)."""
+
+_MAX_TABLES = 4096
+
+
+def _draw_table(outcomes, state) -> tuple[int, tuple[int, ...]]:
+    """``(denominator, cumulative)`` for ``outcomes``: kept per outcome tuple, worked out once; checked to sum to 1."""
+    kept = _TABLES.get(id(outcomes))
+    if kept is not None and kept[0] is outcomes:
+        return kept[1], kept[2]
+    denominator, cumulative = _cumulative([p for _, p in outcomes])
+    if cumulative[-1] != denominator:
+        raise ValueError(f"chance probabilities at {state!r} do not sum to 1")
+    if type(outcomes) is tuple and all(type(pair) is tuple and type(pair[1]) in (Fraction, int, float)
+                                       for pair in outcomes):
+        if len(_TABLES) >= _MAX_TABLES:  # full (a game that makes new tuples per call): start again, keep going
+            _TABLES.clear()
+        _TABLES[id(outcomes)] = (outcomes, denominator, cumulative)
     return denominator, cumulative
 
 
@@ -343,9 +371,7 @@ class GameBase:
         outcomes = self.chance_outcomes(state)
         if not outcomes:
             raise ValueError(f"no chance outcomes at state {state!r}")
-        denominator, cumulative = _cumulative([p for _, p in outcomes])
-        if cumulative[-1] != denominator:
-            raise ValueError(f"chance probabilities at {state!r} do not sum to 1")
+        denominator, cumulative = _draw_table(outcomes, state)  # kept for a tuple of outcomes seen before
         return outcomes[bisect_right(cumulative, rng.random() * denominator)][0]
 
     def payoff_range(self) -> tuple:
@@ -855,8 +881,19 @@ def parse_state(game, text: str):
     True
     >>> sorted(parse_state(ShutTheBox(), '{"box": [1, 2]}'))
     [1, 2]
+    >>> parse_state(Nim(), "١٠")  # Python's int() reads other scripts' digits: a state is written 0-9
+    Traceback (most recent call last):
+    ...
+    ValueError: '١٠' holds digits other than 0-9: write numbers with the digits 0-9
     """
+    _ascii_digits(text)
     return _hook(game, "parse_state")(text)
+
+
+def _ascii_digits(text) -> None:
+    """A ``ValueError`` when ``text`` holds decimal digits of another script (``int`` would read ``'١٠'`` as 10)."""
+    if isinstance(text, str) and any(ch.isdecimal() and not ch.isascii() for ch in text):
+        raise ValueError(f"{text!r} holds digits other than 0-9: write numbers with the digits 0-9")
 
 
 def check_reachable(game, state):
@@ -887,6 +924,7 @@ def parse_move(game, state, text: str):
     >>> sorted(parse_move(ShutTheBox(), state, "flip 1 3"))
     [2, 4, 5, 6, 7, 8, 9]
     """
+    _ascii_digits(text)
     return _hook(game, "parse_move")(state, text)
 
 

@@ -106,7 +106,18 @@ def child_seed(seed: int, index: int) -> int:
 
     >>> child_seed(1, 2)
     1869281397791206462
+    >>> child_seed("a", 0)
+    Traceback (most recent call last):
+    ...
+    TypeError: seed must be an int or None, got str: 'a'
     """
+    if seed is None:
+        raise TypeError("seed must be an int, got None (a child stream needs its parent's seed)")
+    check_seed(seed)
+    if isinstance(index, bool) or not isinstance(index, int):
+        raise TypeError(f"index must be an int, got {type(index).__name__}: {index!r}")
+    if index < 0:
+        raise ValueError(f"index must be non-negative, got {index}")
     digest = hashlib.blake2b(f"fnmcts/{seed}/{index}".encode(), digest_size=8).digest()
     return int.from_bytes(digest, "big") >> 1
 

@@ -121,3 +121,18 @@ def test_tournament_prints_player_1_s_share_with_an_interval(capsys):
     assert payload["player1_score"] == (record.wins[1] + record.draws / 2) / 50
     low, high = payload["player1_score_ci"]
     assert low < payload["player1_score"] < high
+
+
+@pytest.mark.parametrize("argv", [
+    ["tournament", "pig", "random", "random", "--goal", "99999999999", "--games", "1"],
+    ["tournament", "pig", "random", "random", "--goal", "1000000", "--games", "100000"],
+])
+def test_a_pig_too_long_to_play_is_refused_up_front(capsys, argv):
+    """Pig has no longest game, but none is shorter than the goal in rolls of 6: that much play is counted."""
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == "" and "steps of play, beyond the limit" in err and "--force" in err
+
+
+def test_a_pig_of_the_usual_size_still_plays(capsys):
+    code, out, err = run(capsys, "tournament", "pig", "random", "random", "--goal", "30", "--games", "20", "--seed", "1")
+    assert code == 0 and "Player 1 wins" in out, err

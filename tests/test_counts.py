@@ -52,6 +52,9 @@ def assert_agrees(game, depth=None):
     assert {o.payoff: o.games for o in counted.outcomes} == dict(ends)
     terminal = {s for s in everything if game.to_move(s) is None}
     assert counted.terminal_states == len(terminal) == sum(o.positions for o in counted.outcomes)
+    assert counted.chance_states == len({s for s in everything if game.to_move(s) is CHANCE})
+    assert counted.decision_states == len({s for s in everything if game.to_move(s) not in (None, CHANCE)})
+    assert counted.states == counted.decision_states + counted.chance_states + counted.terminal_states
     return counted
 
 
@@ -94,6 +97,13 @@ def test_divide_splits_the_last_ply_among_the_first_steps(game, depth):
         assert counted.divide == ()
     else:
         assert sum(d.histories for d in counted.divide) == total
+
+
+def test_the_total_row_counts_a_state_met_at_two_plies_once():
+    counted = count(Nim(heap=21, max_take=3), 3)  # heap 18, player 2 to move: after 3 at ply 1, after 1+1+1 at ply 3
+    assert sum(ply.decisions for ply in counted.plies) == 16
+    assert counted.states == counted.decision_states == 15
+    assert str(counted).splitlines()[6].split()[:3] == ["all", "15", "15"]
 
 
 def test_the_tic_tac_toe_divide_of_perft_2_is_eight_per_first_move():

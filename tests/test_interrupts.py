@@ -173,7 +173,7 @@ def test_a_worker_pool_left_by_an_exception_leaves_no_worker():
     assert set(multiprocessing.active_children()) - before == set()
 
 
-def test_ctrl_c_during_training_writes_the_q_table_of_the_games_finished(tmp_path):
+def test_ctrl_c_during_training_keeps_the_old_table_and_writes_the_games_finished_beside_it_marked(tmp_path):
     from fnmcts.games import Piles
     from fnmcts.io import load_ai
     from fnmcts.games import GAMES
@@ -189,9 +189,14 @@ def test_ctrl_c_during_training_writes_the_q_table_of_the_games_finished(tmp_pat
     report = json.loads(out)
     assert report["partial"] is True and 0 < report["games"] < report["games_requested"] == 10**8
     assert "optimal_move_rate" not in report  # the evaluation never ran
-    ai = load_ai(target, GAMES)  # complete and valid
+    assert target.read_text() == "old"  # the earlier table is not replaced by a partial one
+    beside = tmp_path / "q.partial.json"
+    assert str(beside) in report["written_to"]
+    assert json.loads(beside.read_text())["partial"] == {"games": report["games"], "games_requested": 10**8}
+    ai = load_ai(beside, GAMES)  # complete and valid as a table, marked partial
     assert ai == train(report["games"], seed=4, game=Piles((1, 3, 5, 7)))
     assert report["q_entries"] == len(ai.q)
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith((".q", "q"))) == ["q.json", "q.partial.json"]
 
 
 def test_sigterm_during_the_lookup_table_keeps_the_old_file_and_shows_the_boxes_done(tmp_path):

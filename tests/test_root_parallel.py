@@ -1,17 +1,19 @@
 """Root-parallel MCTS and evaluations on executors: same seed, same result, whatever the workers."""
 
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import example, given, settings, strategies as st
 
 from fnmcts.agents import make_agent
 from fnmcts.games import Nim, ShutTheBox, TicTacToe
-from fnmcts.mcts import mcts_agent, mcts_move, visits
-from fnmcts.parallel import worker_pool
+from fnmcts.mcts import mcts_agent, mcts_move, trace, ucb1, visits
+from fnmcts.mcts._options import DEFAULT_C
+from fnmcts.parallel import iter_chunks, worker_pool
 from fnmcts.matches import random_agent, tournament
 from fnmcts.qlearning import evaluate, train, win_rate
-from fnmcts.rng import make_rng
+from fnmcts.rng import child_rng, make_rng
 
 
 class _NoPool:
@@ -23,6 +25,7 @@ class _NoPool:
 
 @settings(max_examples=6, deadline=None)
 @given(st.integers(1, 900), st.integers(0, 10_000), st.sampled_from([100, 300, 1000]), st.booleans())
+@example(36, 125, 100, False)  # its root's children count 37 visits in 36 dives: one dive passed two of them
 def test_the_result_depends_on_the_seed_and_the_chunks_not_the_workers(iterations, seed, chunk, solver):
     game = Nim(heap=17, max_take=3, misere=False)
     state = game.start()
@@ -30,7 +33,27 @@ def test_the_result_depends_on_the_seed_and_the_chunks_not_the_workers(iteration
     with ThreadPoolExecutor(3) as threads:
         assert mcts_move(game, state, iterations, make_rng(seed), executor=threads, chunk_size=chunk, solver=solver) == one
     assert visits(one.tree[state]) == one.iterations and (solver or one.iterations == iterations)
-    assert sum(visits(rec) for _, rec in one.children) <= one.iterations
+    # the search runs on a graph keyed by state: a record counts every dive whose path passed through its
+    # state, from whichever parent (17 -> 16 -> 15 -> 14 passes two children of the root), so the root's
+    # children may count more visits than there were dives; the root-parallel counts are the chunks' sums
+    seed63 = make_rng(seed).getrandbits(63)
+    through = [0] * len(one.children)
+    for index, size in iter_chunks(iterations, chunk):
+        ran = mcts_move(game, state, size, child_rng(seed63, index), solver=solver).iterations
+        for j, n in enumerate(_dives_through_children(game, state, ran, child_rng(seed63, index), solver)):
+            through[j] += n
+    assert [visits(rec) for _, rec in one.children] == through
+    alone = mcts_move(game, state, iterations, make_rng(seed), solver=solver)
+    assert [visits(rec) for _, rec in alone.children] == _dives_through_children(
+        game, state, alone.iterations, make_rng(seed), solver
+    )
+
+
+def _dives_through_children(game, state, dives, rng, solver):
+    """Per child of ``state``, in move order: how many of ``dives`` dives of the phases pass through it."""
+    t = trace(game, state, dives, rng, rule=partial(ucb1, c=DEFAULT_C), solver=solver, exact=0, memory=None)
+    paths = [{s for s, _ in t.dive(k).path.nodes} for k in range(1, dives + 1)]
+    return [sum(game.play(state, move) in path for path in paths) for move in game.possible_moves(state)]
 
 
 def test_processes_give_the_same_search_and_small_jobs_pay_for_no_pool():

@@ -87,3 +87,43 @@ def test_an_example_opens_and_runs_as_a_notebook():
     for source in code:
         exec(compile(source, "<cell>", "exec"), namespace)
     assert sorted(namespace["start_box"]) == list(range(1, 10)) and namespace["box"] == frozenset()
+
+
+def test_every_place_shown_in_the_tour_is_a_task_number_it_takes(capsys):
+    """The whole tour numbers its screens "(N of 18)": ``--task N`` shows screen N, whatever its name."""
+    from fnmcts.cli.tour import _find
+
+    for place, step in enumerate(STEPS, 1):
+        assert _find(str(place)) is step
+    assert [step.key for step in STEPS[13:]] == ["trace", "nim", "q", "test", "end"]  # 14 to 18 have names
+    assert main(["tour", "--task", "17", "--no-pause"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == f"== {STEPS[16].title} =="
+
+
+def test_task_5_plays_by_hand_until_the_game_ends(capsys):
+    from fnmcts.games.shut_the_box import possible_moves
+
+    assert main(["tour", "--task", "5", "--no-pause"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    rolls = [line.split() for line in out if line.startswith("levers up")]
+    assert rolls and out[-2] == '>>> "won" if not box else "lost"'
+    for words in rolls[:-1]:
+        assert words[-1] == "it"  # every roll but the last flips its lever
+    last = rolls[-1]
+    levers = frozenset(int(w.strip("[],")) for w in last[2:last.index("roll")])
+    roll = int(last[last.index("roll") + 1])
+    if out[-1] == "'lost'":  # the game ended because the last roll's lever was down
+        assert possible_moves(levers, roll, simplified=True) == frozenset() and last[-1] == "lost"
+    else:
+        assert out[-1] == "'won'" and levers == {roll}
+
+
+def test_the_nim_screen_shows_flat_monte_carlo_winning_something(capsys):
+    assert main(["tour", "--task", "nim", "--no-pause"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    shown = [out[i + 1] for i, line in enumerate(out) if line.startswith(">>> tournament(") and "montecarlo_agent," in line]
+    assert len(shown) == 2
+    first_wins = [int(line.split("Player 1 wins ")[1].split()[0]) for line in shown]
+    assert first_wins[0] > 10  # against random play from 21 it wins most games
+    assert first_wins[1] < 20  # from 22 against perfect play it is shown slipping, not silent

@@ -162,3 +162,53 @@ def test_uct_and_search_return_trees_that_share_with_a_tree_given_as_a_pmap():
     assert isinstance(grown, Tree) and grown.root == game.start()
     shared = sum(1 for s, rec in tree.items() if grown[s] is rec)
     assert shared >= len(tree) - 9  # a path in tic-tac-toe holds at most 10 states
+
+
+@FAST
+@given(GAMES_ANY, st.integers(0, 2**32),
+       st.lists(st.tuples(st.sampled_from(("uct", "search")), st.integers(0, 3), st.integers(1, 4),
+                          st.one_of(st.none(), OPTIONS)), max_size=25), OPTIONS)
+def test_stepping_on_any_tree_kept_or_older_is_the_phases_dive_for_dive(game, seed, calls, first):
+    # each call continues one of the trees made so far (the last one returned: its working copy is
+    # kept; an older one: read afresh), with uct or with a search of a few dives, with the options of
+    # the call before or others; both must give the phases' tree and uct the phases' result,
+    # whatever was called before
+    state = game.start()
+    rng, ref_rng = random.Random(seed), random.Random(seed)
+    trees, refs = [pmap()], [pmap()]
+    opts = first
+    for how, back, dives, other in calls:
+        opts = other or opts
+        k = max(0, len(trees) - 1 - back)
+        if how == "uct":
+            grown, result = uct(game, trees[k], state, rng, **opts)
+            ref, ref_result = phases.uct(game, refs[k], state, ref_rng, opts["rule"], backup=opts["backup"],
+                                         solver=opts["solver"])
+            assert result == ref_result
+        else:
+            grown = search(game, state, dives, rng, tree=trees[k], **opts)
+            ref = refs[k]
+            for _ in range(dives):
+                ref, _ = phases.uct(game, ref, state, ref_rng, opts["rule"], backup=opts["backup"],
+                                    solver=opts["solver"])
+        assert grown == ref
+        trees.append(grown)
+        refs.append(ref)
+    assert rng.random() == ref_rng.random()
+
+
+def test_a_tree_grown_with_expectimax_continued_with_the_mean_is_the_phases():
+    # the working copy of an expectimax search rates by values; a mean-backup dive on the tree it
+    # returned must not (it starts from the records, as the phases do)
+    for game in (ShutTheBox(levers=5), TicTacToe()):
+        state = game.start()
+        rng, ref_rng = random.Random(3), random.Random(3)
+        tree = search(game, state, 30, rng, rule=ucb1, backup="expectimax", solver=False)
+        ref = pmap()
+        for _ in range(30):
+            ref, _ = phases.uct(game, ref, state, ref_rng, ucb1, backup="expectimax")
+        assert tree == ref
+        for _ in range(10):
+            tree, _ = uct(game, tree, state, rng, rule=ucb)
+            ref, _ = phases.uct(game, ref, state, ref_rng, ucb)
+        assert tree == ref

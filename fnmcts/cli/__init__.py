@@ -110,12 +110,13 @@ def main(argv=None, *, _keep_handlers: bool = False) -> int:
 def console() -> None:
     """The ``fnmcts`` program: ``main`` with Ctrl-C and SIGTERM heard until the process exits.
 
-    It ends the process with ``main``'s status (run here in a child process):
+    It ends the process with ``main``'s status (here a typo: 2 and one line):
 
     >>> import subprocess, sys
-    >>> code = "import sys; sys.argv = ['fnmcts', 'nosuch']; from fnmcts.cli import console; console()"
-    >>> subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).returncode
-    2
+    >>> program = "import sys; sys.argv = ['fnmcts', 'simulate', 'coin', '--games', 'many']; import fnmcts.cli as c; c.console()"
+    >>> done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True)
+    >>> done.returncode, done.stderr.splitlines()
+    (2, ["fnmcts simulate coin: error: argument --games: expected a whole number, got 'many' (see --help)"])
     """
     try:
         code = main(_keep_handlers=True)

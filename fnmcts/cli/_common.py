@@ -34,6 +34,7 @@ import sys
 import threading
 from contextlib import contextmanager
 
+from ..files import held_claims, release_claims
 from ..limits import GO_ON, TooLarge
 from ..parallel import Interrupted, interrupted
 
@@ -549,11 +550,14 @@ class Cli:
         """Parse ``argv``, run its command, and return the exit status (see the module's docstring)."""
         if sys.stdout is None or sys.stderr is None:  # started with a closed standard stream (``>&-``)
             return _closed_stream()
+        held = held_claims()
         with _signals_interrupt():
             try:
                 return self._run(argv)
             except KeyboardInterrupt as error:
                 return _interrupted(error)
+            finally:
+                release_claims(keep=held)  # the output files this command claimed are free again
 
     def _run(self, argv) -> int:
         for arg in argv:

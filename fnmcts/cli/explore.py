@@ -14,7 +14,7 @@ import math
 import sys
 from functools import partial
 
-from ..files import check_target
+from ..files import claim_target
 from ..limits import TooLarge
 from ..mcts import EXACT_STATES, PAGE_DIVES, explore_page, trace, ucb, ucb1
 from ..protocol import check_reachable, parse_state
@@ -121,7 +121,7 @@ def _describe(options) -> str:
 
 
 def _explore(args) -> int:
-    check_target(args.output)  # a bad target fails now, not after the search
+    claim_target(args.output)  # a bad target (or one another process writes) fails now, not after the search
     game = resolve_game(args.spec)
     state = game.start()
     if args.state is not None:

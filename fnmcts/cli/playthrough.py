@@ -54,11 +54,15 @@ def _playthrough(args) -> int:
     if args.check is not None:
         if args.output is not None:
             raise CliError("give -o FILE to write a playthrough or --check FILE to check one, not both")
+        from ..files import read_file
+
         path = Path(args.check)
         try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as error:
-            raise CliError(f"cannot read {path}: {getattr(error, 'strerror', None) or error}") from None
+            text = read_file(path).decode("utf-8")  # a pipe or a device is refused, not waited on
+        except UnicodeDecodeError as error:
+            raise CliError(f"cannot read {path}: {error}") from None
+        except ValueError as error:
+            raise CliError(str(error)) from None
         game = resolve_game(args.game_spec if args.game_spec is not None else _named(text, path))
         try:
             found = check_playthrough(game, text, max_steps=steps)
@@ -73,9 +77,9 @@ def _playthrough(args) -> int:
         raise CliError("give the GAME to play (or --check FILE)")
     game = resolve_game(args.game_spec)
     if args.output is not None:
-        from ..files import check_target
+        from ..files import claim_target
 
-        check_target(args.output)  # a missing folder or a directory fails before the work
+        claim_target(args.output)  # a missing folder, a directory or another writer fails before the work
     try:
         text = playthrough(game, args.seed, max_steps=steps)
     except GameRaised as error:

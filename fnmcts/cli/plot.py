@@ -46,9 +46,9 @@ def _plot(args) -> int:
         from .. import plots as plots
     except ImportError as error:  # matplotlib missing
         raise CliError(f"{error}: pip install 'fnmcts[plot]'") from None
-    from ..files import check_target
+    from ..files import claim_target
 
-    check_target(args.output)  # a missing folder or a directory fails before the work
+    claim_target(args.output)  # a missing folder, a directory or another writer fails before the work
     what, argument, default, unit, total = BUDGETS[args.name]
     budget = default if args.budget is None else args.budget
     seed = _SEEDS[args.name] if args.seed is None else args.seed

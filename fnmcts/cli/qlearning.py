@@ -5,20 +5,23 @@ game"), writes the Q table atomically (see ``fnmcts.qlearning`` for the format;
 ``-o -`` prints it on standard output and the report on standard error), then
 reports how good the greedy policy is: the share of reachable winning states
 where its action is optimal (exact solver), and its win rates against random
-and perfect play. Without ``--seed`` a seed is drawn and reported.
+and perfect play. Without ``--seed`` a seed is drawn and reported. Ctrl-C
+during training writes the table of the games finished beside the output,
+marked partial (``q.json`` -> ``q.partial.json``, with ``"partial": {"games":
+..., "games_requested": ...}``), and leaves an earlier file at ``-o`` as it was.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import sys
 
 from ..exact import solve
-from ..files import check_target
+from ..files import claim_target, partial_path, write_atomically
 from ..games.nim import Nim
 from ..games.piles import Piles
-from ..io import save_ai
 from ..limits import GO_ON, WORK_LIMIT, check_states, check_work, size_hint
 from ..matches import random_agent
 from ..qlearning import ALPHA, EPSILON, ai_to_text, evaluate, train, win_rate
@@ -147,19 +150,31 @@ def _train(args, game, title):
     out = sys.stdout  # the Q table's stream with -o -; the report then goes to standard error
     to_stdout = args.output == "-"
     if not to_stdout:
-        check_target(args.output)  # a bad target fails now, not after the training
+        claim_target(args.output)  # a bad target (or one another process writes) fails now, not after the training
     _check_size(args, game)
     seed = resolve_seed(args.seed)
     rules = "misere: taking the last object loses" if game.misere else "normal: taking the last object wins"
     report_stream = contextlib.redirect_stdout(sys.stderr) if to_stdout else contextlib.nullcontext()
 
-    def write(ai) -> str:
+    def write(ai, games=None) -> str:
+        """Write the table: to ``-o``'s file when complete; when ``games`` (of ``--games``) only, marked partial,
+        beside it (``q.partial.json``), so an earlier complete table at ``-o`` is kept."""
+        text = ai_to_text(ai)
+        if games is not None:
+            data = json.loads(text)
+            data["partial"] = {"games": games, "games_requested": args.games}
+            text = json.dumps(data, separators=(",", ":")) + "\n"
         if to_stdout:
-            out.write(ai_to_text(ai))
+            out.write(text)
             out.flush()
-            return "standard output"
-        save_ai(ai, args.output)
-        return args.output
+            return "standard output" + (" (marked partial)" if games is not None else "")
+        if games is None:
+            write_atomically(args.output, text)
+            return args.output
+        beside = str(partial_path(args.output))
+        claim_target(beside)
+        write_atomically(beside, text)
+        return f"{beside} (marked partial; {args.output} is left as it was)"
 
     def describe(so_far):
         return _report(args, game, title, rules, seed, *so_far)
@@ -171,7 +186,7 @@ def _train(args, game, title):
                            limit=None)  # checked before, with --force
         except Interrupted as stop:
             ai, done = stop.partial
-            raise interrupted(stop, (ai, done, write(ai), None)) from None  # the games finished are kept
+            raise interrupted(stop, (ai, done, write(ai, done), None)) from None  # the games finished are kept
         where = write(ai)
         try:
             if args.exact:
@@ -211,6 +226,7 @@ def _report(args, game, title, rules, seed, ai, games, where, report):
         "alpha": ai.alpha,
         "epsilon": ai.epsilon,
         "output": args.output,
+        "written_to": where,
         "q_entries": len(ai.q),
         "eval_games_per_side": args.eval_games,
         "eval_seed": eval_seed,

@@ -21,7 +21,7 @@ import time
 from contextlib import contextmanager
 
 from ..exact import evaluate_policy, value
-from ..files import check_target
+from ..files import claim_target
 from ..games import GAMES
 from ..games.shut_the_box import box_to_mask, box_values
 from ..io import load_tree_and_search, save_tree
@@ -161,18 +161,20 @@ def _resumed(args):
         raise CliError(f"cannot resume: {args.resume} holds no saved Shut the Box search (write one with --save)")
     try:
         old = {"rule": saved.get("ucb"), "solver": False}  # a search saved before --rule and the solver
+        missing = [name for name in (*_SETTINGS, "max_nodes", "done", "dives", "rng") if name not in saved and name not in old]
+        if missing:
+            raise CliError(f"cannot resume: {args.resume}: the saved search lacks {', '.join(missing)} (incomplete or damaged)")
         settings = {name: saved[name] if name in saved else old[name] for name in (*_SETTINGS, "max_nodes")}
         done, target = saved["done"], saved["dives"]
         rng = random.Random()
         rng.setstate(rng_state_from_json(saved["rng"]))
-    except (KeyError, ValueError, TypeError) as error:
-        raise CliError(f"cannot resume: {args.resume}: the saved search is incomplete or damaged ({error})") from None
-    if (settings["rule"] not in ("tutorial", "ucb1") or settings["backup"] not in ("mean", "expectimax")
-            or not isinstance(settings["solver"], bool)):
-        raise CliError(f"cannot resume: {args.resume}: unknown rule, backup or solver in the saved search")
-    if not (isinstance(done, int) and isinstance(target, int) and 0 <= done):
-        raise CliError(f"cannot resume: {args.resume}: the saved dive counts are not whole numbers")
+    except (ValueError, TypeError, OverflowError):
+        raise CliError(f"cannot resume: {args.resume}: the saved generator state is damaged") from None
+    _check_saved(args.resume, settings, done, target)
     root = game.start()
+    if done and root not in tree:
+        raise CliError(f"cannot resume: {args.resume}: the saved tree does not hold the start of {rules_text(game)} "
+                       "(its states are of another box)")
     if visits(tree.get(root, {"win": 0, "loss": 0})) != done:
         raise CliError(f"cannot resume: {args.resume}: the tree's root has not seen the {done:,} dives the file says")
     if args.dives is not None:
@@ -182,7 +184,48 @@ def _resumed(args):
     return game, tree, settings, done, target, rng
 
 
+MAX_SAVED_COUNT = 2**53
+"""The largest dive count a saved search holds: JSON readers keep whole numbers exact up to 2**53."""
+
+
+def _whole(value, least: int = 0) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and least <= value <= MAX_SAVED_COUNT
+
+
+def _check_saved(path, settings, done, target) -> None:
+    """Refuse saved settings of the wrong kind, naming the field and what it must be."""
+    problems = []
+    if settings["rule"] not in ("tutorial", "ucb1"):
+        problems.append(f"rule {settings['rule']!r} (tutorial or ucb1)")
+    if settings["backup"] not in ("mean", "expectimax"):
+        problems.append(f"backup {settings['backup']!r} (mean or expectimax)")
+    if not isinstance(settings["solver"], bool):
+        problems.append(f"solver {settings['solver']!r} (true or false)")
+    if not _whole(settings["seed"]):
+        problems.append(f"seed {settings['seed']!r} (a whole number, 0 or more)")
+    for name in ("z", "c"):
+        number = settings[name]
+        if isinstance(number, bool) or not isinstance(number, (int, float)) or not 0 <= number < math.inf:
+            problems.append(f"{name} {number!r} (a finite number, 0 or more)")
+    if settings["max_nodes"] is not None and not _whole(settings["max_nodes"], 2):
+        problems.append(f"max_nodes {settings['max_nodes']!r} (null or a whole number from 2 to 2**53)")
+    for name, number in (("done", done), ("dives", target)):
+        if not _whole(number):
+            problems.append(f"{name} {number!r} (a whole number from 0 to 2**53)")
+    if problems:
+        raise CliError(f"cannot resume: {path}: the saved search holds a bad " + "; a bad ".join(problems))
+
+
+def _no_dash(args) -> None:
+    """``--save -`` and ``--resume -`` name files: a saved search is continued from a file, not a stream."""
+    for flag, name in (("--save", args.save), ("--resume", args.resume)):
+        if name == "-":
+            raise CliError(f"{flag} needs a file name: a saved search is continued with --resume FILE, so it "
+                           "cannot go through standard output or input ('-')")
+
+
 def _shut_the_box(args):
+    _no_dash(args)
     if args.resume is not None:
         game, tree, settings, done, target, rng = _resumed(args)
     else:
@@ -191,7 +234,7 @@ def _shut_the_box(args):
         target = DEFAULT_DIVES if args.dives is None else args.dives
         rng = make_rng(settings["seed"])
     if args.save is not None:
-        check_target(args.save)  # before the search, not after it
+        claim_target(args.save)  # before the search, not after it; another process writing it is refused
     if settings["max_nodes"] is not None and settings["max_nodes"] < 2:
         raise CliError(f"--max-nodes must be at least 2 (the root and one more state), got {settings['max_nodes']}")
     constant = {"z": settings["z"]} if settings["rule"] == "tutorial" else {"c": settings["c"]}

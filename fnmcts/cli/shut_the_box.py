@@ -17,7 +17,7 @@ from fractions import Fraction
 from functools import partial
 from pathlib import Path
 
-from ..files import WriteError, check_target, write_atomically
+from ..files import WriteError, claim_target, write_atomically
 from ..games.shut_the_box import DICE_RULES, SCORINGS, ShutTheBox, format_choices, parse_choice, render_box
 from ..protocol import CHANCE
 from ..rng import make_rng
@@ -477,7 +477,7 @@ def _table(args):
         raise CliError("--kind lookup counts wins: use it with --scoring win (the best-move table takes any scoring)")
     if args.output != "-":
         try:
-            check_target(args.output)  # before the work, not after it
+            claim_target(args.output)  # before the work, not after it; another writer is refused
         except ValueError as error:
             raise CliError(str(error)) from None
     rules = rules_text(game).replace(" rules", "", 1)

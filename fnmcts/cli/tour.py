@@ -80,7 +80,8 @@ possible_moves(sample_box, 6, simplified=True)
 """),
     Step("5", "Task 5: Play the game from the REPL", """
 Start with lever 1 down, then call dice-roll and possible-moves by hand, feeding
-each result back in, until the game ends.""", """
+each result back in, until the game ends: won when every lever is down, lost
+when the roll's lever is already down.""", """
 from fnmcts.games.shut_the_box import dice_roll, possible_moves, simplified_start_box
 from fnmcts.rng import make_rng
 rng = make_rng(3)
@@ -88,8 +89,15 @@ box = simplified_start_box
 roll = dice_roll(rng)
 roll, possible_moves(box, roll, simplified=True)
 (box,) = possible_moves(box, roll, simplified=True)
-roll = dice_roll(rng)
-roll, possible_moves(box, roll, simplified=True)
+# the same by hand, roll after roll, until the game ends
+while box:
+    roll = dice_roll(rng)
+    moves = possible_moves(box, roll, simplified=True)
+    print("levers up", sorted(box), "roll", roll, "->", "flip it" if moves else "already down: lost")
+    if not moves:
+        break
+    (box,) = moves
+"won" if not box else "lost"
 """),
     Step("6", "Task 6: Play the game automatically", """
 play-game plays from a box to the end and returns :win or :loss. Test it from a
@@ -207,7 +215,10 @@ game = Nim(heap=21, max_take=3, misere=True)
 game.start()
 winning_moves(game, game.state(22))
 tournament(game, random_agent, perfect_agent, 100, seed=9).summary()
-tournament(game, montecarlo_agent, perfect_agent, 20, seed=19).summary()
+# flat Monte Carlo (1,000 random games a move) beats random play from 21...
+tournament(game, montecarlo_agent, random_agent, 20, seed=19).summary()
+# ...but even from a won start (22) it slips once a game, and perfect play takes every game
+tournament(Nim(heap=22, max_take=3, misere=True), montecarlo_agent, perfect_agent, 20, seed=19).summary()
 # 22 is a won start: MCTS (1,000 dives a move) wins every game against perfect play
 tournament(Nim(heap=22, max_take=3, misere=True), mcts_agent(1_000), perfect_agent, 20, seed=5).summary()
 """),
@@ -269,11 +280,20 @@ for name, shown in rows:
 
 
 def _find(key: str) -> Step:
+    """The step named ``key``, or the step at that place in the tour (``14``: the screen shown "(14 of 18)").
+
+    >>> _find("trace").title == _find("14").title == STEPS[13].title
+    True
+    """
+    wanted = key.strip().lower()
     for step in STEPS:
-        if step.key == key.strip().lower():
+        if step.key == wanted:
             return step
+    if wanted.isascii() and wanted.isdigit() and 1 <= int(wanted) <= len(STEPS):
+        return STEPS[int(wanted) - 1]
     keys = ", ".join(step.key for step in STEPS)
-    raise CliError(f"no step {key!r} in the tour: choose one of {keys}")
+    raise CliError(f"no step {key!r} in the tour: choose 1 to {len(STEPS)} (the place shown as \"(N of "
+                   f"{len(STEPS)})\") or one of {keys}")
 
 
 def step_screen(step: Step, number: int | None = None, total: int | None = None):
@@ -305,7 +325,8 @@ def register(cli) -> None:
         "tour",
         "walk the tutorial (tasks 1-13), Nim, Q-learning and testing a game: each step's calls and real results",
     )
-    p.add_argument("--task", metavar="N", default=None, help=f"show one step only: {keys}")
+    p.add_argument("--task", metavar="N", default=None,
+                   help=f"show one step only: its place in the tour, 1 to {len(STEPS)}, or its name: {keys}")
     p.add_argument("--no-pause", action="store_true", help="do not wait for Enter between screens")
     p.set_defaults(handler=_tour)
 

@@ -638,12 +638,13 @@ def _children_of(g, stats, i):
     return kids
 
 
-def _play_out(g, stats, i, rng, rollout):
-    """``(rescaled payoff, terminal node)`` of one game played to the end from node ``i`` through the protocol.
+def _play_out(g, i, rng, rollout):
+    """``(rescaled payoff, payoff)`` of one game played to the end from node ``i`` through the protocol.
 
-    ``phases.simulate``: the node is None, the game's end is not interned.
+    ``phases.simulate``: the game's end is not interned.
     """
-    return g.rescale(simulate(g.game, g.states[i], rng, rollout)), None
+    payoff = simulate(g.game, g.states[i], rng, rollout)
+    return g.rescale(payoff), payoff
 
 
 def root_children(graph, stats, root, solver, expectimax) -> tuple:
@@ -686,10 +687,13 @@ def dives(
     stop_when_proven=False,
     compiled_playouts=True,
     root_rule=None,
+    touched=None,
 ):
-    """Run up to ``n`` dives from ``root``; return ``(dives run, last path, end state, proven value)``.
+    """Run up to ``n`` dives from ``root``; return ``(dives run, last path, payoff, proven value)``.
 
-    (The end state is None when the last playout ran on the game's own kernel.)
+    ``payoff`` is the last dive's result as the game pays it (``phases.uct``'s
+    payoff: the terminal state's payoff, the playout's, or the exact value of
+    the proven node that ended it), or None when no dive ran.
 
     The last path (its stored nodes, root first) is kept when the options read it
     (the solver, expectimax, states that repeat), else it is None.
@@ -701,9 +705,10 @@ def dives(
     ``root_rule`` (a ``SequentialHalving``, ``fnmcts.mcts.enhancements``)
     chooses the child at the root when the root is a decision.
     ``compiled_playouts=False`` plays the random playouts through the protocol
-    (the same draws) instead of interning the states they pass. ``end state``
-    is the terminal state the last dive reached (None when a proven node ended
-    it), ``proven value`` the exact value of that node.
+    (the same draws) instead of interning the states they pass. ``proven
+    value`` is the exact value of the proven node that ended the last dive (or
+    None). ``touched``, a list, if given, gets every node whose counts a dive
+    changed (a node once per dive that backs it up: the records to write back).
 
     >>> import random
     >>> from fnmcts.games.nim import Nim
@@ -712,9 +717,9 @@ def dives(
     >>> graph = CompiledGraph(Nim(heap=3, max_take=2))
     >>> root = graph.node(graph.game.start())
     >>> stats = Stats(graph)
-    >>> done, path, end, exact = dives(graph, stats, root, 1, 50, random.Random(1), ucb1_selector())
-    >>> done, path, end == graph.game.state(0, 0), exact
-    (50, None, True, None)
+    >>> done, path, payoff, exact = dives(graph, stats, root, 1, 50, random.Random(1), ucb1_selector())
+    >>> done, path, payoff, exact
+    (50, None, (1, -1), None)
     >>> sorted((graph.state(i)["heap"], graph.state(i)["player"], stats.N[i]) for i in range(len(graph)))
     [(0, 0, 42), (0, 1, 4), (1, 0, 5), (1, 1, 43), (2, 1, 6), (3, 0, 50)]
 
@@ -755,7 +760,7 @@ def dives(
 
     ucb1_rule, tutorial_rule = mode == 1, mode == 2
     done = 0
-    path, last, exact = None, None, None  # the last dive's path, the node it ended at (None: a proof ended it)
+    path, last, exact, raw = None, None, None, None  # the last dive's path, the node it ended at, its proof, payoff
     for _ in range(n):
         pv = lookup(root) if solving else None
         if pv is not None and stop_when_proven:
@@ -781,7 +786,7 @@ def dives(
                     res = u[last]
                     grow()
                 else:
-                    res, last = _play_out(g, stats, i, rng, rollout)
+                    (res, raw), last = _play_out(g, i, rng, rollout), None
                 N[i] = 0
                 break
             k = kind[i]
@@ -850,7 +855,7 @@ def dives(
                 i = options[0] if len(options) == 1 else select(options, stats, ni)
             if track:
                 if repeats and i in on_path:  # back to a state of this dive: one playout from it ends the dive
-                    res, last = _play_out(g, stats, i, rng, rollout)
+                    (res, raw), last = _play_out(g, i, rng, rollout), None
                     break
                 path.append(i)
                 on_path.add(i)
@@ -863,6 +868,8 @@ def dives(
         for m, nodes in by_mover:
             if not nodes:
                 continue
+            if touched is not None:
+                touched.extend(nodes)
             x = res[m]
             if key_rule == 1:
                 for node in nodes:
@@ -898,4 +905,8 @@ def dives(
                     K[node] = key(E[node], nn)
         if solving:
             solver.prove_path(path)
-    return done, path, None if last is None else states[last], exact
+    if exact is not None:
+        raw = exact
+    elif last is not None:
+        raw = game.payoff(states[last])
+    return done, path, raw, exact

@@ -118,12 +118,22 @@ class SearchOptions(FixedRecord):
     def selection(self):
         """The rule as a function of a record: ``partial(ucb1, c=c)``, ``partial(ucb, z=z)`` or the given function."""
         if isinstance(self.rule, str):
-            return partial(ucb1, c=self.c) if RULES[self.rule] is ucb1 else partial(ucb, z=self.z)
+            return _bound(ucb1, "c", self.c) if RULES[self.rule] is ucb1 else _bound(ucb, "z", self.z)
         return self.rule
 
     def is_tutorial(self) -> bool:
         """Whether the rule is the tutorial's ``ucb`` (by name, as the function, or a partial of it)."""
         return _rule_kind(self.rule) == "tutorial"
+
+
+@lru_cache(maxsize=256)
+def _bound(rule, name, value):
+    """``partial(rule, name=value)``, one object for equal arguments (so equal options give equal values).
+
+    >>> _bound(ucb1, "c", 0.5) is _bound(ucb1, "c", 0.5)
+    True
+    """
+    return partial(rule, **{name: value})
 
 
 def _rule_kind(rule):
@@ -266,6 +276,29 @@ def search_options(game=None, options=None, **given) -> SearchOptions:
     >>> search_options(root='gumbel').root
     'gumbel'
     """
+    if options is None:  # the same options again (a learner's loop of one-dive calls): checked once
+        try:
+            kind = tuple(sorted(kind_defaults(game).items())) if given.get("rule", "ucb1") == "ucb1" else ()
+            key = (DEFAULT_C, DEFAULT_Z, kind, *((name, type(value), value) for name, value in given.items()))
+            return _CHECKED[key]
+        except (KeyError, TypeError):  # not seen yet, or a value that does not hash
+            pass
+    found = _search_options(game, options, given)
+    if options is None:
+        try:
+            if len(_CHECKED) >= 64:
+                _CHECKED.clear()
+            _CHECKED[key] = found
+        except TypeError:
+            pass
+    return found
+
+
+_CHECKED = {}
+"""``search_options`` of options given one by one: the value by the defaults (the game's kind's too) and the names, types and values given."""
+
+
+def _search_options(game, options, given) -> SearchOptions:
     if isinstance(game, SearchOptions):
         raise TypeError(
             "search_options(game=None, options=None, **options): the game comes first, got SearchOptions(...) there"

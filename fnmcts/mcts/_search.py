@@ -2,8 +2,11 @@
 
 * ``uct(game, tree, state, rng)``: one dive on the persistent tree, returning
   ``(tree, result)`` as the tutorial's ``uct`` returns ``[tree result]``: the
-  four phases of ``fnmcts.mcts.phases`` in a row, reading and writing only the
-  records on its path.
+  four phases of ``fnmcts.mcts.phases`` in a row (run on the engine, proven
+  equal draw for draw), writing only the records on its path. The engine's
+  working copy of the tree returned is kept (one per process), so a loop that
+  continues the tree it was given back reads nothing again: a dive per call
+  costs the dive and the records it writes.
 * ``search(game, state, dives, rng)``: many dives on the engine
   (``_engine.dives``, over the game's compiled graph), reading the records of
   a given tree as it meets them and writing back only those that changed: the
@@ -24,6 +27,7 @@ import math
 import random
 import time
 import warnings
+import weakref
 from collections.abc import Mapping
 from functools import partial
 from typing import Callable
@@ -159,11 +163,120 @@ def _written_back(graph, stats, tree):
     return grown.persistent()
 
 
+# -- stepping: the working copy of the tree last returned, continued where it left off ----
+
+
+class _Kept:
+    """The engine's working copy of the tree a call returned (``ref``: a weak reference to its pmap).
+
+    While that tree is the one the next call continues (the same object: a
+    learner's loop ``tree, result = uct(game, tree, state, rng)``), the next
+    dives run on these counts as they stand, with nothing read from the tree
+    again, and write back only the records they changed.
+    """
+
+    __slots__ = ("ref", "graph", "stats", "solver", "expectimax", "opts", "select", "root", "mover")
+
+
+_KEPT = []
+"""At most one ``_Kept``: the working copy of the tree the last ``uct`` or ``search`` returned (per process)."""
+
+
+def _forget(ref):
+    """Drop the working copy of a tree no one holds any more (``weakref`` callback)."""
+    for kept in tuple(_KEPT):
+        if kept.ref is ref:
+            try:
+                _KEPT.remove(kept)
+            except ValueError:
+                pass
+
+
+def _take_kept(game, items, solver, expectimax, graph):
+    """The working copy of ``items`` (a tree's pmap), if it is the tree last returned and fits the search; else None."""
+    try:
+        kept = _KEPT.pop()
+    except IndexError:
+        return None
+    g = kept.graph
+    if (
+        kept.ref() is not items
+        or kept.expectimax != expectimax
+        or (graph is not None and graph is not g)
+        or (g.game is not game and g.game != game)
+    ):
+        return None
+    if not solver:
+        kept.solver = None
+    elif kept.solver is None:
+        kept.solver = Solver(g, kept.stats)
+    return kept
+
+
+def _step(game, tree, state, rng, iterations, opts, graph=None, root_rule=None):
+    """``iterations`` dives from ``state`` on ``tree`` (a ``Tree``): ``(the grown tree, the last dive's payoff)``.
+
+    The engine runs on the working copy of ``tree`` when ``tree`` is the tree a
+    call returned last (nothing read again), else on a new one that reads the
+    records as the dives meet them; the grown tree gets only the records that
+    changed, and its working copy is kept for the next call. The same tree and
+    payoff as ``iterations`` dives of ``phases.uct`` (a property test).
+    ``root_rule``: a ``SequentialHalving`` choosing at the root (as ``dives``).
+    """
+    solver, expectimax = opts.solver, opts.backup == "expectimax"
+    items = tree.pmap()
+    kept = _take_kept(game, items, solver, expectimax, graph)
+    if kept is None:
+        kept = _Kept()
+        kept.graph, kept.stats, kept.solver = _working(game, graph, tree, solver)
+        kept.expectimax, kept.opts, kept.root = expectimax, None, None
+    g, stats = kept.graph, kept.stats
+    if kept.opts is not opts:  # options are values: the same object, the same selector
+        kept.opts, kept.select = opts, _selector(opts.selection(), expectimax)
+    if kept.root is not state:
+        kept.root, kept.mover = state, _root_mover(game, state)
+    root = g.node(state)
+    stats.grow()
+    touched = [] if iterations == 1 else None
+    _, _, payoff, _ = dives(
+        g, stats, root, kept.mover, iterations, rng, kept.select,
+        expectimax=expectimax, solver=kept.solver, rollout=opts.rollout, touched=touched, root_rule=root_rule,
+    )
+    states, N, N0 = g.states, stats.N, stats.N0
+    if touched is None:
+        touched = [i for i, _ in stats.changed()]
+    elif len(touched) != len(set(touched)):  # one dive backs up each node of its path once
+        touched = set(touched)
+    if not len(items):
+        grown = pmap({states[i]: _record_of(stats, i) for i in touched})
+    else:
+        evolver = items.evolver()
+        for i in touched:
+            evolver[states[i]] = _record_of(stats, i)
+        grown = evolver.persistent()
+    for i in touched:
+        N0[i] = N[i]
+    stats.lookup = _reader(grown)
+    kept.ref = weakref.ref(grown, _forget)
+    _KEPT[:] = [kept]
+    return Tree(grown, state), payoff
+
+
 def _options(game, state, rng):
+    last = _CHECKED_STATE
+    if last and last[1] is state and (last[0] is game or last[0] == game):  # the state just checked, again (a loop of one-dive calls)
+        check_rng(rng)
+        return last[2]
     if game is None or not hasattr(game, "to_move"):
         raise TypeError(f"game must implement the fnmcts game protocol, got {game!r}")
     check_rng(rng)
-    return check_state(game, state)
+    checked = check_state(game, state)
+    _CHECKED_STATE[:] = [game, state, checked]
+    return checked
+
+
+_CHECKED_STATE = []
+"""``[game, state, the state check_state returned]`` of the last check: a state is a value, checked once."""
 
 
 # -- the root's own rule ----------------------------------------------------------------------
@@ -256,8 +369,8 @@ def uct(game, tree=None, state=None, rng: random.Random | None = None, rule=None
         raise TypeError(f"uct runs one dive: its root rule is a value made for the whole search "
                         f"(fnmcts.mcts.enhancements.sequential_halving), got {opts.root!r}")
     root_rule = _root_rule(game, state, opts.root, None, rng)
-    return phases.uct(game, tree, state, rng, opts.selection(), rollout=opts.rollout, backup=opts.backup,
-                      solver=opts.solver, root=root_rule)
+    grown, payoff = _step(game, tree, state, rng, 1, opts, root_rule=root_rule)
+    return grown, result_of(game, payoff)
 
 
 def _repeat_uct(game, state, dives_, rng, tree=None, rule=None, **options):
@@ -506,12 +619,9 @@ def search(
     state = _options(game, state, rng)
     tree = Tree(pmap(), state) if tree is None else _check_tree(tree).with_root(state)
     root_rule = _root_rule(game, state, opts.root, iterations, rng)
-    if iterations == 1 and seconds is None and stop is None and max_nodes is None and graph is None:
-        grown, _ = phases.uct(game, tree, state, rng, rule, rollout=rollout, backup=backup, solver=solver,
-                              root=root_rule)
-        if progress is not None:
-            progress(1)
-        return grown  # one dive: the phases themselves, on the records of its path alone
+    if seconds is None and stop is None and max_nodes is None and progress is None and iterations is not None:
+        # the working copy of a tree returned kept
+        return _step(game, tree, state, rng, iterations, opts, graph, root_rule=root_rule)[0]
     budget = _Budget(iterations, seconds, stop)
     g, stats, proofs = _working(game, graph, tree, solver, whole=max_nodes is not None)
     root = g.node(state)
@@ -704,6 +814,13 @@ def mcts_move(
     chunks alone, never on the number of workers; a search of one chunk runs
     here, without a pool. ``tree`` in the result then holds the root and its
     children.
+
+    The tree is keyed by state, so a record counts every dive whose path
+    passed through its state, from whichever parent: where a child of the
+    root is also reached through another (Nim: 17 -> 16 -> 15 -> 14 passes two
+    children of 17), the children's visits add up to more than the dives
+    through the root. A root-parallel search sums each state's counts over its
+    chunks, so the same holds of the sums.
 
     >>> from fnmcts.games.nim import Nim
     >>> from fnmcts.rng import make_rng

@@ -17,14 +17,14 @@ them. Its last tree is the tree ``search`` grows with the same options and
 generator, draw for draw.
 
 >>> from fnmcts.games import Nim
->>> from fnmcts.mcts import search, ucb
+>>> from fnmcts.mcts import search
 >>> from fnmcts.rng import make_rng
 >>> game = Nim(heap=5, max_take=2)
 
 >>> t = trace(game, game.start(), 20, make_rng(1))
 >>> t
 Trace(20 dives of Nim(heap=5, max_take=2, misere=True) from the start: Tree(10 states, root pmap({'heap': 5, 'player': 0}): Record(win=10, loss=10)))
->>> t.tree() == search(game, game.start(), 20, make_rng(1), rule=ucb)
+>>> t.tree() == search(game, game.start(), 20, make_rng(1), rule='tutorial')   # uct's rule, the trace's default
 True
 >>> dive = t.dive(3)
 >>> dive.path.end, sorted(s["heap"] for s in dive.changed), dive.payoff
@@ -51,7 +51,7 @@ from ..protocol import CHANCE, sample_outcome
 from . import phases
 from ._records import ucb, visits
 from ._explore import explore_page, iframe
-from ._options import search_options
+from ._options import SearchOptions, search_options
 from ._search import _check_tree, _given, _options
 from ._texts import (
     _describe,
@@ -461,7 +461,7 @@ def trace(
     rollout=None,
     backup: str | None = None,
     solver: bool | None = None,
-    options=None,
+    options: SearchOptions | None = None,
     exact: int = EXACT_STATES,
     memory: int | None = TRACE_MEMORY,
     progress=None,
@@ -473,10 +473,10 @@ def trace(
     runs them: the trace's last tree is ``search(game, state, n, rng, tree,
     rule, ...)``'s, and ``rng`` ends where the search leaves it (a property
     test checks both). The options are ``search``'s (``rule``, ``c``, ``z``,
-    ``backup``, ``solver``, ``rollout`` or one ``options`` value, and a
-    ``tree`` to continue), but as for ``uct`` the rule is the tutorial's
-    ``ucb`` unless ``rule`` (or ``options``) says otherwise, so the solver is
-    off unless asked for; a trace keeps every tree
+    ``backup``, ``solver``, ``rollout`` or one ``options`` value;
+    ``fnmcts.mcts.search_options``) with ``uct``'s rule: the tutorial's
+    ``ucb`` (so the solver is off) unless ``rule`` or ``options`` says
+    otherwise; and a ``tree`` to continue; a trace keeps every tree
     whole, so the budgets that stop or prune a search (``seconds``,
     ``max_nodes``, ``stop``) are not among them. ``exact``: solve the game from
     ``state`` exactly when it has at most this many states, for the exact
@@ -486,11 +486,11 @@ def trace(
     ``k`` dives done.
 
     >>> from fnmcts.games import TicTacToe
-    >>> from fnmcts.mcts import search, ucb
+    >>> from fnmcts.mcts import search
     >>> from fnmcts.rng import make_rng
     >>> game = TicTacToe()
     >>> t = trace(game, game.start(), 100, make_rng(1))
-    >>> len(t), t.tree(100) == search(game, game.start(), 100, make_rng(1), rule=ucb)
+    >>> len(t), t.tree(100) == search(game, game.start(), 100, make_rng(1), rule='tutorial')
     (100, True)
     >>> trace(game, game.start(), 10**9, make_rng(1))
     Traceback (most recent call last):
@@ -511,7 +511,7 @@ def trace(
     if isinstance(exact, bool) or not isinstance(exact, int) or exact < 0:
         raise ValueError(f"exact is the most states the exact solution may hold (0: none), got {exact!r}")
     if rule is None and options is None:
-        rule = ucb  # the tutorial's dive, as uct's
+        rule = ucb  # as uct: a trace is the tutorial's dives unless a rule is given
     opts = search_options(game, options, **_given(rule=rule, c=c, z=z, rollout=rollout, backup=backup, solver=solver))
     if opts.root is not None:
         raise TypeError(f"trace runs the phases dive by dive: a root rule (root={opts.root!r}) is an option of search")

@@ -120,6 +120,8 @@ class Count(NamedTuple):
     outcomes: tuple  # of Outcome, by payoff
     divide: tuple | None  # of FirstStep (a first step, its text, the histories at the last ply below it), if asked
     complete: bool  # no state beyond the last ply: the whole game was counted
+    decision_states: int = 0  # distinct states over all plies where a player is to move
+    chance_states: int = 0  # distinct states over all plies where chance is to move
 
     @property
     def histories(self) -> int:
@@ -169,6 +171,8 @@ class Count(NamedTuple):
             "complete": self.complete,
             "states": self.states,
             "terminal_states": self.terminal_states,
+            "decision_states": self.decision_states,
+            "chance_states": self.chance_states,
             "histories": self.histories,
             "games": self.games,
             "plies": [ply._asdict() | {"weighted": str(ply.weighted)} for ply in self.plies],
@@ -251,7 +255,7 @@ def count(
     budget = memory_budget() if memory is None else memory
     watch = MemoryWatch(budget)
     level = {identify(start): [start, 1, Fraction(1)]}  # key -> [a state, histories, weighted histories]
-    seen, terminal_seen, outcomes = set(level), set(), {}
+    seen, terminal_seen, decision_seen, chance_seen, outcomes = set(level), set(), set(), set(), {}
     plies, ply, complete = [], 0, False
     while level:
         if depth is None and ply > len(seen):
@@ -276,8 +280,10 @@ def count(
                 continue
             if who is CHANCE:
                 chance += 1
+                chance_seen.add(k)
             else:
                 decisions += 1
+                decision_seen.add(k)
             if not expand:
                 continue
             if who is CHANCE:
@@ -328,7 +334,7 @@ def count(
             for step, child in _first_steps(game, start)
         )
     return Count(repr(game), depth, up_to_symmetry, tuple(plies), len(seen), len(terminal_seen), table, split,
-                 complete)
+                 complete, len(decision_seen), len(chance_seen))
 
 
 def _order(payoff):
@@ -380,8 +386,8 @@ def _table(counted: Count) -> str:
     for ply in counted.plies:
         rows.append([str(ply.ply), f"{ply.states:,}", f"{ply.decisions:,}", f"{ply.chance:,}", f"{ply.terminal:,}",
                      f"{ply.histories:,}"] + ([_fraction(ply.weighted)] if chance else []) + [f"{ply.games:,}"])
-    total = ["all", f"{counted.states:,}", f"{sum(p.decisions for p in counted.plies):,}",
-             f"{sum(p.chance for p in counted.plies):,}", f"{counted.terminal_states:,}", f"{counted.histories:,}"]
+    total = ["all", f"{counted.states:,}", f"{counted.decision_states:,}", f"{counted.chance_states:,}",
+             f"{counted.terminal_states:,}", f"{counted.histories:,}"]  # distinct states: a state may recur at two plies
     total += ([_fraction(sum((p.weighted for p in counted.plies), Fraction(0)))] if chance else [])
     rows.append(total + [f"{counted.games:,}"])
     plies = len(counted.plies) - 1
