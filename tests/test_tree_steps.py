@@ -212,3 +212,17 @@ def test_a_tree_grown_with_expectimax_continued_with_the_mean_is_the_phases():
             tree, _ = uct(game, tree, state, rng, rule=ucb)
             ref, _ = phases.uct(game, ref, state, ref_rng, ucb)
         assert tree == ref
+
+
+def test_a_tree_no_one_holds_is_freed_with_its_working_copy():
+    # the engine keeps the working copy of the tree it returned last, but never the tree itself
+    import gc
+    import weakref
+
+    game = TicTacToe()
+    tree = search(game, game.start(), 200, random.Random(1), rule=ucb)
+    tree, _ = uct(game, tree, game.start(), random.Random(2))
+    held = weakref.ref(tree.pmap())
+    del tree
+    gc.collect()
+    assert held() is None

@@ -175,11 +175,14 @@ class _Kept:
     again, and write back only the records they changed.
     """
 
-    __slots__ = ("ref", "graph", "stats", "solver", "expectimax", "opts", "select", "root", "mover")
+    __slots__ = ("ref", "graph", "stats", "solver", "expectimax", "root", "mover")
 
 
 _KEPT = []
 """At most one ``_Kept``: the working copy of the tree the last ``uct`` or ``search`` returned (per process)."""
+
+_LAST_OPTIONS = []
+"""``[(options, solver, expectimax, rollout, selector)]`` of the last ``_step``: read once per options value."""
 
 
 def _forget(ref):
@@ -223,24 +226,30 @@ def _step(game, tree, state, rng, iterations, opts, graph=None, root_rule=None):
     payoff as ``iterations`` dives of ``phases.uct`` (a property test).
     ``root_rule``: a ``SequentialHalving`` choosing at the root (as ``dives``).
     """
-    solver, expectimax = opts.solver, opts.backup == "expectimax"
+    try:
+        entry = _LAST_OPTIONS[0]
+    except IndexError:
+        entry = None
+    if entry is None or entry[0] is not opts:  # options are values: the same object, the same selector
+        expectimax = opts.backup == "expectimax"
+        entry = (opts, opts.solver, expectimax, opts.rollout, _selector(opts.selection(), expectimax))
+        _LAST_OPTIONS[:] = [entry]
+    _, solver, expectimax, rollout, select = entry
     items = tree.pmap()
     kept = _take_kept(game, items, solver, expectimax, graph)
     if kept is None:
         kept = _Kept()
         kept.graph, kept.stats, kept.solver = _working(game, graph, tree, solver)
-        kept.expectimax, kept.opts, kept.root = expectimax, None, None
+        kept.expectimax, kept.root = expectimax, None
     g, stats = kept.graph, kept.stats
-    if kept.opts is not opts:  # options are values: the same object, the same selector
-        kept.opts, kept.select = opts, _selector(opts.selection(), expectimax)
     if kept.root is not state:
         kept.root, kept.mover = state, _root_mover(game, state)
     root = g.node(state)
     stats.grow()
     touched = [] if iterations == 1 else None
     _, _, payoff, _ = dives(
-        g, stats, root, kept.mover, iterations, rng, kept.select,
-        expectimax=expectimax, solver=kept.solver, rollout=opts.rollout, touched=touched, root_rule=root_rule,
+        g, stats, root, kept.mover, iterations, rng, select,
+        expectimax=expectimax, solver=kept.solver, rollout=rollout, touched=touched, root_rule=root_rule,
     )
     states, N, N0 = g.states, stats.N, stats.N0
     if touched is None:
@@ -256,27 +265,30 @@ def _step(game, tree, state, rng, iterations, opts, graph=None, root_rule=None):
         grown = evolver.persistent()
     for i in touched:
         N0[i] = N[i]
-    stats.lookup = _reader(grown)
-    kept.ref = weakref.ref(grown, _forget)
+    kept.ref = ref = weakref.ref(grown, _forget)
+    stats.lookup = lambda state: ref().get(state)  # the tree is read through the weak reference: never kept alive
     _KEPT[:] = [kept]
     return Tree(grown, state), payoff
 
 
 def _options(game, state, rng):
-    last = _CHECKED_STATE
-    if last and last[1] is state and (last[0] is game or last[0] == game):  # the state just checked, again (a loop of one-dive calls)
+    try:
+        last = _CHECKED_STATE[0]
+    except IndexError:
+        last = None
+    if last is not None and last[1] is state and (last[0] is game or last[0] == game):  # the state just checked, again
         check_rng(rng)
         return last[2]
     if game is None or not hasattr(game, "to_move"):
         raise TypeError(f"game must implement the fnmcts game protocol, got {game!r}")
     check_rng(rng)
     checked = check_state(game, state)
-    _CHECKED_STATE[:] = [game, state, checked]
+    _CHECKED_STATE[:] = [(game, state, checked)]
     return checked
 
 
 _CHECKED_STATE = []
-"""``[game, state, the state check_state returned]`` of the last check: a state is a value, checked once."""
+"""``[(game, state, the state check_state returned)]`` of the last check: a state is a value, checked once."""
 
 
 # -- the root's own rule ----------------------------------------------------------------------
@@ -615,13 +627,13 @@ def search(
     opts = search_options(
         game, options, **_given(rule=rule, c=c, z=z, rollout=rollout, backup=backup, solver=solver, root=root)
     )
-    rule, backup, rollout, solver = opts.selection(), opts.backup, opts.rollout, opts.solver
     state = _options(game, state, rng)
     tree = Tree(pmap(), state) if tree is None else _check_tree(tree).with_root(state)
     root_rule = _root_rule(game, state, opts.root, iterations, rng)
     if seconds is None and stop is None and max_nodes is None and progress is None and iterations is not None:
         # the working copy of a tree returned kept
         return _step(game, tree, state, rng, iterations, opts, graph, root_rule=root_rule)[0]
+    rule, backup, rollout, solver = opts.selection(), opts.backup, opts.rollout, opts.solver
     budget = _Budget(iterations, seconds, stop)
     g, stats, proofs = _working(game, graph, tree, solver, whole=max_nodes is not None)
     root = g.node(state)
