@@ -40,10 +40,11 @@ from pyrsistent import field, pmap
 
 from .values import FixedRecord
 
+from .elo import MatchStatistics, Sprt, SprtResult, match_statistics, sprt_scan
 from .limits import WORK_LIMIT, check_work, size_hint
 from .parallel import Interrupted, check_count, interrupted, run_chunks
 from .protocol import CHANCE, check_state, sample_outcome, transcript_line
-from .rng import check_rng, resolve_seed
+from .rng import check_rng, child_seed, resolve_seed
 
 __all__ = [
     "random_agent",
@@ -202,41 +203,110 @@ class GameRecord(FixedRecord):
 
 
 class TournamentRecord(FixedRecord):
-    """The result of ``n`` games: wins per player (keys 1 and 2), draws, the seed.
+    """The result of ``n`` games: wins per agent (keys 1 and 2), draws, the seed; pairs and the SPRT if asked.
+
+    ``wins[1]`` counts the games ``agent1`` won, ``wins[2]`` those of
+    ``agent2`` (in a tournament without pairs ``agent1`` is always player 1).
+    ``pairs`` (paired tournaments) counts the seeds played from both sides by
+    what ``agent1`` scored over the two games: 0, 1/2, 1, 3/2 or 2. ``sprt``
+    (tournaments with ``sprt=``) is where the sequential test stopped.
+    ``statistics()`` is the score, Elo, interval, likelihood of superiority
+    and verdict (``fnmcts.elo``), over the pairs when there are pairs;
+    ``str()`` prints them under the notebook's line.
 
     >>> from fnmcts.agents import perfect_agent
     >>> from fnmcts.games import Nim
     >>> result = tournament(Nim(heap=5, max_take=3), random_agent, perfect_agent, 10, seed=1)
-    >>> result.games, result.wins == {1: 0, 2: 10}, result.draws, result.seed
-    (10, True, 0, 1)
+    >>> result.games, result.wins == {1: 0, 2: 10}, result.draws, result.seed, result.results
+    (10, True, 0, 1, (10, 0, 0))
+    >>> print(result)
+    Player 1 wins 0 games. Player 2 wins 10 games.
+    agent 1 against agent 2: score 0.000 [0.000, 0.198] over 10 games (+0 =0 -10); Elo -inf [-inf, -243]; LOS 0.001: significant at 95%: second is stronger
     """
 
     games = field(type=int, mandatory=True)
     wins = field(mandatory=True)
     draws = field(type=int, initial=0)
     seed = field(initial=None)
+    pairs = field()
+    sprt = field()
+
+    @property
+    def paired(self) -> bool:
+        """Whether every seed was played from both sides."""
+        return "pairs" in self
+
+    @property
+    def results(self) -> tuple:
+        """``(losses, draws, wins)`` of ``agent1``: its games as a trinomial, lowest score first."""
+        return (self.wins[2], self.draws, self.wins[1])
+
+    def statistics(self, level: float = 0.95) -> MatchStatistics:
+        """Score, Elo and their interval, likelihood of superiority and verdict of ``agent1`` against ``agent2``.
+
+        >>> print(TournamentRecord(games=6, wins=pmap({1: 3, 2: 0}), draws=3).statistics())
+        score 0.750 [0.371, 1.000] over 6 games (+3 =3 -0); Elo +191 [-92, +inf]; LOS 0.933: not significant
+        """
+        return match_statistics(self.pairs if self.paired else self.results, level)
 
     def summary(self) -> str:
-        """The notebook's line: "Player 1 wins 47 games. Player 2 wins 53 games."
+        """The notebook's line: "Player 1 wins 47 games. Player 2 wins 53 games." ("Agent" when paired).
 
         >>> TournamentRecord(games=3, wins=pmap({1: 1, 2: 2})).summary()
         'Player 1 wins 1 games. Player 2 wins 2 games.'
         """
-        text = " ".join(f"Player {p} wins {self.wins[p]} games." for p in sorted(self.wins))
+        who = "Agent" if self.paired else "Player"
+        text = " ".join(f"{who} {p} wins {self.wins[p]} games." for p in sorted(self.wins))
         return text + (f" {self.draws} draws." if self.draws else "")
 
-    def to_json(self) -> dict:
-        """A plain dict for ``json.dumps``: games, wins ("1"/"2" -> count), draws, seed.
+    def report(self, level: float = 0.95) -> str:
+        """The summary, the statistics and the sequential test's verdict, one line each (``str()``).
 
-        >>> TournamentRecord(games=3, wins=pmap({1: 1, 2: 2}), seed=5).to_json()["wins"]
-        {'1': 1, '2': 2}
+        >>> print(TournamentRecord(games=6, wins=pmap({1: 3, 2: 3})).report())
+        Player 1 wins 3 games. Player 2 wins 3 games.
+        agent 1 against agent 2: score 0.500 [0.000, 1.000] over 6 games (+3 =0 -3); Elo +0 [-inf, +inf]; LOS 0.500: not significant
         """
-        return {
+        lines = [self.summary(), f"agent 1 against agent 2: {self.statistics(level)}"]
+        if "sprt" in self:
+            lines.append(str(self["sprt"]))
+        return "\n".join(lines)
+
+    __str__ = report
+
+    def to_json(self) -> dict:
+        """A plain dict for ``json.dumps``: games, wins ("1"/"2" -> count), draws, seed, and the statistics.
+
+        Infinite Elo (a score of 0 or 1) is written as null.
+
+        >>> data = TournamentRecord(games=3, wins=pmap({1: 1, 2: 2}), seed=5).to_json()
+        >>> data["wins"], data["verdict"], round(data["los"], 3)
+        ({'1': 1, '2': 2}, 'not significant', 0.309)
+        """
+        stats = self.statistics()
+        data = {
             "games": self.games,
             "wins": {str(p): self.wins[p] for p in sorted(self.wins)},
             "draws": self.draws,
             "seed": self.seed,
+            "score": stats.score,
+            "interval": list(stats.interval),
+            "elo": _finite(stats.elo),
+            "elo_interval": [_finite(stats.elo_low), _finite(stats.elo_high)],
+            "los": stats.los,
+            "verdict": stats.verdict,
         }
+        if self.paired:
+            data["pairs"] = list(self.pairs)
+        if "sprt" in self:
+            found = self["sprt"]
+            test = found.test
+            data["sprt"] = {"elo0": test.elo0, "elo1": test.elo1, "alpha": test.alpha, "beta": test.beta,
+                            "decision": found.decision, "llr": found.llr, "bounds": list(test.bounds)}
+        return data
+
+
+def _finite(x):
+    return x if x == x and abs(x) != float("inf") else None
 
 
 def result_line(winner) -> str:
@@ -257,7 +327,9 @@ def _winner(payoff) -> int | None:
     return leaders[0] + 1 if len(leaders) == 1 else None
 
 
-def _play(agents, game, state, rng, verbose):
+def _play(agents, game, state, rng, verbose, chance=None):
+    """Play one game: ``(moves, end, payoff, winner, transcript)``; the dice from ``chance`` (default ``rng``)."""
+    dice = rng if chance is None else chance
     moves, lines = [], []
     memories = [initial_memory(agent) for agent in agents]
     while True:
@@ -265,7 +337,7 @@ def _play(agents, game, state, rng, verbose):
         if player is None:
             break
         if player is CHANCE:
-            move = sample_outcome(game, state, rng)
+            move = sample_outcome(game, state, dice)
         else:
             move, memories[player] = agent_move(agents[player], game, state, rng, memories[player])
             if move not in game.possible_moves(state):
@@ -339,14 +411,69 @@ def play_game(
     return GameRecord(moves=moves, end=end, payoff=payoff, winner=winner, transcript=lines, seed=base)
 
 
-def _tournament_chunk(agent1, agent2, game, state, size, rng, tick=None):
-    counts = [0, 0, 0]  # draws, player 1, player 2
-    for _ in range(size):
-        _, _, _, winner, _ = _play((agent1, agent2), game, state, rng, False)
-        counts[winner or 0] += 1
-        if tick is not None:
-            tick(1)
-    return tuple(counts)
+def _tournament_chunk(agent1, agent2, game, state, size, rng, tick=None, paired=False, sequence=False):
+    """One chunk of a tournament: counts, or with ``sequence`` every game's (or pair's) outcome in order.
+
+    Counts: ``(draws, agent1's wins, agent2's wins)``, and with ``paired`` the
+    pair counts after them. An outcome is a game's score bin for ``agent1``
+    (0 loss, 1 draw, 2 win), or for a pair the bins of its two games.
+    """
+    if not paired:
+        counts = [0, 0, 0]  # draws, player 1, player 2
+        outcomes = []
+        for _ in range(size):
+            _, _, _, winner, _ = _play((agent1, agent2), game, state, rng, False)
+            counts[winner or 0] += 1
+            if sequence:
+                outcomes.append(_BIN[winner])
+            if tick is not None:
+                tick(1)
+        return tuple(outcomes) if sequence else tuple(counts)
+    counts, outcomes = [0, 0, 0] + [0] * 5, []
+    for _ in range(size // 2):
+        pair = rng.getrandbits(63)
+        bins = []
+        for agents, first in (((agent1, agent2), True), ((agent2, agent1), False)):
+            players, dice = random.Random(child_seed(pair, 1)), random.Random(child_seed(pair, 0))
+            _, _, _, winner, _ = _play(agents, game, state, players, False, dice)
+            mine = _BIN[winner] if first else 2 - _BIN[winner]
+            bins.append(mine)
+            counts[_WINNER_OF[mine]] += 1
+            if tick is not None:
+                tick(1)
+        counts[3 + bins[0] + bins[1]] += 1
+        outcomes.append(tuple(bins))
+    return tuple(outcomes) if sequence else tuple(counts)
+
+
+_BIN = {1: 2, 2: 0, None: 1}
+"""A game's score bin for player 1 by its winner: 2 a win, 1 a draw, 0 a loss."""
+
+_WINNER_OF = (2, 0, 1)
+"""Where a game of score bin 0, 1, 2 for ``agent1`` counts: agent 2's wins, draws, agent 1's wins."""
+
+
+def _check_sprt(sprt):
+    """``sprt`` as a checked ``Sprt``: from an ``Sprt`` or a tuple ``(elo0, elo1, alpha, beta)``."""
+    if sprt is None or isinstance(sprt, Sprt):
+        return sprt if sprt is None else sprt.check()
+    try:
+        return Sprt(*sprt).check()
+    except TypeError:
+        raise TypeError(f"sprt is (elo0, elo1, alpha, beta), e.g. (0, 50, 0.05, 0.05), got {sprt!r}") from None
+
+
+class _SprtWatch:
+    """Hears a tournament's chunks in order and says when its sequential test has decided."""
+
+    def __init__(self, test, paired):
+        self.test, self.paired = test, paired
+        self.last = None
+
+    def __call__(self, outcomes) -> bool:
+        bins = [a + b for a, b in outcomes] if self.paired else outcomes
+        self.last = sprt_scan(self.test, bins, 5 if self.paired else 3, self.last)
+        return self.last.decision is not None
 
 
 def tournament(
@@ -362,6 +489,8 @@ def tournament(
     chunk_size: int = TOURNAMENT_CHUNK,
     progress: Callable[[int], None] | None = None,
     limit: int | None = WORK_LIMIT,
+    paired: bool | None = None,
+    sprt=None,
 ) -> TournamentRecord:
     """Play ``n`` games of ``game``, ``agent1`` (player 1) against ``agent2``; count the wins.
 
@@ -374,30 +503,81 @@ def tournament(
     is refused up front (``TooLarge``; ``limit=None`` goes on). The notebook's
     order, ``tournament(n, agent1, agent2, game)``, is accepted too.
 
+    ``paired=True`` plays every seed from both sides: ``n / 2`` pairs, each a
+    game with ``agent1`` first and one with ``agent2`` first on the same seed
+    (the same dice, rolled from a generator of their own; the agents draw
+    from another), so luck and the first move's advantage cancel within a
+    pair. ``sprt=(elo0, elo1, alpha, beta)`` (or an ``fnmcts.elo.Sprt``) runs
+    a sequential probability ratio test of ``agent1``'s Elo over ``agent2``
+    after every game (every pair: ``paired`` defaults to True with it), and
+    stops the tournament as soon as it accepts H0 (Elo ``elo0``) or H1 (Elo
+    ``elo1``), with error rates ``alpha`` and ``beta``; ``n`` is then the
+    most games it may play (the record's ``sprt`` says None if they ran out
+    first). It stops at the same game whatever the executor. The record
+    prints its likelihood of superiority and interval (``fnmcts.elo``).
+
     >>> from fnmcts.agents import perfect_agent
     >>> from fnmcts.games import Nim
-    >>> tournament(Nim(heap=22), perfect_agent, perfect_agent, 10, seed=1).to_json()
-    {'games': 10, 'wins': {'1': 10, '2': 0}, 'draws': 0, 'seed': 1}
+    >>> data = tournament(Nim(heap=22), perfect_agent, perfect_agent, 10, seed=1).to_json()
+    >>> {key: data[key] for key in ("games", "wins", "draws", "seed", "verdict")}
+    {'games': 10, 'wins': {'1': 10, '2': 0}, 'draws': 0, 'seed': 1, 'verdict': 'first is stronger'}
     >>> tournament(10, perfect_agent, perfect_agent, Nim(heap=22), seed=1).to_json()["wins"]
     {'1': 10, '2': 0}
+    >>> found = tournament(Nim(heap=15), perfect_agent, random_agent, 1_000, seed=1, sprt=(0, 100, 0.05, 0.05))
+    >>> found.games, found.pairs, found.sprt.decision
+    (26, (0, 0, 0, 0, 13), 'H1')
     """
     if not _is_game(game) and _is_game(n):  # the notebook's Tournament(numgames, Agent1, Agent2, ...)
         game, n = n, game
     game, agent1, agent2 = _game_first("tournament", game, agent1, agent2)
     check_count(n, "the number of games")
+    test = _check_sprt(sprt)
+    paired = test is not None if paired is None else paired
+    if not isinstance(paired, bool):
+        raise TypeError(f"paired must be True or False, got {paired!r}")
+    if paired and (n % 2 or chunk_size % 2):
+        raise ValueError(f"paired games come two a seed: n and chunk_size must be even, got n={n}, chunk_size={chunk_size}")
     base = resolve_seed(seed, rng)
     start = game.start() if state is None else state
     _, length, branching = size_hint(game, start)
     check_work(n, length, branching, limit=limit)
     tick = progress if executor is None else None  # in this process, progress moves with every game
-    fn = partial(_tournament_chunk, agent1, agent2, game, start, tick=tick)
+    fn = partial(_tournament_chunk, agent1, agent2, game, start, tick=tick, paired=paired, sequence=test is not None)
+    watch = None if test is None else _SprtWatch(test, paired)
+    build = partial(_tournament_record, seed=base, paired=paired, test=test)
     try:
-        counts = run_chunks(fn, n, base, chunk_size, executor, None if tick is not None else progress)
+        counts = run_chunks(fn, n, base, chunk_size, executor, None if tick is not None else progress, until=watch)
     except Interrupted as stop:
-        raise interrupted(stop, _tournament_record(stop.partial, base)) from None
-    return _tournament_record(counts, base)
+        raise interrupted(stop, build(stop.partial)) from None
+    return build(counts)
 
 
-def _tournament_record(counts, seed) -> TournamentRecord:
-    draws, one, two = (sum(c[i] for c in counts) for i in range(3))
-    return TournamentRecord(games=draws + one + two, wins=pmap({1: one, 2: two}), draws=draws, seed=seed)
+def _tournament_record(chunks, seed, paired=False, test=None) -> TournamentRecord:
+    """The record of a tournament's chunks (counts, or outcomes in order under a sequential test)."""
+    decided = None
+    if test is not None:
+        outcomes = [o for chunk in chunks for o in chunk]
+        bins = [a + b for a, b in outcomes] if paired else outcomes
+        decided = sprt_scan(test, bins, 5 if paired else 3)
+        outcomes = outcomes[: decided.samples]
+        chunks = [_counted(outcomes, paired)]
+    draws, one, two = (sum(c[i] for c in chunks) for i in range(3))
+    fields = dict(games=draws + one + two, wins=pmap({1: one, 2: two}), draws=draws, seed=seed)
+    if paired:
+        fields["pairs"] = tuple(sum(c[3 + j] for c in chunks) for j in range(5))
+    if decided is not None:
+        fields["sprt"] = decided
+    return TournamentRecord(**fields)
+
+
+def _counted(outcomes, paired) -> tuple:
+    """The counts of ``_tournament_chunk`` for its outcomes."""
+    counts = [0] * (8 if paired else 3)
+    for outcome in outcomes:
+        if paired:
+            for mine in outcome:
+                counts[_WINNER_OF[mine]] += 1
+            counts[3 + outcome[0] + outcome[1]] += 1
+        else:
+            counts[_WINNER_OF[outcome]] += 1
+    return tuple(counts)

@@ -349,12 +349,16 @@ def run_chunks(
     chunk_size: int = DEFAULT_CHUNK,
     executor=None,
     progress: Callable[[int], None] | None = None,
+    until: Callable[[object], bool] | None = None,
 ) -> tuple:
     """``fn(size, rng)`` for every chunk of ``n`` trials, results in chunk order.
 
     ``fn`` must be picklable (a module-level function or a ``functools.partial``
     of one) when ``executor`` runs it in other processes. ``progress`` is called
-    with each finished chunk's size. Ctrl-C (or any ``KeyboardInterrupt``)
+    with each finished chunk's size. ``until(result)``, if given, hears every
+    chunk's result in chunk order and ends the run when it returns True: the
+    results up to that chunk come back, whatever the executor (a sequential
+    test that stops a tournament). Ctrl-C (or any ``KeyboardInterrupt``)
     raises ``Interrupted`` whose ``partial`` is the tuple of the results of the
     chunks finished so far, in order; the executor's pending chunks are
     cancelled.
@@ -367,6 +371,8 @@ def run_chunks(
     >>> sizes = []
     >>> run_chunks(lambda size, rng: size, 5, seed=1, chunk_size=2, progress=sizes.append), sizes
     ((2, 2, 1), [2, 2, 1])
+    >>> run_chunks(lambda size, rng: size, 10**9, seed=1, chunk_size=4, until=lambda result: True)
+    (4,)
     """
     check_seed(seed)
     if executor is not None and not hasattr(executor, "map"):
@@ -383,10 +389,20 @@ def run_chunks(
                 mapped = executor.gather(futures)
             else:
                 mapped = executor.map(_call, window)  # its iterator cancels what is left when closed
+            done = False
             for job, result in zip(window, mapped):
                 results.append(result)
                 if progress is not None:
                     progress(job[3])
+                if until is not None and until(result):
+                    done = True
+                    break
+            if done:
+                if futures is not None:
+                    executor.cancel(futures)
+                if hasattr(mapped, "close"):
+                    mapped.close()  # a concurrent.futures map: cancels its pending chunks
+                break
             futures = None
     except KeyboardInterrupt as error:
         if futures is not None:

@@ -167,11 +167,13 @@ def test_q_needs_a_table_trained_on_tic_tac_toe(capsys, tmp_path):
 
 def test_tournament_counts_draws(capsys):
     data = run_json(capsys, "tournament", "tic-tac-toe", "perfect", "exact", "--games", "20", "--seed", "1")
+    statistics = {key: data.pop(key) for key in ("score", "interval", "elo", "elo_interval", "los", "verdict")}
     assert data == {
         "games": 20, "wins": {"1": 0, "2": 0}, "draws": 20, "seed": 1,
         "agent1": "perfect", "agent2": "exact", "game": {"name": "tic-tac-toe"},
         "player1_score": 0.5, "player1_score_ci": [0.5, 0.5],  # every game drawn: half the points, no spread
     }
+    assert statistics["score"] == 0.5 and statistics["los"] == 0.5 and statistics["verdict"] == "not significant"
     code, out, _ = run(capsys, "tournament", "tic-tac-toe", "exact", "perfect", "--games", "5", "--seed", "1")
     assert code == 0
     assert out.splitlines() == [

@@ -24,7 +24,8 @@ PACKAGE = Path(fnmcts.__file__).resolve().parent
 LAYERS = (
     (
         "base",
-        ("fnmcts.protocol", "fnmcts.rng", "fnmcts.parallel", "fnmcts.files", "fnmcts.values", "fnmcts.limits"),
+        ("fnmcts.protocol", "fnmcts.rng", "fnmcts.parallel", "fnmcts.files", "fnmcts.values", "fnmcts.limits",
+         "fnmcts.elo"),  # elo: match statistics (scores, Elo, LOS, intervals, the SPRT), pure arithmetic
     ),
     (
         "games",  # the game values and their rules: nothing here imports above the base layer

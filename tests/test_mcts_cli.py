@@ -39,12 +39,10 @@ def test_search_json_matches_the_library(capsys):
 
 
 def test_search_ucb1_and_text(capsys):
-    from functools import partial
-
     status, out, _ = run(capsys, "search", "shut-the-box", "--dives", "2000", "--seed", "3", "--ucb", "ucb1", "--c", "0.2", "--json")
     assert status == 0
     game = ShutTheBox()
-    tree = search(game, game.start(), 2000, make_rng(3), rule=partial(ucb1, c=0.2))
+    tree = search(game, game.start(), 2000, make_rng(3), rule="ucb1", c=0.2)  # the command's spelling: UCB1 by name, the kind's backup
     assert json.loads(out)["win_rate"] == win_rate(tree[game.start()])
     status, out, _ = run(capsys, "search", "shut-the-box", "--dives", "500", "--seed", "3")
     assert status == 0

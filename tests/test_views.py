@@ -52,6 +52,7 @@ from fnmcts.tutorial import simulate
 g = ShutTheBox()
 print(Nim().start(), Piles().start(), g.play(g.start(), 7))
 print(simulate(100, seed=1))
+print(repr(tournament(Nim(), random_agent, random_agent, 4, seed=1)))
 print(tournament(Nim(), random_agent, random_agent, 4, seed=1))
 print(play_game(Nim(heap=3), random_agent, random_agent, seed=1))
 """
@@ -72,6 +73,8 @@ def test_states_and_records_print_the_same_whatever_the_hash_seed():
     assert text.startswith("pmap({'heap': 21, 'player': 0}) pmap({'piles': (1, 3, 5, 7), 'player': 0})")
     assert "Simulation(win=2, loss=98, games=100, estimate=0.02" in text
     assert "TournamentRecord(games=4, wins=pmap({1: 1, 2: 3}), draws=0, seed=1)" in text
+    assert "Player 1 wins 1 games. Player 2 wins 3 games.\nagent 1 against agent 2: score 0.250 [" in text
+    assert "LOS 0.186: not significant" in text  # Phi((1 - 3) / sqrt(1 + 3 + 1))
 
 
 def test_html_reprs_of_records_simulations_and_tournaments():

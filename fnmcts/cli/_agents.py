@@ -101,7 +101,7 @@ def _agent_options(parser, *, q_table: bool = True, reuse: bool = True) -> None:
     )
     if q_table:
         parser.add_argument("--q-table", default=None, metavar="FILE", help="the trained Q table for --ai q")
-    add_search_options(parser, "mcts: ")
+    add_search_options(parser, "mcts: ", root=True)
     parser.add_argument(
         "--final", choices=("visits", "mean"), default=None, help="mcts: play the most visited or best mean move"
     )

@@ -228,11 +228,13 @@ SEARCH_RULES = ("ucb1", "tutorial", "ucb")
 """The selection rules the commands name: UCB1, and the tutorial's ucb (by either name)."""
 
 
-def add_search_options(parser, who: str = "", old_rule_flag: str | None = None) -> None:
-    """Add the options every search takes, spelled once: ``--rule``, ``--c``, ``--z``, ``--backup``, ``--no-solver``.
+def add_search_options(parser, who: str = "", old_rule_flag: str | None = None, root: bool = False) -> None:
+    """Add the options every search takes, spelled once: ``--rule``, ``--c``, ``--z``, ``--backup``, ``--no-solver``, ``--root``.
 
     Unset options stay ``None``: the library's defaults (``fnmcts.mcts.search_options``)
     fill them, the same for every command. ``who`` prefixes the help (``"mcts: "``).
+    ``root=True`` adds ``--root`` too (a root rule plans one search's dives:
+    for agents that search afresh each move, not for a search saved and resumed).
 
     >>> parser = argparse.ArgumentParser()
     >>> add_search_options(parser)
@@ -257,6 +259,14 @@ def add_search_options(parser, who: str = "", old_rule_flag: str | None = None) 
         "--no-solver", dest="solver", action="store_false", default=None,
         help=f"{who}plain UCT, without MCTS-Solver's proofs (the solver is on by default, off with --rule tutorial)",
     )
+    if not root:
+        return
+    from ..mcts._options import ROOT_RULES  # the library's names, read where the flags are made
+
+    parser.add_argument(
+        "--root", choices=ROOT_RULES, default=None,
+        help=f"{who}the root's own rule: gumbel (sequential halving with Gumbel noise over the dives; needs a number of dives)",
+    )
 
 
 def search_flags(args) -> dict:
@@ -269,7 +279,7 @@ def search_flags(args) -> dict:
     ...
     fnmcts.cli._common.CliError: --c is UCB1's constant: use it with --rule ucb1 (the tutorial's ucb takes --z)
     """
-    given = {name: getattr(args, name, None) for name in ("rule", "c", "z", "backup", "solver")}
+    given = {name: getattr(args, name, None) for name in ("rule", "c", "z", "backup", "solver", "root")}
     rule = given["rule"] or "ucb1"
     if rule != "ucb1" and given["c"] is not None:
         raise CliError("--c is UCB1's constant: use it with --rule ucb1 (the tutorial's ucb takes --z)")

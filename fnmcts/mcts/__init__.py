@@ -86,6 +86,7 @@ from ._search import (
     uct,
 )
 from ._explore import PAGE_DIVES, explore_page, iframe, page_data
+from ._options import GameKind, game_kind
 from ._trace import (
     EXACT_STATES,
     TRACE_MEMORY,
@@ -158,6 +159,8 @@ __all__ = [
     "DEFAULT_ITERATIONS",
     "SearchOptions",
     "search_options",
+    "game_kind",
+    "GameKind",
     "CompiledGraph",
     "trace",
     "Trace",

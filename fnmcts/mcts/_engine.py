@@ -526,6 +526,23 @@ class Solver:
         open_ = tuple(c for c, pv in zip(kids, proofs) if pv is None or (keep_best and c == best))
         return open_ or (best,)
 
+    def open_positions(self, kids, k) -> tuple:
+        """The positions in ``kids`` of ``choices(kids, k)``: exactly ``phases.open_children``'s indices."""
+        lookup = self.lookup
+        proofs = [lookup(child) for child in kids]
+        best = top = None
+        for j, pv in enumerate(proofs):
+            if pv is not None:
+                if self.shortcut and self._best(pv, k):
+                    return (j,)
+                if top is None or self._above(pv, top, k):
+                    best, top = j, pv
+        if best is None:
+            return tuple(range(len(kids)))
+        keep_best = top[0][k] > self.low
+        open_ = tuple(j for j, pv in enumerate(proofs) if pv is None or (keep_best and kids[j] == kids[best]))
+        return open_ or (best,)
+
 
 def node_value(graph, stats, i, mover, fallback, _open=None):
     """One expectimax step at node ``i`` for ``mover``, over the stored children (``phases.node_value``).
@@ -688,6 +705,31 @@ def _play_out(g, i, rng, rollout):
     return g.rescale(payoff), payoff
 
 
+def root_children(graph, stats, root, solver, expectimax) -> tuple:
+    """``(positions, children, parent estimate)`` at decision node ``root``: what a root rule chooses among.
+
+    ``children`` are ``(move index, visits, estimate or None)`` for the
+    children a dive may enter (the solver's choice), in move order; an
+    estimate is the child's mean, its value under expectimax (``phases``'
+    ``_estimate``).
+    """
+    kids = graph.children(root)
+    stats.grow()
+    k = graph.kind[root]
+    positions = solver.open_positions(kids, k) if solver is not None else range(len(kids))
+    return tuple(positions), tuple((j, *_estimate(stats, kids[j], expectimax)) for j in positions), \
+        _estimate(stats, root, expectimax)[1]
+
+
+def _estimate(stats, i, expectimax):
+    """``(visits, estimate or None)`` of node ``i``: its mean, its value under expectimax."""
+    n = stats.N[i]
+    if not n:
+        return 0, None
+    v = stats.V[i]
+    return n, v if expectimax and v is not None else stats.S[i] / n
+
+
 def dives(
     graph,
     stats,
@@ -702,6 +744,7 @@ def dives(
     rollout=None,
     stop_when_proven=False,
     compiled_playouts=True,
+    root_rule=None,
     touched=None,
 ):
     """Run up to ``n`` dives from ``root``; return ``(dives run, last path, payoff, proven value)``.
@@ -717,6 +760,8 @@ def dives(
     stats, parent_visits)`` picks the child to enter (``user_selector``; the
     built-in rules, ``ucb_selector`` and ``ucb1_selector``, run inline).
     ``solver``: a ``Solver`` whose proofs are used and extended.
+    ``root_rule`` (a ``SequentialHalving``, ``fnmcts.mcts.enhancements``)
+    chooses the child at the root when the root is a decision.
     A random playout runs on the game's ``random_payoff`` kernel when it has
     one (``phases.simulate``) and gives no tables of its graph, else walks the
     graph where it is made (a game's tables: all of it) and plays the rest
@@ -832,7 +877,10 @@ def dives(
                 options = kids_[d] or _children_of(g, stats, d)
             if solving:
                 options = solver.choices(options, k)
-            if ucb1_rule:  # UCB1 (``ucb1_score``) inline: the keys are the means, the log of the parent's visits from a table
+            if root_rule is not None and i == root and kind[root] >= 0 and len(options) > 1:  # the root rule
+                positions, children, parent = root_children(g, stats, root, solver, expectimax)
+                i = kids_[root][positions[root_rule.choose(children, parent)]]
+            elif ucb1_rule:  # UCB1 (``ucb1_score``) inline: the keys are the means, the log of the parent's visits from a table
                 try:
                     lp = logs[ni]
                 except IndexError:

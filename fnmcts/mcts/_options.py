@@ -14,16 +14,30 @@ options with the same meaning, and the command line spells them the same way:
 ``solver`` MCTS-Solver: prove values, stop at proven states
 ``rollout`` the playout agent, ``None`` for uniformly random moves
 ``final``  how ``mcts_move`` chooses the root move: ``'visits'`` or ``'mean'``
+``root``   a rule of the root's own: ``None`` (the selection rule there too)
+           or ``'gumbel'``, sequential halving with Gumbel noise over the
+           search's dives (``fnmcts.mcts.enhancements``); the move played is
+           then the halving's choice
 =========  ==================================================================
 
-``search_options(game, **given)`` is the one place the defaults are chosen:
-UCB1 with ``c = sqrt(2)``, the mean backup, MCTS-Solver on, random playouts,
-the most visited move. The tutorial's rule comes with the tutorial's dive: with
-``rule='tutorial'`` (or ``ucb``) the solver is off unless asked for, so
-``search(game, state, n, rng, rule=ucb)`` grows exactly the tutorial's tree.
+``search_options(game, **given)`` is the one place the defaults are chosen,
+by the kind of game (``game_kind``): UCB1 with ``c = sqrt(2)``, the mean
+backup, MCTS-Solver on, random playouts, the most visited move, no root rule;
+in a game with chance (dice, cards) UCB1 with ``c = CHANCE_C`` (0.2) and the
+expectimax backup (``kind_defaults``; docs/scoreboard.md has the figures that
+chose them), when the rule is UCB1 by name (the default); a rule given as a
+function takes the plain defaults. The tutorial's rule comes with the tutorial's dive: with
+``rule='tutorial'`` (or ``ucb``) the solver is off unless asked for and the
+backup is the mean, so ``search(game, state, n, rng, rule=ucb)`` grows exactly
+the tutorial's tree.
 
 >>> search_options()
-SearchOptions(rule='ucb1', c=1.4142135623730951, z=2, backup='mean', solver=True, rollout=None, final='visits')
+SearchOptions(rule='ucb1', c=1.4142135623730951, z=2, backup='mean', solver=True, rollout=None, final='visits', root=None)
+>>> from fnmcts.games.shut_the_box import ShutTheBox
+>>> search_options(ShutTheBox())
+SearchOptions(rule='ucb1', c=0.2, z=2, backup='expectimax', solver=True, rollout=None, final='visits', root=None)
+>>> search_options(ShutTheBox(), rule='tutorial').backup
+'mean'
 >>> search_options(rule='tutorial', z=1.5).solver, search_options(rule='tutorial', solver=True).solver
 (False, True)
 >>> search_options(rule='tutorial', c=0.5)
@@ -35,26 +49,48 @@ ValueError: c is the constant of rule='ucb1'; the tutorial's rule takes z
 from __future__ import annotations
 
 import math
+import random
 from functools import lru_cache, partial
 from numbers import Real
+from typing import NamedTuple
 
 from pyrsistent import field
 
+from ..protocol import CHANCE, payoff_range, sample_outcome
 from ..values import FixedRecord
 from ._records import RULES, ucb, ucb1
+from .enhancements import SequentialHalving
 from .phases import BACKUPS
 
-__all__ = ["SearchOptions", "search_options", "OPTION_NAMES", "BACKUPS", "DEFAULT_C", "DEFAULT_Z"]
+__all__ = [
+    "SearchOptions",
+    "search_options",
+    "OPTION_NAMES",
+    "BACKUPS",
+    "DEFAULT_C",
+    "CHANCE_C",
+    "DEFAULT_Z",
+    "ROOT_RULES",
+    "GameKind",
+    "game_kind",
+    "kind_defaults",
+]
 
 DEFAULT_C = math.sqrt(2)
-"""UCB1's exploration constant unless ``c`` is given."""
+"""UCB1's exploration constant unless ``c`` is given (a game without chance)."""
+
+CHANCE_C = 0.2
+"""UCB1's exploration constant in a game with chance unless ``c`` is given (with the expectimax backup)."""
 
 DEFAULT_Z = 2
 """The tutorial's ucb multiplier unless ``z`` is given (about 95% confidence)."""
 
 FINALS = ("visits", "mean")
 
-OPTION_NAMES = ("rule", "c", "z", "backup", "solver", "rollout", "final")
+ROOT_RULES = ("gumbel",)
+"""Root rules by name: ``'gumbel'``, sequential halving with Gumbel noise (``fnmcts.mcts.enhancements``)."""
+
+OPTION_NAMES = ("rule", "c", "z", "backup", "solver", "rollout", "final", "root")
 """The names of the options every way into a search takes."""
 
 
@@ -77,6 +113,7 @@ class SearchOptions(FixedRecord):
     solver = field(mandatory=True)
     rollout = field(mandatory=True)
     final = field(mandatory=True)
+    root = field(initial=None)
 
     def selection(self):
         """The rule as a function of a record: ``partial(ucb1, c=c)``, ``partial(ucb, z=z)`` or the given function."""
@@ -115,16 +152,117 @@ def _check_constant(name, value):
     return value
 
 
+# -- the kind of game: what the defaults depend on ---------------------------------------
+
+PROBE_GAMES = 16
+"""Random games ``game_kind`` plays from the start to see what kind of game it is."""
+
+PROBE_PLIES = 400
+"""The most plies ``game_kind`` follows in one random game (a game whose states repeat may not end)."""
+
+
+class GameKind(NamedTuple):
+    """What ``game_kind`` saw of a game in a few random games: chance, and ends neither won nor lost.
+
+    ``chance``: a chance state (dice, cards) came up; ``between``: a game
+    ended with a payoff neither the best nor the worst there is for a player
+    (a draw, or a graded score); ``players``: the players seen to move.
+
+    >>> from fnmcts.games import TicTacToe
+    >>> kind = game_kind(TicTacToe())
+    >>> kind.chance, kind.between, kind.players
+    (False, True, 2)
+    """
+
+    chance: bool
+    between: bool
+    players: int
+
+
+def game_kind(game) -> GameKind:
+    """The kind of ``game`` as a few seeded random games from its start show it (``GameKind``).
+
+    ``PROBE_GAMES`` uniformly random games from ``game.start()``, with a
+    generator of its own (seed 0: the same answer every time, the caller's
+    ``rng`` untouched), each followed for at most ``PROBE_PLIES`` plies. It is
+    what the defaults of ``search_options`` depend on; a game whose chance
+    never comes up in those games is taken for one without. Remembered for a
+    game that hashes.
+
+    >>> from fnmcts.games import Nim, Pig, TicTacToe
+    >>> from fnmcts.games.shut_the_box import ShutTheBox
+    >>> game_kind(Nim()), game_kind(TicTacToe())
+    (GameKind(chance=False, between=False, players=2), GameKind(chance=False, between=True, players=2))
+    >>> game_kind(Pig(goal=30)).chance, game_kind(ShutTheBox())
+    (True, GameKind(chance=True, between=False, players=1))
+    """
+    try:
+        return _remembered_kind(game)
+    except TypeError:  # a game that does not hash
+        return _probe(game)
+
+
+@lru_cache(maxsize=128)
+def _remembered_kind(game) -> GameKind:
+    return _probe(game)
+
+
+def _probe(game) -> GameKind:
+    rng = random.Random(0)
+    low, high = payoff_range(game)
+    chance = between = False
+    players = set()
+    start = game.start()
+    for _ in range(PROBE_GAMES):
+        state = start
+        for _ in range(PROBE_PLIES):
+            player = game.to_move(state)
+            if player is None:
+                between = between or any(low < p < high for p in game.payoff(state))
+                break
+            if player is CHANCE:
+                chance = True
+                state = game.play(state, sample_outcome(game, state, rng))
+            else:
+                players.add(player)
+                moves = tuple(game.possible_moves(state))
+                state = game.play(state, moves[int(rng.random() * len(moves))])
+    return GameKind(chance, between, len(players))
+
+
+def kind_defaults(game) -> dict:
+    """The defaults ``search_options`` takes for ``game`` beyond the ones every game shares (its kind's).
+
+    A game with chance: UCB1 with ``c = CHANCE_C`` and the expectimax backup
+    (a state's value is its outcomes' values weighted by their probabilities,
+    not the mean of results drawn through them; the scoreboard's figures).
+    Every other game: none (UCB1 with ``c = DEFAULT_C``, the mean backup).
+
+    >>> from fnmcts.games import Nim, Pig
+    >>> kind_defaults(Pig(goal=30)), kind_defaults(Nim()), kind_defaults(None)
+    ({'c': 0.2, 'backup': 'expectimax'}, {}, {})
+    """
+    if game is None or not hasattr(game, "start"):
+        return {}
+    try:
+        kind = game_kind(game)
+    except Exception:  # a game the probe cannot play from its start: the shared defaults
+        return {}
+    if kind.chance:
+        return {"c": CHANCE_C, "backup": "expectimax"}
+    return {}
+
+
 def search_options(game=None, options=None, **given) -> SearchOptions:
     """The options of a search: ``given`` over ``options`` (a ``SearchOptions``), the defaults for the rest.
 
-    ``game`` is the game searched (the defaults may one day depend on its
-    kind; today they are the same for every game). Every option is checked
+    ``game`` is the game searched: the defaults depend on its kind
+    (``kind_defaults``; None: a game without chance). Every option is checked
     here: an unknown name is a TypeError naming it, a bad value a
     TypeError or ValueError naming the option.
 
     >>> search_options(rule='tutorial')
-    SearchOptions(rule='tutorial', c=1.4142135623730951, z=2, backup='mean', solver=False, rollout=None, final='visits')
+    SearchOptions(rule='tutorial', c=1.4142135623730951, z=2, backup='mean', solver=False, rollout=None, final='visits', root=None)
     >>> search_options(search_options(), c=0.5)
     Traceback (most recent call last):
     ...
@@ -134,11 +272,14 @@ def search_options(game=None, options=None, **given) -> SearchOptions:
     >>> search_options(rulle='ucb1')
     Traceback (most recent call last):
     ...
-    TypeError: unknown search option 'rulle': the options are rule, c, z, backup, solver, rollout, final
+    TypeError: unknown search option 'rulle': the options are rule, c, z, backup, solver, rollout, final, root
+    >>> search_options(root='gumbel').root
+    'gumbel'
     """
     if options is None:  # the same options again (a learner's loop of one-dive calls): checked once
         try:
-            key = (DEFAULT_C, DEFAULT_Z, *((name, type(value), value) for name, value in given.items()))
+            kind = tuple(sorted(kind_defaults(game).items())) if given.get("rule", "ucb1") == "ucb1" else ()
+            key = (DEFAULT_C, DEFAULT_Z, kind, *((name, type(value), value) for name, value in given.items()))
             return _CHECKED[key]
         except (KeyError, TypeError):  # not seen yet, or a value that does not hash
             pass
@@ -154,7 +295,7 @@ def search_options(game=None, options=None, **given) -> SearchOptions:
 
 
 _CHECKED = {}
-"""``search_options`` of options given one by one: the value by the defaults and the names, types and values given."""
+"""``search_options`` of options given one by one: the value by the defaults (the game's kind's too) and the names, types and values given."""
 
 
 def _search_options(game, options, given) -> SearchOptions:
@@ -170,8 +311,10 @@ def _search_options(game, options, given) -> SearchOptions:
         if not isinstance(options, SearchOptions):
             raise TypeError(f"options must be a SearchOptions (from search_options), got {options!r}")
         given = {**dict(options), **given}
-        if "solver" not in explicit and "rule" in explicit:
-            del given["solver"]  # a new rule: its own default
+        if "rule" in explicit:  # a new rule: its own defaults
+            for name in ("solver", "backup"):
+                if name not in explicit:
+                    del given[name]
     rule = given.get("rule", "ucb1")
     if isinstance(rule, str):
         if rule not in RULES:
@@ -183,9 +326,12 @@ def _search_options(game, options, given) -> SearchOptions:
     for name, owner in (("c", "ucb1"), ("z", "tutorial")):
         if explicit.get(name) is not None and not (named and kind == owner):
             raise ValueError(_constant_misplaced(name, rule, kind))
-    c = _check_constant("c", DEFAULT_C if given.get("c") is None else given["c"])
+    # the kind's defaults go with UCB1 by name (the default rule); the tutorial's rule keeps
+    # the tutorial's dive, and a rule given as a function the plain defaults
+    by_kind = kind_defaults(game) if named and kind == "ucb1" else {}
+    c = _check_constant("c", by_kind.get("c", DEFAULT_C) if given.get("c") is None else given["c"])
     z = _check_constant("z", DEFAULT_Z if given.get("z") is None else given["z"])
-    backup = given.get("backup", "mean")
+    backup = given.get("backup") or by_kind.get("backup", "mean")
     if backup not in BACKUPS:
         raise ValueError(f"backup must be one of {', '.join(BACKUPS)}, got {backup!r}")
     solver = given.get("solver")
@@ -199,7 +345,10 @@ def _search_options(game, options, given) -> SearchOptions:
     final = given.get("final", "visits")
     if final not in FINALS:
         raise ValueError(f"final must be 'visits' or 'mean', got {final!r}")
-    return SearchOptions(rule=rule, c=c, z=z, backup=backup, solver=solver, rollout=rollout, final=final)
+    root = given.get("root")
+    if not (root is None or isinstance(root, SequentialHalving) or (isinstance(root, str) and root in ROOT_RULES)):
+        raise ValueError(f"root must be None, one of {', '.join(map(repr, ROOT_RULES))} or a SequentialHalving, got {root!r}")
+    return SearchOptions(rule=rule, c=c, z=z, backup=backup, solver=solver, rollout=rollout, final=final, root=root)
 
 
 def _constant_misplaced(name, rule, kind) -> str:

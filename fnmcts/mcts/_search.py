@@ -41,8 +41,9 @@ from ..matches import MemoryAgent
 from ..protocol import CHANCE, check_state, payoff_range, state_to_json  # noqa: F401 (payoff_range: doctests)
 from ..rng import check_rng
 from . import phases
-from ._engine import Solver, Stats, dives, user_selector
-from ._options import OPTION_NAMES, SearchOptions, search_options
+from ._engine import Solver, Stats, dives, root_children, user_selector
+from ._options import OPTION_NAMES, ROOT_RULES, SearchOptions, search_options
+from .enhancements import SequentialHalving, sequential_halving
 from ._graph import CHANCE_NODE, END, UNSEEN, CompiledGraph, graph_of
 from ._graph import mover_into as _root_mover
 from ._tree import Tree, as_tree, lazy_tree
@@ -215,7 +216,7 @@ def _take_kept(game, items, solver, expectimax, graph):
     return kept
 
 
-def _step(game, tree, state, rng, iterations, opts, graph=None):
+def _step(game, tree, state, rng, iterations, opts, graph=None, root_rule=None):
     """``iterations`` dives from ``state`` on ``tree`` (a ``Tree``): ``(the grown tree, the last dive's payoff)``.
 
     The engine runs on the working copy of ``tree`` when ``tree`` is the tree a
@@ -223,6 +224,7 @@ def _step(game, tree, state, rng, iterations, opts, graph=None):
     records as the dives meet them; the grown tree gets only the records that
     changed, and its working copy is kept for the next call. The same tree and
     payoff as ``iterations`` dives of ``phases.uct`` (a property test).
+    ``root_rule``: a ``SequentialHalving`` choosing at the root (as ``dives``).
     """
     try:
         entry = _LAST_OPTIONS[0]
@@ -247,7 +249,7 @@ def _step(game, tree, state, rng, iterations, opts, graph=None):
     touched = [] if iterations == 1 else None
     _, _, payoff, _ = dives(
         g, stats, root, kept.mover, iterations, rng, select,
-        expectimax=expectimax, solver=kept.solver, rollout=rollout, touched=touched,
+        expectimax=expectimax, solver=kept.solver, rollout=rollout, touched=touched, root_rule=root_rule,
     )
     states, N, N0 = g.states, stats.N, stats.N0
     if touched is None:
@@ -289,6 +291,29 @@ _CHECKED_STATE = []
 """``[(game, state, the state check_state returned)]`` of the last check: a state is a value, checked once."""
 
 
+# -- the root's own rule ----------------------------------------------------------------------
+
+def _root_rule(game, state, root, iterations, rng):
+    """The root rule of a search: None, a ``SequentialHalving`` given, or one drawn for ``'gumbel'`` (consumes ``rng``)."""
+    if root is None or isinstance(root, SequentialHalving):
+        if root is not None:
+            _root_decision(game, state, root)
+        return root
+    if root not in ROOT_RULES:
+        raise ValueError(f"root must be one of {ROOT_RULES} or a SequentialHalving, got {root!r}")
+    _root_decision(game, state, root)
+    if iterations is None:
+        raise ValueError("root='gumbel' plans its dives: give the search iterations= (seconds= alone cannot say how many)")
+    return sequential_halving(game, state, max(iterations, 1), rng)
+
+
+def _root_decision(game, state, root):
+    player = game.to_move(state)
+    if player is None or player is CHANCE:
+        raise ValueError(f"a root rule ({root!r}) chooses among the moves of a decision; at {state!r} "
+                         f"{'the game is over' if player is None else 'chance moves next'}")
+
+
 # -- uct: one dive on the persistent tree --------------------------------------------------
 
 
@@ -297,7 +322,7 @@ def _is_game(x) -> bool:
 
 
 def uct(game, tree=None, state=None, rng: random.Random | None = None, rule=None, *, c=None, z=None, rollout=None,
-        backup=None, solver=None, options: SearchOptions | None = None):
+        backup=None, solver=None, root=None, options: SearchOptions | None = None):
     """One dive of Monte Carlo tree search from ``state``; return ``(tree, result)``.
 
     The four phases of ``fnmcts.mcts.phases`` in a row (``phases.uct``), for any
@@ -317,7 +342,8 @@ def uct(game, tree=None, state=None, rng: random.Random | None = None, rule=None
     its expectimax estimate from its children, with the chance outcomes
     weighted by their exact probabilities; ratings then apply ``rule`` to the
     child's value instead of its mean. ``solver=True``: MCTS-Solver; proven
-    states keep their exact value under ``'proven'``.
+    states keep their exact value under ``'proven'``. ``root``: a root rule
+    (``fnmcts.mcts.enhancements.sequential_halving``) for every dive of a search.
 
     The options are ``search``'s (``fnmcts.mcts.search_options``), but the rule
     is the tutorial's ``ucb`` unless ``rule`` (or ``options``) says otherwise:
@@ -346,10 +372,16 @@ def uct(game, tree=None, state=None, rng: random.Random | None = None, rule=None
         game, tree, state, rng = old_game, old_tree, old_state, old_rng
     if rule is None and options is None:
         rule = ucb
-    opts = search_options(game, options, **_given(rule=rule, c=c, z=z, rollout=rollout, backup=backup, solver=solver))
+    opts = search_options(
+        game, options, **_given(rule=rule, c=c, z=z, rollout=rollout, backup=backup, solver=solver, root=root)
+    )
     state = _options(game, state, rng)
     tree = _check_tree(tree).with_root(state)
-    grown, payoff = _step(game, tree, state, rng, 1, opts)
+    if opts.root is not None and not isinstance(opts.root, SequentialHalving):
+        raise TypeError(f"uct runs one dive: its root rule is a value made for the whole search "
+                        f"(fnmcts.mcts.enhancements.sequential_halving), got {opts.root!r}")
+    root_rule = _root_rule(game, state, opts.root, None, rng)
+    grown, payoff = _step(game, tree, state, rng, 1, opts, root_rule=root_rule)
     return grown, result_of(game, payoff)
 
 
@@ -545,6 +577,7 @@ def search(
     stop=None,
     progress=None,
     graph=None,
+    root=None,
 ) -> Tree:
     """Run ``iterations`` dives from ``state``; return the grown tree (a ``Tree``).
 
@@ -568,10 +601,14 @@ def search(
     ``graph``: a ``CompiledGraph`` of the game to reuse across calls.
 
     The options (``rule``, ``c``, ``z``, ``backup``, ``solver``, ``rollout``,
-    or all of them as one ``options`` value) are those of ``mcts_move`` and
-    ``mcts_agent``, with the same defaults (``fnmcts.mcts.search_options``:
-    UCB1 and MCTS-Solver). ``rule=ucb`` (or ``'tutorial'``) grows the
-    tutorial's tree, draw for draw.
+    ``root``, or all of them as one ``options`` value) are those of
+    ``mcts_move`` and ``mcts_agent``, with the same defaults
+    (``fnmcts.mcts.search_options``: UCB1 and MCTS-Solver). ``rule=ucb`` (or
+    ``'tutorial'``) grows the tutorial's tree, draw for draw. ``root='gumbel'``:
+    the root's children chosen by sequential halving with Gumbel noise over
+    the ``iterations`` (``fnmcts.mcts.enhancements``; the noise is drawn from
+    ``rng`` before the first dive, as ``sequential_halving`` draws it), or a
+    ``SequentialHalving`` value given.
 
     >>> from fnmcts.games.shut_the_box import ShutTheBox, start_box
     >>> from fnmcts.rng import make_rng
@@ -587,11 +624,15 @@ def search(
     True
     """
     _check_budget(iterations, seconds, max_nodes)
-    opts = search_options(game, options, **_given(rule=rule, c=c, z=z, rollout=rollout, backup=backup, solver=solver))
+    opts = search_options(
+        game, options, **_given(rule=rule, c=c, z=z, rollout=rollout, backup=backup, solver=solver, root=root)
+    )
     state = _options(game, state, rng)
     tree = Tree(pmap(), state) if tree is None else _check_tree(tree).with_root(state)
+    root_rule = _root_rule(game, state, opts.root, iterations, rng)
     if seconds is None and stop is None and max_nodes is None and progress is None and iterations is not None:
-        return _step(game, tree, state, rng, iterations, opts, graph)[0]  # the working copy of a tree returned kept
+        # the working copy of a tree returned kept
+        return _step(game, tree, state, rng, iterations, opts, graph, root_rule=root_rule)[0]
     rule, backup, rollout, solver = opts.selection(), opts.backup, opts.rollout, opts.solver
     budget = _Budget(iterations, seconds, stop)
     g, stats, proofs = _working(game, graph, tree, solver, whole=max_nodes is not None)
@@ -617,6 +658,7 @@ def search(
             solver=proofs,
             rollout=rollout,
             compiled_playouts=max_nodes is None,
+            root_rule=root_rule,
         )
         budget.spent(size)
         if progress is not None:
@@ -650,7 +692,7 @@ class MoveSearch(FixedRecord):
     children = field(mandatory=True)
 
 
-def _final_move(graph, stats, solver, root, player, final, plies_known=None):
+def _final_move(graph, stats, solver, root, player, final, plies_known=None, root_rule=None, expectimax=False):
     """The move ``mcts_move`` plays: proofs first, then the statistics (``final``).
 
     With the solver: a move proven to give ``player`` the best payoff there is
@@ -661,6 +703,8 @@ def _final_move(graph, stats, solver, root, player, final, plies_known=None):
     by ``final``: the most visits (then the mean) or the best mean (then the
     visits). ``plies_known``: node -> plies, where the proofs below a node are
     not at hand (a root-parallel search merges its chunks' root proofs alone).
+    ``root_rule``: a root rule's own choice among the moves not proven worse
+    (sequential halving's best ``gumbel + sigma(q)``) replaces ``final``.
     """
     kids = graph.children(root)
     moves = graph.moves[root]
@@ -691,6 +735,9 @@ def _final_move(graph, stats, solver, root, player, final, plies_known=None):
             return moves[min(best, key=key)]
         choices = solver.choices(kids, player)
         candidates = [j for j, child in enumerate(kids) if child in choices]
+    if root_rule is not None:
+        positions, children, parent = root_children(graph, stats, root, solver, expectimax)
+        return moves[positions[root_rule.final(children, parent)]]
 
     def key(j):
         c = stats.counts(kids[j])
@@ -745,6 +792,7 @@ def mcts_move(
     workers: int | None = None,
     executor=None,
     chunk_size: int = ROOT_CHUNK,
+    root=None,
 ) -> MoveSearch:
     """Search ``iterations`` dives from decision ``state``; return the move and the tree.
 
@@ -764,6 +812,9 @@ def mcts_move(
     for the playouts (default: random). ``backup``: as for ``search``.
     ``tree``: a tree to continue (the reuse of an earlier search). Budgets as
     for ``search``: ``iterations``, ``seconds`` or both, ``stop``, ``max_nodes``.
+    ``root='gumbel'``: sequential halving with Gumbel noise at the root, as
+    for ``search``; the move played is then the best ``gumbel + sigma(q)``
+    among the most visited (``final`` is not read).
 
     Root-parallel search: with ``workers=N`` (a process pool of N, started at
     the first such call and kept for the process: ``fnmcts.parallel.kept_pool``) or ``executor=`` (a ``concurrent.futures`` executor or a Dask
@@ -797,9 +848,12 @@ def mcts_move(
     if iterations is not None and iterations < 1:
         raise ValueError(f"iterations must be a positive whole number, got {iterations!r}")
     opts = search_options(
-        game, options, **_given(rule=rule, c=c, z=z, final=final, solver=solver, rollout=rollout, backup=backup)
+        game, options,
+        **_given(rule=rule, c=c, z=z, final=final, solver=solver, rollout=rollout, backup=backup, root=root),
     )
     if workers is not None or executor is not None:
+        if opts.root is not None:
+            raise ValueError("a root rule (root=) plans one search's dives: it runs in one process, without workers=/executor=")
         return _root_parallel(
             game, state, iterations, rng, workers, executor, chunk_size,
             dict(seconds=seconds, stop=stop, tree=tree, graph=graph), max_nodes, opts,
@@ -825,6 +879,7 @@ def mcts_move(
     if stats.N[root] is None and len(tree):
         _root_from_children(g, stats, root, player, _root_mover(game, state))
     moves = g.moves[root]
+    root_rule = _root_rule(game, state, opts.root, iterations, rng)
     budget = _Budget(iterations, seconds, stop)
     done = 0
     expectimax = backup == "expectimax"
@@ -847,10 +902,11 @@ def mcts_move(
             rollout=rollout,
             stop_when_proven=True,
             compiled_playouts=max_nodes is None,
+            root_rule=root_rule,
         )
         budget.spent(ran)
         done += ran
-    move = moves[0] if len(moves) == 1 else _final_move(g, stats, proofs, root, player, final)
+    move = moves[0] if len(moves) == 1 else _final_move(g, stats, proofs, root, player, final, root_rule=root_rule, expectimax=expectimax)
     children = tuple((m, _record_at(stats, k)) for m, k in zip(moves, g.kids[root]))
     proven = _proven_map(g, stats) if proofs is not None else pmap()
     grown = lazy_tree(partial(_written_back, g, stats, tree), state)  # an agent that plays the move never reads it
@@ -1047,10 +1103,11 @@ def mcts_agent(
     """An agent that runs ``mcts_move`` each turn: ``(game, state, rng) -> move``, or with memory.
 
     The options are ``mcts_move``'s and ``search``'s, with the same defaults
-    (``rule``, ``c``, ``z``, ``final``, ``solver``, ``rollout``, ``backup``, or
-    one ``options`` value; ``fnmcts.mcts.search_options`` fills the rest for
-    the game of each move), and the budgets ``seconds`` and ``max_nodes``.
-    They are checked here, before any game. Plays every game of
+    (``rule``, ``c``, ``z``, ``final``, ``solver``, ``rollout``, ``backup``,
+    ``root``, or one ``options`` value; ``fnmcts.mcts.search_options`` fills
+    the rest for the game of each move), and the budgets ``seconds`` and
+    ``max_nodes``. A root rule is named (``root='gumbel'``): it is made anew
+    for each move. They are checked here, before any game. Plays every game of
     the protocol. ``reuse=True``: a ``fnmcts.matches.MemoryAgent`` whose memory is
     the tree, pruned after its move to the states still reachable
     (``subtree``), so the next search starts from what this one learned;
@@ -1077,7 +1134,9 @@ def mcts_agent(
             "options, seconds, max_nodes and reuse"
         )
     given = _given(**search_opts)
-    search_options(None, options, **given)  # every option checked now, not at the first move
+    checked = search_options(None, options, **given)  # every option checked now, not at the first move
+    if checked.root is not None and checked.root not in ROOT_RULES:
+        raise ValueError(f"an agent's root rule is one of {ROOT_RULES} (made anew for each move), got {checked.root!r}")
     _check_budget(iterations, seconds, max_nodes)
     settings = (tuple(sorted(_given(seconds=seconds, max_nodes=max_nodes).items())), tuple(sorted(given.items())), options)
     if reuse:

@@ -513,6 +513,8 @@ def trace(
     if rule is None and options is None:
         rule = ucb  # as uct: a trace is the tutorial's dives unless a rule is given
     opts = search_options(game, options, **_given(rule=rule, c=c, z=z, rollout=rollout, backup=backup, solver=solver))
+    if opts.root is not None:
+        raise TypeError(f"trace runs the phases dive by dive: a root rule (root={opts.root!r}) is an option of search")
     rule, backup, solver, rollout = opts.selection(), opts.backup, opts.solver, opts.rollout
     state = _options(game, state, rng)
     tree = Tree(pmap(), state) if tree is None else _check_tree(tree).with_root(state)

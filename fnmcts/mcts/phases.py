@@ -189,7 +189,7 @@ class Path(NamedTuple):
 
 
 def select(game, tree, state, rng: random.Random, rule=ucb, *, backup: str = "mean", solver: bool = False,
-           replay=None) -> Path:
+           replay=None, root=None) -> Path:
     """Walk down ``tree`` from ``state``, rating children with ``rule``; return the ``Path``.
 
     At a state the tree knows, draw the chance outcomes (roll the dice) until a
@@ -200,7 +200,9 @@ def select(game, tree, state, rng: random.Random, rule=ucb, *, backup: str = "me
     repeat). Consumes ``rng`` for the dice only; nothing is modified.
     ``replay``: the chance outcomes to take, in order, instead of drawing
     them (a walk replayed: the ``outcomes`` of a path's steps, one after the
-    other); ``rng`` is then not read.
+    other); ``rng`` is then not read. ``root``: a root rule
+    (``fnmcts.mcts.enhancements.SequentialHalving``) that chooses instead of
+    ``rule`` at ``state`` when ``state`` is a decision.
 
     >>> from fnmcts.games import Nim
     >>> game = Nim(heap=3, max_take=2)
@@ -253,12 +255,17 @@ def select(game, tree, state, rng: random.Random, rule=ucb, *, backup: str = "me
             return Path(state, mover, tuple(steps), decision, "terminal", tuple(game.payoff(decision)))
         moves = tuple(game.possible_moves(decision))
         children = tuple([play(decision, m) for m in moves])
+        keep = range(len(moves))
         if solver:
             keep = open_children(game, tree, children, player)
             moves, children = tuple(moves[j] for j in keep), tuple(children[j] for j in keep)
         records = tuple([get(c) for c in children])
         if len(children) == 1:
             scores, chosen = None, 0
+        elif root is not None and not steps and not outcomes:  # the root's own rule
+            estimates = [(j, *_visits_estimate(r, expectimax)) for j, r in zip(keep, records)]
+            scores = tuple(root.scores(estimates, _visits_estimate(rec, expectimax)[1]))
+            chosen = _first_best(scores)
         else:
             parent = counts_of(rec)[0]
             scores = tuple([rate_record(rule, r, parent, expectimax, builtin) for r in records])
@@ -281,6 +288,11 @@ def _first_best(scores) -> int:
         if scores[j] > top:
             best, top = j, scores[j]
     return best
+
+
+def _visits_estimate(rec, expectimax) -> tuple:
+    """``(visits, estimate or None)`` of a record (None: not in the tree)."""
+    return (0, None) if rec is None else (counts_of(rec)[0], _estimate(rec, expectimax))
 
 
 def _estimate(rec, expectimax):
@@ -595,7 +607,8 @@ def result_of(game, payoff):
     return payoff
 
 
-def uct(game, tree, state, rng: random.Random, rule=ucb, *, rollout=None, backup: str = "mean", solver: bool = False):
+def uct(game, tree, state, rng: random.Random, rule=ucb, *, rollout=None, backup: str = "mean", solver: bool = False,
+        root=None):
     """One dive from ``state``: select, expand, simulate, back up; return ``(tree, result)``.
 
     The tutorial's ``uct``, for any game: ``result`` is ``'win'`` or ``'loss'``
@@ -612,7 +625,7 @@ def uct(game, tree, state, rng: random.Random, rule=ucb, *, rollout=None, backup
     >>> len(tree), tree[game.start()]
     (2, Record(win=0, loss=2))
     """
-    path = select(game, tree, state, rng, rule, backup=backup, solver=solver)
+    path = select(game, tree, state, rng, rule, backup=backup, solver=solver, root=root)
     if path.end in ("new", "repeat"):
         payoff = simulate(game, path.leaf, rng, rollout)
     else:

@@ -1,0 +1,235 @@
+"""Enhancements of the search as strategies of the one descent: decisive playouts and sequential halving at the root.
+
+Each is a plain value or function that the phases (``fnmcts.mcts.phases``)
+and the engine behind ``search`` both take, so a search with it is still one
+descent, proven equal draw for draw to the phases:
+
+* ``decisive_agent``: a playout agent that takes a move winning at once when
+  there is one (a *decisive* move) and otherwise avoids the moves after which
+  the opponent wins at once (*anti-decisive*), as in Teytaud and Teytaud, "On
+  the huge benefit of decisive moves in Monte-Carlo tree search algorithms"
+  (IEEE CIG 2010): ``rollout=decisive_agent``.
+* ``SequentialHalving``: the root's children chosen by sequential halving with
+  Gumbel noise (Danihelka, Guez, Schrittwieser and Silver, "Policy improvement
+  by planning with Gumbel", ICLR 2022; DeepMind's ``mctx``,
+  ``gumbel_muzero_policy``), with no policy network: every move has the same
+  prior. ``root=sequential_halving(game, state, dives, rng)``, or
+  ``root='gumbel'`` in ``search`` and ``mcts_move``, which draw the noise the
+  same way.
+
+>>> from fnmcts.games import TicTacToe
+>>> game = TicTacToe()
+>>> state = (1, 1, 0, 2, 2, 0, 0, 0, 0)   # X to move: the top row wins at once
+>>> decisive_agent(game, state, random.Random(1))
+2
+>>> considered_visits(4, 12)
+(0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4)
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import NamedTuple
+
+from ..matches import random_agent
+from ..protocol import CHANCE, payoff_range
+
+__all__ = [
+    "decisive_agent",
+    "considered_visits",
+    "SequentialHalving",
+    "sequential_halving",
+    "CONSIDERED",
+    "GUMBEL_SCALE",
+]
+
+CONSIDERED = 16
+"""The root's moves sequential halving considers at most (``mctx``'s ``max_num_considered_actions``)."""
+
+GUMBEL_SCALE = 1.0
+"""The scale of the Gumbel noise on the root's moves (0: none, the first moves in move order are considered)."""
+
+
+# -- decisive and anti-decisive moves -------------------------------------------------------
+
+
+def _wins_at_once(game, state, player, high) -> bool:
+    """Whether ``state`` is the end of the game with the best payoff there is for ``player``."""
+    return game.to_move(state) is None and game.payoff(state)[player] == high
+
+
+def decisive_agent(game, state, rng: random.Random):
+    """A playout's move: one that wins at once if any, else one after which the opponent cannot win at once.
+
+    A move *wins at once* when it ends the game with the best payoff there is
+    for the player making it. Among the winning moves, or else among the moves
+    that leave the next player (when a player, not chance, moves next) no move
+    that wins at once for them, or else among all moves, the move is drawn
+    uniformly, as ``random_agent`` draws (one ``rng.random()``, none when one
+    move is left). Teytaud and Teytaud's decisive and anti-decisive moves.
+
+    >>> from fnmcts.games import TicTacToe
+    >>> game = TicTacToe()
+    >>> decisive_agent(game, (1, 1, 0, 2, 2, 0, 0, 0, 0), random.Random(1))   # X wins in the top row
+    2
+    >>> decisive_agent(game, (1, 0, 0, 2, 2, 0, 1, 0, 0), random.Random(1))   # X must block O's middle row
+    5
+    """
+    player = game.to_move(state)
+    moves = tuple(game.possible_moves(state))
+    if len(moves) <= 1:
+        return random_agent(game, state, rng)
+    high = payoff_range(game)[1]
+    play = game.play
+    afters = [play(state, m) for m in moves]
+    winning = [m for m, after in zip(moves, afters) if _wins_at_once(game, after, player, high)]
+    if winning:
+        return _uniform(winning, rng)
+    safe = []
+    for m, after in zip(moves, afters):
+        other = game.to_move(after)
+        if other is None or other is CHANCE or other == player or not any(
+            _wins_at_once(game, play(after, reply), other, high) for reply in game.possible_moves(after)
+        ):
+            safe.append(m)
+    return _uniform(safe or moves, rng)
+
+
+def _uniform(moves, rng):
+    """One of ``moves``, drawn as ``random_agent`` draws."""
+    if len(moves) == 1:
+        return moves[0]
+    return moves[int(rng.random() * len(moves))]
+
+
+# -- sequential halving with Gumbel noise at the root --------------------------------------------
+
+
+def considered_visits(considered: int, budget: int) -> tuple:
+    """The visit count sequential halving asks of the next root child, for each of ``budget`` dives.
+
+    With ``considered`` moves and ``budget`` dives: rounds of halving, each
+    giving every move still in the race ``max(1, budget // (log2(considered)
+    * in the race))`` visits, until the budget is spent (the sequence of
+    ``mctx``'s ``get_sequence_of_considered_visits``). Dive ``t`` goes into a
+    child with exactly ``considered_visits(...)[t]`` visits: the best of them.
+
+    >>> considered_visits(2, 6), considered_visits(1, 3)
+    ((0, 0, 1, 1, 2, 2), (0, 1, 2))
+    """
+    if considered <= 1:
+        return tuple(range(budget))
+    rounds = math.ceil(math.log2(considered))
+    sequence, visits, racing = [], [0] * considered, considered
+    while len(sequence) < budget:
+        extra = max(1, int(budget / (rounds * racing)))
+        for _ in range(extra):
+            sequence.extend(visits[:racing])
+            for j in range(racing):
+                visits[j] += 1
+        racing = max(2, racing // 2)
+    return tuple(sequence[:budget])
+
+
+class SequentialHalving(NamedTuple):
+    """The root rule of a search of ``budget`` dives: sequential halving over the root's moves, with Gumbel noise.
+
+    ``gumbel[j]`` is the noise of the root's ``j``-th move (in move order),
+    drawn once for the whole search (``sequential_halving``). At the root a
+    dive goes into the child that sequential halving asks for: among the
+    children whose visits equal ``considered_visits(min(considered, moves),
+    budget)[t]`` (``t``: the root's children's visits so far), the one of the
+    highest ``gumbel + sigma(q)``; the chosen move, at the end, is the one of
+    the highest ``gumbel + sigma(q)`` among the most visited. ``q`` is a
+    child's mean (its value under expectimax), an unvisited child's the root's
+    own, scaled to [0, 1] over the children, and ``sigma(q) = (50 + most
+    visits) * 0.1 * q`` (``mctx``'s ``qtransform_completed_by_mix_value``
+    without a prior). Past its budget (a search continued) the most visited
+    race on; where the solver has narrowed the children, the rule picks among
+    those it is given.
+
+    The children are given as ``(j, visits, q or None)``, ``j`` the move's
+    index at the root (its noise), in move order; ``choose`` and ``final``
+    return a position in that sequence.
+
+    >>> rule = SequentialHalving(budget=4, gumbel=(0.0, 0.5), considered=16)
+    >>> rule.choose([(0, 0, None), (1, 0, None)], 0.5), rule.choose([(0, 1, 0.0), (1, 0, None)], 0.0)
+    (1, 1)
+    >>> rule.choose([(0, 1, 0.0), (1, 1, 1.0)], 0.5), rule.final([(0, 2, 0.9), (1, 2, 0.2)], 0.5)
+    (1, 0)
+    """
+
+    budget: int
+    gumbel: tuple
+    considered: int = CONSIDERED
+    table: tuple = None  # ``considered_visits(min(considered, moves), budget)``, made once (``sequential_halving``)
+
+    def scores(self, children, parent_mean) -> list:
+        """Per child ``gumbel + sigma(q)``, or ``-inf`` for a child out of the race at this dive."""
+        visits = [n for _, n, _ in children]
+        t = sum(visits)
+        if t < self.budget:
+            table = self.table
+            if table is None:
+                table = considered_visits(min(self.considered, len(self.gumbel)), self.budget)
+            target = table[t]
+            if target not in visits:  # a tree given with other counts: the least visited are in the race
+                target = min(visits)
+        else:  # past the budget: the most visited race on
+            target = max(visits)
+        return self._scores(children, parent_mean, target)
+
+    def _scores(self, children, parent_mean, target):
+        qs = [parent_mean if not n or q is None else q for _, n, q in children]
+        low, high = min(qs), max(qs)
+        span = high - low if high - low > 1e-8 else 1e-8
+        scale = (50 + max(n for _, n, _ in children)) * 0.1
+        gumbel = self.gumbel
+        return [gumbel[j] + scale * (q - low) / span if n == target else -math.inf
+                for (j, n, _), q in zip(children, qs)]
+
+    def choose(self, children, parent_mean) -> int:
+        """The position of the root child a dive goes into."""
+        return _first_best(self.scores(children, parent_mean))
+
+    def final(self, children, parent_mean) -> int:
+        """The position of the move to play: the best ``gumbel + sigma(q)`` among the most visited children."""
+        return _first_best(self._scores(children, parent_mean, max(n for _, n, _ in children)))
+
+
+def _first_best(scores) -> int:
+    best = 0
+    for j in range(1, len(scores)):
+        if scores[j] > scores[best]:
+            best = j
+    return best
+
+
+def sequential_halving(game, state, budget: int, rng: random.Random, *, considered: int = CONSIDERED,
+                       scale: float = GUMBEL_SCALE) -> SequentialHalving:
+    """The root rule of a search of ``budget`` dives from ``state``: Gumbel noise drawn for each root move.
+
+    Draws one ``rng.random()`` per move at ``state`` (a Gumbel draw,
+    ``-log(-log(u))``, times ``scale``), in move order: ``search(...,
+    root='gumbel')`` draws the same before its first dive.
+
+    >>> from fnmcts.games import Nim
+    >>> rule = sequential_halving(Nim(heap=5), Nim(heap=5).start(), 100, random.Random(1))
+    >>> rule.budget, [round(g, 3) for g in rule.gumbel], rule.table[:8]
+    (100, [-0.697, 1.799, 1.311], (0, 0, 0, 1, 1, 1, 2, 2))
+    """
+    if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
+        raise ValueError(f"sequential halving needs the search's budget in dives, a whole number from 1, got {budget!r}")
+    if isinstance(considered, bool) or not isinstance(considered, int) or considered < 1:
+        raise ValueError(f"considered must be a whole number of moves from 1, got {considered!r}")
+    if isinstance(scale, bool) or not isinstance(scale, (int, float)) or not (math.isfinite(scale) and scale >= 0):
+        raise ValueError(f"scale must be a finite number, 0 or more, got {scale!r}")
+    moves = game.possible_moves(state)
+    gumbel = tuple(scale * -math.log(-math.log(_open_unit(rng.random()))) for _ in moves)
+    return SequentialHalving(budget, gumbel, considered, considered_visits(min(considered, len(moves)), budget))
+
+
+def _open_unit(u):
+    """``u`` moved off 0 (``rng.random()`` may return 0.0, whose Gumbel draw is undefined)."""
+    return u if u > 0.0 else 5e-324

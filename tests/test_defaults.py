@@ -1,0 +1,117 @@
+"""The defaults by kind of game: what ``game_kind`` sees is there, and ``search_options`` follows it."""
+
+from __future__ import annotations
+
+import math
+import random
+from functools import partial
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from fnmcts.exact import evaluate_policy, solve, value
+from fnmcts.games import Kayles, Nim, Pig, TicTacToe
+from fnmcts.games.shut_the_box import ShutTheBox
+from fnmcts.mcts import GameKind, game_kind, greedy_policy, mcts_move, search, search_options, ucb, ucb1
+from fnmcts.mcts._options import CHANCE_C, DEFAULT_C, kind_defaults
+from fnmcts.protocol import CHANCE, payoff_range
+from fnmcts.rng import make_rng
+from fnmcts.tutorial import uct as tutorial_uct
+
+from small_games import table_games
+
+
+def _reachable(game):
+    seen, todo = {game.start()}, [game.start()]
+    while todo:
+        state = todo.pop()
+        player = game.to_move(state)
+        moves = () if player is None else (
+            [o for o, _ in game.chance_outcomes(state)] if player is CHANCE else game.possible_moves(state))
+        for move in moves:
+            child = game.play(state, move)
+            if child not in seen:
+                seen.add(child)
+                todo.append(child)
+    return seen
+
+
+@given(table_games())
+def test_what_the_kind_says_it_saw_is_in_the_game(game):
+    kind = game_kind(game)
+    states = _reachable(game)
+    low, high = payoff_range(game)
+    assert kind.chance <= any(game.to_move(s) is CHANCE for s in states)
+    assert kind.between <= any(game.to_move(s) is None and any(low < p < high for p in game.payoff(s)) for s in states)
+    assert kind.players <= game.num_players
+    if game.to_move(game.start()) is CHANCE:
+        assert kind.chance  # every random game starts with chance
+    assert game_kind(game) == kind  # its own generator: the same answer every time
+
+
+def test_the_kinds_of_the_built_in_games():
+    assert game_kind(ShutTheBox()) == GameKind(chance=True, between=False, players=1)
+    assert game_kind(ShutTheBox(dice="low-sum")).chance
+    assert game_kind(Pig(goal=30)) == GameKind(chance=True, between=False, players=2)
+    assert game_kind(TicTacToe()) == GameKind(chance=False, between=True, players=2)
+    assert game_kind(Nim(heap=9)).chance is False and game_kind(Kayles()).chance is False
+
+
+def test_the_kind_leaves_the_caller_s_generator_alone():
+    game = Nim(heap=13, max_take=3)  # no chance: the defaults of every game
+    a, b = make_rng(5), make_rng(5)
+    search_options(Pig(goal=20))
+    assert search(game, game.start(), 200, a) == search(game, game.start(), 200, b)
+    assert a.random() == b.random()
+
+
+@given(table_games())
+def test_the_defaults_follow_the_kind_and_every_given_option_wins(game):
+    chance = game_kind(game).chance
+    options = search_options(game)
+    assert (options.rule, options.c, options.backup, options.solver) == (
+        ("ucb1", CHANCE_C, "expectimax", True) if chance else ("ucb1", DEFAULT_C, "mean", True))
+    assert kind_defaults(game) == ({"c": CHANCE_C, "backup": "expectimax"} if chance else {})
+    # the tutorial's rule keeps the tutorial's dive on every kind of game
+    tutorial = search_options(game, rule="tutorial")
+    assert (tutorial.backup, tutorial.solver) == ("mean", False)
+    assert search_options(game, rule=ucb).backup == "mean"
+    # a rule given as a function carries its own constant and takes the plain defaults
+    assert search_options(game, rule=partial(ucb1, c=0.3)).backup == "mean"
+    assert search_options(game, rule="ucb1").backup == options.backup
+    given_ = search_options(game, c=0.7, backup="mean", solver=False)
+    assert (given_.c, given_.backup, given_.solver) == (0.7, "mean", False)
+    # a new rule over an options value takes its own defaults, unless given
+    assert search_options(game, options, rule="tutorial").backup == "mean"
+    assert search_options(game, options, rule="tutorial", backup="expectimax").backup == "expectimax"
+
+
+@given(st.integers(0, 10**6), st.integers(0, 150))
+def test_on_a_game_with_chance_the_tutorial_s_rule_still_grows_the_tutorial_s_tree(seed, n):
+    game = ShutTheBox()
+    rng, tree = random.Random(seed), {}
+    for _ in range(n):
+        tree, _ = tutorial_uct(tree, game.start(), rng)
+    assert search(game, game.start(), n, random.Random(seed), rule=ucb) == tree
+    assert search(game, game.start(), n, random.Random(seed), rule="tutorial") == tree
+
+
+def test_the_defaults_of_a_game_with_chance_are_its_kind_s_in_every_way_in():
+    game = Pig(goal=12)
+    state = game.start()
+    by_kind = search(game, state, 300, make_rng(3), c=CHANCE_C, backup="expectimax")
+    assert search(game, state, 300, make_rng(3)) == by_kind
+    assert mcts_move(game, state, 300, make_rng(3)).tree == by_kind
+    assert search(game, state, 300, make_rng(3), c=math.sqrt(2), backup="mean") != by_kind
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("dice", ["two", "low-sum"])
+def test_shut_the_box_at_the_defaults_is_within_one_percent_of_the_optimum(dice):
+    # the issue's target: the greedy policy of one default search of 10,000 dives, seeds 1 to 5
+    game = ShutTheBox(dice=dice)
+    optimum = value(solve(game), game.start())[0]
+    for seed in range(1, 6):
+        tree = search(game, game.start(), 10_000, random.Random(seed))
+        assert value(evaluate_policy(game, greedy_policy(tree)), game.start())[0] >= 0.99 * optimum, seed
