@@ -115,3 +115,19 @@ def test_shut_the_box_at_the_defaults_is_within_one_percent_of_the_optimum(dice)
     for seed in range(1, 6):
         tree = search(game, game.start(), 10_000, random.Random(seed))
         assert value(evaluate_policy(game, greedy_policy(tree)), game.start())[0] >= 0.99 * optimum, seed
+
+
+def test_a_game_that_does_not_hash_is_probed_once_not_once_a_dive(monkeypatch):
+    import fnmcts.mcts._options as options
+
+    class Heap(Nim):  # a user's game that does not hash
+        __hash__ = None
+
+    game = Heap(heap=5)
+    probes = []
+    real = options._probe
+    monkeypatch.setattr(options, "_probe", lambda g: probes.append(g) or real(g))
+    tree = None
+    for seed in range(5):
+        tree = search(game, game.start(), 1, make_rng(seed), tree=tree)
+    assert len(probes) == 1 and game_kind(game) == game_kind(Nim(heap=5))

@@ -198,8 +198,19 @@ def game_kind(game) -> GameKind:
     """
     try:
         return _remembered_kind(game)
-    except TypeError:  # a game that does not hash
-        return _probe(game)
+    except TypeError:  # a game that does not hash: remembered by identity (the game held, so its id stays its own)
+        kept = _KINDS_BY_ID.get(id(game))
+        if kept is not None and kept[0] is game:
+            return kept[1]
+        kind = _probe(game)
+        if len(_KINDS_BY_ID) >= 128:
+            _KINDS_BY_ID.clear()
+        _KINDS_BY_ID[id(game)] = (game, kind)
+        return kind
+
+
+_KINDS_BY_ID: dict = {}
+"""``id(game) -> (game, kind)`` for games that do not hash: one probe per game, not one per search or dive."""
 
 
 @lru_cache(maxsize=128)
