@@ -146,10 +146,9 @@ def test_simulate_draws_the_same_games_whatever_the_seed_s_spelling_of_the_game(
 
 
 CLI_LINE_LIMIT = 400
-OVER_THE_LIMIT = {
+OVER_THE_LIMIT: dict = {
     # file: why it is still longer (each one is left to cut, not a rule)
-    "_common.py": "the parser, the option types, the output, the signal handling: to split from the parser",
-    "shut_the_box.py": "Shut the Box's own commands (play, solve, table): not yet on the generic verbs",
+    # empty: kept as the guard (a file that grows past the limit fails here, with its length)
 }
 
 

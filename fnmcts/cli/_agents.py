@@ -13,13 +13,13 @@ from ._common import (
 )
 from ._board import _load_q
 
-__all__ = ["AGENT_ORDER", "SHUT_THE_BOX_AGENTS", "agent_names", "build_agent"]
+__all__ = ["AGENT_ORDER", "TWO_PLAYER_AGENTS", "agent_names", "build_agent"]
 
 AGENT_ORDER = ("random", "perfect", "montecarlo", "montecarlo-perfect", "mcts", "exact", "q")
 """The agents in the order ``--help`` lists them (any agent not named here follows, sorted)."""
 
-SHUT_THE_BOX_AGENTS = ("random", "montecarlo", "montecarlo-perfect", "mcts", "exact")
-"""The agents that can play Shut the Box: no closed form (perfect), no two-player Q table (q)."""
+TWO_PLAYER_AGENTS = ("perfect", "q")
+"""The agents of two-player games only: a closed form of who wins (perfect), a two-player Q table (q)."""
 
 
 
@@ -38,18 +38,25 @@ _OPTION_AGENTS = {
 }
 
 
-def agent_names(game_kind: str = "nim") -> tuple:
-    """The agents a game can use, in a fixed order: ``AGENT_ORDER``, then any others sorted.
+def agent_names(game=None) -> tuple:
+    """The agents a game can use, in a fixed order: ``AGENT_ORDER``, then any others sorted, then the game's own.
+
+    ``game`` is a game value, a built-in game's name, or ``None`` (any game). A
+    game of one player (``num_players``) leaves out ``TWO_PLAYER_AGENTS``.
 
     >>> agent_names("shut-the-box")
     ('random', 'montecarlo', 'montecarlo-perfect', 'mcts', 'exact')
-    >>> agent_names("piles")[:3]
-    ('random', 'perfect', 'montecarlo')
+    >>> agent_names("piles")[:3], agent_names("pig")[-2:]
+    (('random', 'perfect', 'montecarlo'), ('hold-at-20', 'optimal'))
     """
+    if isinstance(game, str):
+        game = GAMES[game]() if game in GAMES else None
     names = tuple(n for n in AGENT_ORDER if n in AGENTS) + tuple(sorted(n for n in AGENTS if n not in AGENT_ORDER))
-    if game_kind == "shut-the-box":
-        return tuple(n for n in names if n in SHUT_THE_BOX_AGENTS)
-    return names + tuple(n for n in _own_agents(GAMES[game_kind]()) if n not in names) if game_kind in GAMES else names
+    if game is None:
+        return names
+    if getattr(game, "num_players", 2) == 1:
+        names = tuple(n for n in names if n not in TWO_PLAYER_AGENTS)
+    return names + tuple(n for n in _own_agents(game) if n not in names)
 
 
 def _own_agents(game) -> dict:
@@ -121,9 +128,10 @@ def _agent_args(args) -> dict:
     return {name: getattr(args, name, None) for name in names} | search_flags(args)
 
 
-def _check_agents(args, kind: str, names) -> None:
-    """Refuse an unknown agent, one the game cannot use, or an option none of ``names`` takes."""
-    usable = agent_names(kind)
+def _check_agents(args, game, names) -> None:
+    """Refuse an unknown agent, one the game (a value or a built-in's name) cannot use, or an option none of ``names`` takes."""
+    usable = agent_names(game)
+    kind = game if isinstance(game, str) else repr(game)
     for name in names:
         if name not in usable:
             if name in AGENTS:

@@ -248,7 +248,7 @@ def _move_cost(name: str, args, game, state):
 def _check_work(args, game, state, names, games: int = 1, what: str = "games") -> None:
     """Refuse, unless ``--force``, ``games`` games (or moves) whose play would pass ``WORK_LIMIT`` steps."""
     costs = [_move_cost(name, args, game, state) for name in names]
-    if any(c is None for c, _ in costs):
+    if not costs or any(c is None for c, _ in costs):
         return
     length = max(c for c, _ in costs) if what == "games" else 1
     per_move = max(c for _, c in costs)

@@ -44,7 +44,7 @@ ANY = "any"
 def register(cli) -> None:
     """Add ``simulate`` and ``search`` for every built-in game without them, and for ``--game SPEC``.
 
-    >>> from ._common import Cli
+    >>> from ._parser import Cli
     >>> from . import simulate as simulate_module
     >>> cli = Cli()
     >>> simulate_module.register(cli)

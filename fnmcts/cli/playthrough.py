@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 from ._common import CliError, add_seed, count
-from ._games import GAME_FORMS, resolve_game
+from ._games import resolve_game
 
 __all__ = ["register"]
 
@@ -22,7 +22,7 @@ __all__ = ["register"]
 def register(cli) -> None:
     """Add ``fnmcts playthrough`` to ``cli``.
 
-    >>> from ._common import Cli
+    >>> from ._parser import Cli
     >>> cli = Cli()
     >>> register(cli)
     >>> cli.run(["playthrough", "nim", "--seed", "4", "--max-steps", "1"])  # doctest: +ELLIPSIS
@@ -33,9 +33,8 @@ def register(cli) -> None:
     # cut after 1 steps
     0
     """
-    p = cli.command("playthrough", "write one seeded random game state by state, or check a game against such a file")
-    p.add_argument("game_spec", metavar="GAME", nargs="?", default=None,
-                   help=f"the game: {GAME_FORMS} (with --check: default, the game the file names)")
+    p = cli.spec_command("playthrough", "write one seeded random game state by state, or check a game against such a file "
+                         "(with --check, GAME defaults to the game the file names)", optional=True)
     p.add_argument("-o", "--output", default=None, metavar="FILE", help="write the text to FILE (default: print it)")
     p.add_argument("--check", default=None, metavar="FILE", help="play FILE's game again and report the first difference")
     p.add_argument("--max-steps", type=count, default=None, metavar="N",

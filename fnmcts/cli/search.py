@@ -52,7 +52,7 @@ DEFAULT_DIVES = 100_000
 def register(cli) -> None:
     """Add ``fnmcts search shut-the-box`` (MCTS dives, task 11) to ``cli``.
 
-    >>> from ._common import Cli
+    >>> from ._parser import Cli
     >>> cli = Cli()
     >>> register(cli)
     >>> args = cli.parser.parse_args(["search", "shut-the-box", "--dives", "1e3", "--seed", "1"])
@@ -157,7 +157,7 @@ def _resumed(args):
         game, tree, saved = load_tree_and_search(args.resume, GAMES)
     except ValueError as error:
         raise CliError(f"cannot resume: {error}") from None
-    if getattr(game, "name", None) != "shut-the-box" or saved is None:
+    if not isinstance(game, type(game_of(args))) or saved is None:  # a search of the game this command grows
         raise CliError(f"cannot resume: {args.resume} holds no saved Shut the Box search (write one with --save)")
     try:
         old = {"rule": saved.get("ucb"), "solver": False}  # a search saved before --rule and the solver
