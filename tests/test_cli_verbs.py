@@ -267,3 +267,37 @@ def test_no_module_outside_the_games_compares_a_game_s_name_as_a_string():
 def test_the_guard_finds_a_comparison_of_a_game_s_name():
     assert _name_comparisons('if kind == "shut-the-box":\n    pass\nx = name in ("nim", "go")\n') == [1, 3]
     assert _name_comparisons('if kind == game_name(game):\n    pass\n') == []
+
+
+def _parsers():
+    """``(command line, parser)`` of every command and every GAME of it."""
+    import argparse
+
+    from fnmcts.cli import build
+
+    def subs(parser):
+        return [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+
+    found = []
+    for command in subs(build().parser):
+        for name, parser in command.choices.items():
+            games = subs(parser)
+            found += [(f"{name} {game}", sub) for g in games for game, sub in g.choices.items()] or [(name, parser)]
+    return found
+
+
+INTERACTIVE = ("play", "tour")
+
+
+def test_every_non_interactive_command_takes_json():
+    missing = [line for line, parser in _parsers()
+               if line.split()[0] not in INTERACTIVE and "--json" not in parser._option_string_actions]
+    assert not missing, missing
+    assert len(_parsers()) > 40  # every verb, with the games of those that list them
+
+
+def test_playthrough_in_json_holds_the_text_it_prints(capsys):
+    code, text, _ = run(capsys, "playthrough", "nim", "--seed", "2", "--max-steps", "3")
+    code_json, out, _ = run(capsys, "playthrough", "nim", "--seed", "2", "--max-steps", "3", "--json")
+    data = json.loads(out)
+    assert code == code_json == 0 and data["text"] == text and data["states"] == text.count("# state ")

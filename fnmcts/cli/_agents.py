@@ -5,12 +5,8 @@ from __future__ import annotations
 
 from ..agents import AGENTS, make_agent
 from ..games import GAMES
-from ._common import (
-    CliError,
-    add_search_options,
-    positive_count,
-    search_flags,
-)
+from ._common import CliError, positive_count
+from ._search_flags import add_search_options, search_flag_names, search_flags
 from ._board import _load_q
 
 __all__ = ["AGENT_ORDER", "TWO_PLAYER_AGENTS", "agent_names", "build_agent"]
@@ -23,19 +19,18 @@ TWO_PLAYER_AGENTS = ("perfect", "q")
 
 
 
-_OPTION_AGENTS = {
-    "iterations": ("--iterations", ("mcts", "montecarlo", "montecarlo-perfect")),
-    "trials": ("--trials", ("montecarlo", "montecarlo-perfect")),
-    "q_table": ("--q-table", ("q",)),
-    "rule": ("--rule", ("mcts",)),
-    "c": ("--c", ("mcts",)),
-    "z": ("--z", ("mcts",)),
-    "backup": ("--backup", ("mcts",)),
-    "final": ("--final", ("mcts",)),
-    "solver": ("--no-solver", ("mcts",)),
-    "reuse": ("--reuse-tree", ("mcts",)),
-    "seconds": ("--seconds", ("mcts",)),
-}
+def _option_agents() -> dict:
+    """``dest -> (flag, the agents that take it)``: the agents' own options, and every search flag for mcts."""
+    own = {
+        "iterations": ("--iterations", ("mcts", "montecarlo", "montecarlo-perfect")),
+        "trials": ("--trials", ("montecarlo", "montecarlo-perfect")),
+        "q_table": ("--q-table", ("q",)),
+        "reuse": ("--reuse-tree", ("mcts",)),
+        "seconds": ("--seconds", ("mcts",)),
+    }
+    searched = {name: ("--no-solver" if name == "solver" else "--" + name.replace("_", "-"), ("mcts",))
+                for name in search_flag_names()}
+    return own | searched
 
 
 def agent_names(game=None) -> tuple:
@@ -108,10 +103,7 @@ def _agent_options(parser, *, q_table: bool = True, reuse: bool = True) -> None:
     )
     if q_table:
         parser.add_argument("--q-table", default=None, metavar="FILE", help="the trained Q table for --ai q")
-    add_search_options(parser, "mcts: ", root=True)
-    parser.add_argument(
-        "--final", choices=("visits", "mean"), default=None, help="mcts: play the most visited or best mean move"
-    )
+    add_search_options(parser, "mcts: ", root=True, final=True)
     if reuse:
         parser.add_argument(
             "--reuse-tree", dest="reuse", action="store_true", default=None,
@@ -124,8 +116,8 @@ def _agent_options(parser, *, q_table: bool = True, reuse: bool = True) -> None:
 
 
 def _agent_args(args) -> dict:
-    names = ("iterations", "trials", "q_table", "final", "reuse", "seconds")
-    return {name: getattr(args, name, None) for name in names} | search_flags(args)
+    names = ("iterations", "trials", "q_table", "reuse", "seconds")
+    return {name: getattr(args, name, None) for name in names} | search_flags(args, final=True)
 
 
 def _check_agents(args, game, names) -> None:
@@ -138,7 +130,7 @@ def _check_agents(args, game, names) -> None:
                 why = "no closed form" if name == "perfect" else "it plays two-player games only"
                 raise CliError(f"agent {name!r} cannot play {kind} ({why}); choose one of {', '.join(usable)}")
             raise CliError(f"unknown agent {name!r}; choose one of {', '.join(usable)}")
-    for dest, (flag, takers) in _OPTION_AGENTS.items():
+    for dest, (flag, takers) in _option_agents().items():
         if getattr(args, dest, None) is not None and not set(names) & set(takers):
             raise CliError(f"{flag} applies to --ai {' or '.join(takers)} only, not {' or '.join(names)}")
 

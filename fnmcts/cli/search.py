@@ -28,17 +28,16 @@ from ..io import load_tree_and_search, save_tree
 from ..mcts import backed_up_values, greedy_policy, mean, search, search_options, visits, win_rate
 from ..mcts._saved import rng_state_from_json, rng_state_to_json
 from ..rng import make_rng, resolve_seed
+from ._search_flags import add_search_options, search_flags
 from ._common import (
     CliError,
     Interrupted,
     add_json,
-    add_search_options,
     add_seed,
     count,
     emit,
     keep_partial,
     progress_bar,
-    search_flags,
 )
 from .shut_the_box import add_rules, game_of, rules_text
 
