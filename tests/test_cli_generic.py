@@ -1,33 +1,18 @@
 """``fnmcts simulate`` and ``fnmcts search`` on every game, options from the games' dataclass fields, specs with parameters."""
 
 import dataclasses
-import json
 import random
 
 import pytest
 
 from fnmcts import simulate
-from fnmcts.cli import main
 from fnmcts.cli._fields import game_fields
 from fnmcts.games import GAMES, Nim, Piles
 from fnmcts.mcts import search, top_children, visits
 from fnmcts.protocol import describe_move
 from fnmcts.rng import make_rng
 
-
-def run(capsys, *argv):
-    try:
-        code = main(list(argv))
-    except SystemExit as exit:  # argparse's own errors
-        code = exit.code
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def run_json(capsys, *argv):
-    code, out, err = run(capsys, *argv, "--json")
-    assert code == 0, err
-    return json.loads(out)
+from cli_run import run, run_json
 
 
 # the games the generic verbs serve: those no other command module simulates or searches

@@ -4,9 +4,10 @@ import pytest
 from pyrsistent import field
 
 import fnmcts.mcts._options as options_module
-from fnmcts.cli import main
 from fnmcts.cli._search_flags import search_fields
 from fnmcts.mcts._options import OPTION_NAMES, SearchOptions
+
+from cli_run import run
 
 
 class Widened(SearchOptions):
@@ -23,15 +24,6 @@ def widened(monkeypatch):
     doc = options_module.__doc__.replace(
         "``root``   a rule", "``depth_cap`` the deepest a dive goes\n``widen``  progressive widening\n``root``   a rule", 1)
     monkeypatch.setattr(options_module, "__doc__", doc)
-
-
-def run(capsys, *argv):
-    try:
-        code = main(list(argv))
-    except SystemExit as exit:
-        code = exit.code
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 SEARCHING_VERBS = [

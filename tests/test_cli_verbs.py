@@ -5,11 +5,12 @@ import re
 
 import pytest
 
-from fnmcts.cli import main
 from fnmcts.exact import best_moves, solve
 from fnmcts.games import Nim, ShutTheBox
 from fnmcts.games.shut_the_box import box_to_mask, box_values
 from fnmcts.protocol import describe_move
+
+from cli_run import run
 
 TAKE_AWAY = '''
 from dataclasses import dataclass
@@ -33,15 +34,6 @@ def user_game(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     monkeypatch.syspath_prepend(str(tmp_path))
     return "verbs_take_away:TakeAway(stones=5)"
-
-
-def run(capsys, *argv):
-    try:
-        code = main(list(argv))
-    except SystemExit as exit:
-        code = exit.code
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 # the verbs, each with the options that make its output a pure function of the arguments
