@@ -293,3 +293,10 @@ def test_playthrough_in_json_holds_the_text_it_prints(capsys):
     code_json, out, _ = run(capsys, "playthrough", "nim", "--seed", "2", "--max-steps", "3", "--json")
     data = json.loads(out)
     assert code == code_json == 0 and data["text"] == text and data["states"] == text.count("# state ")
+
+
+def test_shut_the_box_s_own_play_reads_hints_solver_as_its_optimal_hints(capsys, monkeypatch):
+    monkeypatch.setattr("fnmcts.cli.shut_the_box.read_line", lambda prompt: (_ for _ in ()).throw(EOFError()))
+    solver = run(capsys, "play", "shut-the-box", "--levers", "6", "--hints", "solver", "--seed", "3")
+    optimal = run(capsys, "play", "shut-the-box", "--levers", "6", "--hints", "optimal", "--seed", "3")
+    assert solver == optimal and solver[0] == 0 and " win " in solver[1]

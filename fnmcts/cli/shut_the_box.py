@@ -135,9 +135,10 @@ def register(cli) -> None:
     )
     p.add_argument(
         "--hints",
-        choices=("none", "random", "optimal"),
+        choices=("none", "random", "optimal", "solver"),
         default="none",
-        help="show each choice's exact win probability under random or optimal play afterwards (default: none)",
+        help="show each choice's exact win probability under random or optimal play afterwards "
+        "(solver: optimal, as on every game; default: none)",
     )
     p.add_argument("--games", type=positive_count, default=1, metavar="N", help="how many games to play (default 1)")
     add_rules(p)
@@ -287,6 +288,8 @@ def _hints(game, table):
 
 def _play(args):
     game = game_of(args)
+    if args.hints == "solver":  # the exact solver's hints, as play GAME --hints solver gives them: optimal play
+        args.hints = "optimal"
     table = _hint_table(args.hints, game)
     hints = None if table is None else _hints(game, table)
     rng = make_rng(args.seed)
