@@ -300,3 +300,9 @@ def test_shut_the_box_s_own_play_reads_hints_solver_as_its_optimal_hints(capsys,
     solver = run(capsys, "play", "shut-the-box", "--levers", "6", "--hints", "solver", "--seed", "3")
     optimal = run(capsys, "play", "shut-the-box", "--levers", "6", "--hints", "optimal", "--seed", "3")
     assert solver == optimal and solver[0] == 0 and " win " in solver[1]
+
+
+def test_a_typo_of_a_game_s_name_says_what_a_game_can_be(capsys):
+    code, _, err = run(capsys, "table", "nmi", "-o", "-")
+    assert code == 2 and err.count("\n") == 1
+    assert "invalid choice: 'nmi'" in err and "module:attribute" in err and "openspiel:NAME(params)" in err

@@ -75,6 +75,8 @@ def _take_game_flag(args: list):
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message):
+        if message.startswith("argument GAME: invalid choice:"):  # a typo of a game's name: say what GAME can be
+            message = message.replace("(choose from", f"(GAME is {GAME_FORMS}; here also", 1)
         self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
 
 
