@@ -306,3 +306,14 @@ def test_a_typo_of_a_game_s_name_says_what_a_game_can_be(capsys):
     code, _, err = run(capsys, "table", "nmi", "-o", "-")
     assert code == 2 and err.count("\n") == 1
     assert "invalid choice: 'nmi'" in err and "module:attribute" in err and "openspiel:NAME(params)" in err
+
+
+def test_move_shows_the_hints_beside_the_agent_s_move(capsys):
+    game = Nim(heap=9, max_take=3, misere=False)
+    state = game.state(9)
+    data = json.loads(run(capsys, "move", "nim", "--heap", "9", "--normal", "--state", "9", "--ai", "random",
+                          "--hints", "solver", "--seed", "2", "--json")[1])
+    best = {describe_move(game, state, m) for m in best_moves(game, solve(game, state), state)}
+    assert set(re.findall(r"(take \d): win \(best\)", data["hints"][0])) == best == {"take 1"}  # leave 8
+    code, out, _ = run(capsys, "move", "nim", "--state", "10", "--ai", "random", "--hints", "perfect", "--seed", "2")
+    assert code == 0 and out.splitlines()[1] == "hint (perfect): take 1"  # misère: leave 1 modulo 4

@@ -13,8 +13,9 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ..protocol import describe_move, payoff_range
+from ._agents import agent_names
 
-__all__ = ["HINT_SOLVER", "make_hint", "solver_hint", "agent_hint"]
+__all__ = ["HINT_SOLVER", "add_hints", "make_hint", "solver_hint", "agent_hint"]
 
 HINT_SOLVER = "solver"
 """The name of the exact solver's hints (every move's value); any other name is an agent's."""
@@ -42,7 +43,7 @@ def solver_hint(game, solution):
     >>> game = Nim(heap=5, max_take=3, misere=False)
     >>> hint = solver_hint(game, solve(game))
     >>> hint(game.start(), game.possible_moves(game.start()))
-    ['hint (exact solver), your chance of winning after each move: take 1: win (best), take 2: loss, take 3: loss']
+    ["hint (exact solver), the mover's chance of winning after each move: take 1: win (best), take 2: loss, take 3: loss"]
     """
     low, high = (Fraction(x) for x in payoff_range(game))
     wins_only = all(
@@ -57,7 +58,7 @@ def solver_hint(game, solution):
             f"{describe_move(game, state, move)}: {_shown(v, low, high, wins_only)}" + (" (best)" if v == best else "")
             for move, v in zip(moves, values)
         ]
-        what = "your chance of winning" if wins_only else "your payoff"
+        what = "the mover's chance of winning" if wins_only else "the mover's payoff"
         return [f"hint (exact solver), {what} after each move: " + ", ".join(shown)]
 
     return hint
@@ -81,8 +82,10 @@ def agent_hint(game, name: str, agent, rng):
     return hint
 
 
-def make_hint(game, name, build, rng, *, limit=None):
+def make_hint(game, name, build, rng, *, limit=None, start=None):
     """The hint of ``--hints name`` on ``game`` (``None``: no hints); ``build(name)`` makes an agent.
+
+    The solver's hints solve the game from ``start`` (default: the start) once, at most ``limit`` states.
 
     >>> from fnmcts.games import Nim
     >>> from fnmcts.rng import make_rng
@@ -94,5 +97,21 @@ def make_hint(game, name, build, rng, *, limit=None):
     if name == HINT_SOLVER:
         from ..exact import solve
 
-        return solver_hint(game, solve(game, limit=limit))
+        return solver_hint(game, solve(game, game.start() if start is None else start, limit=limit))
     return agent_hint(game, name, build(name), rng)
+
+
+def add_hints(parser, kind: str = "any") -> None:
+    """Add ``--hints NAME``: before each of your moves, an agent's move or (``solver``) every move's exact value.
+
+    >>> import argparse
+    >>> parser = argparse.ArgumentParser()
+    >>> add_hints(parser)
+    >>> parser.parse_args(["--hints", "solver"]).hints, parser.parse_args([]).hints
+    ('solver', None)
+    """
+    parser.add_argument(
+        "--hints", default=None, metavar="NAME",
+        help=f"before each of your moves: {HINT_SOLVER} (every move's exact value) or the move of an agent: "
+        f"{', '.join(agent_names(kind))} (default: no hints)",
+    )

@@ -26,6 +26,7 @@ from . import solve as solve_verb
 from . import tournament as tournament_verb
 from ._common import CliError, add_force, add_json, add_seed, count, emit, positive_count, progress_bar, worker_count
 from ._games import GAME_FORMS, resolve_game
+from ._hints import add_hints
 
 __all__ = ["register", "run_check", "slow_note", "SLOW"]
 
@@ -280,7 +281,7 @@ def register(cli) -> None:
     side.add_argument("--first", dest="human", action="store_const", const=0, default=0, help="you move first")
     side.add_argument("--second", dest="human", action="store_const", const=1, help="the agent moves first")
     p.add_argument("--games", type=positive_count, default=1, metavar="N", help="how many games (default 1)")
-    play_verb.add_hints(p)
+    add_hints(p)
     _agents._agent_options(p)
     add_force(p)
     add_seed(p)
@@ -303,6 +304,7 @@ def register(cli) -> None:
     p.add_argument("--state", required=True, metavar="STATE",
                    help="the position in the game's own form (OpenSpiel: the actions from the start, '4,0')")
     p.add_argument("--ai", default="mcts", metavar="NAME", help=f"the agent: {', '.join(_agents.agent_names())} (default mcts)")
+    add_hints(p)
     _agents._agent_options(p)
     add_force(p)
     add_seed(p)

@@ -12,7 +12,9 @@ from ..protocol import (
     game_to_json,
     parse_state,
 )
+from ..limits import STATE_LIMIT
 from ..rng import make_rng
+from ._hints import HINT_SOLVER, add_hints, make_hint
 from ._common import (
     CliError,
     add_force,
@@ -75,6 +77,7 @@ def _register_move(cli, kind: str, help: str) -> None:
         "--ai", default=default_ai, metavar="NAME",
         help=f"the agent: {', '.join(agent_names(kind))} (default {default_ai})",
     )
+    add_hints(p, kind)
     _agent_options(p, q_table="q" in agent_names(kind), reuse=False)  # one move: no tree to keep
     add_force(p)
     add_seed(p)
@@ -96,8 +99,10 @@ def _move_json(move):
 
 
 def _move(args):
-    _check_agents(args, args.game, (args.ai,))
-    game, state, q_ai = _nim_game(args, (args.ai,), args.state)
+    helper = getattr(args, "hints", None)
+    names = (args.ai,) if helper in (None, "none", HINT_SOLVER) else (args.ai, helper)
+    _check_agents(args, args.game, names)
+    game, state, q_ai = _nim_game(args, names, args.state)
     if game.to_move(state) is None:
         raise CliError(f"the game is over at {args.state!r}: no move to play")
     _check_exact_size(game, (args.ai,))
@@ -116,6 +121,22 @@ def _move(args):
         "ai": args.ai,
         "seed": seed,
     }
-    emit(args, payload, f"{args.ai}: {describe_move(game, state, move)}")
+    hints = _hints(args, game, state, q_ai, seed)
+    if hints:
+        payload["hints"] = hints
+    emit(args, payload, "\n".join([f"{args.ai}: {describe_move(game, state, move)}", *hints]))
+
+
+def _hints(args, game, state, q_ai, seed) -> list:
+    """The lines of ``--hints NAME`` at ``state`` (as ``play`` shows them before a move); none without it."""
+    name = getattr(args, "hints", None)
+    if name in (None, "none"):
+        return []
+
+    def build(agent):
+        return build_agent(agent, game, ai=q_ai, **_agent_args(args))
+
+    hint = make_hint(game, name, build, make_rng(seed + 1), limit=None if args.force else STATE_LIMIT, start=state)
+    return hint(state, game.possible_moves(state))
 
 

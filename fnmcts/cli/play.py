@@ -19,7 +19,7 @@ from ..protocol import (
 )
 from ..limits import STATE_LIMIT
 from ..rng import make_rng
-from ._hints import HINT_SOLVER, make_hint
+from ._hints import HINT_SOLVER, add_hints, make_hint
 from ._common import (
     add_force,
     add_seed,
@@ -39,7 +39,7 @@ from ._board import (
 )
 from ._agents import _agent_args, _agent_options, _check_agents, agent_names, build_agent
 
-__all__ = ["register", "interactive_game", "interactive_nim", "parse_human_move", "add_hints"]
+__all__ = ["register", "interactive_game", "interactive_nim", "parse_human_move"]
 
 
 def register(cli) -> None:
@@ -71,22 +71,6 @@ def register(cli) -> None:
         add_force(p)
         add_seed(p)
         p.set_defaults(handler=_play)
-
-
-def add_hints(parser, kind: str = "any") -> None:
-    """Add ``--hints NAME``: before each of your moves, an agent's move or (``solver``) every move's exact value.
-
-    >>> import argparse
-    >>> parser = argparse.ArgumentParser()
-    >>> add_hints(parser)
-    >>> parser.parse_args(["--hints", "solver"]).hints, parser.parse_args([]).hints
-    ('solver', None)
-    """
-    parser.add_argument(
-        "--hints", default=None, metavar="NAME",
-        help=f"before each of your moves: {HINT_SOLVER} (every move's exact value) or the move of an agent: "
-        f"{', '.join(agent_names(kind))} (default: no hints)",
-    )
 
 
 # -- interactive play -------------------------------------------------------------------
