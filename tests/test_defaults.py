@@ -14,7 +14,7 @@ from fnmcts.exact import evaluate_policy, solve, value
 from fnmcts.games import Kayles, Nim, Pig, TicTacToe
 from fnmcts.games.shut_the_box import ShutTheBox
 from fnmcts.mcts import GameKind, game_kind, greedy_policy, mcts_move, search, search_options, ucb, ucb1
-from fnmcts.mcts._options import CHANCE_C, DEFAULT_C, kind_defaults
+from fnmcts.mcts._options import CHANCE_C, DEFAULT_C, RIVALS_CHANCE_C, kind_defaults
 from fnmcts.protocol import CHANCE, payoff_range
 from fnmcts.rng import make_rng
 from fnmcts.tutorial import uct as tutorial_uct
@@ -58,6 +58,12 @@ def test_the_kinds_of_the_built_in_games():
     assert game_kind(Nim(heap=9)).chance is False and game_kind(Kayles()).chance is False
 
 
+def test_one_player_and_rivals_against_chance_take_their_own_constants():
+    assert search_options(ShutTheBox()).c == search_options(ShutTheBox(dice="low-sum")).c == CHANCE_C == 0.2
+    assert search_options(Pig(goal=30)).c == RIVALS_CHANCE_C == 0.5
+    assert search_options(Pig(goal=30)).backup == search_options(ShutTheBox()).backup == "expectimax"
+
+
 def test_the_kind_leaves_the_caller_s_generator_alone():
     game = Nim(heap=13, max_take=3)  # no chance: the defaults of every game
     a, b = make_rng(5), make_rng(5)
@@ -68,11 +74,13 @@ def test_the_kind_leaves_the_caller_s_generator_alone():
 
 @given(table_games())
 def test_the_defaults_follow_the_kind_and_every_given_option_wins(game):
-    chance = game_kind(game).chance
+    kind = game_kind(game)
+    chance = kind.chance
+    c = CHANCE_C if kind.players < 2 else RIVALS_CHANCE_C  # one player against chance, or rivals too
     options = search_options(game)
     assert (options.rule, options.c, options.backup, options.solver) == (
-        ("ucb1", CHANCE_C, "expectimax", True) if chance else ("ucb1", DEFAULT_C, "mean", True))
-    assert kind_defaults(game) == ({"c": CHANCE_C, "backup": "expectimax"} if chance else {})
+        ("ucb1", c, "expectimax", True) if chance else ("ucb1", DEFAULT_C, "mean", True))
+    assert kind_defaults(game) == ({"c": c, "backup": "expectimax"} if chance else {})
     # the tutorial's rule keeps the tutorial's dive on every kind of game
     tutorial = search_options(game, rule="tutorial")
     assert (tutorial.backup, tutorial.solver) == ("mean", False)
@@ -100,7 +108,7 @@ def test_on_a_game_with_chance_the_tutorial_s_rule_still_grows_the_tutorial_s_tr
 def test_the_defaults_of_a_game_with_chance_are_its_kind_s_in_every_way_in():
     game = Pig(goal=12)
     state = game.start()
-    by_kind = search(game, state, 300, make_rng(3), c=CHANCE_C, backup="expectimax")
+    by_kind = search(game, state, 300, make_rng(3), c=RIVALS_CHANCE_C, backup="expectimax")
     assert search(game, state, 300, make_rng(3)) == by_kind
     assert mcts_move(game, state, 300, make_rng(3)).tree == by_kind
     assert search(game, state, 300, make_rng(3), c=math.sqrt(2), backup="mean") != by_kind
