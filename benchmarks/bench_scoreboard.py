@@ -277,6 +277,32 @@ def markdown(board: dict, budgets) -> str:
     return "\n".join(lines)
 
 
+def tables(documents) -> str:
+    """The tables of several runs' JSON documents (``--json``), one per game, each under the line of its run.
+
+    A game found in more than one document takes its rows from each in
+    turn (a later run adds variants, or runs one again: the later row wins).
+    """
+    games, runs = {}, {}
+    for document in documents:
+        load = document.get("load_at_start", [float("nan")])[0], document.get("load_at_end", [float("nan")])[0]
+        given = document.get("arguments", {})
+        run_line = (f"{document['date']}, load {load[0]:.1f} to {load[1]:.1f}, {document.get('seconds', 0):,.0f} s"
+                    + (f"; `{given['command']}`" if "command" in given else ""))
+        for name, entry in document["scoreboard"].items():
+            kept = games.setdefault(name, {**entry, "variants": {}})
+            kept["sampled"] = max(kept["sampled"], entry["sampled"])
+            for variant, cells in entry["variants"].items():
+                kept["variants"].setdefault(variant, {}).update(cells)
+            runs.setdefault(name, []).append(run_line)
+    budgets = sorted({int(b) for entry in games.values() for cells in entry["variants"].values() for b in cells})
+    parts = []
+    for name, entry in games.items():
+        parts.append("Measured " + "; then ".join(runs[name]) + ".\n")
+        parts.append(markdown({name: entry}, budgets))
+    return "\n".join(parts)
+
+
 def speed(bench, variants, seed) -> dict:
     """The dives a second of each variant, searching the same tic-tac-toe decisions (interleaved rounds)."""
     exact = Exact("tic-tac-toe")
@@ -349,9 +375,21 @@ def main(argv=None) -> int:
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
         parser.add_argument("--markdown", default=None, help="write the tables to this file ('-': print them)")
+        parser.add_argument("--no-speed", action="store_true", help="skip the variants' speed on tic-tac-toe (a run in parts)")
+        parser.add_argument("--tables", default=None, nargs="+", metavar="JSON",
+                            help="measure nothing: the tables of these runs' --json documents (to --markdown, or printed)")
 
     bench = Bench("bench_scoreboard", __doc__, argv, options=options)
     args = bench.args
+    if args.tables:
+        text = tables([json.loads(Path(p).read_text(encoding="utf-8")) for p in args.tables])
+        if args.markdown and args.markdown != "-":
+            Path(args.markdown).write_text(text + "\n", encoding="utf-8")
+        else:
+            print(text)
+        return 0
+    bench.result["arguments"] = {"command": "python benchmarks/bench_scoreboard.py " + " ".join(
+        sys.argv[1:] if argv is None else argv)}
 
     def listed(text, known, quick, what):
         if text is None:
@@ -367,7 +405,8 @@ def main(argv=None) -> int:
     budgets = [int(b) for b in args.budgets.split(",")] if args.budgets else list(bench.size(BUDGETS, (16, 64)))
     count = None if args.decisions == "all" else bench.size(int(args.decisions), 12)
     started = time.perf_counter()
-    speed(bench, variants, args.seed)
+    if not args.no_speed:
+        speed(bench, variants, args.seed)
     if args.workers > 1:
         from fnmcts.parallel import worker_pool
 

@@ -25,7 +25,11 @@ can get it is a question of the bot alone, answered here by a *best response*:
    it did not foresee: a uniformly drawn exact-best move); its score, with its
    95% interval (``fnmcts.elo.match_statistics``), is the figure. Beside it the
    perfect player (a uniformly drawn exact-best move) and fnmcts's
-   ``mcts_move`` at its defaults, on the same seeds.
+   ``mcts_move`` at its defaults, on the same seeds, with the moves each
+   played that were not exact-best, by ply.
+
+First, what one move from the start costs the bot (what the samples pay)
+and fnmcts, interleaved.
 
 If the best response's interval lies below 0.60, the target is out of reach
 of any player that keeps the draw. ``--every-move`` adds the best response
@@ -119,20 +123,28 @@ def best_response(game, exact, model, side, every=False) -> tuple:
     return score(game.start()), policy
 
 
-def play(game, exact, simulations, games, seed, chooser) -> object:
-    """``games`` games a side of ``chooser(state, rng)`` against fresh seeded bots: their ``match_statistics``."""
-    results = [0, 0, 0]  # losses, draws, wins
+def play(game, exact, simulations, games, seed, chooser) -> tuple:
+    """``games`` games a side of ``chooser(state, rng)`` against fresh seeded bots.
+
+    ``(match_statistics, slips)``: ``slips`` counts the chooser's moves that
+    were not exact-best, by ply (0: the first move of the game).
+    """
+    results, slips = [0, 0, 0], Counter()  # losses, draws, wins
     for side in (0, 1):
         for i in range(games):
             game_seed = child_seed(seed, 2 * i + side)
             rng, bot = random.Random(game_seed), _bot(game, simulations, game_seed % 2**31)
-            state = game.start()
+            state, ply = game.start(), 0
             while (player := game.to_move(state)) is not None:
-                move = chooser(state, rng) if player == side else bot(game.native_state(state))[0]
-                state = game.play(state, move)
+                if player == side:
+                    move = chooser(state, rng)
+                    slips[ply] += move not in best_moves(game, exact, state)
+                else:
+                    move = bot(game.native_state(state))[0]
+                state, ply = game.play(state, move), ply + 1
             payoff = game.payoff(state)[side]
             results[1 + (payoff > 0) - (payoff < 0)] += 1
-    return match_statistics(tuple(results))
+    return match_statistics(tuple(results)), +slips
 
 
 def study(bench, simulations, samples, games, seed, every=False) -> dict:
@@ -182,10 +194,11 @@ def study(bench, simulations, samples, games, seed, every=False) -> dict:
     }
     found = {}
     for name, chooser in contenders.items():
-        stats = play(game, exact, simulations, games, play_seed, chooser)
+        stats, slips = play(game, exact, simulations, games, play_seed, chooser)
         found[name] = stats
+        by_ply = ", ".join(f"ply {ply + 1}: {n}" for ply, n in sorted(slips.items())) or "none"
         bench.figure(f"{simulations:,} simulations: {name} against MCTSBot, {2 * games} games", round(stats.score, 4),
-                     note=str(stats))
+                     note=f"{stats}; moves not exact-best: {sum(slips.values())} ({by_ply})")
     best = found["best response"]
     bench.note(f"{simulations:,} simulations: the best response {best.score:.3f}, the perfect player "
                f"{found['perfect player'].score:.3f}, fnmcts's defaults {found['fnmcts defaults'].score:.3f} "
