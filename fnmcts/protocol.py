@@ -107,7 +107,7 @@ method or hook                         what it gives, and who reads it
                                        ``state``, for a game whose ``size_hint``
                                        gives no longest (Pig: the leader's points
                                        still wanted, 6 a roll; default: none).
-                                       Read by: fnmcts.matches
+                                       Read by: fnmcts.matches, fnmcts.cli
 ``size_fits(limit)``                   what would fit in ``limit`` states, said to a
                                        person (default: ``None``).
                                        Read by: fnmcts.limits
