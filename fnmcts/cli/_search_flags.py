@@ -76,7 +76,7 @@ def search_fields() -> tuple:
     ['rule', 'c', 'z', 'backup', 'solver', 'rollout', 'final', 'root']
     """
     options = _options_module()
-    fields = dict(options.SearchOptions._precord_fields)
+    fields = dict(options.SearchOptions._declared_specs)  # each field() as SearchOptions declares it
     names = [n for n in options.OPTION_NAMES if n in fields] + [n for n in fields if n not in options.OPTION_NAMES]
     docs = _docs()
     found = []

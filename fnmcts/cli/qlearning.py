@@ -155,6 +155,12 @@ def _any(args):
     players = getattr(game, "num_players", None)
     if players != 2:
         raise CliError(f"train learns by self-play between two players; {game!r} has {players} player(s)")
+    states = size_hint(game, game.start())[0]
+    if states is not None and states > STATE_LIMIT and not args.force:
+        raise CliError(
+            f"a Q table of {game!r} would have up to {states:,} states to learn (the limit is {STATE_LIMIT:,}): "
+            "a table suits small games (search suits large ones: fnmcts search, --ai mcts); --force goes on regardless"
+        )
     _train(args, game, repr(game), None)
 
 
@@ -227,13 +233,8 @@ def _train(args, game, title, rules):
 
 
 def _check_size(args, game) -> None:
-    """Refuse training whose table (unless ``--force``), play (unless ``--force``) or report's exact solution (unless ``--no-exact``) is too large."""
-    states, length, branching = size_hint(game, game.start())
-    if states is not None and states > STATE_LIMIT and not args.force:
-        raise CliError(
-            f"a Q table of {game!r} would have up to {states:,} states to learn (the limit is {STATE_LIMIT:,}): "
-            "a table suits small games (search suits large ones: fnmcts search, --ai mcts); --force goes on regardless"
-        )
+    """Refuse training whose play (unless ``--force``) or report's exact solution (unless ``--no-exact``) is too large."""
+    _, length, branching = size_hint(game, game.start())
     check_work(args.games, length, branching, limit=None if args.force else WORK_LIMIT)
     if args.exact:
         try:
