@@ -9,9 +9,10 @@ Measured in the same run (one process, one core), the solve and the walk interle
 - the baseline: the protocol walk alone (every state asked once who moves, its
   moves or outcomes, its children: what any solver through the protocol pays the
   game), so the ratio is the solver's own cost;
-- MCTS (``mcts_agent(ITERATIONS)``) against the optimal policy on a smaller
-  goal, GAMES games on each side, beside the exact value of optimal against
-  optimal: how much of the optimum MCTS keeps.
+- MCTS (``mcts_move`` with ITERATIONS dives, the defaults) against the optimal
+  policy on a smaller goal, GAMES pairs of games (each game seed from both
+  sides), scored by regret accounting (``bench_defaults.pig_match``), beside
+  the exact value of optimal against optimal: how much of the optimum MCTS keeps.
 Target: the exact solve of Pig to 100 within a minute on one core.
 
     python benchmarks/bench_pig.py [--goal 100] [--mcts-goal 30] [--quick] [--json] [--rounds R]
@@ -21,20 +22,17 @@ from __future__ import annotations
 
 import sys
 import time
-from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from bench_defaults import pig_match  # noqa: E402
 from harness import Bench, Measured  # noqa: E402
 
-from fnmcts.agents import exact_agent  # noqa: E402
 from fnmcts.exact import solve  # noqa: E402
 from fnmcts.games import Pig  # noqa: E402
 from fnmcts.games.pig import policy_table  # noqa: E402
-from fnmcts.mcts import mcts_agent  # noqa: E402
-from fnmcts.montecarlo import wilson_interval  # noqa: E402
-from fnmcts.matches import tournament  # noqa: E402
 from fnmcts.protocol import CHANCE  # noqa: E402
 
 PUBLISHED = 0.5306
@@ -72,7 +70,7 @@ def main(argv=None) -> int:
     def options(parser):
         parser.add_argument("--goal", type=int, default=100, help="the goal of the exact solve (default 100)")
         parser.add_argument("--mcts-goal", type=int, default=30, help="the goal of the MCTS games (default 30)")
-        parser.add_argument("--games", type=int, default=GAMES, help=f"MCTS games a side (default {GAMES})")
+        parser.add_argument("--games", type=int, default=GAMES, help=f"pairs of MCTS games, each seed from both sides (default {GAMES})")
 
     bench = Bench("bench_pig", __doc__, argv, options=options, rounds=3)
     goal = bench.size(bench.args.goal, 12)
@@ -110,20 +108,16 @@ def main(argv=None) -> int:
 
     small = Pig(goal=mcts_goal)
     exact = solve(small)
-    optimal = partial(exact_agent, solution=exact)
     even = (1 + exact[small.start()][0]) / 2
-    mcts = mcts_agent(ITERATIONS)
-    (first, second), mwall, _ = timed(lambda: (
-        tournament(small, mcts, optimal, games, seed=1),
-        tournament(small, optimal, mcts, games, seed=2),
-    ))
-    won = first.wins[1] + second.wins[2]
-    low, high = wilson_interval(won, 2 * games)
-    bench.figure(f"MCTS ({ITERATIONS} dives a move) against the optimal policy, Pig to {mcts_goal}, games won",
-                 won, f"of {2 * games}",
-                 f"{won / (2 * games):.3f}, 95% CI [{low:.3f}, {high:.3f}]; as first {first.wins[1]}, as second "
-                 f"{second.wins[2]}; optimal against optimal wins {even:.3f} as first, {1 - even:.3f} as second "
-                 f"[{mwall:.0f} s]")
+    found, mwall, _ = timed(lambda: pig_match(games, ITERATIONS, 1, goal=mcts_goal))
+    w_low, w_high = found["wins_interval"]
+    low, high = found["interval"]
+    bench.figure(f"MCTS ({ITERATIONS} dives a move, the defaults) against the optimal policy, Pig to {mcts_goal}, "
+                 f"{found['pairs']} pairs of games (regret accounting)", round(found["score"], 4), "",
+                 f"95% interval [{low:.4f}, {high:.4f}]; games won {found['wins']}/{found['games']} "
+                 f"[{w_low:.3f}, {w_high:.3f}]; exact-best at {found['decisions'] - found['slips']} of "
+                 f"{found['decisions']} decisions; optimal against optimal wins {even:.3f} as first, "
+                 f"{1 - even:.3f} as second, 0.5 a pair [{mwall:.0f} s]")
     return bench.finish()
 
 

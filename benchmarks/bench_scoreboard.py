@@ -36,6 +36,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import shlex
 import sys
 import time
 from dataclasses import dataclass
@@ -286,9 +287,9 @@ def tables(documents) -> str:
     games, runs = {}, {}
     for document in documents:
         load = document.get("load_at_start", [float("nan")])[0], document.get("load_at_end", [float("nan")])[0]
-        given = document.get("arguments", {})
+        command = _shown(document.get("arguments", {}).get("command"))
         run_line = (f"{document['date']}, load {load[0]:.1f} to {load[1]:.1f}, {document.get('seconds', 0):,.0f} s"
-                    + (f"; `{given['command']}`" if "command" in given else ""))
+                    + (f": `{command}`" if command else ""))
         for name, entry in document["scoreboard"].items():
             kept = games.setdefault(name, {**entry, "variants": {}})
             kept["sampled"] = max(kept["sampled"], entry["sampled"])
@@ -301,6 +302,26 @@ def tables(documents) -> str:
         parts.append("Measured " + "; then ".join(runs[name]) + ".\n")
         parts.append(markdown({name: entry}, budgets))
     return "\n".join(parts)
+
+
+def _shown(command):
+    """The command of a run as the tables show it: without where its output went (``--json``, ``--markdown FILE``).
+
+    >>> _shown("python benchmarks/bench_scoreboard.py --games kayles-12 --json --markdown out.md --seed 2")
+    'python benchmarks/bench_scoreboard.py --games kayles-12 --seed 2'
+    """
+    if not command:
+        return None
+    words, kept = shlex.split(command), []
+    skip = False
+    for word in words:
+        if skip:
+            skip = False
+        elif word == "--markdown":
+            skip = True
+        elif word != "--json":
+            kept.append(word)
+    return shlex.join(kept)
 
 
 def speed(bench, variants, seed) -> dict:
@@ -388,8 +409,8 @@ def main(argv=None) -> int:
         else:
             print(text)
         return 0
-    bench.result["arguments"] = {"command": "python benchmarks/bench_scoreboard.py " + " ".join(
-        sys.argv[1:] if argv is None else argv)}
+    bench.result["arguments"] = {"command": shlex.join(["python", "benchmarks/bench_scoreboard.py",
+                                                        *(sys.argv[1:] if argv is None else argv)])}
 
     def listed(text, known, quick, what):
         if text is None:
