@@ -54,9 +54,9 @@ from fractions import Fraction
 from math import inf as _inf, log as _log, sqrt as _sqrt
 
 from ..matches import playout
-from ..protocol import may_repeat, payoff_range
+from ..protocol import CHANCE, may_repeat, payoff_range
 from ._graph import CHANCE_NODE, END, UNSEEN, draw
-from ._records import builtin_rule, counts_of, rating, rating_selector, ucb_score
+from ._records import builtin_rule, counts_of, rating, rating_selector, rave_score, ucb_score
 from .phases import simulate
 
 __all__ = ["Stats", "Solver", "dives", "node_value", "user_selector"]
@@ -81,7 +81,8 @@ class Stats:
     rescaled payoffs for the mover into the node), ``W`` wins, ``D`` draws,
     ``V`` the expectimax value (or None), ``P`` the proof (the exact value its
     record keeps, or None), ``E`` the score the ratings read (``S``, or ``V *
-    N`` under expectimax). ``lookup(state)``, if given, supplies the record of
+    N`` under expectimax), ``A`` (a dict: RAVE) the AMAF statistics of the
+    nodes that keep some, ``{(player, move): [visits, score]}``. ``lookup(state)``, if given, supplies the record of
     a state when its node first appears (a persistent tree read lazily: only
     the records a search meets are read); ``N0`` keeps the visits read, so the
     records that changed are known at the end. ``logs[n]`` is ``log(n)`` for
@@ -117,6 +118,7 @@ class Stats:
         self.logs = [-_inf]  # log 0: a visited child under a parent of no visits is rated as log(0) was: an error
         self.dropped = set()  # nodes a bounded tree dropped: written back even if they came back
         self.solver = None
+        self.A = {}  # RAVE: node -> {(player, move): [visits, score]}, the AMAF statistics of its record
         self.grow()
 
     def use_values(self):
@@ -179,6 +181,9 @@ class Stats:
                 if rec is not None:
                     self.set(i, counts_of(rec), rec.get("proven"))
                     self.N0[i] = self.N[i]
+                    amaf = rec.get("amaf")
+                    if amaf:
+                        self.A[i] = {key: list(entry) for key, entry in amaf.items()}
 
     def set(self, i, counts, proof=None):
         """Store ``counts`` = ``(visits, score, wins, draws, value)`` and ``proof`` at node ``i``."""
@@ -195,6 +200,7 @@ class Stats:
         """Take node ``i`` out of the tree (a bounded tree prunes its least visited nodes)."""
         self.N[i], self.S[i], self.W[i], self.D[i], self.V[i], self.P[i] = None, 0, 0, 0, None, None
         self.dropped.add(i)
+        self.A.pop(i, None)
         if self.E is not self.S:
             self.E[i] = 0
         if self.K is not None:
@@ -696,13 +702,82 @@ def _children_of(g, stats, i):
     return kids
 
 
-def _play_out(g, i, rng, rollout):
+def _play_out(g, i, rng, rollout, keys=None):
     """``(rescaled payoff, payoff)`` of one game played to the end from node ``i`` through the protocol.
 
-    ``phases.simulate``: the game's end is not interned.
+    ``phases.simulate``: the game's end is not interned. ``keys`` (RAVE), a
+    set: the playout's moves are kept, and each ``(player, move)`` is added to it.
     """
-    payoff = simulate(g.game, g.states[i], rng, rollout)
+    if keys is None:
+        payoff = simulate(g.game, g.states[i], rng, rollout)
+    else:
+        game = g.game
+        payoff, played = simulate(game, g.states[i], rng, rollout, moves=True)
+        state = g.states[i]
+        for item in played:
+            player = game.to_move(state)
+            if player is not CHANCE:
+                keys.add((player, item))
+            state = game.play(state, item)
     return g.rescale(payoff), payoff
+
+
+def _rave_choice(g, stats, d, k, path, parent, solver, rave, chosen):
+    """The child RAVE / GRAVE rates best at decision ``d`` of player ``k`` (``phases.select``'s rating).
+
+    ``path`` holds the stored nodes of the dive, the one deciding last; the AMAF
+    statistics read are those of the nearest with ``rave_ref`` visits
+    (``phases.amaf_table``). The move taken is appended to ``chosen``.
+    """
+    k_, ref, c = rave
+    kids = g.kids[d] or _children_of(g, stats, d)
+    positions = solver.open_positions(kids, k) if solver is not None else range(len(kids))
+    moves = g.moves[d]
+    if len(positions) == 1:
+        best = positions[0]
+    else:
+        N, E, A = stats.N, stats.E, stats.A
+        table = None
+        for node in reversed(path):
+            if N[node] >= ref:
+                table = A.get(node)
+                break
+        else:
+            table = A.get(path[0])
+        best, top = None, None
+        for j in positions:
+            child = kids[j]
+            n = N[child]
+            if not n:
+                r = _inf
+            else:
+                r = rave_score(E[child], n, parent, c, None if table is None else table.get((k, moves[j])), k_)
+            if best is None or r > top:
+                best, top = j, r
+    chosen.append((k, moves[best]))
+    return kids[best]
+
+
+def _amaf_backup(A, path, chosen, keys, res):
+    """Count the dive's moves in the AMAF statistics of every node of ``path`` (``phases.backup``'s ``played``).
+
+    ``chosen[t]`` is the ``(player, move)`` taken at ``path[t]``; ``keys`` the
+    set of the playout's. Each node counts every move at or below it once,
+    with its player's rescaled payoff ``res``.
+    """
+    for t in range(len(path) - 1, -1, -1):
+        if t < len(chosen):
+            keys.add(chosen[t])
+        table = A.get(path[t])
+        if table is None:
+            table = A[path[t]] = {}
+        for key in keys:
+            entry = table.get(key)
+            if entry is None:
+                table[key] = [1, res[key[0]]]
+            else:
+                entry[0] += 1
+                entry[1] += res[key[0]]
 
 
 def root_children(graph, stats, root, solver, expectimax) -> tuple:
@@ -746,6 +821,7 @@ def dives(
     compiled_playouts=True,
     root_rule=None,
     touched=None,
+    rave=None,
 ):
     """Run up to ``n`` dives from ``root``; return ``(dives run, last path, payoff, proven value)``.
 
@@ -770,6 +846,10 @@ def dives(
     value`` is the exact value of the proven node that ended the last dive (or
     None). ``touched``, a list, if given, gets every node whose counts a dive
     changed (a node once per dive that backs it up: the records to write back).
+    ``rave``: ``(k, rave_ref, c)``, RAVE / GRAVE with UCB1 of constant ``c``
+    (``phases.select``'s ``rave``): the ratings blend in the AMAF statistics
+    (``stats.A``), the playouts keep their moves (through the protocol: the
+    same draws) and every dive counts them (``phases.backup``'s ``played``).
 
     >>> import random
     >>> from fnmcts.games.nim import Nim
@@ -804,6 +884,10 @@ def dives(
     if expectimax:
         stats.use_values()
     mode, rule_c = getattr(select, "inline", (0, None))
+    raving = rave is not None
+    if raving:  # RAVE rates each child with its move's AMAF statistics: not inline
+        mode = 0
+        A, chosen, keys = stats.A, [], set()
     if not mode and stats.K is not None:  # keys of another rule would go stale: drop them
         stats.K = stats.key_rule = None
     E, K = stats.E, stats.use_keys(mode, rule_c) if mode else None
@@ -812,13 +896,13 @@ def dives(
     rnd = rng.random
     solving = solver is not None
     lookup = solver.lookup if solving else None
-    compiled = rollout is None and compiled_playouts
+    compiled = rollout is None and compiled_playouts and not raving
     off = _finisher(g, rng) if compiled else None
     key_rule = mode if K is not None and not expectimax else 0  # 1 or 2: the counting loop keeps the keys
     score_of = ucb_score
     groups = [[] for _ in range(g.num_players)]  # the nodes of a dive by the player who moved into them
     by_mover = tuple(enumerate(groups))
-    track = solving or expectimax or repeats  # the path in order: the solver, expectimax and repeated states read it
+    track = solving or expectimax or repeats or raving  # the path in order: the solver, expectimax, repeated states and RAVE read it
 
     ucb1_rule, tutorial_rule = mode == 1, mode == 2
     done = 0
@@ -835,6 +919,9 @@ def dives(
             on_path = {root}
             movers = [root_mover]
         exact, fresh = None, False
+        if raving:
+            chosen.clear()
+            keys.clear()
         ni = N[i]
         while True:
             if pv is not None:  # a proven node ends the dive (stored by the backup if it is new)
@@ -846,7 +933,7 @@ def dives(
                 if compiled:
                     res, raw, last = finish(g, i, rnd, rng, off)
                 else:
-                    (res, raw), last = _play_out(g, i, rng, rollout), None
+                    (res, raw), last = _play_out(g, i, rng, rollout, keys if raving else None), None
                 N[i] = 0
                 fresh = True
                 break
@@ -879,7 +966,10 @@ def dives(
                 options = solver.choices(options, k)
             if root_rule is not None and i == root and kind[root] >= 0 and len(options) > 1:  # the root rule
                 positions, children, parent = root_children(g, stats, root, solver, expectimax)
-                i = kids_[root][positions[root_rule.choose(children, parent)]]
+                j = positions[root_rule.choose(children, parent)]
+                i = kids_[root][j]
+                if raving:
+                    chosen.append((kind[root], g.moves[root][j]))
             elif ucb1_rule:  # UCB1 (``ucb1_score``) inline: the keys are the means, the log of the parent's visits from a table
                 try:
                     lp = logs[ni]
@@ -912,11 +1002,13 @@ def dives(
                         raise
                     best = options[0]
                 i = best
+            elif raving:
+                i = _rave_choice(g, stats, i if kind[i] >= 0 else d, k, path, ni, solver, rave, chosen)
             else:
                 i = options[0] if len(options) == 1 else select(options, stats, ni)
             if track:
                 if repeats and i in on_path:  # back to a state of this dive: one playout from it ends the dive
-                    (res, raw), last = _play_out(g, i, rng, rollout), None
+                    (res, raw), last = _play_out(g, i, rng, rollout, keys if raving else None), None
                     break
                 path.append(i)
                 on_path.add(i)
@@ -966,6 +1058,8 @@ def dives(
                     K[node] = key(E[node], nn)
         if solving and not fresh:  # a dive that ended at a new node proves nothing: its children are not known yet
             solver.prove_path(path)
+        if raving:
+            _amaf_backup(A, path, chosen, keys, res)
     if exact is not None:
         raw = exact
     elif last is not None:

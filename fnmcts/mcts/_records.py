@@ -4,7 +4,9 @@ A **record** holds, for the player who moved into a state, how many results it
 has seen and how good they were: ``win``, ``loss`` (always), ``draw`` (once a
 draw was seen), ``score`` (the sum of the rescaled payoffs, once a payoff was
 neither a win, a loss nor a draw), ``value`` (the expectimax estimate, with
-``backup='expectimax'``) and ``proven`` (the exact value MCTS-Solver proved).
+``backup='expectimax'``), ``proven`` (the exact value MCTS-Solver proved) and
+``amaf`` (with RAVE: the all-moves-as-first statistics of the moves played below
+the state, ``{(player, move): (visits, score)}``).
 A payoff is rescaled to [0, 1] on the game's ``payoff_range``: above 1/2 a win,
 1/2 a draw, below a loss. The tutorial's records, ``{'win': w, 'loss': l}``,
 are the records of a game that pays only wins and losses.
@@ -44,6 +46,7 @@ __all__ = [
     "ucb1",
     "ucb_score",
     "ucb1_score",
+    "rave_score",
     "RULES",
     "counts_of",
     "add_payoff",
@@ -62,21 +65,21 @@ WIN = "win"
 LOSS = "loss"
 DRAW = "draw"
 
-_ORDER = ("win", "loss", "draw", "score", "value", "proven")
+_ORDER = ("win", "loss", "draw", "score", "value", "proven", "amaf")
 
 
 _set = object.__setattr__
-_SLOTS = ("_w", "_l", "_d", "_s", "_v", "_p")
-"""The slot of each key of ``_ORDER``: win, loss (always there), draw, score, value, proven (None: absent)."""
+_SLOTS = ("_w", "_l", "_d", "_s", "_v", "_p", "_a")
+"""The slot of each key of ``_ORDER``: win, loss (always there), draw, score, value, proven, amaf (None: absent)."""
 
 
 class Record(Mapping):
     """The statistics of one state in the tree, for the player who moved into it.
 
-    An immutable map of at most six keys, listed and printed in a fixed order
-    (``win, loss, draw, score, value, proven``) whatever the process's string
+    An immutable map of at most seven keys, listed and printed in a fixed order
+    (``win, loss, draw, score, value, proven, amaf``) whatever the process's string
     hashing; equal to any map with the same items (a dict, a pmap) and hashed
-    as a pmap is. ``set`` returns a new record, as a pmap's does. The six
+    as a pmap is. ``set`` returns a new record, as a pmap's does. The seven
     fields sit in slots (an absent key holds None), so a record costs one
     small object.
 
@@ -96,8 +99,8 @@ class Record(Mapping):
         _set(self, "_hash", None)
 
     @classmethod
-    def _of(cls, w, l, d=None, s=None, v=None, p=None):
-        """A record of its six fields (None: absent), unchecked."""
+    def _of(cls, w, l, d=None, s=None, v=None, p=None, a=None):
+        """A record of its seven fields (None: absent), unchecked."""
         rec = cls.__new__(cls)
         _set(rec, "_w", w)
         _set(rec, "_l", l)
@@ -105,11 +108,12 @@ class Record(Mapping):
         _set(rec, "_s", s)
         _set(rec, "_v", v)
         _set(rec, "_p", p)
+        _set(rec, "_a", a)
         _set(rec, "_hash", None)
         return rec
 
     def _fields(self):
-        return (self._w, self._l, self._d, self._s, self._v, self._p)
+        return (self._w, self._l, self._d, self._s, self._v, self._p, self._a)
 
     def _items(self):
         return tuple((k, x) for k, x in zip(_ORDER, self._fields()) if x is not None)
@@ -200,7 +204,7 @@ def record(win=0, loss=0, value=None, *, draw=0, score=None, proven=None) -> Rec
     return make_record(win, loss, draw, score, value, proven)
 
 
-def make_record(win, loss, draw=0, score=None, value=None, proven=None) -> Record:
+def make_record(win, loss, draw=0, score=None, value=None, proven=None, amaf=None) -> Record:
     """``record`` without the checks, for counts the engine has kept (the freeze of a search).
 
     >>> make_record(3, 1, draw=0, score=3.0)
@@ -208,7 +212,7 @@ def make_record(win, loss, draw=0, score=None, value=None, proven=None) -> Recor
     """
     if score is not None and score == (win + draw / 2 if draw else win):
         score = None
-    return Record._of(win, loss, draw or None, score, value, proven)
+    return Record._of(win, loss, draw or None, score, value, proven, amaf or None)
 
 
 EMPTY_RECORD = record()
@@ -303,6 +307,35 @@ def ucb1_score(s, n, parent, c=math.sqrt(2)) -> float:
     if not n:
         return math.inf
     return s / n + c * math.sqrt(math.log(parent) / n)
+
+
+def rave_score(s, n, parent, c, amaf, k) -> float:
+    """UCB1 over the RAVE blend of a child's mean and its move's all-moves-as-first mean.
+
+    ``s`` over ``n`` visits is the child's score, ``amaf`` the ``(visits,
+    score)`` of its move in the AMAF statistics read (None: never played
+    there); the blend is ``(1 - beta) * s/n + beta * amaf mean`` with Gelly and
+    Silver's schedule ``beta = sqrt(k / (3n + k))`` (``k``, the equivalence
+    parameter: the visits at which both count alike), then UCB1's bonus
+    ``c * sqrt(ln(parent) / n)``. With ``k = 0``, or no AMAF statistics, it
+    is ``ucb1_score``, float for float. Infinity when ``n`` is 0.
+
+    A child of mean 1/4 over 4 visits whose move scored 0.8 over 10 dives
+    below the parent: with ``k = 30``, ``beta = sqrt(30 / 42)`` (0.845), so the
+    blend is 0.715 and the bonus ``0.5 * sqrt(ln 10 / 4)`` (0.379) is added:
+
+    >>> round(rave_score(1, 4, 10, 0.5, (10, 8.0), 30), 4)
+    1.0942
+    >>> rave_score(1, 4, 10, 0.5, (10, 8.0), 0) == ucb1_score(1, 4, 10, 0.5)
+    True
+    """
+    if not n:
+        return math.inf
+    q = s / n
+    if amaf is not None:
+        beta = math.sqrt(k / (3 * n + k)) if k else 0.0
+        q = (1.0 - beta) * q + beta * (amaf[1] / amaf[0])
+    return q + c * math.sqrt(math.log(parent) / n)
 
 
 def ucb(rec, z: float = 2, *, parent_visits=None) -> float:
@@ -440,8 +473,8 @@ def counts_of(rec) -> tuple:
 def add_payoff(rec, x) -> Record:
     """The record with one more rescaled payoff ``x`` in [0, 1]: a win above 1/2, a draw at 1/2, else a loss.
 
-    The one increment of the backup: visits + 1 and score + ``x``; ``value``
-    and ``proven`` stay as they were.
+    The one increment of the backup: visits + 1 and score + ``x``; ``value``,
+    ``proven`` and ``amaf`` stay as they were.
 
     >>> add_payoff(record(win=1, loss=1), 1), add_payoff(record(win=1, loss=1), 0.5)
     (Record(win=2, loss=1), Record(win=1, loss=1, draw=1))
@@ -456,7 +489,7 @@ def add_payoff(rec, x) -> Record:
         d += 1
     else:
         l += 1
-    return make_record(w, l, d, s + x, v, rec.get("proven"))
+    return make_record(w, l, d, s + x, v, rec.get("proven"), rec.get("amaf"))
 
 
 def builtin_rule(rule):

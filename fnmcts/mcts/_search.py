@@ -141,7 +141,10 @@ def _working(game, graph, tree, solver, whole=False):
 def _record_of(stats, i) -> Record:
     """The record of stored node ``i``, from the working counts."""
     n, w, d = stats.N[i], stats.W[i], stats.D[i]
-    return make_record(w, n - w - d, d, stats.S[i], stats.V[i], stats.P[i])
+    amaf = stats.A.get(i) if stats.A else None
+    if amaf is not None:
+        amaf = pmap({key: tuple(entry) for key, entry in amaf.items()})
+    return make_record(w, n - w - d, d, stats.S[i], stats.V[i], stats.P[i], amaf)
 
 
 def _record_at(stats, i) -> Record:
@@ -250,6 +253,7 @@ def _step(game, tree, state, rng, iterations, opts, graph=None, root_rule=None):
     _, _, payoff, _ = dives(
         g, stats, root, kept.mover, iterations, rng, select,
         expectimax=expectimax, solver=kept.solver, rollout=rollout, touched=touched, root_rule=root_rule,
+        rave=opts.rave_args(),
     )
     states, N, N0 = g.states, stats.N, stats.N0
     if touched is None:
@@ -322,7 +326,7 @@ def _is_game(x) -> bool:
 
 
 def uct(game, tree=None, state=None, rng: random.Random | None = None, rule=None, *, c=None, z=None, rollout=None,
-        backup=None, solver=None, root=None, options: SearchOptions | None = None):
+        backup=None, solver=None, root=None, rave=None, rave_ref=None, options: SearchOptions | None = None):
     """One dive of Monte Carlo tree search from ``state``; return ``(tree, result)``.
 
     The four phases of ``fnmcts.mcts.phases`` in a row (``phases.uct``), for any
@@ -344,6 +348,7 @@ def uct(game, tree=None, state=None, rng: random.Random | None = None, rule=None
     child's value instead of its mean. ``solver=True``: MCTS-Solver; proven
     states keep their exact value under ``'proven'``. ``root``: a root rule
     (``fnmcts.mcts.enhancements.sequential_halving``) for every dive of a search.
+    ``rave``, ``rave_ref``: RAVE / GRAVE (with ``rule=ucb1``; docs/search-options.md).
 
     The options are ``search``'s (``fnmcts.mcts.search_options``), but the rule
     is the tutorial's ``ucb`` unless ``rule`` (or ``options``) says otherwise:
@@ -373,7 +378,8 @@ def uct(game, tree=None, state=None, rng: random.Random | None = None, rule=None
     if rule is None and options is None:
         rule = ucb
     opts = search_options(
-        game, options, **_given(rule=rule, c=c, z=z, rollout=rollout, backup=backup, solver=solver, root=root)
+        game, options,
+        **_given(rule=rule, c=c, z=z, rollout=rollout, backup=backup, solver=solver, root=root, rave=rave, rave_ref=rave_ref),
     )
     state = _options(game, state, rng)
     tree = _check_tree(tree).with_root(state)
@@ -391,7 +397,7 @@ def _repeat_uct(game, state, dives_, rng, tree=None, rule=None, **options):
     tree = pmap() if tree is None else tree
     for _ in range(dives_):
         tree, _ = phases.uct(game, tree, state, rng, opts.selection(), backup=opts.backup, solver=opts.solver,
-                             rollout=opts.rollout)
+                             rollout=opts.rollout, rave=opts.rave, rave_ref=opts.rave_ref)
     return tree
 
 
@@ -578,6 +584,8 @@ def search(
     progress=None,
     graph=None,
     root=None,
+    rave=None,
+    rave_ref=None,
 ) -> Tree:
     """Run ``iterations`` dives from ``state``; return the grown tree (a ``Tree``).
 
@@ -608,7 +616,10 @@ def search(
     the root's children chosen by sequential halving with Gumbel noise over
     the ``iterations`` (``fnmcts.mcts.enhancements``; the noise is drawn from
     ``rng`` before the first dive, as ``sequential_halving`` draws it), or a
-    ``SequentialHalving`` value given.
+    ``SequentialHalving`` value given. ``rave=k`` (with UCB1): RAVE, each
+    record also keeps ``amaf``, the all-moves-as-first statistics of the moves
+    played below its state, and a child's mean is blended with its move's;
+    ``rave_ref``: GRAVE's threshold (docs/search-options.md).
 
     >>> from fnmcts.games.shut_the_box import ShutTheBox, start_box
     >>> from fnmcts.rng import make_rng
@@ -625,7 +636,8 @@ def search(
     """
     _check_budget(iterations, seconds, max_nodes)
     opts = search_options(
-        game, options, **_given(rule=rule, c=c, z=z, rollout=rollout, backup=backup, solver=solver, root=root)
+        game, options,
+        **_given(rule=rule, c=c, z=z, rollout=rollout, backup=backup, solver=solver, root=root, rave=rave, rave_ref=rave_ref),
     )
     state = _options(game, state, rng)
     tree = Tree(pmap(), state) if tree is None else _check_tree(tree).with_root(state)
@@ -659,6 +671,7 @@ def search(
             rollout=rollout,
             compiled_playouts=max_nodes is None,
             root_rule=root_rule,
+            rave=opts.rave_args(),
         )
         budget.spent(size)
         if progress is not None:
@@ -793,6 +806,8 @@ def mcts_move(
     executor=None,
     chunk_size: int = ROOT_CHUNK,
     root=None,
+    rave=None,
+    rave_ref=None,
 ) -> MoveSearch:
     """Search ``iterations`` dives from decision ``state``; return the move and the tree.
 
@@ -814,7 +829,8 @@ def mcts_move(
     for ``search``: ``iterations``, ``seconds`` or both, ``stop``, ``max_nodes``.
     ``root='gumbel'``: sequential halving with Gumbel noise at the root, as
     for ``search``; the move played is then the best ``gumbel + sigma(q)``
-    among the most visited (``final`` is not read).
+    among the most visited (``final`` is not read). ``rave``, ``rave_ref``:
+    RAVE / GRAVE, as for ``search``.
 
     Root-parallel search: with ``workers=N`` (a process pool of N, started at
     the first such call and kept for the process: ``fnmcts.parallel.kept_pool``) or ``executor=`` (a ``concurrent.futures`` executor or a Dask
@@ -849,7 +865,8 @@ def mcts_move(
         raise ValueError(f"iterations must be a positive whole number, got {iterations!r}")
     opts = search_options(
         game, options,
-        **_given(rule=rule, c=c, z=z, final=final, solver=solver, rollout=rollout, backup=backup, root=root),
+        **_given(rule=rule, c=c, z=z, final=final, solver=solver, rollout=rollout, backup=backup, root=root,
+                 rave=rave, rave_ref=rave_ref),
     )
     if workers is not None or executor is not None:
         if opts.root is not None:
@@ -903,6 +920,7 @@ def mcts_move(
             stop_when_proven=True,
             compiled_playouts=max_nodes is None,
             root_rule=root_rule,
+            rave=opts.rave_args(),
         )
         budget.spent(ran)
         done += ran

@@ -51,7 +51,10 @@ The options are those of every search of fnmcts (``search``, ``mcts_move``):
 ``backup='expectimax'`` (every record on the path also keeps ``value``, its
 expectimax estimate over its children, and the ratings read it),
 ``solver=True`` (MCTS-Solver: exact values proven from the children, kept in
-the records under ``proven``), ``rollout`` (the agent of the playouts). This
+the records under ``proven``), ``rollout`` (the agent of the playouts),
+``rave=k`` (RAVE / GRAVE with UCB1: every record on the path also keeps
+``amaf``, the all-moves-as-first statistics of the moves played below it, and
+the ratings blend them in; ``rave_ref``: GRAVE's threshold). This
 module is the reference: the fast engine behind ``search`` grows exactly the
 same trees with exactly the same draws (property tests check it on generated
 games).
@@ -67,19 +70,24 @@ from typing import Any, NamedTuple
 from ..matches import playout
 from ..protocol import CHANCE, may_repeat, payoff_range, sample_outcome
 from ..rng import check_rng
+from pyrsistent import pmap
+
 from ._graph import mover_into, rescaler
+
 from ._records import (
     EMPTY_RECORD,
     add_payoff,
     builtin_rule,
     counts_of,
     rate_record,
+    rave_score,
     record,
     ucb,
 )
 from ._tree import Tree
 
-__all__ = ["Step", "Path", "select", "expand", "simulate", "backup", "uct", "proof", "result_of", "BACKUPS"]
+__all__ = ["Step", "Path", "select", "expand", "simulate", "backup", "uct", "proof", "result_of", "BACKUPS",
+           "amaf_keys", "amaf_table"]
 
 BACKUPS = ("mean", "expectimax")
 """How results go back up the tree: the mean of the results, or expectimax over the children."""
@@ -189,7 +197,7 @@ class Path(NamedTuple):
 
 
 def select(game, tree, state, rng: random.Random, rule=ucb, *, backup: str = "mean", solver: bool = False,
-           replay=None, root=None) -> Path:
+           replay=None, root=None, rave=None, rave_ref: int = 0) -> Path:
     """Walk down ``tree`` from ``state``, rating children with ``rule``; return the ``Path``.
 
     At a state the tree knows, draw the chance outcomes (roll the dice) until a
@@ -202,7 +210,11 @@ def select(game, tree, state, rng: random.Random, rule=ucb, *, backup: str = "me
     them (a walk replayed: the ``outcomes`` of a path's steps, one after the
     other); ``rng`` is then not read. ``root``: a root rule
     (``fnmcts.mcts.enhancements.SequentialHalving``) that chooses instead of
-    ``rule`` at ``state`` when ``state`` is a decision.
+    ``rule`` at ``state`` when ``state`` is a decision. ``rave``: RAVE's
+    equivalence parameter ``k`` (``rule`` is then UCB1): a child is rated by
+    ``rave_score``, its mean blended with the AMAF mean of its move (for the
+    player choosing) in the AMAF statistics of ``amaf_table``, the nearest
+    state of the path with at least ``rave_ref`` visits (GRAVE).
 
     >>> from fnmcts.games import Nim
     >>> game = Nim(heap=3, max_take=2)
@@ -224,6 +236,8 @@ def select(game, tree, state, rng: random.Random, rule=ucb, *, backup: str = "me
         replay = iter(replay)
     expectimax = _check_backup(backup) == "expectimax"
     builtin = builtin_rule(rule) or ()
+    if rave is not None and builtin[:1] != ("ucb1",):
+        raise ValueError(f"rave blends into UCB1's rating: it needs rule=ucb1 (or a partial of it), got {rule!r}")
     repeats = may_repeat(game)
     mover = mover_into(game, state)
     get = tree.pmap().get if isinstance(tree, Tree) else tree.get
@@ -266,6 +280,12 @@ def select(game, tree, state, rng: random.Random, rule=ucb, *, backup: str = "me
             estimates = [(j, *_visits_estimate(r, expectimax)) for j, r in zip(keep, records)]
             scores = tuple(root.scores(estimates, _visits_estimate(rec, expectimax)[1]))
             chosen = _first_best(scores)
+        elif rave is not None:  # RAVE / GRAVE: the mean blended with the move's AMAF mean
+            parent = counts_of(rec)[0]
+            table = amaf_table([*(step.record for step in steps), rec], rave_ref)
+            scores = tuple([_rave_rating(r, parent, builtin[1], table, player, m, rave, expectimax)
+                            for r, m in zip(records, moves)])
+            chosen = _first_best(scores)
         else:
             parent = counts_of(rec)[0]
             scores = tuple([rate_record(rule, r, parent, expectimax, builtin) for r in records])
@@ -288,6 +308,35 @@ def _first_best(scores) -> int:
         if scores[j] > top:
             best, top = j, scores[j]
     return best
+
+
+def amaf_table(records, ref: int = 0):
+    """The AMAF statistics a rating reads: those of the last of ``records`` (the path, root first) with ``ref`` visits.
+
+    GRAVE (Cazenave 2015): the nearest state of the path, from the one
+    deciding up, whose record holds at least ``ref`` visits; the root's when
+    none does. ``ref = 0`` is plain RAVE: the deciding state's own. A map
+    ``{(player, move): (visits, score)}``, or None when it keeps none.
+
+    >>> amaf_table([record(9, 1).set('amaf', {(0, 1): (10, 9.0)}), record(1, 1)], 5)
+    {(0, 1): (10, 9.0)}
+    >>> amaf_table([record(9, 1).set('amaf', {(0, 1): (10, 9.0)}), record(1, 1)], 0) is None
+    True
+    """
+    for rec in reversed(records):
+        if counts_of(rec)[0] >= ref:
+            return rec.get("amaf")
+    return records[0].get("amaf")
+
+
+def _rave_rating(rec, parent, c, table, player, move, k, expectimax):
+    """``rave_score`` of a child's record (None: not in the tree) reached by ``move`` of ``player``."""
+    if rec is None:
+        return math.inf
+    n, s, _, _, v = counts_of(rec)
+    if expectimax and v is not None:
+        s = v * n
+    return rave_score(s, n, parent, c, None if table is None else table.get((player, move)), k)
 
 
 def _visits_estimate(rec, expectimax) -> tuple:
@@ -355,7 +404,7 @@ def simulate(game, state, rng: random.Random, rollout=None, *, moves: bool = Fal
 # -- 4. backup ----------------------------------------------------------------------------
 
 
-def backup(game, tree, path: Path, payoff, *, backup: str = "mean", solver: bool = False):
+def backup(game, tree, path: Path, payoff, *, backup: str = "mean", solver: bool = False, played=None):
     """``tree`` with ``payoff`` added to the record of every state on ``path``, for its mover.
 
     The payoff is rescaled to [0, 1] on the game's ``payoff_range``; each
@@ -400,7 +449,58 @@ def backup(game, tree, path: Path, payoff, *, backup: str = "mean", solver: bool
                     if value is None:
                         break
                     new[state] = rec.set("proven", value)
+    if played is not None:
+        for state, keys in zip((state for state, _ in nodes), amaf_keys(game, path, played)):
+            if not keys:  # a dive that ended where no one moved: nothing to count
+                continue
+            table = new[state].get("amaf") or _EMPTY_TABLE
+            grown = table.evolver()
+            for key in keys:
+                n, s = table.get(key, (0, 0.0))
+                grown[key] = (n + 1, s + x[key[0]]) if n else (1, x[key[0]])
+            new[state] = new[state].set("amaf", grown.persistent())
     return _set(tree, new)
+
+
+_EMPTY_TABLE = pmap()
+
+
+def amaf_keys(game, path: Path, played=()) -> list:
+    """Per state of ``path.nodes``, the set of ``(player, move)`` played at or below it in the dive (RAVE).
+
+    The moves chosen on the path from that state down, then the moves of
+    the playout (``played``, its moves and chance outcomes in order, from
+    ``path.leaf``; the outcomes are no one's move): all moves as first,
+    each counted once.
+
+    >>> from functools import partial
+    >>> from fnmcts.games import Nim
+    >>> from ._records import ucb1
+    >>> game = Nim(heap=4, max_take=2)
+    >>> tree = {game.start(): record(1, 0)}
+    >>> path = select(game, tree, game.start(), random.Random(1), rave=0, rule=partial(ucb1, c=1))
+    >>> [sorted(keys) for keys in amaf_keys(game, path, (1, 2))]
+    [[(0, 1), (0, 2), (1, 1)], [(0, 2), (1, 1)]]
+
+The root's player took 1 (heap 3, a new state), then the playout took 1
+(player 1) and 2 (player 0): the new state counts the playout's two moves,
+the root those and its own.
+    """
+    chosen = [(step.player, step.moves[step.chosen]) for step in path.steps if step.chosen is not None]
+    keys = set()
+    state = path.leaf
+    for item in played:
+        player = game.to_move(state)
+        if player is not CHANCE:
+            keys.add((player, item))
+        state = game.play(state, item)
+    out = []
+    for t in range(len(path.nodes) - 1, -1, -1):
+        if t < len(chosen):
+            keys.add(chosen[t])
+        out.append(frozenset(keys))
+    out.reverse()
+    return out
 
 
 _backup = backup  # ``uct``'s option ``backup`` hides the function's name there
@@ -608,7 +708,7 @@ def result_of(game, payoff):
 
 
 def uct(game, tree, state, rng: random.Random, rule=ucb, *, rollout=None, backup: str = "mean", solver: bool = False,
-        root=None):
+        root=None, rave=None, rave_ref: int = 0):
     """One dive from ``state``: select, expand, simulate, back up; return ``(tree, result)``.
 
     The tutorial's ``uct``, for any game: ``result`` is ``'win'`` or ``'loss'``
@@ -625,10 +725,14 @@ def uct(game, tree, state, rng: random.Random, rule=ucb, *, rollout=None, backup
     >>> len(tree), tree[game.start()]
     (2, Record(win=0, loss=2))
     """
-    path = select(game, tree, state, rng, rule, backup=backup, solver=solver, root=root)
+    path = select(game, tree, state, rng, rule, backup=backup, solver=solver, root=root, rave=rave, rave_ref=rave_ref)
+    played = None if rave is None else ()
     if path.end in ("new", "repeat"):
-        payoff = simulate(game, path.leaf, rng, rollout)
+        if rave is None:
+            payoff = simulate(game, path.leaf, rng, rollout)
+        else:
+            payoff, played = simulate(game, path.leaf, rng, rollout, moves=True)
     else:
         payoff = path.value
-    tree = _backup(game, expand(game, tree, path), path, payoff, backup=backup, solver=solver)
+    tree = _backup(game, expand(game, tree, path), path, payoff, backup=backup, solver=solver, played=played)
     return tree, result_of(game, payoff)
