@@ -56,10 +56,10 @@ from math import inf as _inf, log as _log, sqrt as _sqrt
 from ..matches import playout
 from ..protocol import CHANCE, may_repeat, payoff_range
 from ._graph import CHANCE_NODE, END, UNSEEN, draw
-from ._records import builtin_rule, counts_of, rating, rating_selector, rave_score, ucb_score
-from .phases import simulate
+from ._records import Record, builtin_rule, counts_of, rating, rating_selector, rave_score, ucb_score
+from .phases import decision_bounds, simulate
 
-__all__ = ["Stats", "Solver", "dives", "node_value", "user_selector"]
+__all__ = ["Stats", "Solver", "Bounds", "dives", "node_value", "user_selector"]
 
 
 class _Unrated:
@@ -82,7 +82,9 @@ class Stats:
     ``V`` the expectimax value (or None), ``P`` the proof (the exact value its
     record keeps, or None), ``E`` the score the ratings read (``S``, or ``V *
     N`` under expectimax), ``A`` (a dict: RAVE) the AMAF statistics of the
-    nodes that keep some, ``{(player, move): [visits, score]}``. ``lookup(state)``, if given, supplies the record of
+    nodes that keep some, ``{(player, move): [visits, score]}``, ``B`` (a
+    dict: score bounds) the ``(pessimistic, optimistic)`` bounds of the nodes
+    that keep them. ``lookup(state)``, if given, supplies the record of
     a state when its node first appears (a persistent tree read lazily: only
     the records a search meets are read); ``N0`` keeps the visits read, so the
     records that changed are known at the end. ``logs[n]`` is ``log(n)`` for
@@ -119,6 +121,7 @@ class Stats:
         self.dropped = set()  # nodes a bounded tree dropped: written back even if they came back
         self.solver = None
         self.A = {}  # RAVE: node -> {(player, move): [visits, score]}, the AMAF statistics of its record
+        self.B = {}  # score bounds: node -> (pessimistic, optimistic), the bounds of its record
         self.grow()
 
     def use_values(self):
@@ -181,9 +184,11 @@ class Stats:
                 if rec is not None:
                     self.set(i, counts_of(rec), rec.get("proven"))
                     self.N0[i] = self.N[i]
-                    amaf = rec.get("amaf")
+                    amaf, kept = (rec._a, rec._b) if type(rec) is Record else (rec.get("amaf"), rec.get("bounds"))
                     if amaf:
                         self.A[i] = {key: list(entry) for key, entry in amaf.items()}
+                    if kept is not None:
+                        self.B[i] = kept
 
     def set(self, i, counts, proof=None):
         """Store ``counts`` = ``(visits, score, wins, draws, value)`` and ``proof`` at node ``i``."""
@@ -201,6 +206,7 @@ class Stats:
         self.N[i], self.S[i], self.W[i], self.D[i], self.V[i], self.P[i] = None, 0, 0, 0, None, None
         self.dropped.add(i)
         self.A.pop(i, None)
+        self.B.pop(i, None)
         if self.E is not self.S:
             self.E[i] = 0
         if self.K is not None:
@@ -550,6 +556,122 @@ class Solver:
         return open_ or (best,)
 
 
+class Bounds:
+    """The score bounds of one search: ``phases.bounds_of``, ``derive_bounds`` and ``bounded_children`` on nodes.
+
+    A stored node's bounds live in ``stats.B`` (read from its record, set by
+    ``update_path`` after each dive); a terminal node's are its payoff; a node
+    not stored that a dive passes through the dice takes them from its
+    children whenever asked; any other node the whole payoff range. Exact
+    fractions throughout, so every comparison is the phases'.
+
+    >>> import random
+    >>> from fnmcts.games.nim import Nim
+    >>> from ._graph import CompiledGraph
+    >>> from ._records import ucb1_selector
+    >>> game = Nim(heap=3, max_take=2)
+    >>> graph = CompiledGraph(game)
+    >>> root = graph.node(game.start())
+    >>> stats = Stats(graph)
+    >>> bounds = Bounds(graph, stats)
+    >>> bounds.of(root)
+    ((Fraction(-1, 1), Fraction(-1, 1)), (Fraction(1, 1), Fraction(1, 1)))
+    >>> _ = dives(graph, stats, root, 1, 30, random.Random(1), ucb1_selector(), bounds=bounds)
+    >>> bounds.of(root)  # the first player wins misere Nim(3, 2): the bounds met
+    ((Fraction(1, 1), Fraction(-1, 1)), (Fraction(1, 1), Fraction(-1, 1)))
+    """
+
+    def __init__(self, graph, stats):
+        self.graph, self.stats = graph, stats
+        low, high = (Fraction(x) for x in payoff_range(graph.game))
+        players = graph.num_players
+        self.whole = ((low,) * players, (high,) * players)
+        self.total = low + high if players == 2 else None
+        self._terminal = {}
+
+    def _kind(self, i):
+        g = self.graph
+        k = g.kind[i]
+        if k == UNSEEN:
+            k = g.expand(i)
+            self.stats.grow()
+        return k
+
+    def of(self, i, passing=False, _open=()):
+        """``(pessimistic, optimistic)`` of node ``i`` (``phases.bounds_of``)."""
+        k = self._kind(i)
+        if k == END:
+            b = self._terminal.get(i)
+            if b is None:
+                g = self.graph
+                v = tuple(Fraction(x) for x in g.game.payoff(g.states[i]))
+                b = self._terminal[i] = (v, v)
+            return b
+        stats = self.stats
+        if i >= stats.known:
+            stats.grow()
+        if stats.N[i] is not None:
+            return stats.B.get(i, self.whole)
+        if not passing or i in _open:
+            return self.whole
+        return self.derive(i, _open + (i,))
+
+    def derive(self, i, _open=()):
+        """The bounds of node ``i`` from its children's (``phases.derive_bounds``)."""
+        g = self.graph
+        k = self._kind(i)
+        if k == END:
+            return self.of(i)
+        if k == CHANCE_NODE:
+            outcomes = g.outcome_children(i)
+            self.stats.grow()
+            low = high = None
+            for p, child in zip(g.chance[i][4], outcomes):
+                lo, hi = self.of(child, True, _open)
+                if low is None:
+                    low, high = tuple(p * x for x in lo), tuple(p * x for x in hi)
+                else:
+                    low = tuple(a + p * x for a, x in zip(low, lo))
+                    high = tuple(a + p * x for a, x in zip(high, hi))
+            return low, high
+        kids = g.children(i)
+        self.stats.grow()
+        return decision_bounds([self.of(c) for c in kids], k, self.total)
+
+    def solved(self, i):
+        """``(exact value, rescaled floats)`` of node ``i`` if its bounds meet, else None."""
+        lo, hi = self.of(i)
+        if lo == hi:
+            return lo, self.graph.rescale(lo)
+        return None
+
+    def keep(self, nodes, k) -> tuple:
+        """The positions in ``nodes`` a dive may enter at a decision of player ``k`` (``phases.bounded_children``)."""
+        floors = [self.of(c) for c in nodes]
+        floor = max(lo[k] for lo, _ in floors)
+        kept = tuple(j for j, (_, hi) in enumerate(floors) if hi[k] > floor)
+        return kept or tuple(j for j, (_, hi) in enumerate(floors) if hi[k] >= floor)
+
+    def choices(self, nodes, k) -> tuple:
+        """``nodes`` but those ``keep`` drops, in order."""
+        kept = self.keep(nodes, k)
+        return nodes if len(kept) == len(nodes) else tuple(nodes[j] for j in kept)
+
+    def update_path(self, path, fresh):
+        """After a backup: the bounds of the path's nodes from their children, deepest first (a new node's: not yet)."""
+        B, derive = self.stats.B, self.derive
+        for node in reversed(path[:-1] if fresh else path):
+            B[node] = derive(node)
+
+
+def _open_positions(graph, kids, k, solver, bounds) -> tuple:
+    """The positions in ``kids`` (a decision of player ``k``) a dive may enter: the solver's, then the bounds'."""
+    positions = solver.open_positions(kids, k) if solver is not None else tuple(range(len(kids)))
+    if bounds is not None:
+        positions = tuple(positions[j] for j in bounds.keep([kids[p] for p in positions], k))
+    return positions
+
+
 def node_value(graph, stats, i, mover, fallback, _open=None):
     """One expectimax step at node ``i`` for ``mover``, over the stored children (``phases.node_value``).
 
@@ -722,7 +844,7 @@ def _play_out(g, i, rng, rollout, keys=None):
     return g.rescale(payoff), payoff
 
 
-def _rave_choice(g, stats, d, k, path, parent, solver, rave, chosen):
+def _rave_choice(g, stats, d, k, path, parent, solver, rave, chosen, bounds=None):
     """The child RAVE / GRAVE rates best at decision ``d`` of player ``k`` (``phases.select``'s rating).
 
     ``path`` holds the stored nodes of the dive, the one deciding last; the AMAF
@@ -731,7 +853,7 @@ def _rave_choice(g, stats, d, k, path, parent, solver, rave, chosen):
     """
     k_, ref, c = rave
     kids = g.kids[d] or _children_of(g, stats, d)
-    positions = solver.open_positions(kids, k) if solver is not None else range(len(kids))
+    positions = _open_positions(g, kids, k, solver, bounds)
     moves = g.moves[d]
     if len(positions) == 1:
         best = positions[0]
@@ -780,7 +902,7 @@ def _amaf_backup(A, path, chosen, keys, res):
                 entry[1] += res[key[0]]
 
 
-def root_children(graph, stats, root, solver, expectimax) -> tuple:
+def root_children(graph, stats, root, solver, expectimax, bounds=None) -> tuple:
     """``(positions, children, parent estimate)`` at decision node ``root``: what a root rule chooses among.
 
     ``children`` are ``(move index, visits, estimate or None)`` for the
@@ -791,7 +913,7 @@ def root_children(graph, stats, root, solver, expectimax) -> tuple:
     kids = graph.children(root)
     stats.grow()
     k = graph.kind[root]
-    positions = solver.open_positions(kids, k) if solver is not None else range(len(kids))
+    positions = _open_positions(graph, kids, k, solver, bounds)
     return tuple(positions), tuple((j, *_estimate(stats, kids[j], expectimax)) for j in positions), \
         _estimate(stats, root, expectimax)[1]
 
@@ -822,6 +944,7 @@ def dives(
     root_rule=None,
     touched=None,
     rave=None,
+    bounds=None,
 ):
     """Run up to ``n`` dives from ``root``; return ``(dives run, last path, payoff, proven value)``.
 
@@ -850,6 +973,9 @@ def dives(
     (``phases.select``'s ``rave``): the ratings blend in the AMAF statistics
     (``stats.A``), the playouts keep their moves (through the protocol: the
     same draws) and every dive counts them (``phases.backup``'s ``played``).
+    ``bounds``: a ``Bounds`` (score bounds) whose bounds prune the children a
+    dive may enter, end a dive at a node whose bounds meet, and are updated
+    along the path after each dive.
 
     >>> import random
     >>> from fnmcts.games.nim import Nim
@@ -902,7 +1028,9 @@ def dives(
     score_of = ucb_score
     groups = [[] for _ in range(g.num_players)]  # the nodes of a dive by the player who moved into them
     by_mover = tuple(enumerate(groups))
-    track = solving or expectimax or repeats or raving  # the path in order: the solver, expectimax, repeated states and RAVE read it
+    bounding = bounds is not None
+    filtering = solving or bounding
+    track = solving or expectimax or repeats or raving or bounding  # the path in order: the options that read it
 
     ucb1_rule, tutorial_rule = mode == 1, mode == 2
     done = 0
@@ -911,6 +1039,8 @@ def dives(
         pv = lookup(root) if solving else None
         if pv is not None and stop_when_proven:
             break
+        if bounding and pv is None:
+            pv = bounds.solved(root)
         done += 1
         i = root
         groups[root_mover].append(root)
@@ -962,10 +1092,13 @@ def dives(
                     last = d
                     break
                 options = kids_[d] or _children_of(g, stats, d)
-            if solving:
-                options = solver.choices(options, k)
+            if filtering:  # the solver's choice, then the bounds'
+                if solving:
+                    options = solver.choices(options, k)
+                if bounding:
+                    options = bounds.choices(options, k)
             if root_rule is not None and i == root and kind[root] >= 0 and len(options) > 1:  # the root rule
-                positions, children, parent = root_children(g, stats, root, solver, expectimax)
+                positions, children, parent = root_children(g, stats, root, solver, expectimax, bounds)
                 j = positions[root_rule.choose(children, parent)]
                 i = kids_[root][j]
                 if raving:
@@ -1003,7 +1136,7 @@ def dives(
                     best = options[0]
                 i = best
             elif raving:
-                i = _rave_choice(g, stats, i if kind[i] >= 0 else d, k, path, ni, solver, rave, chosen)
+                i = _rave_choice(g, stats, i if kind[i] >= 0 else d, k, path, ni, solver, rave, chosen, bounds)
             else:
                 i = options[0] if len(options) == 1 else select(options, stats, ni)
             if track:
@@ -1015,6 +1148,8 @@ def dives(
                 movers.append(k)
                 if solving:
                     pv = lookup(i)
+                if bounding and pv is None:
+                    pv = bounds.solved(i)
             groups[k].append(i)
             ni = N[i]
         # back up: each mover's result to its nodes at once (the loop written per rule: its key follows the counts)
@@ -1058,6 +1193,8 @@ def dives(
                     K[node] = key(E[node], nn)
         if solving and not fresh:  # a dive that ended at a new node proves nothing: its children are not known yet
             solver.prove_path(path)
+        if bounding:
+            bounds.update_path(path, fresh)
         if raving:
             _amaf_backup(A, path, chosen, keys, res)
     if exact is not None:

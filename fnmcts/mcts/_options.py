@@ -24,6 +24,9 @@ options with the same meaning, and the command line spells them the same way:
 ``rave_ref`` GRAVE's threshold: the AMAF statistics read are those of the
            nearest state of the path (from the one deciding up) with at least
            this many visits (0: the deciding state's own, plain RAVE)
+``bounds`` score bounds: every state keeps a pessimistic and an optimistic
+           bound of its exact value; children that cannot do better are
+           pruned, a state whose bounds meet is solved (``phases.bounds_of``)
 =========  ==================================================================
 
 ``search_options(game, **given)`` is the one place the defaults are chosen,
@@ -38,10 +41,10 @@ backup is the mean, so ``search(game, state, n, rng, rule=ucb)`` grows exactly
 the tutorial's tree.
 
 >>> search_options()
-SearchOptions(rule='ucb1', c=1.4142135623730951, z=2, backup='mean', solver=True, rollout=None, final='visits', root=None, rave=None, rave_ref=0)
+SearchOptions(rule='ucb1', c=1.4142135623730951, z=2, backup='mean', solver=True, rollout=None, final='visits', root=None, rave=None, rave_ref=0, bounds=False)
 >>> from fnmcts.games.shut_the_box import ShutTheBox
 >>> search_options(ShutTheBox())
-SearchOptions(rule='ucb1', c=0.2, z=2, backup='expectimax', solver=True, rollout=None, final='visits', root=None, rave=None, rave_ref=0)
+SearchOptions(rule='ucb1', c=0.2, z=2, backup='expectimax', solver=True, rollout=None, final='visits', root=None, rave=None, rave_ref=0, bounds=False)
 >>> search_options(ShutTheBox(), rule='tutorial').backup
 'mean'
 >>> search_options(rule='tutorial', z=1.5).solver, search_options(rule='tutorial', solver=True).solver
@@ -96,7 +99,7 @@ FINALS = ("visits", "mean")
 ROOT_RULES = ("gumbel",)
 """Root rules by name: ``'gumbel'``, sequential halving with Gumbel noise (``fnmcts.mcts.enhancements``)."""
 
-OPTION_NAMES = ("rule", "c", "z", "backup", "solver", "rollout", "final", "root", "rave", "rave_ref")
+OPTION_NAMES = ("rule", "c", "z", "backup", "solver", "rollout", "final", "root", "rave", "rave_ref", "bounds")
 """The names of the options every way into a search takes."""
 
 
@@ -120,10 +123,12 @@ class SearchOptions(FixedRecord):
     rollout = field(mandatory=True)
     final = field(mandatory=True)
     root = field(initial=None)
-    rave = field(initial=None)
+    rave = field(type=(int, float, type(None)), initial=None)
     """RAVE's equivalence parameter ``k`` (a number >= 0; None: RAVE off): ``beta = sqrt(k / (3n + k))``."""
-    rave_ref = field(initial=0)
+    rave_ref = field(type=int, initial=0)
     """GRAVE's threshold (a whole number >= 0): the AMAF statistics of the nearest state on the path with this many visits."""
+    bounds = field(type=bool, initial=False)
+    """Score bounds (True or False): pessimistic and optimistic bounds of every state's exact value, pruning and solving."""
 
     def selection(self):
         """The rule as a function of a record: ``partial(ucb1, c=c)``, ``partial(ucb, z=z)`` or the given function."""
@@ -293,7 +298,7 @@ def search_options(game=None, options=None, **given) -> SearchOptions:
     TypeError or ValueError naming the option.
 
     >>> search_options(rule='tutorial')
-    SearchOptions(rule='tutorial', c=1.4142135623730951, z=2, backup='mean', solver=False, rollout=None, final='visits', root=None, rave=None, rave_ref=0)
+    SearchOptions(rule='tutorial', c=1.4142135623730951, z=2, backup='mean', solver=False, rollout=None, final='visits', root=None, rave=None, rave_ref=0, bounds=False)
     >>> search_options(search_options(), c=0.5)
     Traceback (most recent call last):
     ...
@@ -303,7 +308,7 @@ def search_options(game=None, options=None, **given) -> SearchOptions:
     >>> search_options(rulle='ucb1')
     Traceback (most recent call last):
     ...
-    TypeError: unknown search option 'rulle': the options are rule, c, z, backup, solver, rollout, final, root, rave, rave_ref
+    TypeError: unknown search option 'rulle': the options are rule, c, z, backup, solver, rollout, final, root, rave, rave_ref, bounds
     >>> search_options(root='gumbel').root
     'gumbel'
     >>> search_options(rave=30, rave_ref=50).rave_ref
@@ -396,8 +401,13 @@ def _search_options(game, options, given) -> SearchOptions:
         raise ValueError(f"rave_ref must be a whole number, 0 or more, got {rave_ref!r}")
     elif rave_ref and rave is None:
         raise ValueError("rave_ref is GRAVE's threshold: give rave (the equivalence parameter) too")
+    bounds = given.get("bounds")
+    if bounds is None:
+        bounds = False
+    if not isinstance(bounds, bool):
+        raise TypeError(f"bounds must be True or False, got {bounds!r}")
     return SearchOptions(rule=rule, c=c, z=z, backup=backup, solver=solver, rollout=rollout, final=final, root=root,
-                         rave=rave, rave_ref=rave_ref)
+                         rave=rave, rave_ref=rave_ref, bounds=bounds)
 
 
 def _constant_misplaced(name, rule, kind) -> str:

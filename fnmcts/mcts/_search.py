@@ -41,7 +41,7 @@ from ..matches import MemoryAgent
 from ..protocol import CHANCE, check_state, payoff_range, state_to_json  # noqa: F401 (payoff_range: doctests)
 from ..rng import check_rng
 from . import phases
-from ._engine import Solver, Stats, dives, root_children, user_selector
+from ._engine import Bounds, Solver, Stats, dives, root_children, user_selector
 from ._options import OPTION_NAMES, ROOT_RULES, SearchOptions, search_options
 from .enhancements import SequentialHalving, sequential_halving
 from ._graph import CHANCE_NODE, END, UNSEEN, CompiledGraph, graph_of
@@ -144,7 +144,7 @@ def _record_of(stats, i) -> Record:
     amaf = stats.A.get(i) if stats.A else None
     if amaf is not None:
         amaf = pmap({key: tuple(entry) for key, entry in amaf.items()})
-    return make_record(w, n - w - d, d, stats.S[i], stats.V[i], stats.P[i], amaf)
+    return make_record(w, n - w - d, d, stats.S[i], stats.V[i], stats.P[i], amaf, stats.B.get(i) if stats.B else None)
 
 
 def _record_at(stats, i) -> Record:
@@ -253,7 +253,7 @@ def _step(game, tree, state, rng, iterations, opts, graph=None, root_rule=None):
     _, _, payoff, _ = dives(
         g, stats, root, kept.mover, iterations, rng, select,
         expectimax=expectimax, solver=kept.solver, rollout=rollout, touched=touched, root_rule=root_rule,
-        rave=opts.rave_args(),
+        rave=opts.rave_args(), bounds=Bounds(g, stats) if opts.bounds else None,
     )
     states, N, N0 = g.states, stats.N, stats.N0
     if touched is None:
@@ -326,7 +326,8 @@ def _is_game(x) -> bool:
 
 
 def uct(game, tree=None, state=None, rng: random.Random | None = None, rule=None, *, c=None, z=None, rollout=None,
-        backup=None, solver=None, root=None, rave=None, rave_ref=None, options: SearchOptions | None = None):
+        backup=None, solver=None, root=None, rave=None, rave_ref=None, bounds=None,
+        options: SearchOptions | None = None):
     """One dive of Monte Carlo tree search from ``state``; return ``(tree, result)``.
 
     The four phases of ``fnmcts.mcts.phases`` in a row (``phases.uct``), for any
@@ -348,7 +349,8 @@ def uct(game, tree=None, state=None, rng: random.Random | None = None, rule=None
     child's value instead of its mean. ``solver=True``: MCTS-Solver; proven
     states keep their exact value under ``'proven'``. ``root``: a root rule
     (``fnmcts.mcts.enhancements.sequential_halving``) for every dive of a search.
-    ``rave``, ``rave_ref``: RAVE / GRAVE (with ``rule=ucb1``; docs/search-options.md).
+    ``rave``, ``rave_ref``: RAVE / GRAVE (with ``rule=ucb1``); ``bounds=True``:
+    score bounds (docs/search-options.md).
 
     The options are ``search``'s (``fnmcts.mcts.search_options``), but the rule
     is the tutorial's ``ucb`` unless ``rule`` (or ``options``) says otherwise:
@@ -379,7 +381,8 @@ def uct(game, tree=None, state=None, rng: random.Random | None = None, rule=None
         rule = ucb
     opts = search_options(
         game, options,
-        **_given(rule=rule, c=c, z=z, rollout=rollout, backup=backup, solver=solver, root=root, rave=rave, rave_ref=rave_ref),
+        **_given(rule=rule, c=c, z=z, rollout=rollout, backup=backup, solver=solver, root=root, rave=rave, rave_ref=rave_ref,
+                 bounds=bounds),
     )
     state = _options(game, state, rng)
     tree = _check_tree(tree).with_root(state)
@@ -397,7 +400,7 @@ def _repeat_uct(game, state, dives_, rng, tree=None, rule=None, **options):
     tree = pmap() if tree is None else tree
     for _ in range(dives_):
         tree, _ = phases.uct(game, tree, state, rng, opts.selection(), backup=opts.backup, solver=opts.solver,
-                             rollout=opts.rollout, rave=opts.rave, rave_ref=opts.rave_ref)
+                             rollout=opts.rollout, rave=opts.rave, rave_ref=opts.rave_ref, bounds=opts.bounds)
     return tree
 
 
@@ -586,6 +589,7 @@ def search(
     root=None,
     rave=None,
     rave_ref=None,
+    bounds=None,
 ) -> Tree:
     """Run ``iterations`` dives from ``state``; return the grown tree (a ``Tree``).
 
@@ -619,7 +623,11 @@ def search(
     ``SequentialHalving`` value given. ``rave=k`` (with UCB1): RAVE, each
     record also keeps ``amaf``, the all-moves-as-first statistics of the moves
     played below its state, and a child's mean is blended with its move's;
-    ``rave_ref``: GRAVE's threshold (docs/search-options.md).
+    ``rave_ref``: GRAVE's threshold. ``bounds=True``: score bounds, every
+    record also keeps ``bounds``, the pessimistic and optimistic payoff tuples
+    its exact value lies between; children that cannot do better are not
+    entered, a state whose bounds meet ends a dive with its value
+    (docs/search-options.md).
 
     >>> from fnmcts.games.shut_the_box import ShutTheBox, start_box
     >>> from fnmcts.rng import make_rng
@@ -637,7 +645,8 @@ def search(
     _check_budget(iterations, seconds, max_nodes)
     opts = search_options(
         game, options,
-        **_given(rule=rule, c=c, z=z, rollout=rollout, backup=backup, solver=solver, root=root, rave=rave, rave_ref=rave_ref),
+        **_given(rule=rule, c=c, z=z, rollout=rollout, backup=backup, solver=solver, root=root, rave=rave, rave_ref=rave_ref,
+                 bounds=bounds),
     )
     state = _options(game, state, rng)
     tree = Tree(pmap(), state) if tree is None else _check_tree(tree).with_root(state)
@@ -653,6 +662,7 @@ def search(
     expectimax = backup == "expectimax"
     select = _selector(rule, expectimax)
     mover = _root_mover(game, state)
+    bounded = Bounds(g, stats) if opts.bounds else None
     while True:
         cap = CHUNK if max_nodes is None else _room(stats, root, max_nodes)
         size = budget.take(cap)
@@ -672,6 +682,7 @@ def search(
             compiled_playouts=max_nodes is None,
             root_rule=root_rule,
             rave=opts.rave_args(),
+            bounds=bounded,
         )
         budget.spent(size)
         if progress is not None:
@@ -808,6 +819,7 @@ def mcts_move(
     root=None,
     rave=None,
     rave_ref=None,
+    bounds=None,
 ) -> MoveSearch:
     """Search ``iterations`` dives from decision ``state``; return the move and the tree.
 
@@ -830,7 +842,7 @@ def mcts_move(
     ``root='gumbel'``: sequential halving with Gumbel noise at the root, as
     for ``search``; the move played is then the best ``gumbel + sigma(q)``
     among the most visited (``final`` is not read). ``rave``, ``rave_ref``:
-    RAVE / GRAVE, as for ``search``.
+    RAVE / GRAVE, and ``bounds``, score bounds, as for ``search``.
 
     Root-parallel search: with ``workers=N`` (a process pool of N, started at
     the first such call and kept for the process: ``fnmcts.parallel.kept_pool``) or ``executor=`` (a ``concurrent.futures`` executor or a Dask
@@ -866,7 +878,7 @@ def mcts_move(
     opts = search_options(
         game, options,
         **_given(rule=rule, c=c, z=z, final=final, solver=solver, rollout=rollout, backup=backup, root=root,
-                 rave=rave, rave_ref=rave_ref),
+                 rave=rave, rave_ref=rave_ref, bounds=bounds),
     )
     if workers is not None or executor is not None:
         if opts.root is not None:
@@ -901,6 +913,7 @@ def mcts_move(
     done = 0
     expectimax = backup == "expectimax"
     select, mover = _selector(rule, expectimax), _root_mover(game, state)
+    bounded = Bounds(g, stats) if opts.bounds else None
     while not (proofs is not None and proofs.lookup(root) is not None):
         cap = CHUNK if max_nodes is None else _room(stats, root, max_nodes)
         size = budget.take(cap)
@@ -921,6 +934,7 @@ def mcts_move(
             compiled_playouts=max_nodes is None,
             root_rule=root_rule,
             rave=opts.rave_args(),
+            bounds=bounded,
         )
         budget.spent(ran)
         done += ran

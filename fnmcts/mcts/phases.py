@@ -54,7 +54,10 @@ expectimax estimate over its children, and the ratings read it),
 the records under ``proven``), ``rollout`` (the agent of the playouts),
 ``rave=k`` (RAVE / GRAVE with UCB1: every record on the path also keeps
 ``amaf``, the all-moves-as-first statistics of the moves played below it, and
-the ratings blend them in; ``rave_ref``: GRAVE's threshold). This
+the ratings blend them in; ``rave_ref``: GRAVE's threshold), ``bounds=True``
+(score bounds: every record on the path also keeps ``bounds``, the
+pessimistic and optimistic bounds of its exact value, children that cannot
+do better are pruned and a state whose bounds meet is solved). This
 module is the reference: the fast engine behind ``search`` grows exactly the
 same trees with exactly the same draws (property tests check it on generated
 games).
@@ -87,7 +90,8 @@ from ._records import (
 from ._tree import Tree
 
 __all__ = ["Step", "Path", "select", "expand", "simulate", "backup", "uct", "proof", "result_of", "BACKUPS",
-           "amaf_keys", "amaf_table"]
+           "amaf_keys", "amaf_table", "bounds_of", "derive_bounds", "decision_bounds",
+           "bounded_children"]
 
 BACKUPS = ("mean", "expectimax")
 """How results go back up the tree: the mean of the results, or expectimax over the children."""
@@ -197,7 +201,7 @@ class Path(NamedTuple):
 
 
 def select(game, tree, state, rng: random.Random, rule=ucb, *, backup: str = "mean", solver: bool = False,
-           replay=None, root=None, rave=None, rave_ref: int = 0) -> Path:
+           replay=None, root=None, rave=None, rave_ref: int = 0, bounds: bool = False) -> Path:
     """Walk down ``tree`` from ``state``, rating children with ``rule``; return the ``Path``.
 
     At a state the tree knows, draw the chance outcomes (roll the dice) until a
@@ -215,6 +219,10 @@ def select(game, tree, state, rng: random.Random, rule=ucb, *, backup: str = "me
     ``rave_score``, its mean blended with the AMAF mean of its move (for the
     player choosing) in the AMAF statistics of ``amaf_table``, the nearest
     state of the path with at least ``rave_ref`` visits (GRAVE).
+    ``bounds=True`` (score bounds): a state whose bounds meet (``bounds_of``)
+    ends the walk as a proven one, and at a decision the children whose
+    optimistic bound cannot beat the best pessimistic one are not considered
+    (``bounded_children``).
 
     >>> from fnmcts.games import Nim
     >>> game = Nim(heap=3, max_take=2)
@@ -251,6 +259,10 @@ def select(game, tree, state, rng: random.Random, rule=ucb, *, backup: str = "me
             value = proof(game, tree, node)
             if value is not None:
                 return Path(state, mover, tuple(steps), node, "proven", value)
+        if bounds:
+            low, high = bounds_of(game, tree, node)
+            if low == high:
+                return Path(state, mover, tuple(steps), node, "proven", low)
         if rec is None:
             return Path(state, mover, tuple(steps), node, "new")
         player = game.to_move(node)
@@ -273,6 +285,10 @@ def select(game, tree, state, rng: random.Random, rule=ucb, *, backup: str = "me
         if solver:
             keep = open_children(game, tree, children, player)
             moves, children = tuple(moves[j] for j in keep), tuple(children[j] for j in keep)
+        if bounds:
+            kept = bounded_children(game, tree, children, player)
+            keep = tuple(keep[j] for j in kept)
+            moves, children = tuple(moves[j] for j in kept), tuple(children[j] for j in kept)
         records = tuple([get(c) for c in children])
         if len(children) == 1:
             scores, chosen = None, 0
@@ -404,7 +420,8 @@ def simulate(game, state, rng: random.Random, rollout=None, *, moves: bool = Fal
 # -- 4. backup ----------------------------------------------------------------------------
 
 
-def backup(game, tree, path: Path, payoff, *, backup: str = "mean", solver: bool = False, played=None):
+def backup(game, tree, path: Path, payoff, *, backup: str = "mean", solver: bool = False, played=None,
+           bounds: bool = False):
     """``tree`` with ``payoff`` added to the record of every state on ``path``, for its mover.
 
     The payoff is rescaled to [0, 1] on the game's ``payoff_range``; each
@@ -449,6 +466,10 @@ def backup(game, tree, path: Path, payoff, *, backup: str = "mean", solver: bool
                     if value is None:
                         break
                     new[state] = rec.set("proven", value)
+    if bounds:
+        known = _Overlay(tree, new)
+        for state, _ in reversed(nodes[:-1] if path.end == "new" else nodes):
+            new[state] = new[state].set("bounds", derive_bounds(game, known, state))
     if played is not None:
         for state, keys in zip((state for state, _ in nodes), amaf_keys(game, path, played)):
             if not keys:  # a dive that ended where no one moved: nothing to count
@@ -684,6 +705,140 @@ def open_children(game, tree, children, player) -> tuple:
     return open_ or (best,)
 
 
+# -- score bounds: what the tree says the exact value lies between --------------------------
+
+
+def bounds_of(game, tree, state, passing: bool = False, _open=frozenset()) -> tuple:
+    """``(pessimistic, optimistic)`` payoff tuples (fractions) between which the exact value of ``state`` lies.
+
+    Score bounds (Cazenave and Saffidine, "Score Bounded Monte-Carlo Tree
+    Search", 2010). A state that ends the game: its payoff, twice. A state the
+    tree knows: the bounds its record keeps (set by the backup), else the
+    whole payoff range. A state the tree does not know, ``passing`` (reached
+    through the dice): its bounds from its children (``derive_bounds``);
+    otherwise the whole range.
+
+    >>> from fnmcts.games import Nim
+    >>> game = Nim(heap=1, max_take=1)
+    >>> bounds_of(game, {}, game.state(0, 0))
+    ((Fraction(1, 1), Fraction(-1, 1)), (Fraction(1, 1), Fraction(-1, 1)))
+    >>> bounds_of(game, {}, game.start())
+    ((Fraction(-1, 1), Fraction(-1, 1)), (Fraction(1, 1), Fraction(1, 1)))
+    """
+    end = _terminal_value(game, state)
+    if end is not None:
+        return end, end
+    rec = tree.get(state)
+    if rec is not None:
+        kept = rec.get("bounds")
+        return kept if kept is not None else _whole_range(game)
+    if not passing or state in _open:
+        return _whole_range(game)
+    return derive_bounds(game, tree, state, _open | {state})
+
+
+def _whole_range(game) -> tuple:
+    low, high = (Fraction(x) for x in payoff_range(game))
+    players = getattr(game, "num_players", 1)
+    return (low,) * players, (high,) * players
+
+
+def derive_bounds(game, tree, state, _open=frozenset()) -> tuple:
+    """The bounds of ``state`` its children's bounds give (``bounds_of`` each child).
+
+    A chance node: the expectation of its outcomes' bounds (the outcomes
+    passed through). A decision of player ``k``: for ``k``, the best
+    pessimistic and the best optimistic bound of the children; for every
+    other player, the widest bounds among the children ``k`` may still choose
+    (those whose optimistic bound for ``k`` reaches ``k``'s pessimistic one).
+
+    In Nim where taking the last stick wins, from a heap of 2 taking both wins
+    at once: the bounds meet, though taking 1 is not known (the whole range):
+
+    >>> from fnmcts.games import Nim
+    >>> game = Nim(heap=2, max_take=2, misere=False)
+    >>> derive_bounds(game, {}, game.start())
+    ((Fraction(1, 1), Fraction(-1, 1)), (Fraction(1, 1), Fraction(-1, 1)))
+
+    Misere (taking the last loses): taking both loses, taking 1 is not known,
+    so the player to move gets between -1 and 1:
+
+    >>> derive_bounds(Nim(heap=2, max_take=2), {}, Nim(heap=2, max_take=2).start())
+    ((Fraction(-1, 1), Fraction(-1, 1)), (Fraction(1, 1), Fraction(1, 1)))
+    """
+    player = game.to_move(state)
+    if player is None:
+        end = _terminal_value(game, state)
+        return end, end
+    if player is CHANCE:
+        low = high = None
+        for outcome, p in game.chance_outcomes(state):
+            lo, hi = bounds_of(game, tree, game.play(state, outcome), True, _open)
+            p = Fraction(p)
+            if low is None:
+                low, high = tuple(p * x for x in lo), tuple(p * x for x in hi)
+            else:
+                low = tuple(a + p * x for a, x in zip(low, lo))
+                high = tuple(a + p * x for a, x in zip(high, hi))
+        return low, high
+    children = [bounds_of(game, tree, game.play(state, m)) for m in game.possible_moves(state)]
+    return decision_bounds(children, player, _pair_total(game))
+
+
+def _pair_total(game):
+    """``low + high`` of a two-player game (zero-sum: the players' payoffs add up to it), else None."""
+    if getattr(game, "num_players", 1) != 2:
+        return None
+    low, high = payoff_range(game)
+    return Fraction(low) + Fraction(high)
+
+
+def decision_bounds(children: list, k, total=None) -> tuple:
+    """The bounds of a decision of player ``k`` from its children's ``(pessimistic, optimistic)`` bounds.
+
+    For ``k``: the best pessimistic and the best optimistic bound. For the
+    other player of a two-player game (zero-sum: the payoffs add up to
+    ``total``), ``total`` minus those. For every other player of a game of
+    more: the widest bounds among the children ``k`` may still choose (those
+    whose optimistic bound for ``k`` reaches ``k``'s pessimistic one).
+
+    >>> from fractions import Fraction as F
+    >>> decision_bounds([((F(-1), F(-1)), (F(1), F(1))), ((F(1), F(-1)), (F(1), F(-1)))], 0, F(0))
+    ((Fraction(1, 1), Fraction(-1, 1)), (Fraction(1, 1), Fraction(-1, 1)))
+    """
+    floor = max(lo[k] for lo, _ in children)
+    top = max(hi[k] for _, hi in children)
+    players = len(children[0][0])
+    if total is not None:
+        return ((floor, total - top) if k == 0 else (total - top, floor)), \
+            ((top, total - floor) if k == 0 else (total - floor, top))
+    choices = [(lo, hi) for lo, hi in children if hi[k] >= floor]
+    low = tuple(floor if j == k else min(lo[j] for lo, _ in choices) for j in range(players))
+    high = tuple(top if j == k else max(hi[j] for _, hi in choices) for j in range(players))
+    return low, high
+
+
+def bounded_children(game, tree, children, player) -> tuple:
+    """The indices of the children a dive may enter under score bounds, at a decision of ``player``.
+
+    Those whose optimistic bound for ``player`` is above the best pessimistic
+    bound among them (the others cannot do better than what is already
+    guaranteed); when none is, those that reach it.
+
+    Misere Nim from a heap of 2: taking both loses at once (its bounds are -1
+    for the player to move), taking 1 is not known (up to 1): only it is open.
+
+    >>> from fnmcts.games import Nim
+    >>> game = Nim(heap=2, max_take=2)
+    >>> bounded_children(game, {}, [game.play(game.start(), m) for m in (1, 2)], 0)
+    (0,)
+    """
+    floors = [bounds_of(game, tree, c) for c in children]
+    floor = max(lo[player] for lo, _ in floors)
+    keep = tuple(j for j, (_, hi) in enumerate(floors) if hi[player] > floor)
+    return keep or tuple(j for j, (_, hi) in enumerate(floors) if hi[player] >= floor)
+
+
 # -- uct: the four phases, one dive -------------------------------------------------------
 
 
@@ -708,7 +863,7 @@ def result_of(game, payoff):
 
 
 def uct(game, tree, state, rng: random.Random, rule=ucb, *, rollout=None, backup: str = "mean", solver: bool = False,
-        root=None, rave=None, rave_ref: int = 0):
+        root=None, rave=None, rave_ref: int = 0, bounds: bool = False):
     """One dive from ``state``: select, expand, simulate, back up; return ``(tree, result)``.
 
     The tutorial's ``uct``, for any game: ``result`` is ``'win'`` or ``'loss'``
@@ -725,7 +880,8 @@ def uct(game, tree, state, rng: random.Random, rule=ucb, *, rollout=None, backup
     >>> len(tree), tree[game.start()]
     (2, Record(win=0, loss=2))
     """
-    path = select(game, tree, state, rng, rule, backup=backup, solver=solver, root=root, rave=rave, rave_ref=rave_ref)
+    path = select(game, tree, state, rng, rule, backup=backup, solver=solver, root=root, rave=rave, rave_ref=rave_ref,
+                  bounds=bounds)
     played = None if rave is None else ()
     if path.end in ("new", "repeat"):
         if rave is None:
@@ -734,5 +890,6 @@ def uct(game, tree, state, rng: random.Random, rule=ucb, *, rollout=None, backup
             payoff, played = simulate(game, path.leaf, rng, rollout, moves=True)
     else:
         payoff = path.value
-    tree = _backup(game, expand(game, tree, path), path, payoff, backup=backup, solver=solver, played=played)
+    tree = _backup(game, expand(game, tree, path), path, payoff, backup=backup, solver=solver, played=played,
+                   bounds=bounds)
     return tree, result_of(game, payoff)
