@@ -6,8 +6,9 @@ node, mutated in place: the transient side of Clojure's transient /
 persistent! idiom; the callers read them from a persistent tree as they go and
 write back the records that changed). Every option of the phases is an option
 of this one loop: the rule (the built-in ones rated inline from kept keys), the
-backup (``'mean'`` or ``'expectimax'``), MCTS-Solver (``Solver``), a rollout
-agent, games whose states repeat. Property tests hold it to the phases, draw
+backup (``'mean'`` or ``'expectimax'``), MCTS-Solver (``Solver``), score bounds
+(``Bounds``), RAVE / GRAVE (AMAF statistics in ``Stats.A``), a rollout agent,
+games whose states repeat. Property tests hold it to the phases, draw
 for draw, on generated games.
 
 A dive, as ``fnmcts.mcts.phases.uct``:
@@ -122,6 +123,7 @@ class Stats:
         self.solver = None
         self.A = {}  # RAVE: node -> {(player, move): [visits, score]}, the AMAF statistics of its record
         self.B = {}  # score bounds: node -> (pessimistic, optimistic), the bounds of its record
+        self.G = {}  # graph backup: node -> [own results' sum, {child: [edge visits, player choosing]}]
         self.grow()
 
     def use_values(self):
@@ -189,6 +191,10 @@ class Stats:
                         self.A[i] = {key: list(entry) for key, entry in amaf.items()}
                     if kept is not None:
                         self.B[i] = kept
+                    graph = rec._g if type(rec) is Record else rec.get("graph")
+                    if graph is not None:
+                        node = self.graph.node
+                        self.G[i] = [graph[0], {node(c): [n, who] for c, n, who in graph[1]}]
 
     def set(self, i, counts, proof=None):
         """Store ``counts`` = ``(visits, score, wins, draws, value)`` and ``proof`` at node ``i``."""
@@ -207,6 +213,7 @@ class Stats:
         self.dropped.add(i)
         self.A.pop(i, None)
         self.B.pop(i, None)
+        self.G.pop(i, None)
         if self.E is not self.S:
             self.E[i] = 0
         if self.K is not None:
@@ -880,6 +887,43 @@ def _rave_choice(g, stats, d, k, path, parent, solver, rave, chosen, bounds=None
     return kids[best]
 
 
+def _graph_backup(stats, path, movers, res, K):
+    """``phases.backup``'s ``backup='graph'``: one more visit of each edge of ``path``, then the values, deepest first.
+
+    The last node of the path keeps the dive's result among its own; every
+    node's value is ``phases.graph_value``: its own results and its children's
+    values weighted by the edge visits, over its visits.
+    """
+    N, S, V, E, G = stats.N, stats.S, stats.V, stats.E, stats.G
+    last = len(path) - 1
+    for t, node in enumerate(path):
+        entry = G.get(node)
+        if entry is None:
+            entry = G[node] = [0.0, {}]
+        if t < last:
+            edge = entry[1].get(path[t + 1])
+            if edge is None:
+                entry[1][path[t + 1]] = [1, movers[t + 1]]
+            else:
+                edge[0] += 1
+        else:
+            entry[0] = entry[0] + res[movers[t]]
+    for t in range(last, -1, -1):
+        node, m = path[t], movers[t]
+        own, edges = G[node]
+        total = own
+        for child, (visits, who) in edges.items():
+            if child >= stats.known:
+                stats.grow()
+            q = V[child] if V[child] is not None else S[child] / N[child]
+            total += visits * (q if who == m else 1.0 - q)
+        n = N[node]
+        v = V[node] = total / n
+        E[node] = v * n
+        if K is not None:
+            K[node] = stats.key(E[node], n)
+
+
 def _amaf_backup(A, path, chosen, keys, res):
     """Count the dive's moves in the AMAF statistics of every node of ``path`` (``phases.backup``'s ``played``).
 
@@ -945,6 +989,7 @@ def dives(
     touched=None,
     rave=None,
     bounds=None,
+    graph_backup=False,
 ):
     """Run up to ``n`` dives from ``root``; return ``(dives run, last path, payoff, proven value)``.
 
@@ -973,6 +1018,8 @@ def dives(
     (``phases.select``'s ``rave``): the ratings blend in the AMAF statistics
     (``stats.A``), the playouts keep their moves (through the protocol: the
     same draws) and every dive counts them (``phases.backup``'s ``played``).
+    ``graph_backup`` (with ``expectimax``: the ratings read the values):
+    ``phases.backup``'s ``backup='graph'``, the edge visits kept in ``stats.G``.
     ``bounds``: a ``Bounds`` (score bounds) whose bounds prune the children a
     dive may enter, end a dive at a node whose bounds meet, and are updated
     along the path after each dive.
@@ -1030,6 +1077,8 @@ def dives(
     by_mover = tuple(enumerate(groups))
     bounding = bounds is not None
     filtering = solving or bounding
+    if graph_backup and g.num_players > 2:
+        raise ValueError("backup='graph' values a child for its parent's mover: one or two players (zero-sum)")
     track = solving or expectimax or repeats or raving or bounding  # the path in order: the options that read it
 
     ucb1_rule, tutorial_rule = mode == 1, mode == 2
@@ -1184,13 +1233,16 @@ def dives(
                     D[node] += 1
             nodes.clear()
         if expectimax:
-            for node, m in zip(reversed(path), reversed(movers)):
-                nn = N[node]
-                v = node_value(g, stats, node, m, S[node] / nn)
-                v = V[node] = 0.0 if v < 0.0 else 1.0 if v > 1.0 else v
-                E[node] = v * nn
-                if K is not None:
-                    K[node] = key(E[node], nn)
+            if graph_backup:
+                _graph_backup(stats, path, movers, res, K)
+            else:
+                for node, m in zip(reversed(path), reversed(movers)):
+                    nn = N[node]
+                    v = node_value(g, stats, node, m, S[node] / nn)
+                    v = V[node] = 0.0 if v < 0.0 else 1.0 if v > 1.0 else v
+                    E[node] = v * nn
+                    if K is not None:
+                        K[node] = key(E[node], nn)
         if solving and not fresh:  # a dive that ended at a new node proves nothing: its children are not known yet
             solver.prove_path(path)
         if bounding:

@@ -7,7 +7,10 @@ neither a win, a loss nor a draw), ``value`` (the expectimax estimate, with
 ``backup='expectimax'``), ``proven`` (the exact value MCTS-Solver proved) and
 ``amaf`` (with RAVE: the all-moves-as-first statistics of the moves played below
 the state, ``{(player, move): (visits, score)}``) and ``bounds`` (with score
-bounds: the pessimistic and optimistic payoff tuples its exact value lies between).
+bounds: the pessimistic and optimistic payoff tuples its exact value lies between)
+and ``graph`` (with ``backup='graph'``: ``(own, edges)``, the sum of the results of the
+dives that ended at the state and, per child entered from it, ``(child, visits,
+player choosing)``, in the order first entered).
 A payoff is rescaled to [0, 1] on the game's ``payoff_range``: above 1/2 a win,
 1/2 a draw, below a loss. The tutorial's records, ``{'win': w, 'loss': l}``,
 are the records of a game that pays only wins and losses.
@@ -66,21 +69,21 @@ WIN = "win"
 LOSS = "loss"
 DRAW = "draw"
 
-_ORDER = ("win", "loss", "draw", "score", "value", "proven", "amaf", "bounds")
+_ORDER = ("win", "loss", "draw", "score", "value", "proven", "amaf", "bounds", "graph")
 
 
 _set = object.__setattr__
-_SLOTS = ("_w", "_l", "_d", "_s", "_v", "_p", "_a", "_b")
-"""The slot of each key of ``_ORDER``: win, loss (always there), draw, score, value, proven, amaf, bounds (None: absent)."""
+_SLOTS = ("_w", "_l", "_d", "_s", "_v", "_p", "_a", "_b", "_g")
+"""The slot of each key of ``_ORDER``: win, loss (always there), draw, score, value, proven, amaf, bounds, graph (None: absent)."""
 
 
 class Record(Mapping):
     """The statistics of one state in the tree, for the player who moved into it.
 
-    An immutable map of at most eight keys, listed and printed in a fixed order
-    (``win, loss, draw, score, value, proven, amaf, bounds``) whatever the process's string
+    An immutable map of at most nine keys, listed and printed in a fixed order
+    (``win, loss, draw, score, value, proven, amaf, bounds, graph``) whatever the process's string
     hashing; equal to any map with the same items (a dict, a pmap) and hashed
-    as a pmap is. ``set`` returns a new record, as a pmap's does. The eight
+    as a pmap is. ``set`` returns a new record, as a pmap's does. The nine
     fields sit in slots (an absent key holds None), so a record costs one
     small object.
 
@@ -100,8 +103,8 @@ class Record(Mapping):
         _set(self, "_hash", None)
 
     @classmethod
-    def _of(cls, w, l, d=None, s=None, v=None, p=None, a=None, b=None):
-        """A record of its eight fields (None: absent), unchecked."""
+    def _of(cls, w, l, d=None, s=None, v=None, p=None, a=None, b=None, g=None):
+        """A record of its nine fields (None: absent), unchecked."""
         rec = cls.__new__(cls)
         _set(rec, "_w", w)
         _set(rec, "_l", l)
@@ -111,11 +114,12 @@ class Record(Mapping):
         _set(rec, "_p", p)
         _set(rec, "_a", a)
         _set(rec, "_b", b)
+        _set(rec, "_g", g)
         _set(rec, "_hash", None)
         return rec
 
     def _fields(self):
-        return (self._w, self._l, self._d, self._s, self._v, self._p, self._a, self._b)
+        return (self._w, self._l, self._d, self._s, self._v, self._p, self._a, self._b, self._g)
 
     def _items(self):
         return tuple((k, x) for k, x in zip(_ORDER, self._fields()) if x is not None)
@@ -206,7 +210,7 @@ def record(win=0, loss=0, value=None, *, draw=0, score=None, proven=None) -> Rec
     return make_record(win, loss, draw, score, value, proven)
 
 
-def make_record(win, loss, draw=0, score=None, value=None, proven=None, amaf=None, bounds=None) -> Record:
+def make_record(win, loss, draw=0, score=None, value=None, proven=None, amaf=None, bounds=None, graph=None) -> Record:
     """``record`` without the checks, for counts the engine has kept (the freeze of a search).
 
     >>> make_record(3, 1, draw=0, score=3.0)
@@ -214,7 +218,7 @@ def make_record(win, loss, draw=0, score=None, value=None, proven=None, amaf=Non
     """
     if score is not None and score == (win + draw / 2 if draw else win):
         score = None
-    return Record._of(win, loss, draw or None, score, value, proven, amaf or None, bounds)
+    return Record._of(win, loss, draw or None, score, value, proven, amaf or None, bounds, graph)
 
 
 EMPTY_RECORD = record()
@@ -476,7 +480,7 @@ def add_payoff(rec, x) -> Record:
     """The record with one more rescaled payoff ``x`` in [0, 1]: a win above 1/2, a draw at 1/2, else a loss.
 
     The one increment of the backup: visits + 1 and score + ``x``; ``value``,
-    ``proven``, ``amaf`` and ``bounds`` stay as they were.
+    ``proven``, ``amaf``, ``bounds`` and ``graph`` stay as they were.
 
     >>> add_payoff(record(win=1, loss=1), 1), add_payoff(record(win=1, loss=1), 0.5)
     (Record(win=2, loss=1), Record(win=1, loss=1, draw=1))
@@ -491,7 +495,7 @@ def add_payoff(rec, x) -> Record:
         d += 1
     else:
         l += 1
-    return make_record(w, l, d, s + x, v, rec.get("proven"), rec.get("amaf"), rec.get("bounds"))
+    return make_record(w, l, d, s + x, v, rec.get("proven"), rec.get("amaf"), rec.get("bounds"), rec.get("graph"))
 
 
 def builtin_rule(rule):

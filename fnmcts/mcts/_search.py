@@ -144,7 +144,12 @@ def _record_of(stats, i) -> Record:
     amaf = stats.A.get(i) if stats.A else None
     if amaf is not None:
         amaf = pmap({key: tuple(entry) for key, entry in amaf.items()})
-    return make_record(w, n - w - d, d, stats.S[i], stats.V[i], stats.P[i], amaf, stats.B.get(i) if stats.B else None)
+    graph = stats.G.get(i) if stats.G else None
+    if graph is not None:
+        states = stats.graph.states
+        graph = (graph[0], tuple((states[c], n_, who) for c, (n_, who) in graph[1].items()))
+    return make_record(w, n - w - d, d, stats.S[i], stats.V[i], stats.P[i], amaf, stats.B.get(i) if stats.B else None,
+                       graph)
 
 
 def _record_at(stats, i) -> Record:
@@ -234,7 +239,7 @@ def _step(game, tree, state, rng, iterations, opts, graph=None, root_rule=None):
     except IndexError:
         entry = None
     if entry is None or entry[0] is not opts:  # options are values: the same object, the same selector
-        expectimax = opts.backup == "expectimax"
+        expectimax = opts.backup != "mean"  # the ratings read the values (expectimax, graph)
         entry = (opts, opts.solver, expectimax, opts.rollout, _selector(opts.selection(), expectimax))
         _LAST_OPTIONS[:] = [entry]
     _, solver, expectimax, rollout, select = entry
@@ -253,7 +258,7 @@ def _step(game, tree, state, rng, iterations, opts, graph=None, root_rule=None):
     _, _, payoff, _ = dives(
         g, stats, root, kept.mover, iterations, rng, select,
         expectimax=expectimax, solver=kept.solver, rollout=rollout, touched=touched, root_rule=root_rule,
-        rave=opts.rave_args(), bounds=Bounds(g, stats) if opts.bounds else None,
+        rave=opts.rave_args(), bounds=Bounds(g, stats) if opts.bounds else None, graph_backup=opts.backup == "graph",
     )
     states, N, N0 = g.states, stats.N, stats.N0
     if touched is None:
@@ -659,7 +664,7 @@ def search(
     g, stats, proofs = _working(game, graph, tree, solver, whole=max_nodes is not None)
     root = g.node(state)
     stats.grow()
-    expectimax = backup == "expectimax"
+    expectimax = backup != "mean"  # the ratings read the values (expectimax, graph)
     select = _selector(rule, expectimax)
     mover = _root_mover(game, state)
     bounded = Bounds(g, stats) if opts.bounds else None
@@ -683,6 +688,7 @@ def search(
             root_rule=root_rule,
             rave=opts.rave_args(),
             bounds=bounded,
+            graph_backup=backup == "graph",
         )
         budget.spent(size)
         if progress is not None:
@@ -911,7 +917,7 @@ def mcts_move(
     root_rule = _root_rule(game, state, opts.root, iterations, rng)
     budget = _Budget(iterations, seconds, stop)
     done = 0
-    expectimax = backup == "expectimax"
+    expectimax = backup != "mean"  # the ratings read the values (expectimax, graph)
     select, mover = _selector(rule, expectimax), _root_mover(game, state)
     bounded = Bounds(g, stats) if opts.bounds else None
     while not (proofs is not None and proofs.lookup(root) is not None):
@@ -935,6 +941,7 @@ def mcts_move(
             root_rule=root_rule,
             rave=opts.rave_args(),
             bounds=bounded,
+            graph_backup=backup == "graph",
         )
         budget.spent(ran)
         done += ran

@@ -52,7 +52,9 @@ The options are those of every search of fnmcts (``search``, ``mcts_move``):
 expectimax estimate over its children, and the ratings read it),
 ``solver=True`` (MCTS-Solver: exact values proven from the children, kept in
 the records under ``proven``), ``rollout`` (the agent of the playouts),
-``rave=k`` (RAVE / GRAVE with UCB1: every record on the path also keeps
+``backup='graph'`` (a transposition-aware backup: every record on the path
+keeps the visits of its edges to its children and its value is worked out from
+theirs, weighted by those visits), ``rave=k`` (RAVE / GRAVE with UCB1: every record on the path also keeps
 ``amaf``, the all-moves-as-first statistics of the moves played below it, and
 the ratings blend them in; ``rave_ref``: GRAVE's threshold), ``bounds=True``
 (score bounds: every record on the path also keeps ``bounds``, the
@@ -91,10 +93,11 @@ from ._tree import Tree
 
 __all__ = ["Step", "Path", "select", "expand", "simulate", "backup", "uct", "proof", "result_of", "BACKUPS",
            "amaf_keys", "amaf_table", "bounds_of", "derive_bounds", "decision_bounds",
-           "bounded_children"]
+           "bounded_children", "graph_value"]
 
-BACKUPS = ("mean", "expectimax")
-"""How results go back up the tree: the mean of the results, or expectimax over the children."""
+BACKUPS = ("mean", "expectimax", "graph")
+"""How results go back up the tree: the mean of the results, expectimax over the children, or the graph's
+children weighted by edge visits."""
 
 
 # -- the path: what selection saw ---------------------------------------------------------
@@ -242,7 +245,7 @@ def select(game, tree, state, rng: random.Random, rule=ucb, *, backup: str = "me
         check_rng(rng)
     else:
         replay = iter(replay)
-    expectimax = _check_backup(backup) == "expectimax"
+    expectimax = _check_backup(backup) != "mean"  # the ratings read the values (expectimax, graph)
     builtin = builtin_rule(rule) or ()
     if rave is not None and builtin[:1] != ("ucb1",):
         raise ValueError(f"rave blends into UCB1's rating: it needs rule=ucb1 (or a partial of it), got {rule!r}")
@@ -433,7 +436,20 @@ def backup(game, tree, path: Path, payoff, *, backup: str = "mean", solver: bool
     decide them (deepest first, stopping at the first that is not), and keep
     their exact value under ``proven``; a path that ended at a new state proves
     nothing (a state is proven from its children once a dive has gone through
-    it: the search knows them then). Only the records of the path change.
+    it: the search knows them then). With ``backup='graph'`` (a tree whose
+    states transpose), every record on the path keeps ``graph``: the results of
+    the dives that ended at its state, and the visits of each edge to a child;
+    its ``value`` is then ``graph_value``, recomputed deepest first from its
+    children's values weighted by the edge visits (KataGo's graph search), not
+    the mean of every result that passed through it. ``played`` (RAVE): the
+    moves and chance outcomes of the playout (``simulate(..., moves=True)``;
+    ``()`` when the dive ended without one): every record on the path then
+    also counts, in ``amaf``, each ``(player, move)`` of ``amaf_keys`` played at
+    or below its state in this dive once, with that player's rescaled payoff.
+    ``bounds=True`` (score bounds): every record on the path but a new state's
+    (its children are not known yet) then keeps ``bounds``, the pessimistic
+    and optimistic bounds of its exact value that its children give
+    (``derive_bounds``), deepest first. Only the records of the path change.
 
     >>> from fnmcts.games import Nim
     >>> game = Nim(heap=3, max_take=2)
@@ -442,12 +458,27 @@ def backup(game, tree, path: Path, payoff, *, backup: str = "mean", solver: bool
     True
     """
     expectimax = _check_backup(backup) == "expectimax"
+    graphed = backup == "graph"
     x = rescaler(game)(payoff)
     nodes = path.nodes
     new = {}
     for state, mover in nodes:
         rec = tree.get(state)
         new[state] = add_payoff(EMPTY_RECORD if rec is None else rec, x[mover])
+    if graphed:
+        if getattr(game, "num_players", 1) > 2:
+            raise ValueError("backup='graph' values a child for its parent's mover: one or two players (zero-sum)")
+        last = len(nodes) - 1
+        for t, (state, mover) in enumerate(nodes):
+            own, edges = new[state].get("graph") or (0.0, ())
+            if t < last:
+                edges = _one_more_edge(edges, *nodes[t + 1])
+            else:
+                own = own + x[mover]
+            new[state] = new[state].set("graph", (own, edges))
+        known = _Overlay(tree, new)
+        for state, mover in reversed(nodes):
+            new[state] = new[state].set("value", graph_value(known, state, mover))
     if expectimax or solver:
         known = _Overlay(tree, new)
         if expectimax:
@@ -484,6 +515,41 @@ def backup(game, tree, path: Path, payoff, *, backup: str = "mean", solver: bool
 
 
 _EMPTY_TABLE = pmap()
+
+
+def _one_more_edge(edges, child, chooser) -> tuple:
+    """``edges`` with one more visit of the edge to ``child`` (added last, entered by ``chooser``, when new)."""
+    for j, (c, n, who) in enumerate(edges):
+        if c == child:
+            return edges[:j] + ((c, n + 1, who),) + edges[j + 1:]
+    return edges + ((child, 1, chooser),)
+
+
+def graph_value(tree, state, mover) -> float:
+    """The value of ``state`` for ``mover`` from its own results and its children's values, by edge visits.
+
+    ``(own + sum(visits(edge) * value(child))) / visits(state)``, where ``own``
+    is the sum of the results of the dives that ended at ``state`` and a
+    child's value is its record's ``value`` (its mean if it keeps none), for
+    ``mover``: as it is when the player choosing is ``mover``, its complement
+    otherwise (two players, zero-sum). In a tree (no transpositions) every
+    edge's visits are the child's, so this is the mean of the results; where
+    children are shared, a child's results that came through another parent
+    count by this parent's visits of it (KataGo's graph search notes).
+
+    >>> tree = {"a": record(1, 3).set("graph", (1.0, (("b", 3, 0),))), "b": record(2, 8, value=0.25)}
+    >>> graph_value(tree, "a", 0)  # (1 + 3 * 0.25) / 4
+    0.4375
+    """
+    rec = tree.get(state)
+    n = counts_of(rec)[0]
+    own, edges = rec.get("graph") or (0.0, ())
+    total = own
+    for child, visits_, who in edges:
+        c = counts_of(tree.get(child))
+        q = c[4] if c[4] is not None else c[1] / c[0]
+        total += visits_ * (q if who == mover else 1.0 - q)
+    return total / n
 
 
 def amaf_keys(game, path: Path, played=()) -> list:
