@@ -166,3 +166,20 @@ def test_trace_takes_the_graph_backup():
     game = Nim(heap=9, max_take=3)
     t = trace(game, game.start(), 60, random.Random(5), rule="ucb1", backup="graph")
     assert t.tree(60) == search(game, game.start(), 60, random.Random(5), rule="ucb1", backup="graph")
+
+
+@pytest.mark.parametrize("opts", [{"backup": "graph"}, {"bounds": True}, {"rave": 10, "rave_ref": 5}], ids=str)
+def test_the_enhancements_run_on_a_bounded_tree_and_on_a_tree_kept_between_moves(opts):
+    """A bounded search drops states (a graph value then leaves out the edges to them), and an agent with
+    memory continues on the subtree it kept: both run, and what the records keep stays in range."""
+    game = TicTacToe()
+    tree = search(game, game.start(), 3_000, random.Random(1), max_nodes=200, **opts)
+    assert len(tree) <= 200
+    for rec in dict(tree).values():
+        assert 0.0 <= rec.get("value", 0.5) <= 1.0
+    from fnmcts.mcts import mcts_agent
+    from fnmcts.matches import play_game
+
+    agent = mcts_agent(200, reuse=True, **opts)
+    result = play_game(game, agent, agent, rng=random.Random(2))
+    assert result.payoff in ((1, -1), (0, 0), (-1, 1))

@@ -911,14 +911,18 @@ def _graph_backup(stats, path, movers, res, K):
     for t in range(last, -1, -1):
         node, m = path[t], movers[t]
         own, edges = G[node]
-        total = own
+        n = N[node]
+        total, weight = own, n - sum(visits for visits, _ in edges.values())
         for child, (visits, who) in edges.items():
             if child >= stats.known:
                 stats.grow()
-            q = V[child] if V[child] is not None else S[child] / N[child]
+            nc = N[child]
+            if nc is None:  # dropped by a bounded tree: its edge counts for nothing (``phases.graph_value``)
+                continue
+            q = V[child] if V[child] is not None else S[child] / nc
             total += visits * (q if who == m else 1.0 - q)
-        n = N[node]
-        v = V[node] = total / n
+            weight += visits
+        v = V[node] = total / weight if weight else S[node] / n
         E[node] = v * n
         if K is not None:
             K[node] = stats.key(E[node], n)

@@ -535,21 +535,27 @@ def graph_value(tree, state, mover) -> float:
     otherwise (two players, zero-sum). In a tree (no transpositions) every
     edge's visits are the child's, so this is the mean of the results; where
     children are shared, a child's results that came through another parent
-    count by this parent's visits of it (KataGo's graph search notes).
+    count by this parent's visits of it (KataGo's graph search notes). A
+    child no longer in the tree (a bounded search dropped it) counts for
+    nothing, nor do its edge's visits.
 
     >>> tree = {"a": record(1, 3).set("graph", (1.0, (("b", 3, 0),))), "b": record(2, 8, value=0.25)}
     >>> graph_value(tree, "a", 0)  # (1 + 3 * 0.25) / 4
     0.4375
     """
     rec = tree.get(state)
-    n = counts_of(rec)[0]
+    n, s, *_ = counts_of(rec)
     own, edges = rec.get("graph") or (0.0, ())
-    total = own
+    total, weight = own, n - sum(visits_ for _, visits_, _ in edges)  # weight: the dives that ended here, so far
     for child, visits_, who in edges:
-        c = counts_of(tree.get(child))
+        child_rec = tree.get(child)
+        if child_rec is None:  # a child no longer in the tree (a bounded search dropped it): its edge goes too
+            continue
+        c = counts_of(child_rec)
         q = c[4] if c[4] is not None else c[1] / c[0]
         total += visits_ * (q if who == mover else 1.0 - q)
-    return total / n
+        weight += visits_
+    return total / weight if weight else s / n
 
 
 def amaf_keys(game, path: Path, played=()) -> list:
