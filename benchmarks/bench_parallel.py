@@ -15,9 +15,13 @@ Jobs: ``simulate(ShutTheBox(), 10_000_000)`` in chunks of 50,000; a tournament
 of 400 games of ``mcts_agent(300, solver=False)`` against a random player on
 Nim(21) in chunks of 25; and the root-parallel search: ``mcts_move`` of
 100,000 dives on tic-tac-toe, no solver, with ``workers=2`` (the library's own
-pool, started at the first call and kept for the process) against a plain
-in-process search of the same 100,000 dives (one tree, no chunks; the baseline)
-and against the same chunks run one after the other here (``workers=1``).
+pool, started at the first call and kept for the process; the default split of
+``ROOT_TREES`` independent trees, each one worker's task for its whole share)
+against a plain in-process search of the same 100,000 dives (one tree; the
+baseline), against the same trees grown one after the other here
+(``workers=1``, the same move and dives: checked), and against the old split of
+20 trees of 5,000 dives (``chunk_size=5000``), where every tree regrows from
+the root.
 Targets: >= 1.7x on 2 cores for simulate and the tournament, >= 1.6x for the
 root-parallel search over the plain search.
 """
@@ -35,6 +39,7 @@ from harness import Bench  # noqa: E402
 from fnmcts.games import Nim, ShutTheBox, TicTacToe  # noqa: E402
 from fnmcts.matches import random_agent, tournament  # noqa: E402
 from fnmcts.mcts import mcts_agent, mcts_move  # noqa: E402
+from fnmcts.mcts._search import ROOT_TREES  # noqa: E402
 from fnmcts.montecarlo import simulate  # noqa: E402
 from fnmcts.parallel import worker_pool  # noqa: E402
 from fnmcts.rng import make_rng  # noqa: E402
@@ -108,12 +113,13 @@ def main(argv=None) -> int:
         root = None if "root" not in jobs else bench.compare(
             f"mcts_move, {dives:,} dives on tic-tac-toe from the start, no solver",
             {"plain search in this process": lambda: search(),
-             f"the same chunks of {chunk:,} one after the other (workers=1)": lambda: search(workers=1,
-                                                                                             chunk_size=chunk),
-             "root-parallel, workers=2": lambda: search(workers=2, chunk_size=chunk)},
+             f"the same {ROOT_TREES} trees one after the other (workers=1)": lambda: search(workers=1),
+             f"{-(-dives // chunk)} trees of {chunk:,} dives (chunk_size={chunk}), workers=2": lambda: search(
+                 workers=2, chunk_size=chunk),
+             f"root-parallel, workers=2 ({ROOT_TREES} trees, the default)": lambda: search(workers=2)},
             work=dives, unit="dives",
-            check=lambda r: _same({k: (v.move, v.iterations) for k, v in r.items() if "workers" in k},
-                                  [k for k in r if "workers" in k]),
+            check=lambda r: _same({k: (v.move, v.iterations) for k, v in r.items() if "default" in k or "one after" in k},
+                                  [k for k in r if "default" in k or "one after" in k]),
         )
     finally:
         if client is not None:

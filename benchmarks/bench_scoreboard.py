@@ -9,9 +9,11 @@ state where a player chooses (chance and the end excluded); the scoreboard
 draws ``--decisions`` of them uniformly from all the game's decisions (``all``:
 every one) and, for each variant and budget, runs one ``mcts_move`` of that
 many dives from each (a fresh tree, a seed of its own), then judges the move
-against the exact values. A cell spends at most ``--cell-dives`` dives (one
-million by default): at 10,000 dives a decision it scores the first 100 of
-the drawn decisions, the same for every variant.
+against the exact values. A cell spends about ``--cell-dives`` dives at most (one
+million by default, counted as the searches run: a search the solver ends
+early spends fewer): it scores the drawn decisions in order until they are
+spent, so at 10,000 dives a decision on a game that the solver does not cut
+short it scores the first hundred or so (chunks of 25), the cell saying how many.
 
 * **best**: the share of decisions where the move is exact-best (its exact
   value equals the best move's), with its 95% Wilson interval;
@@ -36,7 +38,9 @@ import math
 import random
 import sys
 import time
+from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -51,14 +55,91 @@ from fnmcts.games.shut_the_box import ShutTheBox  # noqa: E402
 from fnmcts.mcts import mcts_move  # noqa: E402
 from fnmcts.mcts.enhancements import decisive_agent  # noqa: E402
 from fnmcts.montecarlo import mean_interval, wilson_interval  # noqa: E402
-from fnmcts.protocol import CHANCE, payoff_range, state_to_json  # noqa: E402
+from fnmcts.protocol import CHANCE, GameBase, payoff_range, state_to_json  # noqa: E402
 from fnmcts.rng import child_seed  # noqa: E402
+
+
+@lru_cache(maxsize=None)
+def _lines(rows, columns, connect) -> tuple:
+    """The lines of ``connect`` cells of a ``rows`` x ``columns`` board (cells column by column from the bottom)."""
+    found = []
+    for c in range(columns):
+        for r in range(rows):
+            for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1)):
+                end_c, end_r = c + (connect - 1) * dc, r + (connect - 1) * dr
+                if 0 <= end_c < columns and 0 <= end_r < rows:
+                    found.append(tuple((c + i * dc) * rows + r + i * dr for i in range(connect)))
+    return tuple(found)
+
+
+@dataclass(frozen=True)
+class ConnectFour(GameBase):
+    """Connect Four on a small board: drop a disc in a column; four in a row (any direction) wins; a full board draws.
+
+    A state is ``(cells, to_move)`` with ``cells`` a tuple of ``rows * columns``
+    cells column by column from the bottom (0 empty, 1 the first player's
+    disc, 2 the second's); a move is a column that is not full. Payoffs
+    ``(1, -1)``, ``(-1, 1)`` or ``(0, 0)``.
+
+    >>> game = ConnectFour()
+    >>> state = game.start()
+    >>> for column in (0, 1, 0, 1, 0, 1, 0):
+    ...     state = game.play(state, column)
+    >>> game.to_move(state), game.payoff(state)
+    (None, (1, -1))
+    """
+
+    rows: int = 4
+    columns: int = 4
+    connect: int = 4
+    num_players = 2
+    name = "connect-four"
+
+    def start(self):
+        return ((0,) * (self.rows * self.columns), 0)
+
+    def _winner(self, cells):
+        for line in _lines(self.rows, self.columns, self.connect):
+            mark = cells[line[0]]
+            if mark and all(cells[i] == mark for i in line):
+                return mark
+        return 0
+
+    def to_move(self, state):
+        cells, player = state
+        if self._winner(cells) or 0 not in cells:
+            return None
+        return player
+
+    def possible_moves(self, state):
+        if self.to_move(state) is None:
+            return ()
+        cells, rows = state[0], self.rows
+        return tuple(c for c in range(self.columns) if cells[c * rows + rows - 1] == 0)
+
+    def play(self, state, move):
+        cells, player = state
+        rows = self.rows
+        if move not in self.possible_moves(state):
+            raise ValueError(f"illegal move {move!r}: a move is a column not full, one of {self.possible_moves(state)}")
+        base = move * rows
+        height = next(r for r in range(rows) if cells[base + r] == 0)
+        cells = cells[:base + height] + (player + 1,) + cells[base + height + 1:]
+        return (cells, 1 - player)
+
+    def payoff(self, state):
+        mark = self._winner(state[0])
+        if not mark and 0 in state[0]:
+            raise ValueError(f"the game is not over at {state!r}")
+        return ((1, -1), (-1, 1), (0, 0))[(mark - 1) if mark else 2]
+
 
 BUDGETS = (16, 64, 256, 1_000, 10_000)
 """Dives a decision."""
 
 GAMES = {
     "tic-tac-toe": TicTacToe,
+    "connect-four-4x4": ConnectFour,
     "pig-30": lambda: Pig(goal=30),
     "shut-the-box": ShutTheBox,
     "shut-the-box-low-sum": lambda: ShutTheBox(dice="low-sum"),
@@ -143,11 +224,14 @@ class Exact:
 
 
 def _moves(job):
-    """``[move, ...]``: the variant's move at each decision of the job (a worker's unit of work)."""
+    """``[(move, dives), ...]``: the variant's move at each decision of the job and the dives it took (a worker's unit of work)."""
     name, options, budget, seed, states, first = job
     game = GAMES[name]()
-    return [mcts_move(game, state, budget, random.Random(child_seed(seed, first + i)), **options).move
-            for i, state in enumerate(states)]
+    found = []
+    for i, state in enumerate(states):
+        chosen = mcts_move(game, state, budget, random.Random(child_seed(seed, first + i)), **options)
+        found.append((chosen.move, chosen.iterations))
+    return found
 
 
 def _jobs(name, options, budget, seed, states, size=25):
@@ -197,6 +281,32 @@ def markdown(board: dict, budgets) -> str:
     return "\n".join(lines)
 
 
+def tables(documents) -> str:
+    """The tables of several runs' JSON documents (``--json``), one per game, each under the line of its run.
+
+    A game found in more than one document takes its rows from each in
+    turn (a later run adds variants, or runs one again: the later row wins).
+    """
+    games, runs = {}, {}
+    for document in documents:
+        load = document.get("load_at_start", [float("nan")])[0], document.get("load_at_end", [float("nan")])[0]
+        given = document.get("arguments", {})
+        run_line = (f"{document['date']}, load {load[0]:.1f} to {load[1]:.1f}, {document.get('seconds', 0):,.0f} s"
+                    + (f"; `{given['command']}`" if "command" in given else ""))
+        for name, entry in document["scoreboard"].items():
+            kept = games.setdefault(name, {**entry, "variants": {}})
+            kept["sampled"] = max(kept["sampled"], entry["sampled"])
+            for variant, cells in entry["variants"].items():
+                kept["variants"].setdefault(variant, {}).update(cells)
+            runs.setdefault(name, []).append(run_line)
+    budgets = sorted({int(b) for entry in games.values() for cells in entry["variants"].values() for b in cells})
+    parts = []
+    for name, entry in games.items():
+        parts.append("Measured " + "; then ".join(runs[name]) + ".\n")
+        parts.append(markdown({name: entry}, budgets))
+    return "\n".join(parts)
+
+
 def speed(bench, variants, seed) -> dict:
     """The dives a second of each variant, searching the same tic-tac-toe decisions (interleaved rounds)."""
     exact = Exact("tic-tac-toe")
@@ -215,7 +325,26 @@ def speed(bench, variants, seed) -> dict:
                          {v: contender(VARIANTS[v]) for v in variants}, unit="dives")
 
 
-def run(bench, names, variants, budgets, count, seed, executor=None, cell_dives=None) -> dict:
+def _spend(jobs, executor, cell_dives, workers=1) -> list:
+    """The moves of the jobs, in order, until ``cell_dives`` dives are spent (every job's when None).
+
+    The search stops early where the solver proves the root, so a cell scores
+    every drawn decision where its dives allow, and otherwise a prefix of
+    them (itself a uniform sample), the same for every variant of a budget
+    only when their dives are alike: the cell says how many it scored.
+    """
+    moves, spent, width = [], 0, 1 if executor is None else max(1, workers)
+    for at in range(0, len(jobs), width):
+        batch = jobs[at:at + width]
+        for chunk in (map(_moves, batch) if executor is None else executor.map(_moves, batch)):
+            moves += [move for move, _ in chunk]
+            spent += sum(dives for _, dives in chunk)
+        if cell_dives is not None and spent >= cell_dives:
+            break
+    return moves
+
+
+def run(bench, names, variants, budgets, count, seed, executor=None, cell_dives=None, workers=1) -> dict:
     board = {}
     for name in names:
         exact = Exact(name)
@@ -227,10 +356,8 @@ def run(bench, names, variants, budgets, count, seed, executor=None, cell_dives=
             cells = entry["variants"][variant] = {}
             for budget in budgets:
                 started = time.perf_counter()
-                scored = states if cell_dives is None else states[: max(1, cell_dives // budget)]
-                jobs = _jobs(name, VARIANTS[variant], budget, seed, scored)
-                chunks = list(map(_moves, jobs) if executor is None else executor.map(_moves, jobs))
-                moves = [m for chunk in chunks for m in chunk]
+                moves = _spend(_jobs(name, VARIANTS[variant], budget, seed, states), executor, cell_dives, workers)
+                scored = states[: len(moves)]
                 cell = score(exact, scored, moves)
                 cell["seconds"] = round(time.perf_counter() - started, 2)
                 cells[str(budget)] = cell
@@ -252,9 +379,21 @@ def main(argv=None) -> int:
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
         parser.add_argument("--markdown", default=None, help="write the tables to this file ('-': print them)")
+        parser.add_argument("--no-speed", action="store_true", help="skip the variants' speed on tic-tac-toe (a run in parts)")
+        parser.add_argument("--tables", default=None, nargs="+", metavar="JSON",
+                            help="measure nothing: the tables of these runs' --json documents (to --markdown, or printed)")
 
     bench = Bench("bench_scoreboard", __doc__, argv, options=options)
     args = bench.args
+    if args.tables:
+        text = tables([json.loads(Path(p).read_text(encoding="utf-8")) for p in args.tables])
+        if args.markdown and args.markdown != "-":
+            Path(args.markdown).write_text(text + "\n", encoding="utf-8")
+        else:
+            print(text)
+        return 0
+    bench.result["arguments"] = {"command": "python benchmarks/bench_scoreboard.py " + " ".join(
+        sys.argv[1:] if argv is None else argv)}
 
     def listed(text, known, quick, what):
         if text is None:
@@ -270,12 +409,13 @@ def main(argv=None) -> int:
     budgets = [int(b) for b in args.budgets.split(",")] if args.budgets else list(bench.size(BUDGETS, (16, 64)))
     count = None if args.decisions == "all" else bench.size(int(args.decisions), 12)
     started = time.perf_counter()
-    speed(bench, variants, args.seed)
+    if not args.no_speed:
+        speed(bench, variants, args.seed)
     if args.workers > 1:
         from fnmcts.parallel import worker_pool
 
         with worker_pool(args.workers) as pool:
-            board = run(bench, names, variants, budgets, count, args.seed, pool, args.cell_dives)
+            board = run(bench, names, variants, budgets, count, args.seed, pool, args.cell_dives, args.workers)
     else:
         board = run(bench, names, variants, budgets, count, args.seed, cell_dives=args.cell_dives)
     bench.result["scoreboard"] = board

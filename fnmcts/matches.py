@@ -499,8 +499,9 @@ def tournament(
     must then be picklable: module-level functions or partials of them).
     Ctrl-C raises ``Interrupted`` whose ``partial`` is the record of the chunks
     of games finished. Games times their length times the moves at a state
-    (the game's ``size_hint``, the least any agent looks at) beyond ``limit``
-    is refused up front (``TooLarge``; ``limit=None`` goes on). The notebook's
+    (the game's ``size_hint``, the least any agent looks at; a game with no
+    longest line, Pig, counts its ``fewest_moves``) beyond ``limit`` is
+    refused up front (``TooLarge``; ``limit=None`` goes on). The notebook's
     order, ``tournament(n, agent1, agent2, game)``, is accepted too.
 
     ``paired=True`` plays every seed from both sides: ``n / 2`` pairs, each a
@@ -539,8 +540,7 @@ def tournament(
         raise ValueError(f"paired games come two a seed: n and chunk_size must be even, got n={n}, chunk_size={chunk_size}")
     base = resolve_seed(seed, rng)
     start = game.start() if state is None else state
-    _, length, branching = size_hint(game, start)
-    check_work(n, length, branching, limit=limit)
+    _check_tournament_work(game, start, n, limit)
     tick = progress if executor is None else None  # in this process, progress moves with every game
     fn = partial(_tournament_chunk, agent1, agent2, game, start, tick=tick, paired=paired, sequence=test is not None)
     watch = None if test is None else _SprtWatch(test, paired)
@@ -550,6 +550,32 @@ def tournament(
     except Interrupted as stop:
         raise interrupted(stop, build(stop.partial)) from None
     return build(counts)
+
+
+def _check_tournament_work(game, start, n, limit) -> None:
+    """Refuse (``TooLarge``) ``n`` games from ``start`` whose play would pass ``limit`` steps.
+
+    A game whose ``size_hint`` gives no longest line (Pig) counts its
+    ``fewest_moves`` hook instead, the least a game from ``start`` can take,
+    so a goal of 10**11 is refused up front, not played for days; a game
+    with neither is not checked.
+
+    >>> from fnmcts.games import Pig
+    >>> _check_tournament_work(Pig(goal=10**11), Pig(goal=10**11).start(), 2, 10**10)
+    Traceback (most recent call last):
+    ...
+    fnmcts.limits.TooLarge: 2 games would take about 2e+11 steps of play, beyond the limit of 1e+10 (hours of work): not even one fits; Pig(goal=100000000000) has no longest game and one takes at least 16,666,666,667 moves; limit=None goes on regardless
+    """
+    _, length, branching = size_hint(game, start)
+    if length is not None or limit is None:
+        check_work(n, length, branching, limit=limit)
+        return
+    fewest = getattr(game, "fewest_moves", None)
+    if fewest is None:
+        return
+    shortest = fewest(start)
+    check_work(n, shortest, branching, limit=limit,
+               go_on=f"; {game!r} has no longest game and one takes at least {shortest:,} moves; limit=None goes on regardless")
 
 
 def _tournament_record(chunks, seed, paired=False, test=None) -> TournamentRecord:

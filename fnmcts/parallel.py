@@ -27,6 +27,7 @@ import os
 import signal
 import threading
 import time
+import weakref
 from contextlib import contextmanager
 from typing import Callable
 
@@ -219,6 +220,9 @@ def _quiet_manager(executor) -> None:
     already cancelled (Python 3.11 raises ``InvalidStateError`` there) and
     print a traceback after the command's one-line message. That thread's
     exceptions are dropped from now on; every other thread's still print.
+    One hook (``_quiet_hook``) is installed for the process, not one per stop:
+    a long process that stops many pools keeps one hook in front of the
+    previous one, and a quiet thread is forgotten once it is gone.
 
     >>> import io, sys, threading
     >>> class Pool:
@@ -227,19 +231,39 @@ def _quiet_manager(executor) -> None:
     >>> err, sys.stderr = sys.stderr, io.StringIO()
     >>> Pool._executor_manager_thread.start(); Pool._executor_manager_thread.join()
     >>> printed, sys.stderr = sys.stderr.getvalue(), err
-    >>> printed
-    ''
+    >>> printed, threading.excepthook is _quiet_hook
+    ('', True)
     """
     thread = getattr(executor, "_executor_manager_thread", None)
     if thread is None:
         return
-    previous = threading.excepthook
+    _QUIET_THREADS.add(thread)
+    if threading.excepthook is not _quiet_hook:  # once, or again if someone replaced it since
+        _QUIET_HOOK["previous"] = threading.excepthook
+        threading.excepthook = _quiet_hook
 
-    def hook(args):
-        if args.thread is not thread:
-            previous(args)
 
-    threading.excepthook = hook
+def _quiet_hook(args) -> None:
+    """``threading.excepthook`` of this process once a pool was stopped: quiet for a stopped pool's manager thread."""
+    if args.thread is not None and args.thread in _QUIET_THREADS:
+        return
+    if getattr(_QUIET_LOCAL, "inside", False):  # a hook that wrapped this one was wrapped by it in turn
+        threading.__excepthook__(args)
+        return
+    _QUIET_LOCAL.inside = True
+    try:
+        _QUIET_HOOK.get("previous", threading.__excepthook__)(args)
+    finally:
+        _QUIET_LOCAL.inside = False
+
+
+_QUIET_THREADS = weakref.WeakSet()
+"""The manager threads of the pools stopped on purpose: their exceptions are dropped."""
+
+_QUIET_HOOK: dict = {}
+"""``{"previous": hook}``: the ``threading.excepthook`` that ``_quiet_hook`` replaced, which it calls for every other thread."""
+
+_QUIET_LOCAL = threading.local()
 
 
 _KEPT: dict = {}

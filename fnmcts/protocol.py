@@ -102,6 +102,11 @@ method or hook                         what it gives, and who reads it
                                        from ``state`` for the size checks (default:
                                        ``None`` each, unknown).
                                        Read by: fnmcts.limits
+``fewest_moves(state)``                a lower bound on the moves of any game from
+                                       ``state``, for a game whose ``size_hint``
+                                       gives no longest (Pig: the leader's points
+                                       still wanted, 6 a roll; default: none).
+                                       Read by: fnmcts.matches
 ``size_fits(limit)``                   what would fit in ``limit`` states, said to a
                                        person (default: ``None``).
                                        Read by: fnmcts.limits

@@ -8,6 +8,7 @@ import sys
 import time
 
 import pytest
+from test_interrupts import as_a_terminal_job
 
 from fnmcts import cli
 
@@ -26,7 +27,7 @@ cli.console()
 @pytest.mark.parametrize("name, status", [("SIGINT", 130), ("SIGTERM", 143)])
 def test_a_signal_while_the_commands_are_imported_ends_the_command_cleanly(name, status):
     done = subprocess.run([sys.executable, "-c", _SELF_SIGNAL.format(name=name), "simulate", "coin"],
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=120, preexec_fn=as_a_terminal_job)
     assert done.returncode == status
     assert "Traceback" not in done.stderr
     assert done.stderr.strip().splitlines() == [f"fnmcts: interrupted by {name}"]
@@ -55,7 +56,7 @@ def test_a_signal_any_time_after_start_up_ends_the_command_cleanly(signum):
     bad = []
     for delay in [0.5 + 0.05 * k for k in range(11)]:
         p = subprocess.Popen([sys.executable, "-m", "fnmcts", "simulate", "coin", "--games", "1e9", "--seed", "1"],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=as_a_terminal_job)
         time.sleep(delay)
         p.send_signal(signum)
         _, err = p.communicate(timeout=120)

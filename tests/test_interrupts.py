@@ -59,6 +59,18 @@ def _group_alive(pgid: int) -> bool:
     return True
 
 
+def as_a_terminal_job():
+    """Give the child the signals of a job a terminal runs in the foreground: Ctrl-C and Ctrl-\\ at their defaults.
+
+    A shell without job control starts a background command (``pytest ... &``)
+    with SIGINT and SIGQUIT ignored, and a child inherits that: an ``fnmcts``
+    started from such a run rightly ignores Ctrl-C, as ``nohup`` asks, so a
+    test that simulates a terminal must set them back first.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGQUIT, signal.SIG_DFL)
+
+
 def _start(args, cwd):
     return subprocess.Popen(
         [sys.executable, "-m", "fnmcts", *args],
@@ -67,6 +79,7 @@ def _start(args, cwd):
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
+        preexec_fn=as_a_terminal_job,
         env=os.environ | {"PYTHONPATH": str(ROOT)},
     )
 
@@ -78,23 +91,28 @@ def _interrupt(args, cwd, signum, *, group: bool, workers: int = 0, cpu: float =
     loaded machine: the run has done the same work whatever the load.
     """
     proc = _start(args, cwd)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        children = _children(proc.pid)
-        used = _cpu_seconds(proc.pid) + sum(_cpu_seconds(c) for c in children)
-        if len(children) >= workers and used >= cpu + workers * 0.3:
-            break
-        time.sleep(0.05)
-    assert len(children) >= workers, "the workers never started"
-    assert proc.poll() is None, f"finished before the signal: {proc.communicate()}"
-    (os.killpg if group else os.kill)(proc.pid, signum)
-    out, err = proc.communicate(timeout=30)  # a worker holding the pipe would hang here
-    for _ in range(100):
-        if not _group_alive(proc.pid):
-            break
-        time.sleep(0.02)
-    assert not _group_alive(proc.pid), "a process of the run survived it"
-    assert not [c for c in children if os.path.exists(f"/proc/{c}")]
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            children = _children(proc.pid)
+            used = _cpu_seconds(proc.pid) + sum(_cpu_seconds(c) for c in children)
+            if len(children) >= workers and used >= cpu + workers * 0.3:
+                break
+            time.sleep(0.05)
+        assert len(children) >= workers, "the workers never started"
+        assert proc.poll() is None, f"finished before the signal: {proc.communicate()}"
+        (os.killpg if group else os.kill)(proc.pid, signum)
+        out, err = proc.communicate(timeout=30)  # a worker holding the pipe would hang here
+        for _ in range(100):
+            if not _group_alive(proc.pid):
+                break
+            time.sleep(0.02)
+        assert not _group_alive(proc.pid), "a process of the run survived it"
+        assert not [c for c in children if os.path.exists(f"/proc/{c}")]
+    finally:  # a failed check must not leave a run of a billion games behind
+        if _group_alive(proc.pid):
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
     return proc.returncode, out, err
 
 

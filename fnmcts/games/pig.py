@@ -221,6 +221,19 @@ class Pig(GameBase):
         a, b = self.goal - s0, self.goal - s1
         return (2 * (a * (a + 1) // 2 * b + b * (b + 1) // 2 * a) + 6 * (a + b) + 1, None, 6)
 
+    def fewest_moves(self, state) -> int:
+        """The fewest moves any game from ``state`` takes: the leader's points still wanted, 6 a roll at most.
+
+        A game of Pig has no longest line, so this lower bound is what a size check counts.
+
+        >>> Pig().fewest_moves(Pig().start()), Pig(goal=10).fewest_moves((1, 5, 8, 0, DECIDE))
+        (17, 1)
+        """
+        _, s0, s1, turn, phase = state
+        if phase == OVER:
+            return 0
+        return max(1, -(-(self.goal - max(s0, s1) - turn) // 6))
+
     def size_fits(self, limit: int):
         """The largest goal whose whole game fits in ``limit`` states, said to a person.
 

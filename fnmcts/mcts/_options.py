@@ -32,9 +32,10 @@ options with the same meaning, and the command line spells them the same way:
 ``search_options(game, **given)`` is the one place the defaults are chosen,
 by the kind of game (``game_kind``): UCB1 with ``c = sqrt(2)``, the mean
 backup, MCTS-Solver on, random playouts, the most visited move, no root rule;
-in a game with chance (dice, cards) UCB1 with ``c = CHANCE_C`` (0.2) and the
-expectimax backup (``kind_defaults``; docs/scoreboard.md has the figures that
-chose them), when the rule is UCB1 by name (the default); a rule given as a
+in a game with chance (dice, cards) UCB1 with ``c = CHANCE_C`` (0.2; 0.5,
+``RIVALS_CHANCE_C``, for two players or more) and the expectimax backup
+(``kind_defaults``; docs/scoreboard.md has the figures that chose them), when
+the rule is UCB1 by name (the default); a rule given as a
 function takes the plain defaults. The tutorial's rule comes with the tutorial's dive: with
 ``rule='tutorial'`` (or ``ucb``) the solver is off unless asked for and the
 backup is the mean, so ``search(game, state, n, rng, rule=ucb)`` grows exactly
@@ -78,6 +79,7 @@ __all__ = [
     "BACKUPS",
     "DEFAULT_C",
     "CHANCE_C",
+    "RIVALS_CHANCE_C",
     "DEFAULT_Z",
     "ROOT_RULES",
     "GameKind",
@@ -89,7 +91,10 @@ DEFAULT_C = math.sqrt(2)
 """UCB1's exploration constant unless ``c`` is given (a game without chance)."""
 
 CHANCE_C = 0.2
-"""UCB1's exploration constant in a game with chance unless ``c`` is given (with the expectimax backup)."""
+"""UCB1's exploration constant in a one-player game with chance unless ``c`` is given (with the expectimax backup)."""
+
+RIVALS_CHANCE_C = 0.5
+"""UCB1's exploration constant in a game of two or more players with chance unless ``c`` is given (with the expectimax backup)."""
 
 DEFAULT_Z = 2
 """The tutorial's ucb multiplier unless ``z`` is given (about 95% confidence)."""
@@ -269,14 +274,19 @@ def _probe(game) -> GameKind:
 def kind_defaults(game) -> dict:
     """The defaults ``search_options`` takes for ``game`` beyond the ones every game shares (its kind's).
 
-    A game with chance: UCB1 with ``c = CHANCE_C`` and the expectimax backup
-    (a state's value is its outcomes' values weighted by their probabilities,
-    not the mean of results drawn through them; the scoreboard's figures).
-    Every other game: none (UCB1 with ``c = DEFAULT_C``, the mean backup).
+    A game with chance: the expectimax backup (a state's value is its
+    outcomes' values weighted by their probabilities, not the mean of results
+    drawn through them) and UCB1 with ``c = CHANCE_C`` (0.2) for one player,
+    ``c = RIVALS_CHANCE_C`` (0.5) for two or more (docs/scoreboard.md has the
+    figures: Shut the Box at its optimum, Pig's decisions). Every other game:
+    none (UCB1 with ``c = DEFAULT_C``, the mean backup).
 
     >>> from fnmcts.games import Nim, Pig
-    >>> kind_defaults(Pig(goal=30)), kind_defaults(Nim()), kind_defaults(None)
-    ({'c': 0.2, 'backup': 'expectimax'}, {}, {})
+    >>> from fnmcts.games.shut_the_box import ShutTheBox
+    >>> kind_defaults(ShutTheBox()), kind_defaults(Pig(goal=30))
+    ({'c': 0.2, 'backup': 'expectimax'}, {'c': 0.5, 'backup': 'expectimax'})
+    >>> kind_defaults(Nim()), kind_defaults(None)
+    ({}, {})
     """
     if game is None or not hasattr(game, "start"):
         return {}
@@ -285,7 +295,7 @@ def kind_defaults(game) -> dict:
     except Exception:  # a game the probe cannot play from its start: the shared defaults
         return {}
     if kind.chance:
-        return {"c": CHANCE_C, "backup": "expectimax"}
+        return {"c": CHANCE_C if kind.players < 2 else RIVALS_CHANCE_C, "backup": "expectimax"}
     return {}
 
 

@@ -72,12 +72,15 @@ __all__ = [
     "MoveSearch",
     "BACKUPS",
     "DEFAULT_ITERATIONS",
-    "ROOT_CHUNK",
+    "ROOT_TREES",
     "result_of",
 ]
 
-ROOT_CHUNK = 5_000
-"""Dives per chunk (and per child seed) of a root-parallel ``mcts_move``."""
+ROOT_TREES = 2
+"""Independent trees a root-parallel ``mcts_move`` splits its dives into unless told otherwise.
+
+A fixed number, never the number of workers, so a seed gives the same move on any pool;
+each tree is one worker's task, grown from the root once for its whole share of the dives."""
 
 DEFAULT_ITERATIONS = 10_000
 """The default budget of ``mcts_agent``: dives a move, at most (the solver may stop sooner)."""
@@ -821,8 +824,9 @@ def mcts_move(
     graph=None,
     workers: int | None = None,
     executor=None,
-    chunk_size: int = ROOT_CHUNK,
+    chunk_size: int | None = None,
     root=None,
+    trees: int | None = None,
     rave=None,
     rave_ref=None,
     bounds=None,
@@ -852,12 +856,16 @@ def mcts_move(
 
     Root-parallel search: with ``workers=N`` (a process pool of N, started at
     the first such call and kept for the process: ``fnmcts.parallel.kept_pool``) or ``executor=`` (a ``concurrent.futures`` executor or a Dask
-    ``distributed.Client``), the ``iterations`` are cut into chunks of
-    ``chunk_size`` dives, each an independent search from ``state`` with its
-    own child seed of one number drawn from ``rng``; the root statistics
-    (visits, results and proofs of the root and its children) are summed and
-    the move chosen on the sums. The result depends on the seed and the
-    chunks alone, never on the number of workers; a search of one chunk runs
+    ``distributed.Client``), the ``iterations`` are split into ``trees``
+    independent searches from ``state`` (default ``ROOT_TREES``, 2; or give
+    ``chunk_size``, the dives of each: the split is ``chunk_size =
+    ceil(iterations / trees)``, every tree that size but the last), tree ``i``
+    drawing from its own child seed ``i`` of one number drawn from ``rng``;
+    each worker grows a tree from the root once for its whole share and sends
+    back only its root's statistics (visits, results and proofs of the root and
+    its children), which are summed in tree order and the move chosen on the
+    sums. The result depends on the seed and the split alone, never on the
+    number of workers (more workers than trees wait); a search of one tree runs
     here, without a pool. ``tree`` in the result then holds the root and its
     children.
 
@@ -890,7 +898,7 @@ def mcts_move(
         if opts.root is not None:
             raise ValueError("a root rule (root=) plans one search's dives: it runs in one process, without workers=/executor=")
         return _root_parallel(
-            game, state, iterations, rng, workers, executor, chunk_size,
+            game, state, iterations, rng, workers, executor, _tree_size(iterations, trees, chunk_size),
             dict(seconds=seconds, stop=stop, tree=tree, graph=graph), max_nodes, opts,
         )
     rule, backup, rollout, solver, final = opts.selection(), opts.backup, opts.rollout, opts.solver, opts.final
@@ -1002,6 +1010,26 @@ def _merge_counts(a, b):
     return [n, a[1] + b[1], a[2] + b[2], a[3] + b[3], v]
 
 
+def _tree_size(iterations, trees, chunk_size):
+    """The dives of each tree of a root-parallel search: ``chunk_size``, or ``iterations`` split in ``trees``.
+
+    >>> _tree_size(100_000, None, None), _tree_size(10, 4, None), _tree_size(10, None, 3)
+    (50000, 3, 3)
+    """
+    if trees is not None and chunk_size is not None:
+        raise ValueError("give trees= (how many independent searches) or chunk_size= (the dives of each), not both")
+    if chunk_size is not None:
+        if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
+            raise ValueError(f"chunk_size must be a positive whole number, got {chunk_size!r}")
+        return chunk_size
+    trees = ROOT_TREES if trees is None else trees
+    if isinstance(trees, bool) or not isinstance(trees, int) or trees < 1:
+        raise ValueError(f"trees must be a positive whole number, got {trees!r}")
+    if not isinstance(iterations, int) or isinstance(iterations, bool) or iterations < 1:
+        return 1  # the budget's own check speaks next
+    return -(-iterations // trees)
+
+
 def _root_parallel(game, state, iterations, rng, workers, executor, chunk_size, refused, max_nodes, options):
     """``mcts_move`` as independent searches of ``chunk_size`` dives, their root statistics merged."""
     for name, given in refused.items():
@@ -1014,8 +1042,6 @@ def _root_parallel(game, state, iterations, rng, workers, executor, chunk_size, 
         raise ValueError(f"workers must be a positive whole number, got {workers!r}")
     if workers is not None and executor is not None:
         raise ValueError("give workers= (the library's kept pool) or executor=, not both")
-    if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
-        raise ValueError(f"chunk_size must be a positive whole number, got {chunk_size!r}")
     state = _options(game, state, rng)
     player = game.to_move(state)
     if player is None or player is CHANCE:
