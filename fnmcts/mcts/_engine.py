@@ -57,7 +57,7 @@ from math import inf as _inf, log as _log, sqrt as _sqrt
 from ..matches import playout
 from ..protocol import CHANCE, may_repeat, payoff_range
 from ._graph import CHANCE_NODE, END, UNSEEN, draw
-from ._records import Record, builtin_rule, counts_of, rating, rating_selector, rave_score, ucb_score
+from ._records import _NO_EXTRAS, Record, builtin_rule, counts_of, rating, rating_selector, rave_score, ucb_score
 from .phases import decision_bounds, simulate
 
 __all__ = ["Stats", "Solver", "Bounds", "dives", "node_value", "user_selector"]
@@ -186,12 +186,14 @@ class Stats:
                 if rec is not None:
                     self.set(i, counts_of(rec), rec.get("proven"))
                     self.N0[i] = self.N[i]
-                    amaf, kept = (rec._a, rec._b) if type(rec) is Record else (rec.get("amaf"), rec.get("bounds"))
+                    if type(rec) is Record:
+                        amaf, kept, graph = rec._x or _NO_EXTRAS
+                    else:
+                        amaf, kept, graph = rec.get("amaf"), rec.get("bounds"), rec.get("graph")
                     if amaf:
                         self.A[i] = {key: list(entry) for key, entry in amaf.items()}
                     if kept is not None:
                         self.B[i] = kept
-                    graph = rec._g if type(rec) is Record else rec.get("graph")
                     if graph is not None:
                         node = self.graph.node
                         self.G[i] = [graph[0], {node(c): [n, who] for c, n, who in graph[1]}]

@@ -73,8 +73,13 @@ _ORDER = ("win", "loss", "draw", "score", "value", "proven", "amaf", "bounds", "
 
 
 _set = object.__setattr__
-_SLOTS = ("_w", "_l", "_d", "_s", "_v", "_p", "_a", "_b", "_g")
-"""The slot of each key of ``_ORDER``: win, loss (always there), draw, score, value, proven, amaf, bounds, graph (None: absent)."""
+_SLOTS = ("_w", "_l", "_d", "_s", "_v", "_p")
+"""The slot of each of the first six keys of ``_ORDER``: win, loss (always there), draw, score, value, proven (None: absent)."""
+
+_EXTRAS = ("amaf", "bounds", "graph")
+"""The keys of the enhancements (RAVE, score bounds, the graph backup): one slot, ``_x``, None or the three together."""
+
+_NO_EXTRAS = (None, None, None)
 
 
 class Record(Mapping):
@@ -84,7 +89,8 @@ class Record(Mapping):
     (``win, loss, draw, score, value, proven, amaf, bounds, graph``) whatever the process's string
     hashing; equal to any map with the same items (a dict, a pmap) and hashed
     as a pmap is. ``set`` returns a new record, as a pmap's does. The nine
-    fields sit in slots (an absent key holds None), so a record costs one
+    fields sit in slots (an absent key holds None; the three of the
+    enhancements share one, None unless one is there), so a record costs one
     small object.
 
     >>> rec = Record(win=2, loss=3)
@@ -92,7 +98,7 @@ class Record(Mapping):
     (Record(win=2, loss=3), True, Record(win=2, loss=3, draw=1))
     """
 
-    __slots__ = (*_SLOTS, "_hash")
+    __slots__ = (*_SLOTS, "_x", "_hash")
 
     def __init__(self, **fields):
         unknown = set(fields) - set(_ORDER)
@@ -100,11 +106,13 @@ class Record(Mapping):
             raise ValueError(f"a record's keys are {', '.join(_ORDER)}; got {', '.join(sorted(unknown))}")
         for key, slot in zip(_ORDER, _SLOTS):
             _set(self, slot, fields.get(key))
+        extras = tuple(fields.get(key) for key in _EXTRAS)
+        _set(self, "_x", None if extras == _NO_EXTRAS else extras)
         _set(self, "_hash", None)
 
     @classmethod
-    def _of(cls, w, l, d=None, s=None, v=None, p=None, a=None, b=None, g=None):
-        """A record of its nine fields (None: absent), unchecked."""
+    def _of(cls, w, l, d=None, s=None, v=None, p=None, x=None):
+        """A record of its six fields and its extras ``(amaf, bounds, graph)`` (None: absent), unchecked."""
         rec = cls.__new__(cls)
         _set(rec, "_w", w)
         _set(rec, "_l", l)
@@ -112,36 +120,40 @@ class Record(Mapping):
         _set(rec, "_s", s)
         _set(rec, "_v", v)
         _set(rec, "_p", p)
-        _set(rec, "_a", a)
-        _set(rec, "_b", b)
-        _set(rec, "_g", g)
+        _set(rec, "_x", x)
         _set(rec, "_hash", None)
         return rec
 
     def _fields(self):
-        return (self._w, self._l, self._d, self._s, self._v, self._p, self._a, self._b, self._g)
+        return (self._w, self._l, self._d, self._s, self._v, self._p, *(self._x or _NO_EXTRAS))
 
     def _items(self):
         return tuple((k, x) for k, x in zip(_ORDER, self._fields()) if x is not None)
 
     def __getitem__(self, key):
         slot = _SLOT_OF.get(key)
-        if slot is not None:
-            x = object.__getattribute__(self, slot)
-            if x is not None:
-                return x
-        raise KeyError(key)
+        x = object.__getattribute__(self, slot) if slot is not None else self.get(key)
+        if x is None:
+            raise KeyError(key)
+        return x
 
     def get(self, key, default=None):
         slot = _SLOT_OF.get(key)
         if slot is None:
-            return default
-        x = object.__getattribute__(self, slot)
+            j = _EXTRA_OF.get(key)
+            extras = self._x
+            if j is None or extras is None:
+                return default
+            x = extras[j]
+        else:
+            x = object.__getattribute__(self, slot)
         return default if x is None else x
 
     def __contains__(self, key):
         slot = _SLOT_OF.get(key)
-        return slot is not None and object.__getattribute__(self, slot) is not None
+        if slot is not None:
+            return object.__getattribute__(self, slot) is not None
+        return self.get(key) is not None
 
     def __iter__(self):
         return (k for k, x in zip(_ORDER, self._fields()) if x is not None)
@@ -176,7 +188,7 @@ class Record(Mapping):
         raise AttributeError("a Record is immutable: use set() for a new one")
 
     def __reduce__(self):
-        return (Record._of, self._fields())
+        return (Record._of, (self._w, self._l, self._d, self._s, self._v, self._p, self._x))
 
     def _repr_html_(self) -> str:
         """A small HTML table of the fields, for a notebook."""
@@ -189,6 +201,7 @@ class Record(Mapping):
 
 
 _SLOT_OF = dict(zip(_ORDER, _SLOTS))
+_EXTRA_OF = {key: j for j, key in enumerate(_EXTRAS)}
 
 
 def record(win=0, loss=0, value=None, *, draw=0, score=None, proven=None) -> Record:
@@ -218,7 +231,11 @@ def make_record(win, loss, draw=0, score=None, value=None, proven=None, amaf=Non
     """
     if score is not None and score == (win + draw / 2 if draw else win):
         score = None
-    return Record._of(win, loss, draw or None, score, value, proven, amaf or None, bounds, graph)
+    if amaf is None and bounds is None and graph is None:
+        return Record._of(win, loss, draw or None, score, value, proven)
+    amaf = amaf or None
+    return Record._of(win, loss, draw or None, score, value, proven,
+                      None if amaf is None and bounds is None and graph is None else (amaf, bounds, graph))
 
 
 EMPTY_RECORD = record()

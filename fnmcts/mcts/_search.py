@@ -144,6 +144,8 @@ def _working(game, graph, tree, solver, whole=False):
 def _record_of(stats, i) -> Record:
     """The record of stored node ``i``, from the working counts."""
     n, w, d = stats.N[i], stats.W[i], stats.D[i]
+    if not (stats.A or stats.B or stats.G):  # no enhancement keeps anything: the plain record
+        return make_record(w, n - w - d, d, stats.S[i], stats.V[i], stats.P[i])
     amaf = stats.A.get(i) if stats.A else None
     if amaf is not None:
         amaf = pmap({key: tuple(entry) for key, entry in amaf.items()})
@@ -193,7 +195,7 @@ _KEPT = []
 """At most one ``_Kept``: the working copy of the tree the last ``uct`` or ``search`` returned (per process)."""
 
 _LAST_OPTIONS = []
-"""``[(options, solver, expectimax, rollout, selector)]`` of the last ``_step``: read once per options value."""
+"""``[(options, solver, expectimax, rollout, selector, rave, bounds, graph)]`` of the last ``_step``: read once per options value."""
 
 
 def _forget(ref):
@@ -243,9 +245,10 @@ def _step(game, tree, state, rng, iterations, opts, graph=None, root_rule=None):
         entry = None
     if entry is None or entry[0] is not opts:  # options are values: the same object, the same selector
         expectimax = opts.backup != "mean"  # the ratings read the values (expectimax, graph)
-        entry = (opts, opts.solver, expectimax, opts.rollout, _selector(opts.selection(), expectimax))
+        entry = (opts, opts.solver, expectimax, opts.rollout, _selector(opts.selection(), expectimax),
+                 opts.rave_args(), opts.bounds, opts.backup == "graph")
         _LAST_OPTIONS[:] = [entry]
-    _, solver, expectimax, rollout, select = entry
+    _, solver, expectimax, rollout, select, rave, bounded, graph_backup = entry
     items = tree.pmap()
     kept = _take_kept(game, items, solver, expectimax, graph)
     if kept is None:
@@ -261,7 +264,7 @@ def _step(game, tree, state, rng, iterations, opts, graph=None, root_rule=None):
     _, _, payoff, _ = dives(
         g, stats, root, kept.mover, iterations, rng, select,
         expectimax=expectimax, solver=kept.solver, rollout=rollout, touched=touched, root_rule=root_rule,
-        rave=opts.rave_args(), bounds=Bounds(g, stats) if opts.bounds else None, graph_backup=opts.backup == "graph",
+        rave=rave, bounds=Bounds(g, stats) if bounded else None, graph_backup=graph_backup,
     )
     states, N, N0 = g.states, stats.N, stats.N0
     if touched is None:
