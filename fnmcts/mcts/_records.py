@@ -98,29 +98,38 @@ class Record(Mapping):
     (Record(win=2, loss=3), True, Record(win=2, loss=3, draw=1))
     """
 
-    __slots__ = (*_SLOTS, "_x", "_hash")
+    __slots__ = (*_SLOTS, "_hash")
+    _x = None  # the enhancements' fields: a record that keeps some is a ``_RecordX``, with a slot for them
 
-    def __init__(self, **fields):
+    def __new__(cls, **fields):
         unknown = set(fields) - set(_ORDER)
         if unknown:
             raise ValueError(f"a record's keys are {', '.join(_ORDER)}; got {', '.join(sorted(unknown))}")
+        extras = tuple(fields.get(key) for key in _EXTRAS)
+        plain = extras == _NO_EXTRAS
+        self = object.__new__(Record if plain else _RecordX)  # the class by the fields, whichever is called
         for key, slot in zip(_ORDER, _SLOTS):
             _set(self, slot, fields.get(key))
-        extras = tuple(fields.get(key) for key in _EXTRAS)
-        _set(self, "_x", None if extras == _NO_EXTRAS else extras)
+        if not plain:
+            _set(self, "_x", extras)
         _set(self, "_hash", None)
+        return self
+
+    def __init__(self, **fields):  # made whole by __new__
+        pass
 
     @classmethod
     def _of(cls, w, l, d=None, s=None, v=None, p=None, x=None):
         """A record of its six fields and its extras ``(amaf, bounds, graph)`` (None: absent), unchecked."""
-        rec = cls.__new__(cls)
+        rec = object.__new__(Record if x is None else _RecordX)
         _set(rec, "_w", w)
         _set(rec, "_l", l)
         _set(rec, "_d", d)
         _set(rec, "_s", s)
         _set(rec, "_v", v)
         _set(rec, "_p", p)
-        _set(rec, "_x", x)
+        if x is not None:
+            _set(rec, "_x", x)
         _set(rec, "_hash", None)
         return rec
 
@@ -198,6 +207,12 @@ class Record(Mapping):
         return "Record(" + ", ".join(f"{k}={v!r}" for k, v in self._items()) + ")"
 
     __str__ = __repr__
+
+
+class _RecordX(Record):
+    """A ``Record`` that keeps an enhancement's fields (``amaf``, ``bounds``, ``graph``) in its slot ``_x``."""
+
+    __slots__ = ("_x",)
 
 
 _SLOT_OF = dict(zip(_ORDER, _SLOTS))
