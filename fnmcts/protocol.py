@@ -70,8 +70,9 @@ method or hook                         what it gives, and who reads it
                                        its JSON form).
                                        Read by: fnmcts.protocol
 ``parse_move(state, text)``            a move typed by a person (default: a choice
-                                       number from 1, or the move's description).
-                                       Read by: fnmcts.protocol
+                                       number from 1, or the move's description;
+                                       the play loop then lists the numbers).
+                                       Read by: fnmcts.protocol, fnmcts.cli
 ``render(state)``                      a picture of ``state`` for a person (default:
                                        its JSON form).
                                        Read by: fnmcts.protocol
@@ -106,7 +107,7 @@ method or hook                         what it gives, and who reads it
                                        ``state``, for a game whose ``size_hint``
                                        gives no longest (Pig: the leader's points
                                        still wanted, 6 a roll; default: none).
-                                       Read by: fnmcts.matches
+                                       Read by: fnmcts.matches, fnmcts.cli
 ``size_fits(limit)``                   what would fit in ``limit`` states, said to a
                                        person (default: ``None``).
                                        Read by: fnmcts.limits
@@ -528,7 +529,7 @@ class GameBase:
         """A picture of ``state`` for a person: by default its JSON form as text.
 
         >>> from fnmcts.games import ShutTheBox
-        >>> ShutTheBox().render(frozenset({2, 7}))
+        >>> GameBase.render(ShutTheBox(), frozenset({2, 7}))  # the default, which Shut the Box overrides
         '{"box": [2, 7]}'
         """
         return json.dumps(state_to_json(self, state))

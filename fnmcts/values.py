@@ -82,13 +82,17 @@ class _DeclaredOrder(type(PRecord)):
     """PRecord's metaclass, noting the order in which a class declares its fields (its bases' first).
 
     PRecord's own metaclass takes the ``field()`` attributes out of the class
-    body; this one reads their names first, in the body's order.
+    body; this one reads their names first, in the body's order, and keeps
+    each ``field()`` as declared (``_declared_specs``: its ``type`` and
+    ``initial``, for readers such as the command line's flags).
     """
 
     def __new__(mcs, name, bases, namespace):
         inherited = [k for base in bases for k in getattr(base, "_declared_fields", ())]
         own = [k for k, v in namespace.items() if isinstance(v, _FIELD)]
         namespace["_declared_fields"] = tuple(dict.fromkeys(inherited + own))
+        specs = {k: v for base in bases for k, v in getattr(base, "_declared_specs", {}).items()}
+        namespace["_declared_specs"] = specs | {k: namespace[k] for k in own}
         return super().__new__(mcs, name, bases, namespace)
 
 

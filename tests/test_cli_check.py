@@ -101,7 +101,7 @@ def test_openspiel_refusals_and_bad_parameters_are_one_line_errors(openspiel, ca
         (["solve", "--game", "openspiel:nim(heaps=3)"], "has no parameter 'heaps'"),
         (["move", "--game", "openspiel:tic_tac_toe", "--state", "4,4"], "action 4 at step 2 is not legal"),
         (["move", "--game", "openspiel:pig", "--state", "0"], "chance is to move"),
-        (["play", "--game", "openspiel:catch"], "play plays two-player games"),
+        (["play", "--game", "openspiel:pig(players=3)"], "play plays games of one or two players"),
     ]:
         assert main(argv) == 2, argv
         err = capsys.readouterr().err

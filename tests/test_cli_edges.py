@@ -6,19 +6,12 @@ import json
 
 import pytest
 
-from fnmcts.cli import main
 from fnmcts.matches import tournament
 from fnmcts.agents import random_agent
 from fnmcts.games import Nim, TicTacToe
 from fnmcts.montecarlo import wilson_interval
 
-def run(capsys, *argv):
-    try:
-        code = main(list(argv))
-    except SystemExit as exit_:
-        code = exit_.code
-    out, err = capsys.readouterr()
-    return code, out, err
+from cli_run import run
 
 
 @pytest.mark.parametrize("argv", [

@@ -2,7 +2,6 @@
 
 import contextlib
 import io
-import json
 import sys
 
 import pytest
@@ -18,24 +17,7 @@ from fnmcts.games import Nim, Piles
 from fnmcts.games.piles import piles_mover_wins
 from fnmcts.rng import make_rng
 
-
-def run(capsys, *argv, stdin=None, monkeypatch=None):
-    if stdin is not None:
-        monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
-    try:
-        code = main(list(argv))
-    except SystemExit as exit:  # argparse's own errors
-        code = exit.code
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def run_json(capsys, *argv):
-    code, out, err = run(capsys, *argv, "--json")
-    assert code == 0, err
-    lines = out.strip().splitlines()
-    assert len(lines) == 1
-    return json.loads(lines[0])
+from cli_run import run, run_json
 
 
 @pytest.mark.parametrize("heap", [1, 5, 20, 21, 22, 30])

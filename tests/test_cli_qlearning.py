@@ -20,16 +20,9 @@ from fnmcts.games import GAMES
 from fnmcts.qlearning import ai_from_json
 from fnmcts.tutorial import load_ai  # the games of fnmcts.games.GAMES
 
+from cli_run import run
+
 REPORT_KEYS = {"games", "optimal_move_rate", "win_rate_vs_random", "win_rate_vs_perfect"}
-
-
-def run(capsys, *argv):
-    try:
-        code = main(list(argv))
-    except SystemExit as exit_:  # argparse stops at bad arguments with status 2
-        code = exit_.code
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_train_piles_saves_the_library_result_and_reports_it(capsys, tmp_path):

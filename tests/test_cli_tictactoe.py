@@ -1,36 +1,16 @@
 """The tic-tac-toe commands: play, tournament, move, solve; text and JSON, draws, bad input."""
 
-import io
-import json
 
 import pytest
 
 from fnmcts import io as fnmcts_io
-from fnmcts.cli import main
 from fnmcts.exact import best_moves, solve
 from fnmcts.games import TicTacToe
 
+from cli_run import run, run_json
+
 GAME = TicTacToe()
 O_WINS_BY_6 = (0, 1, 0, 0, 0, 1, 0, 0, 2)
-
-
-def run(capsys, *argv, stdin=None, monkeypatch=None):
-    if stdin is not None:
-        monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
-    try:
-        code = main(list(argv))
-    except SystemExit as exit:  # argparse's own errors
-        code = exit.code
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def run_json(capsys, *argv):
-    code, out, err = run(capsys, *argv, "--json")
-    assert code == 0, err
-    lines = out.strip().splitlines()
-    assert len(lines) == 1
-    return json.loads(lines[0])
 
 
 # -- solve ----------------------------------------------------------------------------------------

@@ -17,7 +17,7 @@ import sys
 
 __all__ = ["main", "console", "CliError"]
 
-COMMAND_MODULES = ("tour", "plot", "simulate", "shut_the_box", "search", "explore", "play", "tournament",
+COMMAND_MODULES = ("tour", "plot", "simulate", "shut_the_box", "shut_the_box_table", "table", "search", "explore", "play", "tournament",
                    "move", "solve", "qlearning", "check",
                    "count", "playthrough", "generic")
 """Modules of ``fnmcts.cli`` whose ``register(cli)`` adds sub-commands, in help order."""
@@ -59,7 +59,7 @@ def build():
     import importlib
     import importlib.util
 
-    from ._common import Cli
+    from ._parser import Cli
 
     cli = Cli()
     for name in COMMAND_MODULES:

@@ -5,51 +5,53 @@ from __future__ import annotations
 
 from ..agents import AGENTS, make_agent
 from ..games import GAMES
-from ._common import (
-    CliError,
-    add_search_options,
-    positive_count,
-    search_flags,
-)
+from ._common import CliError, positive_count
+from ._search_flags import add_search_options, search_flag_names, search_flags
 from ._board import _load_q
 
-__all__ = ["AGENT_ORDER", "SHUT_THE_BOX_AGENTS", "agent_names", "build_agent"]
+__all__ = ["AGENT_ORDER", "TWO_PLAYER_AGENTS", "agent_names", "build_agent"]
 
 AGENT_ORDER = ("random", "perfect", "montecarlo", "montecarlo-perfect", "mcts", "exact", "q")
 """The agents in the order ``--help`` lists them (any agent not named here follows, sorted)."""
 
-SHUT_THE_BOX_AGENTS = ("random", "montecarlo", "montecarlo-perfect", "mcts", "exact")
-"""The agents that can play Shut the Box: no closed form (perfect), no two-player Q table (q)."""
+TWO_PLAYER_AGENTS = ("perfect", "q")
+"""The agents of two-player games only: a closed form of who wins (perfect), a two-player Q table (q)."""
 
 
 
-_OPTION_AGENTS = {
-    "iterations": ("--iterations", ("mcts", "montecarlo", "montecarlo-perfect")),
-    "trials": ("--trials", ("montecarlo", "montecarlo-perfect")),
-    "q_table": ("--q-table", ("q",)),
-    "rule": ("--rule", ("mcts",)),
-    "c": ("--c", ("mcts",)),
-    "z": ("--z", ("mcts",)),
-    "backup": ("--backup", ("mcts",)),
-    "final": ("--final", ("mcts",)),
-    "solver": ("--no-solver", ("mcts",)),
-    "reuse": ("--reuse-tree", ("mcts",)),
-    "seconds": ("--seconds", ("mcts",)),
-}
+def _option_agents() -> dict:
+    """``dest -> (flag, the agents that take it)``: the agents' own options, and every search flag for mcts."""
+    own = {
+        "iterations": ("--iterations", ("mcts", "montecarlo", "montecarlo-perfect")),
+        "trials": ("--trials", ("montecarlo", "montecarlo-perfect")),
+        "q_table": ("--q-table", ("q",)),
+        "reuse": ("--reuse-tree", ("mcts",)),
+        "seconds": ("--seconds", ("mcts",)),
+    }
+    searched = {name: ("--no-solver" if name == "solver" else "--" + name.replace("_", "-"), ("mcts",))
+                for name in search_flag_names()}
+    return own | searched
 
 
-def agent_names(game_kind: str = "nim") -> tuple:
-    """The agents a game can use, in a fixed order: ``AGENT_ORDER``, then any others sorted.
+def agent_names(game=None) -> tuple:
+    """The agents a game can use, in a fixed order: ``AGENT_ORDER``, then any others sorted, then the game's own.
+
+    ``game`` is a game value, a built-in game's name, or ``None`` (any game). A
+    game of one player (``num_players``) leaves out ``TWO_PLAYER_AGENTS``.
 
     >>> agent_names("shut-the-box")
     ('random', 'montecarlo', 'montecarlo-perfect', 'mcts', 'exact')
-    >>> agent_names("piles")[:3]
-    ('random', 'perfect', 'montecarlo')
+    >>> agent_names("piles")[:3], agent_names("pig")[-2:]
+    (('random', 'perfect', 'montecarlo'), ('hold-at-20', 'optimal'))
     """
+    if isinstance(game, str):
+        game = GAMES[game]() if game in GAMES else None
     names = tuple(n for n in AGENT_ORDER if n in AGENTS) + tuple(sorted(n for n in AGENTS if n not in AGENT_ORDER))
-    if game_kind == "shut-the-box":
-        return tuple(n for n in names if n in SHUT_THE_BOX_AGENTS)
-    return names + tuple(n for n in _own_agents(GAMES[game_kind]()) if n not in names) if game_kind in GAMES else names
+    if game is None:
+        return names
+    if getattr(game, "num_players", 2) == 1:
+        names = tuple(n for n in names if n not in TWO_PLAYER_AGENTS)
+    return names + tuple(n for n in _own_agents(game) if n not in names)
 
 
 def _own_agents(game) -> dict:
@@ -101,10 +103,7 @@ def _agent_options(parser, *, q_table: bool = True, reuse: bool = True) -> None:
     )
     if q_table:
         parser.add_argument("--q-table", default=None, metavar="FILE", help="the trained Q table for --ai q")
-    add_search_options(parser, "mcts: ", root=True)
-    parser.add_argument(
-        "--final", choices=("visits", "mean"), default=None, help="mcts: play the most visited or best mean move"
-    )
+    add_search_options(parser, "mcts: ", root=True, final=True)
     if reuse:
         parser.add_argument(
             "--reuse-tree", dest="reuse", action="store_true", default=None,
@@ -117,20 +116,21 @@ def _agent_options(parser, *, q_table: bool = True, reuse: bool = True) -> None:
 
 
 def _agent_args(args) -> dict:
-    names = ("iterations", "trials", "q_table", "final", "reuse", "seconds")
-    return {name: getattr(args, name, None) for name in names} | search_flags(args)
+    names = ("iterations", "trials", "q_table", "reuse", "seconds")
+    return {name: getattr(args, name, None) for name in names} | search_flags(args, final=True)
 
 
-def _check_agents(args, kind: str, names) -> None:
-    """Refuse an unknown agent, one the game cannot use, or an option none of ``names`` takes."""
-    usable = agent_names(kind)
+def _check_agents(args, game, names) -> None:
+    """Refuse an unknown agent, one the game (a value or a built-in's name) cannot use, or an option none of ``names`` takes."""
+    usable = agent_names(game)
+    kind = game if isinstance(game, str) else repr(game)
     for name in names:
         if name not in usable:
             if name in AGENTS:
                 why = "no closed form" if name == "perfect" else "it plays two-player games only"
                 raise CliError(f"agent {name!r} cannot play {kind} ({why}); choose one of {', '.join(usable)}")
             raise CliError(f"unknown agent {name!r}; choose one of {', '.join(usable)}")
-    for dest, (flag, takers) in _OPTION_AGENTS.items():
+    for dest, (flag, takers) in _option_agents().items():
         if getattr(args, dest, None) is not None and not set(names) & set(takers):
             raise CliError(f"{flag} applies to --ai {' or '.join(takers)} only, not {' or '.join(names)}")
 

@@ -58,13 +58,6 @@ class _Family:
     states: Callable | None = None  # (game, state) -> the states the exact solver would visit from state
     train: str = "train one with `fnmcts train piles -o FILE`"
     draws: bool = True  # the game can end in a draw: summaries count draws, the end board is shown
-    shortest: Callable | None = None  # (game, state) -> the fewest moves any game from state takes, if unbounded
-
-
-def _pig_shortest(game, state) -> int:
-    """The fewest moves a game of Pig from ``state`` takes: the leader's points still wanted, 6 a roll at most."""
-    _, s0, s1, turn, _ = state
-    return max(1, -(-(game.goal - max(s0, s1) - turn) // 6))
 
 
 _FAMILIES = {
@@ -93,7 +86,6 @@ _FAMILIES = {
         example="45,30,12,2",
         train="train one with fnmcts.qlearning.train(n, game=Pig(goal=...)) and save_ai",
         draws=False,
-        shortest=_pig_shortest,
     ),
 }
 
@@ -229,15 +221,15 @@ _DEFAULT_BUDGETS = {"mcts": 10_000, "montecarlo": 1000, "montecarlo-perfect": 10
 def _move_cost(name: str, args, game, state):
     """Steps of play one move of agent ``name`` costs at ``state``: its playouts a game long, each move listing the moves.
 
-    A game with no longest line (Pig) counts its shortest one, when the command line knows it: a goal of
+    A game with no longest line (Pig) counts its shortest one, its ``fewest_moves`` hook: a goal of
     10**11 is then refused up front, not played for days.
     """
     length, branching = play_work(game, state)
     if length is None:
-        shortest = _family(game_name(game)).shortest
-        if shortest is None:
+        fewest = getattr(game, "fewest_moves", None)
+        if fewest is None:
             return None, None
-        length, branching = shortest(game, state), 1
+        length, branching = fewest(state), 1
     budget = _DEFAULT_BUDGETS.get(name)
     if budget is not None:
         budget = args.trials or args.iterations or budget if name != "mcts" else args.iterations or budget
@@ -248,7 +240,7 @@ def _move_cost(name: str, args, game, state):
 def _check_work(args, game, state, names, games: int = 1, what: str = "games") -> None:
     """Refuse, unless ``--force``, ``games`` games (or moves) whose play would pass ``WORK_LIMIT`` steps."""
     costs = [_move_cost(name, args, game, state) for name in names]
-    if any(c is None for c, _ in costs):
+    if not costs or any(c is None for c, _ in costs):
         return
     length = max(c for c, _ in costs) if what == "games" else 1
     per_move = max(c for _, c in costs)

@@ -26,6 +26,7 @@ from . import solve as solve_verb
 from . import tournament as tournament_verb
 from ._common import CliError, add_force, add_json, add_seed, count, emit, positive_count, progress_bar, worker_count
 from ._games import GAME_FORMS, resolve_game
+from ._hints import add_hints
 
 __all__ = ["register", "run_check", "slow_note", "SLOW"]
 
@@ -195,7 +196,10 @@ def _players(game, command: str) -> None:
 
 
 def _any_play(args):
-    _players(resolve_game(args.game_spec), "play")
+    game = resolve_game(args.game_spec)
+    players = getattr(game, "num_players", None)
+    if players not in (1, 2):
+        raise CliError(f"play plays games of one or two players; {game!r} has {players} player(s): try solve or check")
     return play_verb._play(args)
 
 
@@ -249,15 +253,14 @@ def _game_argument(parser) -> None:
 def register(cli) -> None:
     """Add ``check`` and the ``--game SPEC`` forms of ``play``, ``move``, ``solve`` and ``tournament`` to ``cli``.
 
-    >>> from ._common import Cli
+    >>> from ._parser import Cli
     >>> cli = Cli()
     >>> register(cli)
     >>> cli.run(["move", "--game", "tic-tac-toe", "--state", "010001002", "--ai", "exact"])
     exact: O at 6
     0
     """
-    p = cli.command("check", "check a game's rules: every game law on random walks, a shrunk counterexample if one fails")
-    _game_argument(p)
+    p = cli.spec_command("check", "check a game's rules: every game law on random walks, a shrunk counterexample if one fails")
     p.add_argument("--examples", type=positive_count, default=100, metavar="N", help="walks a law (default 100)")
     p.add_argument("--max-steps", type=positive_count, default=None, metavar="N",
                    help="the longest walk and playthrough (default: the game's own bound, else 1,000)")
@@ -271,13 +274,14 @@ def register(cli) -> None:
     p.set_defaults(handler=_check)
 
     where = f"--game SPEC: {GAME_FORMS}"
-    p = cli.game_option("play", _ANY, f"play any two-player game against an agent ({where})")
+    p = cli.game_option("play", _ANY, f"play any game of one player, or of two against an agent ({where})")
     _game_argument(p)
     p.add_argument("--ai", default="mcts", metavar="NAME", help=f"the opponent: {', '.join(_agents.agent_names())} (default mcts)")
     side = p.add_mutually_exclusive_group()
     side.add_argument("--first", dest="human", action="store_const", const=0, default=0, help="you move first")
     side.add_argument("--second", dest="human", action="store_const", const=1, help="the agent moves first")
     p.add_argument("--games", type=positive_count, default=1, metavar="N", help="how many games (default 1)")
+    add_hints(p)
     _agents._agent_options(p)
     add_force(p)
     add_seed(p)
@@ -300,6 +304,7 @@ def register(cli) -> None:
     p.add_argument("--state", required=True, metavar="STATE",
                    help="the position in the game's own form (OpenSpiel: the actions from the start, '4,0')")
     p.add_argument("--ai", default="mcts", metavar="NAME", help=f"the agent: {', '.join(_agents.agent_names())} (default mcts)")
+    add_hints(p)
     _agents._agent_options(p)
     add_force(p)
     add_seed(p)

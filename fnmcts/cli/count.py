@@ -8,7 +8,7 @@ name, ``openspiel:NAME(params)`` or ``module:attribute``. The counting is
 from __future__ import annotations
 
 from ._common import CliError, add_json, count, emit, positive_count, progress_bar
-from ._games import GAME_FORMS, resolve_game
+from ._games import resolve_game
 
 __all__ = ["register", "DEFAULT_LIMIT"]
 
@@ -19,7 +19,7 @@ DEFAULT_LIMIT = 2_000_000
 def register(cli) -> None:
     """Add ``fnmcts count GAME`` to ``cli``.
 
-    >>> from ._common import Cli
+    >>> from ._parser import Cli
     >>> cli = Cli()
     >>> register(cli)
     >>> cli.run(["count", "nim", "--depth", "2"])
@@ -31,8 +31,7 @@ def register(cli) -> None:
     all       9        9       0      0         13      0
     0
     """
-    p = cli.command("count", "count a game's states and histories ply by ply (perft), by outcome at the end")
-    p.add_argument("game_spec", metavar="GAME", help=f"the game: {GAME_FORMS}")
+    p = cli.spec_command("count", "count a game's states and histories ply by ply (perft), by outcome at the end")
     p.add_argument("--depth", type=count, default=None, metavar="D", help="count D plies (default: to the end)")
     p.add_argument("--divide", action="store_true", help="also the histories at the last ply below each first move")
     p.add_argument("--up-to-symmetry", action="store_true",

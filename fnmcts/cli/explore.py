@@ -20,8 +20,8 @@ from ..mcts import EXACT_STATES, PAGE_DIVES, explore_page, trace, ucb, ucb1
 from ..protocol import check_reachable, parse_state
 from ..rng import make_rng, resolve_seed
 from ._common import CliError, add_force, add_json, add_seed, count, emit, positive_count, progress_bar
-from ._games import GAME_FORMS, resolve_game
-from .shut_the_box import write_text_atomically
+from ._games import resolve_game
+from .table import write_text_atomically
 
 __all__ = ["register", "search_options"]
 
@@ -31,18 +31,18 @@ DEFAULT_DIVES = 200
 def register(cli) -> None:
     """Add ``fnmcts explore GAME`` to ``cli``.
 
-    >>> from ._common import Cli
+    >>> from ._parser import Cli
     >>> cli = Cli()
     >>> register(cli)
     >>> args = cli.parser.parse_args(["explore", "tic-tac-toe", "--seed", "1", "--vs-rule", "ucb1", "-o", "p.html"])
     >>> args.spec, args.iterations, args.rule, args.vs_rule, args.output
     ('tic-tac-toe', 200, 'tutorial', 'ucb1', 'p.html')
     """
-    p = cli.command(
+    p = cli.spec_command(
         "explore",
         "write a page that replays a search dive by dive, phase by phase (open it in any browser)",
+        dest="spec",
     )
-    p.add_argument("spec", metavar="GAME", help=f"the game: {GAME_FORMS}")
     p.add_argument("--state", default=None, metavar="STATE", help="search from this position (default: the start)")
     p.add_argument("--iterations", type=count, default=DEFAULT_DIVES, metavar="N",
                    help=f"dives of the search (default {DEFAULT_DIVES})")

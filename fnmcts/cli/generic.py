@@ -24,13 +24,12 @@ from ._common import (
     CliError,
     add_force,
     add_json,
-    add_search_options,
     add_seed,
     count,
     emit,
     positive_count,
-    search_flags,
 )
+from ._search_flags import add_search_options, search_flags
 from ._fields import add_field_options, fields_given
 from ._games import GAME_FORMS, resolve_game
 from .simulate import _described, _options, _simulate
@@ -44,7 +43,7 @@ ANY = "any"
 def register(cli) -> None:
     """Add ``simulate`` and ``search`` for every built-in game without them, and for ``--game SPEC``.
 
-    >>> from ._common import Cli
+    >>> from ._parser import Cli
     >>> from . import simulate as simulate_module
     >>> cli = Cli()
     >>> simulate_module.register(cli)

@@ -12,7 +12,9 @@ from ..protocol import (
     game_to_json,
     parse_state,
 )
+from ..limits import STATE_LIMIT
 from ..rng import make_rng
+from ._hints import HINT_SOLVER, add_hints, make_hint
 from ._common import (
     CliError,
     add_force,
@@ -37,26 +39,31 @@ __all__ = ["register"]
 def register(cli) -> None:
     """Add ``fnmcts move GAME`` for every two-player game and Shut the Box to ``cli``.
 
-    >>> from ._common import Cli
+    >>> from ._parser import Cli
     >>> cli = Cli()
     >>> register(cli)
     >>> cli.run(["move", "tic-tac-toe", "--state", "010001002", "--ai", "exact"])
     exact: O at 6
     0
     """
-    for kind in board_games():
+    for kind in (*board_games(), *sorted(k for k in GAMES if k not in board_games())):
         _register_move(cli, kind, f"{_family(kind).title}: the agent's move at --state")
-    _register_move(cli, "shut-the-box", "Shut the Box: the agent's move at --state (a box and its roll)")
 
 
 def _state_example(kind: str) -> str:
-    if kind == "shut-the-box":
-        return '\'{"box": [1, 2, 3, 4, 5, 6, 7, 8, 9], "roll": 7}\''
+    """A ``--state`` for the help: the game's own example, else the JSON of the first state where a player moves.
+
+    >>> print(_state_example("shut-the-box"), _state_example("nim"))
+    '{"box":[1,2,3,4,5,6,7,8,9],"roll":2}' 21
+    """
     example = _family(kind).example
     if example is not None:
         return example
     game = GAMES[kind]()
-    return json.dumps(game.state_to_json(game.start()), separators=(",", ":"))
+    state = game.start()
+    while game.to_move(state) is CHANCE:  # a roll first: its first outcome
+        state = game.play(state, game.chance_outcomes(state)[0][0])
+    return "'" + json.dumps(game.state_to_json(state), separators=(",", ":")) + "'"
 
 
 def _register_move(cli, kind: str, help: str) -> None:
@@ -64,16 +71,13 @@ def _register_move(cli, kind: str, help: str) -> None:
     p.add_argument(
         "--state", required=True, metavar="STATE", help=f"the position, e.g. {_state_example(kind)}, or its JSON"
     )
-    if kind == "shut-the-box":
-        p.add_argument("--simplified", action="store_true", help="the simplified rules of task 4")
-        default_ai = "exact"
-    else:
-        _game_options(p, kind, with_state=True)
-        default_ai = "perfect"
+    _game_options(p, kind, with_state=True)
+    default_ai = "perfect" if "perfect" in agent_names(kind) else "exact"  # two players: the closed form's agent
     p.add_argument(
         "--ai", default=default_ai, metavar="NAME",
         help=f"the agent: {', '.join(agent_names(kind))} (default {default_ai})",
     )
+    add_hints(p, kind)
     _agent_options(p, q_table="q" in agent_names(kind), reuse=False)  # one move: no tree to keep
     add_force(p)
     add_seed(p)
@@ -95,14 +99,10 @@ def _move_json(move):
 
 
 def _move(args):
-    _check_agents(args, args.game, (args.ai,))
-    if args.game == "shut-the-box":
-        from ..games.shut_the_box import ShutTheBox
-
-        game, q_ai = ShutTheBox(simplified=args.simplified), None
-        state = parse_state(game, args.state)
-    else:
-        game, state, q_ai = _nim_game(args, (args.ai,), args.state)
+    helper = getattr(args, "hints", None)
+    names = (args.ai,) if helper in (None, "none", HINT_SOLVER) else (args.ai, helper)
+    _check_agents(args, args.game, names)
+    game, state, q_ai = _nim_game(args, names, args.state)
     if game.to_move(state) is None:
         raise CliError(f"the game is over at {args.state!r}: no move to play")
     _check_exact_size(game, (args.ai,))
@@ -110,7 +110,9 @@ def _move(args):
     agent = build_agent(args.ai, game, ai=q_ai, **_agent_args(args))
     seed = args.seed if args.seed is not None else make_rng().getrandbits(63)
     if game.to_move(state) is CHANCE:
-        raise CliError(f"the dice are to roll at {args.state!r}: give the roll too, e.g. '{{\"box\": [...], \"roll\": 7}}'")
+        outcome = game.play(state, game.chance_outcomes(state)[0][0])
+        example = json.dumps(game.state_to_json(outcome), separators=(",", ":"))
+        raise CliError(f"chance moves next at {args.state!r} (the dice are to roll): give a state after it, e.g. '{example}'")
     move = agent(game, state, make_rng(seed))
     payload = {
         "move": _move_json(move),
@@ -119,6 +121,22 @@ def _move(args):
         "ai": args.ai,
         "seed": seed,
     }
-    emit(args, payload, f"{args.ai}: {describe_move(game, state, move)}")
+    hints = _hints(args, game, state, q_ai, seed)
+    if hints:
+        payload["hints"] = hints
+    emit(args, payload, "\n".join([f"{args.ai}: {describe_move(game, state, move)}", *hints]))
+
+
+def _hints(args, game, state, q_ai, seed) -> list:
+    """The lines of ``--hints NAME`` at ``state`` (as ``play`` shows them before a move); none without it."""
+    name = getattr(args, "hints", None)
+    if name in (None, "none"):
+        return []
+
+    def build(agent):
+        return build_agent(agent, game, ai=q_ai, **_agent_args(args))
+
+    hint = make_hint(game, name, build, make_rng(seed + 1), limit=None if args.force else STATE_LIMIT, start=state)
+    return hint(state, game.possible_moves(state))
 
 

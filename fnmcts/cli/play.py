@@ -12,11 +12,14 @@ from ..protocol import (
     describe_move,
     game_name,
     parse_move,
+    payoff_range,
     render,
     sample_outcome,
     transcript_line,
 )
+from ..limits import STATE_LIMIT
 from ..rng import make_rng
+from ._hints import HINT_SOLVER, add_hints, make_hint
 from ._common import (
     add_force,
     add_seed,
@@ -42,7 +45,7 @@ __all__ = ["register", "interactive_game", "interactive_nim", "parse_human_move"
 def register(cli) -> None:
     """Add ``fnmcts play GAME`` for every two-player game of ``fnmcts.games.GAMES`` to ``cli``.
 
-    >>> from ._common import Cli
+    >>> from ._parser import Cli
     >>> cli = Cli()
     >>> register(cli)
     >>> args = cli.parser.parse_args(["play", "nim", "--heap", "5", "--ai", "random", "--second"])
@@ -63,6 +66,7 @@ def register(cli) -> None:
         side.add_argument("--first", dest="human", action="store_const", const=0, default=0, help="you move first")
         side.add_argument("--second", dest="human", action="store_const", const=1, help="the agent moves first")
         p.add_argument("--games", type=positive_count, default=1, metavar="N", help="how many games (default 1)")
+        add_hints(p, kind)
         _agent_options(p)
         add_force(p)
         add_seed(p)
@@ -86,6 +90,29 @@ def parse_human_move(game, state, text: str):
     return parse_move(game, state, text)
 
 
+def _numbered(game) -> bool:
+    """Whether a move is typed as its number in a list (the protocol's default ``parse_move``): then the list is shown.
+
+    >>> from fnmcts.games import Nim, ShutTheBox
+    >>> _numbered(Nim()), _numbered(ShutTheBox())
+    (False, True)
+    """
+    from ..protocol import GameBase
+
+    own = getattr(type(game), "parse_move", None)
+    return own is None or own is GameBase.parse_move
+
+
+def _alone(game, payoff):
+    """1 (the person wins) when one player's payoff is the best there is, else 2 (a loss).
+
+    >>> from fnmcts.games import ShutTheBox
+    >>> _alone(ShutTheBox(), (1,)), _alone(ShutTheBox(), (0,))
+    (1, 2)
+    """
+    return 1 if payoff[0] == payoff_range(game)[1] else 2
+
+
 def _winner(payoff) -> int | None:
     """1 or 2: the player with the higher payoff; ``None`` for a draw."""
     if payoff[0] == payoff[1]:
@@ -93,8 +120,13 @@ def _winner(payoff) -> int | None:
     return 1 if payoff[0] > payoff[1] else 2
 
 
-def interactive_game(game, agent, rng, *, human: int, read, write, games: int = 1) -> dict:
-    """Play ``games`` games of any two-player ``game``: the person is player ``human + 1``, ``agent`` the other.
+def interactive_game(game, agent, rng, *, human: int, read, write, games: int = 1, hint=None) -> dict:
+    """Play ``games`` games of ``game``: the person is player ``human + 1``, ``agent`` the other one if there are two.
+
+    One loop for a game of one player (``agent`` unused; a win is the best
+    payoff there is) or two. ``hint(state, moves)``, if given, returns lines
+    shown before each of the person's choices (``fnmcts.cli._hints``: an
+    agent's move, or every move's exact value).
 
     ``read(prompt)`` returns a typed line (``EOFError`` at end of input,
     ``KeyboardInterrupt`` on Ctrl-C); ``write(text)`` shows one. The position
@@ -114,7 +146,9 @@ def interactive_game(game, agent, rng, *, human: int, read, write, games: int = 
     """
     summary = {"games": 0, "wins": 0, "losses": 0, "draws": 0, "stopped": None}
     family = _family(game_name(game))
-    intro = f"You are {_player_name(game, human)}"
+    alone = getattr(game, "num_players", 2) == 1
+    numbered = _numbered(game)
+    intro = f"You are {_player_name(game, human)}" if not alone else "You play alone"
     if family.rule is not None:
         intro += f"; {family.rule(game)}"
     try:
@@ -132,6 +166,10 @@ def interactive_game(game, agent, rng, *, human: int, read, write, games: int = 
                     move = moves[0]
                 elif player == human:
                     write(render(game, state))
+                    if numbered:
+                        write("   ".join(f"{i}: {describe_move(game, state, m)}" for i, m in enumerate(moves, 1)))
+                    for line in hint(state, moves) if hint is not None else ():
+                        write(line)
                     while True:
                         try:
                             move = parse_human_move(game, state, read("Your move: "))
@@ -145,12 +183,16 @@ def interactive_game(game, agent, rng, *, human: int, read, write, games: int = 
                 after = game.play(state, move)
                 write(transcript_line(game, player, move, after))
                 state = after
-            if family.draws:
+            if family.draws or alone:
                 write(render(game, state))
-            winner = _winner(game.payoff(state))
+            winner = _winner(game.payoff(state)) if not alone else _alone(game, game.payoff(state))
             if winner is None:
                 write(result_line(None) + " It is a draw.")
                 outcome = "draws"
+            elif alone:
+                scored = "" if payoff_range(game) == (0, 1) else f" You score {game.payoff(state)[0]}."
+                write(("You win." if winner == 1 else "You lose.") + scored)
+                outcome = "wins" if winner == 1 else "losses"
             else:
                 write(result_line(winner) + (" You win." if winner == human + 1 else " You lose."))
                 outcome = "wins" if winner == human + 1 else "losses"
@@ -184,19 +226,29 @@ def interactive_nim(game, agent, rng, *, human: int, read, write, games: int = 1
 
 
 def _play(args):
-    _check_agents(args, args.game, (args.ai,))
-    game, _, q_ai = _nim_game(args, (args.ai,))
+    hints = getattr(args, "hints", None)
+    helpers = () if hints in (None, "none", HINT_SOLVER) else (hints,)
+    game, _, q_ai = _nim_game(args, (args.ai, *helpers))
+    alone = getattr(game, "num_players", 2) == 1
+    names = (*(() if alone else (args.ai,)), *helpers)
+    _check_agents(args, game, names)
     _refuse_empty(game)
-    _check_exact_size(game, (args.ai,))
-    _check_work(args, game, game.start(), (args.ai,), what="moves")
-    agent = build_agent(args.ai, game, ai=q_ai, **_agent_args(args))
+    _check_exact_size(game, names)
+    _check_work(args, game, game.start(), names, what="moves")
+    agent = None if alone else build_agent(args.ai, game, ai=q_ai, **_agent_args(args))
+    rng = make_rng(args.seed)
+
+    def build(name):
+        return build_agent(name, game, ai=q_ai, **_agent_args(args))
+
+    hint = make_hint(game, hints, build, rng, limit=None if args.force else STATE_LIMIT)
     summary = interactive_game(
-        game, agent, make_rng(args.seed), human=args.human, read=read_line, write=print, games=args.games
+        game, agent, rng, human=args.human, read=read_line, write=print, games=args.games, hint=hint
     )
     if summary["stopped"]:
         print()  # the prompt or ^C left the cursor mid-line
     text = f"games {summary['games']}, wins {summary['wins']}, losses {summary['losses']}"
-    if _family(game_name(game)).draws or summary["draws"]:
+    if getattr(game, "num_players", 2) != 1 and _family(game_name(game)).draws or summary["draws"]:
         text += f", draws {summary['draws']}"
     if summary["stopped"]:
         text += f"; stopped ({summary['stopped']}), the game in progress is not counted"

@@ -13,8 +13,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from ._common import CliError, add_seed, count
-from ._games import GAME_FORMS, resolve_game
+from ._common import CliError, add_json, add_seed, count, emit
+from ._games import resolve_game
 
 __all__ = ["register"]
 
@@ -22,7 +22,7 @@ __all__ = ["register"]
 def register(cli) -> None:
     """Add ``fnmcts playthrough`` to ``cli``.
 
-    >>> from ._common import Cli
+    >>> from ._parser import Cli
     >>> cli = Cli()
     >>> register(cli)
     >>> cli.run(["playthrough", "nim", "--seed", "4", "--max-steps", "1"])  # doctest: +ELLIPSIS
@@ -33,14 +33,14 @@ def register(cli) -> None:
     # cut after 1 steps
     0
     """
-    p = cli.command("playthrough", "write one seeded random game state by state, or check a game against such a file")
-    p.add_argument("game_spec", metavar="GAME", nargs="?", default=None,
-                   help=f"the game: {GAME_FORMS} (with --check: default, the game the file names)")
+    p = cli.spec_command("playthrough", "write one seeded random game state by state, or check a game against such a file "
+                         "(with --check, GAME defaults to the game the file names)", optional=True)
     p.add_argument("-o", "--output", default=None, metavar="FILE", help="write the text to FILE (default: print it)")
     p.add_argument("--check", default=None, metavar="FILE", help="play FILE's game again and report the first difference")
     p.add_argument("--max-steps", type=count, default=None, metavar="N",
                    help="cut the game after N steps (default 1,000)")
     add_seed(p, default=0)
+    add_json(p)
     p.set_defaults(handler=_playthrough)
 
 
@@ -68,11 +68,9 @@ def _playthrough(args) -> int:
             found = check_playthrough(game, text, max_steps=steps)
         except GameRaised as error:
             found = f"the game raised: {error}"
-        if found is None:
-            print(f"{path}: {game!r} plays as the file says")
-            return 0
-        print(f"{path}: {found}")
-        return 1
+        payload = {"checked": str(path), "game": repr(game), "same": found is None, "difference": found}
+        emit(args, payload, f"{path}: {game!r} plays as the file says" if found is None else f"{path}: {found}")
+        return 0 if found is None else 1
     if args.game_spec is None:
         raise CliError("give the GAME to play (or --check FILE)")
     game = resolve_game(args.game_spec)
@@ -84,13 +82,18 @@ def _playthrough(args) -> int:
         text = playthrough(game, args.seed, max_steps=steps)
     except GameRaised as error:
         raise CliError(f"the game raised while playing: {error}") from None
+    states = text.count("# state ")
     if args.output is None:
+        if args.json:
+            emit(args, {"game": repr(game), "seed": args.seed, "states": states, "text": text}, text)
+            return 0
         sys.stdout.write(text)
         return 0
     from ..files import write_atomically
 
     path = write_atomically(args.output, text)
-    print(f"wrote {path} ({game!r}, seed {args.seed}, {text.count('# state ')} states)")
+    emit(args, {"game": repr(game), "seed": args.seed, "states": states, "path": str(path)},
+         f"wrote {path} ({game!r}, seed {args.seed}, {states} states)")
     return 0
 
 

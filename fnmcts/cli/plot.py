@@ -21,7 +21,7 @@ _SEEDS = {"pi": 1, "mcts": 2017, "flat-mc": 1, "qlearning": 1, "tournament": 1}
 def register(cli) -> None:
     """Add ``fnmcts plot NAME -o FILE`` to ``cli``.
 
-    >>> from ._common import Cli
+    >>> from ._parser import Cli
     >>> cli = Cli()
     >>> register(cli)
     >>> args = cli.parser.parse_args(["plot", "pi", "-o", "pi.svg", "--budget", "1e3"])

@@ -1,4 +1,8 @@
-"""``fnmcts train piles`` and ``fnmcts train nim``: Q-learning by self-play, saved as JSON.
+"""``fnmcts train GAME``: Q-learning by self-play on any two-player game small enough for a table, saved as JSON.
+
+``train piles`` and ``train nim`` keep their options of old; any other game
+(``train kayles``, ``train tic-tac-toe``, ``train mygames:Connect(rows=3)``)
+comes as a spec.
 
 Checks the output target first, trains with a progress bar ("Playing training
 game"), writes the Q table atomically (see ``fnmcts.qlearning`` for the format;
@@ -22,7 +26,8 @@ from ..exact import solve
 from ..files import claim_target, partial_path, write_atomically
 from ..games.nim import Nim
 from ..games.piles import Piles
-from ..limits import GO_ON, WORK_LIMIT, check_states, check_work, size_hint
+from ..limits import GO_ON, STATE_LIMIT, WORK_LIMIT, check_states, check_work, size_hint
+from ..protocol import game_name
 from ..matches import random_agent
 from ..qlearning import ALPHA, EPSILON, ai_to_text, evaluate, train, win_rate_against
 from ..rng import child_seed, resolve_seed
@@ -39,6 +44,7 @@ from ._common import (
     progress_bar,
     seed_type,
 )
+from ._games import GAME_FORMS, resolve_game
 
 __all__ = ["register"]
 
@@ -76,13 +82,14 @@ _EPILOG = (
 )
 
 
-def _options(parser, default_games):
+def _options(parser, default_games, misere: bool = True):
     parser.epilog = _EPILOG
-    rules = parser.add_mutually_exclusive_group()
-    rules.add_argument(
-        "--misere", dest="misere", action="store_true", default=True, help="taking the last object loses (default)"
-    )
-    rules.add_argument("--normal", dest="misere", action="store_false", help="taking the last object wins")
+    if misere:
+        rules = parser.add_mutually_exclusive_group()
+        rules.add_argument(
+            "--misere", dest="misere", action="store_true", default=True, help="taking the last object loses (default)"
+        )
+        rules.add_argument("--normal", dest="misere", action="store_false", help="taking the last object wins")
     parser.add_argument(
         "--games", type=count, default=default_games, metavar="N", help="training games of self-play (default %(default)s)"
     )
@@ -117,7 +124,7 @@ def _options(parser, default_games):
 def register(cli) -> None:
     """Add ``fnmcts train piles`` and ``fnmcts train nim`` (Q-learning by self-play) to ``cli``.
 
-    >>> from ._common import Cli
+    >>> from ._parser import Cli
     >>> cli = Cli()
     >>> register(cli)
     >>> args = cli.parser.parse_args(["train", "nim", "--heap", "5", "--games", "200", "-o", "q.json"])
@@ -137,23 +144,45 @@ def register(cli) -> None:
     _options(p, 10_000)
     p.set_defaults(handler=_nim)
 
+    p = cli.game_option("train", "any", "Q-learning by self-play on any two-player game small enough for a table", _HELP)
+    p.add_argument("--game", dest="game_spec", required=True, metavar="SPEC", help=f"the game: {GAME_FORMS}")
+    _options(p, 10_000, misere=False)
+    p.set_defaults(handler=_any)
+
+
+def _any(args):
+    game = resolve_game(args.game_spec)
+    players = getattr(game, "num_players", None)
+    if players != 2:
+        raise CliError(f"train learns by self-play between two players; {game!r} has {players} player(s)")
+    states = size_hint(game, game.start())[0]
+    if states is not None and states > STATE_LIMIT and not args.force:
+        raise CliError(
+            f"a Q table of {game!r} would have up to {states:,} states to learn (the limit is {STATE_LIMIT:,}): "
+            "a table suits small games (search suits large ones: fnmcts search, --ai mcts); --force goes on regardless"
+        )
+    _train(args, game, repr(game), None)
+
+
+_MISERE, _NORMAL = "misere: taking the last object loses", "normal: taking the last object wins"
+
 
 def _piles(args):
-    _train(args, Piles(args.piles, misere=args.misere), f"piles {list(args.piles)}")
+    _train(args, Piles(args.piles, misere=args.misere), f"piles {list(args.piles)}", _MISERE if args.misere else _NORMAL)
 
 
 def _nim(args):
-    _train(args, Nim(heap=args.heap, max_take=args.max_take, misere=args.misere), f"nim heap {args.heap}, take 1..{args.max_take}")
+    _train(args, Nim(heap=args.heap, max_take=args.max_take, misere=args.misere),
+           f"nim heap {args.heap}, take 1..{args.max_take}", _MISERE if args.misere else _NORMAL)
 
 
-def _train(args, game, title):
+def _train(args, game, title, rules):
     out = sys.stdout  # the Q table's stream with -o -; the report then goes to standard error
     to_stdout = args.output == "-"
     if not to_stdout:
         claim_target(args.output)  # a bad target (or one another process writes) fails now, not after the training
     _check_size(args, game)
     seed = resolve_seed(args.seed)
-    rules = "misere: taking the last object loses" if game.misere else "normal: taking the last object wins"
     report_stream = contextlib.redirect_stdout(sys.stderr) if to_stdout else contextlib.nullcontext()
 
     def write(ai, games=None) -> str:
@@ -204,7 +233,7 @@ def _train(args, game, title):
 
 
 def _check_size(args, game) -> None:
-    """Refuse training whose play (unless ``--force``) or whose report's exact solution (unless ``--no-exact``) is too large."""
+    """Refuse training whose play (unless ``--force``) or report's exact solution (unless ``--no-exact``) is too large."""
     _, length, branching = size_hint(game, game.start())
     check_work(args.games, length, branching, limit=None if args.force else WORK_LIMIT)
     if args.exact:
@@ -219,8 +248,8 @@ def _report(args, game, title, rules, seed, ai, games, where, report):
     """``(payload, text)``: the report of ``games`` games of training, and of the evaluation when done."""
     eval_seed = child_seed(seed, 1)
     payload = {
-        "game": game.name,
-        "rules": "misere" if game.misere else "normal",
+        "game": game_name(game),
+        **({"rules": rules.partition(":")[0]} if rules is not None else {}),
         "games": games,
         "seed": seed,
         "alpha": ai.alpha,
@@ -234,7 +263,7 @@ def _report(args, game, title, rules, seed, ai, games, where, report):
     chosen = "" if args.seed is not None else f" (drawn; --seed {seed} repeats this run)"
     trained = f"{games:,} games" if games == args.games else f"{games:,} of {args.games:,} games"
     lines = [
-        f"Q-learning on {title} ({rules})",
+        f"Q-learning on {title}" + (f" ({rules})" if rules is not None else ""),
         f"Done training: {trained} of self-play, seed {seed}{chosen}, alpha {ai.alpha}, epsilon {ai.epsilon}",
         f"Q table        {len(ai.q):,} entries written to {where}",
     ]

@@ -28,17 +28,16 @@ from ..io import load_tree_and_search, save_tree
 from ..mcts import backed_up_values, greedy_policy, mean, search, search_options, visits, win_rate
 from ..mcts._saved import rng_state_from_json, rng_state_to_json
 from ..rng import make_rng, resolve_seed
+from ._search_flags import add_search_options, search_flags
 from ._common import (
     CliError,
     Interrupted,
     add_json,
-    add_search_options,
     add_seed,
     count,
     emit,
     keep_partial,
     progress_bar,
-    search_flags,
 )
 from .shut_the_box import add_rules, game_of, rules_text
 
@@ -52,7 +51,7 @@ DEFAULT_DIVES = 100_000
 def register(cli) -> None:
     """Add ``fnmcts search shut-the-box`` (MCTS dives, task 11) to ``cli``.
 
-    >>> from ._common import Cli
+    >>> from ._parser import Cli
     >>> cli = Cli()
     >>> register(cli)
     >>> args = cli.parser.parse_args(["search", "shut-the-box", "--dives", "1e3", "--seed", "1"])
@@ -157,7 +156,7 @@ def _resumed(args):
         game, tree, saved = load_tree_and_search(args.resume, GAMES)
     except ValueError as error:
         raise CliError(f"cannot resume: {error}") from None
-    if getattr(game, "name", None) != "shut-the-box" or saved is None:
+    if not isinstance(game, type(game_of(args))) or saved is None:  # a search of the game this command grows
         raise CliError(f"cannot resume: {args.resume} holds no saved Shut the Box search (write one with --save)")
     try:
         old = {"rule": saved.get("ucb"), "solver": False}  # a search saved before --rule and the solver

@@ -35,7 +35,7 @@ def _options(parser, default_games):
 def register(cli) -> None:
     """Add ``fnmcts simulate GAME`` for coin, darts, Shut the Box and tic-tac-toe to ``cli``.
 
-    >>> from ._common import Cli
+    >>> from ._parser import Cli
     >>> cli = Cli()
     >>> register(cli)
     >>> cli.run(["simulate", "coin", "--games", "100", "--seed", "1"])

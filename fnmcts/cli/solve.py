@@ -42,7 +42,7 @@ __all__ = ["register"]
 def register(cli) -> None:
     """Add ``fnmcts solve GAME`` for every two-player game to ``cli``.
 
-    >>> from ._common import Cli
+    >>> from ._parser import Cli
     >>> cli = Cli()
     >>> register(cli)
     >>> cli.run(["solve", "nim", "--heap", "7", "--normal"])

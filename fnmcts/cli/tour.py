@@ -316,7 +316,7 @@ def step_screen(step: Step, number: int | None = None, total: int | None = None)
 def register(cli) -> None:
     """Add ``fnmcts tour`` to ``cli``.
 
-    >>> from ._common import Cli
+    >>> from ._parser import Cli
     >>> cli = Cli()
     >>> register(cli)
     >>> args = cli.parser.parse_args(["tour", "--task", "11", "--no-pause"])

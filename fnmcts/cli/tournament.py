@@ -35,7 +35,7 @@ __all__ = ["register"]
 def register(cli) -> None:
     """Add ``fnmcts tournament GAME AGENT1 AGENT2`` for every two-player game to ``cli``.
 
-    >>> from ._common import Cli
+    >>> from ._parser import Cli
     >>> cli = Cli()
     >>> register(cli)
     >>> cli.run(["tournament", "nim", "perfect", "random", "--heap", "5", "--games", "10", "--seed", "1"])  # 5: a lost start

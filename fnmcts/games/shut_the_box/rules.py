@@ -499,6 +499,28 @@ class ShutTheBox(GameBase):
             return "roll one die" if move == 1 else "roll two dice"
         return f"roll {move}"
 
+    def render(self, state) -> str:
+        """The box as a person sees it (``render_box``) and, when the dice are rolled, the roll.
+
+        >>> game = ShutTheBox(levers=4)
+        >>> game.render(game.play(game.start(), 5)), game.render(frozenset({2, 3}))
+        ('box   1 2 3 4   roll 5', 'box   _ 2 3 _')
+        """
+        if isinstance(state, PMap):
+            roll = f"   roll {state['roll']}" if "roll" in state else ""
+            return f"box   {render_box(state['box'], self.levers)}{roll}"
+        return f"box   {render_box(state, self.levers)}"
+
+    def transcript_line(self, player, move, after) -> str:
+        """A line of a game's transcript: the levers left up after a flip, or the dice chosen.
+
+        >>> ShutTheBox(levers=4).transcript_line(0, frozenset({2, 3}), frozenset({2, 3}))
+        'Player 1 flips: box   _ 2 3 _.'
+        """
+        if isinstance(move, frozenset):
+            return f"Player {player + 1} flips: box   {render_box(move, self.levers)}."
+        return f"Player {player + 1} rolls {'one die' if move == 1 else 'two dice'}."
+
     def state_to_json(self, state):
         if isinstance(state, PMap):
             if "dice" in state:

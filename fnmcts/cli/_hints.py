@@ -1,0 +1,117 @@
+"""Hints in the play loop: the move an agent would play, or every move's exact value from the solver.
+
+``make_hint(game, name, agent_factory, limit)`` gives ``hint(state, moves) -> lines``
+for ``fnmcts play GAME --hints NAME``: ``solver`` solves the game exactly once
+(``fnmcts.exact.solve``, at most ``limit`` states) and shows, before the
+person moves, the value of every move for the player to move (as a chance of
+winning when the game pays only wins and losses); any agent's name shows the
+move that agent would play there. Nothing here names a game.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from ..protocol import describe_move, payoff_range
+from ._agents import agent_names
+
+__all__ = ["HINT_SOLVER", "add_hints", "make_hint", "solver_hint", "agent_hint"]
+
+HINT_SOLVER = "solver"
+"""The name of the exact solver's hints (every move's value); any other name is an agent's."""
+
+
+def _shown(value, low, high, wins_only: bool) -> str:
+    """A value as a person reads it: a sure win or loss, else a chance of winning when the game pays only wins and losses.
+
+    >>> _shown(Fraction(1, 3), 0, 1, True), _shown(1, -1, 1, True), _shown(0, -1, 1, False)
+    ('0.3333', 'win', '0')
+    """
+    value = Fraction(value)
+    if value in (low, high):
+        return "win" if value == high else "loss"
+    if wins_only:
+        return f"{float((value - low) / (high - low)):.4f}"
+    return f"{float(value):.4g}"
+
+
+def solver_hint(game, solution):
+    """``hint(state, moves) -> lines``: each move's exact value for the player to move, the best marked.
+
+    >>> from fnmcts.exact import solve
+    >>> from fnmcts.games import Nim
+    >>> game = Nim(heap=5, max_take=3, misere=False)
+    >>> hint = solver_hint(game, solve(game))
+    >>> hint(game.start(), game.possible_moves(game.start()))
+    ["hint (exact solver), the mover's chance of winning after each move: take 1: win (best), take 2: loss, take 3: loss"]
+    """
+    low, high = (Fraction(x) for x in payoff_range(game))
+    wins_only = all(
+        all(x == low or x == high for x in game.payoff(s)) for s in solution if game.to_move(s) is None
+    )
+
+    def hint(state, moves):
+        player = game.to_move(state)
+        values = [solution[game.play(state, move)][player] for move in moves]
+        best = max(values)
+        shown = [
+            f"{describe_move(game, state, move)}: {_shown(v, low, high, wins_only)}" + (" (best)" if v == best else "")
+            for move, v in zip(moves, values)
+        ]
+        what = "the mover's chance of winning" if wins_only else "the mover's payoff"
+        return [f"hint (exact solver), {what} after each move: " + ", ".join(shown)]
+
+    return hint
+
+
+def agent_hint(game, name: str, agent, rng):
+    """``hint(state, moves) -> lines``: the move agent ``name`` would play at ``state`` (drawing from ``rng``).
+
+    >>> from fnmcts.agents import perfect_agent
+    >>> from fnmcts.games import Nim
+    >>> from fnmcts.rng import make_rng
+    >>> game = Nim(heap=5, max_take=3, misere=False)
+    >>> agent_hint(game, "perfect", perfect_agent, make_rng(1))(game.start(), game.possible_moves(game.start()))
+    ['hint (perfect): take 1']
+    """
+
+    def hint(state, moves):
+        move = agent(game, state, rng)
+        return [f"hint ({name}): {describe_move(game, state, move)}"]
+
+    return hint
+
+
+def make_hint(game, name, build, rng, *, limit=None, start=None):
+    """The hint of ``--hints name`` on ``game`` (``None``: no hints); ``build(name)`` makes an agent.
+
+    The solver's hints solve the game from ``start`` (default: the start) once, at most ``limit`` states.
+
+    >>> from fnmcts.games import Nim
+    >>> from fnmcts.rng import make_rng
+    >>> make_hint(Nim(), None, None, make_rng(1)) is None
+    True
+    """
+    if name is None or name == "none":
+        return None
+    if name == HINT_SOLVER:
+        from ..exact import solve
+
+        return solver_hint(game, solve(game, game.start() if start is None else start, limit=limit))
+    return agent_hint(game, name, build(name), rng)
+
+
+def add_hints(parser, kind: str = "any") -> None:
+    """Add ``--hints NAME``: before each of your moves, an agent's move or (``solver``) every move's exact value.
+
+    >>> import argparse
+    >>> parser = argparse.ArgumentParser()
+    >>> add_hints(parser)
+    >>> parser.parse_args(["--hints", "solver"]).hints, parser.parse_args([]).hints
+    ('solver', None)
+    """
+    parser.add_argument(
+        "--hints", default=None, metavar="NAME",
+        help=f"before each of your moves: {HINT_SOLVER} (every move's exact value) or the move of an agent: "
+        f"{', '.join(agent_names(kind))} (default: no hints)",
+    )

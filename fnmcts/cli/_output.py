@@ -1,0 +1,189 @@
+"""The command line's output: one JSON object or text, partial results kept on an interruption, prompts, progress.
+
+Interruptions keep the work. While a command runs, SIGTERM stops it as Ctrl-C
+does (an ``Interrupted``, a ``KeyboardInterrupt``). A long computation raises
+``Interrupted`` carrying its result for the work done so far (``partial``); a
+command that wraps it in ``keep_partial(args, report)`` prints that result as
+usual, clearly marked as partial (``"partial": true`` in JSON), and exits with
+130 or 143. A command that loops itself raises ``interrupted(error, so_far)``.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import sys
+import threading
+from contextlib import contextmanager
+
+from ..parallel import Interrupted
+
+__all__ = ["emit", "emit_partial", "keep_partial", "read_line", "progress_bar", "non_ascii_digits"]
+
+
+def non_ascii_digits(text: str) -> bool:
+    """Whether ``text`` holds decimal digits of another script, which Python's ``int`` would read as numbers.
+
+    >>> non_ascii_digits("١٠"), non_ascii_digits("10"), non_ascii_digits("Spiel")
+    (True, False, False)
+    """
+    return any(ch.isdecimal() and not ch.isascii() for ch in text)
+
+
+def emit(args, payload: dict, text: str) -> None:
+    """Print ``payload`` as one JSON object with ``--json``, else ``text``.
+
+    >>> from types import SimpleNamespace
+    >>> emit(SimpleNamespace(json=True), {"wins": 3, "games": 10}, "3 wins in 10 games")
+    {"games": 10, "wins": 3}
+    >>> emit(SimpleNamespace(json=False), {"wins": 3, "games": 10}, "3 wins in 10 games")
+    3 wins in 10 games
+    """
+    if getattr(args, "json", False):
+        print(json.dumps(payload, sort_keys=True))
+    else:
+        print(text)
+
+
+def emit_partial(args, payload: dict, text: str, stop: Interrupted) -> None:
+    """``emit`` a partial result: ``"partial": true`` and the signal in JSON, a marked header in text.
+
+    >>> from types import SimpleNamespace
+    >>> emit_partial(SimpleNamespace(json=True), {"games": 3}, "3 games", Interrupted(None, signal.SIGTERM))
+    {"games": 3, "partial": true, "signal": "SIGTERM"}
+    >>> emit_partial(SimpleNamespace(json=False), {"games": 3}, "3 games", Interrupted())
+    PARTIAL RESULT (interrupted by SIGINT): the work done so far
+    3 games
+    """
+    emit(
+        args,
+        payload | {"partial": True, "signal": stop.signal_name},
+        f"PARTIAL RESULT (interrupted by {stop.signal_name}): the work done so far\n{text}",
+    )
+    stop.reported = True
+
+
+@contextmanager
+def keep_partial(args, report):
+    """On an ``Interrupted`` with a partial result inside the block, print ``report(partial)`` marked partial.
+
+    ``report(partial)`` returns ``(payload, text)`` as for ``emit``. The
+    interruption goes on after the report (the command exits 130 or 143); a
+    second Ctrl-C or SIGTERM while the report prints is ignored, so the report
+    is whole.
+
+    >>> from types import SimpleNamespace
+    >>> try:
+    ...     with keep_partial(SimpleNamespace(json=False), lambda n: ({"n": n}, f"{n} games")):
+    ...         raise Interrupted(5)
+    ... except Interrupted as stop:
+    ...     stop.reported
+    PARTIAL RESULT (interrupted by SIGINT): the work done so far
+    5 games
+    True
+    """
+    try:
+        yield
+    except Interrupted as stop:
+        if stop.partial is not None and not stop.reported:
+            with _signals_ignored():
+                payload, text = report(stop.partial)
+                emit_partial(args, payload, text, stop)
+                sys.stdout.flush()
+        raise
+
+
+def _on_main_thread() -> bool:
+    return threading.current_thread() is threading.main_thread()
+
+
+@contextmanager
+def _signals_ignored():
+    """Ctrl-C and SIGTERM ignored for the block (a report being printed), then as before."""
+    if not _on_main_thread():
+        yield
+        return
+    saved = {s: signal.signal(s, signal.SIG_IGN) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for number, handler in saved.items():
+            signal.signal(number, handler)
+
+
+def _raise_interrupted(signum, frame):
+    raise Interrupted(None, signum)
+
+
+@contextmanager
+def _signals_interrupt():
+    """For the block, SIGTERM raises ``Interrupted`` (as Ctrl-C raises ``KeyboardInterrupt``), then as before.
+
+    An ignored signal (a job started with ``nohup``, or in the background of a
+    script) stays ignored.
+    """
+    if not _on_main_thread():
+        yield
+        return
+    saved = {}
+    for number, handler in ((signal.SIGTERM, _raise_interrupted), (signal.SIGINT, signal.default_int_handler)):
+        if signal.getsignal(number) is not signal.SIG_IGN:
+            saved[number] = signal.signal(number, handler)
+    try:
+        yield
+    finally:
+        for number, handler in saved.items():
+            signal.signal(number, handler)
+
+
+def read_line(prompt: str) -> str:
+    """``input(prompt)``, echoing the answer when it comes from a script, not a terminal.
+
+    >>> import io
+    >>> saved, sys.stdin = sys.stdin, io.StringIO("4\\n")
+    >>> try:
+    ...     answer = read_line("move? ")
+    ... finally:
+    ...     sys.stdin = saved
+    move? 4
+    >>> answer
+    '4'
+    >>> saved, sys.stdin = sys.stdin, io.StringIO("٤\\n4\\n")
+    >>> try:
+    ...     answer = read_line("move? ")
+    ... finally:
+    ...     sys.stdin = saved
+    move? ٤
+    digits other than 0-9 are not read as numbers: type it with the digits 0-9
+    move? 4
+    >>> answer
+    '4'
+    """
+    while True:
+        line = input(prompt)
+        if not sys.stdin.isatty():
+            print(line)  # so a scripted game's transcript reads like a session
+        if not non_ascii_digits(line):
+            return line
+        print("digits other than 0-9 are not read as numbers: type it with the digits 0-9")
+
+
+@contextmanager
+def progress_bar(total: int, desc: str, enabled: bool | None = None, unit: str = "game"):
+    """A tqdm bar on stderr when it is a terminal; yields an ``update(k)`` callback.
+
+    Without a bar (``enabled`` False, or stderr not a terminal) it yields ``None``.
+
+    >>> with progress_bar(10, "games", enabled=False) as update:
+    ...     update is None
+    True
+    """
+    if enabled is None:
+        enabled = sys.stderr.isatty()
+    if not enabled:
+        yield None
+        return
+    from tqdm import tqdm
+
+    with tqdm(total=total, desc=desc, unit=unit, unit_scale=True, leave=False, file=sys.stderr) as bar:
+        yield bar.update

@@ -1,0 +1,259 @@
+"""The ``fnmcts`` parser: commands, games named on every verb, and one exit status for every outcome.
+
+Exit status: 0 done; 1 a runtime failure (a full disk, a closed standard
+output); 2 a usage error (one line on standard error, nothing changed); 130
+interrupted by Ctrl-C (SIGINT), 143 by SIGTERM.
+
+Interruptions keep the work. While a command runs, SIGTERM stops it as Ctrl-C
+does (an ``Interrupted``, a ``KeyboardInterrupt``). A long computation raises
+``Interrupted`` carrying its result for the work done so far (``partial``); a
+command that wraps it in ``keep_partial(args, report)`` prints that result as
+usual, clearly marked as partial (``"partial": true`` in JSON), and exits with
+130 or 143. A command that loops itself raises ``interrupted(error, so_far)``.
+
+>>> from fnmcts.parallel import Interrupted
+>>> def count_to_three(args):
+...     with keep_partial(args, lambda done: ({"done": done}, f"counted to {done}")):
+...         raise Interrupted(2)
+>>> cli = Cli()
+>>> cli.command("count", "count to three").set_defaults(handler=count_to_three)
+>>> cli.run(["count"])  # stderr: fnmcts: interrupted by SIGINT: the result above is partial
+PARTIAL RESULT (interrupted by SIGINT): the work done so far
+counted to 2
+130
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from ..files import held_claims, release_claims
+from ..limits import GO_ON, TooLarge
+from ._games import GAME_FORMS
+from ._common import EXIT_DONE, EXIT_FAILURE, EXIT_USAGE, CliError, exit_status
+from ._output import _signals_interrupt, keep_partial, non_ascii_digits  # noqa: F401 (keep_partial: the doctest)
+from ..parallel import Interrupted
+
+__all__ = ["Cli", "GAME_EPILOG"]
+
+GAME_EPILOG = (
+    "GAME is a built-in game's name, openspiel:NAME(params) or a game of your own as module:attribute,\n"
+    "with parameters if it takes any: nim(heap=5), mygames:Connect(rows=4). The spelling\n"
+    "'any --game SPEC' (and '--game SPEC') is still read, for one release."
+)
+"""The help's last lines on every verb that takes a game."""
+
+
+def _is_spec(word: str) -> bool:
+    """Whether ``word`` names a game as a spec: a built-in game, ``openspiel:...``, ``module:attribute``, or with parameters.
+
+    >>> _is_spec("nim"), _is_spec("mygames:Connect(rows=4)"), _is_spec("nim(heap=5)"), _is_spec("chess"), _is_spec("-h")
+    (True, True, True, False, False)
+    """
+    from ..games import GAMES
+
+    return not word.startswith("-") and (":" in word or "(" in word or word.strip() in GAMES)
+
+
+def _take_game_flag(args: list):
+    """``(SPEC, the other arguments)`` for arguments holding ``--game SPEC`` or ``--game=SPEC``; ``(None, args)`` without.
+
+    >>> _take_game_flag(["--games", "5", "--game=nim", "-o", "x"])
+    ('nim', ['--games', '5', '-o', 'x'])
+    >>> _take_game_flag(["perfect", "random"])
+    (None, ['perfect', 'random'])
+    """
+    for i, arg in enumerate(args):
+        if arg == "--game" and i + 1 < len(args):
+            return args[i + 1], args[:i] + args[i + 2:]
+        if arg.startswith("--game="):
+            return arg.partition("=")[2], args[:i] + args[i + 1:]
+    return None, args
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        if message.startswith("argument GAME: invalid choice:"):  # a typo of a game's name: say what GAME can be
+            message = message.replace("(choose from", f"(GAME is {GAME_FORMS}; here also", 1)
+        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
+
+
+class Cli:
+    """The ``fnmcts`` parser; modules add commands and per-game sub-commands.
+
+    >>> cli = Cli()
+    >>> p = cli.game_command("greet", "nim", "say hello to Nim")
+    >>> p.set_defaults(handler=lambda args: print("hello, " + args.game))
+    >>> cli.run(["greet", "nim"])
+    hello, nim
+    0
+    """
+
+    def __init__(self):
+        self.parser = _Parser(
+            prog="fnmcts",
+            description="Monte Carlo simulation and tree search over immutable game values.",
+        )
+        self.parser.add_argument("--version", action="version", version=_version())
+        self._commands = self.parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+        self._games: dict = {}
+        self._routes: dict = {}  # command -> the GAME sub-command that reads any spec (as --game SPEC)
+        self._positional: set = set()  # commands whose first argument is a game spec
+
+    def command(self, name: str, help: str) -> argparse.ArgumentParser:
+        """A top-level command without a game (``fnmcts NAME ...``)."""
+        return self._commands.add_parser(name, help=help, description=help)
+
+    def game_command(self, command: str, game: str, help: str, command_help: str | None = None):
+        """The parser for ``fnmcts COMMAND GAME ...``; created on first use."""
+        if command not in self._games:
+            parent = self._commands.add_parser(
+                command, help=command_help or f"{command} a game", description=command_help,
+                epilog=GAME_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
+            )
+            self._games[command] = parent.add_subparsers(dest="game", metavar="GAME", parser_class=_Parser)
+            self._games[command].required = True
+        return self._games[command].add_parser(game, help=help, description=help)
+
+    def has_game(self, command: str, game: str) -> bool:
+        """Whether ``fnmcts COMMAND GAME`` exists already (a module registered it).
+
+        >>> cli = Cli()
+        >>> _ = cli.game_command("greet", "nim", "say hello to Nim")
+        >>> cli.has_game("greet", "nim"), cli.has_game("greet", "pig"), cli.has_game("solve", "nim")
+        (True, False, False)
+        """
+        return command in self._games and game in self._games[command].choices
+
+    def game_option(self, command: str, game: str, help: str, command_help: str | None = None):
+        """The parser for ``fnmcts COMMAND SPEC ...``: the sub-command ``game`` that reads any game spec.
+
+        ``fnmcts COMMAND SPEC`` (a spec no sub-command names: ``openspiel:nim``,
+        ``mygames:Connect(rows=4)``, ``nim(heap=5)``) reaches it, and so does the
+        old spelling ``fnmcts COMMAND [any] --game SPEC``; the parser reads the spec as ``--game``.
+
+        >>> cli = Cli()
+        >>> p = cli.game_option("greet", "any", "say hello to any game")
+        >>> _ = p.add_argument("--game", dest="spec", required=True)
+        >>> p.set_defaults(handler=lambda args: print(f"{args.game}: hello, {args.spec}"))
+        >>> cli.run(["greet", "openspiel:nim"]), cli.run(["greet", "--game", "go"]), cli.run(["greet", "any", "--game=go"])
+        any: hello, openspiel:nim
+        any: hello, go
+        any: hello, go
+        (0, 0, 0)
+        """
+        self._routes[command] = game
+        return self.game_command(command, game, help, command_help)
+
+    def spec_command(self, name: str, help: str, *, optional: bool = False, dest: str = "game_spec"):
+        """A command whose first argument is any game spec (``fnmcts NAME GAME ...``); ``--game SPEC`` is its old spelling.
+
+        >>> cli = Cli()
+        >>> p = cli.spec_command("greet", "say hello")
+        >>> p.set_defaults(handler=lambda args: print(f"hello, {args.game_spec}"))
+        >>> cli.run(["greet", "nim(heap=5)"]), cli.run(["greet", "--game", "mygames:TakeAway"])
+        hello, nim(heap=5)
+        hello, mygames:TakeAway
+        (0, 0)
+        """
+        parser = self._commands.add_parser(name, help=help, description=help)
+        nargs = {"nargs": "?", "default": None} if optional else {}
+        parser.add_argument(dest, metavar="GAME", help=f"the game: {GAME_FORMS}", **nargs)
+        self._positional.add(name)
+        return parser
+
+    def _route(self, argv: list) -> list:
+        """Every way of naming a game read as the parser's: see ``game_option`` and ``spec_command``."""
+        if not argv or argv[0] not in self._routes and argv[0] not in self._positional:
+            return argv
+        command, rest = argv[0], argv[1:]
+        if "--" in rest:  # after "--" everything is positional: leave it to the parser
+            return argv
+        spec, rest = _take_game_flag(rest)
+        if command in self._positional:
+            return [command, *([] if spec is None else [spec]), *rest]
+        choices = self._games[command].choices
+        if spec is not None:  # the old spelling: [any] --game SPEC
+            if rest and rest[0] in choices:
+                return [command, rest[0], "--game", spec, *rest[1:]]
+            return [command, self._routes[command], "--game", spec, *rest]
+        if rest and rest[0] not in choices and _is_spec(rest[0]):
+            return [command, self._routes[command], "--game", rest[0], *rest[1:]]
+        return argv  # a typo of a name: the parser's "invalid choice" lists the verb's games
+
+    def run(self, argv) -> int:
+        """Parse ``argv``, run its command, and return the exit status (see the module's docstring)."""
+        if sys.stdout is None or sys.stderr is None:  # started with a closed standard stream (``>&-``)
+            return _closed_stream()
+        held = held_claims()
+        with _signals_interrupt():
+            try:
+                return self._run(argv)
+            except KeyboardInterrupt as error:
+                return _interrupted(error)
+            finally:
+                release_claims(keep=held)  # the output files this command claimed are free again
+
+    def _run(self, argv) -> int:
+        for arg in argv:
+            if isinstance(arg, str) and non_ascii_digits(arg):
+                return _error(f"{arg!r} holds digits other than 0-9, which fnmcts does not read as numbers: "
+                              "write numbers with the digits 0-9", EXIT_USAGE)
+        args = self.parser.parse_args(self._route(list(argv)))
+        handler = getattr(args, "handler", None)
+        if handler is None:  # no command: asking for nothing is asking for help
+            self.parser.print_help()
+            return EXIT_DONE
+        try:
+            code = handler(args) or 0
+            sys.stdout.flush()
+            return code
+        except BrokenPipeError:
+            # the reader went away (``fnmcts ... | head -1``): stop quietly, as cat does
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            return 0
+        except CliError as error:
+            return _error(error, EXIT_USAGE)
+        except TooLarge as error:  # the library's "limit=None" is the command's --force, where it has one
+            go_on = "; --force goes on regardless" if hasattr(args, "force") else ""
+            return _error(str(error).replace(GO_ON, go_on), EXIT_USAGE)
+        except RecursionError:
+            return _error("the input is nested too deeply to read", EXIT_USAGE)
+        except (ValueError, TypeError, KeyError, OSError) as error:
+            message = error.args[0] if isinstance(error, KeyError) and error.args else error
+            return _error(message, exit_status(error))
+
+
+def _error(message, status: int) -> int:
+    print(f"fnmcts: error: {message}", file=sys.stderr)
+    return status
+
+
+def _interrupted(error: KeyboardInterrupt) -> int:
+    """Say that the command was interrupted (and whether the result shown is partial); 128 + the signal."""
+    name = error.signal_name if isinstance(error, Interrupted) else "SIGINT"
+    shown = ": the result above is partial" if getattr(error, "reported", False) else ""
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        pass
+    print(f"\nfnmcts: interrupted by {name}{shown}", file=sys.stderr)
+    return exit_status(error)
+
+
+def _closed_stream() -> int:
+    if sys.stderr is not None:
+        print("fnmcts: error: standard output is closed: nothing can be printed", file=sys.stderr)
+    return EXIT_FAILURE
+
+
+def _version() -> str:
+    try:
+        from importlib.metadata import version
+
+        return "fnmcts " + version("fnmcts")
+    except Exception:
+        return "fnmcts (not installed)"

@@ -1,0 +1,159 @@
+"""``fnmcts table GAME -o FILE``: a table of exact values by state, for any game the exact solver can solve.
+
+Every state reachable from the start (or ``--state``), one row each: the
+state (its JSON form), who moves there, the exact value of each player and,
+where a player moves, the best moves. ``-o -`` prints it; a file named
+``.json`` gets one JSON object with the rows as fields. ``--json`` prints a
+summary. A solve beyond the size limits names its size and goes on with
+``--force``. Shut the Box's best-move and look-up tables keep their own
+command (``fnmcts table shut-the-box``). Nothing here names a game.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from ..exact import best_moves, solve
+from pathlib import Path
+
+from ..files import WriteError, claim_target, write_atomically
+from ..limits import STATE_LIMIT
+from ..protocol import CHANCE, describe_move, parse_state, check_reachable
+from ._common import CliError, add_force, add_json, emit
+from ._games import GAME_FORMS, resolve_game
+
+__all__ = ["register", "value_rows", "write_text_atomically"]
+
+_HELP = "write a table of exact values for a game"
+
+
+def register(cli) -> None:
+    """Add ``fnmcts table GAME -o FILE`` for any game (a spec) to ``cli``.
+
+    >>> from ._parser import Cli
+    >>> cli = Cli()
+    >>> register(cli)
+    >>> cli.run(["table", "nim(heap=2, max_take=2, misere=False)", "-o", "-"])
+    # exact values of Nim(heap=2, max_take=2, misere=False): 4 states reachable from the start
+    state                       to_move    value    best
+    {"heap": 2, "player": 1}    1          1 -1     take 2
+    {"heap": 1, "player": 2}    2          -1 1     take 1
+    {"heap": 0, "player": 1}    -          -1 1
+    {"heap": 0, "player": 2}    -          1 -1
+    0
+    """
+    p = cli.game_option("table", "any", f"every state's exact values and best moves, for any game (GAME: {GAME_FORMS})", _HELP)
+    p.add_argument("--game", dest="game_spec", required=True, metavar="SPEC", help=f"the game: {GAME_FORMS}")
+    p.add_argument("-o", "--output", required=True, metavar="FILE",
+                   help="the file to write ('-' for standard output; a name ending in .json gets JSON)")
+    p.add_argument("--state", default=None, metavar="STATE", help="the states reachable from this one (default: the start)")
+    add_force(p)
+    add_json(p)
+    p.set_defaults(handler=_table)
+
+
+def _number(value):
+    return int(value) if value == int(value) else float(value)
+
+
+def value_rows(game, solution, start) -> list:
+    """The table's rows as JSON values: every state of ``solution`` in the order a walk from ``start`` meets them.
+
+    >>> from fnmcts.games import Nim
+    >>> game = Nim(heap=1, max_take=1)
+    >>> value_rows(game, solve(game), game.start())[0]
+    {'state': {'heap': 1, 'player': 1}, 'to_move': 1, 'value': [-1, 1], 'value_exact': ['-1', '1'], 'best_moves': ['take 1']}
+    """
+    order, seen, stack = [], {start}, [start]
+    while stack:  # depth first, children in move order: the same order every run
+        state = stack.pop()
+        order.append(state)
+        who = game.to_move(state)
+        if who is None:
+            continue
+        children = [game.play(state, o) for o, _ in game.chance_outcomes(state)] if who is CHANCE else [
+            game.play(state, m) for m in game.possible_moves(state)]
+        for child in reversed(children):
+            if child not in seen and child in solution:
+                seen.add(child)
+                stack.append(child)
+    rows = []
+    for state in order:
+        who = game.to_move(state)
+        values = solution[state]
+        best = best_moves(game, solution, state) if who is not None and who is not CHANCE else ()
+        rows.append({
+            "state": game.state_to_json(state),
+            "to_move": None if who is None else "chance" if who is CHANCE else who + 1,
+            "value": [_number(v) for v in values],
+            "value_exact": [str(v) for v in values],
+            "best_moves": [describe_move(game, state, m) for m in best],
+        })
+    return rows
+
+
+def _text(game, rows) -> str:
+    cells = [(json.dumps(r["state"]), "-" if r["to_move"] is None else str(r["to_move"]),
+              " ".join(r["value_exact"]), ", ".join(r["best_moves"])) for r in rows]
+    header = ("state", "to_move", "value", "best")
+    widths = [max(len(h), *(len(c[i]) for c in cells)) + 4 for i, h in enumerate(header[:3])]
+
+    def line(row):
+        return "".join(cell.ljust(w) for cell, w in zip(row[:3], widths)).rstrip() + (
+            " " * (widths[2] - len(row[2])) + row[3] if row[3] else "")
+
+    title = f"# exact values of {game!r}: {len(rows):,} states reachable from the start"
+    return "\n".join([title, line(header), *(line(c) for c in cells)]) + "\n"
+
+
+def write_text_atomically(path, text: str) -> Path:
+    """``fnmcts.files.write_atomically`` with its errors as one-line command-line errors.
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> write_text_atomically(folder / "t.txt", "box roll\\n").read_text()
+    'box roll\\n'
+    >>> write_text_atomically(folder, "x")
+    Traceback (most recent call last):
+    ...
+    fnmcts.cli._common.CliError: ... is a directory: give the name of a file to write
+    """
+    try:
+        return write_atomically(path, text)
+    except WriteError:
+        raise  # a failure while writing (a full disk): exit status 1, not a usage error
+    except ValueError as error:
+        raise CliError(str(error)) from None
+
+
+def _table(args):
+    if args.output == "-" and args.json:
+        raise CliError("--json prints a summary: give -o FILE for the table itself")
+    game = resolve_game(args.game_spec)
+    start = game.start()
+    if args.state is not None:
+        try:
+            start = check_reachable(game, parse_state(game, args.state))
+        except ValueError as error:
+            raise CliError(f"--state {args.state.strip()} does not fit the game: {error}") from None
+    if args.output != "-":
+        try:
+            claim_target(args.output)  # before the work, not after it
+        except ValueError as error:
+            raise CliError(str(error)) from None
+    solution = solve(game, start, limit=None if args.force else STATE_LIMIT)
+    rows = value_rows(game, solution, start)
+    text = _text(game, rows)
+    if args.output == "-":
+        sys.stdout.write(text)
+        return 0
+    from .move import _game_json
+
+    if args.output.lower().endswith(".json"):
+        text = json.dumps({"game": _game_json(game), "row_count": len(rows), "rows": rows}, sort_keys=True) + "\n"
+    path = write_text_atomically(args.output, text)
+    payload = {"kind": "exact-values", "rows": len(rows), "path": str(path), "start_value": rows[0]["value"],
+               "start_value_exact": rows[0]["value_exact"], "game": _game_json(game)}
+    emit(args, payload, f"wrote the exact values of {len(rows):,} states of {game!r} to {path}")
+    return 0
