@@ -10,7 +10,8 @@ options with the same meaning, and the command line spells them the same way:
            ``ucb1`` or ``ucb`` runs on the engine's inline loops)
 ``c``      UCB1's exploration constant (default ``sqrt(2)``); only with ``'ucb1'``
 ``z``      the tutorial's confidence multiplier (default 2); only with ``'tutorial'``
-``backup`` ``'mean'`` (the results' mean) or ``'expectimax'``
+``backup`` ``'mean'`` (the results' mean), ``'expectimax'`` or ``'graph'``
+           (the children's values weighted by edge visits)
 ``solver`` MCTS-Solver: prove values, stop at proven states
 ``rollout`` the playout agent, ``None`` for uniformly random moves
 ``final``  how ``mcts_move`` chooses the root move: ``'visits'`` or ``'mean'``
@@ -20,13 +21,13 @@ options with the same meaning, and the command line spells them the same way:
            then the halving's choice
 ``rave``   RAVE / GRAVE: ``None`` (off) or the equivalence parameter ``k`` of
            the blend of a child's mean with its move's all-moves-as-first mean,
-           ``beta = sqrt(k / (3n + k))`` (``_records.rave_score``); with UCB1
+           ``beta = sqrt(k / (3n + k))``; with UCB1 only
 ``rave_ref`` GRAVE's threshold: the AMAF statistics read are those of the
            nearest state of the path (from the one deciding up) with at least
            this many visits (0: the deciding state's own, plain RAVE)
 ``bounds`` score bounds: every state keeps a pessimistic and an optimistic
            bound of its exact value; children that cannot do better are
-           pruned, a state whose bounds meet is solved (``phases.bounds_of``)
+           pruned, a state whose bounds meet is solved
 =========  ==================================================================
 
 ``search_options(game, **given)`` is the one place the defaults are chosen,
