@@ -166,6 +166,10 @@ VARIANTS = {
     "expectimax c=0.2 no-solver": {"c": 0.2, "backup": "expectimax", "solver": False},
     "decisive playouts": {"rollout": decisive_agent},
     "gumbel root": {"root": "gumbel"},
+    "rave k=100": {"rave": 100},
+    "grave k=100 ref=25": {"rave": 100, "rave_ref": 25},
+    "bounds": {"bounds": True},
+    "graph backup": {"backup": "graph"},
 }
 """The variants of the search, by name (no commas: ``--variants`` lists them so): options of ``mcts_move``, each spelling out what differs from the defaults of either kind of game."""
 

@@ -6,8 +6,9 @@ node, mutated in place: the transient side of Clojure's transient /
 persistent! idiom; the callers read them from a persistent tree as they go and
 write back the records that changed). Every option of the phases is an option
 of this one loop: the rule (the built-in ones rated inline from kept keys), the
-backup (``'mean'`` or ``'expectimax'``), MCTS-Solver (``Solver``), a rollout
-agent, games whose states repeat. Property tests hold it to the phases, draw
+backup (``'mean'`` or ``'expectimax'``), MCTS-Solver (``Solver``), score bounds
+(``Bounds``), RAVE / GRAVE (AMAF statistics in ``Stats.A``), a rollout agent,
+games whose states repeat. Property tests hold it to the phases, draw
 for draw, on generated games.
 
 A dive, as ``fnmcts.mcts.phases.uct``:
@@ -54,12 +55,12 @@ from fractions import Fraction
 from math import inf as _inf, log as _log, sqrt as _sqrt
 
 from ..matches import playout
-from ..protocol import may_repeat, payoff_range
+from ..protocol import CHANCE, may_repeat, payoff_range
 from ._graph import CHANCE_NODE, END, UNSEEN, draw
-from ._records import builtin_rule, counts_of, rating, rating_selector, ucb_score
-from .phases import simulate
+from ._records import _NO_EXTRAS, Record, builtin_rule, counts_of, rating, rating_selector, rave_score, ucb_score
+from .phases import decision_bounds, simulate
 
-__all__ = ["Stats", "Solver", "dives", "node_value", "user_selector"]
+__all__ = ["Stats", "Solver", "Bounds", "dives", "node_value", "user_selector"]
 
 
 class _Unrated:
@@ -81,7 +82,10 @@ class Stats:
     rescaled payoffs for the mover into the node), ``W`` wins, ``D`` draws,
     ``V`` the expectimax value (or None), ``P`` the proof (the exact value its
     record keeps, or None), ``E`` the score the ratings read (``S``, or ``V *
-    N`` under expectimax). ``lookup(state)``, if given, supplies the record of
+    N`` under expectimax), ``A`` (a dict: RAVE) the AMAF statistics of the
+    nodes that keep some, ``{(player, move): [visits, score]}``, ``B`` (a
+    dict: score bounds) the ``(pessimistic, optimistic)`` bounds of the nodes
+    that keep them. ``lookup(state)``, if given, supplies the record of
     a state when its node first appears (a persistent tree read lazily: only
     the records a search meets are read); ``N0`` keeps the visits read, so the
     records that changed are known at the end. ``logs[n]`` is ``log(n)`` for
@@ -117,6 +121,9 @@ class Stats:
         self.logs = [-_inf]  # log 0: a visited child under a parent of no visits is rated as log(0) was: an error
         self.dropped = set()  # nodes a bounded tree dropped: written back even if they came back
         self.solver = None
+        self.A = {}  # RAVE: node -> {(player, move): [visits, score]}, the AMAF statistics of its record
+        self.B = {}  # score bounds: node -> (pessimistic, optimistic), the bounds of its record
+        self.G = {}  # graph backup: node -> [own results' sum, {child: [edge visits, player choosing]}]
         self.grow()
 
     def use_values(self):
@@ -179,6 +186,17 @@ class Stats:
                 if rec is not None:
                     self.set(i, counts_of(rec), rec.get("proven"))
                     self.N0[i] = self.N[i]
+                    if type(rec) is Record:
+                        amaf, kept, graph = rec._x or _NO_EXTRAS
+                    else:
+                        amaf, kept, graph = rec.get("amaf"), rec.get("bounds"), rec.get("graph")
+                    if amaf:
+                        self.A[i] = {key: list(entry) for key, entry in amaf.items()}
+                    if kept is not None:
+                        self.B[i] = kept
+                    if graph is not None:
+                        node = self.graph.node
+                        self.G[i] = [graph[0], {node(c): [n, who] for c, n, who in graph[1]}]
 
     def set(self, i, counts, proof=None):
         """Store ``counts`` = ``(visits, score, wins, draws, value)`` and ``proof`` at node ``i``."""
@@ -195,6 +213,9 @@ class Stats:
         """Take node ``i`` out of the tree (a bounded tree prunes its least visited nodes)."""
         self.N[i], self.S[i], self.W[i], self.D[i], self.V[i], self.P[i] = None, 0, 0, 0, None, None
         self.dropped.add(i)
+        self.A.pop(i, None)
+        self.B.pop(i, None)
+        self.G.pop(i, None)
         if self.E is not self.S:
             self.E[i] = 0
         if self.K is not None:
@@ -544,6 +565,122 @@ class Solver:
         return open_ or (best,)
 
 
+class Bounds:
+    """The score bounds of one search: ``phases.bounds_of``, ``derive_bounds`` and ``bounded_children`` on nodes.
+
+    A stored node's bounds live in ``stats.B`` (read from its record, set by
+    ``update_path`` after each dive); a terminal node's are its payoff; a node
+    not stored that a dive passes through the dice takes them from its
+    children whenever asked; any other node the whole payoff range. Exact
+    fractions throughout, so every comparison is the phases'.
+
+    >>> import random
+    >>> from fnmcts.games.nim import Nim
+    >>> from ._graph import CompiledGraph
+    >>> from ._records import ucb1_selector
+    >>> game = Nim(heap=3, max_take=2)
+    >>> graph = CompiledGraph(game)
+    >>> root = graph.node(game.start())
+    >>> stats = Stats(graph)
+    >>> bounds = Bounds(graph, stats)
+    >>> bounds.of(root)
+    ((Fraction(-1, 1), Fraction(-1, 1)), (Fraction(1, 1), Fraction(1, 1)))
+    >>> _ = dives(graph, stats, root, 1, 30, random.Random(1), ucb1_selector(), bounds=bounds)
+    >>> bounds.of(root)  # the first player wins misere Nim(3, 2): the bounds met
+    ((Fraction(1, 1), Fraction(-1, 1)), (Fraction(1, 1), Fraction(-1, 1)))
+    """
+
+    def __init__(self, graph, stats):
+        self.graph, self.stats = graph, stats
+        low, high = (Fraction(x) for x in payoff_range(graph.game))
+        players = graph.num_players
+        self.whole = ((low,) * players, (high,) * players)
+        self.total = low + high if players == 2 else None
+        self._terminal = {}
+
+    def _kind(self, i):
+        g = self.graph
+        k = g.kind[i]
+        if k == UNSEEN:
+            k = g.expand(i)
+            self.stats.grow()
+        return k
+
+    def of(self, i, passing=False, _open=()):
+        """``(pessimistic, optimistic)`` of node ``i`` (``phases.bounds_of``)."""
+        k = self._kind(i)
+        if k == END:
+            b = self._terminal.get(i)
+            if b is None:
+                g = self.graph
+                v = tuple(Fraction(x) for x in g.game.payoff(g.states[i]))
+                b = self._terminal[i] = (v, v)
+            return b
+        stats = self.stats
+        if i >= stats.known:
+            stats.grow()
+        if stats.N[i] is not None:
+            return stats.B.get(i, self.whole)
+        if not passing or i in _open:
+            return self.whole
+        return self.derive(i, _open + (i,))
+
+    def derive(self, i, _open=()):
+        """The bounds of node ``i`` from its children's (``phases.derive_bounds``)."""
+        g = self.graph
+        k = self._kind(i)
+        if k == END:
+            return self.of(i)
+        if k == CHANCE_NODE:
+            outcomes = g.outcome_children(i)
+            self.stats.grow()
+            low = high = None
+            for p, child in zip(g.chance[i][4], outcomes):
+                lo, hi = self.of(child, True, _open)
+                if low is None:
+                    low, high = tuple(p * x for x in lo), tuple(p * x for x in hi)
+                else:
+                    low = tuple(a + p * x for a, x in zip(low, lo))
+                    high = tuple(a + p * x for a, x in zip(high, hi))
+            return low, high
+        kids = g.children(i)
+        self.stats.grow()
+        return decision_bounds([self.of(c) for c in kids], k, self.total)
+
+    def solved(self, i):
+        """``(exact value, rescaled floats)`` of node ``i`` if its bounds meet, else None."""
+        lo, hi = self.of(i)
+        if lo == hi:
+            return lo, self.graph.rescale(lo)
+        return None
+
+    def keep(self, nodes, k) -> tuple:
+        """The positions in ``nodes`` a dive may enter at a decision of player ``k`` (``phases.bounded_children``)."""
+        floors = [self.of(c) for c in nodes]
+        floor = max(lo[k] for lo, _ in floors)
+        kept = tuple(j for j, (_, hi) in enumerate(floors) if hi[k] > floor)
+        return kept or tuple(j for j, (_, hi) in enumerate(floors) if hi[k] >= floor)
+
+    def choices(self, nodes, k) -> tuple:
+        """``nodes`` but those ``keep`` drops, in order."""
+        kept = self.keep(nodes, k)
+        return nodes if len(kept) == len(nodes) else tuple(nodes[j] for j in kept)
+
+    def update_path(self, path, fresh):
+        """After a backup: the bounds of the path's nodes from their children, deepest first (a new node's: not yet)."""
+        B, derive = self.stats.B, self.derive
+        for node in reversed(path[:-1] if fresh else path):
+            B[node] = derive(node)
+
+
+def _open_positions(graph, kids, k, solver, bounds) -> tuple:
+    """The positions in ``kids`` (a decision of player ``k``) a dive may enter: the solver's, then the bounds'."""
+    positions = solver.open_positions(kids, k) if solver is not None else tuple(range(len(kids)))
+    if bounds is not None:
+        positions = tuple(positions[j] for j in bounds.keep([kids[p] for p in positions], k))
+    return positions
+
+
 def node_value(graph, stats, i, mover, fallback, _open=None):
     """One expectimax step at node ``i`` for ``mover``, over the stored children (``phases.node_value``).
 
@@ -696,16 +833,126 @@ def _children_of(g, stats, i):
     return kids
 
 
-def _play_out(g, i, rng, rollout):
+def _play_out(g, i, rng, rollout, keys=None):
     """``(rescaled payoff, payoff)`` of one game played to the end from node ``i`` through the protocol.
 
-    ``phases.simulate``: the game's end is not interned.
+    ``phases.simulate``: the game's end is not interned. ``keys`` (RAVE), a
+    set: the playout's moves are kept, and each ``(player, move)`` is added to it.
     """
-    payoff = simulate(g.game, g.states[i], rng, rollout)
+    if keys is None:
+        payoff = simulate(g.game, g.states[i], rng, rollout)
+    else:
+        game = g.game
+        payoff, played = simulate(game, g.states[i], rng, rollout, moves=True)
+        state = g.states[i]
+        for item in played:
+            player = game.to_move(state)
+            if player is not CHANCE:
+                keys.add((player, item))
+            state = game.play(state, item)
     return g.rescale(payoff), payoff
 
 
-def root_children(graph, stats, root, solver, expectimax) -> tuple:
+def _rave_choice(g, stats, d, k, path, parent, solver, rave, chosen, bounds=None):
+    """The child RAVE / GRAVE rates best at decision ``d`` of player ``k`` (``phases.select``'s rating).
+
+    ``path`` holds the stored nodes of the dive, the one deciding last; the AMAF
+    statistics read are those of the nearest with ``rave_ref`` visits
+    (``phases.amaf_table``). The move taken is appended to ``chosen``.
+    """
+    k_, ref, c = rave
+    kids = g.kids[d] or _children_of(g, stats, d)
+    positions = _open_positions(g, kids, k, solver, bounds)
+    moves = g.moves[d]
+    if len(positions) == 1:
+        best = positions[0]
+    else:
+        N, E, A = stats.N, stats.E, stats.A
+        table = None
+        for node in reversed(path):
+            if N[node] >= ref:
+                table = A.get(node)
+                break
+        else:
+            table = A.get(path[0])
+        best, top = None, None
+        for j in positions:
+            child = kids[j]
+            n = N[child]
+            if not n:
+                r = _inf
+            else:
+                r = rave_score(E[child], n, parent, c, None if table is None else table.get((k, moves[j])), k_)
+            if best is None or r > top:
+                best, top = j, r
+    chosen.append((k, moves[best]))
+    return kids[best]
+
+
+def _graph_backup(stats, path, movers, res, K):
+    """``phases.backup``'s ``backup='graph'``: one more visit of each edge of ``path``, then the values, deepest first.
+
+    The last node of the path keeps the dive's result among its own; every
+    node's value is ``phases.graph_value``: its own results and its children's
+    values weighted by the edge visits, over its visits.
+    """
+    N, S, V, E, G = stats.N, stats.S, stats.V, stats.E, stats.G
+    last = len(path) - 1
+    for t, node in enumerate(path):
+        entry = G.get(node)
+        if entry is None:
+            entry = G[node] = [0.0, {}]
+        if t < last:
+            edge = entry[1].get(path[t + 1])
+            if edge is None:
+                entry[1][path[t + 1]] = [1, movers[t + 1]]
+            else:
+                edge[0] += 1
+        else:
+            entry[0] = entry[0] + res[movers[t]]
+    for t in range(last, -1, -1):
+        node, m = path[t], movers[t]
+        own, edges = G[node]
+        n = N[node]
+        total, weight = own, n - sum(visits for visits, _ in edges.values())
+        for child, (visits, who) in edges.items():
+            if child >= stats.known:
+                stats.grow()
+            nc = N[child]
+            if nc is None:  # dropped by a bounded tree: its edge counts for nothing (``phases.graph_value``)
+                continue
+            q = V[child] if V[child] is not None else S[child] / nc
+            total += visits * (q if who == m else 1.0 - q)
+            weight += visits
+        v = V[node] = total / weight if weight else S[node] / n
+        E[node] = v * n
+        if K is not None:
+            K[node] = stats.key(E[node], n)
+
+
+def _amaf_backup(A, path, chosen, keys, res):
+    """Count the dive's moves in the AMAF statistics of every node of ``path`` (``phases.backup``'s ``played``).
+
+    ``chosen[t]`` is the ``(player, move)`` taken at ``path[t]``; ``keys`` the
+    set of the playout's. Each node counts every move at or below it once,
+    with its player's rescaled payoff ``res``.
+    """
+    for t in range(len(path) - 1, -1, -1):
+        if t < len(chosen):
+            keys.add(chosen[t])
+        table = A.get(path[t])
+        if table is None:
+            table = A[path[t]] = {}
+        for key in keys:
+            entry = table.get(key)
+            if entry is None:
+                table[key] = [1, res[key[0]]]
+            else:
+                entry[0] += 1
+                entry[1] += res[key[0]]
+
+
+def root_children(graph, stats, root, solver, expectimax, bounds=None) -> tuple:
     """``(positions, children, parent estimate)`` at decision node ``root``: what a root rule chooses among.
 
     ``children`` are ``(move index, visits, estimate or None)`` for the
@@ -716,7 +963,7 @@ def root_children(graph, stats, root, solver, expectimax) -> tuple:
     kids = graph.children(root)
     stats.grow()
     k = graph.kind[root]
-    positions = solver.open_positions(kids, k) if solver is not None else range(len(kids))
+    positions = _open_positions(graph, kids, k, solver, bounds)
     return tuple(positions), tuple((j, *_estimate(stats, kids[j], expectimax)) for j in positions), \
         _estimate(stats, root, expectimax)[1]
 
@@ -746,6 +993,9 @@ def dives(
     compiled_playouts=True,
     root_rule=None,
     touched=None,
+    rave=None,
+    bounds=None,
+    graph_backup=False,
 ):
     """Run up to ``n`` dives from ``root``; return ``(dives run, last path, payoff, proven value)``.
 
@@ -770,6 +1020,15 @@ def dives(
     value`` is the exact value of the proven node that ended the last dive (or
     None). ``touched``, a list, if given, gets every node whose counts a dive
     changed (a node once per dive that backs it up: the records to write back).
+    ``rave``: ``(k, rave_ref, c)``, RAVE / GRAVE with UCB1 of constant ``c``
+    (``phases.select``'s ``rave``): the ratings blend in the AMAF statistics
+    (``stats.A``), the playouts keep their moves (through the protocol: the
+    same draws) and every dive counts them (``phases.backup``'s ``played``).
+    ``graph_backup`` (with ``expectimax``: the ratings read the values):
+    ``phases.backup``'s ``backup='graph'``, the edge visits kept in ``stats.G``.
+    ``bounds``: a ``Bounds`` (score bounds) whose bounds prune the children a
+    dive may enter, end a dive at a node whose bounds meet, and are updated
+    along the path after each dive.
 
     >>> import random
     >>> from fnmcts.games.nim import Nim
@@ -804,6 +1063,10 @@ def dives(
     if expectimax:
         stats.use_values()
     mode, rule_c = getattr(select, "inline", (0, None))
+    raving = rave is not None
+    if raving:  # RAVE rates each child with its move's AMAF statistics: not inline
+        mode = 0
+        A, chosen, keys = stats.A, [], set()
     if not mode and stats.K is not None:  # keys of another rule would go stale: drop them
         stats.K = stats.key_rule = None
     E, K = stats.E, stats.use_keys(mode, rule_c) if mode else None
@@ -812,13 +1075,17 @@ def dives(
     rnd = rng.random
     solving = solver is not None
     lookup = solver.lookup if solving else None
-    compiled = rollout is None and compiled_playouts
+    compiled = rollout is None and compiled_playouts and not raving
     off = _finisher(g, rng) if compiled else None
     key_rule = mode if K is not None and not expectimax else 0  # 1 or 2: the counting loop keeps the keys
     score_of = ucb_score
     groups = [[] for _ in range(g.num_players)]  # the nodes of a dive by the player who moved into them
     by_mover = tuple(enumerate(groups))
-    track = solving or expectimax or repeats  # the path in order: the solver, expectimax and repeated states read it
+    bounding = bounds is not None
+    filtering = solving or bounding
+    if graph_backup and g.num_players > 2:
+        raise ValueError("backup='graph' values a child for its parent's mover: one or two players (zero-sum)")
+    track = solving or expectimax or repeats or raving or bounding  # the path in order: the options that read it
 
     ucb1_rule, tutorial_rule = mode == 1, mode == 2
     done = 0
@@ -827,6 +1094,8 @@ def dives(
         pv = lookup(root) if solving else None
         if pv is not None and stop_when_proven:
             break
+        if bounding and pv is None:
+            pv = bounds.solved(root)
         done += 1
         i = root
         groups[root_mover].append(root)
@@ -835,6 +1104,9 @@ def dives(
             on_path = {root}
             movers = [root_mover]
         exact, fresh = None, False
+        if raving:
+            chosen.clear()
+            keys.clear()
         ni = N[i]
         while True:
             if pv is not None:  # a proven node ends the dive (stored by the backup if it is new)
@@ -846,7 +1118,7 @@ def dives(
                 if compiled:
                     res, raw, last = finish(g, i, rnd, rng, off)
                 else:
-                    (res, raw), last = _play_out(g, i, rng, rollout), None
+                    (res, raw), last = _play_out(g, i, rng, rollout, keys if raving else None), None
                 N[i] = 0
                 fresh = True
                 break
@@ -875,11 +1147,17 @@ def dives(
                     last = d
                     break
                 options = kids_[d] or _children_of(g, stats, d)
-            if solving:
-                options = solver.choices(options, k)
+            if filtering:  # the solver's choice, then the bounds'
+                if solving:
+                    options = solver.choices(options, k)
+                if bounding:
+                    options = bounds.choices(options, k)
             if root_rule is not None and i == root and kind[root] >= 0 and len(options) > 1:  # the root rule
-                positions, children, parent = root_children(g, stats, root, solver, expectimax)
-                i = kids_[root][positions[root_rule.choose(children, parent)]]
+                positions, children, parent = root_children(g, stats, root, solver, expectimax, bounds)
+                j = positions[root_rule.choose(children, parent)]
+                i = kids_[root][j]
+                if raving:
+                    chosen.append((kind[root], g.moves[root][j]))
             elif ucb1_rule:  # UCB1 (``ucb1_score``) inline: the keys are the means, the log of the parent's visits from a table
                 try:
                     lp = logs[ni]
@@ -912,17 +1190,21 @@ def dives(
                         raise
                     best = options[0]
                 i = best
+            elif raving:
+                i = _rave_choice(g, stats, i if kind[i] >= 0 else d, k, path, ni, solver, rave, chosen, bounds)
             else:
                 i = options[0] if len(options) == 1 else select(options, stats, ni)
             if track:
                 if repeats and i in on_path:  # back to a state of this dive: one playout from it ends the dive
-                    (res, raw), last = _play_out(g, i, rng, rollout), None
+                    (res, raw), last = _play_out(g, i, rng, rollout, keys if raving else None), None
                     break
                 path.append(i)
                 on_path.add(i)
                 movers.append(k)
                 if solving:
                     pv = lookup(i)
+                if bounding and pv is None:
+                    pv = bounds.solved(i)
             groups[k].append(i)
             ni = N[i]
         # back up: each mover's result to its nodes at once (the loop written per rule: its key follows the counts)
@@ -957,15 +1239,22 @@ def dives(
                     D[node] += 1
             nodes.clear()
         if expectimax:
-            for node, m in zip(reversed(path), reversed(movers)):
-                nn = N[node]
-                v = node_value(g, stats, node, m, S[node] / nn)
-                v = V[node] = 0.0 if v < 0.0 else 1.0 if v > 1.0 else v
-                E[node] = v * nn
-                if K is not None:
-                    K[node] = key(E[node], nn)
+            if graph_backup:
+                _graph_backup(stats, path, movers, res, K)
+            else:
+                for node, m in zip(reversed(path), reversed(movers)):
+                    nn = N[node]
+                    v = node_value(g, stats, node, m, S[node] / nn)
+                    v = V[node] = 0.0 if v < 0.0 else 1.0 if v > 1.0 else v
+                    E[node] = v * nn
+                    if K is not None:
+                        K[node] = key(E[node], nn)
         if solving and not fresh:  # a dive that ended at a new node proves nothing: its children are not known yet
             solver.prove_path(path)
+        if bounding:
+            bounds.update_path(path, fresh)
+        if raving:
+            _amaf_backup(A, path, chosen, keys, res)
     if exact is not None:
         raw = exact
     elif last is not None:

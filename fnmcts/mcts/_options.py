@@ -10,7 +10,8 @@ options with the same meaning, and the command line spells them the same way:
            ``ucb1`` or ``ucb`` runs on the engine's inline loops)
 ``c``      UCB1's exploration constant (default ``sqrt(2)``); only with ``'ucb1'``
 ``z``      the tutorial's confidence multiplier (default 2); only with ``'tutorial'``
-``backup`` ``'mean'`` (the results' mean) or ``'expectimax'``
+``backup`` ``'mean'`` (the results' mean), ``'expectimax'`` or ``'graph'``
+           (the children's values weighted by edge visits)
 ``solver`` MCTS-Solver: prove values, stop at proven states
 ``rollout`` the playout agent, ``None`` for uniformly random moves
 ``final``  how ``mcts_move`` chooses the root move: ``'visits'`` or ``'mean'``
@@ -18,6 +19,15 @@ options with the same meaning, and the command line spells them the same way:
            or ``'gumbel'``, sequential halving with Gumbel noise over the
            search's dives (``fnmcts.mcts.enhancements``); the move played is
            then the halving's choice
+``rave``   RAVE / GRAVE: ``None`` (off) or the equivalence parameter ``k`` of
+           the blend of a child's mean with its move's all-moves-as-first mean,
+           ``beta = sqrt(k / (3n + k))``; with UCB1 only
+``rave_ref`` GRAVE's threshold: the AMAF statistics read are those of the
+           nearest state of the path (from the one deciding up) with at least
+           this many visits (0: the deciding state's own, plain RAVE)
+``bounds`` score bounds: every state keeps a pessimistic and an optimistic
+           bound of its exact value; children that cannot do better are
+           pruned, a state whose bounds meet is solved
 =========  ==================================================================
 
 ``search_options(game, **given)`` is the one place the defaults are chosen,
@@ -33,10 +43,10 @@ backup is the mean, so ``search(game, state, n, rng, rule=ucb)`` grows exactly
 the tutorial's tree.
 
 >>> search_options()
-SearchOptions(rule='ucb1', c=1.4142135623730951, z=2, backup='mean', solver=True, rollout=None, final='visits', root=None)
+SearchOptions(rule='ucb1', c=1.4142135623730951, z=2, backup='mean', solver=True, rollout=None, final='visits', root=None, rave=None, rave_ref=0, bounds=False)
 >>> from fnmcts.games.shut_the_box import ShutTheBox
 >>> search_options(ShutTheBox())
-SearchOptions(rule='ucb1', c=0.2, z=2, backup='expectimax', solver=True, rollout=None, final='visits', root=None)
+SearchOptions(rule='ucb1', c=0.2, z=2, backup='expectimax', solver=True, rollout=None, final='visits', root=None, rave=None, rave_ref=0, bounds=False)
 >>> search_options(ShutTheBox(), rule='tutorial').backup
 'mean'
 >>> search_options(rule='tutorial', z=1.5).solver, search_options(rule='tutorial', solver=True).solver
@@ -59,7 +69,7 @@ from pyrsistent import field
 
 from ..protocol import CHANCE, payoff_range, sample_outcome
 from ..values import FixedRecord
-from ._records import RULES, ucb, ucb1
+from ._records import RULES, builtin_rule, ucb, ucb1
 from .enhancements import SequentialHalving
 from .phases import BACKUPS
 
@@ -95,7 +105,7 @@ FINALS = ("visits", "mean")
 ROOT_RULES = ("gumbel",)
 """Root rules by name: ``'gumbel'``, sequential halving with Gumbel noise (``fnmcts.mcts.enhancements``)."""
 
-OPTION_NAMES = ("rule", "c", "z", "backup", "solver", "rollout", "final", "root")
+OPTION_NAMES = ("rule", "c", "z", "backup", "solver", "rollout", "final", "root", "rave", "rave_ref", "bounds")
 """The names of the options every way into a search takes."""
 
 
@@ -119,12 +129,28 @@ class SearchOptions(FixedRecord):
     rollout = field(mandatory=True)
     final = field(mandatory=True)
     root = field(initial=None)
+    rave = field(type=(int, float, type(None)), initial=None)
+    """RAVE's equivalence parameter ``k`` (a number >= 0; None: RAVE off): ``beta = sqrt(k / (3n + k))``."""
+    rave_ref = field(type=int, initial=0)
+    """GRAVE's threshold (a whole number >= 0): the AMAF statistics of the nearest state on the path with this many visits."""
+    bounds = field(type=bool, initial=False)
+    """Score bounds (True or False): pessimistic and optimistic bounds of every state's exact value, pruning and solving."""
 
     def selection(self):
         """The rule as a function of a record: ``partial(ucb1, c=c)``, ``partial(ucb, z=z)`` or the given function."""
         if isinstance(self.rule, str):
             return _bound(ucb1, "c", self.c) if RULES[self.rule] is ucb1 else _bound(ucb, "z", self.z)
         return self.rule
+
+    def rave_args(self):
+        """``(k, rave_ref, c)`` for the engine when RAVE is on, else None.
+
+        >>> search_options(rave=30, c=0.5).rave_args(), search_options().rave_args()
+        ((30, 0, 0.5), None)
+        """
+        if self.rave is None:
+            return None
+        return (self.rave, self.rave_ref, builtin_rule(self.selection())[1])
 
     def is_tutorial(self) -> bool:
         """Whether the rule is the tutorial's ``ucb`` (by name, as the function, or a partial of it)."""
@@ -283,7 +309,7 @@ def search_options(game=None, options=None, **given) -> SearchOptions:
     TypeError or ValueError naming the option.
 
     >>> search_options(rule='tutorial')
-    SearchOptions(rule='tutorial', c=1.4142135623730951, z=2, backup='mean', solver=False, rollout=None, final='visits', root=None)
+    SearchOptions(rule='tutorial', c=1.4142135623730951, z=2, backup='mean', solver=False, rollout=None, final='visits', root=None, rave=None, rave_ref=0, bounds=False)
     >>> search_options(search_options(), c=0.5)
     Traceback (most recent call last):
     ...
@@ -293,9 +319,15 @@ def search_options(game=None, options=None, **given) -> SearchOptions:
     >>> search_options(rulle='ucb1')
     Traceback (most recent call last):
     ...
-    TypeError: unknown search option 'rulle': the options are rule, c, z, backup, solver, rollout, final, root
+    TypeError: unknown search option 'rulle': the options are rule, c, z, backup, solver, rollout, final, root, rave, rave_ref, bounds
     >>> search_options(root='gumbel').root
     'gumbel'
+    >>> search_options(rave=30, rave_ref=50).rave_ref
+    50
+    >>> search_options(rule='tutorial', rave=30)
+    Traceback (most recent call last):
+    ...
+    ValueError: rave blends into UCB1's rating: it needs rule='ucb1' (got rule='tutorial')
     """
     if options is None:  # the same options again (a learner's loop of one-dive calls): checked once
         try:
@@ -369,7 +401,24 @@ def _search_options(game, options, given) -> SearchOptions:
     root = given.get("root")
     if not (root is None or isinstance(root, SequentialHalving) or (isinstance(root, str) and root in ROOT_RULES)):
         raise ValueError(f"root must be None, one of {', '.join(map(repr, ROOT_RULES))} or a SequentialHalving, got {root!r}")
-    return SearchOptions(rule=rule, c=c, z=z, backup=backup, solver=solver, rollout=rollout, final=final, root=root)
+    rave, rave_ref = given.get("rave"), given.get("rave_ref")
+    if rave is not None:
+        _check_constant("rave", rave)
+        if kind != "ucb1":
+            raise ValueError(f"rave blends into UCB1's rating: it needs rule='ucb1' (got rule={rule!r})")
+    if rave_ref is None:
+        rave_ref = 0
+    elif isinstance(rave_ref, bool) or not isinstance(rave_ref, int) or rave_ref < 0:
+        raise ValueError(f"rave_ref must be a whole number, 0 or more, got {rave_ref!r}")
+    elif rave_ref and rave is None:
+        raise ValueError("rave_ref is GRAVE's threshold: give rave (the equivalence parameter) too")
+    bounds = given.get("bounds")
+    if bounds is None:
+        bounds = False
+    if not isinstance(bounds, bool):
+        raise TypeError(f"bounds must be True or False, got {bounds!r}")
+    return SearchOptions(rule=rule, c=c, z=z, backup=backup, solver=solver, rollout=rollout, final=final, root=root,
+                         rave=rave, rave_ref=rave_ref, bounds=bounds)
 
 
 def _constant_misplaced(name, rule, kind) -> str:

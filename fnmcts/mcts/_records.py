@@ -4,7 +4,13 @@ A **record** holds, for the player who moved into a state, how many results it
 has seen and how good they were: ``win``, ``loss`` (always), ``draw`` (once a
 draw was seen), ``score`` (the sum of the rescaled payoffs, once a payoff was
 neither a win, a loss nor a draw), ``value`` (the expectimax estimate, with
-``backup='expectimax'``) and ``proven`` (the exact value MCTS-Solver proved).
+``backup='expectimax'``), ``proven`` (the exact value MCTS-Solver proved) and
+``amaf`` (with RAVE: the all-moves-as-first statistics of the moves played below
+the state, ``{(player, move): (visits, score)}``) and ``bounds`` (with score
+bounds: the pessimistic and optimistic payoff tuples its exact value lies between)
+and ``graph`` (with ``backup='graph'``: ``(own, edges)``, the sum of the results of the
+dives that ended at the state and, per child entered from it, ``(child, visits,
+player choosing)``, in the order first entered).
 A payoff is rescaled to [0, 1] on the game's ``payoff_range``: above 1/2 a win,
 1/2 a draw, below a loss. The tutorial's records, ``{'win': w, 'loss': l}``,
 are the records of a game that pays only wins and losses.
@@ -44,6 +50,7 @@ __all__ = [
     "ucb1",
     "ucb_score",
     "ucb1_score",
+    "rave_score",
     "RULES",
     "counts_of",
     "add_payoff",
@@ -62,22 +69,28 @@ WIN = "win"
 LOSS = "loss"
 DRAW = "draw"
 
-_ORDER = ("win", "loss", "draw", "score", "value", "proven")
+_ORDER = ("win", "loss", "draw", "score", "value", "proven", "amaf", "bounds", "graph")
 
 
 _set = object.__setattr__
 _SLOTS = ("_w", "_l", "_d", "_s", "_v", "_p")
-"""The slot of each key of ``_ORDER``: win, loss (always there), draw, score, value, proven (None: absent)."""
+"""The slot of each of the first six keys of ``_ORDER``: win, loss (always there), draw, score, value, proven (None: absent)."""
+
+_EXTRAS = ("amaf", "bounds", "graph")
+"""The keys of the enhancements (RAVE, score bounds, the graph backup): one slot, ``_x``, None or the three together."""
+
+_NO_EXTRAS = (None, None, None)
 
 
 class Record(Mapping):
     """The statistics of one state in the tree, for the player who moved into it.
 
-    An immutable map of at most six keys, listed and printed in a fixed order
-    (``win, loss, draw, score, value, proven``) whatever the process's string
+    An immutable map of at most nine keys, listed and printed in a fixed order
+    (``win, loss, draw, score, value, proven, amaf, bounds, graph``) whatever the process's string
     hashing; equal to any map with the same items (a dict, a pmap) and hashed
-    as a pmap is. ``set`` returns a new record, as a pmap's does. The six
-    fields sit in slots (an absent key holds None), so a record costs one
+    as a pmap is. ``set`` returns a new record, as a pmap's does. The nine
+    fields sit in slots (an absent key holds None; the three of the
+    enhancements share one, None unless one is there), so a record costs one
     small object.
 
     >>> rec = Record(win=2, loss=3)
@@ -86,52 +99,70 @@ class Record(Mapping):
     """
 
     __slots__ = (*_SLOTS, "_hash")
+    _x = None  # the enhancements' fields: a record that keeps some is a ``_RecordX``, with a slot for them
 
-    def __init__(self, **fields):
+    def __new__(cls, **fields):
         unknown = set(fields) - set(_ORDER)
         if unknown:
             raise ValueError(f"a record's keys are {', '.join(_ORDER)}; got {', '.join(sorted(unknown))}")
+        extras = tuple(fields.get(key) for key in _EXTRAS)
+        plain = extras == _NO_EXTRAS
+        self = object.__new__(Record if plain else _RecordX)  # the class by the fields, whichever is called
         for key, slot in zip(_ORDER, _SLOTS):
             _set(self, slot, fields.get(key))
+        if not plain:
+            _set(self, "_x", extras)
         _set(self, "_hash", None)
+        return self
+
+    def __init__(self, **fields):  # made whole by __new__
+        pass
 
     @classmethod
-    def _of(cls, w, l, d=None, s=None, v=None, p=None):
-        """A record of its six fields (None: absent), unchecked."""
-        rec = cls.__new__(cls)
+    def _of(cls, w, l, d=None, s=None, v=None, p=None, x=None):
+        """A record of its six fields and its extras ``(amaf, bounds, graph)`` (None: absent), unchecked."""
+        rec = object.__new__(Record if x is None else _RecordX)
         _set(rec, "_w", w)
         _set(rec, "_l", l)
         _set(rec, "_d", d)
         _set(rec, "_s", s)
         _set(rec, "_v", v)
         _set(rec, "_p", p)
+        if x is not None:
+            _set(rec, "_x", x)
         _set(rec, "_hash", None)
         return rec
 
     def _fields(self):
-        return (self._w, self._l, self._d, self._s, self._v, self._p)
+        return (self._w, self._l, self._d, self._s, self._v, self._p, *(self._x or _NO_EXTRAS))
 
     def _items(self):
         return tuple((k, x) for k, x in zip(_ORDER, self._fields()) if x is not None)
 
     def __getitem__(self, key):
         slot = _SLOT_OF.get(key)
-        if slot is not None:
-            x = object.__getattribute__(self, slot)
-            if x is not None:
-                return x
-        raise KeyError(key)
+        x = object.__getattribute__(self, slot) if slot is not None else self.get(key)
+        if x is None:
+            raise KeyError(key)
+        return x
 
     def get(self, key, default=None):
         slot = _SLOT_OF.get(key)
         if slot is None:
-            return default
-        x = object.__getattribute__(self, slot)
+            j = _EXTRA_OF.get(key)
+            extras = self._x
+            if j is None or extras is None:
+                return default
+            x = extras[j]
+        else:
+            x = object.__getattribute__(self, slot)
         return default if x is None else x
 
     def __contains__(self, key):
         slot = _SLOT_OF.get(key)
-        return slot is not None and object.__getattribute__(self, slot) is not None
+        if slot is not None:
+            return object.__getattribute__(self, slot) is not None
+        return self.get(key) is not None
 
     def __iter__(self):
         return (k for k, x in zip(_ORDER, self._fields()) if x is not None)
@@ -166,7 +197,7 @@ class Record(Mapping):
         raise AttributeError("a Record is immutable: use set() for a new one")
 
     def __reduce__(self):
-        return (Record._of, self._fields())
+        return (Record._of, (self._w, self._l, self._d, self._s, self._v, self._p, self._x))
 
     def _repr_html_(self) -> str:
         """A small HTML table of the fields, for a notebook."""
@@ -178,7 +209,14 @@ class Record(Mapping):
     __str__ = __repr__
 
 
+class _RecordX(Record):
+    """A ``Record`` that keeps an enhancement's fields (``amaf``, ``bounds``, ``graph``) in its slot ``_x``."""
+
+    __slots__ = ("_x",)
+
+
 _SLOT_OF = dict(zip(_ORDER, _SLOTS))
+_EXTRA_OF = {key: j for j, key in enumerate(_EXTRAS)}
 
 
 def record(win=0, loss=0, value=None, *, draw=0, score=None, proven=None) -> Record:
@@ -200,7 +238,7 @@ def record(win=0, loss=0, value=None, *, draw=0, score=None, proven=None) -> Rec
     return make_record(win, loss, draw, score, value, proven)
 
 
-def make_record(win, loss, draw=0, score=None, value=None, proven=None) -> Record:
+def make_record(win, loss, draw=0, score=None, value=None, proven=None, amaf=None, bounds=None, graph=None) -> Record:
     """``record`` without the checks, for counts the engine has kept (the freeze of a search).
 
     >>> make_record(3, 1, draw=0, score=3.0)
@@ -208,7 +246,11 @@ def make_record(win, loss, draw=0, score=None, value=None, proven=None) -> Recor
     """
     if score is not None and score == (win + draw / 2 if draw else win):
         score = None
-    return Record._of(win, loss, draw or None, score, value, proven)
+    if amaf is None and bounds is None and graph is None:
+        return Record._of(win, loss, draw or None, score, value, proven)
+    amaf = amaf or None
+    return Record._of(win, loss, draw or None, score, value, proven,
+                      None if amaf is None and bounds is None and graph is None else (amaf, bounds, graph))
 
 
 EMPTY_RECORD = record()
@@ -303,6 +345,35 @@ def ucb1_score(s, n, parent, c=math.sqrt(2)) -> float:
     if not n:
         return math.inf
     return s / n + c * math.sqrt(math.log(parent) / n)
+
+
+def rave_score(s, n, parent, c, amaf, k) -> float:
+    """UCB1 over the RAVE blend of a child's mean and its move's all-moves-as-first mean.
+
+    ``s`` over ``n`` visits is the child's score, ``amaf`` the ``(visits,
+    score)`` of its move in the AMAF statistics read (None: never played
+    there); the blend is ``(1 - beta) * s/n + beta * amaf mean`` with Gelly and
+    Silver's schedule ``beta = sqrt(k / (3n + k))`` (``k``, the equivalence
+    parameter: the visits at which both count alike), then UCB1's bonus
+    ``c * sqrt(ln(parent) / n)``. With ``k = 0``, or no AMAF statistics, it
+    is ``ucb1_score``, float for float. Infinity when ``n`` is 0.
+
+    A child of mean 1/4 over 4 visits whose move scored 0.8 over 10 dives
+    below the parent: with ``k = 30``, ``beta = sqrt(30 / 42)`` (0.845), so the
+    blend is 0.715 and the bonus ``0.5 * sqrt(ln 10 / 4)`` (0.379) is added:
+
+    >>> round(rave_score(1, 4, 10, 0.5, (10, 8.0), 30), 4)
+    1.0942
+    >>> rave_score(1, 4, 10, 0.5, (10, 8.0), 0) == ucb1_score(1, 4, 10, 0.5)
+    True
+    """
+    if not n:
+        return math.inf
+    q = s / n
+    if amaf is not None:
+        beta = math.sqrt(k / (3 * n + k)) if k else 0.0
+        q = (1.0 - beta) * q + beta * (amaf[1] / amaf[0])
+    return q + c * math.sqrt(math.log(parent) / n)
 
 
 def ucb(rec, z: float = 2, *, parent_visits=None) -> float:
@@ -440,8 +511,8 @@ def counts_of(rec) -> tuple:
 def add_payoff(rec, x) -> Record:
     """The record with one more rescaled payoff ``x`` in [0, 1]: a win above 1/2, a draw at 1/2, else a loss.
 
-    The one increment of the backup: visits + 1 and score + ``x``; ``value``
-    and ``proven`` stay as they were.
+    The one increment of the backup: visits + 1 and score + ``x``; ``value``,
+    ``proven``, ``amaf``, ``bounds`` and ``graph`` stay as they were.
 
     >>> add_payoff(record(win=1, loss=1), 1), add_payoff(record(win=1, loss=1), 0.5)
     (Record(win=2, loss=1), Record(win=1, loss=1, draw=1))
@@ -456,7 +527,7 @@ def add_payoff(rec, x) -> Record:
         d += 1
     else:
         l += 1
-    return make_record(w, l, d, s + x, v, rec.get("proven"))
+    return make_record(w, l, d, s + x, v, rec.get("proven"), rec.get("amaf"), rec.get("bounds"), rec.get("graph"))
 
 
 def builtin_rule(rule):

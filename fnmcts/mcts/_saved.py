@@ -81,6 +81,10 @@ def _record_to_json(rec) -> dict:
             out[key] = [_fraction_text(x) for x in value]
         elif key in _COUNTS or key in _NUMBERS:
             out[key] = value
+        elif key in ("amaf", "bounds", "graph"):
+            option = {"amaf": "rave", "bounds": "bounds", "graph": "backup='graph'"}[key]
+            raise ValueError(f"a record of a search with {option} keeps {key}, which the saved format does not hold: "
+                             "save a tree searched without it")
         else:
             raise ValueError(f"a record has no key {key!r}")
     return out

@@ -41,7 +41,7 @@ from ..matches import MemoryAgent
 from ..protocol import CHANCE, check_state, payoff_range, state_to_json  # noqa: F401 (payoff_range: doctests)
 from ..rng import check_rng
 from . import phases
-from ._engine import Solver, Stats, dives, root_children, user_selector
+from ._engine import Bounds, Solver, Stats, dives, root_children, user_selector
 from ._options import OPTION_NAMES, ROOT_RULES, SearchOptions, search_options
 from .enhancements import SequentialHalving, sequential_halving
 from ._graph import CHANCE_NODE, END, UNSEEN, CompiledGraph, graph_of
@@ -144,7 +144,17 @@ def _working(game, graph, tree, solver, whole=False):
 def _record_of(stats, i) -> Record:
     """The record of stored node ``i``, from the working counts."""
     n, w, d = stats.N[i], stats.W[i], stats.D[i]
-    return make_record(w, n - w - d, d, stats.S[i], stats.V[i], stats.P[i])
+    if not (stats.A or stats.B or stats.G):  # no enhancement keeps anything: the plain record
+        return make_record(w, n - w - d, d, stats.S[i], stats.V[i], stats.P[i])
+    amaf = stats.A.get(i) if stats.A else None
+    if amaf is not None:
+        amaf = pmap({key: tuple(entry) for key, entry in amaf.items()})
+    graph = stats.G.get(i) if stats.G else None
+    if graph is not None:
+        states = stats.graph.states
+        graph = (graph[0], tuple((states[c], n_, who) for c, (n_, who) in graph[1].items()))
+    return make_record(w, n - w - d, d, stats.S[i], stats.V[i], stats.P[i], amaf, stats.B.get(i) if stats.B else None,
+                       graph)
 
 
 def _record_at(stats, i) -> Record:
@@ -185,7 +195,7 @@ _KEPT = []
 """At most one ``_Kept``: the working copy of the tree the last ``uct`` or ``search`` returned (per process)."""
 
 _LAST_OPTIONS = []
-"""``[(options, solver, expectimax, rollout, selector)]`` of the last ``_step``: read once per options value."""
+"""``[(options, solver, expectimax, rollout, selector, rave, bounds, graph)]`` of the last ``_step``: read once per options value."""
 
 
 def _forget(ref):
@@ -234,10 +244,11 @@ def _step(game, tree, state, rng, iterations, opts, graph=None, root_rule=None):
     except IndexError:
         entry = None
     if entry is None or entry[0] is not opts:  # options are values: the same object, the same selector
-        expectimax = opts.backup == "expectimax"
-        entry = (opts, opts.solver, expectimax, opts.rollout, _selector(opts.selection(), expectimax))
+        expectimax = opts.backup != "mean"  # the ratings read the values (expectimax, graph)
+        entry = (opts, opts.solver, expectimax, opts.rollout, _selector(opts.selection(), expectimax),
+                 opts.rave_args(), opts.bounds, opts.backup == "graph")
         _LAST_OPTIONS[:] = [entry]
-    _, solver, expectimax, rollout, select = entry
+    _, solver, expectimax, rollout, select, rave, bounded, graph_backup = entry
     items = tree.pmap()
     kept = _take_kept(game, items, solver, expectimax, graph)
     if kept is None:
@@ -253,6 +264,7 @@ def _step(game, tree, state, rng, iterations, opts, graph=None, root_rule=None):
     _, _, payoff, _ = dives(
         g, stats, root, kept.mover, iterations, rng, select,
         expectimax=expectimax, solver=kept.solver, rollout=rollout, touched=touched, root_rule=root_rule,
+        rave=rave, bounds=Bounds(g, stats) if bounded else None, graph_backup=graph_backup,
     )
     states, N, N0 = g.states, stats.N, stats.N0
     if touched is None:
@@ -325,7 +337,8 @@ def _is_game(x) -> bool:
 
 
 def uct(game, tree=None, state=None, rng: random.Random | None = None, rule=None, *, c=None, z=None, rollout=None,
-        backup=None, solver=None, root=None, options: SearchOptions | None = None):
+        backup=None, solver=None, root=None, rave=None, rave_ref=None, bounds=None,
+        options: SearchOptions | None = None):
     """One dive of Monte Carlo tree search from ``state``; return ``(tree, result)``.
 
     The four phases of ``fnmcts.mcts.phases`` in a row (``phases.uct``), for any
@@ -347,6 +360,8 @@ def uct(game, tree=None, state=None, rng: random.Random | None = None, rule=None
     child's value instead of its mean. ``solver=True``: MCTS-Solver; proven
     states keep their exact value under ``'proven'``. ``root``: a root rule
     (``fnmcts.mcts.enhancements.sequential_halving``) for every dive of a search.
+    ``rave``, ``rave_ref``: RAVE / GRAVE (with ``rule=ucb1``); ``bounds=True``:
+    score bounds (docs/search-options.md).
 
     The options are ``search``'s (``fnmcts.mcts.search_options``), but the rule
     is the tutorial's ``ucb`` unless ``rule`` (or ``options``) says otherwise:
@@ -376,7 +391,9 @@ def uct(game, tree=None, state=None, rng: random.Random | None = None, rule=None
     if rule is None and options is None:
         rule = ucb
     opts = search_options(
-        game, options, **_given(rule=rule, c=c, z=z, rollout=rollout, backup=backup, solver=solver, root=root)
+        game, options,
+        **_given(rule=rule, c=c, z=z, rollout=rollout, backup=backup, solver=solver, root=root, rave=rave, rave_ref=rave_ref,
+                 bounds=bounds),
     )
     state = _options(game, state, rng)
     tree = _check_tree(tree).with_root(state)
@@ -394,7 +411,7 @@ def _repeat_uct(game, state, dives_, rng, tree=None, rule=None, **options):
     tree = pmap() if tree is None else tree
     for _ in range(dives_):
         tree, _ = phases.uct(game, tree, state, rng, opts.selection(), backup=opts.backup, solver=opts.solver,
-                             rollout=opts.rollout)
+                             rollout=opts.rollout, rave=opts.rave, rave_ref=opts.rave_ref, bounds=opts.bounds)
     return tree
 
 
@@ -581,6 +598,9 @@ def search(
     progress=None,
     graph=None,
     root=None,
+    rave=None,
+    rave_ref=None,
+    bounds=None,
 ) -> Tree:
     """Run ``iterations`` dives from ``state``; return the grown tree (a ``Tree``).
 
@@ -611,7 +631,14 @@ def search(
     the root's children chosen by sequential halving with Gumbel noise over
     the ``iterations`` (``fnmcts.mcts.enhancements``; the noise is drawn from
     ``rng`` before the first dive, as ``sequential_halving`` draws it), or a
-    ``SequentialHalving`` value given.
+    ``SequentialHalving`` value given. ``rave=k`` (with UCB1): RAVE, each
+    record also keeps ``amaf``, the all-moves-as-first statistics of the moves
+    played below its state, and a child's mean is blended with its move's;
+    ``rave_ref``: GRAVE's threshold. ``bounds=True``: score bounds, every
+    record also keeps ``bounds``, the pessimistic and optimistic payoff tuples
+    its exact value lies between; children that cannot do better are not
+    entered, a state whose bounds meet ends a dive with its value
+    (docs/search-options.md).
 
     >>> from fnmcts.games.shut_the_box import ShutTheBox, start_box
     >>> from fnmcts.rng import make_rng
@@ -628,7 +655,9 @@ def search(
     """
     _check_budget(iterations, seconds, max_nodes)
     opts = search_options(
-        game, options, **_given(rule=rule, c=c, z=z, rollout=rollout, backup=backup, solver=solver, root=root)
+        game, options,
+        **_given(rule=rule, c=c, z=z, rollout=rollout, backup=backup, solver=solver, root=root, rave=rave, rave_ref=rave_ref,
+                 bounds=bounds),
     )
     state = _options(game, state, rng)
     tree = Tree(pmap(), state) if tree is None else _check_tree(tree).with_root(state)
@@ -641,9 +670,10 @@ def search(
     g, stats, proofs = _working(game, graph, tree, solver, whole=max_nodes is not None)
     root = g.node(state)
     stats.grow()
-    expectimax = backup == "expectimax"
+    expectimax = backup != "mean"  # the ratings read the values (expectimax, graph)
     select = _selector(rule, expectimax)
     mover = _root_mover(game, state)
+    bounded = Bounds(g, stats) if opts.bounds else None
     while True:
         cap = CHUNK if max_nodes is None else _room(stats, root, max_nodes)
         size = budget.take(cap)
@@ -662,6 +692,9 @@ def search(
             rollout=rollout,
             compiled_playouts=max_nodes is None,
             root_rule=root_rule,
+            rave=opts.rave_args(),
+            bounds=bounded,
+            graph_backup=backup == "graph",
         )
         budget.spent(size)
         if progress is not None:
@@ -797,6 +830,9 @@ def mcts_move(
     chunk_size: int | None = None,
     root=None,
     trees: int | None = None,
+    rave=None,
+    rave_ref=None,
+    bounds=None,
 ) -> MoveSearch:
     """Search ``iterations`` dives from decision ``state``; return the move and the tree.
 
@@ -818,7 +854,8 @@ def mcts_move(
     for ``search``: ``iterations``, ``seconds`` or both, ``stop``, ``max_nodes``.
     ``root='gumbel'``: sequential halving with Gumbel noise at the root, as
     for ``search``; the move played is then the best ``gumbel + sigma(q)``
-    among the most visited (``final`` is not read).
+    among the most visited (``final`` is not read). ``rave``, ``rave_ref``:
+    RAVE / GRAVE, and ``bounds``, score bounds, as for ``search``.
 
     Root-parallel search: with ``workers=N`` (a process pool of N, started at
     the first such call and kept for the process: ``fnmcts.parallel.kept_pool``) or ``executor=`` (a ``concurrent.futures`` executor or a Dask
@@ -857,7 +894,8 @@ def mcts_move(
         raise ValueError(f"iterations must be a positive whole number, got {iterations!r}")
     opts = search_options(
         game, options,
-        **_given(rule=rule, c=c, z=z, final=final, solver=solver, rollout=rollout, backup=backup, root=root),
+        **_given(rule=rule, c=c, z=z, final=final, solver=solver, rollout=rollout, backup=backup, root=root,
+                 rave=rave, rave_ref=rave_ref, bounds=bounds),
     )
     if workers is not None or executor is not None:
         if opts.root is not None:
@@ -890,8 +928,9 @@ def mcts_move(
     root_rule = _root_rule(game, state, opts.root, iterations, rng)
     budget = _Budget(iterations, seconds, stop)
     done = 0
-    expectimax = backup == "expectimax"
+    expectimax = backup != "mean"  # the ratings read the values (expectimax, graph)
     select, mover = _selector(rule, expectimax), _root_mover(game, state)
+    bounded = Bounds(g, stats) if opts.bounds else None
     while not (proofs is not None and proofs.lookup(root) is not None):
         cap = CHUNK if max_nodes is None else _room(stats, root, max_nodes)
         size = budget.take(cap)
@@ -911,6 +950,9 @@ def mcts_move(
             stop_when_proven=True,
             compiled_playouts=max_nodes is None,
             root_rule=root_rule,
+            rave=opts.rave_args(),
+            bounds=bounded,
+            graph_backup=backup == "graph",
         )
         budget.spent(ran)
         done += ran

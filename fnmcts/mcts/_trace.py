@@ -386,7 +386,7 @@ class Trace:
         opts = self.options
         path = phases.select(
             self.game, before, self.root, None, opts["rule"], backup=opts["backup"], solver=opts["solver"],
-            replay=frame.outcomes,
+            replay=frame.outcomes, rave=opts.get("rave"), rave_ref=opts.get("rave_ref", 0), bounds=opts.get("bounds", False),
         )
         expanded = path.leaf if path.end == "new" else None
         return Dive(k, before, path, expanded, frame.playout, frame.payoff, self.changes(k), self._trees[k],
@@ -461,6 +461,9 @@ def trace(
     rollout=None,
     backup: str | None = None,
     solver: bool | None = None,
+    rave=None,
+    rave_ref=None,
+    bounds=None,
     options: SearchOptions | None = None,
     exact: int = EXACT_STATES,
     memory: int | None = TRACE_MEMORY,
@@ -473,7 +476,7 @@ def trace(
     runs them: the trace's last tree is ``search(game, state, n, rng, tree,
     rule, ...)``'s, and ``rng`` ends where the search leaves it (a property
     test checks both). The options are ``search``'s (``rule``, ``c``, ``z``,
-    ``backup``, ``solver``, ``rollout`` or one ``options`` value;
+    ``backup``, ``solver``, ``rollout``, ``rave``, ``rave_ref``, ``bounds`` or one ``options`` value;
     ``fnmcts.mcts.search_options``) with ``uct``'s rule: the tutorial's
     ``ucb`` (so the solver is off) unless ``rule`` or ``options`` says
     otherwise; and a ``tree`` to continue; a trace keeps every tree
@@ -512,7 +515,11 @@ def trace(
         raise ValueError(f"exact is the most states the exact solution may hold (0: none), got {exact!r}")
     if rule is None and options is None:
         rule = ucb  # as uct: a trace is the tutorial's dives unless a rule is given
-    opts = search_options(game, options, **_given(rule=rule, c=c, z=z, rollout=rollout, backup=backup, solver=solver))
+    opts = search_options(
+        game, options,
+        **_given(rule=rule, c=c, z=z, rollout=rollout, backup=backup, solver=solver, rave=rave, rave_ref=rave_ref,
+                 bounds=bounds),
+    )
     if opts.root is not None:
         raise TypeError(f"trace runs the phases dive by dive: a root rule (root={opts.root!r}) is an option of search")
     rule, backup, solver, rollout = opts.selection(), opts.backup, opts.solver, opts.rollout
@@ -521,17 +528,23 @@ def trace(
     if memory is not None:
         _check_memory(game, state, n, memory, tree)
     solution = _solution(game, state, exact)
-    options = pmap({"rule": rule, "backup": backup, "solver": solver, "rollout": rollout})
+    rave, rave_ref = opts.rave, opts.rave_ref
+    options = pmap({"rule": rule, "backup": backup, "solver": solver, "rollout": rollout}
+                   | ({} if rave is None else {"rave": rave, "rave_ref": rave_ref})
+                   | ({"bounds": True} if opts.bounds else {}))
+    bounds = opts.bounds
     canon, trees, frames = {}, [tree], []
     intern = canon.setdefault
     for k in range(n):
-        path = phases.select(game, tree, state, rng, rule, backup=backup, solver=solver)
+        path = phases.select(game, tree, state, rng, rule, backup=backup, solver=solver, rave=rave, rave_ref=rave_ref,
+                             bounds=bounds)
         grown = phases.expand(game, tree, path)
         if path.end in ("new", "repeat"):
             payoff, played = phases.simulate(game, path.leaf, rng, rollout, moves=True)
         else:
             payoff, played = path.value, ()
-        tree = phases.backup(game, grown, path, payoff, backup=backup, solver=solver)
+        tree = phases.backup(game, grown, path, payoff, backup=backup, solver=solver,
+                             played=None if rave is None else played, bounds=bounds)
         outcomes = tuple(o for step in path.steps for o in step.outcomes)
         nodes = tuple(intern(s, s) for s, _ in path.nodes)
         frames.append(_Frame(outcomes, played, payoff, nodes, intern(path.leaf, path.leaf), path.end))

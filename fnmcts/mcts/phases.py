@@ -51,7 +51,15 @@ The options are those of every search of fnmcts (``search``, ``mcts_move``):
 ``backup='expectimax'`` (every record on the path also keeps ``value``, its
 expectimax estimate over its children, and the ratings read it),
 ``solver=True`` (MCTS-Solver: exact values proven from the children, kept in
-the records under ``proven``), ``rollout`` (the agent of the playouts). This
+the records under ``proven``), ``rollout`` (the agent of the playouts),
+``backup='graph'`` (a transposition-aware backup: every record on the path
+keeps the visits of its edges to its children and its value is worked out from
+theirs, weighted by those visits), ``rave=k`` (RAVE / GRAVE with UCB1: every record on the path also keeps
+``amaf``, the all-moves-as-first statistics of the moves played below it, and
+the ratings blend them in; ``rave_ref``: GRAVE's threshold), ``bounds=True``
+(score bounds: every record on the path also keeps ``bounds``, the
+pessimistic and optimistic bounds of its exact value, children that cannot
+do better are pruned and a state whose bounds meet is solved). This
 module is the reference: the fast engine behind ``search`` grows exactly the
 same trees with exactly the same draws (property tests check it on generated
 games).
@@ -67,22 +75,29 @@ from typing import Any, NamedTuple
 from ..matches import playout
 from ..protocol import CHANCE, may_repeat, payoff_range, sample_outcome
 from ..rng import check_rng
+from pyrsistent import pmap
+
 from ._graph import mover_into, rescaler
+
 from ._records import (
     EMPTY_RECORD,
     add_payoff,
     builtin_rule,
     counts_of,
     rate_record,
+    rave_score,
     record,
     ucb,
 )
 from ._tree import Tree
 
-__all__ = ["Step", "Path", "select", "expand", "simulate", "backup", "uct", "proof", "result_of", "BACKUPS"]
+__all__ = ["Step", "Path", "select", "expand", "simulate", "backup", "uct", "proof", "result_of", "BACKUPS",
+           "amaf_keys", "amaf_table", "bounds_of", "derive_bounds", "decision_bounds",
+           "bounded_children", "graph_value"]
 
-BACKUPS = ("mean", "expectimax")
-"""How results go back up the tree: the mean of the results, or expectimax over the children."""
+BACKUPS = ("mean", "expectimax", "graph")
+"""How results go back up the tree: the mean of the results, expectimax over the children, or the graph's
+children weighted by edge visits."""
 
 
 # -- the path: what selection saw ---------------------------------------------------------
@@ -189,7 +204,7 @@ class Path(NamedTuple):
 
 
 def select(game, tree, state, rng: random.Random, rule=ucb, *, backup: str = "mean", solver: bool = False,
-           replay=None, root=None) -> Path:
+           replay=None, root=None, rave=None, rave_ref: int = 0, bounds: bool = False) -> Path:
     """Walk down ``tree`` from ``state``, rating children with ``rule``; return the ``Path``.
 
     At a state the tree knows, draw the chance outcomes (roll the dice) until a
@@ -202,7 +217,15 @@ def select(game, tree, state, rng: random.Random, rule=ucb, *, backup: str = "me
     them (a walk replayed: the ``outcomes`` of a path's steps, one after the
     other); ``rng`` is then not read. ``root``: a root rule
     (``fnmcts.mcts.enhancements.SequentialHalving``) that chooses instead of
-    ``rule`` at ``state`` when ``state`` is a decision.
+    ``rule`` at ``state`` when ``state`` is a decision. ``rave``: RAVE's
+    equivalence parameter ``k`` (``rule`` is then UCB1): a child is rated by
+    ``rave_score``, its mean blended with the AMAF mean of its move (for the
+    player choosing) in the AMAF statistics of ``amaf_table``, the nearest
+    state of the path with at least ``rave_ref`` visits (GRAVE).
+    ``bounds=True`` (score bounds): a state whose bounds meet (``bounds_of``)
+    ends the walk as a proven one, and at a decision the children whose
+    optimistic bound cannot beat the best pessimistic one are not considered
+    (``bounded_children``).
 
     >>> from fnmcts.games import Nim
     >>> game = Nim(heap=3, max_take=2)
@@ -222,8 +245,10 @@ def select(game, tree, state, rng: random.Random, rule=ucb, *, backup: str = "me
         check_rng(rng)
     else:
         replay = iter(replay)
-    expectimax = _check_backup(backup) == "expectimax"
+    expectimax = _check_backup(backup) != "mean"  # the ratings read the values (expectimax, graph)
     builtin = builtin_rule(rule) or ()
+    if rave is not None and builtin[:1] != ("ucb1",):
+        raise ValueError(f"rave blends into UCB1's rating: it needs rule=ucb1 (or a partial of it), got {rule!r}")
     repeats = may_repeat(game)
     mover = mover_into(game, state)
     get = tree.pmap().get if isinstance(tree, Tree) else tree.get
@@ -237,6 +262,10 @@ def select(game, tree, state, rng: random.Random, rule=ucb, *, backup: str = "me
             value = proof(game, tree, node)
             if value is not None:
                 return Path(state, mover, tuple(steps), node, "proven", value)
+        if bounds:
+            low, high = bounds_of(game, tree, node)
+            if low == high:
+                return Path(state, mover, tuple(steps), node, "proven", low)
         if rec is None:
             return Path(state, mover, tuple(steps), node, "new")
         player = game.to_move(node)
@@ -259,12 +288,22 @@ def select(game, tree, state, rng: random.Random, rule=ucb, *, backup: str = "me
         if solver:
             keep = open_children(game, tree, children, player)
             moves, children = tuple(moves[j] for j in keep), tuple(children[j] for j in keep)
+        if bounds:
+            kept = bounded_children(game, tree, children, player)
+            keep = tuple(keep[j] for j in kept)
+            moves, children = tuple(moves[j] for j in kept), tuple(children[j] for j in kept)
         records = tuple([get(c) for c in children])
         if len(children) == 1:
             scores, chosen = None, 0
         elif root is not None and not steps and not outcomes:  # the root's own rule
             estimates = [(j, *_visits_estimate(r, expectimax)) for j, r in zip(keep, records)]
             scores = tuple(root.scores(estimates, _visits_estimate(rec, expectimax)[1]))
+            chosen = _first_best(scores)
+        elif rave is not None:  # RAVE / GRAVE: the mean blended with the move's AMAF mean
+            parent = counts_of(rec)[0]
+            table = amaf_table([*(step.record for step in steps), rec], rave_ref)
+            scores = tuple([_rave_rating(r, parent, builtin[1], table, player, m, rave, expectimax)
+                            for r, m in zip(records, moves)])
             chosen = _first_best(scores)
         else:
             parent = counts_of(rec)[0]
@@ -288,6 +327,35 @@ def _first_best(scores) -> int:
         if scores[j] > top:
             best, top = j, scores[j]
     return best
+
+
+def amaf_table(records, ref: int = 0):
+    """The AMAF statistics a rating reads: those of the last of ``records`` (the path, root first) with ``ref`` visits.
+
+    GRAVE (Cazenave 2015): the nearest state of the path, from the one
+    deciding up, whose record holds at least ``ref`` visits; the root's when
+    none does. ``ref = 0`` is plain RAVE: the deciding state's own. A map
+    ``{(player, move): (visits, score)}``, or None when it keeps none.
+
+    >>> amaf_table([record(9, 1).set('amaf', {(0, 1): (10, 9.0)}), record(1, 1)], 5)
+    {(0, 1): (10, 9.0)}
+    >>> amaf_table([record(9, 1).set('amaf', {(0, 1): (10, 9.0)}), record(1, 1)], 0) is None
+    True
+    """
+    for rec in reversed(records):
+        if counts_of(rec)[0] >= ref:
+            return rec.get("amaf")
+    return records[0].get("amaf")
+
+
+def _rave_rating(rec, parent, c, table, player, move, k, expectimax):
+    """``rave_score`` of a child's record (None: not in the tree) reached by ``move`` of ``player``."""
+    if rec is None:
+        return math.inf
+    n, s, _, _, v = counts_of(rec)
+    if expectimax and v is not None:
+        s = v * n
+    return rave_score(s, n, parent, c, None if table is None else table.get((player, move)), k)
 
 
 def _visits_estimate(rec, expectimax) -> tuple:
@@ -355,7 +423,8 @@ def simulate(game, state, rng: random.Random, rollout=None, *, moves: bool = Fal
 # -- 4. backup ----------------------------------------------------------------------------
 
 
-def backup(game, tree, path: Path, payoff, *, backup: str = "mean", solver: bool = False):
+def backup(game, tree, path: Path, payoff, *, backup: str = "mean", solver: bool = False, played=None,
+           bounds: bool = False):
     """``tree`` with ``payoff`` added to the record of every state on ``path``, for its mover.
 
     The payoff is rescaled to [0, 1] on the game's ``payoff_range``; each
@@ -367,7 +436,20 @@ def backup(game, tree, path: Path, payoff, *, backup: str = "mean", solver: bool
     decide them (deepest first, stopping at the first that is not), and keep
     their exact value under ``proven``; a path that ended at a new state proves
     nothing (a state is proven from its children once a dive has gone through
-    it: the search knows them then). Only the records of the path change.
+    it: the search knows them then). With ``backup='graph'`` (a tree whose
+    states transpose), every record on the path keeps ``graph``: the results of
+    the dives that ended at its state, and the visits of each edge to a child;
+    its ``value`` is then ``graph_value``, recomputed deepest first from its
+    children's values weighted by the edge visits (KataGo's graph search), not
+    the mean of every result that passed through it. ``played`` (RAVE): the
+    moves and chance outcomes of the playout (``simulate(..., moves=True)``;
+    ``()`` when the dive ended without one): every record on the path then
+    also counts, in ``amaf``, each ``(player, move)`` of ``amaf_keys`` played at
+    or below its state in this dive once, with that player's rescaled payoff.
+    ``bounds=True`` (score bounds): every record on the path but a new state's
+    (its children are not known yet) then keeps ``bounds``, the pessimistic
+    and optimistic bounds of its exact value that its children give
+    (``derive_bounds``), deepest first. Only the records of the path change.
 
     >>> from fnmcts.games import Nim
     >>> game = Nim(heap=3, max_take=2)
@@ -376,12 +458,27 @@ def backup(game, tree, path: Path, payoff, *, backup: str = "mean", solver: bool
     True
     """
     expectimax = _check_backup(backup) == "expectimax"
+    graphed = backup == "graph"
     x = rescaler(game)(payoff)
     nodes = path.nodes
     new = {}
     for state, mover in nodes:
         rec = tree.get(state)
         new[state] = add_payoff(EMPTY_RECORD if rec is None else rec, x[mover])
+    if graphed:
+        if getattr(game, "num_players", 1) > 2:
+            raise ValueError("backup='graph' values a child for its parent's mover: one or two players (zero-sum)")
+        last = len(nodes) - 1
+        for t, (state, mover) in enumerate(nodes):
+            own, edges = new[state].get("graph") or (0.0, ())
+            if t < last:
+                edges = _one_more_edge(edges, *nodes[t + 1])
+            else:
+                own = own + x[mover]
+            new[state] = new[state].set("graph", (own, edges))
+        known = _Overlay(tree, new)
+        for state, mover in reversed(nodes):
+            new[state] = new[state].set("value", graph_value(known, state, mover))
     if expectimax or solver:
         known = _Overlay(tree, new)
         if expectimax:
@@ -400,7 +497,103 @@ def backup(game, tree, path: Path, payoff, *, backup: str = "mean", solver: bool
                     if value is None:
                         break
                     new[state] = rec.set("proven", value)
+    if bounds:
+        known = _Overlay(tree, new)
+        for state, _ in reversed(nodes[:-1] if path.end == "new" else nodes):
+            new[state] = new[state].set("bounds", derive_bounds(game, known, state))
+    if played is not None:
+        for state, keys in zip((state for state, _ in nodes), amaf_keys(game, path, played)):
+            if not keys:  # a dive that ended where no one moved: nothing to count
+                continue
+            table = new[state].get("amaf") or _EMPTY_TABLE
+            grown = table.evolver()
+            for key in keys:
+                n, s = table.get(key, (0, 0.0))
+                grown[key] = (n + 1, s + x[key[0]]) if n else (1, x[key[0]])
+            new[state] = new[state].set("amaf", grown.persistent())
     return _set(tree, new)
+
+
+_EMPTY_TABLE = pmap()
+
+
+def _one_more_edge(edges, child, chooser) -> tuple:
+    """``edges`` with one more visit of the edge to ``child`` (added last, entered by ``chooser``, when new)."""
+    for j, (c, n, who) in enumerate(edges):
+        if c == child:
+            return edges[:j] + ((c, n + 1, who),) + edges[j + 1:]
+    return edges + ((child, 1, chooser),)
+
+
+def graph_value(tree, state, mover) -> float:
+    """The value of ``state`` for ``mover`` from its own results and its children's values, by edge visits.
+
+    ``(own + sum(visits(edge) * value(child))) / visits(state)``, where ``own``
+    is the sum of the results of the dives that ended at ``state`` and a
+    child's value is its record's ``value`` (its mean if it keeps none), for
+    ``mover``: as it is when the player choosing is ``mover``, its complement
+    otherwise (two players, zero-sum). In a tree (no transpositions) every
+    edge's visits are the child's, so this is the mean of the results; where
+    children are shared, a child's results that came through another parent
+    count by this parent's visits of it (KataGo's graph search notes). A
+    child no longer in the tree (a bounded search dropped it) counts for
+    nothing, nor do its edge's visits.
+
+    >>> tree = {"a": record(1, 3).set("graph", (1.0, (("b", 3, 0),))), "b": record(2, 8, value=0.25)}
+    >>> graph_value(tree, "a", 0)  # (1 + 3 * 0.25) / 4
+    0.4375
+    """
+    rec = tree.get(state)
+    n, s, *_ = counts_of(rec)
+    own, edges = rec.get("graph") or (0.0, ())
+    total, weight = own, n - sum(visits_ for _, visits_, _ in edges)  # weight: the dives that ended here, so far
+    for child, visits_, who in edges:
+        child_rec = tree.get(child)
+        if child_rec is None:  # a child no longer in the tree (a bounded search dropped it): its edge goes too
+            continue
+        c = counts_of(child_rec)
+        q = c[4] if c[4] is not None else c[1] / c[0]
+        total += visits_ * (q if who == mover else 1.0 - q)
+        weight += visits_
+    return total / weight if weight else s / n
+
+
+def amaf_keys(game, path: Path, played=()) -> list:
+    """Per state of ``path.nodes``, the set of ``(player, move)`` played at or below it in the dive (RAVE).
+
+    The moves chosen on the path from that state down, then the moves of
+    the playout (``played``, its moves and chance outcomes in order, from
+    ``path.leaf``; the outcomes are no one's move): all moves as first,
+    each counted once.
+
+    >>> from functools import partial
+    >>> from fnmcts.games import Nim
+    >>> from ._records import ucb1
+    >>> game = Nim(heap=4, max_take=2)
+    >>> tree = {game.start(): record(1, 0)}
+    >>> path = select(game, tree, game.start(), random.Random(1), rave=0, rule=partial(ucb1, c=1))
+    >>> [sorted(keys) for keys in amaf_keys(game, path, (1, 2))]
+    [[(0, 1), (0, 2), (1, 1)], [(0, 2), (1, 1)]]
+
+The root's player took 1 (heap 3, a new state), then the playout took 1
+(player 1) and 2 (player 0): the new state counts the playout's two moves,
+the root those and its own.
+    """
+    chosen = [(step.player, step.moves[step.chosen]) for step in path.steps if step.chosen is not None]
+    keys = set()
+    state = path.leaf
+    for item in played:
+        player = game.to_move(state)
+        if player is not CHANCE:
+            keys.add((player, item))
+        state = game.play(state, item)
+    out = []
+    for t in range(len(path.nodes) - 1, -1, -1):
+        if t < len(chosen):
+            keys.add(chosen[t])
+        out.append(frozenset(keys))
+    out.reverse()
+    return out
 
 
 _backup = backup  # ``uct``'s option ``backup`` hides the function's name there
@@ -584,6 +777,140 @@ def open_children(game, tree, children, player) -> tuple:
     return open_ or (best,)
 
 
+# -- score bounds: what the tree says the exact value lies between --------------------------
+
+
+def bounds_of(game, tree, state, passing: bool = False, _open=frozenset()) -> tuple:
+    """``(pessimistic, optimistic)`` payoff tuples (fractions) between which the exact value of ``state`` lies.
+
+    Score bounds (Cazenave and Saffidine, "Score Bounded Monte-Carlo Tree
+    Search", 2010). A state that ends the game: its payoff, twice. A state the
+    tree knows: the bounds its record keeps (set by the backup), else the
+    whole payoff range. A state the tree does not know, ``passing`` (reached
+    through the dice): its bounds from its children (``derive_bounds``);
+    otherwise the whole range.
+
+    >>> from fnmcts.games import Nim
+    >>> game = Nim(heap=1, max_take=1)
+    >>> bounds_of(game, {}, game.state(0, 0))
+    ((Fraction(1, 1), Fraction(-1, 1)), (Fraction(1, 1), Fraction(-1, 1)))
+    >>> bounds_of(game, {}, game.start())
+    ((Fraction(-1, 1), Fraction(-1, 1)), (Fraction(1, 1), Fraction(1, 1)))
+    """
+    end = _terminal_value(game, state)
+    if end is not None:
+        return end, end
+    rec = tree.get(state)
+    if rec is not None:
+        kept = rec.get("bounds")
+        return kept if kept is not None else _whole_range(game)
+    if not passing or state in _open:
+        return _whole_range(game)
+    return derive_bounds(game, tree, state, _open | {state})
+
+
+def _whole_range(game) -> tuple:
+    low, high = (Fraction(x) for x in payoff_range(game))
+    players = getattr(game, "num_players", 1)
+    return (low,) * players, (high,) * players
+
+
+def derive_bounds(game, tree, state, _open=frozenset()) -> tuple:
+    """The bounds of ``state`` its children's bounds give (``bounds_of`` each child).
+
+    A chance node: the expectation of its outcomes' bounds (the outcomes
+    passed through). A decision of player ``k``: for ``k``, the best
+    pessimistic and the best optimistic bound of the children; for every
+    other player, the widest bounds among the children ``k`` may still choose
+    (those whose optimistic bound for ``k`` reaches ``k``'s pessimistic one).
+
+    In Nim where taking the last stick wins, from a heap of 2 taking both wins
+    at once: the bounds meet, though taking 1 is not known (the whole range):
+
+    >>> from fnmcts.games import Nim
+    >>> game = Nim(heap=2, max_take=2, misere=False)
+    >>> derive_bounds(game, {}, game.start())
+    ((Fraction(1, 1), Fraction(-1, 1)), (Fraction(1, 1), Fraction(-1, 1)))
+
+    Misere (taking the last loses): taking both loses, taking 1 is not known,
+    so the player to move gets between -1 and 1:
+
+    >>> derive_bounds(Nim(heap=2, max_take=2), {}, Nim(heap=2, max_take=2).start())
+    ((Fraction(-1, 1), Fraction(-1, 1)), (Fraction(1, 1), Fraction(1, 1)))
+    """
+    player = game.to_move(state)
+    if player is None:
+        end = _terminal_value(game, state)
+        return end, end
+    if player is CHANCE:
+        low = high = None
+        for outcome, p in game.chance_outcomes(state):
+            lo, hi = bounds_of(game, tree, game.play(state, outcome), True, _open)
+            p = Fraction(p)
+            if low is None:
+                low, high = tuple(p * x for x in lo), tuple(p * x for x in hi)
+            else:
+                low = tuple(a + p * x for a, x in zip(low, lo))
+                high = tuple(a + p * x for a, x in zip(high, hi))
+        return low, high
+    children = [bounds_of(game, tree, game.play(state, m)) for m in game.possible_moves(state)]
+    return decision_bounds(children, player, _pair_total(game))
+
+
+def _pair_total(game):
+    """``low + high`` of a two-player game (zero-sum: the players' payoffs add up to it), else None."""
+    if getattr(game, "num_players", 1) != 2:
+        return None
+    low, high = payoff_range(game)
+    return Fraction(low) + Fraction(high)
+
+
+def decision_bounds(children: list, k, total=None) -> tuple:
+    """The bounds of a decision of player ``k`` from its children's ``(pessimistic, optimistic)`` bounds.
+
+    For ``k``: the best pessimistic and the best optimistic bound. For the
+    other player of a two-player game (zero-sum: the payoffs add up to
+    ``total``), ``total`` minus those. For every other player of a game of
+    more: the widest bounds among the children ``k`` may still choose (those
+    whose optimistic bound for ``k`` reaches ``k``'s pessimistic one).
+
+    >>> from fractions import Fraction as F
+    >>> decision_bounds([((F(-1), F(-1)), (F(1), F(1))), ((F(1), F(-1)), (F(1), F(-1)))], 0, F(0))
+    ((Fraction(1, 1), Fraction(-1, 1)), (Fraction(1, 1), Fraction(-1, 1)))
+    """
+    floor = max(lo[k] for lo, _ in children)
+    top = max(hi[k] for _, hi in children)
+    players = len(children[0][0])
+    if total is not None:
+        return ((floor, total - top) if k == 0 else (total - top, floor)), \
+            ((top, total - floor) if k == 0 else (total - floor, top))
+    choices = [(lo, hi) for lo, hi in children if hi[k] >= floor]
+    low = tuple(floor if j == k else min(lo[j] for lo, _ in choices) for j in range(players))
+    high = tuple(top if j == k else max(hi[j] for _, hi in choices) for j in range(players))
+    return low, high
+
+
+def bounded_children(game, tree, children, player) -> tuple:
+    """The indices of the children a dive may enter under score bounds, at a decision of ``player``.
+
+    Those whose optimistic bound for ``player`` is above the best pessimistic
+    bound among them (the others cannot do better than what is already
+    guaranteed); when none is, those that reach it.
+
+    Misere Nim from a heap of 2: taking both loses at once (its bounds are -1
+    for the player to move), taking 1 is not known (up to 1): only it is open.
+
+    >>> from fnmcts.games import Nim
+    >>> game = Nim(heap=2, max_take=2)
+    >>> bounded_children(game, {}, [game.play(game.start(), m) for m in (1, 2)], 0)
+    (0,)
+    """
+    floors = [bounds_of(game, tree, c) for c in children]
+    floor = max(lo[player] for lo, _ in floors)
+    keep = tuple(j for j, (_, hi) in enumerate(floors) if hi[player] > floor)
+    return keep or tuple(j for j, (_, hi) in enumerate(floors) if hi[player] >= floor)
+
+
 # -- uct: the four phases, one dive -------------------------------------------------------
 
 
@@ -608,7 +935,7 @@ def result_of(game, payoff):
 
 
 def uct(game, tree, state, rng: random.Random, rule=ucb, *, rollout=None, backup: str = "mean", solver: bool = False,
-        root=None):
+        root=None, rave=None, rave_ref: int = 0, bounds: bool = False):
     """One dive from ``state``: select, expand, simulate, back up; return ``(tree, result)``.
 
     The tutorial's ``uct``, for any game: ``result`` is ``'win'`` or ``'loss'``
@@ -625,10 +952,16 @@ def uct(game, tree, state, rng: random.Random, rule=ucb, *, rollout=None, backup
     >>> len(tree), tree[game.start()]
     (2, Record(win=0, loss=2))
     """
-    path = select(game, tree, state, rng, rule, backup=backup, solver=solver, root=root)
+    path = select(game, tree, state, rng, rule, backup=backup, solver=solver, root=root, rave=rave, rave_ref=rave_ref,
+                  bounds=bounds)
+    played = None if rave is None else ()
     if path.end in ("new", "repeat"):
-        payoff = simulate(game, path.leaf, rng, rollout)
+        if rave is None:
+            payoff = simulate(game, path.leaf, rng, rollout)
+        else:
+            payoff, played = simulate(game, path.leaf, rng, rollout, moves=True)
     else:
         payoff = path.value
-    tree = _backup(game, expand(game, tree, path), path, payoff, backup=backup, solver=solver)
+    tree = _backup(game, expand(game, tree, path), path, payoff, backup=backup, solver=solver, played=played,
+                   bounds=bounds)
     return tree, result_of(game, payoff)
