@@ -152,3 +152,40 @@ def test_the_bounds_option_is_checked_and_carried_by_every_way_in():
     t = trace(game, game.start(), 50, random.Random(5), rule="ucb1", bounds=True)
     assert t.tree(50) == search(game, game.start(), 50, random.Random(5), rule="ucb1", bounds=True)
     assert t.dive(50).path.end in ("new", "terminal", "proven")
+
+
+def _reachable(game, rng, plies):
+    state = game.start()
+    for _ in range(plies):
+        if game.to_move(state) is None:
+            break
+        state = game.play(state, rng.choice(list(game.possible_moves(state))))
+    return state
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from([TicTacToe(), Nim(heap=9, max_take=3), Piles((1, 2, 2))]), st.randoms(use_true_random=False),
+       st.integers(0, 5), st.integers(20, 400))
+def test_a_move_chosen_under_bounds_is_never_one_they_show_worse_and_exact_best_once_the_root_is_solved(
+        game, rng, plies, dives):
+    state = _reachable(game, rng, plies)
+    if game.to_move(state) is None or len(game.possible_moves(state)) < 2:
+        return
+    player = game.to_move(state)
+    found = mcts_move(game, state, dives, random.Random(rng.random()), bounds=True)
+    exact = solve(game, state)
+    best = max(exact[game.play(state, m)][player] for m in game.possible_moves(state))
+    low, high = found.tree[state]["bounds"]
+    if low == high:  # solved by its bounds: the search stops there and plays a move worth it
+        assert exact[game.play(state, found.move)][player] == best == low[player]
+        assert found.iterations <= dives
+
+
+@pytest.mark.parametrize("state, seed", [((0, 2, 0, 0, 0, 1, 0, 1, 2), (1, 1328)), ((2, 0, 1, 1, 0, 0, 0, 0, 0), (1, 3534))])
+def test_the_two_tic_tac_toe_decisions_once_lost_under_bounds_are_draws(state, seed):
+    # the scoreboard's draw: the root's bounds met at a draw, yet the most visited child, a loss, was played
+    from fnmcts.rng import child_seed
+
+    game = TicTacToe()
+    found = mcts_move(game, state, 1000, random.Random(child_seed(*seed)), bounds=True)
+    assert solve(game, state)[game.play(state, found.move)] == (0, 0)

@@ -659,7 +659,7 @@ class Bounds:
         floors = [self.of(c) for c in nodes]
         floor = max(lo[k] for lo, _ in floors)
         kept = tuple(j for j, (_, hi) in enumerate(floors) if hi[k] > floor)
-        return kept or tuple(j for j, (_, hi) in enumerate(floors) if hi[k] >= floor)
+        return kept or tuple(j for j, (lo, _) in enumerate(floors) if lo[k] == floor)
 
     def choices(self, nodes, k) -> tuple:
         """``nodes`` but those ``keep`` drops, in order."""
@@ -1092,10 +1092,10 @@ def dives(
     path, last, exact, raw = None, None, None, None  # the last dive's path, the node it ended at, its proof, payoff
     for _ in range(n):
         pv = lookup(root) if solving else None
-        if pv is not None and stop_when_proven:
-            break
         if bounding and pv is None:
             pv = bounds.solved(root)
+        if pv is not None and stop_when_proven:  # proven by the solver, or its bounds met
+            break
         done += 1
         i = root
         groups[root_mover].append(root)

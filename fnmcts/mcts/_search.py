@@ -728,7 +728,8 @@ class MoveSearch(FixedRecord):
     children = field(mandatory=True)
 
 
-def _final_move(graph, stats, solver, root, player, final, plies_known=None, root_rule=None, expectimax=False):
+def _final_move(graph, stats, solver, root, player, final, plies_known=None, root_rule=None, expectimax=False,
+                bounds=None):
     """The move ``mcts_move`` plays: proofs first, then the statistics (``final``).
 
     With the solver: a move proven to give ``player`` the best payoff there is
@@ -741,6 +742,9 @@ def _final_move(graph, stats, solver, root, player, final, plies_known=None, roo
     not at hand (a root-parallel search merges its chunks' root proofs alone).
     ``root_rule``: a root rule's own choice among the moves not proven worse
     (sequential halving's best ``gumbel + sigma(q)``) replaces ``final``.
+    ``bounds`` (score bounds): the moves the bounds leave open
+    (``Bounds.keep``) and those guaranteed the best pessimistic bound; at a
+    root whose bounds met, only the latter, so the move is exact-best.
     """
     kids = graph.children(root)
     moves = graph.moves[root]
@@ -771,6 +775,11 @@ def _final_move(graph, stats, solver, root, player, final, plies_known=None, roo
             return moves[min(best, key=key)]
         choices = solver.choices(kids, player)
         candidates = [j for j, child in enumerate(kids) if child in choices]
+    if bounds is not None:  # not those that cannot beat a move guaranteed more: that move stays
+        nodes = [kids[j] for j in candidates]
+        floors = [bounds.of(child)[0][player] for child in nodes]
+        open_ = set(bounds.keep(nodes, player)) | {p for p, lo in enumerate(floors) if lo == max(floors)}
+        candidates = [j for p, j in enumerate(candidates) if p in open_]
     if root_rule is not None:
         positions, children, parent = root_children(graph, stats, root, solver, expectimax)
         return moves[positions[root_rule.final(children, parent)]]
@@ -931,7 +940,7 @@ def mcts_move(
     expectimax = backup != "mean"  # the ratings read the values (expectimax, graph)
     select, mover = _selector(rule, expectimax), _root_mover(game, state)
     bounded = Bounds(g, stats) if opts.bounds else None
-    while not (proofs is not None and proofs.lookup(root) is not None):
+    while not (proofs is not None and proofs.lookup(root) is not None or bounded is not None and bounded.solved(root)):
         cap = CHUNK if max_nodes is None else _room(stats, root, max_nodes)
         size = budget.take(cap)
         if not size:
@@ -956,7 +965,8 @@ def mcts_move(
         )
         budget.spent(ran)
         done += ran
-    move = moves[0] if len(moves) == 1 else _final_move(g, stats, proofs, root, player, final, root_rule=root_rule, expectimax=expectimax)
+    move = moves[0] if len(moves) == 1 else _final_move(g, stats, proofs, root, player, final, root_rule=root_rule, expectimax=expectimax,
+                                                            bounds=bounded)
     children = tuple((m, _record_at(stats, k)) for m, k in zip(moves, g.kids[root]))
     proven = _proven_map(g, stats) if proofs is not None else pmap()
     grown = lazy_tree(partial(_written_back, g, stats, tree), state)  # an agent that plays the move never reads it

@@ -895,7 +895,9 @@ def bounded_children(game, tree, children, player) -> tuple:
 
     Those whose optimistic bound for ``player`` is above the best pessimistic
     bound among them (the others cannot do better than what is already
-    guaranteed); when none is, those that reach it.
+    guaranteed); when none is (the bounds of the decision met), those
+    guaranteed it: their pessimistic bound reaches it (a child whose optimistic
+    bound merely reaches it may still be worse).
 
     Misere Nim from a heap of 2: taking both loses at once (its bounds are -1
     for the player to move), taking 1 is not known (up to 1): only it is open.
@@ -908,7 +910,7 @@ def bounded_children(game, tree, children, player) -> tuple:
     floors = [bounds_of(game, tree, c) for c in children]
     floor = max(lo[player] for lo, _ in floors)
     keep = tuple(j for j, (_, hi) in enumerate(floors) if hi[player] > floor)
-    return keep or tuple(j for j, (_, hi) in enumerate(floors) if hi[player] >= floor)
+    return keep or tuple(j for j, (lo, _) in enumerate(floors) if lo[player] == floor)
 
 
 # -- uct: the four phases, one dive -------------------------------------------------------
