@@ -561,6 +561,7 @@ class OpenSpielGame(GameBase):
         setter(self, "_with_length", recipe == "picture and length")
         setter(self, "_with_decisions", recipe == "picture and decisions")
         setter(self, "_with_returns", game_type.reward_model == kinds.RewardModel.REWARDS)
+        setter(self, "_picture", recipe == "picture" and not self._with_returns)  # the key is the picture alone
         setter(self, "_clones_share", game_type.short_name in CLONES_SHARE)
         low, high = Fraction(native.min_utility()), Fraction(native.max_utility())
         if not low < high:
@@ -661,6 +662,8 @@ class OpenSpielGame(GameBase):
         position counts them (worked out from ``native`` when not given).
         """
         player = native.current_player()
+        if self._picture:  # the common case in one test: the spec, the player and OpenSpiel's picture
+            return _new_state(history, (self.spec, player, str(native)), native, self, player)
         if self._positions:
             key = (self.spec, player, str(native))
             if self._with_length:
@@ -761,8 +764,12 @@ class OpenSpielGame(GameBase):
         >>> game.possible_moves(game.start())
         (0, 1, 2, 3, 4, 5, 6, 7, 8)
         """
-        if type(state) is OpenSpielState and state._owner is self and state._moves is not None:
-            return state._moves
+        if type(state) is OpenSpielState and state._owner is self:
+            moves = state._moves
+            if moves is None:
+                moves = tuple(state._native.legal_actions()) if state._player >= 0 else ()
+                _set(state, "_moves", moves)  # worked out once per state
+            return moves
         native = self._state_of(state)
         moves = tuple(native.legal_actions()) if native.current_player() >= 0 else ()
         _set(state, "_moves", moves)  # worked out once per state
@@ -808,7 +815,20 @@ class OpenSpielGame(GameBase):
         ...
         ValueError: action 4 is not legal at OpenSpielState((4,)) of tic_tac_toe() (legal: [0, 1, 2, 3, 5, 6, 7, 8])
         """
-        native = state._native if type(state) is OpenSpielState and state._owner is self else self._state_of(state)
+        if type(state) is OpenSpielState and state._owner is self:
+            native, allowed = state._native, state._moves
+            if allowed is not None and type(move) is int and move in allowed and not self._clones_share:
+                child = native.clone()  # the fast path: a player's legal move, the moves known
+                child.apply_action(move)
+                if self._picture:
+                    player = child.current_player()
+                    return _new_state(state.history + (move,), (self.spec, player, str(child)), child, self, player)
+                decisions = None
+                if self._with_decisions and state.key[0] is self.spec:
+                    decisions = state.key[3] + 1
+                return self._state(state.history + (move,), child, decisions)
+        else:
+            native = self._state_of(state)
         if type(move) is not int:
             if not isinstance(move, numbers.Integral) or isinstance(move, bool):
                 raise TypeError(f"an OpenSpiel move is an action number, got {move!r}")
@@ -852,14 +872,7 @@ class OpenSpielGame(GameBase):
                 outcomes, denominator, cumulative = outcomes_of(native.chance_outcomes())
                 native.apply_action(outcomes[bisect_right(cumulative, rnd() * denominator)][0])
             elif player == -4:
-                returns = tuple(native.returns())
-                payoff = self._payoffs.get(returns)
-                if payoff is None:
-                    scale = self._scale
-                    payoff = tuple(scale(r) for r in returns)
-                    if len(self._payoffs) < 4096:  # a game of many returns keeps the first seen
-                        self._payoffs[returns] = payoff
-                return payoff
+                return self._payoff_of(tuple(native.returns()))
             else:
                 raise ValueError(f"OpenSpiel's {self.spec} has no single player to move (player id {player})")
 
@@ -873,11 +886,23 @@ class OpenSpielGame(GameBase):
         >>> game.payoff(state)
         (1, -1)
         """
-        native = self._state_of(state)
-        if not native.is_terminal():
-            raise ValueError(f"the game is not over at {state!r}: no payoff yet")
-        scale = self._scale
-        return tuple(scale(r) for r in native.returns())
+        if type(state) is OpenSpielState and state._owner is self and state._player == -4:
+            native = state._native  # over: OpenSpiel's terminal player id, kept with the state
+        else:
+            native = self._state_of(state)
+            if not native.is_terminal():
+                raise ValueError(f"the game is not over at {state!r}: no payoff yet")
+        return self._payoff_of(tuple(native.returns()))
+
+    def _payoff_of(self, returns: tuple) -> tuple:
+        """The payoff OpenSpiel's ``returns`` scale to, kept per tuple of returns (the first 4,096 seen)."""
+        payoff = self._payoffs.get(returns)
+        if payoff is None:
+            scale = self._scale
+            payoff = tuple(scale(r) for r in returns)
+            if len(self._payoffs) < 4096:  # a game of many returns keeps the first seen
+                self._payoffs[returns] = payoff
+        return payoff
 
     def payoff_range(self) -> tuple:
         """``(-1, 1)``, or ``(0, 1)`` for a one-player game.

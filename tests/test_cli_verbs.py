@@ -11,6 +11,7 @@ from fnmcts.games.shut_the_box import box_to_mask, box_values
 from fnmcts.protocol import describe_move
 
 from cli_run import run
+from fnmcts.cli import main
 
 TAKE_AWAY = '''
 from dataclasses import dataclass
@@ -317,3 +318,19 @@ def test_move_shows_the_hints_beside_the_agent_s_move(capsys):
     assert set(re.findall(r"(take \d): win \(best\)", data["hints"][0])) == best == {"take 1"}  # leave 8
     code, out, _ = run(capsys, "move", "nim", "--state", "10", "--ai", "random", "--hints", "perfect", "--seed", "2")
     assert code == 0 and out.splitlines()[1] == "hint (perfect): take 1"  # misère: leave 1 modulo 4
+
+
+def test_a_typo_of_a_game_s_name_offers_the_nearest_name_and_the_verb_s_own_games(capsys):
+    code, _, err = run(capsys, "simulate", "nmi")
+    assert code == 2 and "did you mean 'nim'?" in err and "simulate also takes coin, darts" in err
+    code, _, err = run(capsys, "simulate", "zzzz")
+    assert code == 2 and "did you mean" not in err
+
+
+def test_a_game_named_on_a_verb_is_named_so_in_its_usage_and_errors(capsys):
+    code, _, err = run(capsys, "table", "tic-tac-toe")
+    assert code == 2 and err.startswith("fnmcts table tic-tac-toe: error:") and " any" not in err
+    with pytest.raises(SystemExit):
+        main(["table", "tic-tac-toe", "--help"])
+    usage = capsys.readouterr().out
+    assert usage.startswith("usage: fnmcts table tic-tac-toe [-h] -o FILE") and "--game" not in usage

@@ -21,17 +21,22 @@ HINT_SOLVER = "solver"
 """The name of the exact solver's hints (every move's value); any other name is an agent's."""
 
 
-def _shown(value, low, high, wins_only: bool) -> str:
-    """A value as a person reads it: a sure win or loss, else a chance of winning when the game pays only wins and losses.
+def _shown(value, low, high, kind: str) -> str:
+    """A value as a person reads it: a sure win, draw or loss; else a chance of winning (``kind`` 'wins') or the payoff.
 
-    >>> _shown(Fraction(1, 3), 0, 1, True), _shown(1, -1, 1, True), _shown(0, -1, 1, False)
-    ('0.3333', 'win', '0')
+    ``kind`` says what the game's ends pay: ``'wins'`` only a win or a loss,
+    ``'draws'`` a win, a draw (halfway) or a loss, ``'payoffs'`` anything else.
+
+    >>> _shown(Fraction(1, 3), 0, 1, "wins"), _shown(1, -1, 1, "wins"), _shown(0, -1, 1, "draws"), _shown(0, -1, 1, "payoffs")
+    ('0.3333', 'win', 'draw', '0')
     """
     value = Fraction(value)
     if value in (low, high):
         return "win" if value == high else "loss"
-    if wins_only:
+    if kind == "wins":
         return f"{float((value - low) / (high - low)):.4f}"
+    if kind == "draws" and value == (low + high) / 2:
+        return "draw"
     return f"{float(value):.4g}"
 
 
@@ -44,21 +49,25 @@ def solver_hint(game, solution):
     >>> hint = solver_hint(game, solve(game))
     >>> hint(game.start(), game.possible_moves(game.start()))
     ["hint (exact solver), the mover's chance of winning after each move: take 1: win (best), take 2: loss, take 3: loss"]
+    >>> from fnmcts.games import TicTacToe
+    >>> ttt = TicTacToe()
+    >>> after = ttt.play(ttt.play(ttt.start(), 4), 1)   # X in the centre, O on an edge: X wins, but not from 7
+    >>> solver_hint(ttt, solve(ttt))(after, ttt.possible_moves(after))
+    ["hint (exact solver), the mover's result after each move: X at 0: win (best), X at 2: win (best), X at 3: win (best), X at 5: win (best), X at 6: win (best), X at 7: draw, X at 8: win (best)"]
     """
     low, high = (Fraction(x) for x in payoff_range(game))
-    wins_only = all(
-        all(x == low or x == high for x in game.payoff(s)) for s in solution if game.to_move(s) is None
-    )
+    ends = {Fraction(x) for s in solution if game.to_move(s) is None for x in game.payoff(s)}
+    kind = "wins" if ends <= {low, high} else "draws" if ends <= {low, (low + high) / 2, high} else "payoffs"
 
     def hint(state, moves):
         player = game.to_move(state)
         values = [solution[game.play(state, move)][player] for move in moves]
         best = max(values)
         shown = [
-            f"{describe_move(game, state, move)}: {_shown(v, low, high, wins_only)}" + (" (best)" if v == best else "")
+            f"{describe_move(game, state, move)}: {_shown(v, low, high, kind)}" + (" (best)" if v == best else "")
             for move, v in zip(moves, values)
         ]
-        what = "the mover's chance of winning" if wins_only else "the mover's payoff"
+        what = {"wins": "the mover's chance of winning", "draws": "the mover's result"}.get(kind, "the mover's payoff")
         return [f"hint (exact solver), {what} after each move: " + ", ".join(shown)]
 
     return hint

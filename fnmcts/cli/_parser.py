@@ -73,10 +73,30 @@ def _take_game_flag(args: list):
     return None, args
 
 
+def _game_typo(message: str, command: str) -> str:
+    """argparse's "invalid choice" for a game, said as what GAME can be, with the nearest name.
+
+    >>> _game_typo("argument GAME: invalid choice: 'nmi' (choose from 'coin', 'nim', 'any')", "simulate")
+    "argument GAME: invalid choice: 'nmi' (did you mean 'nim'?); GAME is a built-in game (kayles, nim, pig, piles, shut-the-box, tic-tac-toe), openspiel:NAME(params) or module:attribute; simulate also takes coin"
+    """
+    import difflib
+    import re
+
+    from ..games import GAMES
+
+    head, _, choices = message.partition(" (choose from ")
+    bad = head.rpartition("invalid choice: ")[2].strip("'")
+    names = [name for name in re.findall(r"'([^']*)'", choices) if name != "any"]
+    near = difflib.get_close_matches(bad, sorted(set(names) | set(GAMES)), n=1)
+    own = sorted(set(names) - set(GAMES))
+    return (head + (f" (did you mean {near[0]!r}?)" if near else "") + f"; GAME is {GAME_FORMS}"
+            + (f"; {command} also takes {', '.join(own)}" if own else ""))
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message):
         if message.startswith("argument GAME: invalid choice:"):  # a typo of a game's name: say what GAME can be
-            message = message.replace("(choose from", f"(GAME is {GAME_FORMS}; here also", 1)
+            message = _game_typo(message, self.prog.split()[-1])
         self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
 
 
@@ -180,8 +200,28 @@ class Cli:
                 return [command, rest[0], "--game", spec, *rest[1:]]
             return [command, self._routes[command], "--game", spec, *rest]
         if rest and rest[0] not in choices and _is_spec(rest[0]):
+            self._name_route(command, rest[0])
             return [command, self._routes[command], "--game", rest[0], *rest[1:]]
         return argv  # a typo of a name: the parser's "invalid choice" lists the verb's games
+
+    def _name_route(self, command: str, spec: str) -> None:
+        """Let the usage, help and errors of ``fnmcts COMMAND SPEC`` say SPEC, as the user typed it, not the route's inner name.
+
+        >>> cli = Cli()
+        >>> p = cli.game_option("greet", "any", "say hello to any game")
+        >>> _ = p.add_argument("--game", dest="spec", required=True, help="the game")
+        >>> _ = p.add_argument("--name", required=True)
+        >>> cli.run(["greet", "nim(heap=5)"])  # stderr: fnmcts greet nim(heap=5): error: the following arguments are required: --name (see --help)
+        Traceback (most recent call last):
+        SystemExit: 2
+        >>> p.format_usage()
+        'usage: fnmcts greet nim(heap=5) [-h] --name NAME\\n'
+        """
+        parser = self._games[command].choices[self._routes[command]]
+        parser.prog = f"fnmcts {command} {spec}"
+        for action in parser._actions:
+            if "--game" in action.option_strings:  # given by the route: neither shown nor asked for
+                action.help = argparse.SUPPRESS
 
     def run(self, argv) -> int:
         """Parse ``argv``, run its command, and return the exit status (see the module's docstring)."""

@@ -831,7 +831,7 @@ def mcts_move(
     back only its root's statistics (visits, results and proofs of the root and
     its children), which are summed in tree order and the move chosen on the
     sums. The result depends on the seed and the split alone, never on the
-    number of workers (more workers than trees wait); a search of one tree runs
+    number of workers (a pool starts no more workers than there are trees); a search of one tree runs
     here, without a pool. ``tree`` in the result then holds the root and its
     children.
 
