@@ -234,3 +234,36 @@ BROKEN_DICE = NamedTableGame((
     ("end", (-1, 1)),
 ))
 """A broken game: after the first move, the dice's probabilities sum to 3/4."""
+
+
+# -- what the search's property tests draw from ---------------------------------------------
+
+
+def _builtin_search_games() -> tuple:
+    from fnmcts.games import Nim, Piles, ShutTheBox, TicTacToe
+
+    return (
+        Nim(heap=7, max_take=3),
+        Nim(heap=6, max_take=2, misere=False),
+        Piles((1, 2, 2)),
+        ShutTheBox(levers=4),
+        ShutTheBox(levers=5, simplified=True),
+        TicTacToe(),
+    )
+
+
+BUILTIN_GAMES = _builtin_search_games()
+"""Built-in games small enough for a search's property tests: Nim both ways, piles, Shut the Box both ways, tic-tac-toe."""
+
+
+def custom_rule(rec, parent_visits):
+    """A rule of the user's: the mean plus one over the visits (infinity when unvisited)."""
+    from fnmcts.mcts import mean, visits
+
+    n = visits(rec)
+    return float("inf") if n == 0 else mean(rec) + 1 / n
+
+
+def search_games(extra=()):
+    """The built-in games (and ``extra``), generated table games and cyclic ones."""
+    return st.one_of(st.sampled_from(BUILTIN_GAMES + tuple(extra)), table_games(), cyclic_table_games())

@@ -3,7 +3,6 @@ draws and scores read as payoffs, not verdicts."""
 
 from __future__ import annotations
 
-import math
 import random
 from fractions import Fraction
 from functools import partial
@@ -16,7 +15,7 @@ from pyrsistent import pmap
 from fnmcts.agents import exact_agent
 from fnmcts.exact import best_moves, solve, value
 from fnmcts.matches import play_game
-from fnmcts.games import Nim, Piles, ShutTheBox, TicTacToe
+from fnmcts.games import Nim, TicTacToe
 from fnmcts.mcts import (
     CompiledGraph,
     mcts_agent,
@@ -36,27 +35,12 @@ from fnmcts.mcts import (
 from fnmcts.mcts import phases
 from fnmcts.mcts._engine import Solver, Stats
 
-from small_games import TableGame, cyclic_table_games, table_games
-
-BUILTIN_GAMES = (
-    Nim(heap=7, max_take=3),
-    Nim(heap=6, max_take=2, misere=False),
-    Piles((1, 2, 2)),
-    ShutTheBox(levers=4),
-    ShutTheBox(levers=5, simplified=True),
-    TicTacToe(),
-)
+from small_games import TableGame, custom_rule, search_games, table_games
 
 
-def _custom_rule(rec, parent_visits):
-    """A rule of the user's: the mean plus one over the visits (infinity when unvisited)."""
-    n = visits(rec)
-    return math.inf if n == 0 else mean(rec) + 1 / n
+RULES = (ucb, ucb1, partial(ucb1, c=0.3), partial(ucb, z=1), custom_rule)
 
-
-RULES = (ucb, ucb1, partial(ucb1, c=0.3), partial(ucb, z=1), _custom_rule)
-
-games = st.one_of(st.sampled_from(BUILTIN_GAMES), table_games(), cyclic_table_games())
+games = search_games()
 options = st.fixed_dictionaries(
     {
         "rule": st.sampled_from(RULES),

@@ -3,7 +3,6 @@ for draw, every bound brackets the exact value, and where MCTS-Solver proves a s
 
 from __future__ import annotations
 
-import math
 import random
 from fractions import Fraction
 from functools import partial
@@ -15,30 +14,16 @@ from pyrsistent import pmap
 
 from fnmcts.exact import solve, value
 from fnmcts.games import Nim, Piles, ShutTheBox, TicTacToe
-from fnmcts.mcts import mcts_move, mean, phases, search, search_options, trace, uct, ucb, ucb1, visits
+from fnmcts.mcts import mcts_move, mean, phases, search, search_options, trace, uct, ucb, ucb1
 from fnmcts.mcts._search import _repeat_uct
 
-from small_games import TableGame, cyclic_table_games, table_games
-
-BUILTIN_GAMES = (
-    Nim(heap=7, max_take=3),
-    Nim(heap=6, max_take=2, misere=False),
-    Piles((1, 2, 2)),
-    ShutTheBox(levers=4),
-    ShutTheBox(levers=5, simplified=True),
-    TicTacToe(),
-)
+from small_games import BUILTIN_GAMES, TableGame, custom_rule, cyclic_table_games, search_games, table_games
 
 
-def _custom_rule(rec, parent_visits):
-    n = visits(rec)
-    return math.inf if n == 0 else mean(rec) + 1 / n
-
-
-games = st.one_of(st.sampled_from(BUILTIN_GAMES), table_games(), cyclic_table_games())
+games = search_games()
 options = st.fixed_dictionaries(
     {
-        "rule": st.sampled_from((ucb, ucb1, partial(ucb1, c=0.3), _custom_rule)),
+        "rule": st.sampled_from((ucb, ucb1, partial(ucb1, c=0.3), custom_rule)),
         "backup": st.sampled_from(("mean", "expectimax")),
         "solver": st.booleans(),
     }

@@ -13,23 +13,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pyrsistent import pmap
 
-from fnmcts.games import Nim, Piles, ShutTheBox, TicTacToe
+from fnmcts.games import Nim, TicTacToe
 from fnmcts.mcts import mcts_agent, mcts_move, phases, search, search_options, trace, uct, ucb1
 from fnmcts.mcts._graph import rescaler
 from fnmcts.protocol import CHANCE
 
-from small_games import cyclic_table_games, table_games
+from small_games import search_games
 
-BUILTIN_GAMES = (
-    Nim(heap=7, max_take=3),
-    Nim(heap=6, max_take=2, misere=False),
-    Piles((1, 2, 2)),
-    ShutTheBox(levers=4),
-    ShutTheBox(levers=5, simplified=True),
-    TicTacToe(),
-)
 
-games = st.one_of(st.sampled_from(BUILTIN_GAMES), table_games(), cyclic_table_games())
+games = search_games()
 rave_options = st.fixed_dictionaries(
     {
         "c": st.sampled_from((0.3, math.sqrt(2), 1.0)),
