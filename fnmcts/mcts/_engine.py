@@ -659,7 +659,13 @@ class Bounds:
         floors = [self.of(c) for c in nodes]
         floor = max(lo[k] for lo, _ in floors)
         kept = tuple(j for j, (_, hi) in enumerate(floors) if hi[k] > floor)
-        return kept or tuple(j for j, (lo, _) in enumerate(floors) if lo[k] == floor)
+        return kept or self.guaranteed(nodes, k)
+
+    def guaranteed(self, nodes, k) -> tuple:
+        """The positions in ``nodes`` whose pessimistic bound for player ``k`` is the best among them."""
+        lows = [self.of(c)[0][k] for c in nodes]
+        floor = max(lows)
+        return tuple(j for j, lo in enumerate(lows) if lo == floor)
 
     def choices(self, nodes, k) -> tuple:
         """``nodes`` but those ``keep`` drops, in order."""

@@ -777,8 +777,7 @@ def _final_move(graph, stats, solver, root, player, final, plies_known=None, roo
         candidates = [j for j, child in enumerate(kids) if child in choices]
     if bounds is not None:  # not those that cannot beat a move guaranteed more: that move stays
         nodes = [kids[j] for j in candidates]
-        floors = [bounds.of(child)[0][player] for child in nodes]
-        open_ = set(bounds.keep(nodes, player)) | {p for p, lo in enumerate(floors) if lo == max(floors)}
+        open_ = set(bounds.keep(nodes, player)) | set(bounds.guaranteed(nodes, player))
         candidates = [j for p, j in enumerate(candidates) if p in open_]
     if root_rule is not None:
         positions, children, parent = root_children(graph, stats, root, solver, expectimax)
