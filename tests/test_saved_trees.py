@@ -7,9 +7,10 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from fnmcts.cli import main
-from fnmcts.games import GAMES, Nim, ShutTheBox, TicTacToe
+from fnmcts.games import GAMES, Kayles, Nim, Pig, ShutTheBox, TicTacToe
 from fnmcts.io import load_search, load_tree, save_search, save_tree
 from fnmcts.mcts import mcts_move, search
+from fnmcts.protocol import CHANCE
 from fnmcts.mcts._saved import move_search_from_json, move_search_to_json, tree_from_json, tree_to_json
 from fnmcts.rng import make_rng
 
@@ -42,6 +43,80 @@ def test_a_tree_reads_back_equal_through_json_text(case, dives, seed):
 def test_a_move_search_reads_back_equal(game, iterations, seed):
     found = mcts_move(game, game.start(), iterations, make_rng(seed))
     assert move_search_from_json(json.loads(json.dumps(move_search_to_json(game, found))), GAMES) == (game, found)
+
+
+ENHANCED = [{"rave": 30}, {"rave": 20, "rave_ref": 5}, {"bounds": True}, {"backup": "graph"}, {"root": "gumbel"},
+            {"rave": 10, "bounds": True}, {"backup": "graph", "bounds": True}]
+"""Option sets whose trees keep the enhancements' statistics (RAVE's amaf, bounds, the graph's edges) or a root rule."""
+
+ENHANCED_GAMES = [TicTacToe(), Nim(heap=9), Kayles(pins=(6,)), ShutTheBox(levers=5), Pig(goal=10)]
+
+
+def _decision(game):
+    """The start, or the first outcome of its chance (a root rule needs a decision)."""
+    start = game.start()
+    return start if game.to_move(start) is not CHANCE else game.play(start, game.chance_outcomes(start)[0][0])
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from(ENHANCED_GAMES), st.sampled_from(ENHANCED), st.integers(0, 300), st.integers(1, 200),
+       st.integers(0, 10_000))
+def test_an_enhanced_tree_saved_and_read_back_continues_as_the_unsaved_one(game, options, first, more, seed):
+    state = _decision(game)
+    tree = search(game, state, first, make_rng(seed), **options)
+    text = json.dumps(tree_to_json(game, tree))
+    back_game, back = tree_from_json(json.loads(text), GAMES)
+    assert back_game == game and back == tree
+    assert json.dumps(tree_to_json(back_game, back)) == text  # the same tree writes the same file
+    kept = {"amaf": "rave" in options, "bounds": options.get("bounds", False), "graph": options.get("backup") == "graph"}
+    if first >= 10:  # the records keep what the options keep (bounds from the second dive), and the file holds it
+        assert all((key in tree[state]) == on for key, on in kept.items())
+    continued = search(game, state, more, make_rng(seed + 1), tree, **options)
+    assert search(game, state, more, make_rng(seed + 1), back, **options) == continued
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.sampled_from(ENHANCED_GAMES), st.sampled_from(ENHANCED), st.integers(1, 200), st.integers(0, 10_000))
+def test_an_enhanced_move_search_reads_back_equal(game, options, iterations, seed):
+    found = mcts_move(game, _decision(game), iterations, make_rng(seed), **options)
+    assert move_search_from_json(json.loads(json.dumps(move_search_to_json(game, found))), GAMES) == (game, found)
+
+
+def test_an_enhanced_tree_saves_to_a_file(tmp_path):
+    game = TicTacToe()
+    tree = search(game, game.start(), 200, make_rng(1), rave=30, bounds=True)
+    assert load_tree(save_tree(game, tree, tmp_path / "tree.json"), GAMES) == (game, tree)
+
+
+def _enhanced():
+    game = TicTacToe()
+    data = tree_to_json(game, search(game, game.start(), 60, make_rng(1), rave=30, bounds=True))
+    graphed = tree_to_json(game, search(game, game.start(), 60, make_rng(1), backup="graph"))
+    root = next(rec for state, rec in data["states"] if state == data["root"])
+    return data, root, next(rec for state, rec in graphed["states"] if state == graphed["root"])
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (lambda rec, g: rec["amaf"].append(rec["amaf"][0]), "counts player 0's move 0 twice"),
+        (lambda rec, g: rec["amaf"][0].__setitem__(2, 0), "'amaf' must be a list of"),
+        (lambda rec, g: rec["amaf"][0].__setitem__(0, 2), "'amaf' must be a list of"),
+        (lambda rec, g: rec["amaf"][0].__setitem__(1, {"colour": 1}), "not a move's JSON form"),
+        (lambda rec, g: rec.update(amaf={}), "'amaf' must be a list of"),
+        (lambda rec, g: rec.update(bounds=[["1/1", "-1/1"], ["-1/1", "1/1"]]), "the first no greater than the second"),
+        (lambda rec, g: rec.update(bounds=[["1/0", "1/1"], ["1/1", "1/1"]]), "'bounds' must be"),
+        (lambda rec, g: rec.update(graph=g["graph"][:1]), "'graph' must be"),
+        (lambda rec, g: rec.update(graph=[g["graph"][0], [[[9, 9], 1, 0]]]), "an edge of 'graph': not a state of"),
+        (lambda rec, g: rec.update(graph=[g["graph"][0], g["graph"][1] + g["graph"][1][:1]]), "the edge to .* twice"),
+        (lambda rec, g: rec.update(graph=[g["graph"][0], [g["graph"][1][0][:2] + [-1]]]), "'graph' must be"),
+    ],
+)
+def test_a_damaged_enhanced_record_is_named_with_its_problem(change, message):
+    data, root, graphed = _enhanced()
+    change(root, graphed)
+    with pytest.raises(ValueError, match=message):
+        tree_from_json(data, GAMES)
 
 
 def _good():

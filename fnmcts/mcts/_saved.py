@@ -12,7 +12,15 @@ States are written in the game's JSON form (``state_to_json``: a Shut the Box
 box is ``{"box": [1, 2, 3]}``); a record is an object with ``win`` and
 ``loss`` (whole numbers) and, when the record has them, ``draw``, ``score``
 and ``value`` (numbers) and ``proven`` (the exact payoff tuple, one
-``"p/q"`` string per player). ``search``, written by ``fnmcts search --save``,
+``"p/q"`` string per player). A search with an enhancement keeps more in its records, and they are written
+too: ``amaf`` (RAVE, ``rave=``: ``[[player, move, n, s], ...]``, a move in
+its JSON form, ``n`` the count and ``s`` the sum of rescaled payoffs),
+``bounds`` (``bounds=True``: ``[pessimistic, optimistic]``, each one
+``"p/q"`` per player) and ``graph`` (``backup='graph'``: ``[own,
+[[child, visits, player], ...]]``, the results that ended at the state and
+its edges in the order first taken, each with the player who chose it). A
+tree read back continues its search draw for draw as the unsaved one would.
+``search``, written by ``fnmcts search --save``,
 holds the settings, the dives done and the generator's state, so a resumed
 search draws exactly what the uninterrupted one would have drawn.
 
@@ -43,7 +51,7 @@ from fractions import Fraction
 
 from pyrsistent import pmap
 
-from ..protocol import _to_json, check_state, game_from_json, game_to_json, state_from_json, state_to_json
+from ..protocol import _from_json, _to_json, check_state, game_from_json, game_to_json, state_from_json, state_to_json
 from ._records import make_record
 from ._tree import Tree
 
@@ -74,26 +82,97 @@ def _fraction_text(x) -> str:
     return f"{x.numerator}/{x.denominator}"
 
 
-def _record_to_json(rec) -> dict:
+def _record_to_json(game, rec) -> dict:
     out = {}
     for key, value in rec.items():
         if key == "proven":
             out[key] = [_fraction_text(x) for x in value]
         elif key in _COUNTS or key in _NUMBERS:
             out[key] = value
-        elif key in ("amaf", "bounds", "graph"):
-            option = {"amaf": "rave", "bounds": "bounds", "graph": "backup='graph'"}[key]
-            raise ValueError(f"a record of a search with {option} keeps {key}, which the saved format does not hold: "
-                             "save a tree searched without it")
+        elif key == "amaf":
+            table = [[player, _to_json(move), n, s] for (player, move), (n, s) in value.items()]
+            table.sort(key=lambda e: json.dumps(e[:2], sort_keys=True))
+            out[key] = table
+        elif key == "bounds":
+            out[key] = [[_fraction_text(x) for x in side] for side in value]
+        elif key == "graph":
+            own, edges = value
+            out[key] = [own, [[state_to_json(game, child), n, who] for child, n, who in edges]]
         else:
             raise ValueError(f"a record has no key {key!r}")
     return out
 
 
-def _record_from_json(data, where, players):
+_EXTRAS = ("amaf", "bounds", "graph")
+
+
+def _whole_number(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and v >= 0
+
+
+def _finite(v) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def _fractions(data, players):
+    """``players`` fractions from ``"p/q"`` strings, or None when ``data`` is not that."""
+    if not isinstance(data, list) or len(data) != players or not all(isinstance(x, str) for x in data):
+        return None
+    try:
+        return tuple(Fraction(x) for x in data)
+    except (ValueError, ZeroDivisionError):
+        return None
+
+
+def _amaf_from_json(data, where, players):
+    shape = f"{where}: 'amaf' must be a list of [player, move, count, sum] (a whole count > 0, a finite sum)"
+    if not isinstance(data, list):
+        raise ValueError(f"{shape}, got {data!r}")
+    table = {}
+    for entry in data:
+        if not (isinstance(entry, list) and len(entry) == 4 and _whole_number(entry[0]) and entry[0] < players
+                and _whole_number(entry[2]) and entry[2] > 0 and _finite(entry[3])):
+            raise ValueError(f"{shape}, got {entry!r}")
+        try:
+            key = (entry[0], _from_json(entry[1]))
+            hash(key)
+        except (ValueError, TypeError):
+            raise ValueError(f"{where}: 'amaf' holds a move that is not a move's JSON form: {entry[1]!r}") from None
+        if key in table:
+            raise ValueError(f"{where}: 'amaf' counts player {entry[0]}'s move {entry[1]!r} twice")
+        table[key] = (entry[2], entry[3])
+    return pmap(table)
+
+
+def _bounds_from_json(data, where, players):
+    sides = [_fractions(side, players) for side in data] if isinstance(data, list) and len(data) == 2 else None
+    if sides is None or None in sides or any(lo > hi for lo, hi in zip(*sides)):
+        raise ValueError(f"{where}: 'bounds' must be [pessimistic, optimistic], each a list of {players} "
+                         f"fractions \"p/q\", the first no greater than the second, got {data!r}")
+    return tuple(sides)
+
+
+def _graph_from_json(game, data, where):
+    shape = f"{where}: 'graph' must be [own, [[child, visits, player], ...]] (a finite own, whole visits > 0)"
+    if not (isinstance(data, list) and len(data) == 2 and _finite(data[0]) and isinstance(data[1], list)):
+        raise ValueError(f"{shape}, got {data!r}")
+    edges, seen = [], set()
+    for entry in data[1]:
+        if not (isinstance(entry, list) and len(entry) == 3 and _whole_number(entry[1]) and entry[1] > 0
+                and _whole_number(entry[2])):
+            raise ValueError(f"{shape}, got the edge {entry!r}")
+        child = _state_from_json(game, entry[0], f"{where}: an edge of 'graph'")
+        if child in seen:
+            raise ValueError(f"{where}: 'graph' holds the edge to {entry[0]!r} twice")
+        seen.add(child)
+        edges.append((child, entry[1], entry[2]))
+    return (data[0], tuple(edges))
+
+
+def _record_from_json(data, where, players, game=None):
     if not isinstance(data, dict):
         raise ValueError(f"{where}: a record is an object such as {{\"win\": 1, \"loss\": 2}}, got {data!r}")
-    unknown = set(data) - set(_COUNTS) - set(_NUMBERS) - {"proven"}
+    unknown = set(data) - set(_COUNTS) - set(_NUMBERS) - {"proven"} - (set(_EXTRAS) if game is not None else set())
     if unknown:
         raise ValueError(f"{where}: unknown record keys {sorted(unknown)}")
     for key in ("win", "loss"):
@@ -105,20 +184,19 @@ def _record_from_json(data, where, players):
             raise ValueError(f"{where}: {key!r} must be a whole number >= 0, got {v!r}")
     for key in _NUMBERS:
         v = data.get(key)
-        if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v)):
+        if v is not None and not _finite(v):
             raise ValueError(f"{where}: {key!r} must be a finite number, got {v!r}")
     proven = data.get("proven")
     if proven is not None:
-        if not isinstance(proven, list) or len(proven) != players:
-            raise ValueError(f"{where}: 'proven' must be a list of {players} fractions \"p/q\", got {proven!r}")
-        try:
-            proven = tuple(Fraction(x) for x in proven if isinstance(x, str))
-        except (ValueError, ZeroDivisionError):
-            proven = ()
-        if len(proven) != players:
+        proven = _fractions(proven, players)
+        if proven is None:
             raise ValueError(f"{where}: 'proven' must be a list of {players} fractions \"p/q\", got {data['proven']!r}")
+    amaf = None if data.get("amaf") is None else _amaf_from_json(data["amaf"], where, players)
+    bounds = None if data.get("bounds") is None else _bounds_from_json(data["bounds"], where, players)
+    graph = None if data.get("graph") is None else _graph_from_json(game, data["graph"], where)
     return make_record(
-        data["win"], data["loss"], data.get("draw", 0), data.get("score"), data.get("value"), proven
+        data["win"], data["loss"], data.get("draw", 0), data.get("score"), data.get("value"), proven,
+        amaf, bounds, graph
     )
 
 
@@ -186,7 +264,7 @@ def tree_to_json(game, tree, *, search=None) -> dict:
     [[{'box': [9]}, {'win': 1, 'loss': 2}]]
     """
     tree = tree if isinstance(tree, Tree) else Tree(tree)
-    entries = [[state_to_json(game, s), _record_to_json(rec)] for s, rec in tree.items()]
+    entries = [[state_to_json(game, s), _record_to_json(game, rec)] for s, rec in tree.items()]
     entries.sort(key=lambda e: json.dumps(e[0], sort_keys=True))
     root = tree.root
     data = {
@@ -224,7 +302,7 @@ def _tree_of(game, data):
         state = _state_from_json(game, entry[0], where)
         if state in items:
             raise ValueError(f"{where}: {entry[0]!r} appears twice")
-        items[state] = _record_from_json(entry[1], where, players)
+        items[state] = _record_from_json(entry[1], where, players, game)
     root = None if data["root"] is None else _state_from_json(game, data["root"], "root")
     return Tree(pmap(items)) if root is None else Tree(pmap(items), root)
 
@@ -297,7 +375,7 @@ def move_search_to_json(game, found) -> dict:
         "format": SEARCH_FORMAT,
         "move": _move_to_json(found.move),
         "iterations": found.iterations,
-        "children": [[_move_to_json(m), _record_to_json(r)] for m, r in found.children],
+        "children": [[_move_to_json(m), _record_to_json(game, r)] for m, r in found.children],
         "proven": proven,
     }
 
@@ -334,7 +412,7 @@ def move_search_from_json(data, games) -> tuple:
         if not isinstance(entry, list) or len(entry) != 2:
             raise ValueError(f"child {index}: an entry is [move, record], got {entry!r}")
         children.append(
-            (_move_from_json(game, root, entry[0], f"child {index}"), _record_from_json(entry[1], f"child {index}", players))
+            (_move_from_json(game, root, entry[0], f"child {index}"), _record_from_json(entry[1], f"child {index}", players, game))
         )
     if not isinstance(data["proven"], list):
         raise ValueError("'proven' must be a list of [state, [p/q, ...]]")
