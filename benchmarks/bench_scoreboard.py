@@ -170,6 +170,7 @@ VARIANTS = {
     "grave k=100 ref=25": {"rave": 100, "rave_ref": 25},
     "bounds": {"bounds": True},
     "graph backup": {"backup": "graph"},
+    "proofs 4": {"proofs": 4},
 }
 """The variants of the search, by name (no commas: ``--variants`` lists them so): options of ``mcts_move``, each spelling out what differs from the defaults of either kind of game."""
 

@@ -24,9 +24,13 @@ can get it is a question of the bot alone, answered here by a *best response*:
    games a side against fresh bots seeded apart from the samples (a position
    it did not foresee: a uniformly drawn exact-best move); its score, with its
    95% interval (``fnmcts.elo.match_statistics``), is the figure. Beside it the
-   perfect player (a uniformly drawn exact-best move) and fnmcts's
-   ``mcts_move`` at its defaults, on the same seeds, with the moves each
-   played that were not exact-best, by ply.
+   perfect player (a uniformly drawn exact-best move), fnmcts's
+   ``mcts_move`` at its defaults and with shallow proofs (``proofs=4``,
+   ``--proofs``: a state where a player forces a win within 4 plies ends the
+   dive or playout with its exact value), on the same seeds, with the moves
+   each played that were not exact-best, by ply, and the time a move of each
+   side (the bot's and the contender's): proofs do more work a dive, so
+   equal simulations are not equal time, and the figure says by how much.
 
 First, what one move from the start costs the bot (what the samples pay)
 and fnmcts, interleaved.
@@ -58,6 +62,9 @@ from fnmcts.mcts import mcts_move  # noqa: E402
 from fnmcts.rng import child_seed  # noqa: E402
 
 TARGET = 0.60
+
+PROOFS = 4
+"""The depth of the shallow proofs of the contender ``fnmcts proofs=4`` (``--proofs``; 0: leave it out)."""
 
 
 def _bot(game, simulations, seed):
@@ -126,28 +133,36 @@ def best_response(game, exact, model, side, every=False) -> tuple:
 def play(game, exact, simulations, games, seed, chooser) -> tuple:
     """``games`` games a side of ``chooser(state, rng)`` against fresh seeded bots.
 
-    ``(match_statistics, slips)``: ``slips`` counts the chooser's moves that
-    were not exact-best, by ply (0: the first move of the game).
+    ``(match_statistics, slips, seconds)``: ``slips`` counts the chooser's
+    moves that were not exact-best, by ply (0: the first move of the game);
+    ``seconds`` is ``(the chooser's, the bot's)`` mean time a move.
     """
     results, slips = [0, 0, 0], Counter()  # losses, draws, wins
+    spent, moves = [0.0, 0.0], [0, 0]  # the chooser's, the bot's
+    clock = time.perf_counter
     for side in (0, 1):
         for i in range(games):
             game_seed = child_seed(seed, 2 * i + side)
             rng, bot = random.Random(game_seed), _bot(game, simulations, game_seed % 2**31)
             state, ply = game.start(), 0
             while (player := game.to_move(state)) is not None:
+                started = clock()
                 if player == side:
                     move = chooser(state, rng)
+                    spent[0] += clock() - started
+                    moves[0] += 1
                     slips[ply] += move not in best_moves(game, exact, state)
                 else:
                     move = bot(game.native_state(state))[0]
+                    spent[1] += clock() - started
+                    moves[1] += 1
                 state, ply = game.play(state, move), ply + 1
             payoff = game.payoff(state)[side]
             results[1 + (payoff > 0) - (payoff < 0)] += 1
-    return match_statistics(tuple(results)), +slips
+    return match_statistics(tuple(results)), +slips, tuple(t / max(1, n) for t, n in zip(spent, moves))
 
 
-def study(bench, simulations, samples, games, seed, every=False) -> dict:
+def study(bench, simulations, samples, games, seed, every=False, proofs=PROOFS) -> dict:
     from fnmcts.openspiel import from_openspiel
 
     game = from_openspiel("tic_tac_toe")
@@ -162,10 +177,12 @@ def study(bench, simulations, samples, games, seed, every=False) -> dict:
             return Measured(time.perf_counter() - started, 4)
         return timed
 
+    costs = {"MCTSBot": searches(lambda k: _bot(game, simulations, k)(game.native_state(start))),
+             "fnmcts mcts_move": searches(lambda k: mcts_move(game, start, simulations, random.Random(k)))}
+    if proofs:
+        costs[f"fnmcts proofs={proofs}"] = searches(lambda k: mcts_move(game, start, simulations, random.Random(k), proofs=proofs))
     bench.compare(f"what one move costs from the start, {simulations:,} simulations: the bot (what the samples pay) and fnmcts",
-                  {"MCTSBot": searches(lambda k: _bot(game, simulations, k)(game.native_state(start))),
-                   "fnmcts mcts_move": searches(lambda k: mcts_move(game, start, simulations, random.Random(k)))},
-                  unit="searches", rounds=bench.size(3, 1))
+                  costs, unit="searches", rounds=bench.size(3, 1))
     model = BotModel(game, simulations, samples, child_seed(seed, 1))
     values, policy = [], {}
     for side in (0, 1):
@@ -192,17 +209,21 @@ def study(bench, simulations, samples, games, seed, every=False) -> dict:
         "perfect player": lambda state, rng: rng.choice(best_moves(game, exact, state)),
         "fnmcts defaults": lambda state, rng: mcts_move(game, state, simulations, rng).move,
     }
+    if proofs:
+        contenders[f"fnmcts proofs={proofs}"] = lambda state, rng: mcts_move(game, state, simulations, rng, proofs=proofs).move
     found = {}
     for name, chooser in contenders.items():
-        stats, slips = play(game, exact, simulations, games, play_seed, chooser)
+        stats, slips, (ours, bots) = play(game, exact, simulations, games, play_seed, chooser)
         found[name] = stats
         by_ply = ", ".join(f"ply {ply + 1}: {n}" for ply, n in sorted(slips.items())) or "none"
         bench.figure(f"{simulations:,} simulations: {name} against MCTSBot, {2 * games} games", round(stats.score, 4),
-                     note=f"{stats}; moves not exact-best: {sum(slips.values())} ({by_ply})")
+                     note=f"{stats}; moves not exact-best: {sum(slips.values())} ({by_ply}); a move: "
+                     f"{ours * 1e3:.1f} ms, the bot's {bots * 1e3:.1f} ms ({ours / bots:.2f}x)")
     best = found["best response"]
     bench.note(f"{simulations:,} simulations: the best response {best.score:.3f}, the perfect player "
-               f"{found['perfect player'].score:.3f}, fnmcts's defaults {found['fnmcts defaults'].score:.3f} "
-               f"({2 * games} games each, seed {seed})")
+               f"{found['perfect player'].score:.3f}, fnmcts's defaults {found['fnmcts defaults'].score:.3f}"
+               + (f", fnmcts with proofs={proofs} {found[f'fnmcts proofs={proofs}'].score:.3f}" if proofs else "")
+               + f" ({2 * games} games each, seed {seed})")
     bench.target(f"a best response against MCTSBot at {simulations:,} simulations reaches {TARGET}",
                  best.interval[1] >= TARGET,
                  f"{best.score:.3f} [{best.interval[0]:.3f}, {best.interval[1]:.3f}]: "
@@ -211,6 +232,11 @@ def study(bench, simulations, samples, games, seed, every=False) -> dict:
     ours = found["fnmcts defaults"]
     bench.target(f"fnmcts's defaults against MCTSBot at {simulations:,} simulations: score >= {TARGET}",
                  ours.score >= TARGET, f"{ours.score:.3f} [{ours.interval[0]:.3f}, {ours.interval[1]:.3f}]")
+    if proofs:
+        proved = found[f"fnmcts proofs={proofs}"]
+        bench.target(f"fnmcts with proofs={proofs} against MCTSBot at {simulations:,} simulations: score >= {TARGET}",
+                     proved.score >= TARGET, f"{proved.score:.3f} [{proved.interval[0]:.3f}, {proved.interval[1]:.3f}] "
+                     "(more work a dive: the time a move of both sides is printed beside its score)")
     return found
 
 
@@ -220,6 +246,8 @@ def main(argv=None) -> int:
         parser.add_argument("--samples", type=int, default=16, help="bot searches a position (default 16)")
         parser.add_argument("--games", type=int, default=100, help="games a side in play (default 100)")
         parser.add_argument("--seed", type=int, default=1)
+        parser.add_argument("--proofs", type=int, default=PROOFS,
+                            help=f"the depth of the shallow-proofs contender (default {PROOFS}; 0: leave it out)")
         parser.add_argument("--every-move", action="store_true",
                             help="also the best response over every move, not only exact-best ones (the bot asked at more positions)")
 
@@ -233,7 +261,7 @@ def main(argv=None) -> int:
     args = bench.args
     simulations = bench.size([int(s) for s in args.simulations.split(",")], [10])
     for count in simulations:
-        study(bench, count, bench.size(args.samples, 2), bench.size(args.games, 2), args.seed, args.every_move)
+        study(bench, count, bench.size(args.samples, 2), bench.size(args.games, 2), args.seed, args.every_move, args.proofs)
     return bench.finish()
 
 

@@ -73,7 +73,7 @@ def search_fields() -> tuple:
     """``((name, type or None, default or None, doc), ...)``: the options of ``SearchOptions``, in order.
 
     >>> [name for name, *_ in search_fields()]
-    ['rule', 'c', 'z', 'backup', 'solver', 'rollout', 'final', 'root', 'rave', 'rave_ref', 'bounds']
+    ['rule', 'c', 'z', 'backup', 'solver', 'rollout', 'final', 'root', 'rave', 'rave_ref', 'bounds', 'proofs']
     """
     options = _options_module()
     fields = dict(options.SearchOptions._declared_specs)  # each field() as SearchOptions declares it
@@ -158,7 +158,7 @@ def search_flag_names() -> tuple:
     """The ``args`` names of the search flags (every field a flag carries).
 
     >>> search_flag_names()
-    ('rule', 'c', 'z', 'backup', 'solver', 'final', 'root', 'rave', 'rave_ref', 'bounds')
+    ('rule', 'c', 'z', 'backup', 'solver', 'final', 'root', 'rave', 'rave_ref', 'bounds', 'proofs')
     """
     return tuple(name for name, *_ in search_fields() if name not in _HIDDEN)
 

@@ -28,6 +28,11 @@ options with the same meaning, and the command line spells them the same way:
 ``bounds`` score bounds: every state keeps a pessimistic and an optimistic
            bound of its exact value; children that cannot do better are
            pruned, a state whose bounds meet is solved
+``proofs`` shallow proofs: 0 (off) or a depth ``d`` in plies; a state (but
+           the root) where a player forces a win within ``d`` plies is an
+           end with that value for the dives and the playouts
+           (``fnmcts.mcts.enhancements.shallow_proof``; one or two players,
+           zero-sum); more work a dive
 =========  ==================================================================
 
 ``search_options(game, **given)`` is the one place the defaults are chosen,
@@ -43,10 +48,10 @@ backup is the mean, so ``search(game, state, n, rng, rule=ucb)`` grows exactly
 the tutorial's tree.
 
 >>> search_options()
-SearchOptions(rule='ucb1', c=1.4142135623730951, z=2, backup='mean', solver=True, rollout=None, final='visits', root=None, rave=None, rave_ref=0, bounds=False)
+SearchOptions(rule='ucb1', c=1.4142135623730951, z=2, backup='mean', solver=True, rollout=None, final='visits', root=None, rave=None, rave_ref=0, bounds=False, proofs=0)
 >>> from fnmcts.games.shut_the_box import ShutTheBox
 >>> search_options(ShutTheBox())
-SearchOptions(rule='ucb1', c=0.2, z=2, backup='expectimax', solver=True, rollout=None, final='visits', root=None, rave=None, rave_ref=0, bounds=False)
+SearchOptions(rule='ucb1', c=0.2, z=2, backup='expectimax', solver=True, rollout=None, final='visits', root=None, rave=None, rave_ref=0, bounds=False, proofs=0)
 >>> search_options(ShutTheBox(), rule='tutorial').backup
 'mean'
 >>> search_options(rule='tutorial', z=1.5).solver, search_options(rule='tutorial', solver=True).solver
@@ -105,7 +110,7 @@ FINALS = ("visits", "mean")
 ROOT_RULES = ("gumbel",)
 """Root rules by name: ``'gumbel'``, sequential halving with Gumbel noise (``fnmcts.mcts.enhancements``)."""
 
-OPTION_NAMES = ("rule", "c", "z", "backup", "solver", "rollout", "final", "root", "rave", "rave_ref", "bounds")
+OPTION_NAMES = ("rule", "c", "z", "backup", "solver", "rollout", "final", "root", "rave", "rave_ref", "bounds", "proofs")
 """The names of the options every way into a search takes."""
 
 
@@ -135,6 +140,8 @@ class SearchOptions(FixedRecord):
     """GRAVE's threshold (a whole number >= 0): the AMAF statistics of the nearest state on the path with this many visits."""
     bounds = field(type=bool, initial=False)
     """Score bounds (True or False): pessimistic and optimistic bounds of every state's exact value, pruning and solving."""
+    proofs = field(type=int, initial=0)
+    """Shallow proofs' depth in plies (0: off): a state where a player forces a win within it ends a dive or playout."""
 
     def selection(self):
         """The rule as a function of a record: ``partial(ucb1, c=c)``, ``partial(ucb, z=z)`` or the given function."""
@@ -309,7 +316,7 @@ def search_options(game=None, options=None, **given) -> SearchOptions:
     TypeError or ValueError naming the option.
 
     >>> search_options(rule='tutorial')
-    SearchOptions(rule='tutorial', c=1.4142135623730951, z=2, backup='mean', solver=False, rollout=None, final='visits', root=None, rave=None, rave_ref=0, bounds=False)
+    SearchOptions(rule='tutorial', c=1.4142135623730951, z=2, backup='mean', solver=False, rollout=None, final='visits', root=None, rave=None, rave_ref=0, bounds=False, proofs=0)
     >>> search_options(search_options(), c=0.5)
     Traceback (most recent call last):
     ...
@@ -319,7 +326,7 @@ def search_options(game=None, options=None, **given) -> SearchOptions:
     >>> search_options(rulle='ucb1')
     Traceback (most recent call last):
     ...
-    TypeError: unknown search option 'rulle': the options are rule, c, z, backup, solver, rollout, final, root, rave, rave_ref, bounds
+    TypeError: unknown search option 'rulle': the options are rule, c, z, backup, solver, rollout, final, root, rave, rave_ref, bounds, proofs
     >>> search_options(root='gumbel').root
     'gumbel'
     >>> search_options(rave=30, rave_ref=50).rave_ref
@@ -417,8 +424,13 @@ def _search_options(game, options, given) -> SearchOptions:
         bounds = False
     if not isinstance(bounds, bool):
         raise TypeError(f"bounds must be True or False, got {bounds!r}")
+    proofs = given.get("proofs")
+    if proofs is None:
+        proofs = 0
+    elif isinstance(proofs, bool) or not isinstance(proofs, int) or proofs < 0:
+        raise ValueError(f"proofs is a depth in plies, a whole number, 0 (off) or more, got {proofs!r}")
     return SearchOptions(rule=rule, c=c, z=z, backup=backup, solver=solver, rollout=rollout, final=final, root=root,
-                         rave=rave, rave_ref=rave_ref, bounds=bounds)
+                         rave=rave, rave_ref=rave_ref, bounds=bounds, proofs=proofs)
 
 
 def _constant_misplaced(name, rule, kind) -> str:

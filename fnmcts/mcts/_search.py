@@ -43,7 +43,7 @@ from ..rng import check_rng
 from . import phases
 from ._engine import Bounds, Solver, Stats, dives, root_children, user_selector
 from ._options import OPTION_NAMES, ROOT_RULES, SearchOptions, search_options
-from .enhancements import SequentialHalving, sequential_halving
+from .enhancements import SequentialHalving, sequential_halving, with_proofs
 from ._graph import CHANCE_NODE, END, UNSEEN, CompiledGraph, graph_of
 from ._graph import mover_into as _root_mover
 from ._tree import Tree, as_tree, lazy_tree
@@ -349,7 +349,7 @@ def _is_game(x) -> bool:
 
 
 def uct(game, tree=None, state=None, rng: random.Random | None = None, rule=None, *, c=None, z=None, rollout=None,
-        backup=None, solver=None, root=None, rave=None, rave_ref=None, bounds=None,
+        backup=None, solver=None, root=None, rave=None, rave_ref=None, bounds=None, proofs=None,
         options: SearchOptions | None = None):
     """One dive of Monte Carlo tree search from ``state``; return ``(tree, result)``.
 
@@ -388,7 +388,7 @@ def uct(game, tree=None, state=None, rng: random.Random | None = None, rule=None
     (2, 2)
     """
     if (c is None and z is None and rollout is None and backup is None and solver is None and root is None
-            and rave is None and rave_ref is None and bounds is None):  # the options of the last call, again?
+            and rave is None and rave_ref is None and bounds is None and proofs is None):  # the last call's options?
         last = _LAST_UCT[0]
         if last is not None and last[0] is game and last[1] is rule and last[2] is options:
             opts, one_player = last[3], last[4]
@@ -399,7 +399,7 @@ def uct(game, tree=None, state=None, rng: random.Random | None = None, rule=None
                 items = tree
             else:
                 items = _check_tree(tree).pmap()
-            if opts.root is None:
+            if opts.root is None and not opts.proofs:
                 grown, payoff = _step(game, items, state, rng, 1, opts)
                 return grown, result_of(game, payoff) if one_player or type(payoff) is not tuple else payoff
         given_rule, given_options = rule, options
@@ -424,7 +424,7 @@ def uct(game, tree=None, state=None, rng: random.Random | None = None, rule=None
     opts = search_options(
         game, options,
         **_given(rule=rule, c=c, z=z, rollout=rollout, backup=backup, solver=solver, root=root, rave=rave, rave_ref=rave_ref,
-                 bounds=bounds),
+                 bounds=bounds, proofs=proofs),
     )
     state = _options(game, state, rng)
     items = _check_tree(tree).pmap()
@@ -433,6 +433,7 @@ def uct(game, tree=None, state=None, rng: random.Random | None = None, rule=None
                         f"(fnmcts.mcts.enhancements.sequential_halving), got {opts.root!r}")
     if given_rule is not _NOT_CACHED:  # options given by ``rule`` and ``options`` alone: resolved once for this game
         _LAST_UCT[0] = (game, given_rule, given_options, opts, getattr(game, "num_players", 1) == 1)
+    game = with_proofs(game, opts.proofs, state)  # shallow proofs: the game as the dives see it
     root_rule = _root_rule(game, state, opts.root, None, rng)
     grown, payoff = _step(game, items, state, rng, 1, opts, root_rule=root_rule)
     return grown, result_of(game, payoff)
@@ -456,7 +457,8 @@ def _repeat_uct(game, state, dives_, rng, tree=None, rule=None, **options):
     tree = pmap() if tree is None else tree
     for _ in range(dives_):
         tree, _ = phases.uct(game, tree, state, rng, opts.selection(), backup=opts.backup, solver=opts.solver,
-                             rollout=opts.rollout, rave=opts.rave, rave_ref=opts.rave_ref, bounds=opts.bounds)
+                             rollout=opts.rollout, rave=opts.rave, rave_ref=opts.rave_ref, bounds=opts.bounds,
+                             proofs=opts.proofs)
     return tree
 
 
@@ -646,6 +648,7 @@ def search(
     rave=None,
     rave_ref=None,
     bounds=None,
+    proofs=None,
 ) -> Tree:
     """Run ``iterations`` dives from ``state``; return the grown tree (a ``Tree``).
 
@@ -699,8 +702,8 @@ def search(
     True
     """
     plain = (c is None and z is None and backup is None and solver is None and rollout is None and root is None
-             and rave is None and rave_ref is None and bounds is None and seconds is None and max_nodes is None
-             and stop is None and progress is None and graph is None)
+             and rave is None and rave_ref is None and bounds is None and proofs is None and seconds is None
+             and max_nodes is None and stop is None and progress is None and graph is None)
     if plain and type(iterations) is int and iterations >= 0:  # the options of the last call, again?
         last = _LAST_SEARCH[0]
         if last is not None and last[0] is game and last[1] is rule and last[2] is options:
@@ -716,14 +719,16 @@ def search(
     opts = search_options(
         game, options,
         **_given(rule=rule, c=c, z=z, rollout=rollout, backup=backup, solver=solver, root=root, rave=rave, rave_ref=rave_ref,
-                 bounds=bounds),
+                 bounds=bounds, proofs=proofs),
     )
     state = _options(game, state, rng)
+    if opts.proofs:  # shallow proofs: the game as the dives see it (a graph given is the game's, not the view's)
+        game, graph = with_proofs(game, opts.proofs, state), None
     tree = Tree(pmap(), state) if tree is None else _check_tree(tree).with_root(state)
     root_rule = _root_rule(game, state, opts.root, iterations, rng)
     if seconds is None and stop is None and max_nodes is None and progress is None and iterations is not None:
         # the working copy of a tree returned kept
-        if plain and opts.root is None:  # options given by ``rule`` and ``options`` alone: resolved once for this game
+        if plain and opts.root is None and not opts.proofs:  # given by ``rule`` and ``options`` alone: resolved once
             _LAST_SEARCH[0] = (game, rule, options, opts)
         return _step(game, tree.pmap(), state, rng, iterations, opts, graph, root_rule=root_rule)[0]
     rule, backup, rollout, solver = opts.selection(), opts.backup, opts.rollout, opts.solver
@@ -902,6 +907,7 @@ def mcts_move(
     rave=None,
     rave_ref=None,
     bounds=None,
+    proofs=None,
 ) -> MoveSearch:
     """Search ``iterations`` dives from decision ``state``; return the move and the tree.
 
@@ -964,7 +970,7 @@ def mcts_move(
     opts = search_options(
         game, options,
         **_given(rule=rule, c=c, z=z, final=final, solver=solver, rollout=rollout, backup=backup, root=root,
-                 rave=rave, rave_ref=rave_ref, bounds=bounds),
+                 rave=rave, rave_ref=rave_ref, bounds=bounds, proofs=proofs),
     )
     if workers is not None or executor is not None:
         if opts.root is not None:
@@ -975,6 +981,8 @@ def mcts_move(
         )
     rule, backup, rollout, solver, final = opts.selection(), opts.backup, opts.rollout, opts.solver, opts.final
     state = _options(game, state, rng)
+    if opts.proofs:  # shallow proofs: the game as the dives see it (a graph given is the game's, not the view's)
+        game, graph = with_proofs(game, opts.proofs, state), None
     player = game.to_move(state)
     if player is None:
         raise ValueError(f"the game is over at {state!r}: there is no move to search")

@@ -66,6 +66,7 @@ from ._texts import (
     record_text,
 )
 from ._tree import Tree
+from .enhancements import with_proofs
 
 __all__ = [
     "trace",
@@ -385,7 +386,8 @@ class Trace:
         before = self._trees[k - 1]
         opts = self.options
         path = phases.select(
-            self.game, before, self.root, None, opts["rule"], backup=opts["backup"], solver=opts["solver"],
+            with_proofs(self.game, opts.get("proofs", 0), self.root), before, self.root, None, opts["rule"],
+            backup=opts["backup"], solver=opts["solver"],
             replay=frame.outcomes, rave=opts.get("rave"), rave_ref=opts.get("rave_ref", 0), bounds=opts.get("bounds", False),
         )
         expanded = path.leaf if path.end == "new" else None
@@ -464,6 +466,7 @@ def trace(
     rave=None,
     rave_ref=None,
     bounds=None,
+    proofs=None,
     options: SearchOptions | None = None,
     exact: int = EXACT_STATES,
     memory: int | None = TRACE_MEMORY,
@@ -518,7 +521,7 @@ def trace(
     opts = search_options(
         game, options,
         **_given(rule=rule, c=c, z=z, rollout=rollout, backup=backup, solver=solver, rave=rave, rave_ref=rave_ref,
-                 bounds=bounds),
+                 bounds=bounds, proofs=proofs),
     )
     if opts.root is not None:
         raise TypeError(f"trace runs the phases dive by dive: a root rule (root={opts.root!r}) is an option of search")
@@ -531,19 +534,21 @@ def trace(
     rave, rave_ref = opts.rave, opts.rave_ref
     options = pmap({"rule": rule, "backup": backup, "solver": solver, "rollout": rollout}
                    | ({} if rave is None else {"rave": rave, "rave_ref": rave_ref})
-                   | ({"bounds": True} if opts.bounds else {}))
+                   | ({"bounds": True} if opts.bounds else {})
+                   | ({"proofs": opts.proofs} if opts.proofs else {}))
     bounds = opts.bounds
+    seen = with_proofs(game, opts.proofs, state)  # the game as the dives see it (shallow proofs)
     canon, trees, frames = {}, [tree], []
     intern = canon.setdefault
     for k in range(n):
-        path = phases.select(game, tree, state, rng, rule, backup=backup, solver=solver, rave=rave, rave_ref=rave_ref,
+        path = phases.select(seen, tree, state, rng, rule, backup=backup, solver=solver, rave=rave, rave_ref=rave_ref,
                              bounds=bounds)
-        grown = phases.expand(game, tree, path)
+        grown = phases.expand(seen, tree, path)
         if path.end in ("new", "repeat"):
-            payoff, played = phases.simulate(game, path.leaf, rng, rollout, moves=True)
+            payoff, played = phases.simulate(seen, path.leaf, rng, rollout, moves=True)
         else:
             payoff, played = path.value, ()
-        tree = phases.backup(game, grown, path, payoff, backup=backup, solver=solver,
+        tree = phases.backup(seen, grown, path, payoff, backup=backup, solver=solver,
                              played=None if rave is None else played, bounds=bounds)
         outcomes = tuple(o for step in path.steps for o in step.outcomes)
         nodes = tuple(intern(s, s) for s, _ in path.nodes)

@@ -9,6 +9,14 @@ descent, proven equal draw for draw to the phases:
   the opponent wins at once (*anti-decisive*), as in Teytaud and Teytaud, "On
   the huge benefit of decisive moves in Monte-Carlo tree search algorithms"
   (IEEE CIG 2010): ``rollout=decisive_agent``.
+* ``shallow_proof``: a state that a short search to the end solves (the
+  player to move, or the other, forces a win within ``depth`` plies) is an
+  end with that value: ``proofs=depth`` in ``search`` and ``mcts_move`` ends
+  dives and playouts there (``with_proofs``). The MCTS-minimax hybrids of
+  Baier and Winands ("MCTS-Minimax Hybrids", IEEE TCIAIG 2015) run such
+  minimax searches inside the tree and the playouts to escape *shallow traps*
+  (Ramanujan, Sabharwal and Selman, ICAPS 2010), the losing moves that
+  sampling rates well.
 * ``SequentialHalving``: the root's children chosen by sequential halving with
   Gumbel noise (Danihelka, Guez, Schrittwieser and Silver, "Policy improvement
   by planning with Gumbel", ICLR 2022; DeepMind's ``mctx``,
@@ -33,10 +41,14 @@ import random
 from typing import NamedTuple
 
 from ..matches import random_agent
-from ..protocol import CHANCE, payoff_range
+from ..protocol import CHANCE, GameBase, payoff_range, sample_outcome
 
 __all__ = [
     "decisive_agent",
+    "forced_win",
+    "shallow_proof",
+    "with_proofs",
+    "ProvingGame",
     "considered_visits",
     "SequentialHalving",
     "sequential_halving",
@@ -101,6 +113,194 @@ def _uniform(moves, rng):
     if len(moves) == 1:
         return moves[0]
     return moves[int(rng.random() * len(moves))]
+
+
+# -- shallow proofs: short searches to the end -----------------------------------------------
+
+
+def _target(game, player):
+    """The payoff of a win for ``player``: the best there is for them, the worst for the other (two players)."""
+    low, high = payoff_range(game)
+    return tuple(high if k == player else low for k in range(getattr(game, "num_players", 1)))
+
+
+def forced_win(game, state, player, depth: int) -> bool:
+    """Whether ``player`` can force, within ``depth`` plies, an end that pays them the best and the other the worst.
+
+    A ply is one move or one chance outcome. Where ``player`` moves one of
+    their moves must force it; where another player moves, or chance, every
+    move or outcome must. Exact (no estimate): a sound proof or nothing.
+
+    >>> from fnmcts.games import TicTacToe
+    >>> game = TicTacToe()
+    >>> forced_win(game, (1, 0, 0, 0, 2, 0, 0, 0, 0), 0, 5), forced_win(game, (1, 2, 0, 0, 0, 0, 0, 0, 0), 0, 5)
+    (False, True)
+    """
+    return _Prover(game).forced(state, player, depth, _target(game, player))
+
+
+class _Prover:
+    """Short searches to the end on one game, keeping what they learn: each state's steps and each answer."""
+
+    def __init__(self, game):
+        self.game = game
+        self.answers = {}  # (state, player, depth) -> bool
+        self.steps = {}  # state -> (who, the states its moves or outcomes lead to)
+
+    def _steps(self, state):
+        found = self.steps.get(state)
+        if found is None:
+            game = self.game
+            who = game.to_move(state)
+            if who is None:
+                found = (None, ())
+            else:
+                moves = [o for o, _ in game.chance_outcomes(state)] if who is CHANCE else game.possible_moves(state)
+                found = (who, tuple(game.play(state, m) for m in moves))
+            self.steps[state] = found
+        return found
+
+    def forced(self, state, player, depth, target) -> bool:
+        key = (state, player, depth)
+        found = self.answers.get(key)
+        if found is None:
+            who, after = self._steps(state)
+            if who is None:
+                found = tuple(self.game.payoff(state)) == target
+            elif depth <= 0:
+                found = False
+            elif who == player:
+                found = any(self.forced(child, player, depth - 1, target) for child in after)
+            else:  # another player, or chance: every move or outcome
+                found = all(self.forced(child, player, depth - 1, target) for child in after)
+            self.answers[key] = found
+        return found
+
+    def proof(self, state, depth):
+        who, _ = self._steps(state)
+        if who is None:
+            return None
+        players = range(getattr(self.game, "num_players", 1))
+        for player in ([who] if who is not CHANCE else []) + [k for k in players if k != who]:
+            target = _target(self.game, player)
+            if self.forced(state, player, depth, target):
+                return target
+        return None
+
+
+def shallow_proof(game, state, depth: int):
+    """The exact payoff of ``state`` if some player forces a win within ``depth`` plies (``forced_win``), else None.
+
+    The player to move is tried first, then the other players in order. In a
+    game of one or two players where a win pays the winner the best payoff
+    there is and the other the worst (zero-sum), the payoff given is the
+    state's exact value; a state at the end is not proven here (None).
+
+    >>> from fnmcts.games import TicTacToe
+    >>> game = TicTacToe()
+    >>> shallow_proof(game, (1, 2, 0, 0, 0, 0, 0, 0, 0), 5)   # O answered X's corner on the edge: X wins
+    (1, -1)
+    >>> shallow_proof(game, (1, 0, 0, 0, 2, 0, 0, 0, 0), 5) is None   # O took the centre
+    True
+    """
+    return _Prover(game).proof(state, depth)
+
+
+class ProvingGame(GameBase):
+    """``game`` as a search sees it with shallow proofs: a state ``shallow_proof`` solves is an end with that value.
+
+    ``root``, the state searched from, is never ended (its moves are what a
+    search chooses among). Moves, chance and payoffs at the other ends are the
+    game's; the proofs are kept, one per state. Equal for the same game, depth
+    and root.
+
+    >>> from fnmcts.games import TicTacToe
+    >>> view = with_proofs(TicTacToe(), 5, TicTacToe().start())
+    >>> view.to_move((1, 2, 0, 0, 0, 0, 0, 0, 0)), view.payoff((1, 2, 0, 0, 0, 0, 0, 0, 0))
+    (None, (1, -1))
+    >>> view.to_move((1, 0, 0, 0, 2, 0, 0, 0, 0))   # not proven: X to move, as in the game
+    0
+    """
+
+    def __init__(self, game, depth, root):
+        self.game, self.depth, self.root = game, depth, root
+        self.num_players = getattr(game, "num_players", 1)
+        self._range = payoff_range(game)
+        self._proofs, self._prover = {}, _Prover(game)
+
+    def __eq__(self, other):
+        return (type(other) is ProvingGame and self.game == other.game and self.depth == other.depth
+                and self.root == other.root)
+
+    def __hash__(self):
+        return hash((ProvingGame, self.game, self.depth, self.root))
+
+    def __repr__(self):
+        return f"with_proofs({self.game!r}, {self.depth!r}, {self.root!r})"
+
+    def proof(self, state):
+        """The payoff ``shallow_proof`` gives ``state`` (None: not proven, or the root), kept."""
+        try:
+            return self._proofs[state]
+        except KeyError:
+            found = None if state == self.root else self._prover.proof(state, self.depth)
+            self._proofs[state] = found
+            return found
+
+    def start(self):
+        return self.game.start()
+
+    def to_move(self, state):
+        return None if self.proof(state) is not None else self.game.to_move(state)
+
+    def payoff(self, state):
+        found = self.proof(state)
+        return self.game.payoff(state) if found is None else found
+
+    def possible_moves(self, state):
+        return self.game.possible_moves(state)
+
+    def chance_outcomes(self, state):
+        return self.game.chance_outcomes(state)
+
+    def sample_outcome(self, state, rng):
+        return sample_outcome(self.game, state, rng)
+
+    def play(self, state, move):
+        return self.game.play(state, move)
+
+    def payoff_range(self):
+        return self._range
+
+    def may_repeat(self):
+        own = getattr(self.game, "may_repeat", None)
+        return bool(own()) if own is not None else False
+
+    def state_to_json(self, state):
+        from ..protocol import state_to_json
+
+        return state_to_json(self.game, state)
+
+    def state_from_json(self, data):
+        from ..protocol import state_from_json
+
+        return state_from_json(self.game, data)
+
+
+def with_proofs(game, depth, root):
+    """``game`` with shallow proofs of ``depth`` plies at every state but ``root`` (``ProvingGame``); ``game`` when ``depth`` is 0.
+
+    >>> from fnmcts.games import Nim
+    >>> with_proofs(Nim(), 0, Nim().start()) == Nim()
+    True
+    """
+    if not depth:
+        return game
+    players = getattr(game, "num_players", 1)
+    if players > 2:
+        raise ValueError(f"proofs end a state at a win forced for one player: one or two players (zero-sum), "
+                         f"got a game of {players}")
+    return ProvingGame(game, depth, root)
 
 
 # -- sequential halving with Gumbel noise at the root --------------------------------------------

@@ -937,14 +937,17 @@ def result_of(game, payoff):
 
 
 def uct(game, tree, state, rng: random.Random, rule=ucb, *, rollout=None, backup: str = "mean", solver: bool = False,
-        root=None, rave=None, rave_ref: int = 0, bounds: bool = False):
+        root=None, rave=None, rave_ref: int = 0, bounds: bool = False, proofs: int = 0):
     """One dive from ``state``: select, expand, simulate, back up; return ``(tree, result)``.
 
     The tutorial's ``uct``, for any game: ``result`` is ``'win'`` or ``'loss'``
     in a one-player game that pays wins and losses (Shut the Box), else the
     payoff tuple. ``tree`` is never modified; the new tree shares every record
     off the path with it. ``rng`` is consumed. Options as for ``select`` and
-    ``backup``; ``rollout``: the agent of the playout.
+    ``backup``; ``rollout``: the agent of the playout. ``proofs=d`` (shallow
+    proofs): the dive sees the game through ``enhancements.with_proofs(game,
+    d, state)``, where a state (but ``state``) that a ``d``-ply search to the
+    end solves is an end with its exact value, in the tree and the playout.
 
     >>> from fnmcts.games import ShutTheBox
     >>> from fnmcts.rng import make_rng
@@ -954,6 +957,10 @@ def uct(game, tree, state, rng: random.Random, rule=ucb, *, rollout=None, backup
     >>> len(tree), tree[game.start()]
     (2, Record(win=0, loss=2))
     """
+    if proofs:
+        from .enhancements import with_proofs
+
+        game = with_proofs(game, proofs, state)
     path = select(game, tree, state, rng, rule, backup=backup, solver=solver, root=root, rave=rave, rave_ref=rave_ref,
                   bounds=bounds)
     played = None if rave is None else ()
