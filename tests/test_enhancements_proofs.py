@@ -4,10 +4,11 @@ the phases draw for draw, and on tic-tac-toe the proofs find the one safe reply 
 from __future__ import annotations
 
 import random
+from fractions import Fraction
 from functools import partial
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from pyrsistent import pmap
 
@@ -18,7 +19,12 @@ from fnmcts.mcts._search import _repeat_uct
 from fnmcts.mcts.enhancements import ProvingGame, forced_win, shallow_proof, with_proofs
 from fnmcts.protocol import CHANCE
 
-from small_games import BUILTIN_GAMES, custom_rule, cyclic_table_games, search_games, table_games
+from small_games import TableGame, custom_rule, cyclic_table_games, search_games, table_games
+
+
+def _same(found, exact, tie=1e-9):
+    """A proof equals the exact value (within ``tie``: the exact values of games whose states repeat are floats)."""
+    return len(found) == len(exact) and all(abs(f - x) <= tie for f, x in zip(found, exact))
 
 
 def _states(game, limit=20_000):
@@ -40,12 +46,14 @@ def _states(game, limit=20_000):
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.one_of(table_games(), cyclic_table_games()), st.integers(1, 6))
+@example(TableGame((("move", 1, (1, 2)), ("move", 0, (2, 5)), ("chance", ((5, Fraction(1, 5)), (0, Fraction(4, 5)))),
+                    ("move", 0, (4,)), ("move", 0, (5,)), ("end", (1, -1))), 2, repeats=True), 1)  # exact: 1.0000000000000002
 def test_every_shallow_proof_is_the_exact_value(game, depth):
     exact = solve(game)
     for state in _states(game):
         found = shallow_proof(game, state, depth)
         if found is not None:
-            assert tuple(found) == tuple(value(exact, state)), (state, found)
+            assert _same(found, value(exact, state)), (state, found, value(exact, state))
 
 
 @pytest.mark.parametrize("game", [TicTacToe(), Nim(heap=9, max_take=3), Nim(heap=8, max_take=2, misere=False)])
@@ -94,7 +102,7 @@ def test_every_value_proven_with_proofs_is_exact(game, opts, seed, dives):
     exact = solve(game)
     for s, rec in dict(tree).items():
         if "proven" in rec:
-            assert tuple(rec["proven"]) == tuple(value(exact, s)), (s, rec)
+            assert _same(rec["proven"], value(exact, s)), (s, rec, value(exact, s))
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -145,39 +145,49 @@ class _Prover:
     def __init__(self, game):
         self.game = game
         self.answers = {}  # (state, player, depth) -> bool
-        self.steps = {}  # state -> (who, the states its moves or outcomes lead to)
+        self.steps = {}  # state -> [who, its moves or outcomes, the states they lead to, made as asked]
 
     def _steps(self, state):
+        """``[who, moves or outcomes, the states they lead to so far]``: the children are made as they are asked for."""
         found = self.steps.get(state)
         if found is None:
             game = self.game
             who = game.to_move(state)
             if who is None:
-                found = (None, ())
+                found = [None, (), []]
             else:
-                moves = [o for o, _ in game.chance_outcomes(state)] if who is CHANCE else game.possible_moves(state)
-                found = (who, tuple(game.play(state, m) for m in moves))
+                found = [who, tuple(o for o, _ in game.chance_outcomes(state)) if who is CHANCE
+                         else tuple(game.possible_moves(state)), []]
             self.steps[state] = found
         return found
+
+    def _children(self, state, steps):
+        """The states ``state``'s moves or outcomes lead to, in order, each made once."""
+        _, moves, made = steps
+        for i in range(len(moves)):
+            if i == len(made):
+                made.append(self.game.play(state, moves[i]))
+            yield made[i]
 
     def forced(self, state, player, depth, target) -> bool:
         key = (state, player, depth)
         found = self.answers.get(key)
         if found is None:
-            who, after = self._steps(state)
+            steps = self._steps(state)
+            who = steps[0]
             if who is None:
                 found = tuple(self.game.payoff(state)) == target
             elif depth <= 0:
                 found = False
             elif who == player:
-                found = any(self.forced(child, player, depth - 1, target) for child in after)
+                found = any(self.forced(child, player, depth - 1, target) for child in self._children(state, steps))
             else:  # another player, or chance: every move or outcome
-                found = all(self.forced(child, player, depth - 1, target) for child in after)
+                found = all(self.forced(child, player, depth - 1, target) for child in self._children(state, steps))
             self.answers[key] = found
         return found
 
     def proof(self, state, depth):
-        who, _ = self._steps(state)
+        who = self._steps(state)[0]
         if who is None:
             return None
         players = range(getattr(self.game, "num_players", 1))
