@@ -399,9 +399,8 @@ def uct(game, tree=None, state=None, rng: random.Random | None = None, rule=None
                 items = tree
             else:
                 items = _check_tree(tree).pmap()
-            if opts.root is None:
-                grown, payoff = _step(game, items, state, rng, 1, opts)
-                return grown, result_of(game, payoff) if one_player or type(payoff) is not tuple else payoff
+            grown, payoff = _step(game, items, state, rng, 1, opts)
+            return grown, result_of(game, payoff) if one_player or type(payoff) is not tuple else payoff
         given_rule, given_options = rule, options
     else:
         given_rule = given_options = _NOT_CACHED
@@ -431,7 +430,7 @@ def uct(game, tree=None, state=None, rng: random.Random | None = None, rule=None
     if opts.root is not None and not isinstance(opts.root, SequentialHalving):
         raise TypeError(f"uct runs one dive: its root rule is a value made for the whole search "
                         f"(fnmcts.mcts.enhancements.sequential_halving), got {opts.root!r}")
-    if given_rule is not _NOT_CACHED:  # options given by ``rule`` and ``options`` alone: resolved once for this game
+    if given_rule is not _NOT_CACHED and opts.root is None:  # options given by ``rule`` and ``options`` alone: resolved once
         _LAST_UCT[0] = (game, given_rule, given_options, opts, getattr(game, "num_players", 1) == 1)
     root_rule = _root_rule(game, state, opts.root, None, rng)
     grown, payoff = _step(game, items, state, rng, 1, opts, root_rule=root_rule)
