@@ -137,7 +137,8 @@ class Stats:
         """Keep ``K`` for built-in ``rule`` 1 (UCB1) or 2 (the tutorial's, with ``z`` = ``constant``); return it."""
         if self.key_rule != (rule, constant):
             self.key_rule = (rule, constant)
-            self.K = [self.key(e, n) for e, n in zip(self.E, self.N)]
+            key = self.key
+            self.K = [None if n is None else key(e, n) for e, n in zip(self.E, self.N)]  # most nodes: not stored
         return self.K
 
     def key(self, e, n):
@@ -1187,19 +1188,16 @@ def dives(
         groups[root_mover].append(root)
         if track:
             path = [root]
-            on_path = {root}
-            movers = [root_mover]
+            if repeats:
+                on_path = {root}
+            if expectimax:
+                movers = [root_mover]
         exact, fresh = None, False
         if raving:
             chosen.clear()
             keys.clear()
         ni = N[i]
-        while True:
-            if pv is not None:  # a proven node ends the dive (stored by the backup if it is new)
-                res, last, exact = pv[1], None, pv[0]
-                if ni is None:
-                    N[i] = 0
-                break
+        while pv is None:  # (a proven node ends the dive: ``pv`` is its proof)
             if ni is None:  # a new node: one playout from it; the backup counts it from 0
                 if compiled:
                     res, raw, last = finish(g, i, rnd, rng, off)
@@ -1210,7 +1208,6 @@ def dives(
                 break
             k = kind[i]
             if k >= 0:  # a decision: its children, made when first asked
-                d = i
                 options = kids_[i] or _children_of(g, stats, i)
             else:
                 d = i
@@ -1236,6 +1233,8 @@ def dives(
                 options = kids_[d] or _children_of(g, stats, d)
             if filtering:  # the solver's choice, then the bounds'
                 if solving:
+                    if kind[i] >= 0:
+                        d = i
                     options = open_get(d) or solver.choices_at(d, options, k)
                 if bounding:
                     options = bounds.choices(options, k)
@@ -1282,18 +1281,24 @@ def dives(
             else:
                 i = options[0] if len(options) == 1 else select(options, stats, ni)
             if track:
-                if repeats and i in on_path:  # back to a state of this dive: one playout from it ends the dive
-                    (res, raw), last = _play_out(g, i, rng, rollout, keys if raving else None), None
-                    break
+                if repeats:
+                    if i in on_path:  # back to a state of this dive: one playout from it ends the dive
+                        (res, raw), last = _play_out(g, i, rng, rollout, keys if raving else None), None
+                        break
+                    on_path.add(i)
                 path.append(i)
-                on_path.add(i)
-                movers.append(k)
+                if expectimax:
+                    movers.append(k)
                 if solving:  # every child of the decision was looked up: its proof, if any, is in ``proven``
                     pv = proven_get(i)
                 if bounding and pv is None:
                     pv = bounds.solved(i)
             groups[k].append(i)
             ni = N[i]
+        else:  # a proven node ended the dive (stored by the backup if it is new)
+            res, last, exact = pv[1], None, pv[0]
+            if ni is None:
+                N[i] = 0
         # back up: each mover's result to its nodes at once (the loop written per rule: its key follows the counts)
         for m, nodes in by_mover:
             if not nodes:
