@@ -74,8 +74,9 @@ def limit_move(n):
 # => [(14, 2, 2), (15, 3, 2), (17, 1, 3), (18, 2, 1), (19, 3, 2)]
 
 # %%
-# The picture: `fnmcts plot flat-mc -o flat.png` draws, for every winning heap up to 30, how
-# often evaluate_position finds the winning move, with the limit. Its data up to 15:
+# The picture (the 21 game's, `fnmcts.plots.flat_mc_data`) shows, for every winning heap up to 30,
+# how often evaluate_position finds the winning move, with the limit. Its data up to 15
+# (`fnmcts plot "nim(heap=21, misere=False)" --what flat-mc -o flat.png` puts MCTS beside it):
 from fnmcts.plots import flat_mc_data
 [(p.heap, p.right, p.limit_right) for p in flat_mc_data(15, trials=1_000, seeds=5)][-4:]
 # => [(11, 0.6, True), (13, 0.4, True), (14, 0.6, False), (15, 0.2, False)]

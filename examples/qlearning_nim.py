@@ -134,8 +134,9 @@ load_ai(path) == ai
 folder.cleanup()
 
 # %%
-# The picture: `fnmcts plot qlearning -o q.png` draws the optimal-move share against training
-# games, on a log scale. Its data, at three checkpoints:
+# The picture: `fnmcts plot piles --what qlearning -o q.png` draws the optimal-move share
+# against training games, on a log scale. Its data, at three checkpoints (the tutorial's
+# `qlearning_data`):
 from fnmcts.plots import qlearning_data
 [(p.games, round(p.optimal, 3)) for p in qlearning_data(1_000, seed=1, points=3)]
 # => [(10, 0.158), (100, 0.203), (1000, 0.594)]

@@ -64,7 +64,7 @@ estimate(darts.throw_dart, 1_000_000, win=darts.is_win, seed=1) == record
 # => True
 
 # %%
-# The picture: `fnmcts plot pi -o pi.png` draws the estimate as the darts add up, with its
+# The picture: `fnmcts plot darts -o pi.png` draws the estimate as the darts add up, with its
 # 95% band. The data behind it, at three checkpoints:
 from fnmcts.plots import pi_data
 [(p.n, round(p.estimate, 3), round(p.high - p.low, 3)) for p in pi_data(100_000, seed=1, points=3)]

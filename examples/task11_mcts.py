@@ -176,8 +176,9 @@ round(float(value(evaluate_policy(game, greedy_policy(better)), start_box)[0] / 
 # => 1.0
 
 # %%
-# The picture: `fnmcts plot mcts -o mcts.png` draws the learning curve of one search to
-# 100,000 dives beside the exact optimum and random play. Its data, at two checkpoints:
+# The picture: `fnmcts plot shut-the-box --rule tutorial --budget 100000 -o mcts.png` draws the
+# learning curve of one search beside the exact optimum. The tutorial's own data (with
+# random play too), at two checkpoints:
 from fnmcts.plots import mcts_data
 curve, random_value, optimum = mcts_data(20_000, seed=2017, points=2)
 [(p.dives, p.win_rate, round(p.greedy_value, 4)) for p in curve], round(optimum, 4)

@@ -1,11 +1,26 @@
 """Pictures of what the methods learn: the data as immutable values, the figures with matplotlib.
 
-Each picture is two steps. A data function computes what is drawn, from a
-seed, as a tuple of named tuples (pure: same seed, same data). A figure
-function draws it with matplotlib (the ``plot`` extra:
+Each picture is two steps. A data function computes what is drawn, as a
+tuple of named tuples (pure: the same generator state, the same data). A
+figure function draws it with matplotlib (the ``plot`` extra:
 ``pip install 'fnmcts[plot]'``) and returns the ``Figure``; ``save_figure``
 writes it to a PNG or SVG file that is the same, byte for byte, for the same
-data. ``fnmcts plot NAME -o FILE`` does all three.
+data. ``fnmcts plot GAME [--what KIND] -o FILE`` does all three.
+
+The pictures of any game (``KINDS``, drawn by ``draw``) take the game and an
+explicit ``rng``:
+
+| kind | data function | what it shows |
+|---|---|---|
+| ``search`` | ``search_curve`` | one search's root value, its move and that move's share of the visits against dives; with exact values, the move's value (one player: the greedy policy's) beside the optimum |
+| ``flat-mc`` | ``flat_mc_curve`` | flat Monte Carlo beside MCTS at equal playouts: the share of runs that pick an exact best move |
+| ``tournament`` | ``match_curve`` | a match's running score between two agents, sides alternating, with its 95% band |
+| ``qlearning`` | ``qlearning_curve`` | Q-learning by self-play: the optimal-move share against training games |
+| ``simulate`` | ``estimate_curve`` | a running Monte Carlo estimate with its 95% band: random play (``random_play_trial``), the coin, the darts |
+
+The tutorial's five pictures (``PLOTS``, drawn by ``figure``) keep their
+fixed games and take a seed; ``fnmcts plot NAME`` draws them, the old
+spelling, for one release:
 
 | name | what it shows |
 |---|---|
@@ -27,14 +42,15 @@ from typing import Callable, NamedTuple
 
 from .agents import make_agent, perfect_agent
 from .files import check_target
-from .exact import evaluate_policy, random_policy, solve, value
+from .exact import best_moves, evaluate_policy, random_policy, solve, value
 from .games import darts
 from .games.nim import Nim
 from .games.shut_the_box import ShutTheBox
-from .mcts import greedy_policy, search, ucb
-from .montecarlo import wilson_interval
-from .matches import random_agent, tournament
-from .qlearning import optimal_move_rate
+from .mcts import greedy_policy, mcts_move, mean, search, ucb, visits
+from .montecarlo import mean_interval, wilson_interval
+from .matches import play_game, playout, random_agent, tournament
+from .protocol import CHANCE, describe_move, payoff_range
+from .qlearning import optimal_move_rate, train as qlearn
 from .rng import child_seed, make_rng
 from .tutorial import Q_GAME, evaluate_position, train
 
@@ -51,6 +67,18 @@ __all__ = [
     "qlearning_data",
     "RatePoint",
     "tournament_data",
+    "EstimatePoint",
+    "estimate_curve",
+    "random_play_trial",
+    "SearchPoint",
+    "search_curve",
+    "BudgetPoint",
+    "flat_mc_curve",
+    "ScorePoint",
+    "match_curve",
+    "qlearning_curve",
+    "KINDS",
+    "draw",
     "figure",
     "figure_bytes",
     "save_figure",
@@ -284,6 +312,248 @@ def tournament_data(games: int = 100, seed: int = 1, trials: int = 200, progress
     return tuple(out)
 
 
+# -- pictures of any game: the game and the rng given -----------------------------------
+
+
+def _rescaled(game, payoff, player: int) -> float:
+    """``player``'s payoff on [0, 1]: the worst payoff there is 0, the best 1 (a draw 1/2)."""
+    low, high = payoff_range(game)
+    return float((payoff[player] - low) / (high - low)) if high != low else 0.5
+
+
+class EstimatePoint(NamedTuple):
+    """After ``n`` trials: the share of successes, with its 95% Wilson interval.
+
+    >>> EstimatePoint(100, 0.43, 0.34, 0.53).estimate
+    0.43
+    """
+
+    n: int
+    estimate: float
+    low: float
+    high: float
+
+
+def estimate_curve(trial: Callable, n: int, rng, points: int = 40, progress: Callable | None = None) -> tuple:
+    """``n`` trials one after another (``trial(rng)``: a success?): the running share of successes at checkpoints.
+
+    The Monte Carlo estimate of a probability converging, with its 95% Wilson
+    interval: the coin's heads, the darts inside the circle (4 times it is pi),
+    player 1's wins in random play (``random_play_trial``).
+
+    >>> from fnmcts.games import coin
+    >>> heads = lambda rng: coin.is_win(coin.flip_coin(rng))
+    >>> [(p.n, p.estimate) for p in estimate_curve(heads, 1_000, make_rng(1), points=3)]
+    [(10, 0.6), (100, 0.47), (1000, 0.473)]
+    """
+    marks = checkpoints(n, points)
+    out, wins, done = [], 0, 0
+    for mark in marks:
+        for _ in range(mark - done):
+            wins += bool(trial(rng))
+        _tick(progress, mark - done)
+        done = mark
+        low, high = wilson_interval(wins, done)
+        out.append(EstimatePoint(done, wins / done, low, high))
+    return tuple(out)
+
+
+def random_play_trial(game, state=None) -> Callable:
+    """``rng -> bool``: one game of ``game`` played at random from ``state`` (default: the start); did player 1 win?
+
+    A win is player 1's best payoff there is (``payoff_range``): a draw or a
+    graded score short of the best is not a win, as ``simulate`` counts.
+
+    >>> from fnmcts.games import Nim
+    >>> trial = random_play_trial(Nim(heap=1))
+    >>> trial(make_rng(1))  # player 1 must take the last item: misere Nim, a loss
+    False
+    """
+    start = game.start() if state is None else state
+    best = payoff_range(game)[1]
+    return lambda rng: game.payoff(playout(game, start, rng))[0] == best
+
+
+class SearchPoint(NamedTuple):
+    """One search after ``dives`` dives: what the root has learned, and how good its choice is when exact values are known.
+
+    ``value``: the mean payoff of the root's dives for the player to move, on
+    [0, 1] (a draw 1/2). ``best_move``: the move the search plays there
+    (``mcts_move``'s choice: proofs first, then the visits); ``best_share``:
+    its share of the root's visits. ``move_value``: its exact value on the same
+    scale (``None`` without exact values). ``greedy_value``: in a game of one
+    player, the exact value of the whole greedy policy read off the tree (else
+    ``None``). At a chance root (the dice first) there is no move yet: ``value``
+    is the dives' mean in a game of one player, the rest ``None``.
+
+    >>> SearchPoint(100, 0.6, 0.5, "take 1", 1.0, None).best_move
+    'take 1'
+    """
+
+    dives: int
+    value: float | None
+    best_share: float | None
+    best_move: str | None
+    move_value: float | None
+    greedy_value: float | None
+
+
+def search_curve(game, dives: int, rng, points: int = 8, *, state=None, solution=None,
+                 progress: Callable | None = None, **options) -> tuple:
+    """One search on ``game`` grown to ``dives`` from ``state`` (default: the start), read at checkpoints (from 10 dives).
+
+    The tree grows by ``mcts_move`` from checkpoint to checkpoint (a root
+    proven by MCTS-Solver stops growing: its move is known). ``options`` are
+    the search's (``fnmcts.mcts.search``'s: ``rule``, ``c``, ``final``, ...). With ``solution`` (``exact.solve``'s) each point also holds the exact
+    value of the move the search would play, and the curve's companion is the
+    optimum. Returns ``(curve, optimum)`` (``optimum`` ``None`` without a solution).
+
+    >>> from fnmcts.exact import solve
+    >>> from fnmcts.games import Nim
+    >>> game = Nim(heap=7, max_take=3, misere=False)
+    >>> curve, optimum = search_curve(game, 1_000, make_rng(1), points=2, solution=solve(game))
+    >>> [(p.dives, p.best_move, p.move_value) for p in curve], optimum  # wrong at 10 dives, right at 1,000
+    ([(10, 'take 2', 0.0), (1000, 'take 3', 1.0)], 1.0)
+    """
+    root = game.start() if state is None else state
+    player = game.to_move(root)
+    if player is None:
+        raise ValueError("the game is over at this state: nothing to search")
+    alone = getattr(game, "num_players", 2) == 1
+    tree, done, out = None, 0, []
+    for mark in checkpoints(dives, points):
+        if player is CHANCE:  # dice first (Shut the Box): the search grows from the roll, no move to play yet
+            tree = search(game, root, mark - done, rng, tree=tree, **{k: v for k, v in options.items() if k != "final"})
+            done, move = mark, None
+            seen = [(None, visits(tree[root]), mean(tree[root]))] if root in tree and alone else []
+        else:
+            found = mcts_move(game, root, mark - done, rng, tree=tree, **options)
+            tree, done, move = found.tree, mark, found.move
+            seen = [(m, visits(record), mean(record)) for m, record in found.children]
+        total = sum(n for _, n, _ in seen)
+        move_value = greedy = None
+        if solution is not None and move is not None:
+            move_value = _rescaled(game, value(solution, game.play(root, move)), player)
+        if solution is not None and alone:
+            greedy = _rescaled(game, value(evaluate_policy(game, greedy_policy(tree), root), root), 0)
+        out.append(SearchPoint(
+            mark, sum(n * m for _, n, m in seen) / total if total else None,
+            sum(n for m, n, _ in seen if m == move) / total if total and move is not None else None,
+            None if move is None else describe_move(game, root, move), move_value, greedy))
+        _tick(progress, 1)
+    optimum = None
+    if solution is not None and (player is not CHANCE or alone):
+        optimum = _rescaled(game, value(solution, root), 0 if player is CHANCE else player)
+    return tuple(out), optimum
+
+
+class BudgetPoint(NamedTuple):
+    """At ``playouts`` random games a move: how often flat Monte Carlo and MCTS (the same playouts in all) pick a best move.
+
+    >>> BudgetPoint(10, 0.6, 0.9, 20).mcts
+    0.9
+    """
+
+    playouts: int
+    flat: float
+    mcts: float
+    runs: int
+
+
+def flat_mc_curve(game, playouts: int, rng, solution, points: int = 6, runs: int = 20, *, state=None,
+                  progress: Callable | None = None, **options) -> tuple:
+    """Flat Monte Carlo beside MCTS at ``state`` (default: the start): the share of ``runs`` runs picking an exact best move.
+
+    At each budget (checkpoints up to ``playouts`` random games a move, from
+    1), flat Monte Carlo plays that many games after each move and MCTS as
+    many dives in all (``options``: the search's); a move is right when the
+    exact ``solution`` says it is best.
+
+    >>> from fnmcts.exact import solve
+    >>> from fnmcts.games import Nim
+    >>> game = Nim(heap=10, max_take=3, misere=False)  # take 2: flat Monte Carlo's limit is wrong here
+    >>> [(p.playouts, p.flat, p.mcts) for p in flat_mc_curve(game, 100, make_rng(1), solve(game), points=3, runs=10)]
+    [(1, 0.3, 0.3), (10, 0.7, 1.0), (100, 0.5, 1.0)]
+    """
+    root = game.start() if state is None else state
+    player = game.to_move(root)
+    if player is None or player is CHANCE:
+        raise ValueError("flat Monte Carlo picks a move: give a state where a player is to move")
+    right = set(best_moves(game, solution, root))
+    moves = len(game.possible_moves(root))
+    out = []
+    for budget in checkpoints(playouts, points, first=1):
+        flat = make_agent("montecarlo", trials=budget)
+        tree_search = make_agent("mcts", iterations=budget * moves, **options)
+        hits = [sum(agent(game, root, rng) in right for _ in range(runs)) for agent in (flat, tree_search)]
+        out.append(BudgetPoint(budget, hits[0] / runs, hits[1] / runs, runs))
+        _tick(progress, 1)
+    return tuple(out)
+
+
+class ScorePoint(NamedTuple):
+    """After ``games`` games: the first agent's score (a win 1, a draw 1/2) a game, with its 95% interval.
+
+    >>> ScorePoint(10, 0.75, 0.45, 0.92).score
+    0.75
+    """
+
+    games: int
+    score: float
+    low: float
+    high: float
+
+
+def match_curve(game, agent1, agent2, games: int, rng, progress: Callable | None = None) -> tuple:
+    """``games`` games of ``agent1`` against ``agent2``, sides alternating (``agent1`` first in the odd games): the running score.
+
+    One point a game: ``agent1``'s points so far over the games so far (a
+    win 1, a draw 1/2, a loss 0), with the 95% interval of a mean of payoffs
+    in [0, 1] (``mean_interval``). Each game draws from its own child of one
+    seed drawn from ``rng``.
+
+    >>> from fnmcts.agents import perfect_agent, random_agent
+    >>> from fnmcts.games import Nim
+    >>> [p.score for p in match_curve(Nim(heap=5, max_take=3, misere=False), perfect_agent, random_agent, 4, make_rng(1))]
+    [1.0, 1.0, 1.0, 1.0]
+    """
+    if getattr(game, "num_players", 2) != 2:
+        raise ValueError(f"a match is between two players; {game!r} has {game.num_players}")
+    base = rng.getrandbits(63)
+    out, total, squares = [], 0.0, 0.0
+    for number in range(games):
+        first = number % 2 == 0
+        pair = (agent1, agent2) if first else (agent2, agent1)
+        record = play_game(game, *pair, seed=child_seed(base, number))
+        points = _rescaled(game, record.payoff, 0 if first else 1)
+        total, squares = total + points, squares + points * points
+        low, high = mean_interval(total, squares, number + 1)
+        out.append(ScorePoint(number + 1, total / (number + 1), low, high))
+        _tick(progress, 1)
+    return tuple(out)
+
+
+def qlearning_curve(game, games: int, rng, solution, points: int = 10, progress: Callable | None = None) -> tuple:
+    """One Q-learning AI trained by self-play on ``game`` to ``games`` games: its optimal-move share at checkpoints.
+
+    The share of reachable winning states where the greedy move is optimal
+    (``qlearning.optimal_move_rate`` against the exact ``solution``).
+
+    >>> from fnmcts.exact import solve
+    >>> from fnmcts.games import Nim
+    >>> game = Nim(heap=21, max_take=3)
+    >>> [(p.games, round(p.optimal, 3)) for p in qlearning_curve(game, 3_000, make_rng(2), solve(game), points=3)]
+    [(10, 0.6), (173, 1.0), (3000, 1.0)]
+    """
+    ai, done, out = None, 0, []
+    for mark in checkpoints(games, points):
+        ai = qlearn(mark - done, game=None if ai is not None else game, ai=ai, rng=rng, limit=None)
+        done = mark
+        out.append(QPoint(mark, float(optimal_move_rate(ai, solution))))
+        _tick(progress, 1)
+    return tuple(out)
+
+
 # -- figures ---------------------------------------------------------------------------
 
 
@@ -377,6 +647,110 @@ def _figure_tournament(data):
     ax.set_title("Nim 21, take 1-3, last taker loses: half the games on each side")
     ax.legend(loc="upper left", fontsize="small")
     return fig
+
+
+def _figure_estimate(data, title="", scale=1.0, what="share of successes", truth=None):
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(7, 4.2), layout="constrained")
+    n = [p.n for p in data]
+    ax.fill_between(n, [scale * p.low for p in data], [scale * p.high for p in data], alpha=0.25, label="95% interval")
+    ax.plot(n, [scale * p.estimate for p in data], marker=".", label=what)
+    if truth is not None:
+        ax.axhline(truth[1], color="black", linewidth=1, linestyle="--", label=truth[0])
+    ax.set_xscale("log")
+    ax.set_xlabel("trials")
+    ax.set_ylabel(what)
+    ax.set_title(title or "A Monte Carlo estimate converging, with its 95% band")
+    ax.legend(loc="upper right", fontsize="small")
+    return fig
+
+
+def _figure_search(data, title=""):
+    curve, optimum = data
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(7, 4.2), layout="constrained")
+    dives = [p.dives for p in curve]
+    lines = (("value", ".", "the root's mean payoff (0 worst, 1 best)"),
+             ("best_share", "s", "the move played: its share of the root's visits"),
+             ("move_value", "o", "the move played: its exact value"),
+             ("greedy_value", "^", "the greedy policy's exact value"))
+    shown = [optimum] if optimum is not None else []
+    for name, marker, label in lines:
+        values = [getattr(p, name) for p in curve]
+        if any(v is not None for v in values):
+            ax.plot(dives, [math.nan if v is None else v for v in values], marker=marker, label=label)
+            shown += [v for v in values if v is not None]
+    if optimum is not None:
+        ax.axhline(optimum, color="green", linestyle="--", label=f"optimum (exact) {optimum:.4f}")
+    ax.set_xscale("log")
+    ax.set_ylim(-0.02, min(1.05, max(0.1, 1.15 * max(shown, default=1.0))))
+    ax.set_xlabel("dives")
+    ax.set_ylabel("share or value on [0, 1]")
+    ax.set_title(title or "MCTS: what the root learns as the dives add up")
+    ax.legend(loc="best", fontsize="small")
+    return fig
+
+
+def _figure_flat_mc_curve(data, title=""):
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(7, 4.2), layout="constrained")
+    budgets = [p.playouts for p in data]
+    ax.plot(budgets, [p.flat for p in data], marker="o", label="flat Monte Carlo")
+    ax.plot(budgets, [p.mcts for p in data], marker="s", label="MCTS, the same playouts in all")
+    ax.set_xscale("log")
+    ax.set_ylim(-0.05, 1.05)
+    ax.set_xlabel("random games a move")
+    ax.set_ylabel(f"runs picking an exact best move (of {data[0].runs if data else 0})")
+    ax.set_title(title or "Flat Monte Carlo beside MCTS")
+    ax.legend(loc="lower right", fontsize="small")
+    return fig
+
+
+def _figure_match(data, title=""):
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(7, 4.2), layout="constrained")
+    games = [p.games for p in data]
+    ax.fill_between(games, [p.low for p in data], [p.high for p in data], alpha=0.25, label="95% interval")
+    ax.plot(games, [p.score for p in data], label="the first agent's score a game")
+    ax.axhline(0.5, color="grey", linestyle=":", label="even")
+    ax.set_ylim(-0.05, 1.05)
+    ax.set_xlabel("games (sides alternating)")
+    ax.set_ylabel("score a game (win 1, draw 1/2)")
+    ax.set_title(title or "A match's running score")
+    ax.legend(loc="lower right", fontsize="small")
+    return fig
+
+
+def _figure_qlearning_curve(data, title=""):
+    fig = _figure_qlearning(data)
+    fig.axes[0].set_title(title or "Q-learning by self-play")
+    return fig
+
+
+KINDS = {
+    "search": (search_curve, _figure_search, "the search's root value and best-move share against dives (any game)"),
+    "flat-mc": (flat_mc_curve, _figure_flat_mc_curve, "flat Monte Carlo beside MCTS: how often each picks an exact best move"),
+    "tournament": (match_curve, _figure_match, "a match's running score between two agents (two-player games)"),
+    "qlearning": (qlearning_curve, _figure_qlearning_curve, "Q-learning's optimal-move share against training games (two-player games)"),
+    "simulate": (estimate_curve, _figure_estimate, "random play's running estimate, with its 95% band (pi for darts)"),
+}
+"""``kind -> (data function, figure function, description)``: the pictures of any game (``fnmcts plot GAME --what KIND``)."""
+
+
+def draw(kind: str, data, title: str = "", **labels):
+    """The matplotlib ``Figure`` of picture ``kind`` of ``KINDS`` for ``data`` (from its data function), under ``title``.
+
+    ``labels`` go to the figure function (the estimate's ``scale``, ``what``
+    and ``truth``: darts draw 4 times the share, beside pi).
+
+    >>> from fnmcts.games import Nim
+    >>> fig = draw("tournament", match_curve(Nim(heap=5), random_agent, random_agent, 4, make_rng(1)), "Nim")
+    >>> fig.axes[0].get_title()
+    'Nim'
+    """
+    if kind not in KINDS:
+        raise ValueError(f"no picture of kind {kind!r}: choose one of {', '.join(KINDS)}")
+    return KINDS[kind][1](data, title, **labels)
 
 
 PLOTS = {

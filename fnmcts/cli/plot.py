@@ -1,62 +1,255 @@
-"""``fnmcts plot NAME -o FILE.png|svg``: draw what a method learned (matplotlib, the plot extra)."""
+"""``fnmcts plot GAME [--what KIND] -o FILE.png|svg``: a picture of what a method learns on a game (the plot extra).
+
+GAME is any game the other verbs take (a built-in name, ``openspiel:SPEC``,
+``module:attribute``), or one of the two Monte Carlo experiments, ``coin``
+and ``darts``. KIND is one of ``fnmcts.plots.KINDS``:
+
+* ``search`` (any game; the default): one search's root value, its move's share
+  of the visits and, when the exact solver can solve the game, that move's
+  exact value (one player: the greedy policy's) beside the optimum, against dives;
+* ``flat-mc``: flat Monte Carlo beside MCTS at equal playouts, the share of
+  runs that pick an exact best move;
+* ``tournament`` (two players): a match's running score between ``--agents A B``;
+* ``qlearning`` (two players, a game small enough for a table): Q-learning's
+  optimal-move share against training games;
+* ``simulate``: random play's running estimate with its 95% band (the coin's
+  heads, pi from the darts: the default for ``coin`` and ``darts``).
+
+``--json`` prints the data (and draws nothing unless ``-o`` is given too).
+The old spelling ``fnmcts plot pi|mcts|flat-mc|qlearning|tournament`` still
+draws the tutorial's pictures for one release (``fnmcts.cli._old_plots``).
+"""
 
 from __future__ import annotations
 
-from ._common import CliError, add_json, add_seed, emit, positive_count, progress_bar
+import math
 
-__all__ = ["register", "BUDGETS"]
+from ..limits import STATE_LIMIT, WORK_LIMIT, TooLarge, check_work, play_work
+from ..protocol import CHANCE, check_reachable, parse_state
+from ..rng import make_rng
+from ._agents import _agent_args, _agent_options, _check_agents, build_agent
+from ._common import CliError, add_force, add_json, add_seed, emit, positive_count, progress_bar
+from ._games import GAME_FORMS, resolve_game
+from ._old_plots import BUDGETS as OLD_NAMES, plot_old
+from ._search_flags import search_flags
 
-BUDGETS = {
-    "pi": ("darts thrown", "n", 100_000, "dart", lambda n: n),
-    "mcts": ("dives", "dives", 100_000, "checkpoint", lambda n: 8),
-    "flat-mc": ("rollouts a move", "trials", 1_000, "heap", lambda n: 23),
-    "qlearning": ("training games", "games", 10_000, "checkpoint", lambda n: 10),
-    "tournament": ("games a pairing", "games", 100, "pairing", lambda n: 10),
+__all__ = ["register", "KIND_BUDGETS", "EXPERIMENTS"]
+
+KIND_BUDGETS = {
+    "search": ("dives", 10_000, 8),
+    "flat-mc": ("random games a move", 100, 6),
+    "tournament": ("games", 100, None),
+    "qlearning": ("training games", 10_000, 10),
+    "simulate": ("trials", 100_000, 40),
 }
-"""``plot -> (what --budget counts, the data function's argument, its default, the progress unit, progress total)``."""
+"""``kind -> (what --budget counts, its default, the checkpoints by default)``."""
 
-_SEEDS = {"pi": 1, "mcts": 2017, "flat-mc": 1, "qlearning": 1, "tournament": 1}
+EXPERIMENTS = ("coin", "darts")
+"""The Monte Carlo experiments that are not games: ``--what simulate`` only."""
+
+_AGENT_ONLY = {"iterations": "--iterations", "trials": "--trials", "q_table": "--q-table", "reuse": "--reuse-tree",
+               "seconds": "--seconds"}
 
 
 def register(cli) -> None:
-    """Add ``fnmcts plot NAME -o FILE`` to ``cli``.
+    """Add ``fnmcts plot GAME [--what KIND] -o FILE`` to ``cli`` (and the old ``fnmcts plot NAME``).
 
     >>> from ._parser import Cli
     >>> cli = Cli()
     >>> register(cli)
-    >>> args = cli.parser.parse_args(["plot", "pi", "-o", "pi.svg", "--budget", "1e3"])
-    >>> args.name, args.output, args.budget, args.seed, args.json
-    ('pi', 'pi.svg', 1000, None, False)
+    >>> args = cli.parser.parse_args(["plot", "nim(heap=5)", "--what", "tournament", "-o", "t.svg", "--budget", "1e3"])
+    >>> args.game_spec, args.what, args.output, args.budget, args.agents
+    ('nim(heap=5)', 'tournament', 't.svg', 1000, None)
     """
-    names = tuple(BUDGETS)
-    budgets = "; ".join(f"{name}: {what} (default {default:,})" for name, (what, _, default, _, _) in BUDGETS.items())
-    p = cli.command("plot", "draw a picture of what a method learned, as PNG or SVG (needs the plot extra)")
-    p.add_argument("name", choices=names, metavar="NAME", help=f"one of {', '.join(names)}")
-    p.add_argument("-o", "--output", required=True, metavar="FILE", help="the file to write: .png or .svg")
-    p.add_argument("--budget", type=positive_count, default=None, metavar="N", help=f"the size of the run: {budgets}")
+    kinds = ", ".join(f"{kind} ({what}, default {default:,})" for kind, (what, default, _) in KIND_BUDGETS.items())
+    p = cli.spec_command("plot", "draw a picture of what a method learns on a game, as PNG or SVG, or its data "
+                         "as JSON (pictures need the plot extra)")
+    p.description = (p.description + f". GAME: {GAME_FORMS}, or coin, darts. The old spelling "
+                     f"'plot {'|'.join(OLD_NAMES)} -o FILE' draws the tutorial's pictures, for one release.")
+    p.add_argument("--what", choices=tuple(KIND_BUDGETS), default=None, metavar="KIND",
+                   help=f"the picture: {', '.join(KIND_BUDGETS)} (default: search; simulate for coin and darts)")
+    p.add_argument("-o", "--output", default=None, metavar="FILE", help="the file to write: .png or .svg")
+    p.add_argument("--budget", type=positive_count, default=None, metavar="N", help=f"the size of the run: {kinds}")
+    p.add_argument("--points", type=positive_count, default=None, metavar="K",
+                   help="about K checkpoints, evenly spaced on a log scale (search, flat-mc, qlearning, simulate)")
+    p.add_argument("--state", default=None, metavar="STATE", help="search, flat-mc, simulate: from this position")
+    p.add_argument("--agents", nargs=2, default=None, metavar=("A", "B"),
+                   help="tournament: the two agents (default mcts random); A moves first in the odd games")
+    p.add_argument("--runs", type=positive_count, default=None, metavar="R", help="flat-mc: runs a budget (default 20)")
+    _agent_options(p)
     add_seed(p)
+    add_force(p)
     add_json(p)
     p.set_defaults(handler=_plot)
 
 
 def _plot(args) -> int:
-    suffix = args.output.rsplit(".", 1)[-1].lower() if "." in args.output else ""
-    if suffix not in ("png", "svg"):
-        raise CliError(f"the output must end in .png or .svg, got {args.output!r}")
-    try:
-        from .. import plots as plots
-    except ImportError as error:  # matplotlib missing
-        raise CliError(f"{error}: pip install 'fnmcts[plot]'") from None
-    from ..files import claim_target
+    if args.game_spec in OLD_NAMES:
+        return plot_old(args)
+    if args.game_spec is None:
+        raise CliError(f"plot needs a GAME: {GAME_FORMS}, or coin, darts")
+    if args.output is None and not args.json:
+        raise CliError("give -o FILE.png|svg for the picture, or --json for its data")
+    plots = _plots(need_figure=args.output is not None)
+    kind = args.what or ("simulate" if args.game_spec in EXPERIMENTS else "search")
+    _refuse_foreign(args, kind)
+    if args.output is not None:
+        from ..files import claim_target
 
-    claim_target(args.output)  # a missing folder, a directory or another writer fails before the work
-    what, argument, default, unit, total = BUDGETS[args.name]
+        suffix = args.output.rsplit(".", 1)[-1].lower() if "." in args.output else ""
+        if suffix not in ("png", "svg"):
+            raise CliError(f"the output must end in .png or .svg, got {args.output!r}")
+        claim_target(args.output)  # a missing folder, a directory or another writer fails before the work
+    what, default, default_points = KIND_BUDGETS[kind]
     budget = default if args.budget is None else args.budget
-    seed = _SEEDS[args.name] if args.seed is None else args.seed
-    compute = plots.PLOTS[args.name][0]
-    with progress_bar(total(budget), args.name, unit=unit) as update:
-        data = compute(**{argument: budget}, seed=seed, progress=update)
-    path = plots.save_figure(plots.figure(args.name, data), args.output)
-    payload = {"file": str(path), "plot": args.name, "budget": budget, "budget_counts": what, "seed": seed}
-    emit(args, payload, f"wrote {path} ({args.name}: {what} {budget:,}, seed {seed})")
+    points = default_points if args.points is None else args.points
+    seed = 1 if args.seed is None else args.seed
+    data, title, labels, extra = _compute(plots, args, kind, budget, points, make_rng(seed))
+    payload = {"game": args.game_spec, "what": kind, "budget": budget, "budget_counts": what, "seed": seed,
+                      "file": None, **extra, "data": _rows(kind, data, labels.get("scale"))}
+    if args.output is not None:
+        path = plots.save_figure(plots.draw(kind, data, title, **labels), args.output)
+        payload["file"] = str(path)
+    emit(args, payload, f"wrote {payload['file']} ({kind} on {title.partition(': ')[2] or args.game_spec}: "
+                        f"{what} {budget:,}, seed {seed})")
     return 0
+
+
+def _plots(need_figure: bool):
+    """``fnmcts.plots``, with matplotlib when a picture is to be drawn (else a one-line error)."""
+    from .. import plots
+
+    if need_figure:
+        try:
+            plots._pyplot()
+        except ImportError as error:
+            raise CliError(f"{error} (or --json without -o for the data alone)") from None
+    return plots
+
+
+def _refuse_foreign(args, kind: str) -> None:
+    """Options of another picture are a mistake, said in one line."""
+    owners = {"agents": ("tournament",), "runs": ("flat-mc",), "state": ("search", "flat-mc", "simulate"),
+              "points": ("search", "flat-mc", "qlearning", "simulate")}
+    for name, kinds in owners.items():
+        if getattr(args, name) is not None and kind not in kinds:
+            raise CliError(f"--{name} belongs to --what {' or '.join(kinds)}, not {kind}")
+    if kind != "tournament":
+        for dest, flag in _AGENT_ONLY.items():
+            if getattr(args, dest, None) is not None:
+                raise CliError(f"{flag} sets a tournament's agents: use it with --what tournament")
+    if args.game_spec in EXPERIMENTS and kind != "simulate":
+        raise CliError(f"{args.game_spec} is a Monte Carlo experiment, not a game: plot it with --what simulate")
+
+
+def _rows(kind, data, scale=None) -> list:
+    """The data as JSON rows: one object a point (the darts' also hold pi: ``scale`` times the share, and its interval)."""
+    curve = data[0] if kind == "search" else data
+    rows = [point._asdict() for point in curve]
+    if scale is not None:
+        rows = [row | {"pi": scale * row["estimate"], "pi_low": scale * row["low"], "pi_high": scale * row["high"]}
+                for row in rows]
+    return rows
+
+
+def _state(game, args):
+    if args.state is None:
+        return game.start()
+    try:
+        return check_reachable(game, parse_state(game, args.state))
+    except ValueError as error:
+        raise CliError(f"--state {args.state.strip()} does not fit the game: {error}") from None
+
+
+def _solution(game, state, required: str | None, force: bool):
+    """The exact solution from ``state``: ``None`` when it would pass the limit, unless ``required`` names why it is needed."""
+    from ..exact import solve
+
+    try:
+        return solve(game, state, limit=None if force and required else STATE_LIMIT)
+    except TooLarge as error:
+        if required is None:
+            return None
+        raise CliError(f"{required} needs the exact values: {error}".replace("limit=None", "--force")) from None
+
+
+def _work(args, games, length_of, what: str) -> None:
+    """Refuse, unless ``--force``, a run past ``WORK_LIMIT`` steps of play."""
+    length, branching = length_of
+    check_work(games, length or 1, branching or 1, limit=None if args.force else WORK_LIMIT, what=what)
+
+
+def _compute(plots, args, kind, budget, points, rng):
+    """``(data, title, figure labels, extra JSON keys)`` of picture ``kind`` on the game ``args`` names."""
+    if args.game_spec in EXPERIMENTS:
+        return _experiment(plots, args.game_spec, budget, points, rng, args)
+    game = resolve_game(args.game_spec)
+    name = repr(game)
+    if kind in ("tournament", "qlearning") and getattr(game, "num_players", 2) != 2:
+        raise CliError(f"--what {kind} needs a game of two players; {name} has {game.num_players}")
+    if kind == "tournament":
+        return _tournament(plots, args, game, budget, rng)
+    if kind == "qlearning":
+        solution = _solution(game, game.start(), "--what qlearning", args.force)
+        _work(args, budget, play_work(game, game.start()), "training games")
+        with progress_bar(len(plots.checkpoints(budget, points)), "qlearning", unit="checkpoint") as update:
+            data = plots.qlearning_curve(game, budget, rng, solution, points, progress=update)
+        return data, f"Q-learning by self-play: {name}", {}, {}
+    state = _state(game, args)
+    if game.to_move(state) is None:
+        raise CliError("the game is over at this state: nothing to plot")
+    if kind == "simulate":
+        _work(args, budget, play_work(game, state), "trials")
+        with progress_bar(budget, "random play", unit="game") as update:
+            data = plots.estimate_curve(plots.random_play_trial(game, state), budget, rng, points, progress=update)
+        return data, f"Random play, player 1's share of wins: {name}", {"what": "player 1's share of wins"}, {}
+    options = search_flags(args, final=True)
+    if kind == "search":
+        _work(args, budget, play_work(game, state), "dives")
+        solution = _solution(game, state, None, args.force)
+        with progress_bar(len(plots.checkpoints(budget, points)), "search", unit="checkpoint") as update:
+            data = plots.search_curve(game, budget, rng, points, state=state, solution=solution, progress=update,
+                                      **options)
+        return data, f"MCTS, what the root learns: {name}", {}, {"exact": solution is not None, "optimum": data[1]}
+    if game.to_move(state) is CHANCE:
+        raise CliError("flat-mc compares the moves of a decision, and chance moves first here (a roll, a deal): "
+                       "give --state where a player moves")
+    runs = 20 if args.runs is None else args.runs
+    marks = plots.checkpoints(budget, points, first=1)
+    length, branching = play_work(game, state)
+    _work(args, 2 * runs * sum(marks) * len(game.possible_moves(state)), (length, 1), "playouts")
+    solution = _solution(game, state, "--what flat-mc", args.force)
+    with progress_bar(len(marks), "flat-mc", unit="budget") as update:
+        data = plots.flat_mc_curve(game, budget, rng, solution, points, runs, state=state, progress=update,
+                                   **{k: v for k, v in options.items()})
+    return data, f"Flat Monte Carlo beside MCTS: {name}", {}, {"runs": runs}
+
+
+def _tournament(plots, args, game, budget, rng):
+    names = tuple(args.agents or ("mcts", "random"))
+    _check_agents(args, game, names)
+    from ._board import _check_work
+
+    _check_work(args, game, game.start(), names, games=budget)
+    a, b = (build_agent(n, game, **_agent_args(args)) for n in names)
+    with progress_bar(budget, "tournament") as update:
+        data = plots.match_curve(game, a, b, budget, rng, progress=update)
+    return data, f"{names[0]} against {names[1]}, sides alternating: {game!r}", {}, {"agents": list(names)}
+
+
+def _experiment(plots, name, budget, points, rng, args):
+    """The coin's running share of heads, or pi from the darts."""
+    from ..games import coin, darts
+
+    _work(args, budget, (1, 1), "trials")
+    if name == "coin":
+        trial = lambda r: coin.is_win(coin.flip_coin(r))  # noqa: E731
+        labels = {"what": "share of heads", "truth": ("1/2", 0.5)}
+        title = "Coin flips, the running share of heads: coin"
+    else:
+        trial = lambda r: darts.is_win(darts.throw_dart(r))  # noqa: E731
+        labels = {"what": "estimate of pi (4 x hits / darts)", "scale": 4.0, "truth": ("pi", math.pi)}
+        title = "Darts, pi from the share inside the circle: darts"
+    with progress_bar(budget, name, unit="trial") as update:
+        data = plots.estimate_curve(trial, budget, rng, points, progress=update)
+    return data, title, labels, {}

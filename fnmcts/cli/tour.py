@@ -38,7 +38,7 @@ STEPS = (
     Step("1", "Task 1: Monte Carlo simulation", """
 Flip a coin many times, count the wins, divide by the trials. Then throw darts at
 a circle in the square [-1, 1]^2: a hit is x^2 + y^2 < 1, and 4 times the share of
-hits looks familiar. Picture: fnmcts plot pi -o pi.png""", """
+hits looks familiar. Picture: fnmcts plot darts -o pi.png""", """
 from fnmcts.games import coin, darts
 from fnmcts.rng import make_rng
 rng = make_rng(2017)
@@ -155,7 +155,7 @@ sum(e.covers(z=5.2) for e in table.values()), len(table)
 Keep a record of wins and losses per box, rate children by an upper confidence
 bound (z = 2, the rule of 3), dive again and again: uct returns [tree result].
 How much has been learned? Judge the greedy policy exactly.
-Picture: fnmcts plot mcts -o mcts.png (the learning curve to 100,000 dives)""", """
+Picture: fnmcts plot shut-the-box --rule tutorial --budget 100000 -o mcts.png""", """
 from fnmcts.exact import evaluate_policy, solve, value
 from fnmcts.games.shut_the_box import ShutTheBox, start_box
 from fnmcts.mcts import greedy_policy, record, search, tree_summary, ucb
@@ -209,7 +209,7 @@ len(diff(t.tree(100), t.tree(200)).changed), len(t.tree(100)), len(t.tree(200))
     Step("nim", "Nim: random, perfect, Monte Carlo and MCTS agents", """
 The notebook's game: 21 matchsticks, take 1-3, taking the last loses. Perfect play
 leaves 1 mod 4. Flat Monte Carlo judges a move by random games; MCTS grows a tree.
-Pictures: fnmcts plot flat-mc -o flat.png; fnmcts plot tournament -o agents.png""", """
+Pictures: fnmcts plot nim --what flat-mc -o flat.png; fnmcts plot nim --what tournament -o match.png""", """
 from fnmcts import mcts_agent, perfect_agent, random_agent, tournament, winning_moves
 from fnmcts.games import Nim
 from fnmcts.agents import montecarlo_agent
@@ -227,7 +227,7 @@ tournament(Nim(heap=22, max_take=3, misere=True), mcts_agent(1_000), perfect_age
     Step("q", "Q-learning: Nim that teaches itself", """
 The Q-learning project's NimAI on piles [1, 3, 5, 7]: play against itself,
 update Q(state, action) after each move, then play greedily.
-Picture: fnmcts plot qlearning -o q.png""", """
+Picture: fnmcts plot piles --what qlearning -o q.png""", """
 from fnmcts import train, choose_action
 from fnmcts.qlearning import optimal_move_rate
 ai = train(3_000, seed=1)
