@@ -274,24 +274,26 @@ def _step(game, items, state, rng, iterations, opts, graph=None, root_rule=None)
         touched = [i for i, _ in stats.changed()]
     elif len(touched) != len(set(touched)):  # one dive backs up each node of its path once
         touched = set(touched)
-    if stats.A or stats.B or stats.G:  # an enhancement keeps something in the records
-        records = [_record_of(stats, i) for i in touched]
-    else:  # the plain records (``make_record``, inline)
-        S, W, D, V, P, of = stats.S, stats.W, stats.D, stats.V, stats.P, Record._of
-        records = []
+    plain = not (stats.A or stats.B or stats.G)  # no enhancement keeps anything in the records
+    if not len(items):  # a new tree: one map made at once
+        grown = pmap({states[i]: _record_of(stats, i) for i in touched})
         for i in touched:
-            w, d, s = W[i], D[i], S[i]
-            records.append(of(w, N[i] - w - d, d or None, None if s == (w + d / 2 if d else w) else s, V[i], P[i]))
-    if not len(items):
-        grown = pmap({states[i]: rec for i, rec in zip(touched, records)})
+            N0[i] = N[i]
+    elif plain:  # the plain records (``_record_of``, ``make_record``), inline: one loop reads, makes and writes
+        evolver = items.evolver()
+        put, of = evolver.set, Record._of
+        S, W, D, V, P = stats.S, stats.W, stats.D, stats.V, stats.P
+        for i in touched:
+            w, d, s, n = W[i], D[i], S[i], N[i]
+            put(states[i], of(w, n - w - d, d or None, None if s == (w + d / 2 if d else w) else s, V[i], P[i]))
+            N0[i] = n
+        grown = evolver.persistent()
     else:
         evolver = items.evolver()
-        put = evolver.set
-        for i, rec in zip(touched, records):
-            put(states[i], rec)
+        for i in touched:
+            evolver.set(states[i], _record_of(stats, i))
+            N0[i] = N[i]
         grown = evolver.persistent()
-    for i in touched:
-        N0[i] = N[i]
     kept.ref = ref = weakref.ref(grown, _forget)
     stats.lookup = lambda state: ref().get(state)  # the tree is read through the weak reference: never kept alive
     _KEPT[:] = [kept]
@@ -399,9 +401,8 @@ def uct(game, tree=None, state=None, rng: random.Random | None = None, rule=None
                 items = tree
             else:
                 items = _check_tree(tree).pmap()
-            if opts.root is None:
-                grown, payoff = _step(game, items, state, rng, 1, opts)
-                return grown, result_of(game, payoff) if one_player or type(payoff) is not tuple else payoff
+            grown, payoff = _step(game, items, state, rng, 1, opts)
+            return grown, result_of(game, payoff) if one_player or type(payoff) is not tuple else payoff
         given_rule, given_options = rule, options
     else:
         given_rule = given_options = _NOT_CACHED
@@ -431,7 +432,7 @@ def uct(game, tree=None, state=None, rng: random.Random | None = None, rule=None
     if opts.root is not None and not isinstance(opts.root, SequentialHalving):
         raise TypeError(f"uct runs one dive: its root rule is a value made for the whole search "
                         f"(fnmcts.mcts.enhancements.sequential_halving), got {opts.root!r}")
-    if given_rule is not _NOT_CACHED:  # options given by ``rule`` and ``options`` alone: resolved once for this game
+    if given_rule is not _NOT_CACHED and opts.root is None:  # options given by ``rule`` and ``options`` alone: resolved once
         _LAST_UCT[0] = (game, given_rule, given_options, opts, getattr(game, "num_players", 1) == 1)
     root_rule = _root_rule(game, state, opts.root, None, rng)
     grown, payoff = _step(game, items, state, rng, 1, opts, root_rule=root_rule)
