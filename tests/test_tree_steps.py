@@ -24,7 +24,7 @@ from pyrsistent import pmap
 
 from fnmcts.games import GAMES, Nim, Piles, ShutTheBox, TicTacToe
 from fnmcts.protocol import CHANCE
-from fnmcts.mcts import Tree, diff, mean, phases, search, subtree, uct, ucb, ucb1, visits
+from fnmcts.mcts import Tree, diff, mean, phases, search, search_options, subtree, uct, ucb, ucb1, visits
 from fnmcts.mcts._saved import tree_from_json, tree_to_json
 
 from small_games import cyclic_table_games, table_games
@@ -195,6 +195,45 @@ def test_stepping_on_any_tree_kept_or_older_is_the_phases_dive_for_dive(game, se
         trees.append(grown)
         refs.append(ref)
     assert rng.random() == ref_rng.random()
+
+
+_GIVEN_ONLY = st.sampled_from(("none", "ucb", "ucb1", "options"))
+
+
+@FAST
+@given(st.integers(0, 2**32),
+       st.lists(st.tuples(st.integers(0, 3), st.sampled_from(("uct", "search")), _GIVEN_ONLY, st.integers(1, 3)),
+                min_size=1, max_size=20))
+def test_calls_giving_only_a_rule_or_options_grow_each_game_s_own_tree(seed, calls):
+    # ``uct`` and ``search`` resolve the options of a call that gives only ``rule`` or ``options``
+    # once and reuse them while the game, the rule and the options are the same objects: calls
+    # that alternate games (two equal games of different objects among them, and games whose
+    # defaults differ: one with chance), rules and options must each grow the tree of the phases
+    # with that call's own options
+    games = (Nim(heap=9, max_take=3), Nim(heap=9, max_take=3), ShutTheBox(levers=4), TicTacToe())
+    shared = search_options(rule="ucb1", c=0.5)
+    rng, ref_rng = random.Random(seed), random.Random(seed)
+    trees, refs = [pmap()] * len(games), [pmap()] * len(games)
+    for which, how, given_, dives in calls:
+        game = games[which]
+        state = game.start()
+        given_opts = {"none": {}, "ucb": {"rule": ucb}, "ucb1": {"rule": ucb1}, "options": {"options": shared}}[given_]
+        if how == "uct":
+            ref_opts = {"rule": ucb} if given_ == "none" else given_opts
+            for _ in range(dives):
+                trees[which], result = uct(game, trees[which], state, rng, **given_opts)
+                refs[which] = _repeat_uct_options(game, state, ref_rng, refs[which], ref_opts)
+        else:
+            trees[which] = search(game, state, dives, rng, trees[which], **given_opts)
+            for _ in range(dives):
+                refs[which] = _repeat_uct_options(game, state, ref_rng, refs[which], given_opts)
+        assert trees[which] == refs[which]
+    assert rng.random() == ref_rng.random()
+
+
+def _repeat_uct_options(game, state, rng, tree, given_opts):
+    opts = search_options(game, given_opts.get("options"), **{k: v for k, v in given_opts.items() if k != "options"})
+    return phases.uct(game, tree, state, rng, opts.selection(), backup=opts.backup, solver=opts.solver)[0]
 
 
 def test_a_tree_grown_with_expectimax_continued_with_the_mean_is_the_phases():

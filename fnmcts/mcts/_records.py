@@ -73,6 +73,7 @@ _ORDER = ("win", "loss", "draw", "score", "value", "proven", "amaf", "bounds", "
 
 
 _set = object.__setattr__
+_new = object.__new__
 _SLOTS = ("_w", "_l", "_d", "_s", "_v", "_p")
 """The slot of each of the first six keys of ``_ORDER``: win, loss (always there), draw, score, value, proven (None: absent)."""
 
@@ -121,16 +122,15 @@ class Record(Mapping):
     @classmethod
     def _of(cls, w, l, d=None, s=None, v=None, p=None, x=None):
         """A record of its six fields and its extras ``(amaf, bounds, graph)`` (None: absent), unchecked."""
-        rec = object.__new__(Record if x is None else _RecordX)
-        _set(rec, "_w", w)
-        _set(rec, "_l", l)
-        _set(rec, "_d", d)
-        _set(rec, "_s", s)
-        _set(rec, "_v", v)
-        _set(rec, "_p", p)
-        if x is not None:
-            _set(rec, "_x", x)
-        _set(rec, "_hash", None)
+        if x is None:
+            rec = _new(_Filling)
+            _fill(rec, w, l, d, s, v, p)
+            _set(rec, "__class__", Record)
+            return rec
+        rec = _new(_FillingX)
+        _fill(rec, w, l, d, s, v, p)
+        rec._x = x
+        _set(rec, "__class__", _RecordX)
         return rec
 
     def _fields(self):
@@ -213,6 +213,35 @@ class _RecordX(Record):
     """A ``Record`` that keeps an enhancement's fields (``amaf``, ``bounds``, ``graph``) in its slot ``_x``."""
 
     __slots__ = ("_x",)
+
+
+class _Filling(Record):
+    """A ``Record`` being made: the same slots, filled by plain assignments (``_fill``), then made a ``Record``.
+
+    ``Record._of`` makes a record so (the engine writes back several a dive):
+    seven plain assignments and one change of class cost less than seven
+    calls of ``object.__setattr__``; no ``_Filling`` outlives ``_of``.
+    """
+
+    __slots__ = ()
+    __setattr__ = object.__setattr__
+
+
+class _FillingX(_RecordX):
+    """``_Filling`` for a ``_RecordX``."""
+
+    __slots__ = ()
+    __setattr__ = object.__setattr__
+
+
+def _fill(rec, w, l, d, s, v, p):  # noqa: E741 (the record's loss count)
+    rec._w = w
+    rec._l = l
+    rec._d = d
+    rec._s = s
+    rec._v = v
+    rec._p = p
+    rec._hash = None
 
 
 _SLOT_OF = dict(zip(_ORDER, _SLOTS))

@@ -32,7 +32,7 @@ from collections.abc import Mapping
 from functools import partial
 from typing import Callable
 
-from pyrsistent import field, pmap
+from pyrsistent import PMap, field, pmap
 
 from ..values import FixedRecord
 
@@ -229,14 +229,15 @@ def _take_kept(game, items, solver, expectimax, graph):
     return kept
 
 
-def _step(game, tree, state, rng, iterations, opts, graph=None, root_rule=None):
-    """``iterations`` dives from ``state`` on ``tree`` (a ``Tree``): ``(the grown tree, the last dive's payoff)``.
+def _step(game, items, state, rng, iterations, opts, graph=None, root_rule=None):
+    """``iterations`` dives from ``state`` on the tree whose map is ``items`` (a pmap): ``(the grown tree, the last dive's payoff)``.
 
-    The engine runs on the working copy of ``tree`` when ``tree`` is the tree a
+    The engine runs on the working copy of the tree when it is the tree a
     call returned last (nothing read again), else on a new one that reads the
     records as the dives meet them; the grown tree gets only the records that
-    changed, and its working copy is kept for the next call. The same tree and
-    payoff as ``iterations`` dives of ``phases.uct`` (a property test).
+    changed (one evolver, one new record each), and its working copy is kept
+    for the next call. The same tree and payoff as ``iterations`` dives of
+    ``phases.uct`` (a property test).
     ``root_rule``: a ``SequentialHalving`` choosing at the root (as ``dives``).
     """
     try:
@@ -249,17 +250,19 @@ def _step(game, tree, state, rng, iterations, opts, graph=None, root_rule=None):
                  opts.rave_args(), opts.bounds, opts.backup == "graph")
         _LAST_OPTIONS[:] = [entry]
     _, solver, expectimax, rollout, select, rave, bounded, graph_backup = entry
-    items = tree.pmap()
     kept = _take_kept(game, items, solver, expectimax, graph)
     if kept is None:
         kept = _Kept()
-        kept.graph, kept.stats, kept.solver = _working(game, graph, tree, solver)
+        kept.graph, kept.stats, kept.solver = _working(game, graph, items, solver)
         kept.expectimax, kept.root = expectimax, None
     g, stats = kept.graph, kept.stats
     if kept.root is not state:
         kept.root, kept.mover = state, _root_mover(game, state)
-    root = g.node(state)
-    stats.grow()
+    root = g.index.get(state)
+    if root is None:
+        root = g.node(state)
+    if stats.known < len(g.states):
+        stats.grow()
     touched = [] if iterations == 1 else None
     _, _, payoff, _ = dives(
         g, stats, root, kept.mover, iterations, rng, select,
@@ -271,15 +274,26 @@ def _step(game, tree, state, rng, iterations, opts, graph=None, root_rule=None):
         touched = [i for i, _ in stats.changed()]
     elif len(touched) != len(set(touched)):  # one dive backs up each node of its path once
         touched = set(touched)
-    if not len(items):
+    plain = not (stats.A or stats.B or stats.G)  # no enhancement keeps anything in the records
+    if not len(items):  # a new tree: one map made at once
         grown = pmap({states[i]: _record_of(stats, i) for i in touched})
+        for i in touched:
+            N0[i] = N[i]
+    elif plain:  # the plain records (``_record_of``, ``make_record``), inline: one loop reads, makes and writes
+        evolver = items.evolver()
+        put, of = evolver.set, Record._of
+        S, W, D, V, P = stats.S, stats.W, stats.D, stats.V, stats.P
+        for i in touched:
+            w, d, s, n = W[i], D[i], S[i], N[i]
+            put(states[i], of(w, n - w - d, d or None, None if s == (w + d / 2 if d else w) else s, V[i], P[i]))
+            N0[i] = n
+        grown = evolver.persistent()
     else:
         evolver = items.evolver()
         for i in touched:
-            evolver[states[i]] = _record_of(stats, i)
+            evolver.set(states[i], _record_of(stats, i))
+            N0[i] = N[i]
         grown = evolver.persistent()
-    for i in touched:
-        N0[i] = N[i]
     kept.ref = ref = weakref.ref(grown, _forget)
     stats.lookup = lambda state: ref().get(state)  # the tree is read through the weak reference: never kept alive
     _KEPT[:] = [kept]
@@ -375,6 +389,23 @@ def uct(game, tree=None, state=None, rng: random.Random | None = None, rule=None
     >>> len(tree), visits(tree[start_box])
     (2, 2)
     """
+    if (c is None and z is None and rollout is None and backup is None and solver is None and root is None
+            and rave is None and rave_ref is None and bounds is None):  # the options of the last call, again?
+        last = _LAST_UCT[0]
+        if last is not None and last[0] is game and last[1] is rule and last[2] is options:
+            opts, one_player = last[3], last[4]
+            state = _options(game, state, rng)
+            if type(tree) is Tree:
+                items = tree._map
+            elif isinstance(tree, PMap):
+                items = tree
+            else:
+                items = _check_tree(tree).pmap()
+            grown, payoff = _step(game, items, state, rng, 1, opts)
+            return grown, result_of(game, payoff) if one_player or type(payoff) is not tuple else payoff
+        given_rule, given_options = rule, options
+    else:
+        given_rule = given_options = _NOT_CACHED
     if not _is_game(game) and isinstance(game, Mapping):  # the order of earlier releases: (tree, state, rng, game)
         old_tree, old_state, old_rng, old_game = game, tree, state, rng
         if old_game is None or not _is_game(old_game):
@@ -388,6 +419,7 @@ def uct(game, tree=None, state=None, rng: random.Random | None = None, rule=None
             stacklevel=2,
         )
         game, tree, state, rng = old_game, old_tree, old_state, old_rng
+        given_rule = given_options = _NOT_CACHED
     if rule is None and options is None:
         rule = ucb
     opts = search_options(
@@ -396,13 +428,27 @@ def uct(game, tree=None, state=None, rng: random.Random | None = None, rule=None
                  bounds=bounds),
     )
     state = _options(game, state, rng)
-    tree = _check_tree(tree).with_root(state)
+    items = _check_tree(tree).pmap()
     if opts.root is not None and not isinstance(opts.root, SequentialHalving):
         raise TypeError(f"uct runs one dive: its root rule is a value made for the whole search "
                         f"(fnmcts.mcts.enhancements.sequential_halving), got {opts.root!r}")
+    if given_rule is not _NOT_CACHED and opts.root is None:  # options given by ``rule`` and ``options`` alone: resolved once
+        _LAST_UCT[0] = (game, given_rule, given_options, opts, getattr(game, "num_players", 1) == 1)
     root_rule = _root_rule(game, state, opts.root, None, rng)
-    grown, payoff = _step(game, tree, state, rng, 1, opts, root_rule=root_rule)
+    grown, payoff = _step(game, items, state, rng, 1, opts, root_rule=root_rule)
     return grown, result_of(game, payoff)
+
+
+_LAST_UCT = [None]
+"""``[(game, rule, options, the options resolved, one player)]`` of the last ``uct`` given no other option.
+
+A learner's loop calls ``uct`` with the same game and rule a dive at a time:
+the options are resolved (``search_options``) and the game checked once, not per call."""
+
+_NOT_CACHED = object()
+
+_LAST_SEARCH = [None]
+"""``[(game, rule, options, the options resolved)]`` of the last ``search`` given no other option nor budget but dives."""
 
 
 def _repeat_uct(game, state, dives_, rng, tree=None, rule=None, **options):
@@ -653,6 +699,20 @@ def search(
     >>> visits(search(ShutTheBox(), start_box, rng=make_rng(5), seconds=0.05)[start_box]) > 0
     True
     """
+    plain = (c is None and z is None and backup is None and solver is None and rollout is None and root is None
+             and rave is None and rave_ref is None and bounds is None and seconds is None and max_nodes is None
+             and stop is None and progress is None and graph is None)
+    if plain and type(iterations) is int and iterations >= 0:  # the options of the last call, again?
+        last = _LAST_SEARCH[0]
+        if last is not None and last[0] is game and last[1] is rule and last[2] is options:
+            state = _options(game, state, rng)
+            if tree is None:
+                items = pmap()
+            elif type(tree) is Tree:
+                items = tree._map
+            else:
+                items = _check_tree(tree).pmap()
+            return _step(game, items, state, rng, iterations, last[3])[0]
     _check_budget(iterations, seconds, max_nodes)
     opts = search_options(
         game, options,
@@ -664,7 +724,9 @@ def search(
     root_rule = _root_rule(game, state, opts.root, iterations, rng)
     if seconds is None and stop is None and max_nodes is None and progress is None and iterations is not None:
         # the working copy of a tree returned kept
-        return _step(game, tree, state, rng, iterations, opts, graph, root_rule=root_rule)[0]
+        if plain and opts.root is None:  # options given by ``rule`` and ``options`` alone: resolved once for this game
+            _LAST_SEARCH[0] = (game, rule, options, opts)
+        return _step(game, tree.pmap(), state, rng, iterations, opts, graph, root_rule=root_rule)[0]
     rule, backup, rollout, solver = opts.selection(), opts.backup, opts.rollout, opts.solver
     budget = _Budget(iterations, seconds, stop)
     g, stats, proofs = _working(game, graph, tree, solver, whole=max_nodes is not None)
