@@ -137,7 +137,8 @@ class Stats:
         """Keep ``K`` for built-in ``rule`` 1 (UCB1) or 2 (the tutorial's, with ``z`` = ``constant``); return it."""
         if self.key_rule != (rule, constant):
             self.key_rule = (rule, constant)
-            self.K = [self.key(e, n) for e, n in zip(self.E, self.N)]
+            key = self.key
+            self.K = [None if n is None else key(e, n) for e, n in zip(self.E, self.N)]  # most nodes: not stored
         return self.K
 
     def key(self, e, n):
@@ -304,7 +305,13 @@ class Solver:
         self.floats_exact = True
         self._exact_of = {0.0: self.low, 1.0: self.high}  # float -> the one value seen with it
         self._terminal = {}  # terminal node -> its proof
+        self._of_payoff = {}  # payoff -> its proof (the first 4,096 payoffs seen): a game pays few different ones
         self._looked = set()  # children tuples whose every node ``lookup`` has seen: ``proven`` holds their proofs
+        # per decision node, what its children's proofs decide, kept until one of them changes (``choices_at``):
+        self.open = {}  # node -> the children a dive may enter (``choices``)
+        self.decided = {}  # node -> its proof from its children (``derive``), or None
+        self._parents = {}  # child -> the decision nodes whose ``open`` entry read it
+        self._era = 0  # counts ``forget``: an entry worked out across one is not kept
 
     def value(self, exact):
         """``(exact, rescaled floats)`` for an exact payoff tuple."""
@@ -315,7 +322,10 @@ class Solver:
             for x, f in zip(exact, floats):
                 y = seen.setdefault(f, x)
                 if y is not x and y != x:
-                    self.floats_exact = False
+                    self.floats_exact = False  # the proofs now compare by their exact values: the kept choices go
+                    self.open.clear()
+                    self.decided.clear()
+                    self._era += 1
                     break
         return (exact, floats)
 
@@ -346,7 +356,13 @@ class Solver:
             pv = self._terminal.get(i)
             if pv is None:
                 g = self.graph
-                pv = self._terminal[i] = self.value(tuple(Fraction(x) for x in g.game.payoff(g.states[i])))
+                pay = g.game.payoff(g.states[i])
+                pv = self._of_payoff.get(pay)
+                if pv is None:
+                    pv = self.value(tuple(Fraction(x) for x in pay))
+                    if len(self._of_payoff) < 4096:
+                        self._of_payoff[pay] = pv
+                self._terminal[i] = pv
             self.proven[i] = pv
             return pv
         if not passing or stats.N[i] is not None:
@@ -396,21 +412,43 @@ class Solver:
 
         Each proof is recorded (``stats.P``) so it goes into the node's record.
         """
-        P = self.stats.P
+        P, proven, decided, lookup = self.stats.P, self.proven, self.decided, self.lookup
+        kind, kids = self.graph.kind, self.graph.kids
         for node in reversed(path):
-            pv = self.lookup(node)
+            pv = proven.get(node)
             if pv is None:
-                pv = self.derive(node)
+                pv = lookup(node)
+            if pv is None:
+                if node in decided:
+                    pv = decided[node]
+                elif kind[node] >= 0:  # a decision: worked out and kept as a dive would
+                    self.choices_at(node, kids[node] or self.graph.children(node), kind[node])
+                    pv = decided.get(node)
+                else:
+                    pv = self.derive(node)
                 if pv is None:
                     return
-                self.proven[node] = pv
+                proven[node] = pv
+                self._proved(node)
             P[node] = pv[0]
+
+    def _proved(self, i):
+        """Node ``i`` was just proven: the kept choices of the decisions above it are worked out again."""
+        parents = self._parents.get(i)
+        if parents:
+            open_, decided = self.open, self.decided
+            for p in parents:
+                open_.pop(p, None)
+                decided.pop(p, None)
 
     def forget(self, i):
         """Node ``i`` left the tree: its proof goes, and every proof derived through the dice is worked out again."""
         self.proven.pop(i, None)
         self.derived.clear()
         self._looked.clear()
+        self.open.clear()
+        self.decided.clear()
+        self._era += 1
 
     def _best(self, pv, k):
         """Whether proof ``pv`` gives player ``k`` the best payoff there is."""
@@ -546,6 +584,48 @@ class Solver:
         keep_best = top[0][k] > self.low
         open_ = tuple(c for c, pv in zip(kids, proofs) if pv is None or (keep_best and c == best))
         return open_ or (best,)
+
+    def choices_at(self, d, kids, k):
+        """``choices(kids, k)`` at decision node ``d`` (its children ``kids``), kept in ``open`` with ``derive(d)``.
+
+        One pass over the children's proofs works out both; they stay in
+        ``open`` and ``decided`` until a child of ``d`` is proven (``_proved``),
+        a proof is forgotten, or the proofs start comparing by their exact
+        values: a dive reads them again without looking at the children.
+        """
+        era = self._era
+        lookup = self.lookup
+        proofs = [lookup(child) for child in kids]
+        shortcut, best_of, above = self.shortcut, self._best, self._above
+        best = top = None
+        unproven = False
+        for child, pv in zip(kids, proofs):
+            if pv is None:
+                unproven = True
+            elif shortcut and best_of(pv, k):
+                best, top, unproven = child, pv, False
+                open_ = (child,)
+                break
+            elif top is None or above(pv, top, k):
+                best, top = child, pv
+        else:
+            if best is None:
+                open_ = kids
+            else:
+                keep_best = top[0][k] > self.low
+                open_ = tuple(c for c, pv in zip(kids, proofs) if pv is None or (keep_best and c == best)) or (best,)
+        if era == self._era:
+            self.open[d] = open_
+            self.decided[d] = None if unproven else top
+            if d not in self._parents.get(kids[0], ()):
+                parents = self._parents
+                for child in kids:
+                    known = parents.get(child)
+                    if known is None:
+                        parents[child] = [d]
+                    elif d not in known:
+                        known.append(d)
+        return open_
 
     def open_positions(self, kids, k) -> tuple:
         """The positions in ``kids`` of ``choices(kids, k)``: exactly ``phases.open_children``'s indices."""
@@ -1081,6 +1161,7 @@ def dives(
     rnd = rng.random
     solving = solver is not None
     lookup = solver.lookup if solving else None
+    open_get, proven_get = (solver.open.get, solver.proven.get) if solving else (None, None)
     compiled = rollout is None and compiled_playouts and not raving
     off = _finisher(g, rng) if compiled else None
     key_rule = mode if K is not None and not expectimax else 0  # 1 or 2: the counting loop keeps the keys
@@ -1107,19 +1188,16 @@ def dives(
         groups[root_mover].append(root)
         if track:
             path = [root]
-            on_path = {root}
-            movers = [root_mover]
+            if repeats:
+                on_path = {root}
+            if expectimax:
+                movers = [root_mover]
         exact, fresh = None, False
         if raving:
             chosen.clear()
             keys.clear()
         ni = N[i]
-        while True:
-            if pv is not None:  # a proven node ends the dive (stored by the backup if it is new)
-                res, last, exact = pv[1], None, pv[0]
-                if ni is None:
-                    N[i] = 0
-                break
+        while pv is None:  # (a proven node ends the dive: ``pv`` is its proof)
             if ni is None:  # a new node: one playout from it; the backup counts it from 0
                 if compiled:
                     res, raw, last = finish(g, i, rnd, rng, off)
@@ -1155,7 +1233,9 @@ def dives(
                 options = kids_[d] or _children_of(g, stats, d)
             if filtering:  # the solver's choice, then the bounds'
                 if solving:
-                    options = solver.choices(options, k)
+                    if kind[i] >= 0:
+                        d = i
+                    options = open_get(d) or solver.choices_at(d, options, k)
                 if bounding:
                     options = bounds.choices(options, k)
             if root_rule is not None and i == root and kind[root] >= 0 and len(options) > 1:  # the root rule
@@ -1201,18 +1281,24 @@ def dives(
             else:
                 i = options[0] if len(options) == 1 else select(options, stats, ni)
             if track:
-                if repeats and i in on_path:  # back to a state of this dive: one playout from it ends the dive
-                    (res, raw), last = _play_out(g, i, rng, rollout, keys if raving else None), None
-                    break
+                if repeats:
+                    if i in on_path:  # back to a state of this dive: one playout from it ends the dive
+                        (res, raw), last = _play_out(g, i, rng, rollout, keys if raving else None), None
+                        break
+                    on_path.add(i)
                 path.append(i)
-                on_path.add(i)
-                movers.append(k)
-                if solving:
-                    pv = lookup(i)
+                if expectimax:
+                    movers.append(k)
+                if solving:  # every child of the decision was looked up: its proof, if any, is in ``proven``
+                    pv = proven_get(i)
                 if bounding and pv is None:
                     pv = bounds.solved(i)
             groups[k].append(i)
             ni = N[i]
+        else:  # a proven node ended the dive (stored by the backup if it is new)
+            res, last, exact = pv[1], None, pv[0]
+            if ni is None:
+                N[i] = 0
         # back up: each mover's result to its nodes at once (the loop written per rule: its key follows the counts)
         for m, nodes in by_mover:
             if not nodes:
