@@ -59,22 +59,23 @@ format_choices(labels, [p for _, p in choice_hints(optimal_play_table(), box, ro
 # => ('  1) flip 7    win 0.0437', '  2) flip 1 6  win 0.0172', '  3) flip 3 4  win 0.0186')
 
 # %%
-# The whole loop takes its input and output as functions, so a script can play it.
-from fnmcts.cli.shut_the_box import interactive_play
+# The whole loop, `fnmcts play`'s one loop for every game, takes its input and output as
+# functions, so a script can play it. The box comes from the game's `render`, the end from its
+# `end_text`; the dice are drawn from the generator.
+from fnmcts.cli.play import interactive_game
 
 answers = iter(["1"] * 20)
 shown = []
-summary = interactive_play(game, make_rng(10), read=lambda prompt: next(answers), write=shown.append,
-                           render=lambda s: render_box(s["box"] if hasattr(s, "get") else s))
+summary = interactive_game(game, None, make_rng(10), human=0, read=lambda prompt: next(answers), write=shown.append)
 summary
 # => {'games': 1, 'wins': 0, 'losses': 1, 'stopped': None}
 shown[:3]
-# => ['1 2 3 4 5 6 7 8 9', '  1) flip 7', '  2) flip 1 6']
+# => ['box   1 2 3 4 5 6 7 8 9   roll 7', '  1) flip 7', '  2) flip 1 6']
 
 # %%
 # End of input stops the game cleanly; the summary says so.
 def no_more_input(prompt):
     raise EOFError
 
-interactive_play(game, make_rng(9), read=no_more_input, write=shown.append, render=str)
+interactive_game(game, None, make_rng(9), human=0, read=no_more_input, write=shown.append)
 # => {'games': 0, 'wins': 0, 'losses': 0, 'stopped': 'end of input'}

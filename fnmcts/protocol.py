@@ -154,6 +154,16 @@ method or hook                         what it gives, and who reads it
 ``agents()``                           the game's own agents, name -> factory
                                        (Pig's ``hold-at-20``; default: none).
                                        Read by: fnmcts.cli
+``end_text(state)``                    how a finished game of one player ended,
+                                       said to the person who played it (Shut the
+                                       Box: "no levers add up to 3: you lose";
+                                       default: none, "You win." or "You lose.").
+                                       Read by: fnmcts.cli
+``score(state)``                       a finished game's score as a person counts
+                                       it, listed by ``play`` when the payoffs are
+                                       graded (Shut the Box: the levers left, lower
+                                       is better; default: none, the payoff).
+                                       Read by: fnmcts.cli
 =====================================  =============================================
 
 **What payoffs mean.** A payoff is a number, not a verdict: every algorithm

@@ -42,8 +42,9 @@ DYNAMIC = {
     ("cli/_board.py", "_nim_game"): "the fields of the dataclass of the game a Q table was trained on",
 }
 
-# names read from one game alone, in that game's own command-line module (the CLI by verb will drop them)
-GAME_SPECIFIC = {("cli/shut_the_box.py", "score"): "Shut the Box's score of a finished box"}
+# names read from one game alone, in that game's own command-line module (none left: Shut the Box's score
+# is the protocol's ``score`` hook, read by the one play loop)
+GAME_SPECIFIC: dict = {}
 
 
 def _public_module(path: Path, root: Path) -> str:

@@ -136,6 +136,51 @@ def test_a_record_is_immutable():
     assert rec.set("draw", 1) == record(3, 4, draw=1) and rec == record(3, 4)
 
 
+_FIELD_VALUES = {
+    "draw": st.integers(1, 50),
+    "score": st.floats(0, 100, allow_nan=False),
+    "value": st.floats(0, 1, allow_nan=False),
+    "proven": st.tuples(st.integers(-1, 1), st.integers(-1, 1)),
+    "amaf": st.dictionaries(st.tuples(st.integers(0, 1), st.integers(0, 5)),
+                            st.tuples(st.integers(1, 9), st.floats(0, 9, allow_nan=False)), max_size=3).map(pmap),
+    "bounds": st.tuples(st.integers(-1, 1), st.integers(-1, 1)),
+    "graph": st.tuples(st.floats(0, 9, allow_nan=False), st.just(())),
+}
+
+
+@st.composite
+def _record_fields(draw):
+    fields = {"win": draw(st.integers(0, 100)), "loss": draw(st.integers(0, 100))}
+    for key in draw(st.sets(st.sampled_from(sorted(_FIELD_VALUES)))):
+        fields[key] = draw(_FIELD_VALUES[key])
+    return fields
+
+
+@given(_record_fields())
+def test_a_record_made_by_the_engine_is_the_record_of_its_fields(fields):
+    # the engine makes records through ``Record._of`` (a sibling class filled and turned into a
+    # Record); each must be the very record ``Record(**fields)`` makes: class, items, hash, reads,
+    # repr, pickle, and as immutable
+    import pickle
+
+    from fnmcts.mcts._records import Record as _Record
+
+    made = _Record._of(fields["win"], fields["loss"], fields.get("draw"), fields.get("score"), fields.get("value"),
+                       fields.get("proven"),
+                       None if not {"amaf", "bounds", "graph"} & set(fields)
+                       else (fields.get("amaf"), fields.get("bounds"), fields.get("graph")))
+    given_ = _Record(**fields)
+    assert type(made) is type(given_) and type(made).__name__ in ("Record", "_RecordX")
+    assert made == given_ == fields and dict(made) == fields and hash(made) == hash(pmap(fields))
+    assert all(made[key] == value and made.get(key) == value and key in made for key, value in fields.items())
+    assert repr(made) == repr(given_) and len(made) == len(fields)
+    assert pickle.loads(pickle.dumps(made)) == made
+    with pytest.raises(AttributeError, match="immutable"):
+        made.win = 1
+    with pytest.raises(AttributeError, match="immutable"):
+        made._w = 1
+
+
 @pytest.mark.parametrize("hash_seed", ["0", "1", "4", "12345"])
 def test_records_list_win_first_whatever_the_string_hashing(hash_seed):
     import os

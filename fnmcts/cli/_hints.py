@@ -1,11 +1,15 @@
-"""Hints in the play loop: the move an agent would play, or every move's exact value from the solver.
+"""Hints in the play loop: the move an agent would play, or every move's exact value.
 
 ``make_hint(game, name, agent_factory, limit)`` gives ``hint(state, moves) -> lines``
-for ``fnmcts play GAME --hints NAME``: ``solver`` solves the game exactly once
-(``fnmcts.exact.solve``, at most ``limit`` states) and shows, before the
-person moves, the value of every move for the player to move (as a chance of
-winning when the game pays only wins and losses); any agent's name shows the
-move that agent would play there. Nothing here names a game.
+for ``fnmcts play GAME --hints NAME``: ``solver`` (or ``optimal``) solves the
+game exactly once (``fnmcts.exact.solve``, at most ``limit`` states) and shows,
+before the person moves, the value of every move for the player to move with
+optimal play afterwards (as a chance of winning when the game pays only wins
+and losses); ``random`` the same with random play afterwards
+(``fnmcts.exact.evaluate_policy``); any other agent's name shows the move that
+agent would play there. A value hint also gives ``hint.values(state, moves)``,
+one text a move, which the play loop shows beside each numbered choice, and
+``hint.title``, the line that says what they are. Nothing here names a game.
 """
 
 from __future__ import annotations
@@ -15,10 +19,13 @@ from fractions import Fraction
 from ..protocol import describe_move, payoff_range
 from ._agents import agent_names
 
-__all__ = ["HINT_SOLVER", "add_hints", "make_hint", "solver_hint", "agent_hint"]
+__all__ = ["HINT_SOLVER", "VALUE_HINTS", "add_hints", "make_hint", "solver_hint", "agent_hint"]
 
 HINT_SOLVER = "solver"
-"""The name of the exact solver's hints (every move's value); any other name is an agent's."""
+"""The name of the exact solver's hints (every move's value)."""
+
+VALUE_HINTS = {"solver": "optimal", "optimal": "optimal", "random": "random"}
+"""The hints that show every move's exact value, and the play afterwards they assume; any other name is an agent's."""
 
 
 def _shown(value, low, high, kind: str) -> str:
@@ -40,8 +47,13 @@ def _shown(value, low, high, kind: str) -> str:
     return f"{float(value):.4g}"
 
 
-def solver_hint(game, solution):
+def solver_hint(game, solution, play: str = "optimal"):
     """``hint(state, moves) -> lines``: each move's exact value for the player to move, the best marked.
+
+    ``solution`` holds the values with ``play`` afterwards (``'optimal'``: the
+    solver's; ``'random'``: ``evaluate_policy``'s of random play). The hint's
+    ``values(state, moves)`` gives one short text a move (``'win 0.2500'``),
+    and its ``title`` says what they are.
 
     >>> from fnmcts.exact import solve
     >>> from fnmcts.games import Nim
@@ -49,6 +61,8 @@ def solver_hint(game, solution):
     >>> hint = solver_hint(game, solve(game))
     >>> hint(game.start(), game.possible_moves(game.start()))
     ["hint (exact solver), the mover's chance of winning after each move: take 1: win (best), take 2: loss, take 3: loss"]
+    >>> hint.values(game.start(), game.possible_moves(game.start())), hint.title
+    (['win 1.0000', 'win 0.0000', 'win 0.0000'], "hints: each move's exact chance of winning with optimal play afterwards")
     >>> from fnmcts.games import TicTacToe
     >>> ttt = TicTacToe()
     >>> after = ttt.play(ttt.play(ttt.start(), 4), 1)   # X in the centre, O on an edge: X wins, but not from 7
@@ -58,18 +72,32 @@ def solver_hint(game, solution):
     low, high = (Fraction(x) for x in payoff_range(game))
     ends = {Fraction(x) for s in solution if game.to_move(s) is None for x in game.payoff(s)}
     kind = "wins" if ends <= {low, high} else "draws" if ends <= {low, (low + high) / 2, high} else "payoffs"
+    what = {"wins": "the mover's chance of winning", "draws": "the mover's result"}.get(kind, "the mover's payoff")
+    who = "exact solver" if play == "optimal" else f"exact, {play} play afterwards"
+
+    def scored(state, moves):
+        player = game.to_move(state)
+        return [Fraction(solution[game.play(state, move)][player]) for move in moves]
 
     def hint(state, moves):
-        player = game.to_move(state)
-        values = [solution[game.play(state, move)][player] for move in moves]
+        values = scored(state, moves)
         best = max(values)
         shown = [
             f"{describe_move(game, state, move)}: {_shown(v, low, high, kind)}" + (" (best)" if v == best else "")
             for move, v in zip(moves, values)
         ]
-        what = {"wins": "the mover's chance of winning", "draws": "the mover's result"}.get(kind, "the mover's payoff")
-        return [f"hint (exact solver), {what} after each move: " + ", ".join(shown)]
+        return [f"hint ({who}), {what} after each move: " + ", ".join(shown)]
 
+    def values(state, moves):
+        if kind == "wins":
+            return [f"win {float((v - low) / (high - low)):.4f}" for v in scored(state, moves)]
+        if kind == "draws":
+            return [_shown(v, low, high, kind) for v in scored(state, moves)]
+        return [f"payoff {float(v):.4g}" for v in scored(state, moves)]
+
+    hint.values = values
+    noun = what.replace("the mover's ", "")
+    hint.title = f"hints: each move's exact {noun} with {play} play afterwards"
     return hint
 
 
@@ -94,19 +122,28 @@ def agent_hint(game, name: str, agent, rng):
 def make_hint(game, name, build, rng, *, limit=None, start=None):
     """The hint of ``--hints name`` on ``game`` (``None``: no hints); ``build(name)`` makes an agent.
 
-    The solver's hints solve the game from ``start`` (default: the start) once, at most ``limit`` states.
+    The value hints (``VALUE_HINTS``) solve the game from ``start`` (default:
+    the start) once, at most ``limit`` states: ``solver`` and ``optimal`` with
+    optimal play afterwards, ``random`` with random play.
 
     >>> from fnmcts.games import Nim
     >>> from fnmcts.rng import make_rng
     >>> make_hint(Nim(), None, None, make_rng(1)) is None
     True
+    >>> game = Nim(heap=3, misere=False)
+    >>> make_hint(game, "random", None, make_rng(1)).values(game.start(), (1, 2, 3))
+    ['win 0.5000', 'win 0.0000', 'win 1.0000']
     """
     if name is None or name == "none":
         return None
-    if name == HINT_SOLVER:
-        from ..exact import solve
+    start = game.start() if start is None else start
+    if name in VALUE_HINTS:
+        from ..exact import evaluate_policy, random_policy, solve
 
-        return solver_hint(game, solve(game, game.start() if start is None else start, limit=limit))
+        play = VALUE_HINTS[name]
+        if play == "optimal":
+            return solver_hint(game, solve(game, start, limit=limit))
+        return solver_hint(game, evaluate_policy(game, random_policy, start, opponent=random_policy, limit=limit), play)
     return agent_hint(game, name, build(name), rng)
 
 
@@ -121,6 +158,7 @@ def add_hints(parser, kind: str = "any") -> None:
     """
     parser.add_argument(
         "--hints", default=None, metavar="NAME",
-        help=f"before each of your moves: {HINT_SOLVER} (every move's exact value) or the move of an agent: "
-        f"{', '.join(agent_names(kind))} (default: no hints)",
+        help="before each of your moves: solver or optimal (every move's exact value with optimal play afterwards), "
+        f"random (the same with random play afterwards), or the move of an agent: "
+        f"{', '.join(n for n in agent_names(kind) if n not in VALUE_HINTS)} (default: no hints)",
     )

@@ -14,7 +14,7 @@ from ..protocol import (
 )
 from ..limits import STATE_LIMIT
 from ..rng import make_rng
-from ._hints import HINT_SOLVER, add_hints, make_hint
+from ._hints import VALUE_HINTS, add_hints, make_hint
 from ._common import (
     CliError,
     add_force,
@@ -100,7 +100,7 @@ def _move_json(move):
 
 def _move(args):
     helper = getattr(args, "hints", None)
-    names = (args.ai,) if helper in (None, "none", HINT_SOLVER) else (args.ai, helper)
+    names = (args.ai,) if helper in (None, "none", *VALUE_HINTS) else (args.ai, helper)
     _check_agents(args, args.game, names)
     game, state, q_ai = _nim_game(args, names, args.state)
     if game.to_move(state) is None:

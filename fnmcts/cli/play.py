@@ -17,9 +17,11 @@ from ..protocol import (
     sample_outcome,
     transcript_line,
 )
+from ..games.shut_the_box import format_choices, parse_choice
 from ..limits import STATE_LIMIT
 from ..rng import make_rng
-from ._hints import HINT_SOLVER, add_hints, make_hint
+from ..games import GAMES
+from ._hints import VALUE_HINTS, add_hints, make_hint
 from ._common import (
     add_force,
     add_seed,
@@ -43,7 +45,7 @@ __all__ = ["register", "interactive_game", "interactive_nim", "parse_human_move"
 
 
 def register(cli) -> None:
-    """Add ``fnmcts play GAME`` for every two-player game of ``fnmcts.games.GAMES`` to ``cli``.
+    """Add ``fnmcts play GAME`` for every game of one or two players of ``fnmcts.games.GAMES`` to ``cli``.
 
     >>> from ._parser import Cli
     >>> cli = Cli()
@@ -71,6 +73,15 @@ def register(cli) -> None:
         add_force(p)
         add_seed(p)
         p.set_defaults(handler=_play)
+    for kind in sorted(name for name, game in GAMES.items() if getattr(game, "num_players", None) == 1):
+        p = cli.game_command("play", kind, f"play {kind} alone (type a choice's number; Ctrl-D stops)", _PLAY_HELP)
+        _game_options(p, kind)
+        p.add_argument("--games", type=positive_count, default=1, metavar="N", help="how many games (default 1)")
+        add_hints(p, kind)
+        _agent_options(p, q_table=False)
+        add_force(p)
+        add_seed(p)
+        p.set_defaults(handler=_play, ai=None, human=0)
 
 
 # -- interactive play -------------------------------------------------------------------
@@ -120,21 +131,64 @@ def _winner(payoff) -> int | None:
     return 1 if payoff[0] > payoff[1] else 2
 
 
+def _choose(game, state, moves, read, write):
+    """The move the person picks from the numbered list (or types as written); bad input: the message, then again."""
+    while True:
+        text = read(f"choose 1-{len(moves)}: ")
+        try:
+            return parse_human_move(game, state, text)
+        except ValueError:
+            try:
+                return moves[parse_choice(text, len(moves))]  # a number out of range: its own message
+            except ValueError as error:
+                write(str(error))
+
+
+def _end(game, state, human: int, alone: bool) -> tuple:
+    """``(outcome, line)`` of a finished game: 'wins', 'losses' or 'draws' for the person, and what is said."""
+    payoff = game.payoff(state)
+    if alone:
+        outcome = "wins" if _alone(game, payoff) == 1 else "losses"
+        told = getattr(game, "end_text", None)
+        if told is not None:
+            return outcome, told(state)
+        scored = "" if payoff_range(game) == (0, 1) else f" You score {_score(game, state)}."
+        return outcome, ("You win." if outcome == "wins" else "You lose.") + scored
+    winner = _winner(payoff)
+    if winner is None:
+        return "draws", result_line(None) + " It is a draw."
+    outcome = "wins" if winner == human + 1 else "losses"
+    return outcome, result_line(winner) + (" You win." if outcome == "wins" else " You lose.")
+
+
+def _score(game, state):
+    """A finished game's score as a person counts it: the game's ``score`` hook, else player 1's payoff."""
+    own = getattr(game, "score", None)
+    return own(state) if own is not None else game.payoff(state)[0]
+
+
 def interactive_game(game, agent, rng, *, human: int, read, write, games: int = 1, hint=None) -> dict:
     """Play ``games`` games of ``game``: the person is player ``human + 1``, ``agent`` the other one if there are two.
 
     One loop for a game of one player (``agent`` unused; a win is the best
     payoff there is) or two. ``hint(state, moves)``, if given, returns lines
     shown before each of the person's choices (``fnmcts.cli._hints``: an
-    agent's move, or every move's exact value).
+    agent's move, or every move's exact value; a value hint's ``values`` go
+    beside the numbered choices).
 
     ``read(prompt)`` returns a typed line (``EOFError`` at end of input,
     ``KeyboardInterrupt`` on Ctrl-C); ``write(text)`` shows one. The position
-    is shown with the game's ``render`` hook before each of the person's moves,
-    the moves with ``transcript_line``; a move is read with ``parse_move``, and
-    invalid input gets the hook's message and the prompt again; a forced move
-    is played without asking. Returns the summary: games, wins, losses, draws,
-    and why it stopped early (``None`` when all games were played).
+    is shown with the game's ``render`` hook before each of the person's moves.
+    A game whose moves are typed as written (its own ``parse_move``: Nim's
+    number taken, a cell of tic-tac-toe) prompts "Your move: "; any other lists
+    its moves numbered, one a line, and prompts "choose 1-N: " (a number or the
+    move as written). Invalid input gets its message and the prompt again; a
+    forced move is played without asking. In a game of two the moves are told
+    with ``transcript_line``; a game of one shows its position alone (the
+    person's moves and the dice are in it), and at the end its ``end_text``
+    hook, if it has one. Returns the summary: games, wins, losses, draws (two
+    players), the scores (one player, graded payoffs: the ``score`` hook) and
+    why it stopped early (``None`` when all games were played).
 
     >>> from fnmcts.agents import perfect_agent
     >>> from fnmcts.games import TicTacToe
@@ -143,11 +197,35 @@ def interactive_game(game, agent, rng, *, human: int, read, write, games: int = 
     ...                            read=lambda prompt: next(answers), write=lines.append)
     >>> summary, lines[-1]
     ({'games': 1, 'wins': 0, 'losses': 0, 'draws': 1, 'stopped': None}, 'Nobody wins. It is a draw.')
+
+    Shut the Box, the tutorial's transcript (the dice drawn from ``rng``):
+
+    >>> from fnmcts.games import ShutTheBox
+    >>> lines, answers = [], iter(["flip 3 4", "9", "1", "1", "1", "1"])
+    >>> interactive_game(ShutTheBox(), None, make_rng(10), human=0, read=lambda prompt: next(answers), write=lines.append)
+    {'games': 1, 'wins': 0, 'losses': 1, 'stopped': None}
+    >>> print("\\n".join(lines[:11]))
+    box   1 2 3 4 5 6 7 8 9   roll 7
+      1) flip 7
+      2) flip 1 6
+      3) flip 2 5
+      4) flip 3 4
+      5) flip 1 2 4
+    box   1 2 _ _ 5 6 7 8 9   roll 7
+      1) flip 7
+      2) flip 1 6
+      3) flip 2 5
+    9 is not a choice: please type a number from 1 to 3
+    >>> lines[-2:]
+    ['box   _ 2 _ _ _ _ _ 8 _   roll 9', 'no levers add up to 9: you lose']
     """
-    summary = {"games": 0, "wins": 0, "losses": 0, "draws": 0, "stopped": None}
-    family = _family(game_name(game))
     alone = getattr(game, "num_players", 2) == 1
+    graded = alone and payoff_range(game) != (0, 1)
+    summary = {"games": 0, "wins": 0, "losses": 0, **({} if alone else {"draws": 0}), **({"scores": []} if graded else {}),
+               "stopped": None}
+    family = _family(game_name(game))
     numbered = _numbered(game)
+    values = getattr(hint, "values", None) if numbered else None
     intro = f"You are {_player_name(game, human)}" if not alone else "You play alone"
     if family.rule is not None:
         intro += f"; {family.rule(game)}"
@@ -155,54 +233,63 @@ def interactive_game(game, agent, rng, *, human: int, read, write, games: int = 
         for number in range(1, games + 1):
             if games > 1:
                 write(f"-- game {number} of {games}")
-            write(f"{intro}.")
+            if not alone or family.rule is not None:
+                write(f"{intro}.")
             state, memory = game.start(), initial_memory(agent)
             while game.to_move(state) is not None:
                 player = game.to_move(state)
-                moves = game.possible_moves(state)
-                if player == human and len(moves) == 1:
-                    write(render(game, state))
-                    write(f"only one choice: {describe_move(game, state, moves[0])}")
-                    move = moves[0]
-                elif player == human:
+                moves = game.possible_moves(state) if player is not CHANCE else ()
+                if player == human:
                     write(render(game, state))
                     if numbered:
-                        write("   ".join(f"{i}: {describe_move(game, state, m)}" for i, m in enumerate(moves, 1)))
-                    for line in hint(state, moves) if hint is not None else ():
+                        labels = [describe_move(game, state, m) for m in moves]
+                        for line in format_choices(labels) if values is None else _beside(labels, values(state, moves)):
+                            write(line)
+                    for line in hint(state, moves) if hint is not None and values is None else ():
                         write(line)
-                    while True:
-                        try:
-                            move = parse_human_move(game, state, read("Your move: "))
-                            break
-                        except ValueError as error:
-                            write(str(error))
+                    if len(moves) == 1:
+                        write(f"only one choice: {describe_move(game, state, moves[0])}")
+                        move = moves[0]
+                    elif numbered:
+                        move = _choose(game, state, moves, read, write)
+                    else:
+                        move = _typed(game, state, read, write)
                 elif player is CHANCE:  # dice or cards: drawn, then shown in the transcript
                     move = sample_outcome(game, state, rng)
                 else:
                     move, memory = agent_move(agent, game, state, rng, memory)
                 after = game.play(state, move)
-                write(transcript_line(game, player, move, after))
+                if not alone:  # a game of one shows its next position, which holds the move and the dice
+                    write(transcript_line(game, player, move, after))
                 state = after
             if family.draws or alone:
                 write(render(game, state))
-            winner = _winner(game.payoff(state)) if not alone else _alone(game, game.payoff(state))
-            if winner is None:
-                write(result_line(None) + " It is a draw.")
-                outcome = "draws"
-            elif alone:
-                scored = "" if payoff_range(game) == (0, 1) else f" You score {game.payoff(state)[0]}."
-                write(("You win." if winner == 1 else "You lose.") + scored)
-                outcome = "wins" if winner == 1 else "losses"
-            else:
-                write(result_line(winner) + (" You win." if winner == human + 1 else " You lose."))
-                outcome = "wins" if winner == human + 1 else "losses"
+            outcome, line = _end(game, state, human, alone)
+            write(line)
             summary["games"] += 1
             summary[outcome] += 1
+            if graded:
+                summary["scores"].append(_score(game, state))
     except EOFError:
         summary["stopped"] = "end of input"
     except KeyboardInterrupt:
         summary["stopped"] = "interrupted"
     return summary
+
+
+def _typed(game, state, read, write):
+    while True:
+        try:
+            return parse_human_move(game, state, read("Your move: "))
+        except ValueError as error:
+            write(str(error))
+
+
+def _beside(labels, texts) -> list:
+    """Numbered choices, each with its hint in a column: ``  1) flip 7    win 0.0437``."""
+    width = max(map(len, labels), default=0)
+    return [f"{line.rstrip()}{' ' * (width - len(label))}  {text}" for line, label, text in
+            zip(format_choices(labels), labels, texts)]
 
 
 def interactive_nim(game, agent, rng, *, human: int, read, write, games: int = 1) -> dict:
@@ -227,7 +314,7 @@ def interactive_nim(game, agent, rng, *, human: int, read, write, games: int = 1
 
 def _play(args):
     hints = getattr(args, "hints", None)
-    helpers = () if hints in (None, "none", HINT_SOLVER) else (hints,)
+    helpers = () if hints in (None, "none", *VALUE_HINTS) else (hints,)
     game, _, q_ai = _nim_game(args, (args.ai, *helpers))
     alone = getattr(game, "num_players", 2) == 1
     names = (*(() if alone else (args.ai,)), *helpers)
@@ -242,14 +329,19 @@ def _play(args):
         return build_agent(name, game, ai=q_ai, **_agent_args(args))
 
     hint = make_hint(game, hints, build, rng, limit=None if args.force else STATE_LIMIT)
+    if getattr(hint, "title", None) is not None and _numbered(game):  # the values go beside the choices: say what they are
+        print(hint.title)
     summary = interactive_game(
         game, agent, rng, human=args.human, read=read_line, write=print, games=args.games, hint=hint
     )
     if summary["stopped"]:
         print()  # the prompt or ^C left the cursor mid-line
     text = f"games {summary['games']}, wins {summary['wins']}, losses {summary['losses']}"
-    if getattr(game, "num_players", 2) != 1 and _family(game_name(game)).draws or summary["draws"]:
+    if getattr(game, "num_players", 2) != 1 and _family(game_name(game)).draws or summary.get("draws"):
         text += f", draws {summary['draws']}"
+    if summary.get("scores"):
+        scores = summary["scores"]
+        text += f", scores {' '.join(str(x) for x in scores)} (mean {sum(scores) / len(scores):.4g})"
     if summary["stopped"]:
         text += f"; stopped ({summary['stopped']}), the game in progress is not counted"
     print(text)

@@ -1,24 +1,24 @@
-"""``fnmcts play|solve shut-the-box``: interactive play with hints, and the exact solve.
+"""``fnmcts solve shut-the-box``: the exact solve; the rules' options of the Shut the Box commands.
 
-The best-move (or look-up) table written to a file is ``fnmcts table
-shut-the-box`` (``fnmcts.cli.shut_the_box_table``).
+``fnmcts play shut-the-box`` plays in the one loop of every game
+(``fnmcts.cli.play.interactive_game``: the box from the game's ``render``,
+the numbered flips, ``--hints random|optimal`` beside them, the end from its
+``end_text``). The best-move (or look-up) table written to a file is
+``fnmcts table shut-the-box`` (``fnmcts.cli.shut_the_box_table``).
 
-The interactive loop (``interactive_play``) is written against the game
-protocol and takes its input and output as functions, so it serves any game
-whose moves can be listed: a game supplies how to render a decision and,
-optionally, one hint (a win probability) per move.
+``interactive_play``, the second loop this module once held, is kept for one
+release with a ``DeprecationWarning``: use ``interactive_game``.
 """
 
 from __future__ import annotations
 
 import argparse
 from fractions import Fraction
-from functools import partial
 
-from ..games.shut_the_box import DICE_RULES, SCORINGS, ShutTheBox, format_choices, parse_choice, render_box
+from ..games.shut_the_box import DICE_RULES, SCORINGS, ShutTheBox, format_choices, parse_choice
 from ..protocol import CHANCE
 from ..rng import make_rng
-from ._common import CliError, add_json, add_seed, emit, positive_count, read_line
+from ._common import CliError, add_json, emit
 
 __all__ = [
     "register",
@@ -128,24 +128,6 @@ def register(cli) -> None:
     0
     """
     p = cli.game_command(
-        "play",
-        "shut-the-box",
-        "play Shut the Box: roll the dice, choose the levers to flip (type a choice's number; Ctrl-D stops)",
-        _PLAY_HELP,
-    )
-    p.add_argument(
-        "--hints",
-        choices=("none", "random", "optimal", "solver"),
-        default="none",
-        help="show each choice's exact win probability under random or optimal play afterwards "
-        "(solver: optimal, as on every game; default: none)",
-    )
-    p.add_argument("--games", type=positive_count, default=1, metavar="N", help="how many games to play (default 1)")
-    add_rules(p)
-    add_seed(p)
-    p.set_defaults(handler=_play)
-
-    p = cli.game_command(
         "solve",
         "shut-the-box",
         "the exact probability of winning Shut the Box, as a fraction and a decimal",
@@ -169,7 +151,11 @@ def interactive_play(
     game, rng, *, read, write, render, hints=None, describe_end=None, games: int = 1, won=None, score=None,
     hint_label: str = "win",
 ) -> dict:
-    """Play ``games`` games of ``game`` at a terminal; return the summary.
+    """Play ``games`` games of ``game`` at a terminal; return the summary (deprecated: ``fnmcts.cli.play.interactive_game``).
+
+    Kept for one release with a ``DeprecationWarning``; ``interactive_game``
+    is the one loop of ``fnmcts play`` (the game's ``render`` and ``end_text``
+    hooks instead of ``render`` and ``describe_end``, hints from ``--hints``).
 
     ``read(prompt)`` returns a line typed by the player (raising ``EOFError`` at
     the end of input, ``KeyboardInterrupt`` on Ctrl-C); ``write(text)`` shows a
@@ -183,14 +169,22 @@ def interactive_play(
     ``score(state)``, if given, scores each finished game (the summary lists
     them under ``scores``); ``hint_label`` names the hints (``'win'``).
 
+    >>> import warnings
     >>> from fnmcts.games.nim import Nim
     >>> answers, shown = iter(["x", "3", "1"]), []
-    >>> interactive_play(Nim(heap=5, max_take=3), make_rng(1), read=lambda prompt: next(answers),
-    ...                  write=shown.append, render=lambda state: f"heap {state}")
-    {'games': 1, 'wins': 0, 'losses': 1, 'stopped': None}
+    >>> with warnings.catch_warnings(record=True) as heard:
+    ...     warnings.simplefilter("always")
+    ...     summary = interactive_play(Nim(heap=5, max_take=3), make_rng(1), read=lambda prompt: next(answers),
+    ...                                write=shown.append, render=lambda state: f"heap {state}")
+    >>> summary, heard[0].category.__name__
+    ({'games': 1, 'wins': 0, 'losses': 1, 'stopped': None}, 'DeprecationWarning')
     >>> shown[4]
     "please type a number from 1 to 3, not 'x'"
     """
+    import warnings
+
+    warnings.warn("fnmcts.cli.shut_the_box.interactive_play is deprecated and goes in the next release: "
+                  "use fnmcts.cli.play.interactive_game, the one loop of fnmcts play", DeprecationWarning, stacklevel=2)
     summary = {"games": 0, "wins": 0, "losses": 0, "stopped": None}
     won = won or (lambda state: game.payoff(state)[0] > 0)
     if score is not None:
@@ -236,84 +230,6 @@ def interactive_play(
     except KeyboardInterrupt:
         summary["stopped"] = "interrupted"
     return summary
-
-
-def _summary_text(summary: dict) -> str:
-    text = f"games {summary['games']}, wins {summary['wins']}, losses {summary['losses']}"
-    if summary.get("scores"):
-        scores = summary["scores"]
-        text += f", scores {' '.join(str(x) for x in scores)} (mean {sum(scores) / len(scores):.4g})"
-    if summary["stopped"]:
-        text += f"; stopped ({summary['stopped']}), the game in progress is not counted"
-    return text
-
-
-def _render_shut_the_box(levers: int, state) -> str:
-    if isinstance(state, frozenset):
-        return f"box   {render_box(state, levers)}"
-    return f"box   {render_box(state['box'], levers)}   roll {state['roll']}"
-
-
-def _describe_end(state, game=None) -> str:
-    if isinstance(state, frozenset) and not state:
-        return "the box is shut: you win!"
-    lost = f"no levers add up to {state['roll']}"
-    if game is not None and game.scoring != "win":
-        return f"{lost}: you score {game.score(state)}"
-    return f"{lost}: you lose"
-
-
-def _hint_table(hints: str, game):
-    from ..tables import optimal_play_table, random_play_table
-
-    rules = {"levers": game.levers, "simplified": game.simplified, "dice": game.dice, "scoring": game.scoring}
-    if hints == "random":
-        return random_play_table(**rules)
-    if hints == "optimal":
-        return optimal_play_table(**rules)
-    return None
-
-
-def _hints(game, table):
-    """One hint per flip: the value of the box it leaves (under a score: the expected score, positive)."""
-    sign = 1 if game.scoring == "win" else -1
-
-    def hints(state, moves):
-        if isinstance(state, frozenset):  # the choice of dice has no box to look up
-            return None
-        return [sign * table[move] for move in moves]
-
-    return hints
-
-
-def _play(args):
-    game = game_of(args)
-    if args.hints == "solver":  # the exact solver's hints, as play GAME --hints solver gives them: optimal play
-        args.hints = "optimal"
-    table = _hint_table(args.hints, game)
-    hints = None if table is None else _hints(game, table)
-    rng = make_rng(args.seed)
-    scored = game.scoring != "win"
-    if args.hints != "none":
-        what = "expected score (lower is better)" if scored else "probability of winning"
-        print(f"hints: each choice's exact {what} with {args.hints} play afterwards")
-    summary = interactive_play(
-        game,
-        rng,
-        read=read_line,
-        write=print,
-        render=partial(_render_shut_the_box, game.levers),
-        hints=hints,
-        describe_end=partial(_describe_end, game=game),
-        games=args.games,
-        won=lambda state: isinstance(state, frozenset) and not state,
-        score=game.score if scored else None,
-        hint_label="score" if scored else "win",
-    )
-    if summary["stopped"] == "end of input":
-        print()
-    print(_summary_text(summary))
-    return 130 if summary["stopped"] == "interrupted" else 0
 
 
 # -- solve ---------------------------------------------------------------------------

@@ -511,6 +511,21 @@ class ShutTheBox(GameBase):
             return f"box   {render_box(state['box'], self.levers)}{roll}"
         return f"box   {render_box(state, self.levers)}"
 
+    def end_text(self, state) -> str:
+        """How a finished game ended, said to the person who played it: the box shut, or the roll no flip makes.
+
+        >>> game = ShutTheBox(levers=4)
+        >>> game.end_text(frozenset()), game.end_text(game.play(frozenset({4}), 3))
+        ('the box is shut: you win!', 'no levers add up to 3: you lose')
+        >>> ShutTheBox(levers=4, scoring="sum").end_text(game.play(frozenset({4}), 3))
+        'no levers add up to 3: you score 4'
+        """
+        box = state["box"] if isinstance(state, PMap) else state
+        if not box:
+            return "the box is shut: you win!"
+        lost = f"no levers add up to {state['roll']}" if isinstance(state, PMap) and "roll" in state else "no flip is left"
+        return f"{lost}: you score {self.score(state)}" if self.scoring != "win" else f"{lost}: you lose"
+
     def transcript_line(self, player, move, after) -> str:
         """A line of a game's transcript: the levers left up after a flip, or the dice chosen.
 
