@@ -29,6 +29,7 @@ def widened(monkeypatch):
 SEARCHING_VERBS = [
     ("search", "nim"), ("search", "shut-the-box"), ("move", "nim"),
     ("move", "any"), ("play", "tic-tac-toe"), ("play", "any"), ("tournament", "pig"), ("tournament", "any"),
+    ("explore", "nim"), ("plot", "nim"),
 ]
 
 
@@ -39,6 +40,20 @@ def test_a_field_added_to_search_options_is_a_flag_of_every_searching_verb(capsy
     flat = " ".join(out.split())
     assert "--depth-cap N" in flat and "the deepest a dive goes (default 12)" in flat
     assert "--widen, --no-widen" in flat and "progressive widening (default off)" in flat
+
+
+def test_the_new_flag_reaches_explore_s_trace_beside_the_tutorial_s_defaults(capsys, widened, monkeypatch, tmp_path):
+    seen = {}
+
+    def trace(game, state, n, rng, **options):
+        seen.update(options)
+        raise ValueError("traced")
+
+    monkeypatch.setattr("fnmcts.cli.explore.trace", trace)
+    code, _, err = run(capsys, "explore", "nim", "--iterations", "5", "--depth-cap", "3", "-o", str(tmp_path / "p.html"))
+    assert code != 0 and "traced" in err
+    assert {k: seen.get(k) for k in ("depth_cap", "rule", "backup", "solver")} == {
+        "depth_cap": 3, "rule": "tutorial", "backup": "mean", "solver": False}
 
 
 def test_without_the_field_there_is_no_flag(capsys):

@@ -5,25 +5,27 @@ writes the page (one self-contained HTML file: no server, no network). GAME is
 a built-in game, ``openspiel:NAME(params)`` or a game of your own as
 ``module:attribute``. The ``--vs-*`` options add a second trace from the same
 seed with another rule, constant, backup or solver setting, and the page shows
-the first dive whose path differs.
+the first dive whose path differs. The search flags are ``fnmcts.mcts.SearchOptions``'
+fields, as on every verb that searches (``fnmcts.cli._search_flags``); explore's
+defaults are the tutorial's (``TUTORIAL``: its ucb, the mean backup, no solver).
 """
 
 from __future__ import annotations
 
-import math
+import argparse
 import sys
-from functools import partial
 
 from ..files import claim_target
 from ..limits import TooLarge
-from ..mcts import EXACT_STATES, PAGE_DIVES, explore_page, trace, ucb, ucb1
+from ..mcts import BACKUPS, EXACT_STATES, PAGE_DIVES, explore_page, trace
 from ..protocol import check_reachable, parse_state
 from ..rng import make_rng, resolve_seed
-from ._common import CliError, add_force, add_json, add_seed, count, emit, positive_count, progress_bar
+from ._common import CliError, add_force, add_json, add_seed, count, emit, non_negative_number, positive_count, progress_bar
+from ._search_flags import SEARCH_RULES, add_search_options, search_flag_names, search_flags
 from ._games import resolve_game
 from .table import write_text_atomically
 
-__all__ = ["register", "search_options"]
+__all__ = ["register", "trace_options", "TUTORIAL"]
 
 DEFAULT_DIVES = 200
 
@@ -35,8 +37,8 @@ def register(cli) -> None:
     >>> cli = Cli()
     >>> register(cli)
     >>> args = cli.parser.parse_args(["explore", "tic-tac-toe", "--seed", "1", "--vs-rule", "ucb1", "-o", "p.html"])
-    >>> args.spec, args.iterations, args.rule, args.vs_rule, args.output
-    ('tic-tac-toe', 200, 'tutorial', 'ucb1', 'p.html')
+    >>> args.spec, args.iterations, args.rule, args.vs_rule, args.output  # rule unset: the tutorial's, as trace_options fills in
+    ('tic-tac-toe', 200, None, 'ucb1', 'p.html')
     """
     p = cli.spec_command(
         "explore",
@@ -47,17 +49,14 @@ def register(cli) -> None:
     p.add_argument("--iterations", type=count, default=DEFAULT_DIVES, metavar="N",
                    help=f"dives of the search (default {DEFAULT_DIVES})")
     add_seed(p)
-    p.add_argument("--rule", choices=("tutorial", "ucb1"), default="tutorial",
-                   help="the selection rule: the tutorial's ucb (default) or UCB1")
-    p.add_argument("--z", type=float, default=None, metavar="Z", help="z of the tutorial's ucb (default 2)")
-    p.add_argument("--c", type=float, default=None, metavar="C", help="c of UCB1 (default sqrt 2)")
-    p.add_argument("--backup", choices=("mean", "expectimax"), default="mean", help="how results go back up (default mean)")
-    p.add_argument("--solver", action="store_true", help="MCTS-Solver: prove exact values as the search goes")
-    p.add_argument("--vs-rule", choices=("tutorial", "ucb1"), default=None,
+    add_search_options(p)  # every field of SearchOptions, as on every verb that searches; the tutorial's defaults here
+    p.add_argument("--solver", dest="solver", action="store_const", const=True,
+                   help="MCTS-Solver: prove exact values as the search goes (off by default here, as in the tutorial)")
+    p.add_argument("--vs-rule", choices=SEARCH_RULES, default=None,
                    help="a second trace, from the same seed, with this rule")
-    p.add_argument("--vs-z", type=float, default=None, metavar="Z", help="a second trace with this z")
-    p.add_argument("--vs-c", type=float, default=None, metavar="C", help="a second trace with this c")
-    p.add_argument("--vs-backup", choices=("mean", "expectimax"), default=None,
+    p.add_argument("--vs-z", type=non_negative_number, default=None, metavar="Z", help="a second trace with this z")
+    p.add_argument("--vs-c", type=non_negative_number, default=None, metavar="C", help="a second trace with this c")
+    p.add_argument("--vs-backup", choices=tuple(BACKUPS), default=None,
                    help="a second trace with this backup")
     p.add_argument("--vs-solver", choices=("on", "off"), default=None, help="a second trace with the solver on or off")
     p.add_argument("--exact-limit", type=count, default=EXACT_STATES, metavar="N",
@@ -70,54 +69,60 @@ def register(cli) -> None:
     p.set_defaults(handler=_explore)
 
 
-def search_options(rule: str, z, c, backup: str, solver: bool) -> dict:
-    """The options of ``trace``/``search`` that the command line's ``--rule``, ``--z``, ``--c``... name.
+TUTORIAL = {"rule": "tutorial", "backup": "mean", "solver": False}
+"""explore's defaults, the tutorial's search: its ucb, the mean backup, no solver (every other option: the library's)."""
 
-    >>> search_options("ucb1", None, 0.5, "mean", False)["rule"].keywords
-    {'c': 0.5}
-    >>> search_options("tutorial", 3, None, "expectimax", True)["backup"]
-    'expectimax'
-    >>> search_options("tutorial", None, 0.5, "mean", False)
+
+def trace_options(args) -> dict:
+    """The options of ``trace`` that the search flags name (``fnmcts.cli._search_flags``), explore's defaults filled in.
+
+    >>> import argparse
+    >>> parser = argparse.ArgumentParser()
+    >>> add_search_options(parser)
+    >>> trace_options(parser.parse_args([]))
+    {'rule': 'tutorial', 'backup': 'mean', 'solver': False}
+    >>> trace_options(parser.parse_args(["--rule", "ucb1", "--c", "0.5", "--rave", "30"]))
+    {'rule': 'ucb1', 'backup': 'mean', 'solver': False, 'c': 0.5, 'rave': 30.0}
+    >>> trace_options(parser.parse_args(["--c", "0.5"]))
     Traceback (most recent call last):
     ...
-    fnmcts.cli._common.CliError: --c is UCB1's constant: give it with --rule ucb1 (the tutorial's ucb takes --z)
+    fnmcts.cli._common.CliError: --c is UCB1's constant: use it with --rule ucb1 (the tutorial's ucb takes --z)
     """
-    for name, value in (("z", z), ("c", c)):
-        if value is not None and not (math.isfinite(value) and value >= 0):
-            raise CliError(f"--{name} must be a finite number >= 0, got {value}")
-    if rule == "ucb1":
-        if z is not None:
-            raise CliError("--z is the tutorial's constant: give it with --rule tutorial (UCB1 takes --c)")
-        chosen = ucb1 if c is None else partial(ucb1, c=c)
-    else:
-        if c is not None:
-            raise CliError("--c is UCB1's constant: give it with --rule ucb1 (the tutorial's ucb takes --z)")
-        chosen = ucb if z is None else partial(ucb, z=z)
-    return {"rule": chosen, "backup": backup, "solver": solver}
+    given = dict(search_flags(argparse.Namespace(**{**vars(args), "rule": getattr(args, "rule", None) or "tutorial"})))
+    return {**TUTORIAL, **given}
 
 
-def _versus(args):
-    """The second trace's options, or None when no ``--vs-*`` option is given."""
+def _versus(args, first: dict):
+    """The second trace's options (``first``'s, changed by the ``--vs-*`` options), or None when none is given."""
     given = (args.vs_rule, args.vs_z, args.vs_c, args.vs_backup, args.vs_solver)
     if all(x is None for x in given):
         return None
-    rule = args.vs_rule or args.rule
-    z = args.vs_z if args.vs_z is not None else (args.z if rule == args.rule else None)
-    c = args.vs_c if args.vs_c is not None else (args.c if rule == args.rule else None)
-    backup = args.vs_backup or args.backup
-    solver = args.solver if args.vs_solver is None else args.vs_solver == "on"
+    options = dict(first)
+    if args.vs_rule is not None and args.vs_rule != first["rule"]:  # a constant belongs to its rule
+        options = {k: v for k, v in options.items() if k not in ("c", "z")} | {"rule": args.vs_rule}
+    for name, value in (("z", args.vs_z), ("c", args.vs_c), ("backup", args.vs_backup)):
+        if value is not None:
+            options[name] = value
+    if args.vs_solver is not None:
+        options["solver"] = args.vs_solver == "on"
     try:
-        return search_options(rule, z, c, backup, solver)
+        return trace_options(argparse.Namespace(**{name: options.get(name) for name in search_flag_names()}))
     except CliError as error:
         raise CliError(str(error).replace("--", "--vs-")) from None
 
 
 def _describe(options) -> str:
-    rule = options["rule"]
-    keywords = getattr(rule, "keywords", {})
-    name = "ucb1" if getattr(rule, "func", rule) is ucb1 else "tutorial"
-    text = f"rule {name}" + "".join(f", {k} = {v:g}" for k, v in keywords.items())
-    return text + f", {options['backup']} backup" + (", solver" if options["solver"] else "")
+    """The options of one trace in words: ``rule ucb1, c = 0.4, mean backup``.
+
+    >>> _describe({"rule": "ucb", "z": 3.0, "backup": "expectimax", "solver": True, "rave": 30.0})
+    'rule tutorial, z = 3, expectimax backup, solver, rave = 30'
+    """
+    name = "ucb1" if options["rule"] == "ucb1" else "tutorial"
+    text = f"rule {name}" + "".join(f", {k} = {options[k]:g}" for k in ("c", "z") if options.get(k) is not None)
+    text += f", {options['backup']} backup" + (", solver" if options["solver"] else "")
+    shown = [k for k in options if k not in ("rule", "c", "z", "backup", "solver") and options[k] not in (None, False)]
+    return text + "".join(f", {k.replace('_', ' ')} = {options[k]:g}" if isinstance(options[k], (int, float))
+                          and not isinstance(options[k], bool) else f", {k.replace('_', ' ')}" for k in shown)
 
 
 def _explore(args) -> int:
@@ -132,8 +137,8 @@ def _explore(args) -> int:
             raise CliError(f"--state {args.state.strip()} does not fit the game: {error}") from None
     if game.to_move(state) is None:
         raise CliError("the game is over at that state: there is nothing to search")
-    options = search_options(args.rule, args.z, args.c, args.backup, args.solver)
-    versus = _versus(args)
+    options = trace_options(args)
+    versus = _versus(args, options)
     if versus is not None and _describe(versus) == _describe(options):
         raise CliError("the --vs-* options name the same search as the first: change the rule, a constant, the backup or the solver")
     seed = resolve_seed(args.seed)
