@@ -164,6 +164,39 @@ method or hook                         what it gives, and who reads it
                                        graded (Shut the Box: the levers left, lower
                                        is better; default: none, the payoff).
                                        Read by: fnmcts.cli
+``title``                              the game's name in the command line's help,
+                                       an attribute ("Nim (one heap, take 1..K)";
+                                       default: none, its ``name``).
+                                       Read by: fnmcts.cli
+``state_field``                        the field a ``--state`` sets when its option
+                                       is not given, an attribute (Nim: "heap";
+                                       default: none).
+                                       Read by: fnmcts.cli
+``state_example``                      a ``--state`` shown in the help, an
+                                       attribute (Pig: "45,30,12,2"; default: none).
+                                       Read by: fnmcts.cli
+``can_draw``                           False when no game can end in a draw, an
+                                       attribute: summaries then count no draws
+                                       (default: True).
+                                       Read by: fnmcts.cli
+``train_hint``                         how to train a Q table for the game, an
+                                       attribute, told when ``--ai q`` has none
+                                       (default: none, ``fnmcts.qlearning.train``).
+                                       Read by: fnmcts.cli
+``rule_text()``                        the rule a person is told as a game starts
+                                       ("taking the last item loses"; default: none).
+                                       Read by: fnmcts.cli
+``position_text(state)``               a position in words for a report ("heap 5";
+                                       default: none).
+                                       Read by: fnmcts.cli
+``empty_text()``                       why the game is over at its start ("the heap
+                                       is 0"; default: none, "the start is an end").
+                                       Read by: fnmcts.cli
+``positions(state)``                   the positions play can reach from ``state``,
+                                       whoever is to move, which the commands'
+                                       exact-size check counts (Nim: the heaps down
+                                       to 0; default: none, ``size_hint``'s states).
+                                       Read by: fnmcts.cli
 =====================================  =============================================
 
 **What payoffs mean.** A payoff is a number, not a verdict: every algorithm

@@ -1,8 +1,8 @@
 """What the game commands share: the games' options and texts, a game from the command line, the size checks.
 
 A built-in game's options are its dataclass fields (``fnmcts.cli._fields``);
-what the commands know beyond the games' hooks (the Nim family's texts of old)
-is data in ``_FAMILIES``. When ``--state`` is given without ``--heap`` (or
+what the commands say of a game beyond its rules (its title in the help, the
+rule told as a game starts, ...) comes from its optional hooks (``_family``). When ``--state`` is given without ``--heap`` (or
 ``--piles``), the game starts from the state. When both are given, the state
 must fit the game (no larger heap or pile, as many piles); a state that play
 cannot reach is an error. With ``--ai q`` the options not given come from the
@@ -30,24 +30,9 @@ _MOVE_HELP = "print the move an agent plays at a state"
 _SOLVE_HELP = "solve a game exactly"
 _EXACT_LIMIT = STATE_LIMIT  # states: above this, solve trusts the closed form alone and --ai exact is refused
 
-def _rule(game) -> str:
-    return "taking the last item loses" if game.misere else "taking the last item wins"
-
-
-def _nim_states(game, state) -> int:
-    return state["heap"] + 1
-
-
-def _piles_states(game, state) -> int:
-    total = 1
-    for p in state["piles"]:
-        total *= p + 1
-    return total
-
-
 @dataclass(frozen=True)
 class _Family:
-    """What the commands know of a game beyond its hooks (the Nim family: options and the texts of old)."""
+    """What the commands say of a game beyond its rules, read from its attributes and hooks (defaults for the rest)."""
 
     title: str  # in --help: "Nim (one heap, take 1..K)"
     size: str | None = None  # the parameter a --state gives when the option is not given
@@ -55,54 +40,45 @@ class _Family:
     rule: Callable | None = None  # game -> the rule told when a game starts
     where: Callable | None = None  # (game, state) -> the position in solve's text
     empty: Callable | None = None  # game -> why the game is over at its start
-    states: Callable | None = None  # (game, state) -> the states the exact solver would visit from state
-    train: str = "train one with `fnmcts train piles -o FILE`"
+    train: str = ""  # how to train a Q table for it
     draws: bool = True  # the game can end in a draw: summaries count draws, the end board is shown
 
 
-_FAMILIES = {
-    "nim": _Family(
-        "Nim (one heap, take 1..K)",
-        "heap",
-        "21",
-        _rule,
-        lambda game, state: f"heap {state['heap']}",
-        lambda game: f"the heap is {game.heap}",
-        _nim_states,
-        draws=False,
-    ),
-    "piles": _Family(
-        "Nim (several piles, take any number from one)",
-        "piles",
-        "1,3,5,7",
-        _rule,
-        lambda game, state: f"piles {' '.join(map(str, state['piles']))}",
-        lambda game: f"the piles are {' '.join(map(str, game.piles))}",
-        _piles_states,
-        draws=False,
-    ),
-    "pig": _Family(
-        "Pig (one die, first to the goal)",
-        example="45,30,12,2",
-        train="train one with fnmcts.qlearning.train(n, game=Pig(goal=...)) and save_ai",
-        draws=False,
-    ),
-}
-
-
 def board_games() -> tuple:
-    """The games these commands play: the two-player games of ``GAMES``, Nim's first, then by name.
+    """The games these commands play: the two-player games of ``GAMES``, by name.
 
     >>> board_games()
-    ('nim', 'piles', 'pig', 'kayles', 'tic-tac-toe')
+    ('kayles', 'nim', 'pig', 'piles', 'tic-tac-toe')
     """
-    two = sorted(name for name, kind in GAMES.items() if getattr(kind, "num_players", None) == 2)
-    return tuple(n for n in _FAMILIES if n in two) + tuple(n for n in two if n not in _FAMILIES)
+    return tuple(sorted(name for name, kind in GAMES.items() if getattr(kind, "num_players", None) == 2))
 
 
-def _family(kind: str) -> _Family:
-    """The command line's knowledge of ``kind``; any other game: its name and hooks alone."""
-    return _FAMILIES.get(kind) or _Family(kind)
+def _family(game) -> _Family:
+    """What the commands say of ``game`` (a game, its class, or a built-in game's name), from the protocol's hooks.
+
+    Each is optional (``fnmcts.protocol``'s table): ``title``, ``state_field``,
+    ``state_example``, ``can_draw`` and ``train_hint`` as attributes,
+    ``rule_text()``, ``position_text(state)`` and ``empty_text()`` as methods.
+    A game with none of them is named by its name and can draw.
+
+    >>> _family("nim").title, _family("nim").draws, _family("tic-tac-toe").title, _family("tic-tac-toe").draws
+    ('Nim (one heap, take 1..K)', False, 'tic-tac-toe', True)
+    """
+    kind = GAMES[game] if isinstance(game, str) else game
+    name = game if isinstance(game, str) else game_name(game)
+
+    title = getattr(kind, "title", None)
+    train = getattr(kind, "train_hint", None)
+    return _Family(
+        title=title if isinstance(title, str) else name,
+        size=getattr(kind, "state_field", None),
+        example=getattr(kind, "state_example", None),
+        rule=None if getattr(kind, "rule_text", None) is None else lambda value: value.rule_text(),
+        where=None if getattr(kind, "position_text", None) is None else lambda value, state: value.position_text(state),
+        empty=None if getattr(kind, "empty_text", None) is None else lambda value: value.empty_text(),
+        train=train if isinstance(train, str) else f"a Q table trained on {name}: fnmcts.qlearning.train(n, game=...) and save_ai",
+        draws=getattr(kind, "can_draw", True) is not False,
+    )
 
 
 def _player_name(game, player: int) -> str:
@@ -136,9 +112,7 @@ def _load_q(q_table, kind: str = "piles", game=None):
 
 
 def _train_hint(kind: str) -> str:
-    if kind in _FAMILIES:
-        return _FAMILIES[kind].train
-    return f"a Q table trained on {kind}: fnmcts.qlearning.train(n, game=...) and save_ai"
+    return _family(kind).train if kind in GAMES else f"a Q table trained on {kind}: fnmcts.qlearning.train(n, game=...) and save_ai"
 
 
 def _nim_game(args, names=(), state_text=None):
@@ -204,15 +178,15 @@ def _make_game(kind, fields):
 
 def _refuse_empty(game) -> None:
     if game.to_move(game.start()) is None:
-        empty = _family(game_name(game)).empty
+        empty = _family(game).empty
         where = empty(game) if empty is not None else f"the start of {game!r} is an end"
         raise CliError(f"nothing to play: {where}, so the game is over before it starts")
 
 
 def _state_count(game, state):
-    """How many states the exact solver visits from ``state`` (as the game's family counts, else its hint), or ``None``."""
-    states = _family(game_name(game)).states
-    return size_hint(game, state)[0] if states is None else states(game, state)
+    """The size of an exact solve from ``state``: the game's ``positions`` hook, else its ``size_hint``'s states, or ``None``."""
+    positions = getattr(game, "positions", None)
+    return positions(state) if positions is not None else size_hint(game, state)[0]
 
 
 _DEFAULT_BUDGETS = {"mcts": 10_000, "montecarlo": 1000, "montecarlo-perfect": 1000}  # playouts a move

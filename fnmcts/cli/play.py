@@ -10,7 +10,6 @@ from ..matches import agent_move, initial_memory, result_line
 from ..protocol import (
     CHANCE,
     describe_move,
-    game_name,
     parse_move,
     payoff_range,
     render,
@@ -223,7 +222,7 @@ def interactive_game(game, agent, rng, *, human: int, read, write, games: int = 
     graded = alone and payoff_range(game) != (0, 1)
     summary = {"games": 0, "wins": 0, "losses": 0, **({} if alone else {"draws": 0}), **({"scores": []} if graded else {}),
                "stopped": None}
-    family = _family(game_name(game))
+    family = _family(game)
     numbered = _numbered(game)
     values = getattr(hint, "values", None) if numbered else None
     intro = f"You are {_player_name(game, human)}" if not alone else "You play alone"
@@ -337,7 +336,7 @@ def _play(args):
     if summary["stopped"]:
         print()  # the prompt or ^C left the cursor mid-line
     text = f"games {summary['games']}, wins {summary['wins']}, losses {summary['losses']}"
-    if getattr(game, "num_players", 2) != 1 and _family(game_name(game)).draws or summary.get("draws"):
+    if getattr(game, "num_players", 2) != 1 and _family(game).draws or summary.get("draws"):
         text += f", draws {summary['draws']}"
     if summary.get("scores"):
         scores = summary["scores"]

@@ -13,7 +13,6 @@ from ..limits import STATE_LIMIT
 from ..protocol import (
     CHANCE,
     describe_move,
-    game_name,
     payoff_range,
     render,
 )
@@ -185,7 +184,7 @@ def _share(p) -> str:
 
 def _where(game, state) -> str:
     """The position in ``solve``'s text: the Nim family's line, else the game's picture and who moves."""
-    where = _family(game_name(game)).where
+    where = _family(game).where
     if where is None:
         player = game.to_move(state)
         to_move = "" if player is None or player is CHANCE else f"\n{_player_name(game, player)} to move"

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 
 from ..matches import tournament
-from ..protocol import game_name
 from ._common import (
     CliError,
     add_force,
@@ -85,7 +84,7 @@ def _tournament(args):
     def describe(record):
         payload = record.to_json() | {"agent1": args.agent1, "agent2": args.agent2, "game": _game_json(game)}
         summary = record.summary()
-        if _family(game_name(game)).draws and not record.draws:
+        if _family(game).draws and not record.draws:
             summary += " 0 draws."
         if record.games < args.games:
             summary = f"{record.games:,} of {args.games:,} games played. {summary}"

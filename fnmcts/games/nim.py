@@ -124,12 +124,49 @@ class Nim(GameBase):
     misere: bool = field(default=True, metadata={"help": "taking the last item loses", "false": "--normal"})
     num_players = 2
     name = "nim"
+    title = "Nim (one heap, take 1..K)"
+    state_field = "heap"
+    state_example = "21"
+    can_draw = False
+    train_hint = "train one with `fnmcts train nim -o FILE`"
 
     def __post_init__(self):
         _check_int("heap", self.heap, 0)
         _check_int("max_take", self.max_take, 1)
         if not isinstance(self.misere, bool):
             raise TypeError(f"misere must be True or False, got {self.misere!r}")
+
+    def rule_text(self) -> str:
+        """The rule a person is told as a game starts.
+
+        >>> Nim().rule_text(), Nim(misere=False).rule_text()
+        ('taking the last item loses', 'taking the last item wins')
+        """
+        return "taking the last item loses" if self.misere else "taking the last item wins"
+
+    def position_text(self, state) -> str:
+        """A position in words, for a report: ``'heap 5'``.
+
+        >>> Nim().position_text(Nim().state(5))
+        'heap 5'
+        """
+        return f"heap {state['heap']}"
+
+    def positions(self, state) -> int:
+        """The positions play can reach from ``state``, whoever is to move: the heaps from it down to 0.
+
+        >>> Nim().positions(Nim().state(10))
+        11
+        """
+        return state["heap"] + 1
+
+    def empty_text(self) -> str:
+        """Why a game with an empty heap is over before it starts.
+
+        >>> Nim(heap=0).empty_text()
+        'the heap is 0'
+        """
+        return f"the heap is {self.heap}"
 
     def state(self, heap: int, player: int = 0) -> PMap:
         """The state with ``heap`` items and ``player`` to move."""

@@ -80,6 +80,10 @@ class Pig(GameBase):
     goal: int = 100
     num_players = 2
     name = "pig"
+    title = "Pig (one die, first to the goal)"
+    state_example = "45,30,12,2"
+    can_draw = False
+    train_hint = "train one with fnmcts.qlearning.train(n, game=Pig(goal=...)) and save_ai"
 
     def __post_init__(self):
         if isinstance(self.goal, bool) or not isinstance(self.goal, int) or self.goal < 1:

@@ -181,6 +181,46 @@ class Piles(GameBase):
     misere: bool = field(default=True, metadata={"help": "taking the last object loses", "false": "--normal"})
     num_players = 2
     name = "piles"
+    title = "Nim (several piles, take any number from one)"
+    state_field = "piles"
+    state_example = "1,3,5,7"
+    can_draw = False
+    train_hint = "train one with `fnmcts train piles -o FILE`"
+
+    def rule_text(self) -> str:
+        """The rule a person is told as a game starts.
+
+        >>> Piles().rule_text()
+        'taking the last item loses'
+        """
+        return "taking the last item loses" if self.misere else "taking the last item wins"
+
+    def position_text(self, state) -> str:
+        """A position in words, for a report: ``'piles 1 3 5 7'``.
+
+        >>> Piles().position_text(Piles().start())
+        'piles 1 3 5 7'
+        """
+        return f"piles {' '.join(map(str, state['piles']))}"
+
+    def positions(self, state) -> int:
+        """The positions play can reach from ``state``, whoever is to move: every pile from its size down to 0.
+
+        >>> Piles().positions(Piles().start())  # 2 * 4 * 6 * 8
+        384
+        """
+        total = 1
+        for pile in state["piles"]:
+            total *= pile + 1
+        return total
+
+    def empty_text(self) -> str:
+        """Why a game with empty piles is over before it starts.
+
+        >>> Piles(piles=(0, 0)).empty_text()
+        'the piles are 0 0'
+        """
+        return f"the piles are {' '.join(map(str, self.piles))}"
 
     def __post_init__(self):
         object.__setattr__(self, "piles", _check_piles(self.piles))
