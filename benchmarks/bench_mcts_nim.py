@@ -19,7 +19,9 @@ in the same run:
 
 The contenders run in interleaved rounds (``benchmarks/harness.py``); ratios
 are the median of the per-round ratios to the baseline, with their range.
-Target: fnmcts at least 2x the integer UCT. Then the strength check: the
+Target: fnmcts at least 2x the integer UCT. Where the time goes: the
+children a dive of fnmcts rates and the records it updates, beside the steps
+the integer UCT takes in its tree and the moves of its playouts. Then the strength check: the
 default ``mcts_agent`` on every winning position N = 2..30, K = 3, misère and
 normal, against the exact solver.
 """
@@ -39,7 +41,7 @@ from harness import Bench, Measured  # noqa: E402
 
 from fnmcts.exact import best_moves, solve, value  # noqa: E402
 from fnmcts.games import Nim  # noqa: E402
-from fnmcts.mcts import mcts_agent, mcts_move  # noqa: E402
+from fnmcts.mcts import mcts_agent, mcts_move, visits  # noqa: E402
 
 HEAP, TAKE = 21, 3
 
@@ -98,6 +100,56 @@ def _mutable_uct(heap, take, iterations, rng, c=math.sqrt(2)):
             won = not won
             node = node.parent
     return max(root.children, key=lambda ch: ch.visits).move
+
+
+def _baseline_steps(heap, take, iterations, rng, c=math.sqrt(2)):
+    """``(tree steps, playout moves)`` a dive of ``_mutable_uct`` makes on average: the same search, counted."""
+    root = _Node(heap, None, None, take)
+    rnd = rng.random
+    steps = moves = 0
+    for _ in range(iterations):
+        node = root
+        while not node.untried and node.children:
+            log_n = math.log(node.visits)
+            node = max(node.children, key=lambda ch: (ch.value / ch.visits + c * math.sqrt(log_n / ch.visits)))
+            steps += 1
+        if node.untried:
+            move = node.untried.pop(0)
+            child = _Node(node.heap - move, node, move, take)
+            node.children.append(child)
+            node = child
+        h, parity = node.heap, 0
+        while h:
+            k = take if take < h else h
+            h -= 1 + int(rnd() * k)
+            parity ^= 1
+            moves += 1
+        won = parity == 1
+        while node is not None:
+            node.visits += 1
+            if won:
+                node.value += 1
+            won = not won
+            node = node.parent
+    return steps / iterations, moves / iterations
+
+
+def where_the_time_goes(game, found, iterations) -> tuple:
+    """``(children rated, records updated)`` a dive of ``found`` (an ``mcts_move`` result) makes on average.
+
+    The tree is keyed by state, so a record's visits count every dive that
+    passed its state: the records updated a dive are the visits summed over
+    the tree, over the dives. Each visit of a stored decision that the dive
+    went on from rated every child (less the visit that added the record: that
+    dive played out from it).
+    """
+    rated = updated = 0
+    for state, rec in found.tree.items():
+        n = visits(rec)
+        updated += n
+        if game.to_move(state) is not None:
+            rated += (n - 1) * len(game.possible_moves(state))
+    return rated / iterations, updated / iterations
 
 
 # -- the PyPI ``mcts`` package, if installed ------------------------------------------------
@@ -198,6 +250,12 @@ def main(argv=None) -> int:
     ratio = comparison["contenders"][1]["ratio"]
     bench.target("the 21 game: fnmcts at least 2x the integer UCT", ratio["median"] >= 2,
                  f"{ratio['median']:.2f}x [{ratio['low']:.2f}, {ratio['high']:.2f}]")
+    rated, updated = where_the_time_goes(game, mcts_move(game, game.start(), n, random.Random(1), solver=False), n)
+    steps, moves = _baseline_steps(HEAP, TAKE, n, random.Random(1))
+    bench.figure("the 21 game, a dive of fnmcts: children rated (UCB1) / records updated", f"{rated:.1f} / {updated:.1f}",
+                 note="the tree is keyed by state and holds all 44 states: a dive walks a whole game inside it")
+    bench.figure("the 21 game, an iteration of the integer UCT: tree steps (up to three children rated at each) / playout moves",
+                 f"{steps:.1f} / {moves:.1f}", note="its tree of histories grows a node an iteration")
     spiel = openspiel_mcts(HEAP)
     if spiel is not None:
         from fnmcts.games import Piles

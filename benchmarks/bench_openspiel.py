@@ -14,6 +14,11 @@ solver on, one random rollout per evaluation:
   each, interleaved round by round (``benchmarks/harness.py``); the rate is
   the simulations actually run (a solver that proves the root stops early) over
   the seconds spent searching. Target: fnmcts at least 2x OpenSpiel's bot on both.
+  A short game gives the search its states as tables (``compiled_graph()``,
+  walked once per game value: the walk's time is printed, and taken before the
+  rounds); a third contender searches through the protocol without them
+  (``graph=CompiledGraph(game)``, a new graph per search), the figure of a game
+  that has none.
 * **Exact solve**: ``solve`` of OpenSpiel's tic_tac_toe through the adapter (its
   5,478 positions; target: under 5 s), beside ``solve(TicTacToe())`` (the built-in
   game, the baseline) and OpenSpiel's own ``alpha_beta_search`` from the start.
@@ -35,7 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from harness import Bench, Measured  # noqa: E402
 
-from fnmcts.mcts import mcts_move  # noqa: E402
+from fnmcts.mcts import CompiledGraph, mcts_move  # noqa: E402
 from fnmcts.montecarlo import wilson_interval  # noqa: E402
 from fnmcts.protocol import CHANCE, sample_outcome  # noqa: E402
 
@@ -84,6 +89,14 @@ def speed(bench, spec: str, iterations: int, plies: int) -> dict:
     from fnmcts.openspiel import from_openspiel
 
     game = from_openspiel(spec)
+    started = time.perf_counter()
+    tables = game.compiled_graph()
+    walked = time.perf_counter() - started
+    if tables is None:
+        bench.note(f"{game.spec} gives no tables (too long or too large a game): searched through the protocol")
+    else:
+        bench.figure(f"{game.spec}'s tables, walked once per game value", round(walked * 1000, 1), "ms",
+                     f"{len(tables.states):,} states")
     states = positions(game, plies, seed=1)
     natives = [game.native_state(s) for s in states]
     calls = iter(range(10**9))
@@ -96,10 +109,17 @@ def speed(bench, spec: str, iterations: int, plies: int) -> dict:
         rng = random.Random(next(calls))
         return search_all(lambda state: mcts_move(game, state, iterations, rng).iterations, states)
 
+    def protocol():
+        rng = random.Random(next(calls))
+        return search_all(lambda state: mcts_move(game, state, iterations, rng, graph=CompiledGraph(game)).iterations,
+                          states)
+
+    contenders = {"OpenSpiel MCTSBot (Python)": openspiel, "fnmcts mcts_move": fnmcts}
+    if tables is not None:
+        contenders["fnmcts mcts_move, no tables"] = protocol
     comparison = bench.compare(
         f"{game.spec}: {iterations:,} simulations at each of {len(states)} positions of a random game",
-        {"OpenSpiel MCTSBot (Python)": openspiel, "fnmcts mcts_move": fnmcts},
-        unit="simulations",
+        contenders, unit="simulations",
     )
     ratio = comparison["contenders"][1]["ratio"]
     bench.target(f"fnmcts >= {TARGET:.0f}x OpenSpiel's MCTSBot on {game.spec}", ratio["median"] >= TARGET,

@@ -76,7 +76,7 @@ from math import lcm
 
 from pyrsistent import pmap
 
-from .protocol import CHANCE, GameBase
+from .protocol import CHANCE, GameBase, GraphTables
 
 __all__ = [
     "POSITIONS",
@@ -585,6 +585,7 @@ class OpenSpielGame(GameBase):
         setter(self, "_probabilities", {})  # float probabilities -> exact ones: derived values, never results
         setter(self, "_payoffs", {})  # OpenSpiel's returns -> the payoff they scale to (derived, as above)
         setter(self, "_calibration", [])  # the bytes of one OpenSpiel state, measured when first asked
+        setter(self, "_tables", [])  # the game's GraphTables (or None: too large), worked out when a search first asks
 
     def __repr__(self):
         shown = ", states='histories'" if self.states == "histories" else ""
@@ -923,6 +924,37 @@ class OpenSpielGame(GameBase):
         steps = native.max_game_length() + native.max_chance_nodes_in_history()
         return (None, max(0, steps - len(state.history)), max(native.num_distinct_actions(), native.max_chance_outcomes()))
 
+    def compiled_graph(self) -> GraphTables | None:
+        """Every state of a small game and its moves as tables (the protocol's optional hook), or None.
+
+        A game whose states are positions, no longer than ``TABLE_STEPS`` steps
+        (OpenSpiel's bound on its moves and chance outcomes) and of at most
+        ``TABLE_LIMIT`` states (tic_tac_toe: 5,478 positions) is
+        walked once per game value, when a search first asks, through this
+        adapter's own protocol methods; every search on it then reads the moves,
+        the children, the chance outcomes and the payoffs from the tables instead
+        of playing each move through OpenSpiel and interning its state again (the
+        same answers: a property test checks them state for state, and a search
+        on the tables draw for draw against one through the protocol; a bounded
+        tree, ``max_nodes``, breaks ties among the nodes it drops by each state's
+        history, the first line met to a position, which the tables may hold
+        differently). Any other
+        game: None (a short game found larger by a walk that stops at the limit,
+        once per game value); the search then walks it through the protocol.
+
+        >>> t = from_openspiel("tic_tac_toe").compiled_graph()
+        >>> len(t.states), t.kinds[0], t.moves[0], t.kinds[t.children[0][4]]
+        (5478, 0, (0, 1, 2, 3, 4, 5, 6, 7, 8), 1)
+        >>> t is from_openspiel("tic_tac_toe").compiled_graph(), from_openspiel("connect_four").compiled_graph()
+        (False, None)
+        """
+        kept = self._tables
+        if not kept:
+            native = self._native
+            short = native.max_game_length() + native.max_chance_nodes_in_history() <= TABLE_STEPS
+            kept.append(_walk_tables(self, TABLE_LIMIT) if self._positions and short else None)
+        return kept[0]
+
     # -- texts and forms -----------------------------------------------------------------
 
     def describe_move(self, state, move) -> str:
@@ -1021,6 +1053,55 @@ class OpenSpielGame(GameBase):
                 f"got {text!r}"
             )
         return self.state_from_json([int(f) for f in fields])
+
+
+TABLE_LIMIT = 10_000
+"""The most states an OpenSpiel game may have to be given to the search as tables (``OpenSpielGame.compiled_graph``)."""
+
+TABLE_STEPS = 16
+"""The longest game (OpenSpiel's bound on its steps) whose states are walked for tables: longer games are not tried."""
+
+
+def _walk_tables(game, limit: int) -> GraphTables | None:
+    """``game``'s states from its start, breadth first, as ``GraphTables``; None once more than ``limit`` are met."""
+    start = game.start()
+    states, index = [start], {start: 0}
+    kinds, moves, children, outcomes, payoffs = [], [], [], [], []
+    to_move, play = game.to_move, game.play
+    for state in states:  # grows as it goes
+        player = to_move(state)
+        if player is None:
+            kinds.append(-1)
+            moves.append(())
+            children.append(())
+            outcomes.append(())
+            payoffs.append(game.payoff(state))
+            continue
+        if player is CHANCE:
+            chance = game.chance_outcomes(state)
+            steps = tuple(outcome for outcome, _ in chance)
+            kinds.append(-2)
+            moves.append(())
+            outcomes.append(chance)
+        else:
+            steps = game.possible_moves(state)
+            kinds.append(player)
+            moves.append(steps)
+            outcomes.append(())
+        payoffs.append(None)
+        kids = []
+        for step in steps:
+            after = play(state, step)
+            node = index.get(after)
+            if node is None:
+                if len(states) >= limit:
+                    return None
+                node = index[after] = len(states)
+                states.append(after)
+            kids.append(node)
+        children.append(tuple(kids))
+    return GraphTables(tuple(states), index, tuple(kinds), tuple(moves), tuple(children), tuple(outcomes),
+                       tuple(payoffs))
 
 
 def from_openspiel(game_or_name, *, states: str | None = None, **params) -> OpenSpielGame:
