@@ -166,7 +166,8 @@ def test_a_one_player_game_plays_in_the_same_loop_with_the_solver_s_hints(capsys
 def test_an_unknown_hint_is_one_line(capsys, monkeypatch):
     _scripted(monkeypatch, [])
     code, _, err = run(capsys, "play", "nim", "--hints", "oracle")
-    assert code == 2 and "unknown agent 'oracle'" in err and err.count("\n") == 1
+    # a hint is a value hint (solver, optimal, random) or an agent: the message names both
+    assert code == 2 and "unknown hint 'oracle'" in err and "solver, optimal, random" in err and err.count("\n") == 1
 
 
 # -- table and train on any game --------------------------------------------------------

@@ -219,7 +219,9 @@ def test_darts_plot_pi_and_the_coin_its_heads(capsys):
     (["plot", "nim", "--what", "serch", "--json"], "invalid choice: 'serch'"),
     (["plot", "nim", "--state", '{"heap": 0, "player": 1}', "--json"], "the game is over"),
     (["plot", "pig", "--what", "qlearning", "--json"], "needs the exact values"),
-    (["plot", "nmi", "--json"], "unknown game 'nmi'"),
+    (["plot", "nmi", "--json"], "unknown game 'nmi' (did you mean 'nim'?)"),
+    (["plot", "dart", "--json"], "(did you mean 'darts'?); plot also takes coin and darts"),
+    (["plot", "fnmcts.games:TicTacTo", "--json"], "has no 'TicTacTo' (did you mean 'TicTacToe'?)"),
     (["plot", "nim", "-o", "x.jpg"], "the output must end in .png or .svg, got 'x.jpg'"),
 ])
 def test_mistakes_are_one_line_and_exit_2(capsys, argv, message, tmp_path, monkeypatch):

@@ -56,8 +56,20 @@ def resolve_game(spec: str):
         return _made(spec, GAMES[name], params)
     prefix, colon, rest = name.partition(":")
     if not colon:
-        raise CliError(f"unknown game {spec!r}: give {GAME_FORMS}")
+        raise CliError(f"unknown game {spec!r}{_nearest(name, GAMES)}: give {GAME_FORMS}")
     return _user_game(prefix, rest, params, spec)
+
+
+def _nearest(name: str, names) -> str:
+    """`` (did you mean 'X'?)`` when one of ``names`` is close to ``name``, else nothing.
+
+    >>> _nearest("nmi", ["nim", "pig"]), _nearest("chess", ["nim", "pig"])
+    (" (did you mean 'nim'?)", '')
+    """
+    import difflib
+
+    near = difflib.get_close_matches(name, sorted(names), n=1)
+    return f" (did you mean {near[0]!r}?)" if near else ""
 
 
 def _made(spec, kind, params):
@@ -97,7 +109,8 @@ def _user_game(module_name: str, attribute: str, params=None, spec=None):
     found = module
     for part in attribute.split("."):
         if not hasattr(found, part):
-            raise CliError(f"module {module_name!r} has no {attribute!r}")
+            near = _nearest(part, [n for n in dir(found) if not n.startswith("_")])
+            raise CliError(f"module {module_name!r} has no {attribute!r}{near}")
         found = getattr(found, part)
     if params:
         if not callable(found) or hasattr(found, "to_move") and not isinstance(found, type):

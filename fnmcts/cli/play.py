@@ -22,6 +22,7 @@ from ..rng import make_rng
 from ..games import GAMES
 from ._hints import VALUE_HINTS, add_hints, make_hint
 from ._common import (
+    CliError,
     add_force,
     add_seed,
     positive_count,
@@ -315,6 +316,9 @@ def _play(args):
     hints = getattr(args, "hints", None)
     helpers = () if hints in (None, "none", *VALUE_HINTS) else (hints,)
     game, _, q_ai = _nim_game(args, (args.ai, *helpers))
+    if helpers and hints not in agent_names(game):
+        raise CliError(f"unknown hint {hints!r}: give {', '.join(VALUE_HINTS)} (every move's exact value) "
+                       f"or an agent's name ({', '.join(n for n in agent_names(game) if n not in VALUE_HINTS)})")
     alone = getattr(game, "num_players", 2) == 1
     names = (*(() if alone else (args.ai,)), *helpers)
     _check_agents(args, game, names)

@@ -29,7 +29,7 @@ from ..protocol import CHANCE, check_reachable, parse_state
 from ..rng import make_rng
 from ._agents import _agent_args, _agent_options, _check_agents, build_agent
 from ._common import CliError, add_force, add_json, add_seed, emit, positive_count, progress_bar
-from ._games import GAME_FORMS, resolve_game
+from ._games import GAME_FORMS, _nearest, resolve_game
 from ._old_plots import BUDGETS as OLD_NAMES, plot_old
 from ._search_flags import search_flags
 
@@ -183,7 +183,13 @@ def _compute(plots, args, kind, budget, points, rng):
     """``(data, title, figure labels, extra JSON keys)`` of picture ``kind`` on the game ``args`` names."""
     if args.game_spec in EXPERIMENTS:
         return _experiment(plots, args.game_spec, budget, points, rng, args)
-    game = resolve_game(args.game_spec)
+    try:
+        game = resolve_game(args.game_spec)
+    except CliError as error:
+        if ":" in args.game_spec or "(" in args.game_spec:
+            raise
+        near = _nearest(args.game_spec, EXPERIMENTS) if "did you mean" not in str(error) else ""
+        raise CliError(f"{error}{near}; plot also takes {' and '.join(EXPERIMENTS)}") from None
     name = repr(game)
     if kind in ("tournament", "qlearning") and getattr(game, "num_players", 2) != 2:
         raise CliError(f"--what {kind} needs a game of two players; {name} has {game.num_players}")
