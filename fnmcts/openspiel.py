@@ -1117,10 +1117,10 @@ def from_openspiel(game_or_name, *, states: str | None = None, **params) -> Open
     OpenSpielGame(spec='nim(is_misere=False,pile_sizes=1;2;3)')
     >>> from_openspiel("nim(pile_sizes=2;2)") == from_openspiel("nim", pile_sizes="2;2")
     True
-    >>> from_openspiel("tic_tac_tow")
+    >>> from_openspiel("conect_four")
     Traceback (most recent call last):
     ...
-    ValueError: OpenSpiel has no game 'tic_tac_tow'; did you mean tic_tac_toe or ultimate_tic_tac_toe?
+    ValueError: OpenSpiel has no game 'conect_four'; did you mean connect_four?
     >>> from_openspiel("nim", piles="1;2")
     Traceback (most recent call last):
     ...
