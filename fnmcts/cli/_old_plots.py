@@ -45,6 +45,8 @@ def plot_old(args) -> int:
     >>> plot_old(SimpleNamespace(game_spec="pi", output=str(out), budget=100, seed=1, json=False))
     wrote .../pi.svg (pi: darts thrown 100, seed 1)
     0
+    >>> from fnmcts.files import release_target
+    >>> release_target(out)  # a command's claims end with the command (``fnmcts.cli.main``); called alone, let go here
     """
     name = args.game_spec
     print(f"fnmcts: warning: 'fnmcts plot {name}' is the old spelling, read for one release: "
