@@ -220,6 +220,7 @@ def test_darts_plot_pi_and_the_coin_its_heads(capsys):
     (["plot", "nim", "--state", '{"heap": 0, "player": 1}', "--json"], "the game is over"),
     (["plot", "pig", "--what", "qlearning", "--json"], "needs the exact values"),
     (["plot", "nmi", "--json"], "unknown game 'nmi' (did you mean 'nim'?)"),
+    (["plot", "nmi"], "unknown game 'nmi' (did you mean 'nim'?)"),  # the typo before the missing -o
     (["plot", "dart", "--json"], "(did you mean 'darts'?); plot also takes coin and darts"),
     (["plot", "fnmcts.games:TicTacTo", "--json"], "has no 'TicTacTo' (did you mean 'TicTacToe'?)"),
     (["plot", "nim", "-o", "x.jpg"], "the output must end in .png or .svg, got 'x.jpg'"),

@@ -88,6 +88,8 @@ def _plot(args) -> int:
         return plot_old(args)
     if args.game_spec is None:
         raise CliError(f"plot needs a GAME: {GAME_FORMS}, or coin, darts")
+    if args.game_spec not in EXPERIMENTS:
+        _game(args)  # a misspelt game is said first
     if args.output is None and not args.json:
         raise CliError("give -o FILE.png|svg for the picture, or --json for its data")
     plots = _plots(need_figure=args.output is not None)
@@ -179,17 +181,22 @@ def _work(args, games, length_of, what: str) -> None:
     check_work(games, length or 1, branching or 1, limit=None if args.force else WORK_LIMIT, what=what)
 
 
-def _compute(plots, args, kind, budget, points, rng):
-    """``(data, title, figure labels, extra JSON keys)`` of picture ``kind`` on the game ``args`` names."""
-    if args.game_spec in EXPERIMENTS:
-        return _experiment(plots, args.game_spec, budget, points, rng, args)
+def _game(args):
+    """The game ``args.game_spec`` names (a typo: one line naming the nearest game, or coin and darts)."""
     try:
-        game = resolve_game(args.game_spec)
+        return resolve_game(args.game_spec)
     except CliError as error:
         if ":" in args.game_spec or "(" in args.game_spec:
             raise
         near = _nearest(args.game_spec, EXPERIMENTS) if "did you mean" not in str(error) else ""
         raise CliError(f"{error}{near}; plot also takes {' and '.join(EXPERIMENTS)}") from None
+
+
+def _compute(plots, args, kind, budget, points, rng):
+    """``(data, title, figure labels, extra JSON keys)`` of picture ``kind`` on the game ``args`` names."""
+    if args.game_spec in EXPERIMENTS:
+        return _experiment(plots, args.game_spec, budget, points, rng, args)
+    game = _game(args)
     name = repr(game)
     if kind in ("tournament", "qlearning") and getattr(game, "num_players", 2) != 2:
         raise CliError(f"--what {kind} needs a game of two players; {name} has {game.num_players}")
