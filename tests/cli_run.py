@@ -25,3 +25,28 @@ def run_json(capsys, *argv):
     lines = out.strip().splitlines()
     assert len(lines) == 1, out
     return json.loads(lines[0])
+
+
+TAKE_AWAY = '''
+from dataclasses import dataclass
+from fnmcts import GameBase
+
+@dataclass(frozen=True)
+class TakeAway(GameBase):
+    stones: int = 7
+    num_players = 2
+    def start(self): return (self.stones, 0)
+    def to_move(self, state): return state[1] if state[0] else None
+    def possible_moves(self, state): return tuple(m for m in (1, 2) if m <= state[0])
+    def play(self, state, move): return (state[0] - move, 1 - state[1])
+    def payoff(self, state): return (-1, 1) if state[1] == 0 else (1, -1)
+'''
+"""A two-player game written outside the package, as a user writes one (take 1 or 2 stones, the last taker wins)."""
+
+
+def write_user_game(tmp_path, monkeypatch, module: str) -> str:
+    """Write ``TAKE_AWAY`` as ``module.py`` in ``tmp_path``, importable from there; its spec ``module:TakeAway(stones=5)``."""
+    (tmp_path / f"{module}.py").write_text(TAKE_AWAY)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    return f"{module}:TakeAway(stones=5)"

@@ -10,31 +10,13 @@ from fnmcts.games import Nim, ShutTheBox
 from fnmcts.games.shut_the_box import box_to_mask, box_values
 from fnmcts.protocol import describe_move
 
-from cli_run import run
+from cli_run import run, write_user_game
 from fnmcts.cli import main
-
-TAKE_AWAY = '''
-from dataclasses import dataclass
-from fnmcts import GameBase
-
-@dataclass(frozen=True)
-class TakeAway(GameBase):
-    stones: int = 7
-    num_players = 2
-    def start(self): return (self.stones, 0)
-    def to_move(self, state): return state[1] if state[0] else None
-    def possible_moves(self, state): return tuple(m for m in (1, 2) if m <= state[0])
-    def play(self, state, move): return (state[0] - move, 1 - state[1])
-    def payoff(self, state): return (-1, 1) if state[1] == 0 else (1, -1)
-'''
 
 
 @pytest.fixture
 def user_game(tmp_path, monkeypatch):
-    (tmp_path / "verbs_take_away.py").write_text(TAKE_AWAY)
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.syspath_prepend(str(tmp_path))
-    return "verbs_take_away:TakeAway(stones=5)"
+    return write_user_game(tmp_path, monkeypatch, "verbs_take_away")
 
 
 # the verbs, each with the options that make its output a pure function of the arguments

@@ -25,30 +25,12 @@ from fnmcts.plots import (
 from fnmcts.qlearning import optimal_move_rate, train
 from fnmcts.rng import make_rng
 
-from cli_run import run, run_json
-
-TAKE_AWAY = '''
-from dataclasses import dataclass
-from fnmcts import GameBase
-
-@dataclass(frozen=True)
-class TakeAway(GameBase):
-    stones: int = 7
-    num_players = 2
-    def start(self): return (self.stones, 0)
-    def to_move(self, state): return state[1] if state[0] else None
-    def possible_moves(self, state): return tuple(m for m in (1, 2) if m <= state[0])
-    def play(self, state, move): return (state[0] - move, 1 - state[1])
-    def payoff(self, state): return (-1, 1) if state[1] == 0 else (1, -1)
-'''
+from cli_run import run, run_json, write_user_game
 
 
 @pytest.fixture
 def user_game(tmp_path, monkeypatch):
-    (tmp_path / "plot_take_away.py").write_text(TAKE_AWAY)
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.syspath_prepend(str(tmp_path))
-    return "plot_take_away:TakeAway(stones=5)"
+    return write_user_game(tmp_path, monkeypatch, "plot_take_away")
 
 
 # -- the data: pure functions of the game and the rng ----------------------------------
