@@ -4,12 +4,9 @@ Exit status: 0 done; 1 a runtime failure (a full disk, a closed standard
 output); 2 a usage error (one line on standard error, nothing changed); 130
 interrupted by Ctrl-C (SIGINT), 143 by SIGTERM.
 
-Interruptions keep the work. While a command runs, SIGTERM stops it as Ctrl-C
-does (an ``Interrupted``, a ``KeyboardInterrupt``). A long computation raises
-``Interrupted`` carrying its result for the work done so far (``partial``); a
-command that wraps it in ``keep_partial(args, report)`` prints that result as
-usual, clearly marked as partial (``"partial": true`` in JSON), and exits with
-130 or 143. A command that loops itself raises ``interrupted(error, so_far)``.
+Interruptions keep the work (``fnmcts.cli._output`` says how: ``keep_partial``
+prints the result of the work done so far, marked as partial, and the command
+exits with 130 or 143):
 
 >>> from fnmcts.parallel import Interrupted
 >>> def count_to_three(args):
