@@ -63,7 +63,12 @@ class _Node:
 
 
 def _mutable_uct(heap, take, iterations, rng, c=math.sqrt(2)):
-    """Misère Nim UCT on mutable nodes; value = wins of the player who moved in."""
+    """Misère Nim UCT on mutable nodes: the most visited move of the root."""
+    return max(_mutable_uct_tree(heap, take, iterations, rng, c).children, key=lambda ch: ch.visits).move
+
+
+def _mutable_uct_tree(heap, take, iterations, rng, c=math.sqrt(2)):
+    """The root of the search: misère Nim UCT on mutable nodes; value = wins of the player who moved in."""
     root = _Node(heap, None, None, take)
     rnd = rng.random
     for _ in range(iterations):
@@ -99,39 +104,30 @@ def _mutable_uct(heap, take, iterations, rng, c=math.sqrt(2)):
                 node.value += 1
             won = not won
             node = node.parent
-    return max(root.children, key=lambda ch: ch.visits).move
+    return root
 
 
 def _baseline_steps(heap, take, iterations, rng, c=math.sqrt(2)):
-    """``(tree steps, playout moves)`` a dive of ``_mutable_uct`` makes on average: the same search, counted."""
-    root = _Node(heap, None, None, take)
-    rnd = rng.random
-    steps = moves = 0
-    for _ in range(iterations):
-        node = root
-        while not node.untried and node.children:
-            log_n = math.log(node.visits)
-            node = max(node.children, key=lambda ch: (ch.value / ch.visits + c * math.sqrt(log_n / ch.visits)))
-            steps += 1
-        if node.untried:
-            move = node.untried.pop(0)
-            child = _Node(node.heap - move, node, move, take)
-            node.children.append(child)
-            node = child
-        h, parity = node.heap, 0
-        while h:
-            k = take if take < h else h
-            h -= 1 + int(rnd() * k)
-            parity ^= 1
-            moves += 1
-        won = parity == 1
-        while node is not None:
-            node.visits += 1
-            if won:
-                node.value += 1
-            won = not won
-            node = node.parent
-    return steps / iterations, moves / iterations
+    """``(tree steps, playout moves)`` a dive of ``_mutable_uct`` makes on average, read off its tree.
+
+    A node's visits count the dives through it: over the nodes below the root
+    they are the selection steps plus the one dive that made each node. A
+    dive plays out from the node it made (a visit of a finished game plays
+    nothing), so the playout moves are the expected length of a random game
+    from each node made.
+    """
+    root = _mutable_uct_tree(heap, take, iterations, rng, c)
+    made, stack = [], list(root.children)
+    while stack:
+        node = stack.pop()
+        made.append(node)
+        stack.extend(node.children)
+    length = [0.0]  # the expected moves of a random game from a heap of h
+    for h in range(1, heap + 1):
+        k = min(take, h)
+        length.append(1 + sum(length[h - j] for j in range(1, k + 1)) / k)
+    steps = sum(node.visits for node in made) - len(made)
+    return steps / iterations, sum(length[node.heap] for node in made) / iterations
 
 
 def where_the_time_goes(game, found, iterations) -> tuple:
