@@ -100,7 +100,7 @@ def _user_game(module_name: str, attribute: str, params=None, spec=None):
     try:
         module = importlib.import_module(module_name)
     except ImportError as error:
-        raise CliError(f"cannot import {module_name!r} for --game {module_name}:{attribute}: {error}") from None
+        raise CliError(f"cannot import {module_name!r} for the game {module_name}:{attribute}: {error}") from None
     except Exception as error:  # the user's module fails as it loads: say so in one line
         raise CliError(f"importing {module_name!r} failed: {type(error).__name__}: {error}") from None
     finally:
