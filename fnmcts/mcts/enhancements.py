@@ -16,7 +16,9 @@ descent, proven equal draw for draw to the phases:
   Baier and Winands ("MCTS-Minimax Hybrids", IEEE TCIAIG 2015) run such
   minimax searches inside the tree and the playouts to escape *shallow traps*
   (Ramanujan, Sabharwal and Selman, ICAPS 2010), the losing moves that
-  sampling rates well.
+  sampling rates well. The answers are kept per game value (``prover_of``),
+  shared by every search of an equal game, and worked out on the game's
+  tables when it offers them (``compiled_graph()``).
 * ``SequentialHalving``: the root's children chosen by sequential halving with
   Gumbel noise (Danihelka, Guez, Schrittwieser and Silver, "Policy improvement
   by planning with Gumbel", ICLR 2022; DeepMind's ``mctx``,
@@ -49,6 +51,9 @@ __all__ = [
     "shallow_proof",
     "with_proofs",
     "ProvingGame",
+    "prover_of",
+    "PROOF_MEMO",
+    "PROVED_GAMES",
     "considered_visits",
     "SequentialHalving",
     "sequential_halving",
@@ -130,22 +135,58 @@ def forced_win(game, state, player, depth: int) -> bool:
     A ply is one move or one chance outcome. Where ``player`` moves one of
     their moves must force it; where another player moves, or chance, every
     move or outcome must. Exact (no estimate): a sound proof or nothing.
+    The answers are kept for the game (``prover_of``).
 
     >>> from fnmcts.games import TicTacToe
     >>> game = TicTacToe()
     >>> forced_win(game, (1, 0, 0, 0, 2, 0, 0, 0, 0), 0, 5), forced_win(game, (1, 2, 0, 0, 0, 0, 0, 0, 0), 0, 5)
     (False, True)
     """
-    return _Prover(game).forced(state, player, depth, _target(game, player))
+    return prover_of(game).forced(state, player, depth, _target(game, player))
+
+
+PROOF_MEMO = 1 << 19
+"""The states one game's kept proofs hold at most (``prover_of``): past it they are dropped and found again."""
+
+PROVED_GAMES = 8
+"""The games whose proofs are kept at once (``prover_of``): a ninth drops the one kept longest."""
+
+_PROVERS = {}
+"""game -> its ``_Prover``, shared by every search of an equal game (at most ``PROVED_GAMES``)."""
+
+_INFINITE = float("inf")
+
+_END, _CHANCE_KIND = -1, -2
+"""The kinds of ``GraphTables`` (``fnmcts.protocol``) at the end and at a chance node."""
 
 
 class _Prover:
-    """Short searches to the end on one game, keeping what they learn: each state's steps and each answer."""
+    """Short searches to the end on one game, keeping what they learn: each state's steps and each answer.
+
+    An answer is kept per state and player as two depths: ``won``, the fewest
+    plies known to force the win, and ``open_``, the most plies known not to
+    (a win forced within ``d`` plies is forced within more; one not forced
+    within ``d`` is not within fewer), so a search of any depth reads what a
+    search of another depth found. ``proofs`` keeps ``proof``'s answers by
+    ``(state, depth)``. Past ``PROOF_MEMO`` states everything kept is dropped,
+    between two proofs (the answers are found again: the same answers).
+    """
 
     def __init__(self, game):
         self.game = game
-        self.answers = {}  # (state, player, depth) -> bool
+        self.num_players = getattr(game, "num_players", 1)
+        self.targets = tuple(_target(game, k) for k in range(self.num_players))
+        own = getattr(game, "compiled_graph", None)
+        tables = own() if own is not None else None
+        self.table = _TableProver(game, tables) if hasattr(tables, "kinds") and hasattr(tables, "index") else None
+        self.clear()
+
+    def clear(self):
+        """Drop every answer and step kept."""
+        self.won = {}  # (state, player) -> fewest plies known to force the win
+        self.open_ = {}  # (state, player) -> most plies known not to force it
         self.steps = {}  # state -> [who, its moves or outcomes, the states they lead to, made as asked]
+        self.proofs = {}  # (state, depth) -> proof's answer
 
     def _steps(self, state):
         """``[who, moves or outcomes, the states they lead to so far]``: the children are made as they are asked for."""
@@ -154,7 +195,7 @@ class _Prover:
             game = self.game
             who = game.to_move(state)
             if who is None:
-                found = [None, (), []]
+                found = [None, (), [], tuple(game.payoff(state))]
             else:
                 found = [who, tuple(o for o, _ in game.chance_outcomes(state)) if who is CHANCE
                          else tuple(game.possible_moves(state)), []]
@@ -163,39 +204,157 @@ class _Prover:
 
     def _children(self, state, steps):
         """The states ``state``'s moves or outcomes lead to, in order, each made once."""
-        _, moves, made = steps
+        _, moves, made = steps[:3]
         for i in range(len(moves)):
             if i == len(made):
                 made.append(self.game.play(state, moves[i]))
             yield made[i]
 
     def forced(self, state, player, depth, target) -> bool:
-        key = (state, player, depth)
-        found = self.answers.get(key)
-        if found is None:
-            steps = self._steps(state)
-            who = steps[0]
-            if who is None:
-                found = tuple(self.game.payoff(state)) == target
-            elif depth <= 0:
-                found = False
-            elif who == player:
-                found = any(self.forced(child, player, depth - 1, target) for child in self._children(state, steps))
-            else:  # another player, or chance: every move or outcome
-                found = all(self.forced(child, player, depth - 1, target) for child in self._children(state, steps))
-            self.answers[key] = found
+        """``forced_win``'s answer, ``target`` the payoff of ``player``'s win (kept)."""
+        if self.table is not None and target == self.targets[player]:
+            i = self.table.tables.index.get(state)
+            if i is not None:
+                return bool(self.table.wins(depth)[player][i])
+        key = (state, player)
+        won = self.won.get(key)
+        if won is not None and won <= depth:
+            return True
+        if depth <= self.open_.get(key, -1):
+            return False
+        steps = self._steps(state)
+        who = steps[0]
+        if who is None:
+            if steps[3] == target:
+                self.won[key] = 0
+                return True
+            self.open_[key] = _INFINITE
+            return False
+        if depth <= 0:
+            found = False
+        elif who == player:
+            found = any(self.forced(child, player, depth - 1, target) for child in self._children(state, steps))
+        else:  # another player, or chance: every move or outcome
+            found = all(self.forced(child, player, depth - 1, target) for child in self._children(state, steps))
+        if found:
+            self.won[key] = depth
+        else:
+            self.open_[key] = depth
         return found
 
     def proof(self, state, depth):
+        """``shallow_proof``'s answer (kept)."""
+        key = (state, depth)
+        proofs = self.proofs
+        if key in proofs:
+            return proofs[key]
+        if self.table is not None:
+            i = self.table.tables.index.get(state)
+            if i is not None:
+                found = proofs[key] = self.table.proof_at(i, depth)
+                return found
+        if len(self.steps) > PROOF_MEMO:
+            self.clear()
+            proofs = self.proofs
         who = self._steps(state)[0]
-        if who is None:
+        found = None
+        if who is not None:
+            for player in ([who] if who is not CHANCE else []) + [k for k in range(self.num_players) if k != who]:
+                target = self.targets[player]
+                if self.forced(state, player, depth, target):
+                    found = target
+                    break
+        proofs[key] = found
+        return found
+
+
+class _TableProver:
+    """Shallow proofs on a game's own tables (``compiled_graph()``): every node's answer at once, by depth.
+
+    ``wins(depth)[player]`` is a bytearray over the tables' nodes: 1 where
+    ``player`` forces the win within ``depth`` plies (``forced_win``, worked
+    out for every node a ply at a time). ``proof_at(node, depth)`` is
+    ``shallow_proof``'s answer at a node.
+    """
+
+    def __init__(self, game, tables):
+        self.game, self.tables = game, tables
+        self.num_players = getattr(game, "num_players", 1)
+        self.targets = tuple(_target(game, k) for k in range(self.num_players))
+        self._wins = []  # depth -> (one bytearray a player)
+        self._settled = False  # the last depth's answers are every deeper depth's
+        self._proofs = {}  # depth -> (kinds, payoffs) with every proven node an end with its proof
+
+    def wins(self, depth):
+        """One bytearray a player: the nodes where they force the win within ``depth`` plies."""
+        t, wins = self.tables, self._wins
+        if not wins:
+            wins.append(tuple(bytearray(1 if k == _END and tuple(p) == target else 0
+                                        for k, p in zip(t.kinds, t.payoffs)) for target in self.targets))
+        kinds, children = t.kinds, t.children
+        while len(wins) <= depth and not self._settled:
+            last, now = wins[-1], []
+            for player, before in enumerate(last):
+                row = bytearray(before)  # the ends stay as they are; a node not an end is read from its children
+                for i, kind in enumerate(kinds):
+                    if kind == _END:
+                        continue
+                    kids = children[i]
+                    if kind == player:
+                        row[i] = any(before[c] for c in kids)
+                    else:
+                        row[i] = all(before[c] for c in kids)
+                now.append(row)
+            now = tuple(now)
+            self._settled = now == last  # a ply more changes nothing: nor will any further ply
+            wins.append(now)
+        return wins[min(depth, len(wins) - 1)]
+
+    def proof_at(self, i, depth):
+        """``shallow_proof``'s answer at node ``i``."""
+        who = self.tables.kinds[i]
+        if who == _END:
             return None
-        players = range(getattr(self.game, "num_players", 1))
-        for player in ([who] if who is not CHANCE else []) + [k for k in players if k != who]:
-            target = _target(self.game, player)
-            if self.forced(state, player, depth, target):
-                return target
+        rows = self.wins(depth)
+        for player in ([who] if who != _CHANCE_KIND else []) + [k for k in range(self.num_players) if k != who]:
+            if rows[player][i]:
+                return self.targets[player]
         return None
+
+    def proven(self, depth):
+        """``(kinds, payoffs)``: the tables' with every node ``shallow_proof`` solves an end with its proof (kept)."""
+        found = self._proofs.get(depth)
+        if found is None:
+            t = self.tables
+            kinds, payoffs = list(t.kinds), list(t.payoffs)
+            for i in range(len(kinds)):
+                proof = self.proof_at(i, depth)
+                if proof is not None:
+                    kinds[i], payoffs[i] = _END, proof
+            found = self._proofs[depth] = (tuple(kinds), tuple(payoffs))
+        return found
+
+
+def prover_of(game):
+    """The short searches of ``game``, kept and shared by every equal game (a game not hashable: a new one).
+
+    At most ``PROVED_GAMES`` games are kept at once, each with at most
+    ``PROOF_MEMO`` states. The answers are those of a search afresh.
+
+    >>> from fnmcts.games import TicTacToe
+    >>> prover_of(TicTacToe()) is prover_of(TicTacToe())
+    True
+    """
+    try:
+        found = _PROVERS.get(game)
+    except TypeError:  # not hashable: its own, not kept
+        return _Prover(game)
+    if found is None:
+        found = _Prover(game)
+        if len(_PROVERS) >= PROVED_GAMES:
+            _PROVERS.pop(next(iter(_PROVERS)), None)
+        _PROVERS[game] = found
+    return found
 
 
 def shallow_proof(game, state, depth: int):
@@ -213,7 +372,7 @@ def shallow_proof(game, state, depth: int):
     >>> shallow_proof(game, (1, 0, 0, 0, 2, 0, 0, 0, 0), 5) is None   # O took the centre
     True
     """
-    return _Prover(game).proof(state, depth)
+    return prover_of(game).proof(state, depth)
 
 
 class ProvingGame(GameBase):
@@ -236,7 +395,8 @@ class ProvingGame(GameBase):
         self.game, self.depth, self.root = game, depth, root
         self.num_players = getattr(game, "num_players", 1)
         self._range = payoff_range(game)
-        self._proofs, self._prover = {}, _Prover(game)
+        self._proofs, self._prover = {}, prover_of(game)
+        self._tables = None
 
     def __eq__(self, other):
         return (type(other) is ProvingGame and self.game == other.game and self.depth == other.depth
@@ -256,6 +416,73 @@ class ProvingGame(GameBase):
             found = None if state == self.root else self._prover.proof(state, self.depth)
             self._proofs[state] = found
             return found
+
+    def compiled_graph(self):
+        """The game's tables (its ``compiled_graph()``) with every state proven, but the root, an end with its proof; or None.
+
+        >>> from fnmcts.games import ShutTheBox
+        >>> game = ShutTheBox(levers=4)
+        >>> t, view = game.compiled_graph(), with_proofs(game, 2, game.start())
+        >>> proven = view.compiled_graph()
+        >>> ends = [i for i, (k, was) in enumerate(zip(proven.kinds, t.kinds)) if k == -1 and was != -1]
+        >>> len(ends) > 0, all(proven.payoffs[i] == view.payoff(t.states[i]) for i in ends)
+        (True, True)
+        """
+        table = self._prover.table
+        if table is None:
+            return None
+        kept = self._tables
+        if kept is None:
+            t = table.tables
+            kinds, payoffs = table.proven(self.depth)
+            r = t.index.get(self.root)
+            if r is not None and kinds[r] != t.kinds[r]:  # the root is never ended
+                kinds = kinds[:r] + (t.kinds[r],) + kinds[r + 1:]
+                payoffs = payoffs[:r] + (t.payoffs[r],) + payoffs[r + 1:]
+            kept = self._tables = t._replace(kinds=kinds, payoffs=payoffs)
+        return kept
+
+    def random_payoff(self, state, rng) -> tuple:
+        """The payoff of a random game from ``state`` on this view, drawn as ``playout`` draws (a proven state ends it).
+
+        >>> import random
+        >>> from fnmcts.games import TicTacToe
+        >>> from fnmcts.matches import playout
+        >>> view = with_proofs(TicTacToe(), 3, TicTacToe().start())
+        >>> [view.random_payoff(view.start(), random.Random(k)) == view.payoff(playout(view, view.start(), random.Random(k)))
+        ...  for k in range(5)]
+        [True, True, True, True, True]
+        """
+        t = self.compiled_graph()
+        i = None if t is None else t.index.get(state)
+        if i is not None:  # on the tables: nodes, no state made
+            kinds, children, payoffs, rnd = t.kinds, t.children, t.payoffs, rng.random
+            while True:
+                kind = kinds[i]
+                if kind >= 0:
+                    kids = children[i]
+                    i = kids[0] if len(kids) == 1 else kids[int(rnd() * len(kids))]
+                elif kind == _END:
+                    return tuple(payoffs[i])
+                else:
+                    outcome = sample_outcome(self.game, t.states[i], rng)
+                    i = children[i][[o for o, _ in t.outcomes[i]].index(outcome)]
+        game, proof, rnd = self.game, self.proof, rng.random
+        while True:
+            found = proof(state)
+            if found is not None:
+                return found
+            who = game.to_move(state)
+            if who is None:
+                return tuple(game.payoff(state))
+            if who is CHANCE:
+                move = sample_outcome(game, state, rng)
+            else:
+                moves = game.possible_moves(state)
+                if not moves:
+                    raise ValueError(f"no legal move at {state!r}")
+                move = moves[0] if len(moves) == 1 else moves[int(rnd() * len(moves))]
+            state = game.play(state, move)
 
     def start(self):
         return self.game.start()
