@@ -147,7 +147,7 @@ method or hook                         what it gives, and who reads it
 ``compiled_graph()``                   the game's states and moves as tables
                                        (``GraphTables``), read by the search instead
                                        of the protocol (default: none).
-                                       Read by: fnmcts.mcts
+                                       Read by: fnmcts.mcts, fnmcts.mcts.enhancements
 ``player_name(player)``                a player's name in transcripts ("Player 1
                                        (X)"; default: none, "Player N").
                                        Read by: fnmcts.cli, fnmcts.mcts
