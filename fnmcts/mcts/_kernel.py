@@ -37,10 +37,11 @@ from __future__ import annotations
 
 import math
 import random
+from contextlib import contextmanager
 
 from ._graph import CHANCE_NODE, END, UNSEEN
 
-__all__ = ["available", "run", "complete", "KERNEL_MIN_DIVES", "COMPLETE_LIMIT"]
+__all__ = ["available", "run", "complete", "switched_off", "KERNEL_MIN_DIVES", "COMPLETE_LIMIT"]
 
 KERNEL_MIN_DIVES = 512
 """Fewer dives than this run in Python: the kernel's set-up (arrays of the graph and counts) costs a few hundred dives."""
@@ -61,6 +62,28 @@ def available() -> bool:
     True
     """
     return bool(_kernel())
+
+
+@contextmanager
+def switched_off():
+    """Within the block every search runs ``dives`` in Python (benchmarks measure both ways; the results are equal).
+
+    >>> import random
+    >>> from fnmcts.games.nim import Nim
+    >>> from fnmcts.mcts import search
+    >>> game = Nim(heap=15)
+    >>> with switched_off():
+    ...     slow = search(game, game.start(), 2_000, random.Random(1), solver=False)
+    >>> slow == search(game, game.start(), 2_000, random.Random(1), solver=False)
+    True
+    """
+    global _compiled
+    saved = _compiled
+    _compiled = False
+    try:
+        yield
+    finally:
+        _compiled = saved
 
 
 def _kernel():
