@@ -161,3 +161,15 @@ def test_a_graph_too_large_to_complete_is_remembered(monkeypatch):
     assert walks == [20]  # walked once, given up on, not walked again
     graph = CompiledGraph(game)
     assert not real(graph, graph.node(game.start()), 20) and real(graph, 0, 200)
+
+
+def test_a_game_whose_hook_gives_no_tables_is_not_walked(counted, monkeypatch):
+    class Big(Nim):  # a game that says its graph is too large to hold
+        def compiled_graph(self):
+            return None
+
+    walks = []
+    monkeypatch.setattr(_kernel, "complete", lambda *a: walks.append(a) or True)
+    game = Big(30, 3)
+    search(game, game.start(), 600, random.Random(1), solver=False)
+    assert walks == [] and counted == []

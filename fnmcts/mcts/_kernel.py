@@ -18,7 +18,11 @@ seeds and both rules).
 ``dives`` or None when the kernel does not apply (Numba missing, a generator
 that is not a plain ``random.Random``, a graph too large to complete, counts a
 given tree set that only the Python loop rates as it does); ``dives`` then
-runs as written. Nothing here is needed for a result: without Numba every
+runs as written. A graph is completed by walking every state the root reaches,
+at most one a dive asked for (``COMPLETE_LIMIT`` at most); a game too large for
+that is remembered and not walked again for as many dives, and a game whose
+``compiled_graph()`` hook gives no tables (it says its graph is too large, as
+OpenSpiel's long games do) is not walked at all. Nothing here is needed for a result: without Numba every
 search gives the same trees, more slowly.
 
 >>> import random
@@ -162,6 +166,8 @@ def run(graph, stats, root, root_mover, n, rng, mode, c):
     if not kernel:
         return None
     game = graph.game
+    if graph.given is None and getattr(game, "compiled_graph", None) is not None:
+        return None  # the game's own hook gave no tables: it says its graph is too large to hold
     try:
         spent = _too_big.get(game, 0)
     except TypeError:  # a game that is not hashable: nothing remembered
