@@ -11,7 +11,11 @@ last loses: the shape of OpenSpiel's ``nim``). On each, in the same run:
   pointers, one child expanded per iteration, random rollouts calling the
   game's methods): the baseline of the ratios;
 * fnmcts's ``mcts_move`` (UCB1, c = sqrt 2, no solver): the engine every game
-  gets, on the game's compiled graph;
+  gets, on the game's compiled graph (walked whole, and the dives compiled
+  with Numba when it is installed: ``fnmcts.mcts._kernel``; the walk is timed
+  with the search);
+* the same search with the compiled loop switched off (the Python loop: the
+  same tree);
 * on the take-away game, OpenSpiel's Python ``MCTSBot`` (random rollouts, no
   solver) on its own ``nim`` with the same shape, when ``pyspiel`` is importable
   (``pip install open_spiel``); skipped otherwise.
@@ -32,6 +36,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from fnmcts.mcts import mcts_move  # noqa: E402
+from fnmcts.mcts._kernel import switched_off  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_mcts_nim import openspiel_mcts  # noqa: E402  (the same peer)
@@ -157,6 +162,12 @@ def plain_uct(game, state, iterations, rng, c=math.sqrt(2)):
     return moves[max(root.children, key=lambda ch: ch.visits)]
 
 
+def _python(call):
+    """``call()`` with the compiled loop switched off: ``dives`` in Python (the same tree)."""
+    with switched_off():
+        return call()
+
+
 def main(argv=None) -> int:
     def options(parser):
         parser.add_argument("--iterations", type=int, default=20_000)
@@ -168,6 +179,8 @@ def main(argv=None) -> int:
         contenders = {
             "plain mutable-node UCT through the protocol": lambda: plain_uct(game, state, n, random.Random(1)),
             "fnmcts mcts_move (UCB1, no solver)": lambda: mcts_move(game, state, n, random.Random(1), solver=False),
+            "the same search, the Python loop": lambda: _python(
+                lambda: mcts_move(game, state, n, random.Random(1), solver=False)),
         }
         if isinstance(game, TakeAway):
             spiel = openspiel_mcts(game.pile)
@@ -181,6 +194,9 @@ def main(argv=None) -> int:
             ratio = comparison["contenders"][1]["ratio"]
             bench.target("fnmcts at least 2x a plain mutable-node UCT on a user's tic-tac-toe", ratio["median"] >= 2,
                          f"{ratio['median']:.2f}x [{ratio['low']:.2f}, {ratio['high']:.2f}]")
+            python = comparison["contenders"][2]["ratio"]
+            bench.figure("the user's tic-tac-toe: the same search in the Python loop",
+                         f"{python['median']:.2f}x [{python['low']:.2f}, {python['high']:.2f}]", "the plain UCT")
     return bench.finish()
 
 

@@ -6,6 +6,9 @@ fnmcts's ``mcts_move`` (UCB1, c = sqrt 2, the tree a persistent map at the
 API; a state-keyed tree, so transpositions share records) beside peers measured
 in the same run:
 
+* the same fnmcts search with its compiled loop switched off (``_engine.dives``
+  in Python: the same tree, draw for draw; the loop is compiled with Numba,
+  ``pip install fnmcts[fast]``, for a plain search on a graph walked whole);
 * a plain mutable-node UCT written here (nodes with parent pointers, one child
   expanded per iteration, random rollouts; the shape of the notebook's
   MonteCarloTreeSearch), the baseline of the ratios;
@@ -42,6 +45,7 @@ from harness import Bench, Measured  # noqa: E402
 from fnmcts.exact import best_moves, solve, value  # noqa: E402
 from fnmcts.games import Nim  # noqa: E402
 from fnmcts.mcts import mcts_agent, mcts_move, visits  # noqa: E402
+from fnmcts.mcts._kernel import available, switched_off  # noqa: E402
 
 HEAP, TAKE = 21, 3
 
@@ -207,6 +211,12 @@ def openspiel_mcts(heap):
     return run
 
 
+def _python(call):
+    """``call()`` with the compiled loop switched off: the figure of ``dives`` in Python (the same tree)."""
+    with switched_off():
+        return call()
+
+
 def _strength(iterations):
     agent = mcts_agent(iterations)
     rows = []
@@ -235,7 +245,11 @@ def main(argv=None) -> int:
         "fnmcts mcts_move, UCB1, no solver": lambda: mcts_move(game, game.start(), n, random.Random(1), solver=False),
         "fnmcts mcts_move, tutorial ucb, no solver": lambda: mcts_move(game, game.start(), n, random.Random(1),
                                                                        solver=False, rule="tutorial"),
+        "the same UCB1 search, the Python loop": lambda: _python(
+            lambda: mcts_move(game, game.start(), n, random.Random(1), solver=False)),
     }
+    if not available():
+        bench.note("(Numba not installed: every fnmcts contender runs the Python loop; pip install fnmcts[fast])")
     pypi = _pypi_mcts()
     if pypi is not None:
         contenders["PyPI mcts package"] = lambda: pypi(n)
@@ -246,6 +260,9 @@ def main(argv=None) -> int:
     ratio = comparison["contenders"][1]["ratio"]
     bench.target("the 21 game: fnmcts at least 2x the integer UCT", ratio["median"] >= 2,
                  f"{ratio['median']:.2f}x [{ratio['low']:.2f}, {ratio['high']:.2f}]")
+    python = comparison["contenders"][3]["ratio"]
+    bench.figure("the 21 game: the same search in the Python loop (the compiled loop switched off)",
+                 f"{python['median']:.2f}x [{python['low']:.2f}, {python['high']:.2f}]", "the integer UCT")
     rated, updated = where_the_time_goes(game, mcts_move(game, game.start(), n, random.Random(1), solver=False), n)
     steps, moves = _baseline_steps(HEAP, TAKE, n, random.Random(1))
     bench.figure("the 21 game, a dive of fnmcts: children rated (UCB1) / records updated", f"{rated:.1f} / {updated:.1f}",

@@ -28,7 +28,11 @@ How the protocol's parts map onto the tutorial's tree:
   ``search`` (many dives) and ``mcts_move`` (a move chosen, MCTS-Solver on);
   the backup (``'mean'``, ``'expectimax'``) and the solver are its parameters.
   Every finite game runs on a compiled graph of interned states
-  (``CompiledGraph``), proven equal, draw for draw, to the phases.
+  (``CompiledGraph``), proven equal, draw for draw, to the phases. One
+  specialised loop (``fnmcts.mcts._kernel``): a plain search (UCB1 or the
+  tutorial's rule, no solver) on a graph small enough to walk whole runs the
+  same dives compiled with Numba (``pip install fnmcts[fast]``), proven equal
+  to the Python loop draw for draw.
 
 >>> from fnmcts.games.shut_the_box import ShutTheBox, start_box
 >>> from fnmcts.rng import make_rng

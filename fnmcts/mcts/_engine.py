@@ -56,6 +56,7 @@ from math import inf as _inf, log as _log, sqrt as _sqrt
 
 from ..matches import playout
 from ..protocol import CHANCE, may_repeat, payoff_range
+from . import _kernel
 from ._graph import CHANCE_NODE, END, UNSEEN, draw
 from ._records import _NO_EXTRAS, Record, builtin_rule, counts_of, rating, rating_selector, rave_score, ucb_score
 from .phases import decision_bounds, simulate
@@ -1174,6 +1175,11 @@ def dives(
         raise ValueError("backup='graph' values a child for its parent's mover: one or two players (zero-sum)")
     track = solving or expectimax or repeats or raving or bounding  # the path in order: the options that read it
 
+    if (mode and compiled and not (expectimax or solving or repeats or bounding or graph_backup)
+            and root_rule is None and touched is None and n >= _kernel.KERNEL_MIN_DIVES):
+        found = _kernel.run(g, stats, root, root_mover, n, rng, mode, rule_c)  # the same dives, compiled
+        if found is not None:
+            return found
     ucb1_rule, tutorial_rule = mode == 1, mode == 2
     done = 0
     path, last, exact, raw = None, None, None, None  # the last dive's path, the node it ended at, its proof, payoff

@@ -1,0 +1,189 @@
+"""The compiled body of ``_kernel``: ``_engine.dives``'s plain loop over flat arrays, and CPython's ``random()``.
+
+Imported only when a search first runs the kernel (it imports Numba). The
+machine code is cached beside this file (Numba's ``cache=True``), so a new
+process loads it rather than compiling it again.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+__all__ = ["rnd", "dives_kernel"]
+
+_jit = numba.njit(cache=True, nogil=True)
+
+_UPPER, _LOWER, _MATRIX = np.uint64(0x80000000), np.uint64(0x7FFFFFFF), np.uint64(0x9908B0DF)
+_ONE, _WORD = np.uint64(1), np.uint64(0xFFFFFFFF)
+_S11, _S7, _S15, _S18, _S5, _S6 = (np.uint64(k) for k in (11, 7, 15, 18, 5, 6))
+_B, _C = np.uint64(0x9D2C5680), np.uint64(0xEFC60000)
+
+
+@_jit
+def genrand(mt, pos):
+    """One 32-bit word of CPython's Mersenne Twister (``genrand_uint32``); ``mt`` and ``pos`` change in place."""
+    if pos[0] >= 624:
+        for kk in range(624):
+            y = (mt[kk] & _UPPER) | (mt[(kk + 1) % 624] & _LOWER)
+            v = mt[(kk + 397) % 624] ^ (y >> _ONE)
+            if y & _ONE:
+                v ^= _MATRIX
+            mt[kk] = v
+        pos[0] = 0
+    y = mt[pos[0]]
+    pos[0] += 1
+    y ^= y >> _S11
+    y ^= (y << _S7) & _B
+    y ^= (y << _S15) & _C
+    y ^= y >> _S18
+    return y & _WORD
+
+
+@_jit
+def rnd(mt, pos):
+    """CPython's ``random.random()`` (``genrand_res53``) from the generator state ``mt``, ``pos``.
+
+    >>> import random
+    >>> rng = random.Random(4)
+    >>> state = rng.getstate()[1]
+    >>> mt, pos = np.array(state[:624], np.uint64), np.array([state[624]], np.int64)
+    >>> [rnd(mt, pos) for _ in range(3)] == [rng.random() for _ in range(3)]
+    True
+    """
+    a = genrand(mt, pos) >> _S5
+    b = genrand(mt, pos) >> _S6
+    return (float(a) * 67108864.0 + float(b)) * (1.0 / 9007199254740992.0)
+
+
+@_jit
+def tutorial_key(s, n, z):
+    """``_records.ucb_score``: the tutorial's rating of a score ``s`` over ``n`` visits."""
+    if n == 0:
+        return np.inf
+    if s == 0.0:
+        return 3.0 / n
+    return (s + z * np.sqrt(s * (n - s) / n)) / n
+
+
+@_jit
+def _outcome(d, start, denom, slot_start, slots, cumulative, mt, pos):
+    """The outcome a chance node ``d`` draws: ``_graph.draw``'s slot table or ``bisect_right``."""
+    if slot_start[d + 1] > slot_start[d]:
+        return slots[slot_start[d] + int(rnd(mt, pos) * denom[d])]
+    x = rnd(mt, pos) * denom[d]
+    o = 0
+    while o < start[d + 1] - start[d] - 1 and cumulative[start[d] + o] <= x:
+        o += 1
+    return o
+
+
+@_jit
+def dives_kernel(kind, start, flat, denom, slot_start, slots, cumulative, u, uwhole, N, S, whole, W, D, logs,
+                 root, root_mover, n, mode, c, mt, pos, out):
+    """``n`` dives of ``_engine.dives`` (rule ``mode`` 1: UCB1 of constant ``c``; 2: the tutorial's, ``z`` = ``c``).
+
+    Node ``i``: ``kind[i]`` (player, -1 an end, -2 chance), its children (or
+    outcomes' nodes) ``flat[start[i]:start[i + 1]]``; ``u[i]`` an end's rescaled
+    payoff. ``N`` (-1: not in the tree), ``S``, ``W``, ``D`` change in place;
+    ``whole[i]`` stays true while only whole numbers were added to ``S[i]``.
+    ``out``: ``(dives run, the end node of the last dive)``. ``_kernel.run``
+    builds the arrays from a graph and its counts.
+
+    Two items, take 1 or 2, taking the last wins: player 0 at the start
+    (node 0) takes one (to node 1: player 1 then takes the last, node 2) or
+    both (node 3, a win). After 10 dives the win has most of them:
+
+    >>> kind = np.array([0, 1, -1, -1]); start = np.array([0, 2, 3, 3, 3]); flat = np.array([1, 3, 2])
+    >>> u = np.array([[0., 0.], [0., 0.], [0., 1.], [1., 0.]])  # taking the last item wins
+    >>> N, S = np.full(4, -1), np.zeros(4)
+    >>> W, D, out = np.zeros(4, np.int64), np.zeros(4, np.int64), np.zeros(2, np.int64)
+    >>> mt = np.array(__import__("random").Random(1).getstate()[1][:624], np.uint64)
+    >>> dives_kernel(kind, start, flat, np.zeros(4), np.zeros(5, np.int64), np.zeros(1, np.int64), np.zeros(3), u,
+    ...              np.ones((4, 2), np.bool_), N, S, np.ones(4, np.bool_), W, D, np.log(np.arange(1.0, 12)),
+    ...              0, 1, 10, 1, 2 ** 0.5, mt, np.array([624]), out)
+    >>> N.tolist(), out.tolist()
+    ([10, 2, 1, 7], [10, 3])
+    """
+    size = kind.shape[0]
+    K = np.zeros(size)
+    for i in range(size):
+        if N[i] > 0:
+            K[i] = S[i] / N[i] if mode == 1 else tutorial_key(S[i], N[i], c)
+    path = np.empty(size + 1, np.int64)
+    movers = np.empty(size + 1, np.int64)
+    last = -1
+    for _ in range(n):
+        i = root
+        length = 1
+        path[0] = root
+        movers[0] = root_mover
+        ni = N[i]
+        term = -1
+        new = -1
+        while True:
+            if ni == -1:  # a new node: one random game from it (``_random_finish``)
+                j = i
+                while True:
+                    k = kind[j]
+                    if k >= 0:
+                        m = start[j + 1] - start[j]
+                        j = flat[start[j] + (int(rnd(mt, pos) * m) if m > 1 else 0)]
+                    elif k == -1:
+                        break
+                    else:
+                        j = flat[start[j] + _outcome(j, start, denom, slot_start, slots, cumulative, mt, pos)]
+                term = j
+                new = i
+                break
+            k = kind[i]
+            d = i
+            while k == -2:  # the chance outcomes, drawn until a player is to move
+                d = flat[start[d] + _outcome(d, start, denom, slot_start, slots, cumulative, mt, pos)]
+                k = kind[d]
+            if k == -1:
+                term = d
+                break
+            best = -1
+            a, b = start[d], start[d + 1]
+            for q in range(a, b):  # an unvisited child: the first in move order
+                if N[flat[q]] <= 0:
+                    best = flat[q]
+                    break
+            if best == -1:
+                best_rating = -np.inf
+                if mode == 1:
+                    lp = logs[ni]
+                    for q in range(a, b):
+                        ch = flat[q]
+                        r = K[ch] + c * np.sqrt(lp / N[ch])
+                        if r > best_rating:
+                            best, best_rating = ch, r
+                else:
+                    for q in range(a, b):
+                        ch = flat[q]
+                        if K[ch] > best_rating:
+                            best, best_rating = ch, K[ch]
+            i = best
+            path[length] = i
+            movers[length] = k
+            length += 1
+            ni = N[i]
+        if new >= 0:
+            N[new] = 0
+        for p in range(length):  # the backup: each node of the path, for the player who moved into it
+            node = path[p]
+            x = u[term, movers[p]]
+            cnt = N[node] + 1
+            N[node] = cnt
+            s = S[node] + x
+            S[node] = s
+            whole[node] = whole[node] and uwhole[term, movers[p]]
+            K[node] = s / cnt if mode == 1 else tutorial_key(s, cnt, c)
+            if x > 0.5:
+                W[node] += 1
+            elif x == 0.5:
+                D[node] += 1
+        last = term
+    out[0] = n
+    out[1] = last

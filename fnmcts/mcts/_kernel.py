@@ -1,0 +1,272 @@
+"""The one specialised loop: ``_engine.dives`` compiled to machine code, for the plain search on a whole graph.
+
+``_engine.dives`` is the one descent, written once in Python. On a small game
+whose whole graph fits in memory, a plain search (UCB1 or the tutorial's rule,
+the mean backup, random playouts; no solver, bounds, RAVE, root rule or rollout
+agent) spends its time walking that graph: on the 21 game a dive of ``dives``
+walks a whole game inside the tree, about 0.45 µs a step. Here the same
+loop runs on flat arrays, compiled with Numba (``pip install fnmcts[fast]``),
+drawing from the caller's own ``random.Random``: the Mersenne Twister state is
+read once before the dives and written back once after (``random.Random``'s
+``getstate`` and ``setstate``), and the draws are CPython's ``random()``
+(``genrand_res53``) computed from it, bit for bit. The dives, their draws,
+every count and the generator's state at the end are those of ``dives``
+(tests/test_kernel.py holds them equal, draw for draw, on generated games,
+seeds and both rules).
+
+``run(graph, stats, root, root_mover, n, rng, mode, c)`` returns the same as
+``dives`` or None when the kernel does not apply (Numba missing, a generator
+that is not a plain ``random.Random``, a graph too large to complete, counts a
+given tree set that only the Python loop rates as it does); ``dives`` then
+runs as written. A graph is completed by walking every state the root reaches,
+at most one a dive asked for (``COMPLETE_LIMIT`` at most); a game too large for
+that is remembered and not walked again for as many dives, and a game whose
+``compiled_graph()`` hook gives no tables (it says its graph is too large, as
+OpenSpiel's long games do) is not walked at all. Nothing here is needed for a result: without Numba every
+search gives the same trees, more slowly.
+
+>>> import random
+>>> from fnmcts.games.nim import Nim
+>>> from ._graph import CompiledGraph
+>>> from ._engine import Stats
+>>> graph = CompiledGraph(Nim(heap=7, max_take=3))
+>>> stats = Stats(graph)
+>>> root = graph.node(graph.game.start())
+>>> found = run(graph, stats, root, 1, 600, random.Random(1), 1, 2 ** 0.5)
+>>> found is None or (found[0], stats.N[root])
+(600, 600)
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from contextlib import contextmanager
+
+from ._graph import CHANCE_NODE, END, UNSEEN
+
+__all__ = ["available", "run", "complete", "switched_off", "KERNEL_MIN_DIVES", "COMPLETE_LIMIT"]
+
+KERNEL_MIN_DIVES = 512
+"""Fewer dives than this run in Python: the kernel's set-up (arrays of the graph and counts) costs a few hundred dives."""
+
+COMPLETE_LIMIT = 50_000
+"""The most nodes a graph is completed to (every state reachable from the root) for the kernel."""
+
+_NONE = -1  # a node not in the tree, in the array of visits
+
+_compiled = None  # the Numba functions, compiled on first use (None: not tried yet; False: Numba missing)
+_too_big = {}  # game -> the node budget a completion of its graph already ran out of
+
+
+def available() -> bool:
+    """Whether the compiled loop can run here (Numba importable).
+
+    >>> available() in (True, False)
+    True
+    """
+    return bool(_kernel())
+
+
+@contextmanager
+def switched_off():
+    """Within the block every search runs ``dives`` in Python (benchmarks measure both ways; the results are equal).
+
+    >>> import random
+    >>> from fnmcts.games.nim import Nim
+    >>> from fnmcts.mcts import search
+    >>> game = Nim(heap=15)
+    >>> with switched_off():
+    ...     slow = search(game, game.start(), 2_000, random.Random(1), solver=False)
+    >>> slow == search(game, game.start(), 2_000, random.Random(1), solver=False)
+    True
+    """
+    global _compiled
+    saved = _compiled
+    _compiled = False
+    try:
+        yield
+    finally:
+        _compiled = saved
+
+
+def _kernel():
+    global _compiled
+    if _compiled is None:
+        try:
+            _compiled = _build()
+        except ImportError:
+            _compiled = False
+    return _compiled
+
+
+def complete(graph, root, limit) -> bool:
+    """Expand every node reachable from ``root`` (decisions' children, chance outcomes); False past ``limit`` nodes.
+
+    A graph built from the game's tables is complete at once. Expanding
+    asks the protocol what ``dives`` would ask of the same states, and makes no
+    draw: the search's results do not depend on it.
+
+    >>> from fnmcts.games.nim import Nim
+    >>> from ._graph import CompiledGraph
+    >>> graph = CompiledGraph(Nim(heap=5, max_take=3))
+    >>> complete(graph, graph.node(graph.game.start()), 100), len(graph)
+    (True, 10)
+    >>> complete(CompiledGraph(Nim(heap=30)), 0, 20)
+    False
+    """
+    if getattr(graph, "_whole", None) == root:
+        return True
+    kind, kids, chance = graph.kind, graph.kids, graph.chance
+    if len(graph) <= root:
+        return False
+    seen, stack = {root}, [root]
+    while stack:
+        i = stack.pop()
+        k = kind[i]
+        if k == UNSEEN:
+            k = graph.expand(i)
+        if k >= 0:
+            nodes = kids[i] or graph.children(i)
+        elif k == CHANCE_NODE:
+            if chance[i][0] is None and chance[i][5] is not None:  # the game's own sampler: Python only
+                return False
+            nodes = graph.outcome_children(i)
+        else:
+            continue
+        for j in nodes:
+            if j not in seen:
+                seen.add(j)
+                stack.append(j)
+        if len(graph) > limit:
+            return False
+    graph._whole = root
+    return True
+
+
+def run(graph, stats, root, root_mover, n, rng, mode, c):
+    """``dives(graph, stats, root, root_mover, n, rng, <built-in rule mode, c>)``'s result, compiled; None if it does not apply.
+
+    ``mode`` 1 is UCB1 with constant ``c``, 2 the tutorial's rule with ``z`` =
+    ``c``. ``stats`` and ``rng`` change as ``dives`` changes them.
+
+    >>> from fnmcts.games.tictactoe import TicTacToe
+    >>> from ._graph import CompiledGraph
+    >>> from ._engine import Stats
+    >>> graph = CompiledGraph(TicTacToe())
+    >>> stats = Stats(graph)
+    >>> run(graph, stats, graph.node(TicTacToe().start()), 1, 100, random.Random(1), 1, 2 ** 0.5)  # too few dives
+    >>> found = run(graph, stats, 0, 1, 6_000, random.Random(1), 1, 2 ** 0.5)
+    >>> found is None or (found[0], len(graph), stats.N[0])
+    (6000, 5478, 6000)
+    """
+    if n < KERNEL_MIN_DIVES or type(rng) is not random.Random:
+        return None
+    kernel = _kernel()
+    if not kernel:
+        return None
+    game = graph.game
+    if graph.given is None and getattr(game, "compiled_graph", None) is not None:
+        return None  # the game's own hook gave no tables: it says its graph is too large to hold
+    try:
+        spent = _too_big.get(game, 0)
+    except TypeError:  # a game that is not hashable: nothing remembered
+        spent = 0
+    limit = min(COMPLETE_LIMIT, max(len(graph), n))  # a walk of at most a node a dive asked for
+    if spent >= limit:
+        return None
+    if not complete(graph, root, limit):
+        if len(_too_big) >= 256:  # many games met (generated ones): forget them
+            _too_big.clear()
+        try:
+            _too_big[game] = limit
+        except TypeError:
+            pass
+        return None
+    stats.grow()
+    return _run(kernel, graph, stats, root, root_mover, n, rng, mode, c)
+
+
+def _run(kernel, graph, stats, root, root_mover, n, rng, mode, c):
+    import numpy as np
+
+    size = len(graph)
+    N, S, W, D, K = stats.N[:size], stats.S[:size], stats.W[:size], stats.D[:size], stats.K
+    if stats.E is not stats.S:
+        return None
+    most = 0
+    for x in N:  # whole visit counts only, none 0 (a tree given so): the Python loop rates those
+        if x is not None:
+            if type(x) is not int or x <= 0:
+                return None
+            if x > most:
+                most = x
+    if most + n >= 1 << 24:
+        return None
+    whole = np.array([type(s) is int for s in S], np.bool_)  # a score that only whole numbers were added to stays whole
+    if mode == 2 and any(x is not None and s > x for x, s in zip(N, S)):
+        return None  # a score above the visits (a tree given so): only the Python loop rates it as an error
+    kind, kids, chance, u = graph.kind, graph.kids, graph.chance, graph.u
+    players = max(1, graph.num_players)
+    kind_a = np.empty(size, np.int64)
+    start = np.zeros(size + 1, np.int64)
+    flat, denom, slot_start, slots = [], np.zeros(size), np.zeros(size + 1, np.int64), []
+    uarr, uwhole = np.zeros((size, players)), np.zeros((size, players), np.bool_)
+    for i in range(size):
+        k = kind[i]
+        kind_a[i] = k
+        if k >= 0:
+            flat.extend(kids[i])
+        elif k == CHANCE_NODE:
+            e = chance[i]
+            flat.extend(e[3])
+            denom[i] = e[1]
+            if e[0] is not None:
+                slots.extend(e[0])
+        elif k == END:
+            pay = u[i]
+            for m in range(players):
+                uarr[i, m] = pay[m]
+                uwhole[i, m] = type(pay[m]) is int
+        # else not expanded: a node the root does not reach (``complete`` expanded every other), never entered
+        start[i + 1] = len(flat)
+        slot_start[i + 1] = len(slots)
+    cumulative = np.zeros(max(1, len(flat)))
+    for i in range(size):
+        if kind[i] == CHANCE_NODE and chance[i][0] is None:
+            cumulative[start[i]:start[i + 1]] = chance[i][2]
+    n_a = np.array([_NONE if x is None else x for x in N], np.int64)
+    s_a = np.array(S, np.float64)
+    w_a = np.array(W, np.int64)
+    d_a = np.array(D, np.int64)
+    logs = np.array([-math.inf] + list(map(math.log, range(1, most + n + 2))))
+    state = rng.getstate()
+    mt = np.array(state[1][:624], np.uint64)
+    pos = np.array([state[1][624]], np.int64)
+    out = np.zeros(2, np.int64)
+    kernel(kind_a, start, np.array(flat if flat else [0], np.int64), denom, slot_start,
+           np.array(slots if slots else [0], np.int64), cumulative, uarr, uwhole, n_a, s_a, whole, w_a, d_a, logs,
+           root, root_mover, n, mode, float(c), mt, pos, out)
+    rng.setstate((state[0], tuple(int(x) for x in mt) + (int(pos[0]),), state[2]))
+    done, last = int(out[0]), int(out[1])
+    key = stats.key
+    keep = K is not None and stats.key_rule == (mode, c)
+    for i in range(size):
+        v = int(n_a[i])
+        if v == _NONE:
+            continue
+        if N[i] == v:
+            continue
+        s = s_a[i]
+        s = int(s) if whole[i] else float(s)
+        stats.N[i], stats.S[i], stats.W[i], stats.D[i] = v, s, int(w_a[i]), int(d_a[i])
+        if keep:
+            K[i] = key(s, v)
+    raw = graph.game.payoff(graph.states[last]) if last >= 0 else None
+    return done, None, raw, None
+
+
+def _build():
+    from ._compiled import dives_kernel  # imports Numba (ImportError without it)
+
+    return dives_kernel

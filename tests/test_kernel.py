@@ -1,0 +1,175 @@
+"""The compiled loop (``fnmcts.mcts._kernel``) equals ``_engine.dives`` in Python, draw for draw.
+
+Every test runs a search twice: once as it runs (the kernel where it applies)
+and once with the kernel switched off, and asks for the same tree, the same
+records (their numbers' types included), the same moves and the same generator
+state afterwards. The kernel's set-up threshold is lowered to one dive, so the
+generated games and short searches run through it too.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from fnmcts.games import Nim, TicTacToe
+from fnmcts.mcts import _kernel, mcts_move, search, ucb
+from fnmcts.mcts._graph import CompiledGraph
+
+from small_games import cyclic_table_games, search_games, table_games
+
+numba = pytest.importorskip("numba", reason="the compiled loop needs Numba (pip install fnmcts[fast])")
+
+
+@pytest.fixture
+def counted(monkeypatch):
+    """The kernel from one dive on, with a count of the searches it ran."""
+    monkeypatch.setattr(_kernel, "KERNEL_MIN_DIVES", 1)
+    monkeypatch.setattr(_kernel, "_too_big", {})
+    ran = []
+    real = _kernel._run
+
+    def run(*args):
+        found = real(*args)
+        ran.append(found is not None)
+        return found
+
+    monkeypatch.setattr(_kernel, "_run", run)
+    return ran
+
+
+def _python(monkeypatch, call):
+    """``call()`` with the kernel off: ``dives`` in Python."""
+    with monkeypatch.context() as m:
+        m.setattr(_kernel, "_compiled", False)
+        return call()
+
+
+def _same_records(a, b):
+    assert dict(a) == dict(b)
+    for state, rec in b.items():  # the same numbers, of the same types (a whole-number score stays whole)
+        assert repr(a[state]) == repr(rec)
+
+
+def test_numba_is_installed_with_the_test_extra():
+    # the test extra installs the fast extra: without it the properties below would test nothing
+    assert _kernel.available()
+
+
+@given(seed=st.integers(0, 2**32 - 1), draws=st.integers(0, 1_300))
+@settings(max_examples=30, deadline=None)
+def test_the_compiled_draw_is_cpythons_random(seed, draws):
+    import numpy as np
+
+    from fnmcts.mcts._compiled import rnd
+
+    rng = random.Random(seed)
+    state = rng.getstate()
+    mt, pos = np.array(state[1][:624], np.uint64), np.array([state[1][624]], np.int64)
+    got = [rnd(mt, pos) for _ in range(draws)]  # past the twist at 312 draws, and again
+    assert got == [rng.random() for _ in range(draws)]
+    assert (tuple(int(x) for x in mt) + (int(pos[0]),)) == rng.getstate()[1]
+
+
+@given(game=search_games(), seed=st.integers(0, 10**6), n=st.integers(1, 700),
+       rule=st.sampled_from(("ucb1", "tutorial")), c=st.sampled_from((0.2, 1.0, 2**0.5, 2.0)),
+       more=st.integers(0, 300))
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                                                  HealthCheck.too_slow])
+def test_search_equals_the_python_loop(counted, monkeypatch, game, seed, n, rule, c, more):
+    options = dict(solver=False, rule=rule, **({"c": c} if rule == "ucb1" else {"z": c}))
+
+    def grow():
+        rng = random.Random(seed)
+        tree = search(game, game.start(), n, rng, **options)
+        grown = search(game, game.start(), more, rng, tree=tree, **options) if more else tree
+        return tree.pmap(), grown.pmap(), rng.getstate()
+
+    fast, slow = grow(), _python(monkeypatch, grow)
+    _same_records(fast[0], slow[0])
+    _same_records(fast[1], slow[1])
+    assert fast[2] == slow[2]
+
+
+@given(game=table_games(), seed=st.integers(0, 10**6), n=st.integers(14, 500))
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_the_kernel_runs_on_every_acyclic_game(counted, game, seed, n):
+    counted.clear()
+    _kernel._too_big.clear()  # (a walk of at most n nodes: every generated game's, at 14 dives)
+    search(game, game.start(), n, random.Random(seed), solver=False, backup="mean")  # (chance games: expectimax by default)
+    assert counted and all(counted)
+
+
+@given(game=cyclic_table_games(), seed=st.integers(0, 10**6))
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_games_that_repeat_stay_in_python(counted, game, seed):
+    counted.clear()
+    search(game, game.start(), 50, random.Random(seed), solver=False)
+    if game.may_repeat():
+        assert not counted
+
+
+@pytest.mark.parametrize("game, n", [(Nim(21, 3, misere=True), 2_500), (Nim(9, 4, misere=False), 700),
+                                     (TicTacToe(), 6_000)], ids=repr)  # (a graph is walked whole for as many dives)
+def test_mcts_move_equals_the_python_loop(counted, monkeypatch, game, n):
+    def move():
+        rng = random.Random(3)
+        found = mcts_move(game, game.start(), n, rng, solver=False)
+        return found.move, found.children, found.iterations, dict(found.tree), rng.getstate()
+
+    assert move() == _python(monkeypatch, move)
+    assert counted and all(counted)
+
+
+def test_the_tutorial_rule_on_shut_the_box_equals_the_python_loop(counted, monkeypatch):
+    from fnmcts.games.shut_the_box import ShutTheBox, start_box
+
+    def grow():
+        rng = random.Random(5)
+        return search(ShutTheBox(), start_box, 3_000, rng, rule=ucb).pmap(), rng.getstate()
+
+    fast, slow = grow(), _python(monkeypatch, grow)
+    _same_records(fast[0], slow[0])
+    assert fast[1] == slow[1] and counted and all(counted)
+
+
+def test_what_the_kernel_does_not_take_runs_in_python(counted):
+    class Counting(random.Random):  # a generator of the user's: its own draws, so Python's loop
+        pass
+
+    game = Nim(11, 3)
+    search(game, game.start(), 600, Counting(1), solver=False)
+    search(game, game.start(), 600, random.Random(1))  # MCTS-Solver: the Python loop
+    search(game, game.start(), 600, random.Random(1), solver=False, rule=lambda rec, parent_visits: 0.5)
+    assert not counted
+    search(game, game.start(), 600, random.Random(1), solver=False)
+    assert counted == [True]
+
+
+def test_a_graph_too_large_to_complete_is_remembered(monkeypatch):
+    monkeypatch.setattr(_kernel, "_too_big", {})
+    monkeypatch.setattr(_kernel, "COMPLETE_LIMIT", 20)
+    walks = []
+    real = _kernel.complete
+    monkeypatch.setattr(_kernel, "complete", lambda *a: walks.append(a[2]) or real(*a))
+    game = Nim(40, 3)
+    for _ in range(3):
+        search(game, game.start(), 600, random.Random(1), solver=False)
+    assert walks == [20]  # walked once, given up on, not walked again
+    graph = CompiledGraph(game)
+    assert not real(graph, graph.node(game.start()), 20) and real(graph, 0, 200)
+
+
+def test_a_game_whose_hook_gives_no_tables_is_not_walked(counted, monkeypatch):
+    class Big(Nim):  # a game that says its graph is too large to hold
+        def compiled_graph(self):
+            return None
+
+    walks = []
+    monkeypatch.setattr(_kernel, "complete", lambda *a: walks.append(a) or True)
+    game = Big(30, 3)
+    search(game, game.start(), 600, random.Random(1), solver=False)
+    assert walks == [] and counted == []
