@@ -286,28 +286,48 @@ class _TableProver:
         self._proofs = {}  # depth -> (kinds, payoffs) with every proven node an end with its proof
 
     def wins(self, depth):
-        """One bytearray a player: the nodes where they force the win within ``depth`` plies."""
+        """One bytearray a player: the nodes where they force the win within ``depth`` plies.
+
+        A ply more can only turn a node's answer from no to yes (a win forced
+        within ``d`` plies is forced within more), and only at a node a child of
+        which turned at the ply before: those alone are looked at again.
+        """
         t, wins = self.tables, self._wins
-        if not wins:
-            wins.append(tuple(bytearray(1 if k == _END and tuple(p) == target else 0
-                                        for k, p in zip(t.kinds, t.payoffs)) for target in self.targets))
         kinds, children = t.kinds, t.children
+        if not wins:
+            rows = tuple(bytearray(1 if k == _END and tuple(p) == target else 0
+                                   for k, p in zip(kinds, t.payoffs)) for target in self.targets)
+            wins.append(rows)
+            self._turned = tuple([i for i, won in enumerate(row) if won] for row in rows)
+            parents = [[] for _ in kinds]
+            for i, kids in enumerate(children):
+                if kinds[i] != _END:
+                    for c in set(kids):
+                        parents[c].append(i)
+            self._parents = parents
+        parents = self._parents
         while len(wins) <= depth and not self._settled:
-            last, now = wins[-1], []
+            last, now, turned = wins[-1], [], []
             for player, before in enumerate(last):
-                row = bytearray(before)  # the ends stay as they are; a node not an end is read from its children
-                for i, kind in enumerate(kinds):
-                    if kind == _END:
-                        continue
-                    kids = children[i]
-                    if kind == player:
-                        row[i] = any(before[c] for c in kids)
-                    else:
-                        row[i] = all(before[c] for c in kids)
+                row, flipped, asked = bytearray(before), [], set()
+                for c in self._turned[player]:
+                    for i in parents[c]:
+                        if before[i] or i in asked:
+                            continue
+                        asked.add(i)
+                        kids = children[i]
+                        if kinds[i] == player:
+                            won = any(before[k] for k in kids)
+                        else:  # another player, or chance: every move or outcome
+                            won = all(before[k] for k in kids)
+                        if won:
+                            row[i] = 1
+                            flipped.append(i)
                 now.append(row)
-            now = tuple(now)
-            self._settled = now == last  # a ply more changes nothing: nor will any further ply
-            wins.append(now)
+                turned.append(flipped)
+            self._turned = tuple(turned)
+            self._settled = not any(turned)  # a ply more changed nothing: nor will any further ply
+            wins.append(tuple(now))
         return wins[min(depth, len(wins) - 1)]
 
     def proof_at(self, i, depth):
