@@ -203,9 +203,13 @@ def _board(game, state):
 
 @settings(max_examples=10)
 @given(seed=st.integers(0, 2**32), dives=st.integers(1, 1500), opening=st.lists(st.integers(0, 8), max_size=3,
-                                                                                unique=True))
-def test_mcts_through_the_adapter_is_the_builtin_search_draw_for_draw(seed, dives, opening):
-    """Transpositions merge as for the built-in game: the same seed gives the same tree, record for record."""
+                                                                                unique=True),
+       proofs=st.sampled_from((0, 4)))
+def test_mcts_through_the_adapter_is_the_builtin_search_draw_for_draw(seed, dives, opening, proofs):
+    """Transpositions merge as for the built-in game: the same seed gives the same tree, record for record.
+
+    The proofs are given to both: the adapter's game offers its tables and takes shallow proofs by default
+    (worked out on the tables), the built-in game offers none; with the same proofs the same tree."""
     game, builtin = from_openspiel("tic_tac_toe"), TicTacToe()
     state, board = game.start(), builtin.start()
     for cell in opening:
@@ -214,8 +218,8 @@ def test_mcts_through_the_adapter_is_the_builtin_search_draw_for_draw(seed, dive
         state, board = game.play(state, cell), builtin.play(board, cell)
     if game.to_move(state) is None:
         return
-    ours, theirs = mcts_move(game, state, dives, random.Random(seed)), mcts_move(builtin, board, dives,
-                                                                                 random.Random(seed))
+    ours = mcts_move(game, state, dives, random.Random(seed), proofs=proofs)
+    theirs = mcts_move(builtin, board, dives, random.Random(seed), proofs=proofs)
     assert ours.move == theirs.move and ours.iterations == theirs.iterations
     assert {_board(game, s): r for s, r in ours.tree.items()} == dict(theirs.tree)
 

@@ -91,6 +91,7 @@ __all__ = [
     "GameKind",
     "game_kind",
     "kind_defaults",
+    "PROOFS",
 ]
 
 DEFAULT_C = math.sqrt(2)
@@ -104,6 +105,10 @@ RIVALS_CHANCE_C = 0.5
 
 DEFAULT_Z = 2
 """The tutorial's ucb multiplier unless ``z`` is given (about 95% confidence)."""
+
+PROOFS = 4
+"""The depth of the shallow proofs unless ``proofs`` is given, in a game without chance of one or two players that
+offers its states as tables (``compiled_graph()``); 0 (none) in any other game (``kind_defaults``)."""
 
 FINALS = ("visits", "mean")
 
@@ -286,8 +291,13 @@ def kind_defaults(game) -> dict:
     outcomes' values weighted by their probabilities, not the mean of results
     drawn through them) and UCB1 with ``c = CHANCE_C`` (0.2) for one player,
     ``c = RIVALS_CHANCE_C`` (0.5) for two or more (docs/scoreboard.md has the
-    figures: Shut the Box at its optimum, Pig's decisions). Every other game:
-    none (UCB1 with ``c = DEFAULT_C``, the mean backup).
+    figures: Shut the Box at its optimum, Pig's decisions). A game without
+    chance, of one or two players, that offers its states as tables
+    (``compiled_graph()``: OpenSpiel's short games, a game of your own):
+    shallow proofs of ``PROOFS`` (4) plies, worked out once on the tables for
+    every state and kept, so a dive costs no more (docs/search-options.md has
+    the figures). Every other game: none (UCB1 with ``c = DEFAULT_C``, the mean
+    backup, no proofs).
 
     >>> from fnmcts.games import Nim, Pig
     >>> from fnmcts.games.shut_the_box import ShutTheBox
@@ -295,6 +305,9 @@ def kind_defaults(game) -> dict:
     ({'c': 0.2, 'backup': 'expectimax'}, {'c': 0.5, 'backup': 'expectimax'})
     >>> kind_defaults(Nim()), kind_defaults(None)
     ({}, {})
+    >>> from fnmcts.openspiel import from_openspiel
+    >>> kind_defaults(from_openspiel("tic_tac_toe")), kind_defaults(from_openspiel("connect_four"))
+    ({'proofs': 4}, {})
     """
     if game is None or not hasattr(game, "start"):
         return {}
@@ -304,7 +317,33 @@ def kind_defaults(game) -> dict:
         return {}
     if kind.chance:
         return {"c": CHANCE_C if kind.players < 2 else RIVALS_CHANCE_C, "backup": "expectimax"}
+    if getattr(game, "num_players", 1) <= 2 and _offers_tables(game):
+        return {"proofs": PROOFS}
     return {}
+
+
+def _offers_tables(game) -> bool:
+    """Whether ``game``'s ``compiled_graph()`` hook gives its tables (remembered for a game that hashes)."""
+    try:
+        return _remembered_tables(game)
+    except TypeError:  # a game that does not hash: asked again (the hook keeps its own tables)
+        return _tables_now(game)
+
+
+@lru_cache(maxsize=128)
+def _remembered_tables(game) -> bool:
+    return _tables_now(game)
+
+
+def _tables_now(game) -> bool:
+    own = getattr(game, "compiled_graph", None)
+    if own is None:
+        return False
+    try:
+        tables = own()
+    except Exception:  # a hook that fails: no tables (the search then walks the game through the protocol)
+        return False
+    return hasattr(tables, "kinds") and hasattr(tables, "index")
 
 
 def search_options(game=None, options=None, **given) -> SearchOptions:
@@ -426,7 +465,7 @@ def _search_options(game, options, given) -> SearchOptions:
         raise TypeError(f"bounds must be True or False, got {bounds!r}")
     proofs = given.get("proofs")
     if proofs is None:
-        proofs = 0
+        proofs = by_kind.get("proofs", 0)
     elif isinstance(proofs, bool) or not isinstance(proofs, int) or proofs < 0:
         raise ValueError(f"proofs is a depth in plies, a whole number, 0 (off) or more, got {proofs!r}")
     return SearchOptions(rule=rule, c=c, z=z, backup=backup, solver=solver, rollout=rollout, final=final, root=root,
