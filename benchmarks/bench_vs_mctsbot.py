@@ -27,7 +27,9 @@ can get it is a question of the bot alone, answered here by a *best response*:
    perfect player (a uniformly drawn exact-best move), fnmcts's
    ``mcts_move`` at its defaults and with shallow proofs (``proofs=4``,
    ``--proofs``: a state where a player forces a win within 4 plies ends the
-   dive or playout with its exact value), on the same seeds, with the moves
+   dive or playout with its exact value; the defaults take them on
+   tic_tac_toe, which offers its tables, so the contender is then the search
+   without them, ``proofs=0``), on the same seeds, with the moves
    each played that were not exact-best, by ply, and the time a move of each
    side (the bot's and the contender's): proofs do more work a dive, so
    equal simulations are not equal time, and the figure says by how much.
@@ -58,7 +60,7 @@ from harness import Bench, Measured  # noqa: E402
 
 from fnmcts.elo import match_statistics  # noqa: E402
 from fnmcts.exact import best_moves, solve  # noqa: E402
-from fnmcts.mcts import mcts_move  # noqa: E402
+from fnmcts.mcts import mcts_move, search_options  # noqa: E402
 from fnmcts.rng import child_seed  # noqa: E402
 
 TARGET = 0.60
@@ -177,10 +179,15 @@ def study(bench, simulations, samples, games, seed, every=False, proofs=PROOFS) 
             return Measured(time.perf_counter() - started, 4)
         return timed
 
+    if proofs and search_options(game).proofs == proofs:  # the defaults' own depth: the contender is the search without
+        proofs = 0
+        other = "fnmcts proofs=0"
+    else:
+        other = f"fnmcts proofs={proofs}" if proofs else None
     costs = {"MCTSBot": searches(lambda k: _bot(game, simulations, k)(game.native_state(start))),
              "fnmcts mcts_move": searches(lambda k: mcts_move(game, start, simulations, random.Random(k)))}
-    if proofs:
-        costs[f"fnmcts proofs={proofs}"] = searches(lambda k: mcts_move(game, start, simulations, random.Random(k), proofs=proofs))
+    if other:
+        costs[other] = searches(lambda k: mcts_move(game, start, simulations, random.Random(k), proofs=proofs))
     bench.compare(f"what one move costs from the start, {simulations:,} simulations: the bot (what the samples pay) and fnmcts",
                   costs, unit="searches", rounds=bench.size(3, 1))
     model = BotModel(game, simulations, samples, child_seed(seed, 1))
@@ -209,8 +216,8 @@ def study(bench, simulations, samples, games, seed, every=False, proofs=PROOFS) 
         "perfect player": lambda state, rng: rng.choice(best_moves(game, exact, state)),
         "fnmcts defaults": lambda state, rng: mcts_move(game, state, simulations, rng).move,
     }
-    if proofs:
-        contenders[f"fnmcts proofs={proofs}"] = lambda state, rng: mcts_move(game, state, simulations, rng, proofs=proofs).move
+    if other:
+        contenders[other] = lambda state, rng: mcts_move(game, state, simulations, rng, proofs=proofs).move
     found = {}
     for name, chooser in contenders.items():
         stats, slips, (ours, bots) = play(game, exact, simulations, games, play_seed, chooser)
@@ -222,7 +229,7 @@ def study(bench, simulations, samples, games, seed, every=False, proofs=PROOFS) 
     best = found["best response"]
     bench.note(f"{simulations:,} simulations: the best response {best.score:.3f}, the perfect player "
                f"{found['perfect player'].score:.3f}, fnmcts's defaults {found['fnmcts defaults'].score:.3f}"
-               + (f", fnmcts with proofs={proofs} {found[f'fnmcts proofs={proofs}'].score:.3f}" if proofs else "")
+               + (f", {other} {found[other].score:.3f}" if other else "")
                + f" ({2 * games} games each, seed {seed})")
     bench.target(f"a best response against MCTSBot at {simulations:,} simulations reaches {TARGET}",
                  best.interval[1] >= TARGET,
@@ -232,9 +239,9 @@ def study(bench, simulations, samples, games, seed, every=False, proofs=PROOFS) 
     ours = found["fnmcts defaults"]
     bench.target(f"fnmcts's defaults against MCTSBot at {simulations:,} simulations: score >= {TARGET}",
                  ours.score >= TARGET, f"{ours.score:.3f} [{ours.interval[0]:.3f}, {ours.interval[1]:.3f}]")
-    if proofs:
-        proved = found[f"fnmcts proofs={proofs}"]
-        bench.target(f"fnmcts with proofs={proofs} against MCTSBot at {simulations:,} simulations: score >= {TARGET}",
+    if other:
+        proved = found[other]
+        bench.target(f"{other} against MCTSBot at {simulations:,} simulations: score >= {TARGET}",
                      proved.score >= TARGET, f"{proved.score:.3f} [{proved.interval[0]:.3f}, {proved.interval[1]:.3f}] "
                      "(more work a dive: the time a move of both sides is printed beside its score)")
     return found

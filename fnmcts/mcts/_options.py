@@ -32,7 +32,8 @@ options with the same meaning, and the command line spells them the same way:
            the root) where a player forces a win within ``d`` plies is an
            end with that value for the dives and the playouts
            (``fnmcts.mcts.enhancements.shallow_proof``; one or two players,
-           zero-sum); more work a dive
+           zero-sum); ``PROOFS`` (4) by default in a game without chance
+           that offers its states as tables, kept and worked out on them
 =========  ==================================================================
 
 ``search_options(game, **given)`` is the one place the defaults are chosen,
@@ -40,7 +41,9 @@ by the kind of game (``game_kind``): UCB1 with ``c = sqrt(2)``, the mean
 backup, MCTS-Solver on, random playouts, the most visited move, no root rule;
 in a game with chance (dice, cards) UCB1 with ``c = CHANCE_C`` (0.2; 0.5,
 ``RIVALS_CHANCE_C``, for two players or more) and the expectimax backup
-(``kind_defaults``; docs/scoreboard.md has the figures that chose them), when
+(``kind_defaults``; docs/scoreboard.md has the figures that chose them); in a
+game without chance, of one or two players, that offers its states as tables
+(``compiled_graph()``), shallow proofs of ``PROOFS`` (4) plies; when
 the rule is UCB1 by name (the default); a rule given as a
 function takes the plain defaults. The tutorial's rule comes with the tutorial's dive: with
 ``rule='tutorial'`` (or ``ucb``) the solver is off unless asked for and the
