@@ -234,3 +234,41 @@ def test_the_proofs_of_tic_tac_toe_on_openspiels_tables_are_the_built_in_games()
             a, b = game.play(a, move), ours.play(b, move)
         for depth in (1, 2, 3, 4, 5):
             assert shallow_proof(game, a, depth) == shallow_proof(ours, b, depth) == _reference_proof(ours, b, depth)
+
+
+# -- the default: proofs of PROOFS plies where the game offers its tables and has no chance ------------------
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(any_game, st.integers(0, 2**32), st.integers(1, 60))
+def test_the_default_takes_proofs_on_a_game_with_tables_and_no_chance_alone(game, seed, dives):
+    from functools import partial
+
+    from fnmcts.mcts import search_options, ucb, ucb1
+    from fnmcts.mcts._options import PROOFS, game_kind
+
+    tabled = _tabled(game)
+    chance = game_kind(tabled).chance
+    assert search_options(tabled).proofs == (0 if chance else PROOFS)
+    assert search_options(game).proofs == 0  # the same game without its tables: none
+    assert search_options(tabled, proofs=0).proofs == 0  # given, it wins
+    assert search_options(tabled, rule="tutorial").proofs == 0  # the tutorial's dive keeps the tutorial's options
+    assert search_options(tabled, rule=partial(ucb1, c=0.5)).proofs == 0  # a rule as a function: the plain defaults
+    state = tabled.start()
+    if chance or tabled.to_move(state) is None:
+        return
+    by_default = search(tabled, state, dives, random.Random(seed))
+    assert dict(by_default) == dict(search(tabled, state, dives, random.Random(seed), proofs=PROOFS))
+    assert dict(search(tabled, state, dives, random.Random(seed), rule=ucb)) == dict(
+        search(game, state, dives, random.Random(seed), rule=ucb))  # the tutorial's tree, tables or not
+
+
+def test_openspiels_tic_tac_toe_takes_the_default_proofs_and_connect_four_none():
+    pytest.importorskip("pyspiel")
+    from fnmcts.mcts import search_options
+    from fnmcts.mcts._options import PROOFS
+    from fnmcts.openspiel import from_openspiel
+
+    assert search_options(from_openspiel("tic_tac_toe")).proofs == PROOFS == 4
+    assert search_options(from_openspiel("connect_four")).proofs == 0  # no tables: too long a game
+    assert search_options(from_openspiel("tic_tac_toe"), rule="tutorial").proofs == 0

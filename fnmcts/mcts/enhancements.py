@@ -347,7 +347,10 @@ class _TableProver:
         if found is None:
             t = self.tables
             kinds, payoffs = list(t.kinds), list(t.payoffs)
-            for i in range(len(kinds)):
+            won = set()
+            for row in self.wins(depth):  # a node no player wins at is proven by no one: only the others are asked
+                won.update(i for i, w in enumerate(row) if w)
+            for i in sorted(won):
                 proof = self.proof_at(i, depth)
                 if proof is not None:
                     kinds[i], payoffs[i] = _END, proof
