@@ -145,11 +145,14 @@ def forced_win(game, state, player, depth: int) -> bool:
     return prover_of(game).forced(state, player, depth, _target(game, player))
 
 
-PROOF_MEMO = 1 << 19
-"""The states one game's kept proofs hold at most (``prover_of``): past it they are dropped and found again."""
+PROOF_MEMO = 100_000
+"""The states one game's kept proofs hold at most (``prover_of``): past it they are dropped and found again.
 
-PROVED_GAMES = 8
-"""The games whose proofs are kept at once (``prover_of``): a ninth drops the one kept longest."""
+About 1 KB a state with its answers and children (Connect Four 4x4: 125,000 states
+took 120 MB), so a game's proofs stay near 100 MB."""
+
+PROVED_GAMES = 4
+"""The games whose proofs are kept at once (``prover_of``): a fifth drops the one kept longest."""
 
 _PROVERS = {}
 """game -> its ``_Prover``, shared by every search of an equal game (at most ``PROVED_GAMES``)."""
