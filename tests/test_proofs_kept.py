@@ -272,3 +272,18 @@ def test_openspiels_tic_tac_toe_takes_the_default_proofs_and_connect_four_none()
     assert search_options(from_openspiel("tic_tac_toe")).proofs == PROOFS == 4
     assert search_options(from_openspiel("connect_four")).proofs == 0  # no tables: too long a game
     assert search_options(from_openspiel("tic_tac_toe"), rule="tutorial").proofs == 0
+
+
+def test_a_view_pickles_as_its_game_depth_and_root_not_its_kept_proofs():
+    import pickle
+
+    from fnmcts.games import TicTacToe
+
+    game = TicTacToe()
+    view = with_proofs(game, 5, game.start())
+    search(game, game.start(), 200, random.Random(1), proofs=5)  # proofs kept for the game
+    assert len(prover_of(game).steps) > 100
+    data = pickle.dumps(view)
+    back = pickle.loads(data)
+    assert back == view and back.payoff((1, 2, 0, 0, 0, 0, 0, 0, 0)) == (1, -1)  # X forks within 5 plies
+    assert len(data) < 1_000  # the game, the depth and the root: no kept proof

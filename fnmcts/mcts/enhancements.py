@@ -434,6 +434,10 @@ class ProvingGame(GameBase):
     def __repr__(self):
         return f"with_proofs({self.game!r}, {self.depth!r}, {self.root!r})"
 
+    def __reduce__(self):
+        """Pickled as the game, the depth and the root: the proofs kept stay with the process (another finds its own)."""
+        return (ProvingGame, (self.game, self.depth, self.root))
+
     def proof(self, state):
         """The payoff ``shallow_proof`` gives ``state`` (None: not proven, or the root), kept."""
         try:
