@@ -173,3 +173,19 @@ def test_a_game_whose_hook_gives_no_tables_is_not_walked(counted, monkeypatch):
     game = Big(30, 3)
     search(game, game.start(), 600, random.Random(1), solver=False)
     assert walks == [] and counted == []
+
+
+@pytest.mark.parametrize("proofs, rule", [(0, "ucb1"), (4, "ucb1"), (2, "tutorial")])
+def test_openspiel_tables_and_the_proofs_view_equal_the_python_loop(counted, monkeypatch, proofs, rule):
+    pytest.importorskip("pyspiel")
+    from fnmcts.openspiel import from_openspiel
+
+    game = from_openspiel("tic_tac_toe")  # tables; with proofs, the view's tables with the proven states as ends
+
+    def grow():
+        rng = random.Random(3)
+        return search(game, game.start(), 1_500, rng, solver=False, proofs=proofs, rule=rule).pmap(), rng.getstate()
+
+    fast, slow = grow(), _python(monkeypatch, grow)
+    _same_records(fast[0], slow[0])
+    assert fast[1] == slow[1] and counted and all(counted)
