@@ -51,9 +51,13 @@ settings.load_profile(hypothesis_profile(os.environ))
 
 # the site's mkdocs hooks need mkdocs (the docs extra), and are no module of fnmcts: never collected
 collect_ignore = ["docs/hooks.py"]
+if find_spec("numba") is None:  # the compiled loop's body imports Numba (the fast extra): without it, nothing to collect
+    collect_ignore.append("fnmcts/mcts/_compiled.py")
 
-# file, from the top of the repository -> (the package its doctests need, the extra that installs it)
-OPTIONAL = {"fnmcts/openspiel.py": ("pyspiel", "openspiel"), "docs/openspiel.md": ("pyspiel", "openspiel")}
+# file, from the top of the repository (or one doctest, by name) -> (the package its doctests need, the extra that installs it)
+OPTIONAL = {"fnmcts/openspiel.py": ("pyspiel", "openspiel"), "docs/openspiel.md": ("pyspiel", "openspiel"),
+            # one doctest of a module that needs no extra, by its name: its example is an OpenSpiel game
+            "fnmcts.mcts._options.kind_defaults": ("pyspiel", "openspiel")}
 
 
 def pytest_collection_modifyitems(config, items):
@@ -63,7 +67,7 @@ def pytest_collection_modifyitems(config, items):
             where = item.path.relative_to(config.rootpath).as_posix()
         except ValueError:  # a file outside the repository
             continue
-        needed = OPTIONAL.get(where)
+        needed = OPTIONAL.get(where) or OPTIONAL.get(item.name)
         if needed is not None and find_spec(needed[0]) is None:
             package, extra = needed
             item.add_marker(pytest.mark.skip(reason=f"{package} is not installed: pip install 'fnmcts[{extra}]'"))

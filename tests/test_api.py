@@ -7,6 +7,7 @@
 """
 
 import importlib
+import importlib.util
 import inspect
 import pkgutil
 import types
@@ -23,6 +24,8 @@ DOCTEST_EXCEPTIONS = {
 def _modules():
     """Every module of the package, imported; ``fnmcts.cli`` modules without ``__all__`` left out."""
     names = ["fnmcts"] + [info.name for info in pkgutil.walk_packages(fnmcts.__path__, "fnmcts.")]
+    if importlib.util.find_spec("numba") is None:  # the compiled loop's body needs the fast extra to import
+        names.remove("fnmcts.mcts._compiled")
     modules = [importlib.import_module(name) for name in names]
     return [
         module
