@@ -6,7 +6,6 @@ import json
 import re
 import subprocess
 import sys
-import textwrap
 from functools import partial
 
 import pytest
@@ -15,6 +14,8 @@ from fnmcts.cli import main
 from fnmcts.games import ShutTheBox, TicTacToe
 from fnmcts.mcts import format_number, page_data, trace, ucb1
 from fnmcts.rng import make_rng
+
+from cli_run import write_user_game
 
 
 def _embedded(path) -> dict:
@@ -72,22 +73,8 @@ def test_a_state_to_search_from(tmp_path, capsys):
 
 
 def test_any_game_a_users_own(tmp_path, capsys, monkeypatch):
-    (tmp_path / "mygames.py").write_text(textwrap.dedent('''
-        from dataclasses import dataclass
-        from fnmcts import GameBase
-
-        @dataclass(frozen=True)
-        class TakeAway(GameBase):
-            stones: int = 7
-            num_players = 2
-            def start(self): return (self.stones, 0)
-            def to_move(self, state): return state[1] if state[0] else None
-            def possible_moves(self, state): return tuple(m for m in (1, 2, 3) if m <= state[0])
-            def play(self, state, move): return (state[0] - move, 1 - state[1])
-            def payoff(self, state): return (-1, 1) if state[1] == 0 else (1, -1)
-    '''))
-    monkeypatch.chdir(tmp_path)
-    assert main(["explore", "mygames:TakeAway", "--iterations", "20", "--seed", "1", "-o", "take.html"]) == 0
+    spec = write_user_game(tmp_path, monkeypatch, "mygames")
+    assert main(["explore", spec, "--iterations", "20", "--seed", "1", "-o", "take.html"]) == 0
     capsys.readouterr()
     data = _embedded(tmp_path / "take.html")["traces"][0]
     assert data["exact"] and len(data["dives"]) == 20
