@@ -111,14 +111,13 @@ def complete(graph, root, limit) -> bool:
     >>> graph = CompiledGraph(Nim(heap=5, max_take=3))
     >>> complete(graph, graph.node(graph.game.start()), 100), len(graph)
     (True, 10)
-    >>> complete(CompiledGraph(Nim(heap=30)), 0, 20)
+    >>> big = CompiledGraph(Nim(heap=30))
+    >>> complete(big, big.node(big.game.start()), 20)
     False
     """
     if getattr(graph, "_whole", None) == root:
         return True
     kind, kids, chance = graph.kind, graph.kids, graph.chance
-    if len(graph) <= root:
-        return False
     seen, stack = {root}, [root]
     while stack:
         i = stack.pop()
@@ -206,6 +205,50 @@ def _run(kernel, graph, stats, root, root_mover, n, rng, mode, c):
     whole = np.array([type(s) is int for s in S], np.bool_)  # a score that only whole numbers were added to stays whole
     if mode == 2 and any(x is not None and s > x for x, s in zip(N, S)):
         return None  # a score above the visits (a tree given so): only the Python loop rates it as an error
+    shape = _arrays(graph, root)
+    n_a = np.array([_NONE if x is None else x for x in N], np.int64)
+    s_a = np.array(S, np.float64)
+    w_a = np.array(W, np.int64)
+    d_a = np.array(D, np.int64)
+    logs = np.array([-math.inf] + list(map(math.log, range(1, most + n + 2))))
+    state = rng.getstate()
+    mt = np.array(state[1][:624], np.uint64)
+    pos = np.array([state[1][624]], np.int64)
+    out = np.zeros(2, np.int64)
+    before = n_a.copy()
+    kernel(*shape, n_a, s_a, whole, w_a, d_a, logs, root, root_mover, n, mode, float(c), mt, pos, out)
+    rng.setstate((state[0], tuple(int(x) for x in mt) + (int(pos[0]),), state[2]))
+    done, last = int(out[0]), int(out[1])
+    key = stats.key
+    keep = K is not None and stats.key_rule == (mode, c)
+    for i in np.flatnonzero(n_a != before).tolist():  # the nodes the dives backed up
+        v = int(n_a[i])
+        s = s_a[i]
+        s = int(s) if whole[i] else float(s)
+        stats.N[i], stats.S[i], stats.W[i], stats.D[i] = v, s, int(w_a[i]), int(d_a[i])
+        if keep:
+            K[i] = key(s, v)
+    raw = graph.game.payoff(graph.states[last]) if last >= 0 else None
+    return done, None, raw, None
+
+
+def _arrays(graph, root) -> tuple:
+    """The graph as the compiled loop reads it from ``root`` (``complete`` from it), kept while the graph holds the same nodes.
+
+    ``(kind, start, flat, denom, slot_start, slots, cumulative, u, uwhole)``:
+    node ``i``'s children (or its outcomes' nodes) are ``flat[start[i]:start[i + 1]]``;
+    a chance node draws from its slots or its cumulative weights out of
+    ``denom[i]``; an end pays ``u[i]`` (``uwhole``: which of those are whole numbers).
+    Every node the root reaches was expanded when they were made, and an
+    expanded node never changes: a node expanded since is one the root does
+    not reach.
+    """
+    import numpy as np
+
+    size = len(graph)
+    kept = getattr(graph, "_arrays", None)
+    if kept is not None and kept[0] == (size, root):
+        return kept[1]
     kind, kids, chance, u = graph.kind, graph.kids, graph.chance, graph.u
     players = max(1, graph.num_players)
     kind_a = np.empty(size, np.int64)
@@ -235,35 +278,10 @@ def _run(kernel, graph, stats, root, root_mover, n, rng, mode, c):
     for i in range(size):
         if kind[i] == CHANCE_NODE and chance[i][0] is None:
             cumulative[start[i]:start[i + 1]] = chance[i][2]
-    n_a = np.array([_NONE if x is None else x for x in N], np.int64)
-    s_a = np.array(S, np.float64)
-    w_a = np.array(W, np.int64)
-    d_a = np.array(D, np.int64)
-    logs = np.array([-math.inf] + list(map(math.log, range(1, most + n + 2))))
-    state = rng.getstate()
-    mt = np.array(state[1][:624], np.uint64)
-    pos = np.array([state[1][624]], np.int64)
-    out = np.zeros(2, np.int64)
-    kernel(kind_a, start, np.array(flat if flat else [0], np.int64), denom, slot_start,
-           np.array(slots if slots else [0], np.int64), cumulative, uarr, uwhole, n_a, s_a, whole, w_a, d_a, logs,
-           root, root_mover, n, mode, float(c), mt, pos, out)
-    rng.setstate((state[0], tuple(int(x) for x in mt) + (int(pos[0]),), state[2]))
-    done, last = int(out[0]), int(out[1])
-    key = stats.key
-    keep = K is not None and stats.key_rule == (mode, c)
-    for i in range(size):
-        v = int(n_a[i])
-        if v == _NONE:
-            continue
-        if N[i] == v:
-            continue
-        s = s_a[i]
-        s = int(s) if whole[i] else float(s)
-        stats.N[i], stats.S[i], stats.W[i], stats.D[i] = v, s, int(w_a[i]), int(d_a[i])
-        if keep:
-            K[i] = key(s, v)
-    raw = graph.game.payoff(graph.states[last]) if last >= 0 else None
-    return done, None, raw, None
+    shape = (kind_a, start, np.array(flat or [0], np.int64), denom, slot_start, np.array(slots or [0], np.int64),
+             cumulative, uarr, uwhole)
+    graph._arrays = ((size, root), shape)
+    return shape
 
 
 def _build():
