@@ -134,14 +134,20 @@ def test_play_an_openspiel_game_with_chance_through_stdin(openspiel, monkeypatch
 # -- fast and clear: the time said up front, a progress bar on a terminal ------------------------
 
 
-def test_check_says_up_front_when_it_would_take_minutes_and_what_makes_it_quick(monkeypatch, capsys):
+def test_check_refuses_up_front_what_would_take_minutes_and_says_what_makes_it_quick(monkeypatch, capsys):
     import fnmcts.testing
     from fnmcts.testing import CheckEstimate
 
     slow = CheckEstimate(1500.0, (("moves_stable_and_legal", 10.0), ("solver_recursion", 1490.0)), 40.0,
                          {"exact_limit": 1000, "max_examples": 20}, 15.0)
     monkeypatch.setattr(fnmcts.testing, "estimate_check", lambda *a, **k: slow)
-    assert main(["check", "--game", "nim", "--examples", "5"]) == 0
+    assert main(["check", "--game", "nim", "--examples", "5"]) == 2  # refused up front: nothing checked
+    captured = capsys.readouterr()
+    assert captured.err == ("fnmcts: error: checking Nim(heap=21, max_take=3, misere=True) with these options would "
+                            "take about 25 minutes (solver_recursion 25 minutes); --exact-limit 1000 --examples 20 "
+                            "make it about 15 s; --force goes on regardless\n")
+    assert captured.out == ""
+    assert main(["check", "--game", "nim", "--examples", "5", "--force"]) == 0  # --force: said, then checked
     captured = capsys.readouterr()
     assert captured.err == ("fnmcts: checking Nim(heap=21, max_take=3, misere=True) with these options would take "
                             "about 25 minutes (solver_recursion 25 minutes); --exact-limit 1000 --examples 20 make it "

@@ -27,7 +27,8 @@ import os
 import sys
 
 from ..files import held_claims, release_claims
-from ..limits import GO_ON, TooLarge
+from ..limits import GO_ON, PLIES_GO_ON, NoEnd, TooLarge
+from ..protocol import GameError
 from ._games import GAME_FORMS
 from ._common import EXIT_DONE, EXIT_FAILURE, EXIT_USAGE, CliError, exit_status
 from ._output import _signals_interrupt, keep_partial, non_ascii_digits  # noqa: F401 (keep_partial: the doctest)
@@ -257,11 +258,40 @@ class Cli:
         except TooLarge as error:  # the library's "limit=None" is the command's --force, where it has one
             go_on = "; --force goes on regardless" if hasattr(args, "force") else ""
             return _error(str(error).replace(GO_ON, go_on), EXIT_USAGE)
+        except GameError as error:  # the game failed, not the command line: exit 1, and where to look
+            return _error(f"{error}{_check_hint(args)}", EXIT_FAILURE)
+        except NoEnd as error:
+            return _error(str(error).replace(PLIES_GO_ON, "") + _check_hint(args), EXIT_FAILURE)
         except RecursionError:
             return _error("the input is nested too deeply to read", EXIT_USAGE)
         except (ValueError, TypeError, KeyError, OSError) as error:
             message = error.args[0] if isinstance(error, KeyError) and error.args else error
             return _error(message, exit_status(error))
+
+
+def _check_hint(args) -> str:
+    """Where to look when a game failed: ``fnmcts check`` on the game the command named.
+
+    >>> from types import SimpleNamespace
+    >>> _check_hint(SimpleNamespace(game_spec="mygames:Broken(size=3)"))
+    ' (fnmcts check "mygames:Broken(size=3)" finds the shortest walk to it)'
+    >>> _check_hint(SimpleNamespace(game_spec="mygames:Broken"))
+    ' (fnmcts check mygames:Broken finds the shortest walk to it)'
+
+    """
+    import re
+    import shlex
+
+    spec = getattr(args, "game_spec", None) or getattr(args, "spec", None) or getattr(args, "game", None)
+    if not isinstance(spec, str) or not spec:
+        named = "GAME"
+    elif re.fullmatch(r"[\w.:-]+", spec):
+        named = spec
+    elif not re.search(r'["$`\\!]', spec):  # as a person types it: in double quotes, its own quotes kept
+        named = f'"{spec}"'
+    else:
+        named = shlex.quote(spec)
+    return f" (fnmcts check {named} finds the shortest walk to it)"
 
 
 def _error(message, status: int) -> int:

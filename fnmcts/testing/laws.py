@@ -25,7 +25,7 @@ from types import MappingProxyType
 from pyrsistent import pmap
 
 from ..protocol import CHANCE, may_repeat, payoff_range, symmetries
-from ..limits import TooLarge
+from ..limits import MemoryWatch, TooLarge, memory_budget
 from ._walk import DEFAULT_MAX_STEPS, GameRaised, choices, fresh, game_call, short
 
 __all__ = [
@@ -303,17 +303,23 @@ def law_playthrough_ends(game, state, rng: random.Random = None, max_steps: int 
     raise AssertionError(f"the playthrough {short(moves)} has not ended after {max_steps} steps{ended}")
 
 
-def count_states(game, state=None, limit: int | None = None) -> int:
+def count_states(game, state=None, limit: int | None = None, memory: int | None = None) -> int:
     """How many states are reachable from ``state`` (default: the start), itself included.
 
     With ``limit``, counting stops as soon as more than ``limit`` states are found
-    (the result is then ``limit + 1``).
+    (the result is then ``limit + 1``). The states counted are held: once they
+    take more than ``memory`` bytes (default ``fnmcts.limits.memory_budget()``,
+    asked every 4,096 states) the count stops too, at ``limit + 1`` (a game too
+    large to hold is too large for the limit), or with ``TooLarge`` when there
+    is no limit: never a ``MemoryError``.
 
     >>> from fnmcts.games.nim import Nim
     >>> count_states(Nim(heap=21, max_take=3)), count_states(Nim(heap=21), limit=5)
     (42, 6)
     """
     state = game.start() if state is None else state
+    budget = memory_budget() if memory is None else memory
+    watch = MemoryWatch(budget)
     seen, stack = {state}, [state]
     while stack:
         current = stack.pop()
@@ -323,6 +329,11 @@ def count_states(game, state=None, limit: int | None = None) -> int:
                 seen.add(child)
                 if limit is not None and len(seen) > limit:
                     return limit + 1
+                if not len(seen) & 4095 and watch.exceeded():
+                    if limit is not None:
+                        return limit + 1
+                    raise TooLarge(f"counting the states of {game!r} took more than its memory budget of "
+                                   f"{budget:,} bytes at {len(seen):,} states; memory= (bytes) sets another budget")
                 stack.append(child)
     return len(seen)
 
