@@ -848,7 +848,7 @@ def check_file_memory(path, what: str = "file", memory: int | None = None, per_b
     ...     check_file_memory(table, "Q table", memory=10**6)
     Traceback (most recent call last):
     ...
-    fnmcts.limits.TooLarge: reading the Q table .../q.json (100,002 bytes) would hold about 3,000,060 bytes while it is read, beyond the memory budget of 1,000,000 bytes; memory= (bytes) sets another budget
+    fnmcts.limits.TooLarge: reading the Q table .../q.json (100,003 bytes) would hold about 3,000,090 bytes while it is read, beyond the memory budget of 1,000,000 bytes; memory= (bytes) sets another budget
     """
     try:
         size = os.stat(path).st_size
