@@ -24,7 +24,7 @@ from types import MappingProxyType
 
 from pyrsistent import pmap
 
-from ..protocol import CHANCE, may_repeat, payoff_range, symmetries
+from ..protocol import CHANCE, describe_move, may_repeat, payoff_range, render, symmetries, transcript_line
 from ..limits import MemoryWatch, TooLarge, memory_budget
 from ._walk import DEFAULT_MAX_STEPS, GameRaised, choices, fresh, game_call, short
 
@@ -36,6 +36,7 @@ __all__ = [
     "law_chance_probabilities",
     "law_payoff_in_range",
     "law_json_round_trip",
+    "law_text_hooks",
     "law_playthrough_ends",
     "law_symmetry",
     "law_solver_recursion",
@@ -259,6 +260,43 @@ def law_json_round_trip(game, state) -> bool:
     others = _call("possible_moves of the state rebuilt from JSON", game.possible_moves, back)
     _require(others == moves, f"the state rebuilt from JSON has moves {others!r}, not {moves!r}")
     return True
+
+
+def law_text_hooks(game, state) -> bool:
+    """Every hook that speaks to a person answers text at ``state``, as the command line and transcripts call it.
+
+    ``render``; the ``describe_move`` of each move and its ``transcript_line``,
+    each given the state the move is played at (``fnmcts.protocol``'s); and,
+    where the game has them, ``position_text``, ``player_name`` and, at the end
+    of a game of one player, ``end_text``. Each returns text that is not blank.
+
+    >>> from fnmcts.games import Pig
+    >>> law_text_hooks(Pig(), Pig().start())
+    True
+    """
+    _text("render", _call("render", render, game, state), state)
+    own = {name: getattr(game, name, None) for name in ("position_text", "player_name", "end_text")}
+    if own["position_text"] is not None:
+        _text("position_text", _call("position_text", own["position_text"], state), state)
+    who = _call("to_move", game.to_move, state)
+    if who is None:
+        if own["end_text"] is not None and getattr(game, "num_players", 1) == 1:
+            _text("end_text", _call("end_text", own["end_text"], state), state)
+        return True
+    if who is not CHANCE and own["player_name"] is not None:
+        _text("player_name", _call("player_name", own["player_name"], who), state)
+    for step in choices(game, state):
+        after = _call(f"play with {step!r}", game.play, state, step)
+        _text("describe_move", _call(f"describe_move of {step!r}", describe_move, game, state, step), state, step)
+        _text("transcript_line", _call(f"transcript_line of {step!r}", transcript_line, game, who, step, after, state),
+              state, step)
+    return True
+
+
+def _text(hook: str, said, state, move=None) -> None:
+    """Fail the text law unless ``said``, what ``hook`` answered, is text that is not blank."""
+    at = f" for {move!r}" if move is not None else ""
+    _require(isinstance(said, str) and said.strip() != "", f"{hook} at {state!r}{at} returned {said!r}, not text")
 
 
 def short(moves, limit: int = 12) -> str:
@@ -577,6 +615,7 @@ LAWS = MappingProxyType(
         "chance_probabilities": law_chance_probabilities,
         "payoff_in_range": law_payoff_in_range,
         "json_round_trip": law_json_round_trip,
+        "text_hooks": law_text_hooks,
         "playthrough_ends": law_playthrough_ends,
         "symmetry": law_symmetry,
         "solver_recursion": law_solver_recursion,
