@@ -685,6 +685,11 @@ def _hook_codes(game) -> dict:
     return codes
 
 
+_INPUT_HOOKS = frozenset({"parse_state", "parse_move", "check_state", "check_reachable", "state_from_json",
+                          "state_from_q_key", "q_key_from_json"})
+"""Hooks that read a person's input: what they raise names the input, never a ``GameError``."""
+
+
 def _frame_call(name: str, frame) -> tuple:
     """``(state, move)`` a hook's frame was called with (``_NO_MOVE``: a hook that takes no move)."""
     code = frame.f_code
@@ -730,7 +735,7 @@ def blamed_hook(game, error: BaseException) -> GameError | None:
             if not hit[1]:
                 break
         tb = tb.tb_next
-    if found is None:
+    if found is None or found[0] in _INPUT_HOOKS:  # a hook that reads what a person typed: their input, not the game
         return None
     state, move = _frame_call(found[0], found[2])
     blamed = GameError(found[0], _raised(error), state, move)

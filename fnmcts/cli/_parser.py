@@ -29,7 +29,7 @@ import sys
 from ..files import held_claims, release_claims
 from ..limits import GO_ON, PLIES_GO_ON, NoEnd, TooLarge
 from ..protocol import GameError
-from ._games import GAME_FORMS
+from ._games import GAME_FORMS, resolve_game
 from ._common import EXIT_DONE, EXIT_FAILURE, EXIT_USAGE, CliError, exit_status
 from ._output import _signals_interrupt, keep_partial, non_ascii_digits  # noqa: F401 (keep_partial: the doctest)
 from ..parallel import Interrupted
@@ -262,11 +262,35 @@ class Cli:
             return _error(f"{error}{_check_hint(args)}", EXIT_FAILURE)
         except NoEnd as error:
             return _error(str(error).replace(PLIES_GO_ON, "") + _check_hint(args), EXIT_FAILURE)
-        except RecursionError:
-            return _error("the input is nested too deeply to read", EXIT_USAGE)
-        except (ValueError, TypeError, KeyError, OSError) as error:
+        except Exception as error:
+            blamed = _blamed(args, error)  # raised in the game's own code (a user's play loop, a view): the game's
+            if blamed is not None:
+                return _error(f"{blamed}{_check_hint(args)}", EXIT_FAILURE)
+            if isinstance(error, RecursionError):
+                return _error("the input is nested too deeply to read", EXIT_USAGE)
+            if not isinstance(error, (ValueError, TypeError, KeyError, OSError)):
+                raise
             message = error.args[0] if isinstance(error, KeyError) and error.args else error
             return _error(message, exit_status(error))
+
+
+def _blamed(args, error):
+    """The ``GameError`` of ``error`` when it was raised in the code of the game the command named, else None.
+
+    The game is made again from its spec (its class's code is what the
+    traceback is searched for); a hook that reads what a person typed
+    (``parse_state``, ``check_reachable``...) raising is a usage error, not the game's.
+    """
+    from ..protocol import blamed_hook
+
+    spec = getattr(args, "game_spec", None) or getattr(args, "spec", None)
+    if not isinstance(spec, str) or not spec or isinstance(error, (TooLarge, NoEnd, CliError)):
+        return None
+    try:
+        game = resolve_game(spec)
+    except Exception:
+        return None
+    return blamed_hook(game, error)
 
 
 def _check_hint(args) -> str:
