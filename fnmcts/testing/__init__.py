@@ -47,7 +47,7 @@ except ImportError as error:  # pragma: no cover - depends on the installation
 
 from ._walk import DEFAULT_MAX_STEPS, GameRaised, replay
 from .check import DEFAULT_EXACT_LIMIT, CheckEstimate, Counterexample, check_game, estimate_check, find_counterexample
-from .counts import Count, FirstStep, Outcome, Ply, count, outcome_name
+from .counts import COUNT_LIMIT, Count, FirstStep, Outcome, Ply, count, outcome_name
 from .differential import Difference, check_against, describe_difference, find_difference
 from .machine import MACHINE_LAWS, game_machine
 from .playthroughs import check_playthrough, playthrough, playthrough_seed
@@ -124,6 +124,7 @@ __all__ = [
     "CheckEstimate",
     "estimate_check",
     "Count",
+    "COUNT_LIMIT",
     "FirstStep",
     "Outcome",
     "Ply",
