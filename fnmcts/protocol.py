@@ -957,8 +957,8 @@ class GameBase:
         """
         outcomes = self.chance_outcomes(state)
         if not outcomes:
-            raise GameError("chance_outcomes", f"returned {shown(outcomes)} at a chance node: a chance node's outcomes "
-                                               "are a non-empty tuple of (outcome, probability) pairs", state)
+            raise GameError("chance_outcomes", f"returned {shown(outcomes)}: a chance node's outcomes are a non-empty "
+                                               "tuple of (outcome, probability) pairs", state)
         denominator, cumulative = _draw_table(outcomes, state)  # kept for a tuple of outcomes seen before
         return outcomes[bisect_right(cumulative, rng.random() * denominator)][0]
 

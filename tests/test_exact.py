@@ -304,7 +304,7 @@ def test_a_chance_node_without_outcomes_is_refused():
 
 def test_a_self_loop_is_a_cycle():
     loop = DagGame(((0, (0, 1), (), ()), ("end", (), (), (1, -1))))
-    with pytest.raises(NoEnd, match=r"from 0, the moves \('m0',\) come back to 0, a cycle through 0 of 1 plies"):
+    with pytest.raises(NoEnd, match=r"from 0, the moves \('m0',\) come back to 0, a cycle through 0 of 1 ply "):
         solve(loop)
 
 

@@ -153,12 +153,12 @@ class Kayles(GameBase):
         return f"knock down {pins} of a row of {length}"
 
     def render(self, state) -> str:
-        """The rows as ``|`` pins, separated by a space.
+        """The rows as ``|`` pins, separated by a space; "no pins left" at the end.
 
-        >>> Kayles().render(((1, 3), 0))
-        '| |||'
+        >>> Kayles().render(((1, 3), 0)), Kayles().render(((), 1))
+        ('| |||', 'no pins left')
         """
-        return " ".join("|" * r for r in state[0])
+        return " ".join("|" * r for r in state[0]) or "no pins left"
 
     def size_hint(self, state) -> tuple:
         """``(None, length, branching)``: at most one move per pin, at most ``2 * pins - 1`` moves at a state.
