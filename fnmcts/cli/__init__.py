@@ -70,16 +70,34 @@ def build():
 
 def _stopped(error: KeyboardInterrupt) -> int:
     """The one line and the status of an interruption heard outside a command's own handling."""
+    from ._output import settle_stdout
+
     signum = getattr(error, "signum", signal.SIGINT)
-    try:
-        sys.stdout.flush()
-    except (OSError, ValueError, KeyboardInterrupt):
-        pass
-    try:
-        print(f"\nfnmcts: interrupted by {signal.Signals(signum).name}", file=sys.stderr)
-    except (OSError, ValueError, KeyboardInterrupt):
-        pass
+    settle_stdout()
+    _say(f"\nfnmcts: interrupted by {signal.Signals(signum).name}")
     return 128 + signum
+
+
+def _say(line: str) -> None:
+    """Print ``line`` on standard error if it can be printed (closed, gone or interrupted: nothing)."""
+    try:
+        if sys.stderr is not None:
+            print(line, file=sys.stderr)
+    except (OSError, ValueError, KeyboardInterrupt):
+        pass
+
+
+def _failed(error: Exception) -> int:
+    """An exception outside a command's run (building the parser): the same one line as a command's."""
+    from ._failure import failure, wants_traceback
+
+    if wants_traceback():
+        import traceback
+
+        traceback.print_exc()
+    message, status = failure(error)
+    _say(f"fnmcts: error: {message}")
+    return status
 
 
 def main(argv=None, *, _keep_handlers: bool = False) -> int:
@@ -102,6 +120,8 @@ def main(argv=None, *, _keep_handlers: bool = False) -> int:
         return cli.run(sys.argv[1:] if argv is None else list(argv))
     except KeyboardInterrupt as error:
         return _stopped(error)
+    except Exception as error:  # noqa: BLE001 (the one line of fnmcts.cli._failure, never a traceback)
+        return _failed(error)
     finally:
         if not _keep_handlers:
             for number, handler in saved.items():
@@ -118,18 +138,21 @@ def console() -> None:
     >>> done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True)
     >>> done.returncode, done.stderr.splitlines()
     (2, ["fnmcts simulate coin: error: argument --games: expected a whole number, got 'many' (see --help)"])
+
+    Standard output is settled before the exit (flushed, or pointed at
+    /dev/null when it cannot take the rest), so the interpreter prints nothing
+    as it ends, even when standard output was closed or its reader went away.
     """
     try:
         code = main(_keep_handlers=True)
     except KeyboardInterrupt as error:  # between two handlers, or in a last flush
         code = _stopped(error)
-    try:
-        sys.stdout.flush()
-    except (OSError, ValueError, KeyboardInterrupt):
-        pass
     import os
 
     for number in (signal.SIGINT, signal.SIGTERM):  # from here to the exit: leave at once, with the status
         if signal.getsignal(number) is not signal.SIG_IGN:
             signal.signal(number, lambda signum, frame: os._exit(128 + signum))
+    from ._output import settle_stdout
+
+    settle_stdout()
     raise SystemExit(code)

@@ -23,14 +23,15 @@ counted to 2
 from __future__ import annotations
 
 import argparse
-import os
+import errno
 import sys
 
 from ..files import held_claims, release_claims
 from ..limits import GO_ON, TooLarge
 from ._games import GAME_FORMS
 from ._common import EXIT_DONE, EXIT_FAILURE, EXIT_USAGE, CliError, exit_status
-from ._output import _signals_interrupt, keep_partial, non_ascii_digits  # noqa: F401 (keep_partial: the doctest)
+from ._failure import failure, wants_traceback
+from ._output import _signals_interrupt, closed_streams, closed_text, keep_partial, non_ascii_digits, settle_stdout  # noqa: F401 (keep_partial: the doctest)
 from ..parallel import Interrupted
 
 __all__ = ["Cli", "GAME_EPILOG"]
@@ -221,51 +222,93 @@ class Cli:
                 action.help = argparse.SUPPRESS
 
     def run(self, argv) -> int:
-        """Parse ``argv``, run its command, and return the exit status (see the module's docstring)."""
-        if sys.stdout is None or sys.stderr is None:  # started with a closed standard stream (``>&-``)
-            return _closed_stream()
+        """Parse ``argv``, run its command, and return the exit status (see the module's docstring).
+
+        Whatever ends the command is said in one line on standard error (``fnmcts.cli._failure``):
+        an exception escaping the command, a standard stream that is closed, an interruption.
+        """
+        closed = closed_streams()
+        if closed:  # started with a closed standard stream (``>&-``): one line, status 1, nothing run
+            return _closed_stream(closed)
         held = held_claims()
+        args = None
         with _signals_interrupt():
             try:
-                return self._run(argv)
+                args = self._parse(argv)
+                return self._run(args)
             except KeyboardInterrupt as error:
                 return _interrupted(error)
+            except SystemExit:  # argparse's --help, --version or usage error: what it printed must get out
+                stuck = settle_stdout()
+                if stuck is not None and not isinstance(stuck, BrokenPipeError):
+                    return _error(f"cannot write standard output: {getattr(stuck, 'strerror', None) or stuck}",
+                                  EXIT_FAILURE)
+                raise
+            except BrokenPipeError:
+                # the reader went away (``fnmcts ... | head -1``): stop quietly, as cat does
+                settle_stdout()
+                return EXIT_DONE
+            except TooLarge as error:  # the library's "limit=None" is the command's --force, where it has one
+                go_on = "; --force goes on regardless" if hasattr(args, "force") else ""
+                return _error(str(error).replace(GO_ON, go_on), EXIT_USAGE)
+            except Exception as error:  # any other exception: one line naming it, never a traceback
+                if _stream_error(error):  # print() met a full disk: said as the stream's problem
+                    settle_stdout()
+                    return _error(f"cannot write standard output: {error.strerror}", EXIT_FAILURE)
+                if wants_traceback():
+                    import traceback
+
+                    traceback.print_exc()
+                return _error(*failure(error, args))
             finally:
                 release_claims(keep=held)  # the output files this command claimed are free again
 
-    def _run(self, argv) -> int:
+    def _parse(self, argv):
         for arg in argv:
             if isinstance(arg, str) and non_ascii_digits(arg):
-                return _error(f"{arg!r} holds digits other than 0-9, which fnmcts does not read as numbers: "
-                              "write numbers with the digits 0-9", EXIT_USAGE)
-        args = self.parser.parse_args(self._route(list(argv)))
+                raise CliError(f"{arg!r} holds digits other than 0-9, which fnmcts does not read as numbers: "
+                               "write numbers with the digits 0-9")
+        return self.parser.parse_args(self._route(list(argv)))
+
+    def _run(self, args) -> int:
         handler = getattr(args, "handler", None)
         if handler is None:  # no command: asking for nothing is asking for help
             self.parser.print_help()
             return EXIT_DONE
-        try:
-            code = handler(args) or 0
-            sys.stdout.flush()
-            return code
-        except BrokenPipeError:
-            # the reader went away (``fnmcts ... | head -1``): stop quietly, as cat does
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
-            return 0
-        except CliError as error:
-            return _error(error, EXIT_USAGE)
-        except TooLarge as error:  # the library's "limit=None" is the command's --force, where it has one
-            go_on = "; --force goes on regardless" if hasattr(args, "force") else ""
-            return _error(str(error).replace(GO_ON, go_on), EXIT_USAGE)
-        except RecursionError:
-            return _error("the input is nested too deeply to read", EXIT_USAGE)
-        except (ValueError, TypeError, KeyError, OSError) as error:
-            message = error.args[0] if isinstance(error, KeyError) and error.args else error
-            return _error(message, exit_status(error))
+        code = handler(args) or 0
+        stuck = settle_stdout()  # a full disk or a reader gone shows here, not at the interpreter's exit
+        if isinstance(stuck, BrokenPipeError):
+            return EXIT_DONE
+        if stuck is not None:
+            return _error(f"cannot write standard output: {getattr(stuck, 'strerror', None) or stuck}", EXIT_FAILURE)
+        return code
+
+
+_STREAM_ERRNOS = frozenset({errno.ENOSPC, errno.EIO, errno.EBADF, errno.EFBIG, errno.EDQUOT})
+
+
+def _stream_error(error: BaseException) -> bool:
+    """Whether ``error`` is a standard stream that cannot be written (a full disk under ``> file``, ``> /dev/full``).
+
+    Files fnmcts writes itself fail as a ``WriteError`` naming the file; a bare
+    ``OSError`` of these kinds comes from printing.
+
+    >>> _stream_error(OSError(errno.ENOSPC, "No space left on device")), _stream_error(OSError(errno.ENOENT, "x", "f"))
+    (True, False)
+    """
+    from ..files import WriteError
+
+    return (isinstance(error, OSError) and not isinstance(error, WriteError) and error.filename is None
+            and error.errno in _STREAM_ERRNOS)
 
 
 def _error(message, status: int) -> int:
-    print(f"fnmcts: error: {message}", file=sys.stderr)
+    """Print ``fnmcts: error: MESSAGE`` on standard error (if it can be printed) and return ``status``."""
+    try:
+        print(f"fnmcts: error: {message}", file=sys.stderr)
+    except (OSError, ValueError, AttributeError):  # standard error closed or gone: the status alone says it
+        pass
+    settle_stdout()
     return status
 
 
@@ -273,17 +316,18 @@ def _interrupted(error: KeyboardInterrupt) -> int:
     """Say that the command was interrupted (and whether the result shown is partial); 128 + the signal."""
     name = error.signal_name if isinstance(error, Interrupted) else "SIGINT"
     shown = ": the result above is partial" if getattr(error, "reported", False) else ""
+    settle_stdout()
     try:
-        sys.stdout.flush()
-    except (OSError, ValueError):
+        print(f"\nfnmcts: interrupted by {name}{shown}", file=sys.stderr)
+    except (OSError, ValueError, AttributeError):
         pass
-    print(f"\nfnmcts: interrupted by {name}{shown}", file=sys.stderr)
     return exit_status(error)
 
 
-def _closed_stream() -> int:
-    if sys.stderr is not None:
-        print("fnmcts: error: standard output is closed: nothing can be printed", file=sys.stderr)
+def _closed_stream(closed) -> int:
+    """One line for the standard streams that are closed, and status 1: nothing runs without them."""
+    if sys.stderr is not None and not any(name == "standard error" for name, _, _ in closed):
+        _error(closed_text(closed), EXIT_FAILURE)
     return EXIT_FAILURE
 
 

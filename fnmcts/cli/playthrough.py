@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 from ._common import CliError, add_json, add_seed, count, emit
+from ._output import claim_output, report_stream, write_output
 from ._games import resolve_game
 
 __all__ = ["register"]
@@ -35,7 +36,7 @@ def register(cli) -> None:
     """
     p = cli.spec_command("playthrough", "write one seeded random game state by state, or check a game against such a file "
                          "(with --check, GAME defaults to the game the file names)", optional=True)
-    p.add_argument("-o", "--output", default=None, metavar="FILE", help="write the text to FILE (default: print it)")
+    p.add_argument("-o", "--output", default=None, metavar="FILE", help="write the text to FILE (default: print it; - prints it too, the report then on standard error)")
     p.add_argument("--check", default=None, metavar="FILE", help="play FILE's game again and report the first difference")
     p.add_argument("--max-steps", type=count, default=None, metavar="N",
                    help="cut the game after N steps (default 1,000)")
@@ -75,9 +76,7 @@ def _playthrough(args) -> int:
         raise CliError("give the GAME to play (or --check FILE)")
     game = resolve_game(args.game_spec)
     if args.output is not None:
-        from ..files import claim_target
-
-        claim_target(args.output)  # a missing folder, a directory or another writer fails before the work
+        claim_output(args.output)  # a missing folder, a directory or another writer fails before the work
     try:
         text = playthrough(game, args.seed, max_steps=steps)
     except GameRaised as error:
@@ -89,11 +88,10 @@ def _playthrough(args) -> int:
             return 0
         sys.stdout.write(text)
         return 0
-    from ..files import write_atomically
-
-    path = write_atomically(args.output, text)
-    emit(args, {"game": repr(game), "seed": args.seed, "states": states, "path": str(path)},
-         f"wrote {path} ({game!r}, seed {args.seed}, {states} states)")
+    where = write_output(args.output, text)
+    with report_stream(args):  # with -o -, standard output holds the playthrough: the report goes to standard error
+        emit(args, {"game": repr(game), "seed": args.seed, "states": states, "path": where},
+             f"wrote {where} ({game!r}, seed {args.seed}, {states} states)")
     return 0
 
 

@@ -2,9 +2,9 @@
 
 Every state reachable from the start (or ``--state``), one row each: the
 state (its JSON form), who moves there, the exact value of each player and,
-where a player moves, the best moves. ``-o -`` prints it; a file named
-``.json`` gets one JSON object with the rows as fields. ``--json`` prints a
-summary. A solve beyond the size limits names its size and goes on with
+where a player moves, the best moves. ``-o -`` prints it (the report then goes
+to standard error); a file named ``.json`` gets one JSON object with the rows as
+fields. ``--json`` prints a summary. A solve beyond the size limits names its size and goes on with
 ``--force``. Shut the Box's best-move and look-up tables keep their own
 command (``fnmcts table shut-the-box``). Nothing here names a game.
 """
@@ -12,15 +12,13 @@ command (``fnmcts table shut-the-box``). Nothing here names a game.
 from __future__ import annotations
 
 import json
-import sys
-
-from ..exact import best_moves, solve
 from pathlib import Path
 
-from ..files import WriteError, claim_target, write_atomically
+from ..exact import best_moves, solve
 from ..limits import STATE_LIMIT
 from ..protocol import CHANCE, describe_move, parse_state, check_reachable
 from ._common import CliError, add_force, add_json, emit
+from ._output import claim_output, report_stream, to_stdout, write_output
 from ._games import GAME_FORMS, resolve_game
 
 __all__ = ["register", "value_rows", "write_text_atomically"]
@@ -108,7 +106,7 @@ def _text(game, rows) -> str:
 
 
 def write_text_atomically(path, text: str) -> Path:
-    """``fnmcts.files.write_atomically`` with its errors as one-line command-line errors.
+    """``fnmcts.files.write_atomically`` with its errors as one-line command-line errors (``-``: standard output).
 
     >>> import tempfile
     >>> folder = Path(tempfile.mkdtemp())
@@ -119,17 +117,11 @@ def write_text_atomically(path, text: str) -> Path:
     ...
     fnmcts.cli._common.CliError: ... is a directory: give the name of a file to write
     """
-    try:
-        return write_atomically(path, text)
-    except WriteError:
-        raise  # a failure while writing (a full disk): exit status 1, not a usage error
-    except ValueError as error:
-        raise CliError(str(error)) from None
+    where = write_output(path, text)
+    return Path(path) if to_stdout(path) else Path(where)
 
 
 def _table(args):
-    if args.output == "-" and args.json:
-        raise CliError("--json prints a summary: give -o FILE for the table itself")
     game = resolve_game(args.game_spec)
     start = game.start()
     if args.state is not None:
@@ -137,23 +129,17 @@ def _table(args):
             start = check_reachable(game, parse_state(game, args.state))
         except ValueError as error:
             raise CliError(f"--state {args.state.strip()} does not fit the game: {error}") from None
-    if args.output != "-":
-        try:
-            claim_target(args.output)  # before the work, not after it
-        except ValueError as error:
-            raise CliError(str(error)) from None
+    claim_output(args.output)  # before the work, not after it
     solution = solve(game, start, limit=None if args.force else STATE_LIMIT)
     rows = value_rows(game, solution, start)
     text = _text(game, rows)
-    if args.output == "-":
-        sys.stdout.write(text)
-        return 0
     from .move import _game_json
 
     if args.output.lower().endswith(".json"):
         text = json.dumps({"game": _game_json(game), "row_count": len(rows), "rows": rows}, sort_keys=True) + "\n"
-    path = write_text_atomically(args.output, text)
-    payload = {"kind": "exact-values", "rows": len(rows), "path": str(path), "start_value": rows[0]["value"],
+    where = write_output(args.output, text)
+    payload = {"kind": "exact-values", "rows": len(rows), "path": where, "start_value": rows[0]["value"],
                "start_value_exact": rows[0]["value_exact"], "game": _game_json(game)}
-    emit(args, payload, f"wrote the exact values of {len(rows):,} states of {game!r} to {path}")
+    with report_stream(args):  # with -o -, standard output holds the table: the report goes to standard error
+        emit(args, payload, f"wrote the exact values of {len(rows):,} states of {game!r} to {where}")
     return 0
