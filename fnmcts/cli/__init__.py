@@ -155,4 +155,12 @@ def console() -> None:
     from ._output import settle_stdout
 
     settle_stdout()
+    if code in (128 + signal.SIGINT, 128 + signal.SIGTERM):
+        # interrupted: the report is out, the command's files and workers are let go; leave now rather than
+        # spend the interpreter's tidying of a large heap (half a second after a check) before the prompt comes back
+        try:
+            sys.stderr.flush()
+        except (OSError, ValueError, AttributeError):
+            pass
+        os._exit(code)
     raise SystemExit(code)

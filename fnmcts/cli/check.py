@@ -14,6 +14,7 @@ SPEC names any game (``fnmcts.cli._games``): a built-in one, an OpenSpiel game
 from __future__ import annotations
 
 import json
+import signal
 import sys
 
 from ..exact import best_moves, solve
@@ -24,7 +25,9 @@ from . import move as move_verb
 from . import play as play_verb
 from . import solve as solve_verb
 from . import tournament as tournament_verb
-from ._common import CliError, add_force, add_json, add_seed, count, emit, positive_count, progress_bar, worker_count
+from ._common import (CliError, Interrupted, add_force, add_json, add_seed, count, emit, keep_partial, positive_count,
+                      progress_bar, worker_count)
+from ._output import Obedient
 from ._games import GAME_FORMS, resolve_game
 from ._hints import add_hints
 
@@ -38,14 +41,15 @@ SLOW = 60.0
 
 
 def run_check(game, *, examples: int = 100, max_steps=None, exact_limit: int = 200_000, exact: bool = True,
-              agents=None, seed: int = 0, progress=None, warn=None) -> dict:
+              agents=None, seed: int = 0, progress=None, warn=None, stop=None) -> dict:
     """``check_game`` on ``game`` as a report: ``passed``, the ``laws`` checked, or the ``failure`` text.
 
     ``max_steps`` defaults to the game's own bound on its length (``size_hint``) when it
     has one, else 1,000; ``agents`` names built-in agents (default: all that play it).
-    ``progress`` is ``check_game``'s; with ``warn``, the time is estimated first
+    ``progress`` and ``stop`` are ``check_game``'s; with ``warn``, the time is estimated first
     (``estimate_seconds`` in the report) and, beyond ``SLOW`` seconds, ``warn``
-    gets a sentence saying how long and which options make it quick.
+    gets a sentence saying how long and which options make it quick. Ctrl-C
+    ends it with ``fnmcts.parallel.Interrupted``, its ``partial`` the laws that held so far.
 
     >>> from fnmcts.games import Nim
     >>> report = run_check(Nim(heap=5), examples=10)
@@ -80,7 +84,7 @@ def run_check(game, *, examples: int = 100, max_steps=None, exact_limit: int = 2
                 warn(slow_note(game, estimate))
     try:
         laws = check_game(game, max_examples=examples, max_steps=max_steps, exact=exact, exact_limit=exact_limit,
-                          agents=chosen, seed=seed, progress=progress)
+                          agents=chosen, seed=seed, progress=progress, stop=stop)
     except AssertionError as failure:
         return report | {"passed": False, "laws": [], "failure": str(failure)} | _counterexample(game, str(failure))
     return report | {"passed": True, "laws": list(laws), "failure": None}
@@ -173,13 +177,32 @@ def _check(args) -> int:
     if agents == []:
         raise CliError("--agents names at least one agent, comma-separated (leave it out for every agent that plays)")
     walks = args.examples * (len(LAWS) - (0 if args.exact else 1))
+    walked = [0]
 
     def warn(note):
         print(f"fnmcts: {note}; the check goes on (Ctrl-C stops it)", file=sys.stderr)
 
+    def so_far() -> str:
+        return f"{walked[0]:,} of {walks:,} walks checked"
+
     with progress_bar(walks, "checking the laws", unit="walk") as update:
-        report = run_check(game, examples=args.examples, max_steps=args.max_steps, exact_limit=args.exact_limit,
-                           exact=args.exact, agents=agents, seed=args.seed, progress=update, warn=warn)
+        def progress(k):
+            walked[0] += k
+            if update is not None:
+                update(k)
+
+        stopped = None
+        with Obedient(so_far) as stop:  # Ctrl-C and SIGTERM stop the check within a second, whatever it runs
+            try:
+                report = run_check(game, examples=args.examples, max_steps=args.max_steps,
+                                   exact_limit=args.exact_limit, exact=args.exact, agents=agents, seed=args.seed,
+                                   progress=progress, warn=warn, stop=stop)
+            except KeyboardInterrupt as error:
+                stop.caught()
+                stopped = Interrupted(getattr(error, "partial", None) or (), stop.signum or signal.SIGINT)
+    if stopped is not None:
+        with keep_partial(args, lambda held: _partial_check(args, game, held, walked[0], walks)):
+            raise stopped
     if report["passed"]:
         text = f"{report['game']}: every law holds ({report['examples']} walks a law, up to {report['max_steps']} steps)\n"
         text += "\n".join(f"  {law}" for law in report["laws"])
@@ -187,6 +210,14 @@ def _check(args) -> int:
         text = report["failure"]
     emit(args, report | {"spec": args.game_spec}, text)
     return 0 if report["passed"] else 1
+
+
+def _partial_check(args, game, held, walked: int, walks: int):
+    """``(payload, text)`` of a check stopped by Ctrl-C: the walks checked and the laws that held on theirs."""
+    payload = {"game": repr(game), "spec": args.game_spec, "examples": args.examples, "seed": args.seed,
+               "passed": None, "laws": list(held), "walks_done": walked, "walks": walks, "failure": None}
+    laws = ", ".join(held) if held else "none yet"
+    return payload, (f"{game!r}: {walked:,} of {walks:,} walks checked; the laws that held on all their walks: {laws}")
 
 
 def _players(game, command: str) -> None:
