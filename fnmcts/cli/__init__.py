@@ -68,6 +68,12 @@ def build():
     return cli
 
 
+def _leave_at_once(signum, frame):
+    import os
+
+    os._exit(128 + signum)
+
+
 def _stopped(error: KeyboardInterrupt) -> int:
     """The one line and the status of an interruption heard outside a command's own handling."""
     from ._output import settle_stdout
@@ -143,15 +149,20 @@ def console() -> None:
     /dev/null when it cannot take the rest), so the interpreter prints nothing
     as it ends, even when standard output was closed or its reader went away.
     """
+    import os
+
     try:
         code = main(_keep_handlers=True)
     except KeyboardInterrupt as error:  # between two handlers, or in a last flush
         code = _stopped(error)
-    import os
-
-    for number in (signal.SIGINT, signal.SIGTERM):  # from here to the exit: leave at once, with the status
-        if signal.getsignal(number) is not signal.SIG_IGN:
-            signal.signal(number, lambda signum, frame: os._exit(128 + signum))
+    while True:
+        try:
+            for number in (signal.SIGINT, signal.SIGTERM):  # from here to the exit: leave at once, with the status
+                if signal.getsignal(number) is not signal.SIG_IGN:
+                    signal.signal(number, _leave_at_once)
+            break
+        except KeyboardInterrupt as error:  # came as main returned, before the last handlers: the same one line
+            code = _stopped(error)
     from ._output import settle_stdout
 
     settle_stdout()

@@ -26,7 +26,7 @@ import argparse
 import errno
 import sys
 
-from ..files import held_claims, release_claims
+from ..files import _signals_deferred, held_claims, release_claims
 from ..limits import GO_ON, TooLarge
 from ._games import GAME_FORMS
 from ._common import EXIT_DONE, EXIT_FAILURE, EXIT_USAGE, CliError, exit_status
@@ -261,7 +261,8 @@ class Cli:
                     traceback.print_exc()
                 return _error(*failure(error, args))
             finally:
-                release_claims(keep=held)  # the output files this command claimed are free again
+                with _signals_deferred():  # the lock files go whole: a signal now comes after
+                    release_claims(keep=held)  # the output files this command claimed are free again
 
     def _parse(self, argv):
         for arg in argv:
