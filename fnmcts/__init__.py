@@ -22,7 +22,7 @@ import importlib
 import warnings
 
 _HOMES = {
-    "protocol": "CHANCE Game GameBase start to_move possible_moves chance_outcomes play payoff is_terminal",
+    "protocol": "CHANCE Game GameBase GameError start to_move possible_moves chance_outcomes play payoff is_terminal",
     "rng": "make_rng",
     "limits": "TooLarge",
     "games": "GAMES",
@@ -138,6 +138,7 @@ __all__ = [
     "is_terminal",
     # randomness and errors
     "make_rng",
+    "GameError",
     "TooLarge",
     # games
     "GAMES",

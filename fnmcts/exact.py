@@ -51,8 +51,10 @@ from typing import Callable
 
 from pyrsistent import PMap, pmap
 
-from .limits import STATE_LIMIT, MemoryWatch, TooLarge, check_solve, memory_refusal
-from .protocol import CHANCE, check_state, may_repeat, payoff_range
+from .limits import MAX_PLIES, STATE_LIMIT, MemoryWatch, TooLarge, check_solve, cycle_found, memory_refusal, no_end
+from .limits import ply_budget
+from .protocol import CHANCE, called, check_state, checked_play, guarded, may_repeat, payoff_range
+from .protocol import valid_moves, valid_outcomes, valid_payoff, valid_player
 
 __all__ = [
     "TOLERANCE",
@@ -208,7 +210,41 @@ def _best(values, player) -> tuple:
     return best
 
 
-def _walk(game, roots, chooser, limit: int | None = None, memory: int | None = None) -> dict:
+def _played(game, state, steps) -> list:
+    """The states ``steps`` (moves or outcomes) lead to from ``state``: a ``GameError`` for a ``play`` that raises or returns None.
+
+    (A state that is not hashable fails where the walk looks it up; ``_unhashed`` names it then.)
+    """
+    play = game.play
+    try:
+        children = [play(state, step) for step in steps]
+    except Exception:
+        for step in steps:
+            checked_play(game, state, step)
+        raise
+    if None in children:
+        checked_play(game, state, steps[children.index(None)])
+    return children
+
+
+def _too_deep(game, stack, plies):
+    """The ``NoEnd`` of a walk whose line (its stack of frames, each at its child in hand) passed ``plies`` plies."""
+    frames = stack[1:]
+    line = [frame[6][len(frame[5])] for frame in frames[:-1]]
+    return no_end(game, frames[0][0], plies, line=line, reached=frames[-1][0])
+
+
+def _unhashed(game, state, error):
+    """Raise the ``GameError`` of a child of ``state`` that is no state (not hashable), else ``error`` itself."""
+    player = game.to_move(state)
+    steps = [o for o, _ in game.chance_outcomes(state)] if player is CHANCE else game.possible_moves(state)
+    for step in steps:
+        checked_play(game, state, step)
+    raise error
+
+
+def _walk(game, roots, chooser, limit: int | None = None, memory: int | None = None,
+          max_plies: int | None = MAX_PLIES) -> dict:
     """A dict ``state -> value`` for every state below ``roots``.
 
     The players follow ``chooser``, a function ``(game, state, player, moves) ->
@@ -226,11 +262,17 @@ def _walk(game, roots, chooser, limit: int | None = None, memory: int | None = N
     every list still alive again and again, has fewer to look at. More than
     ``limit`` states, or more than the memory budget holds (``memory`` bytes,
     default ``fnmcts.limits.memory_budget()``), is a ``TooLarge`` error: up front
-    when the game's size hint shows it, else when the walk passes it.
+    when the game's size hint shows it, else when the walk passes it. A line
+    deeper than ``max_plies`` (``fnmcts.limits.ply_budget``) is a ``NoEnd``.
+    Each state is checked as the walk first meets it (``fnmcts.protocol``'s
+    ``valid_*``: who moves, the moves, the probabilities, the payoff, the
+    children): a failure of the game's own code is a ``GameError``.
     """
     estimate = check_solve(game, *roots, limit=limit, memory=memory)
     limit = estimate.cap
     watch = MemoryWatch(estimate.budget)
+    deepest = max((ply_budget(game, root, max_plies) or 0) for root in roots) if max_plies is not None else None
+    players, (low, high) = getattr(game, "num_players", 1), payoff_range(game)
     to_move, moves_of, outcomes_of, play, payoff = (
         game.to_move, game.possible_moves, game.chance_outcomes, game.play, game.payoff)
     values: dict = {}
@@ -245,44 +287,49 @@ def _walk(game, roots, chooser, limit: int | None = None, memory: int | None = N
         frame = stack[-1]
         got = frame[5]
         for child in frame[2]:
-            v = setdefault(child, spare)
+            try:
+                v = setdefault(child, spare)
+            except TypeError as error:  # a child that is no state
+                _unhashed(game, frame[0], error)
             if v is spare:  # a new state: its value if it is terminal, else its frame
                 cell, spare = spare, []
                 held = len(values)
                 if frame is not top and (held > limit or not held & 4095 and watch.exceeded()):
                     raise memory_refusal(game, held, estimate)  # the limit counts the states below the roots
-                player = to_move(child)
+                player = valid_player(game, child, called("to_move", to_move, child), players)
                 if player is None:
-                    raw = payoff(child)
+                    raw = called("payoff", payoff, child)
                     v = ends.get(raw) if type(raw) is tuple else None
-                    v = values[child] = v if v is not None else _end_value(raw, ends)
+                    v = values[child] = v if v is not None else _end_value(
+                        valid_payoff(game, child, raw, players, low, high), ends)
                 elif player is CHANCE:
-                    outcomes = outcomes_of(child)
-                    if not outcomes:
-                        raise ValueError(f"chance node {child!r} has no outcomes")
+                    outcomes = called("chance_outcomes", outcomes_of, child)
                     hit = weights_seen.get(id(outcomes))
                     weights = hit[1] if hit is not None and hit[0] is outcomes else _chance_weights(
-                        outcomes, weights_seen)
-                    cell += (child, player, iter([play(child, o) for o, _ in outcomes]), *weights, [])
+                        valid_outcomes(game, child, outcomes), weights_seen)
+                    steps = [o for o, _ in outcomes]
+                    cell += (child, player, iter(_played(game, child, steps)), *weights, [], steps)
                     stack.append(cell)
+                    if deepest is not None and len(stack) > deepest + 1:
+                        raise _too_deep(game, stack, deepest)
+                    if not len(stack) & 4095 and watch.exceeded():  # a deep line of states that keep growing
+                        raise memory_refusal(game, held + len(stack), estimate)
                     break
                 else:
-                    moves = moves_of(child)
-                    if not moves:
-                        raise ValueError(
-                            f"state {child!r} has a player to move ({player!r}) but no possible moves")
-                    children = iter([play(child, m) for m in moves])
+                    moves = valid_moves(game, child, called("possible_moves", moves_of, child), player)
+                    children = iter(_played(game, child, moves))
                     if chooser is None:
-                        cell += (child, player, children, 0, None, [])
+                        cell += (child, player, children, 0, None, [], moves)
                     else:
-                        cell += (child, player, children, *chooser(game, child, player, moves), [])
+                        cell += (child, player, children, *chooser(game, child, player, moves), [], moves)
                     stack.append(cell)
+                    if deepest is not None and len(stack) > deepest + 1:
+                        raise _too_deep(game, stack, deepest)
+                    if not len(stack) & 4095 and watch.exceeded():  # a deep line of states that keep growing
+                        raise memory_refusal(game, held + len(stack), estimate)
                     break
-            elif type(v) is list:
-                raise ValueError(
-                    f"the game has a cycle through {child!r}; a game whose states may repeat "
-                    "says so with a may_repeat() method returning True"
-                )
+            elif type(v) is list:  # a state on the walk's own line: play goes round a cycle
+                raise cycle_found(game, stack[1][0], child)
             got.append(v)
         else:
             stack.pop()
@@ -727,6 +774,7 @@ def _walk_repeating(game, roots, chooser, tolerance, max_sweeps, limit=None, mem
     estimate = check_solve(game, *roots, limit=limit, memory=memory)
     limit = estimate.cap
     watch = MemoryWatch(estimate.budget)
+    players, (low, high) = getattr(game, "num_players", 1), payoff_range(game)
     to_move, moves_of, outcomes_of, play, payoff = (
         game.to_move, game.possible_moves, game.chance_outcomes, game.play, game.payoff)
     index: dict = {}
@@ -742,29 +790,29 @@ def _walk_repeating(game, roots, chooser, tolerance, max_sweeps, limit=None, mem
     i = 0
     while i < len(states):
         state = states[i]
-        player = to_move(state)
+        player = valid_player(game, state, called("to_move", to_move, state), players)
         if player is None:
             kind.append(None)
             kids.append(())
             weights.append(None)
-            value.append(_end_value(payoff(state), ends))
+            value.append(_end_value(valid_payoff(game, state, called("payoff", payoff, state), players, low, high),
+                                    ends))
             i += 1
             continue
         if player is CHANCE:
-            outcomes = outcomes_of(state)
-            if not outcomes:
-                raise ValueError(f"chance node {state!r} has no outcomes")
+            outcomes = valid_outcomes(game, state, called("chance_outcomes", outcomes_of, state))
             weights.append(_chance_weights(outcomes, weights_seen))
-            children = [play(state, o) for o, _ in outcomes]
+            children = _played(game, state, [o for o, _ in outcomes])
         else:
-            moves = moves_of(state)
-            if not moves:
-                raise ValueError(f"state {state!r} has a player to move ({player!r}) but no possible moves")
-            children = [play(state, m) for m in moves]
+            moves = valid_moves(game, state, called("possible_moves", moves_of, state), player)
+            children = _played(game, state, moves)
             weights.append(None if chooser is None else chooser(game, state, player, moves))
         ks = []
         for child in children:
-            j = get(child)
+            try:
+                j = get(child)
+            except TypeError as error:  # a child that is no state
+                _unhashed(game, state, error)
             if j is None:
                 j = index[child] = len(states)
                 states.append(child)
@@ -838,8 +886,9 @@ def _walk_repeating(game, roots, chooser, tolerance, max_sweeps, limit=None, mem
     return Solution(dict(zip(states, value)), report[0], report[1], tolerance, report[2], report[3])
 
 
+@guarded
 def solve(game, *states, limit: int | None = STATE_LIMIT, tolerance: float = TOLERANCE,
-          max_sweeps: int = MAX_SWEEPS, memory: int | None = None):
+          max_sweeps: int = MAX_SWEEPS, memory: int | None = None, max_plies: int | None = MAX_PLIES):
     """The exact value of every state reachable from ``states`` (default: the start) under optimal play.
 
     Each player maximises their own expected payoff.
@@ -853,7 +902,11 @@ def solve(game, *states, limit: int | None = STATE_LIMIT, tolerance: float = TOL
     solution that would hold more than ``memory`` bytes (default
     ``fnmcts.limits.memory_budget()``) is refused up front when the game's size
     hint shows it, else its walk stops (``TooLarge``) before it holds more; a
-    ``MemoryError`` on the way is a ``TooLarge`` too.
+    ``MemoryError`` on the way is a ``TooLarge`` too. A line longer than
+    ``max_plies`` plies (the game's own bound when longer: ``fnmcts.limits``;
+    None: no budget) is a ``NoEnd``, a failure of the game's own code (a hook
+    that raises, a payoff out of range, probabilities that do not sum to 1) a
+    ``GameError``.
 
     >>> from fnmcts.games.nim import Nim
     >>> solve(Nim(heap=2, max_take=2))[Nim(heap=2, max_take=2).start()]
@@ -886,15 +939,15 @@ def solve(game, *states, limit: int | None = STATE_LIMIT, tolerance: float = TOL
     """
     _check_iteration(tolerance, max_sweeps)
     roots = _roots(game, states)
-    return _solved(game, roots, None, limit, tolerance, max_sweeps, memory)
+    return _solved(game, roots, None, limit, tolerance, max_sweeps, memory, max_plies)
 
 
-def _solved(game, roots, chooser, limit, tolerance, max_sweeps, memory):
+def _solved(game, roots, chooser, limit, tolerance, max_sweeps, memory, max_plies=MAX_PLIES):
     """The walk of ``solve`` or ``evaluate_policy``, a ``MemoryError`` on the way turned into ``TooLarge``."""
     try:
         if may_repeat(game):
             return _walk_repeating(game, roots, chooser, tolerance, max_sweeps, limit, memory)
-        return _exact_solution(_walk(game, roots, chooser, limit, memory))
+        return _exact_solution(_walk(game, roots, chooser, limit, memory, max_plies))
     except MemoryError:
         raise TooLarge(
             f"the exact solution of {game!r} ran out of memory before the budget its estimate allowed "
@@ -1044,15 +1097,17 @@ def _seats(game, policy, opponent, player, roots, limit, tolerance, max_sweeps, 
     return tuple(policy if i == player else opponent for i in range(players))
 
 
+@guarded
 def evaluate_policy(game, policy, *states, opponent=OPTIMAL, player: int = 0, limit: int | None = STATE_LIMIT,
-                    tolerance: float = TOLERANCE, max_sweeps: int = MAX_SWEEPS, memory: int | None = None):
+                    tolerance: float = TOLERANCE, max_sweeps: int = MAX_SWEEPS, memory: int | None = None,
+                    max_plies: int | None = MAX_PLIES):
     """The exact value of every state reachable from ``states`` when the players follow ``policy``.
 
     ``policy`` is a function ``(game, state) -> ((move, probability), ...)``, or
     a tuple of one policy per player. Returns an immutable map ``state -> value``
-    (a ``pmap``), as ``solve`` does, with the same ``limit`` and ``memory`` (a
-    ``Solution`` for a game whose states may repeat, with ``tolerance`` and
-    ``max_sweeps`` as there).
+    (a ``pmap``), as ``solve`` does, with the same ``limit``, ``memory`` and
+    ``max_plies`` (a ``Solution`` for a game whose states may repeat, with
+    ``tolerance`` and ``max_sweeps`` as there).
 
     In a game of two or more players one ``policy`` plays for ``player`` (the
     first, 0, unless told) and the others play ``opponent``: ``'optimal'``
@@ -1079,7 +1134,7 @@ def evaluate_policy(game, policy, *states, opponent=OPTIMAL, player: int = 0, li
     def chooser(game, state, player, moves):
         return _policy_weights(policies[player], game, state, moves)
 
-    return _solved(game, roots, chooser, limit, tolerance, max_sweeps, memory)
+    return _solved(game, roots, chooser, limit, tolerance, max_sweeps, memory, max_plies)
 
 
 class _Wins:

@@ -41,6 +41,8 @@ import os
 import sys
 from dataclasses import dataclass
 
+from .protocol import _Verdict
+
 __all__ = [
     "STATE_LIMIT",
     "WORK_LIMIT",
@@ -60,6 +62,12 @@ __all__ = [
     "estimate_solve",
     "check_solve",
     "memory_refusal",
+    "MAX_PLIES",
+    "NoEnd",
+    "ply_budget",
+    "past_budget",
+    "no_end",
+    "cycle_found",
 ]
 
 STATE_LIMIT = 200_000
@@ -80,7 +88,7 @@ solution's dict (about 100 bytes at the dict's fill), the value tuple of ``Fract
 250 bytes for two players; terminal values are shared) and its frame on the walk's stack."""
 
 
-class TooLarge(ValueError):
+class TooLarge(_Verdict):
     """Work or memory beyond a limit, refused before it starts; the message says what would fit.
 
     >>> isinstance(TooLarge("too big"), ValueError)
@@ -177,6 +185,292 @@ def play_work(game, state, *, per_move: int = 1) -> tuple:
     return (length, per_move * (branching or 1))
 
 
+# -- lines of play: a budget of plies, and the verdict when play passes it ------------------------
+
+MAX_PLIES = 10_000
+"""The plies (moves and chance outcomes) one line of play may take unless told otherwise (``max_plies=``).
+
+Every walk that follows play to its end (a playout, a game between agents, a
+simulation, a tournament, a search's playouts, a Q-learning game, an exact
+solution's deepest line, a count to the end) stops past its budget with a
+``NoEnd`` verdict instead of running on. A game's own bound raises it: the
+longest line of its ``size_hint``, or a hundred times its ``fewest_moves``
+(``ply_budget``), so no game is cut short of the length it declares. Ten
+thousand plies of a game whose states keep their history (each ply copying
+the line so far) take about a second."""
+
+PLIES_GO_ON = "; max_plies= sets another budget"
+"""How every ``NoEnd`` message ends: what a caller changes to give play more plies."""
+
+
+class NoEnd(_Verdict):
+    """Play that went on past a walk's budget of plies: the game does not end, or its states keep growing.
+
+    ``plies``: the budget passed; ``start``: the state the walk started from;
+    ``line``: the moves (and chance outcomes) of the shortest line found from
+    ``start`` that shows it; ``cycle``: how many of the line's last plies come
+    back to the state they left (0 when no cycle was found: play went on to a
+    new state every ply, or the line was not found).
+
+    >>> error = NoEnd("no end within 3 plies", plies=3, start=0, line=(1, 1), cycle=2)
+    >>> isinstance(error, ValueError), error.line, error.cycle
+    (True, (1, 1), 2)
+    """
+
+    def __init__(self, message: str, *, plies: int = 0, start=None, line: tuple = (), cycle: int = 0):
+        super().__init__(message)
+        self.plies, self.start, self.line, self.cycle = plies, start, tuple(line), cycle
+
+    def __reduce__(self):  # pickled by its parts: a worker's verdict reaches its parent whole
+        return (_no_end_again, (self.args[0], self.plies, self.start, self.line, self.cycle))
+
+
+def _no_end_again(message, plies, start, line, cycle) -> NoEnd:
+    return NoEnd(message, plies=plies, start=start, line=line, cycle=cycle)
+
+
+def ply_budget(game, state, max_plies: int | None = MAX_PLIES) -> int | None:
+    """The plies a line of play from ``state`` may take: ``max_plies``, or the game's own bound when it is longer.
+
+    The game's bound is the longest line of its ``size_hint``, else a hundred
+    times its ``fewest_moves`` (a game with no longest line, Pig: random play
+    takes about ten times the fewest). ``None`` (no budget) stays None. A hook
+    that fails gives no bound (the walk meets the failure itself).
+
+    >>> from fnmcts.games import Nim, Pig
+    >>> ply_budget(Nim(heap=21), Nim(heap=21).start()), ply_budget(Nim(heap=50_000), Nim(heap=50_000).start())
+    (10000, 50000)
+    >>> ply_budget(Pig(goal=20_000), Pig(goal=20_000).start())
+    333400
+    """
+    if max_plies is None:
+        return None
+    own = 0
+    try:
+        length = size_hint(game, state)[1]
+        if length is not None:
+            own = length
+        else:
+            fewest = getattr(game, "fewest_moves", None)
+            own = 100 * fewest(state) if fewest is not None else 0
+    except Exception:
+        own = 0
+    return max(max_plies, own)
+
+
+def past_budget(game, start, plies: int, budget, max_plies) -> int:
+    """A walk from ``start`` is ``plies`` plies long, past ``budget``: the larger budget the game's own bound gives, or a ``NoEnd``.
+
+    A walk counts its plies against ``max_plies`` alone (no hook asked on the
+    way); only past it is the game's bound asked (``ply_budget``), once.
+
+    >>> from fnmcts.games import Nim
+    >>> past_budget(Nim(heap=50_000), Nim(heap=50_000).start(), 10_001, 10_000, 10_000)
+    50000
+    """
+    if budget is None or plies <= budget:
+        return budget
+    if budget == max_plies:
+        own = ply_budget(game, start, max_plies)
+        if own is not None and plies <= own:
+            return own
+    raise no_end(game, start, budget)
+
+
+def no_end(game, start, plies: int, *, line=None, reached=None, tries: int = 3, shorten: int = 20_000) -> NoEnd:
+    """The ``NoEnd`` verdict for play from ``start`` that passed ``plies`` plies, with the shortest line found that shows it.
+
+    Random play from ``start`` (seeds 0, 1, ... up to ``tries``) is followed for
+    ``plies`` plies, remembering only the hash of each state (a growing state
+    is not held): a state met again is a cycle, cut at its first repetition and
+    shortened breadth first (the shortest way to the cycle's state and round
+    it, over at most ``shorten`` states); a line that neither ends nor repeats
+    shows play going on, a new state every ply. A game whose states may repeat
+    (``may_repeat``) is told no cycle. A walk that knows its own line, one
+    without a repeated state (the exact solver's deepest), gives it as
+    ``line`` with the state it ``reached``: it is told as it is.
+
+    >>> from fnmcts.protocol import GameBase
+    >>> class Round(GameBase):  # 0 -> 1 -> 2 -> 0 ...: never ends
+    ...     def start(self): return 0
+    ...     def to_move(self, s): return 0
+    ...     def possible_moves(self, s): return ("on",)
+    ...     def play(self, s, m): return (s + 1) % 3
+    ...     def payoff(self, s): return (1,)
+    >>> error = no_end(Round(), 0, 100)
+    >>> print(error)
+    no end within 100 plies: from 0, the moves ('on', 'on', 'on') come back to 0, a cycle through 0 of 3 plies (a game whose states may repeat says so with may_repeat(), and must still end with probability 1); max_plies= sets another budget
+    >>> error.line, error.cycle
+    (('on', 'on', 'on'), 3)
+    """
+    import random
+
+    from .protocol import may_repeat, shown
+
+    repeats = may_repeat(game)
+    found = None if line is None else (tuple(line), 0, reached)
+    for seed in range(tries if found is None else 0):
+        found = _line_without_end(game, start, plies, random.Random(seed), repeats)
+        if found is not None:
+            break
+    if found is None:
+        return NoEnd(f"no end within {plies:,} plies from {shown(start)} (random play from there ends: a longer "
+                     f"budget may be all it needs){PLIES_GO_ON}", plies=plies, start=start)
+    line, cycle, reached = found
+    if cycle:
+        line, cycle, reached = _shortest_cycle(game, start, line, cycle, shorten)
+        return _cycle_verdict(f"no end within {plies:,} plies", game, start, line, cycle, reached, plies)
+    return NoEnd(f"no end within {plies:,} plies: from {shown(start)}, the moves {_moves_text(line)} reach "
+                 f"{shown(reached)}, a new state every ply: play goes on{PLIES_GO_ON}",
+                 plies=plies, start=start, line=line)
+
+
+def cycle_found(game, start, state, *, shorten: int = 20_000) -> NoEnd:
+    """The ``NoEnd`` verdict for a walk from ``start`` that came back to ``state``: the shortest line to it and round it.
+
+    A search's dive that goes round the same states (a game that does not say
+    ``may_repeat()``) meets it: breadth first over at most ``shorten`` states
+    each way.
+
+    >>> from fnmcts.protocol import GameBase
+    >>> class Back(GameBase):  # 0 -> 1 -> 2 -> 1 ...
+    ...     def start(self): return 0
+    ...     def to_move(self, s): return 0
+    ...     def possible_moves(self, s): return ("on",)
+    ...     def play(self, s, m): return 2 if s == 1 else 1
+    ...     def payoff(self, s): return (1,)
+    >>> print(cycle_found(Back(), 0, 2))
+    no end: from 0, the moves ('on', 'on') reach 2 and the moves ('on', 'on') come back to it, a cycle through 2 of 2 plies (a game whose states may repeat says so with may_repeat(), and must still end with probability 1)
+    """
+    head = _shortest_path(game, start, state, shorten, leave=False)
+    loop = _shortest_path(game, state, state, shorten, leave=True)
+    if head is None or loop is None:
+        from .protocol import shown
+
+        return NoEnd(f"no end: play from {shown(start)} comes back to {shown(state)} (a game whose states may repeat "
+                     "says so with may_repeat(), and must still end with probability 1)", start=start)
+    line, cycle, reached = _through_start(game, start, head + loop, len(loop), state, shorten)
+    return _cycle_verdict("no end", game, start, line, cycle, reached, None)
+
+
+def _cycle_verdict(lead: str, game, start, line, cycle: int, reached, plies) -> NoEnd:
+    """The ``NoEnd`` of ``line`` from ``start``, whose last ``cycle`` plies come back to ``reached``."""
+    from .protocol import shown
+
+    head, loop = line[: len(line) - cycle], line[len(line) - cycle:]
+    way = (f"the moves {_moves_text(head)} reach {shown(reached)} and " if head else "") + (
+        f"the moves {_moves_text(loop)} come back to {'it' if head else shown(start)}")
+    return NoEnd(f"{lead}: from {shown(start)}, {way}, a cycle through {shown(reached)} of {cycle} plies (a game "
+                 f"whose states may repeat says so with may_repeat(), and must still end with probability 1)"
+                 + (PLIES_GO_ON if plies is not None else ""), plies=plies or 0, start=start, line=line, cycle=cycle)
+
+
+def _moves_text(line) -> str:
+    """The moves of a line as a tuple's text: the first 8 (each shortened) and how many in all.
+
+    >>> _moves_text((1, 2)), _moves_text(range(20))
+    ('(1, 2)', '(0, 1, 2, 3, 4, 5, 6, 7, ... (20 in all))')
+    """
+    from .protocol import shown
+
+    line = tuple(line)
+    head = ", ".join(shown(move, width=40) for move in line[:8])
+    if len(line) <= 8:
+        return f"({head},)" if len(line) == 1 else f"({head})"
+    return f"({head}, ... ({len(line):,} in all))"
+
+
+def _steps(game, state) -> tuple:
+    """``(player, choices, weights)`` at ``state``: who moves and the moves or outcomes (weights: None for moves)."""
+    from .protocol import CHANCE
+
+    player = game.to_move(state)
+    if player is None:
+        return None, (), None
+    if player is CHANCE:
+        outcomes = game.chance_outcomes(state)
+        return player, tuple(o for o, _ in outcomes), tuple(float(p) for _, p in outcomes)
+    return player, tuple(game.possible_moves(state)), None
+
+
+def _line_without_end(game, start, plies: int, rng, repeats: bool):
+    """``(line, cycle, state)`` of random play from ``start`` for ``plies`` plies: the moves, the cycle's plies
+    (0: none), the state reached (a cycle's: where it comes back); None when the game ends on the way."""
+    first: dict = {}  # hash of a state -> the ply it was first met at
+    line, state = [], start
+    for ply in range(plies + 1):
+        if not repeats:
+            key = hash(state)
+            seen = first.get(key)
+            if seen is not None and _replay(game, start, line[:seen]) == state:
+                return tuple(line), ply - seen, state
+            first.setdefault(key, ply)
+        if ply == plies:
+            break
+        player, choices, weights = _steps(game, state)
+        if player is None or not choices:
+            return None
+        move = rng.choices(choices, weights)[0] if weights else choices[int(rng.random() * len(choices))]
+        line.append(move)
+        state = game.play(state, move)
+    return tuple(line), 0, state
+
+
+def _replay(game, start, line):
+    state = start
+    for move in line:
+        state = game.play(state, move)
+    return state
+
+
+def _shortest_cycle(game, start, line, cycle: int, budget: int) -> tuple:
+    """``(line, cycle, state)``: the shortest way from ``start`` to the cycle's state and round it back to it.
+
+    Breadth first over at most ``budget`` states each way (the line found at
+    random where a search runs out); a cycle through ``start`` itself, when
+    it is as short, is taken instead."""
+    entry = _replay(game, start, line[: len(line) - cycle])
+    to_entry = _shortest_path(game, start, entry, budget, leave=False)
+    around = _shortest_path(game, entry, entry, budget, leave=True)
+    head = line[: len(line) - cycle] if to_entry is None or len(to_entry) > len(line) - cycle else to_entry
+    loop = line[len(line) - cycle:] if around is None or len(around) > cycle else around
+    return _through_start(game, start, tuple(head) + tuple(loop), len(loop), entry, budget)
+
+
+def _through_start(game, start, line, cycle: int, reached, budget: int) -> tuple:
+    """``(line, cycle, state)``: the line given, or a cycle through ``start`` itself when it is no longer."""
+    if len(line) > cycle:
+        own = _shortest_path(game, start, start, budget, leave=True)
+        if own is not None and len(own) <= len(line):
+            return tuple(own), len(own), start
+    return tuple(line), cycle, reached
+
+
+def _shortest_path(game, source, target, budget: int, leave: bool):
+    """The fewest moves from ``source`` to ``target`` (at least one when ``leave``), breadth first; None past ``budget`` states."""
+    if not leave and source == target:
+        return ()
+    parents = {source: None}
+    frontier = [source]
+    while frontier and len(parents) <= budget:
+        following = []
+        for state in frontier:
+            _, choices, _ = _steps(game, state)
+            for move in choices:
+                child = game.play(state, move)
+                if child == target:
+                    path = [move]
+                    while parents[state] is not None:
+                        state, step = parents[state]
+                        path.append(step)
+                    return tuple(reversed(path))
+                if child not in parents:
+                    parents[child] = (state, move)
+                    following.append(child)
+        frontier = following
+    return None
+
+
 # -- memory ------------------------------------------------------------------------------------
 
 
@@ -268,17 +562,21 @@ def _sample(game, roots, count: int) -> list:
 
 
 def _children(game, state) -> list:
-    from .protocol import CHANCE
+    """The states below ``state``, each step checked as a walk checks it (``fnmcts.protocol.checked_step``)."""
+    from .protocol import CHANCE, checked_play, checked_step, payoff_range
 
-    player = game.to_move(state)
+    player, found = checked_step(game, state, getattr(game, "num_players", 1), *payoff_range(game))
     if player is None:
         return []
-    choices = [o for o, _ in game.chance_outcomes(state)] if player is CHANCE else game.possible_moves(state)
-    return [game.play(state, c) for c in choices]
+    choices = [o for o, _ in found] if player is CHANCE else found
+    return [checked_play(game, state, c) for c in choices]
 
 
 def _line(game, root, steps: int) -> list:
-    """The states of one line of play from ``root`` (the last choice at every step: deterministic), at most ``steps``."""
+    """The states of one line of play from ``root`` (the last choice at every step: deterministic), at most ``steps``.
+
+    Each state is hashed, as a walk's states are (a pmap keeps its hash: measured alike, root and children)."""
+    hash(root)
     line, state = [root], root
     while len(line) <= steps:
         children = _children(game, state)

@@ -41,9 +41,10 @@ from pyrsistent import field, pmap
 from .values import FixedRecord
 
 from .elo import MatchStatistics, Sprt, SprtResult, match_statistics, sprt_scan
-from .limits import WORK_LIMIT, check_work, size_hint
+from .limits import MAX_PLIES, WORK_LIMIT, check_work, past_budget, size_hint
 from .parallel import Interrupted, check_count, interrupted, run_chunks
-from .protocol import CHANCE, check_state, sample_outcome, transcript_line
+from .protocol import _NO_MOVE, _NO_STATE, CHANCE, blame_game, check_state, guarded, payoff_check, sample_outcome
+from .protocol import transcript_line
 from .rng import check_rng, child_seed, resolve_seed
 
 __all__ = [
@@ -146,13 +147,16 @@ def agent_move(agent, game, state, rng, memory=None) -> tuple:
     return agent(game, state, rng), memory
 
 
-def playout(game, state, rng: random.Random, agent=None, *, moves: bool = False):
+def playout(game, state, rng: random.Random, agent=None, *, moves: bool = False, max_plies: int | None = MAX_PLIES):
     """Play from ``state`` to the end; return the terminal state.
 
     ``agent`` is a function ``(game, state, rng) -> move`` used for every player,
     or a tuple of one agent per player; the default plays uniformly at random.
     Chance nodes draw from ``rng``. ``moves=True``: return ``(end, moves)``,
     with every move and chance outcome played, in order (the same draws).
+    Play past ``max_plies`` plies (``fnmcts.limits.ply_budget``: the game's own
+    bound when longer; None: no budget) is a ``NoEnd``; a hook of the game that
+    raises or returns what the protocol does not allow, a ``GameError``.
 
     >>> from fnmcts.games.nim import Nim
     >>> end = playout(Nim(heap=5), Nim(heap=5).start(), random.Random(2))
@@ -165,18 +169,27 @@ def playout(game, state, rng: random.Random, agent=None, *, moves: bool = False)
     agents = agent if isinstance(agent, tuple) else None
     single = agent or random_agent
     played = [] if moves else None
-    while True:
-        player = game.to_move(state)
-        if player is None:
-            return (state, tuple(played)) if moves else state
-        if player is CHANCE:
-            move = sample_outcome(game, state, rng)
-        else:
-            chooser = agents[player] if agents else single
-            move = chooser(game, state, rng)
-        if moves:
-            played.append(move)
-        state = game.play(state, move)
+    start, plies, budget = state, 0, max_plies
+    move = before = _NO_STATE
+    try:
+        while True:
+            player = game.to_move(state)
+            if player is None:
+                return (state, tuple(played)) if moves else state
+            if player is CHANCE:
+                move = sample_outcome(game, state, rng)
+            else:
+                chooser = agents[player] if agents else single
+                move = chooser(game, state, rng)
+            if moves:
+                played.append(move)
+            before = state
+            state = game.play(state, move)
+            plies += 1
+            if budget is not None and plies > budget:
+                budget = past_budget(game, start, plies, budget, max_plies)
+    except Exception as error:
+        blame_game(game, error, state, _NO_MOVE if before is _NO_STATE else move, before)
 
 
 class GameRecord(FixedRecord):
@@ -327,27 +340,40 @@ def _winner(payoff) -> int | None:
     return leaders[0] + 1 if len(leaders) == 1 else None
 
 
-def _play(agents, game, state, rng, verbose, chance=None):
-    """Play one game: ``(moves, end, payoff, winner, transcript)``; the dice from ``chance`` (default ``rng``)."""
+def _play(agents, game, state, rng, verbose, chance=None, ends=None, max_plies=MAX_PLIES):
+    """Play one game: ``(moves, end, payoff, winner, transcript)``; the dice from ``chance`` (default ``rng``).
+
+    ``ends``: a ``payoff_check`` of the game, the payoff checked by it;
+    play past ``max_plies`` is a ``NoEnd``, a failure of the game's own code a
+    ``GameError``.
+    """
     dice = rng if chance is None else chance
     moves, lines = [], []
     memories = [initial_memory(agent) for agent in agents]
-    while True:
-        player = game.to_move(state)
-        if player is None:
-            break
-        if player is CHANCE:
-            move = sample_outcome(game, state, dice)
-        else:
-            move, memories[player] = agent_move(agents[player], game, state, rng, memories[player])
-            if move not in game.possible_moves(state):
-                raise ValueError(f"player {player + 1} chose an illegal move {move!r} at {state!r}")
-        after = game.play(state, move)
-        moves.append(move)
-        if verbose:
-            lines.append(transcript_line(game, player, move, after))
-        state = after
-    payoff = tuple(game.payoff(state))
+    start, budget = state, max_plies
+    move = before = _NO_STATE
+    try:
+        while True:
+            player = game.to_move(state)
+            if player is None:
+                break
+            if player is CHANCE:
+                move = sample_outcome(game, state, dice)
+            else:
+                move, memories[player] = agent_move(agents[player], game, state, rng, memories[player])
+                if move not in game.possible_moves(state):
+                    raise ValueError(f"player {player + 1} chose an illegal move {move!r} at {state!r}")
+            before = state
+            after = state = game.play(state, move)
+            moves.append(move)
+            if verbose:
+                lines.append(transcript_line(game, player, move, after, before))
+            if budget is not None and len(moves) > budget:
+                budget = past_budget(game, start, len(moves), budget, max_plies)
+        payoff = game.payoff(state)
+        payoff = ends(state, payoff) if ends is not None else tuple(payoff)
+    except Exception as error:
+        blame_game(game, error, state, _NO_MOVE if before is _NO_STATE else move, before)
     winner = _winner(payoff)
     if verbose:
         lines.append(result_line(winner))
@@ -371,6 +397,7 @@ def _game_first(name: str, game, agent1, agent2):
         f"and two agents; got {game!r}, {agent1!r}, {agent2!r}")
 
 
+@guarded
 def play_game(
     game,
     agent1: Callable,
@@ -380,6 +407,7 @@ def play_game(
     *,
     rng: random.Random | None = None,
     state=None,
+    max_plies: int | None = MAX_PLIES,
 ) -> GameRecord:
     """Play one game of ``game`` from ``state`` (default: the start); player 1 is ``agent1``.
 
@@ -388,6 +416,10 @@ def play_game(
     generator seeded with ``seed`` (or ``rng``), so the same seed gives the same
     game. With ``verbose`` the record carries the notebook's transcript lines.
     The notebook's order, ``play_game(agent1, agent2, game)``, is accepted too.
+    A game longer than ``max_plies`` plies is a ``NoEnd`` (``fnmcts.limits``:
+    the game's own bound when longer; None: no budget), a failure of the
+    game's own code (a hook that raises, a payoff outside ``payoff_range``) a
+    ``GameError``.
 
     >>> from fnmcts.agents import perfect_agent, random_agent
     >>> from fnmcts.games import Nim
@@ -407,22 +439,25 @@ def play_game(
         raise ValueError(f"play_game takes two agents; this game has {game.num_players} players")
     start = check_state(game, game.start() if state is None else state)
     # the game draws from Random(seed), so the record's seed replays it even when an rng was given
-    moves, end, payoff, winner, lines = _play(agents, game, start, random.Random(base), verbose)
+    moves, end, payoff, winner, lines = _play(agents, game, start, random.Random(base), verbose, None, payoff_check(game),
+                                              max_plies)
     return GameRecord(moves=moves, end=end, payoff=payoff, winner=winner, transcript=lines, seed=base)
 
 
-def _tournament_chunk(agent1, agent2, game, state, size, rng, tick=None, paired=False, sequence=False):
+def _tournament_chunk(agent1, agent2, game, state, size, rng, tick=None, paired=False, sequence=False,
+                      max_plies=MAX_PLIES):
     """One chunk of a tournament: counts, or with ``sequence`` every game's (or pair's) outcome in order.
 
     Counts: ``(draws, agent1's wins, agent2's wins)``, and with ``paired`` the
     pair counts after them. An outcome is a game's score bin for ``agent1``
     (0 loss, 1 draw, 2 win), or for a pair the bins of its two games.
     """
+    ends = payoff_check(game)
     if not paired:
         counts = [0, 0, 0]  # draws, player 1, player 2
         outcomes = []
         for _ in range(size):
-            _, _, _, winner, _ = _play((agent1, agent2), game, state, rng, False)
+            _, _, _, winner, _ = _play((agent1, agent2), game, state, rng, False, None, ends, max_plies)
             counts[winner or 0] += 1
             if sequence:
                 outcomes.append(_BIN[winner])
@@ -435,7 +470,7 @@ def _tournament_chunk(agent1, agent2, game, state, size, rng, tick=None, paired=
         bins = []
         for agents, first in (((agent1, agent2), True), ((agent2, agent1), False)):
             players, dice = random.Random(child_seed(pair, 1)), random.Random(child_seed(pair, 0))
-            _, _, _, winner, _ = _play(agents, game, state, players, False, dice)
+            _, _, _, winner, _ = _play(agents, game, state, players, False, dice, ends, max_plies)
             mine = _BIN[winner] if first else 2 - _BIN[winner]
             bins.append(mine)
             counts[_WINNER_OF[mine]] += 1
@@ -476,6 +511,7 @@ class _SprtWatch:
         return self.last.decision is not None
 
 
+@guarded
 def tournament(
     game,
     agent1: Callable,
@@ -491,6 +527,7 @@ def tournament(
     limit: int | None = WORK_LIMIT,
     paired: bool | None = None,
     sprt=None,
+    max_plies: int | None = MAX_PLIES,
 ) -> TournamentRecord:
     """Play ``n`` games of ``game``, ``agent1`` (player 1) against ``agent2``; count the wins.
 
@@ -501,7 +538,9 @@ def tournament(
     of games finished. Games times their length times the moves at a state
     (the game's ``size_hint``, the least any agent looks at; a game with no
     longest line, Pig, counts its ``fewest_moves``) beyond ``limit`` is
-    refused up front (``TooLarge``; ``limit=None`` goes on). The notebook's
+    refused up front (``TooLarge``; ``limit=None`` goes on); a game longer
+    than ``max_plies`` plies is a ``NoEnd``, a failure of the game's own code
+    a ``GameError`` (as ``play_game``). The notebook's
     order, ``tournament(n, agent1, agent2, game)``, is accepted too.
 
     ``paired=True`` plays every seed from both sides: ``n / 2`` pairs, each a
@@ -542,7 +581,8 @@ def tournament(
     start = game.start() if state is None else state
     _check_tournament_work(game, start, n, limit)
     tick = progress if executor is None else None  # in this process, progress moves with every game
-    fn = partial(_tournament_chunk, agent1, agent2, game, start, tick=tick, paired=paired, sequence=test is not None)
+    fn = partial(_tournament_chunk, agent1, agent2, game, start, tick=tick, paired=paired, sequence=test is not None,
+                 max_plies=max_plies)
     watch = None if test is None else _SprtWatch(test, paired)
     build = partial(_tournament_record, seed=base, paired=paired, test=test)
     try:

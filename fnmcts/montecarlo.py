@@ -37,11 +37,11 @@ from pyrsistent import field
 
 from .values import FixedRecord
 
-from .limits import WORK_LIMIT, check_work, size_hint
+from .limits import MAX_PLIES, WORK_LIMIT, check_work, size_hint
 from .parallel import DEFAULT_CHUNK, Interrupted, check_count, interrupted, run_chunks
 from .matches import playout
 from .exact import check_game
-from .protocol import check_state, payoff_range
+from .protocol import GameError, called, check_state, guarded, payoff_check, payoff_range
 from .rng import resolve_seed
 
 __all__ = [
@@ -411,12 +411,13 @@ def _tally(payoffs, game_range) -> Simulation:
     )
 
 
-def _tally_batch(payoffs, game_range) -> Simulation:
+def _tally_batch(payoffs, game_range, state=None) -> Simulation:
     """The record of player 1's ``payoffs`` given as a numpy array (the batch path), as ``_tally`` counts them."""
     low, high = game_range
     if payoffs.size and (payoffs.min() < low or payoffs.max() > high):
         bad = payoffs[(payoffs < low) | (payoffs > high)][0]
-        raise ValueError(f"payoff {bad!r} of player 1 lies outside the game's payoff_range {game_range!r}")
+        raise GameError("random_batch", f"gave player 1 the payoff {bad!r}, outside payoff_range() {game_range!r}",
+                        state)
     twice, middle2 = payoffs + payoffs, float(Fraction(low) + Fraction(high))
     return Simulation.of(
         int((twice > middle2).sum()),
@@ -429,20 +430,35 @@ def _tally_batch(payoffs, game_range) -> Simulation:
     )
 
 
-def _game_chunk(game, state, agent, game_range, size, rng, batch=False) -> Simulation:
+def _game_chunk(game, state, agent, game_range, size, rng, batch=False, max_plies=MAX_PLIES) -> Simulation:
+    """The record of ``size`` games from ``state``: the game's own kernels where it has them, else ``playout``.
+
+    Every payoff is checked (``payoff_check``: its length and its range, once
+    per distinct payoff); a hook that raises is a ``GameError`` here, in the
+    process that ran it (a worker's traceback does not reach its parent).
+    """
     if batch:
-        payoffs = game.random_batch(state, size, rng)
+        payoffs = called("random_batch", game.random_batch, state, size, rng)
         if payoffs is not None:  # None: declined (without drawing) at this state
-            return _tally_batch(payoffs, game_range)
+            return _tally_batch(payoffs, game_range, state)
     if agent is None and hasattr(game, "random_wins"):  # payoffs are the two extremes only
-        wins = game.random_wins(state, size, rng)
+        wins = called("random_wins", game.random_wins, state, size, rng)
         if wins is not None:  # None: declined (without drawing) for this game value
             return Simulation.of(wins, size, payoff_range=game_range)
     if agent is None and hasattr(game, "random_payoff"):
-        return _tally((game.random_payoff(state, rng)[0] for _ in range(size)), game_range)
-    return _tally((game.payoff(playout(game, state, rng, agent))[0] for _ in range(size)), game_range)
+        check = payoff_check(game, "random_payoff")
+        kernel = game.random_payoff
+        return _tally((check(state, called("random_payoff", kernel, state, rng))[0] for _ in range(size)), game_range)
+    check, payoff = payoff_check(game), game.payoff
+
+    def one():
+        end = playout(game, state, rng, agent, max_plies=max_plies)
+        return check(end, called("payoff", payoff, end))[0]
+
+    return _tally((one() for _ in range(size)), game_range)
 
 
+@guarded
 def simulate(
     game,
     n: int,
@@ -456,6 +472,7 @@ def simulate(
     progress: Callable[[int], None] | None = None,
     limit: int | None = WORK_LIMIT,
     batch: bool = False,
+    max_plies: int | None = MAX_PLIES,
 ) -> Simulation:
     """Play ``n`` games of ``game`` from ``state`` (default: the start); count and sum the payoffs.
 
@@ -478,7 +495,10 @@ def simulate(
     through the game's ``random_batch(state, n, rng)`` hook (the Shut the Box
     family has one; the ``batch`` extra installs numpy): random play in the
     same distribution, other draws, many times faster; a game without the hook
-    is a ``ValueError``.
+    is a ``ValueError``. A game longer than ``max_plies`` plies is a ``NoEnd``
+    (``fnmcts.limits``: the game's own bound when longer; None: no budget); a
+    failure of the game's own code (a hook that raises, a payoff of the wrong
+    length or outside ``payoff_range``) is a ``GameError``.
 
     >>> from fnmcts.games.shut_the_box import ShutTheBox
     >>> simulate(ShutTheBox(), 20_000, seed=5).games
@@ -499,7 +519,7 @@ def simulate(
             "batch=True plays random games side by side through the game's random_batch(state, n, rng) hook: "
             + ("it plays random play only, not an agent" if agent is not None else f"{game!r} has none")
         )
-    fn = partial(_game_chunk, game, start, agent, game_range, batch=batch)
+    fn = partial(_game_chunk, game, start, agent, game_range, batch=batch, max_plies=max_plies)
     empty = Simulation.of(0, 0, base, payoff_range=game_range)
     try:
         parts = run_chunks(fn, n, base, chunk_size, executor, progress)

@@ -229,6 +229,7 @@ from bisect import bisect_right
 from dataclasses import fields, is_dataclass
 from fractions import Fraction
 from math import lcm
+from numbers import Integral, Real
 from typing import Any, Hashable, Mapping, NamedTuple, Protocol, runtime_checkable
 
 __all__ = [
@@ -267,6 +268,21 @@ __all__ = [
     "game_to_json",
     "game_from_json",
     "GraphTables",
+    "GameError",
+    "shown",
+    "valid_player",
+    "valid_moves",
+    "valid_outcomes",
+    "valid_payoff",
+    "payoff_check",
+    "valid_child",
+    "called",
+    "checked_step",
+    "checked_play",
+    "blamed_hook",
+    "explain_failure",
+    "blame_game",
+    "guarded",
 ]
 
 
@@ -316,6 +332,499 @@ class _Chance:
 
 CHANCE = _Chance()
 """What ``to_move`` returns at a chance node (a dice roll, a coin flip)."""
+
+
+class _Missing:
+    """A value not given (a state or a move a ``GameError`` does not name): shown as ``...``."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return self.name
+
+    def __reduce__(self):
+        return (_missing, (self.name,))
+
+
+def _missing(name):
+    return _NO_MOVE if name == "no move" else _NO_STATE
+
+
+_NO_MOVE = _Missing("no move")
+_NO_STATE = _Missing("no state")
+
+
+# -- a game's own failures: one exception, naming the hook, the state and the move ----------------
+
+
+class GameError(ValueError):
+    """A game's own code failed where fnmcts called it: a hook raised, or returned what the protocol does not allow.
+
+    ``hook``, ``state``, ``move``: the hook, the state and the move (None for
+    a hook without one) it was called with; a hook that raised is the
+    ``__cause__``. Every verb raises it for a game at fault; ``fnmcts check
+    GAME`` finds the shortest walk to such a state (docs: protocol.md).
+
+    >>> error = GameError("play", "raised KeyError: 'x'", state=(2, 0), move=1)
+    >>> print(error)
+    the game's play((2, 0), 1) raised KeyError: 'x'
+    >>> error.hook, error.state, error.move, isinstance(error, ValueError)
+    ('play', (2, 0), 1, True)
+    """
+
+    def __init__(self, hook: str, problem: str, state=None, move=_NO_MOVE):
+        self.hook, self.problem, self.state = hook, problem, state
+        self.move = None if move is _NO_MOVE else move
+        self._has_move = move is not _NO_MOVE
+        super().__init__(f"the game's {_call_text(hook, state, move)} {problem}")
+
+    def __reduce__(self):  # pickled by its parts (a worker process's error reaches its parent whole)
+        return (GameError, (self.hook, self.problem, self.state, self.move if self._has_move else _NO_MOVE))
+
+
+def _call_text(hook: str, state, move=_NO_MOVE) -> str:
+    """``hook(state, move)`` as text, each value shortened: how a ``GameError`` names the call."""
+    if hook in _NO_STATE_HOOKS:
+        return f"{hook}()"
+    if move is _NO_MOVE:
+        return f"{hook}({shown(state)})"
+    return f"{hook}({shown(state)}, {shown(move)})"
+
+
+_NO_STATE_HOOKS = frozenset({"start", "payoff_range", "may_repeat", "compiled_graph", "agents", "rule_text",
+                             "empty_text", "size_fits"})
+"""Hooks called without a state: a ``GameError`` names them ``hook()``."""
+
+
+def shown(value, width: int = 100) -> str:
+    """``repr(value)`` cut to about ``width`` characters (the middle of nested values elided), for messages.
+
+    >>> shown((1, 2, 3))
+    '(1, 2, 3)'
+    >>> shown(tuple(range(100)), width=30)
+    '(0, 1, 2, 3, 4, 5, ...)'
+    """
+    import reprlib
+
+    short = reprlib.Repr()
+    short.maxlevel, short.maxtuple, short.maxlist, short.maxset, short.maxfrozenset = 4, 6, 6, 6, 6
+    short.maxdict, short.maxstring, short.maxother, short.maxlong = 6, 40, width, 40
+    try:
+        text = short.repr(value)
+    except Exception:  # a value whose repr raises
+        text = f"<{type(value).__name__} object>"
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def _raised(error: BaseException) -> str:
+    """``raised KeyError: 'x'``: an exception as a ``GameError``'s problem."""
+    text = str(error)
+    return f"raised {type(error).__name__}" + (f": {text}" if text else "")
+
+
+def _hash_problem(value) -> str | None:
+    """Why ``value`` cannot be a state or a move (None, or not hashable), or None when it can."""
+    if value is None:
+        return "returned None"
+    try:
+        hash(value)
+    except Exception as error:
+        return f"returned {shown(value)}, which is not hashable ({type(error).__name__}: {error})"
+    return None
+
+
+def valid_player(game, state, player, players: int):
+    """``player``, what ``to_move(state)`` returned, if it is a player index below ``players``, ``CHANCE`` or None; else a ``GameError``.
+
+    >>> valid_player(None, "s", 1, 2), valid_player(None, "s", CHANCE, 2)
+    (1, CHANCE)
+    >>> valid_player(None, "s", 2, 2)
+    Traceback (most recent call last):
+    ...
+    fnmcts.protocol.GameError: the game's to_move('s') returned 2: the player to move is a number from 0 to 1 (num_players is 2), CHANCE at a chance node, or None at the end
+    """
+    if player is None or player is CHANCE:
+        return player
+    if isinstance(player, Integral) and not isinstance(player, bool) and 0 <= player < players:
+        return player
+    raise GameError("to_move", f"returned {shown(player)}: the player to move is a number from 0 to {players - 1} "
+                               f"(num_players is {players}), CHANCE at a chance node, or None at the end", state)
+
+
+def valid_moves(game, state, moves, player=None) -> tuple:
+    """``moves``, what ``possible_moves(state)`` returned, as a tuple if it is a non-empty sequence of hashable moves; else a ``GameError``.
+
+    >>> valid_moves(None, "s", [1, 2])
+    (1, 2)
+    >>> valid_moves(None, "s", None, player=0)
+    Traceback (most recent call last):
+    ...
+    fnmcts.protocol.GameError: the game's possible_moves('s') returned None: the moves are a tuple, in a stable order
+    >>> valid_moves(None, "s", (), player=0)
+    Traceback (most recent call last):
+    ...
+    fnmcts.protocol.GameError: the game's possible_moves('s') returned no moves, but to_move says player 1 is to move
+    """
+    if type(moves) is not tuple:
+        if not isinstance(moves, (list, tuple, range)):
+            raise GameError("possible_moves", f"returned {shown(moves)}: the moves are a tuple, in a stable order",
+                            state)
+        moves = tuple(moves)
+    if not moves:
+        who = "a player" if player is None else f"player {player + 1}"
+        raise GameError("possible_moves", f"returned no moves, but to_move says {who} is to move", state)
+    for move in moves:
+        try:
+            hash(move)
+        except Exception as error:
+            raise GameError("possible_moves", f"returned the move {shown(move)}, which is not hashable "
+                                              f"({type(error).__name__}: {error}): a move is an immutable value",
+                            state) from None
+    return moves
+
+
+def valid_outcomes(game, state, outcomes) -> tuple:
+    """``outcomes``, what ``chance_outcomes(state)`` returned, as a tuple if it is a non-empty sequence of ``(outcome, probability)`` pairs, positive, summing to 1; else a ``GameError``.
+
+    >>> valid_outcomes(None, "s", [("heads", Fraction(1, 2)), ("tails", Fraction(1, 2))])
+    (('heads', Fraction(1, 2)), ('tails', Fraction(1, 2)))
+    >>> valid_outcomes(None, "s", (("a", Fraction(1, 3)), ("b", Fraction(1, 3))))
+    Traceback (most recent call last):
+    ...
+    fnmcts.protocol.GameError: the game's chance_outcomes('s') returned probabilities that sum to 2/3, not 1
+    """
+    if not isinstance(outcomes, (list, tuple)) or not outcomes:
+        raise GameError("chance_outcomes", f"returned {shown(outcomes)}: a chance node's outcomes are a non-empty "
+                                           "tuple of (outcome, probability) pairs", state)
+    total = Fraction(0)
+    for pair in outcomes:
+        if not isinstance(pair, (tuple, list)) or len(pair) != 2:
+            raise GameError("chance_outcomes", f"returned {shown(pair)} among its outcomes: each is an "
+                                               "(outcome, probability) pair", state)
+        outcome, p = pair
+        if not isinstance(p, (Fraction, Integral, float)) or isinstance(p, bool) or not p > 0 or p != p:
+            raise GameError("chance_outcomes", f"gave the outcome {shown(outcome)} the probability {shown(p)}: "
+                                               "a probability is a positive number (a Fraction)", state)
+        problem = _hash_problem(outcome)
+        if problem is not None and outcome is not None:
+            raise GameError("chance_outcomes", f"returned the outcome {shown(outcome)}, which is not hashable",
+                            state)
+        total += Fraction(p)
+    if total != 1:
+        raise GameError("chance_outcomes", f"returned probabilities that sum to {total}, not 1"
+                        + (" (floats rarely sum to 1 exactly: give Fractions)" if any(
+                            isinstance(p, float) for _, p in outcomes) else ""), state)
+    return outcomes if type(outcomes) is tuple else tuple(map(tuple, outcomes))
+
+
+def valid_payoff(game, state, payoff, players: int, low, high, hook: str = "payoff") -> tuple:
+    """``payoff``, what ``payoff(state)`` returned, as a tuple if it has one number per player within ``[low, high]``; else a ``GameError``.
+
+    ``hook``: the hook that gave it (``random_payoff``: the payoff of a game
+    played from ``state``).
+
+    >>> valid_payoff(None, "end", [1, -1], 2, -1, 1)
+    (1, -1)
+    >>> valid_payoff(None, "end", (5, -5), 2, -1, 1)
+    Traceback (most recent call last):
+    ...
+    fnmcts.protocol.GameError: the game's payoff('end') returned (5, -5): player 1's payoff 5 lies outside payoff_range() (-1, 1)
+    """
+    if not isinstance(payoff, (tuple, list)):
+        raise GameError(hook, f"returned {shown(payoff)}: a payoff is a tuple of one number per player "
+                              f"({players})", state)
+    if len(payoff) != players:
+        raise GameError(hook, f"returned {shown(payoff)}: one number for each of the {players} players "
+                              f"(num_players), not {len(payoff)}", state)
+    for player, x in enumerate(payoff):
+        if not isinstance(x, Real) or x != x:
+            raise GameError(hook, f"returned {shown(payoff)}: player {player + 1}'s payoff {shown(x)} is not a "
+                                  "number", state)
+        if not low <= x <= high:
+            raise GameError(hook, f"returned {shown(payoff)}: player {player + 1}'s payoff {shown(x)} lies "
+                                  f"outside payoff_range() ({low}, {high})", state)
+    return payoff if type(payoff) is tuple else tuple(payoff)
+
+
+def payoff_check(game, hook: str = "payoff"):
+    """``check(state, payoff) -> payoff``: ``valid_payoff`` for ``game``, once per distinct payoff (a walk's end check).
+
+    The payoffs found valid are kept (the first 4,096): a walk that meets the
+    same few payoffs again and again checks each once. ``check(state, payoff,
+    hook)`` names another hook than ``hook`` in its ``GameError``.
+
+    >>> from fnmcts.games import Nim
+    >>> check = payoff_check(Nim())
+    >>> check("end", (1, -1)), check("end", [-1, 1])
+    ((1, -1), (-1, 1))
+    >>> check("end", (1,))
+    Traceback (most recent call last):
+    ...
+    fnmcts.protocol.GameError: the game's payoff('end') returned (1,): one number for each of the 2 players (num_players), not 1
+    """
+    players, (low, high) = getattr(game, "num_players", 1), payoff_range(game)
+    known: set = set()
+
+    def check(state, payoff, named: str = hook):
+        if type(payoff) is tuple and payoff in known:
+            return payoff
+        checked = valid_payoff(game, state, payoff, players, low, high, named)
+        if len(known) < 4096:
+            known.add(checked)
+        return checked
+
+    return check
+
+
+def valid_child(game, state, move, child):
+    """``child``, what ``play(state, move)`` returned, if it can be a state (not None, hashable); else a ``GameError``.
+
+    >>> valid_child(None, (3, 0), 1, (2, 1))
+    (2, 1)
+    >>> valid_child(None, (3, 0), 1, [2, 1])
+    Traceback (most recent call last):
+    ...
+    fnmcts.protocol.GameError: the game's play((3, 0), 1) returned [2, 1], which is not hashable (TypeError: unhashable type: 'list'): a state is an immutable value (a tuple, a frozenset, a pmap...)
+    """
+    problem = _hash_problem(child)
+    if problem is None:
+        return child
+    if child is None:
+        raise GameError("play", "returned None: play returns the state the move leads to", state, move)
+    raise GameError("play", problem + ": a state is an immutable value (a tuple, a frozenset, a pmap...)",
+                    state, move)
+
+
+def called(hook: str, function, state, *rest, move=_NO_MOVE):
+    """``function(state, *rest)``, a hook of the game; anything it raises becomes a ``GameError`` naming the hook.
+
+    >>> called("payoff", lambda s: s[5], (0, 1))
+    Traceback (most recent call last):
+    ...
+    fnmcts.protocol.GameError: the game's payoff((0, 1)) raised IndexError: tuple index out of range
+    """
+    try:
+        return function(state, *rest)
+    except (GameError, MemoryError):  # running out of memory is the machine's, not the game's
+        raise
+    except Exception as error:
+        raise GameError(hook, _raised(error), state, move) from error
+
+
+def checked_step(game, state, players: int, low, high) -> tuple:
+    """``(player, choices)`` at ``state``: who moves, and the moves, the chance outcomes or the payoff, each checked.
+
+    The first meeting of a state in a walk: ``to_move`` and then
+    ``possible_moves``, ``chance_outcomes`` or ``payoff``, each called once,
+    what it returns checked (``valid_player``, ``valid_moves``,
+    ``valid_outcomes``, ``valid_payoff``), anything raised a ``GameError``.
+
+    >>> from fnmcts.games import Nim
+    >>> game = Nim(heap=3)
+    >>> checked_step(game, game.start(), 2, -1, 1), checked_step(game, game.state(0, 1), 2, -1, 1)
+    ((0, (1, 2, 3)), (None, (-1, 1)))
+    """
+    player = valid_player(game, state, called("to_move", game.to_move, state), players)
+    if player is None:
+        return None, valid_payoff(game, state, called("payoff", game.payoff, state), players, low, high)
+    if player is CHANCE:
+        return player, valid_outcomes(game, state, called("chance_outcomes", game.chance_outcomes, state))
+    return player, valid_moves(game, state, called("possible_moves", game.possible_moves, state), player)
+
+
+def checked_play(game, state, move):
+    """``play(state, move)``, checked (``valid_child``); anything raised a ``GameError``.
+
+    >>> from fnmcts.games import Nim
+    >>> checked_play(Nim(heap=3), Nim(heap=3).start(), 2)["heap"]
+    1
+    """
+    return valid_child(game, state, move, called("play", game.play, state, move, move=move))
+
+
+# -- finding the game at fault in an exception -------------------------------------------------
+
+
+def _hook_codes(game) -> dict:
+    """``code object -> (name, is GameBase's default)`` for every method of the game's class and its bases."""
+    codes: dict = {}
+    for kind in type(game).__mro__:
+        if kind is object:
+            continue
+        for name, value in vars(kind).items():
+            if isinstance(value, (staticmethod, classmethod)):
+                value = value.__func__
+            elif isinstance(value, property):
+                value = value.fget
+            code = getattr(value, "__code__", None)
+            if code is not None and code not in codes:
+                codes[code] = (name, kind is GameBase)
+    return codes
+
+
+def _frame_call(name: str, frame) -> tuple:
+    """``(state, move)`` a hook's frame was called with (``_NO_MOVE``: a hook that takes no move)."""
+    code = frame.f_code
+    names = code.co_varnames[: code.co_argcount]
+    names = names[1:] if names and names[0] in ("self", "cls") else names
+    values = [frame.f_locals.get(n) for n in names]
+    if name in _NO_STATE_HOOKS or not values:
+        return None, _NO_MOVE
+    if name == "transcript_line" and len(values) >= 3:  # (player, move, after)
+        return values[2], values[1]
+    if name in ("play", "describe_move", "parse_move") and len(values) >= 2:
+        return values[0], values[1]
+    return values[0], _NO_MOVE
+
+
+def blamed_hook(game, error: BaseException) -> GameError | None:
+    """The ``GameError`` for ``error`` when it was raised in the code of ``game`` (a hook, or what a hook called), else None.
+
+    The hook is the outermost frame of the game's own methods in the traceback
+    (a default of ``GameBase`` only when none of the game's own is there), and
+    the state and move are the arguments it was called with.
+
+    >>> from fnmcts.games import Nim
+    >>> try:
+    ...     Nim(heap=3).play(Nim(heap=3).start(), 9)
+    ... except ValueError as error:
+    ...     print(blamed_hook(Nim(heap=3), error))
+    the game's play(pmap({'heap': 3, 'player': 0}), 9) raised ValueError: illegal move 9: take 1..3 from 3
+    >>> blamed_hook(Nim(), ValueError("not from a game")) is None
+    True
+    """
+    if isinstance(error, GameError):
+        return error
+    if _verdict(error):
+        return None
+    codes = _hook_codes(game)
+    found = None
+    tb = error.__traceback__
+    while tb is not None:
+        hit = codes.get(tb.tb_frame.f_code)
+        if hit is not None and (found is None or found[1] and not hit[1]):
+            found = (hit[0], hit[1], tb.tb_frame)
+            if not hit[1]:
+                break
+        tb = tb.tb_next
+    if found is None:
+        return None
+    state, move = _frame_call(found[0], found[2])
+    blamed = GameError(found[0], _raised(error), state, move)
+    blamed.__cause__ = error
+    return blamed
+
+
+def explain_failure(game, error: BaseException, state=_NO_STATE, move=_NO_MOVE, before=_NO_STATE):
+    """The ``GameError`` that says how ``game`` caused ``error`` in a walk at ``state``, or None when it did not.
+
+    ``state`` is where the walk stood, ``before`` and ``move`` the state and
+    move that led there (when known). First what the game returned is checked
+    (the state ``play`` made, then the step at ``state``, each hook called
+    again: ``checked_step``), so a hook that returned garbage is named rather
+    than the one that choked on it; else the traceback names the hook that
+    raised (``blamed_hook``).
+
+    >>> from fnmcts.games import Nim
+    >>> game = Nim(heap=3)
+    >>> print(explain_failure(game, TypeError("'NoneType' object is not iterable"), None, 2, game.start()))
+    the game's play(pmap({'heap': 3, 'player': 0}), 2) returned None: play returns the state the move leads to
+    """
+    if isinstance(error, GameError):
+        return error
+    if _verdict(error):
+        return None
+    if state is not _NO_STATE:
+        try:
+            if before is not _NO_STATE:
+                valid_child(game, before, move, state)
+            checked_step(game, state, getattr(game, "num_players", 1), *payoff_range(game))
+        except GameError as found:
+            return found
+        except Exception:  # the game's payoff_range itself: the traceback says
+            pass
+    return blamed_hook(game, error)
+
+
+def blame_game(game, error: BaseException, state=_NO_STATE, move=_NO_MOVE, before=_NO_STATE):
+    """Raise the ``GameError`` for ``error`` (``explain_failure``), chained to it, or ``error`` itself when the game is not at fault.
+
+    A walk's ``except Exception as error: blame_game(game, error, state, ...)``.
+
+    >>> from fnmcts.games import Nim
+    >>> blame_game(Nim(), KeyError("mine"))
+    Traceback (most recent call last):
+    ...
+    KeyError: 'mine'
+    """
+    found = explain_failure(game, error, state, move, before)
+    if found is None or found is error:
+        raise error
+    raise found from error
+
+
+def guarded(function):
+    """``function`` (a verb whose first argument, or ``game=``, is a game) with the game's failures raised as ``GameError``.
+
+    Whatever a hook of the game raises on the way, however deep, becomes a
+    ``GameError`` naming the hook and its arguments (``blamed_hook``), chained
+    to the original; any other exception passes as it is.
+
+    >>> from fnmcts.games import Nim
+    >>> class Broken(Nim):
+    ...     def payoff(self, state):
+    ...         raise KeyError("boom")
+    >>> @guarded
+    ... def last_payoff(game):
+    ...     return game.payoff(game.state(0, 1))
+    >>> last_payoff(Broken())
+    Traceback (most recent call last):
+    ...
+    fnmcts.protocol.GameError: the game's payoff(pmap({'heap': 0, 'player': 1})) raised KeyError: 'boom'
+    """
+    from functools import wraps
+
+    @wraps(function)
+    def verb(*args, **options):
+        try:
+            return function(*args, **options)
+        except GameError:
+            raise
+        except Exception as error:
+            if _verdict(error):
+                raise
+            game = _game_among(args, options)
+            found = None if game is None else blamed_hook(game, error)
+            if found is None:
+                raise
+            raise found from error
+
+    return verb
+
+
+class _Verdict(ValueError):
+    """The base of fnmcts's own verdicts on a walk (``fnmcts.limits.TooLarge``, ``NoEnd``): never a game's failure."""
+
+
+def _verdict(error: BaseException) -> bool:
+    """True for fnmcts's own verdicts (``TooLarge``, ``NoEnd``) and a ``MemoryError`` (the machine's): they pass
+    through as they are, wherever raised."""
+    return isinstance(error, (_Verdict, MemoryError))
+
+
+def _game_among(args, options):
+    """The game among a verb's arguments: ``game=``, else the first argument with the protocol's methods."""
+    game = options.get("game")
+    if game is not None:
+        return game
+    for arg in args:
+        if not isinstance(arg, type) and callable(getattr(arg, "to_move", None)) and callable(
+                getattr(arg, "play", None)):
+            return arg
+    return None
 
 
 @runtime_checkable
@@ -376,7 +885,8 @@ def _draw_table(outcomes, state) -> tuple[int, tuple[int, ...]]:
         return kept[1], kept[2]
     denominator, cumulative = _cumulative([p for _, p in outcomes])
     if cumulative[-1] != denominator:
-        raise ValueError(f"chance probabilities at {state!r} do not sum to 1")
+        raise GameError("chance_outcomes", f"returned probabilities that sum to {Fraction(cumulative[-1], denominator)}"
+                                           ", not 1", state)
     if type(outcomes) is tuple and all(type(pair) is tuple and type(pair[1]) in (Fraction, int, float)
                                        for pair in outcomes):
         if len(_TABLES) >= _MAX_TABLES:  # full (a game that makes new tuples per call): start again, keep going
@@ -420,7 +930,8 @@ class GameBase:
         """
         outcomes = self.chance_outcomes(state)
         if not outcomes:
-            raise ValueError(f"no chance outcomes at state {state!r}")
+            raise GameError("chance_outcomes", f"returned {shown(outcomes)} at a chance node: a chance node's outcomes "
+                                               "are a non-empty tuple of (outcome, probability) pairs", state)
         denominator, cumulative = _draw_table(outcomes, state)  # kept for a tuple of outcomes seen before
         return outcomes[bisect_right(cumulative, rng.random() * denominator)][0]
 
@@ -489,7 +1000,9 @@ class GameBase:
     def transcript_line(self, player, move, after) -> str:
         """The transcript line for ``player`` (0-based) playing ``move`` to reach ``after``.
 
-        The default: "Player N: <describe_move>." (``describe_move`` sees no state).
+        The default: "Player N: <describe_move>."; called as a method it has no
+        state to give ``describe_move``, which the protocol's ``transcript_line``
+        (``fnmcts.protocol.transcript_line``) gives: the state the move was played at.
 
         >>> GameBase().transcript_line(1, 4, None)
         'Player 2: 4.'
@@ -831,24 +1344,30 @@ def describe_move(game, state, move) -> str:
     return describe(state, move) if describe else str(move)
 
 
-def transcript_line(game, player, move, after) -> str:
-    """The transcript line for ``player`` (0-based, or ``CHANCE``) playing ``move`` to reach ``after``.
+def transcript_line(game, player, move, after, before=None) -> str:
+    """The transcript line for ``player`` (0-based, or ``CHANCE``) playing ``move`` at ``before`` to reach ``after``.
 
-    Chance: "Chance: <outcome>."; a player: the game's ``transcript_line`` hook,
-    else the default of ``GameBase``.
+    Chance: "Chance: <outcome>."; a player: the game's own ``transcript_line``
+    hook, else "Player N: <describe_move(before, move)>." (``describe_move``
+    gets the state the move was played at, as the protocol documents it).
 
     >>> from fnmcts.games import Nim, Piles
     >>> transcript_line(Nim(), 0, 3, Nim().state(18, 1))
     'Player 1 takes 3 matchstick(s). There are 18 matchstick(s) remaining.'
     >>> transcript_line(Piles(), 1, (2, 4), Piles().state((1, 3, 1, 7)))
     'Player 2 takes 4 object(s) from pile 2. Piles: 1 3 1 7.'
+    >>> class Roll(GameBase):
+    ...     def describe_move(self, state, move):
+    ...         return f"keep the {state['roll']}"
+    >>> transcript_line(Roll(), 0, "keep", {"roll": 6}, before={"roll": 5})
+    'Player 1: keep the 5.'
     """
     if player is CHANCE:
         return f"Chance: {move}."
     own = getattr(game, "transcript_line", None)
-    if own is not None:
+    if own is not None and getattr(own, "__func__", None) is not GameBase.transcript_line:
         return own(player, move, after)
-    return f"Player {player + 1}: {describe_move(game, None, move)}."
+    return f"Player {player + 1}: {describe_move(game, before, move)}."
 
 
 def check_state(game, state):

@@ -144,7 +144,7 @@ import pydoc  # noqa: E402
 import warnings  # noqa: E402
 
 TOP_LEVEL_LIMIT = 60
-HELP_LINE_LIMIT = 1500
+HELP_LINE_LIMIT = 1560  # 1,500 until GameError joined the top level: an exception's help is some 80 lines
 
 SOURCE_VOCABULARY = {
     # (module, name): why the name means something else there than in the rest of the package.

@@ -92,7 +92,7 @@ def test_generic_sampler_rejects_bad_probabilities():
         def chance_outcomes(self, state):
             return (("a", Fraction(1, 2)), ("b", Fraction(1, 3)))
 
-    with pytest.raises(ValueError, match="do not sum to 1"):
+    with pytest.raises(protocol.GameError, match=r"chance_outcomes\(None\) returned probabilities that sum to 5/6, not 1"):
         Bad().sample_outcome(None, random.Random(0))
 
 

@@ -155,7 +155,9 @@ def test_a_depth_counts_games_that_repeat(game, depth):
 
 
 def test_a_limit_stops_a_count_that_grows_too_big():
-    with pytest.raises(TooLarge, match="more than 100 distinct states"):
+    with pytest.raises(TooLarge, match="more than 100 distinct states by ply"):  # the walk: a depth, no hint for it
+        count(TicTacToe(), 9, limit=100)
+    with pytest.raises(TooLarge, match="would find up to 5,478 states .*limit of 100"):  # to the end: up front
         count(TicTacToe(), limit=100)
 
 

@@ -152,9 +152,9 @@ def test_a_list_of_outcomes_is_not_kept_so_changing_it_changes_the_draws():
 
 def test_probabilities_that_do_not_sum_to_1_are_still_refused():
     game = _Chance((("a", Fraction(1, 2)), ("b", Fraction(1, 3))))
-    with pytest.raises(ValueError, match="do not sum to 1"):
+    with pytest.raises(protocol.GameError, match="sum to 5/6, not 1"):
         protocol.sample_outcome(game, "s", random.Random(0))
-    with pytest.raises(ValueError, match="do not sum to 1"):  # and again: a bad table is never kept
+    with pytest.raises(protocol.GameError, match="sum to 5/6, not 1"):  # and again: a bad table is never kept
         protocol.sample_outcome(game, "s", random.Random(0))
 
 

@@ -19,7 +19,7 @@ from fnmcts.games.shut_the_box import ShutTheBox
 from fnmcts.montecarlo import Z95, Simulation, estimate, mean_interval, playout, simulate, wilson_interval
 from fnmcts.parallel import chunks, make_executor
 from fnmcts.exact import evaluate_policy, random_policy
-from fnmcts.protocol import CHANCE, GameBase
+from fnmcts.protocol import CHANCE, GameBase, GameError
 from fnmcts.testing import check_game
 
 
@@ -229,6 +229,9 @@ class Mapped(GameBase):
     def payoff(self, state):
         return (self.f(self.game.payoff(state)[0]),)
 
+    def payoff_range(self):  # f of player 1's payoff: the payoff, its square, or a share, all within [-1, 1]
+        return (-1, 1)
+
 
 def exact_random_play(game, f=lambda x: x) -> Fraction:
     """E[f(player 1's payoff)] under random play, exactly."""
@@ -389,7 +392,7 @@ def test_a_payoff_is_a_win_a_draw_or_a_loss_by_its_rescaled_value(case, n):
 
 
 def test_a_payoff_outside_the_range_is_named():
-    with pytest.raises(ValueError, match=r"payoff 2 of player 1 lies outside .*\(0, 1\)"):
+    with pytest.raises(GameError, match=r"payoff\(.*\) returned \(2,\): player 1's payoff 2 lies outside .*\(0, 1\)"):
         simulate(Pays(2, 0, 1), 3, seed=1)
 
 

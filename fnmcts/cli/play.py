@@ -260,7 +260,7 @@ def interactive_game(game, agent, rng, *, human: int, read, write, games: int = 
                     move, memory = agent_move(agent, game, state, rng, memory)
                 after = game.play(state, move)
                 if not alone:  # a game of one shows its next position, which holds the move and the dice
-                    write(transcript_line(game, player, move, after))
+                    write(transcript_line(game, player, move, after, state))
                 state = after
             if family.draws or alone:
                 write(render(game, state))

@@ -87,8 +87,10 @@ def dives_kernel(kind, start, flat, denom, slot_start, slots, cumulative, u, uwh
     outcomes' nodes) ``flat[start[i]:start[i + 1]]``; ``u[i]`` an end's rescaled
     payoff. ``N`` (-1: not in the tree), ``S``, ``W``, ``D`` change in place;
     ``whole[i]`` stays true while only whole numbers were added to ``S[i]``.
-    ``out``: ``(dives run, the end node of the last dive)``. ``_kernel.run``
-    builds the arrays from a graph and its counts.
+    ``out``: ``(dives run, the end node of the last dive)``, or ``(-1, a node)``
+    when a dive went round a cycle of states and ``(-2, a node)`` when random
+    play from a node did not end (the counts are then left half done: the
+    caller raises). ``_kernel.run`` builds the arrays from a graph and its counts.
 
     Two items, take 1 or 2, taking the last wins: player 0 at the start
     (node 0) takes one (to node 1: player 1 then takes the last, node 2) or
@@ -124,6 +126,7 @@ def dives_kernel(kind, start, flat, denom, slot_start, slots, cumulative, u, uwh
         while True:
             if ni == -1:  # a new node: one random game from it (``_random_finish``)
                 j = i
+                steps = 0
                 while True:
                     k = kind[j]
                     if k >= 0:
@@ -133,6 +136,10 @@ def dives_kernel(kind, start, flat, denom, slot_start, slots, cumulative, u, uwh
                         break
                     else:
                         j = flat[start[j] + _outcome(j, start, denom, slot_start, slots, cumulative, mt, pos)]
+                    steps += 1
+                    if steps > 10_000 + 100 * size:  # random play that does not end: the caller's verdict
+                        out[0], out[1] = -2, i
+                        return
                 term = j
                 new = i
                 break
@@ -165,6 +172,9 @@ def dives_kernel(kind, start, flat, denom, slot_start, slots, cumulative, u, uwh
                         if K[ch] > best_rating:
                             best, best_rating = ch, K[ch]
             i = best
+            if length > size:  # longer than the nodes: a cycle of states (the caller's verdict)
+                out[0], out[1] = -1, i
+                return
             path[length] = i
             movers[length] = k
             length += 1

@@ -54,6 +54,7 @@ from bisect import bisect_right
 from fractions import Fraction
 from math import inf as _inf, log as _log, sqrt as _sqrt
 
+from ..limits import MAX_PLIES, cycle_found, past_budget
 from ..matches import playout
 from ..protocol import CHANCE, may_repeat, payoff_range
 from . import _kernel
@@ -357,7 +358,7 @@ class Solver:
             pv = self._terminal.get(i)
             if pv is None:
                 g = self.graph
-                pay = g.game.payoff(g.states[i])
+                pay = g.payoff_at(i)
                 pv = self._of_payoff.get(pay)
                 if pv is None:
                     pv = self.value(tuple(Fraction(x) for x in pay))
@@ -694,7 +695,7 @@ class Bounds:
             b = self._terminal.get(i)
             if b is None:
                 g = self.graph
-                v = tuple(Fraction(x) for x in g.game.payoff(g.states[i]))
+                v = tuple(Fraction(x) for x in g.payoff_at(i))
                 b = self._terminal[i] = (v, v)
             return b
         stats = self.stats
@@ -863,7 +864,11 @@ def _random_finish(g, i, rnd, rng, off):
     kind, kids, chance = g.kind, g.kids, g.chance
     given = g.given
     tabled = 0 if given is None else len(given.states)  # nodes the game's tables give: expanding them reads the tables
+    first, steps, budget = i, 0, MAX_PLIES
     while True:
+        steps += 1
+        if steps > budget:  # random play round the graph's states past the budget: the game's own bound, or a verdict
+            budget = past_budget(g.game, g.states[first], steps, budget, MAX_PLIES)
         k = kind[i]
         if k >= 0:
             ks = kids[i]
@@ -900,11 +905,17 @@ def _finisher(g, rng):
     game = g.game
     kernel = getattr(game, "random_payoff", None)
     rescale, rescaled = g.rescale, {}
+    check = g.check_payoff
 
     def off(state):
-        pay = tuple(kernel(state, rng)) if kernel is not None else tuple(game.payoff(playout(game, state, rng)))
-        res = rescaled.get(pay)
-        if res is None:
+        if kernel is not None:
+            end, pay = state, kernel(state, rng)
+        else:
+            end = playout(game, state, rng)
+            pay = game.payoff(end)
+        res = rescaled.get(pay) if type(pay) is tuple else None
+        if res is None:  # a payoff met for the first time: checked (its length, its range), then rescaled
+            pay = check(end, pay, "payoff" if kernel is None else "random_payoff")
             res = rescale(pay)
             if len(rescaled) < 4096:
                 rescaled[pay] = res
@@ -927,10 +938,10 @@ def _play_out(g, i, rng, rollout, keys=None):
     set: the playout's moves are kept, and each ``(player, move)`` is added to it.
     """
     if keys is None:
-        payoff = simulate(g.game, g.states[i], rng, rollout)
+        payoff = simulate(g.game, g.states[i], rng, rollout, check=g.check_payoff)
     else:
         game = g.game
-        payoff, played = simulate(game, g.states[i], rng, rollout, moves=True)
+        payoff, played = simulate(game, g.states[i], rng, rollout, moves=True, check=g.check_payoff)
         state = g.states[i]
         for item in played:
             player = game.to_move(state)
@@ -1191,6 +1202,7 @@ def dives(
             break
         done += 1
         i = root
+        depth, cap = 0, len(states)  # a dive through distinct nodes is no longer than the nodes
         groups[root_mover].append(root)
         if track:
             path = [root]
@@ -1299,6 +1311,11 @@ def dives(
                     pv = proven_get(i)
                 if bounding and pv is None:
                     pv = bounds.solved(i)
+            depth += 1
+            if depth > cap:
+                cap = len(states)
+                if depth > cap:  # round a cycle of states in a game that does not say may_repeat()
+                    raise cycle_found(game, states[root], states[i])
             groups[k].append(i)
             ni = N[i]
         else:  # a proven node ended the dive (stored by the backup if it is new)
@@ -1356,5 +1373,5 @@ def dives(
     if exact is not None:
         raw = exact
     elif last is not None:
-        raw = game.payoff(states[last])
+        raw = g.payoff_at(last)
     return done, path, raw, exact

@@ -35,7 +35,8 @@ from bisect import bisect_right
 from fractions import Fraction
 from math import lcm
 
-from ..protocol import CHANCE, GameBase, payoff_range
+from ..protocol import CHANCE, GameBase, GameError, blame_game, checked_play, checked_step, payoff_check, payoff_range
+from ..protocol import called, valid_payoff
 
 __all__ = ["END", "CHANCE_NODE", "UNSEEN", "CompiledGraph", "graph_of", "draw", "rescaler", "mover_into", "SLOT_LIMIT"]
 
@@ -111,7 +112,8 @@ def _draw_table(state, weights):
         total += p.numerator * (denominator // p.denominator)
         cumulative.append(total)
     if total != denominator:
-        raise ValueError(f"chance probabilities at {state!r} do not sum to 1")
+        raise GameError("chance_outcomes", f"returned probabilities that sum to {Fraction(total, denominator)}, not 1",
+                        state)
     slots = None
     if denominator <= SLOT_LIMIT:
         slots, low = [], 0
@@ -166,6 +168,8 @@ class CompiledGraph:
     def __init__(self, game, tables=None):
         self.game = game
         self.num_players = getattr(game, "num_players", 1)
+        self.payoff_range = payoff_range(game)
+        self.check_payoff = payoff_check(game)  # a playout's payoff, checked once per distinct payoff
         self._rescale = rescaler(game)
         self._tables = {}  # draw tables by chance probabilities: dice are dice wherever they roll
         self.given = tables  # the game's own GraphTables (its compiled_graph hook), read instead of the protocol
@@ -204,25 +208,26 @@ class CompiledGraph:
         return self.states[i]
 
     def expand(self, i):
-        """Compute node ``i``'s kind and what follows it; return the kind."""
+        """Compute node ``i``'s kind and what follows it; return the kind.
+
+        The state's first meeting: what the game says of it is checked here
+        (``fnmcts.protocol.checked_step``: who moves, the moves, the chance
+        probabilities, the payoff's length and range), once; a failure is a
+        ``GameError``.
+        """
         given = self.given
         if given is not None and i < len(given.states):
             return self._expand_given(i, given)
         game, state = self.game, self.states[i]
-        player = game.to_move(state)
+        player, found = checked_step(game, state, self.num_players, *self.payoff_range)
         if player is None:
-            self.u[i] = self._rescale(game.payoff(state))
+            self.u[i] = self._rescale(found)
             kind = END
         elif player is CHANCE:
-            outcomes = game.chance_outcomes(state)
-            if not outcomes:
-                raise ValueError(f"no chance outcomes at chance node {state!r}")
-            self.chance[i] = _chance_entry(game, state, outcomes, self._tables)
+            self.chance[i] = _chance_entry(game, state, found, self._tables)
             kind = CHANCE_NODE
         else:
-            moves = game.possible_moves(state)
-            if not moves:
-                raise ValueError(f"player {player!r} is to move at {state!r} but has no moves")
+            moves = found
             self.moves[i] = moves
             self.lazy[i] = [None] * len(moves)  # the children, each made when first asked
             kind = player
@@ -247,10 +252,13 @@ class CompiledGraph:
 
     def child(self, i, j) -> int:
         """The node move ``j`` of decision ``i`` leads to (interned when first asked)."""
-        state = self.game.play(self.states[i], self.moves[i][j])
-        child = self.index.get(state)
-        if child is None:
-            child = self.node(state)
+        try:
+            state = self.game.play(self.states[i], self.moves[i][j])
+            child = self.index.get(state)
+            if child is None:
+                child = self.node(_state(state))
+        except Exception as error:
+            _failed_play(self.game, self.states[i], self.moves[i][j], error)
         self.lazy[i][j] = child
         return child
 
@@ -269,11 +277,15 @@ class CompiledGraph:
             lazy = self.lazy[i]
             if None in lazy:  # the moves not played yet, in one loop (``child`` inline)
                 state, moves, play, index, node = self.states[i], self.moves[i], self.game.play, self.index, self.node
-                for j, child in enumerate(lazy):
-                    if child is None:
-                        after = play(state, moves[j])
-                        child = index.get(after)
-                        lazy[j] = child if child is not None else node(after)
+                j = 0
+                try:
+                    for j, child in enumerate(lazy):
+                        if child is None:
+                            after = play(state, moves[j])
+                            child = index.get(after)
+                            lazy[j] = child if child is not None else node(_state(after))
+                except Exception as error:
+                    _failed_play(self.game, state, moves[j], error)
             kids = self.kids[i] = tuple(lazy)
         return kids
 
@@ -282,7 +294,8 @@ class CompiledGraph:
         entry = self.chance[i]
         child = entry[3][j]
         if child is None:
-            child = entry[3][j] = self.node(self.game.play(self.states[i], entry[7][j][0]))
+            state, outcome = self.states[i], entry[7][j][0]
+            child = entry[3][j] = self.node(checked_play(self.game, state, outcome))
         return child
 
     def outcome_children(self, i) -> tuple:
@@ -291,16 +304,47 @@ class CompiledGraph:
         children, outcomes, state = entry[3], entry[7], self.states[i]
         for j, child in enumerate(children):
             if child is None:
-                children[j] = self.node(self.game.play(state, outcomes[j][0]))
+                children[j] = self.node(checked_play(self.game, state, outcomes[j][0]))
         return tuple(children)
 
+    def payoff_at(self, i) -> tuple:
+        """The payoff of terminal node ``i`` as the game pays it, checked (``payoff_check``: its length, its range).
+
+        >>> from fnmcts.games.nim import Nim
+        >>> graph = CompiledGraph(Nim(heap=3))
+        >>> graph.payoff_at(graph.node(Nim(heap=3).state(0, 1)))
+        (-1, 1)
+        """
+        state = self.states[i]
+        return self.check_payoff(state, called("payoff", self.game.payoff, state))
+
     def u_of_state(self, state) -> tuple:
-        """The rescaled payoff of terminal ``state``."""
-        return self._rescale(self.game.payoff(state))
+        """The rescaled payoff of terminal ``state`` (checked: ``valid_payoff``)."""
+        game = self.game
+        return self._rescale(valid_payoff(game, state, game.payoff(state), self.num_players, *self.payoff_range))
 
     def rescale(self, payoff) -> tuple:
         """``payoff`` rescaled to [0, 1] per player (``rescaler``)."""
         return self._rescale(payoff)
+
+
+def _state(after):
+    """``after``, a state ``play`` made and the graph has not met: None is no state (a ``TypeError``, named by ``_failed_play``)."""
+    if after is None:
+        raise TypeError("play returned None")
+    return after
+
+
+def _failed_play(game, state, move, error):
+    """Raise the ``GameError`` of ``play(state, move)`` that failed with ``error`` (itself when the game is not at fault).
+
+    ``play`` is asked again, checked (``checked_play``: what it raises, or a
+    result that is no state); else the traceback names the hook.
+    """
+    if isinstance(error, GameError):
+        raise error
+    checked_play(game, state, move)
+    blame_game(game, error)
 
 
 def mover_into(game, state) -> int:

@@ -217,8 +217,14 @@ def _run(kernel, graph, stats, root, root_mover, n, rng, mode, c):
     out = np.zeros(2, np.int64)
     before = n_a.copy()
     kernel(*shape, n_a, s_a, whole, w_a, d_a, logs, root, root_mover, n, mode, float(c), mt, pos, out)
-    rng.setstate((state[0], tuple(int(x) for x in mt) + (int(pos[0]),), state[2]))
     done, last = int(out[0]), int(out[1])
+    if done < 0:  # a dive that went round a cycle, or random play that did not end
+        from ..limits import cycle_found, no_end
+
+        game, states = graph.game, graph.states
+        raise (cycle_found(game, states[root], states[last]) if done == -1 else
+               no_end(game, states[last], 10_000 + 100 * len(states)))
+    rng.setstate((state[0], tuple(int(x) for x in mt) + (int(pos[0]),), state[2]))
     key = stats.key
     keep = K is not None and stats.key_rule == (mode, c)
     for i in np.flatnonzero(n_a != before).tolist():  # the nodes the dives backed up
@@ -228,7 +234,7 @@ def _run(kernel, graph, stats, root, root_mover, n, rng, mode, c):
         stats.N[i], stats.S[i], stats.W[i], stats.D[i] = v, s, int(w_a[i]), int(d_a[i])
         if keep:
             K[i] = key(s, v)
-    raw = graph.game.payoff(graph.states[last]) if last >= 0 else None
+    raw = graph.payoff_at(last) if last >= 0 else None
     return done, None, raw, None
 
 

@@ -39,6 +39,7 @@ from ..values import FixedRecord
 from ..parallel import kept_pool, run_chunks, worker_kept
 from ..matches import MemoryAgent
 from ..protocol import CHANCE, check_state, payoff_range, state_to_json  # noqa: F401 (payoff_range: doctests)
+from ..protocol import guarded
 from ..rng import check_rng
 from . import phases
 from ._engine import Bounds, Solver, Stats, dives, root_children, user_selector
@@ -198,12 +199,16 @@ _LAST_OPTIONS = []
 """``[(options, solver, expectimax, rollout, selector, rave, bounds, graph)]`` of the last ``_step``: read once per options value."""
 
 
-def _forget(ref):
-    """Drop the working copy of a tree no one holds any more (``weakref`` callback)."""
-    for kept in tuple(_KEPT):
+def _forget(ref, _kept=_KEPT):
+    """Drop the working copy of a tree no one holds any more (``weakref`` callback).
+
+    The list is bound when the function is made: a tree that dies while the
+    interpreter exits calls back after the module's globals are gone.
+    """
+    for kept in tuple(_kept):
         if kept.ref is ref:
             try:
-                _KEPT.remove(kept)
+                _kept.remove(kept)
             except ValueError:
                 pass
 
@@ -350,6 +355,7 @@ def _is_game(x) -> bool:
     return hasattr(x, "to_move") and hasattr(x, "possible_moves") and not isinstance(x, Mapping)
 
 
+@guarded
 def uct(game, tree=None, state=None, rng: random.Random | None = None, rule=None, *, c=None, z=None, rollout=None,
         backup=None, solver=None, root=None, rave=None, rave_ref=None, bounds=None, proofs=None,
         options: SearchOptions | None = None):
@@ -626,6 +632,7 @@ def _room(stats, root, max_nodes) -> int:
     return max_nodes - size
 
 
+@guarded
 def search(
     game,
     state,
@@ -881,6 +888,7 @@ def _root_from_children(graph, stats, root, player, mover):
     stats.set(root, (n, s, w, d, None))
 
 
+@guarded
 def mcts_move(
     game,
     state,

@@ -395,7 +395,7 @@ def expand(game, tree, path: Path):
 # -- 3. simulate --------------------------------------------------------------------------
 
 
-def simulate(game, state, rng: random.Random, rollout=None, *, moves: bool = False) -> tuple:
+def simulate(game, state, rng: random.Random, rollout=None, *, moves: bool = False, check=None) -> tuple:
     """Play one game from ``state`` to the end (random moves, or ``rollout``'s); return its payoff.
 
     ``rollout`` is an agent, ``(game, state, rng) -> move`` (``fnmcts.matches.playout``).
@@ -403,6 +403,8 @@ def simulate(game, state, rng: random.Random, rollout=None, *, moves: bool = Fal
     one: the same draws as the playout (each game's property tests check it).
     ``moves=True``: return ``(payoff, moves)``, the moves and chance outcomes
     the playout took, in order, with the same draws (a trace keeps them).
+    ``check``: a ``fnmcts.protocol.payoff_check`` the payoff passes through
+    (a ``GameError`` for a payoff of the wrong length or out of range).
 
     >>> from fnmcts.games import Nim
     >>> simulate(Nim(heap=5), Nim(heap=5).start(), random.Random(2))
@@ -412,12 +414,13 @@ def simulate(game, state, rng: random.Random, rollout=None, *, moves: bool = Fal
     """
     if moves:
         end, played = playout(game, state, rng, rollout, moves=True)
-        return tuple(game.payoff(end)), played
+        return (tuple(game.payoff(end)) if check is None else check(end, game.payoff(end))), played
     if rollout is None:
         kernel = getattr(game, "random_payoff", None)
         if kernel is not None:
-            return tuple(kernel(state, rng))
-    return tuple(game.payoff(playout(game, state, rng, rollout)))
+            return tuple(kernel(state, rng)) if check is None else check(state, kernel(state, rng), "random_payoff")
+    end = playout(game, state, rng, rollout)
+    return tuple(game.payoff(end)) if check is None else check(end, game.payoff(end))
 
 
 # -- 4. backup ----------------------------------------------------------------------------

@@ -49,11 +49,18 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, Callable, NamedTuple
 
-from ..limits import MemoryWatch, TooLarge, memory_budget
-from ..protocol import CHANCE, describe_move, may_repeat, symmetries
-from ._walk import game_call
+import random
+from functools import partial
 
-__all__ = ["Ply", "Outcome", "FirstStep", "Count", "count", "outcome_name"]
+from ..limits import GO_ON, MAX_PLIES, MemoryWatch, NoEnd, TooLarge, memory_budget, no_end, ply_budget, size_hint
+from ..protocol import CHANCE, GameError, called, checked_play, checked_step, describe_move, may_repeat, payoff_range
+from ..matches import playout
+from ..protocol import symmetries
+
+__all__ = ["Ply", "Outcome", "FirstStep", "Count", "count", "outcome_name", "COUNT_LIMIT"]
+
+COUNT_LIMIT = 2_000_000
+"""The distinct states a count may find unless told (``limit=``): about a gigabyte for small states."""
 
 
 class Ply(NamedTuple):
@@ -215,9 +222,10 @@ def count(
     divide: bool = False,
     key: Callable[[Any], Any] | None = None,
     state=None,
-    limit: int | None = None,
+    limit: int | None = COUNT_LIMIT,
     memory: int | None = None,
     progress: Callable[[int], Any] | None = None,
+    max_plies: int | None = MAX_PLIES,
 ) -> Count:
     """Count the states and histories of ``game`` ply by ply, to ``depth`` steps (default: to the end).
 
@@ -232,12 +240,20 @@ def count(
       game whose states hold more than the position (a history);
     - ``state``: count from this state instead of the start;
     - ``limit``: a ``TooLarge`` error once more distinct states than this are
-      found; ``memory``: the same once the count has taken more than this many
-      bytes (default ``fnmcts.limits.memory_budget()``: never a ``MemoryError``);
-      ``progress``: called with 1 after each ply.
+      found (``COUNT_LIMIT`` unless told; None: no limit), and at once, before
+      the count starts, when the game's ``size_hint`` says a count to the end
+      would find more; ``memory``: the same once the count has taken more
+      than this many bytes (default ``fnmcts.limits.memory_budget()``: never a
+      ``MemoryError``); ``progress``: called with 1 after each ply;
+    - ``max_plies``: a count to the end that goes on past this many plies
+      (``fnmcts.limits.ply_budget``: the game's own bound when longer) is a
+      ``NoEnd``, with a line that shows it; one random game is played first,
+      so a game that never ends says so before the count grows.
 
     A game that may repeat states (its ``may_repeat`` hook) needs a ``depth``;
-    so does a game whose play goes round in a cycle (a ``ValueError`` says so).
+    a game whose play goes round in a cycle is a ``NoEnd``. Every state is
+    checked as the count meets it (``fnmcts.protocol.checked_step``): a
+    failure of the game's own code is a ``GameError``.
 
     >>> from fnmcts.games import TicTacToe
     >>> symmetric = count(TicTacToe(), up_to_symmetry=True)
@@ -249,8 +265,14 @@ def count(
     if depth is None and may_repeat(game):
         raise ValueError(f"{game!r} may come back to a state seen before (may_repeat): give a depth to count to")
     identify = _identity(game, key, up_to_symmetry)
-    start = game_call("start", game.start) if state is None else state
+    start = _start(game) if state is None else state
     players = getattr(game, "num_players", 1)
+    low, high = payoff_range(game)
+    if depth is None and limit is not None:
+        _check_size(game, start, limit)
+    deepest = None if depth is not None else ply_budget(game, start, max_plies)
+    if deepest is not None:  # a count to the end: one random game first, so a game that never ends says so at once
+        playout(game, start, random.Random(0), max_plies=max_plies)
 
     budget = memory_budget() if memory is None else memory
     watch = MemoryWatch(budget)
@@ -258,19 +280,18 @@ def count(
     seen, terminal_seen, decision_seen, chance_seen, outcomes = set(level), set(), set(), set(), {}
     plies, ply, complete = [], 0, False
     while level:
-        if depth is None and ply > len(seen):
-            raise ValueError(
-                f"play of {game!r} goes on for more plies ({ply}) than it has states ({len(seen)}): it goes round "
-                "in a cycle; give a depth (or declare may_repeat() and give a depth)"
-            )
+        if depth is None and ply > len(seen):  # more plies than states: a state came back
+            raise _round(game, start, ply, len(seen))
+        if deepest is not None and ply > deepest:
+            raise no_end(game, start, deepest)
         expand = depth is None or ply < depth
         following, decisions, chance, terminal, games = {}, 0, 0, 0, 0
         for k, (current, histories, weighted) in level.items():
-            who = game_call("to_move", game.to_move, current)
+            who, found = checked_step(game, current, players, low, high)
             if who is None:
                 terminal += 1
                 games += histories
-                payoff = tuple(game_call("payoff at the end", game.payoff, current))
+                payoff = found
                 tally = outcomes.setdefault(payoff, [0, 0, Fraction(0)])
                 if k not in terminal_seen:
                     terminal_seen.add(k)
@@ -286,12 +307,9 @@ def count(
                 decision_seen.add(k)
             if not expand:
                 continue
-            if who is CHANCE:
-                steps = tuple(game_call("chance_outcomes", game.chance_outcomes, current))
-            else:
-                steps = tuple((m, 1) for m in game_call("possible_moves", game.possible_moves, current))
+            steps = found if who is CHANCE else tuple((m, 1) for m in found)
             for step, p in steps:
-                child = game_call(f"play with {step!r}", game.play, current, step)
+                child = checked_play(game, current, step)
                 c = identify(child)
                 entry = following.get(c)
                 if entry is None:
@@ -301,7 +319,7 @@ def count(
                         if limit is not None and len(seen) > limit:
                             raise TooLarge(
                                 f"counting {game!r} found more than {limit:,} distinct states by ply {ply + 1}; "
-                                "give a smaller depth (or limit=None to go on)"
+                                f"give a smaller depth{GO_ON}"
                             )
                         if len(seen) % 4096 == 0 and watch.exceeded():
                             raise TooLarge(
@@ -329,12 +347,47 @@ def count(
     split = None
     if divide:
         split = tuple(
-            FirstStep(step, game_call("describe_move", describe_move, game, start, step),
+            FirstStep(step, called("describe_move", partial(describe_move, game), start, step, move=step),
                       _below(game, child, depth, up_to_symmetry, key))
             for step, child in _first_steps(game, start)
         )
     return Count(repr(game), depth, up_to_symmetry, tuple(plies), len(seen), len(terminal_seen), table, split,
                  complete, len(decision_seen), len(chance_seen))
+
+
+def _check_size(game, start, limit: int) -> None:
+    """Refuse (``TooLarge``) a count to the end whose states, by the game's ``size_hint``, would pass ``limit``.
+
+    >>> from fnmcts.games import Nim
+    >>> _check_size(Nim(heap=10**9), Nim(heap=10**9).start(), 2_000_000)
+    Traceback (most recent call last):
+    ...
+    fnmcts.limits.TooLarge: counting Nim(heap=1000000000, max_take=3, misere=True) to the end would find up to 2,000,000,002 states (its size_hint), beyond the limit of 2,000,000: give a depth; limit=None goes on regardless
+    """
+    try:
+        states = size_hint(game, start)[0]
+    except Exception as error:
+        raise GameError("size_hint", f"raised {type(error).__name__}: {error}", start) from error
+    if states is not None and states > limit:
+        raise TooLarge(f"counting {game!r} to the end would find up to {states:,} states (its size_hint), beyond the "
+                       f"limit of {limit:,}: give a depth{GO_ON}")
+
+
+def _start(game):
+    """The game's start, or a ``GameError`` when its ``start`` hook raises."""
+    try:
+        return game.start()
+    except Exception as error:
+        raise GameError("start", f"raised {type(error).__name__}: {error}") from error
+
+
+def _round(game, start, ply: int, states: int) -> NoEnd:
+    """The ``NoEnd`` of a count to the end whose ``ply`` passed its ``states``: a cycle, shown when random play finds it."""
+    found = no_end(game, start, ply)
+    if found.cycle:
+        return found
+    return NoEnd(f"play of {game!r} goes on for more plies ({ply}) than it has states ({states}): it goes round "
+                 "in a cycle; give a depth (or declare may_repeat() and give a depth)", plies=ply, start=start)
 
 
 def _order(payoff):
@@ -352,7 +405,7 @@ def _identity(game, key, up_to_symmetry: bool):
         return base
 
     def orbit(s):
-        images = game_call("symmetries", symmetries, game, s)
+        images = called("symmetries", partial(symmetries, game), s)
         return frozenset([base(s), *(base(image) for image in images)])
 
     return orbit
@@ -360,14 +413,11 @@ def _identity(game, key, up_to_symmetry: bool):
 
 def _first_steps(game, start) -> tuple:
     """``((step, child), ...)``: the first steps from ``start`` and the states they lead to."""
-    who = game_call("to_move", game.to_move, start)
+    who, found = checked_step(game, start, getattr(game, "num_players", 1), *payoff_range(game))
     if who is None:
         return ()
-    if who is CHANCE:
-        steps = [o for o, _ in game_call("chance_outcomes", game.chance_outcomes, start)]
-    else:
-        steps = game_call("possible_moves", game.possible_moves, start)
-    return tuple((step, game_call(f"play with {step!r}", game.play, start, step)) for step in steps)
+    steps = [o for o, _ in found] if who is CHANCE else found
+    return tuple((step, checked_play(game, start, step)) for step in steps)
 
 
 def _below(game, child, depth, up_to_symmetry, key) -> int:
