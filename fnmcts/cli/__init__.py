@@ -76,7 +76,7 @@ def _leave_at_once(signum, frame):
 
 def _stopped(error: KeyboardInterrupt) -> int:
     """The one line and the status of an interruption heard outside a command's own handling."""
-    from ._output import settle_stdout
+    from ._streams import settle_stdout
 
     signum = getattr(error, "signum", signal.SIGINT)
     settle_stdout()
@@ -163,7 +163,7 @@ def console() -> None:
             break
         except KeyboardInterrupt as error:  # came as main returned, before the last handlers: the same one line
             code = _stopped(error)
-    from ._output import settle_stdout
+    from ._streams import settle_stdout
 
     settle_stdout()
     if code in (128 + signal.SIGINT, 128 + signal.SIGTERM):

@@ -31,7 +31,8 @@ from ..limits import GO_ON, TooLarge
 from ._games import GAME_FORMS
 from ._common import EXIT_DONE, EXIT_FAILURE, EXIT_USAGE, CliError, exit_status
 from ._failure import failure, wants_traceback
-from ._output import _signals_interrupt, closed_streams, closed_text, keep_partial, non_ascii_digits, settle_stdout  # noqa: F401 (keep_partial: the doctest)
+from ._output import _signals_interrupt, keep_partial, non_ascii_digits  # noqa: F401 (keep_partial: the doctest)
+from ._streams import closed_streams, closed_text, settle_stdout
 from ..parallel import Interrupted
 
 __all__ = ["Cli", "GAME_EPILOG"]

@@ -16,12 +16,12 @@ import argparse
 
 from ..limits import TooLarge
 from ..mcts import BACKUPS, EXACT_STATES, PAGE_DIVES, explore_page, trace
-from ..protocol import check_reachable, parse_state
 from ..rng import make_rng, resolve_seed
 from ._common import CliError, add_force, add_json, add_seed, count, emit, non_negative_number, positive_count, progress_bar
 from ._search_flags import SEARCH_RULES, add_search_options, search_flag_names, search_flags
+from ._board import is_start, state_argument
 from ._games import resolve_game
-from ._output import claim_output, report_stream, write_output
+from ._streams import claim_output, report_stream, write_output
 
 __all__ = ["register", "trace_options", "TUTORIAL"]
 
@@ -127,13 +127,7 @@ def _describe(options) -> str:
 def _explore(args) -> int:
     claim_output(args.output)  # a bad target (or one another process writes) fails now, not after the search
     game = resolve_game(args.spec)
-    state = game.start()
-    if args.state is not None:
-        state = parse_state(game, args.state)
-        try:
-            state = check_reachable(game, state)
-        except ValueError as error:
-            raise CliError(f"--state {args.state.strip()} does not fit the game: {error}") from None
+    state = state_argument(game, args.state)
     if game.to_move(state) is None:
         raise CliError("the game is over at that state: there is nothing to search")
     options = trace_options(args)
@@ -150,7 +144,7 @@ def _explore(args) -> int:
                                     progress=update, **opts, **limits))
             except TooLarge as error:
                 raise CliError(str(error).replace("memory=None goes on regardless", "--force goes on regardless")) from None
-    where = "the start" if state == game.start() else f"state {args.state.strip()}"
+    where = "the start" if is_start(args.state) else f"state {args.state.strip()}"
     title = f"{game!r} from {where}: {args.iterations:,} dives of MCTS, seed {seed}"
     page = explore_page(traces[0], traces[1] if len(traces) > 1 else None, title=title, dives=args.page_dives)
     where = write_output(args.output, page)

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 from ._common import CliError, add_json, add_seed, count, emit
-from ._output import claim_output, report_stream, write_output
+from ._streams import claim_output, report_stream, write_output
 from ._games import resolve_game
 
 __all__ = ["register"]

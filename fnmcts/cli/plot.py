@@ -25,11 +25,12 @@ from __future__ import annotations
 import math
 
 from ..limits import STATE_LIMIT, WORK_LIMIT, TooLarge, check_work, play_work
-from ..protocol import CHANCE, check_reachable, parse_state
+from ..protocol import CHANCE
 from ..rng import make_rng
+from ._board import state_argument
 from ._agents import _agent_args, _agent_options, _check_agents, build_agent
 from ._common import CliError, add_force, add_json, add_seed, emit, positive_count, progress_bar
-from ._output import claim_output, report_stream, to_stdout, write_output
+from ._streams import claim_output, report_stream, to_stdout, write_output
 from ._games import GAME_FORMS, _nearest, resolve_game
 from ._old_plots import BUDGETS as OLD_NAMES, plot_old
 from ._search_flags import search_flags
@@ -168,12 +169,7 @@ def _rows(kind, data, scale=None) -> list:
 
 
 def _state(game, args):
-    if args.state is None:
-        return game.start()
-    try:
-        return check_reachable(game, parse_state(game, args.state))
-    except ValueError as error:
-        raise CliError(f"--state {args.state.strip()} does not fit the game: {error}") from None
+    return state_argument(game, args.state)
 
 
 def _solution(game, state, required: str | None, force: bool):

@@ -16,9 +16,10 @@ from pathlib import Path
 
 from ..exact import best_moves, solve
 from ..limits import STATE_LIMIT
-from ..protocol import CHANCE, describe_move, parse_state, check_reachable
-from ._common import CliError, add_force, add_json, emit
-from ._output import claim_output, report_stream, to_stdout, write_output
+from ..protocol import CHANCE, describe_move
+from ._common import add_force, add_json, emit
+from ._streams import claim_output, report_stream, to_stdout, write_output
+from ._board import state_argument
 from ._games import GAME_FORMS, resolve_game
 
 __all__ = ["register", "value_rows", "write_text_atomically"]
@@ -123,12 +124,7 @@ def write_text_atomically(path, text: str) -> Path:
 
 def _table(args):
     game = resolve_game(args.game_spec)
-    start = game.start()
-    if args.state is not None:
-        try:
-            start = check_reachable(game, parse_state(game, args.state))
-        except ValueError as error:
-            raise CliError(f"--state {args.state.strip()} does not fit the game: {error}") from None
+    start = state_argument(game, args.state)
     claim_output(args.output)  # before the work, not after it
     solution = solve(game, start, limit=None if args.force else STATE_LIMIT)
     rows = value_rows(game, solution, start)
