@@ -16,7 +16,7 @@ from fractions import Fraction  # noqa: F401 (the doctests)
 
 from ..protocol import payoff_range
 
-__all__ = ["SCORE", "number", "scale", "scale_fields", "scale_note", "on_game_scale"]
+__all__ = ["SCORE", "number", "scale", "scale_fields", "scale_note", "scale_text", "on_game_scale"]
 
 SCORE = "the payoff mapped to [0, 1]: 0 the game's lowest payoff, 1 its highest, a draw halfway"
 """What a ``score`` is, wherever a command shows one."""
@@ -60,8 +60,18 @@ def scale_note(game, whose: str = "") -> str:
     >>> scale_note(Nim()), scale_note(Nim(), "the mover's")
     ("payoffs: the game's own, in [-1, 1]", "payoffs: the mover's, the game's own, in [-1, 1]")
     """
+    return f"payoffs: {whose + ', ' if whose else ''}{scale_text(game)}"
+
+
+def scale_text(game) -> str:
+    """``the game's own, in [-1, 1]``: the scale, for a sentence that names the payoffs itself.
+
+    >>> from fnmcts.games import Nim
+    >>> scale_text(Nim())
+    "the game's own, in [-1, 1]"
+    """
     low, high = scale(game)
-    return f"payoffs: {whose + ', ' if whose else ''}the game's own, in [{low:g}, {high:g}]"
+    return f"the game's own, in [{low:g}, {high:g}]"
 
 
 def on_game_scale(score: float, low, high) -> float:

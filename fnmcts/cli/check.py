@@ -29,6 +29,7 @@ from ._common import (CliError, Interrupted, add_force, add_json, add_seed, coun
                       progress_bar, worker_count)
 from ._output import Obedient
 from ._games import GAME_FORMS, resolve_game
+from ._payoffs import scale_fields, scale_note
 from ._hints import add_hints
 
 __all__ = ["register", "run_check", "slow_note", "SLOW"]
@@ -240,11 +241,6 @@ def _any_tournament(args):
 
 
 def _any_move(args):
-    game, state, _ = _board._spec_game(args, (), args.state)
-    who = game.to_move(state)
-    if who is CHANCE:
-        outcomes = ", ".join(str(o) for o, _ in game.chance_outcomes(state)[:8])
-        raise CliError(f"chance is to move at --state {args.state.strip()!r}: add one of its outcomes ({outcomes}, ...)")
     return move_verb._move(args)
 
 
@@ -267,10 +263,12 @@ def _any_solve(args):
         "game": move_verb._game_json(game),
         "states": len(solution),
         "solver": "exact",
+        **scale_fields(game),
     }
     mover = "nobody (the game is over)" if who is None else "chance" if who is CHANCE else _board._player_name(game, who)
     lines = [render(game, state), f"to move: {mover}",
-             "value: " + ", ".join(f"{_board._player_name(game, i)} {v} ({float(v):.6f})" for i, v in enumerate(values))]
+             "value: " + ", ".join(f"{_board._player_name(game, i)} {v} ({float(v):.6f})" for i, v in enumerate(values))
+             + f" ({scale_note(game)})"]
     if best:
         lines.append("best moves: " + ", ".join(describe_move(game, state, m) for m in best))
     lines.append(f"(solved by the exact solver over {len(solution):,} states)")
@@ -332,8 +330,9 @@ def register(cli) -> None:
 
     p = cli.game_option("move", _ANY, f"an agent's move at --state in any game ({where})")
     _game_argument(p)
-    p.add_argument("--state", required=True, metavar="STATE",
-                   help="the position in the game's own form (OpenSpiel: the actions from the start, '4,0')")
+    p.add_argument("--state", default=None, metavar="STATE",
+                   help="the position in the game's own form (OpenSpiel: the actions from the start, '4,0'); "
+                   "default, or 'start': the start (chance's outcomes first drawn with the seed)")
     p.add_argument("--ai", default="mcts", metavar="NAME", help=f"the agent: {', '.join(_agents.agent_names())} (default mcts)")
     add_hints(p)
     _agents._agent_options(p)

@@ -28,6 +28,7 @@ from ..limits import STATE_LIMIT, WORK_LIMIT, TooLarge, check_work, play_work
 from ..protocol import CHANCE
 from ..rng import make_rng
 from ._board import state_argument
+from ._payoffs import SCORE, scale_fields
 from ._agents import _agent_args, _agent_options, _check_agents, build_agent
 from ._common import CliError, add_force, add_json, add_seed, emit, positive_count, progress_bar
 from ._streams import claim_output, report_stream, to_stdout, write_output
@@ -108,6 +109,9 @@ def _plot(args) -> int:
     data, title, labels, extra = _compute(plots, args, kind, budget, points, make_rng(seed))
     payload = {"game": args.game_spec, "what": kind, "budget": budget, "budget_counts": what, "seed": seed,
                       "file": None, **extra, "data": _rows(kind, data, labels.get("scale"))}
+    if kind == "search":  # the curve's values are scores, said so: the payoffs' own scale beside them
+        payload |= {"values": f"scores of the player to move at the state searched: {SCORE}",
+                    **scale_fields(_game(args))}
     if args.output is not None:
         picture = plots.figure_bytes(plots.draw(kind, data, title, **labels), _picture_format(args.output))
         payload["file"] = write_output(args.output, picture)

@@ -20,6 +20,7 @@ from ..protocol import CHANCE, describe_move
 from ._common import add_force, add_json, emit
 from ._streams import claim_output, report_stream, to_stdout, write_output
 from ._board import state_argument
+from ._payoffs import scale_fields, scale_note
 from ._games import GAME_FORMS, resolve_game
 
 __all__ = ["register", "value_rows", "write_text_atomically"]
@@ -34,7 +35,7 @@ def register(cli) -> None:
     >>> cli = Cli()
     >>> register(cli)
     >>> cli.run(["table", "nim(heap=2, max_take=2, misere=False)", "-o", "-"])
-    # exact values of Nim(heap=2, max_take=2, misere=False): 4 states reachable from the start
+    # exact values of Nim(heap=2, max_take=2, misere=False): 4 states reachable from the start; payoffs: each player, the game's own, in [-1, 1]
     state                       to_move    value    best
     {"heap": 2, "player": 1}    1          1 -1     take 2
     {"heap": 1, "player": 2}    2          -1 1     take 1
@@ -102,7 +103,7 @@ def _text(game, rows) -> str:
         return "".join(cell.ljust(w) for cell, w in zip(row[:3], widths)).rstrip() + (
             " " * (widths[2] - len(row[2])) + row[3] if row[3] else "")
 
-    title = f"# exact values of {game!r}: {len(rows):,} states reachable from the start"
+    title = f"# exact values of {game!r}: {len(rows):,} states reachable from the start; {scale_note(game, 'each player')}"
     return "\n".join([title, line(header), *(line(c) for c in cells)]) + "\n"
 
 
@@ -132,10 +133,11 @@ def _table(args):
     from .move import _game_json
 
     if args.output.lower().endswith(".json"):
-        text = json.dumps({"game": _game_json(game), "row_count": len(rows), "rows": rows}, sort_keys=True) + "\n"
+        text = json.dumps({"game": _game_json(game), "row_count": len(rows), "rows": rows, **scale_fields(game)},
+                          sort_keys=True) + "\n"
     where = write_output(args.output, text)
     payload = {"kind": "exact-values", "rows": len(rows), "path": where, "start_value": rows[0]["value"],
-               "start_value_exact": rows[0]["value_exact"], "game": _game_json(game)}
+               "start_value_exact": rows[0]["value_exact"], "game": _game_json(game), **scale_fields(game)}
     with report_stream(args):  # with -o -, standard output holds the table: the report goes to standard error
         emit(args, payload, f"wrote the exact values of {len(rows):,} states of {game!r} to {where}")
     return 0
