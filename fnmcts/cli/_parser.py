@@ -92,11 +92,45 @@ def _game_typo(message: str, command: str) -> str:
             + (f"; {command} also takes {', '.join(own)}" if own else ""))
 
 
+def _unrecognized(extras: list, parser) -> str:
+    """argparse's "unrecognized arguments", with the nearest option of ``parser`` for a mistyped flag.
+
+    >>> parser = argparse.ArgumentParser()
+    >>> _ = parser.add_argument("--dives")
+    >>> _unrecognized(["--dvies", "100"], parser)
+    'unrecognized arguments: --dvies 100 (did you mean --dives?)'
+    >>> _unrecognized(["--frobnicate"], parser), _unrecognized(["extra"], parser)
+    ('unrecognized arguments: --frobnicate', 'unrecognized arguments: extra')
+    """
+    import difflib
+
+    options = sorted({flag for action in parser._actions for flag in action.option_strings if flag.startswith("--")})
+    flags = [word.partition("=")[0] for word in extras if word.startswith("--")]
+    near = {flag: found[0] for flag in flags for found in [difflib.get_close_matches(flag, options, n=1, cutoff=0.75)]
+            if found}
+    said = [f"did you mean {best}?" if len(flags) == 1 else f"{flag}: did you mean {best}?" for flag, best in near.items()]
+    return f"unrecognized arguments: {' '.join(extras)}" + (f" ({'; '.join(said)})" if said else "")
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message):
         if message.startswith("argument GAME: invalid choice:"):  # a typo of a game's name: say what GAME can be
             message = _game_typo(message, self.prog.split()[-1])
         self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
+
+    def parse_known_args(self, args=None, namespace=None):
+        namespace, extras = super().parse_known_args(args, namespace)
+        if extras and getattr(namespace, "_extras_of", None) is None:  # the innermost parser meets them first
+            namespace._extras_of = self
+        return namespace, extras
+
+    def parse_args(self, args=None, namespace=None):
+        """``ArgumentParser.parse_args``, an unknown flag said by the sub-command's parser with its nearest flag."""
+        namespace, extras = self.parse_known_args(args, namespace)
+        owner = namespace.__dict__.pop("_extras_of", None) or self
+        if extras:
+            owner.error(_unrecognized(extras, owner))
+        return namespace
 
 
 class Cli:

@@ -29,7 +29,7 @@ from ._common import (CliError, Interrupted, add_force, add_json, add_seed, coun
                       progress_bar, worker_count)
 from ._output import Obedient
 from ._games import GAME_FORMS, resolve_game
-from ._payoffs import scale_fields, scale_note
+from ._payoffs import scale_fields
 from ._hints import add_hints
 
 __all__ = ["register", "run_check", "slow_note", "SLOW"]
@@ -266,9 +266,7 @@ def _any_solve(args):
         **scale_fields(game),
     }
     mover = "nobody (the game is over)" if who is None else "chance" if who is CHANCE else _board._player_name(game, who)
-    lines = [render(game, state), f"to move: {mover}",
-             "value: " + ", ".join(f"{_board._player_name(game, i)} {v} ({float(v):.6f})" for i, v in enumerate(values))
-             + f" ({scale_note(game)})"]
+    lines = [render(game, state), f"to move: {mover}", solve_verb._value_line(game, values)]
     if best:
         lines.append("best moves: " + ", ".join(describe_move(game, state, m) for m in best))
     lines.append(f"(solved by the exact solver over {len(solution):,} states)")
@@ -302,7 +300,7 @@ def register(cli) -> None:
     add_json(p)
     p.set_defaults(handler=_check)
 
-    where = f"--game SPEC: {GAME_FORMS}"
+    where = f"any other GAME: {GAME_FORMS}"
     p = cli.game_option("play", _ANY, f"play any game of one player, or of two against an agent ({where})")
     _game_argument(p)
     p.add_argument("--ai", default="mcts", metavar="NAME", help=f"the opponent: {', '.join(_agents.agent_names())} (default mcts)")

@@ -60,7 +60,7 @@ def register(cli) -> None:
     seed      1
     0
     """
-    where = f"--game SPEC: {GAME_FORMS}"
+    where = f"any other GAME: {GAME_FORMS}"
     for name in sorted(GAMES):
         if not cli.has_game("simulate", name):
             p = cli.game_command("simulate", name, f"random play of {name}: player 1's results")
@@ -150,8 +150,9 @@ def _search_any(args):
 
     def row(move, rec):
         """A move's line of the report: visits, the mover's mean payoff (the game's scale) and its score on [0, 1]."""
+        seen = visits(rec) > 0  # a move no dive took has no mean: null, not the lowest payoff
         return {"move": describe_move(game, state if who is not CHANCE else after, move), "visits": visits(rec),
-                "payoff": on_game_scale(mean(rec), low, high), "score": mean(rec),
+                "payoff": on_game_scale(mean(rec), low, high) if seen else None, "score": mean(rec) if seen else None,
                 "mean": mean(rec)}  # mean: the score's old name, for one release
 
     header = f"MCTS on {game!r}: {args.dives:,} dives, seed {seed}"
@@ -167,19 +168,24 @@ def _search_any(args):
         lines = [header + "; chance moves first: the most visited move after each outcome",
                  scale_note(game, "the mover's after the outcome") + " (score: the same on [0, 1])",
                  _table(["outcome", "probability", "best move", "visits", "payoff", "score"],
-                        [[o["outcome"], o["probability"], o["best_move"] or "-", f"{o['visits']:,}" if o["best_move"] else "",
-                          f"{o['payoff']:.4g}" if o["best_move"] else "", f"{o['score']:.4f}" if o["best_move"] else ""]
-                         for o in outcomes])]
+                        [[o["outcome"], o["probability"], o["best_move"] or "-",
+                          f"{o['visits']:,}" if o["best_move"] else "", _shown(o.get("payoff"), "{:.4g}"),
+                          _shown(o.get("score"), "{:.4f}")] for o in outcomes])]
     else:
         after = None
         rows = [row(move, rec) for move, rec in top_children(game, tree, state, args.top)]
         payload |= {"best_move": rows[0]["move"] if rows else None, "moves": rows}
         lines = [header, scale_note(game, f"the mover's (player {who + 1})") + " (score: the same on [0, 1])",
                  _table(["move", "visits", "payoff", "score"],
-                        [[r["move"], f"{r['visits']:,}", f"{r['payoff']:.4g}", f"{r['score']:.4f}"] for r in rows]),
+                        [[r["move"], f"{r['visits']:,}", _shown(r["payoff"], "{:.4g}"), _shown(r["score"], "{:.4f}")]
+                         for r in rows]),
                  f"best move   {payload['best_move']}  (the most visited)"]
     lines.append(f"tree        {len(tree):,} states")
     emit(args, payload, "\n".join(lines))
+
+
+def _shown(number, form: str) -> str:
+    return "-" if number is None else form.format(number)
 
 
 def _without_move(row: dict) -> dict:

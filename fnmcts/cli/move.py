@@ -94,7 +94,7 @@ def _register_move(cli, kind: str, help: str) -> None:
 def _game_json(game) -> dict:
     try:
         return game_to_json(game)
-    except ValueError:  # not a dataclass: its name and how it prints
+    except (ValueError, TypeError):  # not a dataclass, or a field JSON cannot hold: its name and how it prints
         return {"name": game_name(game), "repr": repr(game)}
 
 
