@@ -68,6 +68,21 @@ def build():
     return cli
 
 
+def _hypothesis_home() -> None:
+    """The fnmcts program keeps hypothesis's files (its Unicode tables) in the user's cache, not in the current folder.
+
+    ``check``, ``count`` and ``playthrough`` run hypothesis, which writes a
+    ``.hypothesis`` folder where it runs unless told where; the program (not
+    the library, nor ``main`` called in a process of the user's) tells it, unless
+    ``HYPOTHESIS_STORAGE_DIRECTORY`` is set already.
+    """
+    import os
+
+    if "HYPOTHESIS_STORAGE_DIRECTORY" not in os.environ:
+        cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        os.environ["HYPOTHESIS_STORAGE_DIRECTORY"] = os.path.join(cache, "fnmcts", "hypothesis")
+
+
 def _leave_at_once(signum, frame):
     import os
 
@@ -151,6 +166,7 @@ def console() -> None:
     """
     import os
 
+    _hypothesis_home()
     try:
         code = main(_keep_handlers=True)
     except KeyboardInterrupt as error:  # between two handlers, or in a last flush

@@ -92,6 +92,21 @@ def _game_typo(message: str, command: str) -> str:
             + (f"; {command} also takes {', '.join(own)}" if own else ""))
 
 
+def _verb_typo(message: str) -> str:
+    """argparse's "invalid choice" for a verb, with the nearest verb.
+
+    >>> _verb_typo("argument COMMAND: invalid choice: 'serch' (choose from 'solve', 'search')")
+    "argument COMMAND: invalid choice: 'serch' (did you mean 'search'?; choose from 'solve', 'search')"
+    """
+    import difflib
+    import re
+
+    head, _, choices = message.partition(" (choose from ")
+    bad = head.rpartition("invalid choice: ")[2].strip("'")
+    near = difflib.get_close_matches(bad, re.findall(r"'([^']*)'", choices), n=1, cutoff=0.7)
+    return f"{head} (did you mean {near[0]!r}?; choose from {choices}" if near else message
+
+
 def _unrecognized(extras: list, parser) -> str:
     """argparse's "unrecognized arguments", with the nearest option of ``parser`` for a mistyped flag.
 
@@ -116,6 +131,8 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message):
         if message.startswith("argument GAME: invalid choice:"):  # a typo of a game's name: say what GAME can be
             message = _game_typo(message, self.prog.split()[-1])
+        elif message.startswith("argument COMMAND: invalid choice:"):  # a typo of a verb: the nearest verb
+            message = _verb_typo(message)
         self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
 
     def parse_known_args(self, args=None, namespace=None):

@@ -210,7 +210,14 @@ def _check(args) -> int:
     else:
         text = report["failure"]
     emit(args, report | {"spec": args.game_spec}, text)
-    return 0 if report["passed"] else 1
+    if not report["passed"]:  # the verdict is the report above; standard error says it in one line
+        law = f"game law {report['law']!r}" if report.get("law") else "a game law"
+        problem = (report.get("problem") or "").strip().splitlines()
+        problem = f": {problem[0][:300]}" if problem else ""
+        print(f"fnmcts: error: {law} fails for {report['game']}{problem} (the shortest walk to it is above)",
+              file=sys.stderr)
+        return 1
+    return 0
 
 
 def _partial_check(args, game, held, walked: int, walks: int):

@@ -72,7 +72,10 @@ def _playthrough(args) -> int:
             found = f"the game raised: {error}"
         payload = {"checked": str(path), "game": repr(game), "same": found is None, "difference": found}
         emit(args, payload, f"{path}: {game!r} plays as the file says" if found is None else f"{path}: {found}")
-        return 0 if found is None else 1
+        if found is not None:  # the difference is the report above; standard error says it in one line
+            print(f"fnmcts: error: {game!r} does not play as {path} says: the first difference is above", file=sys.stderr)
+            return 1
+        return 0
     if args.game_spec is None:
         raise CliError("give the GAME to play (or --check FILE)")
     game = resolve_game(args.game_spec)

@@ -474,5 +474,12 @@ def _payoff_text(x) -> str:
     return str(x)
 
 
-def _fraction(x: Fraction) -> str:
+def _fraction(x) -> str:
+    """A weight as the table shows it: a whole number with commas, else 6 significant digits (a game's floats too).
+
+    >>> _fraction(Fraction(1234)), _fraction(Fraction(1, 3)), _fraction(0.25), _fraction(2.0)
+    ('1,234', '0.333333', '0.25', '2')
+    """
+    if isinstance(x, float):
+        return f"{x:,.0f}" if x.is_integer() else f"{x:,.6g}"
     return f"{x.numerator:,}" if x.denominator == 1 else f"{float(x):,.6g}"
