@@ -217,7 +217,7 @@ def problems(ran: Ran) -> list:
     if ran.status > 0 and ran.line.close != 2:
         if len(said) != 1:
             found.append(f"exit {ran.status} with {len(said)} lines on standard error")
-        elif not said[0].startswith("fnmcts") or len(said[0]) < 30:
+        elif not said[0].startswith("fnmcts") or len(said[0]) < 30 and not said[0].startswith("fnmcts: interrupted by"):
             found.append(f"exit {ran.status} with a line that names nothing: {said[0]!r}")
         elif ran.line.expect is not None and ran.line.expect not in said[0]:
             found.append(f"the line does not name {ran.line.expect!r}: {said[0]!r}")
@@ -373,7 +373,7 @@ SIGNALLED = [
     ("table", "nim(heap=20000)", "-o", "out/table.txt"),
     ("train", "nim", "--heap", "12", "--games", "20000", "-o", "out/q.json", "--no-exact"),
     ("plot", "nim(heap=9)", "--budget", "3000", "-o", "out/p.svg"),
-    ("check", "tic-tac-toe", "--examples", "100", "--force"),
+    ("check", "tic-tac-toe", "--examples", "30"),
     ("search", "tic-tac-toe", "--dives", "200000"),
     ("simulate", "pig", "--games", "200000"),
     ("tournament", "tic-tac-toe", "mcts", "random", "--games", "300"),
@@ -381,10 +381,16 @@ SIGNALLED = [
 ]
 
 
+START_UP = 0.3
+"""Seconds of the interpreter's own start-up (site, the installed packages' .pth files) left out of the signals'
+moments: before any line of fnmcts runs, Python answers Ctrl-C with its own traceback and SIGTERM with the system's
+default; about 0.05-0.1 s on a quiet machine, more on a loaded one."""
+
+
 def signal_lines(rng: random.Random, count: int) -> list:
-    """``count`` long runs, each sent SIGTERM or Ctrl-C at a random moment of its first 4 seconds."""
+    """``count`` long runs, each sent SIGTERM or Ctrl-C at a random moment of its first 4 seconds after start-up."""
     return [Line(tuple(SIGNALLED[i % len(SIGNALLED)]), signal=rng.choice((signal.SIGTERM, signal.SIGINT)),
-                 delay=rng.uniform(0.05, 4.0)) for i in range(count)]
+                 delay=rng.uniform(START_UP, 4.0)) for i in range(count)]
 
 
 def corpus(seed: int = 33) -> list:

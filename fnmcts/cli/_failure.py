@@ -102,15 +102,30 @@ def _spec(args) -> str | None:
 
 
 def check_hint(args) -> str:
-    """``; run 'fnmcts check GAME' ...``: how to find the smallest case, for the game the command names.
+    """`` (fnmcts check GAME finds the shortest walk to it)``: where to look when the game the command names failed.
+
+    GAME is written as a person types it at a shell: bare when it can be, else
+    in double quotes (its own quotes kept), else quoted by ``shlex``.
 
     >>> from types import SimpleNamespace
     >>> check_hint(SimpleNamespace(game_spec="mygames:TakeAway"))
-    "; run 'fnmcts check mygames:TakeAway' for the shortest line of play that shows it"
+    ' (fnmcts check mygames:TakeAway finds the shortest walk to it)'
+    >>> check_hint(SimpleNamespace(game_spec="mygames:Broken(size=3)"))
+    ' (fnmcts check "mygames:Broken(size=3)" finds the shortest walk to it)'
     """
+    import re
+    import shlex
+
     spec = _spec(args)
-    game = "GAME" if spec is None else (spec if spec.replace(":", "").replace("_", "").replace(".", "").replace("-", "").isalnum() else repr(spec))
-    return f"; run 'fnmcts check {game}' for the shortest line of play that shows it"
+    if spec is None:
+        named = "GAME"
+    elif re.fullmatch(r"[\w.:-]+", spec):
+        named = spec
+    elif not re.search(r'["$`\\!]', spec):  # in double quotes, its own quotes kept
+        named = f'"{spec}"'
+    else:
+        named = shlex.quote(spec)
+    return f" (fnmcts check {named} finds the shortest walk to it)"
 
 
 def _text(error: BaseException) -> str:
@@ -171,7 +186,7 @@ def failure(error: BaseException, args=None) -> tuple:
     ...     message, status = failure(raised)
     >>> status, message.startswith("the game's code raised TypeError: 'NoneType' object is not subscriptable (")
     (1, True)
-    >>> "in possible_moves); run 'fnmcts check GAME'" in message
+    >>> message.endswith("in possible_moves) (fnmcts check GAME finds the shortest walk to it)")
     True
     """
     from ._common import EXIT_FAILURE, EXIT_USAGE, CliError, exit_status
