@@ -22,6 +22,7 @@ from pathlib import Path
 
 from .exact import check_game
 from .files import read_file, write_atomically
+from .limits import check_file_memory
 from .mcts._saved import move_search_from_json, move_search_to_json, read_tree_json, tree_to_json
 from .qlearning import QAI, ai_from_json, ai_to_text
 
@@ -59,11 +60,14 @@ def save_ai(ai: QAI, path) -> Path:
     return write_atomically(path, ai_to_text(ai))
 
 
-def load_ai(path, games=None) -> QAI:
+def load_ai(path, games=None, *, memory: int | None = None) -> QAI:
     """The AI saved in ``path`` by ``save_ai``, checked; a ``ValueError`` names the file and the problem.
 
     ``games`` maps the names of games to their constructors (by default
-    ``fnmcts.games.GAMES``, the built-in games).
+    ``fnmcts.games.GAMES``, the built-in games). A file whose reading would
+    hold more than ``memory`` bytes (default ``fnmcts.limits.memory_budget()``;
+    ``fnmcts.limits.check_file_memory``) is refused before it is read
+    (``TooLarge``), never a ``MemoryError``.
 
     >>> import tempfile, pathlib
     >>> from fnmcts.games import GAMES
@@ -76,6 +80,7 @@ def load_ai(path, games=None) -> QAI:
     ValueError: .../bad.json: unsupported Q table version 0 (this fnmcts reads version 1)
     """
     path = Path(path)
+    check_file_memory(path, "Q table", memory)
     raw = read_file(path, "Q table")  # a pipe or a device such as /dev/zero is refused, not read forever
     try:
         data = json.loads(raw.decode("utf-8"))

@@ -57,6 +57,7 @@ __all__ = [
     "memory_budget",
     "state_bytes",
     "state_growth",
+    "held_bytes",
     "MemoryWatch",
     "SolveEstimate",
     "estimate_solve",
@@ -68,6 +69,8 @@ __all__ = [
     "past_budget",
     "no_end",
     "cycle_found",
+    "JSON_BYTES",
+    "check_file_memory",
 ]
 
 STATE_LIMIT = 200_000
@@ -360,7 +363,7 @@ def _cycle_verdict(lead: str, game, start, line, cycle: int, reached, plies) -> 
     head, loop = line[: len(line) - cycle], line[len(line) - cycle:]
     way = (f"the moves {_moves_text(head)} reach {shown(reached)} and " if head else "") + (
         f"the moves {_moves_text(loop)} come back to {'it' if head else shown(start)}")
-    return NoEnd(f"{lead}: from {shown(start)}, {way}, a cycle through {shown(reached)} of {cycle} plies (a game "
+    return NoEnd(f"{lead}: from {shown(start)}, {way}, a cycle through {shown(reached)} of {cycle} {'ply' if cycle == 1 else 'plies'} (a game "
                  f"whose states may repeat says so with may_repeat(), and must still end with probability 1)"
                  + (PLIES_GO_ON if plies is not None else ""), plies=plies or 0, start=start, line=line, cycle=cycle)
 
@@ -612,7 +615,8 @@ def state_growth(game, state, steps: int = 32) -> float:
     with the length of the game; a board does not (0). Each state along the line is
     measured on its own, so what it shares with the others counts for each; the
     trend is fitted to the decisions and to the chance states apart, and the larger
-    one is the growth.
+    one is the growth (below a byte a move it is 0: what grows keeps at least a
+    reference a move).
 
     >>> from fnmcts.games import Nim
     >>> state_growth(Nim(heap=21), Nim(heap=21).start())
@@ -630,7 +634,8 @@ def state_growth(game, state, steps: int = 32) -> float:
             mean_y = sum(y for _, y in points) / len(points)
             spread = sum((x - mean_x) ** 2 for x, _ in points)
             slopes.append(sum((x - mean_x) * (y - mean_y) for x, y in points) / spread)
-    return max(0.0, round(max(slopes), 3))  # least squares over the line
+    slope = max(slopes)  # least squares over the line; below a byte a move, the noise of measuring (a kept hash)
+    return round(slope, 3) if slope >= 1 else 0.0
 
 
 class MemoryWatch:
@@ -763,13 +768,31 @@ def estimate_solve(game, *states, limit: int | None = STATE_LIMIT, memory: int |
     if total is not None and (total + (frontier or 0)) * bound <= budget:  # fits even at the bound: no need to measure
         return SolveEstimate(states=total, frontier=frontier, state_bytes=bound, budget=budget, limit=limit,
                              measured=False)
+    per_state = held_bytes(game, *roots, sample=sample)
+    return SolveEstimate(states=total, frontier=frontier, state_bytes=per_state, budget=budget, limit=limit)
+
+
+def held_bytes(game, *states, sample: int = 32) -> int:
+    """The bytes a walk from ``states`` (default: the start) spends on each state it holds, at its deepest.
+
+    A state as ``state_bytes`` measures it, plus ``SOLVER_STATE_BYTES``, plus
+    what a state grows by per move (``state_growth``) times the longest line
+    (the game's ``size_hint``, else ``UNKNOWN_LENGTH``): a state that keeps
+    its history costs most at the bottom of the walk, where a depth-first
+    walk goes first.
+
+    >>> from fnmcts.games import Nim
+    >>> held_bytes(Nim(heap=21)) - SOLVER_STATE_BYTES == state_bytes(Nim(heap=21), Nim(heap=21).start())
+    True
+    """
+    roots = states or (game.start(),)
     per_state = state_bytes(game, *roots, sample=sample) + SOLVER_STATE_BYTES
     growth = state_growth(game, roots[0])
-    if growth:  # states that keep their history: the deepest ones cost the most, and a walk goes deepest first
-        lengths = [h[1] for h in hints]
+    if growth:
+        lengths = [size_hint(game, root)[1] for root in roots]
         deepest = max(lengths) if all(n is not None for n in lengths) else UNKNOWN_LENGTH
         per_state += int(growth * deepest)
-    return SolveEstimate(states=total, frontier=frontier, state_bytes=per_state, budget=budget, limit=limit)
+    return per_state
 
 
 def check_solve(game, *states, limit: int | None = STATE_LIMIT, memory: int | None = None,
@@ -805,6 +828,38 @@ def check_solve(game, *states, limit: int | None = STATE_LIMIT, memory: int | No
                        f"{estimate.state_bytes:,} bytes each; the memory budget of {estimate.budget:,} bytes holds "
                        f"about {estimate.fits:,} states; memory= (bytes) sets another budget")
     return estimate
+
+
+JSON_BYTES = 30
+"""Bytes of memory a table read from a JSON file holds per byte of the file while it is read and checked
+(measured: a Q table of 351,384 entries, 10.9 MB of JSON, held 288 MB at its peak)."""
+
+
+def check_file_memory(path, what: str = "file", memory: int | None = None, per_byte: int = JSON_BYTES) -> int:
+    """The bytes reading the JSON file ``path`` would hold, or ``TooLarge`` when they pass ``memory`` (default ``memory_budget()``).
+
+    Checked before a byte is read: a Q table of hundreds of megabytes ends in one
+    sentence, not a ``MemoryError``.
+
+    >>> import tempfile, pathlib
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     table = pathlib.Path(tmp) / "q.json"
+    ...     _ = table.write_text("[" + "0," * 50_000 + "0]")
+    ...     check_file_memory(table, "Q table", memory=10**6)
+    Traceback (most recent call last):
+    ...
+    fnmcts.limits.TooLarge: reading the Q table .../q.json (100,003 bytes) would hold about 3,000,090 bytes while it is read, beyond the memory budget of 1,000,000 bytes; memory= (bytes) sets another budget
+    """
+    try:
+        size = os.stat(path).st_size
+    except OSError:
+        return 0  # a file that cannot be read: the reader says why
+    held = size * per_byte
+    budget = memory_budget() if memory is None else memory
+    if held > budget:
+        raise TooLarge(f"reading the {what} {path} ({size:,} bytes) would hold about {held:,} bytes while it is read, "
+                       f"beyond the memory budget of {budget:,} bytes; memory= (bytes) sets another budget")
+    return held
 
 
 def memory_refusal(game, held: int, estimate: SolveEstimate) -> TooLarge:

@@ -292,7 +292,30 @@ def _load(name: str, given: dict, spec: str):
     except pyspiel.SpielError as error:
         message = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
         raise ValueError(f"OpenSpiel cannot make {spec!r}: {message}") from None
+    _check_start(native, spec)
     return native, str(native)
+
+
+def _check_start(native, spec: str) -> None:
+    """A ``ValueError`` when parameters OpenSpiel took cannot start a game: its start fails, or offers no move.
+
+    (``clobber(rows=0)`` loads, then fails as it starts; ``catch(columns=0)``
+    starts with nothing to draw.) OpenSpiel's own printing is kept off the terminal.
+
+    >>> _check_start(_pyspiel().load_game("clobber", {"rows": 0}), "clobber(rows=0)")
+    Traceback (most recent call last):
+    ...
+    ValueError: OpenSpiel cannot start 'clobber(rows=0)': .../clobber.cc:... rows_ >= 1
+    """
+    try:
+        state = _quietly(native.new_initial_state)
+        stuck = not state.is_terminal() and not (
+            _quietly(state.chance_outcomes) if state.is_chance_node() else _quietly(state.legal_actions))
+    except Exception as error:  # SpielError, or a C++ error pybind11 raises as another type
+        message = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        raise ValueError(f"OpenSpiel cannot start {spec!r}: {message}") from None
+    if stuck:
+        raise ValueError(f"OpenSpiel's {spec!r} starts with no move and no chance outcome: its parameters make no game")
 
 
 # -- positions -------------------------------------------------------------------------------

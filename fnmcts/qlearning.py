@@ -58,11 +58,16 @@ from pyrsistent import PMap, field, pmap
 from .values import FixedRecord
 
 from .exact import best_moves, solve
-from .limits import WORK_LIMIT, check_work, size_hint
+from .limits import MAX_PLIES, WORK_LIMIT, check_work, past_budget, size_hint
 from .parallel import interrupted, run_chunks
-from .matches import random_agent
+from .matches import playout, random_agent
 from .protocol import (
     CHANCE,
+    blame_game,
+    called,
+    checked_play,
+    checked_step,
+    guarded,
     _from_json,
     _to_json,
     game_from_json,
@@ -342,8 +347,12 @@ def _terminal_reward(rewards, payoff):
 
 
 def _past_chance(game, state, rng):
+    plies = 0
     while game.to_move(state) is CHANCE:
-        state = game.play(state, sample_outcome(game, state, rng))
+        state = checked_play(game, state, sample_outcome(game, state, rng))
+        plies += 1
+        if plies > MAX_PLIES:  # the dice alone, again and again: past the budget, the game's own bound or a verdict
+            past_budget(game, state, plies, MAX_PLIES, MAX_PLIES)
     return state
 
 
@@ -391,6 +400,7 @@ def train_game(ai: QAI, rng: random.Random, rewards=REWARDS) -> QAI:
         state = new_state
 
 
+@guarded
 def train(
     n: int,
     seed: int | None = None,
@@ -403,6 +413,7 @@ def train(
     rng: random.Random | None = None,
     progress: Callable[[int], None] | None = None,
     limit: int | None = WORK_LIMIT,
+    max_plies: int | None = MAX_PLIES,
 ) -> QAI:
     """The AI after ``n`` games of self-play from ``seed`` (the source's ``train(n)``).
 
@@ -415,7 +426,9 @@ def train(
     after the games finished (the game in progress undone), and how many; it
     equals ``train(games, ...)`` with the same seed. Games times their length
     times the moves at a state (the game's ``size_hint``) beyond ``limit`` is
-    refused up front (``TooLarge``; ``limit=None`` goes on).
+    refused up front (``TooLarge``; ``limit=None`` goes on); a game longer
+    than ``max_plies`` moves is a ``NoEnd`` (``fnmcts.limits``), a failure of
+    the game's own code a ``GameError``, each state checked when first met.
 
     >>> from functools import reduce
     >>> from fnmcts.games import Nim
@@ -437,6 +450,8 @@ def train(
         raise ValueError(f"the ai plays {ai.game!r}, not {game!r}")
     _, length, branching = size_hint(ai.game, ai.game.start())
     check_work(n, length, branching, limit=limit)
+    if n:  # one random game first (its own generator): a game that never ends says so before training grows a table
+        playout(ai.game, ai.game.start(), random.Random(0), max_plies=max_plies)
     rng = make_rng(seed, rng)
     game = ai.game
     alpha, explore = ai.alpha, ai.epsilon
@@ -445,16 +460,16 @@ def train(
     q = dict(ai.q)
     nodes: dict = {}
 
+    players, (low, high) = getattr(game, "num_players", 1), payoff_range(game)
+
     def node(state):
-        # (player, (key, move) pairs, moves, children by move index, payoff)
+        # (player, (key, move) pairs, moves, children by move index, payoff): checked when first met
         found = nodes.get(state)
         if found is None:
-            player = game.to_move(state)
-            moves = () if player is None or player is CHANCE else game.possible_moves(state)
-            if player is not None and player is not CHANCE and not moves:
-                raise ValueError(f"no possible action at {state!r}")
-            key = to_key(state) if moves else None
-            payoff = game.payoff(state) if player is None else None
+            player, step = checked_step(game, state, players, low, high)
+            moves = step if player is not None and player is not CHANCE else ()
+            key = called("q_key", to_key, state) if moves else None
+            payoff = step if player is None else None
             found = nodes[state] = (player, tuple((key, m) for m in moves), moves, [None] * len(moves), payoff)
         return found
 
@@ -463,7 +478,7 @@ def train(
 
     undo: list = []  # (pair, value before) of the game in progress, to undo it when interrupted
     try:
-        _train_games(n, game, rng, node, q, undo, alpha, explore, step, reward_of, progress)
+        _train_games(n, game, rng, node, q, undo, alpha, explore, step, reward_of, progress, max_plies)
     except KeyboardInterrupt as error:
         for pair, old in reversed(undo[1:]):  # the first entry counts the games finished
             if old is None:
@@ -479,16 +494,31 @@ def _games_done(undo) -> int:
     return undo[0][1] if undo else 0
 
 
-def _train_games(n, game, rng, node, q, undo, alpha, explore, step, reward_of, progress) -> None:
-    """Play ``n`` games of self-play, updating ``q`` in place; ``undo`` logs the game in progress."""
+def _train_games(n, game, rng, node, q, undo, alpha, explore, step, reward_of, progress, max_plies=MAX_PLIES) -> None:
+    """Play ``n`` games of self-play, updating ``q`` in place; ``undo`` logs the game in progress.
+
+    A game longer than ``max_plies`` moves is a ``NoEnd``; a failure of the
+    game's own code a ``GameError`` (``node`` checks each state when first met).
+    """
+    try:
+        _train_loop(n, game, rng, node, q, undo, alpha, explore, step, reward_of, progress, max_plies)
+    except Exception as error:
+        blame_game(game, error)
+
+
+def _train_loop(n, game, rng, node, q, undo, alpha, explore, step, reward_of, progress, max_plies) -> None:
     q_get = q.get
     random_ = rng.random
     done = 0
     for _ in range(n):
         undo[:] = [(_DONE, done)]
-        state = _past_chance(game, game.start(), rng)
+        start = state = _past_chance(game, game.start(), rng)
         last: dict = {}
+        plies, budget = 0, max_plies
         while node(state)[0] is not None:
+            plies += 1
+            if budget is not None and plies > budget:
+                budget = past_budget(game, start, plies, budget, max_plies)
             player, pairs, moves, children, _ = node(state)
             # choose_action(ai, state, rng): the same draws, the same choice
             if random_() < explore:
@@ -503,7 +533,7 @@ def _train_games(n, game, rng, node, q, undo, alpha, explore, step, reward_of, p
             last[player] = pair
             new_state = children[i]
             if new_state is None:
-                new_state = children[i] = game.play(state, moves[i])
+                new_state = children[i] = checked_play(game, state, moves[i])
             following, next_pairs, _, _, payoff = node(new_state)
             if following is CHANCE:
                 new_state = _past_chance(game, new_state, rng)

@@ -100,12 +100,14 @@ def test_openspiel_refusals_and_bad_parameters_are_one_line_errors(openspiel, ca
         (["play", "--game", "openspiel:goofspiel"], "simultaneous moves"),
         (["solve", "--game", "openspiel:nim(heaps=3)"], "has no parameter 'heaps'"),
         (["move", "--game", "openspiel:tic_tac_toe", "--state", "4,4"], "action 4 at step 2 is not legal"),
-        (["move", "--game", "openspiel:pig", "--state", "0"], "chance is to move"),
         (["play", "--game", "openspiel:pig(players=3)"], "play plays games of one or two players"),
     ]:
         assert main(argv) == 2, argv
         err = capsys.readouterr().err
         assert message in err and err.count("\n") == 1, err
+    # where chance moves (a roll), move draws it with the seed and the agent plays after it
+    assert main(["move", "--game", "openspiel:pig", "--state", "0", "--ai", "random", "--seed", "3"]) == 0
+    assert capsys.readouterr().out.startswith("chance: Roll ")
 
 
 def test_move_solve_and_tournament_on_openspiel_games(openspiel, capsys):
@@ -134,14 +136,20 @@ def test_play_an_openspiel_game_with_chance_through_stdin(openspiel, monkeypatch
 # -- fast and clear: the time said up front, a progress bar on a terminal ------------------------
 
 
-def test_check_says_up_front_when_it_would_take_minutes_and_what_makes_it_quick(monkeypatch, capsys):
+def test_check_refuses_up_front_what_would_take_minutes_and_says_what_makes_it_quick(monkeypatch, capsys):
     import fnmcts.testing
     from fnmcts.testing import CheckEstimate
 
     slow = CheckEstimate(1500.0, (("moves_stable_and_legal", 10.0), ("solver_recursion", 1490.0)), 40.0,
                          {"exact_limit": 1000, "max_examples": 20}, 15.0)
     monkeypatch.setattr(fnmcts.testing, "estimate_check", lambda *a, **k: slow)
-    assert main(["check", "--game", "nim", "--examples", "5"]) == 0
+    assert main(["check", "--game", "nim", "--examples", "5"]) == 2  # refused up front: nothing checked
+    captured = capsys.readouterr()
+    assert captured.err == ("fnmcts: error: checking Nim(heap=21, max_take=3, misere=True) with these options would "
+                            "take about 25 minutes (solver_recursion 25 minutes); --exact-limit 1000 --examples 20 "
+                            "make it about 15 s; --force goes on regardless\n")
+    assert captured.out == ""
+    assert main(["check", "--game", "nim", "--examples", "5", "--force"]) == 0  # --force: said, then checked
     captured = capsys.readouterr()
     assert captured.err == ("fnmcts: checking Nim(heap=21, max_take=3, misere=True) with these options would take "
                             "about 25 minutes (solver_recursion 25 minutes); --exact-limit 1000 --examples 20 make it "

@@ -11,6 +11,7 @@ Q table's game, and the state must fit that game.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -96,17 +97,26 @@ def _game_options(parser, kind: str, with_state: bool = False) -> None:
 
 
 
-def _load_q(q_table, kind: str = "piles", game=None):
-    """The QAI saved at ``q_table`` (of a built-in game, or of ``game``), or a ``CliError`` naming the problem."""
+def _load_q(q_table, kind: str = "piles", game=None, force: bool = False):
+    """The QAI saved at ``q_table`` (of a built-in game, or of ``game``), or a ``CliError`` naming the problem.
+
+    A file too large to read in the memory budget is refused before it is read
+    (``--force`` reads it regardless).
+    """
     if q_table is None:
         raise CliError(f"--ai q needs --q-table FILE ({_train_hint(kind)})")
     path = Path(q_table)
     if not path.is_file():
         raise CliError(f"no Q table at {q_table}")
+    memory = sys.maxsize if force else None
     try:
         from ..tutorial import load_ai
 
-        return load_ai(path) if game is None else load_ai(path, {**GAMES, game_name(game): type(game)})
+        if game is None:
+            return load_ai(path, memory=memory)
+        return load_ai(path, {**GAMES, game_name(game): type(game)}, memory=memory)
+    except TooLarge as error:
+        raise CliError(str(error).replace("memory= (bytes) sets another budget", "--force reads it regardless")) from None
     except (ValueError, TypeError, KeyError, OSError, UnicodeDecodeError) as error:
         raise CliError(f"bad Q table: {error}") from None
 
@@ -130,7 +140,7 @@ def _nim_game(args, names=(), state_text=None):
     defaults = {name: default for name, _, default in game_fields(GAMES[kind])}
     given = {k: getattr(args, k) for k in defaults if getattr(args, k, None) is not None}
     fields = dict(defaults)
-    q_ai = _load_q(args.q_table, kind) if "q" in names else None
+    q_ai = _load_q(args.q_table, kind, force=getattr(args, "force", False)) if "q" in names else None
     trained = getattr(q_ai, "game", None)
     if trained is not None:
         if getattr(trained, "name", None) != kind:
@@ -206,7 +216,7 @@ def state_argument(game, text, flag: str = "--state"):
 def _spec_game(args, names, state_text):
     """``(game, state, q_ai)`` for ``--game SPEC``: the game it names, the parsed state and the Q table."""
     game = resolve_game(args.game_spec)
-    q_ai = _load_q(args.q_table, game_name(game), game) if "q" in names else None
+    q_ai = _load_q(args.q_table, game_name(game), game, getattr(args, "force", False)) if "q" in names else None
     trained = getattr(q_ai, "game", None)
     if trained is not None and trained != game:
         raise CliError(f"the Q table {args.q_table} was trained on {trained!r}, not {game!r}")

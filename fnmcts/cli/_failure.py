@@ -194,7 +194,7 @@ def failure(error: BaseException, args=None) -> tuple:
     if isinstance(error, CliError):
         return str(error), EXIT_USAGE
     game_error = _game_error(error)
-    if game_error is not None:
+    if game_error is not None:  # the game failed, not the command line: exit 1, and where to look
         return game_error + check_hint(args), EXIT_FAILURE
     if isinstance(error, MemoryError):
         return ("ran out of memory: the game or the work asked for is too large for this machine "
@@ -216,11 +216,22 @@ def failure(error: BaseException, args=None) -> tuple:
 
 
 def _game_error(error: BaseException) -> str | None:
-    """The text of a game's documented failure (``fnmcts.protocol.GameError``), or None."""
-    protocol = sys.modules.get("fnmcts.protocol")
-    kind = getattr(protocol, "GameError", None)
-    if kind is not None and isinstance(error, kind):
+    """The text of a game's documented failure, or None: a ``GameError`` (a hook raised or returned what the
+    protocol does not allow) or a ``NoEnd`` (play that does not end within its budget of plies).
+
+    >>> from fnmcts.limits import NoEnd
+    >>> _game_error(NoEnd("no end within 3 plies: from 0, ...; max_plies= sets another budget"))
+    'no end within 3 plies: from 0, ...'
+    >>> _game_error(ValueError("x")) is None
+    True
+    """
+    from ..limits import PLIES_GO_ON, NoEnd
+    from ..protocol import GameError
+
+    if isinstance(error, GameError):
         return str(error)
+    if isinstance(error, NoEnd):  # the library's max_plies= is no flag of the command line
+        return str(error).replace(PLIES_GO_ON, "")
     return None
 
 

@@ -31,6 +31,7 @@ from ._output import Obedient
 from ._games import GAME_FORMS, resolve_game
 from ._payoffs import scale_fields
 from ._hints import add_hints
+from ..limits import GO_ON, TooLarge
 
 __all__ = ["register", "run_check", "slow_note", "SLOW"]
 
@@ -38,19 +39,23 @@ _ANY = "any"  # the GAME sub-command that --game SPEC implies
 
 
 SLOW = 60.0
-"""Seconds beyond which ``fnmcts check`` says beforehand how long it would take, and what makes it quick."""
+"""Seconds beyond which ``fnmcts check`` is refused up front, saying how long it would take and what makes it
+quick (``--force`` checks regardless, saying so)."""
 
 
 def run_check(game, *, examples: int = 100, max_steps=None, exact_limit: int = 200_000, exact: bool = True,
-              agents=None, seed: int = 0, progress=None, warn=None, stop=None) -> dict:
+              agents=None, seed: int = 0, progress=None, warn=None, stop=None,
+              refuse: float | None = None) -> dict:
     """``check_game`` on ``game`` as a report: ``passed``, the ``laws`` checked, or the ``failure`` text.
 
     ``max_steps`` defaults to the game's own bound on its length (``size_hint``) when it
     has one, else 1,000; ``agents`` names built-in agents (default: all that play it).
     ``progress`` and ``stop`` are ``check_game``'s; with ``warn``, the time is estimated first
     (``estimate_seconds`` in the report) and, beyond ``SLOW`` seconds, ``warn``
-    gets a sentence saying how long and which options make it quick. Ctrl-C
-    ends it with ``fnmcts.parallel.Interrupted``, its ``partial`` the laws that held so far.
+    gets a sentence saying how long and which options make it quick; beyond
+    ``refuse`` seconds the check is refused instead, up front (``TooLarge``,
+    the same sentence; ``None``: never). Ctrl-C ends it with
+    ``fnmcts.parallel.Interrupted``, its ``partial`` the laws that held so far.
 
     >>> from fnmcts.games import Nim
     >>> report = run_check(Nim(heap=5), examples=10)
@@ -81,6 +86,10 @@ def run_check(game, *, examples: int = 100, max_steps=None, exact_limit: int = 2
             estimate = None
         if estimate is not None:
             report["estimate_seconds"] = round(estimate.seconds, 1)
+            if refuse is not None:
+                _refuse_memory(game, estimate, exact_limit)
+            if refuse is not None and estimate.seconds > refuse:
+                raise TooLarge(slow_note(game, estimate) + GO_ON)
             if estimate.seconds > SLOW:
                 warn(slow_note(game, estimate))
     try:
@@ -89,6 +98,29 @@ def run_check(game, *, examples: int = 100, max_steps=None, exact_limit: int = 2
     except AssertionError as failure:
         return report | {"passed": False, "laws": [], "failure": str(failure)} | _counterexample(game, str(failure))
     return report | {"passed": True, "laws": list(laws), "failure": None}
+
+
+def _refuse_memory(game, estimate, exact_limit: int, budget: int | None = None) -> None:
+    """Refuse (``TooLarge``) a check whose exact laws would hold more than the memory budget, naming what fits.
+
+    They count and solve up to ``exact_limit`` states, at the bytes a state
+    costs (``CheckEstimate.state_bytes``, measured on the game's own states).
+
+    >>> from fnmcts.testing import CheckEstimate
+    >>> _refuse_memory("Big()", CheckEstimate(10.0, (), 5.0, {}, 10.0, 40_000), 200_000, budget=2 * 10**9)
+    Traceback (most recent call last):
+    ...
+    fnmcts.limits.TooLarge: checking Big() would hold up to 200,000 states for its exact laws at about 40,000 bytes each (8.0 GB), beyond the memory budget of 2.0 GB: --exact-limit 50,000 fits, or --no-exact; limit=None goes on regardless
+    """
+    from ..limits import memory_budget
+
+    budget = memory_budget() if budget is None else budget
+    held = exact_limit * estimate.state_bytes
+    if held > budget:
+        fits = budget // estimate.state_bytes
+        raise TooLarge(f"checking {game} would hold up to {exact_limit:,} states for its exact laws at about "
+                       f"{estimate.state_bytes:,} bytes each ({held / 1e9:.1f} GB), beyond the memory budget of "
+                       f"{budget / 1e9:.1f} GB: --exact-limit {fits:,} fits, or --no-exact{GO_ON}")
 
 
 _FLAGS = {"max_examples": "--examples", "exact_limit": "--exact-limit", "max_steps": "--max-steps",
@@ -197,7 +229,7 @@ def _check(args) -> int:
             try:
                 report = run_check(game, examples=args.examples, max_steps=args.max_steps,
                                    exact_limit=args.exact_limit, exact=args.exact, agents=agents, seed=args.seed,
-                                   progress=progress, warn=warn, stop=stop)
+                                   progress=progress, warn=warn, stop=stop, refuse=None if args.force else SLOW)
             except KeyboardInterrupt as error:
                 stop.caught()
                 stopped = Interrupted(getattr(error, "partial", None) or (), stop.signum or signal.SIGINT)
@@ -303,6 +335,9 @@ def register(cli) -> None:
     p.add_argument("--no-exact", dest="exact", action="store_false", help="leave out the exact solver's law")
     p.add_argument("--agents", default=None, metavar="NAMES",
                    help="the agents of the agent law, comma-separated (default: every built-in agent that plays it)")
+    p.add_argument("--force", action="store_true",
+                   help=f"check even when the estimate passes {SLOW:.0f} s or the memory budget (refused up front "
+                        "otherwise; the exact laws then stop counting at the budget)")
     add_seed(p, default=0)
     add_json(p)
     p.set_defaults(handler=_check)

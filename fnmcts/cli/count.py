@@ -1,4 +1,4 @@
-"""``fnmcts count GAME [--depth D] [--divide] [--up-to-symmetry] [--json]``: states and histories ply by ply.
+"""``fnmcts count GAME [--depth D] [--divide] [--up-to-symmetry] [--limit N] [--force] [--json]``: states and histories ply by ply.
 
 GAME is any game ``--game`` takes (``fnmcts.cli._games``): a built-in game's
 name, ``openspiel:NAME(params)`` or ``module:attribute``. The counting is
@@ -7,14 +7,14 @@ name, ``openspiel:NAME(params)`` or ``module:attribute``. The counting is
 
 from __future__ import annotations
 
-from ._common import CliError, add_json, count, emit, positive_count, progress_bar
+from ._common import CliError, add_force, add_json, count, emit, positive_count, progress_bar
 from ._games import resolve_game
 from ._payoffs import scale_fields, scale_note
 
 __all__ = ["register", "DEFAULT_LIMIT"]
 
 DEFAULT_LIMIT = 2_000_000
-"""The distinct states a count may find unless told (``--limit``): about a gigabyte for small states."""
+"""The distinct states a count may find unless told (``--limit``; ``--force``: no limit), the library's ``COUNT_LIMIT``."""
 
 
 def register(cli) -> None:
@@ -39,6 +39,7 @@ def register(cli) -> None:
                    help="count states that are images of each other under the game's symmetries once")
     p.add_argument("--limit", type=positive_count, default=DEFAULT_LIMIT, metavar="N",
                    help=f"stop with an error past N distinct states (default {DEFAULT_LIMIT:,})")
+    add_force(p)
     add_json(p)
     p.set_defaults(handler=_count)
 
@@ -52,7 +53,7 @@ def _count(args) -> int:
     total = None if args.depth is None else args.depth + 1
     with progress_bar(total, "counting plies", unit="ply") as update:
         counted = count_game(game, args.depth, divide=args.divide, up_to_symmetry=args.up_to_symmetry,
-                             limit=args.limit, progress=update)
+                             limit=None if args.force else args.limit, progress=update)
     text = str(counted) + (f"\n({scale_note(game, 'player 1 first')})" if counted.outcomes else "")
     emit(args, counted.to_json() | {"spec": args.game_spec} | scale_fields(game), text)
     return 0

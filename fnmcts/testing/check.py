@@ -26,7 +26,7 @@ from hypothesis import seed as _hypothesis_seed
 from hypothesis import strategies as st
 from pyrsistent import pmap
 
-from ..limits import STATE_LIMIT, TooLarge, size_hint
+from ..limits import STATE_LIMIT, TooLarge, held_bytes, size_hint
 from ..parallel import Interrupted
 from ._walk import DEFAULT_MAX_STEPS, choices, fresh
 from .laws import (
@@ -36,6 +36,7 @@ from .laws import (
     builtin_agents,
     count_states,
     law_agents_legal,
+    law_playthrough_ends,
     law_solver_recursion,
     law_symmetry,
 )
@@ -314,6 +315,7 @@ def check_game(
     from ..exact import solve
 
     chosen = _chosen(game, laws, skip, exact, exact_limit)
+    _ends_at_all(game, chosen, max_steps, seed)
     sizes = []
 
     def is_small() -> bool:  # counted once, when a law needs it; a game that fails counting is not small
@@ -399,6 +401,24 @@ def _check_law(game, name, function, is_small, solution, exact, exact_limit, age
         progress(max_examples - sum(walked))  # fewer walks than asked: the game has no more to draw
 
 
+def _ends_at_all(game, chosen, max_steps: int, seed: int) -> None:
+    """One random playthrough from the start before the laws: a game that never ends fails ``playthrough_ends`` at once.
+
+    (Every law's walks would first meet its long lines, state by state, each
+    perhaps longer than the last.) The counterexample is the law's own, at the
+    start: the shortest walk to it.
+    """
+    if not any(function is law_playthrough_ends for _, function in chosen):
+        return
+    try:
+        start = game.start()
+        law_playthrough_ends(game, fresh(start), random.Random(seed), max_steps=max_steps)
+    except AssertionError as error:
+        raise AssertionError(_describe(game, Counterexample("playthrough_ends", (), start, _message(error)))) from None
+    except Exception:  # the game fails otherwise: the laws say how, with their shortest walk
+        return
+
+
 def _chosen(game, laws, skip, exact: bool, exact_limit: int) -> list:
     """``[(name, law function), ...]``: the laws a check runs, the options checked."""
     if isinstance(laws, str) or callable(laws):  # one law, named or given
@@ -427,12 +447,15 @@ class CheckEstimate(NamedTuple):
     ``quick`` maps options of ``check_game`` (``max_examples``, ``exact_limit``,
     ``exact``, ``max_steps``, ``agents``) to values that bring the estimate near
     ``target`` seconds (empty when it is already quick); ``quick_seconds`` is
-    the estimate with them.
+    the estimate with them. ``state_bytes``: the bytes one state held by the
+    exact laws costs (measured on a sample, ``fnmcts.limits.state_bytes``; 0
+    without them): they count and solve up to ``exact_limit`` states, so
+    ``exact_limit * state_bytes`` is the memory they may hold.
 
     >>> from fnmcts.games.nim import Nim
     >>> estimate = estimate_check(Nim(heap=10))
-    >>> estimate.seconds < 60, [name for name, _ in estimate.laws][:2]
-    (True, ['moves_stable_and_legal', 'play_pure'])
+    >>> estimate.seconds < 60, [name for name, _ in estimate.laws][:2], 0 < estimate.state_bytes < 10_000
+    (True, ['moves_stable_and_legal', 'play_pure'], True)
     """
 
     seconds: float
@@ -440,6 +463,7 @@ class CheckEstimate(NamedTuple):
     walk_states: float  # the states a walk checks, on average
     quick: dict
     quick_seconds: float
+    state_bytes: int = 0
 
 
 def _timed(clock, function, *args, **options) -> float:
@@ -484,7 +508,7 @@ def estimate_check(
     share = budget / (len(chosen) + 2)  # the pilot's time: the walks, the game's size, then each law
     rng = random.Random(0)
     started = clock()
-    walks, steps_timed, step_time = [], 0, 0.0
+    walks, steps_timed, step_time, cut = [], 0, 0.0, False
     while len(walks) < 8 and (len(walks) < 2 or clock() - started < share):
         length = rng.randint(0, max_steps)
         state, states = game.start(), [game.start()]
@@ -501,6 +525,7 @@ def estimate_check(
             steps_timed += 1
             states.append(state)
             if clock() - started > share and len(states) > 8:
+                cut = True  # a walk longer than the pilot's share: the walks of the check are long
                 break
         walks.append(states)
     per_step = step_time / max(1, steps_timed)
@@ -562,36 +587,70 @@ def estimate_check(
         if function is law_solver_recursion:
             seconds = max_examples * solver_per_walk if not small else checks * per_step * 4
         elif function is law_agents_legal:
-            # each agent once at the first decision (as check_game tries them before it starts), then at every state
+            # each agent once at the first decision (as check_game tries them before it starts), then at the states
+            # of the pilot's walks, as the law meets them (an end or the dice ask no agent; a late decision is quick)
             candidates = builtin_agents().discard("exact").discard("perfect").discard("montecarlo-perfect")
             first, per_state = _first_decision(game), 0.0
+            # an agent that plays games out to choose (montecarlo, mcts: at most 16 small-budget games a move) is
+            # charged that many random games, untimed, when they would not fit in the pilot's share: the estimate
+            # stays quick (a flat Monte Carlo agent on Go plays over a thousand games a move)
+            most = _most_playouts(game, first, clock)
             for agent_name, agent in (candidates if agents is None else pmap(agents)).items():
+                if agent_name != "random" and most > share:
+                    one_time += most
+                    per_state += most
+                    continue
                 try:
-                    spent = _timed(clock, agent, game, first, random.Random(0)) if first is not None else 0.0
+                    one_time += _timed(clock, agent, game, first, random.Random(0)) if first is not None else 0.0
                 except Exception:
                     continue  # an agent that does not play the game is left out
+                spent = law_cost(function, {"agents": pmap({agent_name: agent}), "rng": random.Random(0)})
                 per_state += spent
                 if agent_name == "random":
                     random_seconds = evaluations * spent
-            one_time += per_state
             seconds = evaluations * per_state
         else:
             seconds = evaluations * law_cost(function, {"max_steps": max_steps, "rng": random.Random(0), "limit": 0})
         rows.append((name, seconds))
     # hypothesis's own work and the walks' steps, measured with a law that checks nothing: 2 walks, then 8 (the
-    # difference is the cost of a walk, the rest the cost of a run)
-    try:
-        two = _timed(clock, find_counterexample, game, _law_nothing, max_examples=2, max_steps=max_steps, seed=1)
-        eight = _timed(clock, find_counterexample, game, _law_nothing, max_examples=8, max_steps=max_steps, seed=1)
-    except Exception:
-        two = eight = 0.0
-    per_walk = max(0.0, eight - two) / 6
-    per_run = max(0.0, two - 2 * per_walk)
+    # difference is the cost of a walk, the rest the cost of a run); when ten walks as the pilot's would pass what is
+    # left of the budget, the pilot's own walks say it (a walk of slow, long steps: the estimate stays quick)
+    guess = (max_steps / 2 if cut else walk_states) * per_step
+    if cut or 10 * guess > max(0.0, budget - (clock() - started)):
+        per_walk, per_run = 2 * guess, 0.0
+    else:
+        try:
+            two = _timed(clock, find_counterexample, game, _law_nothing, max_examples=2, max_steps=max_steps, seed=1)
+            eight = _timed(clock, find_counterexample, game, _law_nothing, max_examples=8, max_steps=max_steps,
+                           seed=1)
+        except Exception:
+            two = eight = 0.0
+        per_walk = max(0.0, eight - two) / 6
+        per_run = max(0.0, two - 2 * per_walk)
     rows = [(name, seconds + per_run + max_examples * per_walk) for name, seconds in rows]
     total = one_time + sum(seconds for _, seconds in rows)
     quick, quick_total = _quick(rows, total, one_time, max_examples, exact, exact_limit, max_steps, walk_states,
                                 solver_per_walk, target, random_seconds)
-    return CheckEstimate(total, tuple(rows), walk_states, quick, quick_total)
+    try:  # what one state held by the exact laws costs: a state (at its deepest) and its place in a set or solution
+        held = held_bytes(game, sample=16) if exact else 0
+    except Exception:  # a game that fails on the way: its laws say so
+        held = 0
+    return CheckEstimate(total, tuple(rows), walk_states, quick, quick_total, held)
+
+
+def _most_playouts(game, state, clock) -> float:
+    """Seconds of the most random games a small-budget agent plays at ``state``: 16 a move (``SMALL_BUDGETS``), one timed."""
+    if state is None:
+        return 0.0
+    from ..matches import playout
+
+    try:
+        moves = len(game.possible_moves(state))
+        started = clock()
+        playout(game, state, random.Random(0))
+        return 16 * moves * (clock() - started)
+    except Exception:  # a game that fails or does not end: its laws say so
+        return 0.0
 
 
 def _law_nothing(game, state) -> bool:

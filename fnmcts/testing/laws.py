@@ -24,8 +24,8 @@ from types import MappingProxyType
 
 from pyrsistent import pmap
 
-from ..protocol import CHANCE, may_repeat, payoff_range, symmetries
-from ..limits import TooLarge
+from ..protocol import CHANCE, describe_move, may_repeat, payoff_range, render, symmetries, transcript_line
+from ..limits import MemoryWatch, TooLarge, memory_budget
 from ._walk import DEFAULT_MAX_STEPS, GameRaised, choices, fresh, game_call, short
 
 __all__ = [
@@ -36,6 +36,7 @@ __all__ = [
     "law_chance_probabilities",
     "law_payoff_in_range",
     "law_json_round_trip",
+    "law_text_hooks",
     "law_playthrough_ends",
     "law_symmetry",
     "law_solver_recursion",
@@ -261,6 +262,43 @@ def law_json_round_trip(game, state) -> bool:
     return True
 
 
+def law_text_hooks(game, state) -> bool:
+    """Every hook that speaks to a person answers text at ``state``, as the command line and transcripts call it.
+
+    ``render``; the ``describe_move`` of each move and its ``transcript_line``,
+    each given the state the move is played at (``fnmcts.protocol``'s); and,
+    where the game has them, ``position_text``, ``player_name`` and, at the end
+    of a game of one player, ``end_text``. Each returns text that is not blank.
+
+    >>> from fnmcts.games import Pig
+    >>> law_text_hooks(Pig(), Pig().start())
+    True
+    """
+    _text("render", _call("render", render, game, state), state)
+    own = {name: getattr(game, name, None) for name in ("position_text", "player_name", "end_text")}
+    if own["position_text"] is not None:
+        _text("position_text", _call("position_text", own["position_text"], state), state)
+    who = _call("to_move", game.to_move, state)
+    if who is None:
+        if own["end_text"] is not None and getattr(game, "num_players", 1) == 1:
+            _text("end_text", _call("end_text", own["end_text"], state), state)
+        return True
+    if who is not CHANCE and own["player_name"] is not None:
+        _text("player_name", _call("player_name", own["player_name"], who), state)
+    for step in choices(game, state):
+        after = _call(f"play with {step!r}", game.play, state, step)
+        _text("describe_move", _call(f"describe_move of {step!r}", describe_move, game, state, step), state, step)
+        _text("transcript_line", _call(f"transcript_line of {step!r}", transcript_line, game, who, step, after, state),
+              state, step)
+    return True
+
+
+def _text(hook: str, said, state, move=None) -> None:
+    """Fail the text law unless ``said``, what ``hook`` answered, is text that is not blank."""
+    at = f" for {move!r}" if move is not None else ""
+    _require(isinstance(said, str) and said.strip() != "", f"{hook} at {state!r}{at} returned {said!r}, not text")
+
+
 def short(moves, limit: int = 12) -> str:
     moves = tuple(moves)
     if len(moves) <= limit:
@@ -303,17 +341,23 @@ def law_playthrough_ends(game, state, rng: random.Random = None, max_steps: int 
     raise AssertionError(f"the playthrough {short(moves)} has not ended after {max_steps} steps{ended}")
 
 
-def count_states(game, state=None, limit: int | None = None) -> int:
+def count_states(game, state=None, limit: int | None = None, memory: int | None = None) -> int:
     """How many states are reachable from ``state`` (default: the start), itself included.
 
     With ``limit``, counting stops as soon as more than ``limit`` states are found
-    (the result is then ``limit + 1``).
+    (the result is then ``limit + 1``). The states counted are held: once they
+    take more than ``memory`` bytes (default ``fnmcts.limits.memory_budget()``,
+    asked every 4,096 states) the count stops too, at ``limit + 1`` (a game too
+    large to hold is too large for the limit), or with ``TooLarge`` when there
+    is no limit: never a ``MemoryError``.
 
     >>> from fnmcts.games.nim import Nim
     >>> count_states(Nim(heap=21, max_take=3)), count_states(Nim(heap=21), limit=5)
     (42, 6)
     """
     state = game.start() if state is None else state
+    budget = memory_budget() if memory is None else memory
+    watch = MemoryWatch(budget)
     seen, stack = {state}, [state]
     while stack:
         current = stack.pop()
@@ -323,6 +367,11 @@ def count_states(game, state=None, limit: int | None = None) -> int:
                 seen.add(child)
                 if limit is not None and len(seen) > limit:
                     return limit + 1
+                if not len(seen) & 4095 and watch.exceeded():
+                    if limit is not None:
+                        return limit + 1
+                    raise TooLarge(f"counting the states of {game!r} took more than its memory budget of "
+                                   f"{budget:,} bytes at {len(seen):,} states; memory= (bytes) sets another budget")
                 stack.append(child)
     return len(seen)
 
@@ -566,6 +615,7 @@ LAWS = MappingProxyType(
         "chance_probabilities": law_chance_probabilities,
         "payoff_in_range": law_payoff_in_range,
         "json_round_trip": law_json_round_trip,
+        "text_hooks": law_text_hooks,
         "playthrough_ends": law_playthrough_ends,
         "symmetry": law_symmetry,
         "solver_recursion": law_solver_recursion,
