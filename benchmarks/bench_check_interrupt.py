@@ -43,7 +43,7 @@ def _terminal_job():
 def one_try(game: str, examples: int, delay: float) -> dict:
     """Run ``fnmcts check GAME``, send SIGINT after ``delay`` seconds; what happened."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "fnmcts", "check", game, "--examples", str(examples)], cwd=ROOT,
+        [sys.executable, "-m", "fnmcts", "check", game, "--examples", str(examples), "--force"], cwd=ROOT,
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
         preexec_fn=_terminal_job, env=os.environ | {"PYTHONPATH": str(ROOT)},
     )
