@@ -63,7 +63,7 @@ def _json(capsys, *argv):
     return json.loads(out)
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(margin_games(chance=False), st.integers(0, 2**31))
 def test_search_shows_each_moves_mean_payoff_on_the_games_scale_and_the_score_beside_it(capsys, game, seed):
     report = _json(capsys, "search", spec(game), "--dives", "60", "--seed", str(seed), "--top", "9")
@@ -79,7 +79,7 @@ def test_search_shows_each_moves_mean_payoff_on_the_games_scale_and_the_score_be
     assert f"payoffs: the mover's (player {game.to_move(0) + 1}), the game's own, in [{low}, {high}]" in out
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(margin_games())
 def test_count_shows_the_payoff_of_every_outcome(capsys, game):
     report = _json(capsys, "count", spec(game))
@@ -91,7 +91,7 @@ def test_count_shows_the_payoff_of_every_outcome(capsys, game):
     assert f"payoffs: player 1 first, the game's own, in [{-game.stretch}, {game.stretch}]" in out
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(margin_games())
 def test_solve_prints_each_players_exact_value_on_the_games_scale(capsys, game):
     values = solve(game)[0]
