@@ -44,6 +44,7 @@ Fraction(875, 4251528)
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from fractions import Fraction
 from math import isfinite, lcm
@@ -53,7 +54,8 @@ from pyrsistent import PMap, pmap
 
 from .limits import MAX_PLIES, STATE_LIMIT, MemoryWatch, TooLarge, check_solve, cycle_found, memory_refusal, no_end
 from .limits import ply_budget
-from .protocol import CHANCE, called, check_state, checked_play, guarded, may_repeat, payoff_range
+from .matches import playout
+from .protocol import CHANCE, called, check_state, checked_play, checked_start, guarded, may_repeat, payoff_range
 from .protocol import valid_moves, valid_outcomes, valid_payoff, valid_player
 
 __all__ = [
@@ -114,7 +116,7 @@ def check_game(game):
 def _roots(game, states) -> tuple:
     """The states to evaluate from (default: the start), each checked to be one of ``game``'s."""
     check_game(game)
-    return tuple(check_state(game, s) for s in states) if states else (check_state(game, game.start()),)
+    return tuple(check_state(game, s) for s in states) if states else (checked_start(game),)
 
 
 def _end_value(raw, ends: dict) -> tuple:
@@ -947,6 +949,9 @@ def _solved(game, roots, chooser, limit, tolerance, max_sweeps, memory, max_plie
     try:
         if may_repeat(game):
             return _walk_repeating(game, roots, chooser, tolerance, max_sweeps, limit, memory)
+        if max_plies is not None:  # one random game from each root first: a game that never ends says so at once
+            for root in roots:
+                playout(game, root, random.Random(0), max_plies=max_plies)
         return _exact_solution(_walk(game, roots, chooser, limit, memory, max_plies))
     except MemoryError:
         raise TooLarge(

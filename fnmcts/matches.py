@@ -437,7 +437,7 @@ def play_game(
     agents = (agent1, agent2)
     if game.num_players > 2:
         raise ValueError(f"play_game takes two agents; this game has {game.num_players} players")
-    start = check_state(game, game.start() if state is None else state)
+    start = game.start() if state is None else check_state(game, state)  # the game's own start: its hooks say
     # the game draws from Random(seed), so the record's seed replays it even when an rng was given
     moves, end, payoff, winner, lines = _play(agents, game, start, random.Random(base), verbose, None, payoff_check(game),
                                               max_plies)

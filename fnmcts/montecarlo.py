@@ -511,7 +511,7 @@ def simulate(
     check_game(game)
     check_count(n, "the number of games")
     base = resolve_seed(seed, rng)
-    start = check_state(game, game.start() if state is None else state)
+    start = game.start() if state is None else check_state(game, state)  # the game's own start: its hooks say
     check_work(n, size_hint(game, start)[1] or 1, limit=limit)
     game_range = payoff_range(game)
     if batch and (agent is not None or not hasattr(game, "random_batch")):

@@ -278,6 +278,7 @@ __all__ = [
     "valid_child",
     "called",
     "checked_step",
+    "checked_start",
     "checked_play",
     "blamed_hook",
     "explain_failure",
@@ -633,6 +634,25 @@ def checked_step(game, state, players: int, low, high) -> tuple:
     if player is CHANCE:
         return player, valid_outcomes(game, state, called("chance_outcomes", game.chance_outcomes, state))
     return player, valid_moves(game, state, called("possible_moves", game.possible_moves, state), player)
+
+
+def checked_start(game):
+    """``game.start()``, checked: a ``GameError`` when it raises or returns no state (None, or not hashable).
+
+    >>> from fnmcts.games import Nim
+    >>> checked_start(Nim(heap=3))["heap"]
+    3
+    """
+    try:
+        state = game.start()
+    except Exception as error:
+        if isinstance(error, MemoryError):
+            raise
+        raise GameError("start", _raised(error)) from error
+    problem = _hash_problem(state)
+    if problem is not None:
+        raise GameError("start", problem + ": a state is an immutable value (a tuple, a frozenset, a pmap...)")
+    return state
 
 
 def checked_play(game, state, move):

@@ -6,8 +6,10 @@ SPEC is one of
 * ``openspiel:NAME`` or ``openspiel:NAME(key=value,...)``: an OpenSpiel game with
   its parameters, as OpenSpiel writes them (``openspiel:nim(pile_sizes=1;2;3)``);
 * ``module:attribute``: a game value, or a class or function that makes one
-  without arguments, imported from an installed module or a file in the
-  current directory (``mygames:TakeAway``).
+  without arguments (``mygames:TakeAway``), imported as Python imports
+  ``module`` with ``MODULE_PATH`` before it: first the current folder (the
+  file ``mygames.py``, or a package ``mygames/``), then the folders of
+  ``PYTHONPATH``, then the installed packages.
 
 A built-in game or a user's class takes parameters as keyword arguments of
 literals: ``nim(heap=5, max_take=2)``, ``mygames:Connect(rows=4)``.
@@ -23,6 +25,9 @@ from ._common import CliError
 from ._fields import split_call
 
 __all__ = ["GAME_FORMS", "resolve_game"]
+
+MODULE_PATH = "the current folder, then PYTHONPATH, then the installed packages"
+"""Where ``module:attribute`` finds ``module``, in order (said in the error when it is found nowhere)."""
 
 GAME_FORMS = "a built-in game (" + ", ".join(sorted(GAMES)) + "), openspiel:NAME(params) or module:attribute"
 """What ``--game`` takes, for help texts and errors."""
@@ -100,7 +105,8 @@ def _user_game(module_name: str, attribute: str, params=None, spec=None):
     try:
         module = importlib.import_module(module_name)
     except ImportError as error:
-        raise CliError(f"cannot import {module_name!r} for the game {module_name}:{attribute}: {error}") from None
+        raise CliError(f"cannot import {module_name!r} for the game {module_name}:{attribute}: {error} (fnmcts looks "
+                       f"in {MODULE_PATH})") from None
     except Exception as error:  # the user's module fails as it loads: say so in one line
         raise CliError(f"importing {module_name!r} failed: {type(error).__name__}: {error}") from None
     finally:

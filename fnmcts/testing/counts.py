@@ -53,7 +53,8 @@ import random
 from functools import partial
 
 from ..limits import GO_ON, MAX_PLIES, MemoryWatch, NoEnd, TooLarge, memory_budget, no_end, ply_budget, size_hint
-from ..protocol import CHANCE, GameError, called, checked_play, checked_step, describe_move, may_repeat, payoff_range
+from ..protocol import CHANCE, GameError, called, checked_play, checked_start, checked_step, describe_move, may_repeat
+from ..protocol import payoff_range
 from ..matches import playout
 from ..protocol import symmetries
 
@@ -265,7 +266,7 @@ def count(
     if depth is None and may_repeat(game):
         raise ValueError(f"{game!r} may come back to a state seen before (may_repeat): give a depth to count to")
     identify = _identity(game, key, up_to_symmetry)
-    start = _start(game) if state is None else state
+    start = checked_start(game) if state is None else state
     players = getattr(game, "num_players", 1)
     low, high = payoff_range(game)
     if depth is None and limit is not None:
@@ -371,14 +372,6 @@ def _check_size(game, start, limit: int) -> None:
     if states is not None and states > limit:
         raise TooLarge(f"counting {game!r} to the end would find up to {states:,} states (its size_hint), beyond the "
                        f"limit of {limit:,}: give a depth{GO_ON}")
-
-
-def _start(game):
-    """The game's start, or a ``GameError`` when its ``start`` hook raises."""
-    try:
-        return game.start()
-    except Exception as error:
-        raise GameError("start", f"raised {type(error).__name__}: {error}") from error
 
 
 def _round(game, start, ply: int, states: int) -> NoEnd:
