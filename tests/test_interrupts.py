@@ -249,37 +249,52 @@ def test_ctrl_c_during_a_check_reports_the_walks_and_the_laws_that_held(tmp_path
     assert "Traceback" not in err and "Exception ignored" not in err
 
 
-def test_an_interruption_lost_in_a_garbage_collector_callback_is_raised_again():
-    """Python reports an exception raised in a gc callback as "ignored" and goes on: Obedient raises it again."""
+@pytest.mark.parametrize("where", ["gc callback", "__del__"])
+def test_an_interruption_lost_where_python_cannot_raise_it_is_raised_again(where):
+    """Python reports an exception raised in a gc callback or a ``__del__`` as "ignored" and goes on: Obedient
+    raises it again (hypothesis's own gc callback lost Ctrl-C so)."""
     import gc
 
     from fnmcts.cli._output import Obedient
 
     sent, reported = [], []
 
-    def callback(phase, info):  # the signal's handler runs here, as it did in hypothesis's own gc callback
-        if phase == "start" and not sent:
+    def once():  # the signal's handler runs before raise_signal returns: here, where Python cannot raise
+        if not sent:
             sent.append(True)
-            signal.raise_signal(signal.SIGINT)  # the handler runs before this returns: inside the callback
+            signal.raise_signal(signal.SIGINT)
 
-    def collect_for(seconds):
+    def callback(phase, info):
+        if phase == "start":
+            once()
+
+    class Dropped:
+        def __del__(self):
+            once()
+
+    def work_for(seconds):
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
-            gc.collect()
+            if where == "gc callback":
+                gc.collect()
+            else:
+                Dropped()  # made and dropped at once: its __del__ runs
+            sum(range(1000))  # some work outside, as a check does between collections
 
     saved_hook, saved_handler = sys.unraisablehook, signal.signal(signal.SIGINT, signal.default_int_handler)
     sys.unraisablehook = reported.append  # where Python puts an exception it cannot raise
-    gc.callbacks.append(callback)
+    gc.callbacks.append(callback) if where == "gc callback" else None
     try:
-        collect_for(0.5)  # without Obedient: Ctrl-C is lost, the loop goes on
+        work_for(0.5)  # without Obedient: Ctrl-C is lost, the loop goes on
         assert sent and [type(r.exc_value) for r in reported] == [KeyboardInterrupt]
         sent.clear(), reported.clear()
         with pytest.raises(Interrupted) as stop:
-            with Obedient(lambda: "a test", patience=30):
-                collect_for(20)
+            with Obedient(lambda: "a test", patience=600):  # never its hard exit here: the loop ends first
+                work_for(20)
         assert stop.value.signum == signal.SIGINT and sent and reported == []
     finally:
-        gc.callbacks.remove(callback)
+        if callback in gc.callbacks:
+            gc.callbacks.remove(callback)
         sys.unraisablehook = saved_hook
         signal.signal(signal.SIGINT, saved_handler)
 

@@ -1,8 +1,10 @@
 """The ``fnmcts`` command: the I/O edge of the library.
 
 Each command family lives in its own module and registers its sub-commands
-with ``register(cli)``; ``main`` parses, dispatches and turns every user error
-into a one-line message and exit status 2, never a traceback.
+with ``register(cli)``; ``main`` parses, dispatches and turns whatever ends a
+command into a one-line message and its exit status (``fnmcts.cli._failure``:
+2 for a usage error, 1 for a game that failed or work that could not be done),
+never a traceback.
 
 Ctrl-C and SIGTERM end the command at any moment with status 130 and 143 and a
 one-line message, never a traceback: ``main`` hears them from its first line,

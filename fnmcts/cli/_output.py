@@ -135,6 +135,25 @@ def _signals_interrupt():
             signal.signal(number, handler)
 
 
+def _in_gc_callback(frame) -> bool:
+    """Whether ``frame`` (or one of the two frames below it) runs a garbage collector's callback.
+
+    >>> import sys
+    >>> _in_gc_callback(sys._getframe())
+    False
+    """
+    import gc
+
+    codes = {getattr(callback, "__code__", None) for callback in gc.callbacks}
+    for _ in range(3):
+        if frame is None:
+            return False
+        if frame.f_code in codes:
+            return True
+        frame = frame.f_back
+    return False
+
+
 class Obedient:
     """Ctrl-C and SIGTERM obeyed within a second by a long computation, however its code treats exceptions.
 
@@ -193,12 +212,15 @@ class Obedient:
     def _handle(self, signum, frame):
         if self._again:
             self._again = False
-            raise Interrupted(None, self.signum)
-        if self.signum is not None:
+        elif self.signum is not None:
             self._leave(f"interrupted by {signal.Signals(signum).name} again: stopped at once")
-        self.signum = signum
-        threading.Thread(target=self._watch, daemon=True).start()
-        raise Interrupted(None, signum)
+        else:
+            self.signum = signum
+            threading.Thread(target=self._watch, daemon=True).start()
+        if _in_gc_callback(frame):  # raised here it would be lost ("ignored"): the watch raises it again soon
+            self._lost.set()
+            return
+        raise Interrupted(None, self.signum)
 
     def _unraisable(self, unraisable):
         if (isinstance(unraisable.exc_value, KeyboardInterrupt) and self.signum is not None

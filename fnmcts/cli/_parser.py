@@ -1,8 +1,9 @@
 """The ``fnmcts`` parser: commands, games named on every verb, and one exit status for every outcome.
 
-Exit status: 0 done; 1 a runtime failure (a full disk, a closed standard
-output); 2 a usage error (one line on standard error, nothing changed); 130
-interrupted by Ctrl-C (SIGINT), 143 by SIGTERM.
+Exit status: 0 done; 1 a runtime failure (a game that failed, play that does
+not end, a full disk, a closed standard stream); 2 a usage error (one line on
+standard error, nothing changed); 130 interrupted by Ctrl-C (SIGINT), 143 by
+SIGTERM. Every non-zero exit says why in one line (``fnmcts.cli._failure``).
 
 Interruptions keep the work (``fnmcts.cli._output`` says how: ``keep_partial``
 prints the result of the work done so far, marked as partial, and the command
