@@ -98,8 +98,7 @@ def solver_hint(game, solution, play: str = "optimal"):
         return [f"payoff {float(v):.4g}" for v in scored(state, moves)]
 
     hint.values = values
-    noun = what.replace("the mover's ", "").replace(f" ({scale_text(game)})", "")
-    noun += f" ({scale_text(game)})" if kind == "payoffs" else ""
+    noun = what.replace("the mover's ", "")
     hint.title = f"hints: each move's exact {noun} with {play} play afterwards"
     return hint
 
