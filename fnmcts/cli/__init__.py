@@ -184,12 +184,22 @@ def console() -> None:
     from ._streams import settle_stdout
 
     settle_stdout()
-    if code in (128 + signal.SIGINT, 128 + signal.SIGTERM):
-        # interrupted: the report is out, the command's files and workers are let go; leave now rather than
-        # spend the interpreter's tidying of a large heap (half a second after a check) before the prompt comes back
+    if code in (128 + signal.SIGINT, 128 + signal.SIGTERM) or _nothing_left():
+        # the report is out and the command's files and workers are let go: leave now rather than spend the
+        # interpreter's tidying of a large heap (half a second after a check), during which Python has set the
+        # signals back to their defaults (a SIGTERM then would end the process raw, status -15)
         try:
             sys.stderr.flush()
         except (OSError, ValueError, AttributeError):
             pass
         os._exit(code)
     raise SystemExit(code)
+
+
+def _nothing_left() -> bool:
+    """Whether the process holds no worker process, kept or running, whose ending the interpreter's exit sees to."""
+    processes = sys.modules.get("multiprocessing")
+    parallel = sys.modules.get("fnmcts.parallel")
+    if processes is not None and processes.active_children():
+        return False
+    return not getattr(parallel, "_KEPT", None)
