@@ -274,6 +274,9 @@ def _walk(game, roots, chooser, limit: int | None = None, memory: int | None = N
     limit = estimate.cap
     watch = MemoryWatch(estimate.budget)
     deepest = max((ply_budget(game, root, max_plies) or 0) for root in roots) if max_plies is not None else None
+    if max_plies is not None:  # one random game from each root first: a game that never ends says so at once
+        for root in roots:
+            playout(game, root, random.Random(0), max_plies=max_plies)
     players, (low, high) = getattr(game, "num_players", 1), payoff_range(game)
     to_move, moves_of, outcomes_of, play, payoff = (
         game.to_move, game.possible_moves, game.chance_outcomes, game.play, game.payoff)
@@ -949,9 +952,6 @@ def _solved(game, roots, chooser, limit, tolerance, max_sweeps, memory, max_plie
     try:
         if may_repeat(game):
             return _walk_repeating(game, roots, chooser, tolerance, max_sweeps, limit, memory)
-        if max_plies is not None:  # one random game from each root first: a game that never ends says so at once
-            for root in roots:
-                playout(game, root, random.Random(0), max_plies=max_plies)
         return _exact_solution(_walk(game, roots, chooser, limit, memory, max_plies))
     except MemoryError:
         raise TooLarge(

@@ -23,6 +23,11 @@ Every state and work check takes ``limit=None`` to go on regardless (the
 command line's ``--force``); the memory check takes ``memory=`` (bytes) to
 set another budget.
 
+Lines of play have a budget too: ``MAX_PLIES`` plies (``max_plies=`` on every
+walk; the game's own longest line when it is longer, ``ply_budget``), past
+which play that does not end, or whose states keep growing, is a ``NoEnd``
+with the shortest line found that shows it (``no_end``, ``cycle_found``).
+
 >>> from fnmcts.games import Nim
 >>> check_states(Nim(heap=10**6), Nim(heap=10**6).start())
 Traceback (most recent call last):

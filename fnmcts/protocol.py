@@ -107,7 +107,8 @@ method or hook                         what it gives, and who reads it
                                        ``state``, for a game whose ``size_hint``
                                        gives no longest (Pig: the leader's points
                                        still wanted, 6 a roll; default: none).
-                                       Read by: fnmcts.matches, fnmcts.cli
+                                       Read by: fnmcts.matches, fnmcts.limits,
+                                       fnmcts.cli
 ``size_fits(limit)``                   what would fit in ``limit`` states, said to a
                                        person (default: ``None``).
                                        Read by: fnmcts.limits
@@ -150,7 +151,8 @@ method or hook                         what it gives, and who reads it
                                        Read by: fnmcts.mcts, fnmcts.mcts.enhancements
 ``player_name(player)``                a player's name in transcripts ("Player 1
                                        (X)"; default: none, "Player N").
-                                       Read by: fnmcts.cli, fnmcts.mcts
+                                       Read by: fnmcts.cli, fnmcts.mcts,
+                                       fnmcts.testing
 ``agents()``                           the game's own agents, name -> factory
                                        (Pig's ``hold-at-20``; default: none).
                                        Read by: fnmcts.cli
@@ -158,7 +160,7 @@ method or hook                         what it gives, and who reads it
                                        said to the person who played it (Shut the
                                        Box: "no levers add up to 3: you lose";
                                        default: none, "You win." or "You lose.").
-                                       Read by: fnmcts.cli
+                                       Read by: fnmcts.cli, fnmcts.testing
 ``score(state)``                       a finished game's score as a person counts
                                        it, listed by ``play`` when the payoffs are
                                        graded (Shut the Box: the levers left, lower
@@ -188,7 +190,7 @@ method or hook                         what it gives, and who reads it
                                        Read by: fnmcts.cli
 ``position_text(state)``               a position in words for a report ("heap 5";
                                        default: none).
-                                       Read by: fnmcts.cli
+                                       Read by: fnmcts.cli, fnmcts.testing
 ``empty_text()``                       why the game is over at its start ("the heap
                                        is 0"; default: none, "the start is an end").
                                        Read by: fnmcts.cli
@@ -685,6 +687,11 @@ def _hook_codes(game) -> dict:
     return codes
 
 
+_INPUT_HOOKS = frozenset({"parse_state", "parse_move", "check_state", "check_reachable", "state_from_json",
+                          "state_from_q_key", "q_key_from_json"})
+"""Hooks that read a person's input: what they raise names the input, never a ``GameError``."""
+
+
 def _frame_call(name: str, frame) -> tuple:
     """``(state, move)`` a hook's frame was called with (``_NO_MOVE``: a hook that takes no move)."""
     code = frame.f_code
@@ -730,7 +737,7 @@ def blamed_hook(game, error: BaseException) -> GameError | None:
             if not hit[1]:
                 break
         tb = tb.tb_next
-    if found is None:
+    if found is None or found[0] in _INPUT_HOOKS:  # a hook that reads what a person typed: their input, not the game
         return None
     state, move = _frame_call(found[0], found[2])
     blamed = GameError(found[0], _raised(error), state, move)

@@ -44,7 +44,9 @@ def test_count_a_game_of_one_s_own(tmp_path, monkeypatch, capsys):
 
 @pytest.mark.parametrize("argv, message", [
     (["count", "pig"], "may come back to a state seen before (may_repeat): give a depth"),
-    (["count", "tic-tac-toe", "--limit", "100"], "more than 100 distinct states"),
+    (["count", "tic-tac-toe", "--depth", "9", "--limit", "100"], "more than 100 distinct states"),
+    (["count", "tic-tac-toe", "--limit", "100"], "would find up to 5,478 states (its size_hint), beyond the limit of "
+                                                 "100: give a depth; --force goes on regardless"),
     (["count", "chess"], "unknown game 'chess'"),
 ])
 def test_count_errors_are_one_line(argv, message, capsys):

@@ -191,6 +191,7 @@ CLI = {
     "move": ["--state", '[5, 0, "take", []]', "--ai", "random"],
     "check": ["--examples", "10"],
     "train": ["--games", "50", "-o", "{tmp}/q.json"],
+    "table": ["-o", "{tmp}/table.json"],
 }
 """Each verb's command line for a game of ``broken_games`` (``{tmp}``: a folder of the test's own)."""
 
@@ -220,7 +221,7 @@ def run_cli(verb, game, tmp_path):
 def assert_cli_verdict(game, verb, tmp_path):
     status, err = run_cli(verb, game, tmp_path)
     assert "Traceback" not in err, err
-    want = expected(game, "solve" if verb in ("solve", "count") else "search")
+    want = expected(game, "solve" if verb in ("solve", "count", "table") else "search")
     if verb == "check":  # the law checker's own report: a failing law, exit 1; or a refusal, exit 2
         assert status in (0, 1, 2), err
         return

@@ -199,8 +199,13 @@ def failure(error: BaseException, args=None) -> tuple:
     if isinstance(error, MemoryError):
         return ("ran out of memory: the game or the work asked for is too large for this machine "
                 "(a smaller game, budget or --limit fits)"), EXIT_FAILURE
-    for link in _chain(error):  # raised in a game's own code, or by fnmcts about what a game's code raised
+    blamed = _blamed(args, error)  # raised in the code of the game the command named: the hook, state and move
+    if blamed is not None:
+        return str(blamed) + check_hint(args), EXIT_FAILURE
+    for link in _chain(error):  # raised in a user's code (a game, or what it calls), or by fnmcts about it
         kind, filename, line, function = origin(link)
+        if kind == "user" and _reads_input(link):  # a hook that reads what a person typed: their input, a usage error
+            return f"{_text(link).partition(': ')[2] or _text(link)} ({_where(filename, line, function)})", EXIT_USAGE
         if kind == "user":
             said = f"the game's code raised {_text(link)}" if link is error else _text(error).partition(": ")[2]
             return f"{said} ({_where(filename, line, function)}){check_hint(args)}", EXIT_FAILURE
@@ -213,6 +218,39 @@ def failure(error: BaseException, args=None) -> tuple:
         return (repr(error.args[0]) if isinstance(error, KeyError) and error.args else str(error)), exit_status(error)
     where = f" ({_where(filename, line, function)})" if filename else ""
     return f"{_text(error)}{where}: fnmcts failed here; {TRACEBACK_VARIABLE}=1 shows the traceback", EXIT_FAILURE
+
+
+def _blamed(args, error: BaseException):
+    """The ``GameError`` of ``error`` when it was raised in the code of the game the command names, else None.
+
+    The game is made again from its spec (its class's code is what the
+    traceback is searched for: ``fnmcts.protocol.blamed_hook``); a hook that
+    reads what a person typed (``parse_state``...) raising is no game's failure.
+    """
+    from ..limits import NoEnd, TooLarge
+    from ._common import CliError
+
+    spec = _spec(args)
+    if spec is None or isinstance(error, (TooLarge, NoEnd, CliError)):
+        return None
+    from ..protocol import blamed_hook
+    from ._games import resolve_game
+
+    try:
+        game = resolve_game(spec)
+    except Exception:
+        return None
+    return blamed_hook(game, error)
+
+
+def _reads_input(error: BaseException) -> bool:
+    """Whether ``error`` was raised in a hook that reads a person's input (``fnmcts.protocol``'s input hooks)."""
+    import traceback
+
+    from ..protocol import _INPUT_HOOKS
+
+    frames = traceback.extract_tb(error.__traceback__) if error.__traceback__ is not None else []
+    return any(frame.name in _INPUT_HOOKS for frame in frames)
 
 
 def _game_error(error: BaseException) -> str | None:

@@ -9,6 +9,8 @@ from __future__ import annotations
 from ..matches import agent_move, initial_memory, result_line
 from ..protocol import (
     CHANCE,
+    checked_play,
+    checked_step,
     describe_move,
     parse_move,
     payoff_range,
@@ -242,8 +244,8 @@ def interactive_game(game, agent, rng, *, human: int, read, write, games: int = 
                 write(f"{intro}.")
             state, memory = game.start(), initial_memory(agent)
             while game.to_move(state) is not None:
-                player = game.to_move(state)
-                moves = game.possible_moves(state) if player is not CHANCE else ()
+                player, moves = checked_step(game, state, getattr(game, "num_players", 1), *payoff_range(game))
+                moves = moves if player is not CHANCE else ()  # what the game says is checked, as every walk checks it
                 if player == human:
                     write(render(game, state))
                     if numbered:
@@ -263,7 +265,7 @@ def interactive_game(game, agent, rng, *, human: int, read, write, games: int = 
                     move = sample_outcome(game, state, rng)
                 else:
                     move, memory = agent_move(agent, game, state, rng, memory)
-                after = game.play(state, move)
+                after = checked_play(game, state, move)
                 if not alone:  # a game of one shows its next position, which holds the move and the dice
                     write(transcript_line(game, player, move, after, state))
                 state = after

@@ -8,8 +8,8 @@ and shows the shortest move sequence from the start to a bad state.
 >>> from fnmcts.games.nim import Nim
 >>> check_game(Nim(heap=7, max_take=3), max_examples=20)
 ('moves_stable_and_legal', 'play_pure', 'hash_consistent', 'terminal_iff_nobody_to_move',
- 'chance_probabilities', 'payoff_in_range', 'json_round_trip', 'playthrough_ends', 'symmetry',
- 'solver_recursion', 'agents_legal')
+ 'chance_probabilities', 'payoff_in_range', 'json_round_trip', 'text_hooks', 'playthrough_ends',
+ 'symmetry', 'solver_recursion', 'agents_legal')
 
 The laws are plain functions too, ``law(game, state, ...) -> True`` (or an
 ``AssertionError``), so a test can pick some and run them on the states of the
@@ -47,7 +47,7 @@ except ImportError as error:  # pragma: no cover - depends on the installation
 
 from ._walk import DEFAULT_MAX_STEPS, GameRaised, replay
 from .check import DEFAULT_EXACT_LIMIT, CheckEstimate, Counterexample, check_game, estimate_check, find_counterexample
-from .counts import Count, FirstStep, Outcome, Ply, count, outcome_name
+from .counts import COUNT_LIMIT, Count, FirstStep, Outcome, Ply, count, outcome_name
 from .differential import Difference, check_against, describe_difference, find_difference
 from .machine import MACHINE_LAWS, game_machine
 from .playthroughs import check_playthrough, playthrough, playthrough_seed
@@ -69,6 +69,7 @@ from .laws import (
     law_solver_recursion,
     law_symmetry,
     law_terminal_iff_nobody_to_move,
+    law_text_hooks,
 )
 from .strategies import (
     Reached,
@@ -109,6 +110,7 @@ __all__ = [
     "law_chance_probabilities",
     "law_payoff_in_range",
     "law_json_round_trip",
+    "law_text_hooks",
     "law_playthrough_ends",
     "law_symmetry",
     "law_solver_recursion",
@@ -122,6 +124,7 @@ __all__ = [
     "CheckEstimate",
     "estimate_check",
     "Count",
+    "COUNT_LIMIT",
     "FirstStep",
     "Outcome",
     "Ply",

@@ -10,8 +10,8 @@ and the problem. ``find_counterexample(game, law)`` returns that
 >>> from fnmcts.games.nim import Nim
 >>> check_game(Nim(heap=7, max_take=3), max_examples=20)
 ('moves_stable_and_legal', 'play_pure', 'hash_consistent', 'terminal_iff_nobody_to_move',
- 'chance_probabilities', 'payoff_in_range', 'json_round_trip', 'playthrough_ends', 'symmetry',
- 'solver_recursion', 'agents_legal')
+ 'chance_probabilities', 'payoff_in_range', 'json_round_trip', 'text_hooks', 'playthrough_ends',
+ 'symmetry', 'solver_recursion', 'agents_legal')
 """
 
 from __future__ import annotations
