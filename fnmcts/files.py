@@ -224,15 +224,17 @@ import atexit  # noqa: E402  (the claims end with the process)
 atexit.register(release_claims)
 
 
-def write_atomically(path, text: str) -> Path:
-    """Write ``text`` to ``path`` whole (temporary file, then rename); return the path.
+def write_atomically(path, text) -> Path:
+    """Write ``text`` (a ``str``, or ``bytes``: a picture) to ``path`` whole (temporary file, then rename); return the path.
 
     An existing file keeps its permissions; a new one gets the usual ones (the
     umask applies). On any failure the old file is left as it was and the
     temporary file removed; the error names ``path``: a ``ValueError`` for a
     target that cannot be written (``check_target``), a ``WriteError`` (an
     ``OSError`` keeping its ``errno``, and a ``ValueError``) for a failure
-    while writing (a full disk, an I/O error).
+    while writing (a full disk, an I/O error). Ctrl-C or SIGTERM during the
+    write waits for it to end (the new file whole, or the old one and no
+    temporary file), then stops the program as it would have.
 
     >>> import tempfile
     >>> from pathlib import Path
@@ -252,30 +254,62 @@ def write_atomically(path, text: str) -> Path:
             release_target(real)
 
 
-def _write(path, real: Path, text: str) -> Path:
+def _write(path, real: Path, text) -> Path:
     if real.exists():
         mode = real.stat().st_mode & 0o777
     else:
         umask = os.umask(0)
         os.umask(umask)
         mode = 0o666 & ~umask
-    try:
-        fd, temporary = tempfile.mkstemp(dir=real.parent, prefix=f".{real.name}.", suffix=".tmp")
-    except OSError as error:
-        raise WriteError(error.errno, f"cannot write {path}: {error.strerror or error}") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(temporary, mode)
-        os.replace(temporary, real)
-    except BaseException as error:
+    with _signals_deferred():
         try:
-            os.unlink(temporary)
-        except OSError:
-            pass
-        if isinstance(error, OSError):
+            fd, temporary = tempfile.mkstemp(dir=real.parent, prefix=f".{real.name}.", suffix=".tmp")
+        except OSError as error:
             raise WriteError(error.errno, f"cannot write {path}: {error.strerror or error}") from None
-        raise
+        try:
+            binary = isinstance(text, (bytes, bytearray))
+            with (os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding="utf-8")) as handle:
+                handle.write(text)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.chmod(temporary, mode)
+            os.replace(temporary, real)
+        except BaseException as error:
+            try:
+                os.unlink(temporary)
+            except OSError:
+                pass
+            if isinstance(error, OSError):
+                raise WriteError(error.errno, f"cannot write {path}: {error.strerror or error}") from None
+            raise
     return Path(path)
+
+
+class _signals_deferred:
+    """For the block, Ctrl-C and SIGTERM are noted, not acted on; at its end the first one noted is raised again.
+
+    A file being written and renamed is never left half-way (a temporary file
+    beside the target) by a signal: the signal comes when the file is whole or
+    gone. Off the main thread (where handlers cannot be set) it does nothing.
+    """
+
+    def __enter__(self):
+        import signal
+        import threading
+
+        self.noted, self.saved = [], {}
+        if threading.current_thread() is threading.main_thread():
+            for number in (signal.SIGINT, signal.SIGTERM):
+                handler = signal.getsignal(number)
+                if handler not in (signal.SIG_IGN, None):
+                    self.saved[number] = signal.signal(number, lambda signum, frame: self.noted.append(signum))
+        return self
+
+    def __exit__(self, *exc):
+        import signal
+
+        for number, handler in self.saved.items():
+            signal.signal(number, handler)
+        if self.noted:
+            signal.raise_signal(self.noted[0])  # the program's own handler, now the block is done
+        return False

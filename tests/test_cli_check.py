@@ -101,12 +101,14 @@ def test_openspiel_refusals_and_bad_parameters_are_one_line_errors(openspiel, ca
         (["play", "--game", "openspiel:goofspiel"], "simultaneous moves"),
         (["solve", "--game", "openspiel:nim(heaps=3)"], "has no parameter 'heaps'"),
         (["move", "--game", "openspiel:tic_tac_toe", "--state", "4,4"], "action 4 at step 2 is not legal"),
-        (["move", "--game", "openspiel:pig", "--state", "0"], "chance is to move"),
         (["play", "--game", "openspiel:pig(players=3)"], "play plays games of one or two players"),
     ]:
         assert main(argv) == 2, argv
         err = capsys.readouterr().err
         assert message in err and err.count("\n") == 1, err
+    # where chance moves (a roll), move draws it with the seed and the agent plays after it
+    assert main(["move", "--game", "openspiel:pig", "--state", "0", "--ai", "random", "--seed", "3"]) == 0
+    assert capsys.readouterr().out.startswith("chance: Roll ")
 
 
 def test_move_solve_and_tournament_on_openspiel_games(openspiel, capsys):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -129,3 +130,30 @@ def test_a_pig_too_long_to_play_is_refused_up_front(capsys, argv):
 def test_a_pig_of_the_usual_size_still_plays(capsys):
     code, out, err = run(capsys, "tournament", "pig", "random", "random", "--goal", "30", "--games", "20", "--seed", "1")
     assert code == 0 and "Player 1 wins" in out, err
+
+
+@pytest.mark.parametrize("argv, said", [
+    (["search", "nim", "--dvies", "100"], "fnmcts search nim: error: unrecognized arguments: --dvies 100 "
+                                           "(did you mean --dives?)"),
+    (["simulate", "coin", "--gmaes", "10", "--sed", "3"], "fnmcts simulate coin: error: unrecognized arguments: "
+     "--gmaes 10 --sed 3 (--gmaes: did you mean --games?; --sed: did you mean --seed?)"),
+    (["count", "nim(heap=3)", "--depht", "2"], "fnmcts count: error: unrecognized arguments: --depht 2 "
+                                              "(did you mean --depth?)"),
+    (["solve", "nim(heap=3)", "--jsno"], "fnmcts solve nim(heap=3): error: unrecognized arguments: --jsno "
+                                        "(did you mean --json?)"),
+])
+def test_a_mistyped_flag_gets_the_nearest_flag_of_its_verb(capsys, argv, said):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == "" and err == said + " (see --help)\n"
+
+
+def test_a_flag_nothing_is_near_gets_no_guess(capsys):
+    code, _, err = run(capsys, "search", "nim", "--frobnicate")
+    assert code == 2 and err == "fnmcts search nim: error: unrecognized arguments: --frobnicate (see --help)\n"
+
+
+@pytest.mark.parametrize("verb", ["play", "move", "solve", "tournament", "simulate", "search", "table", "train"])
+def test_per_game_help_names_the_game_as_the_first_argument_not_the_old_flag(capsys, verb):
+    code, out, _ = run(capsys, verb, "--help")
+    said = re.sub(r"\s+", " ", out)
+    assert code == 0 and "--game SPEC:" not in said and "GAME is a built-in game's name, openspiel:NAME(params)" in said

@@ -110,7 +110,8 @@ def test_a_closed_standard_output_is_a_clear_failure():
          "sys.exit(main(['solve', 'shut-the-box']))"],
         capture_output=False, stderr=subprocess.PIPE, text=True, env=os.environ | {"PYTHONPATH": str(ROOT)},
     )
-    assert proc.returncode == 1 and proc.stderr == "fnmcts: error: standard output is closed: nothing can be printed\n"
+    assert proc.returncode == 1 and proc.stderr == (
+        "fnmcts: error: standard output is closed: nothing can be printed (give it >/dev/null instead of >&-)\n")
 
 
 def test_players_are_numbered_from_1_in_all_json_output(capsys):

@@ -96,8 +96,26 @@ def test_command_errors_are_one_line(argv, message, capsys):
     assert message in err and err.count("\n") == 1
 
 
-def test_a_file_of_a_game_with_other_parameters_needs_its_game(tmp_path, capsys):
+def test_a_file_of_a_built_in_game_with_other_parameters_names_its_game(tmp_path, capsys):
     path = tmp_path / "box.txt"
     path.write_text(playthrough(ShutTheBox(levers=4), 1))
-    assert main(["playthrough", "--check", str(path)]) == 2
-    assert "not a built-in game with its defaults: give its GAME" in capsys.readouterr().err
+    assert main(["playthrough", "--check", str(path)]) == 0
+    assert capsys.readouterr().out == f"{path}: {ShutTheBox(levers=4)!r} plays as the file says\n"
+
+
+def test_a_file_of_a_users_game_names_its_game_from_the_current_folder_or_its_own(tmp_path, capsys, monkeypatch):
+    from cli_run import write_user_game
+
+    spec = write_user_game(tmp_path, monkeypatch, "playthrough_take_away")  # the current folder: tmp_path
+    assert main(["playthrough", spec, "--seed", "3", "-o", "game.txt"]) == 0
+    assert main(["playthrough", "--check", "game.txt"]) == 0
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)  # the file's own folder holds the game's module
+    assert main(["playthrough", "--check", str(tmp_path / "game.txt")]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[-1] == f"{tmp_path / 'game.txt'}: TakeAway(stones=5) plays as the file says"
+    (tmp_path / "game.txt").write_text((tmp_path / "game.txt").read_text().replace("TakeAway(stones=5)", "Gone(stones=5)"))
+    assert main(["playthrough", "--check", str(tmp_path / "game.txt")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "plays Gone(stones=5), which is no built-in game" in err

@@ -1,8 +1,10 @@
 """The ``fnmcts`` command: the I/O edge of the library.
 
 Each command family lives in its own module and registers its sub-commands
-with ``register(cli)``; ``main`` parses, dispatches and turns every user error
-into a one-line message and exit status 2, never a traceback.
+with ``register(cli)``; ``main`` parses, dispatches and turns whatever ends a
+command into a one-line message and its exit status (``fnmcts.cli._failure``:
+2 for a usage error, 1 for a game that failed or work that could not be done),
+never a traceback.
 
 Ctrl-C and SIGTERM end the command at any moment with status 130 and 143 and a
 one-line message, never a traceback: ``main`` hears them from its first line,
@@ -68,18 +70,57 @@ def build():
     return cli
 
 
+def _hypothesis_home() -> None:
+    """The fnmcts program keeps hypothesis's files (its Unicode tables) in the user's cache, not in the current folder.
+
+    ``check``, ``count`` and ``playthrough`` run hypothesis, which writes a
+    ``.hypothesis`` folder where it runs unless told where; the program (not
+    the library, nor ``main`` called in a process of the user's) tells it, unless
+    ``HYPOTHESIS_STORAGE_DIRECTORY`` is set already.
+    """
+    import os
+
+    if "HYPOTHESIS_STORAGE_DIRECTORY" not in os.environ:
+        cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        os.environ["HYPOTHESIS_STORAGE_DIRECTORY"] = os.path.join(cache, "fnmcts", "hypothesis")
+
+
+def _leave_at_once(signum, frame):
+    import os
+
+    os._exit(128 + signum)
+
+
 def _stopped(error: KeyboardInterrupt) -> int:
     """The one line and the status of an interruption heard outside a command's own handling."""
+    from ._streams import settle_stdout
+
     signum = getattr(error, "signum", signal.SIGINT)
-    try:
-        sys.stdout.flush()
-    except (OSError, ValueError, KeyboardInterrupt):
-        pass
-    try:
-        print(f"\nfnmcts: interrupted by {signal.Signals(signum).name}", file=sys.stderr)
-    except (OSError, ValueError, KeyboardInterrupt):
-        pass
+    settle_stdout()
+    _say(f"\nfnmcts: interrupted by {signal.Signals(signum).name}")
     return 128 + signum
+
+
+def _say(line: str) -> None:
+    """Print ``line`` on standard error if it can be printed (closed, gone or interrupted: nothing)."""
+    try:
+        if sys.stderr is not None:
+            print(line, file=sys.stderr)
+    except (OSError, ValueError, KeyboardInterrupt):
+        pass
+
+
+def _failed(error: Exception) -> int:
+    """An exception outside a command's run (building the parser): the same one line as a command's."""
+    from ._failure import failure, wants_traceback
+
+    if wants_traceback():
+        import traceback
+
+        traceback.print_exc()
+    message, status = failure(error)
+    _say(f"fnmcts: error: {message}")
+    return status
 
 
 def main(argv=None, *, _keep_handlers: bool = False) -> int:
@@ -102,6 +143,8 @@ def main(argv=None, *, _keep_handlers: bool = False) -> int:
         return cli.run(sys.argv[1:] if argv is None else list(argv))
     except KeyboardInterrupt as error:
         return _stopped(error)
+    except Exception as error:  # noqa: BLE001 (the one line of fnmcts.cli._failure, never a traceback)
+        return _failed(error)
     finally:
         if not _keep_handlers:
             for number, handler in saved.items():
@@ -118,18 +161,45 @@ def console() -> None:
     >>> done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True)
     >>> done.returncode, done.stderr.splitlines()
     (2, ["fnmcts simulate coin: error: argument --games: expected a whole number, got 'many' (see --help)"])
+
+    Standard output is settled before the exit (flushed, or pointed at
+    /dev/null when it cannot take the rest), so the interpreter prints nothing
+    as it ends, even when standard output was closed or its reader went away.
     """
+    import os
+
+    _hypothesis_home()
     try:
         code = main(_keep_handlers=True)
     except KeyboardInterrupt as error:  # between two handlers, or in a last flush
         code = _stopped(error)
-    try:
-        sys.stdout.flush()
-    except (OSError, ValueError, KeyboardInterrupt):
-        pass
-    import os
+    while True:
+        try:
+            for number in (signal.SIGINT, signal.SIGTERM):  # from here to the exit: leave at once, with the status
+                if signal.getsignal(number) is not signal.SIG_IGN:
+                    signal.signal(number, _leave_at_once)
+            break
+        except KeyboardInterrupt as error:  # came as main returned, before the last handlers: the same one line
+            code = _stopped(error)
+    from ._streams import settle_stdout
 
-    for number in (signal.SIGINT, signal.SIGTERM):  # from here to the exit: leave at once, with the status
-        if signal.getsignal(number) is not signal.SIG_IGN:
-            signal.signal(number, lambda signum, frame: os._exit(128 + signum))
+    settle_stdout()
+    if code in (128 + signal.SIGINT, 128 + signal.SIGTERM) or _nothing_left():
+        # the report is out and the command's files and workers are let go: leave now rather than spend the
+        # interpreter's tidying of a large heap (half a second after a check), during which Python has set the
+        # signals back to their defaults (a SIGTERM then would end the process raw, status -15)
+        try:
+            sys.stderr.flush()
+        except (OSError, ValueError, AttributeError):
+            pass
+        os._exit(code)
     raise SystemExit(code)
+
+
+def _nothing_left() -> bool:
+    """Whether the process holds no worker process, kept or running, whose ending the interpreter's exit sees to."""
+    processes = sys.modules.get("multiprocessing")
+    parallel = sys.modules.get("fnmcts.parallel")
+    if processes is not None and processes.active_children():
+        return False
+    return not getattr(parallel, "_KEPT", None)

@@ -149,7 +149,9 @@ def _nim_game(args, names=(), state_text=None):
     fields.update(given)
     game = _make_game(kind, fields)
     state = None
-    if state_text is not None:
+    if is_start(state_text) and state_text is not None:
+        state = game.start()
+    elif state_text is not None:
         state = parse_state(game, state_text)
         if size is not None and size not in given and trained is None:
             fields[size] = state[size]
@@ -165,6 +167,52 @@ def _nim_game(args, names=(), state_text=None):
     return game, state, q_ai
 
 
+START = "start"
+"""What ``--state`` takes for the game's start, on every verb (``--state start``)."""
+
+
+def is_start(text) -> bool:
+    """Whether a ``--state`` names the start: not given, or ``start``.
+
+    >>> is_start(None), is_start(" Start "), is_start("[3, 0]")
+    (True, True, False)
+    """
+    return text is None or text.strip().lower() == START
+
+
+def state_argument(game, text, flag: str = "--state"):
+    """The state a ``--state`` names: ``start`` (or nothing) is the game's start, else the game's own form.
+
+    The state must be one play can reach (``check_reachable``); a text that is
+    no state of the game, or one it cannot reach, is a ``CliError`` naming the
+    flag. A game whose own ``parse_state`` fails says so (``GameError``, exit 1).
+
+    >>> from fnmcts.games import Nim
+    >>> state_argument(Nim(heap=5), "start") == Nim(heap=5).start(), state_argument(Nim(heap=5), "3")["heap"]
+    (True, 3)
+    >>> state_argument(Nim(heap=5), "9")
+    Traceback (most recent call last):
+    ...
+    fnmcts.cli._common.CliError: --state 9 does not fit the game: heap 9 is more than ... starts with (5): play cannot reach it
+    """
+    if is_start(text):
+        return game.start()
+    from ..protocol import GameError
+
+    try:
+        state = parse_state(game, text)
+    except GameError:
+        raise
+    except ValueError as error:
+        raise CliError(f"{flag} {text.strip()}: {error}") from None
+    try:
+        return check_reachable(game, state)
+    except GameError:
+        raise
+    except ValueError as error:
+        raise CliError(f"{flag} {text.strip()} does not fit the game: {error}") from None
+
+
 def _spec_game(args, names, state_text):
     """``(game, state, q_ai)`` for ``--game SPEC``: the game it names, the parsed state and the Q table."""
     game = resolve_game(args.game_spec)
@@ -172,14 +220,7 @@ def _spec_game(args, names, state_text):
     trained = getattr(q_ai, "game", None)
     if trained is not None and trained != game:
         raise CliError(f"the Q table {args.q_table} was trained on {trained!r}, not {game!r}")
-    state = None
-    if state_text is not None:
-        state = parse_state(game, state_text)
-        try:
-            check_reachable(game, state)
-        except ValueError as error:
-            raise CliError(f"--state {state_text.strip()} does not fit the game: {error}") from None
-    return game, state, q_ai
+    return game, None if state_text is None else state_argument(game, state_text), q_ai
 
 
 def _make_game(kind, fields):

@@ -1,8 +1,9 @@
 """Shared parts of the command line: exit statuses, the user's error, argument types, common options.
 
-Exit status: 0 done; 1 a runtime failure (a full disk, a closed standard
-output); 2 a usage error (one line on standard error, nothing changed); 130
-interrupted by Ctrl-C (SIGINT), 143 by SIGTERM. The parser is ``fnmcts.cli._parser.Cli``;
+Exit status: 0 done; 1 a runtime failure (a game that failed, play that does
+not end, a full disk, a closed standard stream); 2 a usage error (one line on
+standard error, nothing changed); 130 interrupted by Ctrl-C (SIGINT), 143 by
+SIGTERM. Every non-zero exit says why in one line (``fnmcts.cli._failure``). The parser is ``fnmcts.cli._parser.Cli``;
 output, partial results and prompts are in ``fnmcts.cli._output`` (re-exported here).
 """
 

@@ -18,6 +18,7 @@ from fractions import Fraction
 
 from ..protocol import describe_move, payoff_range
 from ._agents import agent_names
+from ._payoffs import scale_text
 
 __all__ = ["HINT_SOLVER", "VALUE_HINTS", "add_hints", "make_hint", "solver_hint", "agent_hint"]
 
@@ -72,7 +73,8 @@ def solver_hint(game, solution, play: str = "optimal"):
     low, high = (Fraction(x) for x in payoff_range(game))
     ends = {Fraction(x) for s in solution if game.to_move(s) is None for x in game.payoff(s)}
     kind = "wins" if ends <= {low, high} else "draws" if ends <= {low, (low + high) / 2, high} else "payoffs"
-    what = {"wins": "the mover's chance of winning", "draws": "the mover's result"}.get(kind, "the mover's payoff")
+    what = {"wins": "the mover's chance of winning", "draws": "the mover's result"}.get(
+        kind, f"the mover's payoff ({scale_text(game)})")
     who = "exact solver" if play == "optimal" else f"exact, {play} play afterwards"
 
     def scored(state, moves):

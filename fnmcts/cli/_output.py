@@ -18,8 +18,7 @@ from contextlib import contextmanager
 
 from ..parallel import Interrupted
 
-__all__ = ["emit", "emit_partial", "keep_partial", "read_line", "progress_bar", "non_ascii_digits"]
-
+__all__ = ["emit", "emit_partial", "keep_partial", "read_line", "progress_bar", "non_ascii_digits", "Obedient"]
 
 def non_ascii_digits(text: str) -> bool:
     """Whether ``text`` holds decimal digits of another script, which Python's ``int`` would read as numbers.
@@ -134,6 +133,128 @@ def _signals_interrupt():
     finally:
         for number, handler in saved.items():
             signal.signal(number, handler)
+
+
+def _in_gc_callback(frame) -> bool:
+    """Whether ``frame`` (or one of the two frames below it) runs a garbage collector's callback.
+
+    >>> import sys
+    >>> _in_gc_callback(sys._getframe())
+    False
+    """
+    import gc
+
+    codes = {getattr(callback, "__code__", None) for callback in gc.callbacks}
+    for _ in range(3):
+        if frame is None:
+            return False
+        if frame.f_code in codes:
+            return True
+        frame = frame.f_back
+    return False
+
+
+class Obedient:
+    """Ctrl-C and SIGTERM obeyed within a second by a long computation, however its code treats exceptions.
+
+    Used as ``with Obedient(said) as stop:``. For the block, the first Ctrl-C
+    (or SIGTERM) is delivered three ways, so none can be lost:
+
+    * at once, as ``Interrupted`` raised by the handler (a ``KeyboardInterrupt``);
+    * again at once when Python reports that exception as lost (raised inside a
+      garbage-collector callback, a ``__del__`` or a weak reference's callback,
+      where Python prints "Exception ignored" and goes on): the report is kept
+      quiet and the signal raised again;
+    * as a flag: ``stop()`` is true from the signal on, for code to ask between
+      two steps (``check_game(..., stop=stop)``).
+
+    If the computation has not stopped ``patience`` seconds after the signal
+    (held in code that lets no signal in), and at a second Ctrl-C or SIGTERM,
+    the process ends at once with 128 + the signal after one line on standard
+    error: ``said()`` (the work done so far). Whoever catches the interruption
+    calls ``stop.caught()``: from then on the first signal's handling is over.
+
+    >>> with Obedient(lambda: "nothing done") as stop:
+    ...     stop()
+    False
+    """
+
+    def __init__(self, said, patience: float = 0.7):
+        self.said, self.patience = said, patience
+        self.signum = None
+        self._again = False  # the next call of the handler is the signal raised again, not a second one
+        self._caught, self._lost = threading.Event(), threading.Event()
+        self._saved, self._hook = {}, None
+
+    def __call__(self) -> bool:
+        return self.signum is not None
+
+    def caught(self) -> None:
+        """The interruption reached its handler: no more deliveries, no hard exit for being slow."""
+        self._caught.set()
+
+    def __enter__(self):
+        if _on_main_thread():
+            for number in (signal.SIGINT, signal.SIGTERM):
+                if signal.getsignal(number) is not signal.SIG_IGN:
+                    self._saved[number] = signal.signal(number, self._handle)
+            self._hook, sys.unraisablehook = sys.unraisablehook, self._unraisable
+        return self
+
+    def __exit__(self, *exc):
+        self._caught.set()
+        for number, handler in self._saved.items():
+            signal.signal(number, handler)
+        if self._hook is not None:
+            sys.unraisablehook = self._hook
+        return False
+
+    def _handle(self, signum, frame):
+        if self._again:
+            self._again = False
+        elif self.signum is not None:
+            self._leave(f"interrupted by {signal.Signals(signum).name} again: stopped at once")
+        else:
+            self.signum = signum
+            threading.Thread(target=self._watch, daemon=True).start()
+        if _in_gc_callback(frame):  # raised here it would be lost ("ignored"): the watch raises it again soon
+            self._lost.set()
+            return
+        raise Interrupted(None, self.signum)
+
+    def _unraisable(self, unraisable):
+        if (isinstance(unraisable.exc_value, KeyboardInterrupt) and self.signum is not None
+                and not self._caught.is_set()):
+            self._lost.set()  # lost where Python cannot raise it: the watch raises it again, from outside this hook
+            return
+        self._hook(unraisable)
+
+    def _watch(self):
+        import _thread
+        import time
+
+        deadline = time.monotonic() + self.patience
+        while not self._caught.is_set():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                self._leave(f"interrupted by {signal.Signals(self.signum).name}: stopped at once")
+            if self._lost.wait(min(left, 0.05)):
+                self._lost.clear()
+                self._again = True
+                _thread.interrupt_main(self.signum)  # the handler runs in the main thread at its next line
+
+    def _leave(self, what: str) -> None:
+        import os
+
+        try:
+            line = f"\nfnmcts: {what} ({self.said()})\n"
+        except Exception:
+            line = f"\nfnmcts: {what}\n"
+        try:
+            os.write(2, line.encode())
+        except OSError:
+            pass
+        os._exit(128 + (self.signum or signal.SIGINT))
 
 
 def read_line(prompt: str) -> str:

@@ -1,8 +1,9 @@
 """The ``fnmcts`` parser: commands, games named on every verb, and one exit status for every outcome.
 
-Exit status: 0 done; 1 a runtime failure (a full disk, a closed standard
-output); 2 a usage error (one line on standard error, nothing changed); 130
-interrupted by Ctrl-C (SIGINT), 143 by SIGTERM.
+Exit status: 0 done; 1 a runtime failure (a game that failed, play that does
+not end, a full disk, a closed standard stream); 2 a usage error (one line on
+standard error, nothing changed); 130 interrupted by Ctrl-C (SIGINT), 143 by
+SIGTERM. Every non-zero exit says why in one line (``fnmcts.cli._failure``).
 
 Interruptions keep the work (``fnmcts.cli._output`` says how: ``keep_partial``
 prints the result of the work done so far, marked as partial, and the command
@@ -23,15 +24,16 @@ counted to 2
 from __future__ import annotations
 
 import argparse
-import os
+import errno
 import sys
 
-from ..files import held_claims, release_claims
-from ..limits import GO_ON, PLIES_GO_ON, NoEnd, TooLarge
-from ..protocol import GameError
-from ._games import GAME_FORMS, resolve_game
+from ..files import _signals_deferred, held_claims, release_claims
+from ..limits import GO_ON, TooLarge
+from ._games import GAME_FORMS
 from ._common import EXIT_DONE, EXIT_FAILURE, EXIT_USAGE, CliError, exit_status
+from ._failure import failure, wants_traceback
 from ._output import _signals_interrupt, keep_partial, non_ascii_digits  # noqa: F401 (keep_partial: the doctest)
+from ._streams import closed_streams, closed_text, settle_stdout
 from ..parallel import Interrupted
 
 __all__ = ["Cli", "GAME_EPILOG"]
@@ -91,11 +93,62 @@ def _game_typo(message: str, command: str) -> str:
             + (f"; {command} also takes {', '.join(own)}" if own else ""))
 
 
+def _verb_typo(message: str) -> str:
+    """argparse's "invalid choice" for a verb, with the nearest verb.
+
+    >>> _verb_typo("argument COMMAND: invalid choice: 'serch' (choose from 'solve', 'search')")
+    "argument COMMAND: invalid choice: 'serch' (did you mean 'search'?; choose from 'solve', 'search')"
+    """
+    import difflib
+    import re
+
+    head, _, choices = message.partition(" (choose from ")
+    bad = head.rpartition("invalid choice: ")[2].strip("'")
+    near = difflib.get_close_matches(bad, re.findall(r"'([^']*)'", choices), n=1, cutoff=0.7)
+    return f"{head} (did you mean {near[0]!r}?; choose from {choices}" if near else message
+
+
+def _unrecognized(extras: list, parser) -> str:
+    """argparse's "unrecognized arguments", with the nearest option of ``parser`` for a mistyped flag.
+
+    >>> parser = argparse.ArgumentParser()
+    >>> _ = parser.add_argument("--dives")
+    >>> _unrecognized(["--dvies", "100"], parser)
+    'unrecognized arguments: --dvies 100 (did you mean --dives?)'
+    >>> _unrecognized(["--frobnicate"], parser), _unrecognized(["extra"], parser)
+    ('unrecognized arguments: --frobnicate', 'unrecognized arguments: extra')
+    """
+    import difflib
+
+    options = sorted({flag for action in parser._actions for flag in action.option_strings if flag.startswith("--")})
+    flags = [word.partition("=")[0] for word in extras if word.startswith("--")]
+    near = {flag: found[0] for flag in flags for found in [difflib.get_close_matches(flag, options, n=1, cutoff=0.75)]
+            if found}
+    said = [f"did you mean {best}?" if len(flags) == 1 else f"{flag}: did you mean {best}?" for flag, best in near.items()]
+    return f"unrecognized arguments: {' '.join(extras)}" + (f" ({'; '.join(said)})" if said else "")
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message):
         if message.startswith("argument GAME: invalid choice:"):  # a typo of a game's name: say what GAME can be
             message = _game_typo(message, self.prog.split()[-1])
+        elif message.startswith("argument COMMAND: invalid choice:"):  # a typo of a verb: the nearest verb
+            message = _verb_typo(message)
         self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
+
+    def parse_known_args(self, args=None, namespace=None):
+        namespace, extras = super().parse_known_args(args, namespace)
+        if extras and getattr(namespace, "_extras_of", None) is None:  # the innermost parser meets them first
+            namespace._extras_of = self
+        return namespace, extras
+
+    def parse_args(self, args=None, namespace=None):
+        """``ArgumentParser.parse_args``, an unknown flag said by the sub-command's parser with its nearest flag."""
+        namespace, extras = self.parse_known_args(args, namespace)
+        owner = namespace.__dict__.pop("_extras_of", None) or self
+        if extras:
+            owner.error(_unrecognized(extras, owner))
+        return namespace
 
 
 class Cli:
@@ -222,104 +275,94 @@ class Cli:
                 action.help = argparse.SUPPRESS
 
     def run(self, argv) -> int:
-        """Parse ``argv``, run its command, and return the exit status (see the module's docstring)."""
-        if sys.stdout is None or sys.stderr is None:  # started with a closed standard stream (``>&-``)
-            return _closed_stream()
+        """Parse ``argv``, run its command, and return the exit status (see the module's docstring).
+
+        Whatever ends the command is said in one line on standard error (``fnmcts.cli._failure``):
+        an exception escaping the command, a standard stream that is closed, an interruption.
+        """
+        closed = closed_streams()
+        if closed:  # started with a closed standard stream (``>&-``): one line, status 1, nothing run
+            return _closed_stream(closed)
         held = held_claims()
+        args = None
         with _signals_interrupt():
             try:
-                return self._run(argv)
+                args = self._parse(argv)
+                return self._run(args)
             except KeyboardInterrupt as error:
                 return _interrupted(error)
-            finally:
-                release_claims(keep=held)  # the output files this command claimed are free again
+            except SystemExit:  # argparse's --help, --version or usage error: what it printed must get out
+                stuck = settle_stdout()
+                if stuck is not None and not isinstance(stuck, BrokenPipeError):
+                    return _error(f"cannot write standard output: {getattr(stuck, 'strerror', None) or stuck}",
+                                  EXIT_FAILURE)
+                raise
+            except BrokenPipeError:
+                # the reader went away (``fnmcts ... | head -1``): stop quietly, as cat does
+                settle_stdout()
+                return EXIT_DONE
+            except TooLarge as error:  # the library's "limit=None" is the command's --force, where it has one
+                go_on = "; --force goes on regardless" if hasattr(args, "force") else ""
+                return _error(str(error).replace(GO_ON, go_on), EXIT_USAGE)
+            except Exception as error:  # any other exception: one line naming it, never a traceback
+                if _stream_error(error):  # print() met a full disk: said as the stream's problem
+                    settle_stdout()
+                    return _error(f"cannot write standard output: {error.strerror}", EXIT_FAILURE)
+                if wants_traceback():
+                    import traceback
 
-    def _run(self, argv) -> int:
+                    traceback.print_exc()
+                return _error(*failure(error, args))
+            finally:
+                with _signals_deferred():  # the lock files go whole: a signal now comes after
+                    release_claims(keep=held)  # the output files this command claimed are free again
+
+    def _parse(self, argv):
         for arg in argv:
             if isinstance(arg, str) and non_ascii_digits(arg):
-                return _error(f"{arg!r} holds digits other than 0-9, which fnmcts does not read as numbers: "
-                              "write numbers with the digits 0-9", EXIT_USAGE)
-        args = self.parser.parse_args(self._route(list(argv)))
+                raise CliError(f"{arg!r} holds digits other than 0-9, which fnmcts does not read as numbers: "
+                               "write numbers with the digits 0-9")
+        return self.parser.parse_args(self._route(list(argv)))
+
+    def _run(self, args) -> int:
         handler = getattr(args, "handler", None)
         if handler is None:  # no command: asking for nothing is asking for help
             self.parser.print_help()
             return EXIT_DONE
-        try:
-            code = handler(args) or 0
-            sys.stdout.flush()
-            return code
-        except BrokenPipeError:
-            # the reader went away (``fnmcts ... | head -1``): stop quietly, as cat does
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
-            return 0
-        except CliError as error:
-            return _error(error, EXIT_USAGE)
-        except TooLarge as error:  # the library's "limit=None" is the command's --force, where it has one
-            go_on = "; --force goes on regardless" if hasattr(args, "force") else ""
-            return _error(str(error).replace(GO_ON, go_on), EXIT_USAGE)
-        except GameError as error:  # the game failed, not the command line: exit 1, and where to look
-            return _error(f"{error}{_check_hint(args)}", EXIT_FAILURE)
-        except NoEnd as error:
-            return _error(str(error).replace(PLIES_GO_ON, "") + _check_hint(args), EXIT_FAILURE)
-        except Exception as error:
-            blamed = _blamed(args, error)  # raised in the game's own code (a user's play loop, a view): the game's
-            if blamed is not None:
-                return _error(f"{blamed}{_check_hint(args)}", EXIT_FAILURE)
-            if isinstance(error, RecursionError):
-                return _error("the input is nested too deeply to read", EXIT_USAGE)
-            if not isinstance(error, (ValueError, TypeError, KeyError, OSError)):
-                raise
-            message = error.args[0] if isinstance(error, KeyError) and error.args else error
-            return _error(message, exit_status(error))
+        code = handler(args) or 0
+        stuck = settle_stdout()  # a full disk or a reader gone shows here, not at the interpreter's exit
+        if isinstance(stuck, BrokenPipeError):
+            return EXIT_DONE
+        if stuck is not None:
+            return _error(f"cannot write standard output: {getattr(stuck, 'strerror', None) or stuck}", EXIT_FAILURE)
+        return code
 
 
-def _blamed(args, error):
-    """The ``GameError`` of ``error`` when it was raised in the code of the game the command named, else None.
+_STREAM_ERRNOS = frozenset({errno.ENOSPC, errno.EIO, errno.EBADF, errno.EFBIG, errno.EDQUOT})
 
-    The game is made again from its spec (its class's code is what the
-    traceback is searched for); a hook that reads what a person typed
-    (``parse_state``, ``check_reachable``...) raising is a usage error, not the game's.
+
+def _stream_error(error: BaseException) -> bool:
+    """Whether ``error`` is a standard stream that cannot be written (a full disk under ``> file``, ``> /dev/full``).
+
+    Files fnmcts writes itself fail as a ``WriteError`` naming the file; a bare
+    ``OSError`` of these kinds comes from printing.
+
+    >>> _stream_error(OSError(errno.ENOSPC, "No space left on device")), _stream_error(OSError(errno.ENOENT, "x", "f"))
+    (True, False)
     """
-    from ..protocol import blamed_hook
+    from ..files import WriteError
 
-    spec = getattr(args, "game_spec", None) or getattr(args, "spec", None)
-    if not isinstance(spec, str) or not spec or isinstance(error, (TooLarge, NoEnd, CliError)):
-        return None
-    try:
-        game = resolve_game(spec)
-    except Exception:
-        return None
-    return blamed_hook(game, error)
-
-
-def _check_hint(args) -> str:
-    """Where to look when a game failed: ``fnmcts check`` on the game the command named.
-
-    >>> from types import SimpleNamespace
-    >>> _check_hint(SimpleNamespace(game_spec="mygames:Broken(size=3)"))
-    ' (fnmcts check "mygames:Broken(size=3)" finds the shortest walk to it)'
-    >>> _check_hint(SimpleNamespace(game_spec="mygames:Broken"))
-    ' (fnmcts check mygames:Broken finds the shortest walk to it)'
-
-    """
-    import re
-    import shlex
-
-    spec = getattr(args, "game_spec", None) or getattr(args, "spec", None) or getattr(args, "game", None)
-    if not isinstance(spec, str) or not spec:
-        named = "GAME"
-    elif re.fullmatch(r"[\w.:-]+", spec):
-        named = spec
-    elif not re.search(r'["$`\\!]', spec):  # as a person types it: in double quotes, its own quotes kept
-        named = f'"{spec}"'
-    else:
-        named = shlex.quote(spec)
-    return f" (fnmcts check {named} finds the shortest walk to it)"
+    return (isinstance(error, OSError) and not isinstance(error, WriteError) and error.filename is None
+            and error.errno in _STREAM_ERRNOS)
 
 
 def _error(message, status: int) -> int:
-    print(f"fnmcts: error: {message}", file=sys.stderr)
+    """Print ``fnmcts: error: MESSAGE`` on standard error (if it can be printed) and return ``status``."""
+    try:
+        print(f"fnmcts: error: {message}", file=sys.stderr)
+    except (OSError, ValueError, AttributeError):  # standard error closed or gone: the status alone says it
+        pass
+    settle_stdout()
     return status
 
 
@@ -327,17 +370,18 @@ def _interrupted(error: KeyboardInterrupt) -> int:
     """Say that the command was interrupted (and whether the result shown is partial); 128 + the signal."""
     name = error.signal_name if isinstance(error, Interrupted) else "SIGINT"
     shown = ": the result above is partial" if getattr(error, "reported", False) else ""
+    settle_stdout()
     try:
-        sys.stdout.flush()
-    except (OSError, ValueError):
+        print(f"\nfnmcts: interrupted by {name}{shown}", file=sys.stderr)
+    except (OSError, ValueError, AttributeError):
         pass
-    print(f"\nfnmcts: interrupted by {name}{shown}", file=sys.stderr)
     return exit_status(error)
 
 
-def _closed_stream() -> int:
-    if sys.stderr is not None:
-        print("fnmcts: error: standard output is closed: nothing can be printed", file=sys.stderr)
+def _closed_stream(closed) -> int:
+    """One line for the standard streams that are closed, and status 1: nothing runs without them."""
+    if sys.stderr is not None and not any(name == "standard error" for name, _, _ in closed):
+        _error(closed_text(closed), EXIT_FAILURE)
     return EXIT_FAILURE
 
 

@@ -14,6 +14,7 @@ SPEC names any game (``fnmcts.cli._games``): a built-in one, an OpenSpiel game
 from __future__ import annotations
 
 import json
+import signal
 import sys
 
 from ..exact import best_moves, solve
@@ -24,8 +25,11 @@ from . import move as move_verb
 from . import play as play_verb
 from . import solve as solve_verb
 from . import tournament as tournament_verb
-from ._common import CliError, add_force, add_json, add_seed, count, emit, positive_count, progress_bar, worker_count
+from ._common import (CliError, Interrupted, add_force, add_json, add_seed, count, emit, keep_partial, positive_count,
+                      progress_bar, worker_count)
+from ._output import Obedient
 from ._games import GAME_FORMS, resolve_game
+from ._payoffs import scale_fields
 from ._hints import add_hints
 from ..limits import GO_ON, TooLarge
 
@@ -40,16 +44,18 @@ quick (``--force`` checks regardless, saying so)."""
 
 
 def run_check(game, *, examples: int = 100, max_steps=None, exact_limit: int = 200_000, exact: bool = True,
-              agents=None, seed: int = 0, progress=None, warn=None, refuse: float | None = None) -> dict:
+              agents=None, seed: int = 0, progress=None, warn=None, stop=None,
+              refuse: float | None = None) -> dict:
     """``check_game`` on ``game`` as a report: ``passed``, the ``laws`` checked, or the ``failure`` text.
 
     ``max_steps`` defaults to the game's own bound on its length (``size_hint``) when it
     has one, else 1,000; ``agents`` names built-in agents (default: all that play it).
-    ``progress`` is ``check_game``'s; with ``warn``, the time is estimated first
+    ``progress`` and ``stop`` are ``check_game``'s; with ``warn``, the time is estimated first
     (``estimate_seconds`` in the report) and, beyond ``SLOW`` seconds, ``warn``
     gets a sentence saying how long and which options make it quick; beyond
     ``refuse`` seconds the check is refused instead, up front (``TooLarge``,
-    the same sentence; ``None``: never).
+    the same sentence; ``None``: never). Ctrl-C ends it with
+    ``fnmcts.parallel.Interrupted``, its ``partial`` the laws that held so far.
 
     >>> from fnmcts.games import Nim
     >>> report = run_check(Nim(heap=5), examples=10)
@@ -88,7 +94,7 @@ def run_check(game, *, examples: int = 100, max_steps=None, exact_limit: int = 2
                 warn(slow_note(game, estimate))
     try:
         laws = check_game(game, max_examples=examples, max_steps=max_steps, exact=exact, exact_limit=exact_limit,
-                          agents=chosen, seed=seed, progress=progress)
+                          agents=chosen, seed=seed, progress=progress, stop=stop)
     except AssertionError as failure:
         return report | {"passed": False, "laws": [], "failure": str(failure)} | _counterexample(game, str(failure))
     return report | {"passed": True, "laws": list(laws), "failure": None}
@@ -204,21 +210,54 @@ def _check(args) -> int:
     if agents == []:
         raise CliError("--agents names at least one agent, comma-separated (leave it out for every agent that plays)")
     walks = args.examples * (len(LAWS) - (0 if args.exact else 1))
+    walked = [0]
 
     def warn(note):
         print(f"fnmcts: {note}; the check goes on (Ctrl-C stops it)", file=sys.stderr)
 
+    def so_far() -> str:
+        return f"{walked[0]:,} of {walks:,} walks checked"
+
     with progress_bar(walks, "checking the laws", unit="walk") as update:
-        report = run_check(game, examples=args.examples, max_steps=args.max_steps, exact_limit=args.exact_limit,
-                           exact=args.exact, agents=agents, seed=args.seed, progress=update, warn=warn,
-                           refuse=None if args.force else SLOW)
+        def progress(k):
+            walked[0] += k
+            if update is not None:
+                update(k)
+
+        stopped = None
+        with Obedient(so_far) as stop:  # Ctrl-C and SIGTERM stop the check within a second, whatever it runs
+            try:
+                report = run_check(game, examples=args.examples, max_steps=args.max_steps,
+                                   exact_limit=args.exact_limit, exact=args.exact, agents=agents, seed=args.seed,
+                                   progress=progress, warn=warn, stop=stop, refuse=None if args.force else SLOW)
+            except KeyboardInterrupt as error:
+                stop.caught()
+                stopped = Interrupted(getattr(error, "partial", None) or (), stop.signum or signal.SIGINT)
+    if stopped is not None:
+        with keep_partial(args, lambda held: _partial_check(args, game, held, walked[0], walks)):
+            raise stopped
     if report["passed"]:
         text = f"{report['game']}: every law holds ({report['examples']} walks a law, up to {report['max_steps']} steps)\n"
         text += "\n".join(f"  {law}" for law in report["laws"])
     else:
         text = report["failure"]
     emit(args, report | {"spec": args.game_spec}, text)
-    return 0 if report["passed"] else 1
+    if not report["passed"]:  # the verdict is the report above; standard error says it in one line
+        law = f"game law {report['law']!r}" if report.get("law") else "a game law"
+        problem = (report.get("problem") or "").strip().splitlines()
+        problem = f": {problem[0][:300]}" if problem else ""
+        print(f"fnmcts: error: {law} fails for {report['game']}{problem} (the shortest walk to it is above)",
+              file=sys.stderr)
+        return 1
+    return 0
+
+
+def _partial_check(args, game, held, walked: int, walks: int):
+    """``(payload, text)`` of a check stopped by Ctrl-C: the walks checked and the laws that held on theirs."""
+    payload = {"game": repr(game), "spec": args.game_spec, "examples": args.examples, "seed": args.seed,
+               "passed": None, "laws": list(held), "walks_done": walked, "walks": walks, "failure": None}
+    laws = ", ".join(held) if held else "none yet"
+    return payload, (f"{game!r}: {walked:,} of {walks:,} walks checked; the laws that held on all their walks: {laws}")
 
 
 def _players(game, command: str) -> None:
@@ -241,11 +280,6 @@ def _any_tournament(args):
 
 
 def _any_move(args):
-    game, state, _ = _board._spec_game(args, (), args.state)
-    who = game.to_move(state)
-    if who is CHANCE:
-        outcomes = ", ".join(str(o) for o, _ in game.chance_outcomes(state)[:8])
-        raise CliError(f"chance is to move at --state {args.state.strip()!r}: add one of its outcomes ({outcomes}, ...)")
     return move_verb._move(args)
 
 
@@ -268,10 +302,10 @@ def _any_solve(args):
         "game": move_verb._game_json(game),
         "states": len(solution),
         "solver": "exact",
+        **scale_fields(game),
     }
     mover = "nobody (the game is over)" if who is None else "chance" if who is CHANCE else _board._player_name(game, who)
-    lines = [render(game, state), f"to move: {mover}",
-             "value: " + ", ".join(f"{_board._player_name(game, i)} {v} ({float(v):.6f})" for i, v in enumerate(values))]
+    lines = [render(game, state), f"to move: {mover}", solve_verb._value_line(game, values)]
     if best:
         lines.append("best moves: " + ", ".join(describe_move(game, state, m) for m in best))
     lines.append(f"(solved by the exact solver over {len(solution):,} states)")
@@ -308,7 +342,7 @@ def register(cli) -> None:
     add_json(p)
     p.set_defaults(handler=_check)
 
-    where = f"--game SPEC: {GAME_FORMS}"
+    where = f"any other GAME: {GAME_FORMS}"
     p = cli.game_option("play", _ANY, f"play any game of one player, or of two against an agent ({where})")
     _game_argument(p)
     p.add_argument("--ai", default="mcts", metavar="NAME", help=f"the opponent: {', '.join(_agents.agent_names())} (default mcts)")
@@ -336,8 +370,9 @@ def register(cli) -> None:
 
     p = cli.game_option("move", _ANY, f"an agent's move at --state in any game ({where})")
     _game_argument(p)
-    p.add_argument("--state", required=True, metavar="STATE",
-                   help="the position in the game's own form (OpenSpiel: the actions from the start, '4,0')")
+    p.add_argument("--state", default=None, metavar="STATE",
+                   help="the position in the game's own form (OpenSpiel: the actions from the start, '4,0'); "
+                   "default, or 'start': the start (chance's outcomes first drawn with the seed)")
     p.add_argument("--ai", default="mcts", metavar="NAME", help=f"the agent: {', '.join(_agents.agent_names())} (default mcts)")
     add_hints(p)
     _agents._agent_options(p)

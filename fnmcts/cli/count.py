@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ._common import CliError, add_force, add_json, count, emit, positive_count, progress_bar
 from ._games import resolve_game
+from ._payoffs import scale_fields, scale_note
 
 __all__ = ["register", "DEFAULT_LIMIT"]
 
@@ -53,5 +54,6 @@ def _count(args) -> int:
     with progress_bar(total, "counting plies", unit="ply") as update:
         counted = count_game(game, args.depth, divide=args.divide, up_to_symmetry=args.up_to_symmetry,
                              limit=None if args.force else args.limit, progress=update)
-    emit(args, counted.to_json() | {"spec": args.game_spec}, str(counted))
+    text = str(counted) + (f"\n({scale_note(game, 'player 1 first')})" if counted.outcomes else "")
+    emit(args, counted.to_json() | {"spec": args.game_spec} | scale_fields(game), text)
     return 0

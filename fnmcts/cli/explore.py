@@ -13,17 +13,15 @@ defaults are the tutorial's (``TUTORIAL``: its ucb, the mean backup, no solver).
 from __future__ import annotations
 
 import argparse
-import sys
 
-from ..files import claim_target
 from ..limits import TooLarge
 from ..mcts import BACKUPS, EXACT_STATES, PAGE_DIVES, explore_page, trace
-from ..protocol import check_reachable, parse_state
 from ..rng import make_rng, resolve_seed
 from ._common import CliError, add_force, add_json, add_seed, count, emit, non_negative_number, positive_count, progress_bar
 from ._search_flags import SEARCH_RULES, add_search_options, search_flag_names, search_flags
+from ._board import is_start, state_argument
 from ._games import resolve_game
-from .table import write_text_atomically
+from ._streams import claim_output, report_stream, write_output
 
 __all__ = ["register", "trace_options", "TUTORIAL"]
 
@@ -63,7 +61,8 @@ def register(cli) -> None:
                    help=f"show exact values when the game solves within N states (default {EXACT_STATES:,}; 0: none)")
     p.add_argument("--page-dives", type=positive_count, default=PAGE_DIVES, metavar="N",
                    help=f"the page holds the first N dives (default {PAGE_DIVES:,})")
-    p.add_argument("-o", "--output", required=True, metavar="FILE", help="the page to write (HTML)")
+    p.add_argument("-o", "--output", required=True, metavar="FILE",
+                   help="the page to write (HTML; - for standard output, the report then on standard error)")
     add_force(p)
     add_json(p)
     p.set_defaults(handler=_explore)
@@ -126,15 +125,9 @@ def _describe(options) -> str:
 
 
 def _explore(args) -> int:
-    claim_target(args.output)  # a bad target (or one another process writes) fails now, not after the search
+    claim_output(args.output)  # a bad target (or one another process writes) fails now, not after the search
     game = resolve_game(args.spec)
-    state = game.start()
-    if args.state is not None:
-        state = parse_state(game, args.state)
-        try:
-            state = check_reachable(game, state)
-        except ValueError as error:
-            raise CliError(f"--state {args.state.strip()} does not fit the game: {error}") from None
+    state = state_argument(game, args.state)
     if game.to_move(state) is None:
         raise CliError("the game is over at that state: there is nothing to search")
     options = trace_options(args)
@@ -151,14 +144,14 @@ def _explore(args) -> int:
                                     progress=update, **opts, **limits))
             except TooLarge as error:
                 raise CliError(str(error).replace("memory=None goes on regardless", "--force goes on regardless")) from None
-    where = "the start" if state == game.start() else f"state {args.state.strip()}"
+    where = "the start" if is_start(args.state) else f"state {args.state.strip()}"
     title = f"{game!r} from {where}: {args.iterations:,} dives of MCTS, seed {seed}"
     page = explore_page(traces[0], traces[1] if len(traces) > 1 else None, title=title, dives=args.page_dives)
-    write_text_atomically(args.output, page)
+    where = write_output(args.output, page)
     difference = traces[0].first_difference(traces[1]) if len(traces) > 1 else None
     shown = min(args.iterations, args.page_dives)
     payload = {
-        "output": args.output,
+        "output": where,
         "game": repr(game),
         "iterations": args.iterations,
         "dives_shown": shown,
@@ -169,7 +162,7 @@ def _explore(args) -> int:
         "exact": traces[0].exact is not None,
         "bytes": len(page.encode("utf-8")),
     }
-    lines = [f"wrote {args.output} ({payload['bytes'] / 1e6:.1f} MB): {title}"]
+    lines = [f"wrote {where} ({payload['bytes'] / 1e6:.1f} MB): {title}"]
     lines.append(f"trace A: {_describe(options)}")
     if versus is not None:
         lines.append(f"trace B: {_describe(versus)}")
@@ -179,6 +172,6 @@ def _explore(args) -> int:
     if traces[0].exact is None:
         lines.append(f"no exact values: the game holds more than {args.exact_limit:,} states (--exact-limit N)")
     lines.append("open it in any browser: it needs no server and no network")
-    emit(args, payload, "\n".join(lines))
-    sys.stdout.flush()
+    with report_stream(args):  # with -o -, standard output holds the page: the report goes to standard error
+        emit(args, payload, "\n".join(lines))
     return 0

@@ -18,7 +18,7 @@ from ..limits import WORK_LIMIT, check_work, play_work
 from ..mcts import search, top_children
 from ..mcts._records import mean, visits
 from ..montecarlo import simulate
-from ..protocol import CHANCE, describe_move, game_name, parse_state, check_reachable
+from ..protocol import CHANCE, describe_move, game_name
 from ..rng import make_rng
 from ._common import (
     CliError,
@@ -31,7 +31,9 @@ from ._common import (
 )
 from ._search_flags import add_search_options, search_flags
 from ._fields import add_field_options, fields_given
+from ._board import state_argument
 from ._games import GAME_FORMS, resolve_game
+from ._payoffs import on_game_scale, scale, scale_fields, scale_note
 from .simulate import _described, _options, _simulate
 
 __all__ = ["register"]
@@ -58,7 +60,7 @@ def register(cli) -> None:
     seed      1
     0
     """
-    where = f"--game SPEC: {GAME_FORMS}"
+    where = f"any other GAME: {GAME_FORMS}"
     for name in sorted(GAMES):
         if not cli.has_game("simulate", name):
             p = cli.game_command("simulate", name, f"random play of {name}: player 1's results")
@@ -86,7 +88,8 @@ def _spec(parser) -> None:
 
 def _search_options(parser) -> None:
     parser.add_argument("--dives", type=count, default=10_000, metavar="N", help="dives of the search (default 10,000)")
-    parser.add_argument("--state", default=None, metavar="STATE", help="search from this position (default: the start)")
+    parser.add_argument("--state", default=None, metavar="STATE",
+                        help="search from this position (default, or 'start': the start; a deal or a roll first is searched too)")
     parser.add_argument("--top", type=positive_count, default=5, metavar="K", help="the K most visited moves (default 5)")
     add_search_options(parser)
     add_seed(parser)
@@ -116,11 +119,10 @@ def _simulate_any(args):
 
 def _search_any(args):
     game = _game(args)
-    state = game.start() if args.state is None else _state(game, args.state)
-    if game.to_move(state) is None:
+    state = state_argument(game, args.state)
+    who = game.to_move(state)
+    if who is None:
         raise CliError("the game is over at this state: nothing to search")
-    if game.to_move(state) is CHANCE:
-        raise CliError("chance moves next at this state (a roll, a deal): give a state where a player moves")
     length, branching = play_work(game, state)
     # a dive is at least one step of play (a game that may repeat tells no longest game); past the
     # limit, TooLarge is the command's one-line error naming --force
@@ -130,32 +132,74 @@ def _search_any(args):
     started = time.perf_counter()
     tree = search(game, state, args.dives, make_rng(seed), **flags)
     seconds = time.perf_counter() - started
-    rows = [(move, rec) for move, rec in top_children(game, tree, state, args.top)]
-    best = rows[0][0] if rows else None
+    low, high = scale(game)
     root = visits(tree[state]) if state in tree else 0
     payload = {
         "game": repr(game),
         "state": game.state_to_json(state) if hasattr(game, "state_to_json") else repr(state),
+        "to_move": "chance" if who is CHANCE else who + 1,
         "dives": args.dives,
         "root_visits": root,
         "seed": seed,
         "options": {k: v for k, v in flags.items()},
-        "best_move": None if best is None else describe_move(game, state, best),
-        "moves": [{"move": describe_move(game, state, m), "visits": visits(r), "mean": mean(r)} for m, r in rows],
+        **scale_fields(game),
         "tree_states": len(tree),
         "dives_per_second": args.dives / seconds if seconds > 0 else None,
+        "deprecated_keys": ["moves[].mean"],
     }
-    texts = [describe_move(game, state, m) for m, _ in rows]
-    width = max([len("move"), *map(len, texts)]) + 2
-    lines = [f"MCTS on {game!r}: {args.dives:,} dives, seed {seed}", f"{'move':<{width}}{'visits':>10}{'mean':>10}"]
-    lines += [f"{text:<{width}}{visits(r):>10,}{mean(r):>10.4f}" for text, (_, r) in zip(texts, rows)]
-    lines += [f"best move   {payload['best_move']}  (the most visited)", f"tree        {len(tree):,} states"]
+
+    def row(move, rec):
+        """A move's line of the report: visits, the mover's mean payoff (the game's scale) and its score on [0, 1]."""
+        seen = visits(rec) > 0  # a move no dive took has no mean: null, not the lowest payoff
+        return {"move": describe_move(game, state if who is not CHANCE else after, move), "visits": visits(rec),
+                "payoff": on_game_scale(mean(rec), low, high) if seen else None, "score": mean(rec) if seen else None,
+                "mean": mean(rec)}  # mean: the score's old name, for one release
+
+    header = f"MCTS on {game!r}: {args.dives:,} dives, seed {seed}"
+    if who is CHANCE:  # a deal or a roll first: the best move after each outcome
+        probabilities = dict(game.chance_outcomes(state))
+        outcomes = []
+        for outcome, best in top_children(game, tree, state, args.top):
+            after = game.play(state, outcome)
+            entry = {"outcome": describe_move(game, state, outcome), "probability": str(probabilities[outcome])}
+            outcomes.append(entry | ({"best_move": None} if best is None else
+                                     {"best_move": row(*best)["move"]} | _without_move(row(*best))))
+        payload |= {"best_move": None, "outcomes": outcomes, "moves": []}
+        lines = [header + "; chance moves first: the most visited move after each outcome",
+                 scale_note(game, "the mover's after the outcome") + " (score: the same on [0, 1])",
+                 _table(["outcome", "probability", "best move", "visits", "payoff", "score"],
+                        [[o["outcome"], o["probability"], o["best_move"] or "-",
+                          f"{o['visits']:,}" if o["best_move"] else "", _shown(o.get("payoff"), "{:.4g}"),
+                          _shown(o.get("score"), "{:.4f}")] for o in outcomes])]
+    else:
+        after = None
+        rows = [row(move, rec) for move, rec in top_children(game, tree, state, args.top)]
+        payload |= {"best_move": rows[0]["move"] if rows else None, "moves": rows}
+        lines = [header, scale_note(game, f"the mover's (player {who + 1})") + " (score: the same on [0, 1])",
+                 _table(["move", "visits", "payoff", "score"],
+                        [[r["move"], f"{r['visits']:,}", _shown(r["payoff"], "{:.4g}"), _shown(r["score"], "{:.4f}")]
+                         for r in rows]),
+                 f"best move   {payload['best_move']}  (the most visited)"]
+    lines.append(f"tree        {len(tree):,} states")
     emit(args, payload, "\n".join(lines))
 
 
-def _state(game, text):
-    state = parse_state(game, text)
-    try:
-        return check_reachable(game, state)
-    except ValueError as error:
-        raise CliError(f"--state {text.strip()} does not fit the game: {error}") from None
+def _shown(number, form: str) -> str:
+    return "-" if number is None else form.format(number)
+
+
+def _without_move(row: dict) -> dict:
+    return {k: v for k, v in row.items() if k != "move"}
+
+
+def _table(header: list, rows: list) -> str:
+    """Columns: the first left-aligned, the others right-aligned, two spaces apart.
+
+    >>> print(_table(["move", "visits"], [["take 1", "1,204"], ["take 2", "96"]]))
+    move    visits
+    take 1   1,204
+    take 2      96
+    """
+    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
+    return "\n".join("  ".join(str(cell).ljust(w) if i == 0 else str(cell).rjust(w)
+                               for i, (cell, w) in enumerate(zip(r, widths))).rstrip() for r in [header, *rows])

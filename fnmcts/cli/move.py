@@ -1,4 +1,8 @@
-"""``fnmcts move GAME --state STATE --ai NAME``: the move an agent plays at any state."""
+"""``fnmcts move GAME [--state STATE] --ai NAME``: the move an agent plays at any state (default: the start).
+
+Where chance moves first (a roll, a deal), its outcomes are drawn with the
+seed, as a game would draw them, and the agent plays at the state they reach.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +14,7 @@ from ..protocol import (
     describe_move,
     game_name,
     game_to_json,
-    parse_state,
+    sample_outcome,
 )
 from ..limits import STATE_LIMIT
 from ..rng import make_rng
@@ -30,6 +34,7 @@ from ._board import (
     _game_options,
     _nim_game,
     board_games,
+    is_start,
 )
 from ._agents import _agent_args, _agent_options, _check_agents, agent_names, build_agent
 
@@ -69,7 +74,8 @@ def _state_example(kind: str) -> str:
 def _register_move(cli, kind: str, help: str) -> None:
     p = cli.game_command("move", kind, help, _MOVE_HELP)
     p.add_argument(
-        "--state", required=True, metavar="STATE", help=f"the position, e.g. {_state_example(kind)}, or its JSON"
+        "--state", default=None, metavar="STATE",
+        help=f"the position, e.g. {_state_example(kind)}, or its JSON (default, or 'start': the start)",
     )
     _game_options(p, kind, with_state=True)
     default_ai = "perfect" if "perfect" in agent_names(kind) else "exact"  # two players: the closed form's agent
@@ -88,7 +94,7 @@ def _register_move(cli, kind: str, help: str) -> None:
 def _game_json(game) -> dict:
     try:
         return game_to_json(game)
-    except ValueError:  # not a dataclass: its name and how it prints
+    except (ValueError, TypeError):  # not a dataclass, or a field JSON cannot hold: its name and how it prints
         return {"name": game_name(game), "repr": repr(game)}
 
 
@@ -103,17 +109,21 @@ def _move(args):
     names = (args.ai,) if helper in (None, "none", *VALUE_HINTS) else (args.ai, helper)
     _check_agents(args, args.game, names)
     game, state, q_ai = _nim_game(args, names, args.state)
+    if state is None:
+        state = game.start()
+    where = "the start" if is_start(args.state) else repr(args.state)
     if game.to_move(state) is None:
-        raise CliError(f"the game is over at {args.state!r}: no move to play")
+        raise CliError(f"the game is over at {where}: no move to play")
     _check_exact_size(game, (args.ai,))
     _check_work(args, game, state, (args.ai,), what="moves")
     agent = build_agent(args.ai, game, ai=q_ai, **_agent_args(args))
     seed = args.seed if args.seed is not None else make_rng().getrandbits(63)
-    if game.to_move(state) is CHANCE:
-        outcome = game.play(state, game.chance_outcomes(state)[0][0])
-        example = json.dumps(game.state_to_json(outcome), separators=(",", ":"))
-        raise CliError(f"chance moves next at {args.state!r} (the dice are to roll): give a state after it, e.g. '{example}'")
-    move = agent(game, state, make_rng(seed))
+    rng = make_rng(seed)
+    state, drawn = _past_chance(game, state, rng)
+    if game.to_move(state) is None:
+        raise CliError(f"the game is over after chance's {', '.join(describe_move(game, s, o) for s, o in drawn)}: "
+                       "no move to play")
+    move = agent(game, state, rng)
     payload = {
         "move": _move_json(move),
         "describe": describe_move(game, state, move),
@@ -121,10 +131,30 @@ def _move(args):
         "ai": args.ai,
         "seed": seed,
     }
+    lines = [f"{args.ai}: {describe_move(game, state, move)}"]
+    if drawn:  # a roll or a deal came first: drawn with the seed, as a game would
+        payload["chance"] = [_move_json(outcome) for _, outcome in drawn]
+        lines.insert(0, "chance: " + ", ".join(describe_move(game, s, o) for s, o in drawn) + f" (drawn with seed {seed})")
     hints = _hints(args, game, state, q_ai, seed)
     if hints:
         payload["hints"] = hints
-    emit(args, payload, "\n".join([f"{args.ai}: {describe_move(game, state, move)}", *hints]))
+    emit(args, payload, "\n".join([*lines, *hints]))
+
+
+def _past_chance(game, state, rng, most: int = 10_000) -> tuple:
+    """``(state, [(chance state, outcome), ...])``: chance's outcomes drawn with ``rng`` up to a player's move.
+
+    >>> from fnmcts.games import ShutTheBox
+    >>> state, drawn = _past_chance(ShutTheBox(), ShutTheBox().start(), make_rng(3))
+    >>> [outcome for _, outcome in drawn], state == ShutTheBox().play(ShutTheBox().start(), drawn[0][1])
+    ([5], True)
+    """
+    drawn = []
+    while game.to_move(state) is CHANCE and len(drawn) < most:
+        outcome = sample_outcome(game, state, rng)
+        drawn.append((state, outcome))
+        state = game.play(state, outcome)
+    return state, drawn
 
 
 def _hints(args, game, state, q_ai, seed) -> list:

@@ -22,6 +22,7 @@ from ..games.shut_the_box import format_choices, parse_choice
 from ..limits import STATE_LIMIT
 from ..rng import make_rng
 from ..games import GAMES
+from ._payoffs import scale_text
 from ._hints import VALUE_HINTS, add_hints, make_hint
 from ._common import (
     CliError,
@@ -157,10 +158,14 @@ def _end(game, state, human: int, alone: bool) -> tuple:
         scored = "" if payoff_range(game) == (0, 1) else f" You score {_score(game, state)}."
         return outcome, ("You win." if outcome == "wins" else "You lose.") + scored
     winner = _winner(payoff)
+    low, high = payoff_range(game)
+    graded = any(x not in (low, high, (low + high) / 2) for x in payoff) or len(set(payoff)) > 2
+    told = f" Payoffs: {', '.join(f'player {i + 1} {x:g}' for i, x in enumerate(payoff))} ({scale_text(game)})." \
+        if graded else ""  # a margin or a score, not only who won: the numbers the game paid
     if winner is None:
-        return "draws", result_line(None) + " It is a draw."
+        return "draws", result_line(None) + " It is a draw." + told
     outcome = "wins" if winner == human + 1 else "losses"
-    return outcome, result_line(winner) + (" You win." if outcome == "wins" else " You lose.")
+    return outcome, result_line(winner) + (" You win." if outcome == "wins" else " You lose.") + told
 
 
 def _score(game, state):

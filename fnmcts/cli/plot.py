@@ -25,10 +25,13 @@ from __future__ import annotations
 import math
 
 from ..limits import STATE_LIMIT, WORK_LIMIT, TooLarge, check_work, play_work
-from ..protocol import CHANCE, check_reachable, parse_state
+from ..protocol import CHANCE
 from ..rng import make_rng
+from ._board import state_argument
+from ._payoffs import SCORE, scale_fields
 from ._agents import _agent_args, _agent_options, _check_agents, build_agent
 from ._common import CliError, add_force, add_json, add_seed, emit, positive_count, progress_bar
+from ._streams import claim_output, report_stream, to_stdout, write_output
 from ._games import GAME_FORMS, _nearest, resolve_game
 from ._old_plots import BUDGETS as OLD_NAMES, plot_old
 from ._search_flags import search_flags
@@ -68,7 +71,8 @@ def register(cli) -> None:
                      f"'plot {'|'.join(OLD_NAMES)} -o FILE' draws the tutorial's pictures, for one release.")
     p.add_argument("--what", choices=tuple(KIND_BUDGETS), default=None, metavar="KIND",
                    help=f"the picture: {', '.join(KIND_BUDGETS)} (default: search; simulate for coin and darts)")
-    p.add_argument("-o", "--output", default=None, metavar="FILE", help="the file to write: .png or .svg")
+    p.add_argument("-o", "--output", default=None, metavar="FILE",
+                   help="the file to write: .png or .svg (- writes SVG to standard output, the report to standard error)")
     p.add_argument("--budget", type=positive_count, default=None, metavar="N", help=f"the size of the run: {kinds}")
     p.add_argument("--points", type=positive_count, default=None, metavar="K",
                    help="about K checkpoints, evenly spaced on a log scale (search, flat-mc, qlearning, simulate)")
@@ -96,12 +100,8 @@ def _plot(args) -> int:
     kind = args.what or ("simulate" if args.game_spec in EXPERIMENTS else "search")
     _refuse_foreign(args, kind)
     if args.output is not None:
-        from ..files import claim_target
-
-        suffix = args.output.rsplit(".", 1)[-1].lower() if "." in args.output else ""
-        if suffix not in ("png", "svg"):
-            raise CliError(f"the output must end in .png or .svg, got {args.output!r}")
-        claim_target(args.output)  # a missing folder, a directory or another writer fails before the work
+        _picture_format(args.output)
+        claim_output(args.output)  # a missing folder, a directory or another writer fails before the work
     what, default, default_points = KIND_BUDGETS[kind]
     budget = default if args.budget is None else args.budget
     points = default_points if args.points is None else args.points
@@ -109,12 +109,30 @@ def _plot(args) -> int:
     data, title, labels, extra = _compute(plots, args, kind, budget, points, make_rng(seed))
     payload = {"game": args.game_spec, "what": kind, "budget": budget, "budget_counts": what, "seed": seed,
                       "file": None, **extra, "data": _rows(kind, data, labels.get("scale"))}
+    if kind == "search":  # the curve's values are scores, said so: the payoffs' own scale beside them
+        payload |= {"values": f"scores of the player to move at the state searched: {SCORE}",
+                    **scale_fields(_game(args))}
     if args.output is not None:
-        path = plots.save_figure(plots.draw(kind, data, title, **labels), args.output)
-        payload["file"] = str(path)
-    emit(args, payload, f"wrote {payload['file']} ({kind} on {title.partition(': ')[2] or args.game_spec}: "
-                        f"{what} {budget:,}, seed {seed})")
+        picture = plots.figure_bytes(plots.draw(kind, data, title, **labels), _picture_format(args.output))
+        payload["file"] = write_output(args.output, picture)
+    with report_stream(args):  # with -o -, standard output holds the picture: the report goes to standard error
+        emit(args, payload, f"wrote {payload['file']} ({kind} on {title.partition(': ')[2] or args.game_spec}: "
+                            f"{what} {budget:,}, seed {seed})")
     return 0
+
+
+def _picture_format(output: str) -> str:
+    """``png`` or ``svg``: the picture's format, from the name of its file (``-``, standard output: SVG, a text).
+
+    >>> _picture_format("curve.PNG"), _picture_format("-")
+    ('png', 'svg')
+    """
+    if to_stdout(output):
+        return "svg"
+    suffix = output.rsplit(".", 1)[-1].lower() if "." in output else ""
+    if suffix not in ("png", "svg"):
+        raise CliError(f"the output must end in .png or .svg, got {output!r} (- writes SVG to standard output)")
+    return suffix
 
 
 def _plots(need_figure: bool):
@@ -155,12 +173,7 @@ def _rows(kind, data, scale=None) -> list:
 
 
 def _state(game, args):
-    if args.state is None:
-        return game.start()
-    try:
-        return check_reachable(game, parse_state(game, args.state))
-    except ValueError as error:
-        raise CliError(f"--state {args.state.strip()} does not fit the game: {error}") from None
+    return state_argument(game, args.state)
 
 
 def _solution(game, state, required: str | None, force: bool):

@@ -32,6 +32,7 @@ from ._board import (
     _state_count,
     board_games,
 )
+from ._payoffs import scale_fields, scale_note
 from .move import _game_json, _move_json
 from .play import _winner
 
@@ -148,6 +149,7 @@ def _solve_exact(args, game, state):
         "state": game.state_to_json(state),
         "game": _game_json(game),
         "solver": "exact",
+        **scale_fields(game),
     }
     listed = ", ".join(describe_move(game, state, m) for m in best)
     if not certain:
@@ -166,8 +168,33 @@ def _solve_exact(args, game, state):
         verdict = f"the player to move loses{sure}: {_player_name(game, other)} wins\nwinning moves: none"
     else:
         verdict = f"a draw: neither player can force a win\ndrawing moves: {listed}"
-    text = f"{_where(game, state)}\n{verdict}\n(solved by the exact solver)"
+    text = f"{_where(game, state)}\n{verdict}\n{_value_line(game, values)}\n(solved by the exact solver)"
     emit(args, payload, text)
+
+
+def _value_line(game, values, what: str = "value") -> str:
+    """``value: Player 1 0, Player 2 0 (payoffs: the game's own, in [-4, 4])``: each player's exact value, labelled.
+
+    >>> from fnmcts.games import Nim
+    >>> _value_line(Nim(), (Fraction(-1), Fraction(1)))
+    "value: Player 1 -1, Player 2 1 (payoffs: the game's own, in [-1, 1])"
+    """
+    shown = ", ".join(f"{_player_name(game, i)} {_exact_text(v)}" for i, v in enumerate(values))
+    return f"{what}: {shown} ({scale_note(game)})"
+
+
+def _exact_text(value) -> str:
+    """An exact value as a person reads it: ``1``, ``-0.5``, ``0.3333 (1/3)``.
+
+    >>> _exact_text(Fraction(2)), _exact_text(Fraction(-1, 2)), _exact_text(Fraction(1, 3)), _exact_text(0.25)
+    ('2', '-0.5', '0.3333 (1/3)', '0.25')
+    """
+    value = Fraction(value) if not isinstance(value, float) else value
+    if isinstance(value, Fraction) and value.denominator == 1:
+        return str(value.numerator)
+    if isinstance(value, Fraction) and 1000 % value.denominator == 0 or isinstance(value, float):
+        return f"{float(value):.6g}"
+    return f"{float(value):.4f}" + (f" ({value})" if len(str(value)) <= 15 else "")
 
 
 def _share(p) -> str:
@@ -195,7 +222,8 @@ def _where(game, state) -> str:
 
 def _solve_over(args, game, state):
     """``solve`` at a finished game: nobody moves; say who has won, or that it is a draw."""
-    won = _winner(game.payoff(state))
+    payoff = game.payoff(state)
+    won = _winner(payoff)
     payload = {
         "winner": None,
         "over": True,
@@ -205,8 +233,10 @@ def _solve_over(args, game, state):
         "state": game.state_to_json(state),
         "game": _game_json(game),
         "exact_checked": False,
+        "payoff": [_number(v) for v in payoff],
+        **scale_fields(game),
     }
     result = "it is a draw" if won is None else f"player {won} has won"
-    text = f"{_where(game, state)}\nthe game is over: nobody moves; {result}"
+    text = f"{_where(game, state)}\nthe game is over: nobody moves; {result}\n{_value_line(game, payoff, 'payoff')}"
     emit(args, payload, text)
 

@@ -2,9 +2,9 @@
 
 Every state reachable from the start (or ``--state``), one row each: the
 state (its JSON form), who moves there, the exact value of each player and,
-where a player moves, the best moves. ``-o -`` prints it; a file named
-``.json`` gets one JSON object with the rows as fields. ``--json`` prints a
-summary. A solve beyond the size limits names its size and goes on with
+where a player moves, the best moves. ``-o -`` prints it (the report then goes
+to standard error); a file named ``.json`` gets one JSON object with the rows as
+fields. ``--json`` prints a summary. A solve beyond the size limits names its size and goes on with
 ``--force``. Shut the Box's best-move and look-up tables keep their own
 command (``fnmcts table shut-the-box``). Nothing here names a game.
 """
@@ -12,15 +12,15 @@ command (``fnmcts table shut-the-box``). Nothing here names a game.
 from __future__ import annotations
 
 import json
-import sys
-
-from ..exact import best_moves, solve
 from pathlib import Path
 
-from ..files import WriteError, claim_target, write_atomically
+from ..exact import best_moves, solve
 from ..limits import STATE_LIMIT
-from ..protocol import CHANCE, describe_move, parse_state, check_reachable
-from ._common import CliError, add_force, add_json, emit
+from ..protocol import CHANCE, describe_move
+from ._common import add_force, add_json, emit
+from ._streams import claim_output, report_stream, to_stdout, write_output
+from ._board import state_argument
+from ._payoffs import scale_fields, scale_note
 from ._games import GAME_FORMS, resolve_game
 
 __all__ = ["register", "value_rows", "write_text_atomically"]
@@ -35,7 +35,7 @@ def register(cli) -> None:
     >>> cli = Cli()
     >>> register(cli)
     >>> cli.run(["table", "nim(heap=2, max_take=2, misere=False)", "-o", "-"])
-    # exact values of Nim(heap=2, max_take=2, misere=False): 4 states reachable from the start
+    # exact values of Nim(heap=2, max_take=2, misere=False): 4 states reachable from the start; payoffs: each player, the game's own, in [-1, 1]
     state                       to_move    value    best
     {"heap": 2, "player": 1}    1          1 -1     take 2
     {"heap": 1, "player": 2}    2          -1 1     take 1
@@ -103,12 +103,12 @@ def _text(game, rows) -> str:
         return "".join(cell.ljust(w) for cell, w in zip(row[:3], widths)).rstrip() + (
             " " * (widths[2] - len(row[2])) + row[3] if row[3] else "")
 
-    title = f"# exact values of {game!r}: {len(rows):,} states reachable from the start"
+    title = f"# exact values of {game!r}: {len(rows):,} states reachable from the start; {scale_note(game, 'each player')}"
     return "\n".join([title, line(header), *(line(c) for c in cells)]) + "\n"
 
 
 def write_text_atomically(path, text: str) -> Path:
-    """``fnmcts.files.write_atomically`` with its errors as one-line command-line errors.
+    """``fnmcts.files.write_atomically`` with its errors as one-line command-line errors (``-``: standard output).
 
     >>> import tempfile
     >>> folder = Path(tempfile.mkdtemp())
@@ -119,41 +119,25 @@ def write_text_atomically(path, text: str) -> Path:
     ...
     fnmcts.cli._common.CliError: ... is a directory: give the name of a file to write
     """
-    try:
-        return write_atomically(path, text)
-    except WriteError:
-        raise  # a failure while writing (a full disk): exit status 1, not a usage error
-    except ValueError as error:
-        raise CliError(str(error)) from None
+    where = write_output(path, text)
+    return Path(path) if to_stdout(path) else Path(where)
 
 
 def _table(args):
-    if args.output == "-" and args.json:
-        raise CliError("--json prints a summary: give -o FILE for the table itself")
     game = resolve_game(args.game_spec)
-    start = game.start()
-    if args.state is not None:
-        try:
-            start = check_reachable(game, parse_state(game, args.state))
-        except ValueError as error:
-            raise CliError(f"--state {args.state.strip()} does not fit the game: {error}") from None
-    if args.output != "-":
-        try:
-            claim_target(args.output)  # before the work, not after it
-        except ValueError as error:
-            raise CliError(str(error)) from None
+    start = state_argument(game, args.state)
+    claim_output(args.output)  # before the work, not after it
     solution = solve(game, start, limit=None if args.force else STATE_LIMIT)
     rows = value_rows(game, solution, start)
     text = _text(game, rows)
-    if args.output == "-":
-        sys.stdout.write(text)
-        return 0
     from .move import _game_json
 
     if args.output.lower().endswith(".json"):
-        text = json.dumps({"game": _game_json(game), "row_count": len(rows), "rows": rows}, sort_keys=True) + "\n"
-    path = write_text_atomically(args.output, text)
-    payload = {"kind": "exact-values", "rows": len(rows), "path": str(path), "start_value": rows[0]["value"],
-               "start_value_exact": rows[0]["value_exact"], "game": _game_json(game)}
-    emit(args, payload, f"wrote the exact values of {len(rows):,} states of {game!r} to {path}")
+        text = json.dumps({"game": _game_json(game), "row_count": len(rows), "rows": rows, **scale_fields(game)},
+                          sort_keys=True) + "\n"
+    where = write_output(args.output, text)
+    payload = {"kind": "exact-values", "rows": len(rows), "path": where, "start_value": rows[0]["value"],
+               "start_value_exact": rows[0]["value_exact"], "game": _game_json(game), **scale_fields(game)}
+    with report_stream(args):  # with -o -, standard output holds the table: the report goes to standard error
+        emit(args, payload, f"wrote the exact values of {len(rows):,} states of {game!r} to {where}")
     return 0

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import inspect
 import random
+import signal
 from typing import Any, Callable, NamedTuple
 
 from hypothesis import HealthCheck, Phase, given, settings
@@ -26,6 +27,7 @@ from hypothesis import strategies as st
 from pyrsistent import pmap
 
 from ..limits import STATE_LIMIT, TooLarge, held_bytes, size_hint
+from ..parallel import Interrupted
 from ._walk import DEFAULT_MAX_STEPS, GameRaised, choices, fresh
 from .laws import (
     LAWS,
@@ -93,6 +95,7 @@ def find_counterexample(
     end_only: bool = False,
     shrink_budget: int = 2000,
     progress: Callable[[int], Any] | None = None,
+    stop: Callable[[], Any] | None = None,
     **options,
 ) -> Counterexample | None:
     """The shortest counterexample to ``law`` (a name in ``LAWS`` or a function) found, or None.
@@ -107,7 +110,9 @@ def find_counterexample(
     on long walks through states that repeat. ``options`` go to the law where
     it takes them (``rng`` is drawn with ``st.randoms``; ``max_steps`` is the
     playthrough bound). ``seed`` makes the search reproducible; ``progress``,
-    when given, is called with 1 after each walk checked.
+    when given, is called with 1 after each walk checked. ``stop``, when
+    given, is asked before each walk: once it returns true the search ends with
+    ``fnmcts.parallel.Interrupted`` (a ``KeyboardInterrupt``), as Ctrl-C ends it.
 
     >>> from fnmcts.games.nim import Nim
     >>> def law_heap_not_two(game, state):
@@ -139,6 +144,8 @@ def find_counterexample(
         @_hypothesis_seed(seed)
         @given(walk=_walks(game, max_steps), rng=st.randoms(use_true_random=True) if wants_rng else st.none())
         def run(walk, rng):
+            if stop is not None and stop():  # asked between two walks: the signal a handler noted, if it was lost
+                raise Interrupted()
             moves, states = walk
             chosen = list(enumerate(states))[-1:] if end_only else enumerate(states)
             extra = {"rng": rng} if wants_rng else {}
@@ -265,6 +272,7 @@ def check_game(
     agents=None,
     seed: int = 0,
     progress: Callable[[int], Any] | None = None,
+    stop: Callable[[], Any] | None = None,
 ) -> tuple:
     """Check every law on ``game``; return the names of the laws checked, or raise AssertionError.
 
@@ -283,7 +291,20 @@ def check_game(
       ``builtin_agents()``);
     - ``seed``: the hypothesis seed, so a run is reproducible;
     - ``progress``: called with a number of walks done, ``max_examples`` per
-      law in all (a progress bar's update; core functions never print).
+      law in all (a progress bar's update; core functions never print);
+    - ``stop``: asked between two walks; once it returns true the check ends.
+
+    Ctrl-C (or ``stop``) ends a check with ``fnmcts.parallel.Interrupted``
+    whose ``partial`` is the names of the laws that held before it (the law
+    being checked is not among them):
+
+    >>> from fnmcts.games.nim import Nim
+    >>> from fnmcts.parallel import Interrupted
+    >>> try:
+    ...     check_game(Nim(heap=5), stop=iter([False] * 150 + [True] * 1000).__next__)
+    ... except Interrupted as stopped:
+    ...     stopped.partial
+    ('moves_stable_and_legal',)
 
     ``estimate_check`` says beforehand how long the call would take.
 
@@ -320,49 +341,64 @@ def check_game(
                 ) from None
         return solutions[0]
 
-    for name, function in chosen:
-        options, end_only = {}, False
-        if function is law_solver_recursion or (function is law_symmetry and exact):
-            if is_small() and solution(name) is not None:
-                options["solution"] = solution(name)
-            else:
-                options["limit"], end_only = exact_limit, True
-        elif function is law_symmetry:  # exact=False: the moves and payoffs of the images, not their values
-            options["limit"] = 0
-        if function is law_agents_legal:
-            if agents is None:  # the built-in agents that play this game; the solving ones (exact, perfect,
-                # montecarlo-perfect) only if it is small
-                if is_small():
-                    chosen_agents = builtin_agents(game=game)  # solved once for every walk
-                else:
-                    chosen_agents = builtin_agents().discard("exact").discard("perfect").discard("montecarlo-perfect")
-                chosen_agents = agents_for(game, chosen_agents)
-            else:
-                chosen_agents = pmap(agents)
-            options["agents"] = chosen_agents
-        walked = []
-
-        def walk_done(k, walked=walked):
-            walked.append(k)
-            if progress is not None:
-                progress(k)
-
-        found = find_counterexample(
-            game,
-            function,
-            max_examples=max_examples,
-            max_steps=max_steps,
-            seed=seed,
-            end_only=end_only,
-            progress=walk_done,
-            **options,
-        )
-        if found is not None:
-            raise AssertionError(_describe(game, found._replace(law=name)))
-        if progress is not None and sum(walked) < max_examples:
-            progress(max_examples - sum(walked))  # fewer walks than asked: the game has no more to draw
-        done.append(name)
+    try:
+        for name, function in chosen:
+            _check_law(game, name, function, is_small, solution, exact, exact_limit, agents, max_examples,
+                       max_steps, seed, progress, stop)
+            done.append(name)
+    except KeyboardInterrupt as stopped:  # Ctrl-C, SIGTERM at the command line, or stop(): the laws that held
+        raise Interrupted(tuple(done), getattr(stopped, "signum", signal.SIGINT)) from None
+    except BaseException:
+        if stop is not None and stop():  # hypothesis, cut off half-way, may fail its own assertions: still a stop
+            raise Interrupted(tuple(done)) from None
+        raise
     return tuple(done)
+
+
+def _check_law(game, name, function, is_small, solution, exact, exact_limit, agents, max_examples, max_steps, seed,
+               progress, stop) -> None:
+    """One law of ``check_game`` on its walks: returns when it holds, raises ``AssertionError`` when it fails."""
+    options, end_only = {}, False
+    if function is law_solver_recursion or (function is law_symmetry and exact):
+        if is_small() and solution(name) is not None:
+            options["solution"] = solution(name)
+        else:
+            options["limit"], end_only = exact_limit, True
+    elif function is law_symmetry:  # exact=False: the moves and payoffs of the images, not their values
+        options["limit"] = 0
+    if function is law_agents_legal:
+        if agents is None:  # the built-in agents that play this game; the solving ones (exact, perfect,
+            # montecarlo-perfect) only if it is small
+            if is_small():
+                chosen_agents = builtin_agents(game=game)  # solved once for every walk
+            else:
+                chosen_agents = builtin_agents().discard("exact").discard("perfect").discard("montecarlo-perfect")
+            chosen_agents = agents_for(game, chosen_agents)
+        else:
+            chosen_agents = pmap(agents)
+        options["agents"] = chosen_agents
+    walked = []
+
+    def walk_done(k, walked=walked):
+        walked.append(k)
+        if progress is not None:
+            progress(k)
+
+    found = find_counterexample(
+        game,
+        function,
+        max_examples=max_examples,
+        max_steps=max_steps,
+        seed=seed,
+        end_only=end_only,
+        progress=walk_done,
+        stop=stop,
+        **options,
+    )
+    if found is not None:
+        raise AssertionError(_describe(game, found._replace(law=name)))
+    if progress is not None and sum(walked) < max_examples:
+        progress(max_examples - sum(walked))  # fewer walks than asked: the game has no more to draw
 
 
 def _ends_at_all(game, chosen, max_steps: int, seed: int) -> None:

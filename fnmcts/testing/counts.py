@@ -437,11 +437,11 @@ def _table(counted: Count) -> str:
     what = f"{plies} plies" if counted.depth is not None else f"to the end ({plies} plies)"
     symmetric = ", states up to symmetry" if counted.up_to_symmetry else ""
     lines = [f"{counted.game}: {what}{symmetric}", *_columns([heads, *rows])]
-    if counted.outcomes:
-        heads = ["outcome", "positions", "games"] + (["weighted"] if chance else [])
-        rows = [[o.name, f"{o.positions:,}", f"{o.games:,}"] + ([_fraction(o.weighted)] if chance else [])
-                for o in counted.outcomes]
-        lines += _columns([heads, *rows], left=1)
+    if counted.outcomes:  # one row a payoff, the payoff shown as the game pays it (player 1's first)
+        heads = ["outcome", "payoff", "positions", "games"] + (["weighted"] if chance else [])
+        rows = [[o.name, " ".join(_payoff_text(x) for x in o.payoff), f"{o.positions:,}", f"{o.games:,}"]
+                + ([_fraction(o.weighted)] if chance else []) for o in counted.outcomes]
+        lines += _columns([heads, *rows], left=2)
     if counted.divide is not None:
         at = f"histories at ply {counted.depth}" if counted.depth is not None else "games"
         lines.append(f"divide ({at} below each first step)")
@@ -456,5 +456,23 @@ def _columns(rows, left: int = 0, indent: str = "") -> list:
                                for i, (cell, w) in enumerate(zip(row, widths))).rstrip() for row in rows]
 
 
-def _fraction(x: Fraction) -> str:
+def _payoff_text(x) -> str:
+    """One player's payoff as the outcomes' table shows it: ``1``, ``-0.5``, ``1/3``.
+
+    >>> _payoff_text(1), _payoff_text(-0.5), _payoff_text(Fraction(1, 3)), _payoff_text(2.0)
+    ('1', '-0.5', '1/3', '2')
+    """
+    if isinstance(x, float):
+        return f"{x:g}"
+    return str(x)
+
+
+def _fraction(x) -> str:
+    """A weight as the table shows it: a whole number with commas, else 6 significant digits (a game's floats too).
+
+    >>> _fraction(Fraction(1234)), _fraction(Fraction(1, 3)), _fraction(0.25), _fraction(2.0)
+    ('1,234', '0.333333', '0.25', '2')
+    """
+    if isinstance(x, float):
+        return f"{x:,.0f}" if x.is_integer() else f"{x:,.6g}"
     return f"{x.numerator:,}" if x.denominator == 1 else f"{float(x):,.6g}"
