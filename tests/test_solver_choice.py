@@ -284,3 +284,42 @@ def test_random_play_rarely_beats_the_agent_on_connect3_at_length(iterations):
     games = 200
     wins = tournament(Connect(), random_agent, mcts_agent(iterations), games, 1).wins[1]
     assert wins <= _binomial_upper(games, CONNECT3_LONGEST_RESISTANCE, 1e-3)
+
+
+# -- the final move is bounded by the search's own tree (issue 32) ----------------------------------
+
+
+def _opening(game, plies, seed):
+    rng = random.Random(seed)
+    state = game.start()
+    for _ in range(plies):
+        moves = game.possible_moves(state)
+        state = game.play(state, moves[rng.randrange(len(moves))])
+    return state
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_a_move_search_makes_no_more_nodes_than_its_dives_paid_for(seed):
+    # each dive makes at most the children of one node; choosing among proven wins (the shortest line)
+    # once walked the game beyond the tree and made some 90 times as many (10 GB on connect_four)
+    game = Connect(width=5, height=4, k=3)
+    state = _opening(game, 4, seed)
+    graph = CompiledGraph(game)
+    found = mcts_move(game, state, 300, random.Random(seed), graph=graph)
+    assert len(graph) <= 1 + (found.iterations + 2) * game.width
+
+
+@given(game=table_games(players=2, chance=False), seed=st.integers(0, 10**6), n=st.integers(1, 200))
+def test_choosing_the_final_move_makes_and_expands_nothing_below_the_roots_children(game, seed, n):
+    from fnmcts.mcts._search import _final_move
+
+    if game.to_move(0) is None:
+        return
+    graph, solver = _proven_search(game, n, seed)
+    for child in graph.children(0):  # the root's children are the move's to look at (mcts_move makes them first)
+        solver.lookup(child)
+    made, expanded = len(graph), sum(k != -3 for k in graph.kind)
+    _final_move(graph, solver.stats, solver, 0, game.to_move(0), "visits")
+    for i in list(solver.proven):
+        solver.plies(i, {})
+    assert (len(graph), sum(k != -3 for k in graph.kind)) == (made, expanded)

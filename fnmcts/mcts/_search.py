@@ -919,7 +919,8 @@ def mcts_move(
     most visits (``'visits'``) or the best mean payoff (``'mean'``). ``solver``:
     MCTS-Solver; proven values (exact payoff tuples, wins, draws and scores
     alike) propagate up the tree, a move proven to give the mover the best
-    payoff there is is played at once (the shortest such win), and moves
+    payoff there is is played at once (the shortest such win its proofs
+    show: choosing walks nothing beyond the tree), and moves
     proven worse than another are dropped; the search stops as soon as the
     root is proven, and ``iterations`` in the result counts the dives run. In
     a position proven lost the move is the one that resists longest (the
@@ -1063,13 +1064,24 @@ def _root_chunk(game, state, max_nodes, options, size, rng):
 
 
 def _proof_plies(game, proven, states):
-    """``Solver.plies`` of each of ``states`` that ``proven`` (state -> exact value) proves: index -> plies."""
+    """``Solver.plies`` of each of ``states`` that ``proven`` (state -> exact value) proves: index -> plies.
+
+    The proofs are read on a graph of the proven states and the nodes one step
+    below them (made and expanded here: the ends among them are proven at
+    sight), so the walk costs in proportion to the proofs, never more of the game.
+    """
     if not proven:
         return {}
     g = CompiledGraph(game)
     solver = Solver(g, Stats(g))
     for s, exact in proven.items():
-        solver.proven[g.node(s)] = solver.value(exact)
+        i = g.node(s)
+        solver.proven[i] = solver.value(exact)
+        k = g.expand(i)
+        below = g.children(i) if k >= 0 else g.outcome_children(i) if k == CHANCE_NODE else ()
+        for c in below:
+            if g.kind[c] == UNSEEN:
+                g.expand(c)
     solver.stats.grow()
     memo, out = {}, {}
     for j, s in enumerate(states):
