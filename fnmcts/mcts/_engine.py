@@ -476,7 +476,9 @@ class Solver:
     def plies(self, i, memo=None):
         """How many steps (moves and chance outcomes) the line of node ``i``'s proof lasts; None if unknown.
 
-        A terminal node: 0. A chance node: one more than its longest outcome.
+        A terminal node: 0 (an end of a game's view that stands for a forced
+        win, ``fnmcts.mcts.enhancements.ProvingGame``: the plies that win takes,
+        its ``end_plies``). A chance node: one more than its longest outcome.
         A decision: one more than the proven children worth the node's value
         to the player deciding there: the shortest of them when that value is
         above the middle of the payoffs (a winner hurries), the longest when
@@ -571,7 +573,8 @@ class Solver:
         if k == UNSEEN:  # proven by its record (a tree given), never entered: its line is not known
             return None
         if k == END:
-            return 0
+            ends = getattr(g.game, "end_plies", None)
+            return 0 if ends is None else ends(g.states[x])
         if k == CHANCE_NODE:
             outcomes = self._below(x)
             below = [memo.get(c, _OPEN) for c in outcomes]
