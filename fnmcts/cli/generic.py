@@ -15,7 +15,7 @@ import time
 
 from ..games import GAMES
 from ..limits import WORK_LIMIT, check_work, play_work
-from ..mcts import search, top_children
+from ..mcts import mcts_move, top_children
 from ..mcts._records import mean, visits
 from ..montecarlo import simulate
 from ..protocol import CHANCE, describe_move, game_name, parse_state, check_reachable
@@ -128,11 +128,12 @@ def _search_any(args):
     seed = args.seed if args.seed is not None else make_rng().getrandbits(63)
     flags = search_flags(args)
     started = time.perf_counter()
-    tree = search(game, state, args.dives, make_rng(seed), **flags)
+    found = mcts_move(game, state, args.dives, make_rng(seed), **flags)  # the move `fnmcts move --ai mcts` plays
     seconds = time.perf_counter() - started
+    tree, ran, best = found.tree, found.iterations, found.move
     rows = [(move, rec) for move, rec in top_children(game, tree, state, args.top)]
-    best = rows[0][0] if rows else None
     root = visits(tree[state]) if state in tree else 0
+    proven = found.proven.get(state)
     payload = {
         "game": repr(game),
         "state": game.state_to_json(state) if hasattr(game, "state_to_json") else repr(state),
@@ -140,17 +141,30 @@ def _search_any(args):
         "root_visits": root,
         "seed": seed,
         "options": {k: v for k, v in flags.items()},
-        "best_move": None if best is None else describe_move(game, state, best),
+        "best_move": describe_move(game, state, best),
         "moves": [{"move": describe_move(game, state, m), "visits": visits(r), "mean": mean(r)} for m, r in rows],
         "tree_states": len(tree),
-        "dives_per_second": args.dives / seconds if seconds > 0 else None,
+        "dives_per_second": ran / seconds if seconds > 0 else None,
+        "proven": None if proven is None else [_number(x) for x in proven],
     }
     texts = [describe_move(game, state, m) for m, _ in rows]
     width = max([len("move"), *map(len, texts)]) + 2
-    lines = [f"MCTS on {game!r}: {args.dives:,} dives, seed {seed}", f"{'move':<{width}}{'visits':>10}{'mean':>10}"]
+    done = f"{args.dives:,} dives" if ran == args.dives else f"{ran:,} dives of {args.dives:,} (the root is proven)"
+    lines = [f"MCTS on {game!r}: {done}, seed {seed}", f"{'move':<{width}}{'visits':>10}{'mean':>10}"]
     lines += [f"{text:<{width}}{visits(r):>10,}{mean(r):>10.4f}" for text, (_, r) in zip(texts, rows)]
-    lines += [f"best move   {payload['best_move']}  (the most visited)", f"tree        {len(tree):,} states"]
+    why = "the most visited" if proven is None else f"proven: the value {_value_text(proven)}"
+    lines += [f"best move   {payload['best_move']}  ({why})", f"tree        {len(tree):,} states"]
     emit(args, payload, "\n".join(lines))
+
+
+def _number(x):
+    """An exact value as JSON: a whole number, else a float."""
+    return int(x) if x == int(x) else float(x)
+
+
+def _value_text(value) -> str:
+    """A proven payoff tuple as text: ``(1, -1)``, ``(1/2,)``."""
+    return "(" + ", ".join(str(x) for x in value) + ("," if len(value) == 1 else "") + ")"
 
 
 def _state(game, text):
