@@ -156,7 +156,7 @@ def main(argv=None) -> int:
     bench = Bench("bench_lost_positions", __doc__, argv, options=options)
     args = bench.args
     iterations = args.iterations or bench.size(DEFAULT_ITERATIONS, 1_000)
-    connect = args.connect if args.connect is not None else bench.size(300, 10)
+    connect = args.connect if args.connect is not None else bench.size(300, 0)
     met = True
     for name, (make, variants) in GAMES.items():
         if "openspiel" in name:
@@ -165,6 +165,8 @@ def main(argv=None) -> int:
             except ImportError:
                 bench.note(f"{name}: skipped (OpenSpiel is not installed: pip install fnmcts[openspiel])")
                 continue
+        if "connect" in name and not connect:
+            continue
         lost = Lost(make())
         positions = lost.positions()
         if "connect" in name:
