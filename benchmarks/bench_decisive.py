@@ -11,8 +11,9 @@ or against OpenSpiel's ``MCTSBot`` (``mctsbot``: UCT with c = sqrt 2, one
 random rollout an evaluation, its solver on, ``--iterations`` simulations).
 Each game runs in a process of its own under an address-space cap of
 ``--cap-gb`` (so a game that runs away fails alone, as a user's would), and
-reports its moves, the longest move of each side and the process's peak
-resident memory (``ru_maxrss``). A game whose process fails (an exception,
+reports its moves, the longest move of each side (wall time, and fnmcts's
+processor time: the machine may be shared) and the process's peak resident
+memory (``ru_maxrss``). A game whose process fails (an exception,
 a crash, the cap, ``--timeout`` seconds) is *unfinished*.
 
 Targets (issue 32): 0 unfinished games, no move over 30 s, peak memory under
@@ -58,23 +59,23 @@ def play(spec: str, opponent: str, iterations: int, fnmcts_side: int, seed: int)
         from bench_openspiel import _bot
 
         bot = _bot(game, iterations, seed)
-    state, moves, longest = game.start(), 0, [0.0, 0.0]
+    state, moves, longest, cpu = game.start(), 0, [0.0, 0.0], [0.0, 0.0]
     while (who := game.to_move(state)) is not None:
         if who is CHANCE:
             state = game.play(state, sample_outcome(game, state, rng))
             continue
-        started = time.perf_counter()
+        started, processor = time.perf_counter(), time.process_time()
         if bot is not None and who != fnmcts_side:
             move = bot(game.native_state(state))[0]
         else:
             move = mcts_move(game, state, iterations, rng).move
-        seconds = time.perf_counter() - started
         side = 0 if who == fnmcts_side else 1
-        longest[side] = max(longest[side], seconds)
+        longest[side] = max(longest[side], time.perf_counter() - started)
+        cpu[side] = max(cpu[side], time.process_time() - processor)
         state = game.play(state, move)
         moves += 1
     return {"payoff": list(game.payoff(state)), "moves": moves, "fnmcts_side": fnmcts_side,
-            "longest_fnmcts": longest[0], "longest_other": longest[1],
+            "longest_fnmcts": longest[0], "longest_other": longest[1], "longest_fnmcts_cpu": cpu[0],
             "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
 
 
@@ -149,6 +150,7 @@ def main(argv=None) -> int:
             unfinished = [g["unfinished"] for g in found if "unfinished" in g]
             longest = max((g["longest_fnmcts"] for g in done), default=0.0)
             longest_other = max((g["longest_other"] for g in done), default=0.0)
+            longest_cpu = max((g["longest_fnmcts_cpu"] for g in done), default=0.0)
             peak = max((g["peak_mb"] for g in done), default=0.0)
             score = [(g["payoff"][g["fnmcts_side"]] + 1) / 2 for g in done]
             label = f"{spec} vs {opponent}"
@@ -156,7 +158,8 @@ def main(argv=None) -> int:
             if unfinished:
                 bench.figure(f"{label}: why unfinished", "; ".join(sorted(set(unfinished)))[:500])
             bench.figure(f"{label}: fnmcts's longest move", round(longest, 3), "s",
-                         note=f"the opponent's {longest_other:.3f} s" if opponent != "default" else "")
+                         note=f"its processor time {longest_cpu:.3f} s"
+                              + (f"; the opponent's longest {longest_other:.3f} s" if opponent != "default" else ""))
             bench.figure(f"{label}: peak resident memory of a game's process", round(peak, 1), "MB")
             bench.figure(f"{label}: moves a game", round(sum(g["moves"] for g in done) / max(1, len(done)), 1))
             if opponent != "default" and score:
