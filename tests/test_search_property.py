@@ -1,4 +1,4 @@
-"""The search's differential property: every option of ``mcts_move`` and ``search`` on random games, against brute force.
+"""The search's differential property: every option of ``mcts_move`` and ``search`` on random games, by brute force.
 
 Each generated case is a random game (``fnmcts.testing.random_games``), a
 root drawn deep in it (``decision_states``), and one combination of the
@@ -28,7 +28,9 @@ and on games of one or two players (zero-sum, as the protocol asks) also:
   own, on games small enough for it);
 * plays no move proven lost when a move not proven lost is left, and takes a
   proven win: ``mcts_move`` and the views alike (``proof_choices``, the rule
-  of MCTS-Solver's own ``Solver.choices``).
+  of MCTS-Solver's own ``Solver.choices``), the best move of ``fnmcts
+  search``'s table too (on the cases the command line can say, with the
+  game written as a user's module).
 
 The regular run draws ``REGULAR_CASES`` cases; the slow run ``SLOW_CASES``
 (2,000), counts how often every pair of option values met, and asserts each
@@ -52,7 +54,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from fnmcts.exact import solve, value
-from fnmcts.mcts import _kernel, greedy_move, greedy_policy, mcts_move, principal_variation, search, search_options, ucb1
+from fnmcts.mcts import (_kernel, greedy_move, greedy_policy, mcts_move, principal_variation, search, search_options,
+                         ucb1)
 from fnmcts.protocol import CHANCE, payoff_range
 from fnmcts.testing import decision_states, random_games, seeded_games, table_games
 
@@ -92,11 +95,14 @@ MEMORY_BASE = 1 << 20
 
 Measured at most 0.11 MB (for one dive: the options and a game's kind) over 173 searches of the property."""
 
-MEMORY_PER_DIVE = 4 << 10
-"""Bytes a search may allocate per dive asked: a dive stores one state and interns its children (6 at most here).
+MEMORY_PER_DIVE = 16 << 10
+"""Bytes a search may allocate per dive asked: a dive stores one state and interns its children (6 at most here);
+with shallow proofs of ``d`` plies (2 here, or the default 4 on a game's tables, which hold every state already) it
+looks at up to ``6 ** d`` states more, with the chance nodes between them.
 
-Measured at most 6.5 kB a dive (a search of one to three dives, its set-up shared among them) and 0.24 kB a dive
-at 1,369 dives, over 173 searches of the property."""
+Measured at most 6.5 kB a dive (a search of one to three dives, its set-up shared among them), 0.24 kB a dive at 1,369
+dives, and 9.6 kB a dive with proofs of 2 plies (512 dives of a two-player game of up to 6 moves a state)."""
+
 
 CALLS_BASE = 200_000
 """Python calls a search may make whatever its dives (the options checked, a game's kind probed, a graph completed)."""
@@ -341,6 +347,63 @@ def check_case(reached, combo, dives, seed, truth=None):
             assert found.move in allowed, ("mcts_move", found.move, allowed, proofs)
         for name, move in views.items():
             assert move in allowed, (name, move, allowed, proofs)
+        flags = cli_flags(combo, dives)
+        # the command line's table names the same best move (the same search, the same seed); --state takes JSON's
+        # arrays and objects, not a bare number: a TableGame's root is named only at its start
+        if flags is not None and (root == game.start() or not isinstance(root, int)):
+            best = cli_best_move(game, root, flags, seed)
+            assert best in {game.describe_move(root, m) for m in allowed}, ("fnmcts search", best, allowed, proofs)
+
+
+def cli_flags(combo: dict, dives: int):
+    """The flags of ``fnmcts search`` for ``combo``, or None when the command line cannot say it (a reused tree, a
+    root rule, a bound on the tree, a rule given as a function, the solver forced on with the tutorial's rule)."""
+    if (combo["call"] != "search" or combo["tree"] != "new" or combo["root"] != "none" or combo["max_nodes"] != "none"
+            or combo["rule"] == "function" or combo["rule"] == "tutorial" and combo["solver"] == "on"):
+        return None
+    flags = ["--dives", str(dives)]
+    if combo["rule"] == "tutorial":
+        flags += ["--rule", "tutorial"]
+    if combo["solver"] == "off":
+        flags.append("--no-solver")
+    if combo["proofs"] != "default":
+        flags += ["--proofs", "0" if combo["proofs"] == "off" else combo["proofs"]]
+    if combo["bounds"] == "on":
+        flags.append("--bounds")
+    if combo["amaf"] != "off":
+        flags += ["--rave", "20"] + (["--rave-ref", "10"] if combo["amaf"] == "grave" else [])
+    if combo["backup"] != "default":
+        flags += ["--backup", combo["backup"]]
+    return flags
+
+
+def cli_best_move(game, root, flags, seed) -> str:
+    """The best move ``fnmcts search`` names (its JSON), for ``game`` written as a user's module would hold it."""
+    import importlib
+    import io
+    import json
+    import tempfile
+    from pathlib import Path
+
+    from fnmcts.cli import main
+    from fnmcts.protocol import state_to_json
+
+    with tempfile.TemporaryDirectory() as folder:
+        name = f"property_game_{seed}"
+        Path(folder, f"{name}.py").write_text(
+            f"from fractions import Fraction\nfrom fnmcts.testing import SeededGame, TableGame\nGAME = {game!r}\n")
+        sys.path.insert(0, folder)
+        out = io.StringIO()
+        try:
+            importlib.invalidate_caches()
+            with contextlib.redirect_stdout(out):
+                where = [] if root == game.start() else ["--state", json.dumps(state_to_json(game, root))]
+                code = main(["search", f"{name}:GAME", *where, "--seed", str(seed), "--force", "--json", *flags])
+        finally:
+            sys.path.remove(folder)
+            sys.modules.pop(name, None)
+    assert code == 0, out.getvalue()
+    return json.loads(out.getvalue())["best_move"]
 
 
 def small_truth(game):
