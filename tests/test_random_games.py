@@ -94,9 +94,9 @@ def test_the_hash_of_seeded_games_is_fixed():
 
 def test_the_keywords_are_checked():
     with pytest.raises(ValueError, match="players"):
-        table_games(players=0).example()
+        find(table_games(players=0), lambda g: True)
     with pytest.raises(ValueError, match="repeats=True needs chance"):
-        seeded_games(chance=False, repeats=True).example()
+        find(seeded_games(chance=False, repeats=True), lambda g: True)
     with pytest.raises(ValueError, match="width"):
         SeededGame(seed=1, width=0)
     with pytest.raises(ValueError, match="percentage"):
