@@ -175,7 +175,8 @@ def test_payoffs_of_every_number_type_and_range():
     floats = find(table_games(players=2, graded=True), lambda g: any(
         e[0] == "end" and isinstance(e[1][0], float) for e in g.table))
     assert floats.payoff_range() == floats.span or floats.span is None
-    wide = find(seeded_games(players=1), lambda g: g.span == (0, 13) and any(isinstance(p[0], Fraction) for p in g.payoffs))
+    wide = find(seeded_games(players=1),
+                lambda g: g.span == (0, 13) and any(isinstance(p[0], Fraction) for p in g.payoffs))
     assert wide.payoff_range() == (0, 13)
 
 

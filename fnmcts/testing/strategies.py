@@ -360,7 +360,8 @@ def table_games(draw, players=PLAYERS, *, max_nodes: int = 16, chance=None, repe
     n = draw(_players(players))
     span, palette = draw(_payoffs(n, zero_sum, graded))
     _check_repeats(chance, repeats)
-    dice = draw(st.sampled_from((0, 1, 2) if not repeats else (1, 2)) if chance is None else st.just(2 if chance else 0))
+    rates = (0, 1, 2) if not repeats else (1, 2)  # quarters of the nodes (but the start) that are chance nodes
+    dice = draw(st.sampled_from(rates) if chance is None else st.just(2 if chance else 0))
     cyclic = dice > 0 and draw(_flag(repeats))
     offer = draw(_flag(tables))
     size = draw(st.integers(2, max(2, max_nodes)))
@@ -413,7 +414,8 @@ def seeded_games(draw, players=PLAYERS, *, max_states: int = 100_000, chance=Non
     n = draw(_players(players))
     span, palette = draw(_payoffs(n, zero_sum, graded))
     _check_repeats(chance, repeats)
-    dice = draw(st.integers(1 if repeats else 0, 80) if chance is None else st.integers(20, 80) if chance else st.just(0))
+    rates = st.integers(1 if repeats else 0, 80) if chance is None else st.integers(20, 80) if chance else st.just(0)
+    dice = draw(rates)
     cyclic = dice > 0 and draw(_flag(repeats))
     band = draw(st.integers(0, len(_BANDS) - 1))
     (shallow, deep), (narrow, wide), fewest = _BANDS[band]
