@@ -812,7 +812,10 @@ def node_value(graph, stats, i, mover, fallback, _open=None):
     is stored (its value, else its mean) or terminal, seen from the player
     deciding (its complement when another player decides); ``fallback`` where
     no child is known, and for a chance node met again below itself (chance
-    outcomes that roll again, in a game whose states may repeat).
+    outcomes that roll again, in a game whose states may repeat). A chance
+    node met again elsewhere below takes the value worked out for it the first
+    time (``phases.node_value``): a web of chance nodes costs one visit each,
+    not one per path through it.
 
     In misere Nim(3, 2) the first player wins; after 50 dives the stored
     children say so, for either mover:
@@ -838,13 +841,14 @@ def node_value(graph, stats, i, mover, fallback, _open=None):
     if k == CHANCE_NODE:
         children = g.outcome_children(i)
         stats.grow()
-        if _open is None:
-            _open = set()
+        if _open is None:  # chance node -> its value once worked out in this call, None while on the walk
+            _open = {}
         elif i in _open:
-            return fallback
-        _open.add(i)
-        v = sum(float(p) * node_value(g, stats, c, mover, fallback, _open) for p, c in zip(g.chance[i][4], children))
-        _open.discard(i)
+            v = _open[i]
+            return fallback if v is None else v
+        _open[i] = None
+        v = _open[i] = sum(float(p) * node_value(g, stats, c, mover, fallback, _open)
+                           for p, c in zip(g.chance[i][4], children))
         return v
     kids = g.children(i)
     stats.grow()
