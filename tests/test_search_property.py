@@ -2,8 +2,8 @@
 
 Each generated case is a random game (``fnmcts.testing.random_games``), a
 root drawn deep in it (``decision_states``), and one combination of the
-search's public options, each drawn on its own (``OPTIONS``: hypothesis's
-seeded draws, no covering design): the call (``search`` or ``mcts_move``),
+search's public options, each drawn on its own, uniformly, from a seed
+hypothesis draws (``OPTIONS``; seeded draws, no covering design): the call (``search`` or ``mcts_move``),
 the solver, shallow proofs, score bounds, RAVE / GRAVE, the backup, the rule,
 the final move, the root rule, the compiled loop or the Python loop, a tree
 of an earlier search (from the same root or from the start) or none, few
@@ -57,7 +57,7 @@ from fnmcts.exact import solve, value
 from fnmcts.mcts import (_kernel, greedy_move, greedy_policy, mcts_move, principal_variation, search, search_options,
                          ucb1)
 from fnmcts.protocol import CHANCE, payoff_range
-from fnmcts.testing import decision_states, random_games, seeded_games, table_games
+from fnmcts.testing import decision_states, random_games, table_games
 
 from oracle import TooLarge, oracle
 
@@ -211,8 +211,8 @@ def keywords(combo: dict, dives: int) -> dict:
 def cases(draw, games=None):
     """``(reached, combo, dives, seed)``: a game and a decision deep in it, one combination of the options."""
     reached = draw(decision_states(random_games(max_states=60_000) if games is None else games, max_depth=60))
-    combo = adapted(draw(st.fixed_dictionaries({name: st.sampled_from(values) for name, values in OPTIONS.items()})),
-                    reached.game)
+    pick = random.Random(draw(st.integers(0, 2**32 - 1)))  # each option uniformly (hypothesis favours first values)
+    combo = adapted({name: pick.choice(values) for name, values in OPTIONS.items()}, reached.game)
     low, high = FEW if combo["dives"] == "few" else MANY
     return reached, combo, draw(st.integers(low, high)), draw(st.integers(0, 2**32 - 1))
 
