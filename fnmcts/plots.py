@@ -385,6 +385,9 @@ class SearchPoint(NamedTuple):
     player, the exact value of the whole greedy policy read off the tree (else
     ``None``). At a chance root (the dice first) there is no move yet: ``value``
     is the dives' mean in a game of one player, the rest ``None``.
+    ``proven``: once the search has proven the root (MCTS-Solver), its exact
+    value on the same scale, which ``value`` then is too; ``dives`` counts the
+    dives that ran (a search stops at its proof), so a proven point is the last.
 
     >>> SearchPoint(100, 0.6, 0.5, "take 1", 1.0, None).best_move
     'take 1'
@@ -396,14 +399,16 @@ class SearchPoint(NamedTuple):
     best_move: str | None
     move_value: float | None
     greedy_value: float | None
+    proven: float | None = None
 
 
 def search_curve(game, dives: int, rng, points: int = 8, *, state=None, solution=None,
                  progress: Callable | None = None, **options) -> tuple:
     """One search on ``game`` grown to ``dives`` from ``state`` (default: the start), read at checkpoints (from 10 dives).
 
-    The tree grows by ``mcts_move`` from checkpoint to checkpoint (a root
-    proven by MCTS-Solver stops growing: its move is known). ``options`` are
+    The tree grows by ``mcts_move`` from checkpoint to checkpoint; a root
+    proven by MCTS-Solver stops the search: the last point is where it was
+    proven, at the dives that ran, with its exact value. ``options`` are
     the search's (``fnmcts.mcts.search``'s: ``rule``, ``c``, ``final``, ...). With ``solution`` (``exact.solve``'s) each point also holds the exact
     value of the move the search would play, and the curve's companion is the
     optimum. Returns ``(curve, optimum)`` (``optimum`` ``None`` without a solution).
@@ -412,8 +417,8 @@ def search_curve(game, dives: int, rng, points: int = 8, *, state=None, solution
     >>> from fnmcts.games import Nim
     >>> game = Nim(heap=7, max_take=3, misere=False)
     >>> curve, optimum = search_curve(game, 1_000, make_rng(1), points=2, solution=solve(game))
-    >>> [(p.dives, p.best_move, p.move_value) for p in curve], optimum  # wrong at 10 dives, right at 1,000
-    ([(10, 'take 2', 0.0), (1000, 'take 3', 1.0)], 1.0)
+    >>> [(p.dives, p.best_move, p.move_value) for p in curve], optimum  # wrong at 10 dives, proven at 14
+    ([(10, 'take 2', 0.0), (14, 'take 3', 1.0)], 1.0)
     """
     root = game.start() if state is None else state
     player = game.to_move(root)
@@ -423,13 +428,16 @@ def search_curve(game, dives: int, rng, points: int = 8, *, state=None, solution
     tree, done, out = None, 0, []
     for mark in checkpoints(dives, points):
         if player is CHANCE:  # dice first (Shut the Box): the search grows from the roll, no move to play yet
-            tree = search(game, root, mark - done, rng, tree=tree, **{k: v for k, v in options.items() if k != "final"})
-            done, move = mark, None
+            tree = search(game, root, mark - done, rng, tree=tree, until_proven=True,
+                          **{k: v for k, v in options.items() if k != "final"})
+            done, move = visits(tree[root]) if root in tree else 0, None
             seen = [(None, visits(tree[root]), mean(tree[root]))] if root in tree and alone else []
         else:
             found = mcts_move(game, root, mark - done, rng, tree=tree, **options)
-            tree, done, move = found.tree, mark, found.move
+            tree, done, move = found.tree, done + found.iterations, found.move
             seen = [(m, visits(record), mean(record)) for m, record in found.children]
+        exact = tree[root].get("proven") if root in tree else None
+        proven = None if exact is None else _rescaled(game, exact, 0 if player is CHANCE else player)
         total = sum(n for _, n, _ in seen)
         move_value = greedy = None
         if solution is not None and move is not None:
@@ -437,10 +445,12 @@ def search_curve(game, dives: int, rng, points: int = 8, *, state=None, solution
         if solution is not None and alone:
             greedy = _rescaled(game, value(evaluate_policy(game, greedy_policy(tree), root), root), 0)
         out.append(SearchPoint(
-            mark, sum(n * m for _, n, m in seen) / total if total else None,
+            done, proven if proven is not None else sum(n * m for _, n, m in seen) / total if total else None,
             sum(n for m, n, _ in seen if m == move) / total if total and move is not None else None,
-            None if move is None else describe_move(game, root, move), move_value, greedy))
+            None if move is None else describe_move(game, root, move), move_value, greedy, proven))
         _tick(progress, 1)
+        if proven is not None:  # the search has stopped: its move and value are known
+            break
     optimum = None
     if solution is not None and (player is not CHANCE or alone):
         optimum = _rescaled(game, value(solution, root), 0 if player is CHANCE else player)
@@ -682,6 +692,9 @@ def _figure_search(data, title=""):
             shown += [v for v in values if v is not None]
     if optimum is not None:
         ax.axhline(optimum, color="green", linestyle="--", label=f"optimum (exact) {optimum:.4f}")
+    if curve and curve[-1].proven is not None:
+        ax.axvline(curve[-1].dives, color="grey", linestyle=":",
+                   label=f"root proven at {curve[-1].dives:,} dives: {curve[-1].proven:.4f} (the search stops)")
     ax.set_xscale("log")
     ax.set_ylim(-0.02, min(1.05, max(0.1, 1.15 * max(shown, default=1.0))))
     ax.set_xlabel("dives")

@@ -1,10 +1,11 @@
 """Small generated games for property tests: any shape, with draws, scores and chance.
 
-``TableGame`` is a game given as a table: node -> what happens there. Nodes are
-integers and every edge leads to a higher node, so the game is acyclic; node 0
-is the start. ``table_games()`` draws such games: two-player zero-sum games that
-pay a win, a draw or a loss, and one-player games that pay a score in [0, 1],
-with or without chance nodes.
+``TableGame`` (``fnmcts.testing.TableGame``, the public random games' own) is a
+game given as a table: node -> what happens there; node 0 is the start.
+``table_games()`` here draws the narrower games these tests were written for:
+acyclic (every edge leads to a higher node), two-player zero-sum games that pay
+a win, a draw or a loss, and one-player games that pay a score in [0, 1], with
+or without chance nodes. ``fnmcts.testing.table_games()`` draws every kind.
 
 ``cyclic_table_games()`` draws games whose states may repeat: a move still
 leads to a higher node, but a chance outcome may lead anywhere (back to the
@@ -21,48 +22,8 @@ from functools import lru_cache
 
 from hypothesis import strategies as st
 
-from fnmcts.protocol import CHANCE, GameBase
-
-
-@dataclass(frozen=True)
-class TableGame(GameBase):
-    """``table[i]`` is ``("move", player, children)``, ``("chance", ((child, p), ...))`` or ``("end", payoff)``."""
-
-    table: tuple
-    num_players: int = 2
-    repeats: bool = False
-
-    def start(self):
-        return 0
-
-    def may_repeat(self):
-        return self.repeats
-
-    def to_move(self, state):
-        entry = self.table[state]
-        if entry[0] == "move":
-            return entry[1]
-        return CHANCE if entry[0] == "chance" else None
-
-    def possible_moves(self, state):
-        entry = self.table[state]
-        return tuple(range(len(entry[2]))) if entry[0] == "move" else ()
-
-    def chance_outcomes(self, state):
-        entry = self.table[state]
-        return tuple((j, p) for j, (_, p) in enumerate(entry[1])) if entry[0] == "chance" else ()
-
-    def play(self, state, move):
-        entry = self.table[state]
-        if entry[0] == "move":
-            return entry[2][move]
-        return entry[1][move][0]
-
-    def payoff(self, state):
-        entry = self.table[state]
-        if entry[0] != "end":
-            raise ValueError(f"the game is not over at {state}")
-        return entry[1]
+from fnmcts.protocol import GameBase
+from fnmcts.testing import TableGame
 
 
 @st.composite

@@ -65,11 +65,13 @@ def test_without_the_field_there_is_no_flag(capsys):
 def test_the_new_flag_reaches_the_search(capsys, widened, monkeypatch):
     seen = {}
 
-    def search(game, state, dives, rng, **options):
-        seen.update(options)
-        return {}
+    from fnmcts.mcts import mcts_move as real
 
-    monkeypatch.setattr("fnmcts.cli.generic.search", search)
+    def mcts_move(game, state, dives, rng, **options):
+        seen.update(options)
+        return real(game, state, dives, rng)
+
+    monkeypatch.setattr("fnmcts.cli.generic.mcts_move", mcts_move)
     code, _, err = run(capsys, "search", "nim", "--dives", "5", "--depth-cap", "3", "--widen", "--seed", "1")
     assert code == 0, err
     assert seen == {"depth_cap": 3, "widen": True}

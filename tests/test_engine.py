@@ -311,3 +311,31 @@ def test_the_default_agent_draws_a_perfect_player(mcts_first):
     players = (mcts_agent(), perfect) if mcts_first else (perfect, mcts_agent())
     record = play_game(*players, TTT, seed=7)
     assert record.payoff == (0, 0)
+
+
+def test_the_expectimax_step_visits_a_web_of_chance_nodes_once(monkeypatch):
+    # A generated game of chance nodes leading to chance nodes, back and on (repeats): the expectimax step
+    # walked every path through that web (exponentially many: a search of 100 dives never ended); a chance
+    # node met again below takes the value worked out the first time, in the engine as in the phases.
+    from fnmcts.mcts import _engine
+    from fnmcts.mcts._search import _repeat_uct
+    from fnmcts.testing.games import SeededGame
+
+    game = SeededGame(seed=453319, num_players=1, depth=26, width=115, branching=6, chance=58, stops=2, outcomes=6,
+                      payoffs=((6.5,), (3.25,), (1.625,), (3.25,), (0,)), shrink=True, skip=1, repeats=True,
+                      span=(0, 13))
+    state = (11, 72)
+    states = len(solve(game, state))
+    calls = []
+    real = _engine.node_value
+
+    def counted(*args):
+        calls.append(1)
+        if len(calls) > 10 * 100 * states:  # ten visits a state a dive: far more than one visit each needs
+            raise AssertionError("the expectimax step walks paths, not nodes")
+        return real(*args)
+
+    monkeypatch.setattr(_engine, "node_value", counted)
+    tree = search(game, state, 100, random.Random(5), c=0.2, backup="expectimax")
+    monkeypatch.setattr(_engine, "node_value", real)
+    assert tree == _repeat_uct(game, state, 100, random.Random(5), c=0.2, backup="expectimax")

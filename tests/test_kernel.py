@@ -189,3 +189,37 @@ def test_openspiel_tables_and_the_proofs_view_equal_the_python_loop(counted, mon
     fast, slow = grow(), _python(monkeypatch, grow)
     _same_records(fast[0], slow[0])
     assert fast[1] == slow[1] and counted and all(counted)
+
+
+def test_a_search_runs_on_after_a_walk_that_gave_up(monkeypatch):
+    # issue 32: a walk that gave up interned about a thousand nodes the working lists had not taken
+    # in, and the Python loop then indexed past them (IndexError at the first search of the game)
+    from small_games import Connect
+
+    monkeypatch.setattr(_kernel, "_too_big", {})  # the first search of the game in this process
+    game, state = Connect(), ((0,), (1, 0), (0,), (1,))
+
+    def move():
+        rng = random.Random(1)
+        found = mcts_move(game, state, 1_000, rng, solver=False)
+        return found.move, found.children, dict(found.tree), rng.getstate()
+
+    walked = move()
+    monkeypatch.setattr(_kernel, "_too_big", {})
+    assert walked == _python(monkeypatch, move)
+
+
+@given(limit=st.integers(1, 300), heap=st.integers(5, 60), seed=st.integers(0, 10**6))
+@settings(max_examples=40, deadline=None)
+def test_the_working_lists_cover_the_graph_whether_or_not_the_walk_completes(limit, heap, seed):
+    from fnmcts.mcts._engine import Stats
+
+    game = TicTacToe() if heap > 50 else Nim(heap, 3)
+    graph = CompiledGraph(game)
+    root = graph.node(game.start())
+    stats = Stats(graph)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(_kernel, "_too_big", {})
+        m.setattr(_kernel, "COMPLETE_LIMIT", limit)
+        _kernel.run(graph, stats, root, 1, 600, random.Random(seed), 1, 2 ** 0.5)
+    assert stats.known == len(graph) <= len(stats.N) and len(stats.K or stats.N) == len(stats.N)

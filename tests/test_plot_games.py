@@ -65,12 +65,15 @@ def test_the_search_curve_is_a_value_of_its_seed_and_reads_the_exact_values():
     curve, optimum = search_curve(game, 2_000, make_rng(5), points=4, solution=solution)
     again, _ = search_curve(game, 2_000, make_rng(5), points=4, solution=solution)
     assert curve == again and optimum == 1.0
-    assert [p.dives for p in curve] == list(checkpoints(2_000, 4))
+    marks = list(checkpoints(2_000, 4))
+    # every point at its checkpoint, until the solver proves the root: that point is the last, at the dives that ran
+    assert [p.dives for p in curve[:-1]] == marks[:len(curve) - 1] and curve[-1].dives <= marks[len(curve) - 1]
+    assert [p.proven for p in curve] == [None] * (len(curve) - 1) + [1.0]  # 2,000 dives solve a heap of 7
     right = {f"take {m}" for m in best_moves(game, solution, game.start())}
     for p in curve:
         assert 0 <= p.value <= 1 and 0 < p.best_share <= 1
         assert p.move_value == (1.0 if p.best_move in right else 0.0)  # a move either keeps the win or loses it
-    assert curve[-1].best_move in right  # 2,000 dives solve a heap of 7
+    assert curve[-1].best_move in right and curve[-1].value == 1.0  # the proven value, not the dives' mean
 
 
 def test_the_search_curve_of_a_one_player_game_from_the_roll_reads_the_greedy_policy():
@@ -144,8 +147,10 @@ def test_the_qlearning_curve_is_training_continued_checkpoint_by_checkpoint():
 def test_plot_json_on_a_built_in_game_prints_the_data(capsys):
     data = run_json(capsys, "plot", "nim(heap=7, misere=False)", "--budget", "500", "--points", "3", "--seed", "2")
     assert data["what"] == "search" and data["file"] is None and data["exact"] is True and data["optimum"] == 1.0
-    assert [row["dives"] for row in data["data"]] == list(checkpoints(500, 3))
-    assert data["data"][-1]["best_move"] == "take 3"
+    rows = data["data"]
+    assert [row["dives"] for row in rows[:-1]] == list(checkpoints(500, 3))[:len(rows) - 1]
+    assert rows[-1]["best_move"] == "take 3" and rows[-1]["proven"] == 1.0  # proven: the last point, at its dives
+    assert rows[-1]["dives"] < 500
 
 
 @pytest.mark.parametrize("kind", ["search", "flat-mc", "tournament", "qlearning", "simulate"])

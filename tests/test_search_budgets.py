@@ -164,3 +164,42 @@ def test_uct_and_search_return_trees_rooted_where_they_ran():
     tree, _ = uct(game, pmap(), game.start(), make_rng(1))
     assert isinstance(tree, Tree) and tree.root == game.start()
     assert search(game, game.start(), 10, make_rng(1)).root == game.start()
+
+
+# -- a proven root ends a search that asks it to (issue 32) -------------------------------------------
+
+
+@given(st.integers(0, 10**6), st.integers(1, 400), st.sampled_from([{}, {"bounds": True}, {"solver": False}]))
+def test_a_search_until_proven_is_the_search_of_the_dives_that_ran(seed, n, options):
+    import random
+
+    from hypothesis import assume
+
+    game = Nim(heap=9, max_take=3)
+    state = game.start()
+    stopped = search(game, state, n, random.Random(seed), until_proven=True, **options)
+    ran = visits(stopped[state])
+    kept = stopped[state].get("bounds")
+    proven = stopped[state].get("proven") is not None or (kept is not None and kept[0] == kept[1])
+    assume(ran)
+    assert ran == n or proven  # only a proof ends it early
+    assert stopped == search(game, state, ran, random.Random(seed), **options)  # the same dives up to the proof
+    if proven and ran < n:
+        more = search(game, state, n, random.Random(seed), **options)
+        assert visits(more[state]) == n  # without it every dive runs (a dive at a proven root: uct's)
+
+
+def test_the_commands_say_a_root_is_proven_and_stop_there(capsys):
+    from cli_run import run, run_json
+
+    data = run_json(capsys, "search", "nim", "--heap", "6", "--dives", "5000", "--seed", "1")
+    assert data["proven"] == [1, -1] and data["root_visits"] < 5000 and data["best_move"] == "take 1"
+    code, out, _ = run(capsys, "search", "nim", "--heap", "6", "--dives", "5000", "--seed", "1")
+    assert code == 0 and f"{data['root_visits']:,} dives of 5,000 (the root is proven)" in out
+    assert "(proven: the value (1, -1))" in out
+    data = run_json(capsys, "search", "shut-the-box", "--levers", "4", "--dives", "100000", "--seed", "1")
+    assert data["proven"] == [pytest.approx(data["optimum"])] and data["dives"] < 100_000
+    code, out, _ = run(capsys, "search", "shut-the-box", "--levers", "4", "--dives", "100000", "--seed", "1")
+    assert "the search proved the root and stopped" in out and "(the root is proven)" in out
+    data = run_json(capsys, "search", "shut-the-box", "--levers", "4", "--dives", "3000", "--seed", "1", "--no-solver")
+    assert data["proven"] is None and data["dives"] == 3_000

@@ -284,3 +284,87 @@ def test_random_play_rarely_beats_the_agent_on_connect3_at_length(iterations):
     games = 200
     wins = tournament(Connect(), random_agent, mcts_agent(iterations), games, 1).wins[1]
     assert wins <= _binomial_upper(games, CONNECT3_LONGEST_RESISTANCE, 1e-3)
+
+
+# -- the final move is bounded by the search's own tree (issue 32) ----------------------------------
+
+
+def _opening(game, plies, seed):
+    rng = random.Random(seed)
+    state = game.start()
+    for _ in range(plies):
+        moves = game.possible_moves(state)
+        state = game.play(state, moves[rng.randrange(len(moves))])
+    return state
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_a_move_search_makes_no_more_nodes_than_its_dives_paid_for(seed):
+    # each dive makes at most the children of one node; choosing among proven wins (the shortest line)
+    # once walked the game beyond the tree and made some 90 times as many (10 GB on connect_four)
+    game = Connect(width=5, height=4, k=3)
+    state = _opening(game, 4, seed)
+    graph = CompiledGraph(game)
+    found = mcts_move(game, state, 300, random.Random(seed), graph=graph)
+    assert len(graph) <= 1 + (found.iterations + 2) * game.width
+
+
+@given(game=table_games(players=2, chance=False), seed=st.integers(0, 10**6), n=st.integers(1, 200))
+def test_choosing_the_final_move_makes_and_expands_nothing_below_the_roots_children(game, seed, n):
+    from fnmcts.mcts._search import _final_move
+
+    if game.to_move(0) is None:
+        return
+    graph, solver = _proven_search(game, n, seed)
+    for child in graph.children(0):  # the root's children are the move's to look at (mcts_move makes them first)
+        solver.lookup(child)
+    made, expanded = len(graph), sum(k != -3 for k in graph.kind)
+    _final_move(graph, solver.stats, solver, 0, game.to_move(0), "visits")
+    for i in list(solver.proven):
+        solver.plies(i, {})
+    assert (len(graph), sum(k != -3 for k in graph.kind)) == (made, expanded)
+
+
+# -- shallow proofs follow the same rule (issue 32) -------------------------------------------------
+
+
+@given(table_games(players=2, chance=False), st.integers(1, 6))
+def test_a_state_the_proofs_end_counts_the_plies_its_forced_win_takes(game, depth):
+    from fnmcts.mcts.enhancements import with_proofs
+
+    at, _ = minimax_depths(game)
+    view = with_proofs(game, depth, None)
+    for state in range(len(game.table)):
+        if view.proof(state) is not None:
+            assert view.end_plies(state) == at(state)[1] <= depth
+        elif game.to_move(state) is None:
+            assert view.end_plies(state) == 0
+
+
+def _openspiel_tic_tac_toe():
+    pytest.importorskip("pyspiel")
+    from fnmcts.openspiel import from_openspiel
+
+    return from_openspiel("tic_tac_toe")
+
+
+@pytest.mark.parametrize("make, options", [(lambda: TTT, {"proofs": 4}), (_openspiel_tic_tac_toe, {}),
+                                           (_openspiel_tic_tac_toe, {"proofs": 2})],
+                         ids=["no tables, proofs=4", "tables, the defaults (proofs=4)", "tables, proofs=2"])
+def test_with_shallow_proofs_a_lost_agent_still_resists_longest(make, options):
+    # the proofs end a state with its value; the line behind it counts too, so the agent that has
+    # proven every move lost no longer plays the first in move order (which gave up at once in 85 of
+    # the 116 lost positions with a longer defence)
+    game = make()
+    at, payoff_to = minimax_depths(game)
+    solution = solve(game)
+    agent = mcts_agent(**options)
+    lost = [s for s in solution if game.to_move(s) is not None and solution[s][game.to_move(s)] < 0]
+    assert len(lost) > 100
+    wrong = []
+    for state in lost:
+        move = agent(game, state, make_rng(1))
+        longest = max(at(game.play(state, m))[1] for m in game.possible_moves(state))
+        if at(game.play(state, move))[1] != longest:
+            wrong.append(state)
+    assert wrong == []

@@ -177,3 +177,74 @@ def test_mcts_move_at_a_chance_node_explains_itself():
     message = str(error.value)
     assert "chance moves next" in message and "game.play(state, outcome)" in message
     assert "tree_summary" in message
+
+
+# -- the views honour the proofs as mcts_move does (issue 32) ----------------------------------------
+
+
+def _proof_of(game, tree, child):
+    """A child's proof as the search knows it: its record's, or its payoff at the end of the game."""
+    if game.to_move(child) is None:
+        return tuple(game.payoff(child))
+    rec = tree.get(child)
+    return None if rec is None else rec.get("proven")
+
+
+@given(st.data(), st.integers(0, 10**6), st.integers(1, 300))
+def test_the_views_play_a_proven_win_and_never_a_move_proven_worse(data, seed, n):
+    import random
+
+    from small_games import table_games
+    from fnmcts.mcts import greedy_move, greedy_policy
+
+    game = data.draw(table_games(players=2, chance=False))
+    player = game.to_move(0)
+    if player is None:
+        return
+    tree = search(game, 0, n, random.Random(seed))
+    exact = solve(game)
+    proofs = {m: _proof_of(game, tree, game.play(0, m)) for m in game.possible_moves(0)}
+    proven_values = [p[player] for p in proofs.values() if p is not None]
+    root = tree[0].get("proven") if 0 in tree else None
+    policy = greedy_policy(tree)(game, 0)  # the greedy move, or uniform where the tree knows no child left open
+    assert sum(p for _, p in policy) == 1
+    for move in [greedy_move(game, tree, 0)] + [m for m, _ in policy]:
+        if proven_values and max(proven_values) == 1:  # a proven win: it is played
+            assert proofs[move] is not None and proofs[move][player] == 1
+        if proofs[move] is not None:  # a proven move is never worse than another proven one
+            assert proofs[move][player] == max(proven_values)
+        if root is not None:
+            assert exact[game.play(0, move)][player] == root[player]
+    line = principal_variation(game, tree, 0)
+    if root is not None and line:
+        assert exact[game.play(0, line[0][0])][player] == root[player]
+
+
+def test_dots_and_boxes_the_greedy_move_is_the_proven_win_mcts_move_plays(capsys):
+    # issue 32: greedy_move ranked a drawing move (the best mean) over the proven win, and `fnmcts search`
+    # called it best where `fnmcts move` played the win
+    import json
+
+    import pytest
+
+    pytest.importorskip("pyspiel")
+    from fnmcts.cli import main
+    from fnmcts.mcts import greedy_move, mcts_move
+    from fnmcts.openspiel import from_openspiel
+
+    game = from_openspiel("dots_and_boxes(num_rows=2,num_cols=2)")
+    state = game.start()
+    tree = search(game, state, 20_000, make_rng(1))
+    assert tree[state]["proven"] == (1, -1)
+    move = greedy_move(game, tree, state)
+    assert tree[game.play(state, move)]["proven"] == (1, -1)
+    assert principal_variation(game, tree, state)[0][0] == move
+    played = mcts_move(game, state, 20_000, make_rng(1)).move
+    assert tree[game.play(state, played)]["proven"] == (1, -1)
+    assert main(["search", "openspiel:dots_and_boxes(num_rows=2,num_cols=2)", "--dives", "20000", "--seed", "1",
+                 "--json"]) == 0
+    found = json.loads(capsys.readouterr().out)
+    assert found["proven"] == [1, -1] and found["root_visits"] < 20_000
+    assert main(["move", "openspiel:dots_and_boxes(num_rows=2,num_cols=2)", "--state", "[]", "--ai", "mcts",
+                 "--iterations", "20000", "--seed", "1", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["describe"] == found["best_move"]

@@ -15,7 +15,7 @@ import time
 
 from ..games import GAMES
 from ..limits import WORK_LIMIT, check_work, play_work
-from ..mcts import search, top_children
+from ..mcts import mcts_move, search, top_children
 from ..mcts._records import mean, visits
 from ..montecarlo import simulate
 from ..protocol import CHANCE, describe_move, game_name
@@ -130,7 +130,11 @@ def _search_any(args):
     seed = args.seed if args.seed is not None else make_rng().getrandbits(63)
     flags = search_flags(args)
     started = time.perf_counter()
-    tree = search(game, state, args.dives, make_rng(seed), **flags)
+    if who is CHANCE:  # a deal or a roll first: one tree, the best move read after each outcome
+        tree, ran, best, proven = search(game, state, args.dives, make_rng(seed), **flags), args.dives, None, None
+    else:
+        found = mcts_move(game, state, args.dives, make_rng(seed), **flags)  # the move `fnmcts move --ai mcts` plays
+        tree, ran, best, proven = found.tree, found.iterations, found.move, found.proven.get(state)
     seconds = time.perf_counter() - started
     low, high = scale(game)
     root = visits(tree[state]) if state in tree else 0
@@ -139,12 +143,14 @@ def _search_any(args):
         "state": game.state_to_json(state) if hasattr(game, "state_to_json") else repr(state),
         "to_move": "chance" if who is CHANCE else who + 1,
         "dives": args.dives,
+        "dives_run": ran,
         "root_visits": root,
         "seed": seed,
         "options": {k: v for k, v in flags.items()},
         **scale_fields(game),
         "tree_states": len(tree),
-        "dives_per_second": args.dives / seconds if seconds > 0 else None,
+        "dives_per_second": ran / seconds if seconds > 0 else None,
+        "proven": None if proven is None else [_number(x) for x in proven],
         "deprecated_keys": ["moves[].mean"],
     }
 
@@ -155,15 +161,16 @@ def _search_any(args):
                 "payoff": on_game_scale(mean(rec), low, high) if seen else None, "score": mean(rec) if seen else None,
                 "mean": mean(rec)}  # mean: the score's old name, for one release
 
-    header = f"MCTS on {game!r}: {args.dives:,} dives, seed {seed}"
+    done = f"{args.dives:,} dives" if ran == args.dives else f"{ran:,} dives of {args.dives:,} (the root is proven)"
+    header = f"MCTS on {game!r}: {done}, seed {seed}"
     if who is CHANCE:  # a deal or a roll first: the best move after each outcome
         probabilities = dict(game.chance_outcomes(state))
         outcomes = []
-        for outcome, best in top_children(game, tree, state, args.top):
+        for outcome, top in top_children(game, tree, state, args.top):
             after = game.play(state, outcome)
             entry = {"outcome": describe_move(game, state, outcome), "probability": str(probabilities[outcome])}
-            outcomes.append(entry | ({"best_move": None} if best is None else
-                                     {"best_move": row(*best)["move"]} | _without_move(row(*best))))
+            outcomes.append(entry | ({"best_move": None} if top is None else
+                                     {"best_move": row(*top)["move"]} | _without_move(row(*top))))
         payload |= {"best_move": None, "outcomes": outcomes, "moves": []}
         lines = [header + "; chance moves first: the most visited move after each outcome",
                  scale_note(game, "the mover's after the outcome") + " (score: the same on [0, 1])",
@@ -174,14 +181,25 @@ def _search_any(args):
     else:
         after = None
         rows = [row(move, rec) for move, rec in top_children(game, tree, state, args.top)]
-        payload |= {"best_move": rows[0]["move"] if rows else None, "moves": rows}
+        payload |= {"best_move": describe_move(game, state, best), "moves": rows}
+        why = "the most visited" if proven is None else f"proven: the value {_value_text(proven)}"
         lines = [header, scale_note(game, f"the mover's (player {who + 1})") + " (score: the same on [0, 1])",
                  _table(["move", "visits", "payoff", "score"],
                         [[r["move"], f"{r['visits']:,}", _shown(r["payoff"], "{:.4g}"), _shown(r["score"], "{:.4f}")]
                          for r in rows]),
-                 f"best move   {payload['best_move']}  (the most visited)"]
+                 f"best move   {payload['best_move']}  ({why})"]
     lines.append(f"tree        {len(tree):,} states")
     emit(args, payload, "\n".join(lines))
+
+
+def _number(x):
+    """An exact value as JSON: a whole number, else a float."""
+    return int(x) if x == int(x) else float(x)
+
+
+def _value_text(value) -> str:
+    """A proven payoff tuple as text: ``(1, -1)``, ``(1/2,)``."""
+    return "(" + ", ".join(str(x) for x in value) + ("," if len(value) == 1 else "") + ")"
 
 
 def _shown(number, form: str) -> str:

@@ -246,7 +246,7 @@ def _shut_the_box(args):
     with _stop_on_signals() as stop, progress_bar(left, "dives", enabled=enabled, unit="dive") as update:
         tree = search(
             game, root, left, rng, tree, options=options, progress=update,
-            seconds=args.seconds, max_nodes=settings["max_nodes"], stop=stop,
+            seconds=args.seconds, max_nodes=settings["max_nodes"], stop=stop, until_proven=True,
         )
     seconds = time.perf_counter() - started
     ran = (visits(tree[root]) if root in tree else 0) - done
@@ -285,6 +285,7 @@ def _report(game, tree, settings, done, target, ran, seconds, args):
         "dives_per_s": ran / seconds if seconds > 0 else None,
         "resumed_from": args.resume,
         "saved_to": args.save,
+        "proven": _proven(tree, root),
     }
     share = f"{float(greedy / optimum):.1%}" if optimum else "n/a"
     backed_share = f"{float(backed / optimum):.1%}" if optimum else "n/a"
@@ -296,10 +297,24 @@ def _report(game, tree, settings, done, target, ran, seconds, args):
         f"greedy policy (exact)  {float(greedy):.6f}  ({share} of the optimum)",
         f"expectimax read-off    {float(backed):.6f}  ({backed_share} of the optimum)",
         f"optimum (exact)        {float(optimum):.6f}",
+        *_proven_lines(payload["proven"], lambda v: f"{v:.6f}"),
         f"states in the tree     {len(tree)}" + (f" (at most {settings['max_nodes']:,})" if settings["max_nodes"] else ""),
         f"dives per second       {speed}",
     ]
-    return payload, "\n".join(lines + _ending(done, target, args))
+    return payload, "\n".join(lines + _ending(done, target, args, payload["proven"] is not None))
+
+
+def _proven(tree, root):
+    """The root's exact value the solver proved, as JSON (a list, one number a player), or None."""
+    value = tree[root].get("proven") if root in tree else None
+    return None if value is None else [int(x) if x == int(x) else float(x) for x in value]
+
+
+def _proven_lines(proven, shown) -> list:
+    """The report's line of a proven root: its exact value, the search stopped there (none when not proven)."""
+    if proven is None:
+        return []
+    return [f"proven (exact)         {shown(proven[0])}  (the search proved the root and stopped)"]
 
 
 def _settings_payload(game, settings, done, target) -> dict:
@@ -322,11 +337,11 @@ def _settings_payload(game, settings, done, target) -> dict:
     }
 
 
-def _ending(done, target, args) -> list:
+def _ending(done, target, args, proven=False) -> list:
     """The report's last lines: dives left to do, where the search came from and went."""
     lines = []
     if done < target:
-        lines.append(f"dives done             {done:,} of {target:,}")
+        lines.append(f"dives done             {done:,} of {target:,}" + (" (the root is proven)" if proven else ""))
     if args.resume is not None:
         lines.append(f"resumed from           {args.resume}")
     if args.save is not None:
@@ -354,6 +369,7 @@ def _report_scores(game, tree, settings, done, target, ran, seconds, args, greed
         "dives_per_s": ran / seconds if seconds > 0 else None,
         "resumed_from": args.resume,
         "saved_to": args.save,
+        "proven": _proven(tree, root),
     }
     speed = f"{ran / seconds:,.0f}" if seconds > 0 else "n/a"
     lines = [
@@ -364,7 +380,8 @@ def _report_scores(game, tree, settings, done, target, ran, seconds, args, greed
         f"greedy policy (exact)  {float(-greedy):.6g}  ({float(optimum - greedy):+.6g} over the optimum)",
         f"expectimax read-off    {float(-backed):.6g}  ({float(optimum - backed):+.6g} over the optimum)",
         f"optimum (exact)        {float(-optimum):.6g}",
+        *_proven_lines(payload["proven"], lambda v: f"{-v:.6g}"),
         f"states in the tree     {len(tree)}" + (f" (at most {settings['max_nodes']:,})" if settings["max_nodes"] else ""),
         f"dives per second       {speed}",
     ]
-    return payload, "\n".join(lines + _ending(done, target, args))
+    return payload, "\n".join(lines + _ending(done, target, args, payload["proven"] is not None))

@@ -477,14 +477,20 @@ class Solver:
     def plies(self, i, memo=None):
         """How many steps (moves and chance outcomes) the line of node ``i``'s proof lasts; None if unknown.
 
-        A terminal node: 0. A chance node: one more than its longest outcome.
+        A terminal node: 0 (an end of a game's view that stands for a forced
+        win, ``fnmcts.mcts.enhancements.ProvingGame``: the plies that win takes,
+        its ``end_plies``). A chance node: one more than its longest outcome.
         A decision: one more than the proven children worth the node's value
         to the player deciding there: the shortest of them when that value is
         above the middle of the payoffs (a winner hurries), the longest when
-        it is at or below (a loser resists). Read off the proofs as they stand,
-        so a win proven before all its children were, counts the shortest win
-        proven so far. ``memo`` (a dict) carries the answers across calls on
-        the same proofs.
+        it is at or below (a loser resists). ``memo`` (a dict) carries the
+        answers across calls on the same proofs.
+
+        Read off what the search holds, and nothing more (``known``): the
+        proofs it made or read, over the children and outcomes its dives
+        made. Nothing is expanded or worked out anew, so the walk costs at
+        most the nodes the search made, whatever the game (a win proven
+        before all its children were counts the shortest win proven so far).
 
         In misère Nim(7, 3) (who takes the last loses) the first player wins by
         taking 2 (heap 5: the second player's loss in 3 more steps); taking 1
@@ -503,12 +509,15 @@ class Solver:
         ...           stop_when_proven=True)
         >>> solver.plies(root), [solver.plies(graph.node(game.play(game.start(), m))) for m in (1, 2, 3)]
         (4, [None, 3, None])
+        >>> size = len(graph)
+        >>> _ = [solver.plies(x, {}) for x in range(size)]
+        >>> len(graph) == size  # the walk made no node
+        True
         """
         memo = {} if memo is None else memo
         if i in memo:
             return memo[i]
-        g = self.graph
-        open_ = _OPEN
+        open_, known, below = _OPEN, self.known, self._below
         stack = [(i, False)]
         while stack:
             x, ready = stack.pop()
@@ -519,37 +528,64 @@ class Solver:
                 continue
             memo[x] = open_  # on the walk: a cycle back to it counts as unknown
             stack.append((x, True))
-            if self.lookup(x, True) is None:
+            if known(x) is None:
                 continue
-            k = self._kind(x)
-            if k == END:
-                continue
-            if k == CHANCE_NODE:
-                nexts = g.outcome_children(x)
-            else:
-                nexts = [c for c in g.children(x) if self.lookup(c, True) is not None]
-            self.stats.grow()
-            stack.extend((c, False) for c in nexts if c not in memo)
+            stack.extend((c, False) for c in below(x) if c not in memo and known(c) is not None)
         return memo[i]
+
+    def known(self, i):
+        """The proof of node ``i`` the search holds (stored, terminal, derived through the dice), or None: nothing worked out.
+
+        A node not expanded yet is not known; a stored one is proven by its
+        record or by the search, a node passed through the dice by what
+        ``derive`` found when a dive asked. No node is expanded or made.
+        """
+        pv = self.proven.get(i)
+        if pv is not None:
+            return pv
+        pv = self.derived.get(i)
+        if pv is not None:
+            return pv
+        k = self.graph.kind[i]
+        if k == UNSEEN:
+            return None
+        if k == END or (i < self.stats.known and self.stats.P[i] is not None):
+            return self.lookup(i)
+        return None
+
+    def _below(self, x):
+        """The nodes the search made below node ``x``: a decision's children, a chance node's outcomes (() if not all made)."""
+        g = self.graph
+        k = g.kind[x]
+        if k >= 0:
+            return g.kids[x] or ()
+        if k == CHANCE_NODE:
+            outcomes = g.chance[x][3]
+            return () if None in outcomes else outcomes
+        return ()
 
     def _plies_of(self, x, memo):
         """``plies`` of node ``x`` from the answers of its children in ``memo``."""
-        pv = self.lookup(x, True)
+        pv = self.known(x)
         if pv is None:
             return None
         g = self.graph
-        k = self._kind(x)
+        k = g.kind[x]
+        if k == UNSEEN:  # proven by its record (a tree given), never entered: its line is not known
+            return None
         if k == END:
-            return 0
+            ends = getattr(g.game, "end_plies", None)
+            return 0 if ends is None else ends(g.states[x])
         if k == CHANCE_NODE:
-            below = [memo.get(c, _OPEN) for c in g.outcome_children(x)]
-            if any(p is None or p is _OPEN for p in below):
+            outcomes = self._below(x)
+            below = [memo.get(c, _OPEN) for c in outcomes]
+            if not outcomes or any(p is None or p is _OPEN for p in below):
                 return None
             return 1 + max(below)
         value = pv[0][k]
         below = []
-        for c in g.children(x):
-            cv = self.lookup(c, True)
+        for c in self._below(x):
+            cv = self.known(c)
             if cv is not None and cv[0][k] == value:
                 p = memo.get(c)
                 if p is not None and p is not _OPEN:
@@ -777,7 +813,10 @@ def node_value(graph, stats, i, mover, fallback, _open=None):
     is stored (its value, else its mean) or terminal, seen from the player
     deciding (its complement when another player decides); ``fallback`` where
     no child is known, and for a chance node met again below itself (chance
-    outcomes that roll again, in a game whose states may repeat).
+    outcomes that roll again, in a game whose states may repeat). A chance
+    node met again elsewhere below takes the value worked out for it the first
+    time (``phases.node_value``): a web of chance nodes costs one visit each,
+    not one per path through it.
 
     In misere Nim(3, 2) the first player wins; after 50 dives the stored
     children say so, for either mover:
@@ -803,13 +842,14 @@ def node_value(graph, stats, i, mover, fallback, _open=None):
     if k == CHANCE_NODE:
         children = g.outcome_children(i)
         stats.grow()
-        if _open is None:
-            _open = set()
+        if _open is None:  # chance node -> its value once worked out in this call, None while on the walk
+            _open = {}
         elif i in _open:
-            return fallback
-        _open.add(i)
-        v = sum(float(p) * node_value(g, stats, c, mover, fallback, _open) for p, c in zip(g.chance[i][4], children))
-        _open.discard(i)
+            v = _open[i]
+            return fallback if v is None else v
+        _open[i] = None
+        v = _open[i] = sum(float(p) * node_value(g, stats, c, mover, fallback, _open)
+                           for p, c in zip(g.chance[i][4], children))
         return v
     kids = g.children(i)
     stats.grow()

@@ -104,7 +104,9 @@ def complete(graph, root, limit) -> bool:
 
     A graph built from the game's tables is complete at once. Expanding
     asks the protocol what ``dives`` would ask of the same states, and makes no
-    draw: the search's results do not depend on it.
+    draw: the search's results do not depend on it. The nodes it interns stay
+    in the graph when it gives up: a search's working lists take them in
+    (``Stats.grow``) before its dives go on in Python (``run`` does).
 
     >>> from fnmcts.games.nim import Nim
     >>> from ._graph import CompiledGraph
@@ -174,7 +176,9 @@ def run(graph, stats, root, root_mover, n, rng, mode, c):
     limit = min(COMPLETE_LIMIT, max(len(graph), n))  # a walk of at most a node a dive asked for
     if spent >= limit:
         return None
-    if not complete(graph, root, limit):
+    whole = complete(graph, root, limit)
+    stats.grow()  # the walk interned nodes, all or up to the limit: the working lists take them in either way
+    if not whole:
         if len(_too_big) >= 256:  # many games met (generated ones): forget them
             _too_big.clear()
         try:
@@ -182,7 +186,6 @@ def run(graph, stats, root, root_mover, n, rng, mode, c):
         except TypeError:
             pass
         return None
-    stats.grow()
     return _run(kernel, graph, stats, root, root_mover, n, rng, mode, c)
 
 

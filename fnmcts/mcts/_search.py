@@ -657,6 +657,7 @@ def search(
     rave_ref=None,
     bounds=None,
     proofs=None,
+    until_proven: bool = False,
 ) -> Tree:
     """Run ``iterations`` dives from ``state``; return the grown tree (a ``Tree``).
 
@@ -694,7 +695,11 @@ def search(
     record also keeps ``bounds``, the pessimistic and optimistic payoff tuples
     its exact value lies between; children that cannot do better are not
     entered, a state whose bounds meet ends a dive with its value
-    (docs/search-options.md).
+    (docs/search-options.md). ``until_proven=True``: the search stops as
+    soon as its root is proven (by the solver or its bounds), as
+    ``mcts_move``'s does, so the root's visits count the dives that ran;
+    otherwise every dive asked for runs, and a dive at a proven root adds its
+    exact value to the root's record (``uct``'s dive).
 
     >>> from fnmcts.games.shut_the_box import ShutTheBox, start_box
     >>> from fnmcts.rng import make_rng
@@ -711,7 +716,7 @@ def search(
     """
     plain = (c is None and z is None and backup is None and solver is None and rollout is None and root is None
              and rave is None and rave_ref is None and bounds is None and proofs is None and seconds is None
-             and max_nodes is None and stop is None and progress is None and graph is None)
+             and max_nodes is None and stop is None and progress is None and graph is None and not until_proven)
     if plain and type(iterations) is int and iterations >= 0:  # the options of the last call, again?
         last = _LAST_SEARCH[0]
         if last is not None and last[0] is game and last[1] is rule and last[2] is options:
@@ -734,7 +739,8 @@ def search(
         game, graph = with_proofs(game, opts.proofs, state), None
     tree = Tree(pmap(), state) if tree is None else _check_tree(tree).with_root(state)
     root_rule = _root_rule(game, state, opts.root, iterations, rng)
-    if seconds is None and stop is None and max_nodes is None and progress is None and iterations is not None:
+    if (seconds is None and stop is None and max_nodes is None and progress is None and iterations is not None
+            and not until_proven):
         # the working copy of a tree returned kept
         if plain and opts.root is None and not opts.proofs:  # given by ``rule`` and ``options`` alone: resolved once
             _LAST_SEARCH[0] = (game, rule, options, opts)
@@ -748,12 +754,12 @@ def search(
     select = _selector(rule, expectimax)
     mover = _root_mover(game, state)
     bounded = Bounds(g, stats) if opts.bounds else None
-    while True:
+    while not (until_proven and _root_proven(proofs, bounded, root)):
         cap = CHUNK if max_nodes is None else _room(stats, root, max_nodes)
         size = budget.take(cap)
         if not size:
             break
-        dives(
+        ran, *_ = dives(
             g,
             stats,
             root,
@@ -764,16 +770,22 @@ def search(
             expectimax=expectimax,
             solver=proofs,
             rollout=rollout,
+            stop_when_proven=until_proven,
             compiled_playouts=max_nodes is None,
             root_rule=root_rule,
             rave=opts.rave_args(),
             bounds=bounded,
             graph_backup=backup == "graph",
         )
-        budget.spent(size)
+        budget.spent(ran)
         if progress is not None:
-            progress(size)
+            progress(ran)
     return Tree(_written_back(g, stats, tree), state)
+
+
+def _root_proven(solver, bounds, root) -> bool:
+    """Whether the search's root is proven: by the solver, or its bounds met."""
+    return (solver is not None and solver.lookup(root) is not None) or (bounds is not None and bounds.solved(root) is not None)
 
 
 # -- mcts_move: search from a decision and choose ------------------------------------------
@@ -802,18 +814,59 @@ class MoveSearch(FixedRecord):
     children = field(mandatory=True)
 
 
+def _proof_choice(graph, stats, solver, root, player, plies_known=None, memo=None):
+    """What the proofs decide at decision ``root`` for ``player``: ``(position, ())`` or ``(None, positions left open)``.
+
+    A move proven to give ``player`` the best payoff there is (the shortest
+    such win; a line of unknown length last); when every move is proven, the
+    best value, and among moves of that value the shortest line when it is
+    above the middle of the payoffs, the longest (the one that resists
+    longest; a line of unknown length after every known one but a loss at
+    once) at or below it, then the most visited. Otherwise no choice, and
+    the positions of the moves not proven worse than another
+    (``Solver.choices``). The lines are ``Solver.plies``: read off the
+    proofs at hand, nothing worked out anew. ``plies_known``: node -> plies,
+    where the proofs below a node are not at hand; ``memo``: ``plies``'s
+    answers kept across calls on the same proofs.
+    """
+    kids = graph.children(root)
+    proofs = [solver.lookup(child) for child in kids]
+    memo = dict(plies_known or {}) if memo is None else memo
+
+    def visited(j):
+        c = stats.counts(kids[j])
+        return c[0] if c else 0
+
+    def plies(j):
+        p = solver.plies(kids[j], memo)
+        return -1 if p is None else p
+
+    def hurry(j):
+        return (plies(j) < 0, plies(j), -visited(j), j)
+
+    wins = [j for j, pv in enumerate(proofs) if pv is not None and solver.shortcut and pv[0][player] == solver.high]
+    if wins:
+        return min(wins, key=hurry), ()
+    if all(pv is not None for pv in proofs):
+        top = max(pv[0][player] for pv in proofs)
+        best = [j for j, pv in enumerate(proofs) if pv[0][player] == top]
+        if solver.favours(proofs[best[0]][0], player) > 0:
+            return min(best, key=hurry), ()
+        # hold on longest: the opponent must find every move of the longest line
+        return min(best, key=lambda j: (-(plies(j) if plies(j) >= 0 else 1.5), -visited(j), j)), ()
+    choices = solver.choices(kids, player)
+    return None, tuple(j for j, child in enumerate(kids) if child in choices)
+
+
 def _final_move(graph, stats, solver, root, player, final, plies_known=None, root_rule=None, expectimax=False,
                 bounds=None):
-    """The move ``mcts_move`` plays: proofs first, then the statistics (``final``).
+    """The move ``mcts_move`` plays: proofs first (``_proof_choice``), then the statistics (``final``).
 
-    With the solver: a move proven to give ``player`` the best payoff there is
-    (the shortest such win); when every move is proven, the best value, and
-    among moves of that value the shortest line when it is above the middle
-    of the payoffs, the longest (the one that resists longest) at or below it,
-    then the most visited. Otherwise the moves not proven worse than another,
-    by ``final``: the most visits (then the mean) or the best mean (then the
-    visits). ``plies_known``: node -> plies, where the proofs below a node are
-    not at hand (a root-parallel search merges its chunks' root proofs alone).
+    With the solver, the move the proofs choose, if they do; otherwise the
+    moves not proven worse than another, by ``final``: the most visits (then
+    the mean) or the best mean (then the visits). ``plies_known``: node ->
+    plies, where the proofs below a node are not at hand (a root-parallel
+    search merges its chunks' root proofs alone).
     ``root_rule``: a root rule's own choice among the moves not proven worse
     (sequential halving's best ``gumbel + sigma(q)``) replaces ``final``.
     ``bounds`` (score bounds): the moves the bounds leave open
@@ -823,32 +876,11 @@ def _final_move(graph, stats, solver, root, player, final, plies_known=None, roo
     kids = graph.children(root)
     moves = graph.moves[root]
     candidates = list(range(len(kids)))
-
-    def visited(j):
-        c = stats.counts(kids[j])
-        return c[0] if c else 0
-
     if solver is not None:
-        proofs = [solver.lookup(child) for child in kids]
-        memo = dict(plies_known or {})
-
-        def plies(j):
-            p = solver.plies(kids[j], memo)
-            return -1 if p is None else p
-
-        wins = [j for j, pv in enumerate(proofs) if pv is not None and solver.shortcut and pv[0][player] == solver.high]
-        if wins:  # the shortest win; an unknown length last
-            return moves[min(wins, key=lambda j: (plies(j) < 0, plies(j), -visited(j), j))]
-        if all(pv is not None for pv in proofs):
-            top = max(pv[0][player] for pv in proofs)
-            best = [j for j, pv in enumerate(proofs) if pv[0][player] == top]
-            if solver.favours(proofs[best[0]][0], player) > 0:
-                key = lambda j: (plies(j) < 0, plies(j), -visited(j), j)  # noqa: E731
-            else:  # hold on longest: the opponent must find every move of the longest line
-                key = lambda j: (-plies(j), -visited(j), j)  # noqa: E731
-            return moves[min(best, key=key)]
-        choices = solver.choices(kids, player)
-        candidates = [j for j, child in enumerate(kids) if child in choices]
+        chosen, open_ = _proof_choice(graph, stats, solver, root, player, plies_known)
+        if chosen is not None:
+            return moves[chosen]
+        candidates = list(open_)
     if bounds is not None:  # not those that cannot beat a move guaranteed more: that move stays
         nodes = [kids[j] for j in candidates]
         open_ = set(bounds.keep(nodes, player)) | set(bounds.guaranteed(nodes, player))
@@ -869,6 +901,64 @@ def _final_move(graph, stats, solver, root, player, final, plies_known=None, roo
         if best_key is None or k > best_key:
             best, best_key = j, k
     return moves[best]
+
+
+class TreeProofs:
+    """The proofs a finished tree keeps, read as ``mcts_move``'s solver reads its own: the move they choose at a state.
+
+    The records' ``proven`` values and the ends of the game (proven at
+    sight), on the engine's working copy of ``tree``; a state's choice is
+    ``_proof_choice``'s, so a view of the tree (``greedy_move``,
+    ``greedy_policy``, ``principal_variation``, the command line's tables)
+    plays a proven win and never a move proven worse than another, as the
+    search that grew the tree would. Reading one state walks the stored
+    proven states below it and their children, nothing more of the game.
+
+    >>> from fnmcts.games.nim import Nim
+    >>> from fnmcts.rng import make_rng
+    >>> game = Nim(heap=6, max_take=3)
+    >>> proofs = TreeProofs(game, search(game, game.start(), 200, make_rng(1)))
+    >>> proofs.choice(game.start())  # take 1: heap 5, a loss for the player to move next
+    (1, (1,))
+    """
+
+    def __init__(self, game, tree):
+        self.game = game
+        self.graph, self.stats, self.solver = _working(game, None, _check_tree(tree), True)
+        self._memo, self._made = {}, set()
+
+    def choice(self, state):
+        """``(move, (move,))`` when the proofs choose the move at decision ``state``, else ``(None, the moves left open)``."""
+        g, stats, solver = self.graph, self.stats, self.solver
+        root = g.node(state)
+        player = g.kind[root] if g.kind[root] != UNSEEN else g.expand(root)
+        moves = g.moves[root]
+        g.children(root)
+        stats.grow()
+        self._below(root)
+        chosen, open_ = _proof_choice(g, stats, solver, root, player, memo=self._memo)
+        if chosen is not None:
+            return moves[chosen], (moves[chosen],)
+        return None, tuple(moves[j] for j in open_)
+
+    def _below(self, root):
+        """Make the children of ``root`` and of every proven node below it (expanded: the ends among them are proven)."""
+        g, stats, known, made = self.graph, self.stats, self.solver.known, self._made
+        stack = [root]
+        while stack:
+            x = stack.pop()
+            if x in made:
+                continue
+            made.add(x)
+            k = g.kind[x] if g.kind[x] != UNSEEN else g.expand(x)
+            if k == END or (x != root and known(x) is None):
+                continue
+            below = g.children(x) if k >= 0 else g.outcome_children(x)
+            for c in below:
+                if g.kind[c] == UNSEEN:
+                    g.expand(c)
+            stats.grow()
+            stack.extend(c for c in below if c not in made)
 
 
 def _root_from_children(graph, stats, root, player, mover):
@@ -927,7 +1017,8 @@ def mcts_move(
     most visits (``'visits'``) or the best mean payoff (``'mean'``). ``solver``:
     MCTS-Solver; proven values (exact payoff tuples, wins, draws and scores
     alike) propagate up the tree, a move proven to give the mover the best
-    payoff there is is played at once (the shortest such win), and moves
+    payoff there is is played at once (the shortest such win its proofs
+    show: choosing walks nothing beyond the tree), and moves
     proven worse than another are dropped; the search stops as soon as the
     root is proven, and ``iterations`` in the result counts the dives run. In
     a position proven lost the move is the one that resists longest (the
@@ -1017,7 +1108,7 @@ def mcts_move(
     expectimax = backup != "mean"  # the ratings read the values (expectimax, graph)
     select, mover = _selector(rule, expectimax), _root_mover(game, state)
     bounded = Bounds(g, stats) if opts.bounds else None
-    while not (proofs is not None and proofs.lookup(root) is not None or bounded is not None and bounded.solved(root)):
+    while not _root_proven(proofs, bounded, root):
         cap = CHUNK if max_nodes is None else _room(stats, root, max_nodes)
         size = budget.take(cap)
         if not size:
@@ -1071,13 +1162,24 @@ def _root_chunk(game, state, max_nodes, options, size, rng):
 
 
 def _proof_plies(game, proven, states):
-    """``Solver.plies`` of each of ``states`` that ``proven`` (state -> exact value) proves: index -> plies."""
+    """``Solver.plies`` of each of ``states`` that ``proven`` (state -> exact value) proves: index -> plies.
+
+    The proofs are read on a graph of the proven states and the nodes one step
+    below them (made and expanded here: the ends among them are proven at
+    sight), so the walk costs in proportion to the proofs, never more of the game.
+    """
     if not proven:
         return {}
     g = CompiledGraph(game)
     solver = Solver(g, Stats(g))
     for s, exact in proven.items():
-        solver.proven[g.node(s)] = solver.value(exact)
+        i = g.node(s)
+        solver.proven[i] = solver.value(exact)
+        k = g.expand(i)
+        below = g.children(i) if k >= 0 else g.outcome_children(i) if k == CHANCE_NODE else ()
+        for c in below:
+            if g.kind[c] == UNSEEN:
+                g.expand(c)
     solver.stats.grow()
     memo, out = {}, {}
     for j, s in enumerate(states):

@@ -61,13 +61,18 @@ def _child_key(rec):
 
 
 def greedy_move(game, tree, state, values=None):
-    """The move at decision ``state`` whose child has the best record in ``tree``.
+    """The move at decision ``state`` whose child has the best record in ``tree``, the proofs first.
 
-    The best mean payoff (a record's ``'value'`` where it keeps one) wins; ties
-    go to more visits, then to the first move in the game's order; unvisited
-    children rank last. With ``values`` (a map state -> estimated value for the
-    mover into it, e.g. ``backed_up_values``), the best value wins instead,
-    unvalued children last.
+    The proofs decide first, as in ``mcts_move``: a move proven to give the
+    player the best payoff there is (the records' ``proven`` values, and the
+    ends of the game, proven at sight) is played, the shortest such win
+    first; when every move is proven, the best value (the longest defence of
+    a loss); and a move proven worse than another is never chosen. Among the
+    moves left, the best mean payoff (a record's ``'value'`` where it keeps
+    one) wins; ties go to more visits, then to the first move in the game's
+    order; unvisited children rank last. With ``values`` (a map state ->
+    estimated value for the mover into it, e.g. ``backed_up_values``), the
+    best value wins instead, unvalued children last.
 
     >>> from fnmcts.games.shut_the_box import ShutTheBox
     >>> game = ShutTheBox()
@@ -75,12 +80,28 @@ def greedy_move(game, tree, state, values=None):
     >>> tree = pmap({frozenset({1, 2}): record(1, 9), frozenset({3}): record(2, 8)})
     >>> sorted(greedy_move(game, tree, state))
     [3]
+
+    A child proven won beats a better mean (misère Nim: taking the last
+    item loses, so leaving heap 1 wins):
+
+    >>> from fnmcts.games.nim import Nim
+    >>> nim = Nim(heap=3, max_take=3)
+    >>> tree = pmap({nim.state(1, 1): record(1, 3, proven=(1, -1)), nim.state(2, 1): record(3, 1)})
+    >>> greedy_move(nim, tree, nim.start())
+    2
     """
-    moves = game.possible_moves(state)
-    if not moves:
+    if not game.possible_moves(state):
         raise ValueError(f"no move to choose at {state!r}")
+    return _greedy(game, tree, state, values, _tree_proofs(game, tree))
+
+
+def _greedy(game, tree, state, values, proofs):
+    """``greedy_move`` with the tree's proofs read already (``proofs``: a ``TreeProofs`` of ``tree``)."""
+    chosen, left = proofs.choice(state)
+    if chosen is not None:
+        return chosen
     best, best_key = None, None
-    for move in moves:
+    for move in left:
         child = game.play(state, move)
         rec = tree.get(child, EMPTY_RECORD)
         if values is not None:
@@ -93,12 +114,20 @@ def greedy_move(game, tree, state, values=None):
     return best
 
 
+def _tree_proofs(game, tree):
+    """The proofs ``tree`` keeps, as the search reads them (``fnmcts.mcts._search.TreeProofs``)."""
+    from ._search import TreeProofs
+
+    return TreeProofs(game, tree)
+
+
 def greedy_policy(tree, values=None) -> Callable:
     """The policy read off ``tree``, for ``exact.evaluate_policy``.
 
     At a decision with at least one visited child: the ``greedy_move`` (with
-    probability 1). Where the tree knows none of the children, the search's own
-    default policy: uniformly random.
+    probability 1): the proofs' choice first, as ``mcts_move``'s. Where the
+    tree knows none of the children the proofs leave open, the search's own
+    default policy among them: uniformly random.
 
     >>> from fnmcts.exact import evaluate_policy, value
     >>> from fnmcts.games.shut_the_box import ShutTheBox, start_box
@@ -110,13 +139,20 @@ def greedy_policy(tree, values=None) -> Callable:
     True
     """
 
+    held = []  # the proofs of the tree, read once for the policy's game (a policy is asked at every state)
+
     def policy(game, state):
-        moves = game.possible_moves(state)
+        if not held or held[0].game != game:
+            held[:] = [_tree_proofs(game, tree)]
+        proofs = held[0]
+        chosen, left = proofs.choice(state)
+        if chosen is not None:
+            return ((chosen, Fraction(1)),)
         known = values if values is not None else tree
-        if not any(game.play(state, m) in known for m in moves):
-            p = Fraction(1, len(moves))
-            return tuple((m, p) for m in moves)
-        return ((greedy_move(game, tree, state, values), Fraction(1)),)
+        if not any(game.play(state, m) in known for m in left):
+            p = Fraction(1, len(left))
+            return tuple((m, p) for m in left)
+        return ((_greedy(game, tree, state, values, proofs), Fraction(1)),)
 
     return policy
 
@@ -245,9 +281,11 @@ def top_children(game, tree, state, k: int = 5) -> tuple:
 
 
 def principal_variation(game, tree, state, limit: int = 50) -> tuple:
-    """The most visited line from ``state``: ``((move, record), ...)``.
+    """The most visited line from ``state``: ``((move, record), ...)``, the proofs first.
 
-    At a chance node the likeliest outcome is followed, and its entry is
+    At a decision the move the proofs choose, as ``mcts_move``'s (a proven
+    win, the longest defence of a loss), else the most visited of the moves
+    not proven worse (the first in move order on ties). At a chance node the likeliest outcome is followed, and its entry is
     ``(outcome, probability)`` (a ``Fraction``): the tree keeps no record of a
     roll. Stops at the end of the game, where the tree knows no child, or
     after ``limit`` steps.
@@ -261,7 +299,7 @@ def principal_variation(game, tree, state, limit: int = 50) -> tuple:
     >>> principal_variation(ShutTheBox(), pmap({frozenset(): record(1, 0)}), frozenset({7}))
     ((7, Fraction(1, 6)), (frozenset(), Record(win=1, loss=0)))
     """
-    line = []
+    line, proofs = [], None
     for _ in range(limit):
         player = game.to_move(state)
         if player is None:
@@ -271,8 +309,14 @@ def principal_variation(game, tree, state, limit: int = 50) -> tuple:
             state = game.play(state, outcome)
             line.append((outcome, p))
             continue
-        move, rec = top_children(game, tree, state, k=1)[0]
-        if visits(rec) == 0:
+        if proofs is None:
+            proofs = _tree_proofs(game, tree)
+        move, left = proofs.choice(state)
+        chosen = move is not None
+        if not chosen:  # the most visited, the first in move order on ties
+            move = max(left, key=lambda m: visits(tree.get(game.play(state, m), EMPTY_RECORD)))
+        rec = tree.get(game.play(state, move), EMPTY_RECORD)
+        if visits(rec) == 0 and not chosen:  # the tree knows no child there (a proven move is followed)
             break
         line.append((move, rec))
         state = game.play(state, move)

@@ -447,6 +447,28 @@ class ProvingGame(GameBase):
             self._proofs[state] = found
             return found
 
+    def end_plies(self, state) -> int:
+        """The plies the forced win that ends ``state`` takes with best play: the fewest it is forced within (0 at a true end).
+
+        The winner hurries and the loser holds on, as MCTS-Solver measures a
+        line (``Solver.plies``), so a search choosing among moves proven lost
+        plays the one whose forced loss is longest, here as without proofs.
+
+        >>> from fnmcts.games import TicTacToe
+        >>> view = with_proofs(TicTacToe(), 4, TicTacToe().start())
+        >>> view.end_plies((1, 1, 0, 2, 2, 0, 0, 0, 0)), view.end_plies((1, 2, 0, 0, 1, 0, 0, 0, 2))
+        (1, 3)
+        """
+        found = self.proof(state)
+        if found is None:
+            return 0
+        prover = self._prover
+        player = prover.targets.index(tuple(found))
+        for d in range(1, self.depth):
+            if prover.forced(state, player, d, found):
+                return d
+        return self.depth
+
     def compiled_graph(self):
         """The game's tables (its ``compiled_graph()``) with every state proven, but the root, an end with its proof; or None.
 

@@ -640,7 +640,7 @@ def _check_backup(backup):
 # -- expectimax: a state's value from its children ----------------------------------------
 
 
-def node_value(game, tree, state, mover, fallback, _open=()):
+def node_value(game, tree, state, mover, fallback, _open=None):
     """One expectimax step at ``state``, for ``mover``, over the records of its children.
 
     At the end: the rescaled payoff; at a chance node: the outcomes' values
@@ -648,7 +648,9 @@ def node_value(game, tree, state, mover, fallback, _open=()):
     tree knows (its value, else its mean) or that ends the game, for the player
     deciding (its complement when another player decides); ``fallback`` where
     no child is known, and for a chance node met again below itself (a game
-    whose states repeat).
+    whose states repeat); a chance node met again elsewhere below (outcomes
+    that meet) takes the value worked out for it the first time, in the order
+    of the outcomes, so a web of chance nodes costs one visit each.
 
     Taking both sticks of a heap of 2 wins (normal play), so the first
     player's decision is worth 1 to them and 0 to the other player:
@@ -662,12 +664,17 @@ def node_value(game, tree, state, mover, fallback, _open=()):
     if player is None:
         return rescaler(game)(game.payoff(state))[mover]
     if player is CHANCE:
-        if state in _open:
-            return fallback
-        return sum(
-            float(Fraction(p)) * node_value(game, tree, game.play(state, o), mover, fallback, _open + (state,))
+        if _open is None:  # chance state -> its value once worked out in this call, None while on the walk
+            _open = {}
+        elif state in _open:
+            v = _open[state]
+            return fallback if v is None else v
+        _open[state] = None
+        v = _open[state] = sum(
+            float(Fraction(p)) * node_value(game, tree, game.play(state, o), mover, fallback, _open)
             for o, p in game.chance_outcomes(state)
         )
+        return v
     best = None
     for move in game.possible_moves(state):
         child = game.play(state, move)

@@ -71,18 +71,24 @@ from .laws import (
     law_terminal_iff_nobody_to_move,
     law_text_hooks,
 )
+from .games import SeededGame, TableGame
 from .strategies import (
+    PLAYERS,
     Reached,
     builtin_game_states,
     builtin_games,
+    decision_states,
     game_states,
     nim_games,
     nim_states,
     piles_games,
     piles_states,
+    random_games,
     reachable_states,
+    seeded_games,
     shut_the_box_games,
     shut_the_box_states,
+    table_games,
 )
 
 __all__ = [
@@ -102,6 +108,13 @@ __all__ = [
     "shut_the_box_states",
     "builtin_game_states",
     "game_states",
+    "PLAYERS",
+    "table_games",
+    "seeded_games",
+    "random_games",
+    "decision_states",
+    "TableGame",
+    "SeededGame",
     "agents_for",
     "law_moves_stable_and_legal",
     "law_play_pure",

@@ -1,0 +1,478 @@
+"""The search's differential property: every option of ``mcts_move`` and ``search`` on random games, by brute force.
+
+Each generated case is a random game (``fnmcts.testing.random_games``), a
+root drawn deep in it (``decision_states``), and one combination of the
+search's public options, each drawn on its own, uniformly, from a seed
+hypothesis draws (``OPTIONS``; seeded draws, no covering design): the call (``search`` or ``mcts_move``),
+the solver, shallow proofs, score bounds, RAVE / GRAVE, the backup, the rule,
+the final move, the root rule, the compiled loop or the Python loop, a tree
+of an earlier search (from the same root or from the start) or none, few
+dives or more than the compiled loop's threshold, a bound on the tree's
+states. Hypothesis runs the cases one after another in one process, so every
+search follows searches of other games and roots. Every search:
+
+* never raises;
+* allocates at most ``MEMORY_BASE + MEMORY_PER_DIVE`` bytes a dive asked
+  (tracemalloc's peak during the call), and makes at most ``CALLS_BASE +
+  CALLS_PER_DIVE`` Python calls a dive (its work counted; a search past it is
+  stopped there and fails: a walk of the game or of its graph beyond what
+  the dives paid for);
+* plays and shows only legal moves (``mcts_move``, ``greedy_move``,
+  ``greedy_policy``, ``principal_variation``);
+* with the compiled loop, grows the tree the Python loop grows from the same
+  seed (the same records, the same generator state after, the same move);
+
+and on games of one or two players (zero-sum, as the protocol asks) also:
+
+* proves only true values (against ``oracle``, a brute-force solver of its
+  own, on games small enough for it);
+* plays no move proven lost when a move not proven lost is left, and takes a
+  proven win: ``mcts_move`` and the views alike (``proof_choices``, the rule
+  of MCTS-Solver's own ``Solver.choices``), the best move of ``fnmcts
+  search``'s table too (on the cases the command line can say, with the
+  game written as a user's module).
+
+The regular run draws ``REGULAR_CASES`` cases; the slow run ``SLOW_CASES``
+(2,000), counts how often every pair of option values met, and asserts each
+met ``PAIRS_MET`` (20) times at least (but the pairs the options themselves
+refuse, ``IMPOSSIBLE``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import random
+import sys
+import tracemalloc
+from collections import Counter
+from fractions import Fraction
+from functools import partial
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from fnmcts.exact import solve, value
+from fnmcts.mcts import (_kernel, greedy_move, greedy_policy, mcts_move, principal_variation, search, search_options,
+                         ucb1)
+from fnmcts.protocol import CHANCE, payoff_range
+from fnmcts.testing import decision_states, random_games, table_games
+
+from oracle import TooLarge, oracle
+
+OPTIONS = {
+    "call": ("search", "mcts_move"),
+    "solver": ("default", "on", "off"),
+    "proofs": ("default", "off", "2"),
+    "bounds": ("off", "on"),
+    "amaf": ("off", "rave", "grave"),
+    "backup": ("default", "mean", "expectimax", "graph"),
+    "rule": ("ucb1", "tutorial", "function"),
+    "final": ("visits", "mean"),
+    "root": ("none", "gumbel"),
+    "loop": ("compiled", "python"),
+    "tree": ("new", "same root", "from the start"),
+    "dives": ("few", "many"),
+    "max_nodes": ("none", "bounded"),
+}
+"""The search's public options as the property draws them: each name, its values."""
+
+IMPOSSIBLE = frozenset({
+    frozenset({("rule", "tutorial"), ("amaf", "rave")}),  # RAVE blends into UCB1's rating: refused with another rule
+    frozenset({("rule", "tutorial"), ("amaf", "grave")}),
+})
+"""Pairs of option values the options refuse together (a ValueError naming the problem): never drawn together."""
+
+PAIRS_MET = 20
+"""The slow run's least count of cases in which every possible pair of option values met."""
+
+REGULAR_CASES = 40
+SLOW_CASES = 2_000
+
+MEMORY_BASE = 1 << 20
+"""Bytes a search may allocate whatever its dives (the options' and the compiled loop's set-up, a game's kind probed).
+
+Measured at most 0.11 MB (for one dive: the options and a game's kind) over 173 searches of the property."""
+
+MEMORY_PER_DIVE = 16 << 10
+"""Bytes a search may allocate per dive asked: a dive stores one state and interns its children (6 at most here);
+with shallow proofs of ``d`` plies (2 here, or the default 4 on a game's tables, which hold every state already) it
+looks at up to ``6 ** d`` states more, with the chance nodes between them.
+
+Measured at most 6.5 kB a dive (a search of one to three dives, its set-up shared among them), 0.24 kB a dive at 1,369
+dives, and 9.6 kB a dive with proofs of 2 plies (512 dives of a two-player game of up to 6 moves a state)."""
+
+
+CALLS_BASE = 200_000
+"""Python calls a search may make whatever its dives (the options checked, a game's kind probed, a graph completed)."""
+
+CALLS_PER_DIVE = 5_000
+"""Python calls a search may make a dive: its path's ratings and backups, the children of the state it stores, and a
+playout (at most 40 layers here, and in a game whose states repeat a few rounds of chance at each).
+
+Measured at most 656 calls for one dive and 400 a dive beyond, over 173 searches of the property."""
+
+ORACLE_STATES = 3_000
+"""Games of at most this many states are solved by the oracle, and their proofs checked."""
+
+FEW, MANY = (1, 300), (_kernel.KERNEL_MIN_DIVES, 1_200)
+
+
+class Runaway(AssertionError):
+    """A search did more work than its dives paid for."""
+
+
+@contextlib.contextmanager
+def calls_at_most(budget: int):
+    """Within the block, count the Python function calls made, and stop the code past ``budget`` (a ``Runaway``).
+
+    The work of a search counted deterministically (the same seed makes the
+    same calls), so a search that walks the game or its own graph beyond what
+    its dives paid for fails, and fails at once, whatever the machine's load.
+    """
+    count = [0]
+
+    def profile(frame, event, arg):
+        if event == "call":
+            count[0] += 1
+            if count[0] > budget:
+                sys.setprofile(None)
+                raise Runaway(f"more than {budget:,} Python calls")
+
+    sys.setprofile(profile)
+    try:
+        yield count
+    finally:
+        sys.setprofile(None)
+
+
+# -- the one switch of the compiled loop ---------------------------------------------------------
+
+def loop(compiled: bool):
+    """A context in which searches run the compiled loop (where it applies) or the Python loop alone.
+
+    The one place the property turns the compiled loop off (today a context
+    manager of ``fnmcts.mcts._kernel``).
+    """
+    return contextlib.nullcontext() if compiled else _kernel.switched_off()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def compiled_once():
+    """Compile the loop before any search is measured (Numba compiles on the first use, once a process)."""
+    from fnmcts.games import Nim
+
+    game = Nim(heap=21)
+    search(game, game.start(), _kernel.KERNEL_MIN_DIVES, random.Random(0), solver=False)
+
+
+# -- the cases -------------------------------------------------------------------------------------
+
+def adapted(combo: dict, game) -> dict:
+    """``combo`` as it can run on ``game``: what the options refuse on it replaced by what they take."""
+    combo = dict(combo)
+    if combo["rule"] == "tutorial":
+        combo["amaf"] = "off"
+    if game.num_players > 2:  # proofs and the graph backup are defined for one or two players
+        combo["proofs"] = "off"
+        if combo["backup"] == "graph":
+            combo["backup"] = "default"
+    return combo
+
+
+def keywords(combo: dict, dives: int) -> dict:
+    """The options of ``combo`` as keywords of ``search`` and ``mcts_move`` (the budget and the call aside)."""
+    given = {}
+    if combo["solver"] != "default":
+        given["solver"] = combo["solver"] == "on"
+    if combo["proofs"] != "default":
+        given["proofs"] = 0 if combo["proofs"] == "off" else int(combo["proofs"])
+    if combo["bounds"] == "on":
+        given["bounds"] = True
+    if combo["amaf"] != "off":
+        given["rave"] = 20
+        if combo["amaf"] == "grave":
+            given["rave_ref"] = 10
+    if combo["backup"] != "default":
+        given["backup"] = combo["backup"]
+    if combo["rule"] == "tutorial":
+        given["rule"] = "tutorial"
+    elif combo["rule"] == "function":
+        given["rule"] = partial(ucb1, c=0.5)
+    if combo["root"] == "gumbel":
+        given["root"] = "gumbel"
+    if combo["max_nodes"] == "bounded":
+        given["max_nodes"] = max(4, dives // 6)
+    return given
+
+
+@st.composite
+def cases(draw, games=None):
+    """``(reached, combo, dives, seed)``: a game and a decision deep in it, one combination of the options."""
+    reached = draw(decision_states(random_games(max_states=60_000) if games is None else games, max_depth=60))
+    pick = random.Random(draw(st.integers(0, 2**32 - 1)))  # each option uniformly (hypothesis favours first values)
+    combo = adapted({name: pick.choice(values) for name, values in OPTIONS.items()}, reached.game)
+    low, high = FEW if combo["dives"] == "few" else MANY
+    return reached, combo, draw(st.integers(low, high)), draw(st.integers(0, 2**32 - 1))
+
+
+# -- what every search must do -----------------------------------------------------------------------
+
+def run(game, root, combo, dives, seed, measured=True):
+    """The search of ``combo`` from ``root``: ``(tree, found or None, generator state after, peak bytes, calls)``.
+
+    ``measured``: its work counted and its memory traced (else the peak and the calls are None).
+    """
+    given = keywords(combo, dives)
+    earlier = None
+    if combo["tree"] != "new":
+        start = root if combo["tree"] == "same root" else game.start()
+        if game.to_move(start) is CHANCE:
+            start = root
+        first = max(1, dives // 4)
+        with calls_at_most(CALLS_BASE + CALLS_PER_DIVE * first):
+            earlier = search(game, start, first, random.Random(seed + 1),
+                             **{k: v for k, v in given.items() if k != "max_nodes"})
+    rng = random.Random(seed)
+    with contextlib.ExitStack() as stack:
+        if measured:
+            calls = stack.enter_context(calls_at_most(CALLS_BASE + CALLS_PER_DIVE * dives))
+            tracemalloc.start()
+            stack.callback(tracemalloc.stop)
+        if combo["call"] == "search":
+            found = None
+            tree = search(game, root, dives, rng, tree=earlier, **given)
+        else:
+            found = mcts_move(game, root, dives, rng, tree=earlier, final=combo["final"], **given)
+            tree = found.tree
+        peak = tracemalloc.get_traced_memory()[1] if measured else None
+    return tree, found, rng.getstate(), peak, calls[0] if measured else None
+
+
+def proof_choices(proofs, player, low, high) -> set:
+    """The children a move may go to at a decision of ``player``, given the children's proven values (None: unproven).
+
+    A child proven to give ``player`` the best payoff there is, if any; else
+    the unproven children and those proven best among the proven ones (not
+    when those are proven at the worst payoff while an unproven child is
+    left): MCTS-Solver's own rule (``Solver.choices``), which ``mcts_move``
+    follows and every view must.
+
+    >>> proof_choices([None, (-1, 1), (0, 0)], 0, -1, 1), proof_choices([None, (-1, 1)], 0, -1, 1)
+    ({0, 2}, {0})
+    >>> proof_choices([None, (1, -1), (0, 0)], 0, -1, 1), proof_choices([(-1, 1), (-1, 1)], 0, -1, 1)
+    ({1}, {0, 1})
+    """
+    proven = {i: pv[player] for i, pv in enumerate(proofs) if pv is not None}
+    wins = {i for i, v in proven.items() if v == high}
+    if wins:
+        return wins
+    unproven = {i for i, pv in enumerate(proofs) if pv is None}
+    if not proven:
+        return unproven
+    top = max(proven.values())
+    best = {i for i, v in proven.items() if v == top}
+    if not unproven:
+        return best
+    return unproven | (best if top > low else set())
+
+
+def _proof(game, tree, found, state):
+    if game.to_move(state) is None:  # an end is proven at sight
+        return game.payoff(state)
+    rec = tree.get(state)
+    pv = rec.get("proven") if rec is not None else None
+    if pv is None and found is not None:
+        pv = found.proven.get(state)
+    return pv
+
+
+def _same_value(a, b, repeats) -> bool:
+    if not repeats and all(isinstance(x, (int, Fraction)) for x in a):
+        return tuple(map(Fraction, a)) == tuple(map(Fraction, b))
+    return all(abs(float(x) - float(y)) <= 1e-9 for x, y in zip(a, b))
+
+
+def check_case(reached, combo, dives, seed, truth=None):
+    """Every promise of the property for one case (``truth``: the oracle's values, if the game is small enough)."""
+    game, root = reached.game, reached.state
+    moves = game.possible_moves(root)
+    with loop(combo["loop"] == "compiled"):
+        tree, found, after, peak, _ = run(game, root, combo, dives, seed)
+    assert peak <= MEMORY_BASE + MEMORY_PER_DIVE * dives, f"{peak:,} bytes for {dives} dives"
+    if combo["loop"] == "compiled":  # the Python loop from the same seed: the same tree, draw for draw
+        with loop(False):
+            twin, twin_found, twin_after, _, _ = run(game, root, combo, dives, seed, measured=False)
+        assert dict(tree) == dict(twin)
+        assert {s: repr(r) for s, r in tree.items()} == {s: repr(r) for s, r in twin.items()}
+        assert after == twin_after
+        if found is not None:
+            assert (found.move, found.iterations, dict(found.proven)) == (
+                twin_found.move, twin_found.iterations, dict(twin_found.proven))
+    if found is not None:
+        assert found.move in moves
+    views = {"greedy_move": greedy_move(game, tree, root)}
+    policy = greedy_policy(tree)(game, root)
+    if len(policy) == 1:  # (where the tree knows no child the policy is uniformly random)
+        views["greedy_policy"] = policy[0][0]
+    line = [step for step, _ in principal_variation(game, tree, root)]
+    state = root
+    for step in line:  # each step a legal move or outcome of the state before it
+        player = game.to_move(state)
+        assert player is not None
+        legal = [o for o, _ in game.chance_outcomes(state)] if player is CHANCE else game.possible_moves(state)
+        assert step in legal, (step, state)
+        state = game.play(state, step)
+    if line:
+        views["principal_variation"] = line[0]
+    for name, move in views.items():
+        assert move in moves, (name, move)
+    if game.num_players > 2:
+        return
+    if truth is not None:  # proofs are true values
+        for state, rec in tree.items():
+            pv = rec.get("proven")
+            if pv is not None:
+                assert _same_value(pv, truth[state], game.may_repeat()), (state, pv, truth[state])
+        if found is not None:
+            for state, pv in found.proven.items():
+                assert _same_value(pv, truth[state], game.may_repeat()), (state, pv, truth[state])
+    proofs = [_proof(game, tree, found, game.play(root, m)) for m in moves]
+    if any(pv is not None for pv in proofs):  # proofs honoured: by the move played and by every view
+        low, high = payoff_range(game)
+        allowed = {moves[i] for i in proof_choices(proofs, game.to_move(root), low, high)}
+        options = {k: v for k, v in keywords(combo, dives).items() if k != "max_nodes"}
+        if found is not None and search_options(game, **options).solver:
+            assert found.move in allowed, ("mcts_move", found.move, allowed, proofs)
+        for name, move in views.items():
+            assert move in allowed, (name, move, allowed, proofs)
+        flags = cli_flags(combo, dives)
+        # the command line's table names the same best move (the same search, the same seed); --state takes JSON's
+        # arrays and objects, not a bare number: a TableGame's root is named only at its start
+        if flags is not None and (root == game.start() or not isinstance(root, int)):
+            best = cli_best_move(game, root, flags, seed)
+            assert best in {game.describe_move(root, m) for m in allowed}, ("fnmcts search", best, allowed, proofs)
+
+
+def cli_flags(combo: dict, dives: int):
+    """The flags of ``fnmcts search`` for ``combo``, or None when the command line cannot say it (a reused tree, a
+    root rule, a bound on the tree, a rule given as a function, the solver forced on with the tutorial's rule)."""
+    if (combo["call"] != "search" or combo["tree"] != "new" or combo["root"] != "none" or combo["max_nodes"] != "none"
+            or combo["rule"] == "function" or combo["rule"] == "tutorial" and combo["solver"] == "on"):
+        return None
+    flags = ["--dives", str(dives)]
+    if combo["rule"] == "tutorial":
+        flags += ["--rule", "tutorial"]
+    if combo["solver"] == "off":
+        flags.append("--no-solver")
+    if combo["proofs"] != "default":
+        flags += ["--proofs", "0" if combo["proofs"] == "off" else combo["proofs"]]
+    if combo["bounds"] == "on":
+        flags.append("--bounds")
+    if combo["amaf"] != "off":
+        flags += ["--rave", "20"] + (["--rave-ref", "10"] if combo["amaf"] == "grave" else [])
+    if combo["backup"] != "default":
+        flags += ["--backup", combo["backup"]]
+    return flags
+
+
+def cli_best_move(game, root, flags, seed) -> str:
+    """The best move ``fnmcts search`` names (its JSON), for ``game`` written as a user's module would hold it."""
+    import importlib
+    import io
+    import json
+    import tempfile
+    from pathlib import Path
+
+    from fnmcts.cli import main
+    from fnmcts.protocol import state_to_json
+
+    with tempfile.TemporaryDirectory() as folder:
+        name = f"property_game_{seed}"
+        Path(folder, f"{name}.py").write_text(
+            f"from fractions import Fraction\nfrom fnmcts.testing import SeededGame, TableGame\nGAME = {game!r}\n")
+        sys.path.insert(0, folder)
+        out = io.StringIO()
+        try:
+            importlib.invalidate_caches()
+            with contextlib.redirect_stdout(out):
+                where = [] if root == game.start() else ["--state", json.dumps(state_to_json(game, root))]
+                code = main(["search", f"{name}:GAME", *where, "--seed", str(seed), "--force", "--json", *flags])
+        finally:
+            sys.path.remove(folder)
+            sys.modules.pop(name, None)
+    assert code == 0, out.getvalue()
+    return json.loads(out.getvalue())["best_move"]
+
+
+def small_truth(game):
+    """The oracle's values of ``game``'s states, or None when the game is too large for it (or of three players)."""
+    if game.num_players > 2:
+        return None
+    try:
+        return oracle(game, ORACLE_STATES)
+    except TooLarge:
+        return None
+
+
+def property_run(examples: int, met: Counter | None = None):
+    """Run the property on ``examples`` cases; count the pairs of option values met in ``met``."""
+
+    @settings(max_examples=examples, deadline=None,
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much])
+    @given(case=cases())
+    def each(case):
+        reached, combo, dives, seed = case
+        if met is not None:
+            met.update(frozenset(pair) for pair in itertools.combinations(sorted(combo.items()), 2))
+        check_case(reached, combo, dives, seed, small_truth(reached.game))
+
+    each()
+
+
+def all_pairs() -> set:
+    pairs = set()
+    for (a, av), (b, bv) in itertools.combinations(sorted(OPTIONS.items()), 2):
+        for x, y in itertools.product(av, bv):
+            pair = frozenset({(a, x), (b, y)})
+            if pair not in IMPOSSIBLE:
+                pairs.add(pair)
+    return pairs
+
+
+def test_the_property_on_a_sample():
+    property_run(REGULAR_CASES)
+
+
+@pytest.mark.slow
+def test_the_property_on_2000_games_every_pair_of_options_met_20_times():
+    met = Counter()
+    property_run(SLOW_CASES, met)
+    short = sorted((met[p], sorted(p)) for p in all_pairs() if met[p] < PAIRS_MET)
+    assert not short, f"pairs of option values met fewer than {PAIRS_MET} times: {short[:10]}"
+
+
+# -- the oracle is brute force done right -------------------------------------------------------------
+
+@given(game=random_games(max_states=400))
+@settings(max_examples=60, deadline=None)
+def test_the_oracle_agrees_with_the_exact_solver(game):
+    try:
+        truth = oracle(game, ORACLE_STATES)
+    except TooLarge:
+        return
+    except ValueError:  # value iteration here is for one or two players
+        assert game.may_repeat() and game.num_players > 2
+        return
+    solution = solve(game)
+    for state, v in truth.items():
+        assert _same_value(v, value(solution, state), game.may_repeat()), state
+
+
+@given(game=table_games(players=(1, 2), repeats=True, chance=True))
+@settings(max_examples=30, deadline=None)
+def test_the_oracle_iterates_games_that_repeat_to_the_exact_solver_s_values(game):
+    solution = solve(game)
+    for state, v in oracle(game).items():
+        assert all(abs(float(a) - float(b)) <= 1e-9 for a, b in zip(v, value(solution, state)))
