@@ -60,7 +60,7 @@ from ..protocol import CHANCE, may_repeat, payoff_range
 from . import _kernel
 from ._graph import CHANCE_NODE, END, UNSEEN, draw
 from ._records import _NO_EXTRAS, Record, builtin_rule, counts_of, rating, rating_selector, rave_score, ucb_score
-from .phases import decision_bounds, simulate
+from .phases import CHANCE_WALK, decision_bounds, simulate
 
 __all__ = ["Stats", "Solver", "Bounds", "dives", "node_value", "user_selector"]
 
@@ -724,7 +724,7 @@ class Bounds:
             self.stats.grow()
         return k
 
-    def of(self, i, passing=False, _open=()):
+    def of(self, i, passing=False, _open=None):
         """``(pessimistic, optimistic)`` of node ``i`` (``phases.bounds_of``)."""
         k = self._kind(i)
         if k == END:
@@ -739,11 +739,20 @@ class Bounds:
             stats.grow()
         if stats.N[i] is not None:
             return stats.B.get(i, self.whole)
-        if not passing or i in _open:
+        if not passing:
             return self.whole
-        return self.derive(i, _open + (i,))
+        if _open is None:  # node -> its bounds once worked out in this walk, None while on it
+            _open = {}
+        elif i in _open:
+            found = _open[i]
+            return self.whole if found is None else found
+        if len(_open) >= CHANCE_WALK:  # ``phases.bounds_of``: the rest of a web of chance nodes is not read
+            return self.whole
+        _open[i] = None
+        found = _open[i] = self.derive(i, _open)
+        return found
 
-    def derive(self, i, _open=()):
+    def derive(self, i, _open=None):
         """The bounds of node ``i`` from its children's (``phases.derive_bounds``)."""
         g = self.graph
         k = self._kind(i)
@@ -753,6 +762,8 @@ class Bounds:
             outcomes = g.outcome_children(i)
             self.stats.grow()
             low = high = None
+            if _open is None:
+                _open = {}
             for p, child in zip(g.chance[i][4], outcomes):
                 lo, hi = self.of(child, True, _open)
                 if low is None:
@@ -816,7 +827,8 @@ def node_value(graph, stats, i, mover, fallback, _open=None):
     outcomes that roll again, in a game whose states may repeat). A chance
     node met again elsewhere below takes the value worked out for it the first
     time (``phases.node_value``): a web of chance nodes costs one visit each,
-    not one per path through it.
+    not one per path through it, and past ``phases.CHANCE_WALK`` chance nodes
+    in one step, ``fallback``.
 
     In misere Nim(3, 2) the first player wins; after 50 dives the stored
     children say so, for either mover:
@@ -847,6 +859,8 @@ def node_value(graph, stats, i, mover, fallback, _open=None):
         elif i in _open:
             v = _open[i]
             return fallback if v is None else v
+        if len(_open) >= CHANCE_WALK:  # ``phases.node_value``: the rest of a web of chance nodes is not read
+            return fallback
         _open[i] = None
         v = _open[i] = sum(float(p) * node_value(g, stats, c, mover, fallback, _open)
                            for p, c in zip(g.chance[i][4], children))

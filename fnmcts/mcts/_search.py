@@ -541,11 +541,19 @@ def _stored(stats) -> int:
     return sum(1 for n in stats.N if n is not None)
 
 
+PRUNE_WALK = 64
+"""The states not stored that ``_stored_children`` passes through below a stored state, at most."""
+
+
 def _stored_children(graph, N, i) -> set:
     """The stored nodes a dive can enter right after stored node ``i`` (through chance and unstored states).
 
     Expands what it passes (the game's structure, no draw), so the answer
-    depends on the stored nodes alone, not on what earlier dives expanded.
+    depends on the stored nodes alone, not on what earlier dives expanded. It
+    passes through at most ``PRUNE_WALK`` states not stored, in a fixed
+    order: a web of chance nodes below ``i`` (rolls after rolls) is not
+    walked whole, and a stored node further in it does not count as below
+    ``i`` (it is pruned as a leaf of its own when its turn comes).
     """
     out, stack, seen = set(), [i], {i}
     while stack:
@@ -560,7 +568,7 @@ def _stored_children(graph, N, i) -> set:
             if c < len(N) and N[c] is not None:
                 if c != i:
                     out.add(c)
-            elif k == CHANCE_NODE and c not in seen:  # an unstored state reached by chance: pass through
+            elif k == CHANCE_NODE and c not in seen and len(seen) <= PRUNE_WALK:  # reached by chance: pass through
                 seen.add(c)
                 stack.append(c)
     return out

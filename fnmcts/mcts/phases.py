@@ -650,7 +650,8 @@ def node_value(game, tree, state, mover, fallback, _open=None):
     no child is known, and for a chance node met again below itself (a game
     whose states repeat); a chance node met again elsewhere below (outcomes
     that meet) takes the value worked out for it the first time, in the order
-    of the outcomes, so a web of chance nodes costs one visit each.
+    of the outcomes, so a web of chance nodes costs one visit each; past
+    ``CHANCE_WALK`` chance states in one step, ``fallback``.
 
     Taking both sticks of a heap of 2 wins (normal play), so the first
     player's decision is worth 1 to them and 0 to the other player:
@@ -669,6 +670,8 @@ def node_value(game, tree, state, mover, fallback, _open=None):
         elif state in _open:
             v = _open[state]
             return fallback if v is None else v
+        if len(_open) >= CHANCE_WALK:  # the rest of a web of chance nodes is not read
+            return fallback
         _open[state] = None
         v = _open[state] = sum(
             float(Fraction(p)) * node_value(game, tree, game.play(state, o), mover, fallback, _open)
@@ -790,14 +793,18 @@ def open_children(game, tree, children, player) -> tuple:
 # -- score bounds: what the tree says the exact value lies between --------------------------
 
 
-def bounds_of(game, tree, state, passing: bool = False, _open=frozenset()) -> tuple:
+def bounds_of(game, tree, state, passing: bool = False, _open=None) -> tuple:
     """``(pessimistic, optimistic)`` payoff tuples (fractions) between which the exact value of ``state`` lies.
 
     Score bounds (Cazenave and Saffidine, "Score Bounded Monte-Carlo Tree
     Search", 2010). A state that ends the game: its payoff, twice. A state the
     tree knows: the bounds its record keeps (set by the backup), else the
     whole payoff range. A state the tree does not know, ``passing`` (reached
-    through the dice): its bounds from its children (``derive_bounds``);
+    through the dice): its bounds from its children (``derive_bounds``), the
+    whole range when it is met again below itself, and the bounds worked out
+    for it the first time when met again elsewhere below (outcomes that
+    meet: a web of chance nodes costs one visit each); past ``CHANCE_WALK``
+    such states in one derivation (rolls after rolls), the whole range;
     otherwise the whole range.
 
     >>> from fnmcts.games import Nim
@@ -814,9 +821,23 @@ def bounds_of(game, tree, state, passing: bool = False, _open=frozenset()) -> tu
     if rec is not None:
         kept = rec.get("bounds")
         return kept if kept is not None else _whole_range(game)
-    if not passing or state in _open:
+    if not passing:
         return _whole_range(game)
-    return derive_bounds(game, tree, state, _open | {state})
+    if _open is None:  # state -> its bounds once worked out in this walk, None while on it
+        _open = {}
+    elif state in _open:
+        found = _open[state]
+        return _whole_range(game) if found is None else found
+    if len(_open) >= CHANCE_WALK:  # a walk of so many states not stored: the rest of the web is not read
+        return _whole_range(game)
+    _open[state] = None
+    found = _open[state] = derive_bounds(game, tree, state, _open)
+    return found
+
+
+CHANCE_WALK = 32
+"""The chance states one expectimax step (``node_value``) or one derivation of bounds (``bounds_of``) reads at most
+below a state, passing through the dice: the rest of a web of chance nodes (rolls after rolls) is not read."""
 
 
 def _whole_range(game) -> tuple:
@@ -825,7 +846,7 @@ def _whole_range(game) -> tuple:
     return (low,) * players, (high,) * players
 
 
-def derive_bounds(game, tree, state, _open=frozenset()) -> tuple:
+def derive_bounds(game, tree, state, _open=None) -> tuple:
     """The bounds of ``state`` its children's bounds give (``bounds_of`` each child).
 
     A chance node: the expectation of its outcomes' bounds (the outcomes
@@ -854,6 +875,8 @@ def derive_bounds(game, tree, state, _open=frozenset()) -> tuple:
         return end, end
     if player is CHANCE:
         low = high = None
+        if _open is None:
+            _open = {}
         for outcome, p in game.chance_outcomes(state):
             lo, hi = bounds_of(game, tree, game.play(state, outcome), True, _open)
             p = Fraction(p)
