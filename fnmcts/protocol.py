@@ -688,8 +688,9 @@ def _hook_codes(game) -> dict:
 
 
 _INPUT_HOOKS = frozenset({"parse_state", "parse_move", "check_state", "check_reachable", "state_from_json",
-                          "state_from_q_key", "q_key_from_json"})
-"""Hooks that read a person's input: what they raise names the input, never a ``GameError``."""
+                          "state_from_q_key", "q_key_from_json", "__init__", "__post_init__", "__new__"})
+"""Hooks that read a person's input (a state or move typed, the game's options given to its constructor): what
+they raise names the input, never a ``GameError``."""
 
 
 def _frame_call(name: str, frame) -> tuple:

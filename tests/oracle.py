@@ -32,8 +32,8 @@ def graph(game, limit: int = 5_000) -> dict:
     or the player to move (steps: the children in move order), for every state the start reaches.
 
     >>> from fnmcts.games import Nim
-    >>> len(graph(Nim(heap=3, max_take=2)))
-    7
+    >>> len(graph(Nim(heap=3, max_take=2)))  # heaps 3, 2 and 1 with the player to move, 1 and 0 with either
+    6
     """
     found, stack = {}, [game.start()]
     while stack:
@@ -102,7 +102,11 @@ def oracle(game, limit: int = 5_000, tolerance: float = 1e-13, max_sweeps: int =
     """``state -> value`` (one payoff per player) of every state the start of ``game`` reaches.
 
     >>> from fnmcts.games import Nim
-    >>> oracle(Nim(heap=4, max_take=3))[Nim(heap=4, max_take=3).start()]
+
+    Normal play: a heap of 4 taking 1 to 3 is lost for the first player (any take leaves 1 to 3 to win):
+
+    >>> game = Nim(heap=4, max_take=3, misere=False)
+    >>> oracle(game)[game.start()]
     (Fraction(-1, 1), Fraction(1, 1))
     """
     nodes = graph(game, limit)

@@ -310,12 +310,33 @@ def test_move_gives_an_optimal_flip_at_a_box_and_roll(capsys):
     assert payload["describe"].startswith("flip ")
 
 
-def test_move_without_a_roll_is_a_one_line_error(capsys):
-    from fnmcts.cli import main as _main
+def test_move_without_a_roll_draws_it_from_the_seed_and_names_it(capsys):
+    # A state where the dice roll next: the roll is drawn with --seed and named; the move is a best one for that
+    # roll, and a roll that leaves no move is one line naming it (no traceback, exit 2).
+    import json as _json
 
-    assert _main(["move", "shut-the-box", "--state", '{"box": [1, 2]}']) == 2
-    err = capsys.readouterr().err
-    assert "roll" in err and len(err.strip().splitlines()) == 1
+    from fnmcts.cli import main as _main
+    from fnmcts.exact import best_moves, solve
+    from fnmcts.games.shut_the_box import ShutTheBox
+    from pyrsistent import pmap
+
+    game = ShutTheBox()
+    played = ended = 0
+    for seed in (1, 31):  # seed 1 rolls 4 (no lever sums to it), seed 31 rolls 2
+        code = _main(["move", "shut-the-box", "--state", '{"box": [1, 2]}', "--seed", str(seed), "--json"])
+        out, err = capsys.readouterr()
+        if code == 0:
+            payload = _json.loads(out)
+            (roll,) = payload["chance"]
+            state = pmap({"box": frozenset({1, 2}), "roll": roll})
+            assert frozenset(payload["move"]) in best_moves(game, solve(game, state), state)
+            played += 1
+        else:
+            assert code == 2 and "roll" in err and len(err.strip().splitlines()) == 1
+            ended += 1
+        again = _main(["move", "shut-the-box", "--state", '{"box": [1, 2]}', "--seed", str(seed), "--json"])
+        assert (again, capsys.readouterr().out) == (code, out)  # the same seed, the same roll
+    assert played and ended
 
 
 def test_table_writes_through_a_symbolic_link_and_refuses_devices(capsys, tmp_path):

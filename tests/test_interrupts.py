@@ -249,54 +249,69 @@ def test_ctrl_c_during_a_check_reports_the_walks_and_the_laws_that_held(tmp_path
     assert "Traceback" not in err and "Exception ignored" not in err
 
 
+_LOST_INTERRUPTION = r"""
+import gc, signal, sys, time
+
+import pytest
+
+from fnmcts.cli._output import Obedient
+from fnmcts.parallel import Interrupted
+
+where = sys.argv[1]
+sent, reported = [], []
+
+
+def once():  # the signal's handler runs before raise_signal returns: here, where Python cannot raise
+    if not sent:
+        sent.append(True)
+        signal.raise_signal(signal.SIGINT)
+
+
+def callback(phase, info):
+    if phase == "start":
+        once()
+
+
+class Dropped:
+    def __del__(self):
+        once()
+
+
+def work_for(seconds):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if where == "gc callback":
+            gc.collect()
+        else:
+            Dropped()  # made and dropped at once: its __del__ runs
+        sum(range(1000))  # some work outside, as a check does between collections
+
+
+signal.signal(signal.SIGINT, signal.default_int_handler)
+sys.unraisablehook = reported.append  # where Python puts an exception it cannot raise
+if where == "gc callback":
+    gc.callbacks.append(callback)
+work_for(0.5)  # without Obedient: Ctrl-C is lost, the loop goes on
+assert sent and [type(r.exc_value) for r in reported] == [KeyboardInterrupt], reported
+sent.clear(), reported.clear()
+with pytest.raises(Interrupted) as stop:
+    with Obedient(lambda: "a test", patience=600):  # never its hard exit here: the loop ends first
+        work_for(20)
+assert stop.value.signum == signal.SIGINT and sent and reported == [], (stop.value, sent, reported)
+print("raised again")
+"""
+
+
 @pytest.mark.parametrize("where", ["gc callback", "__del__"])
 def test_an_interruption_lost_where_python_cannot_raise_it_is_raised_again(where):
     """Python reports an exception raised in a gc callback or a ``__del__`` as "ignored" and goes on: Obedient
-    raises it again (hypothesis's own gc callback lost Ctrl-C so)."""
-    import gc
+    raises it again (hypothesis's own gc callback lost Ctrl-C so).
 
-    from fnmcts.cli._output import Obedient
-
-    sent, reported = [], []
-
-    def once():  # the signal's handler runs before raise_signal returns: here, where Python cannot raise
-        if not sent:
-            sent.append(True)
-            signal.raise_signal(signal.SIGINT)
-
-    def callback(phase, info):
-        if phase == "start":
-            once()
-
-    class Dropped:
-        def __del__(self):
-            once()
-
-    def work_for(seconds):
-        deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline:
-            if where == "gc callback":
-                gc.collect()
-            else:
-                Dropped()  # made and dropped at once: its __del__ runs
-            sum(range(1000))  # some work outside, as a check does between collections
-
-    saved_hook, saved_handler = sys.unraisablehook, signal.signal(signal.SIGINT, signal.default_int_handler)
-    sys.unraisablehook = reported.append  # where Python puts an exception it cannot raise
-    gc.callbacks.append(callback) if where == "gc callback" else None
-    try:
-        work_for(0.5)  # without Obedient: Ctrl-C is lost, the loop goes on
-        assert sent and [type(r.exc_value) for r in reported] == [KeyboardInterrupt]
-        sent.clear(), reported.clear()
-        with pytest.raises(Interrupted) as stop:
-            with Obedient(lambda: "a test", patience=600):  # never its hard exit here: the loop ends first
-                work_for(20)
-        assert stop.value.signum == signal.SIGINT and sent and reported == []
-    finally:
-        if callback in gc.callbacks:
-            gc.callbacks.remove(callback)
-        sys.unraisablehook = saved_hook
-        signal.signal(signal.SIGINT, saved_handler)
+    In a process of its own: a signal raised in a test worker's process (pytest-xdist's) can reach its
+    machinery rather than the test."""
+    done = subprocess.run([sys.executable, "-c", _LOST_INTERRUPTION, where], capture_output=True, text=True,
+                          timeout=120, cwd=ROOT)
+    assert (done.returncode, done.stdout.strip()) == (0, "raised again"), done.stderr
 
 
 @pytest.mark.slow

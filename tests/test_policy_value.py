@@ -72,6 +72,7 @@ def test_a_learned_policy_is_scored_against_optimal_play_not_against_itself():
         assert scored <= optimum + 1e-12  # never above the optimum
         if itself > optimum + 1e-9:
             found = (itself, scored)
+            break
     assert found is not None  # self-play does flatter some learned policy above the optimum
 
 

@@ -105,5 +105,5 @@ def test_the_lookup_table_and_training_check_their_whole_work(capsys, tmp_path):
     with pytest.raises(TooLarge, match="all boxes together"):
         lookup_table(10**8, seed=1)
     with pytest.raises(TooLarge):
-        train(10**6, seed=1, game=Nim(heap=10**5))
-    assert len(train(10, seed=1, game=Nim(heap=10**5), limit=None).q) > 0
+        train(10**6, seed=1, game=Nim(heap=10**4))
+    assert len(train(10, seed=1, game=Nim(heap=10**4), limit=None).q) > 0
