@@ -183,3 +183,17 @@ def test_the_progress_bar_counts_every_walk(monkeypatch):
     assert main(["check", "--game", "nim", "--examples", "7"]) == 0
     total = dict(seen[:1])["total"]
     assert total == 7 * len(LAWS) and sum(k for what, k in seen if what == "walks") == total
+
+
+@pytest.mark.parametrize("fault", ["grow", "loop"])
+def test_a_game_that_never_ends_gets_its_verdict_not_a_refusal(capsys, monkeypatch, fault):
+    # check estimates its time first and refuses a check estimated past a minute; a game that never ends
+    # would be estimated so (every walk runs to --max-steps), so its one playthrough comes first: the verdict
+    from pathlib import Path
+
+    monkeypatch.syspath_prepend(str(Path(__file__).parent))
+    code = main(["check", f"broken_games:Faulty(fault={fault!r})", "--json"])
+    out, err = capsys.readouterr()
+    report = json.loads(out)
+    assert code == 1 and report["passed"] is False and "--force" not in err
+    assert report["failure"].startswith("game law 'playthrough_ends' fails")

@@ -77,7 +77,13 @@ def run_check(game, *, examples: int = 100, max_steps=None, exact_limit: int = 2
         chosen = {a: known[a] for a in agents}
     report = {"game": repr(game), "examples": examples, "max_steps": max_steps, "seed": seed}
     if warn is not None:
-        from ..testing import estimate_check
+        from ..testing import LAWS, estimate_check
+        from ..testing.check import ends_at_all
+
+        try:  # a game that never ends gets its verdict before any estimate (which would only say "too slow")
+            ends_at_all(game, tuple(LAWS.items()), max_steps, seed)
+        except AssertionError as failure:
+            return report | {"passed": False, "laws": [], "failure": str(failure)} | _counterexample(game, str(failure))
 
         try:
             estimate = estimate_check(game, max_examples=examples, max_steps=max_steps, exact=exact,

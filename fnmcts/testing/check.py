@@ -315,7 +315,7 @@ def check_game(
     from ..exact import solve
 
     chosen = _chosen(game, laws, skip, exact, exact_limit)
-    _ends_at_all(game, chosen, max_steps, seed)
+    ends_at_all(game, chosen, max_steps, seed)
     sizes = []
 
     def is_small() -> bool:  # counted once, when a law needs it; a game that fails counting is not small
@@ -401,7 +401,7 @@ def _check_law(game, name, function, is_small, solution, exact, exact_limit, age
         progress(max_examples - sum(walked))  # fewer walks than asked: the game has no more to draw
 
 
-def _ends_at_all(game, chosen, max_steps: int, seed: int) -> None:
+def ends_at_all(game, chosen, max_steps: int, seed: int) -> None:
     """One random playthrough from the start before the laws: a game that never ends fails ``playthrough_ends`` at once.
 
     (Every law's walks would first meet its long lines, state by state, each
