@@ -161,6 +161,55 @@ def test_a_limit_stops_a_count_that_grows_too_big():
         count(TicTacToe(), limit=100)
 
 
+class Doubling:
+    """Every state has ``moves`` moves to as many new states, for ``length`` plies; no size hint beyond the length."""
+
+    num_players = 1
+
+    def __init__(self, length, moves=2):
+        self.length, self.moves = length, moves
+
+    def start(self):
+        return ()
+
+    def to_move(self, state):
+        return None if len(state) == self.length else 0
+
+    def possible_moves(self, state):
+        return tuple(range(self.moves))
+
+    def play(self, state, move):
+        return state + (move,)
+
+    def payoff(self, state):
+        return (0,)
+
+    def size_hint(self, state):
+        return None, self.length - len(state), self.moves
+
+
+@pytest.mark.parametrize("length", [4, 40])
+def test_a_count_to_the_end_that_will_pass_its_limit_stops_a_tenth_into_the_ply_that_passes_it(length):
+    # 8**k states at ply k; a count that fits runs to its end, one that does not is refused by the rate of its ply's
+    # first tenth (ply 5: 32,768 states, 26,208 new ones from its first 3,276), before the limit itself is reached
+    limit = 100_000
+    states = (8 ** (length + 1) - 1) // 7
+    if states <= limit:
+        assert count(Doubling(length, moves=8), limit=limit).states == states
+        return
+    with pytest.raises(TooLarge, match=r"found 63,657 distinct states by ply 6, 26,208 of them from the first 3,276 "
+                                       r"of ply 5's 32,768 states: at that rate the ply passes the limit of 100,000"):
+        count(Doubling(length, moves=8), limit=limit)
+    with pytest.raises(TooLarge, match="more than 100,000 distinct states by ply 6"):  # a depth: the limit alone
+        count(Doubling(length, moves=8), 6, limit=limit)
+
+
+def test_a_count_to_the_end_with_more_moves_at_a_state_than_its_limit_is_refused_up_front():
+    with pytest.raises(TooLarge, match="up to 5,000 moves at a state"):
+        count(Doubling(3, moves=5_000), limit=1_000)
+    assert count(Doubling(1, moves=500), limit=1_000).states == 501
+
+
 def test_bad_depths_are_refused():
     for depth in (-1, 1.5, True, "3"):
         with pytest.raises(ValueError, match="depth must be a whole number"):

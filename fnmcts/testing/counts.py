@@ -287,7 +287,10 @@ def count(
             raise no_end(game, start, deepest)
         expand = depth is None or ply < depth
         following, decisions, chance, terminal, games = {}, 0, 0, 0, 0
-        for k, (current, histories, weighted) in level.items():
+        sample = max(PROJECTION_SAMPLE, len(level) // 10)  # the states of this ply read before projecting the next
+        for done, (k, (current, histories, weighted)) in enumerate(level.items()):
+            if done == sample and limit is not None and depth is None:
+                _project(game, ply, seen, following, done, len(level), limit)
             who, found = checked_step(game, current, players, low, high)
             if who is None:
                 terminal += 1
@@ -372,6 +375,31 @@ def _check_size(game, start, limit: int) -> None:
     if states is not None and states > limit:
         raise TooLarge(f"counting {game!r} to the end would find up to {states:,} states (its size_hint), beyond the "
                        f"limit of {limit:,}: give a depth{GO_ON}")
+    moves = size_hint(game, start)[2]
+    if states is None and moves is not None and moves > limit:
+        raise TooLarge(f"counting {game!r} to the end may meet up to {moves:,} moves at a state (its size_hint), more "
+                       f"than the limit of {limit:,} states at one ply: give a depth{GO_ON}")
+
+
+PROJECTION_SAMPLE = 1_000
+"""A count to the end projects a ply's new states from its first tenth (at least this many states of it)."""
+
+
+def _project(game, ply: int, seen, following, done: int, size: int, limit: int) -> None:
+    """Refuse (``TooLarge``) a count to the end whose ply, at the rate of its first ``done`` of ``size`` states, would
+    bring the states found past 1.5 times ``limit``: the count stops a tenth of the way into the ply that passes it.
+
+    >>> _project("Chess()", 4, set(range(50_000)), dict.fromkeys(range(30_000)), 1_000, 200_000, 2_000_000)
+    Traceback (most recent call last):
+    ...
+    fnmcts.limits.TooLarge: counting 'Chess()' found 50,000 distinct states by ply 5, 30,000 of them from the first 1,000 of ply 4's 200,000 states: at that rate the ply passes the limit of 2,000,000 (by about 3x); give a depth; limit=None goes on regardless
+    >>> _project("Small()", 4, set(range(500)), dict.fromkeys(range(300)), 1_000, 2_000, 2_000_000)
+    """
+    projected = len(seen) + len(following) * (size / done - 1)
+    if projected > 1.5 * limit:
+        raise TooLarge(f"counting {game!r} found {len(seen):,} distinct states by ply {ply + 1}, {len(following):,} of "
+                       f"them from the first {done:,} of ply {ply}'s {size:,} states: at that rate the ply passes the "
+                       f"limit of {limit:,} (by about {projected / limit:.0f}x); give a depth{GO_ON}")
 
 
 def _round(game, start, ply: int, states: int) -> NoEnd:
