@@ -803,9 +803,9 @@ class Bounds:
 
     def update_path(self, path, fresh):
         """After a backup: the bounds of the path's nodes from their children, deepest first (a new node's: not yet)."""
-        B, derive = self.stats.B, self.derive
+        B, derive, walk = self.stats.B, self.derive, {}  # one walk of the dice a backup (``phases.backup``)
         for node in reversed(path[:-1] if fresh else path):
-            B[node] = derive(node)
+            B[node] = derive(node, walk)
 
 
 def _open_positions(graph, kids, k, solver, bounds) -> tuple:

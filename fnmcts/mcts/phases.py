@@ -452,7 +452,10 @@ def backup(game, tree, path: Path, payoff, *, backup: str = "mean", solver: bool
     ``bounds=True`` (score bounds): every record on the path but a new state's
     (its children are not known yet) then keeps ``bounds``, the pessimistic
     and optimistic bounds of its exact value that its children give
-    (``derive_bounds``), deepest first. Only the records of the path change.
+    (``derive_bounds``), deepest first, in one walk of the dice (a chance
+    state the path's derivations pass is read once, ``CHANCE_WALK`` of them
+    at most, so a backup costs the path, not a web of rolls per state of it).
+    Only the records of the path change.
 
     >>> from fnmcts.games import Nim
     >>> game = Nim(heap=3, max_take=2)
@@ -501,9 +504,9 @@ def backup(game, tree, path: Path, payoff, *, backup: str = "mean", solver: bool
                         break
                     new[state] = rec.set("proven", value)
     if bounds:
-        known = _Overlay(tree, new)
+        known, walk = _Overlay(tree, new), {}  # one walk of the dice a backup: a chance state read once, CHANCE_WALK at most
         for state, _ in reversed(nodes[:-1] if path.end == "new" else nodes):
-            new[state] = new[state].set("bounds", derive_bounds(game, known, state))
+            new[state] = new[state].set("bounds", derive_bounds(game, known, state, walk))
     if played is not None:
         for state, keys in zip((state for state, _ in nodes), amaf_keys(game, path, played)):
             if not keys:  # a dive that ended where no one moved: nothing to count
