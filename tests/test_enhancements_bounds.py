@@ -180,7 +180,7 @@ def test_deriving_bounds_through_a_web_of_chance_nodes_reads_a_bounded_part_of_i
     # A generated game whose states are chance nodes three times in four, rolls leading back and on: each dive
     # derived the bounds of its path through the whole web of chance nodes below (thousands of states, every
     # dive), more than 380,000 calls for the property's few dives. One derivation now reads at most
-    # phases.CHANCE_WALK states not stored, the rest the whole range (sound: the exact value lies in it), in the
+    # phases.BOUNDS_WALK states not stored, the rest the whole range (sound: the exact value lies in it), in the
     # engine as in the phases, draw for draw.
     from fnmcts.testing.games import SeededGame
 

@@ -60,7 +60,7 @@ from ..protocol import CHANCE, may_repeat, payoff_range
 from . import _kernel
 from ._graph import CHANCE_NODE, END, UNSEEN, draw
 from ._records import _NO_EXTRAS, Record, builtin_rule, counts_of, rating, rating_selector, rave_score, ucb_score
-from .phases import CHANCE_WALK, decision_bounds, simulate
+from .phases import BOUNDS_WALK, CHANCE_WALK, decision_bounds, simulate
 
 __all__ = ["Stats", "Solver", "Bounds", "dives", "node_value", "user_selector"]
 
@@ -746,7 +746,7 @@ class Bounds:
         elif i in _open:
             found = _open[i]
             return self.whole if found is None else found
-        if len(_open) >= CHANCE_WALK:  # ``phases.bounds_of``: the rest of a web of chance nodes is not read
+        if len(_open) >= BOUNDS_WALK:  # ``phases.bounds_of``: the rest of a web of chance nodes is not read
             return self.whole
         _open[i] = None
         found = _open[i] = self.derive(i, _open)

@@ -453,7 +453,7 @@ def backup(game, tree, path: Path, payoff, *, backup: str = "mean", solver: bool
     (its children are not known yet) then keeps ``bounds``, the pessimistic
     and optimistic bounds of its exact value that its children give
     (``derive_bounds``), deepest first, in one walk of the dice (a chance
-    state the path's derivations pass is read once, ``CHANCE_WALK`` of them
+    state the path's derivations pass is read once, ``BOUNDS_WALK`` of them
     at most, so a backup costs the path, not a web of rolls per state of it).
     Only the records of the path change.
 
@@ -504,7 +504,7 @@ def backup(game, tree, path: Path, payoff, *, backup: str = "mean", solver: bool
                         break
                     new[state] = rec.set("proven", value)
     if bounds:
-        known, walk = _Overlay(tree, new), {}  # one walk of the dice a backup: a chance state read once, CHANCE_WALK at most
+        known, walk = _Overlay(tree, new), {}  # one walk of the dice a backup: a state read once, BOUNDS_WALK at most
         for state, _ in reversed(nodes[:-1] if path.end == "new" else nodes):
             new[state] = new[state].set("bounds", derive_bounds(game, known, state, walk))
     if played is not None:
@@ -806,7 +806,7 @@ def bounds_of(game, tree, state, passing: bool = False, _open=None) -> tuple:
     through the dice): its bounds from its children (``derive_bounds``), the
     whole range when it is met again below itself, and the bounds worked out
     for it the first time when met again elsewhere below (outcomes that
-    meet: a web of chance nodes costs one visit each); past ``CHANCE_WALK``
+    meet: a web of chance nodes costs one visit each); past ``BOUNDS_WALK``
     such states in one derivation (rolls after rolls), the whole range;
     otherwise the whole range.
 
@@ -831,7 +831,7 @@ def bounds_of(game, tree, state, passing: bool = False, _open=None) -> tuple:
     elif state in _open:
         found = _open[state]
         return _whole_range(game) if found is None else found
-    if len(_open) >= CHANCE_WALK:  # a walk of so many states not stored: the rest of the web is not read
+    if len(_open) >= BOUNDS_WALK:  # a walk of so many states not stored: the rest of the web is not read
         return _whole_range(game)
     _open[state] = None
     found = _open[state] = derive_bounds(game, tree, state, _open)
@@ -841,6 +841,11 @@ def bounds_of(game, tree, state, passing: bool = False, _open=None) -> tuple:
 CHANCE_WALK = 32
 """The chance states one expectimax step (``node_value``) or one derivation of bounds (``bounds_of``) reads at most
 below a state, passing through the dice: the rest of a web of chance nodes (rolls after rolls) is not read."""
+
+BOUNDS_WALK = 8
+"""The states not stored that one derivation of bounds (``bounds_of``, or a backup's derivations together) reads at most
+passing through the dice; the rest count as the whole payoff range (sound: the exact value lies in it). Fewer than
+``CHANCE_WALK``: each state read costs exact fractions over every outcome and player."""
 
 
 def _whole_range(game) -> tuple:
