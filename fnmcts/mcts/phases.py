@@ -842,7 +842,7 @@ CHANCE_WALK = 32
 """The chance states one expectimax step (``node_value``) or one derivation of bounds (``bounds_of``) reads at most
 below a state, passing through the dice: the rest of a web of chance nodes (rolls after rolls) is not read."""
 
-BOUNDS_WALK = 8
+BOUNDS_WALK = 16
 """The states not stored that one derivation of bounds (``bounds_of``, or a backup's derivations together) reads at most
 passing through the dice; the rest count as the whole payoff range (sound: the exact value lies in it). Fewer than
 ``CHANCE_WALK``: each state read costs exact fractions over every outcome and player."""
