@@ -56,6 +56,7 @@ from hypothesis import strategies as st
 from fnmcts.exact import solve, value
 from fnmcts.mcts import (_kernel, greedy_move, greedy_policy, mcts_move, principal_variation, search, search_options,
                          ucb1)
+from fnmcts.mcts.phases import BOUNDS_WALK
 from fnmcts.protocol import CHANCE, payoff_range
 from fnmcts.testing import decision_states, random_games, table_games
 
@@ -102,6 +103,27 @@ looks at up to ``6 ** d`` states more, with the chance nodes between them.
 
 Measured at most 6.5 kB a dive (a search of one to three dives, its set-up shared among them), 0.24 kB a dive at 1,369
 dives, and 9.6 kB a dive with proofs of 2 plies (512 dives of a two-player game of up to 6 moves a state)."""
+
+BOUNDS_VALUE_CALLS = 50
+"""Python calls score bounds spend on one outcome's value for one player (a pessimistic and an optimistic bound, each
+an exact product and sum: 22 calls a product and sum measured): a backup reads ``phases.BOUNDS_WALK`` states not
+stored at most, each over its outcomes and players (``calls_allowed``)."""
+
+
+def _most_outcomes(game) -> int:
+    """The most outcomes a chance node of ``game`` has (a generated game says; a table game's chance rows tell)."""
+    if hasattr(game, "outcomes"):
+        return game.outcomes
+    rows = [len(row[1]) for row in getattr(game, "table", ()) if row[0] == "chance"]
+    return max(rows, default=1)
+
+
+def calls_allowed(game, combo, dives) -> int:
+    """The Python calls a search of ``combo`` on ``game`` may make for ``dives`` dives: the base, and a dive's share,
+    more with score bounds (their walk of the dice a backup: ``BOUNDS_WALK`` states, each outcome, each player)."""
+    bounds = BOUNDS_WALK * _most_outcomes(game) * game.num_players * BOUNDS_VALUE_CALLS if combo["bounds"] == "on" else 0
+    return CALLS_BASE + (CALLS_PER_DIVE + bounds) * dives
+
 
 PROOF_STATE_BYTES = 1 << 10
 """Bytes a state the shallow proofs look at holds (its moves, children and answers: about 1 KB, ``PROOF_MEMO``'s
@@ -242,13 +264,13 @@ def run(game, root, combo, dives, seed, measured=True):
         if game.to_move(start) is CHANCE:
             start = root
         first = max(1, dives // 4)
-        with calls_at_most(CALLS_BASE + CALLS_PER_DIVE * first):
+        with calls_at_most(calls_allowed(game, combo, first)):
             earlier = search(game, start, first, random.Random(seed + 1),
                              **{k: v for k, v in given.items() if k != "max_nodes"})
     rng = random.Random(seed)
     with contextlib.ExitStack() as stack:
         if measured:
-            calls = stack.enter_context(calls_at_most(CALLS_BASE + CALLS_PER_DIVE * dives))
+            calls = stack.enter_context(calls_at_most(calls_allowed(game, combo, dives)))
             tracemalloc.start()
             stack.callback(tracemalloc.stop)
         if combo["call"] == "search":
