@@ -59,7 +59,7 @@ def test_the_kinds_of_the_built_in_games():
 
 
 def test_one_player_and_rivals_against_chance_take_their_own_constants():
-    assert search_options(ShutTheBox()).c == search_options(ShutTheBox(dice="low-sum")).c == CHANCE_C == 0.2
+    assert search_options(ShutTheBox()).c == search_options(ShutTheBox(dice="low-sum")).c == CHANCE_C == 1.0
     assert search_options(Pig(goal=30)).c == RIVALS_CHANCE_C == 0.5
     assert search_options(Pig(goal=30)).backup == search_options(ShutTheBox()).backup == "expectimax"
 

@@ -215,8 +215,8 @@ def test_search_command_takes_the_library_s_defaults_and_names_them(capsys):
     code, out, _ = run(capsys, "search", "shut-the-box", "--dives", "300", "--seed", "2", "--json")
     assert code == 0
     data = json.loads(out)
-    # Shut the Box has chance: the defaults of its kind (UCB1 with c = 0.2, the expectimax backup, the solver)
-    assert (data["rule"], data["c"], data["backup"], data["solver"]) == ("ucb1", 0.2, "expectimax", True)
+    # Shut the Box has chance: the defaults of its kind (UCB1 with c = _options.CHANCE_C, the expectimax backup, the solver)
+    assert (data["rule"], data["c"], data["backup"], data["solver"]) == ("ucb1", _options.CHANCE_C, "expectimax", True)
     tree = search(STB, STB.start(), 300, make_rng(2))
     assert data["states"] == len(tree)
     code, old, _ = run(capsys, "search", "shut-the-box", "--dives", "300", "--seed", "2", "--ucb", "tutorial", "--json")
