@@ -131,10 +131,19 @@ figure): with proofs of ``d`` plies a dive may allocate ``6 ** d`` of them more 
 dive at most over 2,000 cases, a one-player game with chance at 38% of its states, 6 outcomes, proofs of 2 plies."""
 
 
-def memory_allowed(combo, dives) -> int:
-    """The bytes a search of ``combo`` may allocate for ``dives`` dives: the base, and per dive its share and its proofs'."""
+BOUNDS_VALUE_BYTES = 256
+"""Bytes score bounds keep for one outcome's value for one player (a pessimistic and an optimistic fraction in their
+tuples): a backup's walk of the dice meets ``phases.BOUNDS_WALK`` states at most, and the ends below them keep their
+bounds (``memory_allowed``). Measured: 21 kB a dive, a three-player game with six outcomes at 57% of its states."""
+
+
+def memory_allowed(game, combo, dives) -> int:
+    """The bytes a search of ``combo`` may allocate for ``dives`` dives: the base, and per dive its share, its proofs'
+    and its bounds'."""
     plies = int(combo["proofs"]) if combo["proofs"] not in ("off", "default") else 0
-    return MEMORY_BASE + (MEMORY_PER_DIVE + (PROOF_STATE_BYTES * 6 ** plies if plies else 0)) * dives
+    proofs = PROOF_STATE_BYTES * 6 ** plies if plies else 0
+    bounds = BOUNDS_WALK * _most_outcomes(game) * game.num_players * BOUNDS_VALUE_BYTES if combo["bounds"] == "on" else 0
+    return MEMORY_BASE + (MEMORY_PER_DIVE + proofs + bounds) * dives
 
 
 CALLS_BASE = 200_000
@@ -333,7 +342,7 @@ def check_case(reached, combo, dives, seed, truth=None):
     moves = game.possible_moves(root)
     with loop(combo["loop"] == "compiled"):
         tree, found, after, peak, _ = run(game, root, combo, dives, seed)
-    assert peak <= memory_allowed(combo, dives), f"{peak:,} bytes for {dives} dives"
+    assert peak <= memory_allowed(game, combo, dives), f"{peak:,} bytes for {dives} dives"
     if combo["loop"] == "compiled":  # the Python loop from the same seed: the same tree, draw for draw
         with loop(False):
             twin, twin_found, twin_after, _, _ = run(game, root, combo, dives, seed, measured=False)
