@@ -369,13 +369,12 @@ def _check_size(game, start, limit: int) -> None:
     fnmcts.limits.TooLarge: counting Nim(heap=1000000000, max_take=3, misere=True) to the end would find up to 2,000,000,002 states (its size_hint), beyond the limit of 2,000,000: give a depth; limit=None goes on regardless
     """
     try:
-        states = size_hint(game, start)[0]
+        states, _, moves = size_hint(game, start)
     except Exception as error:
         raise GameError("size_hint", f"raised {type(error).__name__}: {error}", start) from error
     if states is not None and states > limit:
         raise TooLarge(f"counting {game!r} to the end would find up to {states:,} states (its size_hint), beyond the "
                        f"limit of {limit:,}: give a depth{GO_ON}")
-    moves = size_hint(game, start)[2]
     if states is None and moves is not None and moves > limit:
         raise TooLarge(f"counting {game!r} to the end may meet up to {moves:,} moves at a state (its size_hint), more "
                        f"than the limit of {limit:,} states at one ply: give a depth{GO_ON}")
