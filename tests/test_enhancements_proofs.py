@@ -194,3 +194,22 @@ def test_proofs_given_as_options_reach_the_one_dive_and_search_paths_alike():
     for _ in range(2):
         assert dict(search(game, game.start(), 80, random.Random(1), options=options)) == dict(expected)
     assert dict(search(game, game.start(), 80, random.Random(1))) != dict(expected)
+
+
+def test_the_proofs_a_move_rests_on_are_in_its_result():
+    """A tree continued from a proven root runs no dive, and the move rests on proofs the shallow proofs make at sight
+    (a roll that always ends the game): ``found.proven`` names them, so the move is seen to be a proven win."""
+    from fnmcts.testing.games import TableGame as Table
+
+    one = Fraction(1)
+    game = Table(table=(("move", 0, (6, 1, 2, 6)), ("chance", ((6, one),)), ("chance", ((6, one / 3), (4, 2 * one / 3))),
+                        ("chance", ((6, 5 * one / 7), (1, 2 * one / 7))), ("move", 0, (5, 5)),
+                        ("chance", ((6, one / 3), (4, 2 * one / 3))), ("end", (1,))),
+                 num_players=1, repeats=True, span=None, tables=True)
+    options = dict(solver=True, proofs=2, rule="tutorial", root="gumbel")
+    earlier = search(game, 0, 2, random.Random(1094), **options)
+    found = mcts_move(game, 0, 11, random.Random(1093), tree=earlier, final="mean", **options)
+    assert found.iterations == 0  # the root was proven by the earlier search
+    child = game.play(0, found.move)
+    proof = found.proven.get(child, game.payoff(child) if game.to_move(child) is None else None)
+    assert proof == (one,)

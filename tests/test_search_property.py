@@ -385,14 +385,16 @@ def check_case(reached, combo, dives, seed, truth=None):
         low, high = payoff_range(game)
         allowed = {moves[i] for i in proof_choices(proofs, game.to_move(root), low, high)}
         options = {k: v for k, v in keywords(combo, dives).items() if k != "max_nodes"}
-        if found is not None and search_options(game, **options).solver:
+        solving = search_options(game, **options).solver  # mcts_move follows the proofs with the solver on
+        if found is not None and solving:
             assert found.move in allowed, ("mcts_move", found.move, allowed, proofs)
         for name, move in views.items():
             assert move in allowed, (name, move, allowed, proofs)
         flags = cli_flags(combo, dives)
-        # the command line's table names the same best move (the same search, the same seed); --state takes JSON's
-        # arrays and objects, not a bare number: a TableGame's root is named only at its start
-        if flags is not None and (root == game.start() or not isinstance(root, int)):
+        # the command line's best move is mcts_move's (the same search, the same seed): it follows the proofs when
+        # the solver is on; --state takes JSON's arrays and objects, not a bare number: a TableGame's root is named
+        # only at its start
+        if solving and flags is not None and (root == game.start() or not isinstance(root, int)):
             best = cli_best_move(game, root, flags, seed)
             assert best in {game.describe_move(root, m) for m in allowed}, ("fnmcts search", best, allowed, proofs)
 

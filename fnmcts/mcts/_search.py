@@ -1089,6 +1089,7 @@ def mcts_move(
         )
     rule, backup, rollout, solver, final = opts.selection(), opts.backup, opts.rollout, opts.solver, opts.final
     state = _options(game, state, rng)
+    user_game = game
     if opts.proofs:  # shallow proofs: the game as the dives see it (a graph given is the game's, not the view's)
         game, graph = with_proofs(game, opts.proofs, state), None
     player = game.to_move(state)
@@ -1144,15 +1145,25 @@ def mcts_move(
     move = moves[0] if len(moves) == 1 else _final_move(g, stats, proofs, root, player, final, root_rule=root_rule, expectimax=expectimax,
                                                             bounds=bounded)
     children = tuple((m, _record_at(stats, k)) for m, k in zip(moves, g.kids[root]))
-    proven = _proven_map(g, stats) if proofs is not None else pmap()
+    proven = _proven_map(user_game, g, stats, proofs, root) if proofs is not None else pmap()
     grown = lazy_tree(partial(_written_back, g, stats, tree), state)  # an agent that plays the move never reads it
     return MoveSearch(move=move, tree=grown, proven=proven, iterations=done, children=children)
 
 
-def _proven_map(graph, stats):
-    """``state -> exact value`` of every stored state the search has proven."""
+def _proven_map(game, graph, stats, solver, root):
+    """``state -> exact value`` of every stored state the search has proven, and of every child of ``root`` the
+    solver has proven though the search never stored it (shallow proofs prove a state at sight), not an end of
+    ``game`` (an end's value is its payoff): the proofs the move rests on, for whoever reads the result.
+    """
     states, N = graph.states, stats.N
-    return pmap({states[i]: p for i, p in enumerate(stats.P) if p is not None and N[i] is not None})
+    found = {states[i]: p for i, p in enumerate(stats.P) if p is not None and N[i] is not None}
+    for child in graph.children(root):
+        state = states[child]
+        if state not in found and game.to_move(state) is not None:
+            pv = solver.lookup(child)
+            if pv is not None:
+                found[state] = pv[0]
+    return pmap(found)
 
 
 def _root_chunk(game, state, max_nodes, options, size, rng):
@@ -1281,7 +1292,7 @@ def _root_parallel(game, state, iterations, rng, workers, executor, chunk_size, 
     move = moves[0] if len(moves) == 1 else _final_move(g, stats, proofs, root, player, options.final, known)
     frozen = Tree(_written_back(g, stats, Tree(pmap())), state)
     children = tuple((m, frozen.get(g.states[k], EMPTY_RECORD)) for m, k in zip(moves, g.kids[root]))
-    proven = _proven_map(g, stats) if proofs is not None else pmap()
+    proven = _proven_map(game, g, stats, proofs, root) if proofs is not None else pmap()
     return MoveSearch(move=move, tree=frozen, proven=proven, iterations=done, children=children)
 
 
