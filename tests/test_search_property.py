@@ -56,7 +56,9 @@ from hypothesis import strategies as st
 from fnmcts.exact import solve, value
 from fnmcts.mcts import (_kernel, greedy_move, greedy_policy, mcts_move, principal_variation, search, search_options,
                          ucb1)
-from fnmcts.mcts.phases import BOUNDS_WALK
+from fnmcts.mcts import _engine
+from fnmcts.mcts._graph import CHANCE_NODE
+from fnmcts.mcts.phases import BOUNDS_WALK, CHANCE_WALK
 from fnmcts.protocol import CHANCE, payoff_range
 from fnmcts.testing import decision_states, random_games, table_games
 
@@ -118,6 +120,14 @@ def _most_outcomes(game) -> int:
     return max(rows, default=1)
 
 
+def _most_moves(game) -> int:
+    """The most moves a decision of ``game`` offers (a generated game says; a table game's move rows tell)."""
+    if hasattr(game, "branching"):
+        return game.branching
+    rows = [len(row[2]) for row in getattr(game, "table", ()) if row[0] == "move"]
+    return max(rows, default=1)
+
+
 def calls_allowed(game, combo, dives) -> int:
     """The Python calls a search of ``combo`` on ``game`` may make for ``dives`` dives: the base, and a dive's share,
     more with score bounds (their walk of the dice a backup: ``BOUNDS_WALK`` states, each outcome, each player)."""
@@ -165,28 +175,62 @@ class Runaway(AssertionError):
     """A search did more work than its dives paid for."""
 
 
+STEP_STATE_CALLS = 60
+"""Python calls an expectimax step (``_engine.node_value``) may spend on one state it reads: a chance state's step reads
+``phases.CHANCE_WALK`` chance states at most, each outcome and, at an outcome where a player moves, each move's state
+(its stored value, or whether the game ends there), and expands the states it meets first (the game asked who moves
+and what the moves or outcomes are, each answer checked). Measured: 41.5 calls a state read, the first step of a search
+of a one-player game with chance at 69% of its states, 6 outcomes and 6 moves, every state of its walk new."""
+
+
+def chance_step_calls(game) -> int:
+    """The Python calls one expectimax step at a chance state of ``game`` may make (``STEP_STATE_CALLS``)."""
+    return CHANCE_WALK * _most_outcomes(game) * (_most_moves(game) + 1) * STEP_STATE_CALLS
+
+
 @contextlib.contextmanager
-def calls_at_most(budget: int):
+def calls_at_most(budget: int, chance_step: int | None = None):
     """Within the block, count the Python function calls made, and stop the code past ``budget`` (a ``Runaway``).
 
     The work of a search counted deterministically (the same seed makes the
     same calls), so a search that walks the game or its own graph beyond what
     its dives paid for fails, and fails at once, whatever the machine's load.
+    ``chance_step``: the calls one expectimax step at a chance state may make
+    (``chance_step_calls``): such a step (a backup's ``node_value`` at a
+    chance node, as many a dive as its path holds chance states) is held to
+    that bound alone, and the rest of the work to ``budget``.
     """
-    count = [0]
+    count, stepped, step = [0], [0], []  # stepped: the calls of the chance steps ended; step: (frame, count at its start)
+    value_code, dives_code = _engine.node_value.__code__, _engine.dives.__code__
+    stopped = []  # the Runaway raised, kept: code that catches every Exception on the way must not hide it
+
+    def stop(message):
+        sys.setprofile(None)
+        stopped.append(Runaway(message))
+        raise stopped[-1]
 
     def profile(frame, event, arg):
         if event == "call":
             count[0] += 1
-            if count[0] > budget:
-                sys.setprofile(None)
-                raise Runaway(f"more than {budget:,} Python calls")
+            if step:
+                if count[0] - step[0][1] > chance_step:
+                    stop(f"an expectimax step at a chance state made more than {chance_step:,} Python calls")
+                return
+            if (chance_step is not None and frame.f_code is value_code and frame.f_back.f_code is dives_code
+                    and frame.f_locals["graph"].kind[frame.f_locals["i"]] == CHANCE_NODE):
+                step.append((frame, count[0]))
+            elif count[0] - stepped[0] > budget:
+                stop(f"more than {budget:,} Python calls")
+        elif event == "return" and step and step[0][0] is frame:
+            stepped[0] += count[0] - step.pop()[1] + 1
 
     sys.setprofile(profile)
     try:
         yield count
     finally:
         sys.setprofile(None)
+    if stopped:  # raised inside and caught there (a game's kind probed under ``except Exception``): raised again
+        raise stopped[0]
 
 
 # -- the one switch of the compiled loop ---------------------------------------------------------
@@ -273,13 +317,13 @@ def run(game, root, combo, dives, seed, measured=True):
         if game.to_move(start) is CHANCE:
             start = root
         first = max(1, dives // 4)
-        with calls_at_most(calls_allowed(game, combo, first)):
+        with calls_at_most(calls_allowed(game, combo, first), chance_step_calls(game)):
             earlier = search(game, start, first, random.Random(seed + 1),
                              **{k: v for k, v in given.items() if k != "max_nodes"})
     rng = random.Random(seed)
     with contextlib.ExitStack() as stack:
         if measured:
-            calls = stack.enter_context(calls_at_most(calls_allowed(game, combo, dives)))
+            calls = stack.enter_context(calls_at_most(calls_allowed(game, combo, dives), chance_step_calls(game)))
             tracemalloc.start()
             stack.callback(tracemalloc.stop)
         if combo["call"] == "search":
@@ -483,6 +527,25 @@ def all_pairs() -> set:
             if pair not in IMPOSSIBLE:
                 pairs.add(pair)
     return pairs
+
+
+def test_the_work_counted_stops_a_search_past_its_budget_and_a_chance_step_past_its_own():
+    """The two bounds of ``calls_at_most`` can fail: the whole search's, and one expectimax step's at a chance state,
+    which is counted apart (a search that spends its calls there is not stopped by the rest's budget)."""
+    from fnmcts.games import Pig
+
+    game = Pig(goal=20)
+    with loop(False), pytest.raises(Runaway, match="more than 1,000 Python calls"):
+        with calls_at_most(1_000, chance_step_calls(game)):
+            search(game, game.start(), 200, random.Random(1))
+    with loop(False), pytest.raises(Runaway, match="an expectimax step at a chance state made more than 5 Python calls"):
+        with calls_at_most(10**9, 5):
+            search(game, game.start(), 200, random.Random(1))
+    with loop(False), calls_at_most(10**9) as total:
+        search(game, game.start(), 200, random.Random(1))
+    with loop(False), calls_at_most(total[0], chance_step_calls(game)) as counted:  # the steps' calls are not the rest's
+        search(game, game.start(), 200, random.Random(1))
+    assert counted[0] == total[0]
 
 
 def test_the_property_on_a_sample():
