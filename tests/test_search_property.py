@@ -553,6 +553,29 @@ def test_the_work_counted_stops_a_search_past_its_budget_and_a_chance_step_past_
     assert counted[0] == total[0]
 
 
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")  # a generator stopped mid-way says so
+def test_a_search_stopped_anywhere_leaves_the_defaults_of_later_searches_alone(monkeypatch):
+    """Stopped after each number of calls up to 400 (its options being checked, the game's kind probed under
+    ``except Exception``), a search leaves ``search_options`` giving the game's own defaults: the options kept for
+    the next call are the ones the defaults asked in that call give (once three budgets kept the plain defaults,
+    the mean backup, for Pig for the rest of the process)."""
+    from fnmcts.games import Pig
+    from fnmcts.mcts import _options
+
+    game = Pig(goal=20)
+    expected = search_options(game)
+    assert expected.backup == "expectimax"
+    wrong = []
+    for budget in range(1, 400):
+        monkeypatch.setattr(_options, "_CHECKED", {})  # each budget from nothing kept
+        with contextlib.suppress(Exception):  # a Runaway, or the GameError it became in a hook
+            with calls_at_most(budget):
+                search(Pig(goal=20), game.start(), 5, random.Random(1))
+        if search_options(game) != expected:
+            wrong.append(budget)
+    assert wrong == []
+
+
 def test_the_property_on_a_sample():
     property_run(REGULAR_CASES)
 

@@ -383,14 +383,17 @@ def search_options(game=None, options=None, **given) -> SearchOptions:
     ...
     ValueError: rave blends into UCB1's rating: it needs rule='ucb1' (got rule='tutorial')
     """
+    by_kind = None
     if options is None:  # the same options again (a learner's loop of one-dive calls): checked once
         try:
-            kind = tuple(sorted(kind_defaults(game).items())) if given.get("rule", "ucb1") == "ucb1" else ()
+            by_kind = kind_defaults(game) if given.get("rule", "ucb1") == "ucb1" else None
+            kind = tuple(sorted(by_kind.items())) if by_kind is not None else ()
             key = (DEFAULT_C, DEFAULT_Z, kind, *((name, type(value), value) for name, value in given.items()))
             return _CHECKED[key]
         except (KeyError, TypeError):  # not seen yet, or a value that does not hash
             pass
-    found = _search_options(game, options, given)
+    # the kind's defaults asked once: the options kept under the key are the ones that key's defaults give
+    found = _search_options(game, options, given, by_kind)
     if options is None:
         try:
             if len(_CHECKED) >= 64:
@@ -405,7 +408,7 @@ _CHECKED = {}
 """``search_options`` of options given one by one: the value by the defaults (the game's kind's too) and the names, types and values given."""
 
 
-def _search_options(game, options, given) -> SearchOptions:
+def _search_options(game, options, given, by_kind=None) -> SearchOptions:
     if isinstance(game, SearchOptions):
         raise TypeError(
             "search_options(game=None, options=None, **options): the game comes first, got SearchOptions(...) there"
@@ -435,7 +438,10 @@ def _search_options(game, options, given) -> SearchOptions:
             raise ValueError(_constant_misplaced(name, rule, kind))
     # the kind's defaults go with UCB1 by name (the default rule); the tutorial's rule keeps
     # the tutorial's dive, and a rule given as a function the plain defaults
-    by_kind = kind_defaults(game) if named and kind == "ucb1" else {}
+    if not (named and kind == "ucb1"):
+        by_kind = {}
+    elif by_kind is None:
+        by_kind = kind_defaults(game)
     c = _check_constant("c", by_kind.get("c", DEFAULT_C) if given.get("c") is None else given["c"])
     z = _check_constant("z", DEFAULT_Z if given.get("z") is None else given["z"])
     backup = given.get("backup") or by_kind.get("backup", "mean")
