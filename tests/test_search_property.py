@@ -198,9 +198,10 @@ def calls_at_most(budget: int, chance_step: int | None = None):
     ``chance_step``: the calls one expectimax step at a chance state may make
     (``chance_step_calls``): such a step (a backup's ``node_value`` at a
     chance node, as many a dive as its path holds chance states) is held to
-    that bound alone, and the rest of the work to ``budget``.
+    that bound alone, and the rest of the work to ``budget``. Yields
+    ``[the calls made, those made within chance steps]``.
     """
-    count, stepped, step = [0], [0], []  # stepped: the calls of the chance steps ended; step: (frame, count at its start)
+    count, step = [0, 0], []  # every call, and those of the chance steps ended; step: (frame, count at its start)
     value_code, dives_code = _engine.node_value.__code__, _engine.dives.__code__
     stopped = []  # the Runaway raised, kept: code that catches every Exception on the way must not hide it
 
@@ -219,10 +220,10 @@ def calls_at_most(budget: int, chance_step: int | None = None):
             if (chance_step is not None and frame.f_code is value_code and frame.f_back.f_code is dives_code
                     and frame.f_locals["graph"].kind[frame.f_locals["i"]] == CHANCE_NODE):
                 step.append((frame, count[0]))
-            elif count[0] - stepped[0] > budget:
+            elif count[0] - count[1] > budget:
                 stop(f"more than {budget:,} Python calls")
         elif event == "return" and step and step[0][0] is frame:
-            stepped[0] += count[0] - step.pop()[1] + 1
+            count[1] += count[0] - step.pop()[1] + 1
 
     sys.setprofile(profile)
     try:
@@ -546,11 +547,15 @@ def test_the_work_counted_stops_a_search_past_its_budget_and_a_chance_step_past_
     with loop(False), pytest.raises(Runaway, match="an expectimax step at a chance state made more than 5 Python calls"):
         with calls_at_most(10**9, 5):
             searched()
-    with loop(False), calls_at_most(10**9) as total:
+    with loop(False), calls_at_most(10**9, step) as counted:
         searched()
-    with loop(False), calls_at_most(total[0], step) as counted:  # the steps' calls are not the rest's
+    rest = counted[0] - counted[1]  # the calls outside the chance steps: they alone are held to the budget
+    assert counted[1] > 1_000
+    with loop(False), calls_at_most(rest + 100, step):
         searched()
-    assert counted[0] == total[0]
+    with loop(False), pytest.raises(Runaway, match="Python calls"):
+        with calls_at_most(rest - 100, step):
+            searched()
 
 
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")  # a generator stopped mid-way says so
