@@ -538,7 +538,7 @@ def test_the_work_counted_stops_a_search_past_its_budget_and_a_chance_step_past_
     game = Pig(goal=20)
     step = chance_step_calls(game)
 
-    def searched():  # the expectimax backup named (whatever the game's kind probed earlier in the process)
+    def searched():  # the expectimax backup named: this test is about the counting, not the game's defaults
         return search(game, game.start(), 200, random.Random(1), backup="expectimax")
 
     with loop(False), pytest.raises(Runaway, match="more than 1,000 Python calls"):
