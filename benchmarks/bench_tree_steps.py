@@ -40,6 +40,7 @@ from harness import Bench  # noqa: E402
 
 from fnmcts.games import TicTacToe  # noqa: E402
 from fnmcts.mcts import search, ucb, uct  # noqa: E402
+from fnmcts.mcts._search import _Work  # noqa: E402
 
 BEFORE = {
     "search": "0.5% of the batched rate, 410.5 KB a dive",
@@ -48,7 +49,8 @@ BEFORE = {
 """Today's figures before issue 20 (main at e9a3fa4): what the new figures are printed beside."""
 
 _NOT_FOLLOWED = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType, types.MethodType,
-                 types.CodeType)
+                 types.CodeType, _Work)
+"""Not followed: code, and the search's working copy, which moves from each tree to the next (one at a time)."""
 
 
 def reachable(root, stop=frozenset()) -> tuple:
@@ -148,6 +150,12 @@ def main(argv=None) -> int:
             for _ in range(bench.size(100, 10)):
                 kept.append(step(kept[-1], r))
             per_dive = new_bytes(kept)
+            held = [t for t in kept if t._work is not None]
+            bench.figure(f"{name}: trees holding a working copy after {len(kept) - 1} dives by {key}", len(held),
+                         note="the copy moves to the tree each call returns: only the newest holds it")
+            bench.target(f"{name}: one working copy among the kept trees ({key})", held == kept[-1:], f"{len(held)}")
+            bench.figure(f"{name}: the working copy's size ({key})", round(reachable([held[-1]._work.graph, held[-1]._work.stats])[1] / 1024, 1),
+                         "KB", note="held once, by the newest tree; not counted in the memory a dive")
             bench.figure(f"{name}: new memory a dive by {key} (tree of {len(tree):,} records)", round(per_dive / 1024, 2),
                          "KB", f"before: {BEFORE[key]}")
             bench.target(f"{name}: at most 5 KB of new memory a dive by {key}", per_dive <= 5 * 1024,

@@ -228,6 +228,10 @@ def calls_at_most(budget: int, chance_step: int | None = None):
     sys.setprofile(profile)
     try:
         yield count
+    except Exception:
+        if not stopped:
+            raise
+        # else the Runaway, wrapped on its way out (a game hook's GameError): raised as itself below
     finally:
         sys.setprofile(None)
     if stopped:  # raised inside and caught there (a game's kind probed under ``except Exception``): raised again

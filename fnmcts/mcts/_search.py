@@ -27,7 +27,6 @@ import math
 import random
 import time
 import warnings
-import weakref
 from collections.abc import Mapping
 from functools import partial
 from typing import Callable
@@ -177,89 +176,88 @@ def _written_back(graph, stats, tree):
     return grown.persistent()
 
 
-# -- stepping: the working copy of the tree last returned, continued where it left off ----
+# -- stepping: a returned tree carries its working copy, continued where it left off -------
 
 
-class _Kept:
-    """The engine's working copy of the tree a call returned (``ref``: a weak reference to its pmap).
+class _Work:
+    """The engine's working copy of a tree a search returned, carried by that ``Tree`` (its ``_work``).
 
-    While that tree is the one the next call continues (the same object: a
-    learner's loop ``tree, result = uct(game, tree, state, rng)``), the next
-    dives run on these counts as they stand, with nothing read from the tree
-    again, and write back only the records they changed.
+    When a call continues from that very tree (a learner's loop
+    ``tree, result = uct(game, tree, state, rng)``), the next dives run on
+    these counts as they stand, with nothing read from the tree again, and
+    write back only the records they changed; the working copy then moves to
+    the new tree (one owner: a tree continued twice is read again the second
+    time). ``entry``: the options as the engine takes them, for ``opts``;
+    ``call``: the options a call gave and what they resolved to; ``checked``:
+    ``(game, state given, state checked)`` of the last root.
     """
 
-    __slots__ = ("ref", "graph", "stats", "solver", "expectimax", "root", "mover")
+    __slots__ = ("items", "graph", "stats", "solver", "expectimax", "root", "mover", "opts", "entry", "call",
+                 "checked")
+
+    def __init__(self):
+        self.opts = self.entry = self.call = self.checked = self.root = None
 
 
-_KEPT = []
-"""At most one ``_Kept``: the working copy of the tree the last ``uct`` or ``search`` returned (per process)."""
-
-_LAST_OPTIONS = []
-"""``[(options, solver, expectimax, rollout, selector, rave, bounds, graph)]`` of the last ``_step``: read once per options value."""
-
-
-def _forget(ref, _kept=_KEPT):
-    """Drop the working copy of a tree no one holds any more (``weakref`` callback).
-
-    The list is bound when the function is made: a tree that dies while the
-    interpreter exits calls back after the module's globals are gone.
-    """
-    for kept in tuple(_kept):
-        if kept.ref is ref:
-            try:
-                _kept.remove(kept)
-            except ValueError:
-                pass
-
-
-def _take_kept(game, items, solver, expectimax, graph):
-    """The working copy of ``items`` (a tree's pmap), if it is the tree last returned and fits the search; else None."""
-    try:
-        kept = _KEPT.pop()
-    except IndexError:
+def _handed(tree):
+    """The working copy ``tree`` carries, taken from it (None for a tree without one, a pmap, a dict)."""
+    if type(tree) is not Tree:
         return None
-    g = kept.graph
+    work = tree._work
+    if work is not None:
+        object.__setattr__(tree, "_work", None)  # one owner: the tree the next call returns
+    return work
+
+
+def _fitting(work, game, items, solver, expectimax, graph):
+    """``work`` if it is the working copy of ``items`` for this search, else None."""
+    if work is None:
+        return None
+    g = work.graph
     if (
-        kept.ref() is not items
-        or kept.expectimax != expectimax
+        work.items is not items
+        or work.expectimax != expectimax
         or (graph is not None and graph is not g)
         or (g.game is not game and g.game != game)
     ):
         return None
     if not solver:
-        kept.solver = None
-    elif kept.solver is None:
-        kept.solver = Solver(g, kept.stats)
-    return kept
+        work.solver = None
+    elif work.solver is None:
+        work.solver = Solver(g, work.stats)
+    return work
 
 
-def _step(game, items, state, rng, iterations, opts, graph=None, root_rule=None):
+def _entry(work, opts):
+    """The options as the engine takes them: ``(solver, expectimax, rollout, selector, rave, bounds, graph)``."""
+    if work is not None and work.opts is opts:  # options are values: the same object, the same selector
+        return work.entry
+    expectimax = opts.backup != "mean"  # the ratings read the values (expectimax, graph)
+    return (opts.solver, expectimax, opts.rollout, _selector(opts.selection(), expectimax), opts.rave_args(),
+            opts.bounds, opts.backup == "graph")
+
+
+def _step(game, items, state, rng, iterations, opts, graph=None, root_rule=None, work=None):
     """``iterations`` dives from ``state`` on the tree whose map is ``items`` (a pmap): ``(the grown tree, the last dive's payoff)``.
 
-    The engine runs on the working copy of the tree when it is the tree a
-    call returned last (nothing read again), else on a new one that reads the
-    records as the dives meet them; the grown tree gets only the records that
-    changed (one evolver, one new record each), and its working copy is kept
-    for the next call. The same tree and payoff as ``iterations`` dives of
-    ``phases.uct`` (a property test).
+    The engine runs on ``work``, the working copy the tree carried (``_handed``),
+    when it is that tree's and fits the search (nothing read again), else on
+    a new one that reads the records as the dives meet them; the grown tree
+    gets only the records that changed (one evolver, one new record each), and
+    carries the working copy on. The same tree and payoff as ``iterations``
+    dives of ``phases.uct`` (a property test).
     ``root_rule``: a ``SequentialHalving`` choosing at the root (as ``dives``).
     """
-    try:
-        entry = _LAST_OPTIONS[0]
-    except IndexError:
-        entry = None
-    if entry is None or entry[0] is not opts:  # options are values: the same object, the same selector
-        expectimax = opts.backup != "mean"  # the ratings read the values (expectimax, graph)
-        entry = (opts, opts.solver, expectimax, opts.rollout, _selector(opts.selection(), expectimax),
-                 opts.rave_args(), opts.bounds, opts.backup == "graph")
-        _LAST_OPTIONS[:] = [entry]
-    _, solver, expectimax, rollout, select, rave, bounded, graph_backup = entry
-    kept = _take_kept(game, items, solver, expectimax, graph)
+    entry = _entry(work, opts)
+    solver, expectimax, rollout, select, rave, bounded, graph_backup = entry
+    kept = _fitting(work, game, items, solver, expectimax, graph)
     if kept is None:
-        kept = _Kept()
+        kept = _Work()
         kept.graph, kept.stats, kept.solver = _working(game, graph, items, solver)
-        kept.expectimax, kept.root = expectimax, None
+        kept.expectimax = expectimax
+        if work is not None:
+            kept.call, kept.checked = work.call, work.checked  # what the call resolved holds for the new copy too
+    kept.opts, kept.entry = opts, entry
     g, stats = kept.graph, kept.stats
     if kept.root is not state:
         kept.root, kept.mover = state, _root_mover(game, state)
@@ -299,30 +297,26 @@ def _step(game, items, state, rng, iterations, opts, graph=None, root_rule=None)
             evolver.set(states[i], _record_of(stats, i))
             N0[i] = N[i]
         grown = evolver.persistent()
-    kept.ref = ref = weakref.ref(grown, _forget)
-    stats.lookup = lambda state: ref().get(state)  # the tree is read through the weak reference: never kept alive
-    _KEPT[:] = [kept]
-    return Tree(grown, state), payoff
+    kept.items = grown
+    stats.lookup = grown.get  # records not yet in the working lists are read from the tree the copy belongs to
+    tree = Tree(grown, state)
+    object.__setattr__(tree, "_work", kept)
+    return tree, payoff
 
 
-def _options(game, state, rng):
-    try:
-        last = _CHECKED_STATE[0]
-    except IndexError:
-        last = None
-    if last is not None and last[1] is state and (last[0] is game or last[0] == game):  # the state just checked, again
+def _options(game, state, rng, work=None):
+    """``state`` checked for ``game`` (``check_state``); a working copy's last root, given again, is not checked again."""
+    checked = work.checked if work is not None else None
+    if checked is not None and checked[1] is state and (checked[0] is game or checked[0] == game):
         check_rng(rng)
-        return last[2]
+        return checked[2]
     if game is None or not hasattr(game, "to_move"):
         raise TypeError(f"game must implement the fnmcts game protocol, got {game!r}")
     check_rng(rng)
-    checked = check_state(game, state)
-    _CHECKED_STATE[:] = [(game, state, checked)]
-    return checked
-
-
-_CHECKED_STATE = []
-"""``[(game, state, the state check_state returned)]`` of the last check: a state is a value, checked once."""
+    found = check_state(game, state)
+    if work is not None:
+        work.checked = (game, state, found)
+    return found
 
 
 # -- the root's own rule ----------------------------------------------------------------------
@@ -395,23 +389,16 @@ def uct(game, tree=None, state=None, rng: random.Random | None = None, rule=None
     >>> len(tree), visits(tree[start_box])
     (2, 2)
     """
-    if (c is None and z is None and rollout is None and backup is None and solver is None and root is None
-            and rave is None and rave_ref is None and bounds is None and proofs is None):  # the last call's options?
-        last = _LAST_UCT[0]
-        if last is not None and last[0] is game and last[1] is rule and last[2] is options:
-            opts, one_player = last[3], last[4]
-            state = _options(game, state, rng)
-            if type(tree) is Tree:
-                items = tree._map
-            elif isinstance(tree, PMap):
-                items = tree
-            else:
-                items = _check_tree(tree).pmap()
-            grown, payoff = _step(game, items, state, rng, 1, opts)
+    plain = (c is None and z is None and rollout is None and backup is None and solver is None and root is None
+             and rave is None and rave_ref is None and bounds is None and proofs is None)
+    work = _handed(tree)
+    if plain and work is not None:  # the options the tree's last call resolved, given again?
+        last = work.call
+        if last is not None and last[0] == "uct" and last[1] is game and last[2] is rule and last[3] is options:
+            opts, one_player = last[4], last[5]
+            state = _options(game, state, rng, work)
+            grown, payoff = _step(game, tree._map, state, rng, 1, opts, work=work)
             return grown, result_of(game, payoff) if one_player or type(payoff) is not tuple else payoff
-        given_rule, given_options = rule, options
-    else:
-        given_rule = given_options = _NOT_CACHED
     if not _is_game(game) and isinstance(game, Mapping):  # the order of earlier releases: (tree, state, rng, game)
         old_tree, old_state, old_rng, old_game = game, tree, state, rng
         if old_game is None or not _is_game(old_game):
@@ -425,7 +412,8 @@ def uct(game, tree=None, state=None, rng: random.Random | None = None, rule=None
             stacklevel=2,
         )
         game, tree, state, rng = old_game, old_tree, old_state, old_rng
-        given_rule = given_options = _NOT_CACHED
+        plain, work = False, _handed(old_tree)
+    given_rule, given_options = rule, options
     if rule is None and options is None:
         rule = ucb
     opts = search_options(
@@ -433,29 +421,19 @@ def uct(game, tree=None, state=None, rng: random.Random | None = None, rule=None
         **_given(rule=rule, c=c, z=z, rollout=rollout, backup=backup, solver=solver, root=root, rave=rave, rave_ref=rave_ref,
                  bounds=bounds, proofs=proofs),
     )
-    state = _options(game, state, rng)
+    state = _options(game, state, rng, work)
     items = _check_tree(tree).pmap()
     if opts.root is not None and not isinstance(opts.root, SequentialHalving):
         raise TypeError(f"uct runs one dive: its root rule is a value made for the whole search "
                         f"(fnmcts.mcts.enhancements.sequential_halving), got {opts.root!r}")
-    if given_rule is not _NOT_CACHED and opts.root is None and not opts.proofs:  # given by ``rule``, ``options`` alone
-        _LAST_UCT[0] = (game, given_rule, given_options, opts, getattr(game, "num_players", 1) == 1)
+    call = None
+    if plain and opts.root is None and not opts.proofs:  # given by ``rule``, ``options`` alone: resolved once a tree
+        call = ("uct", game, given_rule, given_options, opts, getattr(game, "num_players", 1) == 1)
     game = with_proofs(game, opts.proofs, state)  # shallow proofs: the game as the dives see it
     root_rule = _root_rule(game, state, opts.root, None, rng)
-    grown, payoff = _step(game, items, state, rng, 1, opts, root_rule=root_rule)
+    grown, payoff = _step(game, items, state, rng, 1, opts, root_rule=root_rule, work=work)
+    grown._work.call = call
     return grown, result_of(game, payoff)
-
-
-_LAST_UCT = [None]
-"""``[(game, rule, options, the options resolved, one player)]`` of the last ``uct`` given no other option.
-
-A learner's loop calls ``uct`` with the same game and rule a dive at a time:
-the options are resolved (``search_options``) and the game checked once, not per call."""
-
-_NOT_CACHED = object()
-
-_LAST_SEARCH = [None]
-"""``[(game, rule, options, the options resolved)]`` of the last ``search`` given no other option nor budget but dives."""
 
 
 def _repeat_uct(game, state, dives_, rng, tree=None, rule=None, **options):
@@ -725,34 +703,31 @@ def search(
     plain = (c is None and z is None and backup is None and solver is None and rollout is None and root is None
              and rave is None and rave_ref is None and bounds is None and proofs is None and seconds is None
              and max_nodes is None and stop is None and progress is None and graph is None and not until_proven)
-    if plain and type(iterations) is int and iterations >= 0:  # the options of the last call, again?
-        last = _LAST_SEARCH[0]
-        if last is not None and last[0] is game and last[1] is rule and last[2] is options:
-            state = _options(game, state, rng)
-            if tree is None:
-                items = pmap()
-            elif type(tree) is Tree:
-                items = tree._map
-            else:
-                items = _check_tree(tree).pmap()
-            return _step(game, items, state, rng, iterations, last[3])[0]
+    work = _handed(tree)
+    if plain and type(iterations) is int and iterations >= 0 and work is not None:  # the tree's last options, again?
+        last = work.call
+        if last is not None and last[0] == "search" and last[1] is game and last[2] is rule and last[3] is options:
+            state = _options(game, state, rng, work)
+            return _step(game, tree._map, state, rng, iterations, last[4], work=work)[0]
     _check_budget(iterations, seconds, max_nodes)
     opts = search_options(
         game, options,
         **_given(rule=rule, c=c, z=z, rollout=rollout, backup=backup, solver=solver, root=root, rave=rave, rave_ref=rave_ref,
                  bounds=bounds, proofs=proofs),
     )
-    state = _options(game, state, rng)
+    state = _options(game, state, rng, work)
     if opts.proofs:  # shallow proofs: the game as the dives see it (a graph given is the game's, not the view's)
         game, graph = with_proofs(game, opts.proofs, state), None
-    tree = Tree(pmap(), state) if tree is None else _check_tree(tree).with_root(state)
+    items = pmap() if tree is None else _check_tree(tree).pmap()
+    tree = Tree(items, state)
     root_rule = _root_rule(game, state, opts.root, iterations, rng)
     if (seconds is None and stop is None and max_nodes is None and progress is None and iterations is not None
             and not until_proven):
         # the working copy of a tree returned kept
+        grown = _step(game, items, state, rng, iterations, opts, graph, root_rule=root_rule, work=work)[0]
         if plain and opts.root is None and not opts.proofs:  # given by ``rule`` and ``options`` alone: resolved once
-            _LAST_SEARCH[0] = (game, rule, options, opts)
-        return _step(game, tree.pmap(), state, rng, iterations, opts, graph, root_rule=root_rule)[0]
+            grown._work.call = ("search", game, rule, options, opts, None)
+        return grown
     rule, backup, rollout, solver = opts.selection(), opts.backup, opts.rollout, opts.solver
     budget = _Budget(iterations, seconds, stop)
     g, stats, proofs = _working(game, graph, tree, solver, whole=max_nodes is not None)

@@ -59,7 +59,7 @@ class Tree(Mapping):
     (1, 2, True, True)
     """
 
-    __slots__ = ("_map", "_root", "_make")
+    __slots__ = ("_map", "_root", "_make", "_work")
 
     def __init__(self, mapping=None, root=_NO_ROOT):
         if mapping is None:
@@ -76,6 +76,7 @@ class Tree(Mapping):
             raise TypeError(f"a tree is a map from state to record (e.g. pmap()), got {type(mapping).__name__}")
         object.__setattr__(self, "_map", items)
         object.__setattr__(self, "_root", root)
+        object.__setattr__(self, "_work", None)  # a search's working copy of this tree (``fnmcts.mcts.search``)
 
     def __setattr__(self, name, value):
         raise AttributeError("a Tree is immutable: use set() for a new one")
@@ -250,6 +251,7 @@ def lazy_tree(make, root) -> Tree:
     tree = _LazyTree.__new__(_LazyTree)
     object.__setattr__(tree, "_make", make)
     object.__setattr__(tree, "_root", root)
+    object.__setattr__(tree, "_work", None)
     return tree
 
 
