@@ -576,7 +576,7 @@ def test_a_search_stopped_anywhere_leaves_the_defaults_of_later_searches_alone(m
     assert expected.backup == "expectimax"
     wrong = []
     for budget in range(1, 400):
-        monkeypatch.setattr(_options, "_CHECKED", {})  # each budget from nothing kept
+        _options._checked.cache_clear()  # each budget from nothing kept
         with contextlib.suppress(Exception):  # a Runaway, or the GameError it became in a hook
             with calls_at_most(budget):
                 search(Pig(goal=20), game.start(), 5, random.Random(1))

@@ -238,7 +238,7 @@ def game_kind(game) -> GameKind:
     ``rng`` untouched), each followed for at most ``PROBE_PLIES`` plies. It is
     what the defaults of ``search_options`` depend on; a game whose chance
     never comes up in those games is taken for one without. Remembered for a
-    game that hashes.
+    game that hashes (the last 128 such games).
 
     >>> from fnmcts.games import Nim, Pig, TicTacToe
     >>> from fnmcts.games.shut_the_box import ShutTheBox
@@ -249,19 +249,8 @@ def game_kind(game) -> GameKind:
     """
     try:
         return _remembered_kind(game)
-    except TypeError:  # a game that does not hash: remembered by identity (the game held, so its id stays its own)
-        kept = _KINDS_BY_ID.get(id(game))
-        if kept is not None and kept[0] is game:
-            return kept[1]
-        kind = _probe(game)
-        if len(_KINDS_BY_ID) >= 128:
-            _KINDS_BY_ID.clear()
-        _KINDS_BY_ID[id(game)] = (game, kind)
-        return kind
-
-
-_KINDS_BY_ID: dict = {}
-"""``id(game) -> (game, kind)`` for games that do not hash: one probe per game, not one per search or dive."""
+    except TypeError:  # a game that does not hash: probed again (a search resolves its options once)
+        return _probe(game)
 
 
 @lru_cache(maxsize=128)
@@ -383,29 +372,28 @@ def search_options(game=None, options=None, **given) -> SearchOptions:
     ...
     ValueError: rave blends into UCB1's rating: it needs rule='ucb1' (got rule='tutorial')
     """
-    by_kind = None
-    if options is None:  # the same options again (a learner's loop of one-dive calls): checked once
+    if options is None and not isinstance(game, SearchOptions):  # options given one by one: checked once a value
+        rule = given.get("rule", "ucb1")
+        by_kind = kind_defaults(game) if isinstance(rule, str) and RULES.get(rule) is ucb1 else None
         try:
-            by_kind = kind_defaults(game) if given.get("rule", "ucb1") == "ucb1" else None
-            kind = tuple(sorted(by_kind.items())) if by_kind is not None else ()
-            key = (DEFAULT_C, DEFAULT_Z, kind, *((name, type(value), value) for name, value in given.items()))
-            return _CHECKED[key]
-        except (KeyError, TypeError):  # not seen yet, or a value that does not hash
-            pass
-    # the kind's defaults asked once: the options kept under the key are the ones that key's defaults give
-    found = _search_options(game, options, given, by_kind)
-    if options is None:
-        try:
-            if len(_CHECKED) >= 64:
-                _CHECKED.clear()
-            _CHECKED[key] = found
-        except TypeError:
-            pass
-    return found
+            return _checked(DEFAULT_C, DEFAULT_Z, tuple(sorted(by_kind.items())) if by_kind is not None else None,
+                            tuple((name, type(value), value) for name, value in given.items()))
+        except TypeError as error:  # a value that does not hash (or a bad option: checked again below, named)
+            if "unhashable" not in str(error):
+                raise
+        return _search_options(game, None, given, by_kind)
+    return _search_options(game, options, given)
 
 
-_CHECKED = {}
-"""``search_options`` of options given one by one: the value by the defaults (the game's kind's too) and the names, types and values given."""
+@lru_cache(maxsize=64)
+def _checked(default_c, default_z, kind, given) -> SearchOptions:
+    """``search_options`` of the options ``given`` one by one, as ``(name, type, value)``, and the kind's defaults.
+
+    A value of what it is given: the kind's defaults (``kind_defaults``,
+    None: the rule's own) and the defaults of the module stand for the game.
+    """
+    return _search_options(None, None, {name: value for name, _, value in given},
+                           dict(kind) if kind is not None else {})
 
 
 def _search_options(game, options, given, by_kind=None) -> SearchOptions:
