@@ -75,9 +75,7 @@ def positions(game, count, seed=1) -> list:
 
 def forget_proofs() -> None:
     """Drop every proof kept for any game (the proofs of the next search are worked out afresh)."""
-    kept = getattr(enhancements, "_PROVERS", None)
-    if kept is not None:
-        kept.clear()
+    enhancements._kept_prover.cache_clear()
 
 
 def searches(game, states, dives, depth, afresh):

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import math
 import random
+from functools import lru_cache
 from typing import NamedTuple
 
 from ..matches import random_agent
@@ -152,10 +153,8 @@ About 1 KB a state with its answers and children (Connect Four 4x4: 125,000 stat
 took 120 MB), so a game's proofs stay near 100 MB."""
 
 PROVED_GAMES = 4
-"""The games whose proofs are kept at once (``prover_of``): a fifth drops the one kept longest."""
+"""The games whose proofs are kept at once (``prover_of``): a fifth drops the one used least recently."""
 
-_PROVERS = {}
-"""game -> its ``_Prover``, shared by every search of an equal game (at most ``PROVED_GAMES``)."""
 
 _INFINITE = float("inf")
 
@@ -372,15 +371,16 @@ def prover_of(game):
     True
     """
     try:
-        found = _PROVERS.get(game)
+        hash(game)
     except TypeError:  # not hashable: its own, not kept
         return _Prover(game)
-    if found is None:
-        found = _Prover(game)
-        if len(_PROVERS) >= PROVED_GAMES:
-            _PROVERS.pop(next(iter(_PROVERS)), None)
-        _PROVERS[game] = found
-    return found
+    return _kept_prover(game)
+
+
+@lru_cache(maxsize=PROVED_GAMES)
+def _kept_prover(game):
+    """The ``_Prover`` of ``game``, one for equal games: a bounded cache of answers (the same with it or without)."""
+    return _Prover(game)
 
 
 def shallow_proof(game, state, depth: int):
