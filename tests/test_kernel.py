@@ -43,8 +43,7 @@ def counted(monkeypatch):
 
 def _python(monkeypatch, call):
     """``call()`` with the kernel off: ``dives`` in Python."""
-    with monkeypatch.context() as m:
-        m.setattr(_kernel, "_compiled", False)
+    with _kernel.switched_off():
         return call()
 
 
@@ -223,3 +222,17 @@ def test_the_working_lists_cover_the_graph_whether_or_not_the_walk_completes(lim
         m.setattr(_kernel, "COMPLETE_LIMIT", limit)
         _kernel.run(graph, stats, root, 1, 600, random.Random(seed), 1, 2 ** 0.5)
     assert stats.known == len(graph) <= len(stats.N) and len(stats.K or stats.N) == len(stats.N)
+
+
+def test_switching_the_loop_off_holds_for_this_thread_alone():
+    # issue 34: switched_off() once flipped a module global, for every thread of the process
+    import threading
+
+    seen = []
+    with _kernel.switched_off():
+        other = threading.Thread(target=lambda: seen.append(bool(_kernel._kernel())))
+        other.start()
+        other.join()
+        seen.append(bool(_kernel._kernel()))
+    seen.append(bool(_kernel._kernel()))
+    assert seen == [True, False, True]

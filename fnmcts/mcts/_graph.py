@@ -185,6 +185,8 @@ class CompiledGraph:
         self.moves = [None] * size
         self.chance = [None] * size
         self.u = [None] * size
+        self.whole_from = None  # the root from which every reachable node is expanded (``_kernel.complete``)
+        self.flat = None  # ``((size, root), arrays)``: the graph as the compiled loop reads it (``_kernel``)
 
     def __len__(self):
         return len(self.states)

@@ -41,6 +41,8 @@ from __future__ import annotations
 import math
 import random
 from contextlib import contextmanager
+from contextvars import ContextVar
+from functools import lru_cache
 
 from ._graph import CHANCE_NODE, END, UNSEEN
 
@@ -54,7 +56,8 @@ COMPLETE_LIMIT = 50_000
 
 _NONE = -1  # a node not in the tree, in the array of visits
 
-_compiled = None  # the Numba functions, compiled on first use (None: not tried yet; False: Numba missing)
+_SWITCHED_ON = ContextVar("fnmcts_compiled_loop", default=True)
+"""Whether searches in this context (thread, task) may run the compiled loop: ``switched_off`` sets it for its block."""
 _too_big = {}  # game -> the node budget a completion of its graph already ran out of
 
 
@@ -69,7 +72,7 @@ def available() -> bool:
 
 @contextmanager
 def switched_off():
-    """Within the block every search runs ``dives`` in Python (benchmarks measure both ways; the results are equal).
+    """Within the block every search of this thread or task runs ``dives`` in Python (benchmarks measure both ways; the results are equal).
 
     >>> import random
     >>> from fnmcts.games.nim import Nim
@@ -80,23 +83,24 @@ def switched_off():
     >>> slow == search(game, game.start(), 2_000, random.Random(1), solver=False)
     True
     """
-    global _compiled
-    saved = _compiled
-    _compiled = False
+    token = _SWITCHED_ON.set(False)
     try:
         yield
     finally:
-        _compiled = saved
+        _SWITCHED_ON.reset(token)
 
 
 def _kernel():
-    global _compiled
-    if _compiled is None:
-        try:
-            _compiled = _build()
-        except ImportError:
-            _compiled = False
-    return _compiled
+    """The compiled loop (Numba's, compiled on first use), or False: Numba missing, or switched off here."""
+    return _SWITCHED_ON.get() and _compiled()
+
+
+@lru_cache(maxsize=1)
+def _compiled():
+    try:
+        return _build()
+    except ImportError:
+        return False
 
 
 def complete(graph, root, limit) -> bool:
@@ -117,7 +121,7 @@ def complete(graph, root, limit) -> bool:
     >>> complete(big, big.node(big.game.start()), 20)
     False
     """
-    if getattr(graph, "_whole", None) == root:
+    if graph.whole_from == root:
         return True
     kind, kids, chance = graph.kind, graph.kids, graph.chance
     seen, stack = {root}, [root]
@@ -140,7 +144,7 @@ def complete(graph, root, limit) -> bool:
                 stack.append(j)
         if len(graph) > limit:
             return False
-    graph._whole = root
+    graph.whole_from = root
     return True
 
 
@@ -255,7 +259,7 @@ def _arrays(graph, root) -> tuple:
     import numpy as np
 
     size = len(graph)
-    kept = getattr(graph, "_arrays", None)
+    kept = graph.flat
     if kept is not None and kept[0] == (size, root):
         return kept[1]
     kind, kids, chance, u = graph.kind, graph.kids, graph.chance, graph.u
@@ -289,7 +293,7 @@ def _arrays(graph, root) -> tuple:
             cumulative[start[i]:start[i + 1]] = chance[i][2]
     shape = (kind_a, start, np.array(flat or [0], np.int64), denom, slot_start, np.array(slots or [0], np.int64),
              cumulative, uarr, uwhole)
-    graph._arrays = ((size, root), shape)
+    graph.flat = ((size, root), shape)
     return shape
 
 
