@@ -76,7 +76,7 @@ def all_boxes(levers: int = 9) -> tuple[frozenset, ...]:
     return _boxes(levers)
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=32)
 def _boxes(levers: int) -> tuple:
     return tuple(mask_to_box(m) for m in range(1 << levers))
 
@@ -115,7 +115,7 @@ class RuleTables(NamedTuple):
     moves: tuple
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=64)
 def rule_tables(levers: int, simplified: bool) -> RuleTables:
     """The ``RuleTables`` of ``levers`` levers (the simplified rules or not): built once per process.
 
@@ -143,7 +143,7 @@ def one_die_may_roll(mask: int, dice: str) -> bool:
     return mask < 1 << 6  # every lever above 6 down
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=64)
 def kernel_tables(levers: int, simplified: bool, dice: str = "two") -> tuple:
     """``(moves36, moves6, choice)``: the random-play kernels' tables of a rule set, built once per process.
 

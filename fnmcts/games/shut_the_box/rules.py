@@ -174,14 +174,14 @@ def power(levers) -> tuple[tuple[int, ...], ...]:
     return tuple(c for k in range(len(levers) + 1) for c in combinations(levers, k))
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=32)
 def _lever_combinations(levers: int) -> tuple:
     """``_lever_combinations(n)[roll]``: the lever sets of a box of ``n`` levers adding up to ``roll`` (0 to 12)."""
     subsets = power(range(1, levers + 1))
     return tuple(tuple(c for c in subsets if sum(c) == roll) for roll in range(13))
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=32)
 def _lever_sets(levers: int) -> tuple:
     """``_lever_combinations`` as frozensets, in the same order: what a box is compared with and loses in a move."""
     return tuple(tuple(frozenset(c) for c in by_roll) for by_roll in _lever_combinations(levers))
@@ -637,7 +637,7 @@ class ShutTheBox(GameBase):
         return random_payoffs(self, box_to_mask(_check_box(state, self.levers)), n, rng)
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=16)
 def _graph_tables(levers: int, simplified: bool, dice: str, scoring: str) -> GraphTables:
     """``ShutTheBox(...).compiled_graph()``: the states of a rule set and their moves, as tables."""
     game = ShutTheBox(levers, simplified, dice, scoring)
