@@ -401,24 +401,8 @@ def _search_options(game, options, given, by_kind=None) -> SearchOptions:
         raise TypeError(
             "search_options(game=None, options=None, **options): the game comes first, got SearchOptions(...) there"
         )
-    unknown = [name for name in given if name not in OPTION_NAMES]
-    if unknown:
-        raise TypeError(f"unknown search option {unknown[0]!r}: the options are {', '.join(OPTION_NAMES)}")
-    explicit = dict(given)
-    if options is not None:
-        if not isinstance(options, SearchOptions):
-            raise TypeError(f"options must be a SearchOptions (from search_options), got {options!r}")
-        given = {**dict(options), **given}
-        if "rule" in explicit:  # a new rule: its own defaults
-            for name in ("solver", "backup"):
-                if name not in explicit:
-                    del given[name]
-    rule = given.get("rule", "ucb1")
-    if isinstance(rule, str):
-        if rule not in RULES:
-            raise ValueError(f"unknown rule {rule!r}: choose from {', '.join(sorted(RULES))}, or give a function")
-    elif not callable(rule):
-        raise TypeError(f"rule must be a name ({', '.join(sorted(RULES))}) or a function of a record, got {rule!r}")
+    explicit, given = given, _over(options, given)
+    rule = _checked_rule(given.get("rule", "ucb1"))
     kind = _rule_kind(rule)
     named = isinstance(rule, str)
     for name, owner in (("c", "ucb1"), ("z", "tutorial")):
@@ -432,46 +416,90 @@ def _search_options(game, options, given, by_kind=None) -> SearchOptions:
         by_kind = kind_defaults(game)
     c = _check_constant("c", by_kind.get("c", DEFAULT_C) if given.get("c") is None else given["c"])
     z = _check_constant("z", DEFAULT_Z if given.get("z") is None else given["z"])
-    backup = given.get("backup") or by_kind.get("backup", "mean")
-    if backup not in BACKUPS:
-        raise ValueError(f"backup must be one of {', '.join(BACKUPS)}, got {backup!r}")
-    solver = given.get("solver")
-    if solver is None:
-        solver = kind != "tutorial"
-    if not isinstance(solver, bool):
-        raise TypeError(f"solver must be True or False, got {solver!r}")
-    rollout = given.get("rollout")
+    backup = _one_of("backup", given.get("backup") or by_kind.get("backup", "mean"), BACKUPS)
+    solver = _switch("solver", kind != "tutorial" if given.get("solver") is None else given["solver"])
+    rollout, final, root = _played(given.get("rollout"), given.get("final", "visits"), given.get("root"))
+    rave, rave_ref = _rave(given.get("rave"), given.get("rave_ref"), kind, rule)
+    bounds = _switch("bounds", False if given.get("bounds") is None else given["bounds"])
+    proofs = given.get("proofs")
+    if proofs is None:
+        proofs = by_kind.get("proofs", 0)
+    elif not _whole(proofs):
+        raise ValueError(f"proofs is a depth in plies, a whole number, 0 (off) or more, got {proofs!r}")
+    return SearchOptions(rule=rule, c=c, z=z, backup=backup, solver=solver, rollout=rollout, final=final, root=root,
+                         rave=rave, rave_ref=rave_ref, bounds=bounds, proofs=proofs)
+
+
+def _over(options, given) -> dict:
+    """The options ``given`` over those of ``options`` (a ``SearchOptions`` or None); a new rule drops the old one's solver and backup."""
+    unknown = [name for name in given if name not in OPTION_NAMES]
+    if unknown:
+        raise TypeError(f"unknown search option {unknown[0]!r}: the options are {', '.join(OPTION_NAMES)}")
+    if options is None:
+        return dict(given)
+    if not isinstance(options, SearchOptions):
+        raise TypeError(f"options must be a SearchOptions (from search_options), got {options!r}")
+    merged = {**dict(options), **given}
+    if "rule" in given:  # a new rule: its own defaults
+        for name in ("solver", "backup"):
+            if name not in given:
+                del merged[name]
+    return merged
+
+
+def _checked_rule(rule):
+    """``rule`` if it names a rule (``RULES``) or is a function, else the error that says which."""
+    if isinstance(rule, str):
+        if rule not in RULES:
+            raise ValueError(f"unknown rule {rule!r}: choose from {', '.join(sorted(RULES))}, or give a function")
+    elif not callable(rule):
+        raise TypeError(f"rule must be a name ({', '.join(sorted(RULES))}) or a function of a record, got {rule!r}")
+    return rule
+
+
+def _played(rollout, final, root) -> tuple:
+    """``(rollout, final, root)`` checked: how playouts, the final choice and the root's choices are made."""
     if rollout is not None and not callable(rollout):
         raise TypeError(f"rollout must be an agent (game, state, rng) -> move, or None for random moves, got {rollout!r}")
-    final = given.get("final", "visits")
     if final not in FINALS:
         raise ValueError(f"final must be 'visits' or 'mean', got {final!r}")
-    root = given.get("root")
     if not (root is None or isinstance(root, SequentialHalving) or (isinstance(root, str) and root in ROOT_RULES)):
         raise ValueError(f"root must be None, one of {', '.join(map(repr, ROOT_RULES))} or a SequentialHalving, got {root!r}")
-    rave, rave_ref = given.get("rave"), given.get("rave_ref")
+    return rollout, final, root
+
+
+def _one_of(name, value, allowed):
+    """``value`` if it is one of ``allowed``, else a ValueError naming the option."""
+    if value not in allowed:
+        raise ValueError(f"{name} must be one of {', '.join(allowed)}, got {value!r}")
+    return value
+
+
+def _switch(name, value) -> bool:
+    """``value`` if it is True or False, else a TypeError naming the option."""
+    if not isinstance(value, bool):
+        raise TypeError(f"{name} must be True or False, got {value!r}")
+    return value
+
+
+def _whole(value) -> bool:
+    """Whether ``value`` is a whole number (not a bool), 0 or more."""
+    return not isinstance(value, bool) and isinstance(value, int) and value >= 0
+
+
+def _rave(rave, rave_ref, kind, rule) -> tuple:
+    """``(rave, rave_ref)`` checked: RAVE's equivalence parameter (UCB1 only) and GRAVE's threshold (0: none)."""
     if rave is not None:
         _check_constant("rave", rave)
         if kind != "ucb1":
             raise ValueError(f"rave blends into UCB1's rating: it needs rule='ucb1' (got rule={rule!r})")
     if rave_ref is None:
-        rave_ref = 0
-    elif isinstance(rave_ref, bool) or not isinstance(rave_ref, int) or rave_ref < 0:
+        return rave, 0
+    if not _whole(rave_ref):
         raise ValueError(f"rave_ref must be a whole number, 0 or more, got {rave_ref!r}")
-    elif rave_ref and rave is None:
+    if rave_ref and rave is None:
         raise ValueError("rave_ref is GRAVE's threshold: give rave (the equivalence parameter) too")
-    bounds = given.get("bounds")
-    if bounds is None:
-        bounds = False
-    if not isinstance(bounds, bool):
-        raise TypeError(f"bounds must be True or False, got {bounds!r}")
-    proofs = given.get("proofs")
-    if proofs is None:
-        proofs = by_kind.get("proofs", 0)
-    elif isinstance(proofs, bool) or not isinstance(proofs, int) or proofs < 0:
-        raise ValueError(f"proofs is a depth in plies, a whole number, 0 (off) or more, got {proofs!r}")
-    return SearchOptions(rule=rule, c=c, z=z, backup=backup, solver=solver, rollout=rollout, final=final, root=root,
-                         rave=rave, rave_ref=rave_ref, bounds=bounds, proofs=proofs)
+    return rave, rave_ref
 
 
 def _constant_misplaced(name, rule, kind) -> str:

@@ -31,7 +31,7 @@ from collections.abc import Mapping
 from functools import partial
 from typing import Callable
 
-from pyrsistent import PMap, field, pmap
+from pyrsistent import field, pmap
 
 from ..values import FixedRecord
 
@@ -101,6 +101,11 @@ def _selector(rule, expectimax=False) -> Callable:
     if not callable(rule):
         raise TypeError(f"a selection rule is a function of a record, got {rule!r}")
     return user_selector(rule, expectimax)
+
+
+def _none_given(*options) -> bool:
+    """Whether none of ``options`` was given (each None, its default)."""
+    return all(option is None for option in options)
 
 
 def _given(**options) -> dict:
@@ -389,8 +394,7 @@ def uct(game, tree=None, state=None, rng: random.Random | None = None, rule=None
     >>> len(tree), visits(tree[start_box])
     (2, 2)
     """
-    plain = (c is None and z is None and rollout is None and backup is None and solver is None and root is None
-             and rave is None and rave_ref is None and bounds is None and proofs is None)
+    plain = _none_given(c, z, rollout, backup, solver, root, rave, rave_ref, bounds, proofs)
     work = _handed(tree)
     if plain and work is not None:  # the options the tree's last call resolved, given again?
         last = work.call
@@ -700,9 +704,8 @@ def search(
     >>> visits(search(ShutTheBox(), start_box, rng=make_rng(5), seconds=0.05)[start_box]) > 0
     True
     """
-    plain = (c is None and z is None and backup is None and solver is None and rollout is None and root is None
-             and rave is None and rave_ref is None and bounds is None and proofs is None and seconds is None
-             and max_nodes is None and stop is None and progress is None and graph is None and not until_proven)
+    plain = not until_proven and _none_given(c, z, backup, solver, rollout, root, rave, rave_ref, bounds, proofs,
+                                             seconds, max_nodes, stop, progress, graph)
     work = _handed(tree)
     if plain and type(iterations) is int and iterations >= 0 and work is not None:  # the tree's last options, again?
         last = work.call
@@ -721,49 +724,42 @@ def search(
     items = pmap() if tree is None else _check_tree(tree).pmap()
     tree = Tree(items, state)
     root_rule = _root_rule(game, state, opts.root, iterations, rng)
-    if (seconds is None and stop is None and max_nodes is None and progress is None and iterations is not None
-            and not until_proven):
-        # the working copy of a tree returned kept
+    if iterations is not None and not until_proven and _none_given(seconds, stop, max_nodes, progress):
+        # dives alone: on the working copy a returned tree carries
         grown = _step(game, items, state, rng, iterations, opts, graph, root_rule=root_rule, work=work)[0]
         if plain and opts.root is None and not opts.proofs:  # given by ``rule`` and ``options`` alone: resolved once
             grown._work.call = ("search", game, rule, options, opts, None)
         return grown
-    rule, backup, rollout, solver = opts.selection(), opts.backup, opts.rollout, opts.solver
     budget = _Budget(iterations, seconds, stop)
-    g, stats, proofs = _working(game, graph, tree, solver, whole=max_nodes is not None)
+    g, stats, proofs = _working(game, graph, tree, opts.solver, whole=max_nodes is not None)
     root = g.node(state)
     stats.grow()
-    expectimax = backup != "mean"  # the ratings read the values (expectimax, graph)
-    select = _selector(rule, expectimax)
-    mover = _root_mover(game, state)
+    expectimax = opts.backup != "mean"  # the ratings read the values (expectimax, graph)
     bounded = Bounds(g, stats) if opts.bounds else None
+    _run(g, stats, root, _root_mover(game, state), rng, _selector(opts.selection(), expectimax), opts, budget, proofs,
+         bounded, root_rule, until_proven=until_proven, max_nodes=max_nodes, progress=progress)
+    return Tree(_written_back(g, stats, tree), state)
+
+
+def _run(g, stats, root, mover, rng, select, opts, budget, proofs, bounded, root_rule, *, until_proven, max_nodes,
+         progress=None) -> int:
+    """Dives from ``root`` in chunks until ``budget`` is spent (``until_proven``: or the root proven); the dives run."""
+    done = 0
     while not (until_proven and _root_proven(proofs, bounded, root)):
-        cap = CHUNK if max_nodes is None else _room(stats, root, max_nodes)
-        size = budget.take(cap)
+        size = budget.take(CHUNK if max_nodes is None else _room(stats, root, max_nodes))
         if not size:
             break
         ran, *_ = dives(
-            g,
-            stats,
-            root,
-            mover,
-            size,
-            rng,
-            select,
-            expectimax=expectimax,
-            solver=proofs,
-            rollout=rollout,
-            stop_when_proven=until_proven,
-            compiled_playouts=max_nodes is None,
-            root_rule=root_rule,
-            rave=opts.rave_args(),
-            bounds=bounded,
-            graph_backup=backup == "graph",
+            g, stats, root, mover, size, rng, select,
+            expectimax=opts.backup != "mean", solver=proofs, rollout=opts.rollout, stop_when_proven=until_proven,
+            compiled_playouts=max_nodes is None, root_rule=root_rule, rave=opts.rave_args(), bounds=bounded,
+            graph_backup=opts.backup == "graph",
         )
         budget.spent(ran)
+        done += ran
         if progress is not None:
             progress(ran)
-    return Tree(_written_back(g, stats, tree), state)
+    return done
 
 
 def _root_proven(solver, bounds, root) -> bool:
@@ -1087,36 +1083,10 @@ def mcts_move(
         _root_from_children(g, stats, root, player, _root_mover(game, state))
     moves = g.moves[root]
     root_rule = _root_rule(game, state, opts.root, iterations, rng)
-    budget = _Budget(iterations, seconds, stop)
-    done = 0
     expectimax = backup != "mean"  # the ratings read the values (expectimax, graph)
-    select, mover = _selector(rule, expectimax), _root_mover(game, state)
     bounded = Bounds(g, stats) if opts.bounds else None
-    while not _root_proven(proofs, bounded, root):
-        cap = CHUNK if max_nodes is None else _room(stats, root, max_nodes)
-        size = budget.take(cap)
-        if not size:
-            break
-        ran, *_ = dives(
-            g,
-            stats,
-            root,
-            mover,
-            size,
-            rng,
-            select,
-            expectimax=expectimax,
-            solver=proofs,
-            rollout=rollout,
-            stop_when_proven=True,
-            compiled_playouts=max_nodes is None,
-            root_rule=root_rule,
-            rave=opts.rave_args(),
-            bounds=bounded,
-            graph_backup=backup == "graph",
-        )
-        budget.spent(ran)
-        done += ran
+    done = _run(g, stats, root, _root_mover(game, state), rng, _selector(rule, expectimax), opts,
+                _Budget(iterations, seconds, stop), proofs, bounded, root_rule, until_proven=True, max_nodes=max_nodes)
     move = moves[0] if len(moves) == 1 else _final_move(g, stats, proofs, root, player, final, root_rule=root_rule, expectimax=expectimax,
                                                             bounds=bounded)
     children = tuple((m, _record_at(stats, k)) for m, k in zip(moves, g.kids[root]))
