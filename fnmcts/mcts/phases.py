@@ -252,69 +252,92 @@ def select(game, tree, state, rng: random.Random, rule=ucb, *, backup: str = "me
     repeats = may_repeat(game)
     mover = mover_into(game, state)
     get = tree.pmap().get if isinstance(tree, Tree) else tree.get
-    play = game.play
     steps = []
     seen = {state}
     node = state
     while True:
         rec = get(node)
-        if solver:
-            value = proof(game, tree, node)
-            if value is not None:
-                return Path(state, mover, tuple(steps), node, "proven", value)
-        if bounds:
-            low, high = bounds_of(game, tree, node)
-            if low == high:
-                return Path(state, mover, tuple(steps), node, "proven", low)
+        value = _proven_at(game, tree, node, solver, bounds)
+        if value is not None:
+            return Path(state, mover, tuple(steps), node, "proven", value)
         if rec is None:
             return Path(state, mover, tuple(steps), node, "new")
         player = game.to_move(node)
         if player is None:
             return Path(state, mover, tuple(steps), node, "terminal", tuple(game.payoff(node)))
-        decision, outcomes = node, []
-        while player is CHANCE:
-            outcome = sample_outcome(game, decision, rng) if replay is None else next(replay, _NONE_LEFT)
-            if outcome is _NONE_LEFT:
-                raise ValueError(f"the outcomes to replay ran out at {decision!r}")
-            outcomes.append(outcome)
-            decision = game.play(decision, outcome)
-            player = game.to_move(decision)
+        decision, player, outcomes = _rolled(game, node, player, rng, replay)
         if player is None:  # the dice ended the game
-            steps.append(Step(node, rec, tuple(outcomes), decision, None, (), (), (), None, None))
+            steps.append(Step(node, rec, outcomes, decision, None, (), (), (), None, None))
             return Path(state, mover, tuple(steps), decision, "terminal", tuple(game.payoff(decision)))
-        moves = tuple(game.possible_moves(decision))
-        children = tuple([play(decision, m) for m in moves])
-        keep = range(len(moves))
-        if solver:
-            keep = open_children(game, tree, children, player)
-            moves, children = tuple(moves[j] for j in keep), tuple(children[j] for j in keep)
-        if bounds:
-            kept = bounded_children(game, tree, children, player)
-            keep = tuple(keep[j] for j in kept)
-            moves, children = tuple(moves[j] for j in kept), tuple(children[j] for j in kept)
+        keep, moves, children = _considered(game, tree, decision, player, solver, bounds)
         records = tuple([get(c) for c in children])
         if len(children) == 1:
             scores, chosen = None, 0
-        elif root is not None and not steps and not outcomes:  # the root's own rule
-            estimates = [(j, *_visits_estimate(r, expectimax)) for j, r in zip(keep, records)]
-            scores = tuple(root.scores(estimates, _visits_estimate(rec, expectimax)[1]))
-            chosen = _first_best(scores)
-        elif rave is not None:  # RAVE / GRAVE: the mean blended with the move's AMAF mean
-            parent = counts_of(rec)[0]
-            table = amaf_table([*(step.record for step in steps), rec], rave_ref)
-            scores = tuple([_rave_rating(r, parent, builtin[1], table, player, m, rave, expectimax)
-                            for r, m in zip(records, moves)])
-            chosen = _first_best(scores)
         else:
-            parent = counts_of(rec)[0]
-            scores = tuple([rate_record(rule, r, parent, expectimax, builtin) for r in records])
+            at_root = root is not None and not steps and not outcomes
+            scores = _scores(rule, builtin, rec, records, keep, moves, player, expectimax, root if at_root else None,
+                             rave, rave_ref, [*(step.record for step in steps), rec])
             chosen = _first_best(scores)
-        steps.append(Step(node, rec, tuple(outcomes), decision, player, moves, children, records, scores, chosen, expectimax))
+        steps.append(Step(node, rec, outcomes, decision, player, moves, children, records, scores, chosen, expectimax))
         node = children[chosen]
         if repeats:
             if node in seen:
                 return Path(state, mover, tuple(steps), node, "repeat")
             seen.add(node)
+
+
+def _proven_at(game, tree, node, solver, bounds):
+    """The exact payoff of ``node`` if the solver proved it (``solver``) or its score bounds meet (``bounds``), else None."""
+    if solver:
+        value = proof(game, tree, node)
+        if value is not None:
+            return value
+    if bounds:
+        low, high = bounds_of(game, tree, node)
+        if low == high:
+            return low
+    return None
+
+
+def _rolled(game, node, player, rng, replay) -> tuple:
+    """``(decision, its player, outcomes)``: the chance outcomes from ``node`` drawn (or replayed) until a player moves."""
+    decision, outcomes = node, []
+    while player is CHANCE:
+        outcome = sample_outcome(game, decision, rng) if replay is None else next(replay, _NONE_LEFT)
+        if outcome is _NONE_LEFT:
+            raise ValueError(f"the outcomes to replay ran out at {decision!r}")
+        outcomes.append(outcome)
+        decision = game.play(decision, outcome)
+        player = game.to_move(decision)
+    return decision, player, tuple(outcomes)
+
+
+def _considered(game, tree, decision, player, solver, bounds) -> tuple:
+    """``(indices, moves, children)`` of the moves at ``decision`` still worth rating: not proven (``solver``), not cut by the bounds."""
+    moves = tuple(game.possible_moves(decision))
+    children = tuple([game.play(decision, m) for m in moves])
+    keep = range(len(moves))
+    if solver:
+        keep = open_children(game, tree, children, player)
+        moves, children = tuple(moves[j] for j in keep), tuple(children[j] for j in keep)
+    if bounds:
+        kept = bounded_children(game, tree, children, player)
+        keep = tuple(keep[j] for j in kept)
+        moves, children = tuple(moves[j] for j in kept), tuple(children[j] for j in kept)
+    return keep, moves, children
+
+
+def _scores(rule, builtin, rec, records, keep, moves, player, expectimax, root, rave, rave_ref, path_records) -> tuple:
+    """The ratings of the children: by the root rule (``root``), by RAVE / GRAVE (``rave``), else by ``rule``."""
+    if root is not None:  # the root's own rule
+        estimates = [(j, *_visits_estimate(r, expectimax)) for j, r in zip(keep, records)]
+        return tuple(root.scores(estimates, _visits_estimate(rec, expectimax)[1]))
+    parent = counts_of(rec)[0]
+    if rave is not None:  # RAVE / GRAVE: the mean blended with the move's AMAF mean
+        table = amaf_table(path_records, rave_ref)
+        return tuple([_rave_rating(r, parent, builtin[1], table, player, m, rave, expectimax)
+                      for r, m in zip(records, moves)])
+    return tuple([rate_record(rule, r, parent, expectimax, builtin) for r in records])
 
 
 _NONE_LEFT = object()
@@ -464,60 +487,82 @@ def backup(game, tree, path: Path, payoff, *, backup: str = "mean", solver: bool
     True
     """
     expectimax = _check_backup(backup) == "expectimax"
-    graphed = backup == "graph"
     x = rescaler(game)(payoff)
     nodes = path.nodes
     new = {}
     for state, mover in nodes:
         rec = tree.get(state)
         new[state] = add_payoff(EMPTY_RECORD if rec is None else rec, x[mover])
-    if graphed:
-        if getattr(game, "num_players", 1) > 2:
-            raise ValueError("backup='graph' values a child for its parent's mover: one or two players (zero-sum)")
-        last = len(nodes) - 1
-        for t, (state, mover) in enumerate(nodes):
-            own, edges = new[state].get("graph") or (0.0, ())
-            if t < last:
-                edges = _one_more_edge(edges, *nodes[t + 1])
-            else:
-                own = own + x[mover]
-            new[state] = new[state].set("graph", (own, edges))
-        known = _Overlay(tree, new)
-        for state, mover in reversed(nodes):
-            new[state] = new[state].set("value", graph_value(known, state, mover))
-    if expectimax or solver:
-        known = _Overlay(tree, new)
-        if expectimax:
-            for state, mover in reversed(nodes):
-                n, s, *_ = counts_of(new[state])
-                v = node_value(game, known, state, mover, s / n)
-                new[state] = new[state].set("value", 0.0 if v < 0.0 else 1.0 if v > 1.0 else v)
-        if solver and path.end != "new":  # a new state's children are not known yet: nothing is proven from them
-            for state, _ in reversed(nodes):
-                rec = new[state]
-                value = rec.get("proven")
-                if value is None:
-                    value = _terminal_value(game, state)
-                    if value is None:
-                        value = derive(game, known, state)
-                    if value is None:
-                        break
-                    new[state] = rec.set("proven", value)
+    known = _Overlay(tree, new)  # the records as the backup has written them so far
+    if backup == "graph":
+        _graph_values(game, known, nodes, new, x)
+    if expectimax:
+        _expectimax_values(game, known, nodes, new)
+    if solver and path.end != "new":  # a new state's children are not known yet: nothing is proven from them
+        _proofs(game, known, nodes, new)
     if bounds:
-        known, walk = _Overlay(tree, new), {}  # one walk of the dice a backup: a state read once, BOUNDS_WALK at most
-        for state, _ in reversed(nodes[:-1] if path.end == "new" else nodes):
-            new[state] = new[state].set("bounds", derive_bounds(game, known, state, walk))
+        _bounds(game, known, nodes[:-1] if path.end == "new" else nodes, new)
     if played is not None:
-        for state, keys in zip((state for state, _ in nodes), amaf_keys(game, path, played)):
-            if not keys:  # a dive that ended where no one moved: nothing to count
-                continue
-            table = new[state].get("amaf") or _EMPTY_TABLE
-            grown = table.evolver()
-            for key in keys:
-                n, s = table.get(key, (0, 0.0))
-                grown[key] = (n + 1, s + x[key[0]]) if n else (1, x[key[0]])
-            new[state] = new[state].set("amaf", grown.persistent())
+        _amaf(game, path, played, nodes, new, x)
     return _set(tree, new)
+
+
+def _graph_values(game, known, nodes, new, x) -> None:
+    """``backup='graph'``: each record of the path counts its edge to the next (the last, the result), then takes ``graph_value``."""
+    if getattr(game, "num_players", 1) > 2:
+        raise ValueError("backup='graph' values a child for its parent's mover: one or two players (zero-sum)")
+    last = len(nodes) - 1
+    for t, (state, mover) in enumerate(nodes):
+        own, edges = new[state].get("graph") or (0.0, ())
+        if t < last:
+            edges = _one_more_edge(edges, *nodes[t + 1])
+        else:
+            own = own + x[mover]
+        new[state] = new[state].set("graph", (own, edges))
+    for state, mover in reversed(nodes):
+        new[state] = new[state].set("value", graph_value(known, state, mover))
+
+
+def _expectimax_values(game, known, nodes, new) -> None:
+    """``backup='expectimax'``: each record of the path, deepest first, takes ``value``, one expectimax step (``node_value``)."""
+    for state, mover in reversed(nodes):
+        n, s, *_ = counts_of(new[state])
+        v = node_value(game, known, state, mover, s / n)
+        new[state] = new[state].set("value", 0.0 if v < 0.0 else 1.0 if v > 1.0 else v)
+
+
+def _proofs(game, known, nodes, new) -> None:
+    """MCTS-Solver: the states of the path proven from their children, deepest first, up to the first that is not."""
+    for state, _ in reversed(nodes):
+        rec = new[state]
+        value = rec.get("proven")
+        if value is None:
+            value = _terminal_value(game, state)
+            if value is None:
+                value = derive(game, known, state)
+            if value is None:
+                break
+            new[state] = rec.set("proven", value)
+
+
+def _bounds(game, known, nodes, new) -> None:
+    """Score bounds: each record of ``nodes``, deepest first, keeps ``bounds`` (``derive_bounds``), in one walk of the dice."""
+    walk = {}  # a state read once a backup, BOUNDS_WALK at most
+    for state, _ in reversed(nodes):
+        new[state] = new[state].set("bounds", derive_bounds(game, known, state, walk))
+
+
+def _amaf(game, path, played, nodes, new, x) -> None:
+    """RAVE: each record of the path counts, in ``amaf``, every ``(player, move)`` played at or below it, once."""
+    for state, keys in zip((state for state, _ in nodes), amaf_keys(game, path, played)):
+        if not keys:  # a dive that ended where no one moved: nothing to count
+            continue
+        table = new[state].get("amaf") or _EMPTY_TABLE
+        grown = table.evolver()
+        for key in keys:
+            n, s = table.get(key, (0, 0.0))
+            grown[key] = (n + 1, s + x[key[0]]) if n else (1, x[key[0]])
+        new[state] = new[state].set("amaf", grown.persistent())
 
 
 _EMPTY_TABLE = pmap()
