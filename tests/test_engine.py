@@ -89,7 +89,15 @@ def test_uct_is_the_four_phases_and_grows_the_search_tree(game, opts, seed, dive
         exact = solve(game)
         for s, rec in tree.items():
             if "proven" in rec:
-                assert rec["proven"] == value(exact, s)
+                assert _same_value(rec["proven"], value(exact, s))
+
+
+def _same_value(proven, exact) -> bool:
+    """A proof equals the exact value: exactly, or within value iteration's precision where a game's states
+    repeat (the exact solver's values are floats there; a proof through the dice is an exact Fraction)."""
+    if all(type(x) is not float for x in (*proven, *exact)):
+        return tuple(proven) == tuple(exact)
+    return len(proven) == len(exact) and all(abs(a - b) <= 1e-9 for a, b in zip(proven, exact))
 
 
 @settings(max_examples=80, deadline=None)
@@ -102,11 +110,11 @@ def test_every_proven_value_is_the_exact_value(game, seed, iterations):
     tree = search(game, state, iterations, random.Random(seed), solver=True)
     for s, rec in tree.items():
         if "proven" in rec:
-            assert rec["proven"] == value(exact, s)
+            assert _same_value(rec["proven"], value(exact, s))
     if game.to_move(state) not in (None,) and game.possible_moves(state):
         found = mcts_move(game, state, iterations, random.Random(seed))
         for s, v in found.proven.items():
-            assert v == value(exact, s)
+            assert _same_value(v, value(exact, s))
 
 
 @settings(max_examples=60, deadline=None)

@@ -197,12 +197,12 @@ def calls_at_most(budget: int, chance_step: int | None = None):
     its dives paid for fails, and fails at once, whatever the machine's load.
     ``chance_step``: the calls one expectimax step at a chance state may make
     (``chance_step_calls``): such a step (a backup's ``node_value`` at a
-    chance node, as many a dive as its path holds chance states) is held to
+    chance node, called by ``_engine._expectimax_back``, as many a dive as its path holds chance states) is held to
     that bound alone, and the rest of the work to ``budget``. Yields
     ``[the calls made, those made within chance steps]``.
     """
     count, step = [0, 0], []  # every call, and those of the chance steps ended; step: (frame, count at its start)
-    value_code, dives_code = _engine.node_value.__code__, _engine.dives.__code__
+    value_code, backup_code = _engine.node_value.__code__, _engine._expectimax_back.__code__
     stopped = []  # the Runaway raised, kept: code that catches every Exception on the way must not hide it
 
     def stop(message):
@@ -217,7 +217,7 @@ def calls_at_most(budget: int, chance_step: int | None = None):
                 if count[0] - step[0][1] > chance_step:
                     stop(f"an expectimax step at a chance state made more than {chance_step:,} Python calls")
                 return
-            if (chance_step is not None and frame.f_code is value_code and frame.f_back.f_code is dives_code
+            if (chance_step is not None and frame.f_code is value_code and frame.f_back.f_code is backup_code
                     and frame.f_locals["graph"].kind[frame.f_locals["i"]] == CHANCE_NODE):
                 step.append((frame, count[0]))
             elif count[0] - count[1] > budget:

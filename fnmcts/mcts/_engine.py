@@ -1129,6 +1129,33 @@ def _estimate(stats, i, expectimax):
     return n, v if expectimax and v is not None else stats.S[i] / n
 
 
+def _options_back(g, stats, path, movers, res, K, graph_backup, solver, fresh, bounds, amaf) -> None:
+    """What the options back up after the counts: expectimax or graph values (``movers``), proofs, bounds, AMAF."""
+    if movers is not None:
+        if graph_backup:
+            _graph_backup(stats, path, movers, res, K)
+        else:
+            _expectimax_back(g, stats, path, movers, K)
+    if solver is not None and not fresh:  # a dive that ended at a new node proves nothing: its children are not known yet
+        solver.prove_path(path)
+    if bounds is not None:
+        bounds.update_path(path, fresh)
+    if amaf is not None:
+        _amaf_backup(stats.A, path, *amaf, res)
+
+
+def _expectimax_back(g, stats, path, movers, K) -> None:
+    """Each node of the path, deepest first, takes its value: one expectimax step (``node_value``) over its children."""
+    N, S, V, E, key = stats.N, stats.S, stats.V, stats.E, stats.key
+    for node, m in zip(reversed(path), reversed(movers)):
+        nn = N[node]
+        v = node_value(g, stats, node, m, S[node] / nn)
+        v = V[node] = 0.0 if v < 0.0 else 1.0 if v > 1.0 else v
+        E[node] = v * nn
+        if K is not None:
+            K[node] = key(E[node], nn)
+
+
 def dives(
     graph,
     stats,
@@ -1208,8 +1235,8 @@ def dives(
     g = graph
     game = g.game
     repeats = may_repeat(game)
-    kind, lazy, kids_, u, states, chance = g.kind, g.lazy, g.kids, g.u, g.states, g.chance
-    N, S, W, D, V = stats.N, stats.S, stats.W, stats.D, stats.V
+    kind, kids_, u, states, chance = g.kind, g.kids, g.u, g.states, g.chance
+    N, S, W, D = stats.N, stats.S, stats.W, stats.D
     sqrt, inf, finish, draw_, far_log = _sqrt, _inf, _random_finish, draw, _parent_log  # locals: the loop is hot
     UNSEEN_, END_, CHANCE_ = UNSEEN, END, CHANCE_NODE
     if expectimax:
@@ -1218,11 +1245,10 @@ def dives(
     raving = rave is not None
     if raving:  # RAVE rates each child with its move's AMAF statistics: not inline
         mode = 0
-        A, chosen, keys = stats.A, [], set()
+        chosen, keys = [], set()
     if not mode and stats.K is not None:  # keys of another rule would go stale: drop them
         stats.K = stats.key_rule = None
-    E, K = stats.E, stats.use_keys(mode, rule_c) if mode else None
-    key = stats.key
+    K = stats.use_keys(mode, rule_c) if mode else None
     grow, logs = stats.grow, stats.logs
     rnd = rng.random
     solving = solver is not None
@@ -1239,10 +1265,11 @@ def dives(
     if graph_backup and g.num_players > 2:
         raise ValueError("backup='graph' values a child for its parent's mover: one or two players (zero-sum)")
     track = solving or expectimax or repeats or raving or bounding  # the path in order: the options that read it
+    after = solving or expectimax or raving or bounding  # the options that back up more than the counts
+    movers = None
 
-    if (mode and compiled and not (expectimax or solving or repeats or bounding or graph_backup)
-            and root_rule is None and touched is None and n >= _kernel.KERNEL_MIN_DIVES):
-        found = _kernel.run(g, stats, root, root_mover, n, rng, mode, rule_c)  # the same dives, compiled
+    if mode and compiled and root_rule is None and touched is None and not (track or graph_backup):
+        found = _kernel.run(g, stats, root, root_mover, n, rng, mode, rule_c)  # the same dives, compiled (or None)
         if found is not None:
             return found
     ucb1_rule, tutorial_rule = mode == 1, mode == 2
@@ -1407,23 +1434,9 @@ def dives(
                 for node in nodes:
                     D[node] += 1
             nodes.clear()
-        if expectimax:
-            if graph_backup:
-                _graph_backup(stats, path, movers, res, K)
-            else:
-                for node, m in zip(reversed(path), reversed(movers)):
-                    nn = N[node]
-                    v = node_value(g, stats, node, m, S[node] / nn)
-                    v = V[node] = 0.0 if v < 0.0 else 1.0 if v > 1.0 else v
-                    E[node] = v * nn
-                    if K is not None:
-                        K[node] = key(E[node], nn)
-        if solving and not fresh:  # a dive that ended at a new node proves nothing: its children are not known yet
-            solver.prove_path(path)
-        if bounding:
-            bounds.update_path(path, fresh)
-        if raving:
-            _amaf_backup(A, path, chosen, keys, res)
+        if after:
+            _options_back(g, stats, path, movers if expectimax else None, res, K, graph_backup, solver, fresh, bounds,
+                          (chosen, keys) if raving else None)
     if exact is not None:
         raw = exact
     elif last is not None:
