@@ -25,7 +25,8 @@ LAYERS = (
     (
         "base",
         ("fnmcts.protocol", "fnmcts.rng", "fnmcts.parallel", "fnmcts.files", "fnmcts.values", "fnmcts.limits",
-         "fnmcts.elo"),  # elo: match statistics (scores, Elo, LOS, intervals, the SPRT), pure arithmetic
+         "fnmcts.elo",  # elo: match statistics (scores, Elo, LOS, intervals, the SPRT), pure arithmetic
+         "fnmcts.sampling"),  # trials of a function of an rng, counted with intervals: no game in sight
     ),
     (
         "games",  # the game values and their rules: nothing here imports above the base layer
@@ -38,6 +39,8 @@ LAYERS = (
             "fnmcts.games.shut_the_box.*",  # one folder: rules, the game value, masks, exact values
             "fnmcts.games.pig",
             "fnmcts.games.kayles",
+            "fnmcts.games.coin",  # task 1's trials (no game values): their simulate runs fnmcts.sampling
+            "fnmcts.games.darts",
             "fnmcts.openspiel",  # OpenSpiel's games through the protocol (pyspiel imported when a game is made)
         ),
     ),
@@ -51,8 +54,6 @@ LAYERS = (
         (
             "fnmcts.tutorial",
             "fnmcts.tables",
-            "fnmcts.games.coin",  # task 1's trials (no game values): their simulate runs fnmcts.montecarlo
-            "fnmcts.games.darts",
         ),
     ),
     ("edges", ("fnmcts.cli.*", "fnmcts.testing.*", "fnmcts.__main__", "fnmcts.plots")),
