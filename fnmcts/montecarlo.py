@@ -40,17 +40,11 @@ from .matches import playout
 from .exact import check_game
 from .protocol import GameError, called, check_state, guarded, payoff_check, payoff_range
 from .rng import resolve_seed
-from .sampling import Z95, Simulation, estimate, mean_interval, wilson_interval  # noqa: F401 (re-exported: users import them from here)
+from .sampling import Z95, Simulation, estimate, mean_interval, wilson_interval  # noqa: F401 (re-exported below)
+from .sampling import __all__ as _TRIALS
 
-__all__ = [
-    "Simulation",
-    "Z95",
-    "wilson_interval",
-    "mean_interval",
-    "estimate",
-    "simulate",
-    "playout",
-]
+__all__ = [*_TRIALS, "simulate", "playout"]
+"""The trials' names of ``fnmcts.sampling`` (the same objects), then the games' ``simulate`` and ``playout``."""
 
 
 def _tally(payoffs, game_range) -> Simulation:

@@ -10,11 +10,9 @@ whole games of the protocol on top of it and re-exports every name below, and
 the tutorial's coin and darts trials (``fnmcts.games.coin``,
 ``fnmcts.games.darts``) run on it from the game layer.
 
->>> record = estimate(lambda rng: rng.random() < 0.5, 10_000, seed=1)
->>> record.games, record.win
-(10000, 4908)
->>> record.ci_low < 0.5 < record.ci_high
-True
+>>> six = estimate(lambda rng: rng.random() * 6 < 1, 6_000, seed=2)  # a die showing a six
+>>> six.win, six.loss, [round(x, 4) for x in (six.ci_low, six.ci_high)]
+(983, 5017, [0.1547, 0.1734])
 """
 
 from __future__ import annotations
