@@ -49,6 +49,7 @@ from .mcts import mcts_agent  # re-exported: one agent, one name
 from .parallel import check_count
 from .matches import first_move_agent, playout, random_agent
 from .protocol import payoff_range
+from .rng import pick
 from .qlearning import q_agent  # re-exported: one agent, one name
 from .theory import closed_form_moves, has_closed_form
 
@@ -74,7 +75,7 @@ def _solution_at(game, state, solution):
 
 def _choose(moves, rng):
     """One of ``moves`` at random as ``random_agent`` draws: one ``rng.random()``, none if forced."""
-    return moves[0] if len(moves) == 1 else moves[int(rng.random() * len(moves))]
+    return moves[0] if len(moves) == 1 else pick(rng, moves)
 
 
 def perfect_agent(game, state, rng: random.Random, *, solution=None):
@@ -132,7 +133,7 @@ def exact_agent(game, state, rng: random.Random = None, *, ties: str = "first", 
         return moves[0]
     if rng is None:
         raise TypeError("exact_agent with ties='random' needs an rng")
-    return moves[int(rng.random() * len(moves))]
+    return pick(rng, moves)
 
 
 # -- flat Monte Carlo ---------------------------------------------------------------

@@ -47,6 +47,7 @@ import sys
 from dataclasses import dataclass
 
 from .protocol import _Verdict
+from .rng import pick
 
 __all__ = [
     "STATE_LIMIT",
@@ -418,7 +419,7 @@ def _line_without_end(game, start, plies: int, rng, repeats: bool):
         player, choices, weights = _steps(game, state)
         if player is None or not choices:
             return None
-        move = rng.choices(choices, weights)[0] if weights else choices[int(rng.random() * len(choices))]
+        move = rng.choices(choices, weights)[0] if weights else pick(rng, choices)
         line.append(move)
         state = game.play(state, move)
     return tuple(line), 0, state

@@ -45,7 +45,7 @@ from .limits import MAX_PLIES, WORK_LIMIT, check_work, past_budget, size_hint
 from .parallel import Interrupted, check_count, interrupted, run_chunks
 from .protocol import _NO_MOVE, _NO_STATE, CHANCE, blame_game, check_state, guarded, payoff_check, sample_outcome
 from .protocol import transcript_line
-from .rng import check_rng, child_seed, resolve_seed
+from .rng import check_rng, child_seed, pick, resolve_seed
 
 __all__ = [
     "random_agent",
@@ -79,7 +79,7 @@ def random_agent(game, state, rng: random.Random):
         raise ValueError(f"no legal move at {state!r}")
     if len(moves) == 1:
         return moves[0]
-    return moves[int(rng.random() * len(moves))]
+    return pick(rng, moves)
 
 
 def first_move_agent(game, state, rng: random.Random = None):

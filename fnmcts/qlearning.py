@@ -79,7 +79,7 @@ from .protocol import (
     sample_outcome,
     state_from_q_key,
 )
-from .rng import make_rng
+from .rng import make_rng, pick
 
 __all__ = [
     "QAI",
@@ -309,7 +309,7 @@ def choose_action(ai: QAI, state, rng: random.Random | None = None, epsilon: boo
         if rng is None:
             raise TypeError("epsilon-greedy choice needs an rng (a random.Random)")
         if rng.random() < ai.epsilon:
-            return moves[int(rng.random() * len(moves))]
+            return pick(rng, moves)
     q = ai.q
     best, best_value = moves[0], q.get((key, moves[0]), 0)
     for move in moves[1:]:
@@ -606,7 +606,7 @@ def _play_out(game, agents, rng) -> tuple:
 
 def _perfect_move(table, game, state, rng):
     moves = table[state]
-    return moves[0] if len(moves) == 1 else moves[int(rng.random() * len(moves))]
+    return moves[0] if len(moves) == 1 else pick(rng, moves)
 
 
 def _perfect_agent(game, solution):

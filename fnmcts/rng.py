@@ -1,8 +1,9 @@
-"""Explicit randomness: seeds, child seeds and dice.
+"""Explicit randomness: seeds, child seeds, dice and uniform picks.
 
 Every function in fnmcts that draws takes an ``rng`` (a ``random.Random``) and
 consumes it; entry points take a ``seed``. Nothing touches the global ``random``
-module.
+module. A uniform choice among moves is ``pick(rng, moves)``: one
+``rng.random()``, the same draw wherever it is made.
 
 >>> rng = make_rng(7)
 >>> [dice_roll(rng) for _ in range(5)]
@@ -29,6 +30,7 @@ __all__ = [
     "ROLL_OF_36",
     "DICE_PROBABILITIES",
     "dice_roll",
+    "pick",
 ]
 
 
@@ -152,4 +154,26 @@ def dice_roll(rng: random.Random) -> int:
     >>> dice_roll(make_rng(1))
     4
     """
-    return ROLL_OF_36[int(rng.random() * 36)]
+    return pick(rng, ROLL_OF_36)
+
+
+def pick(rng: random.Random, seq):
+    """One item of ``seq`` uniformly at random, consuming exactly one ``rng.random()``.
+
+    The item at ``int(rng.random() * len(seq))``: every uniform choice in
+    fnmcts draws this way, so the same seed picks the same items wherever the
+    choice is made. It draws even when ``seq`` has one item; a caller whose
+    forced moves draw nothing writes ``seq[0] if len(seq) == 1 else pick(rng, seq)``.
+
+    >>> rng = make_rng(1)
+    >>> [pick(rng, "abcde") for _ in range(6)]
+    ['a', 'e', 'd', 'b', 'c', 'c']
+    >>> pick(rng, [])
+    Traceback (most recent call last):
+    ...
+    ValueError: pick needs a sequence with at least one item, got []
+    """
+    n = len(seq)
+    if not n:
+        raise ValueError(f"pick needs a sequence with at least one item, got {seq!r}")
+    return seq[int(rng.random() * n)]

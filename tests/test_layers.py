@@ -25,7 +25,8 @@ LAYERS = (
     (
         "base",
         ("fnmcts.protocol", "fnmcts.rng", "fnmcts.parallel", "fnmcts.files", "fnmcts.values", "fnmcts.limits",
-         "fnmcts.elo"),  # elo: match statistics (scores, Elo, LOS, intervals, the SPRT), pure arithmetic
+         "fnmcts.elo",  # elo: match statistics (scores, Elo, LOS, intervals, the SPRT), pure arithmetic
+         "fnmcts.sampling"),  # trials of a function of an rng, counted with intervals: no game in sight
     ),
     (
         "games",  # the game values and their rules: nothing here imports above the base layer
@@ -38,6 +39,8 @@ LAYERS = (
             "fnmcts.games.shut_the_box.*",  # one folder: rules, the game value, masks, exact values
             "fnmcts.games.pig",
             "fnmcts.games.kayles",
+            "fnmcts.games.coin",  # task 1's trials (no game values): their simulate runs fnmcts.sampling
+            "fnmcts.games.darts",
             "fnmcts.openspiel",  # OpenSpiel's games through the protocol (pyspiel imported when a game is made)
         ),
     ),
@@ -51,8 +54,6 @@ LAYERS = (
         (
             "fnmcts.tutorial",
             "fnmcts.tables",
-            "fnmcts.games.coin",  # task 1's trials (no game values): their simulate runs fnmcts.montecarlo
-            "fnmcts.games.darts",
         ),
     ),
     ("edges", ("fnmcts.cli.*", "fnmcts.testing.*", "fnmcts.__main__", "fnmcts.plots")),
@@ -117,10 +118,20 @@ def _known(name: str):
     return name or None
 
 
-def imports_of(module: str) -> dict:
-    """``imported module -> line`` for every import of ``module`` (any depth in the file)."""
+def _run_at_import(tree):
+    """The nodes of ``tree`` that run when the module is imported: every node outside a function's body."""
+    todo = [tree]
+    while todo:
+        node = todo.pop()
+        yield node
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            todo.extend(ast.iter_child_nodes(node))
+
+
+def imports_of(module: str, at_import: bool = False) -> dict:
+    """``imported module -> line`` for every import of ``module`` (any depth; ``at_import``: outside functions)."""
     found = {}
-    for node in ast.walk(TREES[module]):
+    for node in (_run_at_import if at_import else ast.walk)(TREES[module]):
         names = []
         if isinstance(node, ast.Import):
             names = [alias.name for alias in node.names]
@@ -141,15 +152,16 @@ GRAPH = {
 }
 
 
-def _cycles() -> list:
-    """Every strongly connected component of more than one module, as a cycle through it."""
+def _cycles(graph=None) -> list:
+    """Every strongly connected component of more than one module of ``graph`` (default ``GRAPH``), as a cycle."""
+    graph = GRAPH if graph is None else graph
     index, low, stack, on_stack, components = {}, {}, [], set(), []
 
     def visit(v):
         index[v] = low[v] = len(index)
         stack.append(v)
         on_stack.add(v)
-        for w in GRAPH[v]:
+        for w in graph[v]:
             if w not in index:
                 visit(w)
                 low[v] = min(low[v], low[w])
@@ -166,19 +178,19 @@ def _cycles() -> list:
             if len(component) > 1:
                 components.append(component)
 
-    for v in sorted(GRAPH):
+    for v in sorted(graph):
         if v not in index:
             visit(v)
-    return [_cycle_through(sorted(c)) for c in components]
+    return [_cycle_through(sorted(c), graph) for c in components]
 
 
-def _cycle_through(component) -> list:
-    """A shortest import cycle from the first module of ``component`` back to itself."""
+def _cycle_through(component, graph) -> list:
+    """A shortest import cycle of ``graph`` from the first module of ``component`` back to itself."""
     members, start = set(component), component[0]
     paths, seen = [[start]], {start}
     while paths:
         path = paths.pop(0)
-        for w in sorted(GRAPH[path[-1]]):
+        for w in sorted(graph[path[-1]]):
             if w == start:
                 return path + [start]
             if w in members and w not in seen:
@@ -218,6 +230,22 @@ def test_every_layer_entry_names_a_module():
 def test_there_is_no_import_cycle():
     cycles = _cycles()
     assert not cycles, "import cycles: " + "; ".join(" -> ".join(c) for c in cycles)
+
+
+def test_the_allowed_upward_imports_close_no_import_cycle_when_the_modules_are_imported():
+    # every import, the allowed upward ones too, that runs at import time (outside a function):
+    # an allowed upward import waits inside the function that needs it, so no import waits on itself
+    graph = {module: imports_of(module, at_import=True) for module in MODULES}
+    for module, target in ALLOWED_UP:
+        assert target not in graph[module], f"{module} imports {target} when imported: defer it into the function"
+    cycles = _cycles(graph)
+    assert not cycles, "import cycles at import time: " + "; ".join(" -> ".join(c) for c in cycles)
+
+
+def test_the_import_time_reader_skips_function_bodies_only():
+    tree = ast.parse("import fnmcts.rng\nclass A:\n    import fnmcts.values\ndef f():\n    import fnmcts.files\n")
+    names = sorted(alias.name for node in _run_at_import(tree) if isinstance(node, ast.Import) for alias in node.names)
+    assert names == ["fnmcts.rng", "fnmcts.values"]
 
 
 def test_imports_only_point_down():

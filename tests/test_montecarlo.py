@@ -480,3 +480,14 @@ def test_json_carries_the_draws_and_the_mean():
 def test_estimate_of_trials_pays_one_for_a_win():
     record = estimate(coin.flip_coin, 3_000, win=coin.is_win, seed=5, chunk_size=1_000)
     assert record.draw == 0 and record.total == record.win and record.mean == record.estimate
+
+
+def test_the_trials_half_lives_in_sampling_and_montecarlo_offers_the_same_objects():
+    import fnmcts.montecarlo as montecarlo
+    import fnmcts.sampling as sampling
+
+    for name in sampling.__all__:
+        assert name in montecarlo.__all__ and getattr(montecarlo, name) is getattr(sampling, name), name
+    assert Simulation.__module__ == "fnmcts.sampling"
+    # the coin's simulate runs the same estimator: the same record as estimate on the same trial and seed
+    assert coin.simulate(2_000, seed=4) == estimate(coin.flip_coin, 2_000, win=coin.is_win, seed=4)

@@ -61,6 +61,6 @@ def simulate(n: int, seed=None, batch: bool = False, **options):
     >>> simulate(1_000_000, seed=2, batch=True).ci_low < 0.5 < simulate(1_000_000, seed=2, batch=True).ci_high
     True
     """
-    from ..montecarlo import estimate
+    from ..sampling import estimate
 
     return estimate(flip_coin, n, win=is_win, seed=seed, batch=count_heads if batch else None, **options)

@@ -62,7 +62,7 @@ def simulate(n: int, seed=None, batch: bool = False, **options):
     >>> round(4 * simulate(1_000_000, seed=2, batch=True).estimate, 2)
     3.14
     """
-    from ..montecarlo import estimate
+    from ..sampling import estimate
 
     return estimate(throw_dart, n, win=is_win, seed=seed, batch=count_hits if batch else None, **options)
 
@@ -70,7 +70,7 @@ def simulate(n: int, seed=None, batch: bool = False, **options):
 def pi_estimate(record) -> tuple[float, float, float]:
     """``(estimate, low, high)`` of pi from a darts record: four times the hit rate.
 
-    >>> from fnmcts.montecarlo import Simulation
+    >>> from fnmcts.sampling import Simulation
     >>> pi_estimate(Simulation.of(785, 1000))[0]
     3.14
     """

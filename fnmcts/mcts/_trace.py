@@ -48,6 +48,7 @@ from pyrsistent import pmap
 from ..exact import solve
 from ..limits import TooLarge, size_hint
 from ..protocol import CHANCE, sample_outcome
+from ..rng import pick
 from . import phases
 from ._records import ucb, visits
 from ._explore import explore_page, iframe
@@ -615,7 +616,7 @@ def _longest_line(game, state, games: int = 32) -> tuple:
                 move = sample_outcome(game, s, rng)
             else:
                 choices = game.possible_moves(s)
-                move = choices[int(rng.random() * len(choices))]
+                move = pick(rng, choices)
                 decisions += 1
             s = game.play(s, move)
             moves += 1

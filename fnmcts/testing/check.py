@@ -28,6 +28,7 @@ from pyrsistent import pmap
 
 from ..limits import STATE_LIMIT, TooLarge, held_bytes, size_hint
 from ..parallel import Interrupted
+from ..rng import pick
 from ._walk import DEFAULT_MAX_STEPS, GameRaised, choices, fresh
 from .laws import (
     LAWS,
@@ -520,7 +521,7 @@ def estimate_check(
                 break
             before = clock()
             try:
-                state = game.play(state, here[int(rng.random() * len(here))])
+                state = game.play(state, pick(rng, here))
             except Exception:  # a broken game: the laws will say so; the walk stops here
                 break
             step_time += clock() - before

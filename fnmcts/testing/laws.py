@@ -26,6 +26,7 @@ from pyrsistent import pmap
 
 from ..protocol import CHANCE, describe_move, may_repeat, payoff_range, render, symmetries, transcript_line
 from ..limits import MemoryWatch, TooLarge, memory_budget
+from ..rng import pick
 from ._walk import DEFAULT_MAX_STEPS, GameRaised, choices, fresh, game_call, short
 
 __all__ = [
@@ -334,7 +335,7 @@ def law_playthrough_ends(game, state, rng: random.Random = None, max_steps: int 
         steps = choices(game, state)
         if not steps:
             return True
-        move = steps[int(rng.random() * len(steps))]
+        move = pick(rng, steps)
         state = _call(f"play with {move!r}", game.play, state, move)
         moves.append(move)
     ended = " (its states may repeat, but it must end with probability 1)" if repeats else ""

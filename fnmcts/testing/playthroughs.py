@@ -56,6 +56,7 @@ import random
 from fractions import Fraction
 
 from ..protocol import CHANCE, describe_move, payoff_range, render, sample_outcome
+from ..rng import pick
 from ._walk import DEFAULT_MAX_STEPS, game_call
 
 __all__ = ["playthrough", "check_playthrough", "playthrough_seed"]
@@ -139,7 +140,7 @@ def playthrough(game, seed: int, *, max_steps: int = DEFAULT_MAX_STEPS) -> str:
             chosen = game_call("sample_outcome", sample_outcome, game, state, rng)
             lines.append(f"# step {step + 1}: chance gives {_text(chosen)}")
         else:
-            chosen = moves[int(rng.random() * len(moves))]
+            chosen = pick(rng, moves)
             text = game_call("describe_move", describe_move, game, state, chosen)
             lines.append(f"# step {step + 1}: {_who(who)} plays {_text(chosen)} ({text})")
         lines.append("")

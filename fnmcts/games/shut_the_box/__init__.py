@@ -1,6 +1,6 @@
 """Shut the Box, as in the tutorial (tasks 2-8): the box, the dice, the moves, the exact values.
 
-One folder, at the game layer (nothing here imports above the protocol):
+One folder, at the game layer (its modules import nothing above the protocol):
 
 * ``rules``: the box, the dice and the moves as the tutorial names them
   (``start_box``, ``dice_roll``, ``possible_moves``, ``play_game``, ...), and
@@ -13,7 +13,9 @@ One folder, at the game layer (nothing here imports above the protocol):
 
 The tutorial's own ``simulate(n)`` and ``uct(tree, box, rng)``, which run the
 Monte Carlo and search layers on this game, live with the tutorial's other
-entry points in ``fnmcts.tutorial``.
+entry points in ``fnmcts.tutorial``; ``fnmcts.games.shut_the_box.simulate`` and
+``.uct`` still reach them for one release, with a ``DeprecationWarning`` (the
+one import from this layer upward, inside the function that serves them).
 
 A box is the frozenset of levers still up. Each turn two dice are rolled; the
 player flips down levers that add up to the roll (under the simplified rules of

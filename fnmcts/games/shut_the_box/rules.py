@@ -53,7 +53,7 @@ from pyrsistent import PMap, pmap
 
 from ...protocol import CHANCE, GameBase, GraphTables
 from ...values import fixed_pmap
-from ...rng import DICE_PROBABILITIES, ROLL_OF_36, check_rng, dice_roll, make_rng
+from ...rng import DICE_PROBABILITIES, ROLL_OF_36, check_rng, dice_roll, make_rng, pick
 from .masks import all_boxes, box_to_mask, count_wins, kernel_tables, mask_to_box, one_die_may_roll, random_end, rule_tables
 
 __all__ = [
@@ -267,7 +267,7 @@ def play_game(box, rng: random.Random, simplified: bool = False) -> str:
         moves = ordered_moves(box, dice_roll(rng), simplified)
         if not moves:
             return LOSS
-        box = moves[0] if len(moves) == 1 else moves[int(rng.random() * len(moves))]
+        box = moves[0] if len(moves) == 1 else pick(rng, moves)
     return WIN
 
 
@@ -714,7 +714,7 @@ def play_game_steps(box, rng: random.Random, simplified: bool = False) -> tuple:
         if not moves:
             steps.append((box, roll, None))
             return tuple(steps), LOSS
-        move = moves[0] if len(moves) == 1 else moves[int(rng.random() * len(moves))]
+        move = moves[0] if len(moves) == 1 else pick(rng, moves)
         steps.append((box, roll, move))
         box = move
     return tuple(steps), WIN
