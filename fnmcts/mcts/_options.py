@@ -76,6 +76,7 @@ from typing import NamedTuple
 from pyrsistent import field
 
 from ..protocol import CHANCE, payoff_range, sample_outcome
+from ..rng import pick
 from ..values import FixedRecord
 from ._records import RULES, builtin_rule, ucb, ucb1
 from .enhancements import SequentialHalving
@@ -277,7 +278,7 @@ def _probe(game) -> GameKind:
             else:
                 players.add(player)
                 moves = tuple(game.possible_moves(state))
-                state = game.play(state, moves[int(rng.random() * len(moves))])
+                state = game.play(state, pick(rng, moves))
     return GameKind(chance, between, len(players))
 
 

@@ -45,6 +45,7 @@ from typing import NamedTuple
 
 from ..matches import random_agent
 from ..protocol import CHANCE, GameBase, payoff_range, sample_outcome
+from ..rng import pick
 
 __all__ = [
     "decisive_agent",
@@ -103,7 +104,7 @@ def decisive_agent(game, state, rng: random.Random):
     afters = [play(state, m) for m in moves]
     winning = [m for m, after in zip(moves, afters) if _wins_at_once(game, after, player, high)]
     if winning:
-        return _uniform(winning, rng)
+        return winning[0] if len(winning) == 1 else pick(rng, winning)
     safe = []
     for m, after in zip(moves, afters):
         other = game.to_move(after)
@@ -111,14 +112,8 @@ def decisive_agent(game, state, rng: random.Random):
             _wins_at_once(game, play(after, reply), other, high) for reply in game.possible_moves(after)
         ):
             safe.append(m)
-    return _uniform(safe or moves, rng)
-
-
-def _uniform(moves, rng):
-    """One of ``moves``, drawn as ``random_agent`` draws."""
-    if len(moves) == 1:
-        return moves[0]
-    return moves[int(rng.random() * len(moves))]
+    choices = safe or moves
+    return choices[0] if len(choices) == 1 else pick(rng, choices)  # drawn as ``random_agent`` draws
 
 
 # -- shallow proofs: short searches to the end -----------------------------------------------
