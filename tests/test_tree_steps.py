@@ -265,3 +265,31 @@ def test_a_tree_no_one_holds_is_freed_with_its_working_copy():
     del tree
     gc.collect()
     assert held() is None
+
+
+# -- the working copy a returned tree carries (issue 34: no state outlives a call) ----------------
+
+
+@settings(max_examples=40, deadline=None)
+@given(game=table_games(), seed=st.integers(0, 2**32), first=st.integers(1, 30), more=st.integers(1, 20))
+def test_a_tree_continued_twice_grows_the_same_as_one_read_afresh(game, seed, first, more):
+    """The working copy moves to the tree the next call returns: continuing the same tree a second time (a
+    branch) reads its records again, and every way gives the tree a search from the plain map gives."""
+    state = game.start()
+    tree = search(game, state, first, random.Random(seed), solver=False)
+    one = search(game, state, more, random.Random(seed + 1), tree=tree, solver=False)  # on the working copy
+    two = search(game, state, more, random.Random(seed + 1), tree=tree, solver=False)  # the copy moved on: read again
+    afresh = search(game, state, more, random.Random(seed + 1), tree=tree.pmap(), solver=False)
+    assert one == two == afresh
+    assert tree == search(game, state, first, random.Random(seed), solver=False)  # the tree given is unchanged
+
+
+def test_only_the_newest_tree_of_a_chain_holds_the_working_copy():
+    game = TicTacToe()
+    state, rng = game.start(), random.Random(1)
+    chain = [search(game, state, 5, rng, rule=ucb)]
+    for _ in range(20):
+        chain.append(uct(game, chain[-1], state, rng)[0])
+    assert [tree._work is not None for tree in chain] == [False] * 20 + [True]
+    assert copy.deepcopy(chain[-1])._work is None and chain[-1]._work is not None  # a copy is the tree, not its work
+    assert Tree(chain[-1])._work is None
