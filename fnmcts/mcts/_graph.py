@@ -389,3 +389,10 @@ def graph_of(game, graph=None):
     if isinstance(tables, CompiledGraph):
         return tables
     return CompiledGraph(game, tables)
+
+
+def terminal_value(game, state):
+    """The exact payoff of ``state`` as Fractions if the game is over there, else None."""
+    if game.to_move(state) is not None:
+        return None
+    return tuple(Fraction(x) for x in game.payoff(state))

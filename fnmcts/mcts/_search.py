@@ -41,7 +41,9 @@ from ..protocol import CHANCE, check_state, payoff_range, state_to_json  # noqa:
 from ..protocol import guarded
 from ..rng import check_rng
 from . import phases
-from ._engine import Bounds, Solver, Stats, dives, root_children, user_selector
+from ._engine import Stats, dives, root_children, user_selector
+from .bounds import Bounds
+from .solver import Solver
 from ._options import OPTION_NAMES, ROOT_RULES, SearchOptions, search_options
 from .enhancements import SequentialHalving, sequential_halving, with_proofs
 from ._graph import CHANCE_NODE, END, UNSEEN, CompiledGraph, graph_of

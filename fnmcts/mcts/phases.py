@@ -90,6 +90,8 @@ from ._records import (
     ucb,
 )
 from ._tree import Tree
+from .bounds import BOUNDS_WALK, bound_path, bounded_children, bounds_of, decision_bounds, derive_bounds  # noqa: F401
+from .solver import derive, open_children, proof, prove_path  # noqa: F401 (the record forms: phases.proof, ...)
 
 __all__ = ["Step", "Path", "select", "expand", "simulate", "backup", "uct", "proof", "result_of", "BACKUPS",
            "amaf_keys", "amaf_table", "bounds_of", "derive_bounds", "decision_bounds",
@@ -499,9 +501,9 @@ def backup(game, tree, path: Path, payoff, *, backup: str = "mean", solver: bool
     if expectimax:
         _expectimax_values(game, known, nodes, new)
     if solver and path.end != "new":  # a new state's children are not known yet: nothing is proven from them
-        _proofs(game, known, nodes, new)
+        prove_path(game, known, nodes, new)
     if bounds:
-        _bounds(game, known, nodes[:-1] if path.end == "new" else nodes, new)
+        bound_path(game, known, nodes[:-1] if path.end == "new" else nodes, new)
     if played is not None:
         _amaf(game, path, played, nodes, new, x)
     return _set(tree, new)
@@ -529,27 +531,6 @@ def _expectimax_values(game, known, nodes, new) -> None:
         n, s, *_ = counts_of(new[state])
         v = node_value(game, known, state, mover, s / n)
         new[state] = new[state].set("value", 0.0 if v < 0.0 else 1.0 if v > 1.0 else v)
-
-
-def _proofs(game, known, nodes, new) -> None:
-    """MCTS-Solver: the states of the path proven from their children, deepest first, up to the first that is not."""
-    for state, _ in reversed(nodes):
-        rec = new[state]
-        value = rec.get("proven")
-        if value is None:
-            value = _terminal_value(game, state)
-            if value is None:
-                value = derive(game, known, state)
-            if value is None:
-                break
-            new[state] = rec.set("proven", value)
-
-
-def _bounds(game, known, nodes, new) -> None:
-    """Score bounds: each record of ``nodes``, deepest first, keeps ``bounds`` (``derive_bounds``), in one walk of the dice."""
-    walk = {}  # a state read once a backup, BOUNDS_WALK at most
-    for state, _ in reversed(nodes):
-        new[state] = new[state].set("bounds", derive_bounds(game, known, state, walk))
 
 
 def _amaf(game, path, played, nodes, new, x) -> None:
@@ -747,256 +728,12 @@ def node_value(game, tree, state, mover, fallback, _open=None):
 # -- MCTS-Solver: exact values proven from the children -------------------------------------
 
 
-def proof(game, tree, state, passing: bool = False, _open=frozenset()):
-    """The exact value of ``state`` as far as the tree proves it (a payoff tuple of fractions), else None.
-
-    A state that ends the game: its payoff. A state the tree knows: the value
-    its record keeps under ``proven`` (set by the backup). A state the tree
-    does not know, ``passing`` (reached through the dice, as a dive passes the
-    rolls): proven from its children as ``derive`` does, so the proofs of the
-    states between stored ones live in the stored records alone.
-
-    >>> from fnmcts.games import Nim
-    >>> game = Nim(heap=1, max_take=1)
-    >>> proof(game, {}, game.state(0, 0)), proof(game, {}, game.start())
-    ((Fraction(1, 1), Fraction(-1, 1)), None)
-    """
-    rec = tree.get(state)
-    if rec is not None:
-        value = rec.get("proven")
-        if value is not None:
-            return value
-    value = _terminal_value(game, state)
-    if value is not None or rec is not None or not passing or state in _open:
-        return value
-    return derive(game, tree, state, _open | {state})
-
-
-def _terminal_value(game, state):
-    if game.to_move(state) is not None:
-        return None
-    return tuple(Fraction(x) for x in game.payoff(state))
-
-
-def derive(game, tree, state, _open=frozenset()):
-    """The exact value of ``state`` if its children's proofs decide it, else None.
-
-    A chance node: the expectation over its outcomes, once every outcome is
-    proven (the outcomes are passed through: ``proof(..., passing=True)``). A
-    decision of player ``k``: a child that gives ``k`` the best payoff there
-    is (one or two players), else the best child once every child is proven.
-    """
-    player = game.to_move(state)
-    if player is None:
-        return _terminal_value(game, state)
-    if player is CHANCE:
-        total = None
-        for outcome, p in game.chance_outcomes(state):
-            value = proof(game, tree, game.play(state, outcome), True, _open)
-            if value is None:
-                return None
-            p = Fraction(p)
-            total = tuple(p * x for x in value) if total is None else tuple(t + p * x for t, x in zip(total, value))
-        return total
-    high = Fraction(payoff_range(game)[1])
-    shortcut = getattr(game, "num_players", 1) <= 2
-    best, unproven = None, False
-    for move in game.possible_moves(state):
-        value = proof(game, tree, game.play(state, move))
-        if value is None:
-            if not shortcut:
-                return None
-            unproven = True
-        elif shortcut and value[player] == high:
-            return value
-        elif best is None or value[player] > best[player]:
-            best = value
-    return None if unproven else best
-
-
-def open_children(game, tree, children, player) -> tuple:
-    """The indices of the children a dive may enter at a decision of ``player`` (the solver's choice).
-
-    A child proven to give ``player`` the best payoff there is, alone; else
-    every child not proven, and the best proven child (unless it is proven at
-    the worst payoff and some child is not proven).
-    """
-    low, high = (Fraction(x) for x in payoff_range(game))
-    shortcut = getattr(game, "num_players", 1) <= 2
-    values = [proof(game, tree, c) for c in children]
-    best = None
-    for j, value in enumerate(values):
-        if value is not None:
-            if shortcut and value[player] == high:
-                return (j,)
-            if best is None or value[player] > values[best][player]:
-                best = j
-    if best is None:
-        return tuple(range(len(children)))
-    keep = values[best][player] > low
-    open_ = tuple(j for j, c in enumerate(children) if values[j] is None or (keep and c == children[best]))
-    return open_ or (best,)
-
-
 # -- score bounds: what the tree says the exact value lies between --------------------------
-
-
-def bounds_of(game, tree, state, passing: bool = False, _open=None) -> tuple:
-    """``(pessimistic, optimistic)`` payoff tuples (fractions) between which the exact value of ``state`` lies.
-
-    Score bounds (Cazenave and Saffidine, "Score Bounded Monte-Carlo Tree
-    Search", 2010). A state that ends the game: its payoff, twice. A state the
-    tree knows: the bounds its record keeps (set by the backup), else the
-    whole payoff range. A state the tree does not know, ``passing`` (reached
-    through the dice): its bounds from its children (``derive_bounds``), the
-    whole range when it is met again below itself, and the bounds worked out
-    for it the first time when met again elsewhere below (outcomes that
-    meet: a web of chance nodes costs one visit each); past ``BOUNDS_WALK``
-    such states in one derivation (rolls after rolls), the whole range;
-    otherwise the whole range.
-
-    >>> from fnmcts.games import Nim
-    >>> game = Nim(heap=1, max_take=1)
-    >>> bounds_of(game, {}, game.state(0, 0))
-    ((Fraction(1, 1), Fraction(-1, 1)), (Fraction(1, 1), Fraction(-1, 1)))
-    >>> bounds_of(game, {}, game.start())
-    ((Fraction(-1, 1), Fraction(-1, 1)), (Fraction(1, 1), Fraction(1, 1)))
-    """
-    end = _terminal_value(game, state)
-    if end is not None:
-        return end, end
-    rec = tree.get(state)
-    if rec is not None:
-        kept = rec.get("bounds")
-        return kept if kept is not None else _whole_range(game)
-    if not passing:
-        return _whole_range(game)
-    if _open is None:  # state -> its bounds once worked out in this walk, None while on it
-        _open = {}
-    elif state in _open:
-        found = _open[state]
-        return _whole_range(game) if found is None else found
-    if len(_open) >= BOUNDS_WALK:  # a walk of so many states not stored: the rest of the web is not read
-        return _whole_range(game)
-    _open[state] = None
-    found = _open[state] = derive_bounds(game, tree, state, _open)
-    return found
 
 
 CHANCE_WALK = 32
 """The chance states one expectimax step (``node_value``) or one derivation of bounds (``bounds_of``) reads at most
 below a state, passing through the dice: the rest of a web of chance nodes (rolls after rolls) is not read."""
-
-BOUNDS_WALK = 16
-"""The states not stored that one derivation of bounds (``bounds_of``, or a backup's derivations together) reads at most
-passing through the dice; the rest count as the whole payoff range (sound: the exact value lies in it). Fewer than
-``CHANCE_WALK``: each state read costs exact fractions over every outcome and player."""
-
-
-def _whole_range(game) -> tuple:
-    low, high = (Fraction(x) for x in payoff_range(game))
-    players = getattr(game, "num_players", 1)
-    return (low,) * players, (high,) * players
-
-
-def derive_bounds(game, tree, state, _open=None) -> tuple:
-    """The bounds of ``state`` its children's bounds give (``bounds_of`` each child).
-
-    A chance node: the expectation of its outcomes' bounds (the outcomes
-    passed through). A decision of player ``k``: for ``k``, the best
-    pessimistic and the best optimistic bound of the children; for every
-    other player, the widest bounds among the children ``k`` may still choose
-    (those whose optimistic bound for ``k`` reaches ``k``'s pessimistic one).
-
-    In Nim where taking the last stick wins, from a heap of 2 taking both wins
-    at once: the bounds meet, though taking 1 is not known (the whole range):
-
-    >>> from fnmcts.games import Nim
-    >>> game = Nim(heap=2, max_take=2, misere=False)
-    >>> derive_bounds(game, {}, game.start())
-    ((Fraction(1, 1), Fraction(-1, 1)), (Fraction(1, 1), Fraction(-1, 1)))
-
-    Misere (taking the last loses): taking both loses, taking 1 is not known,
-    so the player to move gets between -1 and 1:
-
-    >>> derive_bounds(Nim(heap=2, max_take=2), {}, Nim(heap=2, max_take=2).start())
-    ((Fraction(-1, 1), Fraction(-1, 1)), (Fraction(1, 1), Fraction(1, 1)))
-    """
-    player = game.to_move(state)
-    if player is None:
-        end = _terminal_value(game, state)
-        return end, end
-    if player is CHANCE:
-        low = high = None
-        if _open is None:
-            _open = {}
-        for outcome, p in game.chance_outcomes(state):
-            lo, hi = bounds_of(game, tree, game.play(state, outcome), True, _open)
-            p = Fraction(p)
-            if low is None:
-                low, high = tuple(p * x for x in lo), tuple(p * x for x in hi)
-            else:
-                low = tuple(a + p * x for a, x in zip(low, lo))
-                high = tuple(a + p * x for a, x in zip(high, hi))
-        return low, high
-    children = [bounds_of(game, tree, game.play(state, m)) for m in game.possible_moves(state)]
-    return decision_bounds(children, player, _pair_total(game))
-
-
-def _pair_total(game):
-    """``low + high`` of a two-player game (zero-sum: the players' payoffs add up to it), else None."""
-    if getattr(game, "num_players", 1) != 2:
-        return None
-    low, high = payoff_range(game)
-    return Fraction(low) + Fraction(high)
-
-
-def decision_bounds(children: list, k, total=None) -> tuple:
-    """The bounds of a decision of player ``k`` from its children's ``(pessimistic, optimistic)`` bounds.
-
-    For ``k``: the best pessimistic and the best optimistic bound. For the
-    other player of a two-player game (zero-sum: the payoffs add up to
-    ``total``), ``total`` minus those. For every other player of a game of
-    more: the widest bounds among the children ``k`` may still choose (those
-    whose optimistic bound for ``k`` reaches ``k``'s pessimistic one).
-
-    >>> from fractions import Fraction as F
-    >>> decision_bounds([((F(-1), F(-1)), (F(1), F(1))), ((F(1), F(-1)), (F(1), F(-1)))], 0, F(0))
-    ((Fraction(1, 1), Fraction(-1, 1)), (Fraction(1, 1), Fraction(-1, 1)))
-    """
-    floor = max(lo[k] for lo, _ in children)
-    top = max(hi[k] for _, hi in children)
-    players = len(children[0][0])
-    if total is not None:
-        return ((floor, total - top) if k == 0 else (total - top, floor)), \
-            ((top, total - floor) if k == 0 else (total - floor, top))
-    choices = [(lo, hi) for lo, hi in children if hi[k] >= floor]
-    low = tuple(floor if j == k else min(lo[j] for lo, _ in choices) for j in range(players))
-    high = tuple(top if j == k else max(hi[j] for _, hi in choices) for j in range(players))
-    return low, high
-
-
-def bounded_children(game, tree, children, player) -> tuple:
-    """The indices of the children a dive may enter under score bounds, at a decision of ``player``.
-
-    Those whose optimistic bound for ``player`` is above the best pessimistic
-    bound among them (the others cannot do better than what is already
-    guaranteed); when none is (the bounds of the decision met), those
-    guaranteed it: their pessimistic bound reaches it (a child whose optimistic
-    bound merely reaches it may still be worse).
-
-    Misere Nim from a heap of 2: taking both loses at once (its bounds are -1
-    for the player to move), taking 1 is not known (up to 1): only it is open.
-
-    >>> from fnmcts.games import Nim
-    >>> game = Nim(heap=2, max_take=2)
-    >>> bounded_children(game, {}, [game.play(game.start(), m) for m in (1, 2)], 0)
-    (0,)
-    """
-    floors = [bounds_of(game, tree, c) for c in children]
-    floor = max(lo[player] for lo, _ in floors)
-    keep = tuple(j for j, (_, hi) in enumerate(floors) if hi[player] > floor)
-    return keep or tuple(j for j, (lo, _) in enumerate(floors) if lo[player] == floor)
 
 
 # -- uct: the four phases, one dive -------------------------------------------------------

@@ -1,0 +1,322 @@
+"""Score bounds, in both their forms: on the persistent tree's records, and on the engine's arrays.
+
+Every stored state keeps the pessimistic and optimistic payoff tuples its
+exact value lies between; children that cannot do better are not entered,
+and a state whose bounds meet is solved. The record form (``bounds_of``,
+``derive_bounds``, ``decision_bounds``, ``bounded_children`` and the
+backup's pass ``bound_path``) is what ``fnmcts.mcts.phases`` reads; the array
+form (``Bounds``) is what the engine's ``dives`` calls, with the same exact
+fractions, so every comparison is the same (property tests hold them equal).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from ..protocol import CHANCE, payoff_range
+from ._graph import CHANCE_NODE, END, UNSEEN, terminal_value
+
+__all__ = ["bounds_of", "derive_bounds", "decision_bounds", "bounded_children", "bound_path", "Bounds", "BOUNDS_WALK"]
+
+
+def bound_path(game, known, nodes, new) -> None:
+    """Score bounds: each record of ``nodes``, deepest first, keeps ``bounds`` (``derive_bounds``), in one walk of the dice.
+
+    ``nodes``: the path's ``(state, mover)``, root first; ``new``: the records
+    the backup is writing; ``known``: the records as they are read. In misere
+    Nim(2, 2) the bounds of the start meet at the first player's win:
+
+    >>> from fnmcts.games import Nim
+    >>> from ._records import record
+    >>> game = Nim(heap=2, max_take=2)
+    >>> start = game.start()
+    >>> one_left = game.play(start, 1)
+    >>> end = game.play(one_left, 1)
+    >>> new = {start: record(1, 0), one_left: record(0, 1), end: record(1, 0)}
+    >>> bound_path(game, new, [(start, 1), (one_left, 0), (end, 1)], new)
+    >>> new[start]["bounds"]
+    ((Fraction(1, 1), Fraction(-1, 1)), (Fraction(1, 1), Fraction(-1, 1)))
+    """
+    walk = {}  # a state read once a backup, BOUNDS_WALK at most
+    for state, _ in reversed(nodes):
+        new[state] = new[state].set("bounds", derive_bounds(game, known, state, walk))
+
+
+def bounds_of(game, tree, state, passing: bool = False, _open=None) -> tuple:
+    """``(pessimistic, optimistic)`` payoff tuples (fractions) between which the exact value of ``state`` lies.
+
+    Score bounds (Cazenave and Saffidine, "Score Bounded Monte-Carlo Tree
+    Search", 2010). A state that ends the game: its payoff, twice. A state the
+    tree knows: the bounds its record keeps (set by the backup), else the
+    whole payoff range. A state the tree does not know, ``passing`` (reached
+    through the dice): its bounds from its children (``derive_bounds``), the
+    whole range when it is met again below itself, and the bounds worked out
+    for it the first time when met again elsewhere below (outcomes that
+    meet: a web of chance nodes costs one visit each); past ``BOUNDS_WALK``
+    such states in one derivation (rolls after rolls), the whole range;
+    otherwise the whole range.
+
+    >>> from fnmcts.games import Nim
+    >>> game = Nim(heap=1, max_take=1)
+    >>> bounds_of(game, {}, game.state(0, 0))
+    ((Fraction(1, 1), Fraction(-1, 1)), (Fraction(1, 1), Fraction(-1, 1)))
+    >>> bounds_of(game, {}, game.start())
+    ((Fraction(-1, 1), Fraction(-1, 1)), (Fraction(1, 1), Fraction(1, 1)))
+    """
+    end = terminal_value(game, state)
+    if end is not None:
+        return end, end
+    rec = tree.get(state)
+    if rec is not None:
+        kept = rec.get("bounds")
+        return kept if kept is not None else _whole_range(game)
+    if not passing:
+        return _whole_range(game)
+    if _open is None:  # state -> its bounds once worked out in this walk, None while on it
+        _open = {}
+    elif state in _open:
+        found = _open[state]
+        return _whole_range(game) if found is None else found
+    if len(_open) >= BOUNDS_WALK:  # a walk of so many states not stored: the rest of the web is not read
+        return _whole_range(game)
+    _open[state] = None
+    found = _open[state] = derive_bounds(game, tree, state, _open)
+    return found
+
+
+BOUNDS_WALK = 16
+"""The states not stored that one derivation of bounds (``bounds_of``, or a backup's derivations together) reads at most
+passing through the dice; the rest count as the whole payoff range (sound: the exact value lies in it). Fewer than
+``CHANCE_WALK``: each state read costs exact fractions over every outcome and player."""
+
+
+def _whole_range(game) -> tuple:
+    low, high = (Fraction(x) for x in payoff_range(game))
+    players = getattr(game, "num_players", 1)
+    return (low,) * players, (high,) * players
+
+
+def derive_bounds(game, tree, state, _open=None) -> tuple:
+    """The bounds of ``state`` its children's bounds give (``bounds_of`` each child).
+
+    A chance node: the expectation of its outcomes' bounds (the outcomes
+    passed through). A decision of player ``k``: for ``k``, the best
+    pessimistic and the best optimistic bound of the children; for every
+    other player, the widest bounds among the children ``k`` may still choose
+    (those whose optimistic bound for ``k`` reaches ``k``'s pessimistic one).
+
+    In Nim where taking the last stick wins, from a heap of 2 taking both wins
+    at once: the bounds meet, though taking 1 is not known (the whole range):
+
+    >>> from fnmcts.games import Nim
+    >>> game = Nim(heap=2, max_take=2, misere=False)
+    >>> derive_bounds(game, {}, game.start())
+    ((Fraction(1, 1), Fraction(-1, 1)), (Fraction(1, 1), Fraction(-1, 1)))
+
+    Misere (taking the last loses): taking both loses, taking 1 is not known,
+    so the player to move gets between -1 and 1:
+
+    >>> derive_bounds(Nim(heap=2, max_take=2), {}, Nim(heap=2, max_take=2).start())
+    ((Fraction(-1, 1), Fraction(-1, 1)), (Fraction(1, 1), Fraction(1, 1)))
+    """
+    player = game.to_move(state)
+    if player is None:
+        end = terminal_value(game, state)
+        return end, end
+    if player is CHANCE:
+        low = high = None
+        if _open is None:
+            _open = {}
+        for outcome, p in game.chance_outcomes(state):
+            lo, hi = bounds_of(game, tree, game.play(state, outcome), True, _open)
+            p = Fraction(p)
+            if low is None:
+                low, high = tuple(p * x for x in lo), tuple(p * x for x in hi)
+            else:
+                low = tuple(a + p * x for a, x in zip(low, lo))
+                high = tuple(a + p * x for a, x in zip(high, hi))
+        return low, high
+    children = [bounds_of(game, tree, game.play(state, m)) for m in game.possible_moves(state)]
+    return decision_bounds(children, player, _pair_total(game))
+
+
+def _pair_total(game):
+    """``low + high`` of a two-player game (zero-sum: the players' payoffs add up to it), else None."""
+    if getattr(game, "num_players", 1) != 2:
+        return None
+    low, high = payoff_range(game)
+    return Fraction(low) + Fraction(high)
+
+
+def decision_bounds(children: list, k, total=None) -> tuple:
+    """The bounds of a decision of player ``k`` from its children's ``(pessimistic, optimistic)`` bounds.
+
+    For ``k``: the best pessimistic and the best optimistic bound. For the
+    other player of a two-player game (zero-sum: the payoffs add up to
+    ``total``), ``total`` minus those. For every other player of a game of
+    more: the widest bounds among the children ``k`` may still choose (those
+    whose optimistic bound for ``k`` reaches ``k``'s pessimistic one).
+
+    >>> from fractions import Fraction as F
+    >>> decision_bounds([((F(-1), F(-1)), (F(1), F(1))), ((F(1), F(-1)), (F(1), F(-1)))], 0, F(0))
+    ((Fraction(1, 1), Fraction(-1, 1)), (Fraction(1, 1), Fraction(-1, 1)))
+    """
+    floor = max(lo[k] for lo, _ in children)
+    top = max(hi[k] for _, hi in children)
+    players = len(children[0][0])
+    if total is not None:
+        return ((floor, total - top) if k == 0 else (total - top, floor)), \
+            ((top, total - floor) if k == 0 else (total - floor, top))
+    choices = [(lo, hi) for lo, hi in children if hi[k] >= floor]
+    low = tuple(floor if j == k else min(lo[j] for lo, _ in choices) for j in range(players))
+    high = tuple(top if j == k else max(hi[j] for _, hi in choices) for j in range(players))
+    return low, high
+
+
+def bounded_children(game, tree, children, player) -> tuple:
+    """The indices of the children a dive may enter under score bounds, at a decision of ``player``.
+
+    Those whose optimistic bound for ``player`` is above the best pessimistic
+    bound among them (the others cannot do better than what is already
+    guaranteed); when none is (the bounds of the decision met), those
+    guaranteed it: their pessimistic bound reaches it (a child whose optimistic
+    bound merely reaches it may still be worse).
+
+    Misere Nim from a heap of 2: taking both loses at once (its bounds are -1
+    for the player to move), taking 1 is not known (up to 1): only it is open.
+
+    >>> from fnmcts.games import Nim
+    >>> game = Nim(heap=2, max_take=2)
+    >>> bounded_children(game, {}, [game.play(game.start(), m) for m in (1, 2)], 0)
+    (0,)
+    """
+    floors = [bounds_of(game, tree, c) for c in children]
+    floor = max(lo[player] for lo, _ in floors)
+    keep = tuple(j for j, (_, hi) in enumerate(floors) if hi[player] > floor)
+    return keep or tuple(j for j, (lo, _) in enumerate(floors) if lo[player] == floor)
+
+
+class Bounds:
+    """The score bounds of one search: ``phases.bounds_of``, ``derive_bounds`` and ``bounded_children`` on nodes.
+
+    A stored node's bounds live in ``stats.B`` (read from its record, set by
+    ``update_path`` after each dive); a terminal node's are its payoff; a node
+    not stored that a dive passes through the dice takes them from its
+    children whenever asked; any other node the whole payoff range. Exact
+    fractions throughout, so every comparison is the phases'.
+
+    >>> import random
+    >>> from fnmcts.games.nim import Nim
+    >>> from ._graph import CompiledGraph
+    >>> from ._engine import Stats, dives
+    >>> from ._records import ucb1_selector
+    >>> game = Nim(heap=3, max_take=2)
+    >>> graph = CompiledGraph(game)
+    >>> root = graph.node(game.start())
+    >>> stats = Stats(graph)
+    >>> bounds = Bounds(graph, stats)
+    >>> bounds.of(root)
+    ((Fraction(-1, 1), Fraction(-1, 1)), (Fraction(1, 1), Fraction(1, 1)))
+    >>> _ = dives(graph, stats, root, 1, 30, random.Random(1), ucb1_selector(), bounds=bounds)
+    >>> bounds.of(root)  # the first player wins misere Nim(3, 2): the bounds met
+    ((Fraction(1, 1), Fraction(-1, 1)), (Fraction(1, 1), Fraction(-1, 1)))
+    """
+
+    def __init__(self, graph, stats):
+        self.graph, self.stats = graph, stats
+        low, high = (Fraction(x) for x in payoff_range(graph.game))
+        players = graph.num_players
+        self.whole = ((low,) * players, (high,) * players)
+        self.total = low + high if players == 2 else None
+        self._terminal = {}
+
+    def _kind(self, i):
+        g = self.graph
+        k = g.kind[i]
+        if k == UNSEEN:
+            k = g.expand(i)
+            self.stats.grow()
+        return k
+
+    def of(self, i, passing=False, _open=None):
+        """``(pessimistic, optimistic)`` of node ``i`` (``phases.bounds_of``)."""
+        k = self._kind(i)
+        if k == END:
+            b = self._terminal.get(i)
+            if b is None:
+                g = self.graph
+                v = tuple(Fraction(x) for x in g.payoff_at(i))
+                b = self._terminal[i] = (v, v)
+            return b
+        stats = self.stats
+        if i >= stats.known:
+            stats.grow()
+        if stats.N[i] is not None:
+            return stats.B.get(i, self.whole)
+        if not passing:
+            return self.whole
+        if _open is None:  # node -> its bounds once worked out in this walk, None while on it
+            _open = {}
+        elif i in _open:
+            found = _open[i]
+            return self.whole if found is None else found
+        if len(_open) >= BOUNDS_WALK:  # ``phases.bounds_of``: the rest of a web of chance nodes is not read
+            return self.whole
+        _open[i] = None
+        found = _open[i] = self.derive(i, _open)
+        return found
+
+    def derive(self, i, _open=None):
+        """The bounds of node ``i`` from its children's (``phases.derive_bounds``)."""
+        g = self.graph
+        k = self._kind(i)
+        if k == END:
+            return self.of(i)
+        if k == CHANCE_NODE:
+            outcomes = g.outcome_children(i)
+            self.stats.grow()
+            low = high = None
+            if _open is None:
+                _open = {}
+            for p, child in zip(g.chance[i][4], outcomes):
+                lo, hi = self.of(child, True, _open)
+                if low is None:
+                    low, high = tuple(p * x for x in lo), tuple(p * x for x in hi)
+                else:
+                    low = tuple(a + p * x for a, x in zip(low, lo))
+                    high = tuple(a + p * x for a, x in zip(high, hi))
+            return low, high
+        kids = g.children(i)
+        self.stats.grow()
+        return decision_bounds([self.of(c) for c in kids], k, self.total)
+
+    def solved(self, i):
+        """``(exact value, rescaled floats)`` of node ``i`` if its bounds meet, else None."""
+        lo, hi = self.of(i)
+        if lo == hi:
+            return lo, self.graph.rescale(lo)
+        return None
+
+    def keep(self, nodes, k) -> tuple:
+        """The positions in ``nodes`` a dive may enter at a decision of player ``k`` (``phases.bounded_children``)."""
+        floors = [self.of(c) for c in nodes]
+        floor = max(lo[k] for lo, _ in floors)
+        kept = tuple(j for j, (_, hi) in enumerate(floors) if hi[k] > floor)
+        return kept or self.guaranteed(nodes, k)
+
+    def guaranteed(self, nodes, k) -> tuple:
+        """The positions in ``nodes`` whose pessimistic bound for player ``k`` is the best among them."""
+        lows = [self.of(c)[0][k] for c in nodes]
+        floor = max(lows)
+        return tuple(j for j, lo in enumerate(lows) if lo == floor)
+
+    def choices(self, nodes, k) -> tuple:
+        """``nodes`` but those ``keep`` drops, in order."""
+        kept = self.keep(nodes, k)
+        return nodes if len(kept) == len(nodes) else tuple(nodes[j] for j in kept)
+
+    def update_path(self, path, fresh):
+        """After a backup: the bounds of the path's nodes from their children, deepest first (a new node's: not yet)."""
+        B, derive, walk = self.stats.B, self.derive, {}  # one walk of the dice a backup (``phases.backup``)
+        for node in reversed(path[:-1] if fresh else path):
+            B[node] = derive(node, walk)
