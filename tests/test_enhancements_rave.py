@@ -16,6 +16,7 @@ from pyrsistent import pmap
 from fnmcts.games import Nim, TicTacToe
 from fnmcts.mcts import mcts_agent, mcts_move, phases, search, search_options, trace, uct, ucb1
 from fnmcts.mcts._graph import rescaler
+from fnmcts.mcts.rave import rave_rating
 from fnmcts.protocol import CHANCE
 
 from small_games import search_games
@@ -160,7 +161,7 @@ def test_grave_reads_the_nearest_state_with_ref_visits():
     deep = path.steps[1]  # the second decision: rated with the root's table
     n_parent = deep.record["win"] + deep.record["loss"] + deep.record.get("draw", 0)
     expected = tuple(
-        phases._rave_rating(r, n_parent, math.sqrt(2), root_table, deep.player, m, 50, False)
+        rave_rating(r, n_parent, math.sqrt(2), root_table, deep.player, m, 50, False)
         for r, m in zip(deep.records, deep.moves)
     )
     assert deep.scores == expected

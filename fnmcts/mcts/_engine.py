@@ -58,9 +58,10 @@ from ..matches import playout
 from ..protocol import CHANCE, may_repeat
 from . import _kernel
 from ._graph import CHANCE_NODE, END, UNSEEN, draw
-from ._records import _NO_EXTRAS, Record, builtin_rule, counts_of, rating, rating_selector, rave_score, ucb_score
+from ._records import _NO_EXTRAS, Record, builtin_rule, counts_of, rating, rating_selector, ucb_score
 from .bounds import Bounds
 from .phases import CHANCE_WALK, simulate
+from .rave import amaf_backup, rave_choice
 from .solver import Solver, _open_positions
 
 __all__ = ["Stats", "Solver", "Bounds", "dives", "node_value", "user_selector"]
@@ -453,42 +454,6 @@ def _play_out(g, i, rng, rollout, keys=None):
     return g.rescale(payoff), payoff
 
 
-def _rave_choice(g, stats, d, k, path, parent, solver, rave, chosen, bounds=None):
-    """The child RAVE / GRAVE rates best at decision ``d`` of player ``k`` (``phases.select``'s rating).
-
-    ``path`` holds the stored nodes of the dive, the one deciding last; the AMAF
-    statistics read are those of the nearest with ``rave_ref`` visits
-    (``phases.amaf_table``). The move taken is appended to ``chosen``.
-    """
-    k_, ref, c = rave
-    kids = g.kids[d] or _children_of(g, stats, d)
-    positions = _open_positions(g, kids, k, solver, bounds)
-    moves = g.moves[d]
-    if len(positions) == 1:
-        best = positions[0]
-    else:
-        N, E, A = stats.N, stats.E, stats.A
-        table = None
-        for node in reversed(path):
-            if N[node] >= ref:
-                table = A.get(node)
-                break
-        else:
-            table = A.get(path[0])
-        best, top = None, None
-        for j in positions:
-            child = kids[j]
-            n = N[child]
-            if not n:
-                r = _inf
-            else:
-                r = rave_score(E[child], n, parent, c, None if table is None else table.get((k, moves[j])), k_)
-            if best is None or r > top:
-                best, top = j, r
-    chosen.append((k, moves[best]))
-    return kids[best]
-
-
 def _graph_backup(stats, path, movers, res, K):
     """``phases.backup``'s ``backup='graph'``: one more visit of each edge of ``path``, then the values, deepest first.
 
@@ -530,28 +495,6 @@ def _graph_backup(stats, path, movers, res, K):
             K[node] = stats.key(E[node], n)
 
 
-def _amaf_backup(A, path, chosen, keys, res):
-    """Count the dive's moves in the AMAF statistics of every node of ``path`` (``phases.backup``'s ``played``).
-
-    ``chosen[t]`` is the ``(player, move)`` taken at ``path[t]``; ``keys`` the
-    set of the playout's. Each node counts every move at or below it once,
-    with its player's rescaled payoff ``res``.
-    """
-    for t in range(len(path) - 1, -1, -1):
-        if t < len(chosen):
-            keys.add(chosen[t])
-        table = A.get(path[t])
-        if table is None:
-            table = A[path[t]] = {}
-        for key in keys:
-            entry = table.get(key)
-            if entry is None:
-                table[key] = [1, res[key[0]]]
-            else:
-                entry[0] += 1
-                entry[1] += res[key[0]]
-
-
 def root_children(graph, stats, root, solver, expectimax, bounds=None) -> tuple:
     """``(positions, children, parent estimate)`` at decision node ``root``: what a root rule chooses among.
 
@@ -589,7 +532,7 @@ def _options_back(g, stats, path, movers, res, K, graph_backup, solver, fresh, b
     if bounds is not None:
         bounds.update_path(path, fresh)
     if amaf is not None:
-        _amaf_backup(stats.A, path, *amaf, res)
+        amaf_backup(stats.A, path, *amaf, res)
 
 
 def _expectimax_back(g, stats, path, movers, K) -> None:
@@ -824,7 +767,7 @@ def dives(
                     best = options[0]
                 i = best
             elif raving:
-                i = _rave_choice(g, stats, i if kind[i] >= 0 else d, k, path, ni, solver, rave, chosen, bounds)
+                i = rave_choice(g, stats, i if kind[i] >= 0 else d, k, path, ni, solver, rave, chosen, bounds)
             else:
                 i = options[0] if len(options) == 1 else select(options, stats, ni)
             if track:

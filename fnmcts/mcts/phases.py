@@ -75,7 +75,6 @@ from typing import Any, NamedTuple
 from ..matches import playout
 from ..protocol import CHANCE, may_repeat, payoff_range, sample_outcome
 from ..rng import check_rng
-from pyrsistent import pmap
 
 from ._graph import mover_into, rescaler
 
@@ -85,12 +84,12 @@ from ._records import (
     builtin_rule,
     counts_of,
     rate_record,
-    rave_score,
     record,
     ucb,
 )
 from ._tree import Tree
 from .bounds import BOUNDS_WALK, bound_path, bounded_children, bounds_of, decision_bounds, derive_bounds  # noqa: F401
+from .rave import amaf_keys, amaf_table, count_amaf, rave_rating  # noqa: F401 (phases.amaf_keys, ...)
 from .solver import derive, open_children, proof, prove_path  # noqa: F401 (the record forms: phases.proof, ...)
 
 __all__ = ["Step", "Path", "select", "expand", "simulate", "backup", "uct", "proof", "result_of", "BACKUPS",
@@ -337,7 +336,7 @@ def _scores(rule, builtin, rec, records, keep, moves, player, expectimax, root, 
     parent = counts_of(rec)[0]
     if rave is not None:  # RAVE / GRAVE: the mean blended with the move's AMAF mean
         table = amaf_table(path_records, rave_ref)
-        return tuple([_rave_rating(r, parent, builtin[1], table, player, m, rave, expectimax)
+        return tuple([rave_rating(r, parent, builtin[1], table, player, m, rave, expectimax)
                       for r, m in zip(records, moves)])
     return tuple([rate_record(rule, r, parent, expectimax, builtin) for r in records])
 
@@ -352,35 +351,6 @@ def _first_best(scores) -> int:
         if scores[j] > top:
             best, top = j, scores[j]
     return best
-
-
-def amaf_table(records, ref: int = 0):
-    """The AMAF statistics a rating reads: those of the last of ``records`` (the path, root first) with ``ref`` visits.
-
-    GRAVE (Cazenave 2015): the nearest state of the path, from the one
-    deciding up, whose record holds at least ``ref`` visits; the root's when
-    none does. ``ref = 0`` is plain RAVE: the deciding state's own. A map
-    ``{(player, move): (visits, score)}``, or None when it keeps none.
-
-    >>> amaf_table([record(9, 1).set('amaf', {(0, 1): (10, 9.0)}), record(1, 1)], 5)
-    {(0, 1): (10, 9.0)}
-    >>> amaf_table([record(9, 1).set('amaf', {(0, 1): (10, 9.0)}), record(1, 1)], 0) is None
-    True
-    """
-    for rec in reversed(records):
-        if counts_of(rec)[0] >= ref:
-            return rec.get("amaf")
-    return records[0].get("amaf")
-
-
-def _rave_rating(rec, parent, c, table, player, move, k, expectimax):
-    """``rave_score`` of a child's record (None: not in the tree) reached by ``move`` of ``player``."""
-    if rec is None:
-        return math.inf
-    n, s, _, _, v = counts_of(rec)
-    if expectimax and v is not None:
-        s = v * n
-    return rave_score(s, n, parent, c, None if table is None else table.get((player, move)), k)
 
 
 def _visits_estimate(rec, expectimax) -> tuple:
@@ -505,7 +475,7 @@ def backup(game, tree, path: Path, payoff, *, backup: str = "mean", solver: bool
     if bounds:
         bound_path(game, known, nodes[:-1] if path.end == "new" else nodes, new)
     if played is not None:
-        _amaf(game, path, played, nodes, new, x)
+        count_amaf(game, path, played, nodes, new, x)
     return _set(tree, new)
 
 
@@ -531,22 +501,6 @@ def _expectimax_values(game, known, nodes, new) -> None:
         n, s, *_ = counts_of(new[state])
         v = node_value(game, known, state, mover, s / n)
         new[state] = new[state].set("value", 0.0 if v < 0.0 else 1.0 if v > 1.0 else v)
-
-
-def _amaf(game, path, played, nodes, new, x) -> None:
-    """RAVE: each record of the path counts, in ``amaf``, every ``(player, move)`` played at or below it, once."""
-    for state, keys in zip((state for state, _ in nodes), amaf_keys(game, path, played)):
-        if not keys:  # a dive that ended where no one moved: nothing to count
-            continue
-        table = new[state].get("amaf") or _EMPTY_TABLE
-        grown = table.evolver()
-        for key in keys:
-            n, s = table.get(key, (0, 0.0))
-            grown[key] = (n + 1, s + x[key[0]]) if n else (1, x[key[0]])
-        new[state] = new[state].set("amaf", grown.persistent())
-
-
-_EMPTY_TABLE = pmap()
 
 
 def _one_more_edge(edges, child, chooser) -> tuple:
@@ -588,44 +542,6 @@ def graph_value(tree, state, mover) -> float:
         total += visits_ * (q if who == mover else 1.0 - q)
         weight += visits_
     return total / weight if weight else s / n
-
-
-def amaf_keys(game, path: Path, played=()) -> list:
-    """Per state of ``path.nodes``, the set of ``(player, move)`` played at or below it in the dive (RAVE).
-
-    The moves chosen on the path from that state down, then the moves of
-    the playout (``played``, its moves and chance outcomes in order, from
-    ``path.leaf``; the outcomes are no one's move): all moves as first,
-    each counted once.
-
-    >>> from functools import partial
-    >>> from fnmcts.games import Nim
-    >>> from ._records import ucb1
-    >>> game = Nim(heap=4, max_take=2)
-    >>> tree = {game.start(): record(1, 0)}
-    >>> path = select(game, tree, game.start(), random.Random(1), rave=0, rule=partial(ucb1, c=1))
-    >>> [sorted(keys) for keys in amaf_keys(game, path, (1, 2))]
-    [[(0, 1), (0, 2), (1, 1)], [(0, 2), (1, 1)]]
-
-The root's player took 1 (heap 3, a new state), then the playout took 1
-(player 1) and 2 (player 0): the new state counts the playout's two moves,
-the root those and its own.
-    """
-    chosen = [(step.player, step.moves[step.chosen]) for step in path.steps if step.chosen is not None]
-    keys = set()
-    state = path.leaf
-    for item in played:
-        player = game.to_move(state)
-        if player is not CHANCE:
-            keys.add((player, item))
-        state = game.play(state, item)
-    out = []
-    for t in range(len(path.nodes) - 1, -1, -1):
-        if t < len(chosen):
-            keys.add(chosen[t])
-        out.append(frozenset(keys))
-    out.reverse()
-    return out
 
 
 _backup = backup  # ``uct``'s option ``backup`` hides the function's name there
