@@ -270,16 +270,10 @@ def _walk(game, roots, chooser, limit: int | None = None, memory: int | None = N
     ``valid_*``: who moves, the moves, the probabilities, the payoff, the
     children): a failure of the game's own code is a ``GameError``.
     """
-    estimate = check_solve(game, *roots, limit=limit, memory=memory)
+    estimate, watch, deepest = _walk_budgets(game, roots, limit, memory, max_plies)
     limit = estimate.cap
-    watch = MemoryWatch(estimate.budget)
-    deepest = max((ply_budget(game, root, max_plies) or 0) for root in roots) if max_plies is not None else None
-    if max_plies is not None:  # one random game from each root first: a game that never ends says so at once
-        for root in roots:
-            playout(game, root, random.Random(0), max_plies=max_plies)
     players, (low, high) = getattr(game, "num_players", 1), payoff_range(game)
-    to_move, moves_of, outcomes_of, play, payoff = (
-        game.to_move, game.possible_moves, game.chance_outcomes, game.play, game.payoff)
+    to_move, moves_of, outcomes_of, payoff = game.to_move, game.possible_moves, game.chance_outcomes, game.payoff
     values: dict = {}
     setdefault = values.setdefault
     ends: dict = {}
@@ -307,26 +301,11 @@ def _walk(game, roots, chooser, limit: int | None = None, memory: int | None = N
                     v = ends.get(raw) if type(raw) is tuple else None
                     v = values[child] = v if v is not None else _end_value(
                         valid_payoff(game, child, raw, players, low, high), ends)
-                elif player is CHANCE:
-                    outcomes = called("chance_outcomes", outcomes_of, child)
-                    hit = weights_seen.get(id(outcomes))
-                    weights = hit[1] if hit is not None and hit[0] is outcomes else _chance_weights(
-                        valid_outcomes(game, child, outcomes), weights_seen)
-                    steps = [o for o, _ in outcomes]
-                    cell += (child, player, iter(_played(game, child, steps)), *weights, [], steps)
-                    stack.append(cell)
-                    if deepest is not None and len(stack) > deepest + 1:
-                        raise _too_deep(game, stack, deepest)
-                    if not len(stack) & 4095 and watch.exceeded():  # a deep line of states that keep growing
-                        raise memory_refusal(game, held + len(stack), estimate)
-                    break
                 else:
-                    moves = valid_moves(game, child, called("possible_moves", moves_of, child), player)
-                    children = iter(_played(game, child, moves))
-                    if chooser is None:
-                        cell += (child, player, children, 0, None, [], moves)
+                    if player is CHANCE:
+                        cell += _chance_frame(game, child, called("chance_outcomes", outcomes_of, child), weights_seen)
                     else:
-                        cell += (child, player, children, *chooser(game, child, player, moves), [], moves)
+                        cell += _decision_frame(game, child, player, called("possible_moves", moves_of, child), chooser)
                     stack.append(cell)
                     if deepest is not None and len(stack) > deepest + 1:
                         raise _too_deep(game, stack, deepest)
@@ -340,14 +319,46 @@ def _walk(game, roots, chooser, limit: int | None = None, memory: int | None = N
             stack.pop()
             if not stack:
                 break  # the roots' frame: every root is valued
-            weights = frame[4]
-            if weights is None:
-                v = got[0] if len(got) == 1 else _best(got, frame[1])
-            else:
-                v = _expectation(got, frame[3], weights)
-            values[frame[0]] = v
+            v = values[frame[0]] = _frame_value(frame, got)
             stack[-1][5].append(v)
     return values
+
+
+def _walk_budgets(game, roots, limit, memory, max_plies) -> tuple:
+    """``(estimate, memory watch, deepest ply or None)`` of a walk below ``roots``, after one random game from each."""
+    estimate = check_solve(game, *roots, limit=limit, memory=memory)
+    watch = MemoryWatch(estimate.budget)
+    deepest = max((ply_budget(game, root, max_plies) or 0) for root in roots) if max_plies is not None else None
+    if max_plies is not None:  # one random game from each root first: a game that never ends says so at once
+        for root in roots:
+            playout(game, root, random.Random(0), max_plies=max_plies)
+    return estimate, watch, deepest
+
+
+def _chance_frame(game, state, outcomes, weights_seen: dict) -> tuple:
+    """``(state, CHANCE, children, denominator, weights, [], outcomes)``: a chance node's frame (weights once a tuple)."""
+    hit = weights_seen.get(id(outcomes))
+    weights = hit[1] if hit is not None and hit[0] is outcomes else _chance_weights(
+        valid_outcomes(game, state, outcomes), weights_seen)
+    steps = [o for o, _ in outcomes]
+    return (state, CHANCE, iter(_played(game, state, steps)), *weights, [], steps)
+
+
+def _decision_frame(game, state, player, moves, chooser) -> tuple:
+    """``(state, player, children, denominator, weights or None, [], moves)``: a decision's frame (None: best reply)."""
+    moves = valid_moves(game, state, moves, player)
+    children = iter(_played(game, state, moves))
+    if chooser is None:
+        return (state, player, children, 0, None, [], moves)
+    return (state, player, children, *chooser(game, state, player, moves), [], moves)
+
+
+def _frame_value(frame, got) -> tuple:
+    """The value of a frame's state from its children's ``got``: the best reply, or their weighted mean."""
+    weights = frame[4]
+    if weights is None:
+        return got[0] if len(got) == 1 else _best(got, frame[1])
+    return _expectation(got, frame[3], weights)
 
 
 # -- games whose states may repeat ---------------------------------------------------------------
