@@ -336,7 +336,7 @@ def _walk_budgets(game, roots, limit, memory, max_plies) -> tuple:
 
 
 def _chance_frame(game, state, outcomes, weights_seen: dict) -> tuple:
-    """``(state, CHANCE, children, denominator, weights, [], outcomes)``: a chance node's frame (weights once a tuple)."""
+    """``(state, CHANCE, children, denominator, weights, [], outcomes)``: a chance node's frame."""
     hit = weights_seen.get(id(outcomes))
     weights = hit[1] if hit is not None and hit[0] is outcomes else _chance_weights(
         valid_outcomes(game, state, outcomes), weights_seen)
@@ -787,6 +787,18 @@ def _walk_repeating(game, roots, chooser, tolerance, max_sweeps, limit=None, mem
     state below a component is settled first. More than ``limit`` states, or
     more than the memory budget holds, is a ``TooLarge`` error (as in ``_walk``).
     """
+    index, states, kind, kids, weights, value = _graph(game, roots, chooser, limit, memory)
+    report = _settle(states, index, roots, kind, kids, weights, value, tolerance, max_sweeps)
+    return Solution(dict(zip(states, value)), report[0], report[1], tolerance, report[2], report[3])
+
+
+def _graph(game, roots, chooser, limit, memory) -> tuple:
+    """``(index, states, kind, kids, weights, value)``: the states below ``roots`` as integers, each asked once.
+
+    ``kind[i]`` is who moves (None at an end), ``kids[i]`` the children's
+    integers, ``weights[i]`` a chance node's or a policy's ``(denominator,
+    weights)`` (None: a best reply), ``value[i]`` an end's value (else None).
+    """
     estimate = check_solve(game, *roots, limit=limit, memory=memory)
     limit = estimate.cap
     watch = MemoryWatch(estimate.budget)
@@ -839,6 +851,11 @@ def _walk_repeating(game, roots, chooser, tolerance, max_sweeps, limit=None, mem
         kids.append(ks)
         value.append(None)
         i += 1
+    return index, states, kind, kids, weights, value
+
+
+def _settle(states, index, roots, kind, kids, weights, value, tolerance, max_sweeps) -> list:
+    """``[sweeps, residual, cyclic components, largest]``: ``value`` filled, each component settled as it closes."""
     size = len(states)
     num = [-1] * size
     low = [0] * size
@@ -899,7 +916,7 @@ def _walk_repeating(game, roots, chooser, tolerance, max_sweeps, limit=None, mem
                 del finished[cut:]
                 _iterate(states, members, back, where, kids, kind, weights, value, tolerance, max_sweeps, report,
                          cache)
-    return Solution(dict(zip(states, value)), report[0], report[1], tolerance, report[2], report[3])
+    return report
 
 
 @guarded
