@@ -624,40 +624,11 @@ def _sweeps_scalar(ops, n, target, tolerance, max_sweeps):
     shrink the residual, then a plain step ``x' = y``. Values is None when
     ``max_sweeps`` did not suffice.
     """
-    scalar = []
-    for expect, player, inner, constant, _ in ops:
-        c = None if constant is None else constant[0]
-        scalar.append((expect, player == 0, inner, 0.0 if expect and c is None else c))
+    scalar = _scalar_ops(ops)
     x, previous, failures, jumped = 0.0, None, 0, False
     residual = float("inf")
     for sweep in range(1, max_sweeps + 1):
-        cur = [0.0] * n
-        row = [0.0] * n
-        cur[target] = x
-        row[target] = 1.0
-        for k in range(n):
-            expect, maximise, inner, c = scalar[k]
-            if expect:
-                r = 0.0
-                for kl, p in inner:
-                    c += p * cur[kl]
-                    r += p * row[kl]
-                cur[k] = c
-                row[k] = r
-            else:
-                r = 0.0
-                if maximise:
-                    for kl in inner:
-                        v = cur[kl]
-                        if c is None or v > c:
-                            c, r = v, row[kl]
-                else:
-                    for kl in inner:
-                        v = cur[kl]
-                        if c is None or v < c:
-                            c, r = v, row[kl]
-                cur[k] = c
-                row[k] = r
+        cur, row = _sweep_scalar(scalar, n, target, x)
         y = cur[target]
         residual = abs(y - x)
         if residual <= tolerance:
@@ -675,6 +646,47 @@ def _sweeps_scalar(ops, n, target, tolerance, max_sweeps):
     return max_sweeps, residual, None
 
 
+def _scalar_ops(ops) -> list:
+    """``[(expect, maximise, inner, constant), ...]``: a component's plan with one number a state (player 0's)."""
+    scalar = []
+    for expect, player, inner, constant, _ in ops:
+        c = None if constant is None else constant[0]
+        scalar.append((expect, player == 0, inner, 0.0 if expect and c is None else c))
+    return scalar
+
+
+def _sweep_scalar(scalar, n, target, x) -> tuple:
+    """``(values, slopes)``: one sweep of a component in post-order from the guess ``x`` at ``target``."""
+    cur = [0.0] * n
+    row = [0.0] * n
+    cur[target] = x
+    row[target] = 1.0
+    for k in range(n):
+        expect, maximise, inner, c = scalar[k]
+        if expect:
+            r = 0.0
+            for kl, p in inner:
+                c += p * cur[kl]
+                r += p * row[kl]
+            cur[k] = c
+            row[k] = r
+        else:
+            r = 0.0
+            if maximise:
+                for kl in inner:
+                    v = cur[kl]
+                    if c is None or v > c:
+                        c, r = v, row[kl]
+            else:
+                for kl in inner:
+                    v = cur[kl]
+                    if c is None or v < c:
+                        c, r = v, row[kl]
+            cur[k] = c
+            row[k] = r
+    return cur, row
+
+
 def _sweeps_vector(ops, n, targets, players, tolerance, max_sweeps):
     """``(sweeps, residual, values)`` of any component: value tuples, a row of slopes per back-edge target.
 
@@ -689,37 +701,7 @@ def _sweeps_vector(ops, n, targets, players, tolerance, max_sweeps):
     previous, failures, jumped = None, 0, False
     residual = float("inf")
     for sweep in range(1, max_sweeps + 1):
-        cur = [None] * n
-        row = [None] * n
-        for f, k in enumerate(targets):
-            cur[k] = x[f]
-            row[k] = unit[f]
-        for k in range(n):
-            expect, player, inner, constant, _ = ops[k]
-            if expect:
-                acc = list(constant) if constant is not None else [0.0] * players
-                racc = None
-                for kl, p in inner:
-                    v = cur[kl]
-                    for q in range(players):
-                        acc[q] += p * v[q]
-                    r = row[kl]
-                    if r is not None and newton:
-                        if racc is None:
-                            racc = [p * a for a in r]
-                        else:
-                            for c in range(m):
-                                racc[c] += p * r[c]
-                cur[k] = tuple(acc)
-                row[k] = racc
-            else:
-                best, brow = constant, None
-                for kl in inner:
-                    v = cur[kl]
-                    if best is None or v[player] > best[player]:
-                        best, brow = v, row[kl]
-                cur[k] = best
-                row[k] = brow
+        cur, row = _sweep_vector(ops, n, targets, x, unit, players, newton)
         y = [cur[k] for k in targets]
         residual = max(abs(a - b) for yf, xf in zip(y, x) for a, b in zip(yf, xf))
         if residual <= tolerance:
@@ -737,6 +719,43 @@ def _sweeps_vector(ops, n, targets, players, tolerance, max_sweeps):
         else:
             x, jumped = [tuple(a + d for a, d in zip(xf, df)) for xf, df in zip(x, step)], True
     return max_sweeps, residual, None
+
+
+def _sweep_vector(ops, n, targets, x, unit, players, newton) -> tuple:
+    """``(values, slopes)``: one sweep of a component in post-order from the guesses ``x`` at ``targets``."""
+    m = len(targets)
+    cur = [None] * n
+    row = [None] * n
+    for f, k in enumerate(targets):
+        cur[k] = x[f]
+        row[k] = unit[f]
+    for k in range(n):
+        expect, player, inner, constant, _ = ops[k]
+        if expect:
+            acc = list(constant) if constant is not None else [0.0] * players
+            racc = None
+            for kl, p in inner:
+                v = cur[kl]
+                for q in range(players):
+                    acc[q] += p * v[q]
+                r = row[kl]
+                if r is not None and newton:
+                    if racc is None:
+                        racc = [p * a for a in r]
+                    else:
+                        for c in range(m):
+                            racc[c] += p * r[c]
+            cur[k] = tuple(acc)
+            row[k] = racc
+        else:
+            best, brow = constant, None
+            for kl in inner:
+                v = cur[kl]
+                if best is None or v[player] > best[player]:
+                    best, brow = v, row[kl]
+            cur[k] = best
+            row[k] = brow
+    return cur, row
 
 
 def _iterate(states, members, back, where, kids, kind, weights, value, tolerance, max_sweeps, report, cache):
