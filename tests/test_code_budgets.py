@@ -42,10 +42,10 @@ KEPT_STATE = {
 MUTATORS = frozenset({"append", "extend", "insert", "pop", "popitem", "clear", "update", "setdefault", "add",
                       "discard", "remove", "appendleft", "move_to_end"})
 
-CC_ABOVE_30 = 6
+CC_ABOVE_30 = 5
 """Functions of cyclomatic complexity above 30 today (target 0, the compiled twin aside): lower it as they are cut."""
 
-CC_ABOVE_20 = 19
+CC_ABOVE_20 = 18
 """Functions above 20 today (target at most 8)."""
 
 OVER_120_LINES = 3
