@@ -154,7 +154,12 @@ def _resumed(args):
         raise CliError(f"cannot resume: {args.resume} holds no saved Shut the Box search (write one with --save)")
     settings, done, target, rng = _saved_settings(args.resume, saved)
     _check_saved(args.resume, settings, done, target)
-    _check_saved_tree(args.resume, game, tree, done)
+    root = game.start()
+    if done and root not in tree:
+        raise CliError(f"cannot resume: {args.resume}: the saved tree does not hold the start of {rules_text(game)} "
+                       "(its states are of another box)")
+    if visits(tree.get(root, {"win": 0, "loss": 0})) != done:
+        raise CliError(f"cannot resume: {args.resume}: the tree's root has not seen the {done:,} dives the file says")
     if args.dives is not None:
         target = args.dives
     if target < done:
@@ -187,16 +192,6 @@ def _saved_settings(path, saved) -> tuple:
     except (ValueError, TypeError, OverflowError):
         raise CliError(f"cannot resume: {path}: the saved generator state is damaged") from None
     return settings, done, target, rng
-
-
-def _check_saved_tree(path, game, tree, done) -> None:
-    """Refuse (``CliError``) a saved tree without the game's start, or whose root has not seen the ``done`` dives."""
-    root = game.start()
-    if done and root not in tree:
-        raise CliError(f"cannot resume: {path}: the saved tree does not hold the start of {rules_text(game)} "
-                       "(its states are of another box)")
-    if visits(tree.get(root, {"win": 0, "loss": 0})) != done:
-        raise CliError(f"cannot resume: {path}: the tree's root has not seen the {done:,} dives the file says")
 
 
 MAX_SAVED_COUNT = 2**53
