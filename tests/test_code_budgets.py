@@ -45,7 +45,7 @@ MUTATORS = frozenset({"append", "extend", "insert", "pop", "popitem", "clear", "
 CC_ABOVE_30 = 5
 """Functions of cyclomatic complexity above 30 today (target 0, the compiled twin aside): lower it as they are cut."""
 
-CC_ABOVE_20 = 13
+CC_ABOVE_20 = 12
 """Functions above 20 today (target at most 8)."""
 
 OVER_120_LINES = 3
