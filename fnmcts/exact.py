@@ -270,16 +270,10 @@ def _walk(game, roots, chooser, limit: int | None = None, memory: int | None = N
     ``valid_*``: who moves, the moves, the probabilities, the payoff, the
     children): a failure of the game's own code is a ``GameError``.
     """
-    estimate = check_solve(game, *roots, limit=limit, memory=memory)
+    estimate, watch, deepest = _walk_budgets(game, roots, limit, memory, max_plies)
     limit = estimate.cap
-    watch = MemoryWatch(estimate.budget)
-    deepest = max((ply_budget(game, root, max_plies) or 0) for root in roots) if max_plies is not None else None
-    if max_plies is not None:  # one random game from each root first: a game that never ends says so at once
-        for root in roots:
-            playout(game, root, random.Random(0), max_plies=max_plies)
     players, (low, high) = getattr(game, "num_players", 1), payoff_range(game)
-    to_move, moves_of, outcomes_of, play, payoff = (
-        game.to_move, game.possible_moves, game.chance_outcomes, game.play, game.payoff)
+    to_move, moves_of, outcomes_of, payoff = game.to_move, game.possible_moves, game.chance_outcomes, game.payoff
     values: dict = {}
     setdefault = values.setdefault
     ends: dict = {}
@@ -307,26 +301,11 @@ def _walk(game, roots, chooser, limit: int | None = None, memory: int | None = N
                     v = ends.get(raw) if type(raw) is tuple else None
                     v = values[child] = v if v is not None else _end_value(
                         valid_payoff(game, child, raw, players, low, high), ends)
-                elif player is CHANCE:
-                    outcomes = called("chance_outcomes", outcomes_of, child)
-                    hit = weights_seen.get(id(outcomes))
-                    weights = hit[1] if hit is not None and hit[0] is outcomes else _chance_weights(
-                        valid_outcomes(game, child, outcomes), weights_seen)
-                    steps = [o for o, _ in outcomes]
-                    cell += (child, player, iter(_played(game, child, steps)), *weights, [], steps)
-                    stack.append(cell)
-                    if deepest is not None and len(stack) > deepest + 1:
-                        raise _too_deep(game, stack, deepest)
-                    if not len(stack) & 4095 and watch.exceeded():  # a deep line of states that keep growing
-                        raise memory_refusal(game, held + len(stack), estimate)
-                    break
                 else:
-                    moves = valid_moves(game, child, called("possible_moves", moves_of, child), player)
-                    children = iter(_played(game, child, moves))
-                    if chooser is None:
-                        cell += (child, player, children, 0, None, [], moves)
+                    if player is CHANCE:
+                        cell += _chance_frame(game, child, called("chance_outcomes", outcomes_of, child), weights_seen)
                     else:
-                        cell += (child, player, children, *chooser(game, child, player, moves), [], moves)
+                        cell += _decision_frame(game, child, player, called("possible_moves", moves_of, child), chooser)
                     stack.append(cell)
                     if deepest is not None and len(stack) > deepest + 1:
                         raise _too_deep(game, stack, deepest)
@@ -340,14 +319,46 @@ def _walk(game, roots, chooser, limit: int | None = None, memory: int | None = N
             stack.pop()
             if not stack:
                 break  # the roots' frame: every root is valued
-            weights = frame[4]
-            if weights is None:
-                v = got[0] if len(got) == 1 else _best(got, frame[1])
-            else:
-                v = _expectation(got, frame[3], weights)
-            values[frame[0]] = v
+            v = values[frame[0]] = _frame_value(frame, got)
             stack[-1][5].append(v)
     return values
+
+
+def _walk_budgets(game, roots, limit, memory, max_plies) -> tuple:
+    """``(estimate, memory watch, deepest ply or None)`` of a walk below ``roots``, after one random game from each."""
+    estimate = check_solve(game, *roots, limit=limit, memory=memory)
+    watch = MemoryWatch(estimate.budget)
+    deepest = max((ply_budget(game, root, max_plies) or 0) for root in roots) if max_plies is not None else None
+    if max_plies is not None:  # one random game from each root first: a game that never ends says so at once
+        for root in roots:
+            playout(game, root, random.Random(0), max_plies=max_plies)
+    return estimate, watch, deepest
+
+
+def _chance_frame(game, state, outcomes, weights_seen: dict) -> tuple:
+    """``(state, CHANCE, children, denominator, weights, [], outcomes)``: a chance node's frame."""
+    hit = weights_seen.get(id(outcomes))
+    weights = hit[1] if hit is not None and hit[0] is outcomes else _chance_weights(
+        valid_outcomes(game, state, outcomes), weights_seen)
+    steps = [o for o, _ in outcomes]
+    return (state, CHANCE, iter(_played(game, state, steps)), *weights, [], steps)
+
+
+def _decision_frame(game, state, player, moves, chooser) -> tuple:
+    """``(state, player, children, denominator, weights or None, [], moves)``: a decision's frame (None: best reply)."""
+    moves = valid_moves(game, state, moves, player)
+    children = iter(_played(game, state, moves))
+    if chooser is None:
+        return (state, player, children, 0, None, [], moves)
+    return (state, player, children, *chooser(game, state, player, moves), [], moves)
+
+
+def _frame_value(frame, got) -> tuple:
+    """The value of a frame's state from its children's ``got``: the best reply, or their weighted mean."""
+    weights = frame[4]
+    if weights is None:
+        return got[0] if len(got) == 1 else _best(got, frame[1])
+    return _expectation(got, frame[3], weights)
 
 
 # -- games whose states may repeat ---------------------------------------------------------------
@@ -613,40 +624,11 @@ def _sweeps_scalar(ops, n, target, tolerance, max_sweeps):
     shrink the residual, then a plain step ``x' = y``. Values is None when
     ``max_sweeps`` did not suffice.
     """
-    scalar = []
-    for expect, player, inner, constant, _ in ops:
-        c = None if constant is None else constant[0]
-        scalar.append((expect, player == 0, inner, 0.0 if expect and c is None else c))
+    scalar = _scalar_ops(ops)
     x, previous, failures, jumped = 0.0, None, 0, False
     residual = float("inf")
     for sweep in range(1, max_sweeps + 1):
-        cur = [0.0] * n
-        row = [0.0] * n
-        cur[target] = x
-        row[target] = 1.0
-        for k in range(n):
-            expect, maximise, inner, c = scalar[k]
-            if expect:
-                r = 0.0
-                for kl, p in inner:
-                    c += p * cur[kl]
-                    r += p * row[kl]
-                cur[k] = c
-                row[k] = r
-            else:
-                r = 0.0
-                if maximise:
-                    for kl in inner:
-                        v = cur[kl]
-                        if c is None or v > c:
-                            c, r = v, row[kl]
-                else:
-                    for kl in inner:
-                        v = cur[kl]
-                        if c is None or v < c:
-                            c, r = v, row[kl]
-                cur[k] = c
-                row[k] = r
+        cur, row = _sweep_scalar(scalar, n, target, x)
         y = cur[target]
         residual = abs(y - x)
         if residual <= tolerance:
@@ -664,6 +646,47 @@ def _sweeps_scalar(ops, n, target, tolerance, max_sweeps):
     return max_sweeps, residual, None
 
 
+def _scalar_ops(ops) -> list:
+    """``[(expect, maximise, inner, constant), ...]``: a component's plan with one number a state (player 0's)."""
+    scalar = []
+    for expect, player, inner, constant, _ in ops:
+        c = None if constant is None else constant[0]
+        scalar.append((expect, player == 0, inner, 0.0 if expect and c is None else c))
+    return scalar
+
+
+def _sweep_scalar(scalar, n, target, x) -> tuple:
+    """``(values, slopes)``: one sweep of a component in post-order from the guess ``x`` at ``target``."""
+    cur = [0.0] * n
+    row = [0.0] * n
+    cur[target] = x
+    row[target] = 1.0
+    for k in range(n):
+        expect, maximise, inner, c = scalar[k]
+        if expect:
+            r = 0.0
+            for kl, p in inner:
+                c += p * cur[kl]
+                r += p * row[kl]
+            cur[k] = c
+            row[k] = r
+        else:
+            r = 0.0
+            if maximise:
+                for kl in inner:
+                    v = cur[kl]
+                    if c is None or v > c:
+                        c, r = v, row[kl]
+            else:
+                for kl in inner:
+                    v = cur[kl]
+                    if c is None or v < c:
+                        c, r = v, row[kl]
+            cur[k] = c
+            row[k] = r
+    return cur, row
+
+
 def _sweeps_vector(ops, n, targets, players, tolerance, max_sweeps):
     """``(sweeps, residual, values)`` of any component: value tuples, a row of slopes per back-edge target.
 
@@ -678,37 +701,7 @@ def _sweeps_vector(ops, n, targets, players, tolerance, max_sweeps):
     previous, failures, jumped = None, 0, False
     residual = float("inf")
     for sweep in range(1, max_sweeps + 1):
-        cur = [None] * n
-        row = [None] * n
-        for f, k in enumerate(targets):
-            cur[k] = x[f]
-            row[k] = unit[f]
-        for k in range(n):
-            expect, player, inner, constant, _ = ops[k]
-            if expect:
-                acc = list(constant) if constant is not None else [0.0] * players
-                racc = None
-                for kl, p in inner:
-                    v = cur[kl]
-                    for q in range(players):
-                        acc[q] += p * v[q]
-                    r = row[kl]
-                    if r is not None and newton:
-                        if racc is None:
-                            racc = [p * a for a in r]
-                        else:
-                            for c in range(m):
-                                racc[c] += p * r[c]
-                cur[k] = tuple(acc)
-                row[k] = racc
-            else:
-                best, brow = constant, None
-                for kl in inner:
-                    v = cur[kl]
-                    if best is None or v[player] > best[player]:
-                        best, brow = v, row[kl]
-                cur[k] = best
-                row[k] = brow
+        cur, row = _sweep_vector(ops, n, targets, x, unit, players, newton)
         y = [cur[k] for k in targets]
         residual = max(abs(a - b) for yf, xf in zip(y, x) for a, b in zip(yf, xf))
         if residual <= tolerance:
@@ -726,6 +719,43 @@ def _sweeps_vector(ops, n, targets, players, tolerance, max_sweeps):
         else:
             x, jumped = [tuple(a + d for a, d in zip(xf, df)) for xf, df in zip(x, step)], True
     return max_sweeps, residual, None
+
+
+def _sweep_vector(ops, n, targets, x, unit, players, newton) -> tuple:
+    """``(values, slopes)``: one sweep of a component in post-order from the guesses ``x`` at ``targets``."""
+    m = len(targets)
+    cur = [None] * n
+    row = [None] * n
+    for f, k in enumerate(targets):
+        cur[k] = x[f]
+        row[k] = unit[f]
+    for k in range(n):
+        expect, player, inner, constant, _ = ops[k]
+        if expect:
+            acc = list(constant) if constant is not None else [0.0] * players
+            racc = None
+            for kl, p in inner:
+                v = cur[kl]
+                for q in range(players):
+                    acc[q] += p * v[q]
+                r = row[kl]
+                if r is not None and newton:
+                    if racc is None:
+                        racc = [p * a for a in r]
+                    else:
+                        for c in range(m):
+                            racc[c] += p * r[c]
+            cur[k] = tuple(acc)
+            row[k] = racc
+        else:
+            best, brow = constant, None
+            for kl in inner:
+                v = cur[kl]
+                if best is None or v[player] > best[player]:
+                    best, brow = v, row[kl]
+            cur[k] = best
+            row[k] = brow
+    return cur, row
 
 
 def _iterate(states, members, back, where, kids, kind, weights, value, tolerance, max_sweeps, report, cache):
@@ -775,6 +805,18 @@ def _walk_repeating(game, roots, chooser, tolerance, max_sweeps, limit=None, mem
     (``_iterate``). Components close in reverse topological order, so every
     state below a component is settled first. More than ``limit`` states, or
     more than the memory budget holds, is a ``TooLarge`` error (as in ``_walk``).
+    """
+    index, states, kind, kids, weights, value = _graph(game, roots, chooser, limit, memory)
+    report = _settle(states, index, roots, kind, kids, weights, value, tolerance, max_sweeps)
+    return Solution(dict(zip(states, value)), report[0], report[1], tolerance, report[2], report[3])
+
+
+def _graph(game, roots, chooser, limit, memory) -> tuple:
+    """``(index, states, kind, kids, weights, value)``: the states below ``roots`` as integers, each asked once.
+
+    ``kind[i]`` is who moves (None at an end), ``kids[i]`` the children's
+    integers, ``weights[i]`` a chance node's or a policy's ``(denominator,
+    weights)`` (None: a best reply), ``value[i]`` an end's value (else None).
     """
     estimate = check_solve(game, *roots, limit=limit, memory=memory)
     limit = estimate.cap
@@ -828,6 +870,11 @@ def _walk_repeating(game, roots, chooser, tolerance, max_sweeps, limit=None, mem
         kids.append(ks)
         value.append(None)
         i += 1
+    return index, states, kind, kids, weights, value
+
+
+def _settle(states, index, roots, kind, kids, weights, value, tolerance, max_sweeps) -> list:
+    """``[sweeps, residual, cyclic components, largest]``: ``value`` filled, each component settled as it closes."""
     size = len(states)
     num = [-1] * size
     low = [0] * size
@@ -888,7 +935,7 @@ def _walk_repeating(game, roots, chooser, tolerance, max_sweeps, limit=None, mem
                 del finished[cut:]
                 _iterate(states, members, back, where, kids, kind, weights, value, tolerance, max_sweeps, report,
                          cache)
-    return Solution(dict(zip(states, value)), report[0], report[1], tolerance, report[2], report[3])
+    return report
 
 
 @guarded

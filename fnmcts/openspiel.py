@@ -853,10 +853,10 @@ class OpenSpielGame(GameBase):
                 return self._state(state.history + (move,), child, decisions)
         else:
             native = self._state_of(state)
-        if type(move) is not int:
-            if not isinstance(move, numbers.Integral) or isinstance(move, bool):
-                raise TypeError(f"an OpenSpiel move is an action number, got {move!r}")
-            move = int(move)
+        return self._played(state, native, _action_number(move))
+
+    def _played(self, state, native, move: int) -> OpenSpielState:
+        """The state after ``move`` from ``state`` (``native``: its OpenSpiel state), the move checked to be legal."""
         player = state._player
         if player >= 0:
             allowed = state._moves
@@ -1083,6 +1083,15 @@ TABLE_LIMIT = 10_000
 
 TABLE_STEPS = 16
 """The longest game (OpenSpiel's bound on its steps) whose states are walked for tables: longer games are not tried."""
+
+
+def _action_number(move) -> int:
+    """``move`` as an OpenSpiel action number (a ``TypeError`` when it is no whole number)."""
+    if type(move) is not int:
+        if not isinstance(move, numbers.Integral) or isinstance(move, bool):
+            raise TypeError(f"an OpenSpiel move is an action number, got {move!r}")
+        move = int(move)
+    return move
 
 
 def _walk_tables(game, limit: int) -> GraphTables | None:

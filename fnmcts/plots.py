@@ -427,34 +427,44 @@ def search_curve(game, dives: int, rng, points: int = 8, *, state=None, solution
     alone = getattr(game, "num_players", 2) == 1
     tree, done, out = None, 0, []
     for mark in checkpoints(dives, points):
-        if player is CHANCE:  # dice first (Shut the Box): the search grows from the roll, no move to play yet
-            tree = search(game, root, mark - done, rng, tree=tree, until_proven=True,
-                          **{k: v for k, v in options.items() if k != "final"})
-            done, move = visits(tree[root]) if root in tree else 0, None
-            seen = [(None, visits(tree[root]), mean(tree[root]))] if root in tree and alone else []
-        else:
-            found = mcts_move(game, root, mark - done, rng, tree=tree, **options)
-            tree, done, move = found.tree, done + found.iterations, found.move
-            seen = [(m, visits(record), mean(record)) for m, record in found.children]
-        exact = tree[root].get("proven") if root in tree else None
-        proven = None if exact is None else _rescaled(game, exact, 0 if player is CHANCE else player)
-        total = sum(n for _, n, _ in seen)
-        move_value = greedy = None
-        if solution is not None and move is not None:
-            move_value = _rescaled(game, value(solution, game.play(root, move)), player)
-        if solution is not None and alone:
-            greedy = _rescaled(game, value(evaluate_policy(game, greedy_policy(tree), root), root), 0)
-        out.append(SearchPoint(
-            done, proven if proven is not None else sum(n * m for _, n, m in seen) / total if total else None,
-            sum(n for m, n, _ in seen if m == move) / total if total and move is not None else None,
-            None if move is None else describe_move(game, root, move), move_value, greedy, proven))
+        tree, done, move, seen = _grown(game, root, player, alone, mark - done, rng, tree, done, options)
+        point = _search_point(game, root, player, alone, tree, done, move, seen, solution)
+        out.append(point)
         _tick(progress, 1)
-        if proven is not None:  # the search has stopped: its move and value are known
+        if point.proven is not None:  # the search has stopped: its move and value are known
             break
     optimum = None
     if solution is not None and (player is not CHANCE or alone):
         optimum = _rescaled(game, value(solution, root), 0 if player is CHANCE else player)
     return tuple(out), optimum
+
+
+def _grown(game, root, player, alone, more, rng, tree, done, options) -> tuple:
+    """``(tree, dives done, move or None, [(move, visits, mean), ...])``: the search grown by ``more`` dives."""
+    if player is CHANCE:  # dice first (Shut the Box): the search grows from the roll, no move to play yet
+        tree = search(game, root, more, rng, tree=tree, until_proven=True,
+                      **{k: v for k, v in options.items() if k != "final"})
+        done = visits(tree[root]) if root in tree else 0
+        return tree, done, None, [(None, visits(tree[root]), mean(tree[root]))] if root in tree and alone else []
+    found = mcts_move(game, root, more, rng, tree=tree, **options)
+    return (found.tree, done + found.iterations, found.move,
+            [(m, visits(record), mean(record)) for m, record in found.children])
+
+
+def _search_point(game, root, player, alone, tree, done, move, seen, solution) -> SearchPoint:
+    """The ``SearchPoint`` of a search at ``done`` dives: its value, its move, and with ``solution`` exact values."""
+    exact = tree[root].get("proven") if root in tree else None
+    proven = None if exact is None else _rescaled(game, exact, 0 if player is CHANCE else player)
+    total = sum(n for _, n, _ in seen)
+    move_value = greedy = None
+    if solution is not None and move is not None:
+        move_value = _rescaled(game, value(solution, game.play(root, move)), player)
+    if solution is not None and alone:
+        greedy = _rescaled(game, value(evaluate_policy(game, greedy_policy(tree), root), root), 0)
+    return SearchPoint(
+        done, proven if proven is not None else sum(n * m for _, n, m in seen) / total if total else None,
+        sum(n for m, n, _ in seen if m == move) / total if total and move is not None else None,
+        None if move is None else describe_move(game, root, move), move_value, greedy, proven)
 
 
 class BudgetPoint(NamedTuple):

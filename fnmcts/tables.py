@@ -454,37 +454,48 @@ def parse_best_move_table(text: str):
                 raise ValueError(f"line {number}: expected the header {' '.join(BEST_MOVE_COLUMNS)!r}, got {line!r}")
             header_seen = True
             continue
-        if len(cells) != len(BEST_MOVE_COLUMNS):
-            raise ValueError(f"line {number}: expected {len(BEST_MOVE_COLUMNS)} columns, got {len(cells)}")
-        box_text, roll_text, flip_text, leaves_text, _, fraction_text, ties_text = cells
-        dice = roll_text == "-"
-        try:
-            box = parse_box(box_text)
-            roll = 0 if dice else int(roll_text)
-            probability = Fraction(fraction_text)
-            ties = int(ties_text)
-            flip = () if flip_text == "x" or dice else tuple(int(x) for x in flip_text.split("+"))
-        except (ValueError, ZeroDivisionError) as error:
-            raise ValueError(f"line {number}: {error}") from None
-        if dice:
-            move = next((k for k, name in _DICE_TEXT.items() if name == flip_text), None)
-            if move is None or parse_box(leaves_text) != box or ties < 1:
-                raise ValueError(f"line {number}: a dice row flips 1-die or 2-dice, leaves the box and has ties >= 1")
-        elif flip_text == "x":
-            move = None
-            if leaves_text != "x" or probability not in _lost_values(box) or ties != 0:
-                raise ValueError(f"line {number}: a row without a move has leaves x, probability 0 (or minus the box's score) and ties 0")
-        else:
-            move = box - frozenset(flip)
-            if not set(flip) <= box or sum(flip) != roll or len(set(flip)) != len(flip):
-                raise ValueError(f"line {number}: flipping {flip_text} is not a move from {box_text} with {roll}")
-            if parse_box(leaves_text) != move:
-                raise ValueError(f"line {number}: flipping {flip_text} from {box_text} leaves {format_box(move)}")
-        if (box, roll) in rows:
-            raise ValueError(f"line {number}: a second row for box {box_text} and roll {roll_text}")
-        rows[(box, roll)] = BestMove(
-            box=box, roll=roll, flip=tuple(sorted(flip)), move=move, probability=probability, ties=ties
-        )
+        row = _best_move_row(number, cells)
+        if (row.box, row.roll) in rows:
+            raise ValueError(f"line {number}: a second row for box {cells[0]} and roll {cells[1]}")
+        rows[(row.box, row.roll)] = row
     if not header_seen:
         raise ValueError(f"no header row {' '.join(BEST_MOVE_COLUMNS)!r} found")
     return pmap(rows)
+
+
+def _best_move_row(number: int, cells) -> BestMove:
+    """The ``BestMove`` a row's ``cells`` say, its move checked to be legal (a ``ValueError`` naming the line)."""
+    if len(cells) != len(BEST_MOVE_COLUMNS):
+        raise ValueError(f"line {number}: expected {len(BEST_MOVE_COLUMNS)} columns, got {len(cells)}")
+    box_text, roll_text, flip_text, leaves_text, _, fraction_text, ties_text = cells
+    dice = roll_text == "-"
+    try:
+        box = parse_box(box_text)
+        roll = 0 if dice else int(roll_text)
+        probability = Fraction(fraction_text)
+        ties = int(ties_text)
+        flip = () if flip_text == "x" or dice else tuple(int(x) for x in flip_text.split("+"))
+    except (ValueError, ZeroDivisionError) as error:
+        raise ValueError(f"line {number}: {error}") from None
+    move = _row_move(number, cells, dice, box, roll, flip, probability, ties)
+    return BestMove(box=box, roll=roll, flip=tuple(sorted(flip)), move=move, probability=probability, ties=ties)
+
+
+def _row_move(number: int, cells, dice: bool, box, roll: int, flip: tuple, probability, ties: int):
+    """A row's move: the dice to throw, None (no move), or the box its flip leaves; a ``ValueError`` when not legal."""
+    box_text, _, flip_text, leaves_text = cells[:4]
+    if dice:
+        move = next((k for k, name in _DICE_TEXT.items() if name == flip_text), None)
+        if move is None or parse_box(leaves_text) != box or ties < 1:
+            raise ValueError(f"line {number}: a dice row flips 1-die or 2-dice, leaves the box and has ties >= 1")
+        return move
+    if flip_text == "x":
+        if leaves_text != "x" or probability not in _lost_values(box) or ties != 0:
+            raise ValueError(f"line {number}: a row without a move has leaves x, probability 0 (or minus the box's score) and ties 0")
+        return None
+    move = box - frozenset(flip)
+    if not set(flip) <= box or sum(flip) != roll or len(set(flip)) != len(flip):
+        raise ValueError(f"line {number}: flipping {flip_text} is not a move from {box_text} with {roll}")
+    if parse_box(leaves_text) != move:
+        raise ValueError(f"line {number}: flipping {flip_text} from {box_text} leaves {format_box(move)}")
+    return move

@@ -43,13 +43,13 @@ KEPT_STATE = {
 MUTATORS = frozenset({"append", "extend", "insert", "pop", "popitem", "clear", "update", "setdefault", "add",
                       "discard", "remove", "appendleft", "move_to_end"})
 
-CC_ABOVE_30 = 9
-"""Functions of cyclomatic complexity above 30 today (target 0, the compiled twin aside): lower it as they are cut."""
+CC_ABOVE_30 = 1
+"""Functions of cyclomatic complexity above 30 today, ``_engine.dives`` alone (target 0, the compiled twin aside)."""
 
-CC_ABOVE_20 = 23
-"""Functions above 20 today (target at most 8)."""
+CC_ABOVE_20 = 8
+"""Functions above 20 today: 8, the target met (keep it at most 8)."""
 
-OVER_120_LINES = 5
+OVER_120_LINES = 2
 """Functions over 120 lines today (target 0)."""
 
 MCTS_LINES = 9_500

@@ -38,7 +38,7 @@ GAME_NAMES = {
 DYNAMIC = {
     ("protocol.py", "_hook"): "the hook named by each _hook(game, NAME) call, which the scan reads",
     ("protocol.py", "game_to_json"): "the fields of the game's dataclass",
-    ("cli/_games.py", "_user_game"): "the attribute path a user typed as module:attribute",
+    ("cli/_games.py", "_attribute"): "the attribute path a user typed as module:attribute",
     ("cli/_board.py", "_nim_game"): "the fields of the dataclass of the game a Q table was trained on",
 }
 

@@ -96,14 +96,13 @@ def _openspiel(text: str):
         raise CliError(str(error)) from None
 
 
-def _user_game(module_name: str, attribute: str, params=None, spec=None):
-    if not module_name or not attribute:
-        raise CliError(f"write a game of your own as module:attribute, e.g. mygames:TakeAway; got {module_name}:{attribute}")
+def _imported(module_name: str, attribute: str):
+    """The user's module ``module_name``, found on the path or in the current directory (``CliError`` if it fails)."""
     added = "" not in sys.path
     if added:
         sys.path.insert(0, "")  # a module in the current directory, as `python -m` finds it
     try:
-        module = importlib.import_module(module_name)
+        return importlib.import_module(module_name)
     except ImportError as error:
         raise CliError(f"cannot import {module_name!r} for the game {module_name}:{attribute}: {error} (fnmcts looks "
                        f"in {MODULE_PATH})") from None
@@ -112,12 +111,23 @@ def _user_game(module_name: str, attribute: str, params=None, spec=None):
     finally:
         if added:
             sys.path.remove("")
+
+
+def _attribute(module, module_name: str, attribute: str):
+    """``module``'s dotted ``attribute`` (``CliError`` naming the nearest name when it has none)."""
     found = module
     for part in attribute.split("."):
         if not hasattr(found, part):
             near = _nearest(part, [n for n in dir(found) if not n.startswith("_")])
             raise CliError(f"module {module_name!r} has no {attribute!r}{near}")
         found = getattr(found, part)
+    return found
+
+
+def _user_game(module_name: str, attribute: str, params=None, spec=None):
+    if not module_name or not attribute:
+        raise CliError(f"write a game of your own as module:attribute, e.g. mygames:TakeAway; got {module_name}:{attribute}")
+    found = _attribute(_imported(module_name, attribute), module_name, attribute)
     if params:
         if not callable(found) or hasattr(found, "to_move") and not isinstance(found, type):
             raise CliError(f"{spec}: {module_name}:{attribute} is a game value, not a class or function to call")

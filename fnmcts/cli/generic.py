@@ -154,42 +154,55 @@ def _search_any(args):
         "deprecated_keys": ["moves[].mean"],
     }
 
-    def row(move, rec):
-        """A move's line of the report: visits, the mover's mean payoff (the game's scale) and its score on [0, 1]."""
-        seen = visits(rec) > 0  # a move no dive took has no mean: null, not the lowest payoff
-        return {"move": describe_move(game, state if who is not CHANCE else after, move), "visits": visits(rec),
-                "payoff": on_game_scale(mean(rec), low, high) if seen else None, "score": mean(rec) if seen else None,
-                "mean": mean(rec)}  # mean: the score's old name, for one release
-
     done = f"{args.dives:,} dives" if ran == args.dives else f"{ran:,} dives of {args.dives:,} (the root is proven)"
     header = f"MCTS on {game!r}: {done}, seed {seed}"
     if who is CHANCE:  # a deal or a roll first: the best move after each outcome
-        probabilities = dict(game.chance_outcomes(state))
-        outcomes = []
-        for outcome, top in top_children(game, tree, state, args.top):
-            after = game.play(state, outcome)
-            entry = {"outcome": describe_move(game, state, outcome), "probability": str(probabilities[outcome])}
-            outcomes.append(entry | ({"best_move": None} if top is None else
-                                     {"best_move": row(*top)["move"]} | _without_move(row(*top))))
-        payload |= {"best_move": None, "outcomes": outcomes, "moves": []}
-        lines = [header + "; chance moves first: the most visited move after each outcome",
-                 scale_note(game, "the mover's after the outcome") + " (score: the same on [0, 1])",
-                 _table(["outcome", "probability", "best move", "visits", "payoff", "score"],
-                        [[o["outcome"], o["probability"], o["best_move"] or "-",
-                          f"{o['visits']:,}" if o["best_move"] else "", _shown(o.get("payoff"), "{:.4g}"),
-                          _shown(o.get("score"), "{:.4f}")] for o in outcomes])]
+        fields, lines = _outcomes_report(game, state, tree, args.top, header, low, high)
     else:
-        after = None
-        rows = [row(move, rec) for move, rec in top_children(game, tree, state, args.top)]
-        payload |= {"best_move": describe_move(game, state, best), "moves": rows}
-        why = "the most visited" if proven is None else f"proven: the value {_value_text(proven)}"
-        lines = [header, scale_note(game, f"the mover's (player {who + 1})") + " (score: the same on [0, 1])",
-                 _table(["move", "visits", "payoff", "score"],
-                        [[r["move"], f"{r['visits']:,}", _shown(r["payoff"], "{:.4g}"), _shown(r["score"], "{:.4f}")]
-                         for r in rows]),
-                 f"best move   {payload['best_move']}  ({why})"]
+        fields, lines = _moves_report(game, state, tree, args.top, header, who, best, proven, low, high)
+    payload |= fields
     lines.append(f"tree        {len(tree):,} states")
     emit(args, payload, "\n".join(lines))
+
+
+def _move_row(game, state, move, rec, low, high) -> dict:
+    """A move's line of the report: visits, the mover's mean payoff (the game's scale) and its score on [0, 1]."""
+    seen = visits(rec) > 0  # a move no dive took has no mean: null, not the lowest payoff
+    return {"move": describe_move(game, state, move), "visits": visits(rec),
+            "payoff": on_game_scale(mean(rec), low, high) if seen else None, "score": mean(rec) if seen else None,
+            "mean": mean(rec)}  # mean: the score's old name, for one release
+
+
+def _outcomes_report(game, state, tree, top, header, low, high) -> tuple:
+    """``(payload fields, lines)`` of a search from a chance node: the most visited move after each outcome."""
+    probabilities = dict(game.chance_outcomes(state))
+    outcomes = []
+    for outcome, best in top_children(game, tree, state, top):
+        after = game.play(state, outcome)
+        entry = {"outcome": describe_move(game, state, outcome), "probability": str(probabilities[outcome])}
+        row = None if best is None else _move_row(game, after, *best, low, high)
+        outcomes.append(entry | ({"best_move": None} if row is None else
+                                 {"best_move": row["move"]} | _without_move(row)))
+    lines = [header + "; chance moves first: the most visited move after each outcome",
+             scale_note(game, "the mover's after the outcome") + " (score: the same on [0, 1])",
+             _table(["outcome", "probability", "best move", "visits", "payoff", "score"],
+                    [[o["outcome"], o["probability"], o["best_move"] or "-",
+                      f"{o['visits']:,}" if o["best_move"] else "", _shown(o.get("payoff"), "{:.4g}"),
+                      _shown(o.get("score"), "{:.4f}")] for o in outcomes])]
+    return {"best_move": None, "outcomes": outcomes, "moves": []}, lines
+
+
+def _moves_report(game, state, tree, top, header, who, best, proven, low, high) -> tuple:
+    """``(payload fields, lines)`` of a search from a decision: its moves, most visited first, and the best."""
+    rows = [_move_row(game, state, move, rec, low, high) for move, rec in top_children(game, tree, state, top)]
+    best_move = describe_move(game, state, best)
+    why = "the most visited" if proven is None else f"proven: the value {_value_text(proven)}"
+    lines = [header, scale_note(game, f"the mover's (player {who + 1})") + " (score: the same on [0, 1])",
+             _table(["move", "visits", "payoff", "score"],
+                    [[r["move"], f"{r['visits']:,}", _shown(r["payoff"], "{:.4g}"), _shown(r["score"], "{:.4f}")]
+                     for r in rows]),
+             f"best move   {best_move}  ({why})"]
+    return {"best_move": best_move, "moves": rows}, lines
 
 
 def _number(x):

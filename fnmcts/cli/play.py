@@ -233,9 +233,7 @@ def interactive_game(game, agent, rng, *, human: int, read, write, games: int = 
     family = _family(game)
     numbered = _numbered(game)
     values = getattr(hint, "values", None) if numbered else None
-    intro = f"You are {_player_name(game, human)}" if not alone else "You play alone"
-    if family.rule is not None:
-        intro += f"; {family.rule(game)}"
+    intro = _intro(game, human, alone, family)
     try:
         for number in range(1, games + 1):
             if games > 1:
@@ -247,20 +245,7 @@ def interactive_game(game, agent, rng, *, human: int, read, write, games: int = 
                 player, moves = checked_step(game, state, getattr(game, "num_players", 1), *payoff_range(game))
                 moves = moves if player is not CHANCE else ()  # what the game says is checked, as every walk checks it
                 if player == human:
-                    write(render(game, state))
-                    if numbered:
-                        labels = [describe_move(game, state, m) for m in moves]
-                        for line in format_choices(labels) if values is None else _beside(labels, values(state, moves)):
-                            write(line)
-                    for line in hint(state, moves) if hint is not None and values is None else ():
-                        write(line)
-                    if len(moves) == 1:
-                        write(f"only one choice: {describe_move(game, state, moves[0])}")
-                        move = moves[0]
-                    elif numbered:
-                        move = _choose(game, state, moves, read, write)
-                    else:
-                        move = _typed(game, state, read, write)
+                    move = _human_move(game, state, moves, numbered, values, hint, read, write)
                 elif player is CHANCE:  # dice or cards: drawn, then shown in the transcript
                     move = sample_outcome(game, state, rng)
                 else:
@@ -282,6 +267,31 @@ def interactive_game(game, agent, rng, *, human: int, read, write, games: int = 
     except KeyboardInterrupt:
         summary["stopped"] = "interrupted"
     return summary
+
+
+def _intro(game, human, alone, family) -> str:
+    """The line that opens a game: which player the person is (or that they play alone), and the family's rule."""
+    intro = f"You are {_player_name(game, human)}" if not alone else "You play alone"
+    if family.rule is not None:
+        intro += f"; {family.rule(game)}"
+    return intro
+
+
+def _human_move(game, state, moves, numbered, values, hint, read, write):
+    """The person's move at ``state``: the position and the choices (with hints) shown, then one read (or forced)."""
+    write(render(game, state))
+    if numbered:
+        labels = [describe_move(game, state, m) for m in moves]
+        for line in format_choices(labels) if values is None else _beside(labels, values(state, moves)):
+            write(line)
+    for line in hint(state, moves) if hint is not None and values is None else ():
+        write(line)
+    if len(moves) == 1:
+        write(f"only one choice: {describe_move(game, state, moves[0])}")
+        return moves[0]
+    if numbered:
+        return _choose(game, state, moves, read, write)
+    return _typed(game, state, read, write)
 
 
 def _typed(game, state, read, write):

@@ -145,30 +145,14 @@ def _settings(args, game=None) -> dict:
 
 def _resumed(args):
     """``(game, tree, settings, done, target, rng)`` of the search saved in ``args.resume``."""
-    given = [("--no-solver" if name == "solver" else f"--{name}") for name in _SETTINGS if getattr(args, name) is not None]
-    given += ["--simplified"] if args.simplified else []
-    given += [f"--{name}" for name, default in (("levers", 9), ("dice", "two"), ("scoring", "win"))
-              if getattr(args, name) != default]
-    given += ["--max-nodes"] if args.max_nodes is not None else []
-    if given:
-        raise CliError(f"--resume continues the saved search with its own settings: drop {', '.join(given)}")
+    _refuse_settings_given(args)
     try:
         game, tree, saved = load_tree_and_search(args.resume, GAMES)
     except ValueError as error:
         raise CliError(f"cannot resume: {error}") from None
     if not isinstance(game, type(game_of(args))) or saved is None:  # a search of the game this command grows
         raise CliError(f"cannot resume: {args.resume} holds no saved Shut the Box search (write one with --save)")
-    try:
-        old = {"rule": saved.get("ucb"), "solver": False}  # a search saved before --rule and the solver
-        missing = [name for name in (*_SETTINGS, "max_nodes", "done", "dives", "rng") if name not in saved and name not in old]
-        if missing:
-            raise CliError(f"cannot resume: {args.resume}: the saved search lacks {', '.join(missing)} (incomplete or damaged)")
-        settings = {name: saved[name] if name in saved else old[name] for name in (*_SETTINGS, "max_nodes")}
-        done, target = saved["done"], saved["dives"]
-        rng = random.Random()
-        rng.setstate(rng_state_from_json(saved["rng"]))
-    except (ValueError, TypeError, OverflowError):
-        raise CliError(f"cannot resume: {args.resume}: the saved generator state is damaged") from None
+    settings, done, target, rng = _saved_settings(args.resume, saved)
     _check_saved(args.resume, settings, done, target)
     root = game.start()
     if done and root not in tree:
@@ -181,6 +165,33 @@ def _resumed(args):
     if target < done:
         raise CliError(f"cannot resume: the saved search has run {done:,} dives already, more than --dives {target:,}")
     return game, tree, settings, done, target, rng
+
+
+def _refuse_settings_given(args) -> None:
+    """Refuse (``CliError``) settings given with ``--resume``: the saved search continues with its own."""
+    given = [("--no-solver" if name == "solver" else f"--{name}") for name in _SETTINGS if getattr(args, name) is not None]
+    given += ["--simplified"] if args.simplified else []
+    given += [f"--{name}" for name, default in (("levers", 9), ("dice", "two"), ("scoring", "win"))
+              if getattr(args, name) != default]
+    given += ["--max-nodes"] if args.max_nodes is not None else []
+    if given:
+        raise CliError(f"--resume continues the saved search with its own settings: drop {', '.join(given)}")
+
+
+def _saved_settings(path, saved) -> tuple:
+    """``(settings, done, target, rng)`` read from a saved search (``CliError`` when incomplete or damaged)."""
+    try:
+        old = {"rule": saved.get("ucb"), "solver": False}  # a search saved before --rule and the solver
+        missing = [name for name in (*_SETTINGS, "max_nodes", "done", "dives", "rng") if name not in saved and name not in old]
+        if missing:
+            raise CliError(f"cannot resume: {path}: the saved search lacks {', '.join(missing)} (incomplete or damaged)")
+        settings = {name: saved[name] if name in saved else old[name] for name in (*_SETTINGS, "max_nodes")}
+        done, target = saved["done"], saved["dives"]
+        rng = random.Random()
+        rng.setstate(rng_state_from_json(saved["rng"]))
+    except (ValueError, TypeError, OverflowError):
+        raise CliError(f"cannot resume: {path}: the saved generator state is damaged") from None
+    return settings, done, target, rng
 
 
 MAX_SAVED_COUNT = 2**53

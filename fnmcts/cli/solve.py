@@ -119,24 +119,13 @@ def _solve_exact(args, game, state):
     player = game.to_move(state)
     solution = solve(game, state, limit=None if getattr(args, "force", False) else STATE_LIMIT)
     values = solution[state]
-    other = 1 - player
     low, high = (Fraction(x) for x in payoff_range(game))
     dice = any(game.to_move(s) is CHANCE for s in solution)
     certain = not dice or all(v == low or v == high for v in values)
-    if not certain:
-        winner, winning = None, None
-    elif values[player] > values[other]:
-        winner, winning = theory.MOVER, player + 1
-    elif values[player] < values[other]:
-        winner, winning = theory.OTHER, other + 1
-    else:
-        winner, winning = "draw", None
+    winner, winning = _exact_winner(values, player, certain)
     best = best_moves(game, solution, state)
     winning_moves = best if winner == theory.MOVER else ()
-    wins_only = dice and all(
-        all(x == low or x == high for x in game.payoff(s)) for s in solution if game.to_move(s) is None
-    )
-    chances = [(Fraction(v) - low) / (high - low) for v in values] if wins_only else None
+    chances = _win_chances(game, solution, values, low, high) if dice else None
     payload = {
         "winner": winner,
         "winning_player": winning,
@@ -152,24 +141,49 @@ def _solve_exact(args, game, state):
         **scale_fields(game),
     }
     listed = ", ".join(describe_move(game, state, m) for m in best)
+    verdict = _exact_verdict(game, player, values, winner, chances, dice, listed)
+    text = f"{_where(game, state)}\n{verdict}\n{_value_line(game, values)}\n(solved by the exact solver)"
+    emit(args, payload, text)
+
+
+def _win_chances(game, solution, values, low, high):
+    """Each player's chance of winning when every end of ``solution`` pays a win or a loss, else None."""
+    wins_only = all(all(x == low or x == high for x in game.payoff(s)) for s in solution if game.to_move(s) is None)
+    return [(Fraction(v) - low) / (high - low) for v in values] if wins_only else None
+
+
+def _exact_winner(values, player, certain) -> tuple:
+    """``(winner, winning player numbered from 1 or None)``: the mover, the other, "draw", or None when not certain."""
+    from .. import theory as theory
+
+    other = 1 - player
     if not certain:
+        return None, None
+    if values[player] > values[other]:
+        return theory.MOVER, player + 1
+    if values[player] < values[other]:
+        return theory.OTHER, other + 1
+    return "draw", None
+
+
+def _exact_verdict(game, player, values, winner, chances, dice, listed) -> str:
+    """The verdict's lines: who wins and the winning moves, or (not certain) the chances or expected payoffs."""
+    from .. import theory as theory
+
+    if winner is None:
         if chances is not None:
             odds = ", ".join(f"{_player_name(game, i)} {_share(p)}" for i, p in enumerate(chances))
             verdict = f"the chance of winning, with best play by both (the dice decide the rest): {odds}"
         else:
             payoffs = ", ".join(f"{_player_name(game, i)} {float(v):.6g}" for i, v in enumerate(values))
             verdict = f"the expected payoff, with best play by both (the dice decide the rest): {payoffs}"
-        verdict += f"\nbest moves: {listed}"
-    elif winner == theory.MOVER:
-        sure = " (whatever the dice)" if dice else ""
-        verdict = f"the player to move wins{sure}: {_player_name(game, player)}\nwinning moves: {listed}"
-    elif winner == theory.OTHER:
-        sure = " (whatever the dice)" if dice else ""
-        verdict = f"the player to move loses{sure}: {_player_name(game, other)} wins\nwinning moves: none"
-    else:
-        verdict = f"a draw: neither player can force a win\ndrawing moves: {listed}"
-    text = f"{_where(game, state)}\n{verdict}\n{_value_line(game, values)}\n(solved by the exact solver)"
-    emit(args, payload, text)
+        return verdict + f"\nbest moves: {listed}"
+    sure = " (whatever the dice)" if dice else ""
+    if winner == theory.MOVER:
+        return f"the player to move wins{sure}: {_player_name(game, player)}\nwinning moves: {listed}"
+    if winner == theory.OTHER:
+        return f"the player to move loses{sure}: {_player_name(game, 1 - player)} wins\nwinning moves: none"
+    return f"a draw: neither player can force a win\ndrawing moves: {listed}"
 
 
 def _value_line(game, values, what: str = "value") -> str:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import inspect
 import random
 import signal
+from functools import partial
 from typing import Any, Callable, NamedTuple
 
 from hypothesis import HealthCheck, Phase, given, settings
@@ -504,13 +505,76 @@ def estimate_check(
     """
     import time
 
-    from ..exact import solve
-
     clock = time.perf_counter if clock is None else clock
     chosen = _chosen(game, laws, skip, exact, exact_limit)
     share = budget / (len(chosen) + 2)  # the pilot's time: the walks, the game's size, then each law
-    rng = random.Random(0)
     started = clock()
+    walks, per_step, cut = _pilot_walks(game, random.Random(0), max_steps, share, started, clock)
+    walk_states, distinct, sample = _pilot_states(walks)
+
+    # the game's size: check_game counts it once (up to exact_limit states) when a law needs the solver
+    probe = min(exact_limit, 2000)
+    counted, size, countable = _pilot_count(game, probe, clock)
+    exact = exact if countable else False
+    hinted = _start_hint(game)
+    states = size if size <= probe else (hinted if hinted is not None and hinted <= exact_limit else None)
+    small = exact and states is not None
+    one_time, solver_per_walk = _solver_costs(game, walks, exact, small, size, states, counted / min(size, probe),
+                                              probe, exact_limit, clock)
+    checks = max_examples * walk_states * distinct  # the states a law that draws nothing is checked at
+    if states is not None or size <= probe:
+        checks = min(checks, states if states is not None else size)
+
+    law_cost = partial(_law_cost, game, sample=sample, share=share, per_step=per_step, clock=clock)
+    rows, agents_once, random_seconds = _law_rows(game, chosen, agents, max_examples, max_steps, walk_states, checks,
+                                                  small, solver_per_walk, per_step, share, law_cost, clock)
+    one_time += agents_once
+    per_walk, per_run = _walk_costs(game, max_steps, (max_steps / 2 if cut else walk_states) * per_step, cut,
+                                    budget, started, clock)
+    rows = [(name, seconds + per_run + max_examples * per_walk) for name, seconds in rows]
+    total = one_time + sum(seconds for _, seconds in rows)
+    quick, quick_total = _quick(rows, total, one_time, max_examples, exact, exact_limit, max_steps, walk_states,
+                                solver_per_walk, target, random_seconds)
+    try:  # what one state held by the exact laws costs: a state (at its deepest) and its place in a set or solution
+        held = held_bytes(game, sample=16) if exact else 0
+    except Exception:  # a game that fails on the way: its laws say so
+        held = 0
+    return CheckEstimate(total, tuple(rows), walk_states, quick, quick_total, held)
+
+
+def _law_rows(game, chosen, agents, max_examples, max_steps, walk_states, checks, small, solver_per_walk, per_step,
+              share, law_cost, clock) -> tuple:
+    """``(rows, one-time seconds, random agent's seconds)``: ``(law, seconds)`` a law chosen, the walks' cost aside."""
+    rows, one_time, random_seconds = [], 0.0, 0.0
+    for name, function in chosen:
+        draws = "rng" in inspect.signature(function).parameters
+        evaluations = max_examples * walk_states if draws else checks
+        if function is law_solver_recursion:
+            seconds = max_examples * solver_per_walk if not small else checks * per_step * 4
+        elif function is law_agents_legal:
+            first_moves, per_state, random_per_state = _agents_costs(game, function, agents, share, law_cost, clock)
+            one_time += first_moves
+            random_seconds = evaluations * random_per_state if random_per_state is not None else random_seconds
+            seconds = evaluations * per_state
+        else:
+            seconds = evaluations * law_cost(function, {"max_steps": max_steps, "rng": random.Random(0), "limit": 0})
+        rows.append((name, seconds))
+    return rows, one_time, random_seconds
+
+
+def _pilot_states(walks) -> tuple:
+    """``(states a walk, share of them distinct, sample)``: the pilot's walks summed up, 8 states to time laws on."""
+    walk_states = sum(len(w) for w in walks) / len(walks)
+    seen = [s for w in walks for s in w]
+    try:
+        distinct = len(set(seen)) / len(seen)
+    except TypeError:  # unhashable states: every one is checked
+        distinct = 1.0
+    return walk_states, distinct, [seen[int(i * len(seen) / 8)] for i in range(8)] if len(seen) > 8 else seen
+
+
+def _pilot_walks(game, rng, max_steps, share, started, clock) -> tuple:
+    """``(walks, seconds a step, cut)``: the pilot's random walks (lists of states); ``cut``: one outgrew ``share``."""
     walks, steps_timed, step_time, cut = [], 0, 0.0, False
     while len(walks) < 8 and (len(walks) < 2 or clock() - started < share):
         length = rng.randint(0, max_steps)
@@ -531,114 +595,102 @@ def estimate_check(
                 cut = True  # a walk longer than the pilot's share: the walks of the check are long
                 break
         walks.append(states)
-    per_step = step_time / max(1, steps_timed)
-    walk_states = sum(len(w) for w in walks) / len(walks)
-    seen = [s for w in walks for s in w]
-    try:
-        distinct = len(set(seen)) / len(seen)
-    except TypeError:  # unhashable states: every one is checked
-        distinct = 1.0
-    sample = [seen[int(i * len(seen) / 8)] for i in range(8)] if len(seen) > 8 else seen
+    return walks, step_time / max(1, steps_timed), cut
 
-    # the game's size: check_game counts it once (up to exact_limit states) when a law needs the solver
-    probe = min(exact_limit, 2000)
+
+def _pilot_count(game, probe, clock) -> tuple:
+    """``(seconds, states, countable)``: the game's states counted up to ``probe``, timed (``(0.0, 1, False)``)."""
     try:
         counted = _timed(clock, count_states, game, limit=probe)
-        size = count_states(game, limit=probe)
+        return counted, count_states(game, limit=probe), True
     except Exception:  # a game that fails while counting is not solved: its laws fail first
-        counted, size, exact = 0.0, 1, False
+        return 0.0, 1, False
+
+
+def _start_hint(game):
+    """The game's own hint of its size from the start, or None (no hint, or a hint that fails)."""
     try:
-        hinted = size_hint(game, game.start())[0]
+        return size_hint(game, game.start())[0]
     except Exception:
-        hinted = None
-    states = size if size <= probe else (hinted if hinted is not None and hinted <= exact_limit else None)
-    small = exact and states is not None
-    per_state = counted / min(size, probe)
-    one_time, solver_per_walk = 0.0, 0.0
+        return None
+
+
+def _solver_costs(game, walks, exact, small, size, states, per_state, probe, exact_limit, clock) -> tuple:
+    """``(one-time seconds, seconds a walk)`` of the exact laws: solving the game whole, or counting below each walk."""
+    from ..exact import solve
+
     try:
         if exact and small:
-            one_time = _timed(clock, solve, game) if size <= probe else per_state * states * 6
-        elif exact:
+            return (_timed(clock, solve, game) if size <= probe else per_state * states * 6), 0.0
+        if exact:
             one_time = per_state * exact_limit  # counting to exact_limit: the game is too big to solve whole
             ends = [w[-1] for w in walks][:4]
             below = [count_states(game, end, limit=probe) for end in ends]
-            solver_per_walk = per_state * 6 * sum(b if b <= probe else exact_limit for b in below) / len(below)
+            return one_time, per_state * 6 * sum(b if b <= probe else exact_limit for b in below) / len(below)
     except Exception:  # the solver fails on this game: its law says so at once
-        one_time, solver_per_walk = 0.0, 0.0
-    checks = max_examples * walk_states * distinct  # the states a law that draws nothing is checked at
-    if states is not None or size <= probe:
-        checks = min(checks, states if states is not None else size)
+        pass
+    return 0.0, 0.0
 
-    def law_cost(function, options) -> float:
-        accepted = inspect.signature(function).parameters
-        extra = {k: v for k, v in options.items() if k in accepted}
-        spent, timed = 0.0, 0
-        for state in sample:
-            if timed and spent > share:
-                break
-            try:
-                spent += _timed(clock, function, game, fresh(state), **extra)
-            except Exception:
-                spent += per_step
-            timed += 1
-        return spent / max(1, timed)
 
-    rows, random_seconds = [], 0.0
-    for name, function in chosen:
-        draws = "rng" in inspect.signature(function).parameters
-        evaluations = max_examples * walk_states if draws else checks
-        if function is law_solver_recursion:
-            seconds = max_examples * solver_per_walk if not small else checks * per_step * 4
-        elif function is law_agents_legal:
-            # each agent once at the first decision (as check_game tries them before it starts), then at the states
-            # of the pilot's walks, as the law meets them (an end or the dice ask no agent; a late decision is quick)
-            candidates = builtin_agents().discard("exact").discard("perfect").discard("montecarlo-perfect")
-            first, per_state = _first_decision(game), 0.0
-            # an agent that plays games out to choose (montecarlo, mcts: at most 16 small-budget games a move) is
-            # charged that many random games, untimed, when they would not fit in the pilot's share: the estimate
-            # stays quick (a flat Monte Carlo agent on Go plays over a thousand games a move)
-            most = _most_playouts(game, first, clock)
-            for agent_name, agent in (candidates if agents is None else pmap(agents)).items():
-                if agent_name != "random" and most > share:
-                    one_time += most
-                    per_state += most
-                    continue
-                try:
-                    one_time += _timed(clock, agent, game, first, random.Random(0)) if first is not None else 0.0
-                except Exception:
-                    continue  # an agent that does not play the game is left out
-                spent = law_cost(function, {"agents": pmap({agent_name: agent}), "rng": random.Random(0)})
-                per_state += spent
-                if agent_name == "random":
-                    random_seconds = evaluations * spent
-            seconds = evaluations * per_state
-        else:
-            seconds = evaluations * law_cost(function, {"max_steps": max_steps, "rng": random.Random(0), "limit": 0})
-        rows.append((name, seconds))
-    # hypothesis's own work and the walks' steps, measured with a law that checks nothing: 2 walks, then 8 (the
-    # difference is the cost of a walk, the rest the cost of a run); when ten walks as the pilot's would pass what is
-    # left of the budget, the pilot's own walks say it (a walk of slow, long steps: the estimate stays quick)
-    guess = (max_steps / 2 if cut else walk_states) * per_step
-    if cut or 10 * guess > max(0.0, budget - (clock() - started)):
-        per_walk, per_run = 2 * guess, 0.0
-    else:
+def _law_cost(game, function, options, *, sample, share, per_step, clock) -> float:
+    """The seconds ``function`` takes at a state, on average over ``sample`` (within ``share`` seconds)."""
+    accepted = inspect.signature(function).parameters
+    extra = {k: v for k, v in options.items() if k in accepted}
+    spent, timed = 0.0, 0
+    for state in sample:
+        if timed and spent > share:
+            break
         try:
-            two = _timed(clock, find_counterexample, game, _law_nothing, max_examples=2, max_steps=max_steps, seed=1)
-            eight = _timed(clock, find_counterexample, game, _law_nothing, max_examples=8, max_steps=max_steps,
-                           seed=1)
+            spent += _timed(clock, function, game, fresh(state), **extra)
         except Exception:
-            two = eight = 0.0
-        per_walk = max(0.0, eight - two) / 6
-        per_run = max(0.0, two - 2 * per_walk)
-    rows = [(name, seconds + per_run + max_examples * per_walk) for name, seconds in rows]
-    total = one_time + sum(seconds for _, seconds in rows)
-    quick, quick_total = _quick(rows, total, one_time, max_examples, exact, exact_limit, max_steps, walk_states,
-                                solver_per_walk, target, random_seconds)
-    try:  # what one state held by the exact laws costs: a state (at its deepest) and its place in a set or solution
-        held = held_bytes(game, sample=16) if exact else 0
-    except Exception:  # a game that fails on the way: its laws say so
-        held = 0
-    return CheckEstimate(total, tuple(rows), walk_states, quick, quick_total, held)
+            spent += per_step
+        timed += 1
+    return spent / max(1, timed)
+
+
+def _agents_costs(game, function, agents, share, law_cost, clock) -> tuple:
+    """``(one-time seconds, seconds a state, the random agent's seconds a state or None)`` of ``agents_legal``."""
+    # each agent once at the first decision (as check_game tries them before it starts), then at the states
+    # of the pilot's walks, as the law meets them (an end or the dice ask no agent; a late decision is quick)
+    candidates = builtin_agents().discard("exact").discard("perfect").discard("montecarlo-perfect")
+    first, one_time, per_state, random_per_state = _first_decision(game), 0.0, 0.0, None
+    # an agent that plays games out to choose (montecarlo, mcts: at most 16 small-budget games a move) is
+    # charged that many random games, untimed, when they would not fit in the pilot's share: the estimate
+    # stays quick (a flat Monte Carlo agent on Go plays over a thousand games a move)
+    most = _most_playouts(game, first, clock)
+    for agent_name, agent in (candidates if agents is None else pmap(agents)).items():
+        if agent_name != "random" and most > share:
+            one_time += most
+            per_state += most
+            continue
+        try:
+            one_time += _timed(clock, agent, game, first, random.Random(0)) if first is not None else 0.0
+        except Exception:
+            continue  # an agent that does not play the game is left out
+        spent = law_cost(function, {"agents": pmap({agent_name: agent}), "rng": random.Random(0)})
+        per_state += spent
+        if agent_name == "random":
+            random_per_state = spent
+    return one_time, per_state, random_per_state
+
+
+def _walk_costs(game, max_steps, guess, cut, budget, started, clock) -> tuple:
+    """``(seconds a walk, seconds a run)`` of hypothesis and the walks' steps, timed with a law that checks nothing.
+
+    Two walks, then eight: the difference is the cost of a walk, the rest the
+    cost of a run. When ten walks of ``guess`` seconds would pass what is left
+    of the budget, the pilot's own walks say it (a walk of slow, long steps:
+    the estimate stays quick).
+    """
+    if cut or 10 * guess > max(0.0, budget - (clock() - started)):
+        return 2 * guess, 0.0
+    try:
+        two = _timed(clock, find_counterexample, game, _law_nothing, max_examples=2, max_steps=max_steps, seed=1)
+        eight = _timed(clock, find_counterexample, game, _law_nothing, max_examples=8, max_steps=max_steps, seed=1)
+    except Exception:
+        two = eight = 0.0
+    per_walk = max(0.0, eight - two) / 6
+    return per_walk, max(0.0, two - 2 * per_walk)
 
 
 def _most_playouts(game, state, clock) -> float:

@@ -261,10 +261,7 @@ def count(
     >>> symmetric.states, symmetric.terminal_states, symmetric.histories
     (765, 138, 549946)
     """
-    if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 0):
-        raise ValueError(f"depth must be a whole number of at least 0 (or None: to the end), got {depth!r}")
-    if depth is None and may_repeat(game):
-        raise ValueError(f"{game!r} may come back to a state seen before (may_repeat): give a depth to count to")
+    _check_depth(game, depth)
     identify = _identity(game, key, up_to_symmetry)
     start = checked_start(game) if state is None else state
     players = getattr(game, "num_players", 1)
@@ -276,63 +273,15 @@ def count(
         playout(game, start, random.Random(0), max_plies=max_plies)
 
     budget = memory_budget() if memory is None else memory
-    watch = MemoryWatch(budget)
+    grown = partial(_check_growth, game, limit, MemoryWatch(budget), budget)
     level = {identify(start): [start, 1, Fraction(1)]}  # key -> [a state, histories, weighted histories]
-    seen, terminal_seen, decision_seen, chance_seen, outcomes = set(level), set(), set(), set(), {}
+    seen = _Seen(set(level), set(), set(), set(), {})
     plies, ply, complete = [], 0, False
     while level:
-        if depth is None and ply > len(seen):  # more plies than states: a state came back
-            raise _round(game, start, ply, len(seen))
-        if deepest is not None and ply > deepest:
-            raise no_end(game, start, deepest)
+        _check_plies(game, start, depth, deepest, ply, len(seen.states))
         expand = depth is None or ply < depth
-        following, decisions, chance, terminal, games = {}, 0, 0, 0, 0
-        sample = max(PROJECTION_SAMPLE, len(level) // 10)  # the states of this ply read before projecting the next
-        for done, (k, (current, histories, weighted)) in enumerate(level.items()):
-            if done == sample and limit is not None and depth is None:
-                _project(game, ply, seen, following, done, len(level), limit)
-            who, found = checked_step(game, current, players, low, high)
-            if who is None:
-                terminal += 1
-                games += histories
-                payoff = found
-                tally = outcomes.setdefault(payoff, [0, 0, Fraction(0)])
-                if k not in terminal_seen:
-                    terminal_seen.add(k)
-                    tally[0] += 1
-                tally[1] += histories
-                tally[2] += weighted
-                continue
-            if who is CHANCE:
-                chance += 1
-                chance_seen.add(k)
-            else:
-                decisions += 1
-                decision_seen.add(k)
-            if not expand:
-                continue
-            steps = found if who is CHANCE else tuple((m, 1) for m in found)
-            for step, p in steps:
-                child = checked_play(game, current, step)
-                c = identify(child)
-                entry = following.get(c)
-                if entry is None:
-                    following[c] = [child, histories, weighted * p]
-                    if c not in seen:
-                        seen.add(c)
-                        if limit is not None and len(seen) > limit:
-                            raise TooLarge(
-                                f"counting {game!r} found more than {limit:,} distinct states by ply {ply + 1}; "
-                                f"give a smaller depth{GO_ON}"
-                            )
-                        if len(seen) % 4096 == 0 and watch.exceeded():
-                            raise TooLarge(
-                                f"counting {game!r} took more than its memory budget of {budget:,} bytes by ply "
-                                f"{ply + 1}, with {len(seen):,} distinct states; give a smaller depth (or memory=)"
-                            )
-                else:
-                    entry[1] += histories
-                    entry[2] += weighted * p
+        following, decisions, chance, terminal, games = _count_ply(
+            game, level, ply, expand, identify, (players, low, high), seen, limit if depth is None else None, grown)
         plies.append(Ply(ply, len(level), decisions, chance, terminal,
                          sum(e[1] for e in level.values()), sum((e[2] for e in level.values()), Fraction(0)), games))
         if progress is not None:
@@ -344,19 +293,116 @@ def count(
     else:
         complete = True
 
-    table = tuple(
+    split = _divide(game, start, depth, up_to_symmetry, key) if divide else None
+    return Count(repr(game), depth, up_to_symmetry, tuple(plies), len(seen.states), len(seen.terminal),
+                 _outcome_table(seen.outcomes, players), split, complete, len(seen.decision), len(seen.chance))
+
+
+class _Seen(NamedTuple):
+    """The keys a count has met (every state, the ends, the decisions, the chance nodes) and its ends by payoff."""
+
+    states: set
+    terminal: set
+    decision: set
+    chance: set
+    outcomes: dict  # payoff -> [positions, games, weighted games]
+
+
+def _check_depth(game, depth) -> None:
+    """Refuse (``ValueError``) a depth that is not a whole number of at least 0, or none for a game that may repeat."""
+    if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 0):
+        raise ValueError(f"depth must be a whole number of at least 0 (or None: to the end), got {depth!r}")
+    if depth is None and may_repeat(game):
+        raise ValueError(f"{game!r} may come back to a state seen before (may_repeat): give a depth to count to")
+
+
+def _check_plies(game, start, depth, deepest, ply: int, states: int) -> None:
+    """Refuse (``NoEnd``) a count to the end at a ply past its states (a cycle) or past the ``deepest`` play goes."""
+    if depth is None and ply > states:  # more plies than states: a state came back
+        raise _round(game, start, ply, states)
+    if deepest is not None and ply > deepest:
+        raise no_end(game, start, deepest)
+
+
+def _count_ply(game, level, ply, expand, identify, bounds, seen, project_limit, grown) -> tuple:
+    """``(next level, decisions, chance nodes, ends, games)`` of a ply: its states checked and tallied, children merged.
+
+    ``project_limit``: the limit a count to the end projects its ply against
+    (None: no projection); ``grown(states, ply)`` refuses a count grown too big.
+    """
+    following, decisions, chance, terminal, games = {}, 0, 0, 0, 0
+    sample = max(PROJECTION_SAMPLE, len(level) // 10)  # the states of this ply read before projecting the next
+    for done, (k, (current, histories, weighted)) in enumerate(level.items()):
+        if done == sample and project_limit is not None:
+            _project(game, ply, seen.states, following, done, len(level), project_limit)
+        who, found = checked_step(game, current, *bounds)
+        if who is None:
+            terminal += 1
+            games += histories
+            tally = seen.outcomes.setdefault(found, [0, 0, Fraction(0)])
+            if k not in seen.terminal:
+                seen.terminal.add(k)
+                tally[0] += 1
+            tally[1] += histories
+            tally[2] += weighted
+            continue
+        if who is CHANCE:
+            chance += 1
+            seen.chance.add(k)
+        else:
+            decisions += 1
+            seen.decision.add(k)
+        if expand:
+            steps = found if who is CHANCE else tuple((m, 1) for m in found)
+            _merge_children(game, current, steps, histories, weighted, identify, following, seen.states, ply, grown)
+    return following, decisions, chance, terminal, games
+
+
+def _merge_children(game, current, steps, histories, weighted, identify, following, seen, ply, grown) -> None:
+    """Add the states ``steps`` lead to from ``current`` to the next ply's ``following``, with their histories."""
+    for step, p in steps:
+        child = checked_play(game, current, step)
+        c = identify(child)
+        entry = following.get(c)
+        if entry is None:
+            following[c] = [child, histories, weighted * p]
+            if c not in seen:
+                seen.add(c)
+                grown(len(seen), ply)
+        else:
+            entry[1] += histories
+            entry[2] += weighted * p
+
+
+def _check_growth(game, limit, watch, budget, states: int, ply: int) -> None:
+    """Refuse (``TooLarge``) a count past ``limit`` distinct states, or (every 4,096 states) past its memory budget."""
+    if limit is not None and states > limit:
+        raise TooLarge(
+            f"counting {game!r} found more than {limit:,} distinct states by ply {ply + 1}; "
+            f"give a smaller depth{GO_ON}"
+        )
+    if states % 4096 == 0 and watch.exceeded():
+        raise TooLarge(
+            f"counting {game!r} took more than its memory budget of {budget:,} bytes by ply "
+            f"{ply + 1}, with {states:,} distinct states; give a smaller depth (or memory=)"
+        )
+
+
+def _outcome_table(outcomes, players) -> tuple:
+    """``(Outcome, ...)``: the ends a count met by payoff, in a stable order."""
+    return tuple(
         Outcome(payoff, outcome_name(payoff, players), positions, games, weighted)
         for payoff, (positions, games, weighted) in sorted(outcomes.items(), key=lambda item: _order(item[0]))
     )
-    split = None
-    if divide:
-        split = tuple(
-            FirstStep(step, called("describe_move", partial(describe_move, game), start, step, move=step),
-                      _below(game, child, depth, up_to_symmetry, key))
-            for step, child in _first_steps(game, start)
-        )
-    return Count(repr(game), depth, up_to_symmetry, tuple(plies), len(seen), len(terminal_seen), table, split,
-                 complete, len(decision_seen), len(chance_seen))
+
+
+def _divide(game, start, depth, up_to_symmetry, key) -> tuple:
+    """``(FirstStep, ...)``: perft's divide, the histories (or games) below each first step from ``start``."""
+    return tuple(
+        FirstStep(step, called("describe_move", partial(describe_move, game), start, step, move=step),
+                  _below(game, child, depth, up_to_symmetry, key))
+        for step, child in _first_steps(game, start)
+    )
 
 
 def _check_size(game, start, limit: int) -> None:

@@ -132,16 +132,8 @@ def _compare(game_a, game_b, translate, path, sa, sb):
     def differ(what, only_a=(), only_b=(), a="", b=""):
         return Difference(path, sa, sb, what, tuple(only_a), tuple(only_b), a, b)
 
-    results = []
-    for game, state in ((game_a, sa), (game_b, sb)):
-        try:
-            who = game_call("to_move", game.to_move, state)
-            steps = _steps(game, state, who)
-            pay = tuple(game_call("payoff at the end", game.payoff, state)) if who is None else None
-            results.append((who, steps, pay, None))
-        except GameRaised as error:
-            results.append((None, (), None, str(error)))
-    (who_a, steps_a, pay_a, raised_a), (who_b, steps_b, pay_b, raised_b) = results
+    who_a, steps_a, pay_a, raised_a = _asked(game_a, sa)
+    who_b, steps_b, pay_b, raised_b = _asked(game_b, sb)
     if raised_a or raised_b:
         return differ("raised", a=raised_a or "no exception", b=raised_b or "no exception"), ()
     if who_a != who_b or (who_a is CHANCE) != (who_b is CHANCE):
@@ -150,25 +142,49 @@ def _compare(game_a, game_b, translate, path, sa, sb):
         if len(pay_a) != len(pay_b) or not all(_same_number(x, y) for x, y in zip(pay_a, pay_b)):
             return differ("payoff", a=f"payoff {pay_a!r}", b=f"payoff {pay_b!r}"), ()
         return None, ()
+    mapped = _translated(game_a, translate, steps_a)
+    found = _steps_differ(who_a, mapped, steps_a, steps_b)
+    if found is not None:
+        return differ(*found), ()
+    return None, tuple((step, t) for t, step, _ in mapped)
+
+
+def _asked(game, state) -> tuple:
+    """``(who moves, steps, payoff at the end or None, error text or None)``: what ``game`` says at ``state``."""
     try:
-        mapped = [(translate(step), step, p) for step, p in steps_a]
+        who = game_call("to_move", game.to_move, state)
+        steps = _steps(game, state, who)
+        pay = tuple(game_call("payoff at the end", game.payoff, state)) if who is None else None
+        return who, steps, pay, None
+    except GameRaised as error:
+        return None, (), None, str(error)
+
+
+def _translated(game_a, translate, steps_a) -> list:
+    """``[(translated step, step, probability), ...]``: the steps of ``game_a`` in the other game's terms."""
+    try:
+        return [(translate(step), step, p) for step, p in steps_a]
     except Exception as error:
         raise ValueError(f"translate raised {type(error).__name__} on a step of {game_a!r}: {error}") from error
+
+
+def _steps_differ(who, mapped, steps_a, steps_b):
+    """``(what, only in a, only in b, a's text, b's text)`` when two games' steps at a pair disagree, else None."""
     in_b = dict(steps_b)
     only_a = tuple(step for t, step, _ in mapped if t not in in_b)
     translated = {t for t, _, _ in mapped}
     only_b = tuple(step for step, _ in steps_b if step not in translated)
-    kind = "chance" if who_a is CHANCE else "moves"
-    shown_a = tuple(s for s, _ in steps_a) if who_a is not CHANCE else tuple(steps_a)
-    shown_b = tuple(s for s, _ in steps_b) if who_a is not CHANCE else tuple(steps_b)
+    kind = "chance" if who is CHANCE else "moves"
+    shown_a = tuple(s for s, _ in steps_a) if who is not CHANCE else tuple(steps_a)
+    shown_b = tuple(s for s, _ in steps_b) if who is not CHANCE else tuple(steps_b)
     if only_a or only_b:
-        return differ(kind, only_a, only_b, f"{kind} {short(shown_a)}", f"{kind} {short(shown_b)}"), ()
-    if who_a is CHANCE:
+        return kind, only_a, only_b, f"{kind} {short(shown_a)}", f"{kind} {short(shown_b)}"
+    if who is CHANCE:
         odd = [(step, p, in_b[t]) for t, step, p in mapped if not _same_number(p, in_b[t])]
         if odd:
-            return differ("chance", a=f"chance {short(shown_a)}", b=f"chance {short(shown_b)}",
-                          only_a=tuple((s, p) for s, p, _ in odd), only_b=tuple((s, q) for s, _, q in odd)), ()
-    return None, tuple((step, t) for t, step, _ in mapped)
+            return ("chance", tuple((s, p) for s, p, _ in odd), tuple((s, q) for s, _, q in odd),
+                    f"chance {short(shown_a)}", f"chance {short(shown_b)}")
+    return None
 
 
 def _play_both(game_a, game_b, sa, sb, step, t):
