@@ -107,7 +107,10 @@ def _exact(value) -> str:
     value = Fraction(value)
     if value.denominator == 1:
         return str(value.numerator)
-    return f"{float(value):.6g}" if 1000 % value.denominator == 0 else f"{float(value):.4f}"
+    if 1000 % value.denominator == 0:
+        return f"{float(value):.6g}"
+    short = f" ({value})" if len(str(value)) <= 15 else ""  # a value that does not end in decimals: its fraction too
+    return f"{float(value):.4f}{short}"
 
 
 CHANCE_FIRST = MarginTable((("chance", ((1, Fraction(1, 2)), (2, Fraction(1, 2)))), ("move", 0, (3, 4)),
