@@ -49,11 +49,11 @@ CC_ABOVE_30 = 1
 CC_ABOVE_20 = 8
 """Functions above 20 today: 8, the target met (keep it at most 8)."""
 
-OVER_120_LINES = 2
-"""Functions over 120 lines today (target 0)."""
+OVER_120_LINES = 1
+"""Functions over 120 lines today, ``_engine.dives`` alone (target 0)."""
 
-MCTS_LINES = 9_500
-"""Lines of ``.py`` under ``fnmcts/mcts/`` today, 9,500 for a docstring (target 7,000)."""
+MCTS_LINES = 9_512
+"""Lines of ``.py`` under ``fnmcts/mcts/`` today, 9,512 (target 7,000)."""
 
 COMPILED_TWIN = {"fnmcts/mcts/_compiled.py"}
 

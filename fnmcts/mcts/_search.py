@@ -1065,24 +1065,9 @@ def mcts_move(
     user_game = game
     if opts.proofs:  # shallow proofs: the game as the dives see it (a graph given is the game's, not the view's)
         game, graph = with_proofs(game, opts.proofs, state), None
-    player = game.to_move(state)
-    if player is None:
-        raise ValueError(f"the game is over at {state!r}: there is no move to search")
-    if player is CHANCE:
-        raise ValueError(
-            f"chance moves next at {state!r} (the outcome, e.g. a dice roll, is drawn, not chosen): take one "
-            "first, game.play(state, outcome) for an outcome of game.chance_outcomes(state) or "
-            "fnmcts.protocol.sample_outcome(game, state, rng), and search from the state it leads to; "
-            "fnmcts.mcts.tree_summary(game, tree, state) shows a tree's best move for each outcome"
-        )
+    player = _decider(game, state)
     tree = Tree(pmap(), state) if tree is None else _check_tree(tree).with_root(state)
-    g, stats, proofs = _working(game, graph, tree, solver, whole=max_nodes is not None)
-    root = g.node(state)
-    g.expand(root)
-    g.children(root)
-    stats.grow()
-    if stats.N[root] is None and len(tree):
-        _root_from_children(g, stats, root, player, _root_mover(game, state))
+    g, stats, proofs, root = _rooted(game, graph, tree, state, player, solver, max_nodes)
     moves = g.moves[root]
     root_rule = _root_rule(game, state, opts.root, iterations, rng)
     expectimax = backup != "mean"  # the ratings read the values (expectimax, graph)
@@ -1095,6 +1080,33 @@ def mcts_move(
     proven = _proven_map(user_game, g, stats, proofs, root) if proofs is not None else pmap()
     grown = lazy_tree(partial(_written_back, g, stats, tree), state)  # an agent that plays the move never reads it
     return MoveSearch(move=move, tree=grown, proven=proven, iterations=done, children=children)
+
+
+def _decider(game, state):
+    """The player to choose at ``state``, or the ValueError that says why no one chooses there."""
+    player = game.to_move(state)
+    if player is None:
+        raise ValueError(f"the game is over at {state!r}: there is no move to search")
+    if player is CHANCE:
+        raise ValueError(
+            f"chance moves next at {state!r} (the outcome, e.g. a dice roll, is drawn, not chosen): take one "
+            "first, game.play(state, outcome) for an outcome of game.chance_outcomes(state) or "
+            "fnmcts.protocol.sample_outcome(game, state, rng), and search from the state it leads to; "
+            "fnmcts.mcts.tree_summary(game, tree, state) shows a tree's best move for each outcome"
+        )
+    return player
+
+
+def _rooted(game, graph, tree, state, player, solver, max_nodes) -> tuple:
+    """``(graph, stats, solver, root)``: the working copy of ``tree`` with the root's children made."""
+    g, stats, proofs = _working(game, graph, tree, solver, whole=max_nodes is not None)
+    root = g.node(state)
+    g.expand(root)
+    g.children(root)
+    stats.grow()
+    if stats.N[root] is None and len(tree):
+        _root_from_children(g, stats, root, player, _root_mover(game, state))
+    return g, stats, proofs, root
 
 
 def _proven_map(game, graph, stats, solver, root):
