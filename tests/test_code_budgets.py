@@ -52,8 +52,8 @@ CC_ABOVE_20 = 8
 OVER_120_LINES = 1
 """Functions over 120 lines today, ``_engine.dives`` alone (target 0)."""
 
-MCTS_LINES = 9_512
-"""Lines of ``.py`` under ``fnmcts/mcts/`` today, 9,512 (target 7,000)."""
+MCTS_LINES = 9_540
+"""Lines of ``.py`` under ``fnmcts/mcts/`` today, 9,540 (target 7,000)."""
 
 COMPILED_TWIN = {"fnmcts/mcts/_compiled.py"}
 

@@ -325,7 +325,6 @@ def test_the_expectimax_step_visits_a_web_of_chance_nodes_once(monkeypatch):
     # A generated game of chance nodes leading to chance nodes, back and on (repeats): the expectimax step
     # walked every path through that web (exponentially many: a search of 100 dives never ended); a chance
     # node met again below takes the value worked out the first time, in the engine as in the phases.
-    from fnmcts.mcts import _engine
     from fnmcts.mcts._search import _repeat_uct
     from fnmcts.testing.games import SeededGame
 
@@ -335,7 +334,9 @@ def test_the_expectimax_step_visits_a_web_of_chance_nodes_once(monkeypatch):
     state = (11, 72)
     states = len(solve(game, state))
     calls = []
-    real = _engine.node_value
+    from fnmcts.mcts import backups
+
+    real = backups.stored_value
 
     def counted(*args):
         calls.append(1)
@@ -343,7 +344,7 @@ def test_the_expectimax_step_visits_a_web_of_chance_nodes_once(monkeypatch):
             raise AssertionError("the expectimax step walks paths, not nodes")
         return real(*args)
 
-    monkeypatch.setattr(_engine, "node_value", counted)
+    monkeypatch.setattr(backups, "stored_value", counted)
     tree = search(game, state, 100, random.Random(5), c=0.2, backup="expectimax")
-    monkeypatch.setattr(_engine, "node_value", real)
+    monkeypatch.setattr(backups, "stored_value", real)
     assert tree == _repeat_uct(game, state, 100, random.Random(5), c=0.2, backup="expectimax")

@@ -56,9 +56,10 @@ from hypothesis import strategies as st
 from fnmcts.exact import solve, value
 from fnmcts.mcts import (_kernel, greedy_move, greedy_policy, mcts_move, principal_variation, search, search_options,
                          ucb1)
-from fnmcts.mcts import _engine
 from fnmcts.mcts._graph import CHANCE_NODE
-from fnmcts.mcts.phases import BOUNDS_WALK, CHANCE_WALK
+from fnmcts.mcts import backups
+from fnmcts.mcts.backups import CHANCE_WALK
+from fnmcts.mcts.bounds import BOUNDS_WALK
 from fnmcts.protocol import CHANCE, payoff_range
 from fnmcts.testing import decision_states, random_games, table_games
 
@@ -176,8 +177,8 @@ class Runaway(AssertionError):
 
 
 STEP_STATE_CALLS = 60
-"""Python calls an expectimax step (``_engine.node_value``) may spend on one state it reads: a chance state's step reads
-``phases.CHANCE_WALK`` chance states at most, each outcome and, at an outcome where a player moves, each move's state
+"""Python calls an expectimax step (``backups.stored_value``) may spend on one state it reads: a chance state's step reads
+``backups.CHANCE_WALK`` chance states at most, each outcome and, at an outcome where a player moves, each move's state
 (its stored value, or whether the game ends there), and expands the states it meets first (the game asked who moves
 and what the moves or outcomes are, each answer checked). Measured: 41.5 calls a state read, the first step of a search
 of a one-player game with chance at 69% of its states, 6 outcomes and 6 moves, every state of its walk new."""
@@ -197,12 +198,12 @@ def calls_at_most(budget: int, chance_step: int | None = None):
     its dives paid for fails, and fails at once, whatever the machine's load.
     ``chance_step``: the calls one expectimax step at a chance state may make
     (``chance_step_calls``): such a step (a backup's ``node_value`` at a
-    chance node, called by ``_engine._expectimax_back``, as many a dive as its path holds chance states) is held to
+    chance node, called by ``backups.expectimax_back``, as many a dive as its path holds chance states) is held to
     that bound alone, and the rest of the work to ``budget``. Yields
     ``[the calls made, those made within chance steps]``.
     """
     count, step = [0, 0], []  # every call, and those of the chance steps ended; step: (frame, count at its start)
-    value_code, backup_code = _engine.node_value.__code__, _engine._expectimax_back.__code__
+    value_code, backup_code = backups.stored_value.__code__, backups.expectimax_back.__code__
     stopped = []  # the Runaway raised, kept: code that catches every Exception on the way must not hide it
 
     def stop(message):

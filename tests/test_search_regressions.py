@@ -131,7 +131,7 @@ def _work_of(game, dives, **options) -> int:
 
 
 def test_a_search_through_chance_nodes_in_a_row_works_in_proportion_to_its_dives():
-    # expectimax's value of a node (_engine.node_value), MCTS-Solver's proof of a state the dice pass and the score
+    # expectimax's value of a node (backups.stored_value), MCTS-Solver's proof of a state the dice pass and the score
     # bounds' derivation (Bounds.derive) each recursed through the chance nodes a dive did not store, once per line
     # through them, remembering nothing: 20 dives on a race of 24 flips made 3.2 million Python calls at the defaults,
     # some 2.6 times more with every 2 flips more (the property found it as a 282-dive search of 296 s, bounds on, on a

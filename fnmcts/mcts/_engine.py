@@ -60,11 +60,12 @@ from . import _kernel
 from ._graph import CHANCE_NODE, END, UNSEEN, draw
 from ._records import _NO_EXTRAS, Record, builtin_rule, counts_of, rating, rating_selector, ucb_score
 from .bounds import Bounds
-from .phases import CHANCE_WALK, simulate
+from .backups import expectimax_back, graph_back, stored_value  # noqa: F401 (stored_value: _engine's own name before)
+from .phases import simulate
 from .rave import amaf_backup, rave_choice
 from .solver import Solver, _open_positions
 
-__all__ = ["Stats", "Solver", "Bounds", "dives", "node_value", "user_selector"]
+__all__ = ["Stats", "Solver", "Bounds", "dives", "user_selector"]
 
 
 class _Unrated:
@@ -265,78 +266,6 @@ def _parent_log(logs, n):
     return _log(n)
 
 
-def node_value(graph, stats, i, mover, fallback, _open=None):
-    """One expectimax step at node ``i`` for ``mover``, over the stored children (``phases.node_value``).
-
-    At the end: the rescaled payoff; at a chance node: the outcomes' values
-    weighted by their exact probabilities; at a decision: the best child that
-    is stored (its value, else its mean) or terminal, seen from the player
-    deciding (its complement when another player decides); ``fallback`` where
-    no child is known, and for a chance node met again below itself (chance
-    outcomes that roll again, in a game whose states may repeat). A chance
-    node met again elsewhere below takes the value worked out for it the first
-    time (``phases.node_value``): a web of chance nodes costs one visit each,
-    not one per path through it, and past ``phases.CHANCE_WALK`` chance nodes
-    in one step, ``fallback``.
-
-    In misere Nim(3, 2) the first player wins; after 50 dives the stored
-    children say so, for either mover:
-
-    >>> import random
-    >>> from fnmcts.games.nim import Nim
-    >>> from ._graph import CompiledGraph
-    >>> from ._records import ucb1_selector
-    >>> graph = CompiledGraph(Nim(heap=3, max_take=2))
-    >>> root = graph.node(graph.game.start())
-    >>> stats = Stats(graph)
-    >>> _ = dives(graph, stats, root, 1, 50, random.Random(1), ucb1_selector())
-    >>> node_value(graph, stats, root, 0, 0.5), node_value(graph, stats, root, 1, 0.5)
-    (1.0, 0.0)
-    """
-    g = graph
-    k = g.kind[i]
-    if k == UNSEEN:
-        k = g.expand(i)
-        stats.grow()
-    if k == END:
-        return g.u[i][mover]
-    if k == CHANCE_NODE:
-        children = g.outcome_children(i)
-        stats.grow()
-        if _open is None:  # chance node -> its value once worked out in this call, None while on the walk
-            _open = {}
-        elif i in _open:
-            v = _open[i]
-            return fallback if v is None else v
-        if len(_open) >= CHANCE_WALK:  # ``phases.node_value``: the rest of a web of chance nodes is not read
-            return fallback
-        _open[i] = None
-        v = _open[i] = sum(float(p) * node_value(g, stats, c, mover, fallback, _open)
-                           for p, c in zip(g.chance[i][4], children))
-        return v
-    kids = g.children(i)
-    stats.grow()
-    N, S, V = stats.N, stats.S, stats.V
-    best = None
-    for child in kids:
-        n = N[child]
-        if n is not None:
-            v = V[child] if V[child] is not None else (S[child] / n if n else 0.0)
-        else:
-            kc = g.kind[child]
-            if kc == UNSEEN:
-                kc = g.expand(child)
-                stats.grow()
-            if kc != END:
-                continue
-            v = g.u[child][k]
-        if best is None or v > best:
-            best = v
-    if best is None:
-        return fallback
-    return best if k == mover else 1.0 - best
-
-
 def user_selector(rule, expectimax=False):
     """``select(children, stats, parent_visits)`` rating every child with ``rule`` (``_records.rating``).
 
@@ -454,47 +383,6 @@ def _play_out(g, i, rng, rollout, keys=None):
     return g.rescale(payoff), payoff
 
 
-def _graph_backup(stats, path, movers, res, K):
-    """``phases.backup``'s ``backup='graph'``: one more visit of each edge of ``path``, then the values, deepest first.
-
-    The last node of the path keeps the dive's result among its own; every
-    node's value is ``phases.graph_value``: its own results and its children's
-    values weighted by the edge visits, over its visits.
-    """
-    N, S, V, E, G = stats.N, stats.S, stats.V, stats.E, stats.G
-    last = len(path) - 1
-    for t, node in enumerate(path):
-        entry = G.get(node)
-        if entry is None:
-            entry = G[node] = [0.0, {}]
-        if t < last:
-            edge = entry[1].get(path[t + 1])
-            if edge is None:
-                entry[1][path[t + 1]] = [1, movers[t + 1]]
-            else:
-                edge[0] += 1
-        else:
-            entry[0] = entry[0] + res[movers[t]]
-    for t in range(last, -1, -1):
-        node, m = path[t], movers[t]
-        own, edges = G[node]
-        n = N[node]
-        total, weight = own, n - sum(visits for visits, _ in edges.values())
-        for child, (visits, who) in edges.items():
-            if child >= stats.known:
-                stats.grow()
-            nc = N[child]
-            if nc is None:  # dropped by a bounded tree: its edge counts for nothing (``phases.graph_value``)
-                continue
-            q = V[child] if V[child] is not None else S[child] / nc
-            total += visits * (q if who == m else 1.0 - q)
-            weight += visits
-        v = V[node] = total / weight if weight else S[node] / n
-        E[node] = v * n
-        if K is not None:
-            K[node] = stats.key(E[node], n)
-
-
 def root_children(graph, stats, root, solver, expectimax, bounds=None) -> tuple:
     """``(positions, children, parent estimate)`` at decision node ``root``: what a root rule chooses among.
 
@@ -524,27 +412,15 @@ def _options_back(g, stats, path, movers, res, K, graph_backup, solver, fresh, b
     """What the options back up after the counts: expectimax or graph values (``movers``), proofs, bounds, AMAF."""
     if movers is not None:
         if graph_backup:
-            _graph_backup(stats, path, movers, res, K)
+            graph_back(stats, path, movers, res, K)
         else:
-            _expectimax_back(g, stats, path, movers, K)
+            expectimax_back(g, stats, path, movers, K)
     if solver is not None and not fresh:  # a dive that ended at a new node proves nothing: its children are not known yet
         solver.prove_path(path)
     if bounds is not None:
         bounds.update_path(path, fresh)
     if amaf is not None:
         amaf_backup(stats.A, path, *amaf, res)
-
-
-def _expectimax_back(g, stats, path, movers, K) -> None:
-    """Each node of the path, deepest first, takes its value: one expectimax step (``node_value``) over its children."""
-    N, S, V, E, key = stats.N, stats.S, stats.V, stats.E, stats.key
-    for node, m in zip(reversed(path), reversed(movers)):
-        nn = N[node]
-        v = node_value(g, stats, node, m, S[node] / nn)
-        v = V[node] = 0.0 if v < 0.0 else 1.0 if v > 1.0 else v
-        E[node] = v * nn
-        if K is not None:
-            K[node] = key(E[node], nn)
 
 
 def dives(

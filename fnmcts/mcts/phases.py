@@ -88,6 +88,7 @@ from ._records import (
     ucb,
 )
 from ._tree import Tree
+from .backups import CHANCE_WALK, expectimax_path, graph_path, graph_value, node_value  # noqa: F401
 from .bounds import BOUNDS_WALK, bound_path, bounded_children, bounds_of, decision_bounds, derive_bounds  # noqa: F401
 from .rave import amaf_keys, amaf_table, count_amaf, rave_rating  # noqa: F401 (phases.amaf_keys, ...)
 from .solver import derive, open_children, proof, prove_path  # noqa: F401 (the record forms: phases.proof, ...)
@@ -467,9 +468,9 @@ def backup(game, tree, path: Path, payoff, *, backup: str = "mean", solver: bool
         new[state] = add_payoff(EMPTY_RECORD if rec is None else rec, x[mover])
     known = _Overlay(tree, new)  # the records as the backup has written them so far
     if backup == "graph":
-        _graph_values(game, known, nodes, new, x)
+        graph_path(game, known, nodes, new, x)
     if expectimax:
-        _expectimax_values(game, known, nodes, new)
+        expectimax_path(game, known, nodes, new)
     if solver and path.end != "new":  # a new state's children are not known yet: nothing is proven from them
         prove_path(game, known, nodes, new)
     if bounds:
@@ -477,71 +478,6 @@ def backup(game, tree, path: Path, payoff, *, backup: str = "mean", solver: bool
     if played is not None:
         count_amaf(game, path, played, nodes, new, x)
     return _set(tree, new)
-
-
-def _graph_values(game, known, nodes, new, x) -> None:
-    """``backup='graph'``: each record of the path counts its edge to the next (the last, the result), then takes ``graph_value``."""
-    if getattr(game, "num_players", 1) > 2:
-        raise ValueError("backup='graph' values a child for its parent's mover: one or two players (zero-sum)")
-    last = len(nodes) - 1
-    for t, (state, mover) in enumerate(nodes):
-        own, edges = new[state].get("graph") or (0.0, ())
-        if t < last:
-            edges = _one_more_edge(edges, *nodes[t + 1])
-        else:
-            own = own + x[mover]
-        new[state] = new[state].set("graph", (own, edges))
-    for state, mover in reversed(nodes):
-        new[state] = new[state].set("value", graph_value(known, state, mover))
-
-
-def _expectimax_values(game, known, nodes, new) -> None:
-    """``backup='expectimax'``: each record of the path, deepest first, takes ``value``, one expectimax step (``node_value``)."""
-    for state, mover in reversed(nodes):
-        n, s, *_ = counts_of(new[state])
-        v = node_value(game, known, state, mover, s / n)
-        new[state] = new[state].set("value", 0.0 if v < 0.0 else 1.0 if v > 1.0 else v)
-
-
-def _one_more_edge(edges, child, chooser) -> tuple:
-    """``edges`` with one more visit of the edge to ``child`` (added last, entered by ``chooser``, when new)."""
-    for j, (c, n, who) in enumerate(edges):
-        if c == child:
-            return edges[:j] + ((c, n + 1, who),) + edges[j + 1:]
-    return edges + ((child, 1, chooser),)
-
-
-def graph_value(tree, state, mover) -> float:
-    """The value of ``state`` for ``mover`` from its own results and its children's values, by edge visits.
-
-    ``(own + sum(visits(edge) * value(child))) / visits(state)``, where ``own``
-    is the sum of the results of the dives that ended at ``state`` and a
-    child's value is its record's ``value`` (its mean if it keeps none), for
-    ``mover``: as it is when the player choosing is ``mover``, its complement
-    otherwise (two players, zero-sum). In a tree (no transpositions) every
-    edge's visits are the child's, so this is the mean of the results; where
-    children are shared, a child's results that came through another parent
-    count by this parent's visits of it (KataGo's graph search notes). A
-    child no longer in the tree (a bounded search dropped it) counts for
-    nothing, nor do its edge's visits.
-
-    >>> tree = {"a": record(1, 3).set("graph", (1.0, (("b", 3, 0),))), "b": record(2, 8, value=0.25)}
-    >>> graph_value(tree, "a", 0)  # (1 + 3 * 0.25) / 4
-    0.4375
-    """
-    rec = tree.get(state)
-    n, s, *_ = counts_of(rec)
-    own, edges = rec.get("graph") or (0.0, ())
-    total, weight = own, n - sum(visits_ for _, visits_, _ in edges)  # weight: the dives that ended here, so far
-    for child, visits_, who in edges:
-        child_rec = tree.get(child)
-        if child_rec is None:  # a child no longer in the tree (a bounded search dropped it): its edge goes too
-            continue
-        c = counts_of(child_rec)
-        q = c[4] if c[4] is not None else c[1] / c[0]
-        total += visits_ * (q if who == mover else 1.0 - q)
-        weight += visits_
-    return total / weight if weight else s / n
 
 
 _backup = backup  # ``uct``'s option ``backup`` hides the function's name there
@@ -585,71 +521,10 @@ def _check_backup(backup):
 # -- expectimax: a state's value from its children ----------------------------------------
 
 
-def node_value(game, tree, state, mover, fallback, _open=None):
-    """One expectimax step at ``state``, for ``mover``, over the records of its children.
-
-    At the end: the rescaled payoff; at a chance node: the outcomes' values
-    weighted by their exact probabilities; at a decision: the best child the
-    tree knows (its value, else its mean) or that ends the game, for the player
-    deciding (its complement when another player decides); ``fallback`` where
-    no child is known, and for a chance node met again below itself (a game
-    whose states repeat); a chance node met again elsewhere below (outcomes
-    that meet) takes the value worked out for it the first time, in the order
-    of the outcomes, so a web of chance nodes costs one visit each; past
-    ``CHANCE_WALK`` chance states in one step, ``fallback``.
-
-    Taking both sticks of a heap of 2 wins (normal play), so the first
-    player's decision is worth 1 to them and 0 to the other player:
-
-    >>> from fnmcts.games import Nim
-    >>> game = Nim(heap=2, max_take=2, misere=False)
-    >>> node_value(game, {}, game.start(), 0, 0.5), node_value(game, {}, game.start(), 1, 0.5)
-    (1.0, 0.0)
-    """
-    player = game.to_move(state)
-    if player is None:
-        return rescaler(game)(game.payoff(state))[mover]
-    if player is CHANCE:
-        if _open is None:  # chance state -> its value once worked out in this call, None while on the walk
-            _open = {}
-        elif state in _open:
-            v = _open[state]
-            return fallback if v is None else v
-        if len(_open) >= CHANCE_WALK:  # the rest of a web of chance nodes is not read
-            return fallback
-        _open[state] = None
-        v = _open[state] = sum(
-            float(Fraction(p)) * node_value(game, tree, game.play(state, o), mover, fallback, _open)
-            for o, p in game.chance_outcomes(state)
-        )
-        return v
-    best = None
-    for move in game.possible_moves(state):
-        child = game.play(state, move)
-        rec = tree.get(child)
-        if rec is not None:
-            n, s, _, _, v = counts_of(rec)
-            v = v if v is not None else (s / n if n else 0.0)
-        elif game.to_move(child) is None:
-            v = rescaler(game)(game.payoff(child))[player]
-        else:
-            continue
-        if best is None or v > best:
-            best = v
-    if best is None:
-        return fallback
-    return best if player == mover else 1.0 - best
-
-
 # -- MCTS-Solver: exact values proven from the children -------------------------------------
 
 
 # -- score bounds: what the tree says the exact value lies between --------------------------
-
-
-CHANCE_WALK = 32
-"""The chance states one expectimax step (``node_value``) or one derivation of bounds (``bounds_of``) reads at most
-below a state, passing through the dice: the rest of a web of chance nodes (rolls after rolls) is not read."""
 
 
 # -- uct: the four phases, one dive -------------------------------------------------------
