@@ -29,12 +29,10 @@ def bound_path(game, known, nodes, new) -> None:
     >>> from fnmcts.games import Nim
     >>> from ._records import record
     >>> game = Nim(heap=2, max_take=2)
-    >>> start = game.start()
-    >>> one_left = game.play(start, 1)
-    >>> end = game.play(one_left, 1)
-    >>> new = {start: record(1, 0), one_left: record(0, 1), end: record(1, 0)}
-    >>> bound_path(game, new, [(start, 1), (one_left, 0), (end, 1)], new)
-    >>> new[start]["bounds"]
+    >>> line = [game.start(), game.state(1, 1), game.state(0, 0)]  # take 1, then the other takes the last
+    >>> new = dict(zip(line, (record(1, 0), record(0, 1), record(1, 0))))
+    >>> bound_path(game, new, list(zip(line, (1, 0, 1))), new)
+    >>> new[game.start()]["bounds"]
     ((Fraction(1, 1), Fraction(-1, 1)), (Fraction(1, 1), Fraction(-1, 1)))
     """
     walk = {}  # a state read once a backup, BOUNDS_WALK at most
