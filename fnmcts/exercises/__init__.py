@@ -13,7 +13,7 @@ written yet"), never a traceback.
 >>> result.passed
 True
 >>> print(check(4, text_module(4)))
-:( returns_set: possible_moves returns a set (empty for a loss)
+:( returns_set: possible_moves returns a set of boxes (empty for a loss)
     possible_moves({2, 4, 5, 7, 8, 9}, 9): not written yet
 :( possible_moves: possible_moves(box, roll) under the simplified rules (task 4) on all 512 boxes x 11 rolls
     possible_moves(frozenset(), 2): not written yet
@@ -104,8 +104,21 @@ def load(path) -> types.ModuleType:
         sys.path.remove(str(path.parent.resolve()))
 
 
-def check(n: int, module_or_path) -> Result:
-    """Run exercise ``n``'s checks on a module (or anything with its functions as attributes) or a file's path."""
+def check(n: int, module_or_path, only=None) -> Result:
+    """Run exercise ``n``'s checks on a module (or anything with its functions as attributes) or a file's path.
+
+    ``only``: the names of the checks to run (default: all of them), e.g. to
+    leave out a long one while writing.
+
+    >>> [str(v) for v in check(11, solution(11), only=["ucb"]).verdicts]
+    [":) ucb: ucb(record) is the tutorial's bound (z = 2; infinity at n = 0; 3/n at w = 0) on a grid of records"]
+    """
     n = _number(n)
+    chosen = checks(n)
+    if only is not None:
+        unknown = sorted(set(only) - {c.name for c in chosen})
+        if unknown:
+            raise ValueError(f"exercise {n} has no check {', '.join(unknown)}: its checks are {', '.join(c.name for c in chosen)}")
+        chosen = tuple(c for c in chosen if c.name in set(only))
     module = load(module_or_path) if isinstance(module_or_path, (str, Path)) else module_or_path
-    return run_checks(checks(n), module, n)
+    return run_checks(chosen, module, n)

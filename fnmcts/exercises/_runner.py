@@ -101,7 +101,7 @@ def _show(args) -> str:
     """The arguments as the call shows them: sets sorted, so the line reads the same on every run."""
     def one(a):
         if isinstance(a, (set, frozenset)):
-            return "{" + ", ".join(map(repr, sorted(a, key=repr))) + "}" if a else "set()"
+            return "{" + ", ".join(map(repr, sorted(a, key=repr))) + "}" if a else f"{type(a).__name__}()"
         return repr(a)
 
     return ", ".join(map(one, args))

@@ -47,13 +47,13 @@ class Script(random.Random):
         return v
 
 
-def _within(name, shown, p, n, actual):
+def _within(where, p, n, actual):
     """A ``Failure`` unless ``actual`` is within five standard deviations (and 1/n) of the exact ``p`` over ``n`` games."""
     if isinstance(actual, bool) or not isinstance(actual, (int, float, Fraction)):
-        return Failure(f"{name}({shown})", message=f"expected a number near {float(p):.4f}, got {actual!r}")
+        return Failure(where, message=f"expected a number near {float(p):.4f}, got {actual!r}")
     slack = 5 * math.sqrt(float(p) * (1 - float(p)) / n) + 1 / n
     if abs(float(actual) - float(p)) > slack:
-        return Failure(f"{name}({shown})", f"{float(p):.4f} +- {slack:.4f}", actual)
+        return Failure(where, message=f"expected {float(p):.4f} +- {slack:.4f}, got {float(actual):.4f}")
     return None
 
 
@@ -71,7 +71,7 @@ def _games(module, name, box, n, seed, *extra):
 
 def _rate(module, name, box, n, seed, p):
     got = _games(module, name, box, n, seed)
-    return got if isinstance(got, Failure) else _within(name, f"{_show([box])}, rng) won {n} games at rate", p, n, got)
+    return got if isinstance(got, Failure) else _within(f"{name}({_show([box])}, rng), the rate won in {n:,} games", p, n, got)
 
 
 # -- 1 darts --------------------------------------------------------------------------------
@@ -92,7 +92,7 @@ def _task01():
             actual = call(m, "simulate", 100, Script(script), shown=f"100, rng always drawing {script[0]}")
             if not same(want, actual):
                 return Failure(f"simulate(100, rng always drawing {script[0]})", want, actual)
-        return _within("simulate", "20000, rng", math.pi / 4, 20_000, call(m, "simulate", 20_000, random.Random(1)))
+        return _within("simulate(20000, rng)", math.pi / 4, 20_000, call(m, "simulate", 20_000, random.Random(1)))
 
     return (
         Check("is_win", "is_win((x, y)) is x**2 + y**2 < 1 on a grid of points, the circle's edge included",
@@ -160,7 +160,7 @@ def _task03():
                 return Failure("dice_roll(rng)", message=f"expected a total from 2 to 12, got {roll!r}")
             counts[roll] += 1
         for roll, p in DICE_PROBABILITIES:
-            failure = _within("dice_roll", f"rng) == {roll} in {n} rolls at rate", p, n, counts[roll] / n)
+            failure = _within(f"dice_roll(rng), the rate of {roll} in {n:,} rolls", p, n, counts[roll] / n)
             if failure:
                 return failure
         return None
@@ -185,11 +185,15 @@ def _moves_check(simplified):
 
     def returns_set(m):
         got = call(m, "possible_moves", rules.sample_box, 9)
-        ok = isinstance(got, (set, frozenset))
-        return None if ok else Failure("possible_moves({2, 4, 5, 7, 8, 9}, 9)", message=f"expected a set, got {type(got).__name__}")
+        where = "possible_moves({2, 4, 5, 7, 8, 9}, 9)"
+        if not isinstance(got, (set, frozenset)):
+            return Failure(where, message=f"expected a set, got {type(got).__name__}")
+        if not all(isinstance(box, frozenset) for box in got):
+            return Failure(where, message=f"expected a set of boxes (frozensets), got {got!r}")
+        return None
 
     return (
-        Check("returns_set", "possible_moves returns a set (empty for a loss)", returns_set),
+        Check("returns_set", "possible_moves returns a set of boxes (empty for a loss)", returns_set),
         Check("possible_moves", f"possible_moves(box, roll) under {rules_name} on all 512 boxes x 11 rolls",
               lambda m: compare(m, "possible_moves", pairs, expected)),
     )
@@ -255,7 +259,7 @@ def _task07():
     def rate(m):
         for box, n in ((frozenset({7}), 4_000), (frozenset({4, 9}), 4_000), (None, 2_000)):
             p = exact[rules.simplified_start_box if box is None else box]
-            failure = _within("simulate", f"{n}, rng, {_show([box])}", p, n, call(m, "simulate", n, random.Random(7), box))
+            failure = _within(f"simulate({n}, rng, {_show([box])})", p, n, call(m, "simulate", n, random.Random(7), box))
             if failure:
                 return failure
         return None
@@ -265,6 +269,10 @@ def _task07():
         Check("estimate", "simulate(n, rng, box) is near the exact rate from {7}, {4, 9} and the start (None)", rate),
     )
 
+
+_CHOICE_BOXES = (frozenset({1, 2, 3, 4, 5, 6, 8}), frozenset({1, 2, 3, 4, 5, 9}))
+"""Boxes where always playing the first (or the last) move wins more than 7 standard deviations of 6,000 games
+away from random choices: where a player who does not choose at random shows."""
 
 # -- 8 choices ------------------------------------------------------------------------------
 
@@ -287,9 +295,10 @@ def _task08():
         Check("levers_for_roll", "levers_for_roll(roll) holds every set of levers 1..9 adding up to roll, 0 to 12", levers),
         *_moves_check(False),
         Check("ends", "play_game(box, rng): an empty box wins, a box of lever 1 loses", _ends("play_game")),
-        Check("random_choice", "play_game from {1, 2, 3, 4} and {2, 3, 5} wins at the exact rate of random choices (6,000 games each)",
-              lambda m: _rate(m, "play_game", frozenset({1, 2, 3, 4}), 6_000, 8, random_exact[frozenset({1, 2, 3, 4})])
-              or _rate(m, "play_game", frozenset({2, 3, 5}), 6_000, 9, random_exact[frozenset({2, 3, 5})])),
+        Check("random_choice", "play_game from {1, 2, 3, 4, 5, 6, 8} and {1, 2, 3, 4, 5, 9} wins at the exact rate of random "
+                               "choices (20,000 games each)",
+              lambda m: _rate(m, "play_game", _CHOICE_BOXES[0], 20_000, 8, random_exact[_CHOICE_BOXES[0]])
+              or _rate(m, "play_game", _CHOICE_BOXES[1], 20_000, 9, random_exact[_CHOICE_BOXES[1]])),
     )
 
 
@@ -357,9 +366,16 @@ def _task10():
         if not isinstance(got, dict) or set(got) != set(rules.all_boxes()):
             return Failure(f"lookup_table({n}, rng)", message="expected a dict with the 512 boxes as keys")
         for box in rules.all_boxes():
-            failure = _within("lookup_table", f"{n}, rng)[{_show([box])}]; random play's rate", random_exact[box], n, got[box])
+            failure = _within(f"lookup_table({n}, rng)[{_show([box])}], random play's rate", random_exact[box], n, got[box])
             if failure:
                 return failure
+        # the 512 estimates together: their sum is within five standard deviations of the exact sum
+        exact_sum = sum(map(float, random_exact.values()))
+        spread = math.sqrt(sum(float(p) * (1 - float(p)) for p in random_exact.values()) / n)
+        total = sum(float(v) for v in got.values())
+        if abs(total - exact_sum) > 5 * spread:
+            return Failure(f"lookup_table({n}, rng)", message=f"the 512 rates add up to {total:.3f}; random play's add up to "
+                                                            f"{exact_sum:.3f} +- {5 * spread:.3f}")
         return None
 
     return (
