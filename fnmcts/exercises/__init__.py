@@ -36,7 +36,11 @@ __all__ = ["check", "exercises", "text", "text_module", "load", "solution", "Loa
 
 
 class LoadError(ValueError):
-    """A student's file that cannot be loaded: missing, or not valid Python (the message says which)."""
+    """A student's file that cannot be loaded: missing, or not valid Python (the message says which).
+
+    >>> str(LoadError("mine.py: no such file"))
+    'mine.py: no such file'
+    """
 
 
 def exercises() -> tuple:
@@ -78,7 +82,13 @@ def _module(name: str, source: str, filename: str) -> types.ModuleType:
 
 
 def text_module(n: int) -> types.ModuleType:
-    """Exercise ``n``'s file, unwritten, loaded as a module (every check says "not written yet")."""
+    """Exercise ``n``'s file, unwritten, loaded as a module (every check says "not written yet").
+
+    >>> text_module(14).perfect_agent(5, 3)
+    Traceback (most recent call last):
+    ...
+    NotImplementedError
+    """
     return _module(f"exercise{_number(n)}", text(n), EXERCISES[n][0])
 
 

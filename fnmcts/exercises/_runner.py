@@ -27,7 +27,13 @@ __all__ = ["Check", "Failure", "Verdict", "Result", "StudentError", "call", "com
 
 @dataclass(frozen=True)
 class Failure:
-    """Why a check failed: the input (as the student's call), the expected and the actual value, or a message."""
+    """Why a check failed: the input (as the student's call), the expected and the actual value, or a message.
+
+    >>> print(Failure("ucb({})", float("inf"), 0.0)), print(Failure("f(1)", message="not written yet"))
+    ucb({}): expected inf, got 0.0
+    f(1): not written yet
+    (None, None)
+    """
 
     call: str
     expected: object = None
@@ -43,7 +49,11 @@ class Failure:
 
 @dataclass(frozen=True)
 class Check:
-    """One named check: ``run(module)`` returns ``None`` when it passes, else a ``Failure``."""
+    """One named check: ``run(module)`` returns ``None`` when it passes, else a ``Failure``.
+
+    >>> Check("one", "f() is 1", lambda m: None).name
+    'one'
+    """
 
     name: str
     description: str
@@ -52,7 +62,12 @@ class Check:
 
 @dataclass(frozen=True)
 class Verdict:
-    """One check's verdict: its name, description and failure (``None``: passed)."""
+    """One check's verdict: its name, description and failure (``None``: passed).
+
+    >>> print(Verdict("one", "f() is 1", Failure("f()", 1, 2)))
+    :( one: f() is 1
+        f(): expected 1, got 2
+    """
 
     name: str
     description: str
@@ -71,7 +86,12 @@ class Verdict:
 
 @dataclass(frozen=True)
 class Result:
-    """Every verdict of one exercise's checker, in order."""
+    """Every verdict of one exercise's checker, in order.
+
+    >>> result = Result(1, (Verdict("a", "first"), Verdict("b", "second", Failure("g()", message="not written yet"))))
+    >>> result.passed, [v.name for v in result.failures()]
+    (False, ['b'])
+    """
 
     exercise: int
     verdicts: tuple
@@ -90,7 +110,11 @@ class Result:
 
 
 class StudentError(Exception):
-    """The student's function raised, or is missing: carries the ``Failure`` that says so."""
+    """The student's function raised, or is missing: carries the ``Failure`` that says so.
+
+    >>> str(StudentError(Failure("f(1)", message="not written yet")))
+    'f(1): not written yet'
+    """
 
     def __init__(self, failure: Failure):
         super().__init__(str(failure))
@@ -108,7 +132,14 @@ def _show(args) -> str:
 
 
 def call(module, name: str, *args, shown=None):
-    """``module.name(*args)``; a missing name or a raised exception becomes a ``StudentError``."""
+    """``module.name(*args)``; a missing name or a raised exception becomes a ``StudentError``.
+
+    >>> import types
+    >>> call(types.SimpleNamespace(f=lambda x: 1 // x), "f", 0)
+    Traceback (most recent call last):
+    ...
+    fnmcts.exercises._runner.StudentError: f(0): raised ZeroDivisionError: integer division or modulo by zero
+    """
     where = f"{name}({_show(args) if shown is None else shown})"
     fn = getattr(module, name, None)
     if fn is None:
@@ -139,7 +170,12 @@ def same(expected, actual, tolerance: float = 1e-9) -> bool:
 
 
 def compare(module, name: str, inputs, expected: Callable, tolerance: float = 1e-9):
-    """The first of ``inputs`` (argument tuples) where ``module.name`` differs from ``expected``, as a ``Failure``."""
+    """The first of ``inputs`` (argument tuples) where ``module.name`` differs from ``expected``, as a ``Failure``.
+
+    >>> import types
+    >>> print(compare(types.SimpleNamespace(sq=lambda x: x * 2), "sq", [(2,), (3,)], lambda x: x * x))
+    sq(3): expected 9, got 6
+    """
     for args in inputs:
         actual = call(module, name, *args)
         want = expected(*args)
@@ -149,7 +185,15 @@ def compare(module, name: str, inputs, expected: Callable, tolerance: float = 1e
 
 
 def run_checks(checks, module, exercise: int = 0) -> Result:
-    """Run every check on ``module``; a check after a failed one still runs (as check50's independent checks)."""
+    """Run every check on ``module``; a check after a failed one still runs (as check50's independent checks).
+
+    >>> import types
+    >>> checks = [Check("f", "f() is 1", lambda m: compare(m, "f", [()], lambda: 1)), Check("g", "g exists", lambda m: None)]
+    >>> print(run_checks(checks, types.SimpleNamespace()))
+    :( f: f() is 1
+        f(): f is missing from your file
+    :) g: g exists
+    """
     verdicts = []
     for check in checks:
         try:

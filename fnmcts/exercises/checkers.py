@@ -605,7 +605,11 @@ EXERCISES = {
 
 
 def checks(n: int) -> tuple:
-    """Exercise ``n``'s checks, in order."""
+    """Exercise ``n``'s checks, in order.
+
+    >>> [c.name for c in checks(11)]
+    ['ucb', 'uct_shape', 'uct_pure', 'uct_records', 'uct_learns']
+    """
     if n not in EXERCISES:
         raise ValueError(f"no exercise {n!r}: the exercises are 1 to {max(EXERCISES)}")
     return EXERCISES[n][2]()

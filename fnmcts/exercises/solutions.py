@@ -43,7 +43,11 @@ def exact_values(policy: str = "optimal", simplified: bool = False) -> dict:
 
 
 def random_values() -> dict:
-    """Every box -> its exact probability of winning under random play (task 10's table, exactly)."""
+    """Every box -> its exact probability of winning under random play (task 10's table, exactly).
+
+    >>> random_values()[frozenset({1, 2})]
+    Fraction(1, 18)
+    """
     return exact_values("random")
 
 
@@ -194,5 +198,9 @@ def task14():
 
 
 def solution(n: int):
-    """The library's answer to exercise ``n`` (1 to 14), as a namespace of functions."""
+    """The library's answer to exercise ``n`` (1 to 14), as a namespace of functions.
+
+    >>> sorted(vars(solution(3)))
+    ['dice_roll', 'sample_box', 'sample_state', 'state_count']
+    """
     return globals()[f"task{n:02d}"]()
