@@ -24,7 +24,7 @@ from __future__ import annotations
 import importlib.util
 import sys
 import types
-from importlib.resources import files
+from importlib import resources
 from pathlib import Path
 
 from ._runner import Check, Failure, Result, Verdict, run_checks
@@ -64,7 +64,7 @@ def text(n: int) -> str:
     >>> text(4).splitlines()[0]
     '\"\"\"Exercise 4: simplified Shut the Box (the Clojure tutorial, task 4).'
     """
-    return files(__name__).joinpath("files", EXERCISES[_number(n)][0]).read_text(encoding="utf-8")
+    return resources.files(__name__).joinpath("files", EXERCISES[_number(n)][0]).read_text(encoding="utf-8")
 
 
 def _module(name: str, source: str, filename: str) -> types.ModuleType:
