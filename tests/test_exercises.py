@@ -368,6 +368,21 @@ def test_cli_check_exit_codes(tmp_path, capsys):
     assert "no such file" in capsys.readouterr().err
 
 
+def test_cli_json(tmp_path, capsys):
+    import json
+
+    assert main(["exercise", "list", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["exercises"][10] == {"number": 11, "file": "task11_mcts.py", "title": "MCTS: ucb and uct"}
+    assert main(["exercise", "show", "2", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["text"] == text(2)
+    mine = tmp_path / "mine.py"
+    mine.write_text("def possible_moves(box, roll):\n    return set()\n")
+    assert main(["exercise", "check", "4", str(mine), "--json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert (data["passed"], [c["passed"] for c in data["checks"]]) == (False, [True, False])
+    assert data["checks"][1]["failure"] == "possible_moves({2}, 2): expected frozenset({frozenset()}), got set()"
+
+
 def test_cli_program_shows_a_file_that_loads():
     out = subprocess.run([sys.executable, "-m", "fnmcts", "exercise", "show", "14"], capture_output=True, text=True, check=True).stdout
     namespace = {}

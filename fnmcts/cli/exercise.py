@@ -8,7 +8,7 @@ file that is missing or not valid Python is one line and exit status 2.
 
 from __future__ import annotations
 
-from ._common import CliError
+from ._common import CliError, add_json, emit
 
 __all__ = ["register"]
 
@@ -38,14 +38,17 @@ def register(cli) -> None:
     parser = cli.command("exercise", "the course's exercises: list them, show one to copy, check your answer")
     verbs = parser.add_subparsers(dest="verb", metavar="VERB", parser_class=type(parser))
     verbs.required = True
-    verbs.add_parser("list", help="every exercise with its number", description="every exercise with its number")
+    listing = verbs.add_parser("list", help="every exercise with its number", description="every exercise with its number")
+    add_json(listing)
     show = verbs.add_parser("show", help="print exercise N's file, to copy and fill in",
                             description="print exercise N's file, to copy and fill in")
     show.add_argument("number", type=_exercise_number, metavar="N", help="the exercise (fnmcts exercise list)")
+    add_json(show)
     check = verbs.add_parser("check", help="check your FILE for exercise N: one :) or :( line per check",
                              description="check your FILE for exercise N: one :) or :( line per check; exit 0 when all pass, else 1")
     check.add_argument("number", type=_exercise_number, metavar="N", help="the exercise (fnmcts exercise list)")
     check.add_argument("file", metavar="FILE", help="your copy of the exercise file, filled in")
+    add_json(check)
     parser.set_defaults(handler=_exercise)
 
 
@@ -53,16 +56,20 @@ def _exercise(args) -> int:
     from .. import exercises
 
     if args.verb == "list":
-        for n, name, title in exercises.exercises():
-            print(f"{n:>2}  {name:<22} {title}")
+        rows = exercises.exercises()
+        emit(args, {"exercises": [{"number": n, "file": name, "title": title} for n, name, title in rows]},
+             "\n".join(f"{n:>2}  {name:<22} {title}" for n, name, title in rows))
         return 0
     if args.verb == "show":
-        print(exercises.text(args.number), end="")
+        text = exercises.text(args.number)
+        emit(args, {"number": args.number, "file": exercises.EXERCISES[args.number][0], "text": text}, text.rstrip("\n"))
         return 0
     try:
         module = exercises.load(args.file)
     except exercises.LoadError as error:
         raise CliError(str(error)) from None
     result = exercises.check(args.number, module)
-    print(result)
+    checks = [{"name": v.name, "description": v.description, "passed": v.passed,
+               "failure": None if v.passed else str(v.failure)} for v in result.verdicts]
+    emit(args, {"exercise": args.number, "file": args.file, "passed": result.passed, "checks": checks}, str(result))
     return 0 if result.passed else 1
