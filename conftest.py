@@ -51,6 +51,7 @@ settings.load_profile(hypothesis_profile(os.environ))
 
 # the site's mkdocs hooks need mkdocs (the docs extra), and are no module of fnmcts: never collected
 collect_ignore = ["docs/hooks.py"]
+collect_ignore_glob = ["fnmcts/exercises/files/*.py"]  # the exercise files: stubs for students to copy, not modules of fnmcts
 if find_spec("numba") is None:  # the compiled loop's body imports Numba (the fast extra): without it, nothing to collect
     collect_ignore.append("fnmcts/mcts/_compiled.py")
 

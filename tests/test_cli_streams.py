@@ -38,6 +38,7 @@ VERB_LINES = {
     "check": ("check", "nim(heap=4)", "--examples", "2"),
     "count": ("count", "nim(heap=4)"),
     "playthrough": ("playthrough", "nim", "--seed", "1"),
+    "exercise": ("exercise", "show", "4"),
 }
 
 
