@@ -203,10 +203,7 @@ def worker_pool(workers: int | None):
         ours = [p for p in multiprocessing.active_children() if p not in before]
         _quiet_manager(executor)
         executor.shutdown(wait=False, cancel_futures=True)
-        for process in ours:
-            process.terminate()
-        for process in ours:
-            process.join(5)
+        _end(ours)
         raise
     finally:
         executor.shutdown(wait=True)
@@ -354,10 +351,18 @@ def _stop(entry) -> None:
         return
     _quiet_manager(executor)
     executor.shutdown(wait=False, cancel_futures=True)
+    _end(processes)
+
+
+def _end(processes) -> None:
+    """Terminate ``processes`` and wait for them; one still alive after 5 s (a loaded machine) is killed."""
     for process in processes:
         process.terminate()
     for process in processes:
         process.join(5)
+        if process.is_alive():
+            process.kill()
+            process.join(5)
 
 
 def _stop_kept() -> None:
