@@ -122,20 +122,29 @@ def derive_bounds(game, tree, state, _open=None) -> tuple:
         end = terminal_value(game, state)
         return end, end
     if player is CHANCE:
-        low = high = None
         if _open is None:
             _open = {}
-        for outcome, p in game.chance_outcomes(state):
-            lo, hi = bounds_of(game, tree, game.play(state, outcome), True, _open)
-            p = Fraction(p)
-            if low is None:
-                low, high = tuple(p * x for x in lo), tuple(p * x for x in hi)
-            else:
-                low = tuple(a + p * x for a, x in zip(low, lo))
-                high = tuple(a + p * x for a, x in zip(high, hi))
-        return low, high
+        return _chance_bounds((Fraction(p), bounds_of(game, tree, game.play(state, outcome), True, _open))
+                             for outcome, p in game.chance_outcomes(state))
     children = [bounds_of(game, tree, game.play(state, m)) for m in game.possible_moves(state)]
     return decision_bounds(children, player, _pair_total(game))
+
+
+def _chance_bounds(weighted) -> tuple:
+    """The bounds of a chance node from its outcomes' ``(probability, (low, high))``: each bound weighted and summed.
+
+    >>> from fractions import Fraction as F
+    >>> _chance_bounds([(F(1, 2), ((0, 1), (1, 1))), (F(1, 2), ((0, 0), (0, 1)))])
+    ((Fraction(0, 1), Fraction(1, 2)), (Fraction(1, 2), Fraction(1, 1)))
+    """
+    low = high = None
+    for p, (lo, hi) in weighted:
+        if low is None:
+            low, high = tuple(p * x for x in lo), tuple(p * x for x in hi)
+        else:
+            low = tuple(a + p * x for a, x in zip(low, lo))
+            high = tuple(a + p * x for a, x in zip(high, hi))
+    return low, high
 
 
 def _pair_total(game):
@@ -273,17 +282,9 @@ class Bounds:
         if k == CHANCE_NODE:
             outcomes = g.outcome_children(i)
             self.stats.grow()
-            low = high = None
             if _open is None:
                 _open = {}
-            for p, child in zip(g.chance[i][4], outcomes):
-                lo, hi = self.of(child, True, _open)
-                if low is None:
-                    low, high = tuple(p * x for x in lo), tuple(p * x for x in hi)
-                else:
-                    low = tuple(a + p * x for a, x in zip(low, lo))
-                    high = tuple(a + p * x for a, x in zip(high, hi))
-            return low, high
+            return _chance_bounds((p, self.of(child, True, _open)) for p, child in zip(g.chance[i][4], outcomes))
         kids = g.children(i)
         self.stats.grow()
         return decision_bounds([self.of(c) for c in kids], k, self.total)

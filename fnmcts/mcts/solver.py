@@ -375,7 +375,6 @@ class Solver:
         >>> from fnmcts.games.nim import Nim
         >>> from ._graph import CompiledGraph
         >>> from ._engine import Stats, dives
-    >>> from ._engine import Stats, dives
         >>> from ._records import ucb1_selector
         >>> game = Nim(heap=7, max_take=3)
         >>> graph = CompiledGraph(game)
