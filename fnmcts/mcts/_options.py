@@ -248,17 +248,27 @@ def game_kind(game) -> GameKind:
     >>> game_kind(Pig(goal=30)).chance, game_kind(ShutTheBox())
     (True, GameKind(chance=True, between=False, players=1))
     """
-    try:
-        return _remembered_kind(game)
-    except TypeError:  # a game that does not hash: probed again (a search resolves its options once)
-        return _probe(game)
-
-
-@lru_cache(maxsize=128)
-def _remembered_kind(game) -> GameKind:
     return _probe(game)
 
 
+def _per_game(read):
+    """``read(game)`` remembered for the last 128 games that hash; a game that does not hash is read at each call.
+
+    >>> calls, size = [], _per_game(lambda game: calls.append(game) or len(game))
+    >>> size((1, 2)), size((1, 2)), size([1, 2, 3]), size([1, 2, 3]), len(calls)
+    (2, 2, 3, 3, 3)
+    """
+    kept = lru_cache(maxsize=128)(read)
+    def remembered(game):
+        try:
+            hash(game)
+        except TypeError:  # a game that does not hash: read again (a search resolves its options once)
+            return read(game)
+        return kept(game)
+    return remembered
+
+
+@_per_game
 def _probe(game) -> GameKind:
     rng = random.Random(0)
     low, high = payoff_range(game)
@@ -322,17 +332,10 @@ def kind_defaults(game) -> dict:
 
 def _offers_tables(game) -> bool:
     """Whether ``game``'s ``compiled_graph()`` hook gives its tables (remembered for a game that hashes)."""
-    try:
-        return _remembered_tables(game)
-    except TypeError:  # a game that does not hash: asked again (the hook keeps its own tables)
-        return _tables_now(game)
-
-
-@lru_cache(maxsize=128)
-def _remembered_tables(game) -> bool:
     return _tables_now(game)
 
 
+@_per_game
 def _tables_now(game) -> bool:
     own = getattr(game, "compiled_graph", None)
     if own is None:

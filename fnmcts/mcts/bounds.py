@@ -133,9 +133,8 @@ def derive_bounds(game, tree, state, _open=None) -> tuple:
 def _chance_bounds(weighted) -> tuple:
     """The bounds of a chance node from its outcomes' ``(probability, (low, high))``: each bound weighted and summed.
 
-    >>> from fractions import Fraction as F
-    >>> _chance_bounds([(F(1, 2), ((0, 1), (1, 1))), (F(1, 2), ((0, 0), (0, 1)))])
-    ((Fraction(0, 1), Fraction(1, 2)), (Fraction(1, 2), Fraction(1, 1)))
+    >>> _chance_bounds([(0.5, ((0, 1), (1, 1))), (0.5, ((0, 0), (0, 1)))])
+    ((0.0, 0.5), (0.5, 1.0))
     """
     low = high = None
     for p, (lo, hi) in weighted:
