@@ -1,0 +1,173 @@
+"""Every common executor gives the serial result: simulate, a tournament, an evaluation, root-parallel search.
+
+Each test runs the four workloads of ``executor_matrix.workloads`` on one kind
+of executor and compares them with the same workloads run chunk by chunk in
+this process. Threads, processes and ``multiprocessing.Pool`` run in the
+default suite; the cluster kinds (a Dask ``LocalCluster``, a Dask scheduler
+and two workers started as separate commands, Ray's ``Pool`` on a local Ray,
+mpi4py's ``MPIPoolExecutor`` under ``mpiexec -n 3``) are marked slow. Their
+packages come with the ``cluster`` and ``dask`` extras and OpenMPI's
+``mpiexec`` (Debian: ``openmpi-bin``); where they are missing a test skips,
+except under CI (``CI`` set), where a missing one fails: CI's slow step
+installs them all.
+"""
+
+import os
+import pickle
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from executor_matrix import workloads
+
+HERE = Path(__file__).parent
+BIN = Path(sys.executable).parent
+
+
+def need(module: str, install: str):
+    """``module`` imported; else a skip, or a failure under CI (whose slow step installs everything)."""
+    try:
+        return __import__(module)
+    except ImportError:
+        if os.environ.get("CI"):
+            pytest.fail(f"{module} is missing under CI: {install}")
+        pytest.skip(f"{module} is not installed: {install}")
+
+
+def need_command(name: str, install: str) -> str:
+    """The path of the command ``name``; else a skip, or a failure under CI."""
+    path = shutil.which(name) or (str(BIN / name) if (BIN / name).exists() else None)
+    if path is None:
+        if os.environ.get("CI"):
+            pytest.fail(f"{name} is missing under CI: {install}")
+        pytest.skip(f"{name} is not on PATH: {install}")
+    return path
+
+
+@pytest.fixture(scope="module")
+def serial():
+    return workloads(None)
+
+
+def test_the_serial_workloads_are_not_trivial(serial):
+    """The matrix compares results that depend on every chunk's seed."""
+    assert serial["simulate"].games == 6_000 and 0 < serial["simulate"].win < 6_000
+    assert serial["tournament"].games == 16 and 0 < serial["tournament"].wins[1] < 16
+    assert serial["evaluation"]["vs_random"]["games"] == 120
+    assert serial["mcts_move"].iterations == 3_000
+    assert workloads(None) == serial  # the same seeds give the same results
+
+
+def test_threads_give_the_serial_results(serial):
+    with ThreadPoolExecutor(2) as executor:
+        assert workloads(executor) == serial
+
+
+def test_processes_give_the_serial_results(serial):
+    with ProcessPoolExecutor(2) as executor:
+        assert workloads(executor) == serial
+
+
+def test_a_multiprocessing_pool_gives_the_serial_results(serial):
+    import multiprocessing
+
+    with multiprocessing.Pool(2) as pool:
+        assert workloads(pool) == serial
+
+
+@pytest.mark.slow
+def test_a_dask_local_cluster_gives_the_serial_results(serial):
+    distributed = need("distributed", "pip install 'fnmcts[dask]'")
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as cluster, distributed.Client(cluster) as client:
+        assert workloads(client) == serial
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _stop(processes) -> None:
+    """Stop the processes (and their children) started by a test, on every exit path."""
+    for process in processes:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGTERM)
+    for process in processes:
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(10)
+
+
+@pytest.mark.slow
+def test_a_dask_scheduler_with_two_worker_processes_gives_the_serial_results(serial, tmp_path):
+    """A cluster started as a user starts one: ``dask scheduler``, then ``dask worker tcp://...`` twice."""
+    distributed = need("distributed", "pip install 'fnmcts[dask]'")
+    dask = need_command("dask", "pip install 'fnmcts[dask]'")
+    address = f"tcp://127.0.0.1:{_free_port()}"
+    started = []
+    log = (tmp_path / "cluster.log").open("w")
+    try:
+        scheduler = [dask, "scheduler", "--host", "127.0.0.1", "--port", address.rsplit(":", 1)[1], "--no-dashboard"]
+        started.append(subprocess.Popen(scheduler, stdout=log, stderr=log, start_new_session=True))
+        for _ in range(2):
+            worker = [dask, "worker", address, "--nworkers", "1", "--nthreads", "1", "--no-dashboard"]
+            started.append(subprocess.Popen(worker, stdout=log, stderr=log, start_new_session=True))
+        with distributed.Client(address, timeout=60) as client:
+            client.wait_for_workers(2, timeout=120)
+            pids = set(client.run(os.getpid).values())
+            assert len(pids) == 2 and os.getpid() not in pids  # two processes, neither of them this one
+            assert workloads(client) == serial
+    finally:
+        _stop(started)
+        log.close()
+
+
+@pytest.mark.slow
+def test_rays_pool_on_a_local_ray_gives_the_serial_results(serial):
+    ray = need("ray", "pip install 'fnmcts[cluster]'")
+    from ray.util.multiprocessing import Pool
+
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
+    try:
+        pool = Pool(2)
+        try:
+            assert workloads(pool) == serial
+        finally:
+            pool.terminate()
+    finally:
+        ray.shutdown()
+
+
+@pytest.mark.slow
+def test_mpi4pys_pool_under_mpiexec_gives_the_serial_results(serial, tmp_path):
+    """``mpiexec -n 3 python -m mpi4py.futures``: rank 0 runs the workloads, ranks 1 and 2 are its workers."""
+    need("mpi4py", "pip install 'fnmcts[cluster]' (OpenMPI first: apt-get install openmpi-bin libopenmpi-dev)")
+    mpiexec = need_command("mpiexec", "apt-get install openmpi-bin libopenmpi-dev")
+    out = tmp_path / "results.pkl"
+    command = [mpiexec, "-n", "3", "--oversubscribe"]
+    if os.geteuid() == 0:
+        command.append("--allow-run-as-root")
+    command += [sys.executable, "-m", "mpi4py.futures", str(HERE / "executor_matrix.py"), str(out)]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(HERE), os.environ.get("PYTHONPATH")])))
+    env.setdefault("OMPI_MCA_rmaps_base_oversubscribe", "1")
+    process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        output, _ = process.communicate(timeout=600)
+    finally:
+        _stop([process])
+    assert process.returncode == 0, output.decode(errors="replace")[-3000:]
+    results = pickle.loads(out.read_bytes())
+    assert results.pop("world") == 3
+    assert results == serial
