@@ -14,41 +14,16 @@ installs them all.
 
 import os
 import pickle
-import shutil
-import signal
-import socket
 import subprocess
 import sys
-import time
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
-from executor_matrix import workloads
+from executor_matrix import dask_cluster, need, need_command, stop, workloads
 
 HERE = Path(__file__).parent
-BIN = Path(sys.executable).parent
-
-
-def need(module: str, install: str):
-    """``module`` imported; else a skip, or a failure under CI (whose slow step installs everything)."""
-    try:
-        return __import__(module)
-    except ImportError:
-        if os.environ.get("CI"):
-            pytest.fail(f"{module} is missing under CI: {install}")
-        pytest.skip(f"{module} is not installed: {install}")
-
-
-def need_command(name: str, install: str) -> str:
-    """The path of the command ``name``; else a skip, or a failure under CI."""
-    path = shutil.which(name) or (str(BIN / name) if (BIN / name).exists() else None)
-    if path is None:
-        if os.environ.get("CI"):
-            pytest.fail(f"{name} is missing under CI: {install}")
-        pytest.skip(f"{name} is not on PATH: {install}")
-    return path
 
 
 @pytest.fixture(scope="module")
@@ -91,47 +66,16 @@ def test_a_dask_local_cluster_gives_the_serial_results(serial):
         assert workloads(client) == serial
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def _stop(processes) -> None:
-    """Stop the processes (and their children) started by a test, on every exit path."""
-    for process in processes:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGTERM)
-    for process in processes:
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait(10)
-
-
 @pytest.mark.slow
 def test_a_dask_scheduler_with_two_worker_processes_gives_the_serial_results(serial, tmp_path):
     """A cluster started as a user starts one: ``dask scheduler``, then ``dask worker tcp://...`` twice."""
     distributed = need("distributed", "pip install 'fnmcts[dask]'")
     dask = need_command("dask", "pip install 'fnmcts[dask]'")
-    address = f"tcp://127.0.0.1:{_free_port()}"
-    started = []
-    log = (tmp_path / "cluster.log").open("w")
-    try:
-        scheduler = [dask, "scheduler", "--host", "127.0.0.1", "--port", address.rsplit(":", 1)[1], "--no-dashboard"]
-        started.append(subprocess.Popen(scheduler, stdout=log, stderr=log, start_new_session=True))
-        for _ in range(2):
-            worker = [dask, "worker", address, "--nworkers", "1", "--nthreads", "1", "--no-dashboard"]
-            started.append(subprocess.Popen(worker, stdout=log, stderr=log, start_new_session=True))
-        with distributed.Client(address, timeout=60) as client:
-            client.wait_for_workers(2, timeout=120)
-            pids = set(client.run(os.getpid).values())
-            assert len(pids) == 2 and os.getpid() not in pids  # two processes, neither of them this one
-            assert workloads(client) == serial
-    finally:
-        _stop(started)
-        log.close()
+    with dask_cluster(dask, tmp_path / "cluster.log") as address, distributed.Client(address, timeout=60) as client:
+        client.wait_for_workers(2, timeout=120)
+        pids = set(client.run(os.getpid).values())
+        assert len(pids) == 2 and os.getpid() not in pids  # two processes, neither of them this one
+        assert workloads(client) == serial
 
 
 @pytest.mark.slow
@@ -166,7 +110,7 @@ def test_mpi4pys_pool_under_mpiexec_gives_the_serial_results(serial, tmp_path):
     try:
         output, _ = process.communicate(timeout=600)
     finally:
-        _stop([process])
+        stop([process])
     assert process.returncode == 0, output.decode(errors="replace")[-3000:]
     results = pickle.loads(out.read_bytes())
     assert results.pop("world") == 3
