@@ -41,7 +41,11 @@ CONNECT_TIMEOUT = 10
 
 
 class Spec(NamedTuple):
-    """A parsed ``--executor``: ``kind`` (processes, dask-local, dask, ray, mpi) and its number or address."""
+    """A parsed ``--executor``: ``kind`` (processes, dask-local, dask, ray, mpi) and its number or address.
+
+    >>> Spec("processes", 2).value, Spec("ray").value
+    (2, None)
+    """
 
     kind: str
     value: object = None
@@ -94,7 +98,13 @@ def _address(address: str) -> str:
 
 
 def add_executor(parser) -> None:
-    """Give ``parser`` the ``--executor KIND`` option (see this module); ``open_executor(args)`` opens it."""
+    """Give ``parser`` the ``--executor KIND`` option (see this module); ``open_executor(args)`` opens it.
+
+    >>> parser = argparse.ArgumentParser()
+    >>> add_executor(parser)
+    >>> parser.parse_args(["--executor", "dask:local:2"]).executor, parser.parse_args([]).executor
+    (Spec(kind='dask-local', value=2), None)
+    """
     parser.add_argument(
         "--executor", type=executor_spec, default=None, metavar="KIND",
         help=f"where the pieces run: {KINDS} (processes:N is --workers N)",
