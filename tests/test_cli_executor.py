@@ -164,3 +164,25 @@ def test_ray_and_mpi_from_the_command_line_give_the_serial_record(capsys):
                          capture_output=True, text=True, timeout=300)
     assert mpi.returncode == 0, mpi.stdout + mpi.stderr
     assert json.loads(mpi.stdout) == serial
+
+
+@pytest.mark.slow
+def test_the_scoreboard_scores_the_same_moves_on_an_executor():
+    """``bench_scoreboard.py --executor``: the same cells as in one process (their times aside)."""
+    import re
+
+    script = os.path.join(os.path.dirname(__file__), "..", "benchmarks", "bench_scoreboard.py")
+
+    def cells(*extra):
+        done = subprocess.run([sys.executable, script, "--quick", "--no-speed", *extra],
+                              capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, done.stderr
+        lines = [re.sub(r"\(\d+\.\d s\)", "", line) for line in done.stdout.splitlines() if " dives " in line]
+        assert len(lines) == 8  # 2 games x 2 variants x 2 budgets
+        return lines
+
+    assert cells("--executor", "processes:2") == cells()
+    refused = subprocess.run([sys.executable, script, "--quick", "--executor", "processes:2", "--workers", "2"],
+                             capture_output=True, text=True, timeout=120)
+    assert refused.returncode != 0 and refused.stderr.strip().splitlines()[-1].startswith(
+        "bench_scoreboard: give --workers N or --executor KIND, not both")

@@ -21,6 +21,8 @@ from pathlib import Path
 
 import pytest
 
+from fnmcts.parallel import mapped_on
+
 from executor_matrix import dask_cluster, need, need_command, stop, workloads
 
 HERE = Path(__file__).parent
@@ -50,6 +52,17 @@ def test_processes_give_the_serial_results(serial):
         assert workloads(executor) == serial
 
 
+@pytest.mark.parametrize("kind", ["threads", "processes", "pool"])
+def test_mapped_on_keeps_the_items_order_on_any_executor(kind):
+    import multiprocessing
+
+    make = {"threads": ThreadPoolExecutor, "processes": ProcessPoolExecutor, "pool": multiprocessing.Pool}[kind]
+    items = list(range(-40, 40, 3))
+    with make(2) as executor:
+        results, futures = mapped_on(executor, abs, items)
+        assert list(results) == [abs(x) for x in items] and futures is None
+
+
 def test_a_multiprocessing_pool_gives_the_serial_results(serial):
     import multiprocessing
 
@@ -64,6 +77,8 @@ def test_a_dask_local_cluster_gives_the_serial_results(serial):
         n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
     ) as cluster, distributed.Client(cluster) as client:
         assert workloads(client) == serial
+        results, futures = mapped_on(client, abs, [-3, 2, -1])
+        assert list(results) == [3, 2, 1] and len(futures) == 3
 
 
 @pytest.mark.slow
@@ -76,6 +91,8 @@ def test_a_dask_scheduler_with_two_worker_processes_gives_the_serial_results(ser
         pids = set(client.run(os.getpid).values())
         assert len(pids) == 2 and os.getpid() not in pids  # two processes, neither of them this one
         assert workloads(client) == serial
+        results, futures = mapped_on(client, abs, [-3, 2, -1])
+        assert list(results) == [3, 2, 1] and len(futures) == 3
 
 
 @pytest.mark.slow
