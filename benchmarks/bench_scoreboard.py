@@ -2,7 +2,7 @@
 
     python benchmarks/run.py scoreboard
     python benchmarks/bench_scoreboard.py [--quick] [--json] [--games G,...] [--variants V,...]
-        [--budgets 16,64,...] [--decisions N|all] [--seed S] [--workers W] [--markdown FILE]
+        [--budgets 16,64,...] [--decisions N|all] [--seed S] [--workers W | --executor KIND] [--markdown FILE]
 
 Every game here is solved exactly (``fnmcts.exact.solve``). A *decision* is a
 state where a player chooses (chance and the end excluded); the scoreboard
@@ -50,12 +50,15 @@ sys.path.insert(0, str(HERE))
 
 from harness import Bench, Measured  # noqa: E402
 
+from fnmcts.cli._common import CliError  # noqa: E402
+from fnmcts.cli._executor import add_executor, open_executor  # noqa: E402
 from fnmcts.exact import solve  # noqa: E402
 from fnmcts.games import Kayles, Nim, Pig, TicTacToe  # noqa: E402
 from fnmcts.games.shut_the_box import ShutTheBox  # noqa: E402
 from fnmcts.mcts import mcts_move  # noqa: E402
 from fnmcts.mcts.enhancements import decisive_agent  # noqa: E402
 from fnmcts.montecarlo import mean_interval, wilson_interval  # noqa: E402
+from fnmcts.parallel import mapped_on  # noqa: E402
 from fnmcts.protocol import CHANCE, GameBase, payoff_range, state_to_json  # noqa: E402
 from fnmcts.rng import child_seed  # noqa: E402
 
@@ -136,6 +139,11 @@ class ConnectFour(GameBase):
 
 
 BUDGETS = (16, 64, 256, 1_000, 10_000)
+"""Dives a decision, by default."""
+
+CLUSTER_WIDTH = 8
+"""Searches sent to a cluster executor (dask:tcp, ray, mpi) at a time: a fixed number, so a cell scores the same
+decisions whatever the cluster's size (with processes:N or dask:local:N, N at a time, as --workers N)."""
 """Dives a decision."""
 
 GAMES = {
@@ -358,7 +366,7 @@ def _spend(jobs, executor, cell_dives, workers=1) -> list:
     moves, spent, width = [], 0, 1 if executor is None else max(1, workers)
     for at in range(0, len(jobs), width):
         batch = jobs[at:at + width]
-        for chunk in (map(_moves, batch) if executor is None else executor.map(_moves, batch)):
+        for chunk in mapped_on(executor, _moves, batch)[0]:
             moves += [move for move, _ in chunk]
             spent += sum(dives for _, dives in chunk)
         if cell_dives is not None and spent >= cell_dives:
@@ -400,6 +408,7 @@ def main(argv=None) -> int:
                             help="dives a cell may spend at most: fewer decisions at large budgets (default 1,000,000)")
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+        add_executor(parser)
         parser.add_argument("--markdown", default=None, help="write the tables to this file ('-': print them)")
         parser.add_argument("--no-speed", action="store_true", help="skip the variants' speed on tic-tac-toe (a run in parts)")
         parser.add_argument("--tables", default=None, nargs="+", metavar="JSON",
@@ -433,17 +442,18 @@ def main(argv=None) -> int:
     started = time.perf_counter()
     if not args.no_speed:
         speed(bench, variants, args.seed)
-    if args.workers > 1:
-        from fnmcts.parallel import worker_pool
-
-        with worker_pool(args.workers) as pool:
-            board = run(bench, names, variants, budgets, count, args.seed, pool, args.cell_dives, args.workers)
-    else:
-        board = run(bench, names, variants, budgets, count, args.seed, cell_dives=args.cell_dives)
+    spec = args.executor
+    width = args.workers if spec is None else spec.value if isinstance(spec.value, int) else CLUSTER_WIDTH
+    try:
+        with open_executor(args) as pool:
+            board = run(bench, names, variants, budgets, count, args.seed, pool, args.cell_dives, width)
+    except CliError as error:
+        raise SystemExit(f"bench_scoreboard: {error}") from None
     bench.result["scoreboard"] = board
     table = markdown(board, budgets)
     bench.note(f"scoreboard of {len(names)} games x {len(variants)} variants x {len(budgets)} budgets "
-               f"in {time.perf_counter() - started:.0f} s (seed {args.seed}, {args.workers} worker(s))")
+               f"in {time.perf_counter() - started:.0f} s (seed {args.seed}, "
+               f"{args.workers if spec is None else spec.value or spec.kind} worker(s))")
     if args.markdown == "-":
         bench.say("\n" + table)
     elif args.markdown:

@@ -39,6 +39,7 @@ __all__ = [
     "DEFAULT_CHUNK",
     "chunks",
     "run_chunks",
+    "mapped_on",
     "make_executor",
     "worker_pool",
     "kept_pool",
@@ -411,13 +412,7 @@ def run_chunks(
     futures = mapped = None
     try:
         for window in partition_all(1 if executor is None else WINDOW, jobs):
-            if executor is None:
-                mapped = map(_call, window)
-            elif hasattr(executor, "gather") and not _is_futures_executor(executor):  # dask.distributed
-                futures = executor.map(_call, window, pure=False)
-                mapped = executor.gather(futures)
-            else:
-                mapped = executor.map(_call, window)  # its iterator cancels what is left when closed
+            mapped, futures = mapped_on(executor, _call, window)
             done = False
             for job, result in zip(window, mapped):
                 results.append(result)
@@ -444,6 +439,25 @@ def run_chunks(
 
 WINDOW = 64
 """Chunks handed to an executor at a time."""
+
+
+def mapped_on(executor, fn: Callable, items) -> tuple:
+    """``(results, futures)``: ``fn`` of each item on ``executor`` (``None``: here), results in order.
+
+    ``results`` iterates the results in the items' order; ``futures`` is the
+    list of Dask futures to cancel for a Dask client, else ``None`` (a
+    ``concurrent.futures`` map cancels what is left when its iterator is closed).
+
+    >>> results, futures = mapped_on(None, abs, [-1, 2])
+    >>> list(results), futures
+    ([1, 2], None)
+    """
+    if executor is None:
+        return map(fn, items), None
+    if hasattr(executor, "gather") and not _is_futures_executor(executor):  # dask.distributed
+        futures = executor.map(fn, items, pure=False)
+        return executor.gather(futures), futures
+    return executor.map(fn, items), None
 
 
 def _is_futures_executor(executor) -> bool:

@@ -197,9 +197,12 @@ def console() -> None:
 
 
 def _nothing_left() -> bool:
-    """Whether the process holds no worker process, kept or running, whose ending the interpreter's exit sees to."""
+    """Whether the process holds no worker process (kept or running) nor MPI, whose ending the interpreter's exit sees to."""
     processes = sys.modules.get("multiprocessing")
     parallel = sys.modules.get("fnmcts.parallel")
     if processes is not None and processes.active_children():
+        return False
+    mpi = sys.modules.get("mpi4py.MPI")  # --executor mpi: MPI is finalized at the interpreter's exit, else the job fails
+    if mpi is not None and mpi.Is_initialized() and not mpi.Is_finalized():
         return False
     return not getattr(parallel, "_KEPT", None)

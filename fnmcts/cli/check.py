@@ -31,6 +31,7 @@ from ._output import Obedient
 from ._games import GAME_FORMS, resolve_game
 from ._payoffs import scale_fields
 from ._hints import add_hints
+from ._executor import add_executor
 from ..limits import GO_ON, TooLarge
 
 __all__ = ["register", "run_check", "slow_note", "SLOW"]
@@ -372,6 +373,7 @@ def register(cli) -> None:
     add_force(p)
     add_seed(p)
     add_json(p)
+    add_executor(p)
     p.set_defaults(handler=_any_tournament)
 
     p = cli.game_option("move", _ANY, f"an agent's move at --state in any game ({where})")

@@ -29,7 +29,7 @@ from ..games.piles import Piles
 from ..limits import GO_ON, STATE_LIMIT, WORK_LIMIT, check_states, check_work, size_hint
 from ..protocol import game_name
 from ..matches import random_agent
-from ..qlearning import ALPHA, EPSILON, ai_to_text, evaluate, train, win_rate_against
+from ..qlearning import ALPHA, EPSILON, EVAL_CHUNK, ai_to_text, evaluate, train, win_rate_against
 from ..rng import child_seed, resolve_seed
 from ._common import (
     CliError,
@@ -45,6 +45,7 @@ from ._common import (
     seed_type,
 )
 from ._games import GAME_FORMS, resolve_game
+from ._executor import add_executor, open_executor
 
 __all__ = ["register"]
 
@@ -119,6 +120,7 @@ def _options(parser, default_games, misere: bool = True):
     )
     add_force(parser)
     add_json(parser)
+    add_executor(parser)
 
 
 def register(cli) -> None:
@@ -218,15 +220,19 @@ def _train(args, game, title, rules):
             raise interrupted(stop, (ai, done, write(ai, done), None)) from None  # the games finished are kept
         where = write(ai)
         try:
-            if args.exact:
-                solution = solve(game)
-                with progress_bar(4 * args.eval_games, "Evaluation game") as update:
-                    report = evaluate(ai, games=args.eval_games, seed=child_seed(seed, 1), solution=solution,
-                                      progress=update)
-            else:
-                with progress_bar(2 * args.eval_games, "Evaluation game") as update:
-                    vs_random = win_rate_against(ai, random_agent, args.eval_games, child_seed(seed, 1), update)
-                report = {"vs_random": vs_random, "win_rate_vs_random": vs_random["rate"]}
+            # with --executor the games run in chunks of their own seeds: the same figures on every executor
+            chunks = {} if args.executor is None else {"chunk_size": EVAL_CHUNK}
+            with open_executor(args) as executor:
+                if args.exact:
+                    solution = solve(game)
+                    with progress_bar(4 * args.eval_games, "Evaluation game") as update:
+                        report = evaluate(ai, games=args.eval_games, seed=child_seed(seed, 1), solution=solution,
+                                          progress=update, executor=executor, **chunks)
+                else:
+                    with progress_bar(2 * args.eval_games, "Evaluation game") as update:
+                        vs_random = win_rate_against(ai, random_agent, args.eval_games, child_seed(seed, 1), update,
+                                                     executor=executor, **chunks)
+                    report = {"vs_random": vs_random, "win_rate_vs_random": vs_random["rate"]}
         except KeyboardInterrupt as error:
             raise interrupted(error, (ai, args.games, where, None)) from None
         emit(args, *describe((ai, args.games, where, report)))

@@ -13,6 +13,7 @@ from ..games import coin, darts
 from ..games.tictactoe import TicTacToe
 from ..montecarlo import simulate
 from ..limits import WORK_LIMIT
+from ._executor import add_executor, open_executor
 from ._common import add_force, add_json, add_seed, count, emit, keep_partial, progress_bar, worker_count
 from .shut_the_box import add_rules, game_of, rules_text
 
@@ -30,6 +31,7 @@ def _options(parser, default_games):
     parser.add_argument("--workers", type=worker_count, default=1, metavar="W", help="worker processes")
     add_force(parser)
     add_json(parser)
+    add_executor(parser)
 
 
 def register(cli) -> None:
@@ -68,9 +70,7 @@ def register(cli) -> None:
 
 def _run(args, fn, desc, describe):
     """``fn``'s record of ``args.games`` games; on Ctrl-C or SIGTERM, ``describe`` prints the games so far."""
-    from ..parallel import worker_pool
-
-    with keep_partial(args, describe), worker_pool(args.workers) as executor:
+    with keep_partial(args, describe), open_executor(args) as executor:
         with progress_bar(args.games, desc) as update:
             return fn(args.games, seed=args.seed, executor=executor, progress=update,
                       limit=None if args.force else WORK_LIMIT)

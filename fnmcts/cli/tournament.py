@@ -27,6 +27,7 @@ from ._board import (
 )
 from ._agents import _agent_args, _agent_options, _check_agents, agent_names, build_agent
 from .move import _game_json
+from ._executor import add_executor, open_executor
 
 __all__ = ["register"]
 
@@ -58,12 +59,11 @@ def register(cli) -> None:
         add_force(p)
         add_seed(p)
         add_json(p)
+        add_executor(p)
         p.set_defaults(handler=_tournament)
 
 
 def _tournament(args):
-    from ..parallel import worker_pool
-
     names = (args.agent1, args.agent2)
     _check_agents(args, args.game, names)
     game, _, q_ai = _nim_game(args, names)
@@ -72,14 +72,15 @@ def _tournament(args):
     _check_work(args, game, game.start(), names, args.games)
     options = _agent_args(args) | {"ai": q_ai}
     agent1, agent2 = build_agent(args.agent1, game, **options), build_agent(args.agent2, game, **options)
-    if args.workers > 1:
+    if args.workers > 1 or getattr(args, "executor", None) is not None:
         import pickle
 
         for name, agent in ((args.agent1, agent1), (args.agent2, agent2)):
             try:
                 pickle.dumps(agent)
             except Exception:
-                raise CliError(f"agent {name!r} cannot run in worker processes; use --workers 1") from None
+                instead = "use --workers 1" if args.workers > 1 else "leave out --executor"
+                raise CliError(f"agent {name!r} cannot run in worker processes; {instead}") from None
 
     def describe(record):
         payload = record.to_json() | {"agent1": args.agent1, "agent2": args.agent2, "game": _game_json(game)}
@@ -95,7 +96,7 @@ def _tournament(args):
             summary += f"\nPlayer 1 scores {score:.4g} of the points (95% CI [{low:.4g}, {high:.4g}]{half})."
         return payload, f"{summary}\n(player 1: {args.agent1}, player 2: {args.agent2}; seed {record.seed})"
 
-    with keep_partial(args, describe), worker_pool(args.workers) as executor:
+    with keep_partial(args, describe), open_executor(args) as executor:
         with progress_bar(args.games, "games") as update:
             record = tournament(game, agent1, agent2, args.games, args.seed, executor=executor, progress=update)
     emit(args, *describe(record))
