@@ -46,7 +46,8 @@ def test_fixed_pmap_equals_and_hashes_as_the_pmap(d):
 
 
 PRINTED = """
-from fnmcts import play_game, random_agent, tournament
+from fnmcts import random_agent, tournament
+from fnmcts.matches import play_game
 from fnmcts.games import Nim, Piles, ShutTheBox
 from fnmcts.tutorial import simulate
 g = ShutTheBox()
