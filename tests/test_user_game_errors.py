@@ -188,7 +188,7 @@ CLI = {
     "search": ["--dives", "200"],
     "count": [],
     "tournament": ["random", "random", "--games", "10"],
-    "move": ["--state", '[5, 0, "take", []]', "--ai", "mcts", "--iterations", "200"],  # a search: walks the game
+    "move": ["--state", '[5, 0, "take", []]', "--ai", "mcts", "--dives", "200"],  # a search: walks the game
     "check": ["--examples", "10"],
     "train": ["--games", "50", "-o", "{tmp}/q.json"],
     "table": ["-o", "{tmp}/table.json"],

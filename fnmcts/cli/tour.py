@@ -192,7 +192,7 @@ print(aligned_table([table[(start_box, roll)] for roll in range(2, 13)], ("roll"
 Keep every dive of a search: the path it chose (each child's mean + bonus =
 score beside its exact value), what it added, its playout and its backup, and
 every tree. The same dives, to step through in a browser:
-fnmcts explore shut-the-box --iterations 200 --seed 2017 -o shut.html""", """
+fnmcts explore shut-the-box --dives 200 --seed 2017 -o shut.html""", """
 from fnmcts.games.shut_the_box import ShutTheBox
 from fnmcts.mcts import trace, diff
 from fnmcts.rng import make_rng
