@@ -108,3 +108,23 @@ def test_the_experts_options_are_in_an_advanced_group(capsys):
 def test_workers_and_games_keep_their_names(capsys):
     code, out, _ = run(capsys, "tournament", "nim", "--help")
     assert code == 0 and "--games" in out and "--workers" in out
+
+
+@pytest.mark.parametrize("columns", ["60", "80", "120"])
+def test_the_light_top_level_help_is_the_full_parser_s(monkeypatch, columns):
+    from fnmcts.cli import build, top_parser
+
+    monkeypatch.setenv("COLUMNS", columns)
+    assert top_parser().format_help() == build().parser.format_help()
+
+
+def test_the_top_level_help_imports_no_verb(capsys):
+    import subprocess
+    import sys
+
+    code = ("import sys; from fnmcts.cli import main; status = main(['--help']); "
+            "print(sorted(m for m in sys.modules if m.startswith('fnmcts.') and m != 'fnmcts.play'), status)")
+    # fnmcts.play: the placeholder module import fnmcts registers for the deprecated name, nothing loaded
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.splitlines()[-1] == "['fnmcts.cli'] 0"
+    assert "usage: fnmcts [-h] [--version] COMMAND ..." in done.stdout
