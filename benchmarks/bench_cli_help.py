@@ -46,11 +46,7 @@ def main(argv=None) -> int:
          "fnmcts search nim --help": lambda: run([*fnmcts, "search", "nim", "--help"])},
         unit="starts",
     )
-    bare = comparison["contenders"][0]["median_seconds"]
-    for row in comparison["contenders"][1:]:
-        bench.figure(f"{row['name']}: times a bare interpreter", round(row["median_seconds"] / bare, 2), "x",
-                     f"per round [{1 / row['ratio']['high']:.2f}, {1 / row['ratio']['low']:.2f}]")
-    times = 1 / comparison["contenders"][1]["ratio"]["median"]
+    times = bench.times_the_baseline(comparison, "a bare interpreter")
     bench.target("fnmcts --help at most 3x a bare interpreter", times <= 3,
                  f"{times:.2f}x (median of the per-round ratios)")
     return bench.finish()
