@@ -31,7 +31,7 @@ from ..rng import make_rng
 from ._board import state_argument
 from ._payoffs import SCORE, scale_fields
 from ._agents import _agent_args, _agent_options, _check_agents, build_agent
-from ._common import CliError, _DeprecatedFlag, add_force, add_json, add_seed, emit, positive_count, progress_bar
+from ._common import CliError, add_force, add_json, add_seed, emit, positive_count, progress_bar
 from ._streams import claim_output, report_stream, to_stdout, write_output
 from ._games import GAME_FORMS, _nearest, resolve_game
 from ._old_plots import BUDGETS as OLD_NAMES, plot_old
@@ -82,9 +82,8 @@ def register(cli) -> None:
     p.add_argument("--games", type=positive_count, default=None, metavar="N",
                    help="tournament, qlearning: the games of the run (--dives: a search's dives, the mcts agents' a "
                         f"move; --trials: flat-mc's and simulate's trials). The run's size: {kinds}")
-    p.add_argument("--budget", type=positive_count, default=None, metavar="N", action=_DeprecatedFlag,
-                   new_flag="--dives (search), --games (tournament, qlearning) or --trials (flat-mc, simulate)",
-                   help=argparse.SUPPRESS)
+    p.add_argument("--budget", type=positive_count, default=None, metavar="N", help=argparse.SUPPRESS)  # the old
+    # spelling of the run's size: said deprecated when read (_run_size), as the old plots still take it
     p.add_argument("--points", type=positive_count, default=None, metavar="K",
                    help="about K checkpoints, evenly spaced on a log scale (search, flat-mc, qlearning, simulate)")
     p.add_argument("--state", default=None, metavar="STATE", help="search, flat-mc, simulate: from this position")
@@ -163,6 +162,11 @@ def _run_size(args, kind: str, default: int) -> int:
     own = getattr(args, RUN_FLAGS[kind].lstrip("-").replace("dives", "iterations"), None)
     if own is not None and args.budget is not None:
         raise CliError(f"give {RUN_FLAGS[kind]} or the old --budget, not both")
+    if args.budget is not None:
+        import sys
+
+        print("fnmcts: --budget is deprecated and goes in the next release: use --dives (search), --games "
+              "(tournament, qlearning) or --trials (flat-mc, simulate)", file=sys.stderr)
     return own if own is not None else args.budget if args.budget is not None else default
 
 
