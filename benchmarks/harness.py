@@ -248,6 +248,23 @@ class Bench:
         self.say(f"target {what}: {verdict} ({measured}){' [quick run: sizes too small to judge]' if self.quick else ''}")
         return bool(met)
 
+    def times_the_baseline(self, comparison: dict, what: str) -> float:
+        """Report each contender's median time as times the baseline's, ``what`` naming the baseline; the first's.
+
+        The figure returned is the first contender's: the median of its per-round
+        ratios to the baseline, as a slowdown (2.0: twice the baseline's time).
+
+        >>> bench = Bench("demo", argv=["--rounds", "3"], out=io.StringIO())
+        >>> result = bench.compare("sums", {"short": lambda: sum(range(10)), "long": lambda: sum(range(10_000))})
+        >>> bench.times_the_baseline(result, "a short sum") > 1
+        True
+        """
+        bare = comparison["contenders"][0]["median_seconds"]
+        for row in comparison["contenders"][1:]:
+            self.figure(f"{row['name']}: times {what}", round(row["median_seconds"] / bare, 2), "x",
+                        f"per round [{1 / row['ratio']['high']:.2f}, {1 / row['ratio']['low']:.2f}]")
+        return 1 / comparison["contenders"][1]["ratio"]["median"]
+
     def finish(self) -> int:
         """Print the JSON document under ``--json``; the exit status (0)."""
         self.result["load_at_end"] = load_average()

@@ -20,9 +20,9 @@ DOCS = Path(__file__).resolve().parent
 
 SHOTS = (
     # (picture, fnmcts explore arguments, dive, phase, node to click: the root's child by its move text)
-    ("explore-tic-tac-toe.png", ["tic-tac-toe", "--iterations", "300", "--seed", "1", "--vs-rule", "ucb1", "--vs-c", "0.5"],
+    ("explore-tic-tac-toe.png", ["tic-tac-toe", "--dives", "300", "--seed", "1", "--vs-rule", "ucb1", "--vs-c", "0.5"],
      120, 1, "X at 4"),
-    ("explore-shut-the-box.png", ["shut-the-box", "--iterations", "500", "--seed", "2017"], 400, 0, None),
+    ("explore-shut-the-box.png", ["shut-the-box", "--dives", "500", "--seed", "2017"], 400, 0, None),
 )
 
 

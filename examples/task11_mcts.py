@@ -176,7 +176,7 @@ round(float(value(evaluate_policy(game, greedy_policy(better)), start_box)[0] / 
 # => 1.0
 
 # %%
-# The picture: `fnmcts plot shut-the-box --rule tutorial --budget 100000 -o mcts.png` draws the
+# The picture: `fnmcts plot shut-the-box --rule tutorial --dives 100000 -o mcts.png` draws the
 # learning curve of one search beside the exact optimum. The tutorial's own data (with
 # random play too), at two checkpoints:
 from fnmcts.plots import mcts_data

@@ -89,7 +89,7 @@ first_difference(t, other)
 
 # %%
 # Step 7: all of it on one page, to step through in a browser (the same page the command
-# `fnmcts explore shut-the-box --iterations 100 --seed 2017 --vs-rule ucb1 --vs-c 0.2 -o page.html`
+# `fnmcts explore shut-the-box --dives 100 --seed 2017 --vs-rule ucb1 --vs-c 0.2 -o page.html`
 # writes; in Jupyter, `t` alone shows it inline).
 page = explore_page(t, other)
 page[:15], "<script src" in page

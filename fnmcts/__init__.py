@@ -13,28 +13,32 @@ takes an explicit ``rng`` or ``seed``.
 The game classes live in ``fnmcts.games`` (``from fnmcts.games import Nim``),
 each algorithm's helpers and value types in its module (``fnmcts.mcts``,
 ``fnmcts.montecarlo``, ``fnmcts.exact``, ``fnmcts.qlearning``, ...); this
-namespace holds the protocol and the verbs. Names that lived here in earlier
-releases still work for one release, with a ``DeprecationWarning`` naming their
-home.
+namespace holds the protocol and the verbs, and the tutorial's functions with
+its signatures: ``possible_moves(box, roll)``, ``play_game(box, rng)``, ``ucb``,
+``uct(tree, box, rng)`` (``fnmcts.tutorial``). Names of earlier releases, and
+the old calls ``possible_moves(game, state)``, ``play_game(game, a, b)`` and
+``uct(game, ...)``, work for one release with a ``DeprecationWarning``.
 """
 
 import importlib
 import warnings
 
 _HOMES = {
-    "protocol": "CHANCE Game GameBase GameError start to_move possible_moves chance_outcomes play payoff is_terminal",
+    "protocol": "CHANCE Game GameBase GameError start to_move chance_outcomes play payoff is_terminal",
     "rng": "make_rng",
     "limits": "TooLarge",
     "games": "GAMES",
     "openspiel": "from_openspiel",  # OpenSpiel's games (the openspiel extra; pyspiel loads with a game)
-    "matches": "random_agent playout play_game tournament",
+    "matches": "random_agent playout tournament",
     "montecarlo": "simulate",
     "exact": "solve value best_move evaluate_policy random_policy",
     "agents": "AGENTS make_agent perfect_agent exact_agent",
     "theory": "winner winning_moves",
-    "mcts": "search mcts_move mcts_agent Tree Record record ucb ucb1 greedy_policy subtree",
+    "mcts": "search mcts_move mcts_agent Tree Record record ucb1 greedy_policy subtree",
     "qlearning": "choose_action get_q_value update_q_value",
-    "tutorial": "new_ai train",  # the Q-learning source's train(n) and NimAI(): piles 1, 3, 5, 7 by default
+    # the tutorials' own functions with their signatures: possible_moves(box, roll), play_game(box, rng),
+    # ucb(record), uct(tree, box, rng); the Q-learning source's train(n) and NimAI(): piles 1, 3, 5, 7 by default
+    "tutorial": "possible_moves play_game ucb uct new_ai train",
     "io": "save_ai load_ai save_tree load_tree save_search load_search",
 }
 
@@ -52,7 +56,7 @@ _OLD_NAMES = {
     "exact": "best_moves",
     "agents": "montecarlo_agent montecarlo_perfect_agent",
     "grundy": "nim_sum",
-    "mcts": "visits mean CompiledGraph greedy_move backed_up_values top_children principal_variation MoveSearch uct",
+    "mcts": "visits mean CompiledGraph greedy_move backed_up_values top_children principal_variation MoveSearch",
     "qlearning": "QAI best_future_reward train_game optimal_move_rate",
     "tables": "random_play_table optimal_play_table lookup_table build_tree best_move_table",
     "tutorial": "evaluate_position",
@@ -125,13 +129,18 @@ _deprecated_play_module()
 del _deprecated_play_module
 
 __all__ = [
+    # the tutorial's functions, with its signatures (fnmcts.tutorial; the protocol's and the generic
+    # step are fnmcts.protocol.possible_moves, fnmcts.matches.play_game and fnmcts.mcts.uct)
+    "possible_moves",
+    "play_game",
+    "ucb",
+    "uct",
     # the protocol
     "CHANCE",
     "Game",
     "GameBase",
     "start",
     "to_move",
-    "possible_moves",
     "chance_outcomes",
     "play",
     "payoff",
@@ -146,7 +155,6 @@ __all__ = [
     # games between agents
     "random_agent",
     "playout",
-    "play_game",
     "tournament",
     # Monte Carlo
     "simulate",
@@ -171,7 +179,6 @@ __all__ = [
     "Tree",
     "Record",
     "record",
-    "ucb",
     "ucb1",
     "greedy_policy",
     "subtree",

@@ -8,6 +8,9 @@ its Q tables back by the names of ``fnmcts.games.GAMES``. They live here, at
 the top of the library, and keep the sources' signatures: ``fnmcts.train`` and
 ``fnmcts.new_ai`` are this module's (piles [1, 3, 5, 7] unless told), while
 ``fnmcts.simulate`` and ``fnmcts.mcts.uct`` are the generic ones (the game first).
+The tutorial's ``possible-moves``, ``play-game`` and ``ucb`` are here too, as
+the very objects of ``fnmcts.games.shut_the_box`` and ``fnmcts.mcts``; the top
+level re-exports ``possible_moves``, ``play_game``, ``ucb`` and ``uct`` from here.
 
 >>> from pyrsistent import pmap
 >>> simulate(100_000, seed=1, simplified=True).win
@@ -33,13 +36,16 @@ from .agents import montecarlo_agent
 from .games import GAMES
 from .games.nim import Nim
 from .games.piles import Piles
-from .games.shut_the_box import ShutTheBox
+from .games.shut_the_box import ShutTheBox, play_game, possible_moves
 from .mcts import Record, ucb  # noqa: F401 (Record: the doctests)
 from .mcts import uct as uct_game
 from .montecarlo import simulate as simulate_game
 from .rng import make_rng
 
 __all__ = [
+    "possible_moves",
+    "play_game",
+    "ucb",
     "simulate",
     "uct",
     "MAX_REMOVE",
@@ -75,13 +81,10 @@ def simulate(n: int, seed=None, *, rng=None, box=None, simplified: bool = False,
 def uct(tree, box, rng, game=None, rule=ucb, *, simplified: bool = False, **options):
     """The tutorial's ``uct``: one dive from ``box``; return ``(tree, result)``.
 
-    ``fnmcts.mcts.uct`` (the four phases of ``fnmcts.mcts.phases``) on
-    ``ShutTheBox()`` (``simplified``: the rules of task 4) unless another
-    ``game`` is given: the tree maps boxes to records, ``result`` is ``'win'``
-    or ``'loss'``, and the new tree shares every record off the dive's path
-    with ``tree``. Options as for ``fnmcts.mcts.uct`` (``rollout``, ``backup``,
-    ``solver``), but the solver is off unless asked for, whatever the rule:
-    the tutorial's dive.
+    ``fnmcts.mcts.uct`` on ``ShutTheBox()`` (``simplified``: task 4's rules)
+    unless another ``game`` is given: the tree maps boxes to records, the new
+    tree shares every record off the path with ``tree``. Options as for
+    ``fnmcts.mcts.uct``, but the solver is off unless asked for.
 
     >>> from pyrsistent import pmap
     >>> tree, result = uct(pmap(), ShutTheBox().start(), make_rng(1))
@@ -89,6 +92,16 @@ def uct(tree, box, rng, game=None, rule=ucb, *, simplified: bool = False, **opti
     >>> result, tree[ShutTheBox().start()]
     ('loss', Record(win=0, loss=2))
     """
+    if callable(getattr(tree, "start", None)):  # the old top-level call, uct(game, tree, state, rng, ...)
+        import warnings
+
+        warnings.warn(
+            "fnmcts.uct(game, tree, state, rng) is now the tutorial's uct(tree, box, rng): "
+            "the generic step is fnmcts.mcts.uct(game, tree, state, rng)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return uct_game(tree, box, rng, game, rule, **options)
     if game is None:
         game = ShutTheBox(simplified=simplified)
     elif simplified:

@@ -147,24 +147,26 @@ TOP_LEVEL_LIMIT = 60
 HELP_LINE_LIMIT = 1560  # 1,500 until GameError joined the top level: an exception's help is some 80 lines
 
 SOURCE_VOCABULARY = {
-    # (module, name): why the name means something else there than in the rest of the package.
-    ("fnmcts.tutorial", "simulate"): "the Clojure tutorial's simulate(n): n random games of Shut the Box",
-    ("fnmcts.tutorial", "uct"): "the Clojure tutorial's uct(tree, box, rng): one dive on the tutorial's box",
-    ("fnmcts.tutorial", "train"): "the Q-learning project's train(n): piles 1, 3, 5, 7 unless told",
-    ("fnmcts.tutorial", "new_ai"): "the Q-learning project's NimAI(): piles 1, 3, 5, 7 unless told",
+    # (a module where the meaning appears, name): why the name means something else there than elsewhere.
+    # One entry a meaning: the tutorial's possible_moves is one object in fnmcts, fnmcts.tutorial and
+    # fnmcts.games.shut_the_box(.rules), so one entry covers it wherever it is re-exported.
+    ("fnmcts.tutorial", "possible_moves"): "the tutorial's possible-moves(box, roll); the protocol's takes (game, state)",
+    ("fnmcts.tutorial", "play_game"): "the tutorial's play-game(box, rng); fnmcts.matches.play_game plays two agents",
+    ("fnmcts.tutorial", "uct"): "the tutorial's uct(tree, box, rng); fnmcts.mcts.uct is the generic step, game first",
+    ("fnmcts.tutorial", "simulate"): "the tutorial's simulate(n) on Shut the Box; fnmcts.simulate takes the game",
+    ("fnmcts.tutorial", "train"): "the Q-learning project's train(n) on piles 1, 3, 5, 7; fnmcts.qlearning names no game",
+    ("fnmcts.tutorial", "new_ai"): "the Q-learning project's NimAI(); fnmcts.qlearning.new_ai takes the game",
     ("fnmcts.mcts.phases", "simulate"): "the MCTS phase: one playout from a state",
     ("fnmcts.mcts.phases", "uct"): "the four phases composed by hand: the reference every fast dive equals",
     ("fnmcts.games.coin", "simulate"): "the tutorial's task 1: n coin flips",
     ("fnmcts.games.coin", "is_win"): "the tutorial's task 1: a flip that wins",
     ("fnmcts.games.darts", "simulate"): "the tutorial's task 1: n darts",
     ("fnmcts.games.darts", "is_win"): "the tutorial's task 1: a dart inside the circle",
-    ("fnmcts.games.shut_the_box.rules", "possible_moves"): "the tutorial's possible-moves(box, roll)",
-    ("fnmcts.games.shut_the_box.rules", "play_game"): "the tutorial's play-game: one random game of a box",
     ("fnmcts.games.shut_the_box.rules", "is_win"): "the tutorial's win: every lever shut",
 }
 """The only names with two meanings: the sources' own functions, kept with their signatures where
-the sources' readers look for them (docs/tutorial-path.md, "Names"). A package re-exporting its
-module's name (``fnmcts.games.shut_the_box``) shares the exception."""
+the sources' readers look for them (docs/glossary.md). An entry names one module where its meaning
+appears; the test finds the others that bind the same object."""
 
 
 def _python_api_modules():
@@ -192,21 +194,67 @@ def _meanings():
     return found
 
 
-def _excepted(module_name, name):
-    """Whether ``module_name.name`` is a source's vocabulary: itself, or the package re-exporting it."""
-    return any(
-        (home, name) in SOURCE_VOCABULARY and (home == module_name or home.rsplit(".", 1)[0] == module_name)
-        for home in {module_name, *(home for home, _ in SOURCE_VOCABULARY)}
-    )
+def _excepted(modules, name):
+    """Whether the meaning bound in ``modules`` is a source's vocabulary: one of them is listed with ``name``."""
+    return any((module, name) in SOURCE_VOCABULARY for module in modules)
+
+
+def _clashes(meanings):
+    """``name -> [modules of each meaning]`` for the names with two or more meanings not listed as a source's."""
+    clashes = {}
+    for name, found in meanings.items():
+        plain = [modules for modules in found.values() if not _excepted(modules, name)]
+        if len(plain) > 1:
+            clashes[name] = sorted(found.values())
+    return clashes
 
 
 def test_every_public_name_has_one_meaning_across_the_public_modules():
-    clashes = {}
-    for name, meanings in _meanings().items():
-        plain = [modules for modules in meanings.values() if not all(_excepted(m, name) for m in modules)]
-        if len(plain) > 1:
-            clashes[name] = plain
-    assert clashes == {}, "a name means different objects in different public modules"
+    assert _clashes(_meanings()) == {}, "a name means different objects in different public modules"
+
+
+def test_a_second_meaning_not_listed_is_a_clash():
+    meanings = {"shiny": {1: ["fnmcts.a"], 2: ["fnmcts.b"]}, "uct": {1: ["fnmcts.mcts"], 2: ["fnmcts", "fnmcts.tutorial"]}}
+    assert _clashes(meanings) == {"shiny": [["fnmcts.a"], ["fnmcts.b"]]}
+    meanings["uct"][3] = ["fnmcts.other"]  # a third meaning of a listed name, not listed itself
+    assert "uct" in _clashes(meanings)
+
+
+def test_the_tutorials_names_at_the_top_are_the_tutorials_and_do_not_warn():
+    import subprocess
+    import sys
+
+    code = "from fnmcts import possible_moves, play_game, ucb, uct"
+    done = subprocess.run([sys.executable, "-W", "error", "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    from fnmcts import games, mcts, tutorial
+
+    assert fnmcts.possible_moves is tutorial.possible_moves is games.shut_the_box.possible_moves
+    assert fnmcts.play_game is tutorial.play_game is games.shut_the_box.play_game
+    assert fnmcts.ucb is tutorial.ucb is mcts.ucb
+    assert fnmcts.uct is tutorial.uct
+    assert list(inspect.signature(fnmcts.uct).parameters)[:3] == ["tree", "box", "rng"]
+    assert list(inspect.signature(fnmcts.possible_moves).parameters)[:2] == ["box", "roll"]
+
+
+def test_the_old_top_level_calls_still_work_with_a_warning_naming_the_new_home():
+    from fnmcts import matches, mcts, protocol
+    from fnmcts.games import Nim
+
+    game = Nim(heap=5)
+    with pytest.warns(DeprecationWarning, match="fnmcts.protocol.possible_moves"):
+        assert fnmcts.possible_moves(game, game.start()) == protocol.possible_moves(game, game.start())
+    with pytest.warns(DeprecationWarning, match="fnmcts.matches.play_game"):
+        old = fnmcts.play_game(game, fnmcts.random_agent, fnmcts.random_agent, seed=3)
+    assert old == matches.play_game(game, fnmcts.random_agent, fnmcts.random_agent, seed=3)
+    with pytest.warns(DeprecationWarning, match="fnmcts.mcts.uct"):
+        old = fnmcts.uct(game, {}, game.start(), fnmcts.make_rng(4))
+    assert old == mcts.uct(game, {}, game.start(), fnmcts.make_rng(4))
+
+
+def test_the_tutorials_play_game_refuses_extra_arguments():
+    with pytest.raises(TypeError, match="takes no more arguments"):
+        fnmcts.play_game(frozenset({1}), fnmcts.make_rng(1), False, "extra")
 
 
 def test_every_source_vocabulary_exception_is_a_real_second_meaning():

@@ -113,7 +113,7 @@ def test_openspiel_refusals_and_bad_parameters_are_one_line_errors(openspiel, ca
 
 def test_move_solve_and_tournament_on_openspiel_games(openspiel, capsys):
     status, report = _json(capsys, ["move", "--game", "openspiel:tic_tac_toe", "--state", "[0, 3, 1, 4]",
-                                    "--ai", "mcts", "--iterations", "200", "--seed", "1", "--json"])
+                                    "--ai", "mcts", "--dives", "200", "--seed", "1", "--json"])
     assert status == 0 and report["move"] == 2 and report["describe"] == "x(0,2)"  # X completes the top row
     status, report = _json(capsys, ["solve", "--game", "openspiel:nim(pile_sizes=1;2;3,is_misere=False)", "--json"])
     assert status == 0 and report["winner"] == "other"  # nim-sum 0: the player to move loses
@@ -121,7 +121,7 @@ def test_move_solve_and_tournament_on_openspiel_games(openspiel, capsys):
                                     "--state", "0", "--json"])
     assert status == 0 and report["to_move"] == "chance" and report["value_exact"] == ["8/27", "-8/27"]
     status, report = _json(capsys, ["tournament", "mcts", "random", "--game", "openspiel:tic_tac_toe",
-                                    "--games", "6", "--iterations", "300", "--seed", "1", "--json"])
+                                    "--games", "6", "--dives", "300", "--seed", "1", "--json"])
     assert status == 0 and report["games"] == 6 and report["wins"]["2"] == 0
 
 

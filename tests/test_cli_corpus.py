@@ -27,10 +27,10 @@ SAMPLE = [
     Line(("playthrough", "broken_games:PossibleMovesRaise", "--seed", "1"), expect="possible_moves"),
     Line(("move", "broken_games:ReadsState", "--ai", "random", "--seed", "1")),
     Line(("count", "openspiel:nim(pile_sizes=1;x)")),
-    Line(("explore", "nim(heap=4)", "--iterations", "5", "-o", "missing/page.html"), expect="missing"),
+    Line(("explore", "nim(heap=4)", "--dives", "5", "-o", "missing/page.html"), expect="missing"),
     Line(("search", "nim", "--dvies", "10"), expect="did you mean --dives?"),
     Line(("simulate", "coin", "--games", "10"), close=1, expect="standard output is closed"),
-    Line(("explore", "tic-tac-toe", "--iterations", "3000", "-o", "out/page.html"), signal=signal.SIGTERM, delay=2.5),
+    Line(("explore", "tic-tac-toe", "--dives", "3000", "-o", "out/page.html"), signal=signal.SIGTERM, delay=2.5),
 ]
 """One line of each kind the corpus holds: broken hooks on several verbs, a game that never ends and one that
 grows, a bad OpenSpiel parameter, a missing folder, a typo, a closed standard output, SIGTERM while a page is made."""

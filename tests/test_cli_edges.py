@@ -64,7 +64,7 @@ def test_check_json_names_the_failing_law_path_state_and_problem(capsys):
 
 def test_move_help_lists_only_the_options_that_apply(capsys):
     code, out, _ = run(capsys, "move", "shut-the-box", "--help")
-    assert code == 0 and "--q-table" not in out and "--reuse-tree" not in out and "--iterations" in out
+    assert code == 0 and "--q-table" not in out and "--reuse-tree" not in out and "--dives" in out
     code, out, _ = run(capsys, "move", "nim", "--help")
     assert "--q-table" in out and "--reuse-tree" not in out  # one move: no tree to keep
     code, out, _ = run(capsys, "play", "nim", "--help")

@@ -26,7 +26,7 @@ def _embedded(path) -> dict:
 
 def test_the_page_holds_the_trace_of_the_same_seed(tmp_path, capsys):
     out = tmp_path / "ttt.html"
-    assert main(["explore", "tic-tac-toe", "--iterations", "30", "--seed", "3", "-o", str(out)]) == 0
+    assert main(["explore", "tic-tac-toe", "--dives", "30", "--seed", "3", "-o", str(out)]) == 0
     said = capsys.readouterr().out
     assert said.startswith(f"wrote {out}") and "seed 3" in said
     game = TicTacToe()
@@ -37,7 +37,7 @@ def test_the_page_holds_the_trace_of_the_same_seed(tmp_path, capsys):
 
 def test_a_second_trace_and_where_the_paths_first_differ(tmp_path, capsys):
     out = tmp_path / "two.html"
-    assert main(["explore", "tic-tac-toe", "--iterations", "40", "--seed", "5", "--vs-rule", "ucb1", "--vs-c", "0.4",
+    assert main(["explore", "tic-tac-toe", "--dives", "40", "--seed", "5", "--vs-rule", "ucb1", "--vs-c", "0.4",
                  "--json", "-o", str(out)]) == 0
     payload = json.loads(capsys.readouterr().out)
     game = TicTacToe()
@@ -51,7 +51,7 @@ def test_a_second_trace_and_where_the_paths_first_differ(tmp_path, capsys):
 
 def test_search_options_reach_the_trace(tmp_path, capsys):
     out = tmp_path / "stb.html"
-    assert main(["explore", "shut-the-box", "--iterations", "25", "--seed", "2", "--rule", "ucb1", "--c", "0.2",
+    assert main(["explore", "shut-the-box", "--dives", "25", "--seed", "2", "--rule", "ucb1", "--c", "0.2",
                  "--backup", "expectimax", "--solver", "-o", str(out), "--json"]) == 0
     capsys.readouterr()
     game = ShutTheBox()
@@ -63,7 +63,7 @@ def test_search_options_reach_the_trace(tmp_path, capsys):
 
 def test_a_state_to_search_from(tmp_path, capsys):
     out = tmp_path / "mid.html"
-    assert main(["explore", "tic-tac-toe", "--state", "X.O......", "--iterations", "10", "--seed", "1", "-o",
+    assert main(["explore", "tic-tac-toe", "--state", "X.O......", "--dives", "10", "--seed", "1", "-o",
                  str(out)]) == 0
     capsys.readouterr()
     data = _embedded(out)
@@ -74,7 +74,7 @@ def test_a_state_to_search_from(tmp_path, capsys):
 
 def test_any_game_a_users_own(tmp_path, capsys, monkeypatch):
     spec = write_user_game(tmp_path, monkeypatch, "mygames")
-    assert main(["explore", spec, "--iterations", "20", "--seed", "1", "-o", "take.html"]) == 0
+    assert main(["explore", spec, "--dives", "20", "--seed", "1", "-o", "take.html"]) == 0
     capsys.readouterr()
     data = _embedded(tmp_path / "take.html")["traces"][0]
     assert data["exact"] and len(data["dives"]) == 20
@@ -83,14 +83,14 @@ def test_any_game_a_users_own(tmp_path, capsys, monkeypatch):
 def test_an_openspiel_game(tmp_path, capsys):
     pytest.importorskip("pyspiel")
     out = tmp_path / "os.html"
-    assert main(["explore", "openspiel:nim(pile_sizes=1;2;3)", "--iterations", "15", "--seed", "1", "-o", str(out)]) == 0
+    assert main(["explore", "openspiel:nim(pile_sizes=1;2;3)", "--dives", "15", "--seed", "1", "-o", str(out)]) == 0
     capsys.readouterr()
     assert len(_embedded(out)["traces"][0]["dives"]) == 15
 
 
 def test_the_page_can_hold_fewer_dives_and_says_so(tmp_path, capsys):
     out = tmp_path / "few.html"
-    assert main(["explore", "nim", "--iterations", "50", "--page-dives", "20", "--seed", "1", "-o", str(out)]) == 0
+    assert main(["explore", "nim", "--dives", "50", "--page-dives", "20", "--seed", "1", "-o", str(out)]) == 0
     said = capsys.readouterr().out
     assert "the page holds the first 20 of 50 dives" in said
     assert len(_embedded(out)["traces"][0]["dives"]) == 20
@@ -102,7 +102,7 @@ def test_the_page_can_hold_fewer_dives_and_says_so(tmp_path, capsys):
         (["explore", "chess"], "unknown game 'chess'"),
         (["explore", "tic-tac-toe", "--state", "12"], "tic-tac-toe state"),
         (["explore", "tic-tac-toe", "--state", "XXXOO...."], "nothing to search"),
-        (["explore", "tic-tac-toe", "--iterations", "1e8"], "at most 111,957 dives fit; --force goes on regardless"),
+        (["explore", "tic-tac-toe", "--dives", "1e8"], "at most 111,957 dives fit; --force goes on regardless"),
         (["explore", "tic-tac-toe", "--c", "0.4"], "--c is UCB1's constant"),
         # the search flags are every searching verb's (SearchOptions' fields): their messages too
         (["explore", "tic-tac-toe", "--vs-z", "0.5", "--vs-rule", "ucb1"], "--vs-z belongs to the tutorial's ucb"),
@@ -130,7 +130,7 @@ def test_a_target_that_cannot_be_written_fails_before_the_search(tmp_path, capsy
 
 def test_the_command_runs_as_a_program(tmp_path):
     out = tmp_path / "p.html"
-    run = subprocess.run([sys.executable, "-m", "fnmcts", "explore", "nim", "--iterations", "10", "--seed", "4",
+    run = subprocess.run([sys.executable, "-m", "fnmcts", "explore", "nim", "--dives", "10", "--seed", "4",
                           "-o", str(out)], capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr
     assert out.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
@@ -142,7 +142,7 @@ def test_the_command_runs_as_a_program(tmp_path):
 def test_the_tour_shows_the_numbers_the_page_shows_for_the_same_seed(capsys):
     assert main(["tour", "--task", "trace"]) == 0
     out = capsys.readouterr().out
-    assert "fnmcts explore shut-the-box --iterations 200 --seed 2017 -o shut.html" in out
+    assert "fnmcts explore shut-the-box --dives 200 --seed 2017 -o shut.html" in out
     game = ShutTheBox()
     data = page_data(trace(game, game.start(), 200, make_rng(2017)))["traces"][0]
     nodes = data["nodes"]

@@ -28,7 +28,7 @@ COMMANDS = ("simulate", "solve", "move", "play", "tournament", "train", "table",
 GAMES = ("coin", "darts", "shut-the-box", "tic-tac-toe", "nim", "piles", "chess", "")
 AGENTS = ("random", "perfect", "montecarlo", "mcts", "exact", "q", "nobody")
 OPTIONS = (
-    "--games", "--seed", "--heap", "--max-take", "--piles", "--state", "--box", "--ai", "--iterations", "--trials",
+    "--games", "--seed", "--heap", "--max-take", "--piles", "--state", "--box", "--ai", "--dives", "--trials",
     "--c", "--z", "--dives", "--eval-games", "--alpha", "--epsilon", "--kind", "--policy", "--hints", "--rule",
     "--final", "--backup", "--ucb", "-o", "--q-table", "--workers", "--json", "--simplified", "--misere", "--normal",
     "--force", "--no-exact", "--first", "--second", "--no-solver", "--help-me", "-x",
@@ -100,7 +100,7 @@ def shaped(draw):
         argv = ["tournament", draw(st.sampled_from(["nim", "piles", "tic-tac-toe"])),
                 *draw(st.lists(st.sampled_from(AGENTS), min_size=2, max_size=2)), "--games", draw(numbers)]
     if draw(st.booleans()):
-        argv.append(draw(st.sampled_from(("--json", "--force", "--simplified", "--normal", "--iterations"))))
+        argv.append(draw(st.sampled_from(("--json", "--force", "--simplified", "--normal", "--dives"))))
     return argv
 
 

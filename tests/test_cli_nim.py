@@ -76,14 +76,14 @@ def test_move_perfect_and_exact_play_the_winning_move(capsys, heap):
 def test_move_piles_and_montecarlo(capsys):
     data = run_json(capsys, "move", "piles", "--state", "1,3,5,6", "--ai", "exact")
     assert data["move"] == [0, 1]
-    a = run_json(capsys, "move", "nim", "--state", "7", "--ai", "montecarlo", "--iterations", "500", "--seed", "4")
-    b = run_json(capsys, "move", "nim", "--state", "7", "--ai", "montecarlo", "--iterations", "500", "--seed", "4")
+    a = run_json(capsys, "move", "nim", "--state", "7", "--ai", "montecarlo", "--dives", "500", "--seed", "4")
+    b = run_json(capsys, "move", "nim", "--state", "7", "--ai", "montecarlo", "--dives", "500", "--seed", "4")
     assert a == b and a["move"] in (1, 2, 3)
 
 
 def test_move_mcts(capsys):
     pytest.importorskip("fnmcts.mcts")
-    data = run_json(capsys, "move", "nim", "--state", "6", "--ai", "mcts", "--iterations", "2000", "--seed", "1")
+    data = run_json(capsys, "move", "nim", "--state", "6", "--ai", "mcts", "--dives", "2000", "--seed", "1")
     assert data["move"] == 1
 
 
@@ -280,7 +280,7 @@ def test_shut_the_box_lists_only_its_agents(capsys, monkeypatch):
     [
         (("move", "nim", "--state", "5", "--ai", "random", "--q-table", "t.json"), "--q-table"),
         (("move", "nim", "--state", "5", "--ai", "mcts", "--trials", "5"), "--trials"),
-        (("move", "nim", "--state", "5", "--ai", "exact", "--iterations", "5"), "--iterations"),
+        (("move", "nim", "--state", "5", "--ai", "exact", "--dives", "5"), "--dives"),
         (("move", "nim", "--state", "5", "--ai", "montecarlo", "--rule", "tutorial"), "--rule"),
         (("move", "nim", "--state", "5", "--ai", "perfect", "--c", "1"), "--c"),
         (("move", "piles", "--state", "1,2", "--ai", "perfect", "--final", "mean"), "--final"),
@@ -411,7 +411,7 @@ def test_parse_human_move_piles():
 
 def test_tournament_on_worker_processes_matches_one_process(capsys):
     pytest.importorskip("fnmcts.mcts")
-    argv = ("tournament", "nim", "mcts", "montecarlo", "--games", "120", "--iterations", "30", "--seed", "5")
+    argv = ("tournament", "nim", "mcts", "montecarlo", "--games", "120", "--dives", "30", "--seed", "5")
     one = run_json(capsys, *argv)
     two = run_json(capsys, *argv, "--workers", "2")
     assert one == two and one["games"] == 120
@@ -420,7 +420,7 @@ def test_tournament_on_worker_processes_matches_one_process(capsys):
 def test_mcts_options_reach_the_search(capsys):
     pytest.importorskip("fnmcts.mcts")
     for extra in (("--rule", "tutorial"), ("--final", "mean"), ("--no-solver",), ("--c", "0.7")):
-        data = run_json(capsys, "move", "nim", "--state", "7", "--ai", "mcts", "--iterations", "3000", "--seed", "2",
+        data = run_json(capsys, "move", "nim", "--state", "7", "--ai", "mcts", "--dives", "3000", "--seed", "2",
                         *extra)
         assert data["move"] == 2, extra  # leave 5 = 1 mod 4
     for bad in (("--c", "-1"), ("--c", "x"), ("--rule", "ucb9"), ("--final", "best")):

@@ -135,6 +135,6 @@ def test_state_start_is_the_start_on_every_verb_that_takes_a_state(capsys, tmp_p
     monkeypatch.chdir(tmp_path)
     for argv in (["search", "nim(heap=6)", "--dives", "100", "--seed", "2"], ["solve", "nim(heap=6)"],
                  ["move", "nim(heap=6)", "--seed", "2", "--ai", "perfect"], ["table", "nim(heap=6)", "-o", "-"],
-                 ["plot", "nim(heap=6)", "--budget", "30", "--points", "2", "--json", "--seed", "2"]):
+                 ["plot", "nim(heap=6)", "--dives", "30", "--points", "2", "--json", "--seed", "2"]):
         assert run(capsys, *argv, "--state", "start") == run(capsys, *argv), argv
     assert run(capsys, "move", "nim(heap=6)", "--ai", "perfect")[1] == "perfect: take 1\n"  # 6 - 1 = 4 + 1, misere

@@ -50,7 +50,7 @@ def test_the_new_flag_reaches_explore_s_trace_beside_the_tutorial_s_defaults(cap
         raise ValueError("traced")
 
     monkeypatch.setattr("fnmcts.cli.explore.trace", trace)
-    code, _, err = run(capsys, "explore", "nim", "--iterations", "5", "--depth-cap", "3", "-o", str(tmp_path / "p.html"))
+    code, _, err = run(capsys, "explore", "nim", "--dives", "5", "--depth-cap", "3", "-o", str(tmp_path / "p.html"))
     assert code != 0 and "traced" in err
     assert {k: seen.get(k) for k in ("depth_cap", "rule", "backup", "solver")} == {
         "depth_cap": 3, "rule": "tutorial", "backup": "mean", "solver": False}

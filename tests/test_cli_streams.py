@@ -25,12 +25,12 @@ ROOT = Path(__file__).resolve().parent.parent
 # every verb, with arguments that would run it
 VERB_LINES = {
     "tour": ("tour", "--task", "1", "--no-pause"),
-    "plot": ("plot", "nim(heap=5)", "--json", "--budget", "50"),
+    "plot": ("plot", "nim(heap=5)", "--json", "--dives", "50"),
     "simulate": ("simulate", "coin", "--games", "10"),
     "solve": ("solve", "nim"),
     "table": ("table", "nim(heap=3)", "-o", "-"),
     "search": ("search", "nim", "--dives", "50"),
-    "explore": ("explore", "nim(heap=4)", "--iterations", "5", "-o", "-"),
+    "explore": ("explore", "nim(heap=4)", "--dives", "5", "-o", "-"),
     "play": ("play", "nim", "--ai", "random"),
     "tournament": ("tournament", "nim", "random", "random", "--games", "2"),
     "move": ("move", "nim", "--state", "5", "--ai", "random"),
@@ -98,7 +98,7 @@ def test_a_reader_that_goes_away_ends_quietly(tmp_path):
 
 
 @pytest.mark.parametrize("argv, starts", [
-    (("explore", "nim(heap=4)", "--iterations", "5", "--seed", "1"), "<!DOCTYPE html>"),
+    (("explore", "nim(heap=4)", "--dives", "5", "--seed", "1"), "<!DOCTYPE html>"),
     (("playthrough", "nim(heap=4)", "--seed", "1"), "fnmcts playthrough\n"),
     (("table", "nim(heap=3)"), "# exact values of Nim(heap=3"),
     (("train", "nim", "--heap", "4", "--games", "20", "--seed", "1", "--no-exact"), '{"'),
@@ -116,7 +116,7 @@ def test_dash_writes_the_file_to_standard_output_and_no_file_named_dash(capsys, 
 def test_dash_draws_a_plot_as_svg_on_standard_output(capsys, tmp_path, monkeypatch):
     pytest.importorskip("matplotlib")
     monkeypatch.chdir(tmp_path)
-    code, out, err = run(capsys, "plot", "nim(heap=4)", "--budget", "20", "--points", "2", "--seed", "1", "-o", "-")
+    code, out, err = run(capsys, "plot", "nim(heap=4)", "--dives", "20", "--points", "2", "--seed", "1", "-o", "-")
     assert code == 0 and out.startswith("<?xml") and out.rstrip().endswith("</svg>")
     assert err.startswith("wrote standard output (search on") and list(tmp_path.iterdir()) == []
 

@@ -75,7 +75,7 @@ def test_solve_a_lost_position_and_a_finished_board(capsys):
 # -- move -----------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("ai, extra", [("exact", ()), ("perfect", ()), ("mcts", ("--iterations", "2000"))])
+@pytest.mark.parametrize("ai, extra", [("exact", ()), ("perfect", ()), ("mcts", ("--dives", "2000"))])
 def test_move_plays_the_forced_win(capsys, ai, extra):
     data = run_json(capsys, "move", "tic-tac-toe", "--state", "010001002", "--ai", ai, "--seed", "1", *extra)
     assert data["move"] == 6 and data["describe"] == "O at 6" and data["ai"] == ai
@@ -176,7 +176,7 @@ def test_tournament_text_always_shows_the_draws(capsys):
 
 
 def test_tournament_on_worker_processes_matches_one_process(capsys):
-    argv = ("tournament", "tic-tac-toe", "mcts", "random", "--games", "120", "--iterations", "50", "--seed", "5")
+    argv = ("tournament", "tic-tac-toe", "mcts", "random", "--games", "120", "--dives", "50", "--seed", "5")
     one = run_json(capsys, *argv, "--workers", "1")
     two = run_json(capsys, *argv, "--workers", "2")
     assert one == two and one["games"] == 120

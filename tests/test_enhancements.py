@@ -219,7 +219,7 @@ def test_the_root_rule_is_one_of_the_search_options(capsys):
     with pytest.raises(ValueError, match="made anew for each move"):
         mcts_agent(200, root=sequential_halving(game, start, 200, random.Random(1)))
     # the command line's agents take it as --root
-    assert main(["move", "nim", "--state", "14", "--ai", "mcts", "--iterations", "300", "--seed", "3",
+    assert main(["move", "nim", "--state", "14", "--ai", "mcts", "--dives", "300", "--seed", "3",
                  "--root", "gumbel", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     nim = Nim()

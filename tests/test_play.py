@@ -182,8 +182,9 @@ def test_public_names():
     assert fnmcts.play is fnmcts.protocol.play  # the function, not a module of the same name
     import importlib
 
-    # the module of play_game is fnmcts.matches; the attribute fnmcts.play is the protocol's play
-    assert importlib.import_module("fnmcts.matches").play_game is fnmcts.play_game
+    # the module of play_game (two agents) is fnmcts.matches; fnmcts.play_game is the tutorial's
+    assert importlib.import_module("fnmcts.matches").play_game is not fnmcts.play_game
+    assert fnmcts.play_game is importlib.import_module("fnmcts.tutorial").play_game
     for name in ("play_game", "tournament", "perfect_agent", "make_agent", "AGENTS", "winner", "winning_moves"):
         assert name in fnmcts.__all__ and getattr(fnmcts, name) is not None
     # their companions live in their modules (the top-level names: deprecated for one release)

@@ -13,6 +13,7 @@ from fnmcts.agents import perfect_agent, random_agent
 from fnmcts.exact import best_moves, evaluate_policy, random_policy, solve, value
 from fnmcts.games import Nim, ShutTheBox, TicTacToe
 from fnmcts.mcts import greedy_policy
+from fnmcts.cli.plot import RUN_FLAGS
 from fnmcts.plots import (
     checkpoints,
     estimate_curve,
@@ -145,7 +146,7 @@ def test_the_qlearning_curve_is_training_continued_checkpoint_by_checkpoint():
 
 
 def test_plot_json_on_a_built_in_game_prints_the_data(capsys):
-    data = run_json(capsys, "plot", "nim(heap=7, misere=False)", "--budget", "500", "--points", "3", "--seed", "2")
+    data = run_json(capsys, "plot", "nim(heap=7, misere=False)", "--dives", "500", "--points", "3", "--seed", "2")
     assert data["what"] == "search" and data["file"] is None and data["exact"] is True and data["optimum"] == 1.0
     rows = data["data"]
     assert [row["dives"] for row in rows[:-1]] == list(checkpoints(500, 3))[:len(rows) - 1]
@@ -156,11 +157,11 @@ def test_plot_json_on_a_built_in_game_prints_the_data(capsys):
 @pytest.mark.parametrize("kind", ["search", "flat-mc", "tournament", "qlearning", "simulate"])
 def test_every_kind_on_a_user_s_game(capsys, user_game, kind, tmp_path):
     out = tmp_path / f"{kind}.svg"
-    code, text, err = run(capsys, "plot", user_game, "--what", kind, "--budget", "20", "--runs", "2",
+    code, text, err = run(capsys, "plot", user_game, "--what", kind, RUN_FLAGS[kind], "20", "--runs", "2",
                           "-o", str(out), "--json", *(() if kind == "tournament" else ("--points", "2")))
     if kind != "flat-mc":  # --runs belongs to flat-mc alone: the others refuse it in one line
         assert code == 2 and err.count("\n") == 1 and "--runs belongs to --what flat-mc" in err
-        code, text, err = run(capsys, "plot", user_game, "--what", kind, "--budget", "20", "-o", str(out), "--json",
+        code, text, err = run(capsys, "plot", user_game, "--what", kind, RUN_FLAGS[kind], "20", "-o", str(out), "--json",
                               *(() if kind == "tournament" else ("--points", "2")))
     assert code == 0, err
     data = json.loads(text)
@@ -170,7 +171,7 @@ def test_every_kind_on_a_user_s_game(capsys, user_game, kind, tmp_path):
 
 def test_plot_on_an_openspiel_game(capsys):
     pytest.importorskip("pyspiel")
-    data = run_json(capsys, "plot", "openspiel:tic_tac_toe", "--budget", "200", "--points", "2")
+    data = run_json(capsys, "plot", "openspiel:tic_tac_toe", "--dives", "200", "--points", "2")
     assert data["exact"] is True and data["optimum"] == 0.5  # tic-tac-toe is a draw
     assert all(row["move_value"] in (0.0, 0.5) for row in data["data"])
 
@@ -180,18 +181,18 @@ def test_the_same_seed_draws_the_same_file(capsys, tmp_path):
     for name in ("a.png", "b.png"):
         target = tmp_path / name
         assert run(capsys, "plot", "tic-tac-toe", "--what", "tournament", "--agents", "random", "perfect",
-                   "--budget", "10", "-o", str(target))[0] == 0
+                   "--games", "10", "-o", str(target))[0] == 0
         files.append(target.read_bytes())
     assert files[0] == files[1]
 
 
 def test_darts_plot_pi_and_the_coin_its_heads(capsys):
-    darts = run_json(capsys, "plot", "darts", "--budget", "2000", "--points", "3")
+    darts = run_json(capsys, "plot", "darts", "--trials", "2000", "--points", "3")
     assert darts["what"] == "simulate"
     for row in darts["data"]:
         assert row["pi"] == 4 * row["estimate"] and row["pi_low"] <= row["pi"] <= row["pi_high"]
     assert darts["data"][-1]["pi_low"] < math.pi < darts["data"][-1]["pi_high"]
-    coin = run_json(capsys, "plot", "coin", "--budget", "1000", "--points", "2")
+    coin = run_json(capsys, "plot", "coin", "--trials", "1000", "--points", "2")
     assert "pi" not in coin["data"][0] and coin["data"][-1]["low"] < 0.5 < coin["data"][-1]["high"]
 
 
@@ -201,7 +202,8 @@ def test_darts_plot_pi_and_the_coin_its_heads(capsys):
     (["plot", "shut-the-box", "--what", "tournament", "--json"], "needs a game of two players"),
     (["plot", "shut-the-box", "--what", "flat-mc", "--json"], "give --state where a player moves"),
     (["plot", "nim", "--what", "search", "--agents", "mcts", "random", "--json"], "--agents belongs to --what tournament"),
-    (["plot", "nim", "--iterations", "5", "--json"], "--iterations sets a tournament's agents"),
+    (["plot", "nim", "--what", "qlearning", "--dives", "5", "--json"], "--dives sets a tournament's agents"),
+    (["plot", "nim", "--what", "search", "--trials", "5", "--json"], "--trials sets a tournament's agents"),
     (["plot", "nim", "--what", "tournament", "--agents", "mcts", "nobody", "--json"], "unknown agent 'nobody'"),
     (["plot", "nim", "--what", "serch", "--json"], "invalid choice: 'serch'"),
     (["plot", "nim", "--state", '{"heap": 0, "player": 1}', "--json"], "the game is over"),

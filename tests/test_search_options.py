@@ -189,7 +189,7 @@ def run(capsys, *argv):
 
 
 def test_the_agent_flags_are_the_library_s_options(capsys):
-    argv = ["move", "nim", "--state", "14", "--ai", "mcts", "--iterations", "300", "--seed", "3"]
+    argv = ["move", "nim", "--state", "14", "--ai", "mcts", "--dives", "300", "--seed", "3"]
     code, out, _ = run(capsys, *argv, "--rule", "tutorial", "--z", "1.5", "--no-solver", "--json")
     assert code == 0
     data = json.loads(out)

@@ -32,7 +32,7 @@ def run(capsys, *argv):
         (["simulate", "coin", "--games", "99999999999999999999999999"], "at most 10,000,000,000 trials fit"),
         (["tournament", "piles", "perfect", "random", "--piles", ",".join(map(str, range(1, 2001)))], "--force"),
         (["move", "nim", "--state", "1000000", "--ai", "exact"], "--ai perfect"),
-        (["tournament", "nim", "mcts", "random", "--heap", "2000"], "--iterations 833 or fewer"),
+        (["tournament", "nim", "mcts", "random", "--heap", "2000"], "--dives 833 or fewer"),
     ],
 )
 def test_the_issues_oversized_commands_are_refused_at_once_saying_what_fits(capsys, tmp_path, monkeypatch, argv, fits):
@@ -46,9 +46,9 @@ def test_the_issues_oversized_commands_are_refused_at_once_saying_what_fits(caps
 
 def test_force_goes_past_the_work_check(capsys):
     # MCTS-Solver proves this position long before its budget: the estimate is a bound, --force trusts the person
-    argv = ["move", "tic-tac-toe", "--state", "010001002", "--ai", "mcts", "--iterations", "1e9", "--seed", "1"]
+    argv = ["move", "tic-tac-toe", "--state", "010001002", "--ai", "mcts", "--dives", "1e9", "--seed", "1"]
     code, out, err, _ = run(capsys, *argv)
-    assert code == 2 and "--iterations 277,777,777 or fewer would fit one move of mcts" in err
+    assert code == 2 and "--dives 277,777,777 or fewer would fit one move of mcts" in err
     code, out, err, _ = run(capsys, *argv, "--force")
     assert code == 0 and out == "mcts: O at 6\n"
 

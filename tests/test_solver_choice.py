@@ -87,7 +87,7 @@ def _positions(sign):
 # -- the position, from the command line --------------------------------------------------
 
 
-@pytest.mark.parametrize("extra", [[], ["--iterations", "100000"]])
+@pytest.mark.parametrize("extra", [[], ["--dives", "100000"]])
 def test_the_lost_agent_blocks_the_threat_at_the_command_line(capsys, extra):
     # X (cells 5 and 8) threatens cell 2; O is lost either way, but only blocking makes X work for it
     code = main(["move", "tic-tac-toe", "--state", "000001021", "--ai", "mcts", "--seed", "1", *extra])

@@ -64,3 +64,15 @@ def test_ci_runs_the_readme_s_test_command_verbatim_then_the_slow_checks_and_the
     site = next(i for i, line in enumerate(lines) if "mkdocs build --strict" in line)
     assert at < slow < site
     assert ci.count("pytest_status") >= 4  # every pytest step: exit 5 (no tests) fails the run
+
+
+def test_the_readme_s_first_command_installs_fnmcts_alone_with_hypothesis_a_core_dependency():
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11 on
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    first = [line for line in readme.split("```sh\n", 1)[1].split("```", 1)[0].splitlines() if line.strip()][0]
+    assert ".venv/bin/pip install -q -e . &&" in first and "[" not in first, first  # no extra: the classroom's install
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    core = {dependency.split(">")[0].split("=")[0].strip() for dependency in project["dependencies"]}
+    assert "hypothesis" in core  # fnmcts check, fnmcts exercise check and fnmcts.testing's strategies draw with it
+    assert not core & {"numpy", "numba", "selenium", "matplotlib", "dask", "open_spiel"}

@@ -43,7 +43,7 @@ VERBS = {
     "evaluate_policy": lambda g: fnmcts.evaluate_policy(g, random_policy, opponent=random_policy),
     "simulate": lambda g: fnmcts.simulate(g, 300, seed=1),
     "tournament": lambda g: fnmcts.tournament(g, random_agent, random_agent, 30, seed=1),
-    "play_game": lambda g: fnmcts.play_game(g, random_agent, random_agent, seed=1, verbose=True),
+    "play_game": lambda g: fnmcts.matches.play_game(g, random_agent, random_agent, seed=1, verbose=True),
     "count": lambda g: count(g),
     "train": lambda g: qlearning.train(100, seed=1, game=g),
 }
@@ -188,7 +188,7 @@ CLI = {
     "search": ["--dives", "200"],
     "count": [],
     "tournament": ["random", "random", "--games", "10"],
-    "move": ["--state", '[5, 0, "take", []]', "--ai", "mcts", "--iterations", "200"],  # a search: walks the game
+    "move": ["--state", '[5, 0, "take", []]', "--ai", "mcts", "--dives", "200"],  # a search: walks the game
     "check": ["--examples", "10"],
     "train": ["--games", "50", "-o", "{tmp}/q.json"],
     "table": ["-o", "{tmp}/table.json"],

@@ -46,7 +46,8 @@ def test_fixed_pmap_equals_and_hashes_as_the_pmap(d):
 
 
 PRINTED = """
-from fnmcts import play_game, random_agent, tournament
+from fnmcts import random_agent, tournament
+from fnmcts.matches import play_game
 from fnmcts.games import Nim, Piles, ShutTheBox
 from fnmcts.tutorial import simulate
 g = ShutTheBox()
@@ -246,5 +247,5 @@ def test_dots_and_boxes_the_greedy_move_is_the_proven_win_mcts_move_plays(capsys
     found = json.loads(capsys.readouterr().out)
     assert found["proven"] == [1, -1] and found["root_visits"] < 20_000
     assert main(["move", "openspiel:dots_and_boxes(num_rows=2,num_cols=2)", "--state", "[]", "--ai", "mcts",
-                 "--iterations", "20000", "--seed", "1", "--json"]) == 0
+                 "--dives", "20000", "--seed", "1", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["describe"] == found["best_move"]

@@ -150,7 +150,7 @@ def test_every_walk_takes_its_budget_from_the_caller(verb):
     runs = {
         "simulate": lambda: fnmcts.simulate(game, 3, seed=1, max_plies=50),
         "tournament": lambda: fnmcts.tournament(game, random_agent, random_agent, 2, seed=1, max_plies=50),
-        "play_game": lambda: fnmcts.play_game(game, random_agent, random_agent, seed=1, max_plies=50),
+        "play_game": lambda: fnmcts.matches.play_game(game, random_agent, random_agent, seed=1, max_plies=50),
         "solve": lambda: fnmcts.solve(game, max_plies=50),
         "count": lambda: count(game, max_plies=50),
         "train": lambda: fnmcts.qlearning.train(3, seed=1, game=game, max_plies=50),
@@ -222,7 +222,7 @@ class Roll(GameBase):
 
 
 def test_the_transcript_gives_describe_move_the_state_the_move_is_played_at():
-    record = fnmcts.play_game(Roll(), random_agent, random_agent, seed=3, verbose=True)
+    record = fnmcts.matches.play_game(Roll(), random_agent, random_agent, seed=3, verbose=True)
     lines = [line for line in record.transcript if line.startswith("Player 1: ")]
     assert lines and all(line.split()[-1].rstrip(".") in "123456" for line in lines)
     assert check_game(Roll(), laws=["text_hooks"], max_examples=20) == ("text_hooks",)

@@ -17,12 +17,56 @@ from __future__ import annotations
 import signal
 import sys
 
-__all__ = ["main", "console", "CliError"]
+__all__ = ["main", "console", "CliError", "VERBS", "top_parser"]
 
 COMMAND_MODULES = ("tour", "plot", "simulate", "shut_the_box", "shut_the_box_table", "table", "search", "explore", "play", "tournament",
                    "move", "solve", "qlearning", "check",
                    "count", "playthrough", "exercise", "generic")
 """Modules of ``fnmcts.cli`` whose ``register(cli)`` adds sub-commands, in help order."""
+
+
+VERBS = (
+    ("tour", "walk the tutorial (tasks 1-13), Nim, Q-learning and testing a game: each step's calls and real results"),
+    ("plot", "draw a picture of what a method learns on a game, as PNG or SVG, or its data as JSON "
+             "(pictures need the plot extra)"),
+    ("simulate", "estimate a probability by playing many random games"),
+    ("solve", "solve a game exactly"),
+    ("table", "write a table of exact values for a game"),
+    ("search", "grow a Monte Carlo search tree and measure the policy it learned"),
+    ("explore", "write a page that replays a search dive by dive, phase by phase (open it in any browser)"),
+    ("play", "play a game at the terminal"),
+    ("tournament", "play many games between two agents and count the wins"),
+    ("move", "print the move an agent plays at a state"),
+    ("train", "train a Q-learning AI by self-play and save its Q table"),
+    ("check", "check a game's rules: every game law on random walks, a shrunk counterexample if one fails"),
+    ("count", "count a game's states and histories ply by ply (perft), by outcome at the end"),
+    ("playthrough", "write one seeded random game state by state, or check a game against such a file "
+                    "(with --check, GAME defaults to the game the file names)"),
+    ("exercise", "the course's exercises: list them, show one to copy, check your answer"),
+)
+"""The verbs and their one-line help, in help order: ``fnmcts --help`` prints them without importing a verb's
+module (a test checks them against the parser ``build`` makes)."""
+
+HELP_FLAGS = (["-h"], ["--help"])
+"""The command lines answered by the light parser: the top-level help alone."""
+
+
+def top_parser():
+    """A parser with the verbs' names and help only: the top-level ``--help`` of ``build()``, at a fraction of its cost.
+
+    >>> "exercise" in top_parser().format_help()
+    True
+    """
+    import argparse
+
+    parser = argparse.ArgumentParser(
+        prog="fnmcts", description="Monte Carlo simulation and tree search over immutable game values."
+    )
+    parser.add_argument("--version", action="version", version="fnmcts")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, help in VERBS:
+        commands.add_parser(name, help=help)
+    return parser
 
 
 def __getattr__(name):
@@ -139,8 +183,11 @@ def main(argv=None, *, _keep_handlers: bool = False) -> int:
     saved = {}
     try:
         saved = _hear_signals()
-        cli = build()
-        return cli.run(sys.argv[1:] if argv is None else list(argv))
+        argv = sys.argv[1:] if argv is None else list(argv)
+        if argv in HELP_FLAGS:  # the top-level help: the verbs' names and help, no verb's module imported
+            top_parser().print_help()
+            return 0
+        return build().run(argv)
     except KeyboardInterrupt as error:
         return _stopped(error)
     except Exception as error:  # noqa: BLE001 (the one line of fnmcts.cli._failure, never a traceback)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..agents import AGENTS, make_agent
 from ..games import GAMES
-from ._common import CliError, positive_count
+from ._common import CliError, add_dives, positive_count
 from ._search_flags import add_search_options, search_flag_names, search_flags
 from ._board import _load_q
 
@@ -22,7 +22,7 @@ TWO_PLAYER_AGENTS = ("perfect", "q")
 def _option_agents() -> dict:
     """``dest -> (flag, the agents that take it)``: the agents' own options, and every search flag for mcts."""
     own = {
-        "iterations": ("--iterations", ("mcts", "montecarlo", "montecarlo-perfect")),
+        "iterations": ("--dives", ("mcts", "montecarlo", "montecarlo-perfect")),
         "trials": ("--trials", ("montecarlo", "montecarlo-perfect")),
         "q_table": ("--q-table", ("q",)),
         "reuse": ("--reuse-tree", ("mcts",)),
@@ -94,10 +94,8 @@ def _type_error(message):
 
 def _agent_options(parser, *, q_table: bool = True, reuse: bool = True) -> None:
     """The agents' options; ``q_table=False`` for a game no Q table plays, ``reuse=False`` for one move."""
-    parser.add_argument(
-        "--iterations", type=positive_count, default=None, metavar="N",
-        help="search budget: MCTS iterations a move (mcts), or playouts a move (montecarlo agents)",
-    )
+    add_dives(parser, "iterations", type=positive_count,
+              help="search budget: MCTS dives a move (mcts), or playouts a move (montecarlo agents)")
     parser.add_argument(
         "--trials", type=positive_count, default=None, metavar="N", help="playouts a move (montecarlo agents)"
     )
@@ -111,7 +109,7 @@ def _agent_options(parser, *, q_table: bool = True, reuse: bool = True) -> None:
         )
     parser.add_argument(
         "--seconds", type=_positive_seconds, default=None, metavar="S",
-        help="mcts: a time budget a move (with --iterations: whichever comes first)",
+        help="mcts: a time budget a move (with --dives: whichever comes first)",
     )
 
 

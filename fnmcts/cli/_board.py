@@ -284,7 +284,7 @@ def _smaller_hint(game, state, names, what: str) -> str:
         one = "game" if what == "games" else "move"
         most = WORK_LIMIT // (length * branching * (length if one == "game" else 1))
         if most:
-            return f"--iterations {most:,} or fewer would fit one {one} of {', '.join(searchers)}"
+            return f"--dives {most:,} or fewer would fit one {one} of {', '.join(searchers)}"
     return "a smaller game would fit"
 
 

@@ -33,6 +33,8 @@ __all__ = [
     "add_json",
     "add_seed",
     "add_force",
+    "add_dives",
+    "advanced_group",
     "emit",
     "progress_bar",
     "read_line",
@@ -225,3 +227,58 @@ def add_seed(parser, default=None):
     )
 
 
+
+
+class _DeprecatedFlag(argparse.Action):
+    """A flag of old: says on standard error which flag replaces it, then stores its value as that flag does."""
+
+    def __init__(self, option_strings, dest, new_flag: str = "", **kwargs):
+        self.new_flag = new_flag
+        super().__init__(option_strings, dest, **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        import sys
+
+        print(f"fnmcts: {option_string} is deprecated and goes in the next release: use {self.new_flag}",
+              file=sys.stderr)
+        setattr(namespace, self.dest, values)
+
+
+def add_dives(parser, dest: str = "dives", *, type=None, default=None, help: str = "dives of the search",
+              old: tuple = ("--iterations",), new_flag: str = "--dives"):
+    """Add ``--dives N``, a search's budget, and its old spellings (``--iterations``): hidden, same ``dest``, a warning.
+
+    >>> import contextlib, io
+    >>> parser = argparse.ArgumentParser()
+    >>> add_dives(parser, type=int)
+    >>> parser.parse_args(["--dives", "7"]).dives
+    7
+    >>> said = io.StringIO()
+    >>> with contextlib.redirect_stderr(said):
+    ...     parser.parse_args(["--iterations", "8"]).dives
+    8
+    >>> said.getvalue().splitlines()
+    ['fnmcts: --iterations is deprecated and goes in the next release: use --dives']
+    >>> "--iterations" in parser.format_help()
+    False
+    """
+    type = count if type is None else type
+    parser.add_argument(new_flag, dest=dest, type=type, default=default, metavar="N", help=help)
+    for flag in old:
+        parser.add_argument(flag, dest=dest, type=type, default=argparse.SUPPRESS, metavar="N",
+                            action=_DeprecatedFlag, new_flag=new_flag, help=argparse.SUPPRESS)
+
+
+def advanced_group(parser):
+    """The parser's "advanced" group of options (made on first use): the experts' flags, listed last in ``--help``.
+
+    >>> parser = argparse.ArgumentParser()
+    >>> advanced_group(parser) is advanced_group(parser)
+    True
+    >>> advanced_group(parser).title
+    'advanced'
+    """
+    for group in parser._action_groups:
+        if group.title == "advanced":
+            return group
+    return parser.add_argument_group("advanced", "options for experts: the search's enhancements and variants")

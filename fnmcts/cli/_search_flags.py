@@ -18,15 +18,19 @@ from __future__ import annotations
 import argparse
 import re
 
-from ._common import CliError, non_negative_number
+from ._common import CliError, advanced_group, non_negative_number
 
-__all__ = ["add_search_options", "search_flags", "search_fields", "SEARCH_RULES"]
+__all__ = ["add_search_options", "search_flags", "search_fields", "SEARCH_RULES", "COURSE_FLAGS"]
 
 SEARCH_RULES = ("ucb1", "tutorial", "ucb")
 """The selection rules the commands name: UCB1, and the tutorial's ucb (by either name)."""
 
 _HIDDEN = ("rollout",)
 """Fields no command-line flag carries: a playout agent is a function."""
+
+COURSE_FLAGS = ("rule", "c", "z", "solver")
+"""The search flags a course meets (the tutorial's ``ucb`` and its ``z``, UCB1's ``c``, the solver): the others
+(backups, root and final rules, RAVE, bounds, shallow proofs) go in the "advanced" group of ``--help``."""
 
 _PER_SEARCH = {"final": "final", "root": "root"}
 """Fields only some commands take (``add_search_options(final=..., root=...)``): the move played, the root's own rule."""
@@ -106,12 +110,16 @@ def add_search_options(parser, who: str = "", old_rule_flag: str | None = None, 
     >>> args = parser.parse_args(["--rule", "tutorial", "--z", "1.5"])
     >>> search_flags(args)
     {'rule': 'tutorial', 'z': 1.5}
+    >>> [a.dest for a in advanced_group(parser)._group_actions][:3]
+    ['backup', 'rave', 'rave_ref']
     """
     options = _options_module()
     wanted = {"root": root, "final": final}
+    course = parser
     for name, kind, default, doc in search_fields():
         if name in _HIDDEN or not wanted.get(name, True):
             continue
+        parser = course if name in COURSE_FLAGS else advanced_group(course)
         help = f"{who}{_plain(doc)}"
         flag = "--" + name.replace("_", "-")
         if name == "rule":

@@ -17,7 +17,7 @@ import argparse
 from ..limits import TooLarge
 from ..mcts import BACKUPS, EXACT_STATES, PAGE_DIVES, explore_page, trace
 from ..rng import make_rng, resolve_seed
-from ._common import CliError, add_force, add_json, add_seed, count, emit, non_negative_number, positive_count, progress_bar
+from ._common import CliError, add_dives, add_force, add_json, add_seed, count, emit, non_negative_number, positive_count, progress_bar
 from ._search_flags import SEARCH_RULES, add_search_options, search_flag_names, search_flags
 from ._board import is_start, state_argument
 from ._games import resolve_game
@@ -44,8 +44,7 @@ def register(cli) -> None:
         dest="spec",
     )
     p.add_argument("--state", default=None, metavar="STATE", help="search from this position (default: the start)")
-    p.add_argument("--iterations", type=count, default=DEFAULT_DIVES, metavar="N",
-                   help=f"dives of the search (default {DEFAULT_DIVES})")
+    add_dives(p, "iterations", default=DEFAULT_DIVES, help=f"dives of the search (default {DEFAULT_DIVES})")
     add_seed(p)
     add_search_options(p)  # every field of SearchOptions, as on every verb that searches; the tutorial's defaults here
     p.add_argument("--solver", dest="solver", action="store_const", const=True,

@@ -22,6 +22,7 @@ from ..protocol import CHANCE, describe_move, game_name
 from ..rng import make_rng
 from ._common import (
     CliError,
+    add_dives,
     add_force,
     add_json,
     add_seed,
@@ -87,7 +88,7 @@ def _spec(parser) -> None:
 
 
 def _search_options(parser) -> None:
-    parser.add_argument("--dives", type=count, default=10_000, metavar="N", help="dives of the search (default 10,000)")
+    add_dives(parser, default=10_000, help="dives of the search (default 10,000)")
     parser.add_argument("--state", default=None, metavar="STATE",
                         help="search from this position (default, or 'start': the start; a deal or a roll first is searched too)")
     parser.add_argument("--top", type=positive_count, default=5, metavar="K", help="the K most visited moves (default 5)")

@@ -22,6 +22,7 @@ draws the tutorial's pictures for one release (``fnmcts.cli._old_plots``).
 
 from __future__ import annotations
 
+import argparse
 import math
 
 from ..limits import STATE_LIMIT, WORK_LIMIT, TooLarge, check_work, play_work
@@ -36,7 +37,7 @@ from ._games import GAME_FORMS, _nearest, resolve_game
 from ._old_plots import BUDGETS as OLD_NAMES, plot_old
 from ._search_flags import search_flags
 
-__all__ = ["register", "KIND_BUDGETS", "EXPERIMENTS"]
+__all__ = ["register", "KIND_BUDGETS", "RUN_FLAGS", "EXPERIMENTS"]
 
 KIND_BUDGETS = {
     "search": ("dives", 10_000, 8),
@@ -45,12 +46,17 @@ KIND_BUDGETS = {
     "qlearning": ("training games", 10_000, 10),
     "simulate": ("trials", 100_000, 40),
 }
-"""``kind -> (what --budget counts, its default, the checkpoints by default)``."""
+"""``kind -> (what the size of the run counts, its default, the checkpoints by default)``."""
+
+RUN_FLAGS = {"search": "--dives", "flat-mc": "--trials", "tournament": "--games", "qlearning": "--games",
+             "simulate": "--trials"}
+"""``kind -> the flag of the run's size``: a search's dives are ``--dives`` as on every verb, games ``--games``,
+trials ``--trials``; the old ``--budget`` is read for one release, with a warning naming these."""
 
 EXPERIMENTS = ("coin", "darts")
 """The Monte Carlo experiments that are not games: ``--what simulate`` only."""
 
-_AGENT_ONLY = {"iterations": "--iterations", "trials": "--trials", "q_table": "--q-table", "reuse": "--reuse-tree",
+_AGENT_ONLY = {"iterations": "--dives", "trials": "--trials", "q_table": "--q-table", "reuse": "--reuse-tree",
                "seconds": "--seconds"}
 
 
@@ -60,8 +66,8 @@ def register(cli) -> None:
     >>> from ._parser import Cli
     >>> cli = Cli()
     >>> register(cli)
-    >>> args = cli.parser.parse_args(["plot", "nim(heap=5)", "--what", "tournament", "-o", "t.svg", "--budget", "1e3"])
-    >>> args.game_spec, args.what, args.output, args.budget, args.agents
+    >>> args = cli.parser.parse_args(["plot", "nim(heap=5)", "--what", "tournament", "-o", "t.svg", "--games", "1e3"])
+    >>> args.game_spec, args.what, args.output, args.games, args.agents
     ('nim(heap=5)', 'tournament', 't.svg', 1000, None)
     """
     kinds = ", ".join(f"{kind} ({what}, default {default:,})" for kind, (what, default, _) in KIND_BUDGETS.items())
@@ -73,7 +79,11 @@ def register(cli) -> None:
                    help=f"the picture: {', '.join(KIND_BUDGETS)} (default: search; simulate for coin and darts)")
     p.add_argument("-o", "--output", default=None, metavar="FILE",
                    help="the file to write: .png or .svg (- writes SVG to standard output, the report to standard error)")
-    p.add_argument("--budget", type=positive_count, default=None, metavar="N", help=f"the size of the run: {kinds}")
+    p.add_argument("--games", type=positive_count, default=None, metavar="N",
+                   help="tournament, qlearning: the games of the run (--dives: a search's dives, the mcts agents' a "
+                        f"move; --trials: flat-mc's and simulate's trials). The run's size: {kinds}")
+    p.add_argument("--budget", type=positive_count, default=None, metavar="N", help=argparse.SUPPRESS)  # the old
+    # spelling of the run's size: said deprecated when read (_run_size), as the old plots still take it
     p.add_argument("--points", type=positive_count, default=None, metavar="K",
                    help="about K checkpoints, evenly spaced on a log scale (search, flat-mc, qlearning, simulate)")
     p.add_argument("--state", default=None, metavar="STATE", help="search, flat-mc, simulate: from this position")
@@ -103,7 +113,7 @@ def _plot(args) -> int:
         _picture_format(args.output)
         claim_output(args.output)  # a missing folder, a directory or another writer fails before the work
     what, default, default_points = KIND_BUDGETS[kind]
-    budget = default if args.budget is None else args.budget
+    budget = _run_size(args, kind, default)
     points = default_points if args.points is None else args.points
     seed = 1 if args.seed is None else args.seed
     data, title, labels, extra = _compute(plots, args, kind, budget, points, make_rng(seed))
@@ -147,16 +157,29 @@ def _plots(need_figure: bool):
     return plots
 
 
+def _run_size(args, kind: str, default: int) -> int:
+    """The size of the run: its own flag (``RUN_FLAGS``), else the old ``--budget``, else ``default``."""
+    own = getattr(args, RUN_FLAGS[kind].lstrip("-").replace("dives", "iterations"), None)
+    if own is not None and args.budget is not None:
+        raise CliError(f"give {RUN_FLAGS[kind]} or the old --budget, not both")
+    if args.budget is not None:
+        import sys
+
+        print("fnmcts: --budget is deprecated and goes in the next release: use --dives (search), --games "
+              "(tournament, qlearning) or --trials (flat-mc, simulate)", file=sys.stderr)
+    return own if own is not None else args.budget if args.budget is not None else default
+
+
 def _refuse_foreign(args, kind: str) -> None:
     """Options of another picture are a mistake, said in one line."""
     owners = {"agents": ("tournament",), "runs": ("flat-mc",), "state": ("search", "flat-mc", "simulate"),
-              "points": ("search", "flat-mc", "qlearning", "simulate")}
+              "points": ("search", "flat-mc", "qlearning", "simulate"), "games": ("tournament", "qlearning")}
     for name, kinds in owners.items():
         if getattr(args, name) is not None and kind not in kinds:
             raise CliError(f"--{name} belongs to --what {' or '.join(kinds)}, not {kind}")
     if kind != "tournament":
         for dest, flag in _AGENT_ONLY.items():
-            if getattr(args, dest, None) is not None:
+            if getattr(args, dest, None) is not None and flag != RUN_FLAGS[kind]:
                 raise CliError(f"{flag} sets a tournament's agents: use it with --what tournament")
     if args.game_spec in EXPERIMENTS and kind != "simulate":
         raise CliError(f"{args.game_spec} is a Monte Carlo experiment, not a game: plot it with --what simulate")

@@ -31,6 +31,7 @@ from ..rng import make_rng, resolve_seed
 from ._search_flags import add_search_options, search_flags
 from ._common import (
     CliError,
+    add_dives,
     Interrupted,
     add_json,
     add_seed,
@@ -59,10 +60,7 @@ def register(cli) -> None:
     (1000, 1, None, None, None)
     """
     p = cli.game_command("search", "shut-the-box", "MCTS dives on Shut the Box (task 11)", _HELP)
-    p.add_argument(
-        "--dives", type=count, default=None, metavar="N",
-        help="how many dives in all (default 100000; with --resume, the saved search's own target)",
-    )
+    add_dives(p, help="how many dives in all (default 100000; with --resume, the saved search's own target)")
     p.add_argument(
         "--seconds", type=_seconds, default=None, metavar="S",
         help="a time budget: stop after S seconds if the dives are not done",

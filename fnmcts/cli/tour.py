@@ -155,7 +155,7 @@ sum(e.covers(z=5.2) for e in table.values()), len(table)
 Keep a record of wins and losses per box, rate children by an upper confidence
 bound (z = 2, the rule of 3), dive again and again: uct returns [tree result].
 How much has been learned? Judge the greedy policy exactly.
-Picture: fnmcts plot shut-the-box --rule tutorial --budget 100000 -o mcts.png""", """
+Picture: fnmcts plot shut-the-box --rule tutorial --dives 100000 -o mcts.png""", """
 from fnmcts.exact import evaluate_policy, solve, value
 from fnmcts.games.shut_the_box import ShutTheBox, start_box
 from fnmcts.mcts import greedy_policy, record, search, tree_summary, ucb
@@ -192,7 +192,7 @@ print(aligned_table([table[(start_box, roll)] for roll in range(2, 13)], ("roll"
 Keep every dive of a search: the path it chose (each child's mean + bonus =
 score beside its exact value), what it added, its playout and its backup, and
 every tree. The same dives, to step through in a browser:
-fnmcts explore shut-the-box --iterations 200 --seed 2017 -o shut.html""", """
+fnmcts explore shut-the-box --dives 200 --seed 2017 -o shut.html""", """
 from fnmcts.games.shut_the_box import ShutTheBox
 from fnmcts.mcts import trace, diff
 from fnmcts.rng import make_rng

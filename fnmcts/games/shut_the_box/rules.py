@@ -239,6 +239,21 @@ def ordered_moves(box, roll: int, simplified: bool = False, levers: int = 9) -> 
     return tuple(map(box.difference, filter(box.issuperset, _lever_sets(levers)[roll])))
 
 
+def _is_game(value) -> bool:
+    """Whether ``value`` is a game (it has ``start``), not a box: the old top-level calls pass one first."""
+    return callable(getattr(value, "start", None))
+
+
+def _old_call(call: str, home: str) -> None:
+    """Warn that the top-level ``call`` is the tutorial's function now, naming ``home``."""
+    import warnings
+
+    name = call.split("(")[0]
+    warnings.warn(
+        f"fnmcts.{call} is now the tutorial's {name}: use {home}", DeprecationWarning, stacklevel=3
+    )
+
+
 def possible_moves(box, roll: int, simplified: bool = False) -> frozenset:
     """The tutorial's ``possible-moves``: the set of boxes the player can reach.
 
@@ -249,10 +264,15 @@ def possible_moves(box, roll: int, simplified: bool = False) -> frozenset:
     >>> possible_moves(frozenset({2, 3}), 5) == {frozenset()}
     True
     """
+    if _is_game(box):
+        _old_call("possible_moves(game, state)", "fnmcts.protocol.possible_moves")
+        from ...protocol import possible_moves as moves_of
+
+        return moves_of(box, roll)
     return frozenset(ordered_moves(_check_box(box), roll, simplified))
 
 
-def play_game(box, rng: random.Random, simplified: bool = False) -> str:
+def play_game(box, rng: random.Random, simplified: bool = False, *old_args, **old_options) -> str:
     """Play one game from ``box`` with random choices; return ``'win'`` or ``'loss'``.
 
     Consumes ``rng``: one draw per dice roll, and one more per choice among two
@@ -261,6 +281,13 @@ def play_game(box, rng: random.Random, simplified: bool = False) -> str:
     >>> play_game(simplified_start_box, make_rng(0), simplified=True)
     'loss'
     """
+    if _is_game(box):
+        _old_call("play_game(game, agent, agent)", "fnmcts.matches.play_game")
+        from ...matches import play_game as match
+
+        return match(box, rng, simplified, *old_args, **old_options)
+    if old_args or old_options:
+        raise TypeError(f"play_game(box, rng, simplified=False) takes no more arguments, got {old_args or sorted(old_options)}")
     box = _check_box(box)
     check_rng(rng)
     while box:
