@@ -51,7 +51,8 @@ from .counts import COUNT_LIMIT, Count, FirstStep, Outcome, Ply, count, outcome_
 from .differential import Difference, check_against, describe_difference, find_difference
 from .machine import MACHINE_LAWS, game_machine
 from .playthroughs import check_playthrough, playthrough, playthrough_seed
-from .goldens import POSITION_KEYS, check_count, check_grundy, game_of, golden, goldens
+from .goldens import (POSITION_KEYS, WHO_MOVES_FIELDS, GoldenWarning, check_count, check_grundy, game_of, golden,
+                      golden_gaps, goldens, record_golden)
 from .laws import (
     LAWS,
     SMALL_BUDGETS,
@@ -149,6 +150,10 @@ __all__ = [
     "check_count",
     "check_grundy",
     "POSITION_KEYS",
+    "record_golden",
+    "golden_gaps",
+    "GoldenWarning",
+    "WHO_MOVES_FIELDS",
     "Difference",
     "find_difference",
     "check_against",
