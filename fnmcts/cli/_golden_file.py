@@ -28,7 +28,8 @@ def pins(entry) -> str:
     """
     names = {"states_by_ply": "states by ply", "histories_by_ply": "histories by ply", "games_by_ply": "games by ply",
              "to_move_by_ply": "the player to move by ply", "chance_by_ply": "chance nodes by ply",
-             "terminal_states": "terminal states", "games_by_outcome": "games by outcome"}
+             "terminal_states": "terminal states", "games_by_outcome": "games by outcome",
+             "games_by_payoff": "games by payoff"}
     return ", ".join(text for field, text in names.items() if field in entry)
 
 
@@ -40,7 +41,7 @@ def record(game, spec: str, path: str, depth: int | None) -> tuple:
     >>> where = os.path.join(tempfile.mkdtemp(), "nim.json")
     >>> entry, said = record(Nim(heap=3), "nim(heap=3)", where, None)
     >>> print(said.replace(where, "nim.json"))
-    recorded the golden of Nim(heap=3, max_take=3, misere=True) to the end (3 plies) in nim.json: it pins states by ply, histories by ply, games by ply, the player to move by ply, chance nodes by ply, terminal states, games by outcome; check a changed game with fnmcts check --game nim(heap=3) --golden nim.json
+    recorded the golden of Nim(heap=3, max_take=3, misere=True) to the end (3 plies) in nim.json: it pins states by ply, histories by ply, games by ply, the player to move by ply, chance nodes by ply, terminal states, games by outcome, games by payoff; check a changed game with fnmcts check --game nim(heap=3) --golden nim.json
     """
     from ..testing import record_golden
 

@@ -33,7 +33,9 @@ The modules, each with its ``__all__`` (everything is also here):
 - ``fnmcts.testing.machine``: ``game_machine``, a hypothesis state machine for any
   game (``TestMyGame = game_machine(MyGame()).TestCase``);
 - ``fnmcts.testing.playthroughs``: golden playthroughs, one seeded game as text,
-  and the check that replays it.
+  and the check that replays it;
+- ``fnmcts.testing.mutate``: mutation testing of a game's rules, ``mutate``
+  (how many slips the checks catch, and a line of play for each they miss).
 
 This package needs hypothesis (the ``test`` extra: ``pip install 'fnmcts[test]'``).
 """
@@ -73,6 +75,8 @@ from .laws import (
     law_text_hooks,
 )
 from .games import SeededGame, TableGame
+from .mutate import (DEFAULT_BUDGET, OPERATORS, RULE_METHODS, MutationReport, Mutant, Verdict, distinguish, mutant_game,
+                     mutants, mutate)
 from .strategies import (
     PLAYERS,
     Reached,
@@ -154,6 +158,16 @@ __all__ = [
     "golden_gaps",
     "GoldenWarning",
     "WHO_MOVES_FIELDS",
+    "OPERATORS",
+    "RULE_METHODS",
+    "DEFAULT_BUDGET",
+    "Mutant",
+    "Verdict",
+    "MutationReport",
+    "mutants",
+    "mutant_game",
+    "mutate",
+    "distinguish",
     "Difference",
     "find_difference",
     "check_against",

@@ -142,7 +142,14 @@ def check_count(entry, depth: int | None = None, game=None) -> tuple:
         if "games_by_outcome" in entry:
             found += _differ("games_by_outcome", dict(entry["games_by_outcome"]),
                              {o.name: o.games for o in counted.outcomes})
+        if "games_by_payoff" in entry:
+            found += _differ("games_by_payoff", dict(entry["games_by_payoff"]), _by_payoff(counted))
     return found
+
+
+def _by_payoff(counted) -> dict:
+    """``{payoff as text: games}``: the games of a count by their exact payoff (``"1 -1"``), not only who won."""
+    return {" ".join(str(x) for x in o.payoff): o.games for o in counted.outcomes}
 
 
 def _plain(value):
@@ -179,7 +186,8 @@ def record_golden(game, name: str | None = None, depth: int | None = None, *, so
     count's limit on distinct states (``fnmcts.testing.counts.COUNT_LIMIT``
     unless told). The entry pins states, histories and games by ply, who is
     to move (``to_move_by_ply``) and the chance nodes (``chance_by_ply``) by
-    ply, and, to the end, the totals and the games by outcome. Check a game
+    ply, and, to the end, the totals and the games by outcome and by exact
+    payoff (a payoff of ``(0, -1)`` for a win is a slip). Check a game
     against it with ``check_count(entry, game=...)``.
 
     >>> from fnmcts.games import Nim
@@ -202,7 +210,8 @@ def record_golden(game, name: str | None = None, depth: int | None = None, *, so
     if depth is None:
         entry |= {"states": counted.states, "histories": counted.histories, "games": counted.games,
                   "terminal_states": counted.terminal_states,
-                  "games_by_outcome": {o.name: o.games for o in counted.outcomes}}
+                  "games_by_outcome": {o.name: o.games for o in counted.outcomes},
+                  "games_by_payoff": _by_payoff(counted)}
     return entry
 
 
