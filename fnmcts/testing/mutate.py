@@ -661,7 +661,8 @@ def mutate(game, *, laws: bool = True, goldens=(), against=None, examples: int =
       for a survivor before it is called equivalent; ``progress(1)`` after
       each mutant.
 
-    The verdicts depend on the seed alone, whatever the workers.
+    The game itself must pass the checks (else a ``ValueError`` says which
+    fails). The verdicts depend on the seed alone, whatever the workers.
 
     >>> from fnmcts.games.nim import Nim
     >>> from fnmcts.testing import record_golden
@@ -691,6 +692,9 @@ def mutate(game, *, laws: bool = True, goldens=(), against=None, examples: int =
         names.append("against")
     if not checks:
         raise ValueError("mutate needs a check to run: laws=True, goldens=[...] or against=GAME")
+    failed = _first_failure(game, checks)
+    if failed is not None:  # every mutant would die of it: the score would mean nothing
+        raise ValueError(f"{game!r} itself fails its checks ({failed}): mutate measures checks the game passes")
     jobs = [(game, m.index, chosen, tuple(checks), budget, limit) for m in picked]
     began = time.perf_counter()
     verdicts = []
