@@ -295,43 +295,56 @@ def _points(source: _Source) -> list:
 
 
 def _node_points(name: str, kind: str, node) -> list:
-    """The slips one node can take (see ``OPERATORS``)."""
+    """The slips one node can take (see ``OPERATORS``), in ``function`` ``name`` of ``kind``."""
+    return [point for kinds, make in _MAKERS if isinstance(node, kinds) for point in make(name, kind, node)]
+
+
+def _compare_points(name, kind, node) -> list:
     found = []
-    if isinstance(node, ast.Compare):
-        for i, op in enumerate(node.ops):  # a chain (a == b == c) has a slip at each comparison
-            if type(op) in _NEGATED:
-                flipped = _NEGATED[type(op)]()
-                ops = node.ops[:i] + [flipped] + node.ops[i + 1:]
-                found.append(("comparison", node, [(f"{_op(op)} -> {_op(flipped)}" + (f" (comparison {i + 1})"
-                                                                                     if len(node.ops) > 1 else ""),
-                                                    ast.Compare(left=node.left, ops=ops,
-                                                                comparators=node.comparators))]))
-    elif isinstance(node, ast.BoolOp):
-        other = ast.Or() if isinstance(node.op, ast.And) else ast.And()
-        found.append(("and_or", node, [(f"{_op(node.op)} -> {_op(other)}", ast.BoolOp(op=other, values=node.values))]))
-    elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
-        found.append(("not", node, [(f"not {ast.unparse(node.operand)} -> {ast.unparse(node.operand)}",
-                                     node.operand)]))
-    elif isinstance(node, ast.Constant) and type(node.value) is int:
-        found.append(("constant", node, [(f"{node.value} -> {node.value + d}", ast.Constant(node.value + d))
-                                         for d in (1, -1)]))
-    elif isinstance(node, ast.If) and node.orelse:
+    for i, op in enumerate(node.ops):  # a chain (a == b == c) has a slip at each comparison
+        if type(op) in _NEGATED:
+            flipped = _NEGATED[type(op)]()
+            which = f" (comparison {i + 1})" if len(node.ops) > 1 else ""
+            ops = node.ops[:i] + [flipped] + node.ops[i + 1:]
+            found.append(("comparison", node, [(f"{_op(op)} -> {_op(flipped)}{which}",
+                                                ast.Compare(left=node.left, ops=ops, comparators=node.comparators))]))
+    return found
+
+
+def _bool_points(name, kind, node) -> list:
+    other = ast.Or() if isinstance(node.op, ast.And) else ast.And()
+    return [("and_or", node, [(f"{_op(node.op)} -> {_op(other)}", ast.BoolOp(op=other, values=node.values))])]
+
+
+def _not_points(name, kind, node) -> list:
+    if not isinstance(node.op, ast.Not):
+        return []
+    return [("not", node, [(f"not {ast.unparse(node.operand)} -> {ast.unparse(node.operand)}", node.operand)])]
+
+
+def _constant_points(name, kind, node) -> list:
+    if type(node.value) is not int:
+        return []
+    return [("constant", node, [(f"{node.value} -> {node.value + d}", ast.Constant(node.value + d)) for d in (1, -1)])]
+
+
+def _if_points(name, kind, node) -> list:
+    found = []
+    if node.orelse:
         found.append(("branches", node, [(f"if {ast.unparse(node.test)}: branches swapped",
                                           ast.If(test=node.test, body=node.orelse, orelse=node.body))]))
-    elif isinstance(node, ast.IfExp):
-        found.append(("branches", node, [(f"{ast.unparse(node)}: branches swapped",
-                                          ast.IfExp(test=node.test, body=node.orelse, orelse=node.body))]))
-    elif isinstance(node, ast.Subscript):
-        found += _index_points(node)
-    elif isinstance(node, ast.Return) and node.value is not None:
-        found += _return_points(name, kind, node)
-    elif isinstance(node, ast.If) and name == "to_move" and _returns_none(node.body):
+    if name == "to_move" and _returns_none(node.body):
         found.append(("to_move_end", node, [(f"if {ast.unparse(node.test)}: never taken",
                                              ast.If(test=ast.Constant(False), body=node.body, orelse=node.orelse))]))
     return found
 
 
-def _index_points(node) -> list:
+def _if_expression_points(name, kind, node) -> list:
+    return [("branches", node, [(f"{ast.unparse(node)}: branches swapped",
+                                 ast.IfExp(test=node.test, body=node.orelse, orelse=node.body))])]
+
+
+def _index_points(name, kind, node) -> list:
     """Off by one: an index that is not a constant (the constants have their own slips), or a slice bound."""
     index = node.slice
     if isinstance(index, ast.Slice):
@@ -357,6 +370,8 @@ def _index_points(node) -> list:
 
 def _return_points(name: str, kind: str, node) -> list:
     """Swapped players in ``payoff``'s returns; a falsy return in a helper."""
+    if node.value is None:
+        return []
     if name == "payoff":
         reversed_ = ast.Call(func=ast.Name("tuple", ast.Load()), args=[ast.Call(
             func=ast.Name("reversed", ast.Load()), args=[ast.Call(func=ast.Name("tuple", ast.Load()),
@@ -369,6 +384,12 @@ def _return_points(name: str, kind: str, node) -> list:
         return [("return_none", node, [(f"return {ast.unparse(node.value)} -> return {ast.unparse(falsy)}",
                                         ast.Return(value=falsy))])]
     return []
+
+
+_MAKERS = ((ast.Compare, _compare_points), (ast.BoolOp, _bool_points), (ast.UnaryOp, _not_points),
+           (ast.Constant, _constant_points), (ast.If, _if_points), (ast.IfExp, _if_expression_points),
+           (ast.Subscript, _index_points), (ast.Return, _return_points))
+"""Node types and the functions that list their slips."""
 
 
 def _returns_none(body) -> bool:
