@@ -195,3 +195,21 @@ def test_a_golden_fails_a_game_whose_to_move_rotates_the_players(game):
 
     found = check_count(entry, game=Rotated())
     assert any(line.startswith("to_move_by_ply") for line in found)
+
+
+def test_a_game_that_never_ends_differs_from_a_golden_at_its_first_plies_instead_of_counting_on():
+    base = _user_tic_tac_toe()
+
+    def play(self, board, move):  # every move lengthens the board: the game goes on for ever
+        return board[:move] + (1 if board.count(1) == board.count(2) else 2,) + board[move:]
+
+    found = check_count(golden("tic-tac-toe"), game=type("Longer", (base,), {"play": play})())
+    assert found and found[0].startswith("states_by_ply: [1, 9, 72] expected, [1, 9, ")
+
+
+def test_a_game_one_ply_longer_than_its_golden_differs_in_its_plies():
+    from fnmcts.games import Nim
+
+    entry = record_golden(Nim(heap=4, max_take=2))
+    found = check_count(entry, game=Nim(heap=5, max_take=2))
+    assert found and found[0].startswith("states_by_ply:")

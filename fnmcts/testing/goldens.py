@@ -106,35 +106,61 @@ def check_count(entry, depth: int | None = None, game=None) -> tuple:
     """The differences between ``entry`` and a count of its game (of ``game`` when given): ``()`` when they agree.
 
     ``depth`` counts only so far (a fast check of the first plies); totals are
-    compared only when the count goes as deep as the entry.
+    compared only when the count goes as deep as the entry. The count goes no
+    deeper than one ply past the entry's last, and counts 2, 4, 8, ... plies
+    first, stopping at the first that differs: a game that differs early, or
+    never ends, is told in the time its first plies take.
 
     >>> from fnmcts.games import Nim
     >>> check_count(golden("nim 21, take 1-3, misere"), depth=2, game=Nim(heap=21, max_take=2))  # a slip: 1-2
     ('states_by_ply: [1, 3, 5] expected, [1, 2, 3] counted', 'histories_by_ply: [1, 3, 9] expected, [1, 2, 4] counted', 'to_move_by_ply: [[1, 0], [0, 3], [5, 0]] expected, [[1, 0], [0, 2], [3, 0]] counted')
     """
-    from .counts import count
-
     game = game_of(entry) if game is None else game
     full = entry.get("depth")
-    if depth is None or (full is not None and depth >= full):
-        depth, whole = full, True
-    else:
-        whole = False
+    whole = depth is None or (full is not None and depth >= full)
+    target = (full if full is not None else _length(entry)) if whole else depth
+    gaps = golden_gaps(entry)
+    if gaps:
+        warnings.warn(gaps, GoldenWarning, stacklevel=2)
+    stage = 2
+    while target is not None and stage < target:  # shallow counts first: a game that differs early says so at once
+        found = _differences(entry, _count_of(game, entry, stage), False)
+        if found:
+            return found
+        stage *= 2
+    return _differences(entry, _count_of(game, entry, target), whole)
+
+
+BY_PLY = (("states_by_ply", "states"), ("histories_by_ply", "histories"), ("games_by_ply", "games"),
+          ("to_move_by_ply", "movers"), ("chance_by_ply", "chance"))
+"""The fields of a golden by ply, and the ``Ply`` attribute each holds."""
+
+
+def _length(entry) -> int | None:
+    """The ply one past an entry's last (to the end: a count that far sees a game going on), None without plies."""
+    lengths = [len(entry[field]) for field, _ in BY_PLY if field in entry]
+    return max(lengths) if lengths else None
+
+
+def _count_of(game, entry, depth):
+    """The count of ``game`` to ``depth`` as ``entry`` counts (its symmetry and its key)."""
+    from .counts import count
+
     key = entry.get("key")
-    counted = count(game, depth, up_to_symmetry=entry.get("up_to_symmetry", False),
-                    key=None if key is None else POSITION_KEYS[key](game))
+    return count(game, depth, up_to_symmetry=entry.get("up_to_symmetry", False),
+                 key=None if key is None else POSITION_KEYS[key](game))
+
+
+def _differences(entry, counted, whole: bool) -> tuple:
+    """What differs between ``entry`` and ``counted``: by ply (a prefix unless ``whole``), then the totals."""
     plies = len(counted.plies)
     found = ()
-    for field, attribute in (("states_by_ply", "states"), ("histories_by_ply", "histories"),
-                             ("games_by_ply", "games"), ("to_move_by_ply", "movers"), ("chance_by_ply", "chance")):
+    for field, attribute in BY_PLY:
         if field in entry:
             expected = thaw(entry[field])
             if not whole:
                 expected = expected[:plies]
             found += _differ(field, expected, [_plain(getattr(ply, attribute)) for ply in counted.plies])
-    gaps = golden_gaps(entry)
-    if gaps:
-        warnings.warn(gaps, GoldenWarning, stacklevel=2)
     if whole:
         for field in ("states", "histories", "games", "terminal_states"):
             if field in entry:
