@@ -75,7 +75,7 @@ from .laws import (
     law_text_hooks,
 )
 from .games import SeededGame, TableGame
-from .mutate import (DEFAULT_BUDGET, OPERATORS, RULE_METHODS, MutationReport, Mutant, Verdict, distinguish, mutant_game,
+from .mutate import (DEFAULT_BUDGET, OPERATORS, RULE_METHODS, MutationReport, Mutant, MutantVerdict, distinguish, mutant_game,
                      mutants, mutate)
 from .strategies import (
     PLAYERS,
@@ -162,7 +162,7 @@ __all__ = [
     "RULE_METHODS",
     "DEFAULT_BUDGET",
     "Mutant",
-    "Verdict",
+    "MutantVerdict",
     "MutationReport",
     "mutants",
     "mutant_game",

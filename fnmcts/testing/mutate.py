@@ -39,7 +39,7 @@ import time
 from collections import deque
 from typing import Any, NamedTuple
 
-__all__ = ["OPERATORS", "RULE_METHODS", "Mutant", "Verdict", "MutationReport", "mutants", "mutant_game", "mutate",
+__all__ = ["OPERATORS", "RULE_METHODS", "Mutant", "MutantVerdict", "MutationReport", "mutants", "mutant_game", "mutate",
            "distinguish", "DEFAULT_BUDGET"]
 
 RULE_METHODS = ("start", "to_move", "possible_moves", "chance_outcomes", "play", "payoff")
@@ -81,7 +81,7 @@ class Mutant(NamedTuple):
     diff: str
 
 
-class Verdict(NamedTuple):
+class MutantVerdict(NamedTuple):
     """What the checks made of one mutant: ``"killed"``, ``"timed out"`` (killed too) or ``"survived"``.
 
     ``reason``: the first line of the check that failed (killed), or how long
@@ -91,7 +91,7 @@ class Verdict(NamedTuple):
     when every reachable state was compared and none differs (``"no
     difference found in N states"`` when the walk stopped short).
 
-    >>> Verdict(Mutant(0, "not", "f", 1, "", ""), "killed", "laws: ...", None, None, 0.1).killed
+    >>> MutantVerdict(Mutant(0, "not", "f", 1, "", ""), "killed", "laws: ...", None, None, 0.1).killed
     True
     """
 
@@ -106,7 +106,7 @@ class Verdict(NamedTuple):
     def killed(self) -> bool:
         """True for ``"killed"`` and ``"timed out"``.
 
-        >>> Verdict(Mutant(0, "not", "f", 1, "", ""), "timed out", "over 1 s", None, None, 1.0).killed
+        >>> MutantVerdict(Mutant(0, "not", "f", 1, "", ""), "timed out", "over 1 s", None, None, 1.0).killed
         True
         """
         return self.verdict != "survived"
@@ -722,7 +722,7 @@ def mutate(game, *, laws: bool = True, goldens=(), against=None, examples: int =
     with worker_pool(workers) as executor:
         results = map(_run_one, jobs) if executor is None else executor.map(_run_one, jobs)
         for mutant, result in zip(picked, results):
-            verdicts.append(Verdict(mutant, *result))
+            verdicts.append(MutantVerdict(mutant, *result))
             if progress is not None:
                 progress(1)
     return MutationReport(repr(game), tuple(names), tuple(verdicts), time.perf_counter() - began)
