@@ -243,3 +243,10 @@ def test_fnmcts_mutate_bad_input_is_a_one_line_error(take_away, capsys, argv, me
     out, err = capsys.readouterr()
     assert status == 2 and out == ""
     assert err.startswith("fnmcts: error: ") and message in err and err.count("\n") == 1
+
+
+def test_the_commands_default_budget_is_the_librarys():
+    from fnmcts.cli.mutate import _DEFAULT_BUDGET
+    from fnmcts.testing import DEFAULT_BUDGET
+
+    assert _DEFAULT_BUDGET == DEFAULT_BUDGET

@@ -15,6 +15,9 @@ from ._games import resolve_game
 
 __all__ = ["register", "goldens_named"]
 
+_DEFAULT_BUDGET = 60.0
+"""``fnmcts.testing.DEFAULT_BUDGET``, written out: the command's help is built without importing hypothesis."""
+
 
 def goldens_named(names) -> tuple:
     """The golden entries of ``names``: each a golden file (``check --record-golden``) or a shipped golden's name.
@@ -65,8 +68,9 @@ def register(cli) -> None:
     p.add_argument("--against", default=None, metavar="GAME",
                    help="another implementation the mutants must agree with (check_against), any GAME form")
     p.add_argument("--examples", type=positive_count, default=100, metavar="N", help="walks a law (default 100)")
-    p.add_argument("--budget", type=float, default=60.0, metavar="S",
-                   help="seconds a mutant's checks may take; past it the mutant is killed, 'timed out' (default 60)")
+    p.add_argument("--budget", type=float, default=_DEFAULT_BUDGET, metavar="S",
+                   help="seconds a mutant's checks may take; past it the mutant is killed, 'timed out' "
+                        f"(default {_DEFAULT_BUDGET:g})")
     p.add_argument("--workers", type=worker_count, default=1, metavar="W", help="worker processes (default 1)")
     p.add_argument("--operators", default=None, metavar="NAMES",
                    help="the mutation operators, comma-separated (default all: see fnmcts.testing.OPERATORS)")
