@@ -12,9 +12,11 @@ import json
 import warnings
 from pathlib import Path
 
-from ._common import CliError
+import sys
 
-__all__ = ["record", "verify", "pins", "GOLDEN_VERSION"]
+from ._common import CliError, count
+
+__all__ = ["record", "verify", "pins", "apply", "failed", "add_options", "refuse_existing", "GOLDEN_VERSION"]
 
 GOLDEN_VERSION = 2
 """Version 2 entries pin who moves (``to_move_by_ply``, ``chance_by_ply``); version 1 ones still check."""
@@ -46,8 +48,7 @@ def record(game, spec: str, path: str, depth: int | None) -> tuple:
     from ..testing import record_golden
 
     target = Path(path)
-    if target.exists():
-        raise CliError(f"{path} exists: the golden is not written over it (remove it, or name another file)")
+    refuse_existing(path)
     entry = record_golden(game, spec, depth, source=f"recorded by fnmcts check from {spec}, whose laws held")
     entry["game"] = spec
     try:
@@ -89,3 +90,69 @@ def verify(game, path: str) -> tuple:
             found += [f"{entry.get('name', '?')}: {line}" for line in check_count(entry, game=game)]
         notes += [str(w.message) for w in caught if issubclass(w.category, GoldenWarning)]
     return tuple(found), tuple(notes)
+
+
+def refuse_existing(path) -> None:
+    """Refuse (``CliError``) to record a golden over an existing file: nothing is lost.
+
+    >>> refuse_existing(None)
+    >>> refuse_existing(__file__)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    fnmcts.cli._common.CliError: ..._golden_file.py exists: the golden is not written over it (remove it, or name another file)
+    """
+    if path is not None and Path(path).exists():
+        raise CliError(f"{path} exists: the golden is not written over it (remove it, or name another file)")
+
+
+def add_options(parser) -> None:
+    """Add ``--golden FILE``, ``--record-golden FILE`` and ``--golden-depth D`` to ``fnmcts check``'s ``parser``.
+
+    >>> import argparse
+    >>> parser = argparse.ArgumentParser()
+    >>> add_options(parser)
+    >>> parser.parse_args(["--record-golden", "g.json", "--golden-depth", "4"]).golden_depth
+    4
+    """
+    parser.add_argument("--golden", default=None, metavar="FILE",
+                        help="also check the game against the goldens of FILE (recorded with --record-golden)")
+    parser.add_argument("--record-golden", default=None, metavar="FILE",
+                        help="once the laws hold, record the game's golden in FILE, a new file: states, histories, "
+                             "games, the player to move and the chance nodes by ply, and the outcomes")
+    parser.add_argument("--golden-depth", type=count, default=None, metavar="D",
+                        help="record the golden to D plies (default: to the end)")
+
+
+def apply(args, game, report: dict, text: str) -> tuple:
+    """``(report, text)`` of a check whose laws held, with the golden file checked (``--golden``) or recorded.
+
+    >>> from types import SimpleNamespace
+    >>> from fnmcts.games import Nim
+    >>> apply(SimpleNamespace(golden=None, record_golden=None), Nim(heap=3), {"passed": True}, "laws hold")
+    ({'passed': True}, 'laws hold')
+    """
+    if args.golden is not None:
+        found, notes = verify(game, args.golden)
+        for note in notes:
+            print(f"fnmcts: note: {note}", file=sys.stderr)
+        report = report | {"passed": not found, "golden": args.golden, "golden_differences": list(found)}
+        text += (f"\ngolden {args.golden}: " + ("every number agrees" if not found else
+                                                "differs\n" + "\n".join(f"  {line}" for line in found)))
+    if args.record_golden is not None:
+        entry, said = record(game, args.game_spec, args.record_golden, args.golden_depth)
+        report = report | {"recorded_golden": args.record_golden, "pins": pins(entry)}
+        text += "\n" + said
+    return report, text
+
+
+def failed(args, report: dict) -> bool:
+    """True, with the first difference on standard error in one line, when the game differs from its golden.
+
+    >>> failed(None, {"passed": True})
+    False
+    """
+    found = report.get("golden_differences")
+    if found:
+        print(f"fnmcts: error: {report['game']} differs from its golden {args.golden}: {found[0][:300]}",
+              file=sys.stderr)
+    return bool(found)

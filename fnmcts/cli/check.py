@@ -16,12 +16,11 @@ from __future__ import annotations
 import json
 import signal
 import sys
-from pathlib import Path
 
 from ..exact import best_moves, solve
 from ..protocol import CHANCE, describe_move, render
 from ..rng import make_rng
-from . import _agents, _board
+from . import _agents, _board, _golden_file
 from . import move as move_verb
 from . import play as play_verb
 from . import solve as solve_verb
@@ -213,9 +212,7 @@ def _check(args) -> int:
     from ..testing import LAWS
 
     game = resolve_game(args.game_spec)
-    if args.record_golden is not None and Path(args.record_golden).exists():  # refused before the check, not after
-        raise CliError(f"{args.record_golden} exists: the golden is not written over it (remove it, or name another "
-                       "file)")
+    _golden_file.refuse_existing(args.record_golden)  # before the check, not after it
     agents = None if args.agents is None else [a.strip() for a in args.agents.split(",") if a.strip()]
     if agents == []:
         raise CliError("--agents names at least one agent, comma-separated (leave it out for every agent that plays)")
@@ -249,13 +246,11 @@ def _check(args) -> int:
     if report["passed"]:
         text = f"{report['game']}: every law holds ({report['examples']} walks a law, up to {report['max_steps']} steps)\n"
         text += "\n".join(f"  {law}" for law in report["laws"])
-        report, text = _goldens(args, game, report, text)
+        report, text = _golden_file.apply(args, game, report, text)
     else:
         text = report["failure"]
     emit(args, report | {"spec": args.game_spec}, text)
-    if report.get("golden_differences"):
-        print(f"fnmcts: error: {report['game']} differs from its golden {args.golden}: "
-              f"{report['golden_differences'][0][:300]}", file=sys.stderr)
+    if _golden_file.failed(args, report):
         return 1
     if not report["passed"]:  # the verdict is the report above; standard error says it in one line
         law = f"game law {report['law']!r}" if report.get("law") else "a game law"
@@ -265,24 +260,6 @@ def _check(args) -> int:
               file=sys.stderr)
         return 1
     return 0
-
-
-def _goldens(args, game, report: dict, text: str) -> tuple:
-    """``(report, text)`` with the golden file checked (``--golden``) or recorded from this trusted run."""
-    from . import _golden_file
-
-    if args.golden is not None:
-        found, notes = _golden_file.verify(game, args.golden)
-        for note in notes:
-            print(f"fnmcts: note: {note}", file=sys.stderr)
-        report = report | {"passed": not found, "golden": args.golden, "golden_differences": list(found)}
-        text += (f"\ngolden {args.golden}: " + ("every number agrees" if not found else
-                                                "differs\n" + "\n".join(f"  {line}" for line in found)))
-    if args.record_golden is not None:
-        entry, said = _golden_file.record(game, args.game_spec, args.record_golden, args.golden_depth)
-        report = report | {"recorded_golden": args.record_golden, "pins": _golden_file.pins(entry)}
-        text += "\n" + said
-    return report, text
 
 
 def _partial_check(args, game, held, walked: int, walks: int):
@@ -371,13 +348,7 @@ def register(cli) -> None:
     p.add_argument("--force", action="store_true",
                    help=f"check even when the estimate passes {SLOW:.0f} s or the memory budget (refused up front "
                         "otherwise; the exact laws then stop counting at the budget)")
-    p.add_argument("--golden", default=None, metavar="FILE",
-                   help="also check the game against the goldens of FILE (recorded with --record-golden)")
-    p.add_argument("--record-golden", default=None, metavar="FILE",
-                   help="once the laws hold, record the game's golden in FILE, a new file: states, histories, games, "
-                        "the player to move and the chance nodes by ply, and the outcomes")
-    p.add_argument("--golden-depth", type=count, default=None, metavar="D",
-                   help="record the golden to D plies (default: to the end)")
+    _golden_file.add_options(p)
     add_seed(p, default=0)
     add_json(p)
     p.set_defaults(handler=_check)
