@@ -197,3 +197,63 @@ def test_a_game_that_never_ends_gets_its_verdict_not_a_refusal(capsys, monkeypat
     report = json.loads(out)
     assert code == 1 and report["passed"] is False and "--force" not in err
     assert report["failure"].startswith("game law 'playthrough_ends' fails")
+
+
+SLIPPED = '''
+from my_takeaway import TakeAway
+
+class SameMover(TakeAway):
+    """Always player 1 to move: every count but who moves stays the same."""
+    def to_move(self, state): return 0 if state[0] else None
+
+SAME = SameMover()
+'''
+
+
+def test_check_records_a_golden_from_a_trusted_run_and_a_changed_to_move_fails_it(user_module, capsys, tmp_path):
+    (tmp_path / "slipped.py").write_text(SLIPPED)
+    golden = str(tmp_path / "golden.json")
+    status, report = _json(capsys, ["check", "--game", f"{user_module}:TakeAway", "--examples", "5",
+                                    "--record-golden", golden, "--json"])
+    assert status == 0 and report["recorded_golden"] == golden and "the player to move by ply" in report["pins"]
+    entry = json.loads((tmp_path / "golden.json").read_text())["counts"][0]
+    assert entry["to_move_by_ply"][:3] == [[1, 0], [0, 2], [3, 0]]
+
+    assert main(["check", "--game", f"{user_module}:TakeAway", "--examples", "5", "--golden", golden]) == 0
+    assert "every number agrees" in capsys.readouterr().out
+
+    status = main(["check", "--game", "slipped:SAME", "--examples", "5", "--golden", golden])
+    out, err = capsys.readouterr()
+    assert status == 1 and "  my_takeaway:TakeAway: to_move_by_ply: [[1, 0], [0, 2]" in out
+    assert [line.split(": ")[1] for line in out.splitlines() if line.startswith("  my_takeaway")] == \
+        ["to_move_by_ply"]  # states, histories and outcomes agree: only who moves tells the slip
+    assert err.startswith("fnmcts: error: ") and err.count("\n") == 1
+
+
+def test_recording_a_golden_never_writes_over_a_file_and_a_bad_golden_file_is_one_line(user_module, capsys, tmp_path):
+    kept = tmp_path / "kept.json"
+    kept.write_text("my notes")
+    status = main(["check", "--game", f"{user_module}:TakeAway", "--record-golden", str(kept)])
+    _, err = capsys.readouterr()
+    assert status == 2 and "exists: the golden is not written over it" in err and kept.read_text() == "my notes"
+    status = main(["check", "--game", f"{user_module}:TakeAway", "--examples", "5", "--golden", str(kept)])
+    _, err = capsys.readouterr()
+    assert status == 2 and "is not a golden file of fnmcts" in err and err.count("\n") == 1
+
+
+def test_an_old_golden_file_still_checks_and_says_it_does_not_pin_who_moves(user_module, capsys, tmp_path):
+    import importlib
+
+    from fnmcts.testing import record_golden
+
+    game = importlib.import_module(user_module).TakeAway()
+    entry = {k: v for k, v in record_golden(game, "old").items() if k not in ("to_move_by_ply", "chance_by_ply")}
+    golden = tmp_path / "old.json"
+    golden.write_text(json.dumps({"format": "fnmcts-goldens", "version": 1, "counts": [entry]}))
+    status = main(["check", "--game", f"{user_module}:TakeAway", "--examples", "5", "--golden", str(golden)])
+    out, err = capsys.readouterr()
+    assert status == 0 and "every number agrees" in out
+    assert "fnmcts: note: golden 'old' does not pin who moves (no to_move_by_ply, chance_by_ply)" in err
+    status = main(["check", "--game", f"{user_module}:TakeAway(stones=5)", "--examples", "5", "--golden", str(golden)])
+    out, err = capsys.readouterr()
+    assert status == 1 and "old: states_by_ply:" in out  # what it holds, it still checks

@@ -37,6 +37,8 @@ VERB_LINES = {
     "train": ("train", "nim", "--heap", "4", "--games", "10", "-o", "-"),
     "check": ("check", "nim(heap=4)", "--examples", "2"),
     "count": ("count", "nim(heap=4)"),
+    "mutate": ("mutate", "nim(heap=10, max_take=4, misere=False)", "--no-laws", "--golden", "nim 10, take 1-4",
+               "--operators", "payoff_players"),
     "playthrough": ("playthrough", "nim", "--seed", "1"),
     "exercise": ("exercise", "show", "4"),
 }

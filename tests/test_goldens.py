@@ -102,3 +102,119 @@ def test_the_goldens_name_their_games_and_sources():
         assert entry["source"]
         if not entry["game"].startswith("openspiel:"):
             assert game_of(entry) is not None
+
+
+# Goldens that pin who moves: per ply, the states each player is to move at, and the chance nodes.
+
+def _user_tic_tac_toe():
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    try:
+        from bench_engine import UserTicTacToe
+    finally:
+        sys.path.pop(0)
+    return UserTicTacToe
+
+
+def _with_to_move(base, to_move):
+    """The user's tic-tac-toe with another ``to_move`` (a slip a mutant makes)."""
+    return type("Slipped", (base,), {"to_move": to_move})()
+
+
+def test_the_user_tic_tac_toe_agrees_with_every_number_of_the_golden():
+    assert check_count(golden("tic-tac-toe"), game=_user_tic_tac_toe()()) == ()
+
+
+@pytest.mark.parametrize("slip", ["swapped", "always X", "always O"])
+def test_a_to_move_naming_the_wrong_player_fails_the_golden_on_who_moves_alone(slip):
+    base = _user_tic_tac_toe()
+
+    def to_move(self, board):
+        right = base.to_move(self, board)
+        if right is None:
+            return None
+        return {"swapped": 1 - right, "always X": 0, "always O": 1}[slip]
+
+    found = check_count(golden("tic-tac-toe"), game=_with_to_move(base, to_move))
+    # the states, histories and outcomes of the slipped game are the same: only who moves tells it
+    assert [line.split(":")[0] for line in found] == ["to_move_by_ply"]
+
+
+def test_a_golden_recorded_before_who_moves_still_checks_and_says_what_it_lacks():
+    from fnmcts.testing import GoldenWarning
+
+    old = {key: value for key, value in golden("tic-tac-toe").items() if key not in ("to_move_by_ply", "chance_by_ply")}
+    with pytest.warns(GoldenWarning, match="does not pin who moves .*to_move_by_ply, chance_by_ply"):
+        assert check_count(old, depth=3) == ()
+    with pytest.warns(GoldenWarning):  # and it still finds what it holds
+        assert check_count(old, depth=3, game=game_of(golden("nim 10, take 1-4"))) != ()
+
+
+from hypothesis import given, settings  # noqa: E402
+
+from fnmcts.testing import random_games, record_golden  # noqa: E402
+
+
+@settings(max_examples=30, deadline=None)
+@given(random_games(max_states=300, repeats=False))
+def test_a_recorded_golden_checks_its_own_game_and_survives_json(game):
+    import json
+
+    entry = json.loads(json.dumps(record_golden(game)))
+    assert check_count(entry, game=game) == ()
+    counted = count_of(game)
+    assert entry["chance_by_ply"] == [ply.chance for ply in counted.plies]
+    assert [sum(row) for row in entry["to_move_by_ply"]] == [ply.decisions for ply in counted.plies]
+
+
+def count_of(game):
+    from fnmcts.testing import count
+
+    return count(game)
+
+
+@settings(max_examples=30, deadline=None)
+@given(random_games(players=(2, 3), max_states=300, repeats=False))
+def test_a_golden_fails_a_game_whose_to_move_rotates_the_players(game):
+    counted = count_of(game)
+    if not any(ply.movers[0] != ply.movers[1] for ply in counted.plies):
+        return  # the rotation changes no count: nothing to see
+    entry = record_golden(game)
+
+    class Rotated:
+        num_players = game.num_players
+
+        def __getattr__(self, name):
+            return getattr(game, name)
+
+        def to_move(self, state):
+            who = game.to_move(state)
+            return who if who is None or not isinstance(who, int) else (who + 1) % game.num_players
+
+    found = check_count(entry, game=Rotated())
+    assert any(line.startswith("to_move_by_ply") for line in found)
+
+
+def test_a_game_that_never_ends_differs_from_a_golden_at_its_first_plies_instead_of_counting_on():
+    base = _user_tic_tac_toe()
+
+    def play(self, board, move):  # every move lengthens the board: the game goes on for ever
+        return board[:move] + (1 if board.count(1) == board.count(2) else 2,) + board[move:]
+
+    found = check_count(golden("tic-tac-toe"), game=type("Longer", (base,), {"play": play})())
+    assert found and found[0].startswith("states_by_ply: [1, 9, 72] expected, [1, 9, ")
+
+
+def test_a_game_one_ply_longer_than_its_golden_differs_in_its_plies():
+    from fnmcts.games import Nim
+
+    from fnmcts.testing import GoldenWarning
+
+    entry = {"name": "heap 2", "states_by_ply": [1, 1, 1]}  # Nim(heap=2, max_take=1): two plies, then the end
+    with pytest.warns(GoldenWarning):
+        assert check_count(entry, game=Nim(heap=2, max_take=1)) == ()
+    with pytest.warns(GoldenWarning):  # a third ply: counted one ply past the golden's end, and seen
+        assert check_count(entry, game=Nim(heap=3, max_take=1)) == (
+            "states_by_ply: [1, 1, 1] expected, [1, 1, 1, 1] counted",)

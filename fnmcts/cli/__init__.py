@@ -21,7 +21,7 @@ __all__ = ["main", "console", "CliError", "VERBS", "top_parser"]
 
 COMMAND_MODULES = ("tour", "plot", "simulate", "shut_the_box", "shut_the_box_table", "table", "search", "explore", "play", "tournament",
                    "move", "solve", "qlearning", "check",
-                   "count", "playthrough", "exercise", "generic")
+                   "count", "mutate", "playthrough", "exercise", "generic")
 """Modules of ``fnmcts.cli`` whose ``register(cli)`` adds sub-commands, in help order."""
 
 

@@ -20,7 +20,7 @@ import sys
 from ..exact import best_moves, solve
 from ..protocol import CHANCE, describe_move, render
 from ..rng import make_rng
-from . import _agents, _board
+from . import _agents, _board, _golden_file
 from . import move as move_verb
 from . import play as play_verb
 from . import solve as solve_verb
@@ -213,6 +213,7 @@ def _check(args) -> int:
     from ..testing import LAWS
 
     game = resolve_game(args.game_spec)
+    _golden_file.refuse_existing(args.record_golden)  # before the check, not after it
     agents = None if args.agents is None else [a.strip() for a in args.agents.split(",") if a.strip()]
     if agents == []:
         raise CliError("--agents names at least one agent, comma-separated (leave it out for every agent that plays)")
@@ -246,9 +247,12 @@ def _check(args) -> int:
     if report["passed"]:
         text = f"{report['game']}: every law holds ({report['examples']} walks a law, up to {report['max_steps']} steps)\n"
         text += "\n".join(f"  {law}" for law in report["laws"])
+        report, text = _golden_file.apply(args, game, report, text)
     else:
         text = report["failure"]
     emit(args, report | {"spec": args.game_spec}, text)
+    if _golden_file.failed(args, report):
+        return 1
     if not report["passed"]:  # the verdict is the report above; standard error says it in one line
         law = f"game law {report['law']!r}" if report.get("law") else "a game law"
         problem = (report.get("problem") or "").strip().splitlines()
@@ -345,6 +349,7 @@ def register(cli) -> None:
     p.add_argument("--force", action="store_true",
                    help=f"check even when the estimate passes {SLOW:.0f} s or the memory budget (refused up front "
                         "otherwise; the exact laws then stop counting at the budget)")
+    _golden_file.add_options(p)
     add_seed(p, default=0)
     add_json(p)
     p.set_defaults(handler=_check)

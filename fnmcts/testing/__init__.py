@@ -33,7 +33,9 @@ The modules, each with its ``__all__`` (everything is also here):
 - ``fnmcts.testing.machine``: ``game_machine``, a hypothesis state machine for any
   game (``TestMyGame = game_machine(MyGame()).TestCase``);
 - ``fnmcts.testing.playthroughs``: golden playthroughs, one seeded game as text,
-  and the check that replays it.
+  and the check that replays it;
+- ``fnmcts.testing.mutate``: mutation testing of a game's rules, ``mutate``
+  (how many slips the checks catch, and a line of play for each they miss).
 
 This package needs hypothesis (the ``test`` extra: ``pip install 'fnmcts[test]'``).
 """
@@ -51,7 +53,8 @@ from .counts import COUNT_LIMIT, Count, FirstStep, Outcome, Ply, count, outcome_
 from .differential import Difference, check_against, describe_difference, find_difference
 from .machine import MACHINE_LAWS, game_machine
 from .playthroughs import check_playthrough, playthrough, playthrough_seed
-from .goldens import POSITION_KEYS, check_count, check_grundy, game_of, golden, goldens
+from .goldens import (POSITION_KEYS, WHO_MOVES_FIELDS, GoldenWarning, check_count, check_grundy, game_of, golden,
+                      golden_gaps, goldens, record_golden)
 from .laws import (
     LAWS,
     SMALL_BUDGETS,
@@ -72,6 +75,8 @@ from .laws import (
     law_text_hooks,
 )
 from .games import SeededGame, TableGame
+from .mutate import (DEFAULT_BUDGET, OPERATORS, RULE_METHODS, MutationReport, Mutant, MutantVerdict, distinguish, mutant_game,
+                     mutants, mutate)
 from .strategies import (
     PLAYERS,
     Reached,
@@ -149,6 +154,20 @@ __all__ = [
     "check_count",
     "check_grundy",
     "POSITION_KEYS",
+    "record_golden",
+    "golden_gaps",
+    "GoldenWarning",
+    "WHO_MOVES_FIELDS",
+    "OPERATORS",
+    "RULE_METHODS",
+    "DEFAULT_BUDGET",
+    "Mutant",
+    "MutantVerdict",
+    "MutationReport",
+    "mutants",
+    "mutant_game",
+    "mutate",
+    "distinguish",
     "Difference",
     "find_difference",
     "check_against",

@@ -69,7 +69,7 @@ class Ply(NamedTuple):
 
     >>> from fnmcts.games import Nim
     >>> count(Nim(heap=3, max_take=2)).plies[2]
-    Ply(ply=2, states=2, decisions=1, chance=0, terminal=1, histories=3, weighted=Fraction(3, 1), games=2)
+    Ply(ply=2, states=2, decisions=1, chance=0, terminal=1, histories=3, weighted=Fraction(3, 1), games=2, movers=(1, 0))
     """
 
     ply: int
@@ -80,6 +80,7 @@ class Ply(NamedTuple):
     histories: int  # step sequences of length ``ply`` from the start, each chance outcome a branch
     weighted: Fraction  # the same, each weighted by the probability of its chance outcomes
     games: int  # histories that end at this ply
+    movers: tuple = ()  # of the decisions, how many each player is to move at (player 1's first)
 
 
 class Outcome(NamedTuple):
@@ -152,6 +153,19 @@ class Count(NamedTuple):
         return sum(ply.games for ply in self.plies)
 
     @property
+    def to_move_by_ply(self) -> list:
+        """For each ply, how many of its states each player is to move at: what pins down ``to_move``.
+
+        A ``to_move`` that names the wrong player changes these numbers even
+        when the states, histories and outcomes stay the same.
+
+        >>> from fnmcts.games import TicTacToe
+        >>> count(TicTacToe(), 3).to_move_by_ply  # X at even plies, O at odd ones
+        [[1, 0], [0, 9], [72, 0], [0, 252]]
+        """
+        return [list(ply.movers) for ply in self.plies]
+
+    @property
     def has_chance(self) -> bool:
         """True when a chance node was met (the weighted counts may then differ from the plain ones).
 
@@ -170,7 +184,7 @@ class Count(NamedTuple):
         >>> from fnmcts.games import Nim
         >>> data = count(Nim(heap=3, max_take=2)).to_json()
         >>> data["plies"][1], data["outcomes"][0]
-        ({'ply': 1, 'states': 2, 'decisions': 2, 'chance': 0, 'terminal': 0, 'histories': 2, 'weighted': '2', 'games': 0}, {'payoff': ['1', '-1'], 'name': 'player 1 wins', 'positions': 1, 'games': 2, 'weighted': '2'})
+        ({'ply': 1, 'states': 2, 'decisions': 2, 'chance': 0, 'terminal': 0, 'histories': 2, 'weighted': '2', 'games': 0, 'movers': [0, 2]}, {'payoff': ['1', '-1'], 'name': 'player 1 wins', 'positions': 1, 'games': 2, 'weighted': '2'})
         """
         return {
             "game": self.game,
@@ -183,7 +197,7 @@ class Count(NamedTuple):
             "chance_states": self.chance_states,
             "histories": self.histories,
             "games": self.games,
-            "plies": [ply._asdict() | {"weighted": str(ply.weighted)} for ply in self.plies],
+            "plies": [ply._asdict() | {"weighted": str(ply.weighted), "movers": list(ply.movers)} for ply in self.plies],
             "outcomes": [
                 {"payoff": [str(x) for x in o.payoff], "name": o.name, "positions": o.positions, "games": o.games,
                  "weighted": str(o.weighted)}
@@ -280,14 +294,14 @@ def count(
     while level:
         _check_plies(game, start, depth, deepest, ply, len(seen.states))
         expand = depth is None or ply < depth
-        following, decisions, chance, terminal, games = _count_ply(
+        following, movers, chance, terminal, games = _count_ply(
             game, level, ply, expand, identify, (players, low, high), seen, limit if depth is None else None, grown)
-        plies.append(Ply(ply, len(level), decisions, chance, terminal,
-                         sum(e[1] for e in level.values()), sum((e[2] for e in level.values()), Fraction(0)), games))
+        plies.append(Ply(ply, len(level), sum(movers), chance, terminal, sum(e[1] for e in level.values()),
+                         sum((e[2] for e in level.values()), Fraction(0)), games, tuple(movers)))
         if progress is not None:
             progress(1)
         if not expand:
-            complete = not (decisions or chance)
+            complete = not (any(movers) or chance)
             break
         level, ply = following, ply + 1
     else:
@@ -325,12 +339,15 @@ def _check_plies(game, start, depth, deepest, ply: int, states: int) -> None:
 
 
 def _count_ply(game, level, ply, expand, identify, bounds, seen, project_limit, grown) -> tuple:
-    """``(next level, decisions, chance nodes, ends, games)`` of a ply: its states checked and tallied, children merged.
+    """``(next level, movers, chance nodes, ends, games)`` of a ply: its states checked and tallied, children merged.
+
+    ``movers[p]``: the decisions of the ply where player ``p`` is to move.
 
     ``project_limit``: the limit a count to the end projects its ply against
     (None: no projection); ``grown(states, ply)`` refuses a count grown too big.
     """
-    following, decisions, chance, terminal, games = {}, 0, 0, 0, 0
+    following, chance, terminal, games = {}, 0, 0, 0
+    movers = [0] * bounds[0]
     sample = max(PROJECTION_SAMPLE, len(level) // 10)  # the states of this ply read before projecting the next
     for done, (k, (current, histories, weighted)) in enumerate(level.items()):
         if done == sample and project_limit is not None:
@@ -350,12 +367,12 @@ def _count_ply(game, level, ply, expand, identify, bounds, seen, project_limit, 
             chance += 1
             seen.chance.add(k)
         else:
-            decisions += 1
+            movers[who] += 1
             seen.decision.add(k)
         if expand:
             steps = found if who is CHANCE else tuple((m, 1) for m in found)
             _merge_children(game, current, steps, histories, weighted, identify, following, seen.states, ply, grown)
-    return following, decisions, chance, terminal, games
+    return following, movers, chance, terminal, games
 
 
 def _merge_children(game, current, steps, histories, weighted, identify, following, seen, ply, grown) -> None:

@@ -18,11 +18,29 @@ names (``fnmcts.testing.counts.count``) and lists every difference;
 from __future__ import annotations
 
 import json
+import warnings
 from importlib import resources
 
 from pyrsistent import freeze, thaw
 
-__all__ = ["goldens", "golden", "game_of", "check_count", "check_grundy", "POSITION_KEYS"]
+__all__ = ["goldens", "golden", "game_of", "check_count", "check_grundy", "POSITION_KEYS", "record_golden",
+           "golden_gaps", "GoldenWarning", "WHO_MOVES_FIELDS"]
+
+WHO_MOVES_FIELDS = ("to_move_by_ply", "chance_by_ply")
+"""The fields that pin who moves: per ply, the states each player is to move at, and the chance nodes."""
+
+
+class GoldenWarning(UserWarning):
+    """A golden checked that pins less than it could: recorded before the fields that say who moves.
+
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     check_count({"name": "old", "game": "nim", "params": {"heap": 2}, "states_by_ply": [1, 2, 1]})
+    ()
+    >>> caught[0].category.__name__, str(caught[0].message)[:40]
+    ('GoldenWarning', "golden 'old' does not pin who moves (no ")
+    """
 
 
 def goldens():
@@ -88,32 +106,61 @@ def check_count(entry, depth: int | None = None, game=None) -> tuple:
     """The differences between ``entry`` and a count of its game (of ``game`` when given): ``()`` when they agree.
 
     ``depth`` counts only so far (a fast check of the first plies); totals are
-    compared only when the count goes as deep as the entry.
+    compared only when the count goes as deep as the entry. The count goes no
+    deeper than one ply past the entry's last, and counts 2, 4, 8, ... plies
+    first, stopping at the first that differs: a game that differs early, or
+    never ends, is told in the time its first plies take.
 
     >>> from fnmcts.games import Nim
     >>> check_count(golden("nim 21, take 1-3, misere"), depth=2, game=Nim(heap=21, max_take=2))  # a slip: 1-2
-    ('states_by_ply: [1, 3, 5] expected, [1, 2, 3] counted', 'histories_by_ply: [1, 3, 9] expected, [1, 2, 4] counted')
+    ('states_by_ply: [1, 3, 5] expected, [1, 2, 3] counted', 'histories_by_ply: [1, 3, 9] expected, [1, 2, 4] counted', 'to_move_by_ply: [[1, 0], [0, 3], [5, 0]] expected, [[1, 0], [0, 2], [3, 0]] counted')
     """
-    from .counts import count
-
     game = game_of(entry) if game is None else game
     full = entry.get("depth")
-    if depth is None or (full is not None and depth >= full):
-        depth, whole = full, True
-    else:
-        whole = False
+    whole = depth is None or (full is not None and depth >= full)
+    target = (full if full is not None else _length(entry)) if whole else depth
+    gaps = golden_gaps(entry)
+    if gaps:
+        warnings.warn(gaps, GoldenWarning, stacklevel=2)
+    stage = 2
+    while target is not None and stage < target:  # shallow counts first: a game that differs early says so at once
+        found = _differences(entry, _count_of(game, entry, stage), False)
+        if found:
+            return found
+        stage *= 2
+    return _differences(entry, _count_of(game, entry, target), whole)
+
+
+BY_PLY = (("states_by_ply", "states"), ("histories_by_ply", "histories"), ("games_by_ply", "games"),
+          ("to_move_by_ply", "movers"), ("chance_by_ply", "chance"))
+"""The fields of a golden by ply, and the ``Ply`` attribute each holds."""
+
+
+def _length(entry) -> int | None:
+    """The ply one past an entry's last (to the end: a count that far sees a game going on), None without plies."""
+    lengths = [len(entry[field]) for field, _ in BY_PLY if field in entry]
+    return max(lengths) if lengths else None
+
+
+def _count_of(game, entry, depth):
+    """The count of ``game`` to ``depth`` as ``entry`` counts (its symmetry and its key)."""
+    from .counts import count
+
     key = entry.get("key")
-    counted = count(game, depth, up_to_symmetry=entry.get("up_to_symmetry", False),
-                    key=None if key is None else POSITION_KEYS[key](game))
+    return count(game, depth, up_to_symmetry=entry.get("up_to_symmetry", False),
+                 key=None if key is None else POSITION_KEYS[key](game))
+
+
+def _differences(entry, counted, whole: bool) -> tuple:
+    """What differs between ``entry`` and ``counted``: by ply (a prefix unless ``whole``), then the totals."""
     plies = len(counted.plies)
     found = ()
-    for field, attribute in (("states_by_ply", "states"), ("histories_by_ply", "histories"),
-                             ("games_by_ply", "games")):
+    for field, attribute in BY_PLY:
         if field in entry:
-            expected = list(entry[field])
+            expected = thaw(entry[field])
             if not whole:
                 expected = expected[:plies]
-            found += _differ(field, expected, [getattr(ply, attribute) for ply in counted.plies])
+            found += _differ(field, expected, [_plain(getattr(ply, attribute)) for ply in counted.plies])
     if whole:
         for field in ("states", "histories", "games", "terminal_states"):
             if field in entry:
@@ -121,7 +168,77 @@ def check_count(entry, depth: int | None = None, game=None) -> tuple:
         if "games_by_outcome" in entry:
             found += _differ("games_by_outcome", dict(entry["games_by_outcome"]),
                              {o.name: o.games for o in counted.outcomes})
+        if "games_by_payoff" in entry:
+            found += _differ("games_by_payoff", dict(entry["games_by_payoff"]), _by_payoff(counted))
     return found
+
+
+def _by_payoff(counted) -> dict:
+    """``{payoff as text: games}``: the games of a count by their exact payoff (``"1 -1"``), not only who won."""
+    return {" ".join(str(x) for x in o.payoff): o.games for o in counted.outcomes}
+
+
+def _plain(value):
+    return list(value) if isinstance(value, tuple) else value
+
+
+def golden_gaps(entry) -> str:
+    """A sentence naming the who-moves fields a golden lacks (recorded before they existed), or ``""``.
+
+    Such a golden still checks what it holds, but a ``to_move`` that names
+    the wrong player, or always the same one, passes it; ``check_count`` warns
+    with this sentence (a ``GoldenWarning``).
+
+    >>> golden_gaps(golden("tic-tac-toe"))
+    ''
+    >>> print(golden_gaps({"name": "mine", "states_by_ply": [1, 9]}))
+    golden 'mine' does not pin who moves (no to_move_by_ply, chance_by_ply): a to_move that names the wrong player passes it; record it again from a trusted game (fnmcts.testing.record_golden, or fnmcts check --record-golden FILE)
+    """
+    if not any(field in entry for field in ("states_by_ply", "histories_by_ply", "games_by_ply")):
+        return ""  # totals only (or Grundy values): nothing by ply to add to
+    missing = [field for field in WHO_MOVES_FIELDS if field not in entry]
+    if not missing:
+        return ""
+    return (f"golden {entry.get('name', '(unnamed)')!r} does not pin who moves (no {', '.join(missing)}): a to_move "
+            "that names the wrong player passes it; record it again from a trusted game "
+            "(fnmcts.testing.record_golden, or fnmcts check --record-golden FILE)")
+
+
+def record_golden(game, name: str | None = None, depth: int | None = None, *, source: str = "recorded from a trusted "
+                  "run", limit: int | None = None) -> dict:
+    """A golden entry from a count of ``game`` you trust: every number ``check_count`` compares, as plain JSON data.
+
+    ``depth``: to that many plies (default: to the end); ``limit``: the
+    count's limit on distinct states (``fnmcts.testing.counts.COUNT_LIMIT``
+    unless told). The entry pins states, histories and games by ply, who is
+    to move (``to_move_by_ply``) and the chance nodes (``chance_by_ply``) by
+    ply, and, to the end, the totals and the games by outcome and by exact
+    payoff (a payoff of ``(0, -1)`` for a win is a slip). Check a game
+    against it with ``check_count(entry, game=...)``.
+
+    >>> from fnmcts.games import Nim
+    >>> entry = record_golden(Nim(heap=3, max_take=2), "nim 3")
+    >>> entry["to_move_by_ply"], entry["games_by_outcome"]
+    ([[1, 0], [0, 2], [1, 0], [0, 0]], {'player 1 wins': 2, 'player 2 wins': 1})
+    >>> check_count(entry, game=Nim(heap=3, max_take=2))
+    ()
+    """
+    from .counts import COUNT_LIMIT, count
+
+    counted = count(game, depth, limit=COUNT_LIMIT if limit is None else limit)
+    entry = {"name": name if name is not None else repr(game), "game": repr(game), "source": source, "depth": depth,
+             "up_to_symmetry": False,
+             "states_by_ply": [ply.states for ply in counted.plies],
+             "histories_by_ply": [ply.histories for ply in counted.plies],
+             "games_by_ply": [ply.games for ply in counted.plies],
+             "to_move_by_ply": counted.to_move_by_ply,
+             "chance_by_ply": [ply.chance for ply in counted.plies]}
+    if depth is None:
+        entry |= {"states": counted.states, "histories": counted.histories, "games": counted.games,
+                  "terminal_states": counted.terminal_states,
+                  "games_by_outcome": {o.name: o.games for o in counted.outcomes},
+                  "games_by_payoff": _by_payoff(counted)}
+    return entry
 
 
 def check_grundy(entry, upto: int | None = None, game=None) -> tuple:

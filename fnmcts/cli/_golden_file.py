@@ -1,0 +1,158 @@
+"""``fnmcts check --record-golden FILE`` and ``--golden FILE``: goldens of a game you trust, recorded and checked.
+
+A golden file has the shape of fnmcts's own (``fnmcts/testing/goldens.json``):
+``{"format": "fnmcts-goldens", "version": 2, "counts": [entry, ...]}``, each
+entry made by ``fnmcts.testing.record_golden`` and checked by
+``fnmcts.testing.check_count``.
+"""
+
+from __future__ import annotations
+
+import json
+import warnings
+from pathlib import Path
+
+import sys
+
+from ._common import CliError, count
+
+__all__ = ["record", "verify", "pins", "apply", "failed", "add_options", "refuse_existing", "GOLDEN_VERSION"]
+
+GOLDEN_VERSION = 2
+"""Version 2 entries pin who moves (``to_move_by_ply``, ``chance_by_ply``); version 1 ones still check."""
+
+
+def pins(entry) -> str:
+    """The numbers a golden entry pins, as a phrase.
+
+    >>> pins({"states_by_ply": [1], "to_move_by_ply": [[1, 0]], "chance_by_ply": [0], "games_by_outcome": {}})
+    'states by ply, the player to move by ply, chance nodes by ply, games by outcome'
+    """
+    names = {"states_by_ply": "states by ply", "histories_by_ply": "histories by ply", "games_by_ply": "games by ply",
+             "to_move_by_ply": "the player to move by ply", "chance_by_ply": "chance nodes by ply",
+             "terminal_states": "terminal states", "games_by_outcome": "games by outcome",
+             "games_by_payoff": "games by payoff"}
+    return ", ".join(text for field, text in names.items() if field in entry)
+
+
+def record(game, spec: str, path: str, depth: int | None) -> tuple:
+    """Write the golden of ``game`` (named by ``spec``) to ``path``, a new file: ``(entry, sentence)``.
+
+    >>> import tempfile, os
+    >>> from fnmcts.games import Nim
+    >>> where = os.path.join(tempfile.mkdtemp(), "nim.json")
+    >>> entry, said = record(Nim(heap=3), "nim(heap=3)", where, None)
+    >>> print(said.replace(where, "nim.json"))
+    recorded the golden of Nim(heap=3, max_take=3, misere=True) to the end (3 plies) in nim.json: it pins states by ply, histories by ply, games by ply, the player to move by ply, chance nodes by ply, terminal states, games by outcome, games by payoff; check a changed game with fnmcts check --game nim(heap=3) --golden nim.json
+    """
+    from ..testing import record_golden
+
+    target = Path(path)
+    refuse_existing(path)
+    entry = record_golden(game, spec, depth, source=f"recorded by fnmcts check from {spec}, whose laws held")
+    entry["game"] = spec
+    try:
+        target.write_text(json.dumps({"format": "fnmcts-goldens", "version": GOLDEN_VERSION, "counts": [entry]},
+                                     indent=1) + "\n", encoding="utf-8")
+    except OSError as error:
+        raise CliError(f"cannot write the golden to {path}: {error.strerror or error}") from None
+    plies = len(entry["states_by_ply"]) - 1
+    reach = f"to the end ({plies} plies)" if depth is None else f"to ply {depth}"
+    return entry, (f"recorded the golden of {game!r} {reach} in {path}: it pins {pins(entry)}; check a changed "
+                   f"game with fnmcts check --game {spec} --golden {path}")
+
+
+def verify(game, path: str) -> tuple:
+    """``(differences, notes)`` of ``game`` against every entry of the golden file ``path``.
+
+    >>> import tempfile, os
+    >>> from fnmcts.games import Nim
+    >>> where = os.path.join(tempfile.mkdtemp(), "nim.json")
+    >>> _ = record(Nim(heap=3), "nim(heap=3)", where, None)
+    >>> verify(Nim(heap=3), where)
+    ((), ())
+    >>> verify(Nim(heap=3, max_take=2), where)[0][0]
+    'nim(heap=3): states_by_ply: [1, 3, 2] expected, [1, 2, 2] counted'
+    """
+    from ..testing import GoldenWarning, check_count
+
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        entries = data["counts"]
+    except FileNotFoundError:
+        raise CliError(f"no golden file {path} (record one with --record-golden {path})") from None
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise CliError(f"{path} is not a golden file of fnmcts ({type(error).__name__}: {error})") from None
+    found, notes = [], []
+    for entry in entries:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", GoldenWarning)
+            found += [f"{entry.get('name', '?')}: {line}" for line in check_count(entry, game=game)]
+        notes += [str(w.message) for w in caught if issubclass(w.category, GoldenWarning)]
+    return tuple(found), tuple(notes)
+
+
+def refuse_existing(path) -> None:
+    """Refuse (``CliError``) to record a golden over an existing file: nothing is lost.
+
+    >>> refuse_existing(None)
+    >>> refuse_existing(__file__)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    fnmcts.cli._common.CliError: ..._golden_file.py exists: the golden is not written over it (remove it, or name another file)
+    """
+    if path is not None and Path(path).exists():
+        raise CliError(f"{path} exists: the golden is not written over it (remove it, or name another file)")
+
+
+def add_options(parser) -> None:
+    """Add ``--golden FILE``, ``--record-golden FILE`` and ``--golden-depth D`` to ``fnmcts check``'s ``parser``.
+
+    >>> import argparse
+    >>> parser = argparse.ArgumentParser()
+    >>> add_options(parser)
+    >>> parser.parse_args(["--record-golden", "g.json", "--golden-depth", "4"]).golden_depth
+    4
+    """
+    parser.add_argument("--golden", default=None, metavar="FILE",
+                        help="also check the game against the goldens of FILE (recorded with --record-golden)")
+    parser.add_argument("--record-golden", default=None, metavar="FILE",
+                        help="once the laws hold, record the game's golden in FILE, a new file: states, histories, "
+                             "games, the player to move and the chance nodes by ply, and the outcomes")
+    parser.add_argument("--golden-depth", type=count, default=None, metavar="D",
+                        help="record the golden to D plies (default: to the end)")
+
+
+def apply(args, game, report: dict, text: str) -> tuple:
+    """``(report, text)`` of a check whose laws held, with the golden file checked (``--golden``) or recorded.
+
+    >>> from types import SimpleNamespace
+    >>> from fnmcts.games import Nim
+    >>> apply(SimpleNamespace(golden=None, record_golden=None), Nim(heap=3), {"passed": True}, "laws hold")
+    ({'passed': True}, 'laws hold')
+    """
+    if args.golden is not None:
+        found, notes = verify(game, args.golden)
+        for note in notes:
+            print(f"fnmcts: note: {note}", file=sys.stderr)
+        report = report | {"passed": not found, "golden": args.golden, "golden_differences": list(found)}
+        text += (f"\ngolden {args.golden}: " + ("every number agrees" if not found else
+                                                "differs\n" + "\n".join(f"  {line}" for line in found)))
+    if args.record_golden is not None:
+        entry, said = record(game, args.game_spec, args.record_golden, args.golden_depth)
+        report = report | {"recorded_golden": args.record_golden, "pins": pins(entry)}
+        text += "\n" + said
+    return report, text
+
+
+def failed(args, report: dict) -> bool:
+    """True, with the first difference on standard error in one line, when the game differs from its golden.
+
+    >>> failed(None, {"passed": True})
+    False
+    """
+    found = report.get("golden_differences")
+    if found:
+        print(f"fnmcts: error: {report['game']} differs from its golden {args.golden}: {found[0][:300]}",
+              file=sys.stderr)
+    return bool(found)

@@ -1,0 +1,108 @@
+"""``fnmcts mutate GAME [--no-laws] [--golden FILE|NAME ...] [--against GAME] ...``: how many slips the checks catch.
+
+The mutants and their verdicts are ``fnmcts.testing.mutate``'s; this module
+reads the options, shows a progress bar and prints "killed K of N" and each
+survivor with its diff and the line of play that tells it from the game.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from ._common import CliError, add_json, add_seed, emit, positive_count, progress_bar, worker_count
+from ._games import resolve_game
+
+__all__ = ["register", "goldens_named"]
+
+_DEFAULT_BUDGET = 60.0
+"""``fnmcts.testing.DEFAULT_BUDGET``, written out: the command's help is built without importing hypothesis."""
+
+
+def goldens_named(names) -> tuple:
+    """The golden entries of ``names``: each a golden file (``check --record-golden``) or a shipped golden's name.
+
+    >>> [entry["name"] for entry in goldens_named(["tic-tac-toe"])]
+    ['tic-tac-toe']
+    >>> goldens_named(["no such golden"])
+    Traceback (most recent call last):
+    ...
+    fnmcts.cli._common.CliError: --golden no such golden: no file of that name, and no golden called 'no such golden'; there are: tic-tac-toe, tic-tac-toe up to symmetry, tic-tac-toe (OpenSpiel's), connect four, chess perft, nim 21, take 1-3, misere, nim 10, take 1-4, piles 1 3 5 7, misere, shut the box, kayles
+    """
+    from ..testing import golden
+
+    entries = []
+    for name in names:
+        path = Path(name)
+        if path.is_file():
+            try:
+                entries += json.loads(path.read_text(encoding="utf-8"))["counts"]
+            except (OSError, ValueError, KeyError, TypeError) as error:
+                raise CliError(f"--golden {name} is not a golden file of fnmcts ({type(error).__name__}: {error})") \
+                    from None
+            continue
+        try:
+            entries.append(golden(name))
+        except ValueError as error:
+            raise CliError(f"--golden {name}: no file of that name, and {error}") from None
+    return tuple(entries)
+
+
+def register(cli) -> None:
+    """Add ``fnmcts mutate GAME`` to ``cli``.
+
+    >>> from ._parser import Cli
+    >>> cli = Cli()
+    >>> register(cli)
+    >>> cli.run(["mutate", "nim(heap=10, max_take=4, misere=False)", "--no-laws", "--golden", "nim 10, take 1-4",
+    ...          "--operators", "payoff_players"])
+    killed 1 of 1 mutants of Nim(heap=10, max_take=4, misere=False) (goldens)
+    0
+    """
+    p = cli.spec_command("mutate", "mutation testing of a game's rules: how many slips the checks catch, and a line "
+                                   "of play for each they miss")
+    p.add_argument("--no-laws", dest="laws", action="store_false", help="leave out the game laws (check_game)")
+    p.add_argument("--golden", action="append", default=[], metavar="FILE|NAME",
+                   help="a golden the mutants must agree with: a file of check --record-golden, or a shipped "
+                        "golden's name (repeat for more)")
+    p.add_argument("--against", default=None, metavar="GAME",
+                   help="another implementation the mutants must agree with (check_against), any GAME form")
+    p.add_argument("--examples", type=positive_count, default=100, metavar="N", help="walks a law (default 100)")
+    p.add_argument("--budget", type=float, default=_DEFAULT_BUDGET, metavar="S",
+                   help="seconds a mutant's checks may take; past it the mutant is killed, 'timed out' "
+                        f"(default {_DEFAULT_BUDGET:g})")
+    p.add_argument("--workers", type=worker_count, default=1, metavar="W", help="worker processes (default 1)")
+    p.add_argument("--operators", default=None, metavar="NAMES",
+                   help="the mutation operators, comma-separated (default all: see fnmcts.testing.OPERATORS)")
+    p.add_argument("--sample", type=positive_count, default=None, metavar="N",
+                   help="a seeded sample of N mutants (default all)")
+    add_seed(p, default=0)
+    add_json(p)
+    p.set_defaults(handler=_mutate)
+
+
+def _mutate(args) -> int:
+    from ..testing import mutants, mutate
+
+    game = resolve_game(args.game_spec)
+    against = None if args.against is None else resolve_game(args.against)
+    goldens = goldens_named(args.golden)
+    operators = None if args.operators is None else [o.strip() for o in args.operators.split(",") if o.strip()]
+    if not (args.laws or goldens or against is not None):
+        raise CliError("--no-laws leaves no check: name a --golden or an --against game")
+    if args.budget <= 0:
+        raise CliError(f"--budget is a number of seconds above 0, got {args.budget:g}")
+    try:
+        total = len(mutants(game, operators))
+    except ValueError as error:
+        raise CliError(f"{args.game_spec}: {error}") from None
+    total = total if args.sample is None else min(total, args.sample)
+    with progress_bar(total, "checking mutants", unit="mutant") as update:
+        try:
+            report = mutate(game, laws=args.laws, goldens=goldens, against=against, examples=args.examples,
+                            seed=args.seed, budget=args.budget, workers=args.workers, operators=operators,
+                            sample=args.sample, progress=update)
+        except ValueError as error:  # the game itself fails a check
+            raise CliError(str(error).splitlines()[0]) from None
+    emit(args, report.to_json() | {"spec": args.game_spec}, str(report))
+    return 0

@@ -1,0 +1,252 @@
+"""``fnmcts.testing.mutate`` and ``fnmcts mutate``: the operators, the verdicts, survivors explained, the command."""
+
+from __future__ import annotations
+
+import ast
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from fnmcts.cli import main
+from fnmcts.testing import OPERATORS, distinguish, golden, mutant_game, mutants, mutate, record_golden
+from fnmcts.testing.mutate import _node_points
+
+TAKE_AWAY = '''
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class TakeAway:
+    """Take 1 or 2 from a pile; who takes the last one wins. A state: (pile, player to move)."""
+
+    pile: int = 5
+    num_players = 2
+
+    def start(self):
+        return (self.pile, 0)
+
+    def to_move(self, state):
+        if state[0] == 0:
+            return None
+        return state[1]
+
+    def possible_moves(self, state):
+        top = min(state[0], 2)
+        m = 0
+        while m < top:  # counting up to the largest take: a mutant of "m += 1" never ends
+            m += 1
+        return tuple(range(1, m + 1))
+
+    def chance_outcomes(self, state):
+        return ()
+
+    def play(self, state, move):
+        return (max(state[0] - move, 0), 1 - state[1])  # max(.., -1) changes nothing: an equivalent mutant
+
+    def payoff(self, state):
+        return (-1, 1) if state[1] == 0 else (1, -1)
+'''
+
+
+@pytest.fixture
+def take_away(tmp_path, monkeypatch):
+    (tmp_path / "take_away_rules.py").write_text(TAKE_AWAY)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    sys.modules.pop("take_away_rules", None)
+    import take_away_rules
+
+    yield take_away_rules.TakeAway()
+    sys.modules.pop("take_away_rules", None)
+
+
+def _user_tic_tac_toe():
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    try:
+        from bench_engine import UserTicTacToe
+    finally:
+        sys.path.pop(0)
+    return UserTicTacToe()
+
+
+# -- the operators, each on expressions it changes -------------------------------------------------------
+
+COMPARISONS = ["==", "!=", "<", "<=", ">", ">="]
+
+
+def _evaluate(tree, names):
+    return eval(compile(ast.Expression(ast.fix_missing_locations(tree)), "<test>", "eval"), {}, names)
+
+
+def _variants(text, operator):
+    node = ast.parse(text, mode="eval").body
+    return [new for op, at, variants in _node_points("helper", "function", node) if op == operator and at is node
+            for _, new in variants]
+
+
+@settings(max_examples=200)
+@given(st.sampled_from(COMPARISONS), st.integers(-5, 5), st.integers(-5, 5))
+def test_a_comparison_mutant_is_its_negation(op, x, y):
+    (flipped,) = _variants(f"x {op} y", "comparison")
+    assert _evaluate(flipped, {"x": x, "y": y}) is (not _evaluate(ast.parse(f"x {op} y", mode="eval").body,
+                                                                   {"x": x, "y": y}))
+
+
+@settings(max_examples=100)
+@given(st.integers(0, 10**6))
+def test_an_integer_constant_mutant_is_one_more_and_one_less(n):
+    assert [_evaluate(v, {}) for v in _variants(str(n), "constant")] == [n + 1, n - 1]
+    assert _variants("True", "constant") == []  # a bool is no integer to shift
+
+
+@settings(max_examples=100)
+@given(st.booleans(), st.booleans())
+def test_and_or_swap_and_a_dropped_not(a, b):
+    (swapped,) = _variants("a and b", "and_or")
+    assert _evaluate(swapped, {"a": a, "b": b}) == (a or b)
+    (dropped,) = _variants("not a", "not")
+    assert _evaluate(dropped, {"a": a}) == a
+
+
+@settings(max_examples=100)
+@given(st.lists(st.integers(), min_size=3, max_size=6), st.integers(1, 1))
+def test_an_index_is_one_off_both_ways(board, i):
+    assert [_evaluate(v, {"board": board, "i": i}) for v in _variants("board[i]", "index")] == [board[2], board[0]]
+    assert _variants("board[1]", "index") == []  # a constant index: the constant operator moves it
+
+
+def test_every_operator_is_documented_and_each_makes_a_mutant_of_the_user_tic_tac_toe():
+    made = {m.operator for m in mutants(_user_tic_tac_toe())}
+    assert made == set(OPERATORS)
+    assert all(OPERATORS[name] for name in OPERATORS)
+
+
+def test_a_mutant_is_the_game_with_one_slip_and_its_diff_shows_it():
+    game = _user_tic_tac_toe()
+    found = mutants(game, operators=["payoff_players"])
+    assert len(found) == 1 and found[0].function == "UserTicTacToe.payoff"
+    assert "-    return (1, -1) if w == 1" in found[0].diff and "+    return tuple(reversed(tuple(" in found[0].diff
+    twin = mutant_game(game, 0, operators=["payoff_players"])
+    won = (1, 1, 1, 2, 2, 0, 0, 0, 0)
+    assert game.payoff(won) == (1, -1) and twin.payoff(won) == (-1, 1)
+    assert type(twin).__name__ == "UserTicTacToe" and type(twin) is not type(game)
+    with pytest.raises(ValueError, match="no mutant 5: UserTicTacToe has 1 mutants"):
+        mutant_game(game, 5, operators=["payoff_players"])
+    with pytest.raises(ValueError, match="unknown mutation operator 'flip'"):
+        mutants(game, operators=["flip"])
+
+
+# -- verdicts ------------------------------------------------------------------------------------------
+
+
+def test_a_to_move_that_swaps_the_players_is_killed_by_the_golden_of_who_moves():
+    game = _user_tic_tac_toe()
+    report = mutate(game, laws=False, goldens=[golden("tic-tac-toe")], operators=["comparison"])
+    swapped = [v for v in report.verdicts if v.mutant.function == "UserTicTacToe.to_move"
+               and "board.count(1) != board.count(2)" in v.mutant.diff]
+    assert len(swapped) == 1 and swapped[0].verdict == "killed"
+    assert swapped[0].reason.startswith("goldens: golden 'tic-tac-toe': to_move_by_ply:")
+    assert report.summary().startswith(f"killed {report.killed} of {report.total} mutants of UserTicTacToe()")
+
+
+def test_an_equivalent_mutant_is_reported_equivalent_and_a_survivor_gets_its_line(take_away):
+    report = mutate(take_away, laws=False, goldens=[record_golden(take_away)], operators=["constant"], budget=5)
+    by = {v.mutant.description: v for v in report.verdicts}
+    equivalent = by["TakeAway.play: 0 -> -1"]
+    assert equivalent.verdict == "survived" and equivalent.difference == "equivalent" and equivalent.line is None
+    assert report.equivalent >= 1 and "equivalent" in str(report)
+    for verdict in report.verdicts:  # a survivor that is not equivalent comes with the line that tells it apart
+        if verdict.verdict == "survived" and verdict.difference != "equivalent":
+            assert verdict.line is not None
+            assert distinguish(take_away, mutant_game(take_away, verdict.mutant.index, ["constant"]))[0] == \
+                verdict.line
+
+
+def test_a_mutant_that_never_ends_times_out_and_counts_as_killed(take_away):
+    report = mutate(take_away, laws=False, goldens=[record_golden(take_away)], operators=["constant"], budget=1)
+    hung = [v for v in report.verdicts if v.mutant.function == "TakeAway.possible_moves"
+            and "m += 0" in v.mutant.diff]
+    assert len(hung) == 1 and hung[0].verdict == "timed out" and hung[0].killed
+    assert "budget of 1 s" in hung[0].reason
+    assert "by timing out" in report.summary()
+
+
+def test_distinguish_finds_the_shortest_line_and_what_differs():
+    game = _user_tic_tac_toe()
+    swapped = type("Swapped", (type(game),), {"to_move": lambda self, b: None if type(game).to_move(self, b) is None
+                                              else 1 - type(game).to_move(self, b)})()
+    assert distinguish(game, swapped) == ((), "to_move: player 1 in the game, player 2 in the mutant")
+    assert distinguish(game, game) == (None, "equivalent")
+    assert distinguish(game, game, limit=100) == (None, "no difference found in 100 states")
+
+
+def test_a_game_that_fails_its_own_checks_and_a_run_without_checks_are_refused(take_away):
+    with pytest.raises(ValueError, match="itself fails its checks"):
+        mutate(take_away, laws=False, goldens=[golden("tic-tac-toe")])
+    with pytest.raises(ValueError, match="needs a check"):
+        mutate(take_away, laws=False)
+
+
+def test_a_sample_depends_on_the_seed_alone(take_away):
+    entry = record_golden(take_away)
+    one = mutate(take_away, laws=False, goldens=[entry], sample=4, seed=3, budget=2)
+    two = mutate(take_away, laws=False, goldens=[entry], sample=4, seed=3, budget=2)
+    assert [v.mutant for v in one.verdicts] == [v.mutant for v in two.verdicts] and one.total == 4
+    assert [v.verdict for v in one.verdicts] == [v.verdict for v in two.verdicts]
+
+
+@pytest.mark.slow
+def test_two_workers_give_the_verdicts_of_one(take_away):
+    entry = record_golden(take_away)
+    one = mutate(take_away, goldens=[entry], examples=10, budget=3)
+    two = mutate(take_away, goldens=[entry], examples=10, budget=3, workers=2)
+    assert [(v.mutant, v.verdict, v.reason, v.line) for v in one.verdicts] == \
+        [(v.mutant, v.verdict, v.reason, v.line) for v in two.verdicts]
+
+
+# -- the command ---------------------------------------------------------------------------------------
+
+
+def test_fnmcts_mutate_prints_the_score_and_each_survivor_with_its_diff_and_line(take_away, capsys, tmp_path):
+    golden_file = tmp_path / "golden.json"
+    golden_file.write_text(json.dumps({"format": "fnmcts-goldens", "version": 2,
+                                       "counts": [record_golden(take_away, "take away")]}))
+    status = main(["mutate", "take_away_rules:TakeAway", "--no-laws", "--golden", str(golden_file),
+                   "--operators", "constant", "--budget", "2"])
+    out = capsys.readouterr().out
+    assert status == 0
+    first = out.splitlines()[0]
+    assert first.startswith("killed ") and " mutants of TakeAway(pile=5) (goldens)" in first
+    assert "survived: mutant" in out and "TakeAway.play: 0 -> -1" in out and "\n  equivalent" in out
+    assert "--- TakeAway.play (the game)" in out
+
+    status = main(["mutate", "take_away_rules:TakeAway", "--no-laws", "--golden", str(golden_file),
+                   "--operators", "constant", "--budget", "2", "--json"])
+    report = json.loads(capsys.readouterr().out)
+    assert status == 0 and report["total"] == len(report["mutants"]) and report["killed"] <= report["total"]
+    assert {m["verdict"] for m in report["mutants"]} <= {"killed", "survived", "timed out"}
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["mutate", "no_such_module:Game"], "cannot import 'no_such_module'"),
+    (["mutate", "take_away_rules:NoSuchGame"], "NoSuchGame"),
+    (["mutate", "take_away_rules:TakeAway", "--operators", "flip"], "unknown mutation operator 'flip'"),
+    (["mutate", "take_away_rules:TakeAway", "--no-laws"], "--no-laws leaves no check"),
+    (["mutate", "take_away_rules:TakeAway", "--golden", "no such golden"], "no file of that name"),
+])
+def test_fnmcts_mutate_bad_input_is_a_one_line_error(take_away, capsys, argv, message):
+    status = main(argv)
+    out, err = capsys.readouterr()
+    assert status == 2 and out == ""
+    assert err.startswith("fnmcts: error: ") and message in err and err.count("\n") == 1
+
+
+def test_the_commands_default_budget_is_the_librarys():
+    from fnmcts.cli.mutate import _DEFAULT_BUDGET
+    from fnmcts.testing import DEFAULT_BUDGET
+
+    assert _DEFAULT_BUDGET == DEFAULT_BUDGET
