@@ -40,6 +40,8 @@ VERBS = (
     ("train", "train a Q-learning AI by self-play and save its Q table"),
     ("check", "check a game's rules: every game law on random walks, a shrunk counterexample if one fails"),
     ("count", "count a game's states and histories ply by ply (perft), by outcome at the end"),
+    ("mutate", "mutation testing of a game's rules: how many slips the checks catch, and a line of play for each "
+               "they miss"),
     ("playthrough", "write one seeded random game state by state, or check a game against such a file "
                     "(with --check, GAME defaults to the game the file names)"),
     ("exercise", "the course's exercises: list them, show one to copy, check your answer"),
