@@ -68,6 +68,7 @@ __all__ = [
     "variance_factors",
     "exact_difference_variances",
     "confidence_sequence",
+    "anytime_intervals",
     "run_until",
 ]
 
@@ -266,16 +267,15 @@ def _strata(game) -> tuple:
     return strata
 
 
-def _allocate(n: int, shares) -> list:
-    """``n`` split in proportion to ``shares`` (largest remainders), each part at least 2."""
+def _allocate(n: int, shares, floor: int = 2) -> list:
+    """``n`` split exactly: ``floor`` to each part, the rest in proportion to ``shares`` (largest remainders)."""
+    rest = n - floor * len(shares)
     total = math.fsum(shares)
-    raw = [n * s / total for s in shares]
-    parts = [max(2, int(r)) for r in raw]
-    for i in sorted(range(len(raw)), key=lambda i: raw[i] - int(raw[i]), reverse=True):
-        if sum(parts) >= n:
-            break
+    raw = [rest * s / total for s in shares] if total > 0 else [rest / len(shares)] * len(shares)
+    parts = [int(r) for r in raw]
+    for i in sorted(range(len(raw)), key=lambda i: raw[i] - parts[i], reverse=True)[: rest - sum(parts)]:
         parts[i] += 1
-    return parts
+    return [floor + k for k in parts]
 
 
 def stratified(game, n: int, rng: random.Random, allocation: str = "proportional") -> Estimate:
@@ -289,7 +289,7 @@ def stratified(game, n: int, rng: random.Random, allocation: str = "proportional
     >>> from fnmcts.games.shut_the_box import ShutTheBox
     >>> record = stratified(ShutTheBox(levers=4), 1_000, random.Random(2))
     >>> record.games, round(record.estimate, 3)
-    (1000, 0.144)
+    (1000, 0.15)
     """
     if allocation not in ("proportional", "optimal"):
         raise ValueError(f"allocation must be 'proportional' or 'optimal', got {allocation!r}")
@@ -306,7 +306,7 @@ def stratified(game, n: int, rng: random.Random, allocation: str = "proportional
     if allocation == "optimal":
         floor = 1e-3 * (high - low)
         sds = [max(floor, math.sqrt(_mean_var(y)[1])) for y in ys]
-        more = _allocate(n - sum(pilot), [w * sd for w, sd in zip(weights, sds)])
+        more = _allocate(n - sum(pilot), [w * sd for w, sd in zip(weights, sds)], floor=0)
         ys = [y + [_play(game, s, random_policy, rng)[0] for _ in range(k)] for y, k, (_, s) in zip(ys, more, strata)]
     parts = [_mean_var(y) for y in ys]
     mean = math.fsum(w * m for w, (m, _) in zip(weights, parts))
@@ -581,11 +581,18 @@ def confidence_sequence(payoffs, low: float = 0.0, high: float = 1.0, alpha: flo
     >>> [tuple(round(x, 3) for x in ci) for ci in confidence_sequence([1, 0, 1, 1, 0] * 40)][-1]
     (0.48, 0.723)
     """
-    return list(_intervals(payoffs, low, high, alpha))
+    return list(anytime_intervals(payoffs, low, high, alpha))
 
 
-def _intervals(payoffs, low, high, alpha):
-    """``confidence_sequence``'s intervals, one as each payoff arrives (a generator)."""
+def anytime_intervals(payoffs, low: float = 0.0, high: float = 1.0, alpha: float = 0.05):
+    """``confidence_sequence``'s intervals, one as each payoff arrives: a generator, to stop at any time.
+
+    >>> for games, (low, high) in enumerate(anytime_intervals(iter(lambda: 1, None)), start=1):
+    ...     if high - low < 0.5:
+    ...         break
+    >>> games, round(low, 3), high
+    (16, 0.529, 1.0)
+    """
     if not 0 < alpha < 1:
         raise ValueError(f"alpha must lie strictly between 0 and 1, got {alpha!r}")
     if not low < high:
@@ -639,7 +646,7 @@ def run_until(game, eps: float, rng: random.Random, alpha: float = 0.05, max_gam
             yield ys[-1]
 
     ci = (low, high)
-    for ci in _intervals(games(), low, high, alpha):
+    for ci in anytime_intervals(games(), low, high, alpha):
         if (ci[1] - ci[0]) / 2 < eps:
             break
     mean, var = _mean_var(ys) if len(ys) > 1 else (ys[0], 0.0)
