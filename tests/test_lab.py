@@ -350,3 +350,48 @@ def test_an_allocation_plays_exactly_n_games(n, shares, floor):
     assume(n >= floor * len(shares))
     parts = lab._allocate(n, shares, floor)
     assert sum(parts) == n and min(parts) >= floor
+
+
+# --- the batch path ------------------------------------------------------------------------------
+
+def _variance_with_error(units) -> tuple:
+    """The sample variance of ``units`` and its standard error, ``sqrt((m4 - m2^2) / n)``."""
+    import numpy as np
+
+    centred = units - units.mean()
+    m2, m4 = float((centred**2).mean()), float((centred**4).mean())
+    return m2 * units.size / (units.size - 1), math.sqrt(max(0.0, m4 - m2 * m2) / units.size)
+
+
+@pytest.mark.parametrize("method", ["plain", "antithetic", "control", "stratified"])
+def test_the_batch_path_has_the_exact_variances(method):
+    import numpy as np
+
+    game = ShutTheBox(levers=6) if method == "antithetic" else ShutTheBox()  # pairs' exact walk: a smaller box
+    exact = lab.exact_variances(game, methods=("plain", method))
+    arrays = game.lab_batch(method, 200_000, random.Random(37))
+    if method == "plain":
+        units, per_game = arrays[0], 1
+    elif method == "antithetic":
+        units, per_game = (arrays[0] + arrays[1]) / 2, 2
+    elif method == "control":
+        ys, cs = arrays
+        units, per_game = ys - np.cov(ys, cs)[0, 1] / cs.var(ddof=1) * cs, 1
+    else:
+        ys, strata = arrays
+        units, per_game = ys - (np.bincount(strata, weights=ys) / np.bincount(strata))[strata], 1
+    variance, error = _variance_with_error(units)
+    name = "stratified" if method == "stratified" else method
+    assert abs(per_game * variance - exact.variances[name]) <= Z * per_game * error, (variance, exact.variances[name])
+    record = lab.batch_estimate(method, game, 200_000, random.Random(37))
+    assert abs(record.estimate - exact.value) <= Z * record.std_error
+    assert record.games == 200_000
+
+
+def test_the_batch_path_refuses_what_it_cannot_do():
+    with pytest.raises(ValueError, match="batch path has the methods"):
+        lab.batch_estimate("importance", ShutTheBox(), 100, random.Random(1))
+    with pytest.raises(TypeError, match="lab_batch"):
+        lab.batch_estimate("plain", Pig(goal=10), 100, random.Random(1))
+    with pytest.raises(ValueError, match="dice rule"):
+        lab.batch_estimate("plain", ShutTheBox(dice="high-down"), 100, random.Random(1))

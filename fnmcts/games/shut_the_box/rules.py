@@ -525,6 +525,16 @@ class ShutTheBox(GameBase):
         total = sum(weights)
         return tuple(w / total for w in weights)
 
+    def lab_batch(self, method: str, n: int, rng: random.Random) -> tuple:
+        """The lab's batch games from the start, in numpy arrays (``batch.lab_payoffs``; the batch extra).
+
+        >>> [a.shape for a in ShutTheBox(levers=3).lab_batch("control", 10, random.Random(1))]
+        [(10,), (10,)]
+        """
+        from .batch import lab_payoffs
+
+        return lab_payoffs(self, method, box_to_mask(self.start()), n, rng)
+
     def compiled_graph(self) -> GraphTables:
         """Every state of the game and its moves as tables (the protocol's optional hook), built once per rule set.
 
