@@ -417,10 +417,14 @@ def batch_estimate(method: str, game, n: int, rng: random.Random) -> Estimate:
         return _record(method, means.mean(), means.std(ddof=1) / math.sqrt(means.size), 2 * means.size, low, high)
     if method == "control":
         ys, cs = arrays
-        vc = cs.var(ddof=1)
-        beta = ((ys - ys.mean()) * (cs - cs.mean())).sum() / (ys.size - 1) / vc if vc > 0 else 0.0
-        adjusted = ys - beta * cs
-        return _record(method, adjusted.mean(), adjusted.std(ddof=1) / math.sqrt(ys.size), ys.size, low, high)
+        size = ys.size
+        sy, sc = float(ys.sum()), float(cs.sum())  # the moments by dot products: no array the size of the run
+        vy = (float(ys @ ys) - sy * sy / size) / (size - 1)
+        vc = (float(cs @ cs) - sc * sc / size) / (size - 1)
+        cov = (float(ys @ cs) - sy * sc / size) / (size - 1)
+        beta = cov / vc if vc > 0 else 0.0
+        variance = max(0.0, vy - 2 * beta * cov + beta * beta * vc)
+        return _record(method, (sy - beta * sc) / size, math.sqrt(variance / size), size, low, high)
     ys, strata = arrays
     import numpy as np  # the hook made these arrays: numpy is installed
 

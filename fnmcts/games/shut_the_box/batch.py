@@ -108,26 +108,24 @@ def random_payoffs(game, mask: int, n: int, rng):
 
 
 @lru_cache(maxsize=16)
-def _features(game) -> tuple:
-    """``(feature, centre)``: the lab's control feature at every ``(s, slot)`` and its mean over the slots of ``s``.
+def _increments(game):
+    """The lab's control increment at every ``(s, slot)``: the control feature less its mean over the slots of ``s``.
 
-    ``feature[s * slots + slot]`` is ``ShutTheBox.control_feature`` of box ``s``
-    and the slot's roll (0 once the game has ended); ``centre[s]`` its mean over
-    the equally likely slots.
+    The feature is ``ShutTheBox.control_feature`` of box ``s`` and the slot's
+    roll; 0 once the game has ended (or the box is shut), so a finished game's
+    control stays put.
     """
     np = _numpy()
     slots, count, start, kids, pay = tables(game)
     size = pay.size
-    feature = np.zeros(2 * size * slots)
+    feature = np.zeros((2 * size, slots))
     for s in range(1, size):
         value = 1.0 / (1 + sum(mask_to_box(s)))
         for slot in range(slots):
-            at = s * slots + slot
-            feature[at] = value if kids[start[at]] != s + size else 0.0
-    centre = feature.reshape(2 * size, slots).mean(axis=1)
-    for array in (feature, centre):
-        array.flags.writeable = False
-    return feature, centre
+            feature[s, slot] = value if kids[start[s * slots + slot]] != s + size else 0.0
+    increments = (feature - feature.mean(axis=1, keepdims=True)).ravel()
+    increments.flags.writeable = False
+    return increments
 
 
 def _turns(game, state, slot_of, move_of, control=None):
@@ -136,14 +134,14 @@ def _turns(game, state, slot_of, move_of, control=None):
     slots, count, start, kids, pay = tables(game)
     size = pay.size
     if control is not None:
-        feature, centre = _features(game)
+        increments = _increments(game)
     for turn in range(game.levers + 1):
         active = (state > 0) & (state < size)
         if not active.any():
             break
         at = state * slots + slot_of(turn)
         if control is not None:
-            control += np.where(active, feature[at] - centre[state], 0.0)
+            control += increments[at]  # 0 for a finished game
         state = kids[start[at] + (move_of(turn) * count[at]).astype(np.int32)]
     return pay[state % size]
 
