@@ -497,7 +497,15 @@ class ShutTheBox(GameBase):
         (0.25, 0.0)
         """
         box = state["box"] if isinstance(state, PMap) else state
-        return 1.0 / (1 + sum(box)) if self.possible_moves(self.play(state, outcome)) else 0.0
+        return 1.0 / (1 + sum(box)) if self._fits(box, outcome) else 0.0
+
+    def _fits(self, box, roll) -> bool:
+        """Whether ``roll`` leaves a move on ``box`` (a table look-up for a box of the game's own tables)."""
+        _, masks, _, moves = rule_tables(self.levers, self.simplified)
+        mask = masks.get(box) if type(box) is frozenset else None
+        if mask is not None and 0 <= roll <= 12:
+            return bool(moves[mask][roll])
+        return bool(ordered_moves(box, roll, self.simplified, self.levers))
 
     def strata(self, state) -> tuple:
         """The lab's strata at a roll of the dice: ``((probability, state after the roll), ...)``.
@@ -520,8 +528,8 @@ class ShutTheBox(GameBase):
         """
         if self.to_move(state) is not CHANCE:
             return tuple(probabilities)
-        weights = [p * (FITTING_ROLL_ODDS if self.possible_moves(self.play(state, roll)) else 1)
-                   for roll, p in zip(options, probabilities)]
+        box = state["box"] if isinstance(state, PMap) else state
+        weights = [p * (FITTING_ROLL_ODDS if self._fits(box, roll) else 1) for roll, p in zip(options, probabilities)]
         total = sum(weights)
         return tuple(w / total for w in weights)
 
