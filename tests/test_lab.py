@@ -395,3 +395,41 @@ def test_the_batch_path_refuses_what_it_cannot_do():
         lab.batch_estimate("plain", Pig(goal=10), 100, random.Random(1))
     with pytest.raises(ValueError, match="dice rule"):
         lab.batch_estimate("plain", ShutTheBox(dice="high-down"), 100, random.Random(1))
+
+
+# --- the command line ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("method", ["antithetic", "control", "stratified", "importance"])
+def test_simulate_with_a_method_prints_the_interval_as_today(capsys, method):
+    from cli_run import run, run_json
+
+    code, out, err = run(capsys, "simulate", "shut-the-box", "--levers", "4", "--method", method,
+                         "--games", "400", "--seed", "3")
+    assert code == 0, err
+    line = next(l for l in out.splitlines() if l.startswith("95% CI"))
+    low, high = (float(x) for x in line.split("[")[1].rstrip("]").split(","))
+    data = run_json(capsys, "simulate", "shut-the-box", "--levers", "4", "--method", method, "--games", "400",
+                    "--seed", "3")
+    assert data["method"].startswith(method) and data["seed"] == 3
+    assert (round(data["ci_low"], 4), round(data["ci_high"], 4)) == (round(low, 4), round(high, 4))
+    assert low <= data["estimate"] <= high
+
+
+def test_simulate_compare_prints_every_method_beside_the_exact_factors(capsys):
+    from cli_run import run
+
+    code, out, err = run(capsys, "simulate", "shut-the-box", "--levers", "4", "--method", "compare",
+                         "--games", "600", "--seed", "2")
+    assert code == 0, err
+    exact = lab.variance_factors(ShutTheBox(levers=4))
+    rows = {line.split()[0]: line for line in out.splitlines()[2:]}
+    assert set(rows) == set(lab.METHODS)
+    for method, row in rows.items():
+        assert f"({exact[method]:.2f})" in row
+
+
+def test_simulate_with_a_method_refuses_a_typo(capsys):
+    from cli_run import run
+
+    code, out, err = run(capsys, "simulate", "shut-the-box", "--method", "antithetc")
+    assert code == 2 and "antithetc" in err
