@@ -110,7 +110,9 @@ def _count(n, what="n") -> int:
     return n
 
 
-def _check_rng(rng) -> None:
+def _check_rng(rng, n=2, what="n") -> None:
+    """A ``TypeError`` unless ``rng`` is a ``random.Random``; a ``ValueError`` unless ``n`` is a count >= 2."""
+    _count(n, what)
     if not isinstance(rng, random.Random):
         raise TypeError(f"rng must be a random.Random (e.g. random.Random(1)), got {rng!r}")
 
@@ -206,8 +208,7 @@ def plain(game, n: int, rng: random.Random, policy: Callable = random_policy) ->
     >>> record.games, round(record.estimate, 3), round(record.std_error, 4)
     (1000, 0.155, 0.0115)
     """
-    _count(n)
-    _check_rng(rng)
+    _check_rng(rng, n)
     ys = [_play(game, game.start(), policy, rng)[0] for _ in range(n)]
     mean, var = _mean_var(ys)
     return _record("plain", mean, math.sqrt(var / n), n, *_range(game))
@@ -226,8 +227,7 @@ def antithetic(game, pairs: int, rng: random.Random) -> Estimate:
     >>> record.games, round(record.estimate, 3)
     (1000, 0.141)
     """
-    _count(pairs, "pairs")
-    _check_rng(rng)
+    _check_rng(rng, pairs, "pairs")
     mirror = _hook(game, "antithetic")
     means = []
     for _ in range(pairs):
@@ -251,8 +251,7 @@ def control_variate(game, n: int, rng: random.Random) -> Estimate:
     >>> record.games, round(record.estimate, 3), round(record.std_error, 4)
     (1000, 0.155, 0.0098)
     """
-    _count(n)
-    _check_rng(rng)
+    _check_rng(rng, n)
     feature = _hook(game, "control")
     games = [_play(game, game.start(), random_policy, rng, feature=feature) for _ in range(n)]
     ys, cs = [g[0] for g in games], [g[2] for g in games]
@@ -298,8 +297,7 @@ def stratified(game, n: int, rng: random.Random, allocation: str = "proportional
     """
     if allocation not in ("proportional", "optimal"):
         raise ValueError(f"allocation must be 'proportional' or 'optimal', got {allocation!r}")
-    _count(n)
-    _check_rng(rng)
+    _check_rng(rng, n)
     strata = _strata(game)
     weights = [w for w, _ in strata]
     low, high = _range(game)
@@ -332,8 +330,7 @@ def importance(game, n: int, rng: random.Random) -> Estimate:
     >>> record.games, round(record.estimate, 3), round(record.std_error, 4)
     (1000, 0.15, 0.0086)
     """
-    _count(n)
-    _check_rng(rng)
+    _check_rng(rng, n)
     proposal = _hook(game, "importance")
     ys = [y * w for y, w, _, _ in (_play(game, game.start(), random_policy, rng, proposal=proposal)
                                    for _ in range(n))]
@@ -355,8 +352,7 @@ def common_random_numbers(game, policy_a: Callable, policy_b: Callable, n: int, 
     >>> record.games, round(record.estimate, 3)
     (1000, 0.044)
     """
-    _count(n)
-    _check_rng(rng)
+    _check_rng(rng, n)
     for name, policy in (("policy_a", policy_a), ("policy_b", policy_b)):
         if not callable(policy):
             raise TypeError(f"{name} must be a function (game, state) -> ((move, probability), ...), got {policy!r}")
@@ -406,8 +402,7 @@ def batch_estimate(method: str, game, n: int, rng: random.Random) -> Estimate:
     """
     if method not in ("plain", "antithetic", "control", "stratified"):
         raise ValueError(f"the batch path has the methods plain, antithetic, control and stratified, got {method!r}")
-    _count(n)
-    _check_rng(rng)
+    _check_rng(rng, n)
     hook = getattr(game, "lab_batch", None)
     if not callable(hook):
         raise TypeError(f"the batch path needs the game hook lab_batch(method, n, rng); {game!r} has none")
