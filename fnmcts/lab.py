@@ -117,10 +117,17 @@ def _check_rng(rng, n=2, what="n") -> None:
         raise TypeError(f"rng must be a random.Random (e.g. random.Random(1)), got {rng!r}")
 
 
-def _hook(game, method: str):
+def _hooks(game) -> dict:
+    """``method -> the game's hook for it, or None`` (each read by its literal name)."""
+    found = {"antithetic": getattr(game, "antithetic_outcome", None), "control": getattr(game, "control_feature", None),
+             "stratified": getattr(game, "strata", None), "importance": getattr(game, "proposal", None)}
+    return {method: hook if callable(hook) else None for method, hook in found.items()}
+
+
+def _needed(game, method: str):
     name = HOOKS[method]
-    hook = getattr(game, name, None)
-    if not callable(hook):
+    hook = _hooks(game)[method]
+    if hook is None:
         raise TypeError(f"the {method} method needs the game hook {name}(...); {game!r} has none")
     return hook
 
@@ -228,7 +235,7 @@ def antithetic(game, pairs: int, rng: random.Random) -> Estimate:
     (1000, 0.141)
     """
     _check_rng(rng, pairs, "pairs")
-    mirror = _hook(game, "antithetic")
+    mirror = _needed(game, "antithetic")
     means = []
     for _ in range(pairs):
         y1, _, _, drawn = _play(game, game.start(), random_policy, rng)
@@ -252,7 +259,7 @@ def control_variate(game, n: int, rng: random.Random) -> Estimate:
     (1000, 0.155, 0.0098)
     """
     _check_rng(rng, n)
-    feature = _hook(game, "control")
+    feature = _needed(game, "control")
     games = [_play(game, game.start(), random_policy, rng, feature=feature) for _ in range(n)]
     ys, cs = [g[0] for g in games], [g[2] for g in games]
     my, _ = _mean_var(ys)
@@ -265,7 +272,7 @@ def control_variate(game, n: int, rng: random.Random) -> Estimate:
 
 
 def _strata(game) -> tuple:
-    strata = tuple((float(w), s) for w, s in _hook(game, "stratified")(game.start()))
+    strata = tuple((float(w), s) for w, s in _needed(game, "stratified")(game.start()))
     if not strata or abs(math.fsum(w for w, _ in strata) - 1) > 1e-9 or any(w <= 0 for w, _ in strata):
         raise ValueError(f"strata of {game!r} must be (probability > 0, state) pairs whose probabilities sum to 1")
     return strata
@@ -331,7 +338,7 @@ def importance(game, n: int, rng: random.Random) -> Estimate:
     (1000, 0.15, 0.0086)
     """
     _check_rng(rng, n)
-    proposal = _hook(game, "importance")
+    proposal = _needed(game, "importance")
     ys = [y * w for y, w, _, _ in (_play(game, game.start(), random_policy, rng, proposal=proposal)
                                    for _ in range(n))]
     mean, var = _mean_var(ys)
@@ -602,17 +609,18 @@ def exact_variances(game, policy: Callable = random_policy, methods=METHODS) -> 
     unknown = set(methods) - set(METHODS)
     if unknown:
         raise ValueError(f"methods must be among {', '.join(METHODS)}, got {sorted(unknown)}")
-    wanted = {m for m in methods if policy is random_policy and callable(getattr(game, HOOKS.get(m, ""), None))}
+    hooks = _hooks(game)
+    wanted = {m for m in methods if policy is random_policy and hooks.get(m) is not None}
     walk = _Walk(game)
     start = game.start()
     mean, second = _moments(walk, start, policy)[:2]
     variance = max(0.0, second - mean * mean)
     out = {"plain": variance}
     if "antithetic" in wanted:
-        cross = _joint(walk, start, start, policy, policy, game.antithetic_outcome)
+        cross = _joint(walk, start, start, policy, policy, hooks["antithetic"])
         out["antithetic"] = max(0.0, variance + cross - mean * mean)  # per game: (var + cov) of a pair
     if "control" in wanted:
-        _, _, ec2, eyc, _ = _moments(walk, start, policy, feature=game.control_feature)
+        _, _, ec2, eyc, _ = _moments(walk, start, policy, feature=hooks["control"])
         out["control"] = max(0.0, variance - (eyc * eyc / ec2 if ec2 > 0 else 0.0))
     if "stratified" in wanted:
         parts = [(w, _moments(walk, s, policy)[:2]) for w, s in _strata(game)]
@@ -620,7 +628,7 @@ def exact_variances(game, policy: Callable = random_policy, methods=METHODS) -> 
         out["stratified"] = math.fsum(w * sd * sd for w, sd in sds)
         out["stratified (optimal)"] = math.fsum(w * sd for w, sd in sds) ** 2
     if "importance" in wanted:
-        out["importance"] = max(0.0, _moments(walk, start, policy, proposal=game.proposal)[4] - mean * mean)
+        out["importance"] = max(0.0, _moments(walk, start, policy, proposal=hooks["importance"])[4] - mean * mean)
     return ExactVariances(value=mean, variances=pmap(out))
 
 
