@@ -199,6 +199,23 @@ method or hook                         what it gives, and who reads it
                                        exact-size check counts (Nim: the heaps down
                                        to 0; default: none, ``size_hint``'s states).
                                        Read by: fnmcts.cli
+``antithetic_outcome(state, o)``       the mirror image of chance outcome ``o`` (dice:
+                                       face ``k`` and ``7 - k``), for antithetic
+                                       pairs (default: none).
+                                       Read by: fnmcts.lab
+``control_feature(state, o)``          a feature of chance outcome ``o`` whose sum,
+                                       less its expectations, is a control variate
+                                       of mean 0 (default: none).
+                                       Read by: fnmcts.lab
+``strata(state)``                      ``((probability, state), ...)``: the strata of
+                                       stratified sampling (default: none).
+                                       Read by: fnmcts.lab
+``proposal(state, options, p)``        the probabilities importance sampling draws
+                                       with instead of ``p`` (default: none).
+                                       Read by: fnmcts.lab
+``lab_batch(method, n, rng)``          the lab's games at once, numpy arrays by
+                                       method (default: none).
+                                       Read by: fnmcts.lab
 =====================================  =============================================
 
 **What payoffs mean.** A payoff is a number, not a verdict: every algorithm

@@ -45,7 +45,8 @@ LAYERS = (
         ),
     ),
     ("play", ("fnmcts.matches", "fnmcts.theory")),
-    ("simulation", ("fnmcts.montecarlo", "fnmcts.exact", "fnmcts.grundy")),
+    ("simulation", ("fnmcts.montecarlo", "fnmcts.exact", "fnmcts.grundy",
+                    "fnmcts.lab")),  # the lab: estimators beside their exact variances, through game hooks
     ("search", ("fnmcts.mcts.*", "fnmcts.qlearning")),
     ("agents", ("fnmcts.agents",)),
     ("io", ("fnmcts.io",)),  # files: Q tables read and written, atomically

@@ -9,15 +9,19 @@ of wins alone no longer tells how well player 1 did.
 
 from __future__ import annotations
 
+import random
+
 from ..games import coin, darts
 from ..games.tictactoe import TicTacToe
+from ..lab import METHODS, batch_estimate, comparison, estimate_with
 from ..montecarlo import simulate
+from ..rng import resolve_seed
 from ..limits import WORK_LIMIT
 from ._executor import add_executor, open_executor
 from ._common import add_force, add_json, add_seed, count, emit, keep_partial, progress_bar, worker_count
 from .shut_the_box import add_rules, game_of, rules_text
 
-__all__ = ["register", "report_text"]
+__all__ = ["register", "report_text", "lab_text", "comparison_text"]
 
 _HELP = "estimate a probability by playing many random games"
 
@@ -61,6 +65,9 @@ def register(cli) -> None:
     p = cli.game_command("simulate", "shut-the-box", "random play of Shut the Box", _HELP)
     add_rules(p)
     _options(p, 1_000_000)
+    p.add_argument("--method", choices=(*METHODS, "compare"), default="plain",
+                   help="the estimator (fnmcts.lab): plain sampling (the default), antithetic, control, stratified "
+                        "or importance; compare: a table of every method beside the exact variances")
     p.set_defaults(handler=_shut_the_box)
 
     p = cli.game_command("simulate", "tic-tac-toe", "random play of tic-tac-toe: wins, draws, mean payoff", _HELP)
@@ -163,8 +170,62 @@ def _darts(args):
     _simulate(args, darts.simulate, "darts", _described("darts inside the circle", _pi))
 
 
+def lab_text(record, title: str, seed) -> str:
+    """The text report of a lab estimate (``fnmcts.lab.Estimate``): games, estimate, standard error, 95% interval.
+
+    >>> from fnmcts.lab import Estimate
+    >>> print(lab_text(Estimate(method="control", estimate=0.02, std_error=0.001, ci_low=0.018, ci_high=0.022,
+    ...                         games=1000), "Shut the Box", 4))
+    Shut the Box (control)
+    games     1,000
+    estimate  0.02
+    std error 0.001
+    95% CI    [0.018, 0.022]
+    seed      4
+    """
+    return "\n".join([f"{title} ({record.method})", f"games     {record.games:,}", f"estimate  {record.estimate:.6g}",
+                      f"std error {record.std_error:.3g}", f"95% CI    [{record.ci_low:.6g}, {record.ci_high:.6g}]",
+                      f"seed      {seed}"])
+
+
+def comparison_text(rows, title: str, seed) -> str:
+    """The comparison table of ``fnmcts.lab.comparison``'s rows under ``title``.
+
+    >>> row = {"method": "plain", "estimate": 0.02, "ci_low": 0.01, "ci_high": 0.03, "games": 100,
+    ...        "exact_value": 0.0204, "measured_factor": 1.0, "exact_factor": 1.0, "games_per_second": 5e5}
+    >>> print(comparison_text([row], "Shut the Box", 1))
+    Shut the Box: every method beside the exact value 0.0204 (seed 1)
+    method          games   estimate  95% CI                  variance factor (exact)    games/s
+    plain             100       0.02  [0.01, 0.03]                    1.00 (1.00)    500,000
+    """
+    lines = [f"{title}: every method beside the exact value {rows[0]['exact_value']:.6g} (seed {seed})",
+             f"{'method':<12}{'games':>9}{'estimate':>11}  {'95% CI':<24}{'variance factor (exact)':>23}{'games/s':>11}"]
+    for r in rows:
+        interval = f"[{r['ci_low']:.4g}, {r['ci_high']:.4g}]"
+        lines.append(f"{r['method']:<12}{r['games']:>9,}{r['estimate']:>11.4g}  {interval:<24}"
+                     f"{r['measured_factor']:>16.2f} ({r['exact_factor']:.2f}){r['games_per_second']:>11,.0f}")
+    return "\n".join(lines)
+
+
+def _lab(args, game, title):
+    """``simulate shut-the-box --method M``: one of the lab's estimators, or the comparison table."""
+    seed = resolve_seed(args.seed)
+    rng = random.Random(seed)
+    if args.games < 2:
+        raise SystemExit(f"fnmcts simulate: --method {args.method} needs --games 2 or more")
+    if args.method == "compare":
+        rows = comparison(game, args.games, rng)
+        emit(args, {"seed": seed, "methods": rows}, comparison_text(rows, title, seed))
+        return
+    vectorised = args.method in ("antithetic", "control", "stratified") and game.dice == "two"
+    record = (batch_estimate if vectorised else estimate_with)(args.method, game, args.games, rng)
+    emit(args, dict(record) | {"seed": seed}, lab_text(record, title, seed))
+
+
 def _shut_the_box(args):
     game = game_of(args)
+    if args.method != "plain":
+        return _lab(args, game, f"Shut the Box, {rules_text(game)}, random play")
 
     def fn(n, **options):
         return simulate(game, n, **options)

@@ -28,7 +28,7 @@ from .._vector import generator as _generator
 from .._vector import numpy as _numpy
 from .masks import mask_to_box, one_die_may_roll, rule_tables
 
-__all__ = ["random_payoffs", "tables"]
+__all__ = ["random_payoffs", "tables", "lab_payoffs"]
 
 
 @lru_cache(maxsize=16)
@@ -105,3 +105,104 @@ def random_payoffs(game, mask: int, n: int, rng):
         ways = count[at]
         state = kids[start[at] + ((pick - slot) * ways).astype(np.int32)]
     return pay[state % size]
+
+
+@lru_cache(maxsize=16)
+def _increments(game):
+    """The lab's control increment at every ``(s, slot)``: the control feature less its mean over the slots of ``s``.
+
+    The feature is ``ShutTheBox.control_feature`` of box ``s`` and the slot's
+    roll; 0 once the game has ended (or the box is shut), so a finished game's
+    control stays put.
+    """
+    np = _numpy()
+    slots, count, start, kids, pay = tables(game)
+    size = pay.size
+    feature = np.zeros((2 * size, slots))
+    for s in range(1, size):
+        value = 1.0 / (1 + sum(mask_to_box(s)))
+        for slot in range(slots):
+            feature[s, slot] = value if kids[start[s * slots + slot]] != s + size else 0.0
+    increments = (feature - feature.mean(axis=1, keepdims=True)).ravel()
+    increments.flags.writeable = False
+    return increments
+
+
+def _turns(game, state, slot_of, move_of, control=None):
+    """Random play of every game in ``state`` to its end: the slot and the move drawn per turn by the callables."""
+    np = _numpy()
+    slots, count, start, kids, pay = tables(game)
+    size = pay.size
+    if control is not None:
+        increments = _increments(game)
+    for turn in range(game.levers + 1):
+        active = (state > 0) & (state < size)
+        if not active.any():
+            break
+        at = state * slots + slot_of(turn)
+        if control is not None:
+            control += increments[at]  # 0 for a finished game
+        state = kids[start[at] + (move_of(turn) * count[at]).astype(np.int32)]
+    return pay[state % size]
+
+
+def lab_payoffs(game, method: str, mask: int, n: int, rng) -> tuple:
+    """The lab's batch games from box ``mask``: arrays of payoffs by ``method`` (``fnmcts.lab.batch_estimate``).
+
+    ``'plain'``: ``(payoffs,)``; ``'antithetic'``: ``(first, second)`` of
+    ``n // 2`` pairs, the second game's k-th roll the mirror of the first's
+    (slot ``35 - j``: each die's face ``k`` becomes ``7 - k``), its moves its
+    own; ``'control'``: ``(payoffs, control)`` with the martingale control of
+    ``ShutTheBox.control_feature``; ``'stratified'``: ``(payoffs, first slot)``,
+    the first roll's 36 equally likely slots dealt in turn (proportional
+    allocation). Under the tutorial's dice rule only.
+
+    >>> import random
+    >>> from fnmcts.games.shut_the_box import ShutTheBox
+    >>> first, second = lab_payoffs(ShutTheBox(levers=2), "antithetic", 0b11, 6, random.Random(1))
+    >>> first.shape, second.shape
+    ((3,), (3,))
+    """
+    np = _numpy()
+    slots = tables(game)[0]
+    if slots != 36:
+        raise ValueError(f"the lab's batch path plays the tutorial's dice rule (two dice) only, not {game.dice!r}")
+    generator = _generator(rng)
+
+    def fresh(size):
+        return lambda turn: generator.random(size)
+
+    def split(size, keep):
+        def slot_of(turn):
+            pick = generator.random(size) * slots
+            keep[0] = pick - pick.astype(np.int32)  # the rest of the draw picks the move: independent of the slot
+            keep[1] = pick.astype(np.int32)
+            return keep[1]
+
+        return slot_of, lambda turn: keep[0]
+
+    if method in ("plain", "control"):
+        keep = [None, None]
+        slot_of, move_of = split(n, keep)
+        control = np.zeros(n) if method == "control" else None
+        payoffs = _turns(game, np.full(n, mask, dtype=np.int32), slot_of, move_of, control)
+        return (payoffs,) if control is None else (payoffs, control)
+    if method == "antithetic":
+        pairs, keep = n // 2, [None, None]
+        slot_of, move_of = split(pairs, keep)
+        slots_seen = []
+        first = _turns(game, np.full(pairs, mask, dtype=np.int32),
+                       lambda t: slots_seen.append(slot_of(t)) or slots_seen[-1], move_of)
+        second = _turns(game, np.full(pairs, mask, dtype=np.int32),
+                        lambda t: (slots - 1 - slots_seen[t]) if t < len(slots_seen)
+                        else (generator.random(pairs) * slots).astype(np.int32), fresh(pairs))
+        return first, second
+    if method == "stratified":
+        strata = np.arange(n, dtype=np.int32) % slots
+        keep = [None, None]
+        slot_of, move_of = split(n, keep)
+        payoffs = _turns(game, np.full(n, mask, dtype=np.int32),
+                         lambda t: strata if t == 0 else slot_of(t), lambda t: generator.random(n) if t == 0 else
+                         move_of(t))
+        return payoffs, strata
+    raise ValueError(f"method must be plain, antithetic, control or stratified, got {method!r}")

@@ -87,6 +87,8 @@ __all__ = [
     "flipped_levers",
     "parse_choice",
     "format_choices",
+    "largest_first",
+    "FITTING_ROLL_ODDS",
 ]
 
 WIN = "win"
@@ -499,6 +501,75 @@ class ShutTheBox(GameBase):
         box = state["box"] if isinstance(state, PMap) else state
         return box_score(box, self.scoring)
 
+    # --- the Monte Carlo lab's hooks (fnmcts.lab): features of the dice and the box, never its values ---
+
+    def antithetic_outcome(self, state, outcome):
+        """The mirror image of a roll: each die's face ``k`` becomes ``7 - k`` (two dice: ``14 - roll``).
+
+        >>> game = ShutTheBox()
+        >>> game.antithetic_outcome(game.start(), 3), game.antithetic_outcome(pmap({"box": frozenset({1}), "dice": 1}), 2)
+        (11, 5)
+        """
+        one_die = isinstance(state, PMap) and state.get("dice") == 1
+        return (7 if one_die else 14) - outcome
+
+    def control_feature(self, state, outcome) -> float:
+        """The lab's control feature: ``1 / (1 + levers up)`` when the roll leaves a move, else 0.
+
+        Summed over the rolls less its expectation at each roll, it is a control
+        of mean 0 that rises with every roll that keeps a nearly shut box alive.
+
+        >>> game = ShutTheBox()
+        >>> game.control_feature(frozenset({1, 2}), 3), game.control_feature(frozenset({1, 2}), 12)
+        (0.25, 0.0)
+        """
+        box = state["box"] if isinstance(state, PMap) else state
+        return 1.0 / (1 + sum(box)) if self._fits(box, outcome) else 0.0
+
+    def _fits(self, box, roll) -> bool:
+        """Whether ``roll`` leaves a move on ``box`` (a table look-up for a box of the game's own tables)."""
+        _, masks, _, moves = rule_tables(self.levers, self.simplified)
+        mask = masks.get(box) if type(box) is frozenset else None
+        if mask is not None and 0 <= roll <= 12:
+            return bool(moves[mask][roll])
+        return bool(ordered_moves(box, roll, self.simplified, self.levers))
+
+    def strata(self, state) -> tuple:
+        """The lab's strata at a roll of the dice: ``((probability, state after the roll), ...)``.
+
+        >>> [(p, sorted(s["box"]), s["roll"]) for p, s in ShutTheBox(levers=2).strata(frozenset({1, 2}))][:2]
+        [(Fraction(1, 36), [1, 2], 2), (Fraction(1, 18), [1, 2], 3)]
+        """
+        outcomes = self.chance_outcomes(state)
+        if not outcomes:
+            raise ValueError(f"strata are the rolls of the dice; {state!r} is not a roll")
+        return tuple((p, self.play(state, roll)) for roll, p in outcomes)
+
+    def proposal(self, state, options, probabilities) -> tuple:
+        """The lab's importance-sampling dice: rolls that leave a move ``FITTING_ROLL_ODDS`` times likelier.
+
+        Random moves keep their probabilities. The weights ``p / q`` undo the tilt.
+
+        >>> [round(q, 3) for q in ShutTheBox(levers=2).proposal(frozenset({1, 2}), (2, 3, 4), (0.25, 0.5, 0.25))]
+        [0.327, 0.653, 0.02]
+        """
+        if self.to_move(state) is not CHANCE:
+            return tuple(probabilities)
+        box = state["box"] if isinstance(state, PMap) else state
+        weights = [p * (FITTING_ROLL_ODDS if self._fits(box, roll) else 1) for roll, p in zip(options, probabilities)]
+        total = sum(weights)
+        return tuple(w / total for w in weights)
+
+    def lab_batch(self, method: str, n: int, rng: random.Random) -> tuple:
+        """The lab's batch games from the start, in numpy arrays (``batch.lab_payoffs``; the batch extra).
+
+        >>> [a.shape for a in ShutTheBox(levers=3).lab_batch("control", 10, random.Random(1))]
+        [(10,), (10,)]
+        """
+        from .batch import lab_payoffs
+
+        return lab_payoffs(self, method, box_to_mask(self.start()), n, rng)
+
     def compiled_graph(self) -> GraphTables:
         """Every state of the game and its moves as tables (the protocol's optional hook), built once per rule set.
 
@@ -745,6 +816,25 @@ def play_game_steps(box, rng: random.Random, simplified: bool = False) -> tuple:
         steps.append((box, roll, move))
         box = move
     return tuple(steps), WIN
+
+
+FITTING_ROLL_ODDS = 16
+"""How much likelier ``ShutTheBox.proposal`` makes a roll that leaves a move (16: an exact factor of 14 on random play)."""
+
+
+def largest_first(game, state) -> tuple:
+    """A fixed heuristic policy: flip the largest levers the roll allows, ``((move, 1),)``.
+
+    Among the moves, the one whose flipped levers, largest first, compare
+    highest (a roll of 7 on a full box flips 7, not 1 and 6).
+
+    >>> game = ShutTheBox()
+    >>> [sorted(game.start() - move) for move, _ in largest_first(game, game.play(game.start(), 7))]
+    [[7]]
+    """
+    box = state["box"]
+    best = max(game.possible_moves(state), key=lambda move: sorted(box - move, reverse=True))
+    return ((best, Fraction(1)),)
 
 
 def render_box(box, levers: int = 9) -> str:
