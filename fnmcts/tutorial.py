@@ -36,7 +36,10 @@ from .agents import montecarlo_agent
 from .games import GAMES
 from .games.nim import Nim
 from .games.piles import Piles
-from .games.shut_the_box import ShutTheBox, play_game, possible_moves
+from .games.shut_the_box import ShutTheBox, possible_moves
+from .games.shut_the_box import play_game as play_box
+from .games.shut_the_box.rules import _is_game, _old_call
+from .matches import play_game as play_match
 from .mcts import Record, ucb  # noqa: F401 (Record: the doctests)
 from .mcts import uct as uct_game
 from .montecarlo import simulate as simulate_game
@@ -60,6 +63,23 @@ __all__ = [
 ]
 
 # -- Shut the Box (the Clojure tutorial, tasks 7 and 11) ------------------------------
+
+
+
+def play_game(box, rng, simplified: bool = False, *old_args, **old_options) -> str:
+    """The tutorial's ``play-game``: one game of Shut the Box from ``box`` with random choices, ``'win'`` or ``'loss'``.
+
+    The old call, a game first, plays ``fnmcts.matches.play_game`` for one release, with a warning.
+
+    >>> play_game(frozenset({1, 2, 3}), make_rng(0), simplified=True)
+    'loss'
+    """
+    if _is_game(box):
+        _old_call("play_game(game, agent, agent)", "fnmcts.matches.play_game")
+        return play_match(box, rng, simplified, *old_args, **old_options)
+    if old_args or old_options:
+        raise TypeError(f"play_game(box, rng, simplified=False) takes no more arguments, got {old_args or sorted(old_options)}")
+    return play_box(box, rng, simplified)
 
 
 def simulate(n: int, seed=None, *, rng=None, box=None, simplified: bool = False, **options):

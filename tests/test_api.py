@@ -152,6 +152,8 @@ SOURCE_VOCABULARY = {
     # fnmcts.games.shut_the_box(.rules), so one entry covers it wherever it is re-exported.
     ("fnmcts.tutorial", "possible_moves"): "the tutorial's possible-moves(box, roll); the protocol's takes (game, state)",
     ("fnmcts.tutorial", "play_game"): "the tutorial's play-game(box, rng); fnmcts.matches.play_game plays two agents",
+    ("fnmcts.games.shut_the_box.rules", "play_game"): "the tutorial's play-game as the game's rules hold it, without "
+                                                      "fnmcts.tutorial's shim for the old game-first call",
     ("fnmcts.tutorial", "uct"): "the tutorial's uct(tree, box, rng); fnmcts.mcts.uct is the generic step, game first",
     ("fnmcts.tutorial", "simulate"): "the tutorial's simulate(n) on Shut the Box; fnmcts.simulate takes the game",
     ("fnmcts.tutorial", "train"): "the Q-learning project's train(n) on piles 1, 3, 5, 7; fnmcts.qlearning names no game",
@@ -230,7 +232,10 @@ def test_the_tutorials_names_at_the_top_are_the_tutorials_and_do_not_warn():
     from fnmcts import games, mcts, tutorial
 
     assert fnmcts.possible_moves is tutorial.possible_moves is games.shut_the_box.possible_moves
-    assert fnmcts.play_game is tutorial.play_game is games.shut_the_box.play_game
+    assert fnmcts.play_game is tutorial.play_game  # the game's own, with the old call's shim (a game imports nothing above)
+    box = games.shut_the_box.start_box
+    assert [tutorial.play_game(box, fnmcts.make_rng(s)) for s in range(20)] == [
+        games.shut_the_box.play_game(box, fnmcts.make_rng(s)) for s in range(20)]
     assert fnmcts.ucb is tutorial.ucb is mcts.ucb
     assert fnmcts.uct is tutorial.uct
     assert list(inspect.signature(fnmcts.uct).parameters)[:3] == ["tree", "box", "rng"]

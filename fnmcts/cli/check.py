@@ -20,7 +20,7 @@ import sys
 from ..exact import best_moves, solve
 from ..protocol import CHANCE, describe_move, render
 from ..rng import make_rng
-from . import _agents, _board, _golden_file
+from . import _agents, _board, _executor, _golden_file
 from . import move as move_verb
 from . import play as play_verb
 from . import solve as solve_verb
@@ -31,7 +31,6 @@ from ._output import Obedient
 from ._games import GAME_FORMS, resolve_game
 from ._payoffs import scale_fields
 from ._hints import add_hints
-from ._executor import add_executor
 from ..limits import GO_ON, TooLarge
 
 __all__ = ["register", "run_check", "slow_note", "SLOW"]
@@ -378,14 +377,13 @@ def register(cli) -> None:
     add_force(p)
     add_seed(p)
     add_json(p)
-    add_executor(p)
+    _executor.add_executor(p)
     p.set_defaults(handler=_any_tournament)
 
     p = cli.game_option("move", _ANY, f"an agent's move at --state in any game ({where})")
     _game_argument(p)
-    p.add_argument("--state", default=None, metavar="STATE",
-                   help="the position in the game's own form (OpenSpiel: the actions from the start, '4,0'); "
-                   "default, or 'start': the start (chance's outcomes first drawn with the seed)")
+    p.add_argument("--state", default=None, metavar="STATE", help="the position in the game's own form (OpenSpiel: the "
+                   "actions from the start, '4,0'); default, or 'start': the start (chance's outcomes first drawn with the seed)")
     p.add_argument("--ai", default="mcts", metavar="NAME", help=f"the agent: {', '.join(_agents.agent_names())} (default mcts)")
     add_hints(p)
     _agents._agent_options(p)

@@ -274,22 +274,17 @@ def possible_moves(box, roll: int, simplified: bool = False) -> frozenset:
     return frozenset(ordered_moves(_check_box(box), roll, simplified))
 
 
-def play_game(box, rng: random.Random, simplified: bool = False, *old_args, **old_options) -> str:
+def play_game(box, rng: random.Random, simplified: bool = False) -> str:
     """Play one game from ``box`` with random choices; return ``'win'`` or ``'loss'``.
 
     Consumes ``rng``: one draw per dice roll, and one more per choice among two
-    or more moves (a forced move draws nothing).
+    or more moves (a forced move draws nothing). ``fnmcts.play_game`` is this
+    game played the same way (``fnmcts.tutorial.play_game``), which also takes
+    the old game-first call for one release.
 
     >>> play_game(simplified_start_box, make_rng(0), simplified=True)
     'loss'
     """
-    if _is_game(box):
-        _old_call("play_game(game, agent, agent)", "fnmcts.matches.play_game")
-        from ...matches import play_game as match
-
-        return match(box, rng, simplified, *old_args, **old_options)
-    if old_args or old_options:
-        raise TypeError(f"play_game(box, rng, simplified=False) takes no more arguments, got {old_args or sorted(old_options)}")
     box = _check_box(box)
     check_rng(rng)
     while box:
