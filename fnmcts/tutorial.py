@@ -74,7 +74,7 @@ def play_game(box, rng, simplified: bool = False, *old_args, **old_options) -> s
     >>> play_game(frozenset({1, 2, 3}), make_rng(0), simplified=True)
     'loss'
     """
-    if _is_game(box):
+    if _is_game(box) or _is_game(simplified) or any(map(_is_game, old_args)):  # a game first, or the notebook's order
         _old_call("play_game(game, agent, agent)", "fnmcts.matches.play_game")
         return play_match(box, rng, simplified, *old_args, **old_options)
     if old_args or old_options:
