@@ -202,8 +202,10 @@ def test_a_sample_depends_on_the_seed_alone(take_away):
 @pytest.mark.slow
 def test_two_workers_give_the_verdicts_of_one(take_away):
     entry = record_golden(take_away)
-    one = mutate(take_away, goldens=[entry], examples=10, budget=3)
-    two = mutate(take_away, goldens=[entry], examples=10, budget=3, workers=2)
+    # goldens alone: the laws refuse this game (its tuple state comes back from JSON as a list)
+    one = mutate(take_away, laws=False, goldens=[entry], budget=3)
+    two = mutate(take_away, laws=False, goldens=[entry], budget=3, workers=2)
+    assert len(one.verdicts) > 10
     assert [(v.mutant, v.verdict, v.reason, v.line) for v in one.verdicts] == \
         [(v.mutant, v.verdict, v.reason, v.line) for v in two.verdicts]
 
