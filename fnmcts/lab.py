@@ -50,6 +50,7 @@ from pyrsistent import field, pmap
 
 from .exact import random_policy
 from .protocol import CHANCE, payoff_range
+from .rng import check_rng
 from .sampling import Z95
 from .values import FixedRecord
 
@@ -113,8 +114,7 @@ def _count(n, what="n") -> int:
 def _check_rng(rng, n=2, what="n") -> None:
     """A ``TypeError`` unless ``rng`` is a ``random.Random``; a ``ValueError`` unless ``n`` is a count >= 2."""
     _count(n, what)
-    if not isinstance(rng, random.Random):
-        raise TypeError(f"rng must be a random.Random (e.g. random.Random(1)), got {rng!r}")
+    check_rng(rng)
 
 
 def _hooks(game) -> dict:
