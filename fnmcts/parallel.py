@@ -201,10 +201,7 @@ def worker_pool(workers: int | None):
     try:
         yield executor
     except BaseException:
-        ours = [p for p in multiprocessing.active_children() if p not in before]
-        _quiet_manager(executor)
-        executor.shutdown(wait=False, cancel_futures=True)
-        _end(ours)
+        _halt(executor, [p for p in multiprocessing.active_children() if p not in before])
         raise
     finally:
         executor.shutdown(wait=True)
@@ -350,9 +347,17 @@ def _stop(entry) -> None:
     pid, executor, processes = entry
     if pid != os.getpid():
         return
+    _halt(executor, processes)
+
+
+def _halt(executor, processes) -> None:
+    """Cancel ``executor``'s pending work and stop its worker ``processes`` now, quietly."""
     _quiet_manager(executor)
+    manager = getattr(executor, "_executor_manager_thread", None)  # shutdown forgets it
     executor.shutdown(wait=False, cancel_futures=True)
     _end(processes)
+    if manager is not None:  # it reaps workers too: once it ends, every worker it reaped reads as stopped
+        manager.join(5)
 
 
 def _end(processes) -> None:

@@ -106,6 +106,7 @@ def test_a_missing_package_or_mpiexec_is_one_line(capsys, monkeypatch, kind, pac
                   f"pip install 'fnmcts[cluster]'\n"
 
 
+@pytest.mark.slow  # mpi4py comes with the cluster extra, which CI installs for the slow step
 def test_mpi_outside_mpiexec_says_how_to_start_it():
     need("mpi4py", "pip install 'fnmcts[cluster]'")
     done = subprocess.run([str(BIN / "fnmcts"), "simulate", "coin", "--games", "10", "--executor", "mpi"],
