@@ -68,9 +68,34 @@ OPTIONAL = {"fnmcts/openspiel.py": ("pyspiel", "openspiel"), "docs/openspiel.md"
             "fnmcts.mcts._options.kind_defaults": ("pyspiel", "openspiel")}
 
 
+SLOW_DOCTESTS = {
+    "docs/getting-started.md::getting-started.md",
+    "docs/judging-policies.md::judging-policies.md",
+    "docs/mcts.md::mcts.md",
+    "docs/monte-carlo-lab.md::monte-carlo-lab.md",
+    "docs/qlearning.md::qlearning.md",
+    "docs/search-options.md::search-options.md",
+    "docs/shut-the-box.md::shut-the-box.md",
+    "docs/test-your-game.md::test-your-game.md",
+    "docs/testing.md::testing.md",
+    "fnmcts/lab.py::fnmcts.lab.variance_factors",
+    "fnmcts/plots.py::fnmcts.plots.mcts_data",
+    "fnmcts/tables.py::fnmcts.tables",
+    "fnmcts/tables.py::fnmcts.tables.parse_best_move_table",
+    "fnmcts/testing/strategies.py::fnmcts.testing.strategies.decision_states",
+    "fnmcts/testing/strategies.py::fnmcts.testing.strategies.random_games",
+    "fnmcts/testing/strategies.py::fnmcts.testing.strategies.seeded_games",
+    "fnmcts/testing/strategies.py::fnmcts.testing.strategies.table_games",
+}
+"""Doctests of a second or more each (``pytest --durations``): they run in CI's slow step, with the tests marked slow."""
+
+
+@pytest.hookimpl(tryfirst=True)  # before ``-m`` selects by marker
 def pytest_collection_modifyitems(config, items):
-    """Doctests of files behind an optional extra skip, with the reason, when the extra is not installed."""
+    """Long doctests are marked slow; doctests of files behind an optional extra skip when it is not installed."""
     for item in items:
+        if item.nodeid in SLOW_DOCTESTS:
+            item.add_marker(pytest.mark.slow)
         try:
             where = item.path.relative_to(config.rootpath).as_posix()
         except ValueError:  # a file outside the repository

@@ -100,6 +100,7 @@ def test_reuse_carries_the_tree_from_move_to_move():
     assert visits(found.tree[reply]) == visits(memory.get(reply, {"win": 0, "loss": 0})) + found.iterations
 
 
+@pytest.mark.slow
 def test_a_reusing_agent_plays_whole_games_the_same_for_a_seed():
     game = Nim(heap=15, max_take=3)  # 15 = 3 mod 4: the first player wins
     agent, perfect = mcts_agent(100, reuse=True), make_agent("perfect", game=game)

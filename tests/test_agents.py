@@ -51,6 +51,7 @@ def _twins(rng):
     return random.Random(seed), random.Random(seed)
 
 
+@pytest.mark.slow
 @given(positions, st.randoms(use_true_random=False))
 def test_random_agent_plays_a_legal_move(position, rng):
     game, state = position
@@ -75,6 +76,7 @@ def test_exact_agent_plays_an_optimal_move(position, rng):
     assert exact_agent(game, state, rng, ties="random") in best_moves(game, solve(game, state), state)
 
 
+@pytest.mark.slow
 def test_exact_and_perfect_agents_play_shut_the_box_by_the_exact_solver():
     from pyrsistent import pmap
 
@@ -139,6 +141,7 @@ def test_win_rates_match_the_exact_random_play_limit(game):
         assert _within(rate, exact[move], 4000), (move, rate, exact[move])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", [Nim(heap=13, misere=True), Piles((2, 3, 4), misere=False)])
 def test_perfect_opponent_win_rates_match_the_exact_limit(game):
     state = game.start()

@@ -110,6 +110,7 @@ def test_there_are_public_functions_to_check():
     assert len(DOCUMENTED) > 200
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name, obj", DOCUMENTED, ids=[name for name, _ in DOCUMENTED])
 def test_every_public_function_and_class_has_a_summary_and_a_doctest(name, obj):
     problem = summary_problem(obj.__doc__)

@@ -66,6 +66,7 @@ def _frequencies(payoffs) -> dict:
 @pytest.mark.parametrize("game", [ShutTheBox(), ShutTheBox(simplified=True), ShutTheBox(scoring="sum"),
                                   ShutTheBox(levers=6, dice="low-sum", scoring="digits"),
                                   ShutTheBox(levers=7, dice="high-down")], ids=repr)
+@pytest.mark.slow
 def test_the_end_of_random_play_has_its_exact_distribution(game):
     n = 200_000
     exact = end_distribution(game, game.start())

@@ -43,6 +43,7 @@ def test_every_benchmark_is_on_the_harness_or_known_not_yet():
     assert not moved, f"{moved} now use the harness: take them out of NOT_YET_ON_THE_HARNESS"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", HARNESSED)
 def test_benchmark_runs_quick_and_reports_json(name):
     done = subprocess.run([sys.executable, str(BENCHMARKS / f"{name}.py"), "--quick", "--json"],
@@ -63,6 +64,7 @@ def test_benchmark_runs_quick_and_reports_json(name):
     assert document["comparisons"][0]["title"] in done.stderr, "the human report goes to standard error"
 
 
+@pytest.mark.slow
 def test_the_harness_doctests():
     failures, tried = doctest.testmod(harness, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     assert tried > 0 and failures == 0

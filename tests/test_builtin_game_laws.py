@@ -35,6 +35,7 @@ BUILTIN = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", BUILTIN, ids=repr)
 def test_every_law_holds(game):
     assert check_game(game, max_examples=40) == tuple(LAWS)

@@ -111,6 +111,7 @@ def test_openspiel_refusals_and_bad_parameters_are_one_line_errors(openspiel, ca
     assert capsys.readouterr().out.startswith("chance: Roll ")
 
 
+@pytest.mark.slow
 def test_move_solve_and_tournament_on_openspiel_games(openspiel, capsys):
     status, report = _json(capsys, ["move", "--game", "openspiel:tic_tac_toe", "--state", "[0, 3, 1, 4]",
                                     "--ai", "mcts", "--dives", "200", "--seed", "1", "--json"])
@@ -210,6 +211,7 @@ SAME = SameMover()
 '''
 
 
+@pytest.mark.slow
 def test_check_records_a_golden_from_a_trusted_run_and_a_changed_to_move_fails_it(user_module, capsys, tmp_path):
     (tmp_path / "slipped.py").write_text(SLIPPED)
     golden = str(tmp_path / "golden.json")

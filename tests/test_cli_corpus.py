@@ -54,6 +54,7 @@ def _report(results) -> str:
                      for ran, found in results if found)
 
 
+@pytest.mark.slow
 def test_a_sample_of_the_corpus_obeys_the_rules(tmp_path):
     results = _run_all(SAMPLE, tmp_path)
     assert _report(results) == ""

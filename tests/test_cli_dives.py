@@ -36,6 +36,7 @@ def _timeless(out: str):
     return {key: value for key, value in data.items() if "second" not in key and "time" not in key}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("verb", sorted(SEARCHING))
 def test_dives_is_the_budget_and_iterations_is_its_old_spelling_with_a_warning(capsys, verb, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
@@ -70,6 +71,7 @@ def test_the_play_verb_takes_dives_for_its_mcts_agent(capsys, monkeypatch):
     assert code == 0 and "use --dives" in err
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", sorted(RUN_FLAGS))
 def test_plot_budget_is_the_old_spelling_of_each_kind_s_own_flag(capsys, kind, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)

@@ -142,6 +142,7 @@ def test_a_pig_of_the_usual_size_still_plays(capsys):
     (["solve", "nim(heap=3)", "--jsno"], "fnmcts solve nim(heap=3): error: unrecognized arguments: --jsno "
                                         "(did you mean --json?)"),
 ])
+@pytest.mark.slow
 def test_a_mistyped_flag_gets_the_nearest_flag_of_its_verb(capsys, argv, said):
     code, out, err = run(capsys, *argv)
     assert code == 2 and out == "" and err == said + " (see --help)\n"

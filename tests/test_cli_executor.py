@@ -117,6 +117,7 @@ def test_mpi_outside_mpiexec_says_how_to_start_it():
     )
 
 
+@pytest.mark.slow
 def test_processes_give_what_workers_give(capsys):
     argv = ("simulate", "shut-the-box", "--games", "120000", "--seed", "5")
     serial = run_json(capsys, *argv)

@@ -139,6 +139,7 @@ def test_the_command_runs_as_a_program(tmp_path):
 # -- the tour's screen: the page's numbers, in the terminal --------------------------------------
 
 
+@pytest.mark.slow
 def test_the_tour_shows_the_numbers_the_page_shows_for_the_same_seed(capsys):
     assert main(["tour", "--task", "trace"]) == 0
     out = capsys.readouterr().out

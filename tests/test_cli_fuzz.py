@@ -148,6 +148,7 @@ def _run(argv, lines):
 
 @settings(max_examples=120, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck),
           database=None)
+@pytest.mark.slow
 @given(argv=st.one_of(argvs(), shaped()), lines=stdin_lines)
 def test_any_command_line_ends_cleanly_and_a_usage_error_changes_nothing(workdir, argv, lines):
     if "--workers" in argv:  # worker pools are tested with real signals elsewhere; here, one process

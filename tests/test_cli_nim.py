@@ -65,6 +65,7 @@ def test_tournament_piles_with_budgeted_agents(capsys):
     assert data["games"] == 6 and data["game"]["piles"] == [1, 2, 3]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("heap", [2, 3, 4, 6, 7, 8, 14, 22, 30])
 def test_move_perfect_and_exact_play_the_winning_move(capsys, heap):
     for ai in ("perfect", "exact"):
@@ -193,6 +194,7 @@ def test_a_state_the_given_game_cannot_reach_is_refused(capsys, argv):
     assert code == 2 and out == "" and "cannot reach" in err and len(err.strip().splitlines()) == 1
 
 
+@pytest.mark.slow
 @given(st.lists(st.integers(0, 4), min_size=1, max_size=4), st.lists(st.integers(0, 4), min_size=1, max_size=4))
 @settings(max_examples=40, deadline=None)
 def test_move_answers_iff_the_state_fits_the_given_piles(start, piles):
@@ -318,6 +320,7 @@ def test_exact_refuses_a_game_too_large_to_solve(capsys):
         ("play", "nim", "--heap", "100", "--ai", "exact"),
     ],
 )
+@pytest.mark.slow
 def test_the_exact_limit_counts_the_games_states(capsys, monkeypatch, argv):
     """Piles 1,3,5,7 have 2*4*6*8 = 384 positions, Nim(100) 101: refused above a limit of 50, run at 384."""
     monkeypatch.setattr("fnmcts.cli._board._EXACT_LIMIT", 50)
@@ -409,6 +412,7 @@ def test_parse_human_move_piles():
         parse_human_move(game, game.start(), "0 2")
 
 
+@pytest.mark.slow
 def test_tournament_on_worker_processes_matches_one_process(capsys):
     pytest.importorskip("fnmcts.mcts")
     argv = ("tournament", "nim", "mcts", "montecarlo", "--games", "120", "--dives", "30", "--seed", "5")

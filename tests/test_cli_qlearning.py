@@ -25,6 +25,7 @@ from cli_run import run
 REPORT_KEYS = {"games", "optimal_move_rate", "win_rate_vs_random", "win_rate_vs_perfect"}
 
 
+@pytest.mark.slow
 def test_train_piles_saves_the_library_result_and_reports_it(capsys, tmp_path):
     path = tmp_path / "q.json"
     code, out, err = run(

@@ -123,6 +123,7 @@ def test_help_everywhere(capsys, command):
 # -- table ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_table_writes_a_file_that_reads_back(capsys, tmp_path):
     path = tmp_path / "best.txt"
     code, out, err = run(capsys, "table", "shut-the-box", "-o", str(path), "--json")
@@ -134,6 +135,7 @@ def test_table_writes_a_file_that_reads_back(capsys, tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["best.txt"]  # no temporary file left
 
 
+@pytest.mark.slow
 def test_table_replaces_an_existing_file_whole_and_keeps_its_mode(capsys, tmp_path):
     path = tmp_path / "best.txt"
     path.write_text("old\n")
@@ -144,6 +146,7 @@ def test_table_replaces_an_existing_file_whole_and_keeps_its_mode(capsys, tmp_pa
     assert path.stat().st_mode & 0o777 == 0o640
 
 
+@pytest.mark.slow
 def test_a_failed_write_keeps_the_old_file_and_leaves_no_temporary(capsys, tmp_path, monkeypatch):
     path = tmp_path / "best.txt"
     path.write_text("old work\n")
@@ -174,6 +177,7 @@ def test_table_refuses_a_directory_and_names_a_missing_one(capsys, tmp_path):
     assert code == 2 and "cannot write" in err and "Traceback" not in err
 
 
+@pytest.mark.slow
 def test_table_to_standard_output(capsys):
     code, out, _ = run(capsys, "table", "shut-the-box", "-o", "-")
     assert code == 0 and tables.parse_best_move_table(out) == best_moves_table()
@@ -240,6 +244,7 @@ def test_ctrl_c_stops_with_a_summary(capsys, monkeypatch):
     assert "stopped (interrupted)" in out.splitlines()[-1]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("hints", ["random", "optimal"])
 def test_hints_show_the_exact_probability_of_each_choice(capsys, monkeypatch, hints):
     code, out, _ = run(capsys, "play", "shut-the-box", "--seed", "3", "--hints", hints, stdin="", monkeypatch=monkeypatch)
@@ -310,6 +315,7 @@ def test_move_gives_an_optimal_flip_at_a_box_and_roll(capsys):
     assert payload["describe"].startswith("flip ")
 
 
+@pytest.mark.slow
 def test_move_without_a_roll_draws_it_from_the_seed_and_names_it(capsys):
     # A state where the dice roll next: the roll is drawn with --seed and named; the move is a best one for that
     # roll, and a roll that leaves no move is one line naming it (no traceback, exit 2).
@@ -339,6 +345,7 @@ def test_move_without_a_roll_draws_it_from_the_seed_and_names_it(capsys):
     assert played and ended
 
 
+@pytest.mark.slow
 def test_table_writes_through_a_symbolic_link_and_refuses_devices(capsys, tmp_path):
     real = tmp_path / "real.txt"
     real.write_text("old\n")

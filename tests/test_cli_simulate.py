@@ -57,6 +57,7 @@ def test_shut_the_box_reports_exactly_as_before_draws_were_counted(capsys):
     assert payload["draws"] == 0 and payload["mean"] == payload["estimate"]
 
 
+@pytest.mark.slow
 def test_tic_tac_toe_reports_draws_and_the_mean_payoff(capsys):
     code, out, _ = run(capsys, "simulate", "tic-tac-toe", "--games", "30000", "--seed", "5")
     assert code == 0
@@ -87,6 +88,7 @@ def test_simulate_agrees_with_the_library(capsys):
     assert json.loads(out)["wins"] == record.win
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game, games", [("shut-the-box", "120000"), ("tic-tac-toe", "60000")])
 def test_workers_do_not_change_the_result(capsys, game, games):
     args = ("simulate", game, "--games", games, "--seed", "4", "--json")
@@ -124,6 +126,7 @@ def test_bad_arguments_get_one_line_and_status_2(capsys, argv, fragment):
     assert "Traceback" not in err
 
 
+@pytest.mark.slow
 def test_python_dash_m_and_help_work():
     result = subprocess.run(
         [sys.executable, "-m", "fnmcts", "simulate", "coin", "--games", "100", "--seed", "1", "--json"],

@@ -50,6 +50,7 @@ def test_the_verbs_listed_are_every_verb():
     assert set(VERB_LINES) == set(build().parser._subparsers._group_actions[0].choices)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("stream, said", [("stdout", "standard output"), ("stdin", "standard input")])
 @pytest.mark.parametrize("verb", sorted(VERB_LINES))
 def test_a_closed_standard_stream_ends_every_verb_with_one_line_and_status_1(capsys, monkeypatch, verb, stream, said):
@@ -70,6 +71,7 @@ def _real(argv, close: int, cwd):
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("close, said", [(1, "standard output"), (0, "standard input")])
 def test_a_really_closed_stream_is_one_line_and_status_1_to_the_end_of_the_process(tmp_path, close, said):
     # the regression of 7469ee2: console() flushed a standard output that was None, after main's one line

@@ -84,6 +84,7 @@ def test_move_plays_the_forced_win(capsys, ai, extra):
     assert code == 0 and out.strip() == f"{ai}: O at 6"  # 8 lets X complete the left column
 
 
+@pytest.mark.slow
 def test_move_takes_an_immediate_win_and_is_seeded(capsys):
     for ai in ("mcts", "exact"):
         data = run_json(capsys, "move", "tic-tac-toe", "--state", "XX.OO....", "--ai", ai, "--seed", "3")
@@ -175,6 +176,7 @@ def test_tournament_text_always_shows_the_draws(capsys):
     assert code == 0 and first.startswith("Player 1 wins ") and first.endswith(" draws.")
 
 
+@pytest.mark.slow
 def test_tournament_on_worker_processes_matches_one_process(capsys):
     argv = ("tournament", "tic-tac-toe", "mcts", "random", "--games", "120", "--dives", "50", "--seed", "5")
     one = run_json(capsys, *argv, "--workers", "1")

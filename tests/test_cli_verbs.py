@@ -40,6 +40,7 @@ def _argv(verb, spec, options, old: bool):
     return (verb, *agents, "--game", spec, *options)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("verb", sorted(VERBS))
 def test_every_verb_takes_a_users_game_first_and_the_old_game_flag_gives_the_same(capsys, user_game, verb):
     new = run(capsys, *_argv(verb, user_game, VERBS[verb], old=False))
@@ -263,6 +264,7 @@ def _parsers():
 INTERACTIVE = ("play", "tour")
 
 
+@pytest.mark.slow
 def test_every_non_interactive_command_takes_json():
     missing = [line for line, parser in _parsers()
                if line.split()[0] not in INTERACTIVE and "--json" not in parser._option_string_actions]

@@ -158,6 +158,7 @@ def _functions():
     return seen
 
 
+@pytest.mark.slow
 def test_complexity_and_length_stay_within_budget():
     functions = _functions()
     outside_twin = {k: v for k, v in functions.items() if k[0] not in COMPILED_TWIN}

@@ -112,6 +112,7 @@ def test_the_tic_tac_toe_divide_of_perft_2_is_eight_per_first_move():
     assert [(d.step, d.text, d.histories) for d in counted.divide] == [(c, f"X at {c}", 8) for c in range(9)]
 
 
+@pytest.mark.slow
 @settings(max_examples=20)
 @given(st.sampled_from([None, 3, 6]))
 def test_symmetry_merges_states_but_not_histories(depth):
@@ -188,6 +189,7 @@ class Doubling:
         return None, self.length - len(state), self.moves
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("length", [4, 40])
 def test_a_count_to_the_end_that_will_pass_its_limit_stops_a_tenth_into_the_ply_that_passes_it(length):
     # 8**k states at ply k; a count that fits runs to its end, one that does not is refused by the rate of its ply's

@@ -112,6 +112,7 @@ def assert_optimal(game, solution):
             assert exact_values[other][who] <= exact_values[s][who] + TOLERANCE, (s, other)
 
 
+@pytest.mark.slow
 @settings(max_examples=150)
 @given(cyclic_table_games())
 def test_solve_equals_the_linear_system_of_an_optimal_policy(game):
@@ -151,6 +152,7 @@ def test_random_play_equals_its_linear_system(game):
         assert_close(values[s], v)
 
 
+@pytest.mark.slow
 @settings(max_examples=100)
 @given(table_games())
 def test_a_game_that_may_repeat_but_does_not_keeps_exact_fractions(game):

@@ -95,6 +95,7 @@ def test_the_defaults_follow_the_kind_and_every_given_option_wins(game):
     assert search_options(game, options, rule="tutorial", backup="expectimax").backup == "expectimax"
 
 
+@pytest.mark.slow
 @given(st.integers(0, 10**6), st.integers(0, 150))
 def test_on_a_game_with_chance_the_tutorial_s_rule_still_grows_the_tutorial_s_tree(seed, n):
     game = ShutTheBox()

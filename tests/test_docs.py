@@ -86,6 +86,7 @@ def _commands(path: Path) -> list:
 COMMANDS = [(path, argv) for path in TEXTS for argv in _commands(path)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path, argv", COMMANDS, ids=[" ".join(a)[:60] for _, a in COMMANDS])
 def test_every_command_shown_in_a_shell_block_parses(path, argv):
     cli = build()

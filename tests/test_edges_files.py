@@ -125,6 +125,7 @@ def test_a_q_value_no_float_holds_is_a_clear_error_in_the_library_and_the_cli(ca
     ["search", "shut-the-box", "--resume", "{fifo}"],
     ["move", "nim", "--ai", "q", "--q-table", "{fifo}", "--state", "5"],
 ])
+@pytest.mark.slow
 def test_every_file_option_refuses_a_pipe(tmp_path, argv):
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)

@@ -52,6 +52,7 @@ def _set(key, value, where="search"):
         (_set("levers", 12, "game"), "does not hold the start of"),
     ],
 )
+@pytest.mark.slow
 def test_a_bad_saved_search_is_refused_naming_the_field_and_what_it_must_be(capsys, tmp_path, saved_search,
                                                                             change, words):
     code, out, err = _run(capsys, "--resume", _write(tmp_path, saved_search, change))
@@ -66,6 +67,7 @@ def test_a_rule_s_unused_constant_is_still_checked(capsys, tmp_path, saved_searc
     assert code == 2 and "a bad z nan" in err
 
 
+@pytest.mark.slow
 def test_a_good_saved_search_still_resumes(capsys, tmp_path, saved_search):
     code, out, err = _run(capsys, "--resume", _write(tmp_path, saved_search, lambda data: None), "--dives", "250")
     assert code == 0, err

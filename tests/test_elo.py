@@ -265,6 +265,7 @@ def _error_rates(setting, matches, seed):
     return test, rates
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("setting", SETTINGS)
 def test_the_stated_error_rates_hold_over_500_simulated_matches(setting):
     test, (false_h1, false_h0) = _error_rates(setting, 500, seed=1)

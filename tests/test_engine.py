@@ -61,6 +61,7 @@ def _phases(game, state, dives, rng, tree=None, *, rule=ucb, backup="mean", solv
     return tree
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(games, options, st.integers(0, 2**32), st.integers(1, 120))
 def test_search_equals_the_phases_draw_for_draw(game, opts, seed, dives):
@@ -100,6 +101,7 @@ def _same_value(proven, exact) -> bool:
     return len(proven) == len(exact) and all(abs(a - b) <= 1e-9 for a, b in zip(proven, exact))
 
 
+@pytest.mark.slow
 @settings(max_examples=80, deadline=None)
 @given(games, st.integers(0, 2**32), st.integers(1, 300))
 def test_every_proven_value_is_the_exact_value(game, seed, iterations):
@@ -305,6 +307,7 @@ def test_tic_tac_toe_has_4520_decisions():
     assert len(TTT_DECISIONS) == 4_520
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(st.sampled_from(TTT_DECISIONS), st.integers(0, 2**32))
 def test_the_default_agent_plays_an_exact_best_move_at_tic_tac_toe(state, seed):

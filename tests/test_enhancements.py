@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -33,6 +34,7 @@ def _wins_at_once(game, state, player):
     return game.to_move(state) is None and game.payoff(state)[player] == payoff_range(game)[1]
 
 
+@pytest.mark.slow
 @settings(max_examples=150)
 @given(walks(), st.integers(0, 2**32))
 def test_decisive_agent_wins_at_once_when_it_can_and_else_leaves_no_win_at_once(walk, seed):
@@ -145,6 +147,7 @@ def _phases_with_root(game, state, dives, rng, **options):
     return tree, root
 
 
+@pytest.mark.slow
 @settings(max_examples=80, deadline=None)
 @given(decision_games, root_options, st.integers(0, 2**32), st.integers(1, 120))
 def test_search_with_the_gumbel_root_equals_the_phases_draw_for_draw(game, options, seed, dives):

@@ -30,6 +30,7 @@ options = st.fixed_dictionaries(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(games, options, st.integers(0, 2**32), st.integers(1, 120))
 def test_search_with_bounds_equals_the_phases_draw_for_draw(game, opts, seed, dives):
@@ -72,6 +73,7 @@ def _check_sound(game, tree, tie=0):
             assert rec["proven"] == rec["bounds"][0]  # where both prove, the same value
 
 
+@pytest.mark.slow
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.one_of(st.sampled_from(BUILTIN_GAMES), table_games()), options, st.integers(0, 2**32), st.integers(1, 300))
 def test_every_bound_brackets_the_exact_value(game, opts, seed, dives):
@@ -81,6 +83,7 @@ def test_every_bound_brackets_the_exact_value(game, opts, seed, dives):
     _check_sound(game, tree)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(cyclic_table_games(), st.booleans(), st.integers(0, 2**32), st.integers(1, 300))
 def test_bounds_stay_sound_in_games_whose_states_repeat(game, solver, seed, dives):
@@ -105,6 +108,7 @@ def _graded_game():
     return TableGame(tuple(table), num_players=1)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", [TicTacToe(), ShutTheBox(levers=5), _graded_game()], ids=["tic-tac-toe", "shut-the-box-5", "graded"])
 def test_bounds_solve_and_stay_sound_on_tic_tac_toe_and_graded_games(game):
     tree = search(game, game.start(), 3_000, random.Random(1), bounds=True, solver=False)
@@ -116,6 +120,7 @@ def test_bounds_solve_and_stay_sound_on_tic_tac_toe_and_graded_games(game):
         assert low == high == value(solve(game), game.start())
 
 
+@pytest.mark.slow
 def test_bounds_solve_draws_the_solver_leaves_open():
     """MCTS-Solver proves a decision when a child wins or every child is proven; bounds also when the
     open children cannot beat a proven draw. On tic-tac-toe, the same dives solve more states so."""
@@ -151,6 +156,7 @@ def _reachable(game, rng, plies):
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from([TicTacToe(), Nim(heap=9, max_take=3), Piles((1, 2, 2))]), st.randoms(use_true_random=False),
        st.integers(0, 5), st.integers(20, 400))
+@pytest.mark.slow
 def test_a_move_chosen_under_bounds_is_never_one_they_show_worse_and_exact_best_once_the_root_is_solved(
         game, rng, plies, dives):
     state = _reachable(game, rng, plies)
@@ -176,6 +182,7 @@ def test_the_two_tic_tac_toe_decisions_once_lost_under_bounds_are_draws(state, s
     assert solve(game, state)[game.play(state, found.move)] == (0, 0)
 
 
+@pytest.mark.slow
 def test_deriving_bounds_through_a_web_of_chance_nodes_reads_a_bounded_part_of_it():
     # A generated game whose states are chance nodes three times in four, rolls leading back and on: each dive
     # derived the bounds of its path through the whole web of chance nodes below (thousands of states, every

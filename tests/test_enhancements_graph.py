@@ -32,6 +32,7 @@ options = st.fixed_dictionaries(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(games, options, st.integers(0, 2**32), st.integers(1, 120))
 def test_the_graph_backup_equals_the_phases_draw_for_draw(game, opts, seed, dives):
@@ -104,6 +105,7 @@ def _converted(tree, child, who, mover):
     return q if who == mover else 1.0 - q
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(games, options, st.integers(0, 2**32), st.integers(1, 120))
 def test_a_graph_value_lies_within_its_children_s_values_and_its_own_results(game, opts, seed, dives):
@@ -129,6 +131,7 @@ def test_a_graph_value_lies_within_its_children_s_values_and_its_own_results(gam
             assert min(parts) - 1e-9 <= rec["value"] <= max(parts) + 1e-9
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(1, 6))
 @pytest.mark.parametrize("game", [ShutTheBox(levers=4), Nim(heap=9, max_take=3)], ids=["shut-the-box-4", "nim-9"])
 def test_the_graph_value_converges_to_the_exact_value(game, seed):
@@ -156,6 +159,7 @@ def test_trace_takes_the_graph_backup():
     assert t.tree(60) == search(game, game.start(), 60, random.Random(5), rule="ucb1", backup="graph")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("opts", [{"backup": "graph"}, {"bounds": True}, {"rave": 10, "rave_ref": 5}], ids=str)
 def test_the_enhancements_run_on_a_bounded_tree_and_on_a_tree_kept_between_moves(opts):
     """A bounded search drops states (a graph value then leaves out the edges to them), and an agent with

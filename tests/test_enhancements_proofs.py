@@ -48,6 +48,7 @@ def _states(game, limit=20_000):
 @given(st.one_of(table_games(), cyclic_table_games()), st.integers(1, 6))
 @example(TableGame((("move", 1, (1, 2)), ("move", 0, (2, 5)), ("chance", ((5, Fraction(1, 5)), (0, Fraction(4, 5)))),
                     ("move", 0, (4,)), ("move", 0, (5,)), ("end", (1, -1))), 2, repeats=True), 1)  # exact: 1.0000000000000002
+@pytest.mark.slow
 def test_every_shallow_proof_is_the_exact_value(game, depth):
     exact = solve(game)
     for state in _states(game):
@@ -82,6 +83,7 @@ options = st.fixed_dictionaries(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(games, options, st.integers(0, 2**32), st.integers(1, 120))
 def test_search_with_proofs_equals_the_phases_draw_for_draw(game, opts, seed, dives):
@@ -94,6 +96,7 @@ def test_search_with_proofs_equals_the_phases_draw_for_draw(game, opts, seed, di
     assert rng.random() == by_phases.random()
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(games, options, st.integers(0, 2**32), st.integers(1, 60))
 def test_every_value_proven_with_proofs_is_exact(game, opts, seed, dives):
@@ -132,6 +135,7 @@ def test_the_trace_with_proofs_is_the_search():
 # alone play a losing reply in about a third of the searches after the corner (the figures of
 # benchmarks/bench_vs_mctsbot.py); with proofs of 4 plies every losing reply is proven lost
 # (X forks within 4 plies of it), so the search cannot choose one.
+@pytest.mark.slow
 @pytest.mark.parametrize("first", [0, 4, 1])
 def test_with_proofs_100_dives_keep_the_draw_after_every_first_move(first):
     game = TicTacToe()

@@ -61,6 +61,7 @@ def _without_amaf(rec):
     return type(rec)(**fields)
 
 
+@pytest.mark.slow
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(games, rave_options, st.integers(0, 2**32), st.integers(1, 120))
 def test_search_with_rave_equals_the_phases_draw_for_draw(game, opts, seed, dives):
@@ -91,6 +92,7 @@ def test_rave_dives_one_at_a_time_and_continued_on_a_read_tree_grow_the_same_tre
     assert dict(again) == dict(whole)
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(games, rave_options, st.integers(0, 2**32), st.integers(1, 100))
 def test_rave_with_k_0_is_the_plain_search_draw_for_draw(game, opts, seed, dives):
@@ -134,6 +136,7 @@ def _brute_force_amaf(game, dives):
     return counts, scores
 
 
+@pytest.mark.slow
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(games, rave_options, st.integers(0, 2**32), st.integers(1, 100))
 def test_the_amaf_statistics_are_the_counts_of_the_moves_the_dives_played(game, opts, seed, dives):

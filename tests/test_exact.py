@@ -266,6 +266,7 @@ def bitmask_optimum(levers: int = 9) -> Fraction:
     return win[-1]
 
 
+@pytest.mark.slow
 def test_shut_the_box_keeps_its_values():
     full = ShutTheBox()
     solution = solve(full)
@@ -277,6 +278,7 @@ def test_shut_the_box_keeps_its_values():
     assert_matches_reference(simplified, solve(simplified))
 
 
+@pytest.mark.slow
 def test_random_play_over_every_box_equals_the_reference():
     game = ShutTheBox()
     boxes = all_boxes()

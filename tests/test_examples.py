@@ -9,6 +9,7 @@ from examples_harness import Mismatch, run_example
 EXAMPLES = sorted((Path(__file__).parent.parent / "examples").glob("*.py"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", EXAMPLES, ids=[p.name for p in EXAMPLES])
 def test_example_runs_and_shows_real_results(path):
     assert run_example(path) >= 1, f"{path.name} shows no result"

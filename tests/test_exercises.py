@@ -35,6 +35,7 @@ def failed(result, name):
     return str(verdict.failure)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n", [n for n, _, _ in exercises.exercises()])
 def test_the_library_passes(n):
     names = [c.name for c in exercises.checkers.checks(n) if c.name != "uct_learns"]  # the 10,000 dives: slow, below
@@ -245,6 +246,7 @@ def test_task11_ucb_wrong():
         "ucb({'win': 1, 'loss': 1}): expected 1.2071067811865475, got 0.8535533905932737"
 
 
+@pytest.mark.slow
 def test_task11_uct_wrong():
     assert failed((11, with_(11, uct=_impure_uct)), "uct_pure") == \
         "uct(tree after 0 dives, full box, rng): changed the tree it was given (build and return a new one)"

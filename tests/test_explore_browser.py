@@ -26,10 +26,13 @@ from fnmcts.mcts._records import counts_of, rating
 CHROMIUM = next((p for p in map(shutil.which, ("chromium", "chromium-browser")) if p), None)
 CHROMEDRIVER = shutil.which("chromedriver")
 
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None or CHROMEDRIVER is None,
-    reason="no Chromium installed (Debian: apt-get install chromium chromium-driver): the browser tests need it",
-)
+pytestmark = [
+    pytest.mark.slow,  # a real browser: CI's slow step, which installs Chromium first
+    pytest.mark.skipif(
+        CHROMIUM is None or CHROMEDRIVER is None,
+        reason="no Chromium installed (Debian: apt-get install chromium chromium-driver): the browser tests need it",
+    ),
+]
 
 FLAGS = (
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",

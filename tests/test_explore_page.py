@@ -130,6 +130,7 @@ def test_a_second_trace_and_the_first_dive_whose_path_differs():
         page_data(a.tree())
 
 
+@pytest.mark.slow
 def test_a_long_trace_shows_its_first_dives_and_says_so():
     game = Nim(heap=12)
     t = trace(game, game.start(), PAGE_DIVES + 5, make_rng(1), exact=0)

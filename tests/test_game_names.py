@@ -102,6 +102,7 @@ def user_module(tmp_path, monkeypatch):
     return "my_nameless"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("attribute", ["TakeAway", "Plain"])
 def test_every_command_takes_a_game_without_a_name(user_module, attribute, capsys, monkeypatch):
     import io

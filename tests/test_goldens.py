@@ -19,6 +19,7 @@ def _fast_depth(entry):
     return entry.get("slow_from_depth", 10**9) - 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("entry", COUNTS, ids=[e["name"] for e in COUNTS])
 def test_a_count_agrees_with_its_golden(entry):
     if entry["game"].startswith("openspiel:"):
@@ -157,6 +158,7 @@ from hypothesis import given, settings  # noqa: E402
 from fnmcts.testing import random_games, record_golden  # noqa: E402
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None)
 @given(random_games(max_states=300, repeats=False))
 def test_a_recorded_golden_checks_its_own_game_and_survives_json(game):

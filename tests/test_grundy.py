@@ -54,6 +54,7 @@ def test_the_player_to_move_wins_kayles_exactly_when_the_grundy_value_is_not_zer
         assert (grundy(game, state) != 0) == (value[who] == 1)
 
 
+@pytest.mark.slow
 @settings(max_examples=40)
 @given(st.lists(st.integers(0, 9), min_size=1, max_size=3))
 def test_the_value_of_a_sum_is_the_xor_of_its_parts(rows):
@@ -85,6 +86,7 @@ def test_chance_is_refused():
         grundy(ShutTheBox(levers=3))
 
 
+@pytest.mark.slow
 def test_kayles_keeps_every_game_law():
     assert check_game(Kayles((2, 5)), max_examples=40)
     assert check_game(Kayles(0), max_examples=5)

@@ -149,6 +149,7 @@ def test_the_table_parses_into_its_rows():
     assert len(rows) >= 30
 
 
+@pytest.mark.slow
 def test_every_name_fnmcts_reads_from_a_game_is_a_row_with_exactly_its_readers():
     reads, unresolved = scan()
     assert not unresolved, f"game attributes read by a computed name the scan cannot follow: {unresolved}"
@@ -168,6 +169,7 @@ def test_every_name_fnmcts_reads_from_a_game_is_a_row_with_exactly_its_readers()
     assert not problems, "fnmcts.protocol's table of the protocol and its hooks is out of date:\n" + "\n".join(problems)
 
 
+@pytest.mark.slow
 def test_every_row_of_the_table_is_read_somewhere():
     reads, _ = scan()
     unread = sorted(set(table()) - set(reads))

@@ -116,6 +116,7 @@ def _interrupt(args, cwd, signum, *, group: bool, workers: int = 0, cpu: float =
     return proc.returncode, out, err
 
 
+@pytest.mark.slow
 def test_sigterm_to_the_parent_of_a_two_worker_simulation_keeps_the_counts_and_stops_the_workers(tmp_path):
     code, out, err = _interrupt(
         ["simulate", "shut-the-box", "--games", "1e9", "--seed", "1", "--workers", "2", "--json"],
@@ -131,6 +132,7 @@ def test_sigterm_to_the_parent_of_a_two_worker_simulation_keeps_the_counts_and_s
     assert "Traceback" not in err
 
 
+@pytest.mark.slow
 def test_ctrl_c_to_a_two_worker_simulation_prints_the_marked_estimate(tmp_path):
     code, out, err = _interrupt(
         ["simulate", "coin", "--games", "1e12", "--seed", "3", "--workers", "2", "--force"],
@@ -141,6 +143,7 @@ def test_ctrl_c_to_a_two_worker_simulation_prints_the_marked_estimate(tmp_path):
     assert "95% CI" in out and "Traceback" not in err
 
 
+@pytest.mark.slow
 def test_the_partial_estimate_is_that_of_the_chunks_done(tmp_path, capsys):
     """A partial record is the record of its first chunks: the same as a full run of that many games."""
     code, out, _ = _interrupt(
@@ -154,6 +157,7 @@ def test_the_partial_estimate_is_that_of_the_chunks_done(tmp_path, capsys):
     assert partial == full
 
 
+@pytest.mark.slow
 def test_sigterm_to_a_two_worker_tournament_prints_the_games_so_far(tmp_path):
     code, out, err = _interrupt(
         ["tournament", "tic-tac-toe", "random", "random", "--games", "1e8", "--seed", "2", "--workers", "2"],
@@ -191,6 +195,7 @@ def test_a_worker_pool_left_by_an_exception_leaves_no_worker():
     assert set(multiprocessing.active_children()) - before == set()
 
 
+@pytest.mark.slow
 def test_ctrl_c_during_training_keeps_the_old_table_and_writes_the_games_finished_beside_it_marked(tmp_path):
     from fnmcts.games import Piles
     from fnmcts.io import load_ai
@@ -217,6 +222,7 @@ def test_ctrl_c_during_training_keeps_the_old_table_and_writes_the_games_finishe
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith((".q", "q"))) == ["q.json", "q.partial.json"]
 
 
+@pytest.mark.slow
 def test_sigterm_during_the_lookup_table_keeps_the_old_file_and_shows_the_boxes_done(tmp_path):
     target = tmp_path / "table.txt"
     target.write_text("old table\n")
@@ -234,6 +240,7 @@ def test_sigterm_during_the_lookup_table_keeps_the_old_file_and_shows_the_boxes_
 # -- check: Ctrl-C obeyed within a second, however hypothesis treats exceptions (fnmcts.cli._output.Obedient) --------
 
 
+@pytest.mark.slow
 def test_ctrl_c_during_a_check_reports_the_walks_and_the_laws_that_held(tmp_path):
     code, out, err = _interrupt(["check", "tic-tac-toe", "--examples", "300", "--json", "--force"], tmp_path, signal.SIGINT,
                                 group=True, cpu=2.5)
@@ -302,6 +309,7 @@ print("raised again")
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("where", ["gc callback", "__del__"])
 def test_an_interruption_lost_where_python_cannot_raise_it_is_raised_again(where):
     """Python reports an exception raised in a gc callback or a ``__del__`` as "ignored" and goes on: Obedient

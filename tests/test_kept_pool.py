@@ -86,6 +86,7 @@ def test_root_parallel_search_uses_the_kept_pool_and_gives_what_one_worker_gives
 
 @pytest.mark.parametrize("game, solver", [(Nim(heap=30, max_take=4), True), (TicTacToe(), True),
                                           (ShutTheBox(levers=6), False)], ids=repr)
+@pytest.mark.slow
 def test_a_worker_keeps_the_compiled_graph_and_the_search_stays_the_same(game, solver):
     """The kept pool's workers build a game's graph once and use it for every later chunk and call."""
     state = game.start() if game.to_move(game.start()) is not CHANCE else game.play(game.start(), 7)

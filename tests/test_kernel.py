@@ -78,6 +78,7 @@ def test_the_compiled_draw_is_cpythons_random(seed, draws):
        more=st.integers(0, 300))
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                                   HealthCheck.too_slow])
+@pytest.mark.slow
 def test_search_equals_the_python_loop(counted, monkeypatch, game, seed, n, rule, c, more):
     options = dict(solver=False, rule=rule, **({"c": c} if rule == "ucb1" else {"z": c}))
 
@@ -174,6 +175,7 @@ def test_a_game_whose_hook_gives_no_tables_is_not_walked(counted, monkeypatch):
     assert walks == [] and counted == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("proofs, rule", [(0, "ucb1"), (4, "ucb1"), (2, "tutorial")])
 def test_openspiel_tables_and_the_proofs_view_equal_the_python_loop(counted, monkeypatch, proofs, rule):
     pytest.importorskip("pyspiel")

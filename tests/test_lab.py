@@ -162,12 +162,14 @@ def test_darts_variances_match_a_count_of_the_grid():
     assert exact.variances["stratified"] == pytest.approx(sum(r * (1 - r) for r in rows) / 10)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("method", ["antithetic", "control", "stratified", "importance"])
 def test_measured_factor_matches_the_exact_factor_on_a_small_box(method):
     game = ShutTheBox(levers=4)
     _check_factor(game, method, 40, 150, seed=37, exact=lab.exact_variances(game))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("method", ["antithetic", "stratified", "control"])
 def test_measured_factor_matches_the_exact_factor_on_darts(method):
     game = Darts(12)
@@ -181,6 +183,7 @@ def test_measured_factor_matches_the_exact_factor_on_the_tutorial_box(method):
     _check_factor(game, method, 100, 300, seed=2026, exact=lab.exact_variances(game, methods=("plain", method)))
 
 
+@pytest.mark.slow
 def test_the_factor_check_can_fail():
     game = ShutTheBox(levers=4)
     exact = lab.exact_variances(game)
@@ -189,6 +192,7 @@ def test_the_factor_check_can_fail():
         _check_factor(game, "importance", 40, 150, seed=37, exact=wrong)
 
 
+@pytest.mark.slow
 def test_common_random_numbers_on_exact_variances():
     game = ShutTheBox(levers=6)
     difference, independent, common = lab.exact_difference_variances(game, largest_first, random_policy)
@@ -205,6 +209,7 @@ def test_common_random_numbers_on_exact_variances():
     assert abs((li - lc) - math.log(independent / common)) <= Z * math.hypot(sc, si)
 
 
+@pytest.mark.slow
 def test_a_binary_payoff_bounds_what_common_numbers_can_do():
     # Y_a - Y_b is non-zero with probability at least |d|: Var >= |d| (1 - |d|) under any coupling
     difference, independent, common = lab.exact_difference_variances(ShutTheBox(), largest_first, random_policy)
@@ -374,6 +379,7 @@ def _variance_with_error(units) -> tuple:
     return m2 * units.size / (units.size - 1), math.sqrt(max(0.0, m4 - m2 * m2) / units.size)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("method", ["plain", "antithetic", "control", "stratified"])
 def test_the_batch_path_has_the_exact_variances(method):
     import numpy as np

@@ -181,6 +181,7 @@ def test_a_record_made_by_the_engine_is_the_record_of_its_fields(fields):
         made._w = 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("hash_seed", ["0", "1", "4", "12345"])
 def test_records_list_win_first_whatever_the_string_hashing(hash_seed):
     import os
@@ -440,6 +441,7 @@ def test_uct_keeps_nothing_between_calls(seeds):
 # -- search == repeated uct ---------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @given(st.sampled_from([STB, SIMPLE]), st.integers(0, 10**6), st.integers(0, 150), rules, st.integers(0, 40))
 def test_search_equals_repeated_uct_on_shut_the_box(game, seed, dives, rule, prior):
     start = game.start()
@@ -458,6 +460,7 @@ def test_search_equals_repeated_uct_on_every_game(gs, seed, dives, rule):
     assert batched == _reference_dives(game, state, dives, random.Random(seed), rule=rule)
 
 
+@pytest.mark.slow
 @given(st.integers(0, 10**6), st.integers(1, 120))
 def test_search_with_an_unknown_rule_equals_uct(seed, dives):
     def lcb(rec, parent_visits=None):
@@ -497,6 +500,7 @@ def test_uct_needs_the_game_first_and_the_old_order_still_works_with_a_warning()
     assert old == uct(STB, pmap(), start_box, random.Random(1))
 
 
+@pytest.mark.slow
 def test_search_reports_progress():
     seen = []
     search(STB, start_box, 25_000, random.Random(1), progress=seen.append)
@@ -572,11 +576,13 @@ def test_greedy_policy_is_random_where_the_tree_knows_nothing():
     assert greedy_policy(pmap({frozenset({3}): record(0, 1)}))(STB, state) == ((frozenset({3}), Fraction(1)),)
 
 
+@pytest.mark.slow
 def test_greedy_policy_of_an_empty_tree_is_random_play():
     random_value = value(evaluate_policy(STB, random_policy), start_box)
     assert value(evaluate_policy(STB, greedy_policy(pmap())), start_box) == random_value
 
 
+@pytest.mark.slow
 def test_learning_occurs_on_shut_the_box():
     # the tutorial's claim, judged exactly: more dives, a better greedy policy
     optimum = value(solve(STB), start_box)[0]
@@ -706,6 +712,7 @@ def test_default_agent_is_optimal_up_to_30(misere):
             assert agent(game, game.start(), random.Random(heap)) in best_moves(game, solution, game.start())
 
 
+@pytest.mark.slow
 def test_agent_on_a_shut_the_box_decision_picks_the_known_best():
     # bandit-like decisions whose best move is clearly better: exact values of the
     # best and the second-best move differ by more than 0.08 (about 0.12 vs 0.03)
@@ -806,6 +813,7 @@ def _first_moves_to_the_end(game, state):
 # -- backup='expectimax' -------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @given(st.sampled_from([STB, SIMPLE]), st.integers(0, 10**6), st.integers(0, 120), rules, st.integers(0, 30))
 @settings(max_examples=30)
 def test_expectimax_search_equals_repeated_uct(game, seed, dives, rule, prior):
@@ -844,6 +852,7 @@ def test_expectimax_value_is_one_exact_step_over_the_children():
     assert visits(new[box]) == 3 and new[box]["loss"] == 2
 
 
+@pytest.mark.slow
 def test_expectimax_search_learns_the_optimum():
     optimum = value(solve(STB), start_box)[0]
     tree = search(STB, start_box, 20_000, random.Random(5), rule=partial(ucb1, c=0.2), backup="expectimax",

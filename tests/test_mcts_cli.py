@@ -20,6 +20,7 @@ def run(capsys, *argv):
     return status, out, err
 
 
+@pytest.mark.slow
 def test_search_json_matches_the_library(capsys):
     status, out, err = run(capsys, "search", "shut-the-box", "--dives", "3000", "--seed", "7", "--json")
     assert status == 0 and err == ""
@@ -38,6 +39,7 @@ def test_search_json_matches_the_library(capsys):
     assert 0 < data["greedy_value"] <= data["optimum"]
 
 
+@pytest.mark.slow
 def test_search_ucb1_and_text(capsys):
     status, out, _ = run(capsys, "search", "shut-the-box", "--dives", "2000", "--seed", "3", "--ucb", "ucb1", "--c", "0.2", "--json")
     assert status == 0
@@ -76,6 +78,7 @@ def test_search_bad_input_is_one_line_and_status_2(capsys, argv):
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1
 
 
+@pytest.mark.slow
 def test_search_expectimax_backup(capsys):
     from functools import partial
 
@@ -90,6 +93,7 @@ def test_search_expectimax_backup(capsys):
     assert Fraction(data["greedy_probability"]) == value(evaluate_policy(game, greedy_policy(tree)), game.start())[0]
 
 
+@pytest.mark.slow
 def test_search_without_a_seed_reports_the_seed_that_replays_it(capsys):
     import json as _json
 

@@ -130,6 +130,7 @@ def test_memory_refusal_says_which_bound_it_met():
     assert "passed its memory budget" in str(memory_refusal("g", 5, estimate))
 
 
+@pytest.mark.slow
 @given(table_games(), st.integers(10_000, 10**9))
 def test_every_generated_game_either_solves_within_its_estimate_or_is_refused(game, memory):
     try:
@@ -159,6 +160,7 @@ def test_the_budget_respects_an_address_space_limit():
     assert memory_budget() > 0
 
 
+@pytest.mark.slow
 def test_a_history_game_under_an_address_space_limit_ends_in_one_line_not_a_memory_error(tmp_path):
     script = tmp_path / "histories.py"
     script.write_text(

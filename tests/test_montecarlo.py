@@ -248,6 +248,7 @@ def test_the_test_games_obey_the_game_laws():
         check_game(game, max_examples=20, skip=("json_round_trip", "agents_legal"))
 
 
+@pytest.mark.slow
 def test_a_score_game_reports_its_mean_payoff_within_five_standard_errors_of_the_exact_value():
     game, n = DiceScore(rolls=3), 40_000
     mean = exact_random_play(game)
@@ -278,6 +279,7 @@ def test_the_issue_a_score_in_0_1_is_not_a_win_every_time():
     assert abs(record.mean - mean) < 5 * math.sqrt(variance / n)
 
 
+@pytest.mark.slow
 def test_draws_are_counted_in_a_two_player_game():
     game, n = CoinDraw(), 40_000
     assert exact_random_play(game) == 0
@@ -291,6 +293,7 @@ def test_draws_are_counted_in_a_two_player_game():
     assert record.payoff_range == (-1.0, 1.0)
 
 
+@pytest.mark.slow
 def test_agents_play_the_graded_game_too():
     always_roll = lambda game, state, rng: "roll"  # noqa: E731
     n = 10_000
@@ -300,6 +303,7 @@ def test_agents_play_the_graded_game_too():
     assert abs(record.mean - 7 / 12) < 5 * math.sqrt(35 / 6 / 144 / n)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", [DiceScore(rolls=2), CoinDraw(), Nim(heap=9, max_take=3)])
 def test_same_record_on_one_worker_or_many_at_the_same_chunk_size(game):
     serial = simulate(game, 5_000, seed=9, chunk_size=700)

@@ -143,6 +143,7 @@ def test_a_mutant_is_the_game_with_one_slip_and_its_diff_shows_it():
 # -- verdicts ------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_to_move_that_swaps_the_players_is_killed_by_the_golden_of_who_moves():
     game = _user_tic_tac_toe()
     report = mutate(game, laws=False, goldens=[golden("tic-tac-toe")], operators=["comparison"])
@@ -153,6 +154,7 @@ def test_a_to_move_that_swaps_the_players_is_killed_by_the_golden_of_who_moves()
     assert report.summary().startswith(f"killed {report.killed} of {report.total} mutants of UserTicTacToe()")
 
 
+@pytest.mark.slow
 def test_an_equivalent_mutant_is_reported_equivalent_and_a_survivor_gets_its_line(take_away):
     report = mutate(take_away, laws=False, goldens=[record_golden(take_away)], operators=["constant"], budget=5)
     by = {v.mutant.description: v for v in report.verdicts}
@@ -166,6 +168,7 @@ def test_an_equivalent_mutant_is_reported_equivalent_and_a_survivor_gets_its_lin
                 verdict.line
 
 
+@pytest.mark.slow
 def test_a_mutant_that_never_ends_times_out_and_counts_as_killed(take_away):
     report = mutate(take_away, laws=False, goldens=[record_golden(take_away)], operators=["constant"], budget=1)
     hung = [v for v in report.verdicts if v.mutant.function == "TakeAway.possible_moves"
@@ -213,6 +216,7 @@ def test_two_workers_give_the_verdicts_of_one(take_away):
 # -- the command ---------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_fnmcts_mutate_prints_the_score_and_each_survivor_with_its_diff_and_line(take_away, capsys, tmp_path):
     golden_file = tmp_path / "golden.json"
     golden_file.write_text(json.dumps({"format": "fnmcts-goldens", "version": 2,

@@ -59,6 +59,7 @@ run by ``pytest -m slow`` (``.ci/run``'s second step) so the README's test comma
 
 @pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.slow) if n in SLOW_CHECKS else n
                                   for n in ACCEPTED if n not in UNLOADABLE])
+@pytest.mark.slow
 def test_check_game_passes_on_every_accepted_game(name):
     game = from_openspiel(name)
     laws = check_game(game, skip="playthrough_ends", **(CATALOGUE_BOUNDS | HEAVY.get(name, {})))
@@ -221,6 +222,7 @@ def test_tic_tac_toe_values_equal_openspiels_alpha_beta(opening):
         assert value(solution, child)[0] == _alpha_beta(game, child)
 
 
+@pytest.mark.slow
 def test_tic_tac_toe_from_the_start_is_a_draw_for_both_solvers():
     game = from_openspiel("tic_tac_toe")
     solution = solve(game)

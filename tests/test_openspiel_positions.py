@@ -205,6 +205,7 @@ def _board(game, state):
 @given(seed=st.integers(0, 2**32), dives=st.integers(1, 1500), opening=st.lists(st.integers(0, 8), max_size=3,
                                                                                 unique=True),
        proofs=st.sampled_from((0, 4)))
+@pytest.mark.slow
 def test_mcts_through_the_adapter_is_the_builtin_search_draw_for_draw(seed, dives, opening, proofs):
     """Transpositions merge as for the built-in game: the same seed gives the same tree, record for record.
 

@@ -47,6 +47,7 @@ def test_many_stops_install_one_hook_in_front_of_the_previous_one(recorded):
     assert recorded == [other]  # every other thread's exception still reaches the previous hook, once
 
 
+@pytest.mark.slow
 def test_a_quiet_thread_is_forgotten_once_it_is_gone(recorded):
     before = len(parallel._QUIET_THREADS)
     pool = _Pool(lambda: None)

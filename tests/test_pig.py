@@ -57,6 +57,7 @@ def test_the_solution_is_neller_and_pressers(goal):
     assert (0, 0, 0, 0, DECIDE) in solution
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(st.integers(1, 30).flatmap(lambda goal: reachable_states(Pig(goal=goal), max_depth=200)))
 def test_the_rules(reached):
@@ -100,6 +101,7 @@ def test_hold_at_20_and_random_play_end_and_are_evaluated_exactly(goal):
         assert game.to_move(end) is None
 
 
+@pytest.mark.slow
 def test_the_optimal_agent_beats_hold_at_20():
     game = Pig(goal=30)
     optimal = solve(game)
@@ -116,6 +118,7 @@ def test_the_optimal_agent_beats_hold_at_20():
     assert evaluate_policy(game, (hold, best))[start][1] > even[1] + 0.01  # and second
 
 
+@pytest.mark.slow
 def test_the_policy_table_and_thresholds():
     game = Pig(goal=30)
     solution = solve(game)

@@ -97,6 +97,7 @@ def _has_chance(game) -> bool:
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.one_of(st.sampled_from((Nim(heap=9, max_take=3), Piles((1, 2, 3)), TicTacToe())),
                  table_games(chance=False)), st.integers(0, 2**32), st.integers(1, 150))
+@pytest.mark.slow
 def test_the_solver_makes_no_child_to_try_a_proof(game, seed, n):
     """In a game without dice, the children made are those of nodes a dive went through (two visits at
     least: the one that stored the node, the one that passed it): a new node's children are not made to

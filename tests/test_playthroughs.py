@@ -57,6 +57,7 @@ def test_a_text_cut_short_or_too_long_is_a_difference():
     assert check_playthrough(Nim(heap=20), cut) is None
 
 
+@pytest.mark.slow
 def test_the_text_is_the_same_whatever_python_s_hash_seed():
     # sets of levers print in order, so a playthrough reads the same in every run
     program = "from fnmcts.games import ShutTheBox; from fnmcts.testing import playthrough; " \
@@ -96,6 +97,7 @@ def test_command_errors_are_one_line(argv, message, capsys):
     assert message in err and err.count("\n") == 1
 
 
+@pytest.mark.slow
 def test_a_file_of_a_built_in_game_with_other_parameters_names_its_game(tmp_path, capsys):
     path = tmp_path / "box.txt"
     path.write_text(playthrough(ShutTheBox(levers=4), 1))

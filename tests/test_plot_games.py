@@ -154,6 +154,7 @@ def test_plot_json_on_a_built_in_game_prints_the_data(capsys):
     assert rows[-1]["dives"] < 500
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["search", "flat-mc", "tournament", "qlearning", "simulate"])
 def test_every_kind_on_a_user_s_game(capsys, user_game, kind, tmp_path):
     out = tmp_path / f"{kind}.svg"

@@ -33,6 +33,7 @@ def test_every_plot_is_covered():
     assert set(SMALL) == set(PLOTS)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(SMALL))
 def test_plot_files_are_non_trivial_and_deterministic(name):
     data = SMALL[name](3)
@@ -55,6 +56,7 @@ def test_pi_band_narrows_and_holds_pi():
     assert data[-1].low < math.pi < data[-1].high
 
 
+@pytest.mark.slow
 def test_mcts_curve_against_exact_lines():
     curve, random_value, optimum = mcts_data(2_000, points=2)
     assert round(random_value, 6) == 0.020393 and round(optimum, 6) == 0.071432
@@ -68,6 +70,7 @@ def test_flat_monte_carlo_limit_goes_wrong_from_14():
     assert all(p.right == 1.0 for p in data if p.heap <= 3)
 
 
+@pytest.mark.slow
 def test_qlearning_and_tournament_data():
     curve = qlearning_data(300, points=3)
     assert [p.games for p in curve] == [10, 55, 300] and all(0 <= p.optimal <= 1 for p in curve)

@@ -91,6 +91,7 @@ def test_win_probability_is_a_probability(game, policy, player):
         game, policy=tuple(policy if i == player else optimal_policy(solve(game)) for i in (0, 1)), player=player)
 
 
+@pytest.mark.slow
 def test_win_probability_of_the_built_in_games():
     nim = Nim(heap=6, max_take=3)  # misère: the first player wins
     assert (win_probability(nim), win_probability(nim, player=1)) == (1, 0)

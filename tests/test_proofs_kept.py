@@ -117,6 +117,7 @@ def _disagreements(game, questions):
     return wrong
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(any_game, asked, st.booleans())
 def test_kept_proofs_are_the_proofs_afresh_whatever_was_asked_before(game, questions, tabled):

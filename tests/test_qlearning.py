@@ -144,6 +144,7 @@ def test_best_future_reward_without_actions_is_zero(ai):
     assert best_future_reward(ai, end) == 0
 
 
+@pytest.mark.slow
 @given(ai_and_state())
 def test_greedy_choice_is_the_first_maximum(case):
     ai, state = case
@@ -183,6 +184,7 @@ def test_epsilon_greedy_needs_an_rng_and_a_live_state():
         choose_action(new_ai(), (0, 0, 0, 0), epsilon=False)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("epsilon", [0.0, 0.1, 0.3, 1.0])
 def test_epsilon_greedy_explores_at_rate_epsilon(epsilon):
     # At piles (0, 0, 0, 7) there are k = 7 actions and (3, 6) is the unique best one.
@@ -355,6 +357,7 @@ def _exact_rate_vs_random(ai):
     return ((1 + first) / 2 + (1 + second) / 2) / 2  # payoffs are +1/-1
 
 
+@pytest.mark.slow
 def test_a_trained_ai_beats_random_play_by_a_measured_margin():
     # Measured before setting the margin (20 training seeds, 1..20; 1,000 games of
     # self-play on [1, 3, 5, 7], 1,000 evaluation games on each side): win rates

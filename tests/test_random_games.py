@@ -67,6 +67,7 @@ def parents(graph) -> dict:
     return counted
 
 
+@pytest.mark.slow
 @given(game=random_games(max_states=400))
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.nested_given])
 def test_random_games_obey_the_laws(game):

@@ -23,6 +23,7 @@ class _NoPool:
         raise AssertionError("a small job used the pool")
 
 
+@pytest.mark.slow
 @settings(max_examples=6, deadline=None)
 @given(st.integers(1, 900), st.integers(0, 10_000), st.sampled_from([100, 300, 1000]), st.booleans())
 @example(36, 125, 100, False)  # its root's children count 37 visits in 36 dives: one dive passed two of them

@@ -27,6 +27,7 @@ GAME_SEARCHES = st.sampled_from(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=20, deadline=None)
 @given(GAME_SEARCHES, st.integers(0, 400), st.integers(0, 10_000))
 def test_a_tree_reads_back_equal_through_json_text(case, dives, seed):
@@ -184,6 +185,7 @@ def test_a_bounded_search_continued_is_the_uninterrupted_one(first, second, seed
     assert resumed == search(game, game.start(), first + second, make_rng(seed), max_nodes=max_nodes, backup=backup)
 
 
+@pytest.mark.slow
 def test_a_resumed_search_ends_with_the_tree_of_an_uninterrupted_run(tmp_path, capsys):
     extra = ["--ucb", "ucb1", "--c", "0.5", "--max-nodes", "200"]
     one, two, whole = (str(tmp_path / name) for name in ("one.json", "two.json", "whole.json"))
@@ -199,6 +201,7 @@ def test_a_resumed_search_ends_with_the_tree_of_an_uninterrupted_run(tmp_path, c
     }
 
 
+@pytest.mark.slow
 def test_resume_refuses_what_it_cannot_continue(tmp_path, capsys):
     saved = str(tmp_path / "s.json")
     assert _run(capsys, "--dives", "300", "--seed", "1", "--save", saved)[0] == 0
@@ -220,11 +223,13 @@ def test_resume_refuses_what_it_cannot_continue(tmp_path, capsys):
     assert code == 2 and "does not exist" in err
 
 
+@pytest.mark.slow
 def test_a_time_budget_and_a_bound_on_the_tree(capsys):
     code, result, _ = _run(capsys, "--dives", "1e9", "--seconds", "0.5", "--seed", "1", "--max-nodes", "40")
     assert code == 0 and 0 < result["dives"] < 10**9 and result["states"] <= 40
 
 
+@pytest.mark.slow
 def test_ctrl_c_ends_the_search_with_the_tree_so_far_saved_and_resumable(tmp_path, capsys):
     saved = tmp_path / "cut.json"
     code, out, err = _interrupt(

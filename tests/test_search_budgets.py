@@ -48,6 +48,7 @@ def test_tree_keeps_the_pmap_operations_and_the_tutorial_uct():
     assert pickle.loads(pickle.dumps(tree)) == tree
 
 
+@pytest.mark.slow
 def test_a_big_tree_prints_as_one_line_and_renders_as_a_small_table():
     tree = Tree({i: record(i, 10_000 - i) for i in range(10_000)}, root=5)
     text = repr(tree)
@@ -81,6 +82,7 @@ def test_seconds_end_the_search_and_the_first_budget_reached_wins():
     assert found.iterations > 0
 
 
+@pytest.mark.slow
 def test_the_search_stops_at_the_first_reading_of_the_clock_past_its_deadline(monkeypatch):
     """On a clock that moves 10 ms a reading (whatever the machine's load), no dive starts after the deadline."""
     import fnmcts.mcts._search as searching
@@ -98,6 +100,7 @@ def test_the_search_stops_at_the_first_reading_of_the_clock_past_its_deadline(mo
     assert readings[-1] >= deadline > readings[-2]
 
 
+@pytest.mark.slow
 @settings(max_examples=8, deadline=None)
 @given(st.integers(1, 20), st.integers(0, 10_000), st.sampled_from(["mean", "expectimax"]))
 def test_a_stopped_search_is_the_search_of_the_dives_it_ran(stop_after, seed, backup):

@@ -108,6 +108,7 @@ def test_the_defaults_are_ucb1_with_the_solver_and_the_tutorial_s_rule_brings_th
     assert search_options(None, search_options(solver=False), backup="expectimax").solver is False
 
 
+@pytest.mark.slow
 @given(st.integers(0, 10**6), st.integers(0, 200))
 def test_search_with_the_tutorial_s_rule_is_the_tutorial_s_uct_repeated(seed, n):
     rng = random.Random(seed)
@@ -211,6 +212,7 @@ def test_a_constant_of_the_other_rule_is_refused_alike(capsys, command):
     assert code == 2 and "--z belongs to the tutorial's ucb" in err
 
 
+@pytest.mark.slow
 def test_search_command_takes_the_library_s_defaults_and_names_them(capsys):
     code, out, _ = run(capsys, "search", "shut-the-box", "--dives", "300", "--seed", "2", "--json")
     assert code == 0

@@ -586,6 +586,7 @@ def test_a_search_stopped_anywhere_leaves_the_defaults_of_later_searches_alone(m
     assert wrong == []
 
 
+@pytest.mark.slow
 def test_the_property_on_a_sample():
     property_run(REGULAR_CASES)
 

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
+import pytest
+
 from fnmcts import GameBase
 from fnmcts.mcts import mcts_move, search
 from fnmcts.rng import make_rng
@@ -100,6 +102,7 @@ def test_a_plain_search_of_a_user_s_connect3_plays_a_legal_move():
     assert found.move in game.possible_moves(CONNECT3_STATE)
 
 
+@pytest.mark.slow
 def test_connect3_under_the_property_s_checks():
     # the same search, compiled loop and Python loop alike, with every promise of the property
     case(Connect3(), CONNECT3_STATE, 1_000, 1, solver="off", dives="many")

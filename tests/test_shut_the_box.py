@@ -143,6 +143,7 @@ def test_simplified_exact_value_from_dice_probabilities():
     assert value(evaluate_policy(game, random_policy), game.start()) == (exact,)
 
 
+@pytest.mark.slow
 def test_one_million_simplified_games_match_the_exact_value():
     exact = float(_simplified_win_probability_from_dice_alone())  # about 0.000206
     record = tutorial.simulate(1_000_000, seed=2017, simplified=True)

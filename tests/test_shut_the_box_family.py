@@ -119,6 +119,7 @@ def test_who_moves_at_a_box_follows_the_dice_rule(levers, dice, scoring):
             assert dict(game.chance_outcomes(box)) == TWO
 
 
+@pytest.mark.slow
 @settings(max_examples=150)
 @given(shut_the_box_games(max_levers=12), st.data())
 def test_the_moves_after_a_roll_are_the_rules_flips_in_order(game, data):
@@ -204,6 +205,7 @@ def test_states_of_a_rule_are_checked():
     "levers, simplified, examples",
     [(4, False, 8), pytest.param(7, False, 25, marks=pytest.mark.slow), pytest.param(5, True, 25, marks=pytest.mark.slow)],
 )
+@pytest.mark.slow
 def test_check_game_passes_on_every_rule(levers, simplified, examples, dice, scoring):
     game = ShutTheBox(levers=levers, simplified=simplified, dice=dice, scoring=scoring)
     assert "playthrough_ends" in check_game(game, seed=1, max_examples=examples)
@@ -212,6 +214,7 @@ def test_check_game_passes_on_every_rule(levers, simplified, examples, dice, sco
 # -- exact values ---------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("dice, scoring", RULES)
 @pytest.mark.parametrize("levers", [1, 3, 6, 8])
 def test_exact_values_equal_the_independent_model(levers, dice, scoring):
@@ -226,6 +229,7 @@ def test_exact_values_equal_the_independent_model(levers, dice, scoring):
             assert best[box_to_mask(box)] >= anyhow[box_to_mask(box)]
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(shut_the_box_games(max_levers=5))
 def test_the_mask_solver_equals_the_protocol_solver_state_for_state(game):
@@ -313,6 +317,7 @@ def test_the_tutorial_uct_on_every_rule_is_the_generic_uct(game, seed, dives):
     assert rng_tutorial.random() == rng_generic.random()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("levers, dice, scoring", [(9, "low-sum", "win"), (9, "two", "sum"), (10, "high-down", "digits")])
 def test_simulation_brackets_the_exact_random_play_value(levers, dice, scoring):
     game = ShutTheBox(levers=levers, dice=dice, scoring=scoring)
@@ -438,6 +443,7 @@ def test_a_lookup_table_under_a_score_is_refused(capsys):
     assert code == 2 and "counts wins" in err and len(err.strip().splitlines()) == 1
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(shut_the_box_games(max_levers=6))
 def test_the_compiled_graph_tables_are_the_protocol_state_for_state(game):

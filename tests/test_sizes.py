@@ -95,6 +95,7 @@ def test_the_agents_and_the_law_checker_meet_the_solvers_limit():
         make_agent("exact", game=Piles((70, 70, 70)))
 
 
+@pytest.mark.slow
 def test_the_lookup_table_and_training_check_their_whole_work(capsys, tmp_path):
     from fnmcts.qlearning import train
     from fnmcts.tables import lookup_table

@@ -26,6 +26,7 @@ def run(capsys, *argv):
     (30, "0,25,0,1", (0, 0, 25, 0, 0)),
     (20, None, None),
 ])
+@pytest.mark.slow
 def test_pig_gets_its_chance_of_winning_not_a_verdict(capsys, goal, typed, state):
     game = Pig(goal=goal)
     state = game.start() if state is None else state

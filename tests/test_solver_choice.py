@@ -118,6 +118,7 @@ def test_in_every_lost_tic_tac_toe_position_the_agent_resists_longest():
     assert wrong == []
 
 
+@pytest.mark.slow
 def test_in_every_won_tic_tac_toe_position_the_agent_wins_fastest():
     agent = mcts_agent()
     wrong = []
@@ -192,6 +193,7 @@ def _loss_count(game, agent, side, n, seed):
 @settings(max_examples=30)
 @given(table_games(players=2, chance=False), st.integers(0, 1), st.integers(1, 6), st.integers(2, 40),
        st.integers(0, 10**6))
+@pytest.mark.slow
 def test_more_iterations_never_lose_more_often_against_random_play(game, side, n, factor, seed):
     # From a position that is not lost, a search that proves more keeps the value it proved; with
     # fewer dives the agent guesses. Losses out of 100 games each, seeded; the difference is allowed
@@ -243,6 +245,7 @@ def _binomial_upper(n, p, alpha):
         k += 1
 
 
+@pytest.mark.slow
 def test_random_play_rarely_beats_the_agent_on_connect3():
     # Before, a random first player beat the default agent in about a third of the games (it gave up
     # once it had proven its position lost); now no more often than exact longest resistance would
@@ -351,6 +354,7 @@ def _openspiel_tic_tac_toe():
 @pytest.mark.parametrize("make, options", [(lambda: TTT, {"proofs": 4}), (_openspiel_tic_tac_toe, {}),
                                            (_openspiel_tic_tac_toe, {"proofs": 2})],
                          ids=["no tables, proofs=4", "tables, the defaults (proofs=4)", "tables, proofs=2"])
+@pytest.mark.slow
 def test_with_shallow_proofs_a_lost_agent_still_resists_longest(make, options):
     # the proofs end a state with its value; the line behind it counts too, so the agent that has
     # proven every move lost no longer plays the first in move order (which gave up at once in 85 of

@@ -147,6 +147,7 @@ def test_bad_rules_are_named():
 Z_512 = 5.2
 
 
+@pytest.mark.slow
 def test_lookup_estimates_match_the_exact_values_for_all_512_boxes():
     table = tables.lookup_table(2_000, seed=2017)
     assert isinstance(table, PMap) and len(table) == 512
@@ -171,6 +172,7 @@ def test_covers_can_fail():
     assert tables.LookupEntry.of(Fraction(1), 1000, 1000).covers(Z_512)
 
 
+@pytest.mark.slow
 def test_lookup_is_seeded_per_box():
     a = tables.lookup_table(300, seed=5)
     assert a == tables.lookup_table(300, seed=5)
@@ -201,6 +203,7 @@ def test_choice_hints_are_the_values_of_the_boxes_moved_to(box, roll, optimal):
 # -- the best-move table --------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_best_moves_are_optimal_and_ties_go_to_the_first_in_move_order():
     table = best_moves_table()
     assert isinstance(table, PMap)
@@ -230,6 +233,7 @@ def test_table_text_has_a_header_states_the_tie_rule_and_round_trips():
     assert tables.parse_best_move_table(text) == table
 
 
+@pytest.mark.slow
 @given(st.sets(st.integers(1, 511), max_size=6), st.sampled_from([False, True]))
 def test_any_part_of_the_table_round_trips(masks, simplified):
     full = best_moves_table(simplified)
@@ -249,6 +253,7 @@ def test_any_part_of_the_table_round_trips(masks, simplified):
         (lambda lines: lines[:3] + ["123456789  3  x  x  0.1  1/10  1"], "without a move"),
     ],
 )
+@pytest.mark.slow
 def test_a_damaged_table_is_refused_with_the_line_named(edit, message):
     lines = tables.format_best_move_table(best_moves_table()).splitlines()
     with pytest.raises(ValueError, match=message):

@@ -359,6 +359,7 @@ def test_check_game_names_the_law_and_shows_the_shrunk_moves():
     assert "problem: play with the listed move 0 raised ValueError" in message
 
 
+@pytest.mark.slow
 def test_check_game_runs_every_law_on_a_good_game_and_can_skip():
     assert check_game(Nim(heap=6, max_take=2), **FEW) == tuple(LAWS)
     assert check_game(Nim(heap=6), skip=["agents_legal", "solver_recursion"], **FEW) == tuple(LAWS)[:-2]
@@ -432,6 +433,7 @@ def test_a_bug_at_a_known_depth_shrinks_to_that_many_first_moves():
     assert found.path == (1, 1, 1, 1)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("depth", [2, 5, 9])
 def test_hypothesis_alone_already_shrinks_to_the_known_depth(depth):
     game = BreaksAtDepth(heap=40, max_take=3, depth=depth)
@@ -701,6 +703,7 @@ class SleepyNim(Nim):
         return super().play(state, move)
 
 
+@pytest.mark.slow
 def test_the_estimate_says_minutes_for_a_slow_game_and_what_makes_it_quick():
     from fnmcts.testing import estimate_check
 

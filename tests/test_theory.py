@@ -53,6 +53,7 @@ def test_subtraction_winning_move_leaves_a_lost_position(position):
         assert all(subtraction.subtraction_mover_wins(heap - m, k, misere) for m in range(1, min(k, heap) + 1))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("misere", [True, False])
 @pytest.mark.parametrize("shape", [(1, 3, 5, 7), (4, 4, 4), (2, 2, 2, 2, 2), (6, 5), (1, 1, 1, 1, 9)])
 def test_piles_match_exact_on_every_state_below_a_shape(shape, misere):

@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from fnmcts.cli import main
 from fnmcts.cli.session import session_lines
 from fnmcts.cli.tour import STEPS
@@ -32,6 +34,7 @@ def test_unknown_task_is_a_one_line_error(capsys):
     assert err.startswith("fnmcts: error: no step '99'") and err.count("\n") == 1
 
 
+@pytest.mark.slow
 def test_whole_tour_runs_straight_through_off_a_terminal():
     run = subprocess.run([sys.executable, "-m", "fnmcts", "tour"], capture_output=True, text=True, input="",
                          timeout=300, check=True)
@@ -119,6 +122,7 @@ def test_task_5_plays_by_hand_until_the_game_ends(capsys):
         assert out[-1] == "'won'" and levers == {roll}
 
 
+@pytest.mark.slow
 def test_the_nim_screen_shows_flat_monte_carlo_winning_something(capsys):
     assert main(["tour", "--task", "nim", "--no-pause"]) == 0
     out = capsys.readouterr().out.splitlines()

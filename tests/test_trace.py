@@ -118,6 +118,7 @@ def test_a_replay_that_runs_out_of_outcomes_says_so():
 # -- the trace: the phases, draw for draw ----------------------------------------------------------
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(games, options, st.integers(0, 2**32), st.integers(0, 60))
 def test_the_last_tree_is_the_search_tree_draw_for_draw(game, opts, seed, dives):
@@ -201,6 +202,7 @@ def test_a_dive_out_of_range_is_a_clear_error(k):
 # -- what a step shows: siblings, exact values, texts ------------------------------------------------
 
 
+@pytest.mark.slow
 @settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(games, options, st.integers(0, 2**32), st.integers(1, 30))
 def test_siblings_split_each_score_as_mean_plus_bonus_and_carry_the_exact_value(game, opts, seed, dives):
@@ -357,12 +359,14 @@ def _held(game, n, seed=1):
     return held
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", [TicTacToe(), ShutTheBox(), Nim(heap=21), Pig(goal=20), Piles()], ids=repr)
 def test_the_estimate_bounds_the_bytes_a_trace_holds(game):
     n = 400
     assert _held(game, n) <= trace_bytes(game, game.start(), n)
 
 
+@pytest.mark.slow
 def test_kept_trees_share_structure():
     """A thousand kept trees of tic-tac-toe hold far less than a thousand copies of the last."""
     game = TicTacToe()

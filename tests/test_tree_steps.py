@@ -18,6 +18,8 @@ import math
 import random
 from functools import partial
 
+import pytest
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pyrsistent import pmap
@@ -253,6 +255,7 @@ def test_a_tree_grown_with_expectimax_continued_with_the_mean_is_the_phases():
         assert tree == ref
 
 
+@pytest.mark.slow
 def test_a_tree_no_one_holds_is_freed_with_its_working_copy():
     # the engine keeps the working copy of the tree it returned last, but never the tree itself
     import gc

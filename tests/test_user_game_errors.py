@@ -116,6 +116,7 @@ def test_the_sample_covers_every_fault_and_every_verb():
     assert {verb for _, verb in SAMPLE} == set(VERBS)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", FAULTS, ids=lambda game: f"{game.fault}-{game.hook}")
 def test_check_game_reports_each_fault_as_a_law_that_fails(game):
     if game.fault == "huge":
@@ -245,6 +246,7 @@ CLI_SAMPLE = [(Faulty("raise", "payoff"), "solve"), (Faulty("range", "payoff"), 
               (Faulty("loop", "none"), "count")]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("run", CLI_SAMPLE, ids=_cli_id)
 def test_the_command_line_says_a_broken_game_in_one_line_with_exit_1(run, tmp_path):
     assert_cli_verdict(*run, tmp_path)

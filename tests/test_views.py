@@ -7,6 +7,7 @@ import subprocess
 import sys
 from fractions import Fraction
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pyrsistent import pmap
@@ -59,6 +60,7 @@ print(play_game(Nim(heap=3), random_agent, random_agent, seed=1))
 """
 
 
+@pytest.mark.slow
 def test_states_and_records_print_the_same_whatever_the_hash_seed():
     outputs = set()
     plain = set()
@@ -129,6 +131,7 @@ def test_tree_summary_at_a_chance_node_and_at_the_end():
     assert tree_summary(STB, tree, frozenset()).startswith("the game is over")
 
 
+@pytest.mark.slow
 def test_line_summary_and_aligned_table():
     tree = search(STB, start_box, 1_000, make_rng(3))
     lines = line_summary(STB, tree, start_box, limit=4).splitlines()
@@ -221,6 +224,7 @@ def test_the_views_play_a_proven_win_and_never_a_move_proven_worse(data, seed, n
         assert exact[game.play(0, line[0][0])][player] == root[player]
 
 
+@pytest.mark.slow
 def test_dots_and_boxes_the_greedy_move_is_the_proven_win_mcts_move_plays(capsys):
     # issue 32: greedy_move ranked a drawing move (the best mean) over the proven win, and `fnmcts search`
     # called it best where `fnmcts move` played the win

@@ -275,6 +275,7 @@ def test_an_openspiel_parameter_that_cannot_start_its_game_is_a_one_line_value_e
 # -- where module:attribute looks ----------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_game_of_your_own_is_found_on_pythonpath_from_any_folder(tmp_path):
     home, elsewhere = tmp_path / "games", tmp_path / "elsewhere"
     home.mkdir(), elsewhere.mkdir()
