@@ -703,7 +703,8 @@ def search(
     >>> small = search(ShutTheBox(), start_box, 1_000, make_rng(5), max_nodes=50)
     >>> len(small) <= 50, visits(small[start_box])
     (True, 1000)
-    >>> visits(search(ShutTheBox(), start_box, rng=make_rng(5), seconds=0.05)[start_box]) > 0
+    >>> timed = search(ShutTheBox(), start_box, rng=make_rng(5), seconds=0.05)  # as many dives as 0.05 s allows
+    >>> timed == search(ShutTheBox(), start_box, visits(timed.get(start_box, EMPTY_RECORD)), make_rng(5))
     True
     """
     plain = not until_proven and _none_given(c, z, backup, solver, rollout, root, rave, rave_ref, bounds, proofs,
