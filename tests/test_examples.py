@@ -32,3 +32,45 @@ def test_examples_may_define_dataclasses(tmp_path):
     ok = tmp_path / "dc.py"
     ok.write_text("from dataclasses import dataclass\n@dataclass\nclass P:\n    x: int\nP(1)\n# => P(x=1)\n")
     assert run_example(ok) == 1
+
+
+def _shown(name, start):
+    """The result an example shows after its top-level expression whose source starts with ``start``."""
+    import ast
+
+    from examples_harness import _expected_after
+
+    source = (EXAMPLES[0].parent / name).read_text()
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.Expr) and ast.get_source_segment(source, node).startswith(start):
+            return ast.literal_eval(_expected_after(source.splitlines(), node.end_lineno))
+    raise AssertionError(f"{name} has no expression starting {start!r}")
+
+
+def _docs_rows(page, pattern):
+    import re
+
+    text = (EXAMPLES[0].parent.parent / "docs" / page).read_text()
+    return re.findall(pattern, text, re.MULTILINE)
+
+
+_CELL = r"(\d+)-(\d+) \[([\d.]+), ([\d.]+)\]"
+
+
+def test_nim_page_quotes_the_notebook_rows_nim04_shows():
+    shown = _shown("nim04_mcts.py", '{"MCTS vs MCTS"')
+    rows = _docs_rows("nim.md", rf"^\| ([A-Za-z -]+ vs MCTS) \| \d+-\d+ \| {_CELL} \| {_CELL} \|$")
+    assert [row[0] for row in rows] == list(shown)
+    for name, *cells in rows:
+        for (w1, w2, lo, hi), (s1, s2, (slo, shi)) in zip(zip(*[iter(cells)] * 4), shown[name]):
+            assert (int(w1), int(w2), float(lo), float(hi)) == (s1, s2, slo, shi), name
+
+
+def test_nim_page_quotes_the_blog_experiment_the_example_shows():
+    shown = _shown("nim_blog_take_1_to_5.py", "table")
+    cell = r"(\d+) \[([\d.]+), ([\d.]+)\]"
+    rows = _docs_rows("nim.md", rf"^\| ([a-z ]+) \(`.*`.*\) \| {cell} \| {cell} \|$")
+    assert [row[0] for row in rows] == list(shown)
+    for name, h1, lo1, hi1, h3, lo3, hi3 in rows:
+        assert (int(h1), float(lo1), float(hi1)) == (shown[name][100][0], *shown[name][100][2]), name
+        assert (int(h3), float(lo3), float(hi3)) == (shown[name][300][0], *shown[name][300][2]), name
