@@ -13,8 +13,12 @@ from fnmcts.tutorial import simulate
 record = simulate(1_000_000, seed=2017, simplified=True)
 record.win, record.loss
 # => (200, 999800)
+
+# %%
 record.estimate
 # => 0.0002
+
+# %%
 round(record.ci_low, 6), round(record.ci_high, 6)
 # => (0.000174, 0.00023)
 
@@ -24,6 +28,8 @@ game = ShutTheBox(simplified=True)
 exact = value(evaluate_policy(game, random_policy), game.start())[0]
 exact, float(exact)
 # => (Fraction(875, 4251528), 0.00020580835878300694)
+
+# %%
 record.ci_low < exact < record.ci_high
 # => True
 

@@ -25,6 +25,8 @@ len(boxes), boxes[:4]
 table = lookup_table(2_000, seed=10)
 len(table)
 # => 512
+
+# %%
 entry = table[frozenset({2, 3, 5})]
 entry.wins, entry.estimate, entry.exact, float(entry.exact)
 # => (239, 0.1195, Fraction(179, 1458), 0.12277091906721536)

@@ -123,6 +123,7 @@ tree = search(game, start_box, 9_000, rng, tree=tree, rule=ucb)
 win_rate(tree[start_box]), len(tree)
 # => (0.0475, 511)
 
+# %%
 stepped, rng5 = pmap(), make_rng(5)
 for _ in range(300):
     stepped, _ = uct(stepped, start_box, rng5)
@@ -172,6 +173,7 @@ better = search(game, start_box, 10_000, make_rng(2017), rule=partial(ucb1, c=0.
 better[start_box]["win"] / 10_000, round(better[start_box]["value"], 4)
 # => (0.0623, 0.0714)
 
+# %%
 round(float(value(evaluate_policy(game, greedy_policy(better)), start_box)[0] / optimum), 3)
 # => 1.0
 

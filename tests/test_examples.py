@@ -74,3 +74,32 @@ def test_nim_page_quotes_the_blog_experiment_the_example_shows():
     for name, h1, lo1, hi1, h3, lo3, hi3 in rows:
         assert (int(h1), float(lo1), float(hi1)) == (shown[name][100][0], *shown[name][100][2]), name
         assert (int(h3), float(lo3), float(hi3)) == (shown[name][300][0], *shown[name][300][2]), name
+
+
+def _cells_hiding_results(source: str) -> list:
+    """Line numbers of shown results a notebook would hide: not on its cell's last statement."""
+    import ast
+
+    from examples_harness import _expected_after
+
+    lines = source.splitlines()
+    markers = [i + 1 for i, line in enumerate(lines) if line.strip().startswith("# %%")]
+
+    def cell(lineno):
+        return sum(m < lineno for m in markers)
+
+    body = ast.parse(source).body
+    return [s.lineno for s, t in zip(body, body[1:] + [None])
+            if _expected_after(lines, s.end_lineno) is not None and t is not None and cell(t.lineno) == cell(s.lineno)]
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=[p.name for p in EXAMPLES])
+def test_every_cell_shows_its_one_result(path):
+    # a notebook displays only the last value of a cell: a result shown earlier in it is hidden
+    assert _cells_hiding_results(path.read_text()) == [], f"{path.name}: split the cell after each shown result"
+
+
+def test_a_cell_with_two_results_is_caught():
+    assert _cells_hiding_results("# %%\n1 + 1\n# => 2\n2 + 2\n# => 4\n") == [2]
+    assert _cells_hiding_results("# %%\n1 + 1\n# => 2\nx = 3\n") == [2]
+    assert _cells_hiding_results("# %%\n1 + 1\n# => 2\n\n# %%\n2 + 2\n# => 4\n") == []
