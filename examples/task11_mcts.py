@@ -140,7 +140,7 @@ float(greedy), float(optimum), round(float(greedy / optimum), 3)
 # => (0.05305640353125252, 0.07143162230560597, 0.743)
 
 # %%
-# Step 6: 100,000 dives: the tutorial's port gets to 90-95% of the optimum.
+# Step 6: 100,000 dives: the tutorial's rule, how close to the optimum.
 tree = search(game, start_box, 90_000, rng, tree=tree, rule=ucb)
 greedy = value(evaluate_policy(game, greedy_policy(tree)), start_box)[0]
 win_rate(tree[start_box]), round(float(greedy / optimum), 3)
