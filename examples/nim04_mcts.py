@@ -48,7 +48,7 @@ subtraction_winner(21, 3, misere=True), {n: subtraction_winning_moves(n, 3, mise
 # => ('other', {18: (1,), 19: (2,), 20: (3,)})
 
 # %%
-# The notebook's own MonteCarloTreeSearch, ported line for line (its Node, select, expand,
+# The notebook's own MonteCarloTreeSearch, ported step for step (its Node, select, expand,
 # ucb with c = 1 over the root's visits, backup with alternating sign, the most selected
 # root move), with an explicit rng in place of numpy's global one.
 class Node:
