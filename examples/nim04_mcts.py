@@ -142,6 +142,7 @@ paths = list(walk(notebook_search(20, 3, make_rng(0))))
 depth = {id(paths[0]): 0}
 for node in paths[1:]:
     depth[id(node)] = depth[id(node.parent)] + 1
+
 (len(paths), len({(node.N, depth[id(node)] % 2) for node in paths}),
  len(mcts_move(game, game.state(20), 500, make_rng(0), c=1.0, solver=False).tree))
 # => (497, 40, 40)
