@@ -71,6 +71,8 @@ report.splitlines()
 found = find_counterexample(game, "chance_probabilities")
 found.path
 # => ('roll', 3, 'roll', 6, 'roll', 6, 'roll')
+
+# %%
 replay(game, found.path)
 # => (15, 'roll')
 
@@ -109,5 +111,7 @@ except AssertionError as error:
 
 report.splitlines()[0]
 # => "game law 'playthrough_ends' fails for NimTakingZero(heap=5, max_take=3, misere=True)"
+
+# %%
 "a cycle" in report
 # => True

@@ -90,6 +90,8 @@ tournament(game, perfect_agent, random_agent, 100, seed=10).summary()
 # Perfect against perfect: 21 = 1 mod 4 loses for the first player, 22 wins.
 tournament(game, perfect_agent, perfect_agent, 100, seed=11).summary()
 # => 'Player 1 wins 0 games. Player 2 wins 100 games.'
+
+# %%
 tournament(Nim(heap=22, max_take=3), perfect_agent, perfect_agent, 100, seed=11).summary()
 # => 'Player 1 wins 100 games. Player 2 wins 0 games.'
 

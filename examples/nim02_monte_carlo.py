@@ -48,8 +48,12 @@ win_rates(game, game.state(22), rng, trials=1000)
 # The notebook's tournaments (10 games each; 4 for Monte Carlo against itself).
 tournament(game, montecarlo, montecarlo, 4, seed=15).summary()
 # => 'Player 1 wins 3 games. Player 2 wins 1 games.'
+
+# %%
 tournament(game, random_agent, montecarlo, 10, seed=16).summary()
 # => 'Player 1 wins 0 games. Player 2 wins 10 games.'
+
+# %%
 tournament(game, montecarlo, random_agent, 10, seed=17).summary()
 # => 'Player 1 wins 9 games. Player 2 wins 1 games.'
 
@@ -57,5 +61,7 @@ tournament(game, montecarlo, random_agent, 10, seed=17).summary()
 # Against a perfect player, Monte Carlo loses as the notebook found.
 tournament(game, perfect_agent, montecarlo, 10, seed=18).summary()
 # => 'Player 1 wins 10 games. Player 2 wins 0 games.'
+
+# %%
 tournament(game, montecarlo, perfect_agent, 10, seed=19).summary()
 # => 'Player 1 wins 0 games. Player 2 wins 10 games.'

@@ -46,6 +46,8 @@ mc_perfect(game, game.state(22), rng)
 # The notebook's tournaments.
 tournament(game, random_agent, mc_perfect, 10, seed=20).summary()
 # => 'Player 1 wins 0 games. Player 2 wins 10 games.'
+
+# %%
 tournament(game, mc_perfect, random_agent, 10, seed=21).summary()
 # => 'Player 1 wins 10 games. Player 2 wins 0 games.'
 
@@ -53,6 +55,8 @@ tournament(game, mc_perfect, random_agent, 10, seed=21).summary()
 # Against perfect play from 21: whoever moves first loses, both ways round.
 tournament(game, perfect_agent, mc_perfect, 10, seed=22).summary()
 # => 'Player 1 wins 0 games. Player 2 wins 10 games.'
+
+# %%
 tournament(game, mc_perfect, perfect_agent, 10, seed=23).summary()
 # => 'Player 1 wins 0 games. Player 2 wins 10 games.'
 

@@ -42,6 +42,8 @@ solution = solve(game, *(game.state(n) for n in range(22)))
 move_values(game, solution, game.state(10))
 # => ((1, (Fraction(1, 1), Fraction(-1, 1))), (2, (Fraction(-1, 1), Fraction(1, 1))), (3, (Fraction(-1,
 #    1), Fraction(1, 1))))
+
+# %%
 exact_agent(game, game.state(10)), best_moves(game, solution, game.state(10))
 # => (1, (1,))
 
@@ -49,8 +51,12 @@ exact_agent(game, game.state(10)), best_moves(game, solution, game.state(10))
 # The notebook's tournaments.
 tournament(game, random_agent, exact_agent, 10, seed=40).summary()
 # => 'Player 1 wins 0 games. Player 2 wins 10 games.'
+
+# %%
 tournament(game, perfect_agent, exact_agent, 10, seed=41).summary()
 # => 'Player 1 wins 0 games. Player 2 wins 10 games.'
+
+# %%
 tournament(game, exact_agent, perfect_agent, 10, seed=42).summary()
 # => 'Player 1 wins 0 games. Player 2 wins 10 games.'
 

@@ -43,6 +43,8 @@ all(
     if game.to_move(s) is not None
 )
 # => True
+
+# %%
 len(solution)
 # => 752
 
@@ -56,7 +58,11 @@ play_game(game, random_agent, perfect_agent, seed=3, verbose=True).transcript[-3
 # perfect-opponent rollouts plays piles as well.
 tournament(game, random_agent, perfect_agent, 100, seed=4).summary()
 # => 'Player 1 wins 0 games. Player 2 wins 100 games.'
+
+# %%
 tournament(game, random_agent, partial(montecarlo_perfect_agent, trials=100), 10, seed=5).summary()
 # => 'Player 1 wins 0 games. Player 2 wins 10 games.'
+
+# %%
 tournament(game, exact_agent, perfect_agent, 20, seed=6).summary()
 # => 'Player 1 wins 0 games. Player 2 wins 20 games.'

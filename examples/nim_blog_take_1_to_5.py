@@ -14,6 +14,7 @@ from fnmcts.exact import evaluate_policy, random_policy
 from fnmcts.games import Nim
 from fnmcts.games.nim import subtraction_winner, subtraction_winning_moves
 from fnmcts.mcts import mcts_move
+from fnmcts.sampling import wilson_interval
 
 MAX_TAKEN = 5
 game = Nim(heap=40, max_take=MAX_TAKEN, misere=False)
@@ -78,3 +79,59 @@ sum(flat_limit_move(n) == n % 6 for n in winning), len(winning)
 # the winning move from every winning pile at 1,000 iterations.
 sum(mcts_move(game, game.state(n), 1000, random.Random(n)).move == n % 6 for n in winning)
 # => 34
+
+# %%
+# The post's experiment. Its simulation step keeps four policies, three commented out:
+#     move = max(moves, key=lambda m: m.taken) if rnd.random() > 0.8 else rnd.choice(moves)
+#     move = min(moves, key = lambda m: m.taken)
+#     move = rnd.choice(moves)                      # the one it runs
+#     move = max(moves, key=lambda m: m.taken)
+# The same four as fnmcts rollout agents, (game, state, rng) -> move, for `rollout=`.
+def mostly_random(game, state, rng):
+    moves = game.possible_moves(state)
+    return max(moves) if rng.random() > 0.8 else rng.choice(moves)
+
+def take_fewest(game, state, rng):
+    return min(game.possible_moves(state))
+
+def random_choice(game, state, rng):
+    return rng.choice(game.possible_moves(state))
+
+def take_most(game, state, rng):
+    return max(game.possible_moves(state))
+
+POLICIES = {"mostly random": mostly_random, "take fewest": take_fewest, "random": random_choice, "take most": take_most}
+# Their first move from 20 stones with random.Random(0):
+[policy(game, game.state(20), random.Random(0)) for policy in POLICIES.values()]
+# => [5, 1, 4, 5]
+
+# %%
+# Each policy drives the search (UCB1 with explore weight sqrt(2); no solver, as in the
+# post) at 100 and 300 iterations, from every winning pile of 20 to 29 with seeds 0, 1 and 2:
+# (searches that chose the winning move, searches, 95% Wilson interval of the share).
+PILES = [n for n in range(20, 30) if n % 6]
+
+def found(policy, iterations):
+    hits = sum(mcts_move(game, game.state(n), iterations, random.Random(seed), c=math.sqrt(2), solver=False,
+                         rollout=policy).move == n % 6
+               for n in PILES for seed in range(3))
+    return hits, 3 * len(PILES), tuple(round(x, 2) for x in wilson_interval(hits, 3 * len(PILES)))
+
+table = {name: {iterations: found(policy, iterations) for iterations in (100, 300)} for name, policy in POLICIES.items()}
+table
+# => {'mostly random': {100: (23, 27, (0.68, 0.94)), 300: (27, 27, (0.88, 1.0))},
+#    'take fewest': {100: (21, 27, (0.59, 0.89)), 300: (27, 27, (0.88, 1.0))},
+#    'random': {100: (22, 27, (0.63, 0.92)), 300: (27, 27, (0.88, 1.0))},
+#    'take most': {100: (27, 27, (0.88, 1.0)), 300: (27, 27, (0.88, 1.0))}}
+
+# %%
+# At 300 iterations every policy found the winning move in all 27 searches. At 100, from
+# 21 ("take fewest") to 27 ("take most") of 27: the intervals overlap, so 27 searches a cell
+# do not rank the policies, and none of them stops this search at 300 iterations. The post
+# does not say which policy it found poor, nor its budgets; its own search also differs from
+# this one: it backs up one result at every node, from A's side (-100 for a loss, 1 for a
+# win), so B's moves are chosen in A's interest. That search is not run here.
+# All four policies together at 100 iterations: (found, searches, 95% Wilson interval).
+hits = sum(table[name][100][0] for name in POLICIES)
+hits, 4 * 3 * len(PILES), tuple(round(x, 2) for x in wilson_interval(hits, 4 * 3 * len(PILES)))
+# => (93, 108, (0.78, 0.91))

@@ -122,6 +122,8 @@ report["win_rate_vs_random"], report["win_rate_vs_perfect"]
 nim_ai = train(3_000, seed=2, game=Nim(heap=21, max_take=3))
 sorted(nim_ai.q)[:3]
 # => [((1,), 1), ((2,), 1), ((2,), 2)]
+
+# %%
 optimal_move_rate(nim_ai)
 # => Fraction(1, 1)
 
@@ -131,6 +133,8 @@ folder = tempfile.TemporaryDirectory()
 path = save_ai(ai, Path(folder.name) / "piles.json")
 load_ai(path) == ai
 # => True
+
+# %%
 folder.cleanup()
 
 # %%

@@ -23,6 +23,8 @@ for roll, flip in [(9, {9}), (8, {8}), (12, {5, 7}), (11, {2, 3, 6})]:
 
 sorted(box)
 # => [1, 4]
+
+# %%
 possible_moves(box, 2)
 # => frozenset()
 

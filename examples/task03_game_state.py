@@ -16,6 +16,8 @@ len(all_boxes()) * len(DICE_PROBABILITIES)
 # The box with the 1, 3 and 6 levers down, as the tutorial's sample:
 sorted(sample_box)
 # => [2, 4, 5, 7, 8, 9]
+
+# %%
 sample_box == start_box - {1, 3, 6}
 # => True
 

@@ -12,6 +12,8 @@ box = simplified_start_box
 roll = dice_roll(rng)
 roll
 # => 10
+
+# %%
 possible_moves(box, roll, simplified=True)
 # => frozenset()
 
@@ -21,24 +23,38 @@ rng = make_rng(3)
 roll = dice_roll(rng)
 roll
 # => 5
+
+# %%
 (box,) = possible_moves(box, roll, simplified=True)
 sorted(box)
 # => [2, 3, 4, 6, 7, 8, 9]
+
+# %%
 roll = dice_roll(rng)
 roll
 # => 7
+
+# %%
 (box,) = possible_moves(box, roll, simplified=True)
 sorted(box)
 # => [2, 3, 4, 6, 8, 9]
+
+# %%
 roll = dice_roll(rng)
 roll
 # => 6
+
+# %%
 (box,) = possible_moves(box, roll, simplified=True)
 sorted(box)
 # => [2, 3, 4, 8, 9]
+
+# %%
 roll = dice_roll(rng)
 roll
 # => 8
+
+# %%
 (box,) = possible_moves(box, roll, simplified=True)
 sorted(box)
 # => [2, 3, 4, 9]
@@ -48,5 +64,7 @@ sorted(box)
 roll = dice_roll(rng)
 roll
 # => 8
+
+# %%
 possible_moves(box, roll, simplified=True)
 # => frozenset()

@@ -25,7 +25,8 @@ results.count("win"), results.count("loss")
 # => (4, 16)
 
 # %%
-# The chance of seeing at least one win in 20 games, as the tutorial says (> 97%):
+# The chance of seeing at least one win in 20 games: the tutorial says "pretty good (> 97%)"
+# (task 6, step 4).
 round(1 - (5 / 6) ** 20, 4)
 # => 0.9739
 

@@ -13,17 +13,24 @@ from fnmcts.tutorial import simulate
 record = simulate(1_000_000, seed=2017, simplified=True)
 record.win, record.loss
 # => (200, 999800)
+
+# %%
 record.estimate
 # => 0.0002
+
+# %%
 round(record.ci_low, 6), round(record.ci_high, 6)
 # => (0.000174, 0.00023)
 
 # %%
-# The tutorial: "Probability of winning the simplified game is about 0.02%". Exactly:
+# The tutorial asks "Simulate with n = 1,000,000 and write down the probability" (task 7,
+# step 4) and gives no figure. The exact probability, from the rules alone:
 game = ShutTheBox(simplified=True)
 exact = value(evaluate_policy(game, random_policy), game.start())[0]
 exact, float(exact)
 # => (Fraction(875, 4251528), 0.00020580835878300694)
+
+# %%
 record.ci_low < exact < record.ci_high
 # => True
 

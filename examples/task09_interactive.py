@@ -69,6 +69,8 @@ shown = []
 summary = interactive_game(game, None, make_rng(10), human=0, read=lambda prompt: next(answers), write=shown.append)
 summary
 # => {'games': 1, 'wins': 0, 'losses': 1, 'stopped': None}
+
+# %%
 shown[:3]
 # => ['box   1 2 3 4 5 6 7 8 9   roll 7', '  1) flip 7', '  2) flip 1 6']
 

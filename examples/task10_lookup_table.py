@@ -25,12 +25,14 @@ len(boxes), boxes[:4]
 table = lookup_table(2_000, seed=10)
 len(table)
 # => 512
+
+# %%
 entry = table[frozenset({2, 3, 5})]
 entry.wins, entry.estimate, entry.exact, float(entry.exact)
 # => (239, 0.1195, Fraction(179, 1458), 0.12277091906721536)
 
 # %%
-# The start box: the tutorial's own solution found about 0.0203 from 10,000,000 games.
+# The start box: its estimate from this table's games beside the exact probability.
 start = table[start_box]
 start.estimate, round(float(start.exact), 6)
 # => (0.0225, 0.020393)

@@ -123,6 +123,7 @@ tree = search(game, start_box, 9_000, rng, tree=tree, rule=ucb)
 win_rate(tree[start_box]), len(tree)
 # => (0.0475, 511)
 
+# %%
 stepped, rng5 = pmap(), make_rng(5)
 for _ in range(300):
     stepped, _ = uct(stepped, start_box, rng5)
@@ -139,7 +140,7 @@ float(greedy), float(optimum), round(float(greedy / optimum), 3)
 # => (0.05305640353125252, 0.07143162230560597, 0.743)
 
 # %%
-# Step 6: 100,000 dives: the tutorial's port gets to 90-95% of the optimum.
+# Step 6: 100,000 dives: the tutorial's rule, how close to the optimum.
 tree = search(game, start_box, 90_000, rng, tree=tree, rule=ucb)
 greedy = value(evaluate_policy(game, greedy_policy(tree)), start_box)[0]
 win_rate(tree[start_box]), round(float(greedy / optimum), 3)
@@ -172,6 +173,7 @@ better = search(game, start_box, 10_000, make_rng(2017), rule=partial(ucb1, c=0.
 better[start_box]["win"] / 10_000, round(better[start_box]["value"], 4)
 # => (0.0623, 0.0714)
 
+# %%
 round(float(value(evaluate_policy(game, greedy_policy(better)), start_box)[0] / optimum), 3)
 # => 1.0
 

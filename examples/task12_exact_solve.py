@@ -28,6 +28,8 @@ tree[frozenset()], tree[pmap({"box": frozenset({8, 9}), "roll": 7})]
 node = pmap({"box": start_box, "roll": 7})
 [(sorted(start_box - m), round(float(tree[m]), 4)) for m in ordered_moves(start_box, 7)]
 # => [([7], 0.0713), ([1, 6], 0.0372), ([2, 5], 0.0386), ([3, 4], 0.0376), ([1, 2, 4], 0.0166)]
+
+# %%
 tree[node] == max(tree[m] for m in ordered_moves(start_box, 7))
 # => True
 
@@ -35,6 +37,8 @@ tree[node] == max(tree[m] for m in ordered_moves(start_box, 7))
 # ... and a box the sum of its 11 rolls weighted by their probabilities (a 4 is 3/36).
 dict(DICE_PROBABILITIES)[4]
 # => Fraction(1, 12)
+
+# %%
 tree[start_box] == sum(p * tree[pmap({"box": start_box, "roll": r})] for r, p in DICE_PROBABILITIES)
 # => True
 
@@ -44,7 +48,7 @@ tree[start_box], float(tree[start_box])
 # => (Fraction(466473281, 6530347008), 0.07143162230560597)
 
 # %%
-# Under random play (tasks 8 and 10): the tutorial's own solution found 0.0203326 in 10,000,000 games.
+# Under random play (tasks 8 and 10, which estimate it by simulation), exactly:
 random_play = evaluate_policy(ShutTheBox(), random_policy)[start_box][0]
 random_play, float(random_play)
 # => (Fraction(365353070172711611, 17915176356308582400), 0.02039349559872223)

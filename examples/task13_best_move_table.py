@@ -33,6 +33,8 @@ row.flip, row.move, row.probability
 # Ties: two moves can be exactly as good; the table keeps the first in the stable move order.
 TIE_RULE
 # => 'ties: the first optimal move in the stable move order (fewest levers, then lowest levers)'
+
+# %%
 tied = sorted((r for r in table.values() if r.ties > 1), key=lambda r: (len(r.box), sorted(r.box), r.roll))
 len(tied)
 # => 39
