@@ -45,6 +45,7 @@ def test_a_memory_agent_is_a_plain_agent_elsewhere_and_pickles():
         agent_move(MemoryAgent(lambda g, s, r, m: 1), Nim(), Nim().start(), make_rng(1))
 
 
+@pytest.mark.slow
 @settings(max_examples=15, deadline=None)
 @given(st.integers(1, 300), st.integers(1, 300), st.integers(0, 1000), st.integers(1, 3))
 @example(first=4, second=1, seed=0, take=1)  # a stored state the new root reaches only through an unstored one

@@ -108,6 +108,7 @@ def test_ratios_are_per_round_rates_against_the_baseline(base_times, speedup, ro
     assert result["contenders"][0]["ratio"] == {"median": 1.0, "low": 1.0, "high": 1.0}
 
 
+@pytest.mark.slow
 def test_a_check_that_fails_stops_the_comparison():
     import io
     bench = harness.Bench("t", argv=["--rounds", "1"], out=io.StringIO())
@@ -135,6 +136,7 @@ def test_run_refuses_a_word_that_names_no_benchmark(capsys):
     assert "no benchmark's name contains no-such-benchmark-word" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_run_gathers_json_and_the_markdown_table(tmp_path):
     out, table = tmp_path / "all.json", tmp_path / "speed.md"
     done = subprocess.run([sys.executable, str(BENCHMARKS / "run.py"), "simulate", "--quick", "--json", str(out),

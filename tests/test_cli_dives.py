@@ -112,6 +112,7 @@ def test_workers_and_games_keep_their_names(capsys):
     assert code == 0 and "--games" in out and "--workers" in out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("columns", ["60", "80", "120"])
 def test_the_light_top_level_help_is_the_full_parser_s(monkeypatch, columns):
     from fnmcts.cli import build, top_parser

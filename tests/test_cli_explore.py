@@ -49,6 +49,7 @@ def test_a_second_trace_and_where_the_paths_first_differ(tmp_path, capsys):
         "the tutorial's ucb, z = 2, mean backup", "UCB1, c = 0.4, mean backup"]
 
 
+@pytest.mark.slow
 def test_search_options_reach_the_trace(tmp_path, capsys):
     out = tmp_path / "stb.html"
     assert main(["explore", "shut-the-box", "--dives", "25", "--seed", "2", "--rule", "ucb1", "--c", "0.2",

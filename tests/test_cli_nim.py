@@ -151,6 +151,7 @@ def test_q_plays_the_tables_game_when_no_game_is_given(capsys, q_tables):
 @pytest.mark.parametrize(
     "kind, state", [("piles", "2,2"), ("piles", "1,2,0"), ("piles", "1"), ("nim", "10"), ("nim", "30")]
 )
+@pytest.mark.slow
 def test_q_refuses_a_state_its_game_cannot_reach(capsys, q_tables, kind, state):
     code, out, err = run(capsys, "move", kind, "--state", state, "--ai", "q", "--q-table", q_tables[kind])
     assert code == 2 and out == "" and "Q table's game" in err and "cannot reach" in err
@@ -421,6 +422,7 @@ def test_tournament_on_worker_processes_matches_one_process(capsys):
     assert one == two and one["games"] == 120
 
 
+@pytest.mark.slow
 def test_mcts_options_reach_the_search(capsys):
     pytest.importorskip("fnmcts.mcts")
     for extra in (("--rule", "tutorial"), ("--final", "mean"), ("--no-solver",), ("--c", "0.7")):

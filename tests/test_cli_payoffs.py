@@ -11,6 +11,8 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
+import pytest
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -63,6 +65,7 @@ def _json(capsys, *argv):
     return json.loads(out)
 
 
+@pytest.mark.slow
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(margin_games(chance=False), st.integers(0, 2**31))
 def test_search_shows_each_moves_mean_payoff_on_the_games_scale_and_the_score_beside_it(capsys, game, seed):

@@ -33,6 +33,7 @@ SEARCHING_VERBS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("verb, game", SEARCHING_VERBS)
 def test_a_field_added_to_search_options_is_a_flag_of_every_searching_verb(capsys, widened, verb, game):
     code, out, _ = run(capsys, verb, game, "--help")

@@ -117,6 +117,7 @@ def test_dash_writes_the_file_to_standard_output_and_no_file_named_dash(capsys, 
     assert code == 0 and out.startswith(starts) and json.loads(err.strip().splitlines()[-1])
 
 
+@pytest.mark.slow
 def test_dash_draws_a_plot_as_svg_on_standard_output(capsys, tmp_path, monkeypatch):
     pytest.importorskip("matplotlib")
     monkeypatch.chdir(tmp_path)

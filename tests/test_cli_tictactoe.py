@@ -164,6 +164,7 @@ def test_tournament_counts_draws(capsys):
     ]
 
 
+@pytest.mark.slow
 def test_tournament_text_always_shows_the_draws(capsys):
     data = run_json(capsys, "tournament", "tic-tac-toe", "random", "random", "--games", "200", "--seed", "3")
     assert data["wins"]["1"] + data["wins"]["2"] + data["draws"] == 200

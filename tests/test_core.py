@@ -146,6 +146,7 @@ def test_piles_values_follow_boutons_rule():
         assert (v[state["player"]] == 1) == mover_wins
 
 
+@pytest.mark.slow
 def test_shut_the_box_optimal_beats_random_and_values_are_probabilities():
     game = ShutTheBox()
     optimal = value(solve(game), start_box)[0]

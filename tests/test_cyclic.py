@@ -257,6 +257,7 @@ def test_search_on_a_game_that_repeats_equals_the_phases(game, opts, seed, dives
     assert rng.random() == check.random()  # the same draws
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(cyclic_table_games(), st.integers(0, 2**32), st.integers(1, 300))
 def test_every_proof_in_a_game_that_repeats_is_its_value(game, seed, iterations):

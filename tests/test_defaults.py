@@ -37,6 +37,7 @@ def _reachable(game):
     return seen
 
 
+@pytest.mark.slow
 @given(table_games())
 def test_what_the_kind_says_it_saw_is_in_the_game(game):
     kind = game_kind(game)

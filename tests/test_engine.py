@@ -75,6 +75,7 @@ def test_search_equals_the_phases_draw_for_draw(game, opts, seed, dives):
     assert rng.random() == by_phases.random()  # the same number of draws
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(games, options, st.integers(0, 2**32), st.integers(1, 60))
 def test_uct_is_the_four_phases_and_grows_the_search_tree(game, opts, seed, dives):

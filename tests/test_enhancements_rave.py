@@ -152,6 +152,7 @@ def test_the_amaf_statistics_are_the_counts_of_the_moves_the_dives_played(game, 
     assert set(counts) <= set(dict(tree))
 
 
+@pytest.mark.slow
 def test_grave_reads_the_nearest_state_with_ref_visits():
     """GRAVE with a threshold above every count reads the root's AMAF statistics everywhere: the ratings
     below the root then differ from plain RAVE's (which reads each state's own), so the trees do."""

@@ -103,6 +103,7 @@ def test_the_kernel_runs_on_every_acyclic_game(counted, game, seed, n):
     assert counted and all(counted)
 
 
+@pytest.mark.slow
 @given(game=cyclic_table_games(), seed=st.integers(0, 10**6))
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 def test_games_that_repeat_stay_in_python(counted, game, seed):

@@ -36,6 +36,7 @@ class NoTwelveWithoutNine(ShutTheBox):
         return outcomes if 9 in state else outcomes[:-1]
 
 
+@pytest.mark.slow
 def test_the_machine_rolls_the_dice_to_reach_a_broken_chance_node():
     text = _failure(NoTwelveWithoutNine())
     lines = text.splitlines()

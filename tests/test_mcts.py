@@ -332,6 +332,7 @@ def test_a_rating_selector_picks_the_first_child_of_the_best_rating(recs, parent
     assert rating_selector(lcb)(tuple(range(len(recs))), stats, parent) == ratings.index(max(ratings))
 
 
+@pytest.mark.slow
 def test_a_rule_of_the_users_is_called_on_records():
     seen = []
 

@@ -243,6 +243,7 @@ def within_five_sigma(count, n, p):
     return abs(count - n * p) < 5 * math.sqrt(n * p * (1 - p))
 
 
+@pytest.mark.slow
 def test_the_test_games_obey_the_game_laws():
     for game in (DiceScore(1), DiceScore(3), CoinDraw()):
         check_game(game, max_examples=20, skip=("json_round_trip", "agents_legal"))

@@ -99,6 +99,7 @@ def _found(found):
 @settings(max_examples=40, deadline=None)
 @given(st.sampled_from(TABLED), st.integers(0, 2**32 - 1), st.integers(0, 5), st.sampled_from(OPTIONS),
        st.integers(1, 120))
+@pytest.mark.slow
 def test_a_search_on_the_tables_is_the_search_through_the_protocol(spec, seed, plies, options, iterations):
     game = from_openspiel(spec)
     state = _position(game, random.Random(seed), plies)

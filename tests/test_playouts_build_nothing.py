@@ -56,6 +56,7 @@ def _made_by_the_descent(graph, root) -> set:
     return made
 
 
+@pytest.mark.slow
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(games, st.integers(0, 2**32), st.integers(1, 150), st.booleans())
 def test_a_playout_makes_no_node(game, seed, n, solving):
@@ -67,6 +68,7 @@ def test_a_playout_makes_no_node(game, seed, n, solving):
                for i in range(len(graph)))  # no lone child made by a playout
 
 
+@pytest.mark.slow
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(games, st.integers(0, 2**32), st.integers(1, 150))
 def test_a_playout_expands_no_node(game, seed, n):

@@ -76,6 +76,7 @@ def test_a_learned_policy_is_scored_against_optimal_play_not_against_itself():
     assert found is not None  # self-play does flatter some learned policy above the optimum
 
 
+@pytest.mark.slow
 @given(table_games(players=2), fixed_policies(), st.integers(0, 1))
 def test_win_probability_is_a_probability(game, policy, player):
     # zero-sum payoffs of 1, 0 and -1: a player's expected payoff is its chance of winning less its chance of losing

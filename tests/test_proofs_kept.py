@@ -142,6 +142,7 @@ def test_the_tables_a_view_gives_are_its_protocol_state_for_state(game, depth):
         assert t.kinds[t.index[root]] == game.compiled_graph().kinds[t.index[root]]  # the root is never ended
 
 
+@pytest.mark.slow
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(any_game, st.integers(1, 4), st.booleans(), st.integers(0, 2**32))
 def test_a_views_random_payoff_is_the_playout_draw_for_draw(game, depth, tabled, seed):

@@ -144,6 +144,7 @@ def test_three_players_zero_sum_or_not():
     assert free.num_players == 3
 
 
+@pytest.mark.slow
 def test_transpositions_shrinking_moves_and_early_ends():
     small = seeded_games(max_states=600)
     game = find(small, lambda g: max(parents(reachable(g, 600)).values(), default=0) > 2)

@@ -62,6 +62,7 @@ def _decision(game):
 @settings(max_examples=30, deadline=None)
 @given(st.sampled_from(ENHANCED_GAMES), st.sampled_from(ENHANCED), st.integers(0, 300), st.integers(1, 200),
        st.integers(0, 10_000))
+@pytest.mark.slow
 def test_an_enhanced_tree_saved_and_read_back_continues_as_the_unsaved_one(game, options, first, more, seed):
     state = _decision(game)
     tree = search(game, state, first, make_rng(seed), **options)

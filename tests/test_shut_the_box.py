@@ -229,6 +229,7 @@ def test_a_box_given_to_play_is_checked(bad):
     assert ShutTheBox().play({2, 5}, 7) == pmap({"box": frozenset({2, 5}), "roll": 7})
 
 
+@pytest.mark.slow
 @given(st.integers(0, 511))
 def test_masks_and_boxes_round_trip(mask):
     assert stb.box_to_mask(stb.mask_to_box(mask)) == mask

@@ -393,6 +393,7 @@ def test_solve_reports_each_rule_s_exact_value(capsys, levers, dice, scoring):
         assert data["states"] == count_states(game, game.start())
 
 
+@pytest.mark.slow
 def test_simulate_search_and_table_take_the_rules(capsys, tmp_path):
     flags = ("--levers", "5", "--dice", "low-sum", "--scoring", "sum")
     game = ShutTheBox(levers=5, dice="low-sum", scoring="sum")

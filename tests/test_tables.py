@@ -98,6 +98,7 @@ def test_optimal_play_is_never_worse_than_random_play():
     assert optimal[START] > 3 * random_[START]
 
 
+@pytest.mark.slow
 def test_the_tree_satisfies_its_own_recursion():
     tree = tables.build_tree()
     game = ShutTheBox()
@@ -222,6 +223,7 @@ def test_best_moves_are_optimal_and_ties_go_to_the_first_in_move_order():
         assert row.move == first
 
 
+@pytest.mark.slow
 def test_table_text_has_a_header_states_the_tie_rule_and_round_trips():
     table = best_moves_table()
     text = tables.format_best_move_table(table)

@@ -668,6 +668,7 @@ def test_the_symmetry_law_catches_a_map_that_is_no_symmetry():
     assert found.path == (0, 1) and "the exact solver values the image (0, 1, 2, 0, 0, 0, 0, 0, 0)" in found.error
 
 
+@pytest.mark.slow
 def test_the_symmetry_law_wants_the_state_among_its_images_and_a_group():
     assert "does not list the state itself" in fails(ForgetfulTicTacToe(), "symmetry").error
     assert "must form a group" in fails(QuarterTurnTicTacToe(), "symmetry").error

@@ -145,6 +145,7 @@ def test_every_tree_and_path_is_the_phases_one_dive_at_a_time(game, opts, seed, 
         assert dive.before == trees[k - 1] and dive.tree == trees[k]
 
 
+@pytest.mark.slow
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(games, options, st.integers(0, 2**32), st.integers(1, 50))
 def test_folding_the_changes_over_the_first_tree_rebuilds_the_last(game, opts, seed, dives):

@@ -170,6 +170,7 @@ def test_uct_and_search_return_trees_that_share_with_a_tree_given_as_a_pmap():
 @given(GAMES_ANY, st.integers(0, 2**32),
        st.lists(st.tuples(st.sampled_from(("uct", "search")), st.integers(0, 3), st.integers(1, 4),
                           st.one_of(st.none(), OPTIONS)), max_size=25), OPTIONS)
+@pytest.mark.slow
 def test_stepping_on_any_tree_kept_or_older_is_the_phases_dive_for_dive(game, seed, calls, first):
     # each call continues one of the trees made so far (the last one returned: its working copy is
     # kept; an older one: read afresh), with uct or with a search of a few dives, with the options of

@@ -62,6 +62,7 @@ def test_the_scan_catches_the_private_api():
     assert private_pyrsistent_uses("state = pmap({'heap': 3}); state.heap; record._declared_fields") == []
 
 
+@pytest.mark.slow
 def test_no_module_of_the_package_uses_pyrsistent_private_api():
     uses = {
         str(path.relative_to(PACKAGE)): found

@@ -660,8 +660,7 @@ def search(
     or a dict): its records are read as the search meets their states, and
     only the records that changed are written back, so the returned tree
     shares every other record with it; one dive on a given tree is ``uct``.
-    ``n1`` dives and then ``n2`` more on the returned tree with the same
-    generator grow the tree of ``n1 + n2`` dives.
+    ``n1`` dives and then ``n2`` more on the returned tree with the same generator grow the tree of ``n1 + n2``.
 
     Budgets: ``iterations`` dives, ``seconds`` of wall time, or both
     (whichever comes first); ``stop()``, if given, is asked between dives
@@ -703,7 +702,7 @@ def search(
     >>> small = search(ShutTheBox(), start_box, 1_000, make_rng(5), max_nodes=50)
     >>> len(small) <= 50, visits(small[start_box])
     (True, 1000)
-    >>> timed = search(ShutTheBox(), start_box, rng=make_rng(5), seconds=0.05)  # as many dives as 0.05 s allows
+    >>> timed = search(ShutTheBox(), start_box, rng=make_rng(5), seconds=0.05)  # the dives 0.05 s allows, maybe none
     >>> timed == search(ShutTheBox(), start_box, visits(timed.get(start_box, EMPTY_RECORD)), make_rng(5))
     True
     """
