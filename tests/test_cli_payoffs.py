@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import pytest
-
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
