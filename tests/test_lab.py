@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import math
 import random
+from fractions import Fraction
 
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from fnmcts import lab
-from fnmcts.exact import random_policy
+from fnmcts.exact import evaluate_policy, random_policy, value, win_probability
+from fnmcts.protocol import CHANCE, GameBase
 from fnmcts.games.coin import Coin
 from fnmcts.games.darts import Darts
 from fnmcts.games.pig import Pig
@@ -63,6 +65,63 @@ def test_exact_value_of_random_play_is_the_solver_s():
 def test_importance_sampling_cuts_the_variance_of_random_play_more_than_threefold():
     factors = lab.variance_factors(ShutTheBox(), ("importance",))
     assert factors["importance"] >= 3
+
+
+class Retry(GameBase):
+    """Flip until something happens: half the time flip again (the state repeats), else pay 3 or -1 evenly."""
+
+    num_players = 1
+
+    def start(self):
+        return "flip"
+
+    def to_move(self, state):
+        return CHANCE if state == "flip" else None
+
+    def possible_moves(self, state):
+        return ()
+
+    def chance_outcomes(self, state):
+        return (("flip", Fraction(1, 2)), (3, Fraction(1, 4)), (-1, Fraction(1, 4))) if state == "flip" else ()
+
+    def play(self, state, move):
+        return move
+
+    def payoff(self, state):
+        return (state,)
+
+    def payoff_range(self):
+        return (-1, 3)
+
+    def may_repeat(self):
+        return True
+
+
+def test_a_game_whose_states_repeat_gets_its_plain_variance_by_iteration():
+    exact = lab.exact_variances(Retry())  # 3 or -1 evenly in the end: mean 1, second moment 5
+    assert exact.value == pytest.approx(1, abs=1e-9) and dict(exact.variances) == pytest.approx({"plain": 4}, abs=1e-9)
+    pig = lab.exact_variances(Pig(goal=10))
+    p = win_probability(Pig(goal=10), policy=random_policy, opponent=random_policy)
+    assert pig.value == pytest.approx(2 * float(p) - 1, abs=1e-9)
+    assert pig.variances["plain"] == pytest.approx(1 - pig.value ** 2, abs=1e-9)  # payoffs +-1: E[Y^2] = 1
+
+
+@pytest.mark.slow  # 6,000 games of Pig
+def test_pig_s_measured_variance_matches_its_exact_variance():
+    exact = lab.exact_variances(Pig(goal=10))
+    log_variance, error = _log_variance(_replicates("plain", Pig(goal=10), 40, 150, seed=10))
+    assert abs(log_variance - math.log(exact.variances["plain"] / 40)) <= Z * error
+
+
+def test_a_policy_of_pig_gets_its_exact_variance():
+    def hold_at_4(game, state):  # roll until the turn's total reaches 4, then hold
+        moves = game.possible_moves(state)
+        return ((("hold" if state[3] >= 4 and "hold" in moves else "roll"), 1),)
+
+    exact = lab.exact_variances(Pig(goal=10), hold_at_4)
+    solver = evaluate_policy(Pig(goal=10), (hold_at_4, hold_at_4), Pig(goal=10).start())
+    assert exact.value == pytest.approx(float(value(solver, Pig(goal=10).start())[0]), abs=1e-9)
+    assert exact.variances["plain"] == pytest.approx(1 - exact.value ** 2, abs=1e-9)
 
 
 def test_coin_variances_are_the_closed_forms():
@@ -168,8 +227,12 @@ def test_bad_input_gets_clear_errors():
         lab.plain(game, 1, random.Random(1))
     with pytest.raises(ValueError, match="allocation"):
         lab.stratified(game, 100, random.Random(1), allocation="best")
+    class Looping(Pig):  # states that repeat, undeclared: the walk finds the cycle and says so
+        def may_repeat(self):
+            return False
+
     with pytest.raises(ValueError, match="repeats a state"):
-        lab.exact_variances(Pig(goal=10), methods=("plain",))
+        lab.exact_variances(Looping(goal=10), methods=("plain",))
     with pytest.raises(ValueError, match="methods must be among"):
         lab.exact_variances(game, methods=("magic",))
 
