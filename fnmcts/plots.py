@@ -737,10 +737,16 @@ def _figure_estimate(data, title="", scale=1.0, what="share of successes", truth
     ax.plot(n, [scale * p.estimate for p in data], marker=".", label=what)
     if truth is not None:
         ax.axhline(truth[1], color="black", linewidth=1, linestyle="--", label=truth[0])
+    return _log_scaled(fig, "trials", what, title or "A Monte Carlo estimate converging, with its 95% band")
+
+
+def _log_scaled(fig, xlabel, ylabel, title):
+    """``fig`` with its runs on a log scale, its axes' labels, its title and a small legend at the top right."""
+    ax = fig.axes[0]
     ax.set_xscale("log")
-    ax.set_xlabel("trials")
-    ax.set_ylabel(what)
-    ax.set_title(title or "A Monte Carlo estimate converging, with its 95% band")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
     ax.legend(loc="upper right", fontsize="small")
     return fig
 
@@ -757,12 +763,7 @@ def _figure_convergence(data, title="", what="player 1's mean payoff"):
     ax.plot(n, [p.estimate for p in curve], marker=".", color="tab:blue", label="running estimate")
     if exact is not None:
         ax.axhline(exact, color="black", linewidth=1, linestyle="--", label=f"exact value {exact:.6g}")
-    ax.set_xscale("log")
-    ax.set_xlabel("games")
-    ax.set_ylabel(what)
-    ax.set_title(title or "A Monte Carlo estimate converging: fixed-n and anytime-valid bands")
-    ax.legend(loc="upper right", fontsize="small")
-    return fig
+    return _log_scaled(fig, "games", what, title or "A Monte Carlo estimate converging: fixed-n and anytime-valid bands")
 
 
 def _figure_search(data, title=""):
