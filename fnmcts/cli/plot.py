@@ -317,7 +317,7 @@ def _experiment(plots, name, budget, points, rng, args):
     if args.what == "convergence":
         game = Coin() if name == "coin" else Darts()
         title = ("Coin flips, the share of heads: coin" if name == "coin" else
-                 f"Darts on a {game.size} by {game.size} grid, the share inside the circle: darts")
+                 f"Darts on a grid, {game!r}, the share inside the circle: darts")
         data, title, labels, extra = _convergence(plots, game, game.start(), budget, points, rng,
                                                   exact_variances(game, methods=("plain",)).value, title)
         return data, title, {"what": "share of heads" if name == "coin" else "share inside the circle"}, extra
