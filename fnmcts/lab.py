@@ -48,7 +48,8 @@ from typing import Callable
 
 from pyrsistent import field, pmap
 
-from .exact import random_policy
+from .exact import evaluate_policy, random_policy, value as exact_value
+from .limits import STATE_LIMIT
 from .protocol import CHANCE, payoff_range
 from .rng import check_rng
 from .sampling import Z95
@@ -591,13 +592,52 @@ def _joint(walk, a, b, pa, pb, mirror) -> float:
     return walk.leave(key, total)
 
 
-def exact_variances(game, policy: Callable = random_policy, methods=METHODS) -> ExactVariances:
+class _Squared:
+    """``game`` paying each player the square of its payoff: its exact value is the payoff's second moment."""
+
+    def __init__(self, game):
+        self._game = game
+
+    def __getattr__(self, name):
+        return getattr(self._game, name)
+
+    def payoff(self, state):
+        return tuple(x * x for x in self._game.payoff(state))
+
+    def payoff_range(self):
+        low, high = payoff_range(self._game)
+        return (0 if low <= 0 <= high else min(low * low, high * high), max(low * low, high * high))
+
+
+def _repeating_plain(game, policy, limit) -> tuple:
+    """``(E[Y], Var Y)`` of one game of ``policy`` in a game whose states repeat, by the exact solver's iteration.
+
+    Every seat plays ``policy``; the second moment is the value of the game
+    paying the payoffs squared, so both come from the one engine, to its tolerance.
+    """
+    seats = (policy,) * getattr(game, "num_players", 1)
+    start = game.start()
+    mean = float(exact_value(evaluate_policy(game, seats, start, limit=limit), start)[0])
+    second = float(exact_value(evaluate_policy(_Squared(game), seats, start, limit=limit), start)[0])
+    return mean, max(0.0, second - mean * mean)
+
+
+def exact_variances(game, policy: Callable = random_policy, methods=METHODS,
+                    limit: int | None = STATE_LIMIT) -> ExactVariances:
     """The exact variance per game played of each estimator of ``policy``'s value (random play by default).
 
-    Through the game protocol, with the policy's own probabilities; for an
-    acyclic game small enough to walk (Shut the Box, coins, darts on a grid).
-    The reduced methods among ``methods`` are computed where the game has
-    their hook (``stratified`` gives both allocations).
+    Through the game protocol, with the policy's own probabilities (every
+    player plays ``policy``); for an acyclic game small enough to walk (Shut
+    the Box, coins, darts on a grid). The reduced methods among ``methods``
+    are computed where the game has their hook (``stratified`` gives both
+    allocations). A game whose states repeat (``may_repeat()``: Pig) gets the
+    plain estimator's variance alone, from the exact solver's iteration to
+    its tolerance, within ``limit`` states (``limit=None``: no limit).
+
+    >>> from fnmcts.games.pig import Pig
+    >>> exact = exact_variances(Pig(goal=10))  # random play: player 1 wins this often (payoffs 1 and -1)
+    >>> round((exact.value + 1) / 2, 4), round(exact.variances["plain"], 4), sorted(exact.variances)
+    (0.6162, 0.946, ['plain'])
 
     >>> from fnmcts.games.shut_the_box import ShutTheBox
     >>> exact = exact_variances(ShutTheBox(levers=4))
@@ -609,6 +649,10 @@ def exact_variances(game, policy: Callable = random_policy, methods=METHODS) -> 
     unknown = set(methods) - set(METHODS)
     if unknown:
         raise ValueError(f"methods must be among {', '.join(METHODS)}, got {sorted(unknown)}")
+    repeats = getattr(game, "may_repeat", None)
+    if callable(repeats) and repeats():
+        mean, variance = _repeating_plain(game, policy, limit)
+        return ExactVariances(value=mean, variances=pmap({"plain": variance}))
     hooks = _hooks(game)
     wanted = {m for m in methods if policy is random_policy and hooks.get(m) is not None}
     walk = _Walk(game)

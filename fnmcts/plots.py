@@ -17,6 +17,7 @@ explicit ``rng``:
 | ``tournament`` | ``match_curve`` | a match's running score between two agents, sides alternating, with its 95% band |
 | ``qlearning`` | ``qlearning_curve`` | Q-learning by self-play: the optimal-move share against training games |
 | ``simulate`` | ``estimate_curve`` | a running Monte Carlo estimate with its 95% band: random play (``random_play_trial``), the coin, the darts |
+| ``convergence`` | ``convergence_curve`` | random play's running mean payoff with its fixed-n 95% band and its anytime-valid band (``fnmcts.lab``), beside the exact value |
 
 The tutorial's five pictures (``PLOTS``, drawn by ``figure``) keep their
 fixed games and take a seed; ``fnmcts plot NAME`` draws them, the old
@@ -38,6 +39,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
+from statistics import NormalDist
 from typing import Callable, NamedTuple
 
 from .agents import make_agent, perfect_agent
@@ -47,7 +49,9 @@ from .games import darts
 from .games.nim import Nim
 from .games.shut_the_box import ShutTheBox
 from .mcts import greedy_policy, mcts_move, mean, search, ucb, visits
+from .lab import anytime_intervals
 from .montecarlo import mean_interval, wilson_interval
+from .sampling import Z95
 from .matches import play_game, playout, random_agent, tournament
 from .protocol import CHANCE, describe_move, payoff_range
 from .qlearning import optimal_move_rate, train as qlearn
@@ -70,6 +74,8 @@ __all__ = [
     "EstimatePoint",
     "estimate_curve",
     "random_play_trial",
+    "ConvergencePoint",
+    "convergence_curve",
     "SearchPoint",
     "search_curve",
     "BudgetPoint",
@@ -356,6 +362,60 @@ def estimate_curve(trial: Callable, n: int, rng, points: int = 40, progress: Cal
         low, high = wilson_interval(wins, done)
         out.append(EstimatePoint(done, wins / done, low, high))
     return tuple(out)
+
+
+class ConvergencePoint(NamedTuple):
+    """After ``n`` games: the running mean payoff, its fixed-n 95% interval and its anytime-valid 95% interval.
+
+    >>> ConvergencePoint(100, 0.5, 0.4, 0.6, 0.3, 0.7).anytime_high
+    0.7
+    """
+
+    n: int
+    estimate: float
+    low: float
+    high: float
+    anytime_low: float
+    anytime_high: float
+
+
+def convergence_curve(game, n: int, rng, points: int = 40, *, state=None, exact: float | None = None,
+                      alpha: float = 0.05, progress: Callable | None = None) -> tuple:
+    """``n`` random games of ``game`` from ``state``: player 1's running mean payoff at checkpoints, with both bands.
+
+    At each checkpoint the fixed-n ``1 - alpha`` interval (``mean_interval``:
+    right only for a number of games fixed in advance) and the anytime-valid
+    one (``fnmcts.lab.anytime_intervals``: right wherever the run stops, and
+    wider for it). Returns ``(curve, exact)``: ``exact`` is passed through, the
+    exact value to draw beside them (``fnmcts.lab.exact_variances(game).value``
+    for random play from the start), or ``None``.
+
+    >>> from fnmcts.games import Coin
+    >>> curve, exact = convergence_curve(Coin(), 1_000, make_rng(1), points=3, exact=0.5)
+    >>> [(p.n, p.estimate, round(p.high - p.low, 3), round(p.anytime_high - p.anytime_low, 3)) for p in curve]
+    [(10, 0.6, 0.64, 1.0), (100, 0.47, 0.197, 0.273), (1000, 0.473, 0.062, 0.123)]
+    """
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must lie strictly between 0 and 1, got {alpha!r}")
+    start = game.start() if state is None else state
+    low, high = (float(x) for x in payoff_range(game))
+    z = Z95 if alpha == 0.05 else NormalDist().inv_cdf(1 - alpha / 2)
+    marks = set(checkpoints(n, points))
+    sums = [0.0, 0.0]
+
+    def payoffs():
+        for _ in range(n):
+            y = float(game.payoff(playout(game, start, rng))[0])
+            sums[0], sums[1] = sums[0] + y, sums[1] + y * y
+            yield y
+
+    out = []
+    for t, (a_low, a_high) in enumerate(anytime_intervals(payoffs(), low, high, alpha), start=1):
+        if t in marks:
+            f_low, f_high = mean_interval(sums[0], sums[1], t, low, high, z)
+            out.append(ConvergencePoint(t, sums[0] / t, f_low, f_high, a_low, a_high))
+            _tick(progress, t - (out[-2].n if len(out) > 1 else 0))
+    return tuple(out), exact
 
 
 def random_play_trial(game, state=None) -> Callable:
@@ -677,12 +737,33 @@ def _figure_estimate(data, title="", scale=1.0, what="share of successes", truth
     ax.plot(n, [scale * p.estimate for p in data], marker=".", label=what)
     if truth is not None:
         ax.axhline(truth[1], color="black", linewidth=1, linestyle="--", label=truth[0])
+    return _log_scaled(fig, "trials", what, title or "A Monte Carlo estimate converging, with its 95% band")
+
+
+def _log_scaled(fig, xlabel, ylabel, title):
+    """``fig`` with its runs on a log scale, its axes' labels, its title and a small legend at the top right."""
+    ax = fig.axes[0]
     ax.set_xscale("log")
-    ax.set_xlabel("trials")
-    ax.set_ylabel(what)
-    ax.set_title(title or "A Monte Carlo estimate converging, with its 95% band")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
     ax.legend(loc="upper right", fontsize="small")
     return fig
+
+
+def _figure_convergence(data, title="", what="player 1's mean payoff"):
+    curve, exact = data
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(7, 4.2), layout="constrained")
+    n = [p.n for p in curve]
+    ax.fill_between(n, [p.anytime_low for p in curve], [p.anytime_high for p in curve], alpha=0.2, color="tab:orange",
+                    label="anytime-valid 95% band (stop whenever you like)")
+    ax.fill_between(n, [p.low for p in curve], [p.high for p in curve], alpha=0.35, color="tab:blue",
+                    label="fixed-n 95% interval (n chosen in advance)")
+    ax.plot(n, [p.estimate for p in curve], marker=".", color="tab:blue", label="running estimate")
+    if exact is not None:
+        ax.axhline(exact, color="black", linewidth=1, linestyle="--", label=f"exact value {exact:.6g}")
+    return _log_scaled(fig, "games", what, title or "A Monte Carlo estimate converging: fixed-n and anytime-valid bands")
 
 
 def _figure_search(data, title=""):
@@ -756,6 +837,8 @@ KINDS = {
     "tournament": (match_curve, _figure_match, "a match's running score between two agents (two-player games)"),
     "qlearning": (qlearning_curve, _figure_qlearning_curve, "Q-learning's optimal-move share against training games (two-player games)"),
     "simulate": (estimate_curve, _figure_estimate, "random play's running estimate, with its 95% band (pi for darts)"),
+    "convergence": (convergence_curve, _figure_convergence,
+                    "random play's running mean payoff, its fixed-n and anytime-valid bands and the exact value"),
 }
 """``kind -> (data function, figure function, description)``: the pictures of any game (``fnmcts plot GAME --what KIND``)."""
 

@@ -14,8 +14,13 @@ from fnmcts.exact import best_moves, evaluate_policy, random_policy, solve, valu
 from fnmcts.games import Nim, ShutTheBox, TicTacToe
 from fnmcts.mcts import greedy_policy
 from fnmcts.cli.plot import RUN_FLAGS
+from fnmcts import lab
+from fnmcts.games import Coin, Darts
+from fnmcts.matches import playout
+from fnmcts.montecarlo import mean_interval
 from fnmcts.plots import (
     checkpoints,
+    convergence_curve,
     estimate_curve,
     flat_mc_curve,
     match_curve,
@@ -47,6 +52,25 @@ def test_the_running_estimate_counts_the_trials(outcomes, points):
     for p in curve:
         assert p.estimate == sum(outcomes[:p.n]) / p.n
         assert p.low <= p.estimate <= p.high
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**32), n=st.integers(1, 300), points=st.integers(2, 10))
+def test_the_convergence_curve_is_the_running_mean_with_both_bands(seed, n, points):
+    """Each point: the mean of the first n payoffs, the fixed-n interval of their sums, the confidence sequence's."""
+    game = Coin(3)
+    curve, exact = convergence_curve(game, n, make_rng(seed), points, exact=0.5)
+    rng = make_rng(seed)
+    payoffs = [float(game.payoff(playout(game, game.start(), rng))[0]) for _ in range(n)]
+    sequence = lab.confidence_sequence(payoffs)
+    assert exact == 0.5 and [p.n for p in curve] == list(checkpoints(n, points))
+    for p in curve:
+        first = payoffs[:p.n]
+        assert p.estimate == pytest.approx(sum(first) / p.n)
+        assert (p.low, p.high) == pytest.approx(mean_interval(sum(first), sum(y * y for y in first), p.n))
+        assert (p.anytime_low, p.anytime_high) == sequence[p.n - 1]
+    widths = [p.anytime_high - p.anytime_low for p in curve]
+    assert widths == sorted(widths, reverse=True)  # an intersection over time only narrows
 
 
 def test_random_play_of_a_game_estimates_its_exact_chance():
@@ -155,7 +179,7 @@ def test_plot_json_on_a_built_in_game_prints_the_data(capsys):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("kind", ["search", "flat-mc", "tournament", "qlearning", "simulate"])
+@pytest.mark.parametrize("kind", ["search", "flat-mc", "tournament", "qlearning", "simulate", "convergence"])
 def test_every_kind_on_a_user_s_game(capsys, user_game, kind, tmp_path):
     out = tmp_path / f"{kind}.svg"
     code, text, err = run(capsys, "plot", user_game, "--what", kind, RUN_FLAGS[kind], "20", "--runs", "2",
@@ -185,6 +209,49 @@ def test_the_same_seed_draws_the_same_file(capsys, tmp_path):
                    "--games", "10", "-o", str(target))[0] == 0
         files.append(target.read_bytes())
     assert files[0] == files[1]
+
+
+def test_the_convergence_picture_draws_both_bands_and_the_exact_value():
+    pytest.importorskip("matplotlib")
+    from fnmcts.plots import draw
+
+    data = convergence_curve(Coin(), 200, make_rng(5), points=6, exact=0.5)
+    assert convergence_curve(Coin(), 200, make_rng(5), points=6, exact=0.5) == data  # a value of its seed
+    assert convergence_curve(Coin(), 200, make_rng(6), points=6, exact=0.5) != data
+    ax = draw("convergence", data, "the coin").axes[0]
+    labels = ax.get_legend_handles_labels()[1]
+    assert labels == ["anytime-valid 95% band (stop whenever you like)", "fixed-n 95% interval (n chosen in advance)",
+                      "running estimate", "exact value 0.5"]
+    assert list(ax.lines[-1].get_ydata()) == [0.5, 0.5] and ax.get_title() == "the coin"
+    assert list(ax.lines[0].get_ydata()) == [p.estimate for p in data[0]]
+    import matplotlib.pyplot as plt
+
+    plt.close(ax.figure)
+
+
+def test_plot_convergence_json_holds_the_exact_value(capsys):
+    darts = run_json(capsys, "plot", "darts", "--what", "convergence", "--trials", "500", "--points", "3")
+    assert darts["exact"] == pytest.approx(float(Darts().pi_value()) / 4) and len(darts["data"]) == 3
+    box = run_json(capsys, "plot", "shut-the-box(levers=4)", "--what", "convergence", "--trials", "400", "--points", "2")
+    assert box["exact"] == pytest.approx(lab.exact_variances(ShutTheBox(levers=4), methods=("plain",)).value)
+    last = box["data"][-1]
+    assert last["n"] == 400 and last["anytime_low"] <= last["low"] <= last["high"] <= last["anytime_high"]
+
+
+@pytest.mark.slow  # three pictures rendered
+def test_the_convergence_plot_is_a_file_of_its_seed(capsys, tmp_path):
+    files = []
+    for name, seed in (("a.png", "5"), ("b.png", "5"), ("c.png", "6")):
+        target = tmp_path / name
+        assert run(capsys, "plot", "coin", "--what", "convergence", "--trials", "300", "--points", "8",
+                   "--seed", seed, "-o", str(target))[0] == 0
+        files.append(target.read_bytes())
+    assert files[0] == files[1] and files[0] != files[2]  # the seed's picture, and a picture of the data
+    assert files[0].startswith(b"\x89PNG") and len(files[0]) > 20_000
+    target = tmp_path / "d.svg"
+    assert run(capsys, "plot", "darts", "--what", "convergence", "--trials", "300", "-o", str(target))[0] == 0
+    svg = target.read_bytes()
+    assert svg.startswith(b"<?xml") and b"<path" in svg and len(svg) > 10_000
 
 
 def test_darts_plot_pi_and_the_coin_its_heads(capsys):

@@ -13,7 +13,11 @@ and ``darts``. KIND is one of ``fnmcts.plots.KINDS``:
 * ``qlearning`` (two players, a game small enough for a table): Q-learning's
   optimal-move share against training games;
 * ``simulate``: random play's running estimate with its 95% band (the coin's
-  heads, pi from the darts: the default for ``coin`` and ``darts``).
+  heads, pi from the darts: the default for ``coin`` and ``darts``);
+* ``convergence``: random play's running mean payoff with its fixed-n 95% band
+  and its anytime-valid band (``fnmcts.lab``), beside the exact value where the
+  exact solver reaches it (the coin: ``fnmcts.games.Coin``; the darts:
+  ``fnmcts.games.Darts``, a 20 by 20 grid whose exact value is a count).
 
 ``--json`` prints the data (and draws nothing unless ``-o`` is given too).
 The old spelling ``fnmcts plot pi|mcts|flat-mc|qlearning|tournament`` still
@@ -26,6 +30,7 @@ import argparse
 import math
 
 from ..limits import STATE_LIMIT, WORK_LIMIT, TooLarge, check_work, play_work
+from ..exact import random_policy, value
 from ..protocol import CHANCE
 from ..rng import make_rng
 from ._board import state_argument
@@ -45,16 +50,17 @@ KIND_BUDGETS = {
     "tournament": ("games", 100, None),
     "qlearning": ("training games", 10_000, 10),
     "simulate": ("trials", 100_000, 40),
+    "convergence": ("random games", 10_000, 40),
 }
 """``kind -> (what the size of the run counts, its default, the checkpoints by default)``."""
 
 RUN_FLAGS = {"search": "--dives", "flat-mc": "--trials", "tournament": "--games", "qlearning": "--games",
-             "simulate": "--trials"}
+             "simulate": "--trials", "convergence": "--trials"}
 """``kind -> the flag of the run's size``: a search's dives are ``--dives`` as on every verb, games ``--games``,
 trials ``--trials``; the old ``--budget`` is read for one release, with a warning naming these."""
 
 EXPERIMENTS = ("coin", "darts")
-"""The Monte Carlo experiments that are not games: ``--what simulate`` only."""
+"""The Monte Carlo experiments that are not games: ``--what simulate`` or ``convergence`` only."""
 
 _AGENT_ONLY = {"iterations": "--dives", "trials": "--trials", "q_table": "--q-table", "reuse": "--reuse-tree",
                "seconds": "--seconds"}
@@ -172,8 +178,9 @@ def _run_size(args, kind: str, default: int) -> int:
 
 def _refuse_foreign(args, kind: str) -> None:
     """Options of another picture are a mistake, said in one line."""
-    owners = {"agents": ("tournament",), "runs": ("flat-mc",), "state": ("search", "flat-mc", "simulate"),
-              "points": ("search", "flat-mc", "qlearning", "simulate"), "games": ("tournament", "qlearning")}
+    owners = {"agents": ("tournament",), "runs": ("flat-mc",), "state": ("search", "flat-mc", "simulate", "convergence"),
+              "points": ("search", "flat-mc", "qlearning", "simulate", "convergence"),
+              "games": ("tournament", "qlearning")}
     for name, kinds in owners.items():
         if getattr(args, name) is not None and kind not in kinds:
             raise CliError(f"--{name} belongs to --what {' or '.join(kinds)}, not {kind}")
@@ -181,13 +188,14 @@ def _refuse_foreign(args, kind: str) -> None:
         for dest, flag in _AGENT_ONLY.items():
             if getattr(args, dest, None) is not None and flag != RUN_FLAGS[kind]:
                 raise CliError(f"{flag} sets a tournament's agents: use it with --what tournament")
-    if args.game_spec in EXPERIMENTS and kind != "simulate":
-        raise CliError(f"{args.game_spec} is a Monte Carlo experiment, not a game: plot it with --what simulate")
+    if args.game_spec in EXPERIMENTS and kind not in ("simulate", "convergence"):
+        raise CliError(f"{args.game_spec} is a Monte Carlo experiment, not a game: plot it with --what simulate "
+                       "or --what convergence")
 
 
 def _rows(kind, data, scale=None) -> list:
     """The data as JSON rows: one object a point (the darts' also hold pi: ``scale`` times the share, and its interval)."""
-    curve = data[0] if kind == "search" else data
+    curve = data[0] if kind in ("search", "convergence") else data
     rows = [point._asdict() for point in curve]
     if scale is not None:
         rows = [row | {"pi": scale * row["estimate"], "pi_low": scale * row["low"], "pi_high": scale * row["high"]}
@@ -199,12 +207,15 @@ def _state(game, args):
     return state_argument(game, args.state)
 
 
-def _solution(game, state, required: str | None, force: bool):
-    """The exact solution from ``state``: ``None`` when it would pass the limit, unless ``required`` names why it is needed."""
-    from ..exact import solve
+def _solution(game, state, required: str | None, force: bool, policy=None):
+    """The exact solution from ``state`` (``policy``'s values, given one): ``None`` past the limit, unless ``required`` says why."""
+    from ..exact import evaluate_policy, solve
 
+    limit = None if force and required else STATE_LIMIT
     try:
-        return solve(game, state, limit=None if force and required else STATE_LIMIT)
+        if policy is not None:
+            return evaluate_policy(game, policy, state, limit=limit)
+        return solve(game, state, limit=limit)
     except TooLarge as error:
         if required is None:
             return None
@@ -247,6 +258,11 @@ def _compute(plots, args, kind, budget, points, rng):
     state = _state(game, args)
     if game.to_move(state) is None:
         raise CliError("the game is over at this state: nothing to plot")
+    if kind == "convergence":
+        _work(args, budget, play_work(game, state), "random games")
+        solution = _solution(game, state, None, args.force, policy=(random_policy,) * game.num_players)
+        return _convergence(plots, game, state, budget, points, rng, None if solution is None
+                            else float(value(solution, state)[0]), f"Random play, two 95% bands: {name}")
     if kind == "simulate":
         _work(args, budget, play_work(game, state), "trials")
         with progress_bar(budget, "random play", unit="game") as update:
@@ -286,11 +302,25 @@ def _tournament(plots, args, game, budget, rng):
     return data, f"{names[0]} against {names[1]}, sides alternating: {game!r}", {}, {"agents": list(names)}
 
 
+def _convergence(plots, game, state, budget, points, rng, exact, title):
+    with progress_bar(budget, "random play", unit="game") as update:
+        data = plots.convergence_curve(game, budget, rng, points, state=state, exact=exact, progress=update)
+    return data, title, {}, {"exact": exact}
+
+
 def _experiment(plots, name, budget, points, rng, args):
-    """The coin's running share of heads, or pi from the darts."""
-    from ..games import coin, darts
+    """The coin's running share of heads, or pi from the darts (``--what convergence``: the lab's games, both bands)."""
+    from ..games import Coin, Darts, coin, darts
+    from ..lab import exact_variances
 
     _work(args, budget, (1, 1), "trials")
+    if args.what == "convergence":
+        game = Coin() if name == "coin" else Darts()
+        title = ("Coin flips, the share of heads: coin" if name == "coin" else
+                 f"Darts on a grid, {game!r}, the share inside the circle: darts")
+        data, title, labels, extra = _convergence(plots, game, game.start(), budget, points, rng,
+                                                  exact_variances(game, methods=("plain",)).value, title)
+        return data, title, {"what": "share of heads" if name == "coin" else "share inside the circle"}, extra
     if name == "coin":
         trial = lambda r: coin.is_win(coin.flip_coin(r))  # noqa: E731
         labels = {"what": "share of heads", "truth": ("1/2", 0.5)}

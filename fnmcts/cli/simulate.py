@@ -12,13 +12,16 @@ from __future__ import annotations
 import random
 
 from ..games import coin, darts
+from ..games.coin import Coin
+from ..games.darts import Darts
 from ..games.tictactoe import TicTacToe
-from ..lab import METHODS, batch_estimate, comparison, estimate_with
+from ..lab import HOOKS, METHODS, batch_estimate, comparison, estimate_with
 from ..montecarlo import simulate
 from ..rng import resolve_seed
 from ..limits import WORK_LIMIT
 from ._executor import add_executor, open_executor
-from ._common import add_force, add_json, add_seed, count, emit, keep_partial, progress_bar, worker_count
+from ._common import CliError, add_force, add_json, add_seed, count, emit, keep_partial, progress_bar, worker_count
+from ..games.shut_the_box import ShutTheBox
 from .shut_the_box import add_rules, game_of, rules_text
 
 __all__ = ["register", "report_text", "lab_text", "comparison_text"]
@@ -56,23 +59,29 @@ def register(cli) -> None:
     """
     p = cli.game_command("simulate", "coin", "flip coins: heads wins", _HELP)
     _options(p, 1_000_000)
+    _method(p, "antithetic, control or stratified (on the game fnmcts.games.coin.Coin: one flip)")
     p.set_defaults(handler=_coin)
 
     p = cli.game_command("simulate", "darts", "throw darts at a circle; estimate pi", _HELP)
     _options(p, 1_000_000)
+    _method(p, "antithetic, control or stratified (on the game fnmcts.games.darts.Darts: a 20 by 20 grid)")
     p.set_defaults(handler=_darts)
 
     p = cli.game_command("simulate", "shut-the-box", "random play of Shut the Box", _HELP)
     add_rules(p)
     _options(p, 1_000_000)
-    p.add_argument("--method", choices=(*METHODS, "compare"), default="plain",
-                   help="the estimator (fnmcts.lab): plain sampling (the default), antithetic, control, stratified "
-                        "or importance; compare: a table of every method beside the exact variances")
+    _method(p, "antithetic, control, stratified or importance")
     p.set_defaults(handler=_shut_the_box)
 
     p = cli.game_command("simulate", "tic-tac-toe", "random play of tic-tac-toe: wins, draws, mean payoff", _HELP)
     _options(p, 1_000_000)
     p.set_defaults(handler=_tic_tac_toe)
+
+
+def _method(parser, methods: str) -> None:
+    parser.add_argument("--method", choices=(*METHODS, "compare"), default="plain",
+                        help=f"the estimator (fnmcts.lab): plain sampling (the default), {methods}; compare: a "
+                             "table of every method the game has beside the exact variances")
 
 
 def _run(args, fn, desc, describe):
@@ -156,6 +165,8 @@ def _simulate(args, fn, desc, describe):
 
 
 def _coin(args):
+    if args.method != "plain":
+        return _lab(args, Coin(), "Coin, one flip, heads wins")
     _simulate(args, coin.simulate, "coin", _described("coin flips (heads wins)"))
 
 
@@ -167,6 +178,8 @@ def _pi(record):
 
 
 def _darts(args):
+    if args.method != "plain":
+        return _lab(args, Darts(), f"Darts on a grid, {Darts()!r}, inside the circle")
     _simulate(args, darts.simulate, "darts", _described("darts inside the circle", _pi))
 
 
@@ -217,8 +230,15 @@ def _lab(args, game, title):
         rows = comparison(game, args.games, rng)
         emit(args, {"seed": seed, "methods": rows}, comparison_text(rows, title, seed))
         return
-    vectorised = args.method in ("antithetic", "control", "stratified") and game.dice == "two"
-    record = (batch_estimate if vectorised else estimate_with)(args.method, game, args.games, rng)
+    vectorised = args.method in ("antithetic", "control", "stratified") and (
+        not isinstance(game, ShutTheBox) or game.dice == "two")  # coin, darts and the tutorial's dice: numpy
+    try:
+        record = (batch_estimate if vectorised else estimate_with)(args.method, game, args.games, rng)
+    except TypeError as error:  # the lab names the game hook the method needs
+        if HOOKS[args.method] not in str(error):
+            raise
+        raise CliError(f"--method {args.method} needs the game hook {HOOKS[args.method]}(...), which "
+                       f"{title.partition(',')[0]} has not: {error}") from None
     emit(args, dict(record) | {"seed": seed}, lab_text(record, title, seed))
 
 

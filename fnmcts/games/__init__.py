@@ -1,5 +1,9 @@
 """The built-in games: coin and darts (trials), Shut the Box, Nim, multi-pile Nim, tic-tac-toe, Pig, Kayles.
 
+``Coin`` and ``Darts`` are the tutorial's trials as games of chance alone, for
+the Monte Carlo lab (``fnmcts.lab``); ``GAMES`` holds the games the verbs
+take by name.
+
 >>> sorted(GAMES)
 ['kayles', 'nim', 'pig', 'piles', 'shut-the-box', 'tic-tac-toe']
 >>> GAMES["nim"]()
@@ -8,6 +12,8 @@ Nim(heap=21, max_take=3, misere=True)
 
 from ..values import fixed_pmap
 
+from .coin import Coin
+from .darts import Darts
 from .kayles import Kayles
 from .nim import Nim
 from .pig import Pig
@@ -15,7 +21,7 @@ from .piles import Piles
 from .shut_the_box import ShutTheBox
 from .tictactoe import TicTacToe
 
-__all__ = ["GAMES", "Kayles", "Nim", "Pig", "Piles", "ShutTheBox", "TicTacToe"]
+__all__ = ["GAMES", "Coin", "Darts", "Kayles", "Nim", "Pig", "Piles", "ShutTheBox", "TicTacToe"]
 
 GAMES = fixed_pmap({"shut-the-box": ShutTheBox, "nim": Nim, "piles": Piles, "tic-tac-toe": TicTacToe, "pig": Pig,
                    "kayles": Kayles})
