@@ -21,7 +21,6 @@ from ..rng import resolve_seed
 from ..limits import WORK_LIMIT
 from ._executor import add_executor, open_executor
 from ._common import CliError, add_force, add_json, add_seed, count, emit, keep_partial, progress_bar, worker_count
-from ..games.shut_the_box import ShutTheBox
 from .shut_the_box import add_rules, game_of, rules_text
 
 __all__ = ["register", "report_text", "lab_text", "comparison_text"]
@@ -220,6 +219,17 @@ def comparison_text(rows, title: str, seed) -> str:
     return "\n".join(lines)
 
 
+def _estimate(method: str, game, n: int, rng: random.Random):
+    """The lab's ``method`` on ``n`` games: in numpy where the game's batch path plays its rules, else one by one."""
+    if method in ("antithetic", "control", "stratified"):
+        before = rng.getstate()
+        try:
+            return batch_estimate(method, game, n, rng)
+        except (TypeError, ValueError):  # no batch path, or rules it does not play (one die): game by game
+            rng.setstate(before)
+    return estimate_with(method, game, n, rng)
+
+
 def _lab(args, game, title):
     """``simulate shut-the-box --method M``: one of the lab's estimators, or the comparison table."""
     seed = resolve_seed(args.seed)
@@ -230,10 +240,8 @@ def _lab(args, game, title):
         rows = comparison(game, args.games, rng)
         emit(args, {"seed": seed, "methods": rows}, comparison_text(rows, title, seed))
         return
-    vectorised = args.method in ("antithetic", "control", "stratified") and (
-        not isinstance(game, ShutTheBox) or game.dice == "two")  # coin, darts and the tutorial's dice: numpy
     try:
-        record = (batch_estimate if vectorised else estimate_with)(args.method, game, args.games, rng)
+        record = _estimate(args.method, game, args.games, rng)
     except TypeError as error:  # the lab names the game hook the method needs
         if HOOKS[args.method] not in str(error):
             raise
