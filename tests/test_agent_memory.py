@@ -73,6 +73,7 @@ def test_a_subtree_keeps_a_transposition_behind_an_unstored_state_unless_the_wal
         subtree(game, tree, state, walk=-1)
 
 
+@pytest.mark.slow
 @settings(max_examples=10, deadline=None)
 @given(st.integers(1, 400), st.integers(0, 1000), st.integers(2, 12))
 def test_the_subtree_through_chance_keeps_what_a_dive_can_reach(dives, seed, roll):

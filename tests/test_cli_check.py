@@ -52,6 +52,7 @@ def test_check_finds_the_bug_in_a_users_game_and_shows_the_shortest_walk(user_mo
     assert "moves_stable_and_legal" in report["failure"] and "moves from the start: (1, 2, 2)" in report["failure"]
 
 
+@pytest.mark.slow
 def test_check_a_built_in_game_by_name(capsys):
     assert main(["check", "--game", "tic-tac-toe", "--examples", "5", "--agents", "random"]) == 0
     out = capsys.readouterr().out

@@ -73,6 +73,7 @@ def test_every_verb_that_fans_out_takes_the_option(argv):
         ("dask:tcp://127.0.0.1:8786/path", "bad Dask scheduler address 'tcp://127.0.0.1:8786/path'"),
     ],
 )
+@pytest.mark.slow
 def test_a_bad_kind_or_address_is_one_line_and_status_2(capsys, text, line):
     with pytest.raises(argparse.ArgumentTypeError, match="^" + line.replace("(", r"\(").replace("?", r"\?")):
         executor_spec(text)
@@ -126,6 +127,7 @@ def test_processes_give_what_workers_give(capsys):
     assert run_json(capsys, *argv, "--executor", "processes:2") == run_json(capsys, *argv)
 
 
+@pytest.mark.slow
 def test_train_evaluates_on_the_executor_with_the_same_figures_on_any(capsys, tmp_path):
     argv = ("train", "nim", "--heap", "9", "--games", "2000", "--seed", "4", "-o", str(tmp_path / "q.json"),
             "--eval-games", "300")

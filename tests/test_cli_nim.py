@@ -74,6 +74,7 @@ def test_move_perfect_and_exact_play_the_winning_move(capsys, heap):
             assert data["move"] == (heap - 1) % 4
 
 
+@pytest.mark.slow
 def test_move_piles_and_montecarlo(capsys):
     data = run_json(capsys, "move", "piles", "--state", "1,3,5,6", "--ai", "exact")
     assert data["move"] == [0, 1]

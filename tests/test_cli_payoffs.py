@@ -81,6 +81,7 @@ def test_search_shows_each_moves_mean_payoff_on_the_games_scale_and_the_score_be
     assert f"payoffs: the mover's (player {game.to_move(0) + 1}), the game's own, in [{low}, {high}]" in out
 
 
+@pytest.mark.slow
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(margin_games())
 def test_count_shows_the_payoff_of_every_outcome(capsys, game):

@@ -73,6 +73,7 @@ def test_solve_json_is_one_object_with_the_exact_probability(capsys, args, expec
     assert payload["value"] == float(p)
 
 
+@pytest.mark.slow
 def test_solve_text_shows_the_fraction_and_the_decimal(capsys):
     code, out, _ = run(capsys, "solve", "shut-the-box")
     p = optimal_table()[START]
@@ -185,6 +186,7 @@ def test_table_to_standard_output(capsys):
     assert code == 2 and "-o FILE" in err
 
 
+@pytest.mark.slow
 def test_lookup_table_file(capsys, tmp_path):
     path = tmp_path / "lookup.txt"
     code, out, _ = run(capsys, "table", "shut-the-box", "--kind", "lookup", "--games", "200", "--seed", "3",

@@ -30,6 +30,7 @@ def test_solve_the_start_is_a_draw(capsys):
     assert "drawing moves: X at 0, X at 1" in out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("text", ["010001002", ".X...X..O", "0,1,0,0,0,1,0,0,2", "[0, 1, 0, 0, 0, 1, 0, 0, 2]"])
 def test_solve_o_wins_by_6(capsys, text):
     solution = solve(GAME, O_WINS_BY_6)

@@ -224,6 +224,7 @@ def _name_comparisons(source: str) -> list:
     return lines
 
 
+@pytest.mark.slow
 def test_no_module_outside_the_games_compares_a_game_s_name_as_a_string():
     """A feature of one game comes from a hook or a property of the game value, never from testing its name."""
     from pathlib import Path

@@ -241,6 +241,7 @@ OPTIONS = st.fixed_dictionaries(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(cyclic_table_games(), OPTIONS, st.integers(0, 2**32), st.integers(1, 100))
 def test_search_on_a_game_that_repeats_equals_the_phases(game, opts, seed, dives):

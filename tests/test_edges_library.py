@@ -58,6 +58,7 @@ def test_a_state_not_solved_is_still_a_key_error_for_old_callers():
     assert issubclass(NotSolved, KeyError) and issubclass(NotSolved, ValueError)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", [Nim(), TicTacToe(), ShutTheBox(), ShutTheBox(simplified=True), Pig(goal=8)])
 def test_a_solution_prints_in_one_short_line_for_every_game(game):
     solution = fnmcts.solve(game)

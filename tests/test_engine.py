@@ -238,6 +238,7 @@ def _keys_hold(stats):
     return stats.K == [stats.key(e, n) for e, n in zip(stats.E, stats.N)]
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(games, st.integers(0, 2**32), st.integers(2, 80), st.booleans(), st.booleans(), st.booleans())
 def test_the_rating_keys_follow_every_change_of_the_counts(game, seed, n, tutorial, expectimax, solver):

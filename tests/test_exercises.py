@@ -44,6 +44,7 @@ def test_the_library_passes(n):
     assert all(str(v).startswith(":) ") for v in result.verdicts)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n", [n for n, _, _ in exercises.exercises()])
 def test_the_unwritten_file_is_not_written_yet(n):
     result = check(n, exercises.text_module(n))

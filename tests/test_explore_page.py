@@ -115,6 +115,7 @@ def test_chance_nodes_carry_their_probabilities_and_the_root_its_exact_best_move
         assert nodes[c]["x"] == float(rescaler(game)(exact[decision])[0])
 
 
+@pytest.mark.slow
 def test_a_second_trace_and_the_first_dive_whose_path_differs():
     game = TicTacToe()
     a = trace(game, game.start(), 50, make_rng(5))

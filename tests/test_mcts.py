@@ -361,6 +361,7 @@ def stb_trees(draw):
     return game, search(game, game.start(), n, random.Random(seed), rule=ucb)
 
 
+@pytest.mark.slow
 @given(stb_trees(), st.randoms(use_true_random=False), rules)
 def test_uct_adds_exactly_one_result_at_the_root(game_tree, rng, rule):
     game, tree = game_tree
@@ -424,6 +425,7 @@ def _rng_rolling(total):
     raise AssertionError("no seed found")
 
 
+@pytest.mark.slow
 @given(st.lists(st.integers(0, 10**6), min_size=2, max_size=6))
 def test_uct_keeps_nothing_between_calls(seeds):
     # interleave two lines of trees: each call is the reference dive on its own tree alone
@@ -453,6 +455,7 @@ def test_search_equals_repeated_uct_on_shut_the_box(game, seed, dives, rule, pri
     assert batched == stepped == reference
 
 
+@pytest.mark.slow
 @given(game_and_state(), st.integers(0, 10**6), st.integers(0, 60), rules)
 def test_search_equals_repeated_uct_on_every_game(gs, seed, dives, rule):
     game, state = gs
@@ -514,6 +517,7 @@ def test_search_reports_progress():
 # -- mcts_move is the same descent, stopping at the proof ------------------------------------------
 
 
+@pytest.mark.slow
 @given(nim_games(), st.integers(0, 1), st.integers(0, 10**6), st.integers(1, 300), st.booleans(), rules)
 def test_mcts_move_on_nim_is_the_reference_descent(game, player, seed, n, solver, rule):
     state = game.state(game.heap, player)
@@ -651,6 +655,7 @@ def test_top_children_and_principal_variation():
 # -- agents ------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @given(game_and_state(), st.randoms(use_true_random=False), st.sampled_from(["ucb1", "tutorial"]), st.booleans())
 @settings(max_examples=40)
 def test_agent_returns_a_legal_move_on_every_game(gs, rng, rule, solver):

@@ -474,6 +474,7 @@ def test_inconsistent_records_are_refused(kwargs, fragment):
         Simulation.of(**kwargs)
 
 
+@pytest.mark.slow
 def test_json_carries_the_draws_and_the_mean():
     record = simulate(CoinDraw(), 2_000, seed=5)
     data = json.loads(json.dumps(record.to_json()))

@@ -161,6 +161,7 @@ def test_a_game_whose_clones_share_memory_plays_on_after_its_states_are_gone():
         assert game.payoff(state) == game.payoff(game.state_from_json(list(state.history)))
 
 
+@pytest.mark.slow
 def test_every_accepted_game_is_positions_or_says_it_keeps_histories():
     for name in ACCEPTED:
         game = from_openspiel(name)

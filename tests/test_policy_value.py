@@ -42,6 +42,7 @@ def fixed_policies(draw):
     return policy
 
 
+@pytest.mark.slow
 @given(table_games(players=2), fixed_policies(), st.integers(0, 1))
 def test_no_policy_is_worth_more_than_the_optimum_against_the_default_opponent(game, policy, player):
     if game.to_move(0) is None:

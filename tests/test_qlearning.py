@@ -565,6 +565,7 @@ def test_update_q_value_refuses_an_illegal_action(case, data):
         update_q_value(ai, state, action, 0, 1, 0)
 
 
+@pytest.mark.slow
 @given(ai_and_state(), st.sampled_from([math.inf, -math.inf, math.nan]), st.integers(0, 2), st.data())
 def test_update_q_value_refuses_a_value_that_is_not_finite(case, bad, where, data):
     ai, state = case

@@ -202,6 +202,7 @@ def test_illegal_moves_are_refused():
         ShutTheBox(levers=0)
 
 
+@pytest.mark.slow
 @given(boxes.filter(bool), rolls, st.sampled_from([False, True]), st.frozensets(st.integers(0, 10)), st.data())
 def test_play_takes_exactly_the_possible_moves_however_the_state_was_read(box, roll, simplified, other, data):
     game = ShutTheBox(simplified=simplified)

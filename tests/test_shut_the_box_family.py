@@ -432,6 +432,7 @@ def test_play_takes_the_rules_and_reports_scores(capsys, monkeypatch):
         (["search", "shut-the-box", "--scoring", "max"], "invalid choice"),
     ],
 )
+@pytest.mark.slow
 def test_bad_rules_at_the_command_line_are_one_line_errors(capsys, argv, message):
     with pytest.raises(SystemExit) as done:
         main(argv)

@@ -267,6 +267,7 @@ def test_boxes_round_trip_as_text(box):
     assert tables.parse_box(tables.format_box(box)) == box
 
 
+@pytest.mark.slow
 def test_tables_are_immutable_values():
     row = best_moves_table()[(START, 7)]
     with pytest.raises(AttributeError):

@@ -400,6 +400,7 @@ def test_the_trace_of_no_dive_holds_the_tree_it_was_given():
     assert pmap(t.tree()) == pmap(start)
 
 
+@pytest.mark.slow
 def test_progress_hears_of_every_dive():
     heard = []
     trace(Nim(heap=5), Nim(heap=5).start(), 2_345, make_rng(1), exact=0, progress=heard.append)
