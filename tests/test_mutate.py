@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import json
 import sys
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fnmcts.cli import main
-from fnmcts.testing import OPERATORS, distinguish, golden, mutant_game, mutants, mutate, record_golden
+from fnmcts.games import Pig
+from fnmcts.games.pig import ROLLING
+from fnmcts.testing import (OPERATORS, check_count, distinguish, golden, mutant_game, mutants,
+                            mutate, record_golden)
+from fnmcts.testing.laws import law_chance_probabilities
 from fnmcts.testing.mutate import _node_points
 
 TAKE_AWAY = '''
@@ -119,10 +124,53 @@ def test_an_index_is_one_off_both_ways(board, i):
     assert _variants("board[1]", "index") == []  # a constant index: the constant operator moves it
 
 
-def test_every_operator_is_documented_and_each_makes_a_mutant_of_the_user_tic_tac_toe():
+def test_every_operator_is_documented_and_each_makes_a_mutant_of_the_user_tic_tac_toe_or_of_pig():
     made = {m.operator for m in mutants(_user_tic_tac_toe())}
-    assert made == set(OPERATORS)
+    assert made == set(OPERATORS) - {"chance_probability"}  # tic-tac-toe has no chance outcome to change
+    assert {m.operator for m in mutants(Pig(goal=4), operators=["chance_probability", "payoff_players"])} == {
+        "chance_probability", "payoff_players"}
     assert all(OPERATORS[name] for name in OPERATORS)
+
+
+@settings(max_examples=30)
+@given(st.lists(st.integers(1, 12), min_size=1, max_size=7))
+def test_a_chance_probability_mutant_moves_half_of_one_outcomes_probability_to_another(weights):
+    total = sum(weights)
+    outcomes = tuple((face, Fraction(w, total)) for face, w in enumerate(weights))
+    node = ast.parse("return outcomes").body[0]
+    variants = [new for op, at, found in _node_points("chance_outcomes", "method", node) if op == "chance_probability"
+                for _, new in found]
+    assert len(variants) == 2
+    for variant, (giver, taker) in zip(variants, ((1, 0), (0, len(weights) - 1))):
+        moved = _evaluate(variant.value, {"outcomes": outcomes})
+        if len(weights) == 1:
+            assert moved == outcomes  # one outcome: nothing to move
+            continue
+        assert [o for o, _ in moved] == [o for o, _ in outcomes] and sum(p for _, p in moved) == 1
+        assert moved[giver][1] == outcomes[giver][1] / 2 and moved[taker][1] == outcomes[taker][1] + outcomes[giver][1] / 2
+        assert all(moved[i] == outcomes[i] for i in range(len(weights)) if i not in (giver, taker))
+    assert _node_points("chance_outcomes", "method", ast.parse("return ()").body[0]) == []  # the end: no outcomes
+
+
+@pytest.mark.slow
+def test_a_chance_probability_mutant_moves_mass_that_no_law_sees_and_a_golden_of_the_chance_game_kills_it():
+    game = Pig(goal=4)
+    found = mutants(game, operators=["chance_probability"])
+    assert [m.function for m in found] == ["Pig.chance_outcomes"] * 2
+    entry = record_golden(game, "pig to 4", depth=4)
+    assert "weighted_games_by_payoff" in entry and check_count(entry, game=game) == ()
+    rolling = (0, 0, 0, 0, ROLLING)
+    fair = dict(game.chance_outcomes(rolling))
+    for m in found:
+        twin = mutant_game(game, m.index, operators=["chance_probability"])
+        moved = dict(twin.chance_outcomes(rolling))
+        assert set(moved) == set(fair) and sum(moved.values()) == 1
+        assert all(isinstance(p, Fraction) and p > 0 for p in moved.values())
+        assert len({face for face in fair if moved[face] != fair[face]}) == 2, m.description  # one gives, one takes
+        assert twin.chance_outcomes(game.start()) == ()  # no chance node: nothing to move
+        assert law_chance_probabilities(twin, rolling)  # exact, positive, summing to 1: the law holds
+        (difference,) = check_count(entry, game=twin)
+        assert difference.startswith("weighted_games_by_payoff:"), difference
 
 
 def test_a_mutant_is_the_game_with_one_slip_and_its_diff_shows_it():

@@ -170,12 +170,26 @@ def _differences(entry, counted, whole: bool) -> tuple:
                              {o.name: o.games for o in counted.outcomes})
         if "games_by_payoff" in entry:
             found += _differ("games_by_payoff", dict(entry["games_by_payoff"]), _by_payoff(counted))
+        if "weighted_games_by_payoff" in entry:
+            found += _differ("weighted_games_by_payoff", dict(entry["weighted_games_by_payoff"]),
+                             _weighted_by_payoff(counted))
     return found
 
 
 def _by_payoff(counted) -> dict:
     """``{payoff as text: games}``: the games of a count by their exact payoff (``"1 -1"``), not only who won."""
     return {" ".join(str(x) for x in o.payoff): o.games for o in counted.outcomes}
+
+
+def _weighted_by_payoff(counted) -> dict:
+    """``{payoff as text: weighted games as an exact fraction's text}``: where the chance probabilities lead.
+
+    >>> from fnmcts.games import Pig
+    >>> from fnmcts.testing.counts import count
+    >>> _weighted_by_payoff(count(Pig(goal=2), 4))
+    {'1 -1': '5/6', '-1 1': '5/36'}
+    """
+    return {" ".join(str(x) for x in o.payoff): str(o.weighted) for o in counted.outcomes}
 
 
 def _plain(value):
@@ -213,7 +227,10 @@ def record_golden(game, name: str | None = None, depth: int | None = None, *, so
     unless told). The entry pins states, histories and games by ply, who is
     to move (``to_move_by_ply``) and the chance nodes (``chance_by_ply``) by
     ply, and, to the end, the totals and the games by outcome and by exact
-    payoff (a payoff of ``(0, -1)`` for a win is a slip). Check a game
+    payoff (a payoff of ``(0, -1)`` for a win is a slip). A game with chance
+    also pins its probabilities: the games that end within the count by exact
+    payoff, each weighted by its chance outcomes' probabilities
+    (``weighted_games_by_payoff``, exact fractions as text). Check a game
     against it with ``check_count(entry, game=...)``.
 
     >>> from fnmcts.games import Nim
@@ -238,6 +255,8 @@ def record_golden(game, name: str | None = None, depth: int | None = None, *, so
                   "terminal_states": counted.terminal_states,
                   "games_by_outcome": {o.name: o.games for o in counted.outcomes},
                   "games_by_payoff": _by_payoff(counted)}
+    if any(ply.chance for ply in counted.plies):
+        entry["weighted_games_by_payoff"] = _weighted_by_payoff(counted)
     return entry
 
 

@@ -7,7 +7,8 @@ they read, and makes one *mutant* per slip of ``OPERATORS``: a comparison
 flipped, ``and`` for ``or``, a ``not`` dropped, an integer one more or one
 less, an if's branches swapped, and slips that only games have: an index one
 off, the players of a payoff swapped, ``to_move`` ignoring its end test, one
-line dropped from a table of lines. ``mutate(game, ...)`` runs the checks
+line dropped from a table of lines, a chance outcome's probability moved
+to another outcome. ``mutate(game, ...)`` runs the checks
 you name (the laws of ``check_game``, goldens of ``check_count``, another
 implementation with ``check_against``) on every mutant, each in a worker
 process within its own time budget, and returns a ``MutationReport``: the
@@ -19,7 +20,7 @@ chance outcomes and payoffs everywhere).
 
 >>> from fnmcts.testing.games import TableGame
 >>> len(OPERATORS), sorted(OPERATORS)[:3]
-(10, ['and_or', 'branches', 'comparison'])
+(11, ['and_or', 'branches', 'chance_probability'])
 
 The unmutated game is the reference: a survivor comes with the line to add
 to a test (a golden, or a check of that state), and an equivalent mutant
@@ -60,6 +61,8 @@ OPERATORS = {
     "drop_line": "one entry dropped from a module constant that is a tuple or list of tuples (a table of win lines)",
     "return_none": "in a helper other than a rule method, a return of a value replaced by a return of its falsy twin "
                    "(0, (), None)",
+    "chance_probability": "in chance_outcomes, half of one outcome's probability given to another (the second's to "
+                          "the first, or the first's to the last): still exact, positive and summing to 1",
 }
 """The mutation operators, each a name and what it changes (the order of the mutants follows the source)."""
 
@@ -379,11 +382,43 @@ def _return_points(name: str, kind: str, node) -> list:
             keywords=[])
         return [("payoff_players", node, [(f"return {ast.unparse(node.value)}: players reversed",
                                            ast.Return(value=reversed_))])]
+    if name == "chance_outcomes" and not _empty(node.value):
+        return [("chance_probability", node, [(f"return {ast.unparse(node.value)}: {what}",
+                                               ast.Return(value=_moved_mass(node.value, template)))
+                                              for what, template in _MASS_MOVES])]
     if name not in RULE_METHODS and not (isinstance(node.value, ast.Constant) and not node.value.value):
         falsy = _falsy(node.value)
         return [("return_none", node, [(f"return {ast.unparse(node.value)} -> return {ast.unparse(falsy)}",
                                         ast.Return(value=falsy))])]
     return []
+
+
+_MASS_MOVES = (
+    ("half the second outcome's probability moved to the first",
+     "(lambda outcomes: tuple((o, p + outcomes[1][1] / 2 if i == 0 else p / 2 if i == 1 else p) "
+     "for i, (o, p) in enumerate(outcomes)) if len(outcomes) > 1 else outcomes)(tuple(OUTCOMES))"),
+    ("half the first outcome's probability moved to the last",
+     "(lambda outcomes: tuple((o, p / 2 if i == 0 else p + outcomes[0][1] / 2 if i == len(outcomes) - 1 else p) "
+     "for i, (o, p) in enumerate(outcomes)) if len(outcomes) > 1 else outcomes)(tuple(OUTCOMES))"),
+)
+"""The ``chance_probability`` slips: a description and the expression that wraps the outcomes returned (``OUTCOMES``)."""
+
+
+def _empty(node) -> bool:
+    """True for a literal that returns no outcomes: ``()``, ``[]``, None."""
+    return (isinstance(node, (ast.Tuple, ast.List)) and not node.elts) or (
+        isinstance(node, ast.Constant) and node.value is None)
+
+
+def _moved_mass(outcomes, template: str):
+    """``template`` as an expression, with the returned ``outcomes`` expression where it says ``OUTCOMES``."""
+    tree = ast.parse(template, mode="eval").body
+    for parent in ast.walk(tree):
+        for field, value in ast.iter_fields(parent):
+            if isinstance(value, list) and any(isinstance(x, ast.Name) and x.id == "OUTCOMES" for x in value):
+                setattr(parent, field, [outcomes if isinstance(x, ast.Name) and x.id == "OUTCOMES" else x
+                                        for x in value])
+    return tree
 
 
 _MAKERS = ((ast.Compare, _compare_points), (ast.BoolOp, _bool_points), (ast.UnaryOp, _not_points),
