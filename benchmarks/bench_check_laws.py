@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent
 HERE = Path(__file__).resolve().parent
 
 
-def work(name: str, size: int) -> dict:
+def work(name: str, size: int, examples: int) -> dict:
     """``{"seconds": ..., "verdicts": [...]}`` of the workload ``name``, on the ``fnmcts`` this process imports."""
     import fnmcts
     from fnmcts.testing import check_game
@@ -56,7 +56,7 @@ def work(name: str, size: int) -> dict:
     started = time.perf_counter()
     for each in games:
         try:
-            check_game(each)
+            check_game(each, max_examples=examples)
             verdicts.append(None)
         except AssertionError as error:
             law, *rest = str(error).split("\n")  # the law's line names the game by its repr (an address)
@@ -74,10 +74,11 @@ def export(base: str, into: Path) -> bool:
     return (into / "fnmcts" / "__init__.py").is_file()
 
 
-def child(tree: Path, name: str, size: int, verdicts: dict) -> Measured:
+def child(tree: Path, name: str, size: int, examples: int, verdicts: dict) -> Measured:
     """The workload run in a new process whose ``fnmcts`` is the one under ``tree``; its verdicts kept by tree."""
     env = dict(os.environ, PYTHONPATH=str(tree))
-    done = subprocess.run([sys.executable, __file__, "--child", name, "--size", str(size)], env=env,
+    done = subprocess.run([sys.executable, __file__, "--child", name, "--size", str(size), "--examples", str(examples)],
+                          env=env,
                           capture_output=True, text=True, check=True, cwd=tree)
     result = json.loads(done.stdout)
     verdicts.setdefault(str(tree), []).append(result["verdicts"])
@@ -89,11 +90,11 @@ def main(argv=None) -> int:
     if "--child" in argv:  # a child: run one workload on the fnmcts of PYTHONPATH, print its seconds and verdicts
         sys.path.remove(str(HERE))
         name, size = argv[argv.index("--child") + 1], int(argv[argv.index("--size") + 1])
-        print(json.dumps(work(name, size)))
+        print(json.dumps(work(name, size, int(argv[argv.index("--examples") + 1]))))
         return 0
     bench = Bench("bench_check_laws", __doc__, argv, rounds=5,
                   options=lambda parser: parser.add_argument("--base", default="main", help="the revision to compare"))
-    size = bench.size(1, 1)
+    size, examples = 1, bench.size(100, 3)  # check_game's default examples a law; a smoke run: 3
     with tempfile.TemporaryDirectory() as folder:
         base = Path(folder)
         if not export(bench.args.base, base):
@@ -104,8 +105,8 @@ def main(argv=None) -> int:
             verdicts = {}
             comparison = bench.compare(
                 "check_game of the user tic-tac-toe" if name == "check" else "check_game of its sampled mutants",
-                {f"base ({bench.args.base})": lambda name=name: child(base, name, size, verdicts),
-                 "this tree": lambda name=name: child(ROOT, name, size, verdicts)},
+                {f"base ({bench.args.base})": lambda name=name: child(base, name, size, examples, verdicts),
+                 "this tree": lambda name=name: child(ROOT, name, size, examples, verdicts)},
                 unit="checks", warmup=0,
             )
             ours = comparison["contenders"][1]
