@@ -31,7 +31,8 @@ def pins(entry) -> str:
     names = {"states_by_ply": "states by ply", "histories_by_ply": "histories by ply", "games_by_ply": "games by ply",
              "to_move_by_ply": "the player to move by ply", "chance_by_ply": "chance nodes by ply",
              "terminal_states": "terminal states", "games_by_outcome": "games by outcome",
-             "games_by_payoff": "games by payoff"}
+             "games_by_payoff": "games by payoff",
+             "weighted_games_by_payoff": "games by payoff weighted by the chance probabilities"}
     return ", ".join(text for field, text in names.items() if field in entry)
 
 
