@@ -100,13 +100,43 @@ def perfect_agent(game, state, rng: random.Random, *, solution=None):
     moves = closed_form_moves(game, state)
     if moves is not None:
         return moves[0] if moves else random_agent(game, state, rng)
+    return _perfect_move(_perfect_choice(game, state, solution), rng)
+
+
+def _perfect_choice(game, state, solution) -> tuple:
+    """``(best moves, lost)`` at ``state`` by the exact solution (``solution`` when it holds ``state``)."""
     solution = _solution_at(game, state, solution)
     best = best_moves(game, solution, state)
     if not best:
         raise ValueError(f"no player is to move at {state!r}")
-    if solution[state][game.to_move(state)] <= payoff_range(game)[0]:
-        return _choose(best, rng)  # lost whatever the move: as the notebook, a random one
-    return best[0]
+    return best, solution[state][game.to_move(state)] <= payoff_range(game)[0]
+
+
+def _perfect_move(choice, rng):
+    """``perfect_agent``'s move from its ``(best moves, lost)``: the first, or when lost a random one (the notebook's)."""
+    best, lost = choice
+    return _choose(best, rng) if lost else best[0]
+
+
+def _remembering_perfect(solution):
+    """``perfect_agent`` holding ``solution``, which works out each state's best moves once for all its playouts.
+
+    What it remembers is bounded by the states of ``solution`` and lives as
+    long as the agent (``montecarlo_perfect_agent`` makes one a call); it
+    draws from ``rng`` exactly as ``perfect_agent`` does.
+    """
+    known = {}
+
+    def perfect(game, state, rng):
+        if closed_form_moves(game, state) is not None:  # a closed form here after all: perfect_agent's own
+            return perfect_agent(game, state, rng, solution=solution)
+        try:
+            choice = known[state]
+        except KeyError:
+            choice = known[state] = _perfect_choice(game, state, solution)
+        return _perfect_move(choice, rng)
+
+    return perfect
 
 
 def exact_agent(game, state, rng: random.Random = None, *, ties: str = "first", solution=None):
@@ -158,7 +188,7 @@ def perfect_opponent_rollout(game, player, state=None, solution=None):
     perfect = perfect_agent
     if not has_closed_form(game):
         state = game.start() if state is None else state
-        perfect = partial(perfect_agent, solution=_solution_at(game, state, solution))
+        perfect = _remembering_perfect(_solution_at(game, state, solution))
     return tuple(random_agent if p == player else perfect for p in range(game.num_players))
 
 
@@ -291,27 +321,35 @@ def _montecarlo(trials: int = 1000):
     return partial(montecarlo_agent, trials=_trials(trials))
 
 
-def _montecarlo_perfect(trials: int = 1000, game=None):
-    """Monte Carlo with perfect-opponent playouts, ``trials`` a move (with ``game``: solved once, now)."""
+def _solved(game, solution):
+    """``solution`` (the game's ``solve`` result, from its start) when given, else the game solved now."""
+    return solve(game) if solution is None else solution
+
+
+def _montecarlo_perfect(trials: int = 1000, game=None, solution=None):
+    """Monte Carlo with perfect-opponent playouts, ``trials`` a move (with ``game``: solved once, now, unless
+    ``solution`` is its ``solve`` result)."""
     if game is None or has_closed_form(game):
         return partial(montecarlo_perfect_agent, trials=_trials(trials))
-    return partial(montecarlo_perfect_agent, trials=_trials(trials), solution=solve(game))
+    return partial(montecarlo_perfect_agent, trials=_trials(trials), solution=_solved(game, solution))
 
 
-def _perfect(game=None):
-    """The closed-form winning move, else the exact solver's (with ``game``: solved once, now)."""
+def _perfect(game=None, solution=None):
+    """The closed-form winning move, else the exact solver's (with ``game``: solved once, now, unless
+    ``solution`` is its ``solve`` result)."""
     if game is None or has_closed_form(game):
         return perfect_agent
-    return partial(perfect_agent, solution=solve(game))
+    return partial(perfect_agent, solution=_solved(game, solution))
 
 
-def _exact(ties: str = "first", game=None):
-    """The exact value agent (ties: "first" or "random"; with ``game``: solved once, now)."""
+def _exact(ties: str = "first", game=None, solution=None):
+    """The exact value agent (ties: "first" or "random"; with ``game``: solved once, now, unless ``solution``
+    is its ``solve`` result)."""
     if ties not in ("first", "random"):
         raise ValueError(f"ties must be 'first' or 'random', got {ties!r}")
     options = {} if ties == "first" else {"ties": ties}
     if game is not None:
-        options["solution"] = solve(game)
+        options["solution"] = _solved(game, solution)
     return partial(exact_agent, **options) if options else exact_agent
 
 

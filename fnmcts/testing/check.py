@@ -16,6 +16,7 @@ and the problem. ``find_counterexample(game, law)`` returns that
 
 from __future__ import annotations
 
+import copy
 import inspect
 import random
 import signal
@@ -42,7 +43,7 @@ from .laws import (
     law_solver_recursion,
     law_symmetry,
 )
-from .strategies import _walks
+from .strategies import _recorded_walks, _replayed_walk
 
 __all__ = ["DEFAULT_EXACT_LIMIT", "Counterexample", "find_counterexample", "check_game", "CheckEstimate",
            "estimate_check"]
@@ -123,15 +124,53 @@ def find_counterexample(
     >>> found.law, found.path, found.error
     ('heap_not_two', (1, 3, 3), 'the heap is 2')
     """
+    return _find_counterexample(game, law, None, max_examples=max_examples, max_steps=max_steps, seed=seed,
+                                end_only=end_only, shrink_budget=shrink_budget, progress=progress, stop=stop,
+                                **options)
+
+
+def _find_counterexample(game, law, examples: dict | None, *, max_examples: int, max_steps: int, seed: int,
+                         end_only: bool, shrink_budget: int, progress, stop, **options) -> Counterexample | None:
+    """``find_counterexample``, sharing its walks with the other laws of one check through ``examples``.
+
+    ``examples`` (or None) maps whether a law draws an ``rng`` to the walks that hypothesis drew
+    for an earlier law that held, each as the numbers drawn (``_recorded_walks``)
+    and the ``rng`` drawn with it, untouched: every law is given the same walks
+    from the same seed, so a later law replays them instead of drawing them
+    again, and meets the same walks, in the same order, with the same ``rng``.
+    Only a failure goes back to hypothesis (to shrink the walk that failed).
+    """
     name, function = _law_function(law)
     _check_bound("max_examples", max_examples, 1)
     _check_bound("max_steps", max_steps, 0)
     accepted = inspect.signature(function).parameters
     options = {k: v for k, v in {**options, "max_steps": max_steps}.items() if k in accepted}
-    wants_rng = "rng" in accepted and "rng" not in options
+    drawing = "rng" in accepted and "rng" not in options
+    failures, held = [], set()  # held: the states where the law held (it draws nothing: it holds there again)
 
-    def search(shrink: bool) -> list:
-        failures, held = [], set()  # held: the states where the law held (it draws nothing: it holds there again)
+    def check_walk(moves, states, rng, shrink: bool) -> None:
+        """The law at the states of one walk (the last only, with ``end_only``); ``_LawFailed`` at a failure."""
+        if stop is not None and stop():  # asked between two walks: the signal a handler noted, if it was lost
+            raise Interrupted()
+        chosen = list(enumerate(states))[-1:] if end_only else enumerate(states)
+        extra = {"rng": rng} if drawing else {}
+        try:
+            for depth, state in chosen:
+                if not drawing and _holds(held, state):
+                    continue
+                drawn = rng.getstate() if drawing else None
+                try:
+                    function(game, fresh(state), **options, **extra)
+                except Exception as error:
+                    failures.append((Counterexample(name, moves[:depth], state, _message(error)), drawn))
+                    raise _LawFailed(failures[-1][0].error) from None
+                if not drawing:
+                    _hold(held, state)
+        finally:
+            if progress is not None and not shrink:
+                progress(1)
+
+    def search(shrink: bool, record: list | None = None) -> list:
         phases = (Phase.explicit, Phase.reuse, Phase.generate) + ((Phase.shrink,) if shrink else ())
 
         @settings(
@@ -144,28 +183,12 @@ def find_counterexample(
             phases=phases,
         )
         @_hypothesis_seed(seed)
-        @given(walk=_walks(game, max_steps), rng=st.randoms(use_true_random=True) if wants_rng else st.none())
+        @given(walk=_recorded_walks(game, max_steps), rng=st.randoms(use_true_random=True) if drawing else st.none())
         def run(walk, rng):
-            if stop is not None and stop():  # asked between two walks: the signal a handler noted, if it was lost
-                raise Interrupted()
-            moves, states = walk
-            chosen = list(enumerate(states))[-1:] if end_only else enumerate(states)
-            extra = {"rng": rng} if wants_rng else {}
-            try:
-                for depth, state in chosen:
-                    if not wants_rng and _holds(held, state):
-                        continue
-                    drawn = rng.getstate() if wants_rng else None
-                    try:
-                        function(game, fresh(state), **options, **extra)
-                    except Exception as error:
-                        failures.append((Counterexample(name, moves[:depth], state, _message(error)), drawn))
-                        raise _LawFailed(failures[-1][0].error) from None
-                    if not wants_rng:
-                        _hold(held, state)
-            finally:
-                if progress is not None and not shrink:
-                    progress(1)
+            moves, states, numbers = walk
+            if record is not None:
+                record.append((numbers, copy.copy(rng) if drawing else None))
+            check_walk(moves, states, rng, shrink)
 
         try:
             run()
@@ -174,13 +197,27 @@ def find_counterexample(
                 raise
         return failures
 
-    failures = search(shrink=False)
+    known = None if examples is None else examples.get(drawing)
+    if known is None:
+        record = [] if examples is not None else None
+        search(shrink=False, record=record)
+        if not failures and record is not None:
+            examples[drawing] = tuple(record)  # the law held on every walk: the next law replays them
+    else:
+        try:
+            for numbers, rng in known:
+                moves, states = _replayed_walk(game, numbers)
+                check_walk(moves, states, copy.copy(rng) if drawing else None, False)
+        except _LawFailed:
+            pass
     if not failures:
         return None
     found, drawn = failures[-1]
     shortest = _shortest(game, function, options, found, drawn, shrink_budget)
     if shortest is not None:
         return shortest
+    failures.clear()
+    held.clear()
     found, drawn = search(shrink=True)[-1]  # the same walk (same seed), shrunk by hypothesis
     return _shortest(game, function, options, found, drawn, shrink_budget, within=len(found.path) - 1) or found
 
@@ -328,7 +365,7 @@ def check_game(
                 sizes.append(False)
         return sizes[0]
 
-    done, solutions = [], []
+    done, solutions, examples = [], [], {}  # examples: the walks drawn once, replayed by every later law
 
     def solution(name):  # the whole game solved once, for the laws that read exact values; None: not solved
         if not solutions:
@@ -346,7 +383,7 @@ def check_game(
     try:
         for name, function in chosen:
             _check_law(game, name, function, is_small, solution, exact, exact_limit, agents, max_examples,
-                       max_steps, seed, progress, stop)
+                       max_steps, seed, progress, stop, examples)
             done.append(name)
     except KeyboardInterrupt as stopped:  # Ctrl-C, SIGTERM at the command line, or stop(): the laws that held
         raise Interrupted(tuple(done), getattr(stopped, "signum", signal.SIGINT)) from None
@@ -358,7 +395,7 @@ def check_game(
 
 
 def _check_law(game, name, function, is_small, solution, exact, exact_limit, agents, max_examples, max_steps, seed,
-               progress, stop) -> None:
+               progress, stop, examples) -> None:
     """One law of ``check_game`` on its walks: returns when it holds, raises ``AssertionError`` when it fails."""
     options, end_only = {}, False
     if function is law_solver_recursion or (function is law_symmetry and exact):
@@ -371,8 +408,12 @@ def _check_law(game, name, function, is_small, solution, exact, exact_limit, age
     if function is law_agents_legal:
         if agents is None:  # the built-in agents that play this game; the solving ones (exact, perfect,
             # montecarlo-perfect) only if it is small
-            if is_small():
-                chosen_agents = builtin_agents(game=game)  # solved once for every walk
+            if is_small():  # solved once for every walk: the solution the other laws read, solved once
+                try:
+                    solved = solution(name)
+                except AssertionError:  # the solver fails: each factory solves and fails on its own, as alone
+                    solved = None
+                chosen_agents = builtin_agents(game=game, solution=solved)
             else:
                 chosen_agents = builtin_agents().discard("exact").discard("perfect").discard("montecarlo-perfect")
             chosen_agents = agents_for(game, chosen_agents)
@@ -386,10 +427,12 @@ def _check_law(game, name, function, is_small, solution, exact, exact_limit, age
         if progress is not None:
             progress(k)
 
-    found = find_counterexample(
+    found = _find_counterexample(
         game,
         function,
+        examples,
         max_examples=max_examples,
+        shrink_budget=2000,
         max_steps=max_steps,
         seed=seed,
         end_only=end_only,

@@ -452,13 +452,15 @@ SMALL_BUDGETS = pmap({"trials": 4, "iterations": 16, "simulations": 16, "playout
 """Options that keep expensive agents quick when ``builtin_agents`` builds them."""
 
 
-def builtin_agents(budgets=SMALL_BUDGETS, game=None):
+def builtin_agents(budgets=SMALL_BUDGETS, game=None, solution=None):
     """Every agent of ``fnmcts.agents.AGENTS`` that builds with small budgets, by name.
 
     Each factory gets the options of ``budgets`` that it accepts, and ``game``
     when given and accepted (the exact and perfect agents then solve the game
-    once, not at every move); one that needs more (a trained Q-learning agent
-    needs its table) is left out. Without a registry, the random agent alone.
+    once, not at every move; or take ``solution``, when given: the game's
+    ``solve`` result from its start); one that needs more (a trained
+    Q-learning agent needs its table) is left out. Without a registry, the
+    random agent alone.
 
     >>> "random" in builtin_agents()
     True
@@ -475,6 +477,8 @@ def builtin_agents(budgets=SMALL_BUDGETS, game=None):
             options = {k: v for k, v in budgets.items() if k in accepted}
             if game is not None and "game" in accepted:
                 options["game"] = game
+                if solution is not None and "solution" in accepted:
+                    options["solution"] = solution
             built[name] = factory(**options)
         except (TypeError, ValueError):
             continue

@@ -70,25 +70,27 @@ class Reached(NamedTuple):
     state: Any
     path: tuple
 
-@st.composite
-def _walks(draw, game, max_depth: int = DEFAULT_MAX_STEPS) -> tuple:
-    """``(moves, states)`` of a walk from the start; ``states`` has one more entry.
+def _walk_from(game, steps: int, index) -> tuple:
+    """``(moves, states)`` of the walk of at most ``steps`` steps whose step ``i`` is ``here[index(len(here))]``.
 
-    The walk's length is drawn first, then one index per step, so shrinking
-    shortens the walk and moves it towards the first moves. A walk stops early at
-    the end of the game, or where the game itself fails (the laws report that).
+    ``index(n)`` answers a number in ``range(n)``: hypothesis's draw in
+    ``_walks``, or the numbers it drew, replayed. A walk stops early at the
+    end of the game, or where the game itself fails (the laws report that).
     Each step plays on a copy of the state, and every law gets a copy of its
-    own (``_fresh``): a law that changes a state cannot change what the next
+    own (``fresh``): a law that changes a state cannot change what the next
     law sees, so each broken game is reported under its own law.
+
+    >>> from fnmcts.games.nim import Nim
+    >>> _walk_from(Nim(heap=5, max_take=3), 9, lambda n: n - 1)[0]  # take the most each time
+    (3, 2)
     """
-    steps = draw(st.integers(min_value=0, max_value=max_depth))
     state = game.start()
     moves, states = [], [state]
     for _ in range(steps):
         here = choices(game, state)
         if not here:
             break
-        move = here[draw(st.integers(min_value=0, max_value=len(here) - 1))]
+        move = here[index(len(here))]
         try:
             state = game.play(fresh(state), move)  # a play that changes its input leaves the walk as it was
         except Exception:
@@ -96,6 +98,43 @@ def _walks(draw, game, max_depth: int = DEFAULT_MAX_STEPS) -> tuple:
         moves.append(move)
         states.append(state)
     return tuple(moves), tuple(states)
+
+
+@st.composite
+def _recorded_walks(draw, game, max_depth: int = DEFAULT_MAX_STEPS) -> tuple:
+    """``(moves, states, numbers)``: a walk from the start, and the numbers drawn for it, in order.
+
+    The walk's length is drawn first, then one index per step, so shrinking
+    shortens the walk and moves it towards the first moves; ``states`` has one
+    more entry than ``moves``. ``_replayed_walk(game, numbers)`` rebuilds the
+    same walk without hypothesis.
+    """
+    numbers = [draw(st.integers(min_value=0, max_value=max_depth))]
+
+    def index(n):
+        numbers.append(draw(st.integers(min_value=0, max_value=n - 1)))
+        return numbers[-1]
+
+    moves, states = _walk_from(game, numbers[0], index)
+    return moves, states, tuple(numbers)
+
+
+@st.composite
+def _walks(draw, game, max_depth: int = DEFAULT_MAX_STEPS) -> tuple:
+    """``(moves, states)`` of a walk from the start (``_recorded_walks`` without its numbers)."""
+    moves, states, _ = draw(_recorded_walks(game, max_depth))
+    return moves, states
+
+
+def _replayed_walk(game, numbers) -> tuple:
+    """``(moves, states)`` of the walk that ``_recorded_walks`` drew as ``numbers``, played again.
+
+    >>> from fnmcts.games.nim import Nim
+    >>> _replayed_walk(Nim(heap=5, max_take=3), (9, 2, 1, 0))[0]  # at most 9 steps: take 3, then 2
+    (3, 2)
+    """
+    rest = iter(numbers[1:])
+    return _walk_from(game, numbers[0], lambda n: next(rest))
 
 
 @st.composite
