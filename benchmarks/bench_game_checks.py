@@ -33,7 +33,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from harness import Bench, Measured  # noqa: E402
+from harness import Bench, Measured, export_package as export  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 ROLL = "roll"
@@ -104,16 +104,6 @@ def work(name: str, size: int) -> float:
 
 
 WORKLOADS = ("solve", "count", "search", "simulate", "tournament", "train", "search tic-tac-toe")
-
-
-def export(base: str, into: Path) -> bool:
-    """The ``fnmcts`` package of revision ``base`` written under ``into``; False without git or the revision."""
-    try:
-        archive = subprocess.run(["git", "-C", str(ROOT), "archive", base, "fnmcts"], capture_output=True, check=True)
-        subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, check=True)
-    except (OSError, subprocess.CalledProcessError):
-        return False
-    return (into / "fnmcts" / "__init__.py").is_file()
 
 
 def child(tree: Path, name: str, size: int) -> Measured:

@@ -44,7 +44,7 @@ import sys
 import time
 from dataclasses import dataclass
 
-__all__ = ["Bench", "Measured", "load_average", "markdown_table", "interleaved_order"]
+__all__ = ["Bench", "Measured", "load_average", "markdown_table", "interleaved_order", "export_package"]
 
 
 @dataclass(frozen=True)
@@ -275,6 +275,28 @@ class Bench:
             sys.stdout.flush()
         return 0
 
+
+
+def export_package(base: str, into) -> bool:
+    """The ``fnmcts`` package of git revision ``base`` written under the folder ``into``; False without git or it.
+
+    For the benchmarks that time this tree against an earlier one, each in a process of its own.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     export_package("no-such-revision", folder)
+    False
+    """
+    import subprocess
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    try:
+        archive = subprocess.run(["git", "-C", str(root), "archive", base, "fnmcts"], capture_output=True, check=True)
+        subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, check=True)
+    except (OSError, subprocess.CalledProcessError):
+        return False
+    return (Path(into) / "fnmcts" / "__init__.py").is_file()
 
 def _rate(rate: float) -> str:
     if rate >= 100:
