@@ -50,7 +50,7 @@ from pyrsistent import field, pmap
 
 from .exact import evaluate_policy, random_policy, value as exact_value
 from .limits import STATE_LIMIT
-from .protocol import CHANCE, payoff_range
+from .protocol import CHANCE, may_repeat, payoff_range
 from .rng import check_rng
 from .sampling import Z95
 from .values import FixedRecord
@@ -649,8 +649,7 @@ def exact_variances(game, policy: Callable = random_policy, methods=METHODS,
     unknown = set(methods) - set(METHODS)
     if unknown:
         raise ValueError(f"methods must be among {', '.join(METHODS)}, got {sorted(unknown)}")
-    repeats = getattr(game, "may_repeat", None)
-    if callable(repeats) and repeats():
+    if may_repeat(game):
         mean, variance = _repeating_plain(game, policy, limit)
         return ExactVariances(value=mean, variances=pmap({"plain": variance}))
     hooks = _hooks(game)

@@ -91,7 +91,7 @@ method or hook                         what it gives, and who reads it
                                        game must end with probability 1 whatever
                                        the players do (default: False, a cycle is
                                        a bug).
-                                       Read by: fnmcts.lab, fnmcts.protocol
+                                       Read by: fnmcts.protocol
 ``winning_moves(state)``               the closed form's winning moves, ``()`` from a
                                        lost position (default: ``None``, no closed
                                        form).
