@@ -59,6 +59,7 @@ __all__ = [
     "Estimate",
     "ExactVariances",
     "METHODS",
+    "BATCH_METHODS",
     "plain",
     "antithetic",
     "control_variate",
@@ -79,6 +80,9 @@ __all__ = [
 METHODS = ("plain", "antithetic", "control", "stratified", "importance")
 """The estimators of one game's value, by the names ``estimate_with`` and the command line take."""
 
+BATCH_METHODS = ("plain", "antithetic", "control", "stratified")
+"""The estimators that vectorise: the methods a game's ``lab_batch`` hook plays in numpy (``batch_estimate``)."""
+
 HOOKS = {"antithetic": "antithetic_outcome", "control": "control_feature", "stratified": "strata",
          "importance": "proposal"}
 """The game hook each method needs."""
@@ -86,6 +90,8 @@ HOOKS = {"antithetic": "antithetic_outcome", "control": "control_feature", "stra
 
 class Estimate(FixedRecord):
     """One estimator's result: the estimate, its standard error, its 95% interval, the games played.
+
+    ``batch`` says whether the games were played in numpy (``batch_estimate``).
 
     >>> Estimate(method="plain", estimate=0.5, std_error=0.1, ci_low=0.3, ci_high=0.7, games=25).games
     25
@@ -97,6 +103,7 @@ class Estimate(FixedRecord):
     ci_low = field(type=float, mandatory=True)
     ci_high = field(type=float, mandatory=True)
     games = field(type=int, mandatory=True)
+    batch = field(type=bool, initial=False)
 
 
 def _record(method, mean, se, games, low, high) -> Estimate:
@@ -171,10 +178,39 @@ def _proposed(game, state, chance, options, probabilities, proposal):
     return q
 
 
-def _play(game, state, policy, rng, *, given=(), mirror=None, feature=None, proposal=None):
-    """One game from ``state``: ``(payoff, likelihood ratio, control, chance outcomes drawn)``.
+def _coupled(mirror, a, node_a, node_b):
+    """``b``'s outcome index for each of ``a``'s chance outcomes, or ``None`` where the two nodes differ in kind.
 
-    ``given``: chance outcomes of another game, used in order (through ``mirror``) while they last.
+    Two chance nodes are coupled when they have the same outcomes with the same
+    probabilities (one die against two is not): ``b`` then takes ``a``'s outcome,
+    or its mirror ``mirror(a, outcome)``, which must map the outcomes one to one
+    onto outcomes of equal probability. Elsewhere the two draw independently.
+    """
+    options_a, probabilities_a = node_a[1], node_a[2]
+    options_b, probabilities_b = node_b[1], node_b[2]
+    if sorted(map(repr, zip(options_a, probabilities_a))) != sorted(map(repr, zip(options_b, probabilities_b))):
+        return None
+    where = {o: i for i, o in enumerate(options_b)}
+    index = []
+    for o, p in zip(options_a, probabilities_a):
+        ob = mirror(a, o) if mirror else o
+        if ob not in where:
+            raise ValueError(f"antithetic_outcome gave {ob!r} at {a!r}, not one of {options_b!r}")
+        index.append(where[ob])
+    if sorted(index) != list(range(len(options_b))) or any(
+            abs(probabilities_b[i] - p) > 1e-9 for i, p in zip(index, probabilities_a)):
+        raise ValueError(f"the coupling at {a!r} does not keep the outcomes' probabilities "
+                         "(an antithetic map must be a bijection between outcomes of equal probability)")
+    return index
+
+
+def _play(game, state, policy, rng, *, given=(), mirror=None, feature=None, proposal=None):
+    """One game from ``state``: ``(payoff, likelihood ratio, control, chance nodes met)``.
+
+    ``given``: the chance nodes of another game, ``(state, node, outcome index)``
+    each; the k-th chance node of this game takes the k-th outcome of ``given``
+    (through ``mirror``) where the two nodes are coupled (``_coupled``), and
+    draws its own where they are not or once ``given`` runs out.
     """
     weight, control, drawn = 1.0, 0.0, []
     while True:
@@ -182,11 +218,13 @@ def _play(game, state, policy, rng, *, given=(), mirror=None, feature=None, prop
         if node is None:
             return float(game.payoff(state)[0]), weight, control, drawn
         chance, options, probabilities = node
+        index = None
         if chance and len(drawn) < len(given):
-            outcome = mirror(state, given[len(drawn)]) if mirror else given[len(drawn)]
-            if outcome not in options:
-                raise ValueError(f"antithetic_outcome gave {outcome!r} at {state!r}, not one of {options!r}")
-            index = options.index(outcome)
+            other, other_node, other_index = given[len(drawn)]
+            coupling = _coupled(mirror, other, other_node, node)
+            index = None if coupling is None else coupling[other_index]
+        if index is not None:
+            pass
         elif proposal is not None and (chance or policy is random_policy):
             q = _proposed(game, state, chance, options, probabilities, proposal)
             index = _pick(q, rng.random())
@@ -194,7 +232,7 @@ def _play(game, state, policy, rng, *, given=(), mirror=None, feature=None, prop
         else:
             index = _pick(probabilities, rng.random())
         if chance:
-            drawn.append(options[index])
+            drawn.append((state, node, index))
             if feature is not None:
                 values = [float(feature(state, o)) for o in options]
                 control += values[index] - math.fsum(p * v for p, v in zip(probabilities, values))
@@ -227,8 +265,10 @@ def antithetic(game, pairs: int, rng: random.Random) -> Estimate:
 
     The second game of a pair takes the first's chance outcomes, in order,
     through the game's ``antithetic_outcome(state, outcome)`` hook (a
-    probability-preserving map), and draws its own once they run out; each
-    pair counts as two games.
+    probability-preserving map of the first game's outcomes at ``state``), at
+    each chance node of the same kind as the first game's (the same outcomes
+    and probabilities: one die is not two), and draws its own elsewhere and once
+    they run out; each pair counts as two games.
 
     >>> from fnmcts.games.shut_the_box import ShutTheBox
     >>> record = antithetic(ShutTheBox(levers=4), 500, random.Random(2))
@@ -273,7 +313,11 @@ def control_variate(game, n: int, rng: random.Random) -> Estimate:
 
 
 def _strata(game) -> tuple:
-    strata = tuple((float(w), s) for w, s in _needed(game, "stratified")(game.start()))
+    """The game's strata at its start, checked; ``None`` where its ``strata`` hook says it has none there."""
+    given = _needed(game, "stratified")(game.start())
+    if given is None:
+        return None
+    strata = tuple((float(w), s) for w, s in given)
     if not strata or abs(math.fsum(w for w, _ in strata) - 1) > 1e-9 or any(w <= 0 for w, _ in strata):
         raise ValueError(f"strata of {game!r} must be (probability > 0, state) pairs whose probabilities sum to 1")
     return strata
@@ -307,6 +351,9 @@ def stratified(game, n: int, rng: random.Random, allocation: str = "proportional
         raise ValueError(f"allocation must be 'proportional' or 'optimal', got {allocation!r}")
     _check_rng(rng, n)
     strata = _strata(game)
+    if strata is None:
+        raise ValueError(f"{game!r} has no strata at its start (its strata hook gave None): the stratified method "
+                         "needs a chance node there")
     weights = [w for w, _ in strata]
     low, high = _range(game)
     if n < 2 * len(strata) * (10 if allocation == "optimal" else 1):
@@ -375,13 +422,26 @@ def common_random_numbers(game, policy_a: Callable, policy_b: Callable, n: int, 
                    low - high, high - low)
 
 
-def estimate_with(method: str, game, n: int, rng: random.Random) -> Estimate:
+def estimate_with(method: str, game, n: int, rng: random.Random, *, batch: bool = False) -> Estimate:
     """The estimator named ``method`` (one of ``METHODS``) with about ``n`` games.
+
+    ``batch=True`` plays them in numpy (``batch_estimate``) where the game's
+    ``lab_batch`` hook plays this method under the game's rules and numpy is
+    installed, and game by game everywhere else: batch where it can.
 
     >>> from fnmcts.games.shut_the_box import ShutTheBox
     >>> estimate_with("antithetic", ShutTheBox(levers=4), 1_000, random.Random(2)).games
     1000
+    >>> one_die = ShutTheBox(levers=4, dice="high-down")  # the batch path plays two dice only: game by game
+    >>> estimate_with("control", one_die, 1_000, random.Random(2), batch=True) == estimate_with(
+    ...     "control", one_die, 1_000, random.Random(2))
+    True
     """
+    if batch and method in BATCH_METHODS and callable(getattr(game, "lab_batch", None)) and _numpy_found():
+        _check_rng(rng, n)
+        arrays = game.lab_batch(method, n, rng)
+        if arrays is not None:
+            return _batch_record(method, game, arrays)
     if method == "plain":
         return plain(game, n, rng)
     if method == "antithetic":
@@ -395,26 +455,47 @@ def estimate_with(method: str, game, n: int, rng: random.Random) -> Estimate:
     raise ValueError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
 
 
+def _numpy_found() -> bool:
+    """Whether numpy (the batch extra) can be imported."""
+    from importlib.util import find_spec
+
+    return find_spec("numpy") is not None
+
+
 def batch_estimate(method: str, game, n: int, rng: random.Random) -> Estimate:
     """A vectorised estimator (plain, antithetic, control or stratified) through the game's ``lab_batch`` hook.
 
     ``lab_batch(method, n, rng)`` plays the games in numpy arrays: ``(payoffs,)``,
     ``(first, second)`` of antithetic pairs, ``(payoffs, control)`` with a
     control of mean 0, or ``(payoffs, stratum)`` of equally likely strata dealt
-    in turn. Needs numpy (the batch extra).
+    in turn, or ``None`` (drawing nothing) where its batch path does not play
+    the game's rules. Needs numpy (the batch extra).
 
     >>> from fnmcts.games.shut_the_box import ShutTheBox
     >>> record = batch_estimate("control", ShutTheBox(), 100_000, random.Random(1))
     >>> record.games, round(record.estimate, 4)
     (100000, 0.0203)
     """
-    if method not in ("plain", "antithetic", "control", "stratified"):
+    if method not in BATCH_METHODS:
         raise ValueError(f"the batch path has the methods plain, antithetic, control and stratified, got {method!r}")
     _check_rng(rng, n)
     hook = getattr(game, "lab_batch", None)
     if not callable(hook):
         raise TypeError(f"the batch path needs the game hook lab_batch(method, n, rng); {game!r} has none")
     arrays = hook(method, n, rng)
+    if arrays is None:
+        raise ValueError(f"the batch path of {game!r} does not play its rules (lab_batch gave None): "
+                         "estimate_with(..., batch=True) plays them game by game")
+    return _batch_record(method, game, arrays)
+
+
+def _batch_record(method: str, game, arrays) -> Estimate:
+    """The ``Estimate`` of ``method`` from the arrays of the game's ``lab_batch``, marked as played in numpy."""
+    return _arrays_record(method, game, arrays).set(batch=True)
+
+
+def _arrays_record(method: str, game, arrays) -> Estimate:
+    """The ``Estimate`` of ``method`` from ``lab_batch``'s arrays (the stratified one's with proportional allocation)."""
     low, high = _range(game)
     if method == "plain":
         ys = arrays[0]
@@ -439,7 +520,7 @@ def batch_estimate(method: str, game, n: int, rng: random.Random) -> Estimate:
     sums = np.bincount(strata, weights=ys)
     squares = np.bincount(strata, weights=ys * ys)
     if counts.min() < 2:
-        raise ValueError(f"n must give every one of the {counts.size} strata two games at least, got {n}")
+        raise ValueError(f"n must give every one of the {counts.size} strata two games at least, got {ys.size}")
     means = sums / counts
     variances = (squares - counts * means * means) / (counts - 1)
     weight = 1.0 / counts.size
@@ -468,9 +549,8 @@ def comparison(game, n: int, rng: random.Random, methods=METHODS) -> list:
     for method in methods:
         if method not in exact.variances:
             continue
-        batch = method in ("plain", "antithetic", "control", "stratified") and callable(getattr(game, "lab_batch", None))
         started = perf_counter()
-        record = batch_estimate(method, game, n, rng) if batch else estimate_with(method, game, n, rng)
+        record = estimate_with(method, game, n, rng, batch=True)
         seconds = perf_counter() - started
         variance = record.std_error ** 2 * record.games
         plain_variance = variance if method == "plain" else plain_variance
@@ -480,7 +560,7 @@ def comparison(game, n: int, rng: random.Random, methods=METHODS) -> list:
                      "exact_factor": exact.variances["plain"] / exact.variances[method]
                      if exact.variances[method] > 0 else math.inf,
                      "games_per_second": record.games / seconds if seconds > 0 else math.inf,
-                     "batch": batch})
+                     "batch": record.batch})
     return rows
 
 
@@ -576,19 +656,13 @@ def _joint(walk, a, b, pa, pb, mirror) -> float:
     elif not nb[0]:
         total = math.fsum(p * _joint(walk, a, kid, pa, pb, mirror) for kid, p in zip(nb[3], nb[2]) if p)
     else:
-        outcomes_b = {o: (p, kid) for o, p, kid in zip(nb[1], nb[2], nb[3])}
-        mass = {}
-        terms = []
-        for o, p, kid in zip(na[1], na[2], na[3]):
-            ob = mirror(a, o) if mirror else o
-            if ob not in outcomes_b:
-                raise ValueError(f"the coupled outcome {ob!r} is not a chance outcome at {b!r}")
-            mass[ob] = mass.get(ob, 0.0) + p
-            terms.append(p * _joint(walk, kid, outcomes_b[ob][1], pa, pb, mirror))
-        if any(abs(mass.get(o, 0.0) - p) > 1e-9 for o, (p, _) in outcomes_b.items()):
-            raise ValueError(f"the coupling at {a!r} and {b!r} does not keep the outcomes' probabilities "
-                             "(an antithetic map must be a bijection between outcomes of equal probability)")
-        total = math.fsum(terms)
+        coupling = _coupled(mirror, a, na, nb)
+        if coupling is None:  # nodes of different kinds: the two draw independently
+            total = math.fsum(p * q * _joint(walk, kid, other, pa, pb, mirror)
+                              for kid, p in zip(na[3], na[2]) if p for other, q in zip(nb[3], nb[2]) if q)
+        else:
+            total = math.fsum(p * _joint(walk, kid, nb[3][i], pa, pb, mirror)
+                              for kid, p, i in zip(na[3], na[2], coupling) if p)
     return walk.leave(key, total)
 
 
@@ -665,8 +739,9 @@ def exact_variances(game, policy: Callable = random_policy, methods=METHODS,
     if "control" in wanted:
         _, _, ec2, eyc, _ = _moments(walk, start, policy, feature=hooks["control"])
         out["control"] = max(0.0, variance - (eyc * eyc / ec2 if ec2 > 0 else 0.0))
-    if "stratified" in wanted:
-        parts = [(w, _moments(walk, s, policy)[:2]) for w, s in _strata(game)]
+    strata = _strata(game) if "stratified" in wanted else None
+    if strata is not None:
+        parts = [(w, _moments(walk, s, policy)[:2]) for w, s in strata]
         sds = [(w, math.sqrt(max(0.0, m2 - m * m))) for w, (m, m2) in parts]
         out["stratified"] = math.fsum(w * sd * sd for w, sd in sds)
         out["stratified (optimal)"] = math.fsum(w * sd for w, sd in sds) ** 2

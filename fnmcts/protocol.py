@@ -208,13 +208,15 @@ method or hook                         what it gives, and who reads it
                                        of mean 0 (default: none).
                                        Read by: fnmcts.lab
 ``strata(state)``                      ``((probability, state), ...)``: the strata of
-                                       stratified sampling (default: none).
+                                       stratified sampling, or ``None`` where there
+                                       are none (default: none).
                                        Read by: fnmcts.lab
 ``proposal(state, options, p)``        the probabilities importance sampling draws
                                        with instead of ``p`` (default: none).
                                        Read by: fnmcts.lab
 ``lab_batch(method, n, rng)``          the lab's games at once, numpy arrays by
-                                       method (default: none).
+                                       method, or ``None`` (drawing nothing) where
+                                       it does not play the rules (default: none).
                                        Read by: fnmcts.lab
 =====================================  =============================================
 

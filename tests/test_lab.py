@@ -408,8 +408,39 @@ def test_the_batch_path_refuses_what_it_cannot_do():
         lab.batch_estimate("importance", ShutTheBox(), 100, random.Random(1))
     with pytest.raises(TypeError, match="lab_batch"):
         lab.batch_estimate("plain", Pig(goal=10), 100, random.Random(1))
-    with pytest.raises(ValueError, match="dice rule"):
+    with pytest.raises(ValueError, match="does not play its rules"):
         lab.batch_estimate("plain", ShutTheBox(dice="high-down"), 100, random.Random(1))
+
+
+@pytest.mark.parametrize("method", lab.BATCH_METHODS)
+def test_batch_where_it_can_plays_in_numpy_where_the_rules_allow_and_game_by_game_elsewhere(method):
+    two_dice, one_die = ShutTheBox(levers=4), ShutTheBox(levers=4, dice="high-down")
+    assert lab.estimate_with(method, two_dice, 200, random.Random(3), batch=True).batch
+    assert lab.estimate_with(method, two_dice, 200, random.Random(3), batch=True) == lab.batch_estimate(
+        method, two_dice, 200, random.Random(3)).set(batch=True)
+    if method == "stratified":  # the one-die rule starts with the player's choice, not a roll: no strata there
+        with pytest.raises(ValueError, match="no strata at its start"):
+            lab.estimate_with(method, one_die, 200, random.Random(3), batch=True)
+        return
+    by_game = lab.estimate_with(method, one_die, 200, random.Random(3), batch=True)
+    assert not by_game.batch and by_game == lab.estimate_with(method, one_die, 200, random.Random(3))
+    assert not lab.estimate_with("importance", two_dice, 200, random.Random(3), batch=True).batch
+
+
+@pytest.mark.slow
+def test_a_pair_couples_only_chance_nodes_of_the_same_kind():
+    # under the one-die rule the two games of a pair may roll one die and two dice at the same turn: those rolls are
+    # drawn apart, and the exact variance of the pairs follows the same rule (within the sampling interval)
+    game = ShutTheBox(levers=4, dice="high-down")
+    exact = lab.exact_variances(game, methods=("plain", "antithetic"))
+    assert sorted(exact.variances) == ["antithetic", "plain"]
+    rng = random.Random(11)
+    import numpy as np
+
+    estimates = np.array([lab.antithetic(game, 2, rng).estimate for _ in range(3000)])  # two pairs: four games each
+    variance, error = _variance_with_error(estimates)
+    assert abs(4 * variance - exact.variances["antithetic"]) <= Z * 4 * error
+    assert exact.variances["antithetic"] != exact.variances["plain"]
 
 
 # --- the command line ----------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from ..games import coin, darts
 from ..games.coin import Coin
 from ..games.darts import Darts
 from ..games.tictactoe import TicTacToe
-from ..lab import HOOKS, METHODS, batch_estimate, comparison, estimate_with
+from ..lab import HOOKS, METHODS, comparison, estimate_with
 from ..montecarlo import simulate
 from ..rng import resolve_seed
 from ..limits import WORK_LIMIT
@@ -219,17 +219,6 @@ def comparison_text(rows, title: str, seed) -> str:
     return "\n".join(lines)
 
 
-def _estimate(method: str, game, n: int, rng: random.Random):
-    """The lab's ``method`` on ``n`` games: in numpy where the game's batch path plays its rules, else one by one."""
-    if method in ("antithetic", "control", "stratified"):
-        before = rng.getstate()
-        try:
-            return batch_estimate(method, game, n, rng)
-        except (TypeError, ValueError):  # no batch path, or rules it does not play (one die): game by game
-            rng.setstate(before)
-    return estimate_with(method, game, n, rng)
-
-
 def _lab(args, game, title):
     """``simulate shut-the-box --method M``: one of the lab's estimators, or the comparison table."""
     seed = resolve_seed(args.seed)
@@ -241,7 +230,7 @@ def _lab(args, game, title):
         emit(args, {"seed": seed, "methods": rows}, comparison_text(rows, title, seed))
         return
     try:
-        record = _estimate(args.method, game, args.games, rng)
+        record = estimate_with(args.method, game, args.games, rng, batch=True)
     except TypeError as error:  # the lab names the game hook the method needs
         if HOOKS[args.method] not in str(error):
             raise

@@ -155,7 +155,8 @@ def lab_payoffs(game, method: str, mask: int, n: int, rng) -> tuple:
     own; ``'control'``: ``(payoffs, control)`` with the martingale control of
     ``ShutTheBox.control_feature``; ``'stratified'``: ``(payoffs, first slot)``,
     the first roll's 36 equally likely slots dealt in turn (proportional
-    allocation). Under the tutorial's dice rule only.
+    allocation). Under the tutorial's dice rule only: ``None`` (drawing nothing)
+    under a rule that lets the player roll one die.
 
     >>> import random
     >>> from fnmcts.games.shut_the_box import ShutTheBox
@@ -165,8 +166,8 @@ def lab_payoffs(game, method: str, mask: int, n: int, rng) -> tuple:
     """
     np = _numpy()
     slots = tables(game)[0]
-    if slots != 36:
-        raise ValueError(f"the lab's batch path plays the tutorial's dice rule (two dice) only, not {game.dice!r}")
+    if slots != 36:  # the lab's batch path plays the tutorial's dice rule (two dice) only: nothing drawn
+        return None
     generator = _generator(rng)
 
     def fresh(size):

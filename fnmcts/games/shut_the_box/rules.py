@@ -530,14 +530,19 @@ class ShutTheBox(GameBase):
         return bool(ordered_moves(box, roll, self.simplified, self.levers))
 
     def strata(self, state) -> tuple:
-        """The lab's strata at a roll of the dice: ``((probability, state after the roll), ...)``.
+        """The lab's strata at a roll of the dice: ``((probability, state after the roll), ...)``; ``None`` elsewhere.
+
+        Under a rule that lets the player choose one die, the start is that
+        choice, not a roll: no strata there.
 
         >>> [(p, sorted(s["box"]), s["roll"]) for p, s in ShutTheBox(levers=2).strata(frozenset({1, 2}))][:2]
         [(Fraction(1, 36), [1, 2], 2), (Fraction(1, 18), [1, 2], 3)]
+        >>> ShutTheBox(levers=4, dice="high-down").strata(frozenset({1, 2, 3, 4})) is None
+        True
         """
         outcomes = self.chance_outcomes(state)
         if not outcomes:
-            raise ValueError(f"strata are the rolls of the dice; {state!r} is not a roll")
+            return None
         return tuple((p, self.play(state, roll)) for roll, p in outcomes)
 
     def proposal(self, state, options, probabilities) -> tuple:
