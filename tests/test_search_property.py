@@ -41,6 +41,7 @@ refuse, ``IMPOSSIBLE``).
 from __future__ import annotations
 
 import contextlib
+import gc
 import itertools
 import random
 import sys
@@ -226,6 +227,10 @@ def calls_at_most(budget: int, chance_step: int | None = None):
         elif event == "return" and step and step[0][0] is frame:
             count[1] += count[0] - step.pop()[1] + 1
 
+    # the collector off while counting: a collection runs finalizers (a generator left suspended, a weakref's
+    # callback) whose calls would be counted at a point that depends on the process's history, not on the search
+    collecting = gc.isenabled()
+    gc.disable()
     sys.setprofile(profile)
     try:
         yield count
@@ -235,6 +240,8 @@ def calls_at_most(budget: int, chance_step: int | None = None):
         # else the Runaway, wrapped on its way out (a game hook's GameError): raised as itself below
     finally:
         sys.setprofile(None)
+        if collecting:
+            gc.enable()
     if stopped:  # raised inside and caught there (a game's kind probed under ``except Exception``): raised again
         raise stopped[0]
 
