@@ -28,12 +28,12 @@ from ..mcts import explore_page, trace
 from ..protocol import is_chance, play, possible_moves
 from ..rng import make_rng
 
-__all__ = ["PYODIDE_VERSION", "GAMES", "game", "step", "summary", "explorer", "pyodide_cache"]
+__all__ = ["PYODIDE_VERSION", "LIVE_GAMES", "game", "step", "summary", "explorer", "pyodide_cache"]
 
 PYODIDE_VERSION = "314.0.7"
 """The ``pyodide`` release from the npm registry that the page runs on (Python 3.14)."""
 
-GAMES = ("shut-the-box", "nim")
+LIVE_GAMES = ("shut-the-box", "nim")
 """The games the page offers: the tutorial's Shut the Box, and Nim from 21 taking 1..3 (the notebook's)."""
 
 MAX_DIVES = 2_000
@@ -50,7 +50,7 @@ def game(name: str):
         return ShutTheBox()
     if name == "nim":
         return Nim()
-    raise ValueError(f"the page offers the games {', '.join(GAMES)}, got {name!r}")
+    raise ValueError(f"the page offers the games {', '.join(LIVE_GAMES)}, got {name!r}")
 
 
 def step(name: str, tree, rng, dives: int = 1, uct=None):
@@ -95,7 +95,7 @@ def summary(name: str, tree) -> dict:
     >>> from pyrsistent import pmap
     >>> s = summary("nim", step("nim", pmap(), make_rng(3), 10))
     >>> s["states"], s["root"], len(s["digest"])
-    (11, 'Record(win=4, loss=6)', 16)
+    (10, 'Record(win=5, loss=5)', 16)
     """
     the_game = game(name)
     start = the_game.start()
