@@ -8,9 +8,11 @@
   let py, web, pmap, makeRng;
   try {
     py = await loadPyodide({ indexURL: new URL("pyodide/", location.href).href });
+    document.body.dataset.pythonSeconds = ((performance.now() - began) / 1000).toFixed(1);
     const manifest = await (await fetch("manifest.json")).json();
     await py.loadPackage(manifest.wheels.map((name) => new URL("wheels/" + name, location.href).href),
                          { messageCallback: () => {} });
+    document.body.dataset.wheelsSeconds = ((performance.now() - began) / 1000).toFixed(1);
     web = py.pyimport("fnmcts.web");
     pmap = py.pyimport("pyrsistent").pmap;
     makeRng = py.pyimport("fnmcts.rng").make_rng;
@@ -88,7 +90,7 @@
   for (const b of document.querySelectorAll("button")) b.disabled = false;
   reset();
   const seconds = ((performance.now() - began) / 1000).toFixed(1);
-  status(`Python ${py.runPython("import sys; sys.version.split()[0]")} in Pyodide ${py.version}, fnmcts loaded in ${seconds} s, all from this server.`);
+  status(`Python ${py.runPython("import sys; sys.version.split()[0]")} in Pyodide ${py.version}, fnmcts loaded in ${seconds} s (Python ${document.body.dataset.pythonSeconds} s, wheels ${document.body.dataset.wheelsSeconds} s), all from this server.`);
   document.body.dataset.loadSeconds = seconds;
   document.body.dataset.state = "ready";
 })();
