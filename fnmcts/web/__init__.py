@@ -4,8 +4,8 @@
 and its script, Pyodide's core files (from the npm registry's ``pyodide``
 package, version ``PYODIDE_VERSION``, fetched once with ``python -m fnmcts.web
 fetch``), and the pure-Python wheels the page installs: fnmcts built from this
-tree, and pyrsistent, toolz, tqdm, hypothesis, attrs and sortedcontainers at the
-versions installed here. ``python -m fnmcts.web serve DIR`` serves it on
+tree, and pyrsistent and toolz at the versions installed here (all the page
+imports: tqdm and hypothesis serve progress bars and checkers, not the page). ``python -m fnmcts.web serve DIR`` serves it on
 ``http://127.0.0.1:8000/``; the page then asks nothing of any other server.
 
 The page calls the functions below, in the browser, as a test calls them
