@@ -75,6 +75,11 @@ def test_step_refuses_a_count_of_dives_that_is_not_one(dives):
         web.step("nim", pmap(), make_rng(1), dives)
 
 
+def test_the_explorer_refuses_more_dives_than_its_page_holds():
+    with pytest.raises(ValueError, match="the explorer shows 0 to 2000 dives, got 2001"):
+        web.explorer("nim", 1, web.MAX_DIVES + 1)
+
+
 def test_an_unknown_game_is_named():
     with pytest.raises(ValueError, match="'chess'"):
         web.game("chess")

@@ -116,9 +116,13 @@ def summary(name: str, tree) -> dict:
 def explorer(name: str, seed: int, dives: int) -> str:
     """The explorer page of ``dives`` dives from seed ``seed``: the same dives as ``step`` with ``make_rng(seed)``.
 
+    At most ``MAX_DIVES`` dives: the explorer's page holds no more.
+
     >>> explorer("nim", 1, 5).startswith("<!DOCTYPE html>")
     True
     """
+    if isinstance(dives, bool) or not isinstance(dives, int) or not 0 <= dives <= MAX_DIVES:
+        raise ValueError(f"the explorer shows 0 to {MAX_DIVES} dives, got {dives!r}: start a new tree")
     done, title = _traced(name, seed, dives)
     return explore_page(done, title=title)
 

@@ -86,7 +86,14 @@
   $("dive10").onclick = () => dive(10);
   $("dive100").onclick = () => dive(100);
   $("use").onclick = useMine;
-  $("show").onclick = () => { $("explorer").srcdoc = web.explorer(run.game, run.seed, run.dives); };
+  $("show").onclick = () => {
+    try {
+      $("explorer").srcdoc = web.explorer(run.game, run.seed, run.dives);
+      $("explorer-note").textContent = `(fnmcts.mcts.trace of the same ${run.dives} dives, seed ${run.seed}, drawn by the explorer page)`;
+    } catch (error) {
+      $("explorer-note").textContent = String(error).trim().split("\n").pop();
+    }
+  };
   for (const b of document.querySelectorAll("button")) b.disabled = false;
   reset();
   const seconds = ((performance.now() - began) / 1000).toFixed(1);
