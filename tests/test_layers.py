@@ -58,7 +58,8 @@ LAYERS = (
         ),
     ),
     ("edges", ("fnmcts.cli.*", "fnmcts.testing.*", "fnmcts.__main__", "fnmcts.plots",
-               "fnmcts.exercises.*")),  # the course's checkers: they run every layer below on a student's functions
+               "fnmcts.exercises.*",  # the course's checkers: they run every layer below on a student's functions
+               "fnmcts.web.*")),  # the live page: the tutorial's uct and the explorer, run in the browser
     ("api", ("fnmcts",)),
 )
 

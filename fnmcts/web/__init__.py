@@ -1,0 +1,148 @@
+"""fnmcts live in the browser: a page that runs fnmcts itself in Pyodide, to step ``uct`` and watch the tree.
+
+``python -m fnmcts.web build DIR`` writes the page into ``DIR``: ``index.html``
+and its script, Pyodide's core files (from the npm registry's ``pyodide``
+package, version ``PYODIDE_VERSION``, fetched once with ``python -m fnmcts.web
+fetch``), and the pure-Python wheels the page installs: fnmcts built from this
+tree, and pyrsistent and toolz at the versions installed here (all the page
+imports: tqdm and hypothesis serve progress bars and checkers, not the page). ``python -m fnmcts.web serve DIR`` serves it on
+``http://127.0.0.1:8000/``; the page then asks nothing of any other server.
+
+The page calls the functions below, in the browser, as a test calls them
+natively: ``step`` runs the tutorial's ``uct`` (or the reader's own, typed
+into the page) dive by dive, ``summary`` is what the page shows of the tree
+and what the test compares with a native run of the same seed, ``explorer``
+is the explorer page (``fnmcts.mcts.explore_page``) of the same dives.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pathlib
+from collections.abc import Mapping, Set
+
+from .. import tutorial
+from ..games import Nim, ShutTheBox
+from ..mcts import explore_page, trace
+from ..protocol import is_chance, play, possible_moves
+from ..rng import make_rng
+
+__all__ = ["PYODIDE_VERSION", "LIVE_GAMES", "game", "step", "summary", "explorer", "pyodide_cache"]
+
+PYODIDE_VERSION = "314.0.7"
+"""The ``pyodide`` release from the npm registry that the page runs on (Python 3.14)."""
+
+LIVE_GAMES = ("shut-the-box", "nim")
+"""The games the page offers: the tutorial's Shut the Box, and Nim from 21 taking 1..3 (the notebook's)."""
+
+MAX_DIVES = 2_000
+"""The most dives one press asks for: the explorer's page holds at most this many (``PAGE_DIVES``)."""
+
+
+def game(name: str):
+    """The game the page names: ``ShutTheBox()`` or ``Nim()``.
+
+    >>> game("nim")
+    Nim(heap=21, max_take=3, misere=True)
+    """
+    if name == "shut-the-box":
+        return ShutTheBox()
+    if name == "nim":
+        return Nim()
+    raise ValueError(f"the page offers the games {', '.join(LIVE_GAMES)}, got {name!r}")
+
+
+def step(name: str, tree, rng, dives: int = 1, uct=None):
+    """``dives`` dives of ``uct`` (default: the tutorial's) on the game ``name`` from its start: the new tree.
+
+    ``uct(tree, box, rng)`` for Shut the Box, ``uct(tree, state, rng, game)``
+    for another game, each returning ``(tree, result)``; ``rng`` is drawn on.
+
+    >>> from pyrsistent import pmap
+    >>> tree = step("shut-the-box", pmap(), make_rng(1), 2)
+    >>> tree[ShutTheBox().start()]
+    Record(win=0, loss=2)
+    """
+    if isinstance(dives, bool) or not isinstance(dives, int) or not 0 <= dives <= MAX_DIVES:
+        raise ValueError(f"dives must be a whole number from 0 to {MAX_DIVES}, got {dives!r}")
+    the_game = game(name)
+    start = the_game.start()
+    uct = tutorial.uct if uct is None else uct
+    extra = () if name == "shut-the-box" else (the_game,)
+    for _ in range(dives):
+        tree, _result = uct(tree, start, rng, *extra)
+    return tree
+
+
+def _plain(value):
+    """``value`` with its sets and maps sorted: the same text whatever the hash order."""
+    if isinstance(value, Mapping):
+        return tuple(sorted((_plain(k), _plain(v)) for k, v in value.items()))
+    if isinstance(value, Set):
+        return tuple(sorted(_plain(v) for v in value))
+    if isinstance(value, (tuple, list)):
+        return tuple(_plain(v) for v in value)
+    return value
+
+
+def summary(name: str, tree) -> dict:
+    """What the page shows of ``tree``: its states, the root's record and moves, and a digest of every record.
+
+    The digest hashes each state (sets and maps sorted) with its record, so two
+    runs agree on it exactly when their trees hold the same records.
+
+    >>> from pyrsistent import pmap
+    >>> s = summary("nim", step("nim", pmap(), make_rng(3), 10))
+    >>> s["states"], s["root"], len(s["digest"])
+    (10, 'Record(win=5, loss=5)', 16)
+    """
+    the_game = game(name)
+    start = the_game.start()
+    lines = sorted(f"{_plain(state)!r} {record!r}" for state, record in tree.items())
+    moves = [] if is_chance(the_game, start) else [
+        [repr(move), repr(tree[child]) if child in tree else "not visited"]
+        for move, child in ((m, play(the_game, start, m)) for m in possible_moves(the_game, start))
+    ]
+    return {
+        "game": name,
+        "states": len(tree),
+        "root": repr(tree[start]) if start in tree else "not visited",
+        "moves": moves,
+        "digest": hashlib.sha256("\n".join(lines).encode()).hexdigest()[:16],
+    }
+
+
+def explorer(name: str, seed: int, dives: int) -> str:
+    """The explorer page of ``dives`` dives from seed ``seed``: the same dives as ``step`` with ``make_rng(seed)``.
+
+    At most ``MAX_DIVES`` dives: the explorer's page holds no more.
+
+    >>> explorer("nim", 1, 5).startswith("<!DOCTYPE html>")
+    True
+    """
+    if isinstance(dives, bool) or not isinstance(dives, int) or not 0 <= dives <= MAX_DIVES:
+        raise ValueError(f"the explorer shows 0 to {MAX_DIVES} dives, got {dives!r}: start a new tree")
+    done, title = _traced(name, seed, dives)
+    return explore_page(done, title=title)
+
+
+def _traced(name: str, seed: int, dives: int):
+    """The trace of ``dives`` dives from seed ``seed`` on the game ``name``, and its explorer's title."""
+    the_game = game(name)
+    done = trace(the_game, the_game.start(), dives, make_rng(seed))
+    title = "Shut the Box" if name == "shut-the-box" else "Nim from 21, take 1..3"
+    return done, f"{title}: {dives} dives, seed {seed}"
+
+
+def pyodide_cache() -> pathlib.Path:
+    """Where ``fetch`` keeps Pyodide's files and ``build`` looks for them: ``$FNMCTS_PYODIDE``, else a cache folder.
+
+    >>> pyodide_cache().name == PYODIDE_VERSION or "FNMCTS_PYODIDE" in os.environ
+    True
+    """
+    given = os.environ.get("FNMCTS_PYODIDE")
+    if given:
+        return pathlib.Path(given)
+    base = pathlib.Path(os.environ.get("XDG_CACHE_HOME") or pathlib.Path.home() / ".cache")
+    return base / "fnmcts" / "pyodide" / PYODIDE_VERSION
