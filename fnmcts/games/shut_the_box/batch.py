@@ -123,7 +123,9 @@ def _increments(game):
         value = 1.0 / (1 + sum(mask_to_box(s)))
         for slot in range(slots):
             feature[s, slot] = value if kids[start[s * slots + slot]] != s + size else 0.0
-    increments = (feature - feature.mean(axis=1, keepdims=True)).ravel()
+    # float32: the table stays in the processor's cache (half the bytes), which makes the look-up per turn about a
+    # third cheaper; a rounding of 1e-7 of an increment is far below any interval the lab reports
+    increments = (feature - feature.mean(axis=1, keepdims=True)).ravel().astype(np.float32)
     increments.flags.writeable = False
     return increments
 
