@@ -192,6 +192,7 @@ class _TraceData:
             "xt": None if value is None else _fraction_text(value),
             "o": order,
             "to": self._to_move(state),
+            "lb": _position(self.game, state),
         }
         return self._new(key, entry)
 
@@ -402,6 +403,18 @@ def _decisions(game, state, outcomes=(), prob=Fraction(1)) -> list:
     for o, p in game.chance_outcomes(state):
         out.extend(_decisions(game, game.play(state, o), outcomes + (o,), prob * Fraction(p)))
     return out
+
+
+def _position(game, state):
+    """The game's own short words for ``state`` (its ``position_text`` hook, Nim: "heap 5"), else None: the page labels by move."""
+    text = getattr(game, "position_text", None)
+    if text is None:
+        return None
+    try:
+        words = str(text(state))
+    except Exception:  # a hook that fails for this state: the move's text labels it
+        return None
+    return words if len(words) <= 24 else None
 
 
 def _render(game, state) -> str:
