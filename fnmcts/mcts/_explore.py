@@ -1,12 +1,14 @@
 """The explorer page: a trace of a search as one self-contained HTML file, to step through in a browser.
 
-``explore_page(trace)`` writes the page: every dive of the trace, phase by
-phase (each selection step with its children's mean + bonus = score, the
-expansion, the playout, the backup node by node), the tree drawn as it grows
-(edge width by visits, colour by the mean against the exact value, chance
-nodes with their probabilities), a panel for any node clicked (its record, its
-exact value, its children's ratings) and the root's visit shares beside the
-exact best moves. ``explore_page(trace, other)`` adds a second trace of the
+``explore_page(trace)`` writes the page, which opens on the finished search:
+every dive of the trace, phase by phase (each selection step with its
+children's mean + bonus = score, the expansion, the playout, the backup node
+by node), the tree drawn as it grows and fitted to its pane's width (edge
+width by visits, colour by visit share, mean or the mean against the exact
+value, chance nodes with their probabilities, nodes labelled by the game's
+``position_text`` and who moves where it has one), a panel beside the tree
+for any node clicked (its record and whose it is, its exact value, its
+children's ratings) and the root's visit shares beside the exact best moves. ``explore_page(trace, other)`` adds a second trace of the
 same game and state (another constant, rule or backup from the same seed) and
 the first dive whose path differs.
 
