@@ -239,8 +239,9 @@
     if (share === null) return GREY;
     return `hsl(218, 75%, ${Math.round(82 - 54 * Math.max(0, Math.min(1, share)))}%)`;
   }
-  function colourMode() {
-    return $("colour-by").value;
+  function colourMode() {  // (a page without the switch, one that reuses these functions: the share)
+    const choice = $("colour-by");
+    return choice ? choice.value : "share";
   }
   // a node's colour in the mode chosen: its share of its parent's visits, its mean, or its mean against the exact value
   function nodeColour(v, id, mean) {
@@ -557,7 +558,7 @@
     drawTree();
     state.picking = false;
     drawNode();
-    $("side").scrollTop = 0;  // the node's panel heads the side pane: in sight beside the tree
+    if ($("side")) $("side").scrollTop = 0;  // the node's panel heads the side pane: in sight beside the tree
   }
   function drawNode() {
     const t = tr(), v = view(), id = state.picked, body = $("node-body");
@@ -634,6 +635,7 @@
   // the lines under the root's table: shared visits, and what "every move best" means
   function drawNotes() {
     const t = tr(), root = t.nodes[t.root], notes = $("notes");
+    if (!notes) return;
     notes.replaceChildren();
     const rootWhose = whoseRecord(root, true);
     if (rootWhose) notes.append(el("li", { id: "note-whose" }, rootWhose));
