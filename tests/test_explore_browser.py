@@ -373,8 +373,13 @@ return {page: [page.scrollWidth, page.clientWidth], pane: [pane.scrollWidth, pan
 def _window(browser, width, height):
     """Size the browser so that its page (its viewport) is ``width`` x ``height``."""
     browser.set_window_size(width, height)
-    inner = browser.execute_script("return [innerWidth, innerHeight]")
-    browser.set_window_size(2 * width - inner[0], 2 * height - inner[1])
+    for _ in range(20):  # the frame's size is known once the window has one; a loaded machine may take a while
+        inner = browser.execute_script("return [innerWidth, innerHeight]")
+        if inner == [width, height]:
+            return
+        outer = browser.get_window_size()
+        browser.set_window_size(outer["width"] + width - inner[0], outer["height"] + height - inner[1])
+        time.sleep(0.05)
     assert browser.execute_script("return [innerWidth, innerHeight]") == [width, height]
 
 
