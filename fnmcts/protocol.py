@@ -189,8 +189,10 @@ method or hook                         what it gives, and who reads it
                                        ("taking the last item loses"; default: none).
                                        Read by: fnmcts.cli
 ``position_text(state)``               a position in words for a report ("heap 5";
-                                       default: none).
-                                       Read by: fnmcts.cli, fnmcts.testing
+                                       default: none); the explorer's tree labels
+                                       its nodes with it.
+                                       Read by: fnmcts.cli, fnmcts.mcts,
+                                       fnmcts.testing
 ``empty_text()``                       why the game is over at its start ("the heap
                                        is 0"; default: none, "the start is an end").
                                        Read by: fnmcts.cli

@@ -142,11 +142,21 @@ def test_the_page_opens_from_disk_with_no_error_and_no_request(browser, pages):
     path, a, b = pages["ttt"]
     _open(browser, path)
     assert browser.title.startswith("TicTacToe(): 40 dives")
+    # it opens on the finished search: the last dive's last phase, the root's panel shown
+    assert _css(browser, "#position")[0].text == "dive 40 of 40"
+    assert _position(browser) == {"trace": "A", "dive": 40, "phase": _phases(a.dive(40)) - 1}
+    assert _css(browser, "#node-title")[0].text == "The root"
+    _click(browser, "#first")
     assert _css(browser, "#position")[0].text == "dive 0 of 40"
     severe = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
     assert severe == []
     assert browser.execute_script("return performance.getEntriesByType('resource').length") == 0
     assert _css(browser, "#tree circle")  # the root, drawn
+
+
+def _phases(dive):
+    """A dive's phases on the page: its selection steps, expand, playout, one backup per node."""
+    return len(dive.path.steps) + 2 + len(dive.path.nodes)
 
 
 def test_step_walks_a_dive_phase_by_phase_with_the_traces_numbers(browser, pages):
@@ -205,6 +215,7 @@ def test_play_runs_the_dives_and_the_root_shares_follow_the_trees(browser, pages
     path, a, _ = pages["ttt"]
     _open(browser, path)
     browser.execute_script("const s = document.getElementById('speed'); s.value = 'dive';")
+    _click(browser, "#first")
     _click(browser, "#play")
     deadline = time.monotonic() + 20
     while _position(browser)["dive"] < 5 and time.monotonic() < deadline:
@@ -327,6 +338,8 @@ def test_the_notebook_view_is_the_same_page_in_a_frame(browser, tmp_path):
     frame = _css(browser, "iframe")[0]
     browser.switch_to.frame(frame)
     try:
+        assert _css(browser, "#position")[0].text == "dive 12 of 12"
+        _click(browser, "#first")
         assert _css(browser, "#position")[0].text == "dive 0 of 12"
         _click(browser, "#next")
         _click(browser, "#next")
@@ -336,3 +349,145 @@ def test_the_notebook_view_is_the_same_page_in_a_frame(browser, tmp_path):
     finally:
         browser.switch_to.default_content()
     assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+
+
+# -- on a projector: 1024x768 and a larger screen ---------------------------------------------------------
+
+SIZES = [(1024, 768), (1400, 1000)]
+
+_MEASURE = """
+const pane = document.getElementById('tree-scroll'), page = document.documentElement;
+const texts = Array.from(document.querySelectorAll('#tree text'));
+const boxes = texts.map((t) => { const b = t.getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]; });
+const overlapping = [];
+for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+  const [a, b] = [boxes[i], boxes[j]];
+  if (a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3]) overlapping.push([texts[i].textContent, texts[j].textContent]);
+}
+const box = (id) => { const b = document.getElementById(id).getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]; };
+return {page: [page.scrollWidth, page.clientWidth], pane: [pane.scrollWidth, pane.clientWidth],
+        labels: texts.length, overlapping, panel: box('node-panel'), tree: box('tree-pane'), view: [innerWidth, innerHeight]};
+"""
+
+
+def _window(browser, width, height):
+    """Size the browser so that its page (its viewport) is ``width`` x ``height``."""
+    browser.set_window_size(width, height)
+    for _ in range(20):  # the frame's size is known once the window has one; a loaded machine may take a while
+        inner = browser.execute_script("return [innerWidth, innerHeight]")
+        if inner == [width, height]:
+            return
+        outer = browser.get_window_size()
+        browser.set_window_size(outer["width"] + width - inner[0], outer["height"] + height - inner[1])
+        time.sleep(0.05)
+    assert browser.execute_script("return [innerWidth, innerHeight]") == [width, height]
+
+
+@pytest.fixture(scope="module")
+def nim_page(tmp_path_factory):
+    from fnmcts.games import Nim
+
+    game = Nim(heap=21)
+    t = trace(game, game.start(), 150, _rng(1))
+    path = tmp_path_factory.mktemp("nim") / "nim.html"
+    path.write_text(explore_page(t), encoding="utf-8")
+    return path, t
+
+
+@pytest.fixture
+def sized(browser):
+    yield partial(_window, browser)
+    _window(browser, 1400, 1000)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("name", ["stb", "ttt", "nim"])
+def test_the_page_fits_the_screen_and_the_clicked_nodes_panel_sits_beside_the_tree(browser, pages, nim_page, sized,
+                                                                                   name, size):
+    sized(*size)
+    path = nim_page[0] if name == "nim" else pages[name][0]
+    _open(browser, path)
+    assert _css(browser, "#fit")[0].is_selected()
+    for moment in ("the end", "a dive in the middle"):
+        if moment != "the end":
+            _slide(browser, 20)
+        m = browser.execute_script(_MEASURE)
+        assert m["page"][0] <= m["page"][1], f"the page scrolls sideways at {size} ({moment}): {m['page']}"
+        assert m["pane"][0] <= m["pane"][1], f"the tree's pane scrolls sideways at {size} ({moment}): {m['pane']}"
+        assert m["labels"] >= 3
+        assert m["overlapping"] == [], f"labels overlap at {size} ({moment})"
+    # click the root's most visited child in the tree: its panel shows beside the tree, inside the window
+    rows = _css(browser, "#root-table tr.root-move")
+    top = max(rows, key=lambda row: int(row.find_element("css selector", "td.visits").text))
+    kid = top.get_attribute("data-id")
+    browser.execute_script("window.scrollTo(0, 0); document.querySelector(`#tree [data-id='${arguments[0]}'].node`)"
+                           ".dispatchEvent(new MouseEvent('click', {bubbles: true}))", kid)
+    assert _css(browser, "#node-title")[0].text.startswith("Node: ")
+    m = browser.execute_script(_MEASURE)
+    left, top_, right, _ = m["panel"]
+    assert left >= m["tree"][2] - 1, "the node's panel is not beside the tree"
+    assert 0 <= top_ and right <= m["view"][0] and top_ + 120 <= m["view"][1], f"the node's panel is out of sight: {m}"
+    assert m["overlapping"] == []
+
+
+def test_nim_is_labelled_by_heap_and_player_to_move(browser, nim_page):
+    path, t = nim_page
+    data = page_data(t)["traces"][0]
+    _open(browser, path)
+    labels = _css(browser, "#tree text[data-id]")
+    assert len(labels) >= 5
+    for label in labels:
+        node = data["nodes"][int(label.get_attribute("data-id"))]
+        who = "over" if node["to"] == "end" else f"P{node['to'] + 1}"
+        assert label.text == f"{node['lb']} \u00b7 {who}"
+    root = [label.text for label in labels if int(label.get_attribute("data-id")) == data["root"]]
+    assert root == ["heap 21 \u00b7 P1"]
+
+
+def test_the_notes_say_whose_record_shared_visits_and_that_all_best_means_all_lose(browser, nim_page, pages):
+    path, t = nim_page
+    _open(browser, path)
+    notes = {li.get_attribute("id"): li.text for li in _css(browser, "#notes li")}
+    # heap 21, take 1-3, taking the last loses: 21 = 4 * 5 + 1 is lost for the player to move, every move loses
+    assert t.exact_value(t.root)[0] == -1
+    assert "every move loses" in notes["note-all-best"]
+    assert notes["note-whose"].startswith("The root's record is player 2's, who moved into it, not player 1's")
+    assert _css(browser, "#whose-record")[0].text == notes["note-whose"]
+    assert "Visits are per state" in notes["note-shared"] and "shared" in notes["note-shared"]
+    _open(browser, pages["ttt"][0])  # tic-tac-toe's start: every move draws, all best and none loses
+    notes = {li.get_attribute("id"): li.text for li in _css(browser, "#notes li")}
+    assert "all are worth the same (exact 0.500)" in notes["note-all-best"]
+    _open(browser, pages["stb"][0])  # Shut the Box: no all-best line (its root is chance), one player's record
+    notes = {li.get_attribute("id"): li.text for li in _css(browser, "#notes li")}
+    assert "note-all-best" not in notes and notes["note-whose"].startswith("The record counts the player's")
+
+
+def test_shut_the_box_is_coloured_by_visit_share_and_the_switch_recolours(browser, pages):
+    path, s = pages["stb"]
+    _open(browser, path)
+    assert _css(browser, "#colour-by")[0].get_attribute("value") == "share"
+    assert "share of its parent's visits" in _css(browser, "#legend")[0].text
+    dives = {}
+    for group in _css(browser, "#root-table tr.group"):  # "roll 7 (probability 1/6): 11 dive(s)"
+        dives[group.text.split(" (")[0]] = int(group.text.rsplit(": ", 1)[1].split()[0])
+    fills = set()
+    group = None
+    for row in _css(browser, "#root-table tr"):
+        if "group" in row.get_attribute("class"):
+            group = row.text.split(" (")[0]
+            continue
+        if "root-move" not in row.get_attribute("class"):
+            continue
+        n = int(row.find_element("css selector", "td.visits").text)
+        node = _css(browser, f"#tree [data-id='{row.get_attribute('data-id')}'].node")
+        if not node:  # not among the drawn nodes
+            continue
+        fill = node[0].get_attribute("fill")
+        assert fill == f"hsl(218, 75%, {math.floor(82 - 54 * n / dives[group] + 0.5)}%)"  # JS rounds half up
+        fills.add(fill)
+    assert len(fills) >= 4
+    browser.execute_script("const c = document.getElementById('colour-by'); c.value = 'value';"
+                           "c.dispatchEvent(new Event('change'));")
+    assert "Colour: the mean" in _css(browser, "#legend")[0].text
+    fills = [n.get_attribute("fill") for n in _css(browser, "#tree circle.node")]
+    assert fills and all(f == "#98a2b3" or (f.startswith("hsl(") and not f.startswith("hsl(218")) for f in fills)

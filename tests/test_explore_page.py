@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from functools import partial
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from fnmcts.exact import best_moves, solve
 from fnmcts.games import Nim, Pig, ShutTheBox, TicTacToe
@@ -94,6 +96,26 @@ def test_every_step_shows_the_traces_numbers(game):
         assert [after for _, after in back] == [dive.changed[s]["win"] + dive.changed[s]["loss"] + dive.changed[s].get("draw", 0)
                                                for s, _ in reversed(dive.path.nodes)]
         assert frame["end"] == dive.path.end and len(frame["play"]) == len(dive.playout)
+
+
+@given(heap=st.integers(1, 10), take=st.integers(1, 4), dives=st.integers(1, 10), rng=st.randoms(use_true_random=False))
+@settings(max_examples=10, deadline=None)
+def test_a_nodes_label_is_the_games_words_for_its_state(heap, take, dives, rng):
+    """Nim's nodes carry their heap (the game's position_text) and who moves: a child is its parent's heap less the take."""
+    game = Nim(heap=heap, max_take=take)
+    data = page_data(trace(game, game.start(), dives, rng))["traces"][0]
+    nodes = data["nodes"]
+    root = nodes[data["root"]]
+    assert (root["lb"], root["to"]) == (f"heap {heap}", 0)
+    for node in nodes:
+        if node["p"] < 0 or node is root:
+            continue
+        parent = nodes[node["p"]]
+        taken = int(node["via"].split()[1])  # "take 2"
+        assert node["lb"] == f"heap {int(parent['lb'].split()[1]) - taken}"
+        assert node["to"] == ("end" if node["lb"] == "heap 0" else 1 - parent["to"])
+    other = page_data(trace(TakeAway(), TakeAway().start(), dives, rng))["traces"][0]
+    assert all(node["lb"] is None for node in other["nodes"])  # no position_text: the page labels by move
 
 
 def test_chance_nodes_carry_their_probabilities_and_the_root_its_exact_best_moves():

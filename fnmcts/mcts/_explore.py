@@ -1,14 +1,13 @@
 """The explorer page: a trace of a search as one self-contained HTML file, to step through in a browser.
 
-``explore_page(trace)`` writes the page: every dive of the trace, phase by
-phase (each selection step with its children's mean + bonus = score, the
-expansion, the playout, the backup node by node), the tree drawn as it grows
-(edge width by visits, colour by the mean against the exact value, chance
-nodes with their probabilities), a panel for any node clicked (its record, its
-exact value, its children's ratings) and the root's visit shares beside the
-exact best moves. ``explore_page(trace, other)`` adds a second trace of the
-same game and state (another constant, rule or backup from the same seed) and
-the first dive whose path differs.
+``explore_page(trace)`` writes the page, open on the finished search: each dive
+phase by phase (selection steps with their children's mean + bonus = score,
+expansion, playout, backup node by node), the tree as it grows, fitted to its
+pane (edge width: visits; colour: visit share, mean or error; chance nodes with
+probabilities; labels by ``position_text``), a panel beside it for a node
+clicked (record and whose, exact value, children's ratings), the root's shares
+beside the exact best moves. ``explore_page(trace, other)`` adds a second trace
+(same game and state, other options, same seed) and the first dive that differs.
 
 The page is one file: its style, its script (``explorer/explorer.js``,
 written for it, no library) and the trace's numbers (JSON) are inline, so any
@@ -192,6 +191,7 @@ class _TraceData:
             "xt": None if value is None else _fraction_text(value),
             "o": order,
             "to": self._to_move(state),
+            "lb": _position(self.game, state),
         }
         return self._new(key, entry)
 
@@ -298,7 +298,9 @@ class _TraceData:
     # -- dives -------------------------------------------------------------------------------
     def data(self) -> dict:
         t = self.trace
-        root = self.stored(t.root, _mover(t))
+        from ._graph import mover_into
+
+        root = self.stored(t.root, mover_into(t.game, t.root))
         first = t.tree(0)
         queue, seen = [t.root], {t.root}
         while queue:  # the records a trace starts from, each listed by a state above it where the game leads there
@@ -339,7 +341,7 @@ class _TraceData:
             kids = []
             if step.player is not None:
                 holder = self.nodes[node if chance is None else chance]
-                listed = dict(zip(_child_moves(game, step.decision), holder.get("ch", ())))
+                listed = dict(zip(game.possible_moves(step.decision), holder.get("ch", ())))
                 for s in dive.siblings(j):
                     kid = listed.get(s.move)
                     if kid is None:  # a child the game did not list: register it
@@ -373,16 +375,6 @@ class _TraceData:
         }
 
 
-def _mover(trace):
-    from ._graph import mover_into
-
-    return mover_into(trace.game, trace.root)
-
-
-def _child_moves(game, decision):
-    return tuple(game.possible_moves(decision))
-
-
 def _probability(game, state, outcomes) -> Fraction:
     p = Fraction(1)
     for o in outcomes:
@@ -402,6 +394,14 @@ def _decisions(game, state, outcomes=(), prob=Fraction(1)) -> list:
     for o, p in game.chance_outcomes(state):
         out.extend(_decisions(game, game.play(state, o), outcomes + (o,), prob * Fraction(p)))
     return out
+
+
+def _position(game, state):
+    """The game's words for ``state`` (its ``position_text`` hook, Nim: "heap 5"), or None: the page labels by move."""
+    try:
+        return str(game.position_text(state))
+    except Exception:  # no such hook, or one that fails for this state: the move's text labels the node
+        return None
 
 
 def _render(game, state) -> str:

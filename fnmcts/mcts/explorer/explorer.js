@@ -7,7 +7,7 @@
   const DATA = JSON.parse(document.getElementById("trace-data").textContent);
   const SVG = "http://www.w3.org/2000/svg";
   const MAX_DRAWN = 120;          // nodes drawn at most (the most visited first, the current path always)
-  const SLOT = 34, MIN_SLOT = 9, LEVEL = 58, MAX_LEVEL = 110, PAD = 24;
+  const SLOT = 34, LEVEL = 58, MAX_LEVEL = 110, PAD = 24;
   const FAR = 0.3;                // a mean this far from the exact value is drawn red
 
   const $ = (id) => document.getElementById(id);
@@ -223,10 +223,45 @@
   }
 
   // -- the tree ----------------------------------------------------------------------------------
+  const GREY = "#98a2b3";
   function colour(mean, exact) {
-    if (mean === null || exact === null || exact === undefined) return "#98a2b3";
+    if (mean === null || exact === null || exact === undefined) return GREY;
     const a = Math.min(1, Math.abs(mean - exact) / FAR);
     return `hsl(${Math.round(130 * (1 - a))}, 68%, 40%)`;
+  }
+  // a mean from 0 (red) through 0.5 (yellow) to 1 (green)
+  function valueColour(mean) {
+    if (mean === null) return GREY;
+    return `hsl(${Math.round(130 * Math.max(0, Math.min(1, mean)))}, 68%, 42%)`;
+  }
+  // a share of the parent's visits, from pale (none) to deep blue (all)
+  function shareColour(share) {
+    if (share === null) return GREY;
+    return `hsl(218, 75%, ${Math.round(82 - 54 * Math.max(0, Math.min(1, share)))}%)`;
+  }
+  function colourMode() {  // (a page without the switch, one that reuses these functions: the share)
+    const choice = $("colour-by");
+    return choice ? choice.value : "share";
+  }
+  // a node's colour in the mode chosen: its share of its parent's visits, its mean, or its mean against the exact value
+  function nodeColour(v, id, mean) {
+    const node = tr().nodes[id], mode = colourMode();
+    if (mode === "value") return valueColour(mean);
+    if (mode === "error") return colour(mean, node.x);
+    if (node.p < 0 || id === tr().root) return shareColour(1);
+    const parent = visitsOf(v, node.p);
+    return shareColour(parent ? visitsOf(v, id) / parent : null);
+  }
+  // the tree's label of a node: the game's words for the state and who is to move (Nim: "heap 7 · P2"), else the move
+  function shortPlayer(to) {
+    if (to === "end") return "over";
+    if (to === "chance") return "dice";
+    return DATA.players.length === 1 ? "" : `P${to + 1}`;
+  }
+  function nodeLabel(node) {
+    if (!node.lb) return node.via;
+    const who = shortPlayer(node.to);
+    return who ? `${node.lb} \u00b7 ${who}` : node.lb;
   }
   function chooseDrawn(v) {
     const t = tr();
@@ -281,11 +316,11 @@
     const { pos, slots, deepest } = layout(drawn);
     const pane = $("tree-scroll");
     const fit = $("fit").checked;
-    const room = Math.max(320, pane.clientWidth - 4), tall = Math.max(300, pane.clientHeight - 4);
-    // fit: squeeze the columns into the pane (down to MIN_SLOT), spread the levels over its height
-    const slot = fit ? Math.max(MIN_SLOT, Math.min(SLOT, (room - 2 * PAD) / slots)) : SLOT;
+    const room = Math.max(120, pane.clientWidth - 4), tall = Math.max(300, pane.clientHeight - 4);
+    // fit: squeeze the columns into the pane's width (it never scrolls sideways), spread the levels over its height
+    const slot = fit ? Math.min(SLOT, (room - 2 * PAD) / slots) : SLOT;
     const level = fit ? Math.max(LEVEL, Math.min(MAX_LEVEL, (tall - 2 * PAD) / (deepest + 1))) : LEVEL;
-    const width = Math.max(room, slots * slot + 2 * PAD), height = deepest * level + 2 * PAD + 20;
+    const width = fit ? room : Math.max(room, slots * slot + 2 * PAD), height = deepest * level + 2 * PAD + 20;
     svg.setAttribute("width", width);
     svg.setAttribute("height", height);
     svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
@@ -297,6 +332,8 @@
     const onPath = new Set(v.path);
     const labelled = (id) => pos.get(id)[1] <= (tr().nodes[id].k === "c" ? 1 : 2) && drawn.size <= 40 ||
       pos.get(id)[1] <= 1 || onPath.has(id) || id === state.picked;
+    // which labels win where two would overlap: the picked node's, the path's, then the shallowest
+    const rank = (id) => (id === state.picked ? 0 : onPath.has(id) ? 1 : 2 + pos.get(id)[1]);
     const halo = svgEl("g"), edges = svgEl("g"), nodes = svgEl("g"), texts = svgEl("g");
     svg.append(halo, edges, nodes, texts);
     for (const id of Array.from(drawn)) if (!pos.has(id)) drawn.delete(id);  // not below the root: not drawn
@@ -306,7 +343,7 @@
       const [x1, y1] = xy(node.p), [x2, y2] = xy(id);
       const n = visitsOf(v, id);
       const w = 1 + 9 * Math.sqrt(n / rootVisits);
-      const c = node.k === "c" ? "#b9a8fb" : colour(estimate(t, countsOf(v, id)), node.x);
+      const c = node.k === "c" ? "#b9a8fb" : nodeColour(v, id, estimate(t, countsOf(v, id)));
       const d = `M${x1},${y1} C${x1},${(y1 + y2) / 2} ${x2},${(y1 + y2) / 2} ${x2},${y2}`;
       const isChosen = v.chosen && v.chosen[1] === id && v.chosen[0] === node.p;
       if ((onPath.has(id) && onPath.has(node.p)) || isChosen) {
@@ -314,8 +351,8 @@
       }
       const edge = svgEl("path", { d, class: "edge", stroke: c, "stroke-width": w, "data-id": id });
       edges.append(edge);
-      if (node.k === "c" && labelled(id)) {
-        const tx = svgEl("text", { x: (x1 + x2) / 2 + 4, y: (y1 + y2) / 2, class: "prob" });
+      if (node.k === "c" && labelled(id)) {  // beside its diamond (mid-edge, the edges from one parent crowd together)
+        const tx = svgEl("text", { x: x2 + 8, y: y2 - 4, class: "prob", "data-rank": rank(id) + 0.5 });
         tx.textContent = node.pr;
         texts.append(tx);
       }
@@ -333,9 +370,9 @@
         shape = svgEl("rect", { x: x - 6, y: y - 6, width: 12, height: 12, transform: `rotate(45 ${x} ${y})` });
       } else if (node.to === "end") {
         const r = 5 + 7 * Math.sqrt(n / rootVisits);
-        shape = svgEl("rect", { x: x - r, y: y - r, width: 2 * r, height: 2 * r, fill: colour(mean, node.x) });
+        shape = svgEl("rect", { x: x - r, y: y - r, width: 2 * r, height: 2 * r, fill: nodeColour(v, id, mean) });
       } else {
-        shape = svgEl("circle", { cx: x, cy: y, r: 4 + 9 * Math.sqrt(n / rootVisits), fill: colour(mean, node.x) });
+        shape = svgEl("circle", { cx: x, cy: y, r: 4 + 9 * Math.sqrt(n / rootVisits), fill: nodeColour(v, id, mean) });
       }
       if (onPath.has(id)) classes.push("on-path");
       if (id === v.current) classes.push("current");
@@ -344,23 +381,45 @@
       shape.setAttribute("class", classes.join(" "));
       shape.setAttribute("data-id", id);
       const title = svgEl("title");
-      title.textContent = `${node.via || "the root"}: ${n} visit${n === 1 ? "" : "s"}` +
+      title.textContent = `${node.via || "the root"}` + (node.lb ? ` (${node.lb}, ${toMove(node)} to move)` : "") +
+        `: ${n} visit${n === 1 ? "" : "s"}` +
         (mean !== null ? `, mean ${fmt(mean)}` : "") + (node.x !== null ? `, exact ${fmt(node.x)}` : "");
       shape.append(title);
       shape.addEventListener("click", () => pick(id));
       nodes.append(shape);
       if (id === (v.current !== null ? v.current : t.root)) focus = [x, y];
-      if (labelled(id) && id !== t.root) {
-        const tx = svgEl("text", { x: x + 8, y: y + 12 });
-        tx.textContent = node.via;
+      if (labelled(id) && (id !== t.root || node.lb)) {
+        const right = x > width - 90;  // near the right edge: the label to the node's left, inside the picture
+        const tx = svgEl("text", { x: right ? x - 8 : x + 8, y: y + 12, "data-rank": rank(id), "data-id": id });
+        if (right) tx.setAttribute("text-anchor", "end");
+        tx.textContent = nodeLabel(node);
         texts.append(tx);
       }
     }
+    unclutter(texts);
     if (focus !== null && !state.picking) {  // keep the node the phase is at in sight
       const [fx, fy] = focus;
       if (fx < pane.scrollLeft + 40 || fx > pane.scrollLeft + pane.clientWidth - 40) pane.scrollLeft = fx - pane.clientWidth / 2;
       if (fy < pane.scrollTop + 40 || fy > pane.scrollTop + pane.clientHeight - 40) pane.scrollTop = fy - pane.clientHeight / 2;
     }
+  }
+
+  // Drop the labels that would overlap one already kept, in rank order (the hover title still names every node).
+  function unclutter(group) {
+    const labels = Array.from(group.children).map((tx, i) => [Number(tx.getAttribute("data-rank")), i, tx]);
+    labels.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    const kept = [];
+    for (const [, , tx] of labels) {
+      const b = tx.getBBox();
+      const box = [b.x - 1, b.y, b.x + b.width + 1, b.y + b.height];
+      if (kept.some((k) => box[0] < k[2] && k[0] < box[2] && box[1] < k[3] && k[1] < box[3])) tx.remove();
+      else kept.push(box);
+    }
+  }
+  function toMove(node) {
+    if (node.to === "end") return "nobody";
+    if (node.to === "chance") return "chance";
+    return playerName(node.to);
   }
 
   // -- the panels ---------------------------------------------------------------------------------
@@ -499,6 +558,7 @@
     drawTree();
     state.picking = false;
     drawNode();
+    if ($("side")) $("side").scrollTop = 0;  // the node's panel heads the side pane: in sight beside the tree
   }
   function drawNode() {
     const t = tr(), v = view(), id = state.picked, body = $("node-body");
@@ -523,9 +583,11 @@
       add("mean", fmt(estimate(t, c)), "mean");
       if (node.m !== null && node.m !== undefined) add("for", playerName(node.m), "mover");
     }
+    const whose = whoseRecord(node, id === t.root);
     add("exact value", node.x === null || node.x === undefined ? "not solved" : fmt(node.x), "exact");
     if (node.xt) add("exact payoff", node.xt, "exact-payoff");
     body.append(dl);
+    if (whose) body.append(el("p", { class: "whose", id: "whose-record" }, whose));
     if (node.d && node.d.length) {
       body.append(el("p", {}, "Chance moves here: each outcome leads to a decision."));
       const table = el("table", { class: "outcomes" });
@@ -559,15 +621,63 @@
     }
   }
 
+  // whose record a node shows, in one line (the root's: the player who moved into it, not the one to move)
+  function whoseRecord(node, isRoot) {
+    if (node.k === "c" || node.m === null || node.m === undefined) return null;
+    const mover = playerName(node.m);
+    if (DATA.players.length === 1) return `The record counts ${mover}'s results from this state on.`;
+    if (isRoot) {
+      return `The root's record is ${mover}'s, who moved into it, not ${toMove(node)}'s, who moves now; ` +
+        `each child's record is ${toMove(node)}'s.`;
+    }
+    return `This record is ${mover}'s, who made the move into this state: its mean is ${mover}'s share of the wins.`;
+  }
+  // the lines under the root's table: shared visits, and what "every move best" means
+  function drawNotes() {
+    const t = tr(), root = t.nodes[t.root], notes = $("notes");
+    if (!notes) return;
+    notes.replaceChildren();
+    const rootWhose = whoseRecord(root, true);
+    if (rootWhose) notes.append(el("li", { id: "note-whose" }, rootWhose));
+    notes.append(el("li", { id: "note-shared" },
+      "Visits are per state, not per path: a state reached by several paths keeps one record, shared by them all, " +
+      "so a node's children can hold more visits than the node itself."));
+    const holders = root.d && root.d.length ? [] : [root];
+    for (const holder of holders) {
+      const kids = holder.ch || [];
+      if (kids.length < 2 || (holder.best || []).length !== kids.length) continue;
+      const values = kids.map((k) => t.nodes[k].x);
+      if (values.some((x) => x === null || x === undefined)) continue;
+      const lost = values.every((x) => x === 0);
+      notes.append(el("li", { id: "note-all-best" }, lost
+        ? `Every move of the root is starred best because every move loses: against perfect play ${playerName(holder.pl)} loses whatever they do, so the shares say nothing about a better move.`
+        : `Every move of the root is starred best because all are worth the same (exact ${fmt(values[0])}).`));
+    }
+  }
+
   function drawHeader() {
     const t = tr();
     $("subtitle").textContent = `${DATA.game}; trace ${t.name}: ${t.label}; ` +
       (t.exact ? "exact values from the exact solver" : "no exact values (the game was not solved)") +
       (t.dives.length < t.total ? `; the page holds the first ${t.dives.length} of ${t.total} dives` : "");
+    drawLegend();
+    drawNotes();
+  }
+  function drawLegend() {
+    const mode = colourMode();
+    const scale = {
+      share: ["Colour: the node's share of its parent's visits, ", "hsl(218,75%,82%), hsl(218,75%,28%)", " from none to all"],
+      value: ["Colour: the mean (the record's score per visit), ", "hsl(0,68%,42%), hsl(65,68%,42%), hsl(130,68%,42%)", " from 0 to 1"],
+      error: ["Colour: the mean against the exact value, ", "hsl(130,68%,40%), hsl(65,68%,40%), hsl(0,68%,40%)", ` from equal to ${FAR} or more apart`],
+    }[mode];
+    const labels = tr().nodes.some((node) => node.lb)
+      ? ` Labels: the state and who moves (P1: ${playerName(0)}), else the move.` : "";
     $("legend").replaceChildren(
-      document.createTextNode("Edge width: visits. Colour: the mean against the exact value, "),
-      el("span", { class: "swatch", style: "background: linear-gradient(90deg, hsl(130,68%,40%), hsl(65,68%,40%), hsl(0,68%,40%))" }),
-      document.createTextNode(" from equal to " + FAR + " or more apart; grey: unvisited or not solved. Diamonds: chance, with probabilities. Squares: the game is over. The most visited " + MAX_DRAWN + " nodes are drawn, and always the path."),
+      document.createTextNode("Edge width: visits. " + scale[0]),
+      el("span", { class: "swatch", style: `background: linear-gradient(90deg, ${scale[1]})` }),
+      document.createTextNode(scale[2] + "; grey: unvisited" + (mode === "error" ? " or not solved" : "") +
+        ". Diamonds: chance, with probabilities. Squares: the game is over. The most visited " + MAX_DRAWN +
+        " nodes are drawn, and always the path." + labels),
     );
   }
 
@@ -646,6 +756,7 @@
   $("next").addEventListener("click", () => { stop(); nextDive(); });
   $("play").addEventListener("click", play);
   $("fit").addEventListener("change", drawTree);
+  $("colour-by").addEventListener("change", () => { drawLegend(); drawTree(); });
   window.addEventListener("resize", drawTree);
   $("speed").addEventListener("change", () => { if (state.timer !== null) { stop(); play(); } });
   $("slider").addEventListener("input", (e) => { stop(); const k = Number(e.target.value); go(k, lastSub(tr(), k)); });
@@ -690,6 +801,9 @@
     go: (dive, phase) => go(dive, phase),
     format: fmt,
   };
+  // the page opens on the finished search (the last dive's end), the root's panel shown; "start" goes back to dive 0
+  $("colour-by").value = DATA.players.length === 1 || !DATA.traces[0].exact ? "share" : "error";
   drawHeader();
-  go(0, 0);
+  state.picked = tr().root;
+  go(tr().dives.length, lastSub(tr(), tr().dives.length));
 })();
