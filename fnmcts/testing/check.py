@@ -133,12 +133,15 @@ def _find_counterexample(game, law, examples: dict | None, *, max_examples: int,
                          end_only: bool, shrink_budget: int, progress, stop, **options) -> Counterexample | None:
     """``find_counterexample``, sharing its walks with the other laws of one check through ``examples``.
 
-    ``examples`` (or None) maps whether a law draws an ``rng`` to the walks that hypothesis drew
-    for an earlier law that held, each as the numbers drawn (``_recorded_walks``)
-    and the ``rng`` drawn with it, untouched: every law is given the same walks
+    ``examples`` (or None) holds the walks that hypothesis drew for an earlier law that
+    held (under ``"walks"``), each as the numbers drawn (``_recorded_walks``) and an
+    ``rng`` drawn with it, untouched: every law of a check is given the same walks
     from the same seed, so a later law replays them instead of drawing them
-    again, and meets the same walks, in the same order, with the same ``rng``.
-    Only a failure goes back to hypothesis (to shrink the walk that failed).
+    again, and meets the same walks, in the same order, with the same ``rng``
+    (a law that draws nothing leaves it aside). Within a check every search
+    draws the ``rng``, whether its law takes one or not, so one hypothesis run
+    serves every law. Only a failure goes back to hypothesis (to shrink the
+    walk that failed, drawn as before).
     """
     name, function = _law_function(law)
     _check_bound("max_examples", max_examples, 1)
@@ -146,6 +149,7 @@ def _find_counterexample(game, law, examples: dict | None, *, max_examples: int,
     accepted = inspect.signature(function).parameters
     options = {k: v for k, v in {**options, "max_steps": max_steps}.items() if k in accepted}
     drawing = "rng" in accepted and "rng" not in options
+    draws = drawing or examples is not None  # a check draws the rng for every law: one run of walks serves all
     failures, held = [], set()  # held: the states where the law held (it draws nothing: it holds there again)
 
     def check_walk(moves, states, rng, shrink: bool) -> None:
@@ -183,11 +187,11 @@ def _find_counterexample(game, law, examples: dict | None, *, max_examples: int,
             phases=phases,
         )
         @_hypothesis_seed(seed)
-        @given(walk=_recorded_walks(game, max_steps), rng=st.randoms(use_true_random=True) if drawing else st.none())
+        @given(walk=_recorded_walks(game, max_steps), rng=st.randoms(use_true_random=True) if draws else st.none())
         def run(walk, rng):
             moves, states, numbers = walk
             if record is not None:
-                record.append((numbers, copy.copy(rng) if drawing else None))
+                record.append((numbers, copy.copy(rng)))
             check_walk(moves, states, rng, shrink)
 
         try:
@@ -197,12 +201,12 @@ def _find_counterexample(game, law, examples: dict | None, *, max_examples: int,
                 raise
         return failures
 
-    known = None if examples is None else examples.get(drawing)
+    known = None if examples is None else examples.get("walks")
     if known is None:
         record = [] if examples is not None else None
         search(shrink=False, record=record)
         if not failures and record is not None:
-            examples[drawing] = tuple(record)  # the law held on every walk: the next law replays them
+            examples["walks"] = tuple(record)  # the law held on every walk: the next law replays them
     else:
         try:
             for numbers, rng in known:
@@ -327,7 +331,9 @@ def check_game(
       subgames below the walks' last states that have at most ``exact_limit``
       states (``exact=False`` skips the law, and the ``exact`` agent with it);
     - ``agents``: the agents of the agent law, by name (default:
-      ``builtin_agents()``);
+      ``builtin_agents()``, each asked once a distinct state of the walks
+      within the check: what it answers is checked wherever the state comes
+      again; agents given here are asked at every state, with every ``rng``);
     - ``seed``: the hypothesis seed, so a run is reproducible;
     - ``progress``: called with a number of walks done, ``max_examples`` per
       law in all (a progress bar's update; core functions never print);
@@ -416,7 +422,7 @@ def _check_law(game, name, function, is_small, solution, exact, exact_limit, age
                 chosen_agents = builtin_agents(game=game, solution=solved)
             else:
                 chosen_agents = builtin_agents().discard("exact").discard("perfect").discard("montecarlo-perfect")
-            chosen_agents = agents_for(game, chosen_agents)
+            chosen_agents = _asked_once(agents_for(game, chosen_agents))
         else:
             chosen_agents = pmap(agents)
         options["agents"] = chosen_agents
@@ -444,6 +450,41 @@ def _check_law(game, name, function, is_small, solution, exact, exact_limit, age
         raise AssertionError(_describe(game, found._replace(law=name)))
     if progress is not None and sum(walked) < max_examples:
         progress(max_examples - sum(walked))  # fewer walks than asked: the game has no more to draw
+
+
+def _asked_once(agents):
+    """``agents`` (a mapping of names to agents), each asked once a distinct state: later it answers as it did.
+
+    The walks of a check pass the same states many times (the start in every
+    walk); the built-in agents make the same kind of choice there whatever
+    the ``rng``, so asking each once a state keeps the law's reach at a
+    fraction of its cost. The answers are held by the agents returned, which
+    live as long as the law's check; an unhashable state is asked every time.
+
+    >>> from fnmcts.games.nim import Nim
+    >>> from fnmcts.agents import random_agent
+    >>> once = _asked_once({"random": random_agent})["random"]
+    >>> game = Nim(heap=9, max_take=3)
+    >>> len({once(game, game.start(), random.Random(seed)) for seed in range(20)})
+    1
+    """
+    answers = {}
+
+    def once(name, agent):
+        def ask(game, state, rng):
+            try:
+                key = (name, state)
+                known = key in answers
+            except TypeError:  # an unhashable state: the hash law reports it
+                return agent(game, state, rng)
+            if not known:
+                answers[key] = agent(game, state, rng)
+            return answers[key]
+
+        ask.__name__ = getattr(agent, "__name__", name)
+        return ask
+
+    return pmap({name: once(name, agent) for name, agent in agents.items()})
 
 
 def ends_at_all(game, chosen, max_steps: int, seed: int) -> None:
