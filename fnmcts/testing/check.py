@@ -133,15 +133,12 @@ def _find_counterexample(game, law, examples: dict | None, *, max_examples: int,
                          end_only: bool, shrink_budget: int, progress, stop, **options) -> Counterexample | None:
     """``find_counterexample``, sharing its walks with the other laws of one check through ``examples``.
 
-    ``examples`` (or None) holds the walks that hypothesis drew for an earlier law that
-    held (under ``"walks"``), each as the numbers drawn (``_recorded_walks``) and an
-    ``rng`` drawn with it, untouched: every law of a check is given the same walks
+    ``examples`` (or None) maps whether a law draws an ``rng`` to the walks that hypothesis drew
+    for an earlier law that held, each as the numbers drawn (``_recorded_walks``)
+    and the ``rng`` drawn with it, untouched: every law is given the same walks
     from the same seed, so a later law replays them instead of drawing them
-    again, and meets the same walks, in the same order, with the same ``rng``
-    (a law that draws nothing leaves it aside). Within a check every search
-    draws the ``rng``, whether its law takes one or not, so one hypothesis run
-    serves every law. Only a failure goes back to hypothesis (to shrink the
-    walk that failed, drawn as before).
+    again, and meets the same walks, in the same order, with the same ``rng``.
+    Only a failure goes back to hypothesis (to shrink the walk that failed).
     """
     name, function = _law_function(law)
     _check_bound("max_examples", max_examples, 1)
@@ -149,7 +146,6 @@ def _find_counterexample(game, law, examples: dict | None, *, max_examples: int,
     accepted = inspect.signature(function).parameters
     options = {k: v for k, v in {**options, "max_steps": max_steps}.items() if k in accepted}
     drawing = "rng" in accepted and "rng" not in options
-    draws = drawing or examples is not None  # a check draws the rng for every law: one run of walks serves all
     failures, held = [], set()  # held: the states where the law held (it draws nothing: it holds there again)
 
     def check_walk(moves, states, rng, shrink: bool) -> None:
@@ -187,11 +183,11 @@ def _find_counterexample(game, law, examples: dict | None, *, max_examples: int,
             phases=phases,
         )
         @_hypothesis_seed(seed)
-        @given(walk=_recorded_walks(game, max_steps), rng=st.randoms(use_true_random=True) if draws else st.none())
+        @given(walk=_recorded_walks(game, max_steps), rng=st.randoms(use_true_random=True) if drawing else st.none())
         def run(walk, rng):
             moves, states, numbers = walk
             if record is not None:
-                record.append((numbers, copy.copy(rng)))
+                record.append((numbers, copy.copy(rng) if drawing else None))
             check_walk(moves, states, rng, shrink)
 
         try:
@@ -201,12 +197,12 @@ def _find_counterexample(game, law, examples: dict | None, *, max_examples: int,
                 raise
         return failures
 
-    known = None if examples is None else examples.get("walks")
+    known = None if examples is None else examples.get(drawing)
     if known is None:
         record = [] if examples is not None else None
         search(shrink=False, record=record)
         if not failures and record is not None:
-            examples["walks"] = tuple(record)  # the law held on every walk: the next law replays them
+            examples[drawing] = tuple(record)  # the law held on every walk: the next law replays them
     else:
         try:
             for numbers, rng in known:
