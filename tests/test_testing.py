@@ -738,3 +738,20 @@ def test_the_solver_s_own_limits_are_not_blamed_on_the_game(monkeypatch):
     assert check_game(Nim(heap=8), laws=["solver_recursion"], **FEW) == ("solver_recursion",)
     assert check_game(TicTacToe(), laws=["symmetry"], **FEW) == ("symmetry",)
     assert law_solver_recursion(Nim(heap=8), Nim(heap=8).start())
+
+
+def test_built_in_agents_are_asked_once_a_hashable_state_and_every_time_at_an_unhashable_one():
+    from fnmcts.testing.check import _asked_once
+
+    asked = []
+
+    def agent(game, state, rng):
+        asked.append(state)
+        return rng.random()
+
+    once = _asked_once({"counting": agent})["counting"]
+    rng = random.Random(0)
+    first = once(None, (1, 2), rng)
+    assert once(None, (1, 2), rng) == first and len(asked) == 1
+    once(None, [1, 2], rng), once(None, [1, 2], rng)
+    assert len(asked) == 3
