@@ -160,13 +160,23 @@ def test_the_explorer_shows_the_same_dives(page, name):
         driver.switch_to.default_content()
 
 
+def test_the_checkers_library_runs_in_the_page_too(page):
+    # hypothesis is bundled: fnmcts.testing's strategies draw in the page, and the page's Python is on the console
+    driver, _ = page
+    code = ("import hypothesis, warnings; from fnmcts.testing import strategies; from fnmcts.games import Nim\n"
+            "warnings.simplefilter('ignore')\n"
+            "(hypothesis.__version__.split('.')[0], strategies.reachable_states(Nim(heap=3)).example().state['heap'] <= 3)")
+    shown = driver.execute_script("return fnmctsPython.runPython(arguments[0]).toJs()", code)
+    assert shown == ["6", True]
+
+
 def test_every_request_went_to_the_local_server_and_none_failed(page):
     driver, site = page
     urls = driver.execute_script(
         "return [location.href, ...performance.getEntriesByType('resource').map((e) => e.name)]"
     )
     assert any(url.endswith("pyodide.asm.wasm") for url in urls), urls  # the list holds the page's loading
-    assert sum(url.endswith(".whl") for url in urls) == 3  # fnmcts, pyrsistent, toolz
+    assert sum(url.endswith(".whl") for url in urls) == 5  # fnmcts, pyrsistent, toolz, hypothesis, sortedcontainers
     assert [url for url in urls if not url.startswith(site)] == []
     severe = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
     assert severe == []

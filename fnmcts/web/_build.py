@@ -27,8 +27,14 @@ PYODIDE_FILES = ("pyodide.js", "pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wa
 DEPENDENCIES = ("pyrsistent", "toolz")
 """The pure-Python packages installed in the page beside fnmcts: what ``import fnmcts.web`` and its searches import.
 
-fnmcts's other dependencies (tqdm for progress bars, hypothesis for the
-checkers) stay out: the page never imports them, and a test checks it."""
+tqdm (the command line's progress bars) stays out: the page never imports it, and a test checks it."""
+
+CHECKERS = ("hypothesis>=6.80",)
+"""What ``fnmcts.testing`` and the exercises' checkers draw with, bundled so they run in the page's console too.
+
+Not pinned to the version installed here: newer hypothesis releases come as
+compiled wheels only, so pip takes the newest pure-Python one (with its own
+dependency, sortedcontainers)."""
 
 PAGE_FILES = ("index.html", "live.js")
 
@@ -97,16 +103,22 @@ def fnmcts_wheel(folder: pathlib.Path) -> pathlib.Path:
 
 
 def _dependency_wheels(folder: pathlib.Path) -> None:
-    """The pure-Python wheels of ``DEPENDENCIES`` at the versions installed here, by pip, into ``folder``."""
+    """The pure-Python wheels of ``DEPENDENCIES`` at the versions installed here, and of ``CHECKERS``, into ``folder``."""
     pins = [f"{name}=={importlib.metadata.version(name)}" for name in DEPENDENCIES]
+    _pip_download(folder, pins, "--no-deps")
+    _pip_download(folder, list(CHECKERS))
+
+
+def _pip_download(folder: pathlib.Path, requirements: list, *options) -> None:
+    """pip's pure-Python wheels of ``requirements`` for the page's Python (3.14) into ``folder``, or a clear error."""
     done = subprocess.run(
-        [sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--only-binary=:all:", "--platform", "any",
-         "--python-version", "3.14", "--implementation", "py", "--abi", "none", "-d", str(folder), *pins],
+        [sys.executable, "-m", "pip", "download", "-q", *options, "--only-binary=:all:", "--platform", "any",
+         "--python-version", "3.14", "--implementation", "py", "--abi", "none", "-d", str(folder), *requirements],
         capture_output=True, text=True,
     )
     if done.returncode != 0:
         errors = [line for line in done.stderr.splitlines() if line.startswith("ERROR")] or [done.stderr.strip()]
-        raise RuntimeError(f"pip could not download the pure-Python wheels {' '.join(pins)}: {errors[-1]}")
+        raise RuntimeError(f"pip could not download the pure-Python wheels {' '.join(requirements)}: {errors[-1]}")
 
 
 def build(folder, pyodide=None) -> pathlib.Path:

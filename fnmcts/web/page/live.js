@@ -13,6 +13,7 @@
     await py.loadPackage(manifest.wheels.map((name) => new URL("wheels/" + name, location.href).href),
                          { messageCallback: () => {} });
     document.body.dataset.wheelsSeconds = ((performance.now() - began) / 1000).toFixed(1);
+    window.fnmctsPython = py;  // the page's Python, for the browser's console: fnmctsPython.runPython("...")
     web = py.pyimport("fnmcts.web");
     pmap = py.pyimport("pyrsistent").pmap;
     makeRng = py.pyimport("fnmcts.rng").make_rng;
