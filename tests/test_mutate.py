@@ -291,6 +291,8 @@ def test_fnmcts_mutate_prints_the_score_and_each_survivor_with_its_diff_and_line
     (["mutate", "take_away_rules:TakeAway", "--operators", "flip"], "unknown mutation operator 'flip'"),
     (["mutate", "take_away_rules:TakeAway", "--no-laws"], "--no-laws leaves no check"),
     (["mutate", "take_away_rules:TakeAway", "--golden", "no such golden"], "no file of that name"),
+    (["mutate", "take_away_rules:TakeAway", "--no-laws", "--pytest", "no_such_test.py"],
+     "--pytest no_such_test.py: no such file"),
 ])
 def test_fnmcts_mutate_bad_input_is_a_one_line_error(take_away, capsys, argv, message):
     status = main(argv)
@@ -304,3 +306,40 @@ def test_the_commands_default_budget_is_the_librarys():
     from fnmcts.testing import DEFAULT_BUDGET
 
     assert _DEFAULT_BUDGET == DEFAULT_BUDGET
+
+
+# -- a pytest file of the user's as a check ----------------------------------------------------------------
+
+USERS_TESTS = """
+from take_away_rules import TakeAway
+
+
+def test_the_start():
+    assert TakeAway().start() == (5, 0)
+
+
+def test_the_winner_is_who_took_last():
+    assert TakeAway().payoff((0, 1)) == (1, -1)
+"""
+
+
+@pytest.mark.slow
+def test_a_users_pytest_file_kills_the_mutants_it_tests_and_misses_the_others(take_away, tmp_path):
+    # a new process a mutant: the file's own import of the game meets the mutant's class
+    (tmp_path / "test_users.py").write_text(USERS_TESTS)
+    report = mutate(take_away, laws=False, pytest=["test_users.py"], operators=["comparison", "payoff_players"])
+    assert report.checks == ("pytest test_users.py",)
+    by_function = {v.mutant.function: v for v in report.verdicts}
+    assert by_function["TakeAway.payoff"].killed and "test_the_winner_is_who_took_last" in by_function[
+        "TakeAway.payoff"].reason
+    missed = [v for v in report.verdicts if not v.killed]
+    assert missed and all(v.mutant.function in ("TakeAway.to_move", "TakeAway.possible_moves") for v in missed)
+    assert all(v.line is not None or v.difference == "equivalent" for v in missed)
+
+
+@pytest.mark.slow
+def test_a_pytest_file_the_game_itself_fails_is_refused(take_away, tmp_path):
+    (tmp_path / "test_wrong.py").write_text("from take_away_rules import TakeAway\n\n\n"
+                                            "def test_wrong():\n    assert TakeAway().start() == (6, 0)\n")
+    with pytest.raises(ValueError, match="itself fails its checks.*test_wrong"):
+        mutate(take_away, laws=False, pytest=["test_wrong.py"], operators=["comparison"])

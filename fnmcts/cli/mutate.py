@@ -1,4 +1,4 @@
-"""``fnmcts mutate GAME [--no-laws] [--golden FILE|NAME ...] [--against GAME] ...``: how many slips the checks catch.
+"""``fnmcts mutate GAME [--no-laws] [--golden FILE|NAME ...] [--against GAME] [--pytest FILE ...] ...``: how many slips the checks catch.
 
 The mutants and their verdicts are ``fnmcts.testing.mutate``'s; this module
 reads the options, shows a progress bar and prints "killed K of N" and each
@@ -67,6 +67,9 @@ def register(cli) -> None:
                         "golden's name (repeat for more)")
     p.add_argument("--against", default=None, metavar="GAME",
                    help="another implementation the mutants must agree with (check_against), any GAME form")
+    p.add_argument("--pytest", action="append", default=[], metavar="FILE",
+                   help="a pytest file of yours that tests the game: run on each mutant in a new process, the "
+                        "game's class replaced by the mutant's (repeat for more)")
     p.add_argument("--examples", type=positive_count, default=100, metavar="N", help="walks a law (default 100)")
     p.add_argument("--budget", type=float, default=_DEFAULT_BUDGET, metavar="S",
                    help="seconds a mutant's checks may take; past it the mutant is killed, 'timed out' "
@@ -88,8 +91,11 @@ def _mutate(args) -> int:
     against = None if args.against is None else resolve_game(args.against)
     goldens = goldens_named(args.golden)
     operators = None if args.operators is None else [o.strip() for o in args.operators.split(",") if o.strip()]
-    if not (args.laws or goldens or against is not None):
-        raise CliError("--no-laws leaves no check: name a --golden or an --against game")
+    if not (args.laws or goldens or against is not None or args.pytest):
+        raise CliError("--no-laws leaves no check: name a --golden, an --against game or a --pytest file")
+    for path in args.pytest:
+        if not Path(path).is_file():
+            raise CliError(f"--pytest {path}: no such file")
     if args.budget <= 0:
         raise CliError(f"--budget is a number of seconds above 0, got {args.budget:g}")
     try:
@@ -101,7 +107,7 @@ def _mutate(args) -> int:
         try:
             report = mutate(game, laws=args.laws, goldens=goldens, against=against, examples=args.examples,
                             seed=args.seed, budget=args.budget, workers=args.workers, operators=operators,
-                            sample=args.sample, progress=update)
+                            sample=args.sample, progress=update, pytest=args.pytest)
         except ValueError as error:  # the game itself fails a check
             raise CliError(str(error).splitlines()[0]) from None
     emit(args, report.to_json() | {"spec": args.game_spec}, str(report))

@@ -75,7 +75,7 @@ from .laws import (
     law_text_hooks,
 )
 from .games import SeededGame, TableGame
-from .mutate import (DEFAULT_BUDGET, OPERATORS, RULE_METHODS, MutationReport, Mutant, MutantVerdict, distinguish, mutant_game,
+from .mutate import (DEFAULT_BUDGET, OPERATORS, RULE_METHODS, MutationReport, Mutant, MutantVerdict, PytestCheck, distinguish, mutant_game,
                      mutants, mutate)
 from .strategies import (
     PLAYERS,
@@ -167,6 +167,7 @@ __all__ = [
     "mutants",
     "mutant_game",
     "mutate",
+    "PytestCheck",
     "distinguish",
     "Difference",
     "find_difference",

@@ -40,7 +40,7 @@ import time
 from collections import deque
 from typing import Any, NamedTuple
 
-__all__ = ["OPERATORS", "RULE_METHODS", "Mutant", "MutantVerdict", "MutationReport", "mutants", "mutant_game", "mutate",
+__all__ = ["OPERATORS", "RULE_METHODS", "Mutant", "MutantVerdict", "MutationReport", "mutants", "mutant_game", "mutate", "PytestCheck",
            "distinguish", "DEFAULT_BUDGET"]
 
 RULE_METHODS = ("start", "to_move", "possible_moves", "chance_outcomes", "play", "payoff")
@@ -535,6 +535,7 @@ def mutant_game(game, index: int, operators=None):
                          for n in classdef.body]
     _define(classdef, namespace, inspect.getsourcelines(cls)[1] - 1)
     mutated = namespace[classdef.name]
+    mutated._fnmcts_mutant = (cls, index, operators)  # what made it: a check in another process makes it again
     twin = copy.copy(game)
     object.__setattr__(twin, "__class__", mutated)
     return twin
@@ -699,9 +700,55 @@ class AgainstCheck(NamedTuple):
         check_against(game, self.reference, seed=self.seed)
 
 
+class PytestCheck(NamedTuple):
+    """A pytest file of the user's as a mutant's check: run in a new process, the game's class there the mutant's.
+
+    The file tests the game as it imports it (``from mygame import MyGame``);
+    in the new process the game's module is imported first and its class
+    replaced by the mutant's, so every test of the file meets the mutant. The
+    mutant is killed when a test fails (pytest's first failure is the reason).
+    """
+
+    path: str
+
+    def __call__(self, game) -> None:
+        import os
+        import pickle
+        import subprocess
+        import sys
+        import tempfile
+
+        made = getattr(type(game), "_fnmcts_mutant", None)
+        original, index, operators = (type(game), None, None) if made is None else made
+        reference = copy.copy(game)
+        object.__setattr__(reference, "__class__", original)
+        with tempfile.TemporaryDirectory(prefix="fnmcts-mutant-") as work:
+            job = os.path.join(work, "job.pickle")
+            with open(job, "wb") as out:
+                pickle.dump((original.__module__, reference, index, operators, os.path.abspath(self.path)), out)
+            environment = dict(os.environ, PYTHONPATH=os.pathsep.join(p or os.getcwd() for p in sys.path))
+            done = subprocess.run([sys.executable, "-m", "fnmcts.testing._pytest_child", job], capture_output=True,
+                                  text=True, env=environment)
+        if done.returncode == 0:
+            return
+        if done.returncode == 1:  # a test failed
+            raise AssertionError(f"{self.path}: {_pytest_failure(done.stdout)}")
+        said = (done.stdout.strip() or done.stderr.strip()).splitlines()
+        raise ValueError(f"pytest {self.path} ended with exit status {done.returncode}"
+                         + (f": {said[-1]}" if said else ""))
+
+
+def _pytest_failure(output: str) -> str:
+    """The first failed test of pytest's short summary (``FAILED file::test - why``), or its last line."""
+    lines = [line.strip() for line in output.splitlines() if line.strip()]
+    failed = [line for line in lines if line.startswith(("FAILED ", "ERROR "))]
+    return (failed or lines or ["a test failed"])[0]
+
+
 def mutate(game, *, laws: bool = True, goldens=(), against=None, examples: int = 100, seed: int = 0,
            max_steps: int | None = None, budget: float | None = DEFAULT_BUDGET, workers: int | None = 1,
-           operators=None, sample: int | None = None, limit: int = 100_000, progress=None) -> MutationReport:
+           operators=None, sample: int | None = None, limit: int = 100_000, progress=None,
+           pytest=()) -> MutationReport:
     """Run the checks named on every mutant of ``game``'s rules: a ``MutationReport``, survivors explained.
 
     - ``laws``: ``check_game`` at ``examples`` walks a law (``seed``,
@@ -709,6 +756,8 @@ def mutate(game, *, laws: bool = True, goldens=(), against=None, examples: int =
     - ``goldens``: golden entries (``record_golden``, ``golden``) the mutant
       must agree with (``check_count``);
     - ``against``: another implementation of the game (``check_against``);
+    - ``pytest``: paths of the user's pytest files, each run in a new process
+      with the game's class replaced by the mutant's (``PytestCheck``);
     - ``budget``: seconds a mutant's checks may take (None: no limit); past
       it the mutant is killed, its verdict "timed out";
     - ``workers``: processes (1: this one); ``operators``: the names of
@@ -746,8 +795,11 @@ def mutate(game, *, laws: bool = True, goldens=(), against=None, examples: int =
     if against is not None:
         checks.append(("against", AgainstCheck(against, seed)))
         names.append("against")
+    for path in (pytest,) if isinstance(pytest, str) else pytest:
+        checks.append((f"pytest {path}", PytestCheck(str(path))))
+        names.append(f"pytest {path}")
     if not checks:
-        raise ValueError("mutate needs a check to run: laws=True, goldens=[...] or against=GAME")
+        raise ValueError("mutate needs a check to run: laws=True, goldens=[...], against=GAME or pytest=[FILE]")
     failed = _first_failure(game, checks)
     if failed is not None:  # every mutant would die of it: the score would mean nothing
         raise ValueError(f"{game!r} itself fails its checks ({failed}): mutate measures checks the game passes")
