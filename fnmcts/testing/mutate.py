@@ -707,6 +707,10 @@ class PytestCheck(NamedTuple):
     in the new process the game's module is imported first and its class
     replaced by the mutant's, so every test of the file meets the mutant. The
     mutant is killed when a test fails (pytest's first failure is the reason).
+
+    >>> checks = [("laws", LawsCheck(100, 0, None)), ("pytest test_my_game.py", PytestCheck("test_my_game.py"))]
+    >>> [name for name, check in checks if isinstance(check, PytestCheck)]
+    ['pytest test_my_game.py']
     """
 
     path: str

@@ -4,8 +4,9 @@
 and its script, Pyodide's core files (from the npm registry's ``pyodide``
 package, version ``PYODIDE_VERSION``, fetched once with ``python -m fnmcts.web
 fetch``), and the pure-Python wheels the page installs: fnmcts built from this
-tree, and pyrsistent and toolz at the versions installed here (all the page
-imports: tqdm and hypothesis serve progress bars and checkers, not the page). ``python -m fnmcts.web serve DIR`` serves it on
+tree, pyrsistent and toolz at the versions installed here (what the page's
+searches import), and hypothesis with sortedcontainers (what ``fnmcts.testing``
+draws with, for the page's console). ``python -m fnmcts.web serve DIR`` serves it on
 ``http://127.0.0.1:8000/``; the page then asks nothing of any other server.
 
 The page calls the functions below, in the browser, as a test calls them
@@ -20,7 +21,8 @@ from __future__ import annotations
 import hashlib
 import os
 import pathlib
-from collections.abc import Mapping, Set
+from collections.abc import Callable, Mapping, Set
+from typing import NamedTuple
 
 from .. import tutorial
 from ..games import Nim, ShutTheBox
@@ -33,7 +35,20 @@ __all__ = ["PYODIDE_VERSION", "LIVE_GAMES", "game", "step", "summary", "explorer
 PYODIDE_VERSION = "314.0.7"
 """The ``pyodide`` release from the npm registry that the page runs on (Python 3.14)."""
 
-LIVE_GAMES = ("shut-the-box", "nim")
+class _LiveGame(NamedTuple):
+    """A game the page offers: how to make it, the title of its explorer, whether ``uct`` takes the game."""
+
+    make: Callable
+    title: str
+    uct_takes_game: bool  # the tutorial's uct(tree, box, rng) is Shut the Box's; another game's is uct(..., game)
+
+
+_LIVE = {
+    "shut-the-box": _LiveGame(ShutTheBox, "Shut the Box", False),
+    "nim": _LiveGame(Nim, "Nim from 21, take 1..3", True),
+}
+
+LIVE_GAMES = tuple(_LIVE)
 """The games the page offers: the tutorial's Shut the Box, and Nim from 21 taking 1..3 (the notebook's)."""
 
 MAX_DIVES = 2_000
@@ -46,11 +61,15 @@ def game(name: str):
     >>> game("nim")
     Nim(heap=21, max_take=3, misere=True)
     """
-    if name == "shut-the-box":
-        return ShutTheBox()
-    if name == "nim":
-        return Nim()
-    raise ValueError(f"the page offers the games {', '.join(LIVE_GAMES)}, got {name!r}")
+    return _live(name).make()
+
+
+def _live(name: str) -> _LiveGame:
+    """The page's entry for the game ``name`` (a ``ValueError`` naming the games it offers)."""
+    try:
+        return _LIVE[name]
+    except (KeyError, TypeError):
+        raise ValueError(f"the page offers the games {', '.join(LIVE_GAMES)}, got {name!r}") from None
 
 
 def step(name: str, tree, rng, dives: int = 1, uct=None):
@@ -69,7 +88,7 @@ def step(name: str, tree, rng, dives: int = 1, uct=None):
     the_game = game(name)
     start = the_game.start()
     uct = tutorial.uct if uct is None else uct
-    extra = () if name == "shut-the-box" else (the_game,)
+    extra = (the_game,) if _live(name).uct_takes_game else ()
     for _ in range(dives):
         tree, _result = uct(tree, start, rng, *extra)
     return tree
@@ -131,8 +150,7 @@ def _traced(name: str, seed: int, dives: int):
     """The trace of ``dives`` dives from seed ``seed`` on the game ``name``, and its explorer's title."""
     the_game = game(name)
     done = trace(the_game, the_game.start(), dives, make_rng(seed))
-    title = "Shut the Box" if name == "shut-the-box" else "Nim from 21, take 1..3"
-    return done, f"{title}: {dives} dives, seed {seed}"
+    return done, f"{_live(name).title}: {dives} dives, seed {seed}"
 
 
 def pyodide_cache() -> pathlib.Path:
