@@ -186,22 +186,31 @@ def _coupled(mirror, a, node_a, node_b):
     or its mirror ``mirror(a, outcome)``, which must map the outcomes one to one
     onto outcomes of equal probability. Elsewhere the two draw independently.
     """
+    if not _same_kind(node_a, node_b):
+        return None
     options_a, probabilities_a = node_a[1], node_a[2]
     options_b, probabilities_b = node_b[1], node_b[2]
-    if sorted(map(repr, zip(options_a, probabilities_a))) != sorted(map(repr, zip(options_b, probabilities_b))):
-        return None
-    where = {o: i for i, o in enumerate(options_b)}
-    index = []
-    for o, p in zip(options_a, probabilities_a):
-        ob = mirror(a, o) if mirror else o
-        if ob not in where:
-            raise ValueError(f"antithetic_outcome gave {ob!r} at {a!r}, not one of {options_b!r}")
-        index.append(where[ob])
+    index = [_coupled_index(mirror, a, o, options_b) for o in options_a]
     if sorted(index) != list(range(len(options_b))) or any(
             abs(probabilities_b[i] - p) > 1e-9 for i, p in zip(index, probabilities_a)):
         raise ValueError(f"the coupling at {a!r} does not keep the outcomes' probabilities "
                          "(an antithetic map must be a bijection between outcomes of equal probability)")
     return index
+
+
+def _same_kind(node_a, node_b) -> bool:
+    """Whether two chance nodes have the same outcomes with the same probabilities (in any order)."""
+    pairs_a, pairs_b = tuple(zip(node_a[1], node_a[2])), tuple(zip(node_b[1], node_b[2]))
+    return pairs_a == pairs_b or sorted(map(repr, pairs_a)) == sorted(map(repr, pairs_b))
+
+
+def _coupled_index(mirror, a, outcome, options_b) -> int:
+    """The index among ``options_b`` of ``a``'s ``outcome`` (or of its mirror ``mirror(a, outcome)``)."""
+    ob = mirror(a, outcome) if mirror else outcome
+    try:
+        return options_b.index(ob)
+    except ValueError:
+        raise ValueError(f"antithetic_outcome gave {ob!r} at {a!r}, not one of {options_b!r}") from None
 
 
 def _play(game, state, policy, rng, *, given=(), mirror=None, feature=None, proposal=None):
@@ -221,16 +230,15 @@ def _play(game, state, policy, rng, *, given=(), mirror=None, feature=None, prop
         index = None
         if chance and len(drawn) < len(given):
             other, other_node, other_index = given[len(drawn)]
-            coupling = _coupled(mirror, other, other_node, node)
-            index = None if coupling is None else coupling[other_index]
-        if index is not None:
-            pass
-        elif proposal is not None and (chance or policy is random_policy):
-            q = _proposed(game, state, chance, options, probabilities, proposal)
-            index = _pick(q, rng.random())
-            weight *= probabilities[index] / q[index]
-        else:
-            index = _pick(probabilities, rng.random())
+            if _same_kind(other_node, node):  # coupled: the other game's outcome, or its mirror
+                index = _coupled_index(mirror, other, other_node[1][other_index], options)
+        if index is None:
+            if proposal is not None and (chance or policy is random_policy):
+                q = _proposed(game, state, chance, options, probabilities, proposal)
+                index = _pick(q, rng.random())
+                weight *= probabilities[index] / q[index]
+            else:
+                index = _pick(probabilities, rng.random())
         if chance:
             drawn.append((state, node, index))
             if feature is not None:
