@@ -83,8 +83,7 @@ def step(name: str, tree, rng, dives: int = 1, uct=None):
     >>> tree[ShutTheBox().start()]
     Record(win=0, loss=2)
     """
-    if isinstance(dives, bool) or not isinstance(dives, int) or not 0 <= dives <= MAX_DIVES:
-        raise ValueError(f"dives must be a whole number from 0 to {MAX_DIVES}, got {dives!r}")
+    _check_dives(dives, "dives must be a whole number from 0 to {top}, got {dives!r}")
     the_game = game(name)
     start = the_game.start()
     uct = tutorial.uct if uct is None else uct
@@ -92,6 +91,12 @@ def step(name: str, tree, rng, dives: int = 1, uct=None):
     for _ in range(dives):
         tree, _result = uct(tree, start, rng, *extra)
     return tree
+
+
+def _check_dives(dives, message: str) -> None:
+    """A ``ValueError`` of ``message`` unless ``dives`` is a whole number from 0 to ``MAX_DIVES``."""
+    if isinstance(dives, bool) or not isinstance(dives, int) or not 0 <= dives <= MAX_DIVES:
+        raise ValueError(message.format(top=MAX_DIVES, dives=dives))
 
 
 def _plain(value):
@@ -140,8 +145,7 @@ def explorer(name: str, seed: int, dives: int) -> str:
     >>> explorer("nim", 1, 5).startswith("<!DOCTYPE html>")
     True
     """
-    if isinstance(dives, bool) or not isinstance(dives, int) or not 0 <= dives <= MAX_DIVES:
-        raise ValueError(f"the explorer shows 0 to {MAX_DIVES} dives, got {dives!r}: start a new tree")
+    _check_dives(dives, "the explorer shows 0 to {top} dives, got {dives!r}: start a new tree")
     done, title = _traced(name, seed, dives)
     return explore_page(done, title=title)
 
