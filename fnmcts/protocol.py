@@ -220,6 +220,10 @@ method or hook                         what it gives, and who reads it
                                        method, or ``None`` (drawing nothing) where
                                        it does not play the rules (default: none).
                                        Read by: fnmcts.lab
+``_fnmcts_mutant``                     set by fnmcts on a mutant's class, never by a
+                                       game: what made the mutant, so a check in
+                                       another process makes it again.
+                                       Read by: fnmcts.testing
 =====================================  =============================================
 
 **What payoffs mean.** A payoff is a number, not a verdict: every algorithm

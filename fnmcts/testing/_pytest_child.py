@@ -12,7 +12,7 @@ import importlib
 import pickle
 import sys
 
-__all__ = ["main"]
+__all__: list = []  # run as a program by PytestCheck, nothing to import
 
 
 def main(job_path: str) -> int:
