@@ -12,18 +12,8 @@ from pyrsistent import pmap
 from fnmcts.exact import evaluate_policy, random_policy, solve, value
 from fnmcts.games.shut_the_box import ShutTheBox, start_box
 from fnmcts.tutorial import uct  # the tutorial's uct(tree, box, rng)
-from fnmcts.mcts import (
-    backed_up_values,
-    greedy_policy,
-    principal_variation,
-    record,
-    search,
-    top_children,
-    ucb,
-    ucb1,
-    visits,
-    win_rate,
-)
+from fnmcts.mcts import record, search, ucb, ucb1, visits, win_rate
+from fnmcts.views import backed_up_values, greedy_policy, principal_variation, top_children
 from fnmcts.rng import make_rng
 
 game = ShutTheBox()

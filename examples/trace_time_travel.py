@@ -8,7 +8,8 @@ run_as_session(globals())  # run as a script: shows each step and its result; in
 from functools import partial
 
 from fnmcts.games.shut_the_box import ShutTheBox
-from fnmcts.mcts import diff, explore_page, first_difference, search, trace, ucb1
+from fnmcts.mcts import search, ucb1
+from fnmcts.views import diff, explore_page, first_difference, trace
 from fnmcts.rng import make_rng
 
 game = ShutTheBox()

@@ -23,7 +23,7 @@ from pathlib import Path
 from .exact import check_game
 from .files import read_file, write_atomically
 from .limits import check_file_memory
-from .mcts._saved import move_search_from_json, move_search_to_json, read_tree_json, tree_to_json
+from .views._saved import move_search_from_json, move_search_to_json, read_tree_json, tree_to_json
 from .qlearning import QAI, ai_from_json, ai_to_text
 
 __all__ = ["save_ai", "load_ai", "save_tree", "load_tree", "save_search", "load_search", "read_json", "load_tree_and_search"]
@@ -128,7 +128,7 @@ def read_json(path):
 def save_tree(game, tree, path, *, search=None) -> Path:
     """Write ``tree`` (a tree of ``game``) to ``path`` in the ``fnmcts-tree`` JSON format, atomically.
 
-    The format is documented in ``fnmcts.mcts._saved`` and docs/mcts.md; ``search``
+    The format is documented in ``fnmcts.views._saved`` and docs/mcts.md; ``search``
     (a JSON-ready dict) is kept in the file for ``fnmcts search --resume``.
     Written as ``save_ai`` writes: whole or not at all, the old file kept on failure.
 

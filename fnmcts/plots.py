@@ -48,7 +48,8 @@ from .exact import best_moves, evaluate_policy, random_policy, solve, value
 from .games import darts
 from .games.nim import Nim
 from .games.shut_the_box import ShutTheBox
-from .mcts import greedy_policy, mcts_move, mean, search, ucb, visits
+from .mcts import mcts_move, mean, search, ucb, visits
+from .views import greedy_policy
 from .lab import anytime_intervals
 from .montecarlo import mean_interval, wilson_interval
 from .sampling import Z95

@@ -151,8 +151,8 @@ method or hook                         what it gives, and who reads it
                                        Read by: fnmcts.mcts, fnmcts.mcts.enhancements
 ``player_name(player)``                a player's name in transcripts ("Player 1
                                        (X)"; default: none, "Player N").
-                                       Read by: fnmcts.cli, fnmcts.mcts,
-                                       fnmcts.testing
+                                       Read by: fnmcts.cli, fnmcts.testing,
+                                       fnmcts.views
 ``agents()``                           the game's own agents, name -> factory
                                        (Pig's ``hold-at-20``; default: none).
                                        Read by: fnmcts.cli
@@ -191,8 +191,8 @@ method or hook                         what it gives, and who reads it
 ``position_text(state)``               a position in words for a report ("heap 5";
                                        default: none); the explorer's tree labels
                                        its nodes with it.
-                                       Read by: fnmcts.cli, fnmcts.mcts,
-                                       fnmcts.testing
+                                       Read by: fnmcts.cli, fnmcts.testing,
+                                       fnmcts.views
 ``empty_text()``                       why the game is over at its start ("the heap
                                        is 0"; default: none, "the start is an end").
                                        Read by: fnmcts.cli

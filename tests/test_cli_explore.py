@@ -12,7 +12,8 @@ import pytest
 
 from fnmcts.cli import main
 from fnmcts.games import ShutTheBox, TicTacToe
-from fnmcts.mcts import format_number, page_data, trace, ucb1
+from fnmcts.mcts import ucb1
+from fnmcts.views import format_number, page_data, trace
 from fnmcts.rng import make_rng
 
 from cli_run import write_user_game

@@ -8,7 +8,8 @@ import pytest
 from fnmcts import simulate
 from fnmcts.cli._fields import game_fields
 from fnmcts.games import GAMES, Nim, Piles
-from fnmcts.mcts import search, top_children, visits
+from fnmcts.mcts import search, visits
+from fnmcts.views import top_children
 from fnmcts.protocol import describe_move
 from fnmcts.rng import make_rng
 

@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 
 from cli_run import run
 from fnmcts.exact import solve
-from fnmcts.mcts import search, top_children
+from fnmcts.mcts import search
+from fnmcts.views import top_children
 from fnmcts.mcts._records import mean, visits
 from fnmcts.rng import make_rng
 from small_games import TableGame, table_games

@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from fnmcts.exact import evaluate_policy, solve, value
 from fnmcts.games import Kayles, Nim, Pig, TicTacToe
 from fnmcts.games.shut_the_box import ShutTheBox
-from fnmcts.mcts import GameKind, game_kind, greedy_policy, mcts_move, search, search_options, ucb, ucb1
+from fnmcts.mcts import GameKind, game_kind, mcts_move, search, search_options, ucb, ucb1
+from fnmcts.views import greedy_policy
 from fnmcts.mcts._options import CHANCE_C, DEFAULT_C, RIVALS_CHANCE_C, kind_defaults
 from fnmcts.protocol import CHANCE, payoff_range
 from fnmcts.rng import make_rng

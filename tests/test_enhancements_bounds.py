@@ -14,7 +14,8 @@ from pyrsistent import pmap
 
 from fnmcts.exact import solve, value
 from fnmcts.games import Nim, Piles, ShutTheBox, TicTacToe
-from fnmcts.mcts import mcts_move, mean, phases, search, search_options, trace, uct, ucb, ucb1
+from fnmcts.mcts import mcts_move, mean, phases, search, search_options, uct, ucb, ucb1
+from fnmcts.views import trace
 from fnmcts.mcts._search import _repeat_uct
 
 from small_games import BUILTIN_GAMES, TableGame, custom_rule, cyclic_table_games, search_games, table_games

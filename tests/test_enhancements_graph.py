@@ -15,7 +15,8 @@ from pyrsistent import pmap
 
 from fnmcts.exact import solve, value
 from fnmcts.games import Nim, ShutTheBox, TicTacToe
-from fnmcts.mcts import mean, phases, search, trace, uct, ucb, ucb1, visits
+from fnmcts.mcts import mean, phases, search, uct, ucb, ucb1, visits
+from fnmcts.views import trace
 from fnmcts.mcts._graph import rescaler
 from fnmcts.mcts._search import _repeat_uct
 

@@ -14,7 +14,8 @@ from pyrsistent import pmap
 
 from fnmcts.exact import best_moves, solve, value
 from fnmcts.games import Nim, Pig, TicTacToe
-from fnmcts.mcts import mcts_agent, mcts_move, search, search_options, trace, uct, ucb, ucb1
+from fnmcts.mcts import mcts_agent, mcts_move, search, search_options, uct, ucb, ucb1
+from fnmcts.views import trace
 from fnmcts.mcts._search import _repeat_uct
 from fnmcts.mcts.enhancements import ProvingGame, forced_win, shallow_proof, with_proofs
 from fnmcts.protocol import CHANCE

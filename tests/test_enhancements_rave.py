@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 from pyrsistent import pmap
 
 from fnmcts.games import Nim, TicTacToe
-from fnmcts.mcts import mcts_agent, mcts_move, phases, search, search_options, trace, uct, ucb1
+from fnmcts.mcts import mcts_agent, mcts_move, phases, search, search_options, uct, ucb1
+from fnmcts.views import trace
 from fnmcts.mcts._graph import rescaler
 from fnmcts.mcts.rave import rave_rating
 from fnmcts.protocol import CHANCE

@@ -21,7 +21,8 @@ from functools import partial
 import pytest
 
 from fnmcts.games import ShutTheBox, TicTacToe
-from fnmcts.mcts import explore_page, format_number, page_data, record_text, trace, ucb1, visits
+from fnmcts.mcts import ucb1, visits
+from fnmcts.views import explore_page, format_number, page_data, record_text, trace
 from fnmcts.mcts._records import counts_of, rating
 
 CHROMIUM = next((p for p in map(shutil.which, ("chromium", "chromium-browser")) if p), None)

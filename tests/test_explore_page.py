@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 
 from fnmcts.exact import best_moves, solve
 from fnmcts.games import Nim, Pig, ShutTheBox, TicTacToe
-from fnmcts.mcts import PAGE_DIVES, explore_page, iframe, page_data, trace, ucb1
+from fnmcts.mcts import ucb1
+from fnmcts.views import PAGE_DIVES, explore_page, iframe, page_data, trace
 from fnmcts.mcts._graph import rescaler
 from fnmcts.protocol import GameBase
 from fnmcts.rng import make_rng

@@ -48,6 +48,7 @@ LAYERS = (
     ("simulation", ("fnmcts.montecarlo", "fnmcts.exact", "fnmcts.grundy",
                     "fnmcts.lab")),  # the lab: estimators beside their exact variances, through game hooks
     ("search", ("fnmcts.mcts.*", "fnmcts.qlearning")),
+    ("views", ("fnmcts.views.*",)),  # a finished tree read and shown (moves, texts, a trace, saved files, the explorer)
     ("agents", ("fnmcts.agents",)),
     ("io", ("fnmcts.io",)),  # files: Q tables read and written, atomically
     (
@@ -65,6 +66,7 @@ LAYERS = (
 
 ALLOWED_UP = {
     ("fnmcts.games.shut_the_box", "fnmcts.tutorial"): "the deprecated names simulate and uct, for one release",
+    ("fnmcts.mcts", "fnmcts.views"): "the views' old names (greedy_move, trace, ...), for one release",
 }
 """Imports that point up on purpose, each with its reason: a lazy import inside a deprecation shim."""
 

@@ -17,32 +17,8 @@ from pyrsistent import pmap
 from fnmcts.exact import best_moves, evaluate_policy, random_policy, solve, value
 from fnmcts.games import Nim, Piles, ShutTheBox, TicTacToe
 from fnmcts.games.shut_the_box import all_boxes, play_game, start_box
-from fnmcts.mcts import (
-    EMPTY_RECORD,
-    Record,
-    _repeat_uct,
-    add_result,
-    backed_up_values,
-    dives_win_rate,
-    greedy_move,
-    greedy_policy,
-    mcts_agent,
-    mcts_move,
-    mean,
-    principal_variation,
-    rating_selector,
-    record,
-    score,
-    search,
-    top_children,
-    uct,
-    ucb,
-    ucb1,
-    ucb1_selector,
-    ucb_selector,
-    visits,
-    win_rate,
-)
+from fnmcts.mcts import EMPTY_RECORD, Record, _repeat_uct, add_result, mcts_agent, mcts_move, mean, rating_selector, record, score, search, uct, ucb, ucb1, ucb1_selector, ucb_selector, visits, win_rate
+from fnmcts.views import backed_up_values, dives_win_rate, greedy_move, greedy_policy, principal_variation, top_children
 from fnmcts.protocol import CHANCE
 
 from fnmcts.mcts import phases

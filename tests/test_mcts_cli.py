@@ -10,7 +10,8 @@ import pytest
 from fnmcts.cli import main
 from fnmcts.exact import evaluate_policy, solve, value
 from fnmcts.games import ShutTheBox
-from fnmcts.mcts import greedy_policy, search, ucb1, win_rate
+from fnmcts.mcts import search, ucb1, win_rate
+from fnmcts.views import greedy_policy
 from fnmcts.rng import make_rng
 
 

@@ -12,7 +12,7 @@ from hypothesis import given, settings, strategies as st
 from fnmcts.agents import perfect_agent, random_agent
 from fnmcts.exact import best_moves, evaluate_policy, random_policy, solve, value
 from fnmcts.games import Nim, ShutTheBox, TicTacToe
-from fnmcts.mcts import greedy_policy
+from fnmcts.views import greedy_policy
 from fnmcts.cli.plot import RUN_FLAGS
 from fnmcts import lab
 from fnmcts.games import Coin, Darts

@@ -25,7 +25,8 @@ from fnmcts.exact import (
     win_probability,
 )
 from fnmcts.games import Nim, Pig, TicTacToe
-from fnmcts.mcts import greedy_policy, search
+from fnmcts.mcts import search
+from fnmcts.views import greedy_policy
 
 from small_games import table_games
 

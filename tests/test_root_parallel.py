@@ -8,7 +8,8 @@ from hypothesis import example, given, settings, strategies as st
 
 from fnmcts.agents import make_agent
 from fnmcts.games import Nim, ShutTheBox, TicTacToe
-from fnmcts.mcts import mcts_agent, mcts_move, trace, ucb1, visits
+from fnmcts.mcts import mcts_agent, mcts_move, ucb1, visits
+from fnmcts.views import trace
 from fnmcts.mcts._options import DEFAULT_C
 from fnmcts.parallel import iter_chunks, worker_pool
 from fnmcts.matches import random_agent, tournament

@@ -11,7 +11,7 @@ from fnmcts.games import GAMES, Kayles, Nim, Pig, ShutTheBox, TicTacToe
 from fnmcts.io import load_search, load_tree, save_search, save_tree
 from fnmcts.mcts import mcts_move, search
 from fnmcts.protocol import CHANCE
-from fnmcts.mcts._saved import move_search_from_json, move_search_to_json, tree_from_json, tree_to_json
+from fnmcts.views._saved import move_search_from_json, move_search_to_json, tree_from_json, tree_to_json
 from fnmcts.rng import make_rng
 
 from test_interrupts import _interrupt

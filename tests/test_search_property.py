@@ -55,8 +55,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from fnmcts.exact import solve, value
-from fnmcts.mcts import (_kernel, greedy_move, greedy_policy, mcts_move, principal_variation, search, search_options,
-                         ucb1)
+from fnmcts.mcts import _kernel, mcts_move, search, search_options, ucb1
+from fnmcts.views import greedy_move, greedy_policy, principal_variation
 from fnmcts.mcts._graph import CHANCE_NODE
 from fnmcts.mcts import backups, enhancements
 from fnmcts.mcts.backups import CHANCE_WALK

@@ -333,7 +333,7 @@ def test_simulation_brackets_the_exact_random_play_value(levers, dice, scoring):
 @pytest.mark.parametrize("dice, scoring", [("low-sum", "win"), ("high-down", "sum")])
 def test_mcts_learns_a_variant(dice, scoring):
     from fnmcts.exact import value
-    from fnmcts.mcts import backed_up_values, greedy_policy
+    from fnmcts.views import backed_up_values, greedy_policy
 
     game = ShutTheBox(levers=6, dice=dice, scoring=scoring)
     tree = search(game, game.start(), 6_000, random.Random(3), backup="expectimax")

@@ -27,21 +27,8 @@ from fnmcts.exact import solve
 from fnmcts.games import Nim, Pig, Piles, ShutTheBox, TicTacToe
 from fnmcts.limits import TooLarge
 from fnmcts.matches import playout
-from fnmcts.mcts import (
-    EXACT_STATES,
-    first_difference,
-    format_number,
-    mean,
-    phases,
-    record,
-    record_text,
-    search,
-    trace,
-    trace_bytes,
-    ucb,
-    ucb1,
-    visits,
-)
+from fnmcts.mcts import mean, phases, record, search, ucb, ucb1, visits
+from fnmcts.views import EXACT_STATES, first_difference, format_number, record_text, trace, trace_bytes
 from fnmcts.mcts._graph import rescaler
 from fnmcts.mcts._records import counts_of, rating
 from fnmcts.rng import make_rng

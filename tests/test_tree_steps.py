@@ -26,8 +26,9 @@ from pyrsistent import pmap
 
 from fnmcts.games import GAMES, Nim, Piles, ShutTheBox, TicTacToe
 from fnmcts.protocol import CHANCE
-from fnmcts.mcts import Tree, diff, mean, phases, search, search_options, subtree, uct, ucb, ucb1, visits
-from fnmcts.mcts._saved import tree_from_json, tree_to_json
+from fnmcts.mcts import Tree, mean, phases, search, search_options, subtree, uct, ucb, ucb1, visits
+from fnmcts.views import diff
+from fnmcts.views._saved import tree_from_json, tree_to_json
 
 from small_games import cyclic_table_games, table_games
 

@@ -15,18 +15,8 @@ from pyrsistent import pmap
 from fnmcts.exact import solve
 from fnmcts.games import Nim, ShutTheBox
 from fnmcts.games.piles import Piles
-from fnmcts.mcts import (
-    aligned_table,
-    line_summary,
-    principal_variation,
-    record,
-    search,
-    to_dot,
-    top_children,
-    tree_summary,
-    ucb,
-    visits,
-)
+from fnmcts.mcts import record, search, ucb, visits
+from fnmcts.views import aligned_table, line_summary, principal_variation, to_dot, top_children, tree_summary
 from fnmcts.matches import play_game, random_agent, tournament
 from fnmcts.rng import make_rng
 from fnmcts.games.shut_the_box import start_box
@@ -199,7 +189,7 @@ def test_the_views_play_a_proven_win_and_never_a_move_proven_worse(data, seed, n
     import random
 
     from small_games import table_games
-    from fnmcts.mcts import greedy_move, greedy_policy
+    from fnmcts.views import greedy_move, greedy_policy
 
     game = data.draw(table_games(players=2, chance=False))
     player = game.to_move(0)
@@ -234,7 +224,8 @@ def test_dots_and_boxes_the_greedy_move_is_the_proven_win_mcts_move_plays(capsys
 
     pytest.importorskip("pyspiel")
     from fnmcts.cli import main
-    from fnmcts.mcts import greedy_move, mcts_move
+    from fnmcts.mcts import mcts_move
+    from fnmcts.views import greedy_move
     from fnmcts.openspiel import from_openspiel
 
     game = from_openspiel("dots_and_boxes(num_rows=2,num_cols=2)")
@@ -253,3 +244,28 @@ def test_dots_and_boxes_the_greedy_move_is_the_proven_win_mcts_move_plays(capsys
     assert main(["move", "openspiel:dots_and_boxes(num_rows=2,num_cols=2)", "--state", "[]", "--ai", "mcts",
                  "--dives", "20000", "--seed", "1", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["describe"] == found["best_move"]
+
+
+def test_every_view_keeps_its_old_name_in_fnmcts_mcts_for_one_release_with_a_warning_naming_the_new():
+    import warnings
+
+    import fnmcts.mcts
+    import fnmcts.views
+
+    assert set(fnmcts.mcts._MOVED_TO_VIEWS) == set(fnmcts.views.__all__)
+    assert not set(fnmcts.views.__all__) & set(fnmcts.mcts.__all__)
+    for name in fnmcts.views.__all__:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            old = getattr(fnmcts.mcts, name)
+        assert old is getattr(fnmcts.views, name)
+        assert [w.category for w in caught] == [DeprecationWarning]
+        assert f"fnmcts.views.{name}" in str(caught[0].message) and caught[0].filename == __file__
+    with pytest.raises(AttributeError, match="no attribute 'no_such_view'"):
+        fnmcts.mcts.no_such_view
+
+
+def test_the_old_import_of_a_view_still_works_and_warns():
+    with pytest.warns(DeprecationWarning, match=r"fnmcts\.views\.tree_summary"):
+        from fnmcts.mcts import tree_summary as old
+    assert old is tree_summary

@@ -97,7 +97,7 @@ def test_the_wheel_holds_the_package_and_a_true_record(tmp_path):
                 data = z.read(name)
                 expected = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
                 assert (digest, int(size)) == (f"sha256={expected}", len(data)), name
-    assert {"fnmcts/web/page/index.html", "fnmcts/web/page/live.js", "fnmcts/mcts/explorer/explorer.js"} <= names
+    assert {"fnmcts/web/page/index.html", "fnmcts/web/page/live.js", "fnmcts/views/explorer/explorer.js"} <= names
     assert not [n for n in names if "__pycache__" in n or n.endswith(".pyc")]
     assert {line.split(",")[0] for line in record} == names
 

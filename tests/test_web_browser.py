@@ -23,7 +23,7 @@ from pyrsistent import pmap
 from test_explore_browser import CHROMEDRIVER, CHROMIUM, browser  # noqa: F401 (the same Chromium, a fixture)
 
 from fnmcts import web
-from fnmcts.mcts import page_data
+from fnmcts.views import page_data
 from fnmcts.rng import make_rng
 from fnmcts.web._build import PYODIDE_FILES, build, server
 

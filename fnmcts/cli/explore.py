@@ -1,6 +1,6 @@
 """``fnmcts explore GAME -o page.html``: a search's every dive, as a page to step through in a browser.
 
-Thin over the library: ``fnmcts.mcts.trace`` runs the dives, ``fnmcts.mcts.explore_page``
+Thin over the library: ``fnmcts.views.trace`` runs the dives, ``fnmcts.views.explore_page``
 writes the page (one self-contained HTML file: no server, no network). GAME is
 a built-in game, ``openspiel:NAME(params)`` or a game of your own as
 ``module:attribute``. The ``--vs-*`` options add a second trace from the same
@@ -15,7 +15,8 @@ from __future__ import annotations
 import argparse
 
 from ..limits import TooLarge
-from ..mcts import BACKUPS, EXACT_STATES, PAGE_DIVES, explore_page, trace
+from ..mcts import BACKUPS
+from ..views import EXACT_STATES, PAGE_DIVES, explore_page, trace
 from ..rng import make_rng, resolve_seed
 from ._common import CliError, add_dives, add_force, add_json, add_seed, count, emit, non_negative_number, positive_count, progress_bar
 from ._search_flags import SEARCH_RULES, add_search_options, search_flag_names, search_flags

@@ -15,7 +15,8 @@ import time
 
 from ..games import GAMES
 from ..limits import WORK_LIMIT, check_work, play_work
-from ..mcts import mcts_move, search, top_children
+from ..mcts import mcts_move, search
+from ..views import top_children
 from ..mcts._records import mean, visits
 from ..montecarlo import simulate
 from ..protocol import CHANCE, describe_move, game_name

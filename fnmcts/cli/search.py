@@ -25,8 +25,9 @@ from ..files import claim_target
 from ..games import GAMES
 from ..games.shut_the_box import box_to_mask, box_values
 from ..io import load_tree_and_search, save_tree
-from ..mcts import backed_up_values, greedy_policy, mean, search, search_options, visits, win_rate
-from ..mcts._saved import rng_state_from_json, rng_state_to_json
+from ..mcts import mean, search, search_options, visits, win_rate
+from ..views import backed_up_values, greedy_policy
+from ..views._saved import rng_state_from_json, rng_state_to_json
 from ..rng import make_rng, resolve_seed
 from ._search_flags import add_search_options, search_flags
 from ._common import (

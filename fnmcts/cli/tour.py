@@ -158,7 +158,8 @@ How much has been learned? Judge the greedy policy exactly.
 Picture: fnmcts plot shut-the-box --rule tutorial --dives 100000 -o mcts.png""", """
 from fnmcts.exact import evaluate_policy, solve, value
 from fnmcts.games.shut_the_box import ShutTheBox, start_box
-from fnmcts.mcts import greedy_policy, record, search, tree_summary, ucb
+from fnmcts.mcts import record, search, ucb
+from fnmcts.views import greedy_policy, tree_summary
 from fnmcts.rng import make_rng
 ucb(record(win=23, loss=77)), ucb(record(win=1, loss=9)), ucb(record(win=0, loss=4))
 game = ShutTheBox()
@@ -183,7 +184,7 @@ For every box and roll, the levers to flip and the probability of winning
 afterwards. At the terminal: fnmcts table shut-the-box -o best-moves.txt""", """
 from fnmcts.games.shut_the_box import start_box
 from fnmcts.tables import best_move_table
-from fnmcts.mcts import aligned_table
+from fnmcts.views import aligned_table
 table = best_move_table()
 len(table), table[(start_box, 11)].flip
 print(aligned_table([table[(start_box, roll)] for roll in range(2, 13)], ("roll", "flip", "move", "probability")))
@@ -194,7 +195,7 @@ score beside its exact value), what it added, its playout and its backup, and
 every tree. The same dives, to step through in a browser:
 fnmcts explore shut-the-box --dives 200 --seed 2017 -o shut.html""", """
 from fnmcts.games.shut_the_box import ShutTheBox
-from fnmcts.mcts import trace, diff
+from fnmcts.views import diff, trace
 from fnmcts.rng import make_rng
 game = ShutTheBox()
 t = trace(game, game.start(), 200, make_rng(2017))
@@ -262,7 +263,8 @@ policy MCTS learned, judged exactly; and the optimum of the full tree.""", """
 from fnmcts.exact import evaluate_policy, random_policy, solve, value
 from fnmcts.games.shut_the_box import ShutTheBox, start_box
 from fnmcts.tutorial import simulate
-from fnmcts.mcts import greedy_policy, search, ucb
+from fnmcts.mcts import search, ucb
+from fnmcts.views import greedy_policy
 from fnmcts.rng import make_rng
 game = ShutTheBox()
 mc = simulate(1_000_000, seed=1)

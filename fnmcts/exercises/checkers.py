@@ -20,7 +20,8 @@ from ..exact import evaluate_policy, value
 from ..games import darts
 from ..games.nim import subtraction_winning_moves
 from ..games.shut_the_box import rules
-from ..mcts import Record, greedy_policy, ucb
+from ..mcts import Record, ucb
+from ..views import greedy_policy
 from ..rng import DICE_PROBABILITIES
 from . import solutions
 from ._runner import Check, Failure, _show, call, compare, same

@@ -1,4 +1,4 @@
-"""Monte Carlo tree search: records, ucb rules, one engine, views, agents.
+"""Monte Carlo tree search: records, ucb rules, the phases, one engine, agents.
 
 The tutorial's task 11, written once against the game protocol. A **record**
 holds a state's visits and results for the player who moved into it (the
@@ -21,9 +21,6 @@ How the protocol's parts map onto the tutorial's tree:
   ``simulate`` and ``backup``, each a pure function over the persistent tree,
   and ``uct`` their composition: one dive, reading and writing only the records
   on its path. A module to read top to bottom, and the reference.
-* **A trace** (``trace``): every dive of a search kept, phase by phase, with
-  every tree (they share structure), to travel in time and to watch in a
-  browser (``explore_page``: one self-contained HTML page).
 * **One descent** (``fnmcts.mcts._engine``) runs the same dives fast for
   ``search`` (many dives) and ``mcts_move`` (a move chosen, MCTS-Solver on);
   the backup (``'mean'``, ``'expectimax'``) and the solver are its parameters.
@@ -45,9 +42,12 @@ True
 >>> visits(tree[start_box])
 1000
 
-See Also: ``fnmcts.exact`` (the truth every estimate is judged by),
+See Also: ``fnmcts.views`` (reading a finished tree: greedy moves, summaries,
+a trace of every dive, the explorer page), ``fnmcts.exact`` (the truth every estimate is judged by),
 ``fnmcts.matches.playout`` (the playouts).
 """
+
+import warnings
 
 from pyrsistent import pmap  # noqa: F401 (the module doctest)
 
@@ -89,33 +89,8 @@ from ._search import (
     subtree,
     uct,
 )
-from ._explore import PAGE_DIVES, explore_page, iframe, page_data
 from ._options import GameKind, game_kind
-from ._trace import (
-    EXACT_STATES,
-    TRACE_MEMORY,
-    Dive,
-    Sibling,
-    Trace,
-    first_difference,
-    format_number,
-    record_text,
-    trace,
-    trace_bytes,
-)
-from ._tree import Tree, TreeDiff, as_tree, diff
-from ._views import (
-    backed_up_values,
-    dives_win_rate,
-    greedy_move,
-    greedy_policy,
-    aligned_table,
-    line_summary,
-    principal_variation,
-    to_dot,
-    top_children,
-    tree_summary,
-)
+from ._tree import Tree, as_tree
 
 __all__ = [
     "Record",
@@ -141,21 +116,9 @@ __all__ = [
     "uct",
     "search",
     "result_of",
-    "dives_win_rate",
-    "greedy_move",
-    "greedy_policy",
-    "backed_up_values",
-    "top_children",
-    "principal_variation",
-    "tree_summary",
-    "line_summary",
-    "aligned_table",
-    "to_dot",
     "MoveSearch",
     "Tree",
     "as_tree",
-    "TreeDiff",
-    "diff",
     "mcts_move",
     "mcts_agent",
     "subtree",
@@ -166,18 +129,22 @@ __all__ = [
     "game_kind",
     "GameKind",
     "CompiledGraph",
-    "trace",
-    "Trace",
-    "Dive",
-    "Sibling",
-    "first_difference",
-    "trace_bytes",
-    "format_number",
-    "record_text",
-    "TRACE_MEMORY",
-    "EXACT_STATES",
-    "explore_page",
-    "page_data",
-    "iframe",
-    "PAGE_DIVES",
 ]
+
+_MOVED_TO_VIEWS = frozenset(
+    "dives_win_rate greedy_move greedy_policy backed_up_values top_children principal_variation tree_summary "
+    "line_summary aligned_table to_dot trace Trace Dive Sibling first_difference trace_bytes format_number "
+    "record_text TRACE_MEMORY EXACT_STATES explore_page page_data iframe PAGE_DIVES diff TreeDiff".split()
+)
+"""The views of a finished tree, in ``fnmcts.views`` now: here for one release, with a warning."""
+
+
+def __getattr__(name):
+    """A view moved to ``fnmcts.views``: still given here, with a ``DeprecationWarning`` naming its new place."""
+    if name not in _MOVED_TO_VIEWS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from .. import views  # a layer above the search: imported on first use, so no import circle
+
+    message = f"fnmcts.mcts.{name} moved to fnmcts.views.{name}; the old name goes in the next release"
+    warnings.warn(message, DeprecationWarning, stacklevel=2)
+    return getattr(views, name)

@@ -1092,7 +1092,7 @@ def _decider(game, state):
             f"chance moves next at {state!r} (the outcome, e.g. a dice roll, is drawn, not chosen): take one "
             "first, game.play(state, outcome) for an outcome of game.chance_outcomes(state) or "
             "fnmcts.protocol.sample_outcome(game, state, rng), and search from the state it leads to; "
-            "fnmcts.mcts.tree_summary(game, tree, state) shows a tree's best move for each outcome"
+            "fnmcts.views.tree_summary(game, tree, state) shows a tree's best move for each outcome"
         )
     return player
 

@@ -115,19 +115,9 @@ def node_value(game, tree, state, mover, fallback, _open=None):
     if player is None:
         return rescaler(game)(game.payoff(state))[mover]
     if player is CHANCE:
-        if _open is None:  # chance state -> its value once worked out in this call, None while on the walk
-            _open = {}
-        elif state in _open:
-            v = _open[state]
-            return fallback if v is None else v
-        if len(_open) >= CHANCE_WALK:  # the rest of a web of chance nodes is not read
-            return fallback
-        _open[state] = None
-        v = _open[state] = sum(
-            float(Fraction(p)) * node_value(game, tree, game.play(state, o), mover, fallback, _open)
-            for o, p in game.chance_outcomes(state)
-        )
-        return v
+        return _chance_value(state, _open, fallback, lambda seen: sum(
+            float(Fraction(p)) * node_value(game, tree, game.play(state, o), mover, fallback, seen)
+            for o, p in game.chance_outcomes(state)))
     best = None
     for move in game.possible_moves(state):
         child = game.play(state, move)
@@ -149,6 +139,31 @@ def node_value(game, tree, state, mover, fallback, _open=None):
 CHANCE_WALK = 32
 """The chance states one expectimax step (``node_value``) or one derivation of bounds (``bounds_of``) reads at most
 below a state, passing through the dice: the rest of a web of chance nodes (rolls after rolls) is not read."""
+
+
+def _chance_value(key, open_, fallback, weighted):
+    """A chance node's value in one step of ``node_value`` or ``stored_value``: ``weighted(open_)``, read once.
+
+    ``open_`` maps each chance node (a state, or a node of the graph) the step
+    entered to its value, None while the walk is below it: met again below
+    itself, ``fallback``; met again elsewhere, the value worked out the first
+    time; past ``CHANCE_WALK`` chance nodes, ``fallback`` (the rest of the web
+    is not read).
+
+    >>> _chance_value("roll", None, 0.5, lambda seen: 0.25 + len(seen))
+    1.25
+    >>> _chance_value("roll", {"roll": None}, 0.5, None), _chance_value("roll", {"roll": 0.75}, 0.5, None)
+    (0.5, 0.75)
+    """
+    if open_ is None:
+        open_ = {}
+    elif key in open_:
+        return fallback if open_[key] is None else open_[key]
+    if len(open_) >= CHANCE_WALK:
+        return fallback
+    open_[key] = None
+    value = open_[key] = weighted(open_)
+    return value
 
 
 def stored_value(graph, stats, i, mover, fallback, _open=None):
@@ -190,17 +205,8 @@ def stored_value(graph, stats, i, mover, fallback, _open=None):
     if k == CHANCE_NODE:
         children = g.outcome_children(i)
         stats.grow()
-        if _open is None:  # chance node -> its value once worked out in this call, None while on the walk
-            _open = {}
-        elif i in _open:
-            v = _open[i]
-            return fallback if v is None else v
-        if len(_open) >= CHANCE_WALK:  # ``node_value``: the rest of a web of chance nodes is not read
-            return fallback
-        _open[i] = None
-        v = _open[i] = sum(float(p) * stored_value(g, stats, c, mover, fallback, _open)
-                           for p, c in zip(g.chance[i][4], children))
-        return v
+        return _chance_value(i, _open, fallback, lambda seen: sum(
+            float(p) * stored_value(g, stats, c, mover, fallback, seen) for p, c in zip(g.chance[i][4], children)))
     kids = g.children(i)
     stats.grow()
     N, S, V = stats.N, stats.S, stats.V

@@ -13,7 +13,7 @@ The page calls the functions below, in the browser, as a test calls them
 natively: ``step`` runs the tutorial's ``uct`` (or the reader's own, typed
 into the page) dive by dive, ``summary`` is what the page shows of the tree
 and what the test compares with a native run of the same seed, ``explorer``
-is the explorer page (``fnmcts.mcts.explore_page``) of the same dives.
+is the explorer page (``fnmcts.views.explore_page``) of the same dives.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from typing import NamedTuple
 
 from .. import tutorial
 from ..games import Nim, ShutTheBox
-from ..mcts import explore_page, trace
+from ..views import explore_page, trace
 from ..protocol import is_chance, play, possible_moves
 from ..rng import make_rng
 

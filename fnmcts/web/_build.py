@@ -74,7 +74,7 @@ def fnmcts_wheel(folder: pathlib.Path) -> pathlib.Path:
     >>> import tempfile, zipfile
     >>> with tempfile.TemporaryDirectory() as d:
     ...     names = zipfile.ZipFile(fnmcts_wheel(pathlib.Path(d))).namelist()
-    >>> "fnmcts/web/__init__.py" in names, "fnmcts/mcts/explorer/explorer.js" in names
+    >>> "fnmcts/web/__init__.py" in names, "fnmcts/views/explorer/explorer.js" in names
     (True, True)
     """
     package = pathlib.Path(resources.files("fnmcts"))

@@ -90,7 +90,7 @@
   $("show").onclick = () => {
     try {
       $("explorer").srcdoc = web.explorer(run.game, run.seed, run.dives);
-      $("explorer-note").textContent = `(fnmcts.mcts.trace of the same ${run.dives} dives, seed ${run.seed}, drawn by the explorer page)`;
+      $("explorer-note").textContent = `(fnmcts.views.trace of the same ${run.dives} dives, seed ${run.seed}, drawn by the explorer page)`;
     } catch (error) {
       $("explorer-note").textContent = String(error).trim().split("\n").pop();
     }

@@ -1,6 +1,6 @@
 // The fnmcts explorer: steps through a trace of Monte Carlo tree search, phase by phase.
 // Written for this page, no library. It reads the trace's numbers from the JSON above
-// (fnmcts.mcts.page_data) and draws them; it computes nothing the trace holds, except
+// (fnmcts.views.page_data) and draws them; it computes nothing the trace holds, except
 // the children's ratings of a node clicked at any time, with the built-in rules' formulas.
 "use strict";
 (function () {

@@ -13,7 +13,7 @@ The page is one file: its style, its script (``explorer/explorer.js``,
 written for it, no library) and the trace's numbers (JSON) are inline, so any
 browser opens it from a disk, with no server and no network. ``page_data`` is
 the JSON it reads; the numbers on the page are the trace's, shown with three
-decimals as ``fnmcts.mcts.format_number`` shows them (the terminal's
+decimals as ``fnmcts.views.format_number`` shows them (the terminal's
 ``fnmcts tour`` prints the same).
 """
 
@@ -27,7 +27,7 @@ from importlib import resources
 
 from ..exact import best_moves
 from ..protocol import CHANCE, render
-from ._records import builtin_rule, counts_of
+from ..mcts._records import builtin_rule, counts_of
 from ._texts import _describe, _exact_for, _fraction_text, _outcome_states, _payoff_text, _player_name
 
 __all__ = ["explore_page", "page_data", "iframe", "PAGE_DIVES"]
@@ -51,7 +51,7 @@ def explore_page(trace, other=None, *, title: str | None = None, dives: int | No
     a file and open it in any browser.
 
     >>> from fnmcts.games import TicTacToe
-    >>> from fnmcts.mcts import trace
+    >>> from fnmcts.views import trace
     >>> from fnmcts.rng import make_rng
     >>> page = explore_page(trace(TicTacToe(), TicTacToe().start(), 20, make_rng(1)))
     >>> page.startswith("<!DOCTYPE html>"), "<script src" in page, "http" in page.split("</style>")[0]
@@ -88,7 +88,7 @@ def page_data(trace, other=None, *, dives: int | None = None, title: str | None 
     its expansion, playout and backup (each record before and after).
 
     >>> from fnmcts.games import Nim
-    >>> from fnmcts.mcts import trace
+    >>> from fnmcts.views import trace
     >>> from fnmcts.rng import make_rng
     >>> game = Nim(heap=5, max_take=2)
     >>> data = page_data(trace(game, game.start(), 5, make_rng(2)))
@@ -97,7 +97,7 @@ def page_data(trace, other=None, *, dives: int | None = None, title: str | None 
     ([[1, 1.0, 0.0, 1.0, 'take 1'], [2, 0.0, 1.5, 1.5, 'take 2']], 1)
     """
     if not _is_trace(trace):
-        raise TypeError(f"the explorer shows a trace (fnmcts.mcts.trace), got {type(trace).__name__}")
+        raise TypeError(f"the explorer shows a trace (fnmcts.views.trace), got {type(trace).__name__}")
     if other is not None:
         if not _is_trace(other):
             raise TypeError(f"the second trace must be a trace too, got {type(other).__name__}")
@@ -298,7 +298,7 @@ class _TraceData:
     # -- dives -------------------------------------------------------------------------------
     def data(self) -> dict:
         t = self.trace
-        from ._graph import mover_into
+        from ..mcts._graph import mover_into
 
         root = self.stored(t.root, mover_into(t.game, t.root))
         first = t.tree(0)

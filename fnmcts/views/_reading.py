@@ -21,9 +21,9 @@ from typing import Callable
 from pyrsistent import pmap
 
 from ..protocol import CHANCE, describe_move
-from ._graph import mover_into as _mover
-from ._graph import rescaler
-from ._records import EMPTY_RECORD, mean, record, ucb, visits, win_rate  # noqa: F401 (record: doctests)
+from ..mcts._graph import mover_into as _mover
+from ..mcts._graph import rescaler
+from ..mcts._records import EMPTY_RECORD, mean, record, ucb, visits, win_rate  # noqa: F401 (record: doctests)
 
 __all__ = [
     "dives_win_rate",
@@ -116,7 +116,7 @@ def _greedy(game, tree, state, values, proofs):
 
 def _tree_proofs(game, tree):
     """The proofs ``tree`` keeps, as the search reads them (``fnmcts.mcts._search.TreeProofs``)."""
-    from ._search import TreeProofs
+    from ..mcts._search import TreeProofs
 
     return TreeProofs(game, tree)
 

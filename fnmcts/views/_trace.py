@@ -12,7 +12,7 @@ is small enough to solve (``fnmcts.exact.solve`` within ``exact`` states).
 
 A trace is a value, so a search can be travelled in time: ``trace.tree(10)``
 is the tree after 10 dives, ``trace.dive(10)`` the tenth dive taken apart,
-``fnmcts.mcts.diff(trace.tree(10), trace.tree(100))`` what changed between
+``fnmcts.views.diff(trace.tree(10), trace.tree(100))`` what changed between
 them. Its last tree is the tree ``search`` grows with the same options and
 generator, draw for draw.
 
@@ -49,11 +49,11 @@ from ..exact import solve
 from ..limits import TooLarge, size_hint
 from ..protocol import CHANCE, sample_outcome
 from ..rng import pick
-from . import phases
-from ._records import ucb, visits
+from ..mcts import phases
+from ..mcts._records import ucb, visits
 from ._explore import explore_page, iframe
-from ._options import SearchOptions, search_options
-from ._search import _check_tree, _given, _options
+from ..mcts._options import SearchOptions, search_options
+from ..mcts._search import _check_tree, _given, _options
 from ._texts import (
     _describe,
     _estimate,
@@ -66,8 +66,8 @@ from ._texts import (
     format_number,
     record_text,
 )
-from ._tree import Tree
-from .enhancements import with_proofs
+from ..mcts._tree import Tree
+from ..mcts.enhancements import with_proofs
 
 __all__ = [
     "trace",
@@ -288,7 +288,7 @@ class Trace:
     started from; ``tree()``: the last); ``changes(k)`` the records dive ``k``
     changed; ``exact_value(state)`` a state's exact payoff (None when the game
     was not solved). Iterating gives the dives in order. In Jupyter a trace
-    shows the explorer (``fnmcts.mcts.explore_page``) inline.
+    shows the explorer (``fnmcts.views.explore_page``) inline.
 
     >>> from fnmcts.games import TicTacToe
     >>> from fnmcts.rng import make_rng
@@ -685,5 +685,5 @@ def first_difference(trace_a: Trace, trace_b: Trace):
     """
     for t in (trace_a, trace_b):
         if not isinstance(t, Trace):
-            raise TypeError(f"first_difference compares two traces (fnmcts.mcts.trace), got {type(t).__name__}")
+            raise TypeError(f"first_difference compares two traces (fnmcts.views.trace), got {type(t).__name__}")
     return trace_a.first_difference(trace_b)

@@ -10,8 +10,8 @@ import math
 from fractions import Fraction
 
 from ..protocol import CHANCE, describe_move
-from ._graph import rescaler
-from ._records import counts_of
+from ..mcts._graph import rescaler
+from ..mcts._records import counts_of
 
 __all__ = ["format_number", "record_text"]
 

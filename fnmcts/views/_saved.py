@@ -33,7 +33,7 @@ Reading checks everything and names the first problem in a ``ValueError``.
 
 >>> from fnmcts.games import GAMES, Nim
 >>> from fnmcts.rng import make_rng
->>> from ._search import search
+>>> from fnmcts.mcts import search
 >>> game = Nim(heap=5)
 >>> tree = search(game, game.start(), 50, make_rng(1))
 >>> data = tree_to_json(game, tree)
@@ -52,8 +52,8 @@ from fractions import Fraction
 from pyrsistent import pmap
 
 from ..protocol import _from_json, _to_json, check_state, game_from_json, game_to_json, state_from_json, state_to_json
-from ._records import make_record
-from ._tree import Tree
+from ..mcts._records import make_record
+from ..mcts._tree import Tree
 
 __all__ = [
     "TREE_FORMAT",
@@ -259,7 +259,7 @@ def tree_to_json(game, tree, *, search=None) -> dict:
     JSON text, so the same tree always writes the same file.
 
     >>> from fnmcts.games import ShutTheBox
-    >>> from ._records import record
+    >>> from fnmcts.mcts import record
     >>> tree_to_json(ShutTheBox(), Tree({frozenset({9}): record(1, 2)}))["states"]
     [[{'box': [9]}, {'win': 1, 'loss': 2}]]
     """
@@ -359,7 +359,7 @@ def move_search_to_json(game, found) -> dict:
 
     >>> from fnmcts.games import GAMES, Nim
     >>> from fnmcts.rng import make_rng
-    >>> from ._search import mcts_move
+    >>> from fnmcts.mcts import mcts_move
     >>> game = Nim(heap=6)
     >>> found = mcts_move(game, game.start(), 100, make_rng(1))
     >>> data = move_search_to_json(game, found)
@@ -389,7 +389,7 @@ def move_search_from_json(data, games) -> tuple:
     ...
     ValueError: not a saved move search: expected an object with "format": 'fnmcts-move-search'
     """
-    from ._search import MoveSearch
+    from ..mcts._search import MoveSearch
 
     _check_header(data, SEARCH_FORMAT)
     game = game_from_json(data["game"], games)
