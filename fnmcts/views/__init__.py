@@ -24,11 +24,13 @@ release, with a ``DeprecationWarning`` naming this package.
 >>> from fnmcts.mcts import search
 >>> from fnmcts.rng import make_rng
 >>> game = Nim(heap=5, max_take=2)
->>> tree = search(game, game.start(), 200, make_rng(1))
->>> greedy_move(game, tree, game.start())
-2
->>> trace(game, game.start(), 200, make_rng(1)).tree(200) == tree
-True
+>>> tree = search(game, game.start(), 200, make_rng(1), rule="tutorial")  # uct's rule, a trace's default
+>>> greedy_move(game, tree, game.start())  # misere Nim: leave a heap of 4 (1 more than a multiple of 3)
+1
+>>> t = trace(game, game.start(), 200, make_rng(1))
+>>> d = diff(t.tree(100), t.tree(200))  # the last 100 dives met no new state, and changed 6 of 10
+>>> t.tree(200) == tree, len(d.added), len(d.changed), len(tree)
+(True, 0, 6, 10)
 """
 
 from ._diff import TreeDiff, diff
