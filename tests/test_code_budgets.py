@@ -52,8 +52,9 @@ CC_ABOVE_20 = 8
 OVER_120_LINES = 1
 """Functions over 120 lines today, ``_engine.dives`` alone (target 0)."""
 
-MCTS_LINES = 9_540
-"""Lines of ``.py`` under ``fnmcts/mcts/`` today, 9,540 (target 7,000)."""
+MCTS_LINES = 7_222
+"""Lines of ``.py`` under ``fnmcts/mcts/`` today, 7,222 (target 7,000): 9,540 until the views of a finished tree
+(reading, texts, the trace, saved files, the explorer, ``diff``) moved to ``fnmcts.views``, a layer above the search."""
 
 COMPILED_TWIN = {"fnmcts/mcts/_compiled.py"}
 

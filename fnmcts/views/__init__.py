@@ -33,6 +33,7 @@ release, with a ``DeprecationWarning`` naming this package.
 (True, 0, 6, 10)
 """
 
+from . import _diff, _explore, _reading, _texts, _trace
 from ._diff import TreeDiff, diff
 from ._explore import PAGE_DIVES, explore_page, iframe, page_data
 from ._reading import (
@@ -50,31 +51,4 @@ from ._reading import (
 from ._texts import format_number, record_text
 from ._trace import EXACT_STATES, TRACE_MEMORY, Dive, Sibling, Trace, first_difference, trace, trace_bytes
 
-__all__ = [
-    "dives_win_rate",
-    "greedy_move",
-    "greedy_policy",
-    "backed_up_values",
-    "top_children",
-    "principal_variation",
-    "tree_summary",
-    "line_summary",
-    "aligned_table",
-    "to_dot",
-    "trace",
-    "Trace",
-    "Dive",
-    "Sibling",
-    "first_difference",
-    "diff",
-    "TreeDiff",
-    "trace_bytes",
-    "format_number",
-    "record_text",
-    "TRACE_MEMORY",
-    "EXACT_STATES",
-    "explore_page",
-    "page_data",
-    "iframe",
-    "PAGE_DIVES",
-]
+__all__ = [*_reading.__all__, *_trace.__all__, *_diff.__all__, *_texts.__all__, *_explore.__all__]
