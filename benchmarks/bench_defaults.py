@@ -48,7 +48,7 @@ from fnmcts.elo import match_statistics  # noqa: E402
 from fnmcts.exact import best_moves, evaluate_policy, solve, value  # noqa: E402
 from fnmcts.games import Pig  # noqa: E402
 from fnmcts.games.shut_the_box import ShutTheBox  # noqa: E402
-from fnmcts.mcts import mcts_move, search
+from fnmcts.mcts import mcts_move, search  # noqa: E402
 from fnmcts.views import greedy_policy  # noqa: E402
 from fnmcts.montecarlo import mean_interval, wilson_interval  # noqa: E402
 from fnmcts.protocol import CHANCE, sample_outcome  # noqa: E402

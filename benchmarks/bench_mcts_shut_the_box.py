@@ -38,7 +38,7 @@ from pyrsistent import pmap  # noqa: E402
 from fnmcts.exact import evaluate_policy, random_policy, solve, value  # noqa: E402
 from fnmcts.games.shut_the_box import ShutTheBox, dice_roll, play_game, possible_moves, start_box  # noqa: E402
 from fnmcts.tutorial import uct  # noqa: E402
-from fnmcts.mcts import search, ucb, ucb1, win_rate
+from fnmcts.mcts import search, ucb, ucb1, win_rate  # noqa: E402
 from fnmcts.views import backed_up_values, greedy_policy  # noqa: E402
 
 

@@ -36,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from harness import Bench  # noqa: E402
 
 from fnmcts.games import Nim, Pig, ShutTheBox, TicTacToe  # noqa: E402
-from fnmcts.mcts import search, uct
+from fnmcts.mcts import search, uct  # noqa: E402
 from fnmcts.views import trace, trace_bytes  # noqa: E402
 
 GAMES = {
