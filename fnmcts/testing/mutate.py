@@ -792,6 +792,8 @@ def mutate(game, *, laws: bool = True, goldens=(), against=None, examples: int =
 
     from ..parallel import WorkerLost, interrupted, lost_worker, mapped_on, worker_pool
 
+    if executor is not None and workers not in (None, 1):
+        raise ValueError("give workers= (a process pool of that many) or executor=, not both")
     chosen = _operators(operators)
     everything = mutants(game, chosen)
     picked = everything if sample is None or sample >= len(everything) else \
@@ -817,8 +819,6 @@ def mutate(game, *, laws: bool = True, goldens=(), against=None, examples: int =
     jobs = [(game, m.index, chosen, tuple(checks), budget, limit) for m in picked]
     began = time.perf_counter()
     verdicts = []
-    if executor is not None and workers not in (None, 1):
-        raise ValueError("give workers= (a process pool of that many) or executor=, not both")
     with worker_pool(workers) if executor is None else nullcontext(executor) as pool:
         results, _ = mapped_on(pool, _run_one, jobs)
         try:
