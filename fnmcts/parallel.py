@@ -525,7 +525,7 @@ def mapped_on(executor, fn: Callable, items) -> tuple:
         return map(fn, items), None
     if hasattr(executor, "gather") and not _is_futures_executor(executor):  # dask.distributed
         futures = executor.map(fn, items, pure=False)
-        return executor.gather(futures), futures
+        return (future.result() for future in futures), futures  # in order: those before a lost worker are kept
     return executor.map(fn, items), None
 
 

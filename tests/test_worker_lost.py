@@ -9,7 +9,7 @@ from contextlib import contextmanager
 import pytest
 
 from cli_run import run
-from executor_matrix import BIN
+from executor_matrix import BIN, need
 from fnmcts.parallel import WorkerLost, lost_worker, make_executor, run_chunks
 
 
@@ -136,3 +136,41 @@ def test_a_worker_killed_mid_simulation_ends_the_command_with_one_line(tmp_path,
     else:
         assert done.stdout.startswith("PARTIAL RESULT (a worker was lost)")
         assert f"games     {50_000 * finished:,}" in done.stdout
+
+
+def _coin(rng):
+    return rng.random() < 0.5
+
+
+@pytest.mark.parametrize("workload", ["simulate", "estimate", "tournament"])
+def test_each_chunked_workload_keeps_its_own_record_of_the_chunks_finished(workload):
+    """The partial of a lost worker is the call's own record, equal to a whole run of the chunks finished."""
+    from fnmcts.games.nim import Nim
+    from fnmcts.matches import random_agent, tournament
+    from fnmcts.montecarlo import simulate
+    from fnmcts.sampling import estimate
+
+    game = Nim(heap=7)
+    run = {
+        "simulate": lambda n, **kw: simulate(game, n, seed=5, chunk_size=40, **kw),
+        "estimate": lambda n, **kw: estimate(_coin, n, win=bool, seed=5, chunk_size=40, **kw),
+        "tournament": lambda n, **kw: tournament(game, random_agent, random_agent, n, seed=5, chunk_size=40, **kw),
+    }[workload]
+    with pytest.raises(WorkerLost) as lost:
+        run(200, executor=_DiesAfter(3))
+    assert lost.value.partial == run(120, executor=_DiesAfter(3))  # three chunks: no loss before the fourth
+    assert str(lost.value).endswith("; 3 chunks finished before it")
+
+
+@pytest.mark.slow
+def test_a_dask_worker_killed_mid_chunk_keeps_the_chunks_before_it():
+    """A Dask worker that dies in a chunk (the scheduler told to retry it nowhere else): ``KilledWorker``, kept chunks."""
+    need("distributed", "pip install 'fnmcts[dask]'")
+    import dask
+    import distributed
+
+    with dask.config.set({"distributed.scheduler.allowed-failures": 0}), distributed.LocalCluster(
+        n_workers=1, threads_per_worker=1, dashboard_address=None, silence_logs=50
+    ) as cluster, distributed.Client(cluster) as client, pytest.raises(WorkerLost) as lost:
+        run_chunks(_dies_at_two, 10, seed=1, chunk_size=4, executor=client)
+    assert lost.value.partial == (4, 4) and lost.value.cause.startswith("KilledWorker"), lost.value
