@@ -173,4 +173,7 @@ def test_a_dask_worker_killed_mid_chunk_keeps_the_chunks_before_it():
         n_workers=1, threads_per_worker=1, dashboard_address=None, silence_logs=50
     ) as cluster, distributed.Client(cluster) as client, pytest.raises(WorkerLost) as lost:
         run_chunks(_dies_at_two, 10, seed=1, chunk_size=4, executor=client)
-    assert lost.value.partial == (4, 4) and lost.value.cause.startswith("KilledWorker"), lost.value
+    # a chunk finished on the worker but not yet fetched dies with it (its result was held there): a prefix is kept
+    assert lost.value.partial in ((), (4,), (4, 4)) and lost.value.cause.startswith("KilledWorker"), lost.value
+    assert str(lost.value).endswith(f"; {len(lost.value.partial)} chunk{'' if len(lost.value.partial) == 1 else 's'} "
+                                    "finished before it")
