@@ -42,7 +42,7 @@ from .values import FixedRecord
 
 from .elo import MatchStatistics, Sprt, SprtResult, match_statistics, sprt_scan
 from .limits import MAX_PLIES, WORK_LIMIT, check_work, past_budget, size_hint
-from .parallel import Interrupted, check_count, interrupted, run_chunks
+from .parallel import Interrupted, WorkerLost, check_count, interrupted, run_chunks
 from .protocol import _NO_MOVE, _NO_STATE, CHANCE, blame_game, check_state, guarded, payoff_check, sample_outcome
 from .protocol import transcript_line
 from .rng import check_rng, child_seed, pick, resolve_seed
@@ -587,7 +587,7 @@ def tournament(
     build = partial(_tournament_record, seed=base, paired=paired, test=test)
     try:
         counts = run_chunks(fn, n, base, chunk_size, executor, None if tick is not None else progress, until=watch)
-    except Interrupted as stop:
+    except (Interrupted, WorkerLost) as stop:
         raise interrupted(stop, build(stop.partial)) from None
     return build(counts)
 

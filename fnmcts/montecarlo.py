@@ -35,7 +35,7 @@ from functools import partial, reduce
 from typing import Callable
 
 from .limits import MAX_PLIES, WORK_LIMIT, check_work, size_hint
-from .parallel import DEFAULT_CHUNK, Interrupted, check_count, interrupted, run_chunks
+from .parallel import DEFAULT_CHUNK, Interrupted, WorkerLost, check_count, interrupted, run_chunks
 from .matches import playout
 from .exact import check_game
 from .protocol import GameError, called, check_state, guarded, payoff_check, payoff_range
@@ -189,6 +189,6 @@ def simulate(
     empty = Simulation.of(0, 0, base, payoff_range=game_range)
     try:
         parts = run_chunks(fn, n, base, chunk_size, executor, progress)
-    except Interrupted as stop:
+    except (Interrupted, WorkerLost) as stop:
         raise interrupted(stop, reduce(Simulation.merge, stop.partial, empty)) from None
     return reduce(Simulation.merge, parts, empty)

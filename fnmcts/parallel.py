@@ -13,7 +13,9 @@ finished so far (in chunk order, so a partial result depends on the seed and
 the number of chunks alone); ``worker_pool`` stops its workers on every exit
 path, and a worker started by ``make_executor`` ignores Ctrl-C (its parent
 decides), holds no terminal or pipe of its parent (its standard streams are
-``/dev/null``) and ends itself when its parent dies.
+``/dev/null``) and ends itself when its parent dies. A worker lost mid-run (a
+process of the pool killed, a Dask worker gone) raises ``WorkerLost`` the same
+way, carrying the results of the chunks finished before it.
 
 >>> chunks(10, 4)
 ((0, 4), (1, 4), (2, 2))
@@ -46,6 +48,7 @@ __all__ = [
     "worker_kept",
     "Interrupted",
     "interrupted",
+    "WorkerLost",
 ]
 
 DEFAULT_CHUNK = 50_000
@@ -80,13 +83,62 @@ class Interrupted(KeyboardInterrupt):
             return f"signal {self.signum}"
 
 
-def interrupted(error: BaseException, partial) -> Interrupted:
+def interrupted(error: BaseException, partial):
     """``Interrupted`` with ``partial`` for the interruption ``error`` (its signal kept; Ctrl-C by default).
+
+    A ``WorkerLost`` stays one, with ``partial`` and its cause: a caller that
+    turns the chunks finished into its own result does it once for both.
 
     >>> interrupted(KeyboardInterrupt(), 3).partial, interrupted(Interrupted(None, 15), 3).signum
     (3, 15)
+    >>> interrupted(WorkerLost((1,), "KilledWorker: w"), 3).cause
+    'KilledWorker: w'
     """
+    if isinstance(error, WorkerLost):
+        lost = WorkerLost(partial, error.cause)
+        lost.args = error.args  # its line counts the chunks finished, not the caller's result
+        return lost
     return Interrupted(partial, getattr(error, "signum", signal.SIGINT))
+
+
+class WorkerLost(RuntimeError):
+    """A worker of the executor died mid-run (killed, out of memory, its machine gone), with the work done so far.
+
+    ``partial`` is the tuple of the results of the chunks finished before it,
+    in chunk order (as ``Interrupted`` carries them); ``cause`` names what the
+    executor said, in one line.
+
+    >>> lost = WorkerLost((4, 4), "BrokenProcessPool: a process in the pool was terminated abruptly")
+    >>> lost.partial, str(lost)
+    ((4, 4), 'a worker was lost (BrokenProcessPool: a process in the pool was terminated abruptly); 2 chunks finished before it')
+    """
+
+    def __init__(self, partial=None, cause: str = "a worker died"):
+        self.partial = partial
+        self.cause = cause
+        self.reported = False  # set once the partial result has been shown
+        done = len(partial) if isinstance(partial, tuple) else 0
+        super().__init__(f"a worker was lost ({cause}); {done} chunk{'' if done == 1 else 's'} finished before it")
+
+
+_LOST = frozenset({"BrokenProcessPool", "BrokenExecutor", "KilledWorker", "WorkerCrashedError", "RayActorError",
+                   "ActorDiedError", "NodeDiedError", "BrokenThreadPool"})
+"""The names of the exceptions by which an executor says that a worker died (concurrent.futures, Dask, Ray)."""
+
+
+def lost_worker(error: BaseException) -> str | None:
+    """One line naming the lost worker ``error`` says (an executor's own exception), or ``None`` for any other.
+
+    >>> from concurrent.futures.process import BrokenProcessPool
+    >>> lost_worker(BrokenProcessPool("A process in the process pool was terminated abruptly."))
+    'BrokenProcessPool: A process in the process pool was terminated abruptly.'
+    >>> lost_worker(ValueError("bad")) is None
+    True
+    """
+    if not any(kind.__name__ in _LOST for kind in type(error).__mro__):
+        return None
+    said = [line.strip() for line in str(error).splitlines() if line.strip()]
+    return f"{type(error).__name__}: {said[0][:200]}" if said else type(error).__name__
 
 
 def check_count(n, what: str = "n") -> int:
@@ -396,7 +448,8 @@ def run_chunks(
     test that stops a tournament). Ctrl-C (or any ``KeyboardInterrupt``)
     raises ``Interrupted`` whose ``partial`` is the tuple of the results of the
     chunks finished so far, in order; the executor's pending chunks are
-    cancelled.
+    cancelled. A worker lost mid-run raises ``WorkerLost`` whose ``partial``
+    is the same tuple, the executor's other chunks cancelled.
 
     >>> run_chunks(lambda size, rng: size, 10, seed=1, chunk_size=4)
     (4, 4, 2)
@@ -427,19 +480,30 @@ def run_chunks(
                     done = True
                     break
             if done:
-                if futures is not None:
-                    executor.cancel(futures)
-                if hasattr(mapped, "close"):
-                    mapped.close()  # a concurrent.futures map: cancels its pending chunks
+                _cancel(executor, futures, mapped)
                 break
             futures = None
     except KeyboardInterrupt as error:
+        _cancel(executor, futures, mapped)
+        raise interrupted(error, tuple(results)) from None
+    except Exception as error:
+        cause = lost_worker(error)
+        if cause is None:
+            raise
+        _cancel(executor, futures, mapped)
+        raise WorkerLost(tuple(results), cause) from None
+    return tuple(results)
+
+
+def _cancel(executor, futures, mapped) -> None:
+    """Cancel what an executor still has of a window: Dask ``futures``, or a concurrent.futures ``mapped``."""
+    try:
         if futures is not None:
             executor.cancel(futures)
         if hasattr(mapped, "close"):
             mapped.close()  # a concurrent.futures map: cancels its pending chunks
-        raise interrupted(error, tuple(results)) from None
-    return tuple(results)
+    except Exception:  # noqa: BLE001 (an executor already broken has nothing left to cancel)
+        pass
 
 
 WINDOW = 64
@@ -461,7 +525,7 @@ def mapped_on(executor, fn: Callable, items) -> tuple:
         return map(fn, items), None
     if hasattr(executor, "gather") and not _is_futures_executor(executor):  # dask.distributed
         futures = executor.map(fn, items, pure=False)
-        return executor.gather(futures), futures
+        return (future.result() for future in futures), futures  # in order: those before a lost worker are kept
     return executor.map(fn, items), None
 
 

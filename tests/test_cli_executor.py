@@ -21,6 +21,11 @@ VERBS = [
     ("tournament", "nim", "random", "random"),
     ("tournament", "any", "random", "random", "--game", "nim(heap=5)"),
     ("train", "nim", "-o", "-"),
+    ("search", "nim", "--trees", "4"),
+    ("search", "any", "--game", "nim(heap=5)", "--trees", "4"),
+    ("move", "tic-tac-toe", "--ai", "mcts", "--trees", "4"),
+    ("move", "any", "--game", "nim(heap=5)", "--trees", "4"),
+    ("mutate", "nim"),
 ]
 """A command line of each verb that takes ``--executor``."""
 

@@ -27,6 +27,7 @@ def _option_agents() -> dict:
         "q_table": ("--q-table", ("q",)),
         "reuse": ("--reuse-tree", ("mcts",)),
         "seconds": ("--seconds", ("mcts",)),
+        "trees": ("--trees", ("mcts",)),
     }
     searched = {name: ("--no-solver" if name == "solver" else "--" + name.replace("_", "-"), ("mcts",))
                 for name in search_flag_names()}

@@ -1,7 +1,8 @@
 """``--executor KIND``: where a command's independent pieces run (worker processes, Dask, Ray, MPI).
 
 A command that cuts its work into seeded chunks (``simulate``, ``tournament``,
-``train``'s evaluation) gives the same result on any of them. KIND is one of
+``train``'s evaluation, the trees of ``search`` and ``move --trees N``, the mutants of
+``mutate``) gives the same result on any of them. KIND is one of
 
 - ``processes:N``: N worker processes on this machine (what ``--workers N`` means);
 - ``dask:local:N``: a Dask ``LocalCluster`` of N worker processes on this machine;

@@ -6,6 +6,9 @@ does (an ``Interrupted``, a ``KeyboardInterrupt``). A long computation raises
 command that wraps it in ``keep_partial(args, report)`` prints that result as
 usual, clearly marked as partial (``"partial": true`` in JSON), and exits with
 130 or 143. A command that loops itself raises ``interrupted(error, so_far)``.
+A worker lost mid-run (``WorkerLost``) is kept the same way: the chunks
+finished before it are printed, marked partial, and the command ends with one
+line naming what happened and status 1.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ import sys
 import threading
 from contextlib import contextmanager
 
-from ..parallel import Interrupted
+from ..parallel import Interrupted, WorkerLost
 
 __all__ = ["emit", "emit_partial", "keep_partial", "read_line", "progress_bar", "non_ascii_digits", "Obedient"]
 
@@ -53,21 +56,24 @@ def emit_partial(args, payload: dict, text: str, stop: Interrupted) -> None:
     >>> emit_partial(SimpleNamespace(json=False), {"games": 3}, "3 games", Interrupted())
     PARTIAL RESULT (interrupted by SIGINT): the work done so far
     3 games
+    >>> emit_partial(SimpleNamespace(json=True), {"games": 3}, "3 games", WorkerLost((3,), "KilledWorker: w"))
+    {"games": 3, "partial": true, "worker_lost": "KilledWorker: w"}
     """
-    emit(
-        args,
-        payload | {"partial": True, "signal": stop.signal_name},
-        f"PARTIAL RESULT (interrupted by {stop.signal_name}): the work done so far\n{text}",
-    )
+    if isinstance(stop, WorkerLost):
+        fields, why = {"worker_lost": stop.cause}, "a worker was lost"
+    else:
+        fields, why = {"signal": stop.signal_name}, f"interrupted by {stop.signal_name}"
+    emit(args, payload | {"partial": True, **fields}, f"PARTIAL RESULT ({why}): the work done so far\n{text}")
     stop.reported = True
 
 
 @contextmanager
 def keep_partial(args, report):
-    """On an ``Interrupted`` with a partial result inside the block, print ``report(partial)`` marked partial.
+    """On an ``Interrupted`` (or a ``WorkerLost``) with a partial result inside the block, print ``report(partial)`` marked partial.
 
     ``report(partial)`` returns ``(payload, text)`` as for ``emit``. The
-    interruption goes on after the report (the command exits 130 or 143); a
+    interruption goes on after the report (the command exits 130 or 143; a
+    lost worker: 1, with its one line); a
     second Ctrl-C or SIGTERM while the report prints is ignored, so the report
     is whole.
 
@@ -83,7 +89,7 @@ def keep_partial(args, report):
     """
     try:
         yield
-    except Interrupted as stop:
+    except (Interrupted, WorkerLost) as stop:
         if stop.partial is not None and not stop.reported:
             with _signals_ignored():
                 payload, text = report(stop.partial)

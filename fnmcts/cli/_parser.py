@@ -34,7 +34,7 @@ from ._common import EXIT_DONE, EXIT_FAILURE, EXIT_USAGE, CliError, exit_status
 from ._failure import failure, wants_traceback
 from ._output import _signals_interrupt, keep_partial, non_ascii_digits  # noqa: F401 (keep_partial: the doctest)
 from ._streams import closed_streams, closed_text, settle_stdout
-from ..parallel import Interrupted
+from ..parallel import Interrupted, WorkerLost
 
 __all__ = ["Cli", "GAME_EPILOG"]
 
@@ -301,6 +301,9 @@ class Cli:
                 # the reader went away (``fnmcts ... | head -1``): stop quietly, as cat does
                 settle_stdout()
                 return EXIT_DONE
+            except WorkerLost as error:  # a worker died mid-run: one line, the chunks finished kept (shown above)
+                shown = ": the result above is partial" if error.reported else ""
+                return _error(f"{error}{shown}", EXIT_FAILURE)
             except TooLarge as error:  # the library's "limit=None" is the command's --force, where it has one
                 go_on = "; --force goes on regardless" if hasattr(args, "force") else ""
                 return _error(str(error).replace(GO_ON, go_on), EXIT_USAGE)

@@ -386,7 +386,7 @@ def register(cli) -> None:
                    "actions from the start, '4,0'); default, or 'start': the start (chance's outcomes first drawn with the seed)")
     p.add_argument("--ai", default="mcts", metavar="NAME", help=f"the agent: {', '.join(_agents.agent_names())} (default mcts)")
     add_hints(p)
-    _agents._agent_options(p)
+    move_verb.move_options(p, reuse=True)  # --reuse-tree: read as before, though one move keeps no tree
     add_force(p)
     add_seed(p)
     add_json(p)

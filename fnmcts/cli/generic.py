@@ -36,6 +36,7 @@ from ._fields import add_field_options, fields_given
 from ._board import state_argument
 from ._games import GAME_FORMS, resolve_game
 from ._payoffs import on_game_scale, scale, scale_fields, scale_note
+from ._trees import add_trees, tree_options, trees_of
 from .simulate import _described, _options, _simulate
 
 __all__ = ["register"]
@@ -94,6 +95,7 @@ def _search_options(parser) -> None:
                         help="search from this position (default, or 'start': the start; a deal or a roll first is searched too)")
     parser.add_argument("--top", type=positive_count, default=5, metavar="K", help="the K most visited moves (default 5)")
     add_search_options(parser)
+    add_trees(parser)
     add_seed(parser)
     add_force(parser)
     add_json(parser)
@@ -132,10 +134,16 @@ def _search_any(args):
     seed = args.seed if args.seed is not None else make_rng().getrandbits(63)
     flags = search_flags(args)
     started = time.perf_counter()
+    trees = trees_of(args)
+    if who is CHANCE and trees > 1:
+        raise CliError("--trees N searches from a state where a player moves; chance moves here (a deal or a roll): "
+                       "search it with one tree, or give --state after the outcome")
     if who is CHANCE:  # a deal or a roll first: one tree, the best move read after each outcome
-        tree, ran, best, proven = search(game, state, args.dives, make_rng(seed), **flags), args.dives, None, None
+        with tree_options(args):  # one tree: --workers or --executor alone are refused
+            tree, ran, best, proven = search(game, state, args.dives, make_rng(seed), **flags), args.dives, None, None
     else:
-        found = mcts_move(game, state, args.dives, make_rng(seed), **flags)  # the move `fnmcts move --ai mcts` plays
+        with tree_options(args, root=flags.get("root")) as where:  # --trees N: root-parallel, on the executor
+            found = mcts_move(game, state, args.dives, make_rng(seed), **flags, **where)  # `move --ai mcts`'s move
         tree, ran, best, proven = found.tree, found.iterations, found.move, found.proven.get(state)
     seconds = time.perf_counter() - started
     low, high = scale(game)
@@ -148,6 +156,7 @@ def _search_any(args):
         "dives_run": ran,
         "root_visits": root,
         "seed": seed,
+        "trees": trees,
         "options": {k: v for k, v in flags.items()},
         **scale_fields(game),
         "tree_states": len(tree),
@@ -157,7 +166,7 @@ def _search_any(args):
     }
 
     done = f"{args.dives:,} dives" if ran == args.dives else f"{ran:,} dives of {args.dives:,} (the root is proven)"
-    header = f"MCTS on {game!r}: {done}, seed {seed}"
+    header = f"MCTS on {game!r}: {done}, seed {seed}" + (f", {trees} root-parallel trees" if trees > 1 else "")
     if who is CHANCE:  # a deal or a roll first: the best move after each outcome
         fields, lines = _outcomes_report(game, state, tree, args.top, header, low, high)
     else:

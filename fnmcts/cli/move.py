@@ -17,6 +17,7 @@ from ..protocol import (
     sample_outcome,
 )
 from ..limits import STATE_LIMIT
+from ..mcts import DEFAULT_ITERATIONS, mcts_move
 from ..rng import make_rng
 from ._hints import VALUE_HINTS, add_hints, make_hint
 from ._common import (
@@ -37,6 +38,7 @@ from ._board import (
     is_start,
 )
 from ._agents import _agent_args, _agent_options, _check_agents, agent_names, build_agent
+from ._trees import add_trees, tree_options, trees_of
 
 __all__ = ["register"]
 
@@ -84,11 +86,17 @@ def _register_move(cli, kind: str, help: str) -> None:
         help=f"the agent: {', '.join(agent_names(kind))} (default {default_ai})",
     )
     add_hints(p, kind)
-    _agent_options(p, q_table="q" in agent_names(kind), reuse=False)  # one move: no tree to keep
+    move_options(p, q_table="q" in agent_names(kind))
     add_force(p)
     add_seed(p)
     add_json(p)
     p.set_defaults(handler=_move)
+
+
+def move_options(parser, *, q_table: bool = True, reuse: bool = False) -> None:
+    """The options of ``move``'s agent (one move: no ``--reuse-tree`` but where it was) and ``--trees`` with where they run."""
+    _agent_options(parser, q_table=q_table, reuse=reuse)
+    add_trees(parser)
 
 
 def _game_json(game) -> dict:
@@ -123,8 +131,9 @@ def _move(args):
     if game.to_move(state) is None:
         raise CliError(f"the game is over after chance's {', '.join(describe_move(game, s, o) for s, o in drawn)}: "
                        "no move to play")
-    move = agent(game, state, rng)
+    move = _searched(args, agent, game, state, rng)
     payload = {
+        **({"trees": trees_of(args)} if args.trees else {}),
         "move": _move_json(move),
         "describe": describe_move(game, state, move),
         "state": game.state_to_json(state),
@@ -139,6 +148,23 @@ def _move(args):
     if hints:
         payload["hints"] = hints
     emit(args, payload, "\n".join([*lines, *hints]))
+
+
+def _searched(args, agent, game, state, rng):
+    """The agent's move; with ``--trees N``, the mcts agent's search split into N trees on the workers or executor.
+
+    A search of several trees is ``mcts_move``'s root-parallel search with the
+    agent's own options, the same move for a seed wherever the trees run.
+    """
+    with tree_options(args, seconds=getattr(args, "seconds", None), root=getattr(args, "root", None)) as where:
+        if not where:
+            return agent(game, state, rng)
+        if args.ai != "mcts":
+            raise CliError(f"--trees applies to --ai mcts only, not {args.ai}")
+        options = _agent_args(args)
+        dives = options.pop("iterations") or DEFAULT_ITERATIONS
+        search = {k: v for k, v in options.items() if v is not None and k not in ("trials", "q_table", "reuse", "seconds")}
+        return mcts_move(game, state, dives, rng, **search, **where).move
 
 
 def _past_chance(game, state, rng, most: int = 10_000) -> tuple:

@@ -10,7 +10,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ._common import CliError, add_json, add_seed, emit, positive_count, progress_bar, worker_count
+from ._common import CliError, add_json, add_seed, emit, keep_partial, positive_count, progress_bar, worker_count
+from ._executor import add_executor, open_executor
 from ._games import resolve_game
 
 __all__ = ["register", "goldens_named"]
@@ -75,6 +76,7 @@ def register(cli) -> None:
                    help="seconds a mutant's checks may take; past it the mutant is killed, 'timed out' "
                         f"(default {_DEFAULT_BUDGET:g})")
     p.add_argument("--workers", type=worker_count, default=1, metavar="W", help="worker processes (default 1)")
+    add_executor(p)
     p.add_argument("--operators", default=None, metavar="NAMES",
                    help="the mutation operators, comma-separated (default all: see fnmcts.testing.OPERATORS)")
     p.add_argument("--sample", type=positive_count, default=None, metavar="N",
@@ -103,12 +105,18 @@ def _mutate(args) -> int:
     except ValueError as error:
         raise CliError(f"{args.game_spec}: {error}") from None
     total = total if args.sample is None else min(total, args.sample)
-    with progress_bar(total, "checking mutants", unit="mutant") as update:
-        try:
+    with keep_partial(args, lambda done: _shown(done, args.game_spec)), open_executor(args) as executor, \
+            progress_bar(total, "checking mutants", unit="mutant") as update:
+        try:  # each mutant a task of the executor (--workers N: N processes), the verdicts the same
             report = mutate(game, laws=args.laws, goldens=goldens, against=against, examples=args.examples,
-                            seed=args.seed, budget=args.budget, workers=args.workers, operators=operators,
+                            seed=args.seed, budget=args.budget, executor=executor, operators=operators,
                             sample=args.sample, progress=update, pytest=args.pytest)
         except ValueError as error:  # the game itself fails a check
             raise CliError(str(error).splitlines()[0]) from None
-    emit(args, report.to_json() | {"spec": args.game_spec}, str(report))
+    emit(args, *_shown(report, args.game_spec))
     return 0
+
+
+def _shown(report, spec=None) -> tuple:
+    """``(payload, text)`` of a report, whole or of the mutants finished before a worker was lost."""
+    return report.to_json() | ({} if spec is None else {"spec": spec}), str(report)

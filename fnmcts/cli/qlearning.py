@@ -45,6 +45,7 @@ from ._common import (
     seed_type,
 )
 from ._games import GAME_FORMS, resolve_game
+from ..parallel import WorkerLost
 from ._executor import add_executor, open_executor
 
 __all__ = ["register"]
@@ -233,7 +234,7 @@ def _train(args, game, title, rules):
                         vs_random = win_rate_against(ai, random_agent, args.eval_games, child_seed(seed, 1), update,
                                                      executor=executor, **chunks)
                     report = {"vs_random": vs_random, "win_rate_vs_random": vs_random["rate"]}
-        except KeyboardInterrupt as error:
+        except (KeyboardInterrupt, WorkerLost) as error:  # the table is written; the evaluation is left out
             raise interrupted(error, (ai, args.games, where, None)) from None
         emit(args, *describe((ai, args.games, where, report)))
 

@@ -752,7 +752,7 @@ def _pytest_failure(output: str) -> str:
 def mutate(game, *, laws: bool = True, goldens=(), against=None, examples: int = 100, seed: int = 0,
            max_steps: int | None = None, budget: float | None = DEFAULT_BUDGET, workers: int | None = 1,
            operators=None, sample: int | None = None, limit: int = 100_000, progress=None,
-           pytest=()) -> MutationReport:
+           pytest=(), executor=None) -> MutationReport:
     """Run the checks named on every mutant of ``game``'s rules: a ``MutationReport``, survivors explained.
 
     - ``laws``: ``check_game`` at ``examples`` walks a law (``seed``,
@@ -764,7 +764,12 @@ def mutate(game, *, laws: bool = True, goldens=(), against=None, examples: int =
       with the game's class replaced by the mutant's (``PytestCheck``);
     - ``budget``: seconds a mutant's checks may take (None: no limit); past
       it the mutant is killed, its verdict "timed out";
-    - ``workers``: processes (1: this one); ``operators``: the names of
+    - ``workers``: processes (1: this one), or ``executor``: any executor of
+      ``fnmcts.parallel.mapped_on`` (a Dask client, Ray's or mpi4py's pool), each
+      mutant one task; the budget holds where a task runs in its process's main
+      thread (here, a process pool, Ray, MPI), not in a Dask worker's threads;
+      a worker lost mid-run raises ``fnmcts.parallel.WorkerLost`` whose
+      ``partial`` is the report of the mutants finished; ``operators``: the names of
       ``OPERATORS`` to use (default all); ``sample``: a seeded sample of this
       many mutants (``seed``); ``limit``: the states compared with the game
       for a survivor before it is called equivalent; ``progress(1)`` after
@@ -783,8 +788,12 @@ def mutate(game, *, laws: bool = True, goldens=(), against=None, examples: int =
     """
     import random
 
-    from ..parallel import worker_pool
+    from contextlib import nullcontext
 
+    from ..parallel import WorkerLost, interrupted, lost_worker, mapped_on, worker_pool
+
+    if executor is not None and workers not in (None, 1):
+        raise ValueError("give workers= (a process pool of that many) or executor=, not both")
     chosen = _operators(operators)
     everything = mutants(game, chosen)
     picked = everything if sample is None or sample >= len(everything) else \
@@ -810,12 +819,19 @@ def mutate(game, *, laws: bool = True, goldens=(), against=None, examples: int =
     jobs = [(game, m.index, chosen, tuple(checks), budget, limit) for m in picked]
     began = time.perf_counter()
     verdicts = []
-    with worker_pool(workers) as executor:
-        results = map(_run_one, jobs) if executor is None else executor.map(_run_one, jobs)
-        for mutant, result in zip(picked, results):
-            verdicts.append(MutantVerdict(mutant, *result))
-            if progress is not None:
-                progress(1)
+    with worker_pool(workers) if executor is None else nullcontext(executor) as pool:
+        results, _ = mapped_on(pool, _run_one, jobs)
+        try:
+            for mutant, result in zip(picked, results):
+                verdicts.append(MutantVerdict(mutant, *result))
+                if progress is not None:
+                    progress(1)
+        except Exception as error:
+            cause = lost_worker(error)
+            if cause is None:
+                raise
+            done = MutationReport(repr(game), tuple(names), tuple(verdicts), time.perf_counter() - began)
+            raise interrupted(WorkerLost(tuple(verdicts), cause), done) from None
     return MutationReport(repr(game), tuple(names), tuple(verdicts), time.perf_counter() - began)
 
 
