@@ -51,7 +51,6 @@ nothing.
 from __future__ import annotations
 
 from bisect import bisect_right
-from functools import partial
 from math import inf as _inf, log as _log, sqrt as _sqrt
 
 from ..limits import MAX_PLIES, cycle_found, past_budget
@@ -485,60 +484,71 @@ def _past_chance(g, stats, d, k, rnd, rng) -> tuple:
     return d, k
 
 
-def _ucb1_child(K, N, logs, c, options, ni, i, d, k, path):
-    """UCB1 (``ucb1_score``) inline over ``options`` under a parent of ``ni`` visits: the keys are the means.
+def _ucb1_pick(K, N, logs, c):
+    """``pick`` for UCB1 (``ucb1_score``) of constant ``c``: the keys ``K`` are the means, inline.
 
     The log of the parent's visits comes from a table (``_parent_log``); an
-    unvisited child (0 or None) is entered first, in move order.
+    unvisited child (0 or None) is entered first, in move order. (A closure:
+    the loop calls it at every step, and a closure's call costs the least.)
     """
-    try:
-        lp = logs[ni]
-    except IndexError:
-        lp = _parent_log(logs, ni)
-    except TypeError:  # a count that is not a whole number (a tree given so)
-        lp = _log(ni)
-    best, best_rating = None, -_inf
-    try:
-        for child in options:
-            if (r := K[child] + c * _sqrt(lp / N[child])) > best_rating:
-                best, best_rating = child, r
-    except (ZeroDivisionError, TypeError):  # unvisited (0 or None): the first in move order
-        best = child
-    except ValueError:  # log 0 (a parent of no visits in a given tree): one child needs no rating
-        if len(options) != 1:
-            raise
-        best = options[0]
-    return best
+    sqrt, inf = _sqrt, _inf
+
+    def pick(options, ni, i, d, k, path):
+        try:
+            lp = logs[ni]
+        except IndexError:
+            lp = _parent_log(logs, ni)
+        except TypeError:  # a count that is not a whole number (a tree given so)
+            lp = _log(ni)
+        best, best_rating = None, -inf
+        try:
+            for child in options:
+                if (r := K[child] + c * sqrt(lp / N[child])) > best_rating:
+                    best, best_rating = child, r
+        except (ZeroDivisionError, TypeError):  # unvisited (0 or None): the first in move order
+            best = child
+        except ValueError:  # log 0 (a parent of no visits in a given tree): one child needs no rating
+            if len(options) != 1:
+                raise
+            best = options[0]
+        return best
+
+    return pick
 
 
-def _key_child(K, options, ni, i, d, k, path):
-    """The tutorial's rule (``ucb_score``) over ``options``: the ratings are the keys; an unvisited child first."""
-    best, best_rating = None, -_inf
-    try:
-        for child in options:
-            if (r := K[child]) > best_rating:
-                best, best_rating = child, r
-    except TypeError:  # unvisited (None): the first in move order
-        best = child
-    except ValueError:  # a rating undefined (a tree given so): one child needs no rating
-        if len(options) != 1:
-            raise
-        best = options[0]
-    return best
+def _key_pick(K):
+    """``pick`` for the tutorial's rule (``ucb_score``): the ratings are the keys ``K``; an unvisited child first."""
+    inf = _inf
+
+    def pick(options, ni, i, d, k, path):
+        best, best_rating = None, -inf
+        try:
+            for child in options:
+                if (r := K[child]) > best_rating:
+                    best, best_rating = child, r
+        except TypeError:  # unvisited (None): the first in move order
+            best = child
+        except ValueError:  # a rating undefined (a tree given so): one child needs no rating
+            if len(options) != 1:
+                raise
+            best = options[0]
+        return best
+
+    return pick
 
 
 def _picker(g, stats, select, mode, rule_c, *, root, root_rule, solver, expectimax, rave, bounds, chosen):
     """``pick(options, parent visits, node, decision, player, path)``: the child a dive enters at a decision.
 
-    The built-in rules inline (``_ucb1_child``, ``_key_child``), RAVE /
+    The built-in rules inline (``_ucb1_pick``, ``_key_pick``), RAVE /
     GRAVE (``rave_choice``), or ``select``; with a ``root_rule``, the root's
     child is the root rule's whenever the root is a decision of more than
     one open child (``root_children``).
     """
     if mode == 1:
-        pick = partial(_ucb1_child, stats.K, stats.N, stats.logs, rule_c)
+        pick = _ucb1_pick(stats.K, stats.N, stats.logs, rule_c)
     elif mode == 2:
-        pick = partial(_key_child, stats.K)
+        pick = _key_pick(stats.K)
     elif rave is not None:
         def pick(options, ni, i, d, k, path):
             return rave_choice(g, stats, d, k, path, ni, solver, rave, chosen, bounds)
@@ -574,8 +584,16 @@ def _parts(g, stats, rng, select, mode, rule_c, compiled, *, root, root_rule, so
     ``groups[m]``, the nodes of a dive player ``m`` moved into.
     """
     chosen, keys = [], set()
-    replay = partial(_play_out, g, rng=rng, rollout=rollout, keys=None if rave is None else keys)
-    leaf = partial(_random_finish, g, rnd=rng.random, rng=rng, off=_finisher(g, rng)) if compiled else replay
+    played = None if rave is None else keys
+    rnd, off = rng.random, _finisher(g, rng)
+
+    def replay(i):
+        return _play_out(g, i, rng, rollout, played)
+
+    def finish(i):
+        return _random_finish(g, i, rnd, rng, off)
+
+    leaf = finish if compiled else replay
     pick = _picker(g, stats, select, mode, rule_c, root=root, root_rule=root_rule, solver=solver,
                    expectimax=expectimax, rave=rave, bounds=bounds, chosen=chosen)
     at_root, at_node = proofs_of(solver, bounds)
