@@ -52,8 +52,8 @@ CC_ABOVE_20 = 7
 OVER_120_LINES = 0
 """Functions over 120 lines today: none, the target met."""
 
-MCTS_LINES = 9_628
-"""Lines of ``.py`` under ``fnmcts/mcts/`` today, 9,628 (target 7,000; 9,540 before ``_engine.dives`` was cut into named steps)."""
+MCTS_LINES = 9_646
+"""Lines of ``.py`` under ``fnmcts/mcts/`` today, 9,646 (target 7,000; 9,540 before ``_engine.dives`` was cut into named steps)."""
 
 COMPILED_TWIN = {"fnmcts/mcts/_compiled.py"}
 
