@@ -43,18 +43,19 @@ KEPT_STATE = {
 MUTATORS = frozenset({"append", "extend", "insert", "pop", "popitem", "clear", "update", "setdefault", "add",
                       "discard", "remove", "appendleft", "move_to_end"})
 
-CC_ABOVE_30 = 1
-"""Functions of cyclomatic complexity above 30 today, ``_engine.dives`` alone (target 0, the compiled twin aside)."""
+CC_ABOVE_30 = 0
+"""Functions of cyclomatic complexity above 30 today: none, the target met (the compiled twin aside)."""
 
-CC_ABOVE_20 = 8
-"""Functions above 20 today: 8, the target met (keep it at most 8)."""
+CC_ABOVE_20 = 7
+"""Functions above 20 today: 7, the target (at most 8) met."""
 
-OVER_120_LINES = 1
-"""Functions over 120 lines today, ``_engine.dives`` alone (target 0)."""
+OVER_120_LINES = 0
+"""Functions over 120 lines today: none, the target met."""
 
-MCTS_LINES = 7_222
-"""Lines of ``.py`` under ``fnmcts/mcts/`` today, 7,222 (target 7,000): 9,540 until the views of a finished tree
-(reading, texts, the trace, saved files, the explorer, ``diff``) moved to ``fnmcts.views``, a layer above the search."""
+MCTS_LINES = 7_328
+"""Lines of ``.py`` under ``fnmcts/mcts/`` today, 7,328 (target 7,000): 9,540 until the views of a finished tree
+(reading, texts, the trace, saved files, the explorer, ``diff``) moved to ``fnmcts.views``, a layer above the search,
+then 106 more when ``_engine.dives`` was cut into named steps."""
 
 COMPILED_TWIN = {"fnmcts/mcts/_compiled.py"}
 

@@ -63,7 +63,7 @@ from .bounds import Bounds
 from .backups import expectimax_back, graph_back, stored_value  # noqa: F401 (stored_value: _engine's own name before)
 from .phases import simulate
 from .rave import amaf_backup, rave_choice
-from .solver import Solver, _open_positions
+from .solver import Solver, _no_proof, _open_positions, open_choices, proofs_of
 
 __all__ = ["Stats", "Solver", "Bounds", "dives", "user_selector"]
 
@@ -137,6 +137,13 @@ class Stats:
             self.E = [s if v is None else v * n for s, v, n in zip(self.S, self.V, self.N)]
             if self.K is not None:
                 self.K = [self.key(e, n) for e, n in zip(self.E, self.N)]
+
+    def rule_keys(self, rule, constant):
+        """``K`` for built-in ``rule`` 1 or 2 (``use_keys``); no keys (None) for rule 0: they would go stale."""
+        if rule:
+            return self.use_keys(rule, constant)
+        self.K = self.key_rule = None
+        return None
 
     def use_keys(self, rule, constant):
         """Keep ``K`` for built-in ``rule`` 1 (UCB1) or 2 (the tutorial's, with ``z`` = ``constant``); return it."""
@@ -364,7 +371,7 @@ def _children_of(g, stats, i):
 
 
 def _play_out(g, i, rng, rollout, keys=None):
-    """``(rescaled payoff, payoff)`` of one game played to the end from node ``i`` through the protocol.
+    """``(rescaled payoff, payoff, None)`` of one game played to the end from node ``i`` through the protocol.
 
     ``phases.simulate``: the game's end is not interned. ``keys`` (RAVE), a
     set: the playout's moves are kept, and each ``(player, move)`` is added to it.
@@ -380,7 +387,7 @@ def _play_out(g, i, rng, rollout, keys=None):
             if player is not CHANCE:
                 keys.add((player, item))
             state = game.play(state, item)
-    return g.rescale(payoff), payoff
+    return g.rescale(payoff), payoff, None  # (no terminal node: the end is not interned)
 
 
 def root_children(graph, stats, root, solver, expectimax, bounds=None) -> tuple:
@@ -408,41 +415,239 @@ def _estimate(stats, i, expectimax):
     return n, v if expectimax and v is not None else stats.S[i] / n
 
 
-def _options_back(g, stats, path, movers, res, K, graph_backup, solver, fresh, bounds, amaf) -> None:
+def _options_back(g, stats, path, movers, res, fresh, expectimax, graph_backup, solver, bounds, rave, chosen, keys):
     """What the options back up after the counts: expectimax or graph values (``movers``), proofs, bounds, AMAF."""
-    if movers is not None:
+    if expectimax:
         if graph_backup:
-            graph_back(stats, path, movers, res, K)
+            graph_back(stats, path, movers, res, stats.K)
         else:
-            expectimax_back(g, stats, path, movers, K)
+            expectimax_back(g, stats, path, movers, stats.K)
     if solver is not None and not fresh:  # a dive that ended at a new node proves nothing: its children are not known yet
         solver.prove_path(path)
     if bounds is not None:
         bounds.update_path(path, fresh)
-    if amaf is not None:
-        amaf_backup(stats.A, path, *amaf, res)
+    if rave is not None:
+        amaf_backup(stats.A, path, chosen, keys, res)
 
 
-def dives(
-    graph,
-    stats,
-    root,
-    root_mover,
-    n,
-    rng,
-    select,
-    *,
-    expectimax=False,
-    solver=None,
-    rollout=None,
-    stop_when_proven=False,
-    compiled_playouts=True,
-    root_rule=None,
-    touched=None,
-    rave=None,
-    bounds=None,
-    graph_backup=False,
-):
+def _plan(g, stats, select, *, expectimax, solver, rollout, compiled_playouts, root_rule, touched, rave, bounds,
+          graph_backup) -> tuple:
+    """What the options ask of the loop: ``(mode, constant, key rule, compiled playouts, repeats, track, after, gate)``.
+
+    ``mode`` is the built-in rule the loop rates inline (1 UCB1, 2 the
+    tutorial's; 0: ``select`` is called, and RAVE rates each child itself)
+    with its ``constant``; its keys are kept in ``stats.K`` (``use_keys``)
+    and ``key rule`` is the rule whose keys the counts keep (0 under
+    expectimax: the values keep them). ``track``: the path is kept in order
+    (the options that read it); ``after``: the options back up more than the
+    counts; ``gate``: nothing asks for the Python loop, so the compiled loop
+    may run the dives (``_kernel.run``).
+    """
+    if graph_backup and g.num_players > 2:
+        raise ValueError("backup='graph' values a child for its parent's mover: one or two players (zero-sum)")
+    repeats = may_repeat(g.game)
+    if expectimax:
+        stats.use_values()
+    # RAVE rates each child with its move's AMAF statistics: not inline
+    mode, rule_c = getattr(select, "inline", (0, None)) if rave is None else (0, None)
+    stats.rule_keys(mode, rule_c)
+    key_rule = 0 if expectimax else mode  # 1 or 2: the counting loop keeps the keys (under expectimax: the values)
+    compiled = rollout is None and compiled_playouts and rave is None
+    after = solver is not None or expectimax or rave is not None or bounds is not None
+    track = after or repeats  # the path in order: the options that read it
+    gate = bool(mode) and compiled and root_rule is None and touched is None and not (track or graph_backup)
+    return mode, rule_c, key_rule, compiled, repeats, track, after, gate
+
+
+def _past_chance(g, stats, d, k, rnd, rng) -> tuple:
+    """``(node, kind)``: from node ``d`` of kind ``k``, the outcomes drawn until a node that is not a chance node.
+
+    A node not expanded yet is expanded (the working lists grow with it); the
+    draw of ``draw``, inline for a slot table.
+    """
+    kind, chance = g.kind, g.chance
+    if k == UNSEEN:
+        k = g.expand(d)
+        stats.grow()
+    while k == CHANCE_NODE:
+        e = chance[d]
+        if e[0] is not None:  # the draw of ``draw``, inline: a slot table
+            j = e[0][int(rnd() * e[1])]
+            c = e[3][j]
+            d = c if c is not None else g.outcome_child(d, j)
+        else:
+            d = draw(g, d, rng)
+        k = kind[d]
+        if k == UNSEEN:
+            k = g.expand(d)
+            stats.grow()
+    return d, k
+
+
+def _ucb1_pick(K, N, logs, c):
+    """``pick`` for UCB1 (``ucb1_score``) of constant ``c``: the keys ``K`` are the means, inline.
+
+    The log of the parent's visits comes from a table (``_parent_log``); an
+    unvisited child (0 or None) is entered first, in move order. (A closure:
+    the loop calls it at every step, and a closure's call costs the least.)
+    """
+    sqrt, inf = _sqrt, _inf
+
+    def pick(options, ni, i, d, k, path):
+        try:
+            lp = logs[ni]
+        except IndexError:
+            lp = _parent_log(logs, ni)
+        except TypeError:  # a count that is not a whole number (a tree given so)
+            lp = _log(ni)
+        best, best_rating = None, -inf
+        try:
+            for child in options:
+                if (r := K[child] + c * sqrt(lp / N[child])) > best_rating:
+                    best, best_rating = child, r
+        except (ZeroDivisionError, TypeError):  # unvisited (0 or None): the first in move order
+            best = child
+        except ValueError:  # log 0 (a parent of no visits in a given tree): one child needs no rating
+            if len(options) != 1:
+                raise
+            best = options[0]
+        return best
+
+    return pick
+
+
+def _key_pick(K):
+    """``pick`` for the tutorial's rule (``ucb_score``): the ratings are the keys ``K``; an unvisited child first."""
+    inf = _inf
+
+    def pick(options, ni, i, d, k, path):
+        best, best_rating = None, -inf
+        try:
+            for child in options:
+                if (r := K[child]) > best_rating:
+                    best, best_rating = child, r
+        except TypeError:  # unvisited (None): the first in move order
+            best = child
+        except ValueError:  # a rating undefined (a tree given so): one child needs no rating
+            if len(options) != 1:
+                raise
+            best = options[0]
+        return best
+
+    return pick
+
+
+def _picker(g, stats, select, mode, rule_c, *, root, root_rule, solver, expectimax, rave, bounds, chosen):
+    """``pick(options, parent visits, node, decision, player, path)``: the child a dive enters at a decision.
+
+    The built-in rules inline (``_ucb1_pick``, ``_key_pick``), RAVE /
+    GRAVE (``rave_choice``), or ``select``; with a ``root_rule``, the root's
+    child is the root rule's whenever the root is a decision of more than
+    one open child (``root_children``).
+    """
+    if mode == 1:
+        pick = _ucb1_pick(stats.K, stats.N, stats.logs, rule_c)
+    elif mode == 2:
+        pick = _key_pick(stats.K)
+    elif rave is not None:
+        def pick(options, ni, i, d, k, path):
+            return rave_choice(g, stats, d, k, path, ni, solver, rave, chosen, bounds)
+    else:
+        def pick(options, ni, i, d, k, path):
+            return options[0] if len(options) == 1 else select(options, stats, ni)
+    if root_rule is None:
+        return pick
+    kind, kids, below = g.kind, g.kids, pick
+
+    def pick(options, ni, i, d, k, path):
+        if i != root or kind[root] < 0 or len(options) < 2:
+            return below(options, ni, i, d, k, path)
+        positions, children, parent = root_children(g, stats, root, solver, expectimax, bounds)
+        j = positions[root_rule.choose(children, parent)]
+        if rave is not None:
+            chosen.append((kind[root], g.moves[root][j]))
+        return kids[root][j]
+
+    return pick
+
+
+def _parts(g, stats, rng, select, mode, rule_c, compiled, *, root, root_rule, solver, expectimax, rollout, rave,
+           bounds) -> tuple:
+    """``(leaf, replay, pick, at_root, at_node, choose, chosen, keys, groups)``: the loop's steps, each option bound once.
+
+    ``leaf(i)`` and ``replay(i)`` play one game from node ``i`` (``leaf``: a
+    new node, on the game's kernel or the graph when ``compiled``; ``replay``:
+    through the protocol) and give ``(rescaled payoff, payoff, terminal node
+    or None)``; ``pick`` is ``_picker``'s; ``at_root``, ``at_node`` and
+    ``choose`` are the solver's and the bounds' (``proofs_of``,
+    ``open_choices``); ``chosen`` and ``keys`` hold a dive's moves for RAVE;
+    ``groups[m]``, the nodes of a dive player ``m`` moved into.
+    """
+    chosen, keys = [], set()
+    played = None if rave is None else keys
+    rnd, off = rng.random, _finisher(g, rng)
+
+    def replay(i):
+        return _play_out(g, i, rng, rollout, played)
+
+    def finish(i):
+        return _random_finish(g, i, rnd, rng, off)
+
+    leaf = finish if compiled else replay
+    pick = _picker(g, stats, select, mode, rule_c, root=root, root_rule=root_rule, solver=solver,
+                   expectimax=expectimax, rave=rave, bounds=bounds, chosen=chosen)
+    at_root, at_node = proofs_of(solver, bounds)
+    groups = [[] for _ in range(g.num_players)]
+    return leaf, replay, pick, at_root or _no_proof, at_node, open_choices(solver, bounds), chosen, keys, groups
+
+
+def _compiled_loop(gate, g, stats, root, root_mover, n, rng, mode, rule_c):
+    """The compiled loop's result of the dives (``_kernel.run``) when ``gate`` lets it run them, else None."""
+    return _kernel.run(g, stats, root, root_mover, n, rng, mode, rule_c) if gate else None
+
+
+def _count_back(stats, groups, res, key_rule, z, touched) -> None:
+    """The backup's counts: each mover's result to its nodes of the dive at once (``touched`` gets the nodes).
+
+    The loop is written per rule (``key_rule`` 1: UCB1's mean, 2: the
+    tutorial's ``ucb_score`` with ``z``): the key of a node follows its counts.
+    """
+    N, S, W, D, K = stats.N, stats.S, stats.W, stats.D, stats.K
+    for m, nodes in enumerate(groups):
+        if not nodes:
+            continue
+        if touched is not None:
+            touched.extend(nodes)
+        x = res[m]
+        if key_rule == 1:
+            for node in nodes:
+                N[node] = c = N[node] + 1
+                S[node] = s = S[node] + x
+                K[node] = s / c
+        elif key_rule == 2:
+            for node in nodes:
+                N[node] = c = N[node] + 1
+                S[node] = s = S[node] + x
+                try:
+                    K[node] = ucb_score(s, c, z)
+                except ValueError:  # a score above the visits (a tree given so): an error when rated
+                    K[node] = _UNRATED
+        else:
+            for node in nodes:
+                N[node] += 1
+                S[node] += x
+        if x > 0.5:
+            for node in nodes:
+                W[node] += 1
+        elif x == 0.5:
+            for node in nodes:
+                D[node] += 1
+        nodes.clear()
+
+
+def dives(graph, stats, root, root_mover, n, rng, select, *, expectimax=False, solver=None, rollout=None,
+          stop_when_proven=False, compiled_playouts=True, root_rule=None, touched=None, rave=None, bounds=None,
+          graph_backup=False):
     """Run up to ``n`` dives from ``root``; return ``(dives run, last path, payoff, proven value)``.
 
     ``payoff`` is the last dive's result as the game pays it (``phases.uct``'s
@@ -455,26 +660,20 @@ def dives(
     ``stats`` (a ``Stats`` of ``graph``) grows in place. ``select(children,
     stats, parent_visits)`` picks the child to enter (``user_selector``; the
     built-in rules, ``ucb_selector`` and ``ucb1_selector``, run inline).
-    ``solver``: a ``Solver`` whose proofs are used and extended.
-    ``root_rule`` (a ``SequentialHalving``, ``fnmcts.mcts.enhancements``)
-    chooses the child at the root when the root is a decision.
-    A random playout runs on the game's ``random_payoff`` kernel when it has
-    one (``phases.simulate``) and gives no tables of its graph, else walks the
-    graph where it is made (a game's tables: all of it) and plays the rest
-    through the protocol; ``compiled_playouts=False`` plays it all
-    through the protocol (the same draws). No way makes a node. ``proven
-    value`` is the exact value of the proven node that ended the last dive (or
-    None). ``touched``, a list, if given, gets every node whose counts a dive
-    changed (a node once per dive that backs it up: the records to write back).
-    ``rave``: ``(k, rave_ref, c)``, RAVE / GRAVE with UCB1 of constant ``c``
-    (``phases.select``'s ``rave``): the ratings blend in the AMAF statistics
-    (``stats.A``), the playouts keep their moves (through the protocol: the
-    same draws) and every dive counts them (``phases.backup``'s ``played``).
-    ``graph_backup`` (with ``expectimax``: the ratings read the values):
-    ``phases.backup``'s ``backup='graph'``, the edge visits kept in ``stats.G``.
-    ``bounds``: a ``Bounds`` (score bounds) whose bounds prune the children a
-    dive may enter, end a dive at a node whose bounds meet, and are updated
-    along the path after each dive.
+    ``touched``, a list, if given, gets every node whose counts a dive
+    changed (once per dive that backs it up: the records to write back). A
+    random playout runs on the game's ``random_payoff`` kernel if it has one
+    (``phases.simulate``), else walks the graph where it is made (a game's
+    tables: all of it) and plays the rest through the protocol (all of it with
+    ``compiled_playouts=False``: the same draws); none makes a node. The
+    options, each through its module: ``solver``, a ``Solver`` whose proofs
+    are used and extended; ``bounds``, a ``Bounds`` (score bounds) that prune
+    the children a dive may enter and end a dive where they meet; ``rave``,
+    ``(k, rave_ref, c)``: RAVE / GRAVE (``phases.select``'s, the AMAF
+    statistics in ``stats.A``); ``graph_backup`` (with ``expectimax``):
+    ``phases.backup``'s ``backup='graph'``, the edge visits in ``stats.G``;
+    ``root_rule`` (a ``SequentialHalving``) chooses the root's child when it
+    is a decision.
 
     >>> import random
     >>> from fnmcts.games.nim import Nim
@@ -500,52 +699,20 @@ def dives(
     (Fraction(1, 1), Fraction(-1, 1))
     """
     g = graph
-    game = g.game
-    repeats = may_repeat(game)
-    kind, kids_, u, states, chance = g.kind, g.kids, g.u, g.states, g.chance
-    N, S, W, D = stats.N, stats.S, stats.W, stats.D
-    sqrt, inf, finish, draw_, far_log = _sqrt, _inf, _random_finish, draw, _parent_log  # locals: the loop is hot
-    UNSEEN_, END_, CHANCE_ = UNSEEN, END, CHANCE_NODE
-    if expectimax:
-        stats.use_values()
-    mode, rule_c = getattr(select, "inline", (0, None))
-    raving = rave is not None
-    if raving:  # RAVE rates each child with its move's AMAF statistics: not inline
-        mode = 0
-        chosen, keys = [], set()
-    if not mode and stats.K is not None:  # keys of another rule would go stale: drop them
-        stats.K = stats.key_rule = None
-    K = stats.use_keys(mode, rule_c) if mode else None
-    grow, logs = stats.grow, stats.logs
-    rnd = rng.random
-    solving = solver is not None
-    lookup = solver.lookup if solving else None
-    open_get, proven_get = (solver.open.get, solver.proven.get) if solving else (None, None)
-    compiled = rollout is None and compiled_playouts and not raving
-    off = _finisher(g, rng) if compiled else None
-    key_rule = mode if K is not None and not expectimax else 0  # 1 or 2: the counting loop keeps the keys
-    score_of = ucb_score
-    groups = [[] for _ in range(g.num_players)]  # the nodes of a dive by the player who moved into them
-    by_mover = tuple(enumerate(groups))
-    bounding = bounds is not None
-    filtering = solving or bounding
-    if graph_backup and g.num_players > 2:
-        raise ValueError("backup='graph' values a child for its parent's mover: one or two players (zero-sum)")
-    track = solving or expectimax or repeats or raving or bounding  # the path in order: the options that read it
-    after = solving or expectimax or raving or bounding  # the options that back up more than the counts
-    movers = None
-
-    if mode and compiled and root_rule is None and touched is None and not (track or graph_backup):
-        found = _kernel.run(g, stats, root, root_mover, n, rng, mode, rule_c)  # the same dives, compiled (or None)
-        if found is not None:
-            return found
-    ucb1_rule, tutorial_rule = mode == 1, mode == 2
-    done = 0
-    path, last, exact, raw = None, None, None, None  # the last dive's path, the node it ended at, its proof, payoff
+    mode, rule_c, key_rule, compiled, repeats, track, after, gate = _plan(
+        g, stats, select, expectimax=expectimax, solver=solver, rollout=rollout, compiled_playouts=compiled_playouts,
+        root_rule=root_rule, touched=touched, rave=rave, bounds=bounds, graph_backup=graph_backup)
+    found = _compiled_loop(gate, g, stats, root, root_mover, n, rng, mode, rule_c)  # the same dives, compiled
+    if found is not None:
+        return found
+    leaf, replay, pick, at_root, at_node, choose, chosen, keys, groups = _parts(
+        g, stats, rng, select, mode, rule_c, compiled, root=root, root_rule=root_rule, solver=solver,
+        expectimax=expectimax, rollout=rollout, rave=rave, bounds=bounds)
+    kind, kids_, u, states, N, rnd = g.kind, g.kids, g.u, g.states, stats.N, rng.random  # locals: the loop is hot
+    done = 0  # the dives run; then the last dive's path and movers, the node it ended at, its proof and payoff:
+    path = movers = last = exact = raw = None
     for _ in range(n):
-        pv = lookup(root) if solving else None
-        if bounding and pv is None:
-            pv = bounds.solved(root)
+        pv = at_root(root)
         if pv is not None and stop_when_proven:  # proven by the solver, or its bounds met
             break
         done += 1
@@ -553,159 +720,57 @@ def dives(
         depth, cap = 0, len(states)  # a dive through distinct nodes is no longer than the nodes
         groups[root_mover].append(root)
         if track:
-            path = [root]
-            if repeats:
-                on_path = {root}
-            if expectimax:
-                movers = [root_mover]
-        exact, fresh = None, False
-        if raving:
+            path, on_path, movers = [root], {root}, [root_mover]
             chosen.clear()
             keys.clear()
+        exact, fresh = None, False
         ni = N[i]
         while pv is None:  # (a proven node ends the dive: ``pv`` is its proof)
             if ni is None:  # a new node: one playout from it; the backup counts it from 0
-                if compiled:
-                    res, raw, last = finish(g, i, rnd, rng, off)
-                else:
-                    (res, raw), last = _play_out(g, i, rng, rollout, keys if raving else None), None
+                res, raw, last = leaf(i)
                 N[i] = 0
                 fresh = True
                 break
-            k = kind[i]
-            if k >= 0:  # a decision: its children, made when first asked
-                options = kids_[i] or _children_of(g, stats, i)
-            else:
-                d = i
-                if k == UNSEEN_:
-                    k = g.expand(i)
-                    grow()
-                while k == CHANCE_:
-                    e = chance[d]
-                    if e[0] is not None:  # the draw of ``draw``, inline: a slot table
-                        j = e[0][int(rnd() * e[1])]
-                        c = e[3][j]
-                        d = c if c is not None else g.outcome_child(d, j)
-                    else:
-                        d = draw_(g, d, rng)
-                    k = kind[d]
-                    if k == UNSEEN_:
-                        k = g.expand(d)
-                        grow()
-                if k == END_:
-                    res = u[d]
-                    last = d
+            k, d = kind[i], i
+            if k < 0:  # not a decision: expanded, and the chance outcomes drawn
+                d, k = _past_chance(g, stats, i, k, rnd, rng)
+                if k == END:
+                    res, last = u[d], d
                     break
-                options = kids_[d] or _children_of(g, stats, d)
-            if filtering:  # the solver's choice, then the bounds'
-                if solving:
-                    if kind[i] >= 0:
-                        d = i
-                    options = open_get(d) or solver.choices_at(d, options, k)
-                if bounding:
-                    options = bounds.choices(options, k)
-            if root_rule is not None and i == root and kind[root] >= 0 and len(options) > 1:  # the root rule
-                positions, children, parent = root_children(g, stats, root, solver, expectimax, bounds)
-                j = positions[root_rule.choose(children, parent)]
-                i = kids_[root][j]
-                if raving:
-                    chosen.append((kind[root], g.moves[root][j]))
-            elif ucb1_rule:  # UCB1 (``ucb1_score``) inline: the keys are the means, the log of the parent's visits from a table
-                try:
-                    lp = logs[ni]
-                except IndexError:
-                    lp = far_log(logs, ni)
-                except TypeError:  # a count that is not a whole number (a tree given so)
-                    lp = _log(ni)
-                best, best_rating = None, -inf
-                try:
-                    for child in options:
-                        if (r := K[child] + rule_c * sqrt(lp / N[child])) > best_rating:
-                            best, best_rating = child, r
-                except (ZeroDivisionError, TypeError):  # unvisited (0 or None): the first in move order
-                    best = child
-                except ValueError:  # log 0 (a parent of no visits in a given tree): one child needs no rating
-                    if len(options) != 1:
-                        raise
-                    best = options[0]
-                i = best
-            elif tutorial_rule:  # the tutorial's rule: the ratings are the keys (``ucb_score``)
-                best, best_rating = None, -inf
-                try:
-                    for child in options:
-                        if (r := K[child]) > best_rating:
-                            best, best_rating = child, r
-                except TypeError:  # unvisited (None): the first in move order
-                    best = child
-                except ValueError:  # a rating undefined (a tree given so): one child needs no rating
-                    if len(options) != 1:
-                        raise
-                    best = options[0]
-                i = best
-            elif raving:
-                i = rave_choice(g, stats, i if kind[i] >= 0 else d, k, path, ni, solver, rave, chosen, bounds)
-            else:
-                i = options[0] if len(options) == 1 else select(options, stats, ni)
+            options = kids_[d] or _children_of(g, stats, d)  # a decision's children, made when first asked
+            if choose is not None:  # the solver's choice, then the bounds'
+                options = choose(d, options, k)
+            i = pick(options, ni, i, d, k, path)
             if track:
-                if repeats:
-                    if i in on_path:  # back to a state of this dive: one playout from it ends the dive
-                        (res, raw), last = _play_out(g, i, rng, rollout, keys if raving else None), None
-                        break
-                    on_path.add(i)
+                if repeats and i in on_path:  # back to a state of this dive: one playout from it ends the dive
+                    res, raw, last = replay(i)
+                    break
+                on_path.add(i)
                 path.append(i)
-                if expectimax:
-                    movers.append(k)
-                if solving:  # every child of the decision was looked up: its proof, if any, is in ``proven``
-                    pv = proven_get(i)
-                if bounding and pv is None:
-                    pv = bounds.solved(i)
+                movers.append(k)
+                pv = at_node(i)  # every child of the decision was looked up: its proof, if any, is kept
             depth += 1
             if depth > cap:
                 cap = len(states)
                 if depth > cap:  # round a cycle of states in a game that does not say may_repeat()
-                    raise cycle_found(game, states[root], states[i])
+                    raise cycle_found(g.game, states[root], states[i])
             groups[k].append(i)
             ni = N[i]
         else:  # a proven node ended the dive (stored by the backup if it is new)
             res, last, exact = pv[1], None, pv[0]
             if ni is None:
                 N[i] = 0
-        # back up: each mover's result to its nodes at once (the loop written per rule: its key follows the counts)
-        for m, nodes in by_mover:
-            if not nodes:
-                continue
-            if touched is not None:
-                touched.extend(nodes)
-            x = res[m]
-            if key_rule == 1:
-                for node in nodes:
-                    N[node] = c = N[node] + 1
-                    S[node] = s = S[node] + x
-                    K[node] = s / c
-            elif key_rule == 2:
-                for node in nodes:
-                    N[node] = c = N[node] + 1
-                    S[node] = s = S[node] + x
-                    try:
-                        K[node] = score_of(s, c, rule_c)
-                    except ValueError:  # a score above the visits (a tree given so): an error when rated
-                        K[node] = _UNRATED
-            else:
-                for node in nodes:
-                    N[node] += 1
-                    S[node] += x
-            if x > 0.5:
-                for node in nodes:
-                    W[node] += 1
-            elif x == 0.5:
-                for node in nodes:
-                    D[node] += 1
-            nodes.clear()
+        _count_back(stats, groups, res, key_rule, rule_c, touched)
         if after:
-            _options_back(g, stats, path, movers if expectimax else None, res, K, graph_backup, solver, fresh, bounds,
-                          (chosen, keys) if raving else None)
+            _options_back(g, stats, path, movers, res, fresh, expectimax, graph_backup, solver, bounds, rave, chosen,
+                          keys)
+    return done, path, _payoff(g, exact, last, raw), exact
+
+
+def _payoff(g, exact, last, raw):
+    """The last dive's payoff: the proof that ended it, the terminal node's payoff, or the playout's (None: no dive)."""
     if exact is not None:
-        raw = exact
-    elif last is not None:
-        raw = g.payoff_at(last)
-    return done, path, raw, exact
+        return exact
+    if last is not None:
+        return g.payoff_at(last)
+    return raw

@@ -565,3 +565,44 @@ def _open_positions(graph, kids, k, solver, bounds) -> tuple:
     if bounds is not None:
         positions = tuple(positions[j] for j in bounds.keep([kids[p] for p in positions], k))
     return positions
+
+
+def _no_proof(i):
+    """No proof: neither the solver nor score bounds is on."""
+    return None
+
+
+def proofs_of(solver, bounds) -> tuple:
+    """``(at_root, at_node)``: the proof of a node (``(exact, floats)``) or None, the solver's, else its bounds met.
+
+    ``at_root`` looks the node up afresh (None when neither option is on);
+    ``at_node`` reads the proof of a child the dive just chose, which the
+    solver's choice of it looked up (``choices_at``).
+
+    >>> proofs_of(None, None)[0] is None, proofs_of(None, None)[1](0) is None
+    (True, True)
+    """
+    if solver is None:
+        return (None, _no_proof) if bounds is None else (bounds.solved, bounds.solved)
+    lookup, proven = solver.lookup, solver.proven.get
+    if bounds is None:
+        return lookup, proven
+    solved = bounds.solved
+    return (lambda i: lookup(i) or solved(i)), (lambda i: proven(i) or solved(i))
+
+
+def open_choices(solver, bounds):
+    """``choose(d, kids, k)``: the children a dive may enter at decision ``d`` of player ``k``: the solver's, the bounds'.
+
+    The solver's are kept in its ``open`` (``choices_at``); None when neither
+    option is on.
+
+    >>> open_choices(None, None) is None
+    True
+    """
+    if solver is None:
+        return None if bounds is None else (lambda d, kids, k: bounds.choices(kids, k))
+    open_get, choices_at = solver.open.get, solver.choices_at
+    if bounds is None:
+        return lambda d, kids, k: open_get(d) or choices_at(d, kids, k)
+    return lambda d, kids, k: bounds.choices(open_get(d) or choices_at(d, kids, k), k)
