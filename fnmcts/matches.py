@@ -171,13 +171,14 @@ def playout(game, state, rng: random.Random, agent=None, *, moves: bool = False,
     played = [] if moves else None
     start, plies, budget = state, 0, max_plies
     move = before = _NO_STATE
+    tables = {}  # the draw tables of the outcome tuples met in this playout (``sample_outcome``)
     try:
         while True:
             player = game.to_move(state)
             if player is None:
                 return (state, tuple(played)) if moves else state
             if player is CHANCE:
-                move = sample_outcome(game, state, rng)
+                move = sample_outcome(game, state, rng, tables)
             else:
                 chooser = agents[player] if agents else single
                 move = chooser(game, state, rng)
@@ -352,13 +353,14 @@ def _play(agents, game, state, rng, verbose, chance=None, ends=None, max_plies=M
     memories = [initial_memory(agent) for agent in agents]
     start, budget = state, max_plies
     move = before = _NO_STATE
+    tables = {}  # the draw tables of this game's outcome tuples (``sample_outcome``)
     try:
         while True:
             player = game.to_move(state)
             if player is None:
                 break
             if player is CHANCE:
-                move = sample_outcome(game, state, dice)
+                move = sample_outcome(game, state, dice, tables)
             else:
                 move, memories[player] = agent_move(agents[player], game, state, rng, memories[player])
                 if move not in game.possible_moves(state):

@@ -593,13 +593,13 @@ def q_agent(ai: QAI) -> Callable:
 
 
 def _play_out(game, agents, rng) -> tuple:
-    state = game.start()
+    state, tables = game.start(), {}
     while True:
         player = game.to_move(state)
         if player is None:
             return game.payoff(state)
         if player is CHANCE:
-            state = game.play(state, sample_outcome(game, state, rng))
+            state = game.play(state, sample_outcome(game, state, rng, tables))
         else:
             state = game.play(state, agents[player](game, state, rng))
 

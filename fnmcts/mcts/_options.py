@@ -164,17 +164,10 @@ class SearchOptions(FixedRecord):
         return self.rule
 
     def builtin(self):
-        """``('ucb1', c)`` or ``('ucb', z)``: the built-in rule these options name, with the constant they bind; None for another rule.
+        """``('ucb1', c)`` or ``('ucb', z)``: the built-in rule and the constant bound here once, which the engine rates inline.
 
-        The engine rates the built-in rules inline from this pair, bound here
-        once (never read back out of ``selection()``). A rule given as a
-        function is recognised as it was given: ``ucb1``, ``ucb``, or a
-        ``functools.partial`` of one setting its constant.
-
-        >>> search_options(c=0.5).builtin(), search_options(rule='tutorial').builtin()
-        (('ucb1', 0.5), ('ucb', 2))
-        >>> search_options(rule=lambda rec, parent_visits: 0).builtin() is None
-        True
+        >>> search_options(c=0.5).builtin(), search_options(rule='tutorial').builtin(), search_options(rule=max).builtin()
+        (('ucb1', 0.5), ('ucb', 2), None)
         """
         if isinstance(self.rule, str):
             return ("ucb1", self.c) if RULES[self.rule] is ucb1 else ("ucb", self.z)
