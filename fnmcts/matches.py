@@ -147,7 +147,8 @@ def agent_move(agent, game, state, rng, memory=None) -> tuple:
     return agent(game, state, rng), memory
 
 
-def playout(game, state, rng: random.Random, agent=None, *, moves: bool = False, max_plies: int | None = MAX_PLIES):
+def playout(game, state, rng: random.Random, agent=None, *, moves: bool = False, max_plies: int | None = MAX_PLIES,
+            tables: dict | None = None):
     """Play from ``state`` to the end; return the terminal state.
 
     ``agent`` is a function ``(game, state, rng) -> move`` used for every player,
@@ -157,6 +158,9 @@ def playout(game, state, rng: random.Random, agent=None, *, moves: bool = False,
     Play past ``max_plies`` plies (``fnmcts.limits.ply_budget``: the game's own
     bound when longer; None: no budget) is a ``NoEnd``; a hook of the game that
     raises or returns what the protocol does not allow, a ``GameError``.
+    ``tables``: a dict the caller keeps across its playouts, for the draw
+    tables of the outcome tuples they meet (``sample_outcome``); by default
+    this playout's own.
 
     >>> from fnmcts.games.nim import Nim
     >>> end = playout(Nim(heap=5), Nim(heap=5).start(), random.Random(2))
@@ -171,7 +175,7 @@ def playout(game, state, rng: random.Random, agent=None, *, moves: bool = False,
     played = [] if moves else None
     start, plies, budget = state, 0, max_plies
     move = before = _NO_STATE
-    tables = {}  # the draw tables of the outcome tuples met in this playout (``sample_outcome``)
+    tables = {} if tables is None else tables  # the draw tables of the outcome tuples met (``sample_outcome``)
     try:
         while True:
             player = game.to_move(state)
