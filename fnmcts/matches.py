@@ -153,14 +153,11 @@ def playout(game, state, rng: random.Random, agent=None, *, moves: bool = False,
 
     ``agent`` is a function ``(game, state, rng) -> move`` used for every player,
     or a tuple of one agent per player; the default plays uniformly at random.
-    Chance nodes draw from ``rng``. ``moves=True``: return ``(end, moves)``,
-    with every move and chance outcome played, in order (the same draws).
+    Chance nodes draw from ``rng`` (on the draw ``tables`` a caller keeps, if given). ``moves=True``:
+    return ``(end, moves)``, with every move and chance outcome played, in order (the same draws).
     Play past ``max_plies`` plies (``fnmcts.limits.ply_budget``: the game's own
     bound when longer; None: no budget) is a ``NoEnd``; a hook of the game that
     raises or returns what the protocol does not allow, a ``GameError``.
-    ``tables``: a dict the caller keeps across its playouts, for the draw
-    tables of the outcome tuples they meet (``sample_outcome``); by default
-    this playout's own.
 
     >>> from fnmcts.games.nim import Nim
     >>> end = playout(Nim(heap=5), Nim(heap=5).start(), random.Random(2))
