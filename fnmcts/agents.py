@@ -232,7 +232,7 @@ def win_rates(game, state, rng: random.Random, trials: int = 1000, rollout=None)
     if not moves:
         raise ValueError(f"no player is to move at {state!r}")
     kernel = _rollout_kernel(game, rollout, rng)
-    out = []
+    out, tables = [], {}  # (tables: the draw tables of the playouts' outcome tuples)
     for move in moves:
         child = game.play(state, move)
         if game.to_move(child) is None:
@@ -240,7 +240,7 @@ def win_rates(game, state, rng: random.Random, trials: int = 1000, rollout=None)
         elif kernel is not None:
             wins = sum(1 for _ in range(trials) if kernel(child)[me] > 0)
         else:
-            wins = sum(1 for _ in range(trials) if game.payoff(playout(game, child, rng, rollout))[me] > 0)
+            wins = sum(1 for _ in range(trials) if game.payoff(playout(game, child, rng, rollout, tables=tables))[me] > 0)
         out.append((move, wins / trials))
     return tuple(out)
 

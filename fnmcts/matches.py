@@ -147,13 +147,14 @@ def agent_move(agent, game, state, rng, memory=None) -> tuple:
     return agent(game, state, rng), memory
 
 
-def playout(game, state, rng: random.Random, agent=None, *, moves: bool = False, max_plies: int | None = MAX_PLIES):
+def playout(game, state, rng: random.Random, agent=None, *, moves: bool = False, max_plies: int | None = MAX_PLIES,
+            tables: dict | None = None):
     """Play from ``state`` to the end; return the terminal state.
 
     ``agent`` is a function ``(game, state, rng) -> move`` used for every player,
     or a tuple of one agent per player; the default plays uniformly at random.
-    Chance nodes draw from ``rng``. ``moves=True``: return ``(end, moves)``,
-    with every move and chance outcome played, in order (the same draws).
+    Chance nodes draw from ``rng`` (on the draw ``tables`` a caller keeps, if given). ``moves=True``:
+    return ``(end, moves)``, with every move and chance outcome played, in order (the same draws).
     Play past ``max_plies`` plies (``fnmcts.limits.ply_budget``: the game's own
     bound when longer; None: no budget) is a ``NoEnd``; a hook of the game that
     raises or returns what the protocol does not allow, a ``GameError``.
@@ -171,13 +172,14 @@ def playout(game, state, rng: random.Random, agent=None, *, moves: bool = False,
     played = [] if moves else None
     start, plies, budget = state, 0, max_plies
     move = before = _NO_STATE
+    tables = {} if tables is None else tables  # the draw tables of the outcome tuples met (``sample_outcome``)
     try:
         while True:
             player = game.to_move(state)
             if player is None:
                 return (state, tuple(played)) if moves else state
             if player is CHANCE:
-                move = sample_outcome(game, state, rng)
+                move = sample_outcome(game, state, rng, tables)
             else:
                 chooser = agents[player] if agents else single
                 move = chooser(game, state, rng)
@@ -352,13 +354,14 @@ def _play(agents, game, state, rng, verbose, chance=None, ends=None, max_plies=M
     memories = [initial_memory(agent) for agent in agents]
     start, budget = state, max_plies
     move = before = _NO_STATE
+    tables = {}  # the draw tables of this game's outcome tuples (``sample_outcome``)
     try:
         while True:
             player = game.to_move(state)
             if player is None:
                 break
             if player is CHANCE:
-                move = sample_outcome(game, state, dice)
+                move = sample_outcome(game, state, dice, tables)
             else:
                 move, memories[player] = agent_move(agents[player], game, state, rng, memories[player])
                 if move not in game.possible_moves(state):

@@ -115,10 +115,10 @@ def _game_chunk(game, state, agent, game_range, size, rng, batch=False, max_plie
         check = payoff_check(game, "random_payoff")
         kernel = game.random_payoff
         return _tally((check(state, called("random_payoff", kernel, state, rng))[0] for _ in range(size)), game_range)
-    check, payoff = payoff_check(game), game.payoff
+    check, payoff, tables = payoff_check(game), game.payoff, {}  # (tables: the draw tables of the playouts)
 
     def one():
-        end = playout(game, state, rng, agent, max_plies=max_plies)
+        end = playout(game, state, rng, agent, max_plies=max_plies, tables=tables)
         return check(end, called("payoff", payoff, end))[0]
 
     return _tally((one() for _ in range(size)), game_range)

@@ -910,7 +910,7 @@ class Game(Protocol):
 
 def _cumulative(probabilities) -> tuple[int, tuple[int, ...]]:
     """Integer cumulative weights over a common denominator: ``(denominator, cumulative)``, immutable."""
-    ratios = [Fraction(p) for p in probabilities]
+    ratios = [p if type(p) is Fraction else Fraction(p) for p in probabilities]
     denominator = lcm(*(r.denominator for r in ratios))
     total, cumulative = 0, []
     for r in ratios:
@@ -919,33 +919,41 @@ def _cumulative(probabilities) -> tuple[int, tuple[int, ...]]:
     return denominator, tuple(cumulative)
 
 
-_TABLES: dict = {}
-"""``id(outcomes) -> (outcomes, denominator, cumulative)``: the draw table of a tuple of outcomes seen before.
-
-The tuple is held, so its ``id`` is not reused while the entry lives; only a tuple
-of ``(outcome, probability)`` tuples (immutable all through) is kept, at most
-``_MAX_TABLES`` of them (when full, the kept tables are dropped and kept again
-as they are drawn from: a long run never falls back to working out a table
-per draw)."""
-
 _MAX_TABLES = 4096
+"""The most draw tables a caller's ``tables`` keeps (``sample_outcome``); when full it starts again."""
 
 
-def _draw_table(outcomes, state) -> tuple[int, tuple[int, ...]]:
-    """``(denominator, cumulative)`` for ``outcomes``: kept per outcome tuple, worked out once; checked to sum to 1."""
-    kept = _TABLES.get(id(outcomes))
-    if kept is not None and kept[0] is outcomes:
-        return kept[1], kept[2]
+def _draw_table(outcomes, state, tables=None) -> tuple[int, tuple[int, ...]]:
+    """``(denominator, cumulative)`` for ``outcomes``, checked to sum to 1: kept in ``tables`` (a caller's dict), if given.
+
+    ``tables`` maps ``id(outcomes)`` to ``(outcomes, denominator, cumulative)``:
+    the tuple is held, so its ``id`` is not reused while the entry lives; only a
+    tuple of ``(outcome, probability)`` tuples (immutable all through) is kept.
+    """
+    if tables is not None:
+        kept = tables.get(id(outcomes))
+        if kept is not None and kept[0] is outcomes:
+            return kept[1], kept[2]
     denominator, cumulative = _cumulative([p for _, p in outcomes])
     if cumulative[-1] != denominator:
         raise GameError("chance_outcomes", f"returned probabilities that sum to {Fraction(cumulative[-1], denominator)}"
                                            ", not 1", state)
-    if type(outcomes) is tuple and all(type(pair) is tuple and type(pair[1]) in (Fraction, int, float)
-                                       for pair in outcomes):
-        if len(_TABLES) >= _MAX_TABLES:  # full (a game that makes new tuples per call): start again, keep going
-            _TABLES.clear()
-        _TABLES[id(outcomes)] = (outcomes, denominator, cumulative)
+    if tables is not None and type(outcomes) is tuple and all(
+            type(pair) is tuple and type(pair[1]) in (Fraction, int, float) for pair in outcomes):
+        if len(tables) >= _MAX_TABLES:  # a game that makes new tuples per call: start again, keep going
+            tables.clear()
+        tables[id(outcomes)] = (outcomes, denominator, cumulative)
     return denominator, cumulative
+
+
+def _drawn(game, state, rng, tables=None):
+    """One outcome of ``game``'s chance node ``state``, drawn on its table (``GameBase.sample_outcome``'s draw)."""
+    outcomes = game.chance_outcomes(state)
+    if not outcomes:
+        raise GameError("chance_outcomes", f"returned {shown(outcomes)}: a chance node's outcomes are a non-empty "
+                                           "tuple of (outcome, probability) pairs", state)
+    denominator, cumulative = _draw_table(outcomes, state, tables)
+    return outcomes[bisect_right(cumulative, rng.random() * denominator)][0]
 
 
 class GameBase:
@@ -981,12 +989,7 @@ class GameBase:
         probabilities, and the outcome is the first whose cumulative weight exceeds
         ``x``: exact for rational probabilities, up to float resolution.
         """
-        outcomes = self.chance_outcomes(state)
-        if not outcomes:
-            raise GameError("chance_outcomes", f"returned {shown(outcomes)}: a chance node's outcomes are a non-empty "
-                                               "tuple of (outcome, probability) pairs", state)
-        denominator, cumulative = _draw_table(outcomes, state)  # kept for a tuple of outcomes seen before
-        return outcomes[bisect_right(cumulative, rng.random() * denominator)][0]
+        return _drawn(self, state, rng)
 
     def payoff_range(self) -> tuple:
         """``(low, high)``: the worst and the best payoff of one player.
@@ -1316,19 +1319,19 @@ def is_chance(game, state) -> bool:
     return game.to_move(state) is CHANCE
 
 
-def sample_outcome(game, state, rng):
-    """Draw a chance outcome at ``state`` with ``rng`` (consumes it).
+def sample_outcome(game, state, rng, tables=None):
+    """Draw a chance outcome at ``state`` with ``rng``; ``tables``: a dict the caller keeps its draw tables in.
 
     >>> import random
     >>> from fnmcts.games import ShutTheBox
-    >>> rng = random.Random(1)
-    >>> [sample_outcome(ShutTheBox(), frozenset({1, 2}), rng) for _ in range(5)]
-    [4, 10, 9, 5, 7]
+    >>> rng, tables = random.Random(1), {}
+    >>> [sample_outcome(ShutTheBox(), frozenset({1, 2}), rng, tables) for _ in range(5)], len(tables)
+    ([4, 10, 9, 5, 7], 1)
     """
     sampler = getattr(game, "sample_outcome", None)
-    if sampler is not None:
-        return sampler(state, rng)
-    return GameBase.sample_outcome(game, state, rng)
+    if sampler is None or getattr(sampler, "__func__", None) is GameBase.sample_outcome:
+        return _drawn(game, state, rng, tables)
+    return sampler(state, rng)
 
 
 def legal_move(game, state, move) -> bool:

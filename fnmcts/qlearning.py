@@ -346,10 +346,10 @@ def _terminal_reward(rewards, payoff):
     return rewards["draw"]
 
 
-def _past_chance(game, state, rng):
+def _past_chance(game, state, rng, tables=None):
     plies = 0
     while game.to_move(state) is CHANCE:
-        state = checked_play(game, state, sample_outcome(game, state, rng))
+        state = checked_play(game, state, sample_outcome(game, state, rng, tables))
         plies += 1
         if plies > MAX_PLIES:  # the dice alone, again and again: past the budget, the game's own bound or a verdict
             past_budget(game, state, plies, MAX_PLIES, MAX_PLIES)
@@ -375,8 +375,8 @@ def train_game(ai: QAI, rng: random.Random, rewards=REWARDS) -> QAI:
     >>> ai.q == {((3,), 1): 0.0, ((2,), 1): 0.5, ((1,), 1): -0.5}
     True
     """
-    game = ai.game
-    state = _past_chance(game, game.start(), rng)
+    game, tables = ai.game, {}  # (tables: the draw tables of the outcome tuples met in this game)
+    state = _past_chance(game, game.start(), rng, tables)
     last: dict = {}
     if game.to_move(state) is None:
         return ai  # the game is over before it starts: nothing to learn
@@ -384,7 +384,7 @@ def train_game(ai: QAI, rng: random.Random, rewards=REWARDS) -> QAI:
         player = game.to_move(state)
         action = choose_action(ai, state, rng)
         last[player] = (state, action)
-        new_state = _past_chance(game, game.play(state, action), rng)
+        new_state = _past_chance(game, game.play(state, action), rng, tables)
         following = game.to_move(new_state)
         if following is None:
             payoff = game.payoff(new_state)
@@ -509,10 +509,10 @@ def _train_games(n, game, rng, node, q, undo, alpha, explore, step, reward_of, p
 def _train_loop(n, game, rng, node, q, undo, alpha, explore, step, reward_of, progress, max_plies) -> None:
     q_get = q.get
     random_ = rng.random
-    done = 0
+    done, tables = 0, {}  # (tables: the draw tables of the outcome tuples met in this run)
     for _ in range(n):
         undo[:] = [(_DONE, done)]
-        start = state = _past_chance(game, game.start(), rng)
+        start = state = _past_chance(game, game.start(), rng, tables)
         last: dict = {}
         plies, budget = 0, max_plies
         while node(state)[0] is not None:
@@ -536,7 +536,7 @@ def _train_loop(n, game, rng, node, q, undo, alpha, explore, step, reward_of, pr
                 new_state = children[i] = checked_play(game, state, moves[i])
             following, next_pairs, _, _, payoff = node(new_state)
             if following is CHANCE:
-                new_state = _past_chance(game, new_state, rng)
+                new_state = _past_chance(game, new_state, rng, tables)
                 following, next_pairs, _, _, payoff = node(new_state)
             if following is None:
                 undo.append((pair, q_get(pair)))
@@ -593,13 +593,13 @@ def q_agent(ai: QAI) -> Callable:
 
 
 def _play_out(game, agents, rng) -> tuple:
-    state = game.start()
+    state, tables = game.start(), {}
     while True:
         player = game.to_move(state)
         if player is None:
             return game.payoff(state)
         if player is CHANCE:
-            state = game.play(state, sample_outcome(game, state, rng))
+            state = game.play(state, sample_outcome(game, state, rng, tables))
         else:
             state = game.play(state, agents[player](game, state, rng))
 

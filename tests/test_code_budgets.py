@@ -31,14 +31,8 @@ PACKAGE = Path(fnmcts.__file__).resolve().parent
 PROCESS_RESOURCES = {"fnmcts/files.py", "fnmcts/parallel.py"}
 """Modules that own resources of the process (files claimed, worker pools kept): module state allowed."""
 
-KEPT_STATE = {
-    ("fnmcts/mcts/_kernel.py", "_too_big"): "game -> the walk budget a completion of its graph ran out of, at most "
-    "256 games: without it every plain search of a game too large for the compiled loop walks it again "
-    "(+40% time at 600 to 10,000 dives on a 4x4 Connect-3, measured for the one-core issue)",
-    ("fnmcts/protocol.py", "_TABLES"): "the draw table of a tuple of chance outcomes, at most 4,096: a playout "
-    "through the protocol would otherwise work out a common denominator of Fractions at every draw",
-}
-"""Module containers still filled at run time, each bounded, each with the reason it stays (to go, one by one)."""
+KEPT_STATE: dict = {}
+"""Module containers still filled at run time, each bounded, each with the reason it stays: none left."""
 
 MUTATORS = frozenset({"append", "extend", "insert", "pop", "popitem", "clear", "update", "setdefault", "add",
                       "discard", "remove", "appendleft", "move_to_end"})

@@ -106,40 +106,41 @@ class _Chance(fnmcts.GameBase):
 
 
 @settings(max_examples=60, deadline=None)
-@given(outcome_tuples(), st.randoms(use_true_random=False), st.booleans())
-def test_sample_outcome_draws_what_it_drew_before(outcomes, rng, fresh):
+@given(outcome_tuples(), st.randoms(use_true_random=False), st.booleans(), st.booleans())
+def test_sample_outcome_draws_what_it_drew_before(outcomes, rng, fresh, kept):
     seed = rng.getrandbits(32)
-    game = _Chance(outcomes, fresh)
+    game, tables = _Chance(outcomes, fresh), {} if kept else None
     new, old = random.Random(seed), random.Random(seed)
-    assert [protocol.sample_outcome(game, "s", new) for _ in range(30)] == [
+    assert [protocol.sample_outcome(game, "s", new, tables) for _ in range(30)] == [
         _draw_as_before(outcomes, old) for _ in range(30)
     ]
 
 
-def test_the_draw_table_is_worked_out_once_per_outcome_tuple(monkeypatch):
+def test_the_draw_table_is_worked_out_once_per_outcome_tuple_in_the_callers_tables(monkeypatch):
     calls = []
     real = protocol._cumulative
     monkeypatch.setattr(protocol, "_cumulative", lambda probabilities: calls.append(1) or real(probabilities))
-    game, rng = Pig(goal=20), random.Random(3)
-    faces = [protocol.sample_outcome(game, (0, 0, 0, 0, ROLLING), rng) for _ in range(1000)]
-    assert len(calls) <= 1 and set(faces) == {1, 2, 3, 4, 5, 6}
+    game, rng, tables = Pig(goal=20), random.Random(3), {}
+    faces = [protocol.sample_outcome(game, (0, 0, 0, 0, ROLLING), rng, tables) for _ in range(1000)]
+    assert len(calls) == 1 and set(faces) == {1, 2, 3, 4, 5, 6} and len(tables) == 1
+    protocol.sample_outcome(game, (0, 0, 0, 0, ROLLING), rng)
+    assert len(calls) == 2  # no tables given: nothing kept after the call
     denominator, cumulative = protocol._draw_table(game.chance_outcomes((0, 0, 0, 0, ROLLING)), None)
     assert (denominator, cumulative) == (6, (1, 2, 3, 4, 5, 6)) and isinstance(cumulative, tuple)
 
 
-def test_a_full_draw_table_starts_again_rather_than_working_out_every_draw(monkeypatch):
-    monkeypatch.setattr(protocol, "_TABLES", {})
+def test_full_draw_tables_start_again_rather_than_working_out_every_draw(monkeypatch):
     monkeypatch.setattr(protocol, "_MAX_TABLES", 8)
-    rng = random.Random(5)
-    for k in range(20):  # a game that makes new outcome tuples on every call fills the table
-        protocol._draw_table(((k, Fraction(1, 2)), (-k, Fraction(1, 2))), None)
-    assert len(protocol._TABLES) <= 8
+    rng, tables = random.Random(5), {}
+    for k in range(20):  # a game that makes new outcome tuples on every call fills the tables
+        protocol._draw_table(((k, Fraction(1, 2)), (-k, Fraction(1, 2))), None, tables)
+    assert 0 < len(tables) <= 8
     calls = []
     real = protocol._cumulative
     monkeypatch.setattr(protocol, "_cumulative", lambda probabilities: calls.append(1) or real(probabilities))
     game = Pig(goal=20)
-    faces = [protocol.sample_outcome(game, (0, 0, 0, 0, ROLLING), rng) for _ in range(200)]
-    assert len(calls) <= 1 and set(faces) == {1, 2, 3, 4, 5, 6}
+    faces = [protocol.sample_outcome(game, (0, 0, 0, 0, ROLLING), rng, tables) for _ in range(200)]
+    assert len(calls) == 1 and set(faces) == {1, 2, 3, 4, 5, 6}
 
 
 def test_a_list_of_outcomes_is_not_kept_so_changing_it_changes_the_draws():

@@ -28,7 +28,6 @@ numba = pytest.importorskip("numba", reason="the compiled loop needs Numba (pip 
 def counted(monkeypatch):
     """The kernel from one dive on, with a count of the searches it ran."""
     monkeypatch.setattr(_kernel, "KERNEL_MIN_DIVES", 1)
-    monkeypatch.setattr(_kernel, "_too_big", {})
     ran = []
     real = _kernel._run
 
@@ -98,7 +97,6 @@ def test_search_equals_the_python_loop(counted, monkeypatch, game, seed, n, rule
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 def test_the_kernel_runs_on_every_acyclic_game(counted, game, seed, n):
     counted.clear()
-    _kernel._too_big.clear()  # (a walk of at most n nodes: every generated game's, at 14 dives)
     search(game, game.start(), n, random.Random(seed), solver=False, backup="mean")  # (chance games: expectimax by default)
     assert counted and all(counted)
 
@@ -150,16 +148,18 @@ def test_what_the_kernel_does_not_take_runs_in_python(counted):
     assert counted == [True]
 
 
-def test_a_graph_too_large_to_complete_is_remembered(monkeypatch):
-    monkeypatch.setattr(_kernel, "_too_big", {})
+def test_a_graph_too_large_to_complete_is_remembered_by_the_tree_that_carries_it(monkeypatch):
     monkeypatch.setattr(_kernel, "COMPLETE_LIMIT", 20)
     walks = []
     real = _kernel.complete
     monkeypatch.setattr(_kernel, "complete", lambda *a: walks.append(a[2]) or real(*a))
     game = Nim(40, 3)
-    for _ in range(3):
-        search(game, game.start(), 600, random.Random(1), solver=False)
+    tree = None
+    for _ in range(3):  # the returned tree carries its graph, and the graph what its walk ran out of
+        tree = search(game, game.start(), 600, random.Random(1), solver=False, tree=tree)
     assert walks == [20]  # walked once, given up on, not walked again
+    search(game, game.start(), 600, random.Random(1), solver=False)
+    assert walks == [20, 20]  # a new search, a new graph: nothing kept between calls
     graph = CompiledGraph(game)
     assert not real(graph, graph.node(game.start()), 20) and real(graph, 0, 200)
 
@@ -198,7 +198,6 @@ def test_a_search_runs_on_after_a_walk_that_gave_up(monkeypatch):
     # in, and the Python loop then indexed past them (IndexError at the first search of the game)
     from small_games import Connect
 
-    monkeypatch.setattr(_kernel, "_too_big", {})  # the first search of the game in this process
     game, state = Connect(), ((0,), (1, 0), (0,), (1,))
 
     def move():
@@ -207,7 +206,6 @@ def test_a_search_runs_on_after_a_walk_that_gave_up(monkeypatch):
         return found.move, found.children, dict(found.tree), rng.getstate()
 
     walked = move()
-    monkeypatch.setattr(_kernel, "_too_big", {})
     assert walked == _python(monkeypatch, move)
 
 
@@ -221,7 +219,6 @@ def test_the_working_lists_cover_the_graph_whether_or_not_the_walk_completes(lim
     root = graph.node(game.start())
     stats = Stats(graph)
     with pytest.MonkeyPatch.context() as m:
-        m.setattr(_kernel, "_too_big", {})
         m.setattr(_kernel, "COMPLETE_LIMIT", limit)
         _kernel.run(graph, stats, root, 1, 600, random.Random(seed), 1, 2 ** 0.5)
     assert stats.known == len(graph) <= len(stats.N) and len(stats.K or stats.N) == len(stats.N)

@@ -344,13 +344,13 @@ def _finisher(g, rng):
     game = g.game
     kernel = getattr(game, "random_payoff", None)
     rescale, rescaled = g.rescale, {}
-    check = g.check_payoff
+    check, tables = g.check_payoff, {}  # (tables: the draw tables of the playouts' outcome tuples)
 
     def off(state):
         if kernel is not None:
             end, pay = state, kernel(state, rng)
         else:
-            end = playout(game, state, rng)
+            end = playout(game, state, rng, tables=tables)
             pay = game.payoff(end)
         res = rescaled.get(pay) if type(pay) is tuple else None
         if res is None:  # a payoff met for the first time: checked (its length, its range), then rescaled

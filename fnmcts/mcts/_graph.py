@@ -186,6 +186,7 @@ class CompiledGraph:
         self.chance = [None] * size
         self.u = [None] * size
         self.whole_from = None  # the root from which every reachable node is expanded (``_kernel.complete``)
+        self.walk_spent = 0  # the node budget a walk to complete this graph ran out of (``_kernel.run``): 0, none
         self.flat = None  # ``((size, root), arrays)``: the graph as the compiled loop reads it (``_kernel``)
 
     def __len__(self):

@@ -58,7 +58,6 @@ _NONE = -1  # a node not in the tree, in the array of visits
 
 _SWITCHED_ON = ContextVar("fnmcts_compiled_loop", default=True)
 """Whether searches in this context (thread, task) may run the compiled loop: ``switched_off`` sets it for its block."""
-_too_big = {}  # game -> the node budget a completion of its graph already ran out of
 
 
 def available() -> bool:
@@ -173,22 +172,13 @@ def run(graph, stats, root, root_mover, n, rng, mode, c):
     game = graph.game
     if graph.given is None and getattr(game, "compiled_graph", None) is not None:
         return None  # the game's own hook gave no tables: it says its graph is too large to hold
-    try:
-        spent = _too_big.get(game, 0)
-    except TypeError:  # a game that is not hashable: nothing remembered
-        spent = 0
     limit = min(COMPLETE_LIMIT, max(len(graph), n))  # a walk of at most a node a dive asked for
-    if spent >= limit:
+    if graph.walk_spent >= limit:  # a walk of this graph ran out of as much before: it is not walked again
         return None
     whole = complete(graph, root, limit)
     stats.grow()  # the walk interned nodes, all or up to the limit: the working lists take them in either way
     if not whole:
-        if len(_too_big) >= 256:  # many games met (generated ones): forget them
-            _too_big.clear()
-        try:
-            _too_big[game] = limit
-        except TypeError:
-            pass
+        graph.walk_spent = limit
         return None
     return _run(kernel, graph, stats, root, root_mover, n, rng, mode, c)
 

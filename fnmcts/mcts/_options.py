@@ -163,6 +163,16 @@ class SearchOptions(FixedRecord):
             return _bound(ucb1, "c", self.c) if RULES[self.rule] is ucb1 else _bound(ucb, "z", self.z)
         return self.rule
 
+    def builtin(self):
+        """``('ucb1', c)`` or ``('ucb', z)``: the built-in rule and the constant bound here once, which the engine rates inline.
+
+        >>> search_options(c=0.5).builtin(), search_options(rule='tutorial').builtin(), search_options(rule=max).builtin()
+        (('ucb1', 0.5), ('ucb', 2), None)
+        """
+        if isinstance(self.rule, str):
+            return ("ucb1", self.c) if RULES[self.rule] is ucb1 else ("ucb", self.z)
+        return builtin_rule(self.rule)
+
     def rave_args(self):
         """``(k, rave_ref, c)`` for the engine when RAVE is on, else None.
 
@@ -171,7 +181,7 @@ class SearchOptions(FixedRecord):
         """
         if self.rave is None:
             return None
-        return (self.rave, self.rave_ref, builtin_rule(self.selection())[1])
+        return (self.rave, self.rave_ref, self.builtin()[1])
 
     def is_tutorial(self) -> bool:
         """Whether the rule is the tutorial's ``ucb`` (by name, as the function, or a partial of it)."""

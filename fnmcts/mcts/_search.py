@@ -53,7 +53,6 @@ from .phases import BACKUPS, result_of
 from ._records import (
     EMPTY_RECORD,
     Record,
-    builtin_rule,
     counts_of,
     make_record,
     record,  # noqa: F401 (doctests)
@@ -91,18 +90,17 @@ DEFAULT_ITERATIONS = 10_000
 # -- ratings: a rule as the engine runs it ----------------------------------------------
 
 
-def _selector(rule, expectimax=False) -> Callable:
-    """``select(children, stats, parent_visits)`` for ``rule`` (a function of a record).
+def _selector(opts, expectimax=False) -> Callable:
+    """``select(children, stats, parent_visits)`` for the rule of ``opts`` (a ``SearchOptions``).
 
     The built-in rules run inline in the engine (``ucb_selector``,
-    ``ucb1_selector``); any other rule is called through ``_records.rating``.
+    ``ucb1_selector``) with the constant the options bind (``opts.builtin()``);
+    any other rule is called through ``_records.rating``.
     """
-    bound = builtin_rule(rule)
+    bound = opts.builtin()
     if bound is not None:
         return ucb_selector(bound[1]) if bound[0] == "ucb" else ucb1_selector(bound[1])
-    if not callable(rule):
-        raise TypeError(f"a selection rule is a function of a record, got {rule!r}")
-    return user_selector(rule, expectimax)
+    return user_selector(opts.rule, expectimax)
 
 
 def _none_given(*options) -> bool:
@@ -240,7 +238,7 @@ def _entry(work, opts):
     if work is not None and work.opts is opts:  # options are values: the same object, the same selector
         return work.entry
     expectimax = opts.backup != "mean"  # the ratings read the values (expectimax, graph)
-    return (opts.solver, expectimax, opts.rollout, _selector(opts.selection(), expectimax), opts.rave_args(),
+    return (opts.solver, expectimax, opts.rollout, _selector(opts, expectimax), opts.rave_args(),
             opts.bounds, opts.backup == "graph")
 
 
@@ -738,7 +736,7 @@ def search(
     stats.grow()
     expectimax = opts.backup != "mean"  # the ratings read the values (expectimax, graph)
     bounded = Bounds(g, stats) if opts.bounds else None
-    _run(g, stats, root, _root_mover(game, state), rng, _selector(opts.selection(), expectimax), opts, budget, proofs,
+    _run(g, stats, root, _root_mover(game, state), rng, _selector(opts, expectimax), opts, budget, proofs,
          bounded, root_rule, until_proven=until_proven, max_nodes=max_nodes, progress=progress)
     return Tree(_written_back(g, stats, tree), state)
 
@@ -1060,7 +1058,7 @@ def mcts_move(
             game, state, iterations, rng, workers, executor, _tree_size(iterations, trees, chunk_size),
             dict(seconds=seconds, stop=stop, tree=tree, graph=graph), max_nodes, opts,
         )
-    rule, backup, rollout, solver, final = opts.selection(), opts.backup, opts.rollout, opts.solver, opts.final
+    backup, rollout, solver, final = opts.backup, opts.rollout, opts.solver, opts.final
     state = _options(game, state, rng)
     user_game = game
     if opts.proofs:  # shallow proofs: the game as the dives see it (a graph given is the game's, not the view's)
@@ -1072,7 +1070,7 @@ def mcts_move(
     root_rule = _root_rule(game, state, opts.root, iterations, rng)
     expectimax = backup != "mean"  # the ratings read the values (expectimax, graph)
     bounded = Bounds(g, stats) if opts.bounds else None
-    done = _run(g, stats, root, _root_mover(game, state), rng, _selector(rule, expectimax), opts,
+    done = _run(g, stats, root, _root_mover(game, state), rng, _selector(opts, expectimax), opts,
                 _Budget(iterations, seconds, stop), proofs, bounded, root_rule, until_proven=True, max_nodes=max_nodes)
     move = moves[0] if len(moves) == 1 else _final_move(g, stats, proofs, root, player, final, root_rule=root_rule, expectimax=expectimax,
                                                             bounds=bounded)

@@ -502,6 +502,7 @@ class ProvingGame(GameBase):
         """
         t = self.compiled_graph()
         i = None if t is None else t.index.get(state)
+        tables = {}  # the draw tables of the outcome tuples met in this playout (``sample_outcome``)
         if i is not None:  # on the tables: nodes, no state made
             kinds, children, payoffs, rnd = t.kinds, t.children, t.payoffs, rng.random
             while True:
@@ -512,7 +513,7 @@ class ProvingGame(GameBase):
                 elif kind == _END:
                     return tuple(payoffs[i])
                 else:
-                    outcome = sample_outcome(self.game, t.states[i], rng)
+                    outcome = sample_outcome(self.game, t.states[i], rng, tables)
                     i = children[i][[o for o, _ in t.outcomes[i]].index(outcome)]
         game, proof, rnd = self.game, self.proof, rng.random
         while True:
@@ -523,7 +524,7 @@ class ProvingGame(GameBase):
             if who is None:
                 return tuple(game.payoff(state))
             if who is CHANCE:
-                move = sample_outcome(game, state, rng)
+                move = sample_outcome(game, state, rng, tables)
             else:
                 moves = game.possible_moves(state)
                 if not moves:

@@ -604,7 +604,7 @@ def _dive_bytes(game, state, size) -> int:
 
 def _longest_line(game, state, games: int = 32) -> tuple:
     """``(decisions, moves)``: the most of each in ``games`` random games from ``state`` (a generator of its own)."""
-    rng = random.Random(0)
+    rng, tables = random.Random(0), {}
     most_decisions = most_moves = 0
     for _ in range(games):
         s, decisions, moves = state, 0, 0
@@ -613,7 +613,7 @@ def _longest_line(game, state, games: int = 32) -> tuple:
             if player is None or moves > 100_000:
                 break
             if player is CHANCE:
-                move = sample_outcome(game, s, rng)
+                move = sample_outcome(game, s, rng, tables)
             else:
                 choices = game.possible_moves(s)
                 move = pick(rng, choices)
