@@ -8,6 +8,9 @@ perft to 3. Connect Four to 8 plies and perft 4 are marked slow.
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from pyrsistent import pmap
 from closed_forms import nim, piles, shut_the_box_states
 
 from fnmcts.testing import check_count, check_grundy, game_of, golden, goldens
@@ -220,3 +223,18 @@ def test_a_game_one_ply_longer_than_its_golden_differs_in_its_plies():
     with pytest.warns(GoldenWarning):  # a third ply: counted one ply past the golden's end, and seen
         assert check_count(entry, game=Nim(heap=3, max_take=1)) == (
             "states_by_ply: [1, 1, 1] expected, [1, 1, 1, 1] counted",)
+
+
+@given(st.dictionaries(st.text(max_size=8), st.integers(0, 9), min_size=1, max_size=6), st.randoms())
+def test_a_difference_shows_a_mapping_in_the_same_order_whatever_order_it_was_built_in(counts, rng):
+    """A golden's mappings are frozen maps, ordered by their keys' hashes, which differ between processes: the text of
+    a difference (a mutant's reason, compared across workers) must not follow that order."""
+    from fnmcts.testing.goldens import _differ
+
+    items = list(counts.items())
+    shuffled = items[:]
+    rng.shuffle(shuffled)
+    counted = {k: v + 1 for k, v in items}
+    assert _differ("games_by_outcome", pmap(dict(shuffled)), counted) == _differ("games_by_outcome", dict(items), counted)
+    assert _differ("games_by_outcome", dict(shuffled), counted)[0].startswith(
+        f"games_by_outcome: {dict(sorted(items, key=lambda item: repr(item[0])))!r} expected")

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import warnings
+from collections.abc import Mapping
 from importlib import resources
 
 from pyrsistent import freeze, thaw
@@ -97,9 +98,24 @@ def game_of(entry):
 
 
 def _differ(what: str, expected, counted) -> tuple:
+    """``(what differs,)`` or ``()``; a mapping is shown in the order of its keys, the same in every process.
+
+    (A golden's mappings are frozen maps, whose order follows the hashes of
+    their keys: a string's hash differs from one process to the next.)
+
+    >>> _differ("games_by_outcome", {"b": 2, "a": 1}, {"a": 1, "b": 3})
+    ("games_by_outcome: {'a': 1, 'b': 2} expected, {'a': 1, 'b': 3} counted",)
+    """
     if expected == counted:
         return ()
-    return (f"{what}: {expected!r} expected, {counted!r} counted",)
+    return (f"{what}: {_in_order(expected)!r} expected, {_in_order(counted)!r} counted",)
+
+
+def _in_order(value):
+    """``value``, a mapping's items sorted by their keys' text (any other value as it is)."""
+    if isinstance(value, Mapping):
+        return dict(sorted(value.items(), key=lambda item: repr(item[0])))
+    return value
 
 
 def check_count(entry, depth: int | None = None, game=None) -> tuple:
