@@ -513,6 +513,17 @@ def mutant_game(game, index: int, operators=None):
     >>> changed.to_move(changed.start()) is None  # heap > 0 -> heap <= 0: the game over at the start
     True
     """
+    with _AST_BUILT:  # mutants made at once on threads (an executor's): one at a time through Python's AST
+        return _mutant_game(game, index, operators)
+
+
+_AST_BUILT = threading.Lock()
+"""Held while a mutant's source is parsed and compiled: CPython 3.11 builds ASTs on threads at once wrongly
+(``SystemError: AST constructor recursion depth mismatch``, python/cpython#106905), which ``mutate`` on a thread
+executor met."""
+
+
+def _mutant_game(game, index: int, operators):
     import sys
 
     cls = type(game)
