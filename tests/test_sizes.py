@@ -63,12 +63,12 @@ def test_train_without_the_exact_report_handles_a_game_too_large_to_solve(capsys
 
 
 def test_the_exact_solver_refuses_up_front_by_the_games_hint():
-    started = time.perf_counter()
+    started = time.process_time()  # this process's seconds: a loaded machine does not count
     with pytest.raises(TooLarge, match="about a heap of 99,999"):
         solve(Nim(heap=10**6))
     with pytest.raises(TooLarge, match="at most 100,000"):
         evaluate_policy(Piles((99, 99, 99)), random_policy, opponent=random_policy)
-    assert time.perf_counter() - started < 1
+    assert time.process_time() - started < 1
 
 
 def test_the_exact_solver_stops_at_its_limit_for_a_game_without_a_hint():
