@@ -232,10 +232,12 @@ def verdict(row: dict) -> str:
 
 
 def table_row(row: dict, run: str) -> str:
+    """A cell's row of the ladder table; an equal-time cell names fnmcts's ``seconds=`` beside its time a move."""
     low, high = row["interval"]
+    budget = f" (budget {row['fnmcts_seconds'] * 1e3:.1f} ms)" if row.get("fnmcts_seconds") else ""
     return (f"| {row['spec']} | {row['cell']} | {row['score']:.3f} [{low:.3f}, {high:.3f}] "
             f"(+{row['wins']} ={row['draws']} -{row['losses']}) | {row['games']} | {row['unfinished']} | "
-            f"{verdict(row)} | {row['fnmcts_move_s'] * 1e3:.0f} ms | {row['bot_move_s'] * 1e3:.0f} ms | "
+            f"{verdict(row)} | {row['fnmcts_move_s'] * 1e3:.0f} ms{budget} | {row['bot_move_s'] * 1e3:.0f} ms | "
             f"{row['peak_mb']:.0f} MB | {run} |")
 
 
@@ -250,8 +252,8 @@ def merged(block: str, rows: list, run: str, command: str) -> str:
             runs.append(line)
     for row in rows:
         kept[(row["spec"], row["cell"])] = table_row(row, run)
-    order = {spec: i for i, spec in enumerate(SPECS)}
-    lines = [kept[k] for k in sorted(kept, key=lambda k: (order.get(k[0], len(SPECS)), k[0], k[1]))]
+    order = {name: i for i, name in enumerate(SPECS + CELLS)}
+    lines = [kept[k] for k in sorted(kept, key=lambda k: (order.get(k[0], len(SPECS)), k[0], order.get(k[1], 99), k[1]))]
     named = [line for line in runs if _run_of(line) != run and any(f"| {_run_of(line)} |" in x for x in lines)]
     return "\n".join([HEADER, *lines, "", *named, f"- run {run}: `{command}`"])
 

@@ -110,11 +110,13 @@ def test_the_table_keeps_the_cells_not_measured_and_the_runs_they_name(tmp_path)
     assert text.startswith("intro\n") and text.endswith(f"{ladder.END}\ncoda\n")
     rows = [line for line in text.splitlines() if line.startswith("| ") and not line.startswith("| game")]
     assert [(r.split(" | ")[0][2:], r.split(" | ")[1]) for r in rows] == [
-        ("connect_four", "1600"), ("connect_four", "400"), ("hex(board_size=5)", "400")]
-    assert "0.750" in rows[1] and rows[1].endswith("| B |") and rows[2].endswith("| A |")
-    assert "partial: undecided at 40 games" in rows[0]
+        ("connect_four", "400"), ("connect_four", "1600"), ("hex(board_size=5)", "400")]
+    assert "0.750" in rows[0] and rows[0].endswith("| B |") and rows[2].endswith("| A |")
+    assert "partial: undecided at 40 games" in rows[1]
     assert "- run A: `cmd a`" in text and "- run B: `cmd b`" in text
-    ladder.write([_row("hex(board_size=5)", "400", 0.5)], "C", "cmd c", page)
+    timed = {**_row("connect_four", "time", 0.5), "fnmcts_seconds": 0.012}
+    ladder.write([_row("hex(board_size=5)", "400", 0.5), timed], "C", "cmd c", page)
+    assert "| 10 ms (budget 12.0 ms) | 20 ms |" in page.read_text(encoding="utf-8")
     assert "- run A:" not in page.read_text(encoding="utf-8")
 
 
