@@ -79,9 +79,14 @@ def play(spec: str, opponent: str, iterations: int, fnmcts_side: int, seed: int)
             "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
 
 
-def _one(spec, opponent, iterations, side, seed, cap_gb, timeout) -> dict:
-    """``play`` in a child process under the memory cap; ``{"unfinished": why}`` when it fails."""
-    command = [sys.executable, str(Path(__file__).resolve()), "--one", json.dumps([spec, opponent, iterations, side, seed])]
+def in_child(script, payload, cap_gb: float, timeout: float) -> dict:
+    """``script --one JSON(payload)`` in a child process under an address-space cap of ``cap_gb``: its last line's JSON.
+
+    The child runs at a lower priority; ``{"unfinished": why, "seconds": s}``
+    when it fails (an exception, a crash, the cap, ``timeout`` seconds): a
+    game that runs away fails alone, as a user's would.
+    """
+    command = [sys.executable, str(script), "--one", json.dumps(payload)]
 
     def cap():
         import resource
@@ -100,6 +105,11 @@ def _one(spec, opponent, iterations, side, seed, cap_gb, timeout) -> dict:
         tail = (done.stderr.strip().splitlines() or ["?"])[-1][:200]
         return {"unfinished": f"exit {done.returncode}: {tail}", "seconds": seconds}
     return {**json.loads(done.stdout.strip().splitlines()[-1]), "seconds": seconds}
+
+
+def _one(spec, opponent, iterations, side, seed, cap_gb, timeout) -> dict:
+    """``play`` in a child process under the memory cap; ``{"unfinished": why}`` when it fails."""
+    return in_child(Path(__file__).resolve(), [spec, opponent, iterations, side, seed], cap_gb, timeout)
 
 
 def main(argv=None) -> int:

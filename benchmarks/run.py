@@ -3,6 +3,7 @@
     python benchmarks/run.py                         # all of them (about ten minutes on two cores)
     python benchmarks/run.py simulate exact          # those whose name contains a word given
     python benchmarks/run.py --quick                 # every benchmark at a small size: a smoke test
+    python benchmarks/run.py ladder                  # the decisive-games ladder (hours: run only when named)
     python benchmarks/run.py --json results.json     # every figure, machine-readable, in one file
     python benchmarks/run.py --markdown speed.md     # the Speed table of this run (docs/speed.md), dated
     python benchmarks/run.py --render results.json --markdown -   # that table again from a saved run
@@ -28,10 +29,19 @@ sys.path.insert(0, str(HERE))
 from harness import load_average, markdown_table  # noqa: E402
 
 
-def benchmarks(words=()) -> list:
-    """The benchmark files, sorted, keeping those whose name contains one of ``words`` (all when none)."""
+ON_REQUEST = ("bench_ladder",)
+"""Benchmarks whose full size takes hours: a run without words leaves them out unless ``--quick``."""
+
+
+def benchmarks(words=(), quick: bool = True) -> list:
+    """The benchmark files, sorted, keeping those whose name contains one of ``words``.
+
+    With no words, all of them; but those ``ON_REQUEST`` only at the quick size.
+    """
     paths = sorted(HERE.glob("bench_*.py"))
-    return [p for p in paths if not words or any(w in p.stem for w in words)]
+    if not words:
+        return [p for p in paths if quick or p.stem not in ON_REQUEST]
+    return [p for p in paths if any(w in p.stem for w in words)]
 
 
 def on_harness(path: Path) -> bool:
@@ -75,7 +85,7 @@ def main(argv=None) -> int:
         else:
             print(table)
         return 0
-    paths = benchmarks(args.words)
+    paths = benchmarks(args.words, args.quick)
     if not paths:
         parser.error(f"no benchmark's name contains {' or '.join(args.words)}")
     gather = bool(args.json or args.markdown)
