@@ -76,7 +76,9 @@ def test_seconds_end_the_search_and_the_first_budget_reached_wins():
     game = ShutTheBox()
     started = time.perf_counter()
     tree = search(game, start_box, rng=make_rng(1), seconds=0.2, rule="tutorial")
-    assert time.perf_counter() - started >= 0.2 and visits(tree[start_box]) > 0
+    assert time.perf_counter() - started >= 0.2
+    ran = visits(tree[start_box]) if start_box in tree else 0  # none, if the set-up outlasted 0.2 s on a loaded machine
+    assert tree == search(game, start_box, ran, make_rng(1), rule="tutorial")  # the search of the dives it ran
     assert visits(search(game, start_box, 50, make_rng(1), seconds=30)[start_box]) == 50
     found = mcts_move(Nim(heap=60, max_take=3), Nim(heap=60, max_take=3).start(), rng=make_rng(1), seconds=0.2)
     assert found.iterations > 0
@@ -206,3 +208,27 @@ def test_the_commands_say_a_root_is_proven_and_stop_there(capsys):
     assert "the search proved the root and stopped" in out and "(the root is proven)" in out
     data = run_json(capsys, "search", "shut-the-box", "--levers", "4", "--dives", "3000", "--seed", "1", "--no-solver")
     assert data["proven"] is None and data["dives"] == 3_000
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.floats(1e-6, 1e-2), st.floats(1e-3, 1.0), st.integers(1, 10**6))
+def test_a_chunk_never_runs_past_the_deadline_at_the_pace_of_the_last(pace, seconds, dives):
+    """At a steady pace a search ends within one dive of its deadline (the first chunk, 16 dives, aside).
+
+    A dive starts while the clock is short of the deadline, so one dive may end past it; never a chunk.
+    """
+    from unittest import mock
+
+    import fnmcts.mcts._search as searching
+
+    now = [0.0]
+    with mock.patch.object(searching, "time", SimpleNamespace(perf_counter=lambda: now[0])):
+        budget = searching._Budget(dives, seconds, None)
+        done, chunks = 0, 0
+        while k := budget.take():
+            now[0] += k * pace  # the chunk's dives, each ``pace`` seconds
+            budget.spent(k)
+            done, chunks = done + k, chunks + 1
+    first = min(16, dives) * pace
+    assert now[0] <= max(seconds + pace, first) + 1e-9 * (1 + now[0])
+    assert done == dives or now[0] >= seconds  # it stops at its dives or its deadline, not before
