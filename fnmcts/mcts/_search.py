@@ -1063,15 +1063,20 @@ def mcts_move(
     game, state, graph, player, root_rule = _set_up(game, state, rng, opts, graph, iterations, decision=True)
     tree = Tree(pmap(), state) if tree is None else _check_tree(tree).with_root(state)
     g, stats, proofs, root = _rooted(game, graph, tree, state, player, opts.solver, max_nodes)
-    moves = g.moves[root]
     done, bounded = _run(game, state, g, stats, root, rng, opts, _Budget(iterations, seconds, stop), proofs, root_rule,
                          until_proven=True, max_nodes=max_nodes)
-    move = moves[0] if len(moves) == 1 else _final_move(g, stats, proofs, root, player, opts.final, root_rule=root_rule,
-                                                        expectimax=opts.backup != "mean", bounds=bounded)
-    children = tuple((m, _record_at(stats, k)) for m, k in zip(moves, g.kids[root]))
-    proven = _proven_map(user_game, g, stats, proofs, root) if proofs is not None else pmap()
     grown = lazy_tree(partial(_written_back, g, stats, tree), state)  # an agent that plays the move never reads it
-    return MoveSearch(move=move, tree=grown, proven=proven, iterations=done, children=children)
+    return _move_search(user_game, g, stats, proofs, root, player, grown, done, final=opts.final, root_rule=root_rule,
+                        expectimax=opts.backup != "mean", bounds=bounded)
+
+
+def _move_search(game, g, stats, proofs, root, player, tree, done, **choice) -> MoveSearch:
+    """The ``MoveSearch`` of a finished search: the move (``_final_move``, with ``choice``), the root's children, the proofs."""
+    moves = g.moves[root]
+    move = moves[0] if len(moves) == 1 else _final_move(g, stats, proofs, root, player, **choice)
+    children = tuple((m, _record_at(stats, k)) for m, k in zip(moves, g.kids[root]))
+    proven = _proven_map(game, g, stats, proofs, root) if proofs is not None else pmap()
+    return MoveSearch(move=move, tree=tree, proven=proven, iterations=done, children=children)
 
 
 def _decider(game, state):
@@ -1217,15 +1222,9 @@ def _root_parallel(game, state, iterations, rng, workers, executor, chunk_size, 
     else:
         with kept_pool(min(workers, -(-iterations // chunk_size))) as pool:
             results = run_chunks(fn, iterations, seed, chunk_size, pool)
-    g = CompiledGraph(game)
-    root = g.node(state)
-    g.expand(root)
-    g.children(root)
-    stats = Stats(g)
-    stats.grow()
+    g, stats, proofs, root = _rooted(game, CompiledGraph(game), Tree(pmap()), state, player, options.solver, None)
     nodes = (root,) + tuple(g.kids[root])
     merged = [None] * len(nodes)
-    proofs = Solver(g, stats) if options.solver else None
     done, exact = 0, {}
     known = {}  # node -> the shortest line a chunk's proofs give it (each is a line of the game)
     for ran, counts, proven, plies in results:
@@ -1239,12 +1238,8 @@ def _root_parallel(game, state, iterations, rng, workers, executor, chunk_size, 
     for j, c in enumerate(merged):
         if c is not None and c[0]:
             stats.set(nodes[j], c, exact.get(j))
-    moves = g.moves[root]
-    move = moves[0] if len(moves) == 1 else _final_move(g, stats, proofs, root, player, options.final, known)
     frozen = Tree(_written_back(g, stats, Tree(pmap())), state)
-    children = tuple((m, frozen.get(g.states[k], EMPTY_RECORD)) for m, k in zip(moves, g.kids[root]))
-    proven = _proven_map(game, g, stats, proofs, root) if proofs is not None else pmap()
-    return MoveSearch(move=move, tree=frozen, proven=proven, iterations=done, children=children)
+    return _move_search(game, g, stats, proofs, root, player, frozen, done, final=options.final, plies_known=known)
 
 
 SUBTREE_WALK = 50_000
