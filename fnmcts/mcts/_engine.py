@@ -55,14 +55,14 @@ from math import inf as _inf, log as _log, sqrt as _sqrt
 
 from ..limits import MAX_PLIES, cycle_found, past_budget
 from ..matches import playout
-from ..protocol import CHANCE, may_repeat
+from ..protocol import may_repeat
 from . import _kernel
 from ._graph import CHANCE_NODE, END, UNSEEN, draw
 from ._records import _NO_EXTRAS, Record, builtin_rule, counts_of, rating, rating_selector, ucb_score
 from .bounds import Bounds
 from .backups import expectimax_back, graph_back, stored_value  # noqa: F401 (stored_value: _engine's own name before)
 from .phases import simulate
-from .rave import amaf_backup, rave_choice
+from .rave import amaf_backup, count_played, rave_choice
 from .solver import Solver, _no_proof, _open_positions, open_choices, proofs_of
 
 __all__ = ["Stats", "Solver", "Bounds", "dives", "user_selector"]
@@ -379,14 +379,8 @@ def _play_out(g, i, rng, rollout, keys=None):
     if keys is None:
         payoff = simulate(g.game, g.states[i], rng, rollout, check=g.check_payoff)
     else:
-        game = g.game
-        payoff, played = simulate(game, g.states[i], rng, rollout, moves=True, check=g.check_payoff)
-        state = g.states[i]
-        for item in played:
-            player = game.to_move(state)
-            if player is not CHANCE:
-                keys.add((player, item))
-            state = game.play(state, item)
+        payoff, played = simulate(g.game, g.states[i], rng, rollout, moves=True, check=g.check_payoff)
+        count_played(g.game, g.states[i], played, keys)
     return g.rescale(payoff), payoff, None  # (no terminal node: the end is not interned)
 
 

@@ -340,13 +340,9 @@ def kind_defaults(game) -> dict:
     return {}
 
 
+@_per_game
 def _offers_tables(game) -> bool:
     """Whether ``game``'s ``compiled_graph()`` hook gives its tables (remembered for a game that hashes)."""
-    return _tables_now(game)
-
-
-@_per_game
-def _tables_now(game) -> bool:
     own = getattr(game, "compiled_graph", None)
     if own is None:
         return False

@@ -43,7 +43,7 @@ from ..rng import check_rng
 from . import phases
 from ._engine import Stats, dives, root_children, user_selector
 from .bounds import Bounds
-from .solver import Solver
+from .solver import Solver, proofs_of
 from ._options import OPTION_NAMES, ROOT_RULES, SearchOptions, search_options
 from .enhancements import SequentialHalving, sequential_halving, with_proofs
 from ._graph import CHANCE_NODE, END, UNSEEN, CompiledGraph, graph_of
@@ -234,12 +234,12 @@ def _fitting(work, game, items, solver, expectimax, graph):
 
 
 def _entry(work, opts):
-    """The options as the engine takes them: ``(solver, expectimax, rollout, selector, rave, bounds, graph)``."""
+    """The options as the engine takes them: ``(solver, expectimax, bounds, selector, dives' keyword arguments)``."""
     if work is not None and work.opts is opts:  # options are values: the same object, the same selector
         return work.entry
     expectimax = opts.backup != "mean"  # the ratings read the values (expectimax, graph)
-    return (opts.solver, expectimax, opts.rollout, _selector(opts, expectimax), opts.rave_args(),
-            opts.bounds, opts.backup == "graph")
+    return (opts.solver, expectimax, opts.bounds, _selector(opts, expectimax),
+            dict(expectimax=expectimax, rollout=opts.rollout, rave=opts.rave_args(), graph_backup=opts.backup == "graph"))
 
 
 def _step(game, items, state, rng, iterations, opts, graph=None, root_rule=None, work=None):
@@ -254,7 +254,7 @@ def _step(game, items, state, rng, iterations, opts, graph=None, root_rule=None,
     ``root_rule``: a ``SequentialHalving`` choosing at the root (as ``dives``).
     """
     entry = _entry(work, opts)
-    solver, expectimax, rollout, select, rave, bounded, graph_backup = entry
+    solver, expectimax, bounded, select, engine = entry
     kept = _fitting(work, game, items, solver, expectimax, graph)
     if kept is None:
         kept = _Work()
@@ -274,8 +274,7 @@ def _step(game, items, state, rng, iterations, opts, graph=None, root_rule=None,
     touched = [] if iterations == 1 else None
     _, _, payoff, _ = dives(
         g, stats, root, kept.mover, iterations, rng, select,
-        expectimax=expectimax, solver=kept.solver, rollout=rollout, touched=touched, root_rule=root_rule,
-        rave=rave, bounds=Bounds(g, stats) if bounded else None, graph_backup=graph_backup,
+        solver=kept.solver, touched=touched, root_rule=root_rule, bounds=Bounds(g, stats) if bounded else None, **engine,
     )
     states, N, N0 = g.states, stats.N, stats.N0
     if touched is None:
@@ -283,11 +282,7 @@ def _step(game, items, state, rng, iterations, opts, graph=None, root_rule=None,
     elif len(touched) != len(set(touched)):  # one dive backs up each node of its path once
         touched = set(touched)
     plain = not (stats.A or stats.B or stats.G)  # no enhancement keeps anything in the records
-    if not len(items):  # a new tree: one map made at once
-        grown = pmap({states[i]: _record_of(stats, i) for i in touched})
-        for i in touched:
-            N0[i] = N[i]
-    elif plain:  # the plain records (``_record_of``, ``make_record``), inline: one loop reads, makes and writes
+    if plain and len(items):  # the plain records (``_record_of``, ``make_record``), inline: one loop reads, makes and writes
         evolver = items.evolver()
         put, of = evolver.set, Record._of
         S, W, D, V, P = stats.S, stats.W, stats.D, stats.V, stats.P
@@ -322,6 +317,29 @@ def _options(game, state, rng, work=None):
     if work is not None:
         work.checked = (game, state, found)
     return found
+
+
+def _again(work, kind, game, rule, options):
+    """The call ``work`` (a tree's working copy) last resolved, if it was a ``kind`` call of this game, rule and options."""
+    last = None if work is None else work.call
+    if last is not None and last[0] == kind and last[1] is game and last[2] is rule and last[3] is options:
+        return last
+    return None
+
+
+def _set_up(game, state, rng, opts, graph=None, iterations=None, work=None, decision=False):
+    """What every search does first: ``(game, state, graph, player, root rule)``.
+
+    ``state`` checked (``_options``); the game as the dives see it (shallow
+    proofs: a graph given is the game's, not the view's); with ``decision``,
+    the player to choose (``_decider``), else None; the root rule
+    (``_root_rule``, which draws from ``rng`` for ``'gumbel'``).
+    """
+    state = _options(game, state, rng, work)
+    if opts.proofs:
+        game, graph = with_proofs(game, opts.proofs, state), None
+    player = _decider(game, state) if decision else None
+    return game, state, graph, player, _root_rule(game, state, opts.root, iterations, rng)
 
 
 # -- the root's own rule ----------------------------------------------------------------------
@@ -396,13 +414,11 @@ def uct(game, tree=None, state=None, rng: random.Random | None = None, rule=None
     """
     plain = _none_given(c, z, rollout, backup, solver, root, rave, rave_ref, bounds, proofs)
     work = _handed(tree)
-    if plain and work is not None:  # the options the tree's last call resolved, given again?
-        last = work.call
-        if last is not None and last[0] == "uct" and last[1] is game and last[2] is rule and last[3] is options:
-            opts, one_player = last[4], last[5]
-            state = _options(game, state, rng, work)
-            grown, payoff = _step(game, tree._map, state, rng, 1, opts, work=work)
-            return grown, result_of(game, payoff) if one_player or type(payoff) is not tuple else payoff
+    last = _again(work, "uct", game, rule, options) if plain else None  # the options the tree's last call resolved?
+    if last is not None:
+        state = _options(game, state, rng, work)
+        grown, payoff = _step(game, tree._map, state, rng, 1, last[4], work=work)
+        return grown, result_of(game, payoff) if last[5] or type(payoff) is not tuple else payoff
     if not _is_game(game) and isinstance(game, Mapping):  # the order of earlier releases: (tree, state, rng, game)
         old_tree, old_state, old_rng, old_game = game, tree, state, rng
         if old_game is None or not _is_game(old_game):
@@ -420,21 +436,16 @@ def uct(game, tree=None, state=None, rng: random.Random | None = None, rule=None
     given_rule, given_options = rule, options
     if rule is None and options is None:
         rule = ucb
-    opts = search_options(
-        game, options,
-        **_given(rule=rule, c=c, z=z, rollout=rollout, backup=backup, solver=solver, root=root, rave=rave, rave_ref=rave_ref,
-                 bounds=bounds, proofs=proofs),
-    )
-    state = _options(game, state, rng, work)
-    items = _check_tree(tree).pmap()
+    opts = search_options(game, options, **_given(rule=rule, c=c, z=z, rollout=rollout, backup=backup, solver=solver,
+                                                  root=root, rave=rave, rave_ref=rave_ref, bounds=bounds, proofs=proofs))
     if opts.root is not None and not isinstance(opts.root, SequentialHalving):
         raise TypeError(f"uct runs one dive: its root rule is a value made for the whole search "
                         f"(fnmcts.mcts.enhancements.sequential_halving), got {opts.root!r}")
     call = None
     if plain and opts.root is None and not opts.proofs:  # given by ``rule``, ``options`` alone: resolved once a tree
         call = ("uct", game, given_rule, given_options, opts, getattr(game, "num_players", 1) == 1)
-    game = with_proofs(game, opts.proofs, state)  # shallow proofs: the game as the dives see it
-    root_rule = _root_rule(game, state, opts.root, None, rng)
+    game, state, _, _, root_rule = _set_up(game, state, rng, opts, work=work)
+    items = _check_tree(tree).pmap()
     grown, payoff = _step(game, items, state, rng, 1, opts, root_rule=root_rule, work=work)
     grown._work.call = call
     return grown, result_of(game, payoff)
@@ -715,23 +726,16 @@ def search(
     plain = not until_proven and _none_given(c, z, backup, solver, rollout, root, rave, rave_ref, bounds, proofs,
                                              seconds, max_nodes, stop, progress, graph)
     work = _handed(tree)
-    if plain and type(iterations) is int and iterations >= 0 and work is not None:  # the tree's last options, again?
-        last = work.call
-        if last is not None and last[0] == "search" and last[1] is game and last[2] is rule and last[3] is options:
-            state = _options(game, state, rng, work)
-            return _step(game, tree._map, state, rng, iterations, last[4], work=work)[0]
+    last = _again(work, "search", game, rule, options) if plain else None  # the tree's last options, again?
+    if last is not None and type(iterations) is int and iterations >= 0:
+        state = _options(game, state, rng, work)
+        return _step(game, tree._map, state, rng, iterations, last[4], work=work)[0]
     _check_budget(iterations, seconds, max_nodes)
-    opts = search_options(
-        game, options,
-        **_given(rule=rule, c=c, z=z, rollout=rollout, backup=backup, solver=solver, root=root, rave=rave, rave_ref=rave_ref,
-                 bounds=bounds, proofs=proofs),
-    )
-    state = _options(game, state, rng, work)
-    if opts.proofs:  # shallow proofs: the game as the dives see it (a graph given is the game's, not the view's)
-        game, graph = with_proofs(game, opts.proofs, state), None
+    opts = search_options(game, options, **_given(rule=rule, c=c, z=z, rollout=rollout, backup=backup, solver=solver,
+                                                  root=root, rave=rave, rave_ref=rave_ref, bounds=bounds, proofs=proofs))
+    game, state, graph, _, root_rule = _set_up(game, state, rng, opts, graph, iterations, work)
     items = pmap() if tree is None else _check_tree(tree).pmap()
     tree = Tree(items, state)
-    root_rule = _root_rule(game, state, opts.root, iterations, rng)
     if iterations is not None and not until_proven and _none_given(seconds, stop, max_nodes, progress):
         # dives alone: on the working copy a returned tree carries
         grown = _step(game, items, state, rng, iterations, opts, graph, root_rule=root_rule, work=work)[0]
@@ -742,37 +746,34 @@ def search(
     g, stats, proofs = _working(game, graph, tree, opts.solver, whole=max_nodes is not None)
     root = g.node(state)
     stats.grow()
-    expectimax = opts.backup != "mean"  # the ratings read the values (expectimax, graph)
-    bounded = Bounds(g, stats) if opts.bounds else None
-    _run(g, stats, root, _root_mover(game, state), rng, _selector(opts, expectimax), opts, budget, proofs,
-         bounded, root_rule, until_proven=until_proven, max_nodes=max_nodes, progress=progress)
+    _run(game, state, g, stats, root, rng, opts, budget, proofs, root_rule, until_proven=until_proven,
+         max_nodes=max_nodes, progress=progress)
     return Tree(_written_back(g, stats, tree), state)
 
 
-def _run(g, stats, root, mover, rng, select, opts, budget, proofs, bounded, root_rule, *, until_proven, max_nodes,
-         progress=None) -> int:
-    """Dives from ``root`` in chunks until ``budget`` is spent (``until_proven``: or the root proven); the dives run."""
-    done = 0
-    while not (until_proven and _root_proven(proofs, bounded, root)):
+def _run(game, state, g, stats, root, rng, opts, budget, proofs, root_rule, *, until_proven, max_nodes,
+         progress=None) -> tuple:
+    """Dives from ``root`` in chunks until ``budget`` is spent (``until_proven``: or the root proven).
+
+    ``(the dives run, the score bounds or None)``; ``proofs``: the solver or None.
+    """
+    _, _, bounded, select, engine = _entry(None, opts)
+    bounded = Bounds(g, stats) if bounded else None
+    proven = proofs_of(proofs, bounded)[0] if until_proven else None  # None: no option proves the root
+    mover, done = _root_mover(game, state), 0
+    while proven is None or proven(root) is None:
         size = budget.take(CHUNK if max_nodes is None else _room(stats, root, max_nodes))
         if not size:
             break
         ran, *_ = dives(
-            g, stats, root, mover, size, rng, select,
-            expectimax=opts.backup != "mean", solver=proofs, rollout=opts.rollout, stop_when_proven=until_proven,
-            compiled_playouts=max_nodes is None, root_rule=root_rule, rave=opts.rave_args(), bounds=bounded,
-            graph_backup=opts.backup == "graph",
+            g, stats, root, mover, size, rng, select, solver=proofs, stop_when_proven=until_proven,
+            compiled_playouts=max_nodes is None, root_rule=root_rule, bounds=bounded, **engine,
         )
         budget.spent(ran)
         done += ran
         if progress is not None:
             progress(ran)
-    return done
-
-
-def _root_proven(solver, bounds, root) -> bool:
-    """Whether the search's root is proven: by the solver, or its bounds met."""
-    return (solver is not None and solver.lookup(root) is not None) or (bounds is not None and bounds.solved(root) is not None)
+    return done, bounded
 
 
 # -- mcts_move: search from a decision and choose ------------------------------------------
@@ -1066,26 +1067,24 @@ def mcts_move(
             game, state, iterations, rng, workers, executor, _tree_size(iterations, trees, chunk_size),
             dict(seconds=seconds, stop=stop, tree=tree, graph=graph), max_nodes, opts,
         )
-    backup, rollout, solver, final = opts.backup, opts.rollout, opts.solver, opts.final
-    state = _options(game, state, rng)
     user_game = game
-    if opts.proofs:  # shallow proofs: the game as the dives see it (a graph given is the game's, not the view's)
-        game, graph = with_proofs(game, opts.proofs, state), None
-    player = _decider(game, state)
+    game, state, graph, player, root_rule = _set_up(game, state, rng, opts, graph, iterations, decision=True)
     tree = Tree(pmap(), state) if tree is None else _check_tree(tree).with_root(state)
-    g, stats, proofs, root = _rooted(game, graph, tree, state, player, solver, max_nodes)
-    moves = g.moves[root]
-    root_rule = _root_rule(game, state, opts.root, iterations, rng)
-    expectimax = backup != "mean"  # the ratings read the values (expectimax, graph)
-    bounded = Bounds(g, stats) if opts.bounds else None
-    done = _run(g, stats, root, _root_mover(game, state), rng, _selector(opts, expectimax), opts,
-                _Budget(iterations, seconds, stop), proofs, bounded, root_rule, until_proven=True, max_nodes=max_nodes)
-    move = moves[0] if len(moves) == 1 else _final_move(g, stats, proofs, root, player, final, root_rule=root_rule, expectimax=expectimax,
-                                                            bounds=bounded)
-    children = tuple((m, _record_at(stats, k)) for m, k in zip(moves, g.kids[root]))
-    proven = _proven_map(user_game, g, stats, proofs, root) if proofs is not None else pmap()
+    g, stats, proofs, root = _rooted(game, graph, tree, state, player, opts.solver, max_nodes)
+    done, bounded = _run(game, state, g, stats, root, rng, opts, _Budget(iterations, seconds, stop), proofs, root_rule,
+                         until_proven=True, max_nodes=max_nodes)
     grown = lazy_tree(partial(_written_back, g, stats, tree), state)  # an agent that plays the move never reads it
-    return MoveSearch(move=move, tree=grown, proven=proven, iterations=done, children=children)
+    return _move_search(user_game, g, stats, proofs, root, player, grown, done, final=opts.final, root_rule=root_rule,
+                        expectimax=opts.backup != "mean", bounds=bounded)
+
+
+def _move_search(game, g, stats, proofs, root, player, tree, done, **choice) -> MoveSearch:
+    """The ``MoveSearch`` of a finished search: the move (``_final_move``, with ``choice``), the root's children, the proofs."""
+    moves = g.moves[root]
+    move = moves[0] if len(moves) == 1 else _final_move(g, stats, proofs, root, player, **choice)
+    children = tuple((m, _record_at(stats, k)) for m, k in zip(moves, g.kids[root]))
+    proven = _proven_map(game, g, stats, proofs, root) if proofs is not None else pmap()
+    return MoveSearch(move=move, tree=tree, proven=proven, iterations=done, children=children)
 
 
 def _decider(game, state):
@@ -1231,15 +1230,9 @@ def _root_parallel(game, state, iterations, rng, workers, executor, chunk_size, 
     else:
         with kept_pool(min(workers, -(-iterations // chunk_size))) as pool:
             results = run_chunks(fn, iterations, seed, chunk_size, pool)
-    g = CompiledGraph(game)
-    root = g.node(state)
-    g.expand(root)
-    g.children(root)
-    stats = Stats(g)
-    stats.grow()
+    g, stats, proofs, root = _rooted(game, CompiledGraph(game), Tree(pmap()), state, player, options.solver, None)
     nodes = (root,) + tuple(g.kids[root])
     merged = [None] * len(nodes)
-    proofs = Solver(g, stats) if options.solver else None
     done, exact = 0, {}
     known = {}  # node -> the shortest line a chunk's proofs give it (each is a line of the game)
     for ran, counts, proven, plies in results:
@@ -1253,12 +1246,8 @@ def _root_parallel(game, state, iterations, rng, workers, executor, chunk_size, 
     for j, c in enumerate(merged):
         if c is not None and c[0]:
             stats.set(nodes[j], c, exact.get(j))
-    moves = g.moves[root]
-    move = moves[0] if len(moves) == 1 else _final_move(g, stats, proofs, root, player, options.final, known)
     frozen = Tree(_written_back(g, stats, Tree(pmap())), state)
-    children = tuple((m, frozen.get(g.states[k], EMPTY_RECORD)) for m, k in zip(moves, g.kids[root]))
-    proven = _proven_map(game, g, stats, proofs, root) if proofs is not None else pmap()
-    return MoveSearch(move=move, tree=frozen, proven=proven, iterations=done, children=children)
+    return _move_search(game, g, stats, proofs, root, player, frozen, done, final=options.final, plies_known=known)
 
 
 SUBTREE_WALK = 50_000

@@ -684,11 +684,7 @@ class SequentialHalving(NamedTuple):
 
 
 def _first_best(scores) -> int:
-    best = 0
-    for j in range(1, len(scores)):
-        if scores[j] > scores[best]:
-            best = j
-    return best
+    return max(range(len(scores)), key=scores.__getitem__)  # the first of the best, as phases.select chooses
 
 
 def sequential_halving(game, state, budget: int, rng: random.Random, *, considered: int = CONSIDERED,

@@ -279,7 +279,7 @@ def select(game, tree, state, rng: random.Random, rule=ucb, *, backup: str = "me
             at_root = root is not None and not steps and not outcomes
             scores = _scores(rule, builtin, rec, records, keep, moves, player, expectimax, root if at_root else None,
                              rave, rave_ref, [*(step.record for step in steps), rec])
-            chosen = _first_best(scores)
+            chosen = max(range(len(scores)), key=scores.__getitem__)  # the first of the best
         steps.append(Step(node, rec, outcomes, decision, player, moves, children, records, scores, chosen, expectimax))
         node = children[chosen]
         if repeats:
@@ -343,15 +343,6 @@ def _scores(rule, builtin, rec, records, keep, moves, player, expectimax, root, 
 
 
 _NONE_LEFT = object()
-
-
-def _first_best(scores) -> int:
-    """The index of the highest score, the first on ties."""
-    best, top = 0, scores[0]
-    for j in range(1, len(scores)):
-        if scores[j] > top:
-            best, top = j, scores[j]
-    return best
 
 
 def _visits_estimate(rec, expectimax) -> tuple:

@@ -96,12 +96,7 @@ the root those and its own.
     """
     chosen = [(step.player, step.moves[step.chosen]) for step in path.steps if step.chosen is not None]
     keys = set()
-    state = path.leaf
-    for item in played:
-        player = game.to_move(state)
-        if player is not CHANCE:
-            keys.add((player, item))
-        state = game.play(state, item)
+    count_played(game, path.leaf, played, keys)
     out = []
     for t in range(len(path.nodes) - 1, -1, -1):
         if t < len(chosen):
@@ -109,6 +104,15 @@ the root those and its own.
         out.append(frozenset(keys))
     out.reverse()
     return out
+
+
+def count_played(game, state, played, keys) -> None:
+    """Add to ``keys`` the ``(player, move)`` of each move of ``played`` (a playout's moves and outcomes from ``state``)."""
+    for item in played:
+        player = game.to_move(state)
+        if player is not CHANCE:
+            keys.add((player, item))
+        state = game.play(state, item)
 
 
 def rave_choice(g, stats, d, k, path, parent, solver, rave, chosen, bounds=None):
