@@ -495,11 +495,9 @@ class _Budget:
     """How many dives to run next: ``take(cap)`` until the dives, the time or ``stop`` say done.
 
     With a clock or a ``stop`` the chunks start small and double while a chunk
-    takes under 20 ms, so a deadline or a Ctrl-C is heard within a few
-    milliseconds; with a clock, a chunk is never more dives than the last
-    chunk's pace fits in the time left, so a search ends near its deadline,
-    not a doubled chunk past it. The dives and their draws do not depend on
-    the chunking.
+    takes under 20 ms (never past what the last chunk's pace fits in the time
+    left), so a deadline or a Ctrl-C is heard within a few milliseconds; the
+    dives and their draws do not depend on the chunking.
     """
 
     def __init__(self, iterations, seconds, stop):
@@ -508,8 +506,7 @@ class _Budget:
         self.stop = stop
         self.watch = seconds is not None or stop is not None
         self.size = 16 if self.watch else CHUNK
-        self.started = None
-        self.last = 0  # the dives of the last chunk
+        self.started, self.last = None, 0  # when the last chunk started, its dives
         self.stopped = False
 
     def take(self, cap=CHUNK):
@@ -523,9 +520,8 @@ class _Budget:
         if self.deadline is not None and now >= self.deadline:
             return 0
         k = min(self.size, cap)
-        if self.deadline is not None and self.started is not None and self.last and now > self.started:
-            pace = (now - self.started) / self.last  # seconds a dive, in the last chunk
-            k = min(k, max(1, int((self.deadline - now) / pace)))
+        if self.deadline is not None and self.last and now > self.started:  # the last chunk's pace: seconds a dive
+            k = min(k, max(1, int((self.deadline - now) * self.last / (now - self.started))))
         if self.left is not None:
             k = min(k, self.left)
         self.started = now
