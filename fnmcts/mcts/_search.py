@@ -42,6 +42,7 @@ from ..protocol import guarded
 from ..rng import check_rng
 from . import phases
 from ._engine import Stats, dives, root_children, user_selector
+from .batch import batch_runner
 from .bounds import Bounds
 from .solver import Solver
 from ._options import OPTION_NAMES, ROOT_RULES, SearchOptions, search_options
@@ -986,6 +987,7 @@ def mcts_move(
     rave_ref=None,
     bounds=None,
     proofs=None,
+    batch: int | None = None,
 ) -> MoveSearch:
     """Search ``iterations`` dives from decision ``state``; return the move and the tree.
 
@@ -1026,6 +1028,9 @@ def mcts_move(
     here, without a pool. ``tree`` in the result then holds the root and its
     children.
 
+    ``batch=k``: one tree, its dives selected ``k`` a step and their playouts run on ``workers=``/``executor=``
+    (``fnmcts.mcts.batch``): the tree depends on the seed and ``k`` alone; ``k = 1`` is the plain search.
+
     The tree is keyed by state, so a record counts every dive whose path
     passed through its state, from whichever parent: where a child of the
     root is also reached through another (Nim: 17 -> 16 -> 15 -> 14 passes two
@@ -1051,7 +1056,9 @@ def mcts_move(
         **_given(rule=rule, c=c, z=z, final=final, solver=solver, rollout=rollout, backup=backup, root=root,
                  rave=rave, rave_ref=rave_ref, bounds=bounds, proofs=proofs),
     )
-    if workers is not None or executor is not None:
+    runs = batch_runner(batch, opts, workers, executor, dict(seconds=seconds, max_nodes=max_nodes, stop=stop, trees=trees,
+                                                           chunk_size=chunk_size))
+    if runs is None and (workers is not None or executor is not None):
         if opts.root is not None:
             raise ValueError("a root rule (root=) plans one search's dives: it runs in one process, without workers=/executor=")
         return _root_parallel(
@@ -1070,7 +1077,7 @@ def mcts_move(
     root_rule = _root_rule(game, state, opts.root, iterations, rng)
     expectimax = backup != "mean"  # the ratings read the values (expectimax, graph)
     bounded = Bounds(g, stats) if opts.bounds else None
-    done = _run(g, stats, root, _root_mover(game, state), rng, _selector(opts, expectimax), opts,
+    done = (runs or _run)(g, stats, root, _root_mover(game, state), rng, _selector(opts, expectimax), opts,
                 _Budget(iterations, seconds, stop), proofs, bounded, root_rule, until_proven=True, max_nodes=max_nodes)
     move = moves[0] if len(moves) == 1 else _final_move(g, stats, proofs, root, player, final, root_rule=root_rule, expectimax=expectimax,
                                                             bounds=bounded)
