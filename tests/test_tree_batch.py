@@ -133,7 +133,7 @@ def test_batch_must_be_a_positive_whole_number(batch, error, named):
     (dict(rave=10), "rave"), (dict(bounds=True), "bounds"), (dict(rule="tutorial"), "rule"),
     (dict(backup="graph"), "backup"), (dict(root="gumbel"), "root"),
     (dict(seconds=1.0), "seconds"), (dict(max_nodes=20), "max_nodes"), (dict(stop=lambda: False), "stop"),
-    (dict(trees=2), "trees"), (dict(workers=0), "workers"), (dict(workers=2, executor=object()), "not both")])
+    (dict(trees=2), "trees"), (dict(chunk_size=8), "chunk_size"), (dict(workers=0), "workers"), (dict(workers=2, executor=object()), "not both")])
 def test_an_option_a_batch_does_not_take_is_named(given, named):
     with pytest.raises(ValueError, match=named):
         mcts_move(Nim(heap=5), Nim(heap=5).start(), 10, random.Random(0), batch=4, **given)
@@ -146,3 +146,13 @@ def test_a_batched_tree_is_the_same_on_processes(k):
     serial = mcts_move(game, game.start(), 400, random.Random(7), batch=k)
     for workers in (2, 4):
         _same(serial, mcts_move(game, game.start(), 400, random.Random(7), batch=k, workers=workers))
+
+
+@pytest.mark.slow
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(decision_states(random_games(max_states=5_000), max_depth=20), st.sampled_from([2, 4]), st.integers(1, 80),
+       st.integers(0, 2**32 - 1))
+def test_a_batched_tree_on_generated_games_is_the_same_on_processes(reached, k, dives, seed):
+    game, state = reached.game, reached.state
+    serial = mcts_move(game, state, dives, random.Random(seed), batch=k)
+    _same(serial, mcts_move(game, state, dives, random.Random(seed), batch=k, workers=2))

@@ -1013,23 +1013,18 @@ def mcts_move(
     among the most visited (``final`` is not read). ``rave``, ``rave_ref``:
     RAVE / GRAVE, and ``bounds``, score bounds, as for ``search``.
 
-    Root-parallel search: with ``workers=N`` (a process pool of N, started at
-    the first such call and kept for the process: ``fnmcts.parallel.kept_pool``) or ``executor=`` (a ``concurrent.futures`` executor or a Dask
-    ``distributed.Client``), the ``iterations`` are split into ``trees``
-    independent searches from ``state`` (default ``ROOT_TREES``, 2; or give
-    ``chunk_size``, the dives of each: the split is ``chunk_size =
-    ceil(iterations / trees)``, every tree that size but the last), tree ``i``
-    drawing from its own child seed ``i`` of one number drawn from ``rng``;
-    each worker grows a tree from the root once for its whole share and sends
-    back only its root's statistics (visits, results and proofs of the root and
-    its children), which are summed in tree order and the move chosen on the
-    sums. The result depends on the seed and the split alone, never on the
-    number of workers (a pool starts no more workers than there are trees); a search of one tree runs
-    here, without a pool. ``tree`` in the result then holds the root and its
-    children.
-
-    ``batch=k``: one tree, its dives selected ``k`` a step and their playouts run on ``workers=``/``executor=``
-    (``fnmcts.mcts.batch``): the tree depends on the seed and ``k`` alone; ``k = 1`` is the plain search.
+    Root-parallel search: with ``workers=N`` (a process pool of N, started at the first such call and kept for the
+    process: ``fnmcts.parallel.kept_pool``) or ``executor=`` (a ``concurrent.futures`` executor or a Dask
+    ``distributed.Client``), the ``iterations`` are split into ``trees`` independent searches from ``state``
+    (default ``ROOT_TREES``, 2; or give ``chunk_size``, the dives of each: the split is ``chunk_size =
+    ceil(iterations / trees)``, every tree that size but the last), tree ``i`` drawing from its own child seed ``i``
+    of one number drawn from ``rng``; each worker grows a tree from the root once for its whole share and sends back
+    only its root's statistics (visits, results and proofs of the root and its children), which are summed in tree
+    order and the move chosen on the sums. The result depends on the seed and the split alone, never on the number
+    of workers (a pool starts no more workers than there are trees); a search of one tree runs here, without a pool.
+    ``tree`` in the result then holds the root and its children. With ``batch=k``, one tree instead, its dives
+    selected ``k`` a step, their playouts run on ``workers=`` / ``executor=`` (``fnmcts.mcts.batch``): the tree
+    depends on the seed and ``k`` alone; ``k = 1`` is the plain search.
 
     The tree is keyed by state, so a record counts every dive whose path
     passed through its state, from whichever parent: where a child of the
@@ -1056,8 +1051,7 @@ def mcts_move(
         **_given(rule=rule, c=c, z=z, final=final, solver=solver, rollout=rollout, backup=backup, root=root,
                  rave=rave, rave_ref=rave_ref, bounds=bounds, proofs=proofs),
     )
-    runs = batch_runner(batch, opts, workers, executor, dict(seconds=seconds, max_nodes=max_nodes, stop=stop, trees=trees,
-                                                           chunk_size=chunk_size))
+    runs = batch_runner(batch, opts, workers, executor, dict(seconds=seconds, max_nodes=max_nodes, stop=stop, trees=trees, chunk_size=chunk_size))
     if runs is None and (workers is not None or executor is not None):
         if opts.root is not None:
             raise ValueError("a root rule (root=) plans one search's dives: it runs in one process, without workers=/executor=")
