@@ -13,6 +13,10 @@ A root-parallel search grows fresh trees on ``--dives`` alone, from a state
 where a player moves: ``--seconds``, ``--root`` and a chance node are refused in
 one line, and so are ``--workers`` or ``--executor`` without ``--trees``.
 
+``--batch K`` instead grows one tree, its dives selected K a step and their
+playouts run on the workers or the executor: ``mcts_move(..., batch=K)``,
+the same tree for a seed and K wherever the playouts ran.
+
 >>> import argparse
 >>> parser = argparse.ArgumentParser()
 >>> add_trees(parser)
@@ -47,8 +51,13 @@ def add_trees(parser) -> None:
         help="mcts: split the dives into N independent trees from the state, their root statistics summed "
              "(root-parallel search; default one tree); the same result for a seed wherever they run",
     )
+    parser.add_argument(
+        "--batch", type=positive_count, default=None, metavar="K",
+        help="mcts: one tree, its dives selected K a step (pending visits counted) and their playouts run on the "
+             "--workers or --executor; the same tree for a seed and K wherever they run",
+    )
     parser.add_argument("--workers", type=worker_count, default=1, metavar="W",
-                        help="worker processes that grow the --trees (default 1: this process)")
+                        help="worker processes that grow the --trees or run the --batch playouts (default 1: this process)")
     add_executor(parser)
 
 
@@ -80,7 +89,11 @@ def tree_options(args, seconds=None, root=None):
     ...
     fnmcts.cli._common.CliError: --workers and --executor run the trees of a root-parallel search: give --trees N too (N of 2 or more)
     """
-    trees, spec = trees_of(args), getattr(args, "executor", None)
+    trees, spec, batch = trees_of(args), getattr(args, "executor", None), getattr(args, "batch", None)
+    if batch is not None:
+        with _batch_options(args, batch, trees, seconds, root) as where:
+            yield where
+        return
     if trees == 1:
         if getattr(args, "workers", 1) > 1 or spec is not None:
             raise CliError("--workers and --executor run the trees of a root-parallel search: "
@@ -98,3 +111,28 @@ def tree_options(args, seconds=None, root=None):
         return
     with open_executor(args) as executor:
         yield {"trees": trees, "executor": executor}
+
+
+@contextmanager
+def _batch_options(args, batch, trees, seconds, root):
+    """``mcts_move``'s keywords for ``--batch K``: ``batch`` and where its playouts run (``tree_options``).
+
+    >>> import argparse
+    >>> with _batch_options(argparse.Namespace(workers=2, executor=None), 8, 1, None, None) as options:
+    ...     options
+    {'batch': 8, 'workers': 2}
+    """
+    if trees > 1:
+        raise CliError("give --trees N (independent trees) or --batch K (one tree, K dives a step), not both")
+    if seconds is not None:
+        raise CliError("--batch runs on --dives alone: drop --seconds")
+    if root is not None:
+        raise CliError("--root plans the dives of one search: drop it, or --batch")
+    spec = getattr(args, "executor", None)
+    if spec is not None and getattr(args, "workers", 1) > 1:
+        raise CliError("give --workers N or --executor KIND, not both (--workers N is --executor processes:N)")
+    if spec is None or spec.kind == "processes":  # the library's kept pool: a worker loads the game once
+        yield {"batch": batch, "workers": args.workers if spec is None else spec.value}
+        return
+    with open_executor(args) as executor:
+        yield {"batch": batch, "executor": executor}

@@ -135,8 +135,9 @@ def _search_any(args):
     flags = search_flags(args)
     started = time.perf_counter()
     trees = trees_of(args)
-    if who is CHANCE and trees > 1:
-        raise CliError("--trees N searches from a state where a player moves; chance moves here (a deal or a roll): "
+    if who is CHANCE and (trees > 1 or getattr(args, "batch", None)):
+        raise CliError(f"{'--trees N' if trees > 1 else '--batch K'} searches from a state where a player moves; "
+                       "chance moves here (a deal or a roll): "
                        "search it with one tree, or give --state after the outcome")
     if who is CHANCE:  # a deal or a roll first: one tree, the best move read after each outcome
         with tree_options(args):  # one tree: --workers or --executor alone are refused
@@ -157,6 +158,7 @@ def _search_any(args):
         "root_visits": root,
         "seed": seed,
         "trees": trees,
+        **({"batch": args.batch} if getattr(args, "batch", None) else {}),
         "options": {k: v for k, v in flags.items()},
         **scale_fields(game),
         "tree_states": len(tree),

@@ -134,6 +134,7 @@ def _move(args):
     move = _searched(args, agent, game, state, rng)
     payload = {
         **({"trees": trees_of(args)} if args.trees else {}),
+        **({"batch": args.batch} if getattr(args, "batch", None) else {}),
         "move": _move_json(move),
         "describe": describe_move(game, state, move),
         "state": game.state_to_json(state),
@@ -160,7 +161,7 @@ def _searched(args, agent, game, state, rng):
         if not where:
             return agent(game, state, rng)
         if args.ai != "mcts":
-            raise CliError(f"--trees applies to --ai mcts only, not {args.ai}")
+            raise CliError(f"{'--batch' if 'batch' in where else '--trees'} applies to --ai mcts only, not {args.ai}")
         options = _agent_args(args)
         dives = options.pop("iterations") or DEFAULT_ITERATIONS
         search = {k: v for k, v in options.items() if v is not None and k not in ("trials", "q_table", "reuse", "seconds")}

@@ -42,6 +42,7 @@ from ..protocol import guarded
 from ..rng import check_rng
 from . import phases
 from ._engine import Stats, dives, root_children, user_selector
+from .batch import batch_runner
 from .bounds import Bounds
 from .solver import Solver, proofs_of
 from ._options import OPTION_NAMES, ROOT_RULES, SearchOptions, search_options
@@ -748,15 +749,19 @@ def search(
 
 
 def _run(game, state, g, stats, root, rng, opts, budget, proofs, root_rule, *, until_proven, max_nodes,
-         progress=None) -> tuple:
+         progress=None, runs=None) -> tuple:
     """Dives from ``root`` in chunks until ``budget`` is spent (``until_proven``: or the root proven).
 
-    ``(the dives run, the score bounds or None)``; ``proofs``: the solver or None.
+    ``(the dives run, the score bounds or None)``; ``proofs``: the solver or None; ``runs``: the
+    batched dives of ``mcts_move(batch=k)`` instead (``batch.batch_runner``).
     """
     _, _, bounded, select, engine = _entry(None, opts)
     bounded = Bounds(g, stats) if bounded else None
     proven = proofs_of(proofs, bounded)[0] if until_proven else None  # None: no option proves the root
     mover, done = _root_mover(game, state), 0
+    if runs is not None:
+        return runs(g, stats, root, mover, rng, select, opts, budget, proofs, bounded, root_rule,
+                    until_proven=until_proven, max_nodes=max_nodes), bounded
     while proven is None or proven(root) is None:
         size = budget.take(CHUNK if max_nodes is None else _room(stats, root, max_nodes))
         if not size:
@@ -991,6 +996,7 @@ def mcts_move(
     rave_ref=None,
     bounds=None,
     proofs=None,
+    batch: int | None = None,
 ) -> MoveSearch:
     """Search ``iterations`` dives from decision ``state``; return the move and the tree.
 
@@ -1016,20 +1022,18 @@ def mcts_move(
     among the most visited (``final`` is not read). ``rave``, ``rave_ref``:
     RAVE / GRAVE, and ``bounds``, score bounds, as for ``search``.
 
-    Root-parallel search: with ``workers=N`` (a process pool of N, started at
-    the first such call and kept for the process: ``fnmcts.parallel.kept_pool``) or ``executor=`` (a ``concurrent.futures`` executor or a Dask
-    ``distributed.Client``), the ``iterations`` are split into ``trees``
-    independent searches from ``state`` (default ``ROOT_TREES``, 2; or give
-    ``chunk_size``, the dives of each: the split is ``chunk_size =
-    ceil(iterations / trees)``, every tree that size but the last), tree ``i``
-    drawing from its own child seed ``i`` of one number drawn from ``rng``;
-    each worker grows a tree from the root once for its whole share and sends
-    back only its root's statistics (visits, results and proofs of the root and
-    its children), which are summed in tree order and the move chosen on the
-    sums. The result depends on the seed and the split alone, never on the
-    number of workers (a pool starts no more workers than there are trees); a search of one tree runs
-    here, without a pool. ``tree`` in the result then holds the root and its
-    children.
+    Root-parallel search: with ``workers=N`` (a process pool of N, started at the first such call and kept for the
+    process: ``fnmcts.parallel.kept_pool``) or ``executor=`` (a ``concurrent.futures`` executor or a Dask
+    ``distributed.Client``), the ``iterations`` are split into ``trees`` independent searches from ``state``
+    (default ``ROOT_TREES``, 2; or give ``chunk_size``, the dives of each: the split is ``chunk_size =
+    ceil(iterations / trees)``, every tree that size but the last), tree ``i`` drawing from its own child seed ``i``
+    of one number drawn from ``rng``; each worker grows a tree from the root once for its whole share and sends back
+    only its root's statistics (visits, results and proofs of the root and its children), which are summed in tree
+    order and the move chosen on the sums. The result depends on the seed and the split alone, never on the number
+    of workers (a pool starts no more workers than there are trees); a search of one tree runs here, without a pool.
+    ``tree`` in the result then holds the root and its children. With ``batch=k``, one tree instead, its dives
+    selected ``k`` a step, their playouts run on ``workers=`` / ``executor=`` (``fnmcts.mcts.batch``): the tree
+    depends on the seed and ``k`` alone; ``k = 1`` is the plain search.
 
     The tree is keyed by state, so a record counts every dive whose path
     passed through its state, from whichever parent: where a child of the
@@ -1056,7 +1060,8 @@ def mcts_move(
         **_given(rule=rule, c=c, z=z, final=final, solver=solver, rollout=rollout, backup=backup, root=root,
                  rave=rave, rave_ref=rave_ref, bounds=bounds, proofs=proofs),
     )
-    if workers is not None or executor is not None:
+    runs = batch_runner(batch, opts, workers, executor, dict(seconds=seconds, max_nodes=max_nodes, stop=stop, trees=trees, chunk_size=chunk_size))
+    if runs is None and (workers is not None or executor is not None):
         if opts.root is not None:
             raise ValueError("a root rule (root=) plans one search's dives: it runs in one process, without workers=/executor=")
         return _root_parallel(
@@ -1068,7 +1073,7 @@ def mcts_move(
     tree = Tree(pmap(), state) if tree is None else _check_tree(tree).with_root(state)
     g, stats, proofs, root = _rooted(game, graph, tree, state, player, opts.solver, max_nodes)
     done, bounded = _run(game, state, g, stats, root, rng, opts, _Budget(iterations, seconds, stop), proofs, root_rule,
-                         until_proven=True, max_nodes=max_nodes)
+                         until_proven=True, max_nodes=max_nodes, runs=runs)
     grown = lazy_tree(partial(_written_back, g, stats, tree), state)  # an agent that plays the move never reads it
     return _move_search(user_game, g, stats, proofs, root, player, grown, done, final=opts.final, root_rule=root_rule,
                         expectimax=opts.backup != "mean", bounds=bounded)

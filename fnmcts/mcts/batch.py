@@ -1,0 +1,278 @@
+"""Deterministic tree-parallel search: ``mcts_move(..., batch=k)``, the dives run ``k`` at a time.
+
+Each step selects ``k`` leaves in order on one tree, counting the earlier
+selections of the step as visits not yet observed (WU-UCT, Liu et al., ICLR
+2020): while a dive's playout is pending, every node on its path has its
+pending count ``O`` raised, and UCB1 rates a child with ``N + O`` in both
+counts of its exploration term (the parent's and the child's) while its
+value stays that of its completed visits (a child with pending visits alone
+has no value yet: it is rated by exploration alone). A dive that meets a
+leaf another dive of the step holds goes on below it, so a step's playouts
+start from distinct leaves. The ``k`` playouts then run on the executor,
+playout ``j`` of step ``s`` drawing from ``child_seed(child_seed(seed, s),
+j)`` (``seed`` one number drawn from the search's ``rng``), and the results
+are backed up in selection order, each dive's pending counts taken off as it
+is. So the tree depends on the seed and ``k`` alone, never on the number of
+workers or on timing; ``k = 1`` is the plain search, draw for draw.
+
+The options: UCB1 (the default rule) with ``backup='mean'`` or
+``'expectimax'``, MCTS-Solver on or off, a ``rollout`` agent (picklable for
+processes), shallow proofs (``proofs``); any other is refused with a ``ValueError`` naming it.
+"""
+
+from __future__ import annotations
+
+import pickle
+import random
+from contextlib import nullcontext
+from functools import partial
+from math import inf as _inf, sqrt as _sqrt
+
+from ..limits import cycle_found
+from ..parallel import kept_pool, mapped_on, worker_kept
+from ..rng import child_seed
+from ._engine import _children_of, _count_back, _options_back, _parent_log, _past_chance, _plan, dives
+from ._graph import END
+from .phases import simulate
+from .solver import _no_proof, open_choices, proofs_of
+
+__all__ = ["batch_size", "batch_runner", "batch_dives"]
+
+
+def batch_size(batch) -> int:
+    """``batch`` checked: a positive whole number (None: 1, the plain search).
+
+    >>> batch_size(None), batch_size(16)
+    (1, 16)
+    >>> batch_size(0)
+    Traceback (most recent call last):
+    ...
+    ValueError: batch must be a positive whole number (the dives a step selects), got 0
+    """
+    if batch is None:
+        return 1
+    if isinstance(batch, bool) or not isinstance(batch, int):
+        raise TypeError(f"batch must be a whole number (the dives a step selects), got {batch!r}")
+    if batch < 1:
+        raise ValueError(f"batch must be a positive whole number (the dives a step selects), got {batch!r}")
+    return batch
+
+
+def _refused(opts, refused) -> None:
+    """A ``ValueError`` naming the first option a batched search does not take."""
+    for name, given in refused.items():
+        if given is not None:
+            raise ValueError(f"a batched search (batch=) takes iterations= as its budget: {name}= is not supported "
+                             "with it")
+    bound = opts.builtin()
+    checks = (("rule", bound is None or bound[0] != "ucb1", "UCB1 alone ('ucb1')"),
+              ("backup", opts.backup not in ("mean", "expectimax"), "'mean' or 'expectimax'"),
+              ("root", opts.root is not None, "none"), ("rave", opts.rave is not None, "none"),
+              ("bounds", bool(opts.bounds), "none"))
+    for name, bad, takes in checks:
+        if bad:
+            raise ValueError(f"a batched search (batch=) does not support {name}={getattr(opts, name)!r}: it takes "
+                             f"{takes}")
+
+
+def batch_runner(batch, opts, workers, executor, refused):
+    """None without ``batch``; else ``mcts_move``'s runner of the dives (``_search._run``'s arguments), batched.
+
+    ``batch`` 1 runs the plain dives here (``workers``/``executor`` unused:
+    the playouts one at a time); ``refused``, the options given by name that
+    a batched search does not take (None: not given).
+
+    >>> from fnmcts.mcts import search_options
+    >>> batch_runner(None, search_options(), None, None, {}) is None
+    True
+    >>> batch_runner(4, search_options(rave=10), None, None, {})
+    Traceback (most recent call last):
+    ...
+    ValueError: a batched search (batch=) does not support rave=10: it takes none
+    """
+    if batch is None:
+        return None
+    k = batch_size(batch)
+    _refused(opts, refused)
+    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
+        raise ValueError(f"workers must be a positive whole number, got {workers!r}")
+    if workers is not None and executor is not None:
+        raise ValueError("give workers= (the library's kept pool) or executor=, not both")
+    return partial(_run_batch, k, workers, executor)
+
+
+def _run_batch(k, workers, executor, g, stats, root, mover, rng, select, opts, budget, proofs, bounded, root_rule, *,
+               until_proven, max_nodes) -> int:
+    """The dives of ``budget`` from ``root``, ``k`` a step, until the root is proven: the dives run."""
+    expectimax = opts.backup != "mean"
+    if k == 1:
+        return dives(g, stats, root, mover, budget.left, rng, select, expectimax=expectimax, solver=proofs,
+                     rollout=opts.rollout, stop_when_proven=True)[0]
+    parts = workers or getattr(executor, "_max_workers", None) or k
+    with nullcontext(executor) if executor is not None else kept_pool(workers) as pool:
+        return batch_dives(g, stats, root, mover, budget.left, rng, k, select, executor=pool, parts=parts,
+                           expectimax=expectimax, solver=proofs, rollout=opts.rollout, kept=executor is None)
+
+
+def _pending_pick(K, N, O, logs, c):
+    """``pick(options, parent count)``: UCB1 over ``N + O`` (``O``: pending visits), values of completed visits.
+
+    With no visit pending, ``_engine._ucb1_pick``'s choice: a child neither
+    visited nor pending first, in move order.
+    """
+    sqrt, inf, get = _sqrt, _inf, O.get
+
+    def pick(options, ni):
+        if len(options) == 1:
+            return options[0]
+        lp = logs[ni] if type(ni) is int and ni < len(logs) else _parent_log(logs, ni)
+        best, best_rating = None, -inf
+        for child in options:
+            n, o = N[child], get(child, 0)
+            if not n:
+                if not o:
+                    return child
+                r = c * sqrt(lp / o)
+            else:
+                r = K[child] + c * sqrt(lp / (n + o))
+            if r > best_rating:
+                best, best_rating = child, r
+        return best
+
+    return pick
+
+
+def _select(g, stats, root, mover, pending, pick, at_node, choose, repeats, rng) -> tuple:
+    """One dive's selection: ``(path, movers, end)``; ``end`` is ``('play', node, fresh)``, ``('end', node)`` or
+    ``('proof', proof)``. A pending node (``pending``) is gone through as if stored."""
+    kind, kids_, states, N, get, rnd = g.kind, g.kids, g.states, stats.N, pending.get, rng.random
+    i, path, movers, on_path = root, [root], [mover], {root}
+    depth, cap = 0, len(states)
+    while True:
+        ni, o = N[i], get(i, 0)
+        if ni is None and not o:  # a new node: one playout from it
+            return path, movers, ("play", i, True)
+        k, d = kind[i], i
+        if k < 0:
+            d, k = _past_chance(g, stats, i, k, rnd, rng)
+            if k == END:
+                return path, movers, ("end", d)
+        options = kids_[d] or _children_of(g, stats, d)
+        if choose is not None:
+            options = choose(d, options, k)
+        i = pick(options, (ni or 0) + o)
+        if repeats and i in on_path:  # back to a state of this dive: one playout from it
+            return path, movers, ("play", i, False)
+        on_path.add(i)
+        path.append(i)
+        movers.append(k)
+        pv = at_node(i)
+        if pv is not None:
+            return path, movers, ("proof", pv)
+        depth += 1
+        if depth > cap:
+            cap = len(states)
+            if depth > cap:
+                raise cycle_found(g.game, states[root], states[i])
+
+
+def _playouts(players, jobs) -> tuple:
+    """The payoffs of one game played to the end from each ``(state, seed)`` of ``jobs`` (``phases.simulate``).
+
+    ``players`` is ``(game, rollout)``, or those pickled (a worker of the kept
+    pool unpickles them once: loading a game may cost more than its playouts).
+    """
+    if type(players) is bytes:
+        blob = players
+        players = worker_kept(("batch playouts", blob), lambda: pickle.loads(blob)) or pickle.loads(blob)
+    game, rollout = players
+    return tuple(simulate(game, state, random.Random(seed), rollout) for state, seed in jobs)
+
+
+def _played(players, executor, parts, jobs) -> list:
+    """The payoffs of ``jobs`` in order, run on ``executor`` (None: here) in ``parts`` contiguous groups."""
+    if not jobs:
+        return []
+    size = -(-len(jobs) // max(1, min(parts, len(jobs))))
+    groups = [tuple(jobs[a:a + size]) for a in range(0, len(jobs), size)]
+    results, _ = mapped_on(executor, partial(_playouts, players), groups)
+    return [pay for group in results for pay in group]
+
+
+def batch_dives(g, stats, root, mover, n, rng, k, select, *, executor=None, parts=1, expectimax=False, solver=None,
+                rollout=None, pending=None, watch=None, kept=False) -> int:
+    """Run up to ``n`` dives from ``root``, ``k`` a step (the module's WU-UCT steps); return the dives run.
+
+    ``select`` is UCB1's (``ucb1_selector``: its constant is read); the
+    search stops once the root is proven (``solver``). ``executor`` (None:
+    here) runs the playouts in ``parts`` groups a step; ``pending`` (a dict,
+    empty) holds the pending counts; ``kept``: the executor is the kept pool
+    (``fnmcts.parallel.kept_pool``), whose workers keep the game; ``watch(pending)``, if given, hears it
+    after a step's selections and after its backups (empty again).
+
+    >>> from fnmcts.games.nim import Nim
+    >>> from ._engine import Stats
+    >>> from ._graph import CompiledGraph
+    >>> from ._records import ucb1_selector
+    >>> graph = CompiledGraph(Nim(heap=5, max_take=2))
+    >>> root = graph.node(graph.game.start())
+    >>> stats = Stats(graph)
+    >>> batch_dives(graph, stats, root, 1, 40, random.Random(1), 4, ucb1_selector()), stats.N[root]
+    (40, 40)
+    """
+    pending = {} if pending is None else pending
+    plan = _plan(g, stats, select, expectimax=expectimax, solver=solver, rollout=rollout, compiled_playouts=True,
+                 root_rule=None, touched=None, rave=None, bounds=None, graph_backup=False)
+    mode, c, key_rule, repeats = plan[0], plan[1], plan[2], plan[4]
+    if mode != 1:
+        raise ValueError("a batched search (batch=) rates with UCB1 alone (rule='ucb1')")
+    at_root, at_node = proofs_of(solver, None)
+    at_root, choose = at_root or _no_proof, open_choices(solver, None)
+    pick = _pending_pick(stats.K, stats.N, pending, stats.logs, c)
+    players = (g.game, rollout)
+    players = pickle.dumps(players) if kept and executor is not None else players
+    seed, done, step = rng.getrandbits(63), 0, 0
+    while done < n and at_root(root) is None:
+        dives_ = []
+        for _ in range(min(k, n - done)):
+            path, movers, end = _select(g, stats, root, mover, pending, pick, at_node, choose, repeats, rng)
+            for x in path:
+                pending[x] = pending.get(x, 0) + 1
+            dives_.append((path, movers, end))
+        if watch is not None:
+            watch(pending)
+        step_seed = child_seed(seed, step)
+        jobs = [(g.states[end[1]], child_seed(step_seed, j)) for j, (_, _, end) in enumerate(dives_) if end[0] == "play"]
+        payoffs = iter(_played(players, executor, parts, jobs))
+        for path, movers, end in dives_:
+            _back(g, stats, path, movers, end, payoffs, key_rule, c, expectimax, solver, pending)
+        done += len(dives_)
+        step += 1
+        if watch is not None:
+            watch(pending)
+    return done
+
+
+def _back(g, stats, path, movers, end, payoffs, key_rule, c, expectimax, solver, pending) -> None:
+    """One dive's backup (``_engine``'s counts, then the options'), its pending counts taken off."""
+    N, fresh = stats.N, False
+    if end[0] == "play":
+        state = g.states[end[1]]
+        res, fresh = g.rescale(g.check_payoff(state, next(payoffs))), end[2]
+    elif end[0] == "end":
+        res = g.u[end[1]]
+    else:
+        res = end[1][1]
+    groups = [[] for _ in range(g.num_players)]
+    for x, m in zip(path, movers):
+        if N[x] is None:  # stored now: the backup counts it from 0
+            N[x] = 0
+        groups[m].append(x)
+        left = pending[x] - 1
+        if left:
+            pending[x] = left
+        else:
+            del pending[x]
+    _count_back(stats, groups, res, key_rule, c, None)
+    if expectimax or solver is not None:
+        _options_back(g, stats, path, movers, res, fresh, expectimax, False, solver, None, None, [], set())
