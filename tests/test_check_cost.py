@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import importlib
+import re
+
 import pytest
 from hypothesis import given, settings, strategies as st
 
@@ -154,3 +157,20 @@ def _holds_a_list(value) -> bool:
 @pytest.mark.parametrize("value", [(1, [2]), [1], {1: 2}, (1, (2, [3]))])
 def test_a_state_holding_a_mutable_part_is_copied(value):
     assert not _atomic(value) and fresh(value) is not value
+
+
+def test_a_mutant_gets_at_least_three_times_what_the_games_own_checks_took(monkeypatch):
+    import time
+
+    from fnmcts.games.nim import Nim
+    mutate_module = importlib.import_module("fnmcts.testing.mutate")
+
+    def slow_laws(self, game):  # 0.1 s on the game itself; a mutant's check never ends
+        time.sleep(0.1 if type(game) is Nim else 30)
+
+    monkeypatch.setattr(mutate_module.LawsCheck, "__call__", slow_laws)
+    report = mutate_module.mutate(Nim(heap=3), budget=0.01, operators=["payoff_players"])
+    (verdict,) = report.verdicts
+    assert verdict.verdict == "timed out"
+    spent = float(re.search(r"budget of ([0-9.]+) s", verdict.reason).group(1))
+    assert mutate_module.BUDGET_FACTOR * 0.1 <= spent <= verdict.seconds < 5
