@@ -73,8 +73,8 @@ def register(cli) -> None:
                         "game's class replaced by the mutant's (repeat for more)")
     p.add_argument("--examples", type=positive_count, default=100, metavar="N", help="walks a law (default 100)")
     p.add_argument("--budget", type=float, default=_DEFAULT_BUDGET, metavar="S",
-                   help="seconds a mutant's checks may take; past it the mutant is killed, 'timed out' "
-                        f"(default {_DEFAULT_BUDGET:g})")
+                   help="seconds a mutant's checks may take, and at least 3 times what the game's own checks "
+                        f"took; past it the mutant is killed, 'timed out' (default {_DEFAULT_BUDGET:g})")
     p.add_argument("--workers", type=worker_count, default=1, metavar="W", help="worker processes (default 1)")
     add_executor(p)
     p.add_argument("--operators", default=None, metavar="NAMES",

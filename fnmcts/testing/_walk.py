@@ -71,11 +71,33 @@ def fresh(state):
     >>> twin == state, twin[1] is state[1]
     (True, False)
     """
+    if _atomic(state):  # immutable all the way down: no law can change it, so no copy to make and compare
+        return state
     try:
         twin = copy.deepcopy(state)
         return twin if twin == state else state
     except Exception:
         return state
+
+
+_ATOMS = frozenset({int, str, bytes, bool, float, type(None)})
+
+
+def _atomic(value, depth: int = 4) -> bool:
+    """True for a value immutable all the way down: an int, str, bytes, bool, float or None, or a tuple or
+    frozenset (of exactly these types, not a subclass) of such values, nested at most ``depth`` deep.
+
+    ``copy.deepcopy`` hands back such a tuple itself, and a frozenset as an equal one.
+
+    >>> _atomic((0, 1, (2, "x"))), _atomic((0, [1])), _atomic(frozenset({(1, 2)}))
+    (True, False, True)
+    """
+    kind = type(value)
+    if kind in _ATOMS:
+        return True
+    if (kind is tuple or kind is frozenset) and depth > 0:
+        return all(type(x) in _ATOMS or _atomic(x, depth - 1) for x in value)
+    return False
 
 
 def choices(game, state) -> tuple:

@@ -31,7 +31,7 @@ from pyrsistent import pmap
 from ..limits import STATE_LIMIT, TooLarge, held_bytes, size_hint
 from ..parallel import Interrupted
 from ..rng import pick
-from ._walk import DEFAULT_MAX_STEPS, GameRaised, choices, fresh
+from ._walk import DEFAULT_MAX_STEPS, GameRaised, _atomic, choices, fresh
 from .laws import (
     LAWS,
     _first_decision,
@@ -188,6 +188,7 @@ def _find_counterexample(game, law, examples: dict | None, *, max_examples: int,
             moves, states, numbers = walk
             if record is not None:
                 record.append((numbers, copy.copy(rng) if drawing else None))
+                _keep_walk(examples, numbers, (moves, states))
             check_walk(moves, states, rng, shrink)
 
         try:
@@ -206,7 +207,7 @@ def _find_counterexample(game, law, examples: dict | None, *, max_examples: int,
     else:
         try:
             for numbers, rng in known:
-                moves, states = _replayed_walk(game, numbers)
+                moves, states = _walk_of(game, numbers, examples)
                 check_walk(moves, states, copy.copy(rng) if drawing else None, False)
         except _LawFailed:
             pass
@@ -220,6 +221,31 @@ def _find_counterexample(game, law, examples: dict | None, *, max_examples: int,
     held.clear()
     found, drawn = search(shrink=True)[-1]  # the same walk (same seed), shrunk by hypothesis
     return _shortest(game, function, options, found, drawn, shrink_budget, within=len(found.path) - 1) or found
+
+
+def _walk_of(game, numbers, examples: dict):
+    """``_replayed_walk(game, numbers)``, played once a check: kept in ``examples`` under ``("walk", numbers)``.
+
+    Every law after the first replays the same walks; a game whose rules are
+    slow (a user's Connect Four rebuilding its lines at every call) paid for
+    each replay again. The states kept are the walk's own: a law only ever gets
+    a copy of one (``fresh``), and each step was played on a copy, so no law
+    can change them. A walk with a state that is not equal to its copy (no
+    value equality: a law could change it unseen) is played again each time.
+    """
+    key = ("walk", numbers)
+    if key in examples:
+        return examples[key]
+    walk = _replayed_walk(game, numbers)
+    _keep_walk(examples, numbers, walk)
+    return walk
+
+
+def _keep_walk(examples: dict, numbers, walk) -> None:
+    """Keep ``walk``, the ``(moves, states)`` drawn as ``numbers``, for the later laws, unless a law could change
+    one of its states unseen (a state not equal to its copy)."""
+    if all(_atomic(state) or fresh(state) is not state for state in walk[1]):
+        examples[("walk", numbers)] = walk
 
 
 def _holds(held: set, state) -> bool:
@@ -404,7 +430,7 @@ def _check_law(game, name, function, is_small, solution, exact, exact_limit, age
         if is_small() and solution(name) is not None:
             options["solution"] = solution(name)
         else:
-            options["limit"], end_only = exact_limit, True
+            function, end_only = _subgames_within(function, exact_limit, examples), True
     elif function is law_symmetry:  # exact=False: the moves and payoffs of the images, not their values
         options["limit"] = 0
     if function is law_agents_legal:
@@ -446,6 +472,40 @@ def _check_law(game, name, function, is_small, solution, exact, exact_limit, age
         raise AssertionError(_describe(game, found._replace(law=name)))
     if progress is not None and sum(walked) < max_examples:
         progress(max_examples - sum(walked))  # fewer walks than asked: the game has no more to draw
+
+
+SUBGAME_WASTE = 2
+"""How many ``exact_limit``'s worth of states, in all, a check may count in subgames that prove too large to solve."""
+
+SMALLEST_SUBGAME = 1_000
+"""Subgames of at most this many states are solved below every walk's end, however much counting went to waste."""
+
+
+def _subgames_within(function, exact_limit: int, examples: dict):
+    """``function`` (the solver or symmetry law) on a game too large to solve whole: at each walk's end it is
+    checked with the exact values of the subgame below, when that subgame has at most ``exact_limit`` states.
+
+    Finding that a subgame is too large costs a count of ``exact_limit``
+    states; a game whose states grow for ever (a mutant that lengthens the
+    board at every move) made every one of a check's walks pay it, so the
+    check never ended. In all, the counts that find a subgame too large spend
+    at most ``SUBGAME_WASTE * exact_limit`` states a check (kept in
+    ``examples``, shared by both laws); past that a count stops at what is
+    left, never below ``SMALLEST_SUBGAME`` states. Too large, the law is
+    checked without exact values (``limit=0``: the symmetry law still maps
+    the moves and payoffs of the images).
+    """
+    spent = examples.setdefault("states counted in subgames too large", [0])
+
+    def law(game, state, solution=None, limit=None):
+        cap = min(exact_limit, max(SMALLEST_SUBGAME, SUBGAME_WASTE * exact_limit - spent[0]))
+        if count_states(game, state, cap) > cap:
+            spent[0] += cap
+            return function(game, state, limit=0)
+        return function(game, state)
+
+    law.__name__ = function.__name__
+    return law
 
 
 def _asked_once(agents):

@@ -19,6 +19,7 @@ import inspect
 import json
 import numbers
 import random
+from collections import deque
 from fractions import Fraction
 from types import MappingProxyType
 
@@ -359,9 +360,9 @@ def count_states(game, state=None, limit: int | None = None, memory: int | None 
     state = game.start() if state is None else state
     budget = memory_budget() if memory is None else memory
     watch = MemoryWatch(budget)
-    seen, stack = {state}, [state]
-    while stack:
-        current = stack.pop()
+    seen, queue = {state}, deque([state])  # breadth first: a game whose states grow for ever is cut off near its
+    while queue:                            # start, where they are still small, not after a dive to huge states
+        current = queue.popleft()
         for move in choices(game, current):
             child = game.play(current, move)
             if child not in seen:
@@ -373,7 +374,7 @@ def count_states(game, state=None, limit: int | None = None, memory: int | None 
                         return limit + 1
                     raise TooLarge(f"counting the states of {game!r} took more than its memory budget of "
                                    f"{budget:,} bytes at {len(seen):,} states; memory= (bytes) sets another budget")
-                stack.append(child)
+                queue.append(child)
     return len(seen)
 
 

@@ -41,13 +41,17 @@ from collections import deque
 from typing import Any, NamedTuple
 
 __all__ = ["OPERATORS", "RULE_METHODS", "Mutant", "MutantVerdict", "MutationReport", "mutants", "mutant_game", "mutate", "PytestCheck",
-           "distinguish", "DEFAULT_BUDGET"]
+           "distinguish", "DEFAULT_BUDGET", "BUDGET_FACTOR"]
 
 RULE_METHODS = ("start", "to_move", "possible_moves", "chance_outcomes", "play", "payoff")
 """The methods of the protocol whose code, and the code they call, is mutated."""
 
 DEFAULT_BUDGET = 60.0
 """Seconds a mutant's checks may take before it counts as killed ("timed out")."""
+
+BUDGET_FACTOR = 3
+"""A mutant's budget is at least this many times what the game's own checks took: a game whose checks are slow
+(its rules slow, or large) gets verdicts from its checks, not from the clock."""
 
 OPERATORS = {
     "comparison": "a comparison negated: == and !=, < and >=, > and <=, in and not in, is and is not",
@@ -773,7 +777,8 @@ def mutate(game, *, laws: bool = True, goldens=(), against=None, examples: int =
     - ``against``: another implementation of the game (``check_against``);
     - ``pytest``: paths of the user's pytest files, each run in a new process
       with the game's class replaced by the mutant's (``PytestCheck``);
-    - ``budget``: seconds a mutant's checks may take (None: no limit); past
+    - ``budget``: seconds a mutant's checks may take (None: no limit), and
+      at least ``BUDGET_FACTOR`` times what the game's own checks took; past
       it the mutant is killed, its verdict "timed out";
     - ``workers``: processes (1: this one), or ``executor``: any executor of
       ``fnmcts.parallel.mapped_on`` (a Dask client, Ray's or mpi4py's pool), each
@@ -824,9 +829,12 @@ def mutate(game, *, laws: bool = True, goldens=(), against=None, examples: int =
         names.append(f"pytest {path}")
     if not checks:
         raise ValueError("mutate needs a check to run: laws=True, goldens=[...], against=GAME or pytest=[FILE]")
+    began = time.perf_counter()
     failed = _first_failure(game, checks)
     if failed is not None:  # every mutant would die of it: the score would mean nothing
         raise ValueError(f"{game!r} itself fails its checks ({failed}): mutate measures checks the game passes")
+    if budget is not None:  # a mutant as slow to check as the game itself has not run past anything
+        budget = max(budget, BUDGET_FACTOR * (time.perf_counter() - began))
     jobs = [(game, m.index, chosen, tuple(checks), budget, limit) for m in picked]
     began = time.perf_counter()
     verdicts = []
