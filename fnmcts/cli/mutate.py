@@ -1,4 +1,4 @@
-"""``fnmcts mutate GAME [--no-laws] [--golden FILE|NAME ...] [--against GAME] [--pytest FILE ...] ...``: how many slips the checks catch.
+"""``fnmcts mutate GAME [--no-laws] [--golden FILE|NAME ...] [--against GAME] [--pytest FILE ...] [--playthrough FILE ...]``: how many slips the checks catch.
 
 The mutants and their verdicts are ``fnmcts.testing.mutate``'s; this module
 reads the options, shows a progress bar and prints "killed K of N" and each
@@ -71,6 +71,9 @@ def register(cli) -> None:
     p.add_argument("--pytest", action="append", default=[], metavar="FILE",
                    help="a pytest file of yours that tests the game: run on each mutant in a new process, the "
                         "game's class replaced by the mutant's (repeat for more)")
+    p.add_argument("--playthrough", action="append", default=[], metavar="FILE",
+                   help="a playthrough of the game (fnmcts playthrough) each mutant must play again line for line "
+                        "(repeat for more)")
     p.add_argument("--examples", type=positive_count, default=100, metavar="N", help="walks a law (default 100)")
     p.add_argument("--budget", type=float, default=_DEFAULT_BUDGET, metavar="S",
                    help="seconds a mutant's checks may take, and at least 3 times what the game's own checks "
@@ -93,8 +96,10 @@ def _mutate(args) -> int:
     against = None if args.against is None else resolve_game(args.against)
     goldens = goldens_named(args.golden)
     operators = None if args.operators is None else [o.strip() for o in args.operators.split(",") if o.strip()]
-    if not (args.laws or goldens or against is not None or args.pytest):
-        raise CliError("--no-laws leaves no check: name a --golden, an --against game or a --pytest file")
+    playthroughs = _playthroughs(args.playthrough)
+    if not (args.laws or goldens or against is not None or args.pytest or playthroughs):
+        raise CliError("--no-laws leaves no check: name a --golden, an --against game, a --pytest file or a "
+                       "--playthrough file")
     for path in args.pytest:
         if not Path(path).is_file():
             raise CliError(f"--pytest {path}: no such file")
@@ -110,11 +115,28 @@ def _mutate(args) -> int:
         try:  # each mutant a task of the executor (--workers N: N processes), the verdicts the same
             report = mutate(game, laws=args.laws, goldens=goldens, against=against, examples=args.examples,
                             seed=args.seed, budget=args.budget, executor=executor, operators=operators,
-                            sample=args.sample, progress=update, pytest=args.pytest)
+                            sample=args.sample, progress=update, pytest=args.pytest, playthroughs=playthroughs)
         except ValueError as error:  # the game itself fails a check
             raise CliError(str(error).splitlines()[0]) from None
     emit(args, *_shown(report, args.game_spec))
     return 0
+
+
+def _playthroughs(paths) -> tuple:
+    """The texts of the playthrough files ``paths``, each checked to be one (a ``CliError`` says which is not)."""
+    from ..testing.playthroughs import playthrough_seed
+
+    texts = []
+    for path in paths:
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+            playthrough_seed(text)
+        except OSError as error:
+            raise CliError(f"--playthrough {path}: {error.strerror or error}") from None
+        except (UnicodeDecodeError, ValueError) as error:
+            raise CliError(f"--playthrough {path} is not a playthrough of fnmcts ({error})") from None
+        texts.append(text)
+    return tuple(texts)
 
 
 def _shown(report, spec=None) -> tuple:

@@ -715,6 +715,35 @@ class AgainstCheck(NamedTuple):
         check_against(game, self.reference, seed=self.seed)
 
 
+class PlaythroughsCheck(NamedTuple):
+    """Recorded playthroughs (``fnmcts.testing.playthrough`` texts) as a mutant's check: each played again, line for line.
+
+    A playthrough pins what counts do not: the states' own values, the
+    player to move and the payoffs along one seeded game (a mutant that
+    renames the ends one for one agrees with every count, not with this).
+
+    >>> from fnmcts.games.nim import Nim
+    >>> from fnmcts.testing import playthrough
+    >>> check = PlaythroughsCheck((playthrough(Nim(heap=5), seed=1),))
+    >>> check(Nim(heap=5)) is None
+    True
+    >>> check(Nim(heap=6))
+    Traceback (most recent call last):
+    ...
+    AssertionError: playthrough of seed 1: line 2: the file says "game: Nim(heap=5, max_take=3, misere=True)", the game gives "game: Nim(heap=6, max_take=3, misere=True)"
+    """
+
+    texts: tuple
+
+    def __call__(self, game) -> None:
+        from .playthroughs import check_playthrough, playthrough_seed
+
+        for text in self.texts:
+            found = check_playthrough(game, text)
+            if found is not None:
+                raise AssertionError(f"playthrough of seed {playthrough_seed(text)}: {found}")
+
+
 class PytestCheck(NamedTuple):
     """A pytest file of the user's as a mutant's check: run in a new process, the game's class there the mutant's.
 
@@ -767,7 +796,7 @@ def _pytest_failure(output: str) -> str:
 def mutate(game, *, laws: bool = True, goldens=(), against=None, examples: int = 100, seed: int = 0,
            max_steps: int | None = None, budget: float | None = DEFAULT_BUDGET, workers: int | None = 1,
            operators=None, sample: int | None = None, limit: int = 100_000, progress=None,
-           pytest=(), executor=None) -> MutationReport:
+           pytest=(), executor=None, playthroughs=()) -> MutationReport:
     """Run the checks named on every mutant of ``game``'s rules: a ``MutationReport``, survivors explained.
 
     - ``laws``: ``check_game`` at ``examples`` walks a law (``seed``,
@@ -777,6 +806,8 @@ def mutate(game, *, laws: bool = True, goldens=(), against=None, examples: int =
     - ``against``: another implementation of the game (``check_against``);
     - ``pytest``: paths of the user's pytest files, each run in a new process
       with the game's class replaced by the mutant's (``PytestCheck``);
+    - ``playthroughs``: texts of ``fnmcts.testing.playthrough`` (a trusted
+      run's), each the mutant must play again line for line (``PlaythroughsCheck``);
     - ``budget``: seconds a mutant's checks may take (None: no limit), and
       at least ``BUDGET_FACTOR`` times what the game's own checks took; past
       it the mutant is killed, its verdict "timed out";
@@ -827,8 +858,18 @@ def mutate(game, *, laws: bool = True, goldens=(), against=None, examples: int =
     for path in (pytest,) if isinstance(pytest, str) else pytest:
         checks.append((f"pytest {path}", PytestCheck(str(path))))
         names.append(f"pytest {path}")
+    if isinstance(playthroughs, str):
+        raise TypeError("playthroughs is a sequence of playthrough texts, not one text: give [text]")
+    if playthroughs:
+        from .playthroughs import playthrough_seed
+
+        for text in playthroughs:
+            playthrough_seed(text)  # a ValueError for a text that is not a playthrough
+        checks.append(("playthroughs", PlaythroughsCheck(tuple(playthroughs))))
+        names.append("playthroughs")
     if not checks:
-        raise ValueError("mutate needs a check to run: laws=True, goldens=[...], against=GAME or pytest=[FILE]")
+        raise ValueError("mutate needs a check to run: laws=True, goldens=[...], against=GAME, pytest=[FILE] "
+                         "or playthroughs=[TEXT]")
     began = time.perf_counter()
     failed = _first_failure(game, checks)
     if failed is not None:  # every mutant would die of it: the score would mean nothing
