@@ -293,6 +293,7 @@ def test_fnmcts_mutate_prints_the_score_and_each_survivor_with_its_diff_and_line
     (["mutate", "take_away_rules:TakeAway", "--golden", "no such golden"], "no file of that name"),
     (["mutate", "take_away_rules:TakeAway", "--no-laws", "--pytest", "no_such_test.py"],
      "--pytest no_such_test.py: no such file"),
+    (["mutate", "take_away_rules:TakeAway", "--memory", "0"], "--memory is a number of gigabytes above 0"),
 ])
 def test_fnmcts_mutate_bad_input_is_a_one_line_error(take_away, capsys, argv, message):
     status = main(argv)
@@ -302,10 +303,34 @@ def test_fnmcts_mutate_bad_input_is_a_one_line_error(take_away, capsys, argv, me
 
 
 def test_the_commands_default_budget_is_the_librarys():
-    from fnmcts.cli.mutate import _DEFAULT_BUDGET
-    from fnmcts.testing import DEFAULT_BUDGET
+    from fnmcts.cli.mutate import _DEFAULT_BUDGET, _DEFAULT_MEMORY
+    from fnmcts.testing import DEFAULT_BUDGET, DEFAULT_MEMORY
 
-    assert _DEFAULT_BUDGET == DEFAULT_BUDGET
+    assert _DEFAULT_BUDGET == DEFAULT_BUDGET and _DEFAULT_MEMORY == DEFAULT_MEMORY
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="the cap reads /proc (Linux)")
+def test_a_mutant_whose_memory_grows_without_end_is_killed_at_the_cap_and_the_cap_is_put_back():
+    """A check that takes memory for ever meets a MemoryError at ``memory`` GB above the process: a verdict."""
+    import resource
+    import threading
+
+    from fnmcts.games.nim import Nim
+    from fnmcts.testing.mutate import _run_one
+
+    assert threading.current_thread() is threading.main_thread()  # the cap is set where a task runs in the main thread
+    before = resource.getrlimit(resource.RLIMIT_AS)
+
+    def hog(game):
+        held = []
+        while True:
+            held.append(bytearray(32 * 2**20))
+
+    verdict, reason, *_ = _run_one((Nim(heap=3), 0, None, (("hog", hog),), 30.0, 1000, 0.25))
+    assert verdict == "killed" and reason == "hog: MemoryError: its checks ran past the memory cap"
+    assert resource.getrlimit(resource.RLIMIT_AS) == before
+    with pytest.raises(ValueError, match="memory is a number of gigabytes"):
+        mutate(Nim(heap=3), memory=0)
 
 
 # -- a pytest file of the user's as a check ----------------------------------------------------------------

@@ -19,6 +19,9 @@ __all__ = ["register", "goldens_named"]
 _DEFAULT_BUDGET = 60.0
 """``fnmcts.testing.DEFAULT_BUDGET``, written out: the command's help is built without importing hypothesis."""
 
+_DEFAULT_MEMORY = 2.0
+"""``fnmcts.testing.DEFAULT_MEMORY``, written out (the same reason)."""
+
 
 def goldens_named(names) -> tuple:
     """The golden entries of ``names``: each a golden file (``check --record-golden``) or a shipped golden's name.
@@ -78,6 +81,9 @@ def register(cli) -> None:
     p.add_argument("--budget", type=float, default=_DEFAULT_BUDGET, metavar="S",
                    help="seconds a mutant's checks may take, and at least 3 times what the game's own checks "
                         f"took; past it the mutant is killed, 'timed out' (default {_DEFAULT_BUDGET:g})")
+    p.add_argument("--memory", type=float, default=_DEFAULT_MEMORY, metavar="GB",
+                   help="gigabytes a mutant's checks may take above what its process held; past it the mutant is "
+                        f"killed, saying so (Linux; default {_DEFAULT_MEMORY:g})")
     p.add_argument("--workers", type=worker_count, default=1, metavar="W", help="worker processes (default 1)")
     add_executor(p)
     p.add_argument("--operators", default=None, metavar="NAMES",
@@ -105,6 +111,8 @@ def _mutate(args) -> int:
             raise CliError(f"--pytest {path}: no such file")
     if args.budget <= 0:
         raise CliError(f"--budget is a number of seconds above 0, got {args.budget:g}")
+    if not args.memory > 0:
+        raise CliError(f"--memory is a number of gigabytes above 0, got {args.memory:g}")
     try:
         total = len(mutants(game, operators))
     except ValueError as error:
@@ -114,7 +122,7 @@ def _mutate(args) -> int:
             progress_bar(total, "checking mutants", unit="mutant") as update:
         try:  # each mutant a task of the executor (--workers N: N processes), the verdicts the same
             report = mutate(game, laws=args.laws, goldens=goldens, against=against, examples=args.examples,
-                            seed=args.seed, budget=args.budget, executor=executor, operators=operators,
+                            seed=args.seed, budget=args.budget, memory=args.memory, executor=executor, operators=operators,
                             sample=args.sample, progress=update, pytest=args.pytest, playthroughs=playthroughs)
         except ValueError as error:  # the game itself fails a check
             raise CliError(str(error).splitlines()[0]) from None

@@ -75,7 +75,7 @@ from .laws import (
     law_text_hooks,
 )
 from .games import SeededGame, TableGame
-from .mutate import (BUDGET_FACTOR, DEFAULT_BUDGET, OPERATORS, RULE_METHODS, MutationReport, Mutant, MutantVerdict, PlaythroughsCheck, PytestCheck, distinguish, mutant_game,
+from .mutate import (BUDGET_FACTOR, DEFAULT_BUDGET, DEFAULT_MEMORY, OPERATORS, RULE_METHODS, MutationReport, Mutant, MutantVerdict, PlaythroughsCheck, PytestCheck, distinguish, mutant_game,
                      mutants, mutate)
 from .strategies import (
     PLAYERS,
@@ -161,6 +161,7 @@ __all__ = [
     "OPERATORS",
     "RULE_METHODS",
     "DEFAULT_BUDGET",
+    "DEFAULT_MEMORY",
     "BUDGET_FACTOR",
     "Mutant",
     "MutantVerdict",

@@ -41,7 +41,7 @@ from collections import deque
 from typing import Any, NamedTuple
 
 __all__ = ["OPERATORS", "RULE_METHODS", "Mutant", "MutantVerdict", "MutationReport", "mutants", "mutant_game", "mutate", "PytestCheck",
-           "distinguish", "DEFAULT_BUDGET", "BUDGET_FACTOR"]
+           "distinguish", "DEFAULT_BUDGET", "BUDGET_FACTOR", "DEFAULT_MEMORY"]
 
 RULE_METHODS = ("start", "to_move", "possible_moves", "chance_outcomes", "play", "payoff")
 """The methods of the protocol whose code, and the code they call, is mutated."""
@@ -52,6 +52,12 @@ DEFAULT_BUDGET = 60.0
 BUDGET_FACTOR = 3
 """A mutant's budget is at least this many times what the game's own checks took: a game whose checks are slow
 (its rules slow, or large) gets verdicts from its checks, not from the clock."""
+
+DEFAULT_MEMORY = 2.0
+"""Gigabytes of address space a mutant's checks may take above what its process held as they began: a mutant
+whose states grow without end (a slice one off that doubles the board) meets a ``MemoryError`` there, a
+verdict, before it takes the machine's memory (Linux; elsewhere no cap)."""
+
 
 OPERATORS = {
     "comparison": "a comparison negated: == and !=, < and >=, > and <=, in and not in, is and is not",
@@ -623,12 +629,45 @@ def _alarm(signum, frame):
     raise _OverBudget()
 
 
+def _address_space() -> int | None:
+    """The bytes of address space this process holds (``VmSize``), or None where it cannot be read."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmSize:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
+def _memory_cap(memory):
+    """Cap this process's address space ``memory`` GB above what it holds now: the limit to put back, or None."""
+    try:
+        import resource
+    except ImportError:  # not a Unix: no cap
+        return None
+    held = _address_space()
+    if memory is None or held is None:
+        return None
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    cap = held + int(memory * 2**30)
+    if hard != resource.RLIM_INFINITY:
+        cap = min(cap, hard)
+    if soft != resource.RLIM_INFINITY and soft <= cap:
+        return None  # a tighter cap is already set: it holds
+    resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
+    return soft, hard
+
+
 def _run_one(job) -> tuple:
-    """``(verdict, reason, line, difference, seconds)`` of one mutant: its checks within its budget, then a
-    comparison with the game for a survivor. Runs in a worker (or in this process)."""
-    game, index, operators, checks, budget, limit = job
+    """``(verdict, reason, line, difference, seconds)`` of one mutant: its checks within its budget (time and
+    memory), then a comparison with the game for a survivor. Runs in a worker (or in this process)."""
+    game, index, operators, checks, budget, limit, memory = job
     began = time.perf_counter()
-    timed = threading.current_thread() is threading.main_thread() and budget is not None
+    main = threading.current_thread() is threading.main_thread()  # a process-wide timer and cap: main thread only
+    timed = main and budget is not None
+    capped = _memory_cap(memory) if main else None
     if timed:
         previous = signal.signal(signal.SIGALRM, _alarm)
         signal.setitimer(signal.ITIMER_REAL, budget)
@@ -642,10 +681,17 @@ def _run_one(job) -> tuple:
     except _OverBudget:
         return "timed out", f"its checks ran past the budget of {budget:g} s", None, None, \
             time.perf_counter() - began
+    except MemoryError:  # making the mutant or comparing it with the game, past the memory cap
+        return "killed", f"MemoryError: its run ran past the memory cap of {memory:g} GB", None, None, \
+            time.perf_counter() - began
     finally:
         if timed:
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, previous)
+        if capped is not None:
+            import resource
+
+            resource.setrlimit(resource.RLIMIT_AS, capped)
 
 
 def _first_failure(twin, checks) -> str | None:
@@ -657,6 +703,8 @@ def _first_failure(twin, checks) -> str | None:
             raise
         except AssertionError as failure:
             return f"{name}: {_first_line(failure)}"
+        except MemoryError:  # past the memory cap (``DEFAULT_MEMORY``): a state that grows without end
+            return f"{name}: MemoryError: its checks ran past the memory cap"
         except Exception as error:  # a mutant that raises where a check calls it: killed by that check
             return f"{name}: {type(error).__name__}: {_first_line(error)}"
     return None
@@ -794,7 +842,8 @@ def _pytest_failure(output: str) -> str:
 
 
 def mutate(game, *, laws: bool = True, goldens=(), against=None, examples: int = 100, seed: int = 0,
-           max_steps: int | None = None, budget: float | None = DEFAULT_BUDGET, workers: int | None = 1,
+           max_steps: int | None = None, budget: float | None = DEFAULT_BUDGET, memory: float | None = DEFAULT_MEMORY,
+           workers: int | None = 1,
            operators=None, sample: int | None = None, limit: int = 100_000, progress=None,
            pytest=(), executor=None, playthroughs=()) -> MutationReport:
     """Run the checks named on every mutant of ``game``'s rules: a ``MutationReport``, survivors explained.
@@ -810,7 +859,11 @@ def mutate(game, *, laws: bool = True, goldens=(), against=None, examples: int =
       run's), each the mutant must play again line for line (``PlaythroughsCheck``);
     - ``budget``: seconds a mutant's checks may take (None: no limit), and
       at least ``BUDGET_FACTOR`` times what the game's own checks took; past
-      it the mutant is killed, its verdict "timed out";
+      it the mutant is killed, its verdict "timed out"; ``memory``: gigabytes
+      of address space a mutant's checks may take above what its process
+      held as they began (None: no cap; ``DEFAULT_MEMORY``), past which it
+      meets a ``MemoryError`` and is killed, saying so (Linux; like the
+      budget, where a task runs in its process's main thread);
     - ``workers``: processes (1: this one), or ``executor``: any executor of
       ``fnmcts.parallel.mapped_on`` (a Dask client, Ray's or mpi4py's pool), each
       mutant one task; the budget holds where a task runs in its process's main
@@ -839,6 +892,8 @@ def mutate(game, *, laws: bool = True, goldens=(), against=None, examples: int =
 
     from ..parallel import WorkerLost, interrupted, lost_worker, mapped_on, worker_pool
 
+    if memory is not None and (isinstance(memory, bool) or not isinstance(memory, (int, float)) or not memory > 0):
+        raise ValueError(f"memory is a number of gigabytes above 0 (or None: no cap), got {memory!r}")
     if executor is not None and workers not in (None, 1):
         raise ValueError("give workers= (a process pool of that many) or executor=, not both")
     chosen = _operators(operators)
@@ -876,7 +931,7 @@ def mutate(game, *, laws: bool = True, goldens=(), against=None, examples: int =
         raise ValueError(f"{game!r} itself fails its checks ({failed}): mutate measures checks the game passes")
     if budget is not None:  # a mutant as slow to check as the game itself has not run past anything
         budget = max(budget, BUDGET_FACTOR * (time.perf_counter() - began))
-    jobs = [(game, m.index, chosen, tuple(checks), budget, limit) for m in picked]
+    jobs = [(game, m.index, chosen, tuple(checks), budget, limit, memory) for m in picked]
     began = time.perf_counter()
     verdicts = []
     with worker_pool(workers) if executor is None else nullcontext(executor) as pool:
