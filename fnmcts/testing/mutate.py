@@ -787,7 +787,10 @@ class PlaythroughsCheck(NamedTuple):
         from .playthroughs import check_playthrough, playthrough_seed
 
         for text in self.texts:
-            found = check_playthrough(game, text)
+            try:
+                found = check_playthrough(game, text)
+            except AssertionError as raised:  # the game raised while played again (``GameRaised``): which text
+                found = str(raised)
             if found is not None:
                 raise AssertionError(f"playthrough of seed {playthrough_seed(text)}: {found}")
 
