@@ -44,6 +44,7 @@ from __future__ import annotations
 import gc
 import os
 import sys
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from .protocol import _Verdict
@@ -61,6 +62,7 @@ __all__ = [
     "check_work",
     "play_work",
     "memory_budget",
+    "address_cap",
     "state_bytes",
     "state_growth",
     "held_bytes",
@@ -505,12 +507,52 @@ def _address_room() -> int | None:
         return None
     if soft == resource.RLIM_INFINITY:
         return None
+    return max(0, soft - (_address_space() or 0))
+
+
+def _address_space() -> int | None:
+    """Bytes of address space this process holds (``/proc/self/statm``'s first field), or None where unread."""
     try:
         with open("/proc/self/statm", encoding="ascii") as statm:
-            used = int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+            return int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
     except (OSError, ValueError, IndexError):
-        used = 0
-    return max(0, soft - used)
+        return None
+
+
+@contextmanager
+def address_cap(gigabytes: float | None):
+    """Within it, this process may hold at most ``gigabytes`` more address space than as it began (Linux).
+
+    Past the cap an allocation raises ``MemoryError``; the limit before is
+    put back on the way out. None, a system without ``resource`` or
+    ``/proc``, or a tighter limit already set: no new cap. The limit is the
+    whole process's: enter it where nothing else runs at the same time (a
+    worker's main thread).
+
+    >>> with address_cap(1.0):
+    ...     len(bytearray(10**6))
+    1000000
+    """
+    try:
+        import resource
+    except ImportError:  # not a Unix: no cap
+        resource = None
+    held = None if resource is None or gigabytes is None else _address_space()
+    if held is None:
+        yield
+        return
+    before = soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    cap = held + int(gigabytes * 2**30)
+    if hard != resource.RLIM_INFINITY:
+        cap = min(cap, hard)
+    if soft != resource.RLIM_INFINITY and soft <= cap:  # a tighter cap is already set: it holds
+        yield
+        return
+    resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, before)
 
 
 def memory_budget(limit: int = MEMORY_LIMIT) -> int:

@@ -40,6 +40,8 @@ import time
 from collections import deque
 from typing import Any, NamedTuple
 
+from ..limits import address_cap
+
 __all__ = ["OPERATORS", "RULE_METHODS", "Mutant", "MutantVerdict", "MutationReport", "mutants", "mutant_game", "mutate", "PytestCheck",
            "distinguish", "DEFAULT_BUDGET", "BUDGET_FACTOR", "DEFAULT_MEMORY"]
 
@@ -629,37 +631,6 @@ def _alarm(signum, frame):
     raise _OverBudget()
 
 
-def _address_space() -> int | None:
-    """The bytes of address space this process holds (``VmSize``), or None where it cannot be read."""
-    try:
-        with open("/proc/self/status", encoding="ascii") as status:
-            for line in status:
-                if line.startswith("VmSize:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        return None
-    return None
-
-
-def _memory_cap(memory):
-    """Cap this process's address space ``memory`` GB above what it holds now: the limit to put back, or None."""
-    try:
-        import resource
-    except ImportError:  # not a Unix: no cap
-        return None
-    held = _address_space()
-    if memory is None or held is None:
-        return None
-    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-    cap = held + int(memory * 2**30)
-    if hard != resource.RLIM_INFINITY:
-        cap = min(cap, hard)
-    if soft != resource.RLIM_INFINITY and soft <= cap:
-        return None  # a tighter cap is already set: it holds
-    resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
-    return soft, hard
-
-
 def _run_one(job) -> tuple:
     """``(verdict, reason, line, difference, seconds)`` of one mutant: its checks within its budget (time and
     memory), then a comparison with the game for a survivor. Runs in a worker (or in this process)."""
@@ -667,17 +638,17 @@ def _run_one(job) -> tuple:
     began = time.perf_counter()
     main = threading.current_thread() is threading.main_thread()  # a process-wide timer and cap: main thread only
     timed = main and budget is not None
-    capped = _memory_cap(memory) if main else None
     if timed:
         previous = signal.signal(signal.SIGALRM, _alarm)
         signal.setitimer(signal.ITIMER_REAL, budget)
     try:
-        twin = mutant_game(game, index, operators)
-        failed = _first_failure(twin, checks)
-        if failed is not None:
-            return "killed", failed, None, None, time.perf_counter() - began
-        line, what = distinguish(game, twin, limit)
-        return "survived", None, line, what, time.perf_counter() - began
+        with address_cap(memory if main else None):
+            twin = mutant_game(game, index, operators)
+            failed = _first_failure(twin, checks)
+            if failed is not None:
+                return "killed", failed, None, None, time.perf_counter() - began
+            line, what = distinguish(game, twin, limit)
+            return "survived", None, line, what, time.perf_counter() - began
     except _OverBudget:
         return "timed out", f"its checks ran past the budget of {budget:g} s", None, None, \
             time.perf_counter() - began
@@ -688,10 +659,6 @@ def _run_one(job) -> tuple:
         if timed:
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, previous)
-        if capped is not None:
-            import resource
-
-            resource.setrlimit(resource.RLIMIT_AS, capped)
 
 
 def _first_failure(twin, checks) -> str | None:
