@@ -333,6 +333,22 @@ def test_a_mutant_whose_memory_grows_without_end_is_killed_at_the_cap_and_the_ca
         mutate(Nim(heap=3), memory=0)
 
 
+def test_a_mutant_out_of_memory_without_a_cap_is_killed_saying_so(monkeypatch):
+    """memory=None: no cap, and a MemoryError met making the mutant is still a verdict, not a crash."""
+    import importlib
+
+    from fnmcts.games.nim import Nim
+
+    mutation = importlib.import_module("fnmcts.testing.mutate")  # the module (the package's name is the function)
+
+    def out_of_memory(*args):
+        raise MemoryError
+
+    monkeypatch.setattr(mutation, "mutant_game", out_of_memory)
+    verdict, reason, *_ = mutation._run_one((Nim(heap=3), 0, None, (), None, 1000, None))
+    assert (verdict, reason) == ("killed", "MemoryError: its run ran past the machine's memory")
+
+
 # -- a pytest file of the user's as a check ----------------------------------------------------------------
 
 USERS_TESTS = """

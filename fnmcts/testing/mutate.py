@@ -652,9 +652,9 @@ def _run_one(job) -> tuple:
     except _OverBudget:
         return "timed out", f"its checks ran past the budget of {budget:g} s", None, None, \
             time.perf_counter() - began
-    except MemoryError:  # making the mutant or comparing it with the game, past the memory cap
-        return "killed", f"MemoryError: its run ran past the memory cap of {memory:g} GB", None, None, \
-            time.perf_counter() - began
+    except MemoryError:  # making the mutant or comparing it with the game, past the memory cap (or the machine's)
+        where = "the machine's memory" if memory is None else f"the memory cap of {memory:g} GB"
+        return "killed", f"MemoryError: its run ran past {where}", None, None, time.perf_counter() - began
     finally:
         if timed:
             signal.setitimer(signal.ITIMER_REAL, 0)
