@@ -1,9 +1,10 @@
 """``fnmcts check --record-golden FILE`` and ``--golden FILE``: goldens of a game you trust, recorded and checked.
 
 A golden file has the shape of fnmcts's own (``fnmcts/testing/goldens.json``):
-``{"format": "fnmcts-goldens", "version": 2, "counts": [entry, ...]}``, each
+``{"format": "fnmcts-goldens", "version": 3, "counts": [entry, ...]}``, each
 entry made by ``fnmcts.testing.record_golden`` and checked by
-``fnmcts.testing.check_count``.
+``fnmcts.testing.check_count``: the counts, and one seeded game of the trusted
+run played again line for line (the entry's ``playthrough``).
 """
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ from ._common import CliError, count
 
 __all__ = ["record", "verify", "pins", "apply", "failed", "add_options", "refuse_existing", "GOLDEN_VERSION"]
 
-GOLDEN_VERSION = 2
-"""Version 2 entries pin who moves (``to_move_by_ply``, ``chance_by_ply``); version 1 ones still check."""
+GOLDEN_VERSION = 3
+"""Version 3 entries also hold one seeded game, state by state (``playthrough``); version 2 ones pin who moves
+(``to_move_by_ply``, ``chance_by_ply``); older ones still check what they hold."""
 
 
 def pins(entry) -> str:
@@ -32,7 +34,8 @@ def pins(entry) -> str:
              "to_move_by_ply": "the player to move by ply", "chance_by_ply": "chance nodes by ply",
              "terminal_states": "terminal states", "games_by_outcome": "games by outcome",
              "games_by_payoff": "games by payoff",
-             "weighted_games_by_payoff": "games by payoff weighted by the chance probabilities"}
+             "weighted_games_by_payoff": "games by payoff weighted by the chance probabilities",
+             "playthrough": "one seeded game state by state"}
     return ", ".join(text for field, text in names.items() if field in entry)
 
 
@@ -44,7 +47,7 @@ def record(game, spec: str, path: str, depth: int | None) -> tuple:
     >>> where = os.path.join(tempfile.mkdtemp(), "nim.json")
     >>> entry, said = record(Nim(heap=3), "nim(heap=3)", where, None)
     >>> print(said.replace(where, "nim.json"))
-    recorded the golden of Nim(heap=3, max_take=3, misere=True) to the end (3 plies) in nim.json: it pins states by ply, histories by ply, games by ply, the player to move by ply, chance nodes by ply, terminal states, games by outcome, games by payoff; check a changed game with fnmcts check --game nim(heap=3) --golden nim.json
+    recorded the golden of Nim(heap=3, max_take=3, misere=True) to the end (3 plies) in nim.json: it pins states by ply, histories by ply, games by ply, the player to move by ply, chance nodes by ply, terminal states, games by outcome, games by payoff, one seeded game state by state; check a changed game with fnmcts check --game nim(heap=3) --golden nim.json
     """
     from ..testing import record_golden
 

@@ -144,7 +144,44 @@ def check_count(entry, depth: int | None = None, game=None) -> tuple:
         if found:
             return found
         stage *= 2
-    return _differences(entry, _count_of(game, entry, target), whole)
+    found = _differences(entry, _count_of(game, entry, target), whole)
+    if whole and "playthrough" in entry:
+        found += _replayed(entry, game)
+    return found
+
+
+def _replayed(entry, game) -> tuple:
+    """``(the first line the game plays differently from the entry's playthrough,)``, or ``()`` when it plays it all.
+
+    The game is played no further than the recorded game's steps (a mutant
+    whose game never ends shows it by the line where the recorded game ends).
+    The header's ``game:`` line (the game's ``repr``) is not compared: like
+    the counts, the playthrough pins what the game does, not its name.
+
+    >>> from fnmcts.games import Nim
+    >>> entry = record_golden(Nim(heap=3), "nim 3")
+    >>> _replayed(entry, Nim(heap=3))
+    ()
+    >>> _replayed(entry, Nim(heap=3, misere=False))  # the same counts, the other player wins
+    ('playthrough of seed 0: line 20: the file says "payoff: -1 1", the game gives "payoff: 1 -1"',)
+    """
+    from .playthroughs import check_playthrough, playthrough_seed
+
+    lines = list(entry["playthrough"])
+    lines[1:2] = [f"game: {game!r}" if line.startswith("game: ") else line for line in lines[1:2]]
+    text = "\n".join(lines) + "\n"
+    steps = sum(line.startswith("# step ") for line in lines)
+    try:
+        found = check_playthrough(game, text, max_steps=steps)
+    except AssertionError as raised:  # the game raised while played again (``GameRaised``): where
+        found = _first(str(raised))
+    except ValueError as error:  # not a playthrough: the entry is broken, not the game
+        raise ValueError(f"golden {entry.get('name', '(unnamed)')!r}: its playthrough is not one ({error})") from None
+    return () if found is None else (f"playthrough of seed {playthrough_seed(text)}: {found}",)
+
+
+def _first(text: str) -> str:
+    return (text.strip().splitlines() or ["the game raised"])[0]
 
 
 BY_PLY = (("states_by_ply", "states"), ("histories_by_ply", "histories"), ("games_by_ply", "games"),
@@ -235,7 +272,7 @@ def golden_gaps(entry) -> str:
 
 
 def record_golden(game, name: str | None = None, depth: int | None = None, *, source: str = "recorded from a trusted "
-                  "run", limit: int | None = None) -> dict:
+                  "run", limit: int | None = None, playthrough_seed: int | None = 0) -> dict:
     """A golden entry from a count of ``game`` you trust: every number ``check_count`` compares, as plain JSON data.
 
     ``depth``: to that many plies (default: to the end); ``limit``: the
@@ -249,15 +286,34 @@ def record_golden(game, name: str | None = None, depth: int | None = None, *, so
     (``weighted_games_by_payoff``, exact fractions as text). Check a game
     against it with ``check_count(entry, game=...)``.
 
+    Counts do not see the states' own values: a game whose ends hold another
+    player's number, or another score, one for one, counts the same. So the
+    entry also holds one seeded game, state by state (``playthrough``: the
+    lines of ``fnmcts.testing.playthrough(game, seed=playthrough_seed)``),
+    which ``check_count`` plays again line for line, failing with the first
+    line that differs. ``playthrough_seed=None`` records the counts alone
+    (the named goldens of ``goldens.json`` hold counts alone: they are the
+    game's numbers, shared by every implementation, and an entry without a
+    playthrough checks its counts as before).
+
     >>> from fnmcts.games import Nim
     >>> entry = record_golden(Nim(heap=3, max_take=2), "nim 3")
     >>> entry["to_move_by_ply"], entry["games_by_outcome"]
     ([[1, 0], [0, 2], [1, 0], [0, 0]], {'player 1 wins': 2, 'player 2 wins': 1})
+    >>> entry["playthrough"][:3]
+    ['fnmcts playthrough', 'game: Nim(heap=3, max_take=2, misere=True)', 'seed: 0']
     >>> check_count(entry, game=Nim(heap=3, max_take=2))
     ()
+    >>> "playthrough" in record_golden(Nim(heap=3), playthrough_seed=None)
+    False
     """
     from .counts import COUNT_LIMIT, count
+    from .playthroughs import playthrough
 
+    if playthrough_seed is not None and (isinstance(playthrough_seed, bool) or not isinstance(playthrough_seed, int)
+                                         or playthrough_seed < 0):
+        raise ValueError(f"playthrough_seed is a whole number of at least 0 (or None: counts alone), got "
+                         f"{playthrough_seed!r}")
     counted = count(game, depth, limit=COUNT_LIMIT if limit is None else limit)
     entry = {"name": name if name is not None else repr(game), "game": repr(game), "source": source, "depth": depth,
              "up_to_symmetry": False,
@@ -273,6 +329,8 @@ def record_golden(game, name: str | None = None, depth: int | None = None, *, so
                   "games_by_payoff": _by_payoff(counted)}
     if any(ply.chance for ply in counted.plies):
         entry["weighted_games_by_payoff"] = _weighted_by_payoff(counted)
+    if playthrough_seed is not None:
+        entry["playthrough"] = playthrough(game, playthrough_seed).splitlines()
     return entry
 
 

@@ -624,11 +624,68 @@ def distinguish(game, other, limit: int = 100_000) -> tuple:
 
 
 class _OverBudget(BaseException):
-    """Raised in a mutant's run when its budget is spent (a BaseException: the game's own handlers let it by)."""
+    """Raised in a mutant's run when its budget is spent (a BaseException: the game's own handlers let it by).
+
+    Its ``where`` is the innermost place in the game's own code the run was
+    in (``"the game's play (line 78)"``), or None; ``check`` is the name of
+    the check that was running, set as it leaves that check.
+    """
+
+    def __init__(self, where: str | None = None):
+        super().__init__(where)
+        self.where = where
+        self.check = None
 
 
-def _alarm(signum, frame):
-    raise _OverBudget()
+def _alarm_in(file: str | None):
+    """The SIGALRM handler of a mutant's run: raise ``_OverBudget`` saying where in ``file`` (the game's) it was."""
+
+    def alarm(signum, frame):
+        raise _OverBudget(_where(frame, file))
+
+    return alarm
+
+
+def _where(frame, file: str | None) -> str | None:
+    """``"the game's NAME (line N)"`` of the innermost frame of ``frame``'s stack whose code is in ``file``.
+
+    The mutant's methods are compiled with the game's file and its lines, so
+    the line is the one of the mutated source.
+
+    >>> import sys
+    >>> space = {"sys": sys}
+    >>> exec(compile("def play():\\n    return sys._getframe()\\n", "game.py", "exec"), space)
+    >>> _where(space["play"](), "game.py")
+    "the game's play (line 2)"
+    >>> _where(space["play"](), "other.py") is None
+    True
+    """
+    while file is not None and frame is not None:
+        if frame.f_code.co_filename == file:
+            return f"the game's {frame.f_code.co_name} (line {frame.f_lineno})"
+        frame = frame.f_back
+    return None
+
+
+def _game_file(game) -> str | None:
+    """The file the game's class was read from (its mutants' code is compiled as that file), or None."""
+    import sys
+
+    return getattr(sys.modules.get(type(game).__module__), "__file__", None)
+
+
+def _over_budget(over: _OverBudget, stage: str, budget) -> str:
+    """The reason of a mutant that ran past its budget: the check (or stage), the budget, where in the game.
+
+    >>> over = _OverBudget("the game's play (line 78)")
+    >>> over.check = "laws"
+    >>> _over_budget(over, "comparing it with the game", 60.0)
+    "laws: ran past the budget of 60 s inside the game's play (line 78)"
+    >>> _over_budget(_OverBudget(), "making the mutant", 2.5)
+    'making the mutant: ran past the budget of 2.5 s'
+    """
+    text = f"{over.check or stage}: ran past the budget of {budget:g} s"
+    return text if over.where is None else f"{text} inside {over.where}"
 
 
 def _run_one(job) -> tuple:
@@ -639,19 +696,21 @@ def _run_one(job) -> tuple:
     main = threading.current_thread() is threading.main_thread()  # a process-wide timer and cap: main thread only
     timed = main and budget is not None
     if timed:
-        previous = signal.signal(signal.SIGALRM, _alarm)
+        previous = signal.signal(signal.SIGALRM, _alarm_in(_game_file(game)))
         signal.setitimer(signal.ITIMER_REAL, budget)
+    stage = "making the mutant"
     try:
         with address_cap(memory if main else None):
             twin = mutant_game(game, index, operators)
+            stage = "its checks"
             failed = _first_failure(twin, checks)
             if failed is not None:
                 return "killed", failed, None, None, time.perf_counter() - began
+            stage = "comparing it with the game"
             line, what = distinguish(game, twin, limit)
             return "survived", None, line, what, time.perf_counter() - began
-    except _OverBudget:
-        return "timed out", f"its checks ran past the budget of {budget:g} s", None, None, \
-            time.perf_counter() - began
+    except _OverBudget as over:
+        return "timed out", _over_budget(over, stage, budget), None, None, time.perf_counter() - began
     except MemoryError:  # making the mutant or comparing it with the game, past the memory cap (or the machine's)
         where = "the machine's memory" if memory is None else f"the memory cap of {memory:g} GB"
         return "killed", f"MemoryError: its run ran past {where}", None, None, time.perf_counter() - began
@@ -666,7 +725,8 @@ def _first_failure(twin, checks) -> str | None:
     for name, check in checks:
         try:
             check(twin)
-        except _OverBudget:
+        except _OverBudget as over:  # the check that was running, for the verdict's reason
+            over.check = over.check or name
             raise
         except AssertionError as failure:
             return f"{name}: {_first_line(failure)}"

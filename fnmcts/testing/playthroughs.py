@@ -55,7 +55,7 @@ import json
 import random
 from fractions import Fraction
 
-from ..protocol import CHANCE, describe_move, payoff_range, render, sample_outcome
+from ..protocol import CHANCE, _to_json, describe_move, payoff_range, render, sample_outcome
 from ..rng import pick
 from ._walk import DEFAULT_MAX_STEPS, game_call
 
@@ -94,6 +94,13 @@ def _who(who) -> str:
     return "nobody (the game is over)" if who is None else "chance" if who is CHANCE else f"player {who + 1}"
 
 
+def _picture(game, state, to_json) -> str:
+    """The game's ``render`` of ``state``; a plain class with neither ``render`` nor ``state_to_json``: its JSON form."""
+    if getattr(game, "render", None) is None and getattr(game, "state_to_json", None) is None:
+        return _text(to_json(state))
+    return render(game, state)
+
+
 def playthrough(game, seed: int, *, max_steps: int = DEFAULT_MAX_STEPS) -> str:
     """The text of one game of ``game`` played at random with ``random.Random(seed)``, state by state.
 
@@ -114,10 +121,11 @@ def playthrough(game, seed: int, *, max_steps: int = DEFAULT_MAX_STEPS) -> str:
     lines = [HEADER, f"game: {game!r}", f"seed: {seed}", f"players: {getattr(game, 'num_players', 1)}",
              f"payoff range: {_text(low)} {_text(high)}", ""]
     state = game_call("start", game.start)
+    to_json = getattr(game, "state_to_json", None) or _to_json  # a plain class without it: the protocol's default
     for step in range(max_steps + 1):
         who = game_call("to_move", game.to_move, state)
-        lines += [f"# state {step}", f"state: {_text(game_call('state_to_json', game.state_to_json, state))}"]
-        picture = game_call("render", render, game, state).splitlines() or [""]
+        lines += [f"# state {step}", f"state: {_text(game_call('state_to_json', to_json, state))}"]
+        picture = game_call("render", _picture, game, state, to_json).splitlines() or [""]
         lines += [f"render: {picture[0]}"] + [f"        {line}" for line in picture[1:]]
         lines.append(f"to move: {_who(who)}")
         if who is None:
