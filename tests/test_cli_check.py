@@ -1,6 +1,7 @@
 """``fnmcts check --game SPEC`` and ``--game SPEC`` for play, move, solve and tournament."""
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -219,8 +220,11 @@ def test_check_records_a_golden_from_a_trusted_run_and_a_changed_to_move_fails_i
     status, report = _json(capsys, ["check", "--game", f"{user_module}:TakeAway", "--examples", "5",
                                     "--record-golden", golden, "--json"])
     assert status == 0 and report["recorded_golden"] == golden and "the player to move by ply" in report["pins"]
-    entry = json.loads((tmp_path / "golden.json").read_text())["counts"][0]
+    data = json.loads((tmp_path / "golden.json").read_text())
+    entry = data["counts"][0]
     assert entry["to_move_by_ply"][:3] == [[1, 0], [0, 2], [3, 0]]
+    assert data["version"] == 3 and entry["playthrough"][:3] == ["fnmcts playthrough", "game: TakeAway(stones=6, greedy=False)", "seed: 0"]
+    assert "one seeded game state by state" in report["pins"]
 
     assert main(["check", "--game", f"{user_module}:TakeAway", "--examples", "5", "--golden", golden]) == 0
     assert "every number agrees" in capsys.readouterr().out
@@ -242,6 +246,19 @@ def test_recording_a_golden_never_writes_over_a_file_and_a_bad_golden_file_is_on
     status = main(["check", "--game", f"{user_module}:TakeAway", "--examples", "5", "--golden", str(kept)])
     _, err = capsys.readouterr()
     assert status == 2 and "is not a golden file of fnmcts" in err and err.count("\n") == 1
+
+
+def test_a_golden_file_replays_its_playthrough_and_names_the_first_line_a_changed_game_plays_otherwise(tmp_path):
+    from fnmcts.cli._golden_file import record, verify
+    from fnmcts.games import Nim
+
+    where = str(tmp_path / "nim.json")
+    entry, said = record(Nim(heap=3), "nim(heap=3)", where, None)
+    assert "one seeded game state by state" in said and json.loads(Path(where).read_text())["version"] == 3
+    assert verify(Nim(heap=3), where) == ((), ())
+    assert verify(Nim(heap=3, misere=False), where) == (  # the same counts: only the playthrough's payoff tells it
+        ('nim(heap=3): playthrough of seed 0: line 20: the file says "payoff: -1 1", the game gives "payoff: 1 -1"',),
+        ())
 
 
 def test_an_old_golden_file_still_checks_and_says_it_does_not_pin_who_moves(user_module, capsys, tmp_path):

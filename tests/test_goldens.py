@@ -158,7 +158,8 @@ def test_a_golden_recorded_before_who_moves_still_checks_and_says_what_it_lacks(
 
 from hypothesis import given, settings  # noqa: E402
 
-from fnmcts.testing import random_games, record_golden  # noqa: E402
+from fnmcts.testing import playthrough, random_games, record_golden  # noqa: E402
+from hypothesis import settings  # noqa: E402
 
 
 @pytest.mark.slow
@@ -238,3 +239,82 @@ def test_a_difference_shows_a_mapping_in_the_same_order_whatever_order_it_was_bu
     assert _differ("games_by_outcome", pmap(dict(shuffled)), counted) == _differ("games_by_outcome", dict(items), counted)
     assert _differ("games_by_outcome", dict(shuffled), counted)[0].startswith(
         f"games_by_outcome: {dict(sorted(items, key=lambda item: repr(item[0])))!r} expected")
+
+
+# -- a golden recorded from a trusted run holds one seeded playthrough -----------------------------------------
+
+
+class _EndsRenamed:
+    """``game`` with its end states written otherwise (``state_to_json``): the same counts, other states' values."""
+
+    def __init__(self, game):
+        self.game = game
+
+    def __getattr__(self, name):
+        return getattr(self.game, name)
+
+    def __repr__(self):
+        return f"Renamed({self.game!r})"  # the playthrough's game line is not compared: the name may differ
+
+    def state_to_json(self, state):
+        data = self.game.state_to_json(state)
+        return {"end": data} if self.game.to_move(state) is None else data
+
+
+@pytest.mark.slow
+@settings(max_examples=20, deadline=None)
+@given(random_games(max_states=80, repeats=False), st.integers(0, 50))
+def test_a_recorded_golden_replays_its_playthrough_and_fails_a_game_whose_ends_hold_other_values(game, seed):
+    import json
+
+    entry = json.loads(json.dumps(record_golden(game, "mine", playthrough_seed=seed)))
+    assert entry["playthrough"] == playthrough(game, seed).splitlines()
+    assert check_count(entry, game=game) == ()
+    renamed = _EndsRenamed(game)
+    found = check_count(entry, game=renamed)
+    assert len(found) == 1 and found[0].startswith(f"playthrough of seed {seed}: line "), found  # no count sees it
+    number = int(found[0].split("line ")[1].split(":")[0])
+    assert entry["playthrough"][number - 1].startswith("state: ")
+    after = [line for line in entry["playthrough"][number:] if line.startswith("to move: ")]
+    assert after[0] == "to move: nobody (the game is over)"  # the line is the end state's
+    counts_only = {k: v for k, v in entry.items() if k != "playthrough"}  # an older golden: it checks what it holds
+    assert check_count(counts_only, game=renamed) == () == check_count(counts_only, game=game)
+
+
+def test_a_golden_of_nim_fails_the_game_whose_end_state_is_written_otherwise_and_its_counts_alone_pass_it():
+    from fnmcts.games import Nim
+
+    game = Nim(heap=4, max_take=2)
+    entry = record_golden(game, "nim 4")
+    assert check_count(entry, game=game) == ()
+    (found,) = check_count(entry, game=_EndsRenamed(game))
+    assert found.startswith("playthrough of seed 0: line ") and '"state: {"end":{"heap":0,' in found, found
+    assert check_count({k: v for k, v in entry.items() if k != "playthrough"}, game=_EndsRenamed(game)) == ()
+
+
+def test_the_named_goldens_hold_counts_alone_and_a_golden_may_be_recorded_without_a_playthrough():
+    from fnmcts.games import Nim
+
+    assert not any("playthrough" in entry for entry in COUNTS)  # the game's numbers, shared by every implementation
+    assert "playthrough" not in record_golden(Nim(heap=3), playthrough_seed=None)
+    assert record_golden(Nim(heap=3), playthrough_seed=4)["playthrough"][2] == "seed: 4"
+    for bad in (-1, 1.5, True, "0"):
+        with pytest.raises(ValueError, match="playthrough_seed is a whole number"):
+            record_golden(Nim(heap=3), playthrough_seed=bad)
+
+
+def test_a_golden_whose_playthrough_is_not_one_says_so_and_a_larger_game_differs_at_its_first_state():
+    from fnmcts.games import Nim
+
+    entry = record_golden(Nim(heap=3, max_take=1), "three")
+    with pytest.raises(ValueError, match="golden 'three': its playthrough is not one"):
+        check_count(entry | {"playthrough": ["my notes"]}, game=Nim(heap=3, max_take=1))
+    found = _replayed_only(entry, Nim(heap=5, max_take=1))  # the counts aside: the start differs
+    assert found == ('playthrough of seed 0: line 8: the file says "state: {"heap":3,"player":1}", '
+                     'the game gives "state: {"heap":5,"player":1}"',)
+
+
+def _replayed_only(entry, game):
+    from fnmcts.testing.goldens import _replayed
+
+    return _replayed(entry, game)

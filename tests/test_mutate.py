@@ -157,7 +157,7 @@ def test_a_chance_probability_mutant_moves_mass_that_no_law_sees_and_a_golden_of
     game = Pig(goal=4)
     found = mutants(game, operators=["chance_probability"])
     assert [m.function for m in found] == ["Pig.chance_outcomes"] * 2
-    entry = record_golden(game, "pig to 4", depth=4)
+    entry = record_golden(game, "pig to 4", depth=4, playthrough_seed=None)  # the counts alone: what they see
     assert "weighted_games_by_payoff" in entry and check_count(entry, game=game) == ()
     rolling = (0, 0, 0, 0, ROLLING)
     fair = dict(game.chance_outcomes(rolling))
@@ -224,6 +224,33 @@ def test_a_mutant_that_never_ends_times_out_and_counts_as_killed(take_away):
     assert len(hung) == 1 and hung[0].verdict == "timed out" and hung[0].killed
     assert "budget of 1 s" in hung[0].reason
     assert "by timing out" in report.summary()
+
+
+def test_a_timed_out_mutant_says_which_check_ran_out_and_where_in_the_game(take_away):
+    from fnmcts.testing.mutate import GoldensCheck, _operators, _run_one
+
+    (hung,) = [m for m in mutants(take_away, ["constant"]) if "m += 0" in m.diff]
+    checks = (("goldens", GoldensCheck((record_golden(take_away, playthrough_seed=None),))),)
+    verdict, reason, line, _, seconds = _run_one((take_away, hung.index, _operators(["constant"]), checks, 0.2,
+                                                  1000, None))
+    loop = [number for number, text in enumerate(TAKE_AWAY.splitlines(), 1) if "m < top" in text or "m += 1" in text]
+    assert verdict == "timed out" and line is None and seconds < 5
+    assert reason in {f"goldens: ran past the budget of 0.2 s inside the game's possible_moves (line {n})"
+                      for n in loop}, reason
+
+
+def test_a_mutant_that_runs_out_outside_the_game_says_the_check_alone(take_away):
+    import time
+
+    from fnmcts.testing.mutate import _operators, _run_one
+
+    def stalls(game):  # a check that spins in its own code: no frame of the game's
+        end = time.perf_counter() + 5
+        while time.perf_counter() < end:
+            pass
+
+    verdict, reason, *_ = _run_one((take_away, 0, _operators(None), (("slow check", stalls),), 0.1, 1000, None))
+    assert (verdict, reason) == ("timed out", "slow check: ran past the budget of 0.1 s")
 
 
 def test_distinguish_finds_the_shortest_line_and_what_differs():

@@ -681,8 +681,8 @@ def _over_budget(over: _OverBudget, stage: str, budget) -> str:
     >>> over.check = "laws"
     >>> _over_budget(over, "comparing it with the game", 60.0)
     "laws: ran past the budget of 60 s inside the game's play (line 78)"
-    >>> _over_budget(_OverBudget(), "making the mutant", 2.5)
-    'making the mutant: ran past the budget of 2.5 s'
+    >>> _over_budget(_OverBudget(), "comparing it with the game", 2.5)
+    'comparing it with the game: ran past the budget of 2.5 s'
     """
     text = f"{over.check or stage}: ran past the budget of {budget:g} s"
     return text if over.where is None else f"{text} inside {over.where}"
@@ -690,19 +690,21 @@ def _over_budget(over: _OverBudget, stage: str, budget) -> str:
 
 def _run_one(job) -> tuple:
     """``(verdict, reason, line, difference, seconds)`` of one mutant: its checks within its budget (time and
-    memory), then a comparison with the game for a survivor. Runs in a worker (or in this process)."""
+    memory), then a comparison with the game for a survivor. Runs in a worker (or in this process).
+
+    The clock starts once the mutant is made (the same parse of the game's
+    source for every mutant, not the mutant's doing)."""
     game, index, operators, checks, budget, limit, memory = job
     began = time.perf_counter()
     main = threading.current_thread() is threading.main_thread()  # a process-wide timer and cap: main thread only
     timed = main and budget is not None
-    if timed:
-        previous = signal.signal(signal.SIGALRM, _alarm_in(_game_file(game)))
-        signal.setitimer(signal.ITIMER_REAL, budget)
-    stage = "making the mutant"
+    previous, stage = None, "its checks"
     try:
         with address_cap(memory if main else None):
             twin = mutant_game(game, index, operators)
-            stage = "its checks"
+            if timed:
+                previous = signal.signal(signal.SIGALRM, _alarm_in(_game_file(game)))
+                signal.setitimer(signal.ITIMER_REAL, budget)
             failed = _first_failure(twin, checks)
             if failed is not None:
                 return "killed", failed, None, None, time.perf_counter() - began
@@ -717,7 +719,8 @@ def _run_one(job) -> tuple:
     finally:
         if timed:
             signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, previous)
+            if previous is not None:
+                signal.signal(signal.SIGALRM, previous)
 
 
 def _first_failure(twin, checks) -> str | None:
