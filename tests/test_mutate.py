@@ -411,3 +411,26 @@ def test_a_pytest_file_the_game_itself_fails_is_refused(take_away, tmp_path):
                                             "def test_wrong():\n    assert TakeAway().start() == (6, 0)\n")
     with pytest.raises(ValueError, match="itself fails its checks.*test_wrong"):
         mutate(take_away, laws=False, pytest=["test_wrong.py"], operators=["comparison"])
+
+
+def _user_pig():
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks" / "user_games"))
+    try:
+        from pig import Pig as UserPig
+    finally:
+        sys.path.pop(0)
+    return UserPig()
+
+
+@pytest.mark.slow
+def test_the_user_pigs_mutants_that_rename_the_ends_pass_the_counts_and_fail_the_recorded_playthrough():
+    game = _user_pig()
+    every = mutants(game)
+    entry = record_golden(game, "pig", depth=3)
+    counts_only = {k: v for k, v in entry.items() if k != "playthrough"}
+    for index in (47, 48, 49, 50):  # the end state after a roll that reaches the target: another turn or player
+        twin = mutant_game(game, index)
+        assert every[index].function == "Pig.play"
+        assert check_count(counts_only, game=twin) == ()
+        (found,) = check_count(entry, game=twin)
+        assert found.startswith("playthrough of seed 0: line 111: the file says \"state: [[11,8],0,1,false]\""), found
