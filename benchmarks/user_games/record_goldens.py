@@ -1,7 +1,13 @@
-"""Record the goldens of the user games of this folder, as ``fnmcts check --record-golden`` would: ``python record_goldens.py``.
+"""Record the goldens of the user games of this folder: ``python record_goldens.py`` (Connect Four's).
 
 Each file ``<game>.golden.json`` holds one entry of ``fnmcts.testing.record_golden``
 from the game as written here (the trusted run); ``fnmcts mutate`` takes it with ``--golden``.
+Kayles's and Pig's were recorded with the public command, from this folder, which
+checks the laws first (their entries also hold one seeded playthrough):
+
+    fnmcts check --game kayles:Kayles --record-golden kayles.golden.json
+    fnmcts check --game pig:Pig --record-golden pig.golden.json --golden-depth 8
+
 Pig's states repeat (a 1 rolled by both players in turn), so its count stops at 8 plies.
 """
 
@@ -13,12 +19,10 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from connect_four import ConnectFour  # noqa: E402
-from kayles import Kayles  # noqa: E402
-from pig import Pig  # noqa: E402
 
 from fnmcts.testing import record_golden  # noqa: E402
 
-GAMES = {"kayles": (Kayles(), None), "pig": (Pig(), 8), "connect_four": (ConnectFour(columns=4, rows=3, length=3), None)}
+GAMES = {"connect_four": (ConnectFour(columns=4, rows=3, length=3), None)}
 
 
 def main() -> None:

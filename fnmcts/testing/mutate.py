@@ -913,7 +913,8 @@ def mutate(game, *, laws: bool = True, goldens=(), against=None, examples: int =
 
     >>> from fnmcts.games.nim import Nim
     >>> from fnmcts.testing import record_golden
-    >>> report = mutate(Nim(heap=3), laws=False, goldens=[record_golden(Nim(heap=3))], operators=["comparison"])
+    >>> counts = record_golden(Nim(heap=3), playthrough_seed=None)  # the counts alone, no playthrough
+    >>> report = mutate(Nim(heap=3), laws=False, goldens=[counts], operators=["comparison"])
     >>> print(report.summary())
     killed 3 of 6 mutants of Nim(heap=3, max_take=3, misere=True) (goldens); 3 survived, 2 of them equivalent: 75% of the 4 that are not
     >>> [v.difference for v in report.verdicts if not v.killed][1]  # the one to add a test for
