@@ -253,6 +253,44 @@ def test_a_mutant_that_runs_out_outside_the_game_says_the_check_alone(take_away)
     assert (verdict, reason) == ("timed out", "slow check: ran past the budget of 0.1 s")
 
 
+class _Doubling:
+    """Every state has two new successors: counting it deeply takes as long as one likes."""
+
+    num_players = 1
+
+    def start(self):
+        return 0
+
+    def to_move(self, state):
+        return 0
+
+    def possible_moves(self, state):
+        return (1, 2)
+
+    def chance_outcomes(self, state):
+        return ()
+
+    def play(self, state, move):
+        return state * 2 + move
+
+    def payoff(self, state):
+        return (0,)
+
+
+def test_a_mutant_that_runs_out_in_fnmcts_code_says_where_in_fnmcts(take_away):
+    from fnmcts.testing import count
+    from fnmcts.testing.mutate import _operators, _run_one
+
+    def counts(game):  # fnmcts's count, for ever: the time goes to fnmcts's code, not the game's
+        while True:
+            count(_Doubling(), 12)
+
+    verdict, reason, *_ = _run_one((take_away, 0, _operators(None), (("counting", counts),), 0.2, 1000, None))
+    assert verdict == "timed out"
+    assert reason.startswith("counting: ran past the budget of 0.2 s inside fnmcts's ") and \
+        " (fnmcts/testing/" in reason, reason
+
+
 def test_distinguish_finds_the_shortest_line_and_what_differs():
     game = _user_tic_tac_toe()
     swapped = type("Swapped", (type(game),), {"to_move": lambda self, b: None if type(game).to_move(self, b) is None

@@ -657,12 +657,41 @@ def _where(frame, file: str | None) -> str | None:
     >>> exec(compile("def play():\\n    return sys._getframe()\\n", "game.py", "exec"), space)
     >>> _where(space["play"](), "game.py")
     "the game's play (line 2)"
-    >>> _where(space["play"](), "other.py") is None
+    >>> _where(space["play"](), "other.py") is None  # nor fnmcts's own code on that stack
     True
     """
+    innermost = frame
     while file is not None and frame is not None:
         if frame.f_code.co_filename == file:
             return f"the game's {frame.f_code.co_name} (line {frame.f_lineno})"
+        frame = frame.f_back
+    return _fnmcts_frame(innermost)
+
+
+def _fnmcts_frame(frame) -> str | None:
+    """``"fnmcts's NAME (path line N)"`` of the innermost frame of fnmcts's code on ``frame``'s stack (the runner's
+    module and the protocol's wrappers of game calls aside), or None.
+
+    A mutant that runs out of time outside the game's code (a law solving a
+    subgame the mutant made huge) says where in fnmcts the time went.
+
+    >>> from fnmcts.testing.playthroughs import playthrough_seed
+    >>> try:
+    ...     playthrough_seed("not one")
+    ... except ValueError as error:
+    ...     frame = error.__traceback__.tb_next.tb_frame
+    >>> _fnmcts_frame(frame).split(" (")[0], _fnmcts_frame(frame).split(" (")[1].split(" line ")[0]
+    ("fnmcts's playthrough_seed", 'fnmcts/testing/playthroughs.py')
+    """
+    import os
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the fnmcts package
+    passed = {os.path.abspath(__file__), os.path.join(root, "protocol.py")}  # the runner, the wrappers of game calls
+    while frame is not None:
+        path = os.path.abspath(frame.f_code.co_filename)
+        if path.startswith(root + os.sep) and path not in passed:
+            where = os.path.relpath(path, os.path.dirname(root)).replace(os.sep, "/")
+            return f"fnmcts's {frame.f_code.co_name} ({where} line {frame.f_lineno})"
         frame = frame.f_back
     return None
 
