@@ -659,13 +659,20 @@ def _where(frame, file: str | None) -> str | None:
     "the game's play (line 2)"
     >>> _where(space["play"](), "other.py") is None  # nor fnmcts's own code on that stack
     True
+    >>> space["_where"] = _where
+    >>> exec(compile("def payoff():\\n    return next(_where(sys._getframe(), 'game.py')\\n                for _ in [0])\\n",
+    ...              "game.py", "exec"), space)
+    >>> space["payoff"]()  # in a generator expression: its function's name, its own line
+    "the game's payoff (line 2)"
     """
-    innermost = frame
+    innermost, line = frame, None
     while file is not None and frame is not None:
         if frame.f_code.co_filename == file:
-            return f"the game's {frame.f_code.co_name} (line {frame.f_lineno})"
+            line = frame.f_lineno if line is None else line
+            if not frame.f_code.co_name.startswith("<"):  # a generator expression's: named by its function
+                return f"the game's {frame.f_code.co_name} (line {line})"
         frame = frame.f_back
-    return _fnmcts_frame(innermost)
+    return f"the game's code (line {line})" if line is not None else _fnmcts_frame(innermost)
 
 
 def _fnmcts_frame(frame) -> str | None:
