@@ -248,6 +248,24 @@ def test_recording_a_golden_never_writes_over_a_file_and_a_bad_golden_file_is_on
     assert status == 2 and "is not a golden file of fnmcts" in err and err.count("\n") == 1
 
 
+def test_a_missing_or_bad_golden_file_is_refused_before_the_check_runs(user_module, capsys, tmp_path, monkeypatch):
+    import fnmcts.cli.check as check_verb
+
+    def never(*args, **kwargs):
+        raise AssertionError("the check ran before its golden file was read")
+
+    monkeypatch.setattr(check_verb, "run_check", never)
+    bad = tmp_path / "bad.json"
+    for text, said in (("my notes", "is not a golden file of fnmcts"), ('{"counts": 3}', "not a list"), (None, "no golden file")):
+        if text is not None:
+            bad.write_text(text)
+        elif bad.exists():
+            bad.unlink()
+        status = main(["check", "--game", f"{user_module}:TakeAway", "--golden", str(bad)])
+        _, err = capsys.readouterr()
+        assert status == 2 and said in err and err.count("\n") == 1, err
+
+
 def test_a_golden_file_replays_its_playthrough_and_names_the_first_line_a_changed_game_plays_otherwise(tmp_path):
     from fnmcts.cli._golden_file import record, verify
     from fnmcts.games import Nim

@@ -80,20 +80,35 @@ def verify(game, path: str) -> tuple:
     """
     from ..testing import GoldenWarning, check_count
 
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-        entries = data["counts"]
-    except FileNotFoundError:
-        raise CliError(f"no golden file {path} (record one with --record-golden {path})") from None
-    except (OSError, ValueError, KeyError, TypeError) as error:
-        raise CliError(f"{path} is not a golden file of fnmcts ({type(error).__name__}: {error})") from None
     found, notes = [], []
-    for entry in entries:
+    for entry in entries_of(path):
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", GoldenWarning)
             found += [f"{entry.get('name', '?')}: {line}" for line in check_count(entry, game=game)]
         notes += [str(w.message) for w in caught if issubclass(w.category, GoldenWarning)]
     return tuple(found), tuple(notes)
+
+
+def entries_of(path) -> list:
+    """The golden entries of the file ``path``; a missing file or one that is not a golden file is a ``CliError``.
+
+    ``fnmcts check --golden FILE`` reads it before the check, so a mistyped file costs no check.
+
+    >>> entries_of(__file__)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    fnmcts.cli._common.CliError: ..._golden_file.py is not a golden file of fnmcts (JSONDecodeError: ...)
+    """
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        entries = data["counts"]
+        if not isinstance(entries, list):
+            raise TypeError(f"its counts are a {type(entries).__name__}, not a list")
+    except FileNotFoundError:
+        raise CliError(f"no golden file {path} (record one with --record-golden {path})") from None
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise CliError(f"{path} is not a golden file of fnmcts ({type(error).__name__}: {error})") from None
+    return entries
 
 
 def refuse_existing(path) -> None:
