@@ -179,6 +179,7 @@ VARIANTS = {
     "bounds": {"bounds": True},
     "graph backup": {"backup": "graph"},
     "proofs 4": {"proofs": 4},
+    "batch 16": {"batch": 16},
 }
 """The variants of the search, by name (no commas: ``--variants`` lists them so): options of ``mcts_move``, each spelling out what differs from the defaults of either kind of game."""
 
