@@ -2,6 +2,7 @@
 
     python benchmarks/bench_ladder.py [--quick] [--json] [--specs "connect_four;hex(board_size=5)"]
         [--cells 400,1600,time] [--games-max 400] [--workers 2] [--seed S] [--cap-gb 3] [--timeout 1800] [--write]
+        [--fnmcts-options '{"c": 1.0}']
 
 Each game of ``--specs`` (OpenSpiel's, ``;`` between them; default the five
 of issue 35: ``connect_four``, ``hex(board_size=5)``, ``hex(board_size=7)``,
@@ -43,7 +44,15 @@ docs/scoreboard.md (between its ``<!-- ladder:begin -->`` and ``<!--
 ladder:end -->`` markers), keeping the rows of cells not measured, each row
 with its run's date and load, the runs' commands below the table; a cell
 stopped by ``--games-max`` below 400 games, the SPRT undecided, is marked
-partial. ``--quick`` plays four games of tic_tac_toe in two tiny cells.
+partial.
+
+``--fnmcts-options`` (a JSON object of search options, ``search_options``'s
+names: ``{"c": 1.0}``, ``{"rollout": "decisive"}``, ``{"final": "mean"}``)
+plays fnmcts with those options over its defaults, so a candidate default is
+measured without changing the defaults: the cell of its rows reads ``400
+{"c": 1.0}`` beside the defaults' ``400``. A rollout is named
+(``ROLLOUTS``: ``"decisive"`` is ``fnmcts.mcts.enhancements.decisive_agent``).
+``--quick`` plays four games of tic_tac_toe in two tiny cells.
 """
 
 from __future__ import annotations
@@ -80,6 +89,8 @@ TEST = Sprt(0.0, score_to_elo(0.60), 0.05, 0.05)
 """H0: a score of 0.50 (Elo 0) against H1: 0.60 (Elo +70.4), alpha = beta = 0.05."""
 BEGIN, END = "<!-- ladder:begin -->", "<!-- ladder:end -->"
 SCOREBOARD = HERE.parent / "docs" / "scoreboard.md"
+ROLLOUTS = ("decisive",)
+"""The playout agents ``--fnmcts-options`` names (``"rollout": "decisive"``); None: random moves."""
 HEADER = ("| game | cell | fnmcts's score [95%] | games | unfinished | SPRT | fnmcts a move | bot a move "
           "| peak memory | run |\n|---|---|---|---|---|---|---|---|---|---|")
 
@@ -103,6 +114,55 @@ def parse_cell(text: str) -> tuple:
     if n < 1:
         raise ValueError(f"a cell's simulations are at least 1, got {text!r}")
     return kind, n
+
+
+def fnmcts_options(text) -> dict:
+    """The search options of ``--fnmcts-options`` (a JSON object), checked by ``search_options``; else ValueError.
+
+    >>> fnmcts_options('{"c": 1.0}'), fnmcts_options(None)
+    ({'c': 1.0}, {})
+    >>> fnmcts_options('{"rollout": "greedy"}')
+    Traceback (most recent call last):
+    ...
+    ValueError: --fnmcts-options: a rollout is one of 'decisive' (or null for random moves), got 'greedy'
+    """
+    if not text:
+        return {}
+    try:
+        given = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ValueError(f"--fnmcts-options is a JSON object of search options, got {text!r} ({error})") from None
+    if not isinstance(given, dict):
+        raise ValueError(f"--fnmcts-options is a JSON object of search options, got {text!r}")
+    rollout = given.get("rollout")
+    if rollout is not None and rollout not in ROLLOUTS:
+        raise ValueError(f"--fnmcts-options: a rollout is one of {', '.join(map(repr, ROLLOUTS))} "
+                         f"(or null for random moves), got {rollout!r}")
+    from fnmcts.mcts import search_options
+
+    try:
+        search_options(None, **resolved(given))
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"--fnmcts-options: {error}") from None
+    return given
+
+
+def resolved(given: dict) -> dict:
+    """The options of ``given`` (``fnmcts_options``'s) with a rollout's name made its agent."""
+    if given.get("rollout") == "decisive":
+        from fnmcts.mcts.enhancements import decisive_agent
+
+        return {**given, "rollout": decisive_agent}
+    return dict(given)
+
+
+def cell_label(cell: str, given: dict) -> str:
+    """The cell column of a row: the cell, and the options fnmcts played with when any.
+
+    >>> cell_label("400", {}), cell_label("400", {"c": 1.0})
+    ('400', '400 {"c": 1.0}')
+    """
+    return f"{cell} {json.dumps(given, sort_keys=True)}" if given else cell
 
 
 def opening(game, plies: int, seed: int):
@@ -172,8 +232,11 @@ def run_cell(jobs: list, fn, workers: int, test: Sprt = TEST) -> dict:
     return {"games": played, "sprt": last, "pairs": pairs}
 
 
-def play(spec: str, simulations: int, seconds, side, seed: int, opening_seed: int) -> dict:
-    """One whole game in this process from the pair's opening; ``side`` None: the bot plays both sides."""
+def play(spec: str, simulations: int, seconds, side, seed: int, opening_seed: int, given=None) -> dict:
+    """One whole game in this process from the pair's opening; ``side`` None: the bot plays both sides.
+
+    ``given``: fnmcts's search options over its defaults (``fnmcts_options``'s).
+    """
     import resource
 
     import pyspiel
@@ -184,7 +247,7 @@ def play(spec: str, simulations: int, seconds, side, seed: int, opening_seed: in
     game = from_openspiel(spec)
     bot = pyspiel.MCTSBot(game.native, pyspiel.RandomRolloutEvaluator(1, seed), uct_c=2,
                           max_simulations=simulations, max_memory_mb=1000, solve=True, seed=seed, verbose=False)
-    rng = random.Random(seed)
+    rng, options = random.Random(seed), resolved(given or {})
     state, times = opening(game, OPENING_PLIES, opening_seed), ([], [])
     while (who := game.to_move(state)) is not None:
         if who is CHANCE:
@@ -192,7 +255,7 @@ def play(spec: str, simulations: int, seconds, side, seed: int, opening_seed: in
             continue
         started = time.perf_counter()
         if who == side:
-            move = mcts_move(game, state, None if seconds else simulations, rng, seconds=seconds).move
+            move = mcts_move(game, state, None if seconds else simulations, rng, seconds=seconds, **options).move
         else:
             move = bot.step(game.native_state(state))
         times[who != side].append(time.perf_counter() - started)
@@ -205,14 +268,14 @@ def _median(values) -> float:
     return statistics.median(values) if values else float("nan")
 
 
-def summary(spec: str, cell: str, found: dict, games_max: int, seconds) -> dict:
+def summary(spec: str, cell: str, found: dict, games_max: int, seconds, given=None) -> dict:
     """The figures of a cell from ``run_cell``'s record."""
     games = found["games"]
     done = [g for g in games if "unfinished" not in g]
     decided = found["sprt"]
     stats = match_statistics(found["pairs"])
     bins = [game_bin(g) for g in done]
-    return {"spec": spec, "cell": cell, "score": stats.score, "interval": list(stats.interval),
+    return {"spec": spec, "cell": cell_label(cell, given or {}), "options": dict(given or {}), "score": stats.score, "interval": list(stats.interval),
             "pairs": list(found["pairs"]), "games": len(games), "unfinished": len(games) - len(done),
             "why_unfinished": sorted({g["unfinished"] for g in games if "unfinished" in g}),
             "wins": bins.count(2), "draws": bins.count(1), "losses": bins.count(0),
@@ -253,7 +316,7 @@ def merged(block: str, rows: list, run: str, command: str) -> str:
     for row in rows:
         kept[(row["spec"], row["cell"])] = table_row(row, run)
     order = {name: i for i, name in enumerate(SPECS + CELLS)}
-    lines = [kept[k] for k in sorted(kept, key=lambda k: (order.get(k[0], len(SPECS)), k[0], order.get(k[1], 99), k[1]))]
+    lines = [kept[k] for k in sorted(kept, key=lambda k: (order.get(k[0], len(SPECS)), k[0], order.get(k[1].split(" ")[0], 99), k[1]))]
     named = [line for line in runs if _run_of(line) != run and any(f"| {_run_of(line)} |" in x for x in lines)]
     return "\n".join([HEADER, *lines, "", *named, f"- run {run}: `{command}`"])
 
@@ -286,10 +349,11 @@ def _cell(bench, spec, cell, args, games_max, bot_medians) -> dict:
                                  f"{calibration['unfinished']}")
             bot_medians[n] = _median(calibration["times_bot"])
         seconds = bot_medians[n]
+    given = fnmcts_options(args.fnmcts_options)
     jobs = plan(child_seed(args.seed, SPECS.index(spec) if spec in SPECS else len(SPECS)), games_max)
 
     def one(job):
-        return {**in_child(Path(__file__).resolve(), [spec, n, seconds, job["side"], job["seed"], job["opening"]],
+        return {**in_child(Path(__file__).resolve(), [spec, n, seconds, job["side"], job["seed"], job["opening"], given],
                            args.cap_gb, args.timeout), "pair": job["pair"], "side": job["side"]}
 
     holder = {}
@@ -299,13 +363,13 @@ def _cell(bench, spec, cell, args, games_max, bot_medians) -> dict:
         holder["found"] = run_cell(jobs, one, args.workers)
         return Measured(time.perf_counter() - started, len(holder["found"]["games"]))
 
-    bench.compare(f"{spec}, cell {cell}" + (f" (fnmcts {seconds * 1e3:.1f} ms a move)" if seconds else ""),
+    bench.compare(f"{spec}, cell {cell_label(cell, given)}" + (f" (fnmcts {seconds * 1e3:.1f} ms a move)" if seconds else ""),
                   {"fnmcts vs MCTSBot": timed}, unit="games", rounds=1, warmup=0)
-    row = summary(spec, cell, holder["found"], games_max, seconds)
+    row = summary(spec, cell, holder["found"], games_max, seconds, given)
     if kind == "simulations":
         bot_medians.setdefault(n, row["bot_move_s"])
     low, high = row["interval"]
-    label = f"{spec}, {cell}"
+    label = f"{spec}, {row['cell']}"
     bench.figure(f"{label}: fnmcts's score", round(row["score"], 4),
                  note=f"[{low:.3f}, {high:.3f}] over {sum(row['pairs'])} whole pairs; +{row['wins']} ={row['draws']} "
                       f"-{row['losses']}; {verdict(row)}")
@@ -331,6 +395,9 @@ def main(argv=None) -> int:
         parser.add_argument("--seed", type=int, default=1, help="the seed of the openings and games (default 1)")
         parser.add_argument("--cap-gb", type=float, default=3.0, help="each game's address-space cap in GB (default 3)")
         parser.add_argument("--timeout", type=float, default=1800.0, help="seconds a game may take (default 1,800)")
+        parser.add_argument("--fnmcts-options", default=None,
+                            help='fnmcts\'s search options over its defaults, a JSON object ({"c": 1.0}; '
+                                 '"rollout": "decisive"); the rows\' cell names them')
         parser.add_argument("--write", action="store_true", help="put the cells into docs/scoreboard.md's ladder table")
 
     bench = Bench("bench_ladder", __doc__, argv, options=options)
@@ -347,6 +414,7 @@ def main(argv=None) -> int:
         for cell in cells:
             parse_cell(cell)
         plan(args.seed, games_max)
+        fnmcts_options(args.fnmcts_options)
     except ValueError as error:
         raise SystemExit(f"bench_ladder: {error}") from None
     if args.workers < 1:

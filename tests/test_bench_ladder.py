@@ -132,3 +132,32 @@ def test_run_leaves_the_ladder_out_of_a_full_run_unless_named_or_quick():
     assert "bench_ladder" not in names(run.benchmarks((), quick=False))
     assert "bench_ladder" in names(run.benchmarks((), quick=True))
     assert names(run.benchmarks(("ladder",), quick=False)) == ["bench_ladder"]
+
+
+def test_a_candidates_rows_sit_beside_the_defaults_row_of_its_cell(tmp_path):
+    page = tmp_path / "scoreboard.md"
+    page.write_text(f"{ladder.BEGIN}\n{ladder.HEADER}\n{ladder.END}\n", encoding="utf-8")
+    candidate = ladder.cell_label("400", {"c": 1.0})
+    ladder.write([_row("connect_four", "400", 0.5), _row("connect_four", "1600", 0.5)], "A", "cmd a", page)
+    ladder.write([_row("connect_four", candidate, 0.75)], "B", "cmd b", page)
+    rows = [line for line in page.read_text(encoding="utf-8").splitlines()
+            if line.startswith("| ") and not line.startswith("| game")]
+    assert [r.split(" | ")[1] for r in rows] == ["400", '400 {"c": 1.0}', "1600"]
+    assert "0.500" in rows[0] and "0.750" in rows[1]
+
+
+@pytest.mark.parametrize("text, problem", [
+    ("[1]", "JSON object"), ("{c: 1}", "JSON object"), ('{"rollout": "greedy"}', "rollout"),
+    ('{"cc": 1.0}', "unknown search option 'cc'"), ('{"c": -1}', "c"), ('{"final": "best"}', "final"),
+])
+def test_bad_fnmcts_options_are_refused_by_name(text, problem):
+    with pytest.raises(ValueError, match=problem):
+        ladder.fnmcts_options(text)
+
+
+def test_fnmcts_options_name_the_decisive_rollout_and_keep_the_others():
+    from fnmcts.mcts.enhancements import decisive_agent
+
+    given = ladder.fnmcts_options('{"rollout": "decisive", "c": 0.5}')
+    assert ladder.resolved(given) == {"rollout": decisive_agent, "c": 0.5}
+    assert given == {"rollout": "decisive", "c": 0.5} and ladder.resolved({}) == {}
