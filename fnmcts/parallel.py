@@ -46,6 +46,9 @@ __all__ = [
     "worker_pool",
     "kept_pool",
     "worker_kept",
+    "halt_token",
+    "halted",
+    "halt",
     "Interrupted",
     "interrupted",
     "WorkerLost",
@@ -203,15 +206,23 @@ def make_executor(workers: int | None = None, keep: bool = False) -> Executor:
     """
     from concurrent.futures import ProcessPoolExecutor  # imported when a pool is made, not with fnmcts
 
-    return ProcessPoolExecutor(
-        max_workers=workers or os.cpu_count() or 1, initializer=_worker_start, initargs=(os.getpid(), keep)
+    halting = None
+    if keep:  # the one number its workers read to drop a run's chunks (``halt``)
+        import multiprocessing
+
+        halting = multiprocessing.RawValue("q", 0)
+    executor = ProcessPoolExecutor(
+        max_workers=workers or os.cpu_count() or 1, initializer=_worker_start, initargs=(os.getpid(), keep, halting)
     )
+    executor.fnmcts_halting = halting
+    return executor
 
 
-def _worker_start(parent: int, keep: bool = False) -> None:
+def _worker_start(parent: int, keep: bool = False, halting=None) -> None:
     """Set up a worker of ``make_executor``: signals, standard streams, the watch on its parent, what it keeps."""
     if keep:
         _WORKER_KEPT["keeps"] = {}
+        _WORKER_KEPT["halting"] = halting
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole process group: the parent decides
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     devnull = os.open(os.devnull, os.O_RDWR)
@@ -348,6 +359,45 @@ def worker_kept(key, make):
             del keeps[next(iter(keeps))]
         value = keeps[key] = make()
     return value
+
+
+def halt_token() -> int:
+    """A new token naming one run of chunks, for ``halted`` and ``halt`` (a later run, a larger token).
+
+    >>> halt_token() < halt_token()
+    True
+    """
+    return time.monotonic_ns()
+
+
+def halted(token: int) -> bool:
+    """In a worker of a kept pool: True once the parent called ``halt(pool, token)``; anywhere else False.
+
+    A chunk whose result its run will drop (``run_chunks``'s ``until`` ended the run before it) reads it
+    to stop early; a chunk whose result is kept is never halted, so what a run returns never depends on it.
+
+    >>> halted(halt_token())
+    False
+    """
+    halting = _WORKER_KEPT.get("halting")
+    return halting is not None and halting.value == token
+
+
+def halt(executor, token: int) -> None:
+    """Tell the workers of kept pool ``executor`` to stop the chunks of run ``token`` (any other executor: nothing).
+
+    Only the last token told is heard: a run halted after it lets this run's leftover chunks finish
+    (their results are dropped all the same).
+
+    >>> with kept_pool(2) as pool:
+    ...     token = halt_token()
+    ...     halt(pool, token)
+    ...     list(pool.map(halted, [token, token + 1]))
+    [True, False]
+    """
+    halting = getattr(executor, "fnmcts_halting", None)
+    if halting is not None:
+        halting.value = token
 
 
 def _kept_id(key):
