@@ -35,7 +35,7 @@ from pyrsistent import field, pmap
 
 from ..values import FixedRecord
 
-from ..parallel import halt, halt_token, halted, kept_pool, run_chunks, worker_kept
+from ..parallel import halted, kept_pool, run_chunks, worker_kept
 from ..matches import MemoryAgent
 from ..protocol import CHANCE, check_state, payoff_range, state_to_json  # noqa: F401 (payoff_range: doctests)
 from ..protocol import guarded
@@ -86,11 +86,7 @@ A fixed number, never the number of workers, so a seed gives the same move on an
 each tree is one worker's task, grown from the root once for its whole share of the dives."""
 
 ROOT_TREE_MIN = 25_000
-"""Dives a tree of the default root-parallel split needs to pay for its task (measured: docs/speed.md).
-
-Unless ``trees=`` or ``chunk_size=`` is given, a root-parallel search of ``iterations`` dives makes
-``min(ROOT_TREES, iterations // ROOT_TREE_MIN)`` trees, at least one (a search of one tree runs here,
-without a pool): the split depends on ``iterations`` alone, never on the workers."""
+"""The fewest dives a tree of the default root-parallel split is given (fewer trees, at least one): docs/speed.md."""
 
 DEFAULT_ITERATIONS = 10_000
 """The default budget of ``mcts_agent``: dives a move, at most (the solver may stop sooner)."""
@@ -1033,13 +1029,12 @@ def mcts_move(
     Root-parallel search: with ``workers=N`` (a process pool of N, started at the first such call and kept for the
     process: ``fnmcts.parallel.kept_pool``) or ``executor=`` (a ``concurrent.futures`` executor or a Dask
     ``distributed.Client``), the ``iterations`` are split into ``trees`` independent searches from ``state``
-    (default ``ROOT_TREES``, 2, fewer where a tree would get under ``ROOT_TREE_MIN`` dives, too few to pay for its
-    task; or give ``chunk_size``, the dives of each: the split is ``chunk_size =
-    ceil(iterations / trees)``, every tree that size but the last), tree ``i`` drawing from its own child seed ``i``
+    (default ``ROOT_TREES``, 2, fewer where a tree would get under ``ROOT_TREE_MIN`` dives; or give ``chunk_size``,
+    the dives of each: the split is ``chunk_size = ceil(iterations / trees)``, every tree that size but the last), tree ``i`` drawing from its own child seed ``i``
     of one number drawn from ``rng``; each worker grows a tree from the root once for its whole share and sends back
     only its root's statistics (visits, results and proofs of the root and its children), which are summed in tree
-    order and the move chosen on the sums; with the solver, the trees after the first (in tree order) whose search
-    proved the root are dropped and not waited for. The result depends on the seed and the split alone, never on the number
+    order (with the solver, only up to the first tree that proves the root) and the move chosen on the sums. The
+    result depends on the seed and the split alone, never on the number
     of workers (a pool starts no more workers than there are trees); a search of one tree runs here, without a pool.
     ``tree`` in the result then holds the root and its children. With ``batch=k``, one tree instead, its dives
     selected ``k`` a step, their playouts run on ``workers=`` / ``executor=`` (``fnmcts.mcts.batch``): the tree
@@ -1141,25 +1136,20 @@ def _proven_map(game, graph, stats, solver, root):
     return pmap(found)
 
 
-def _root_chunk(game, state, max_nodes, options, token, size, rng):
+def _root_chunk(game, state, max_nodes, options, size, rng):
     """One chunk of a root-parallel search: an independent search, reduced to its root's statistics.
 
     In a worker of the kept pool the game's compiled graph is built once and used again by the
-    worker's later chunks (a graph depends on the game alone: the same search, draw for draw), and
-    the search stops early once the parent halts run ``token`` (its result is then dropped).
+    worker's later chunks (a graph depends on the game alone: the same search, draw for draw); a
+    chunk its run drops (``parallel.halted``) stops early there.
     """
     graph = worker_kept(("compiled graph", game), lambda: graph_of(game))
-    stop = None if graph is None or token is None else partial(halted, token)
+    stop = halted if graph is not None and options.solver else None
     found = mcts_move(game, state, size, rng, max_nodes=max_nodes, options=options, graph=graph, stop=stop)
     kids = [game.play(state, m) for m, _ in found.children]
     counts = [counts_of(found.tree[state])] + [counts_of(r) for _, r in found.children]
     proofs = {j: found.proven[s] for j, s in enumerate([state] + kids) if s in found.proven}
     return found.iterations, counts, proofs, _proof_plies(game, found.proven, [state] + kids)
-
-
-def _root_proven(result) -> bool:
-    """True when a ``_root_chunk`` result proves the root: the trees after it are not needed (nor waited for)."""
-    return 0 in result[2]
 
 
 def _proof_plies(game, proven, states):
@@ -1182,20 +1172,15 @@ def _proof_plies(game, proven, states):
             if g.kind[c] == UNSEEN:
                 g.expand(c)
     solver.stats.grow()
-    memo, out = {}, {}
-    for j, s in enumerate(states):
-        if s in proven:
-            p = solver.plies(g.node(s), memo)
-            if p is not None:
-                out[j] = p
-    return out
+    memo = {}
+    plies = {j: solver.plies(g.node(s), memo) for j, s in enumerate(states) if s in proven}
+    return {j: p for j, p in plies.items() if p is not None}
 
 
 def _merge_counts(a, b):
     if a is None:
         return list(b)
-    n = a[0] + b[0]
-    v = None
+    n, v = a[0] + b[0], None
     if a[4] is not None or b[4] is not None:  # expectimax values: visit-weighted
         va = a[4] if a[4] is not None else (a[1] / a[0] if a[0] else 0.0)
         vb = b[4] if b[4] is not None else (b[1] / b[0] if b[0] else 0.0)
@@ -1206,8 +1191,6 @@ def _merge_counts(a, b):
 def _tree_size(iterations, trees, chunk_size):
     """The dives of each tree of a root-parallel search: ``chunk_size``, or ``iterations`` split in ``trees``.
 
-    By default ``ROOT_TREES`` trees, fewer where a tree would have under ``ROOT_TREE_MIN`` dives:
-
     >>> _tree_size(100_000, None, None), _tree_size(10, 4, None), _tree_size(10, None, 3), _tree_size(40_000, None, None)
     (50000, 3, 3, 40000)
     """
@@ -1217,9 +1200,8 @@ def _tree_size(iterations, trees, chunk_size):
         if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
             raise ValueError(f"chunk_size must be a positive whole number, got {chunk_size!r}")
         return chunk_size
-    if trees is None:
-        few = iterations // ROOT_TREE_MIN if isinstance(iterations, int) and not isinstance(iterations, bool) else 1
-        trees = max(1, min(ROOT_TREES, few))
+    if trees is None:  # ROOT_TREES, fewer where a tree would get under ROOT_TREE_MIN dives
+        trees = max(1, min(ROOT_TREES, iterations // ROOT_TREE_MIN if type(iterations) is int else 1))
     if isinstance(trees, bool) or not isinstance(trees, int) or trees < 1:
         raise ValueError(f"trees must be a positive whole number, got {trees!r}")
     if not isinstance(iterations, int) or isinstance(iterations, bool) or iterations < 1:
@@ -1244,23 +1226,16 @@ def _root_parallel(game, state, iterations, rng, workers, executor, chunk_size, 
     if player is None or player is CHANCE:
         mcts_move(game, state, 1, random.Random(0))  # the single search's error, word for word
     seed = rng.getrandbits(63)
-    token = halt_token() if options.solver else None
-    fn = partial(_root_chunk, game, state, max_nodes, options, token)
-    until = _root_proven if options.solver else None  # the trees after the first (in order) to prove the root: dropped
-    if iterations <= chunk_size:  # one chunk: no pool to pay for
-        results = run_chunks(fn, iterations, seed, chunk_size)
-    elif executor is not None:
-        results = run_chunks(fn, iterations, seed, chunk_size, executor, until=until)
-    else:
-        with kept_pool(min(workers, -(-iterations // chunk_size))) as pool:
-            results = run_chunks(fn, iterations, seed, chunk_size, pool, until=until)
-            if token is not None:
-                halt(pool, token)  # the trees still running after a proof are dropped: their workers stop them
+    fn = partial(_root_chunk, game, state, max_nodes, options)
+    until = (lambda result: 0 in result[2]) if options.solver else None  # the trees after a root's proof: dropped
+    trees = -(-iterations // chunk_size)  # one tree: searched here, no pool to pay for
+    with kept_pool(min(workers or 1, trees)) as pool:
+        on = pool if executor is None or trees == 1 else executor
+        results = run_chunks(fn, iterations, seed, chunk_size, on, until=until)
     g, stats, proofs, root = _rooted(game, CompiledGraph(game), Tree(pmap()), state, player, options.solver, None)
     nodes = (root,) + tuple(g.kids[root])
     merged = [None] * len(nodes)
-    done, exact = 0, {}
-    known = {}  # node -> the shortest line a chunk's proofs give it (each is a line of the game)
+    done, exact, known = 0, {}, {}  # known: node -> the shortest line a chunk's proofs give it (a line of the game)
     for ran, counts, proven, plies in results:
         done += ran
         for j, c in enumerate(counts):
