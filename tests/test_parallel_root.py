@@ -80,9 +80,9 @@ def test_the_default_split_is_a_fixed_number_of_trees_whatever_the_workers(monke
 
 
 @settings(max_examples=6, deadline=None)
-@given(st.integers(1, 3_500), st.integers(0, 2**32), st.integers(1, 3), st.booleans())
-def test_a_default_split_makes_no_tree_under_root_tree_min_dives(iterations, seed, threads, solver):
-    """Fewer dives than ``ROOT_TREES`` trees of ``ROOT_TREE_MIN`` make fewer trees; one tree runs here, no pool."""
+@given(st.integers(1, 3_500), st.integers(0, 2**32), st.integers(1, 3), st.integers(1, 3), st.booleans())
+def test_a_default_split_makes_no_tree_under_root_tree_min_dives(iterations, seed, threads, workers, solver):
+    """Fewer dives than ``ROOT_TREES`` trees of ``ROOT_TREE_MIN`` make fewer trees; one is the plain search, no pool."""
     game = Nim(heap=13, max_take=3, misere=False)
     trees = max(1, min(ROOT_TREES, iterations // 1_000))
     with pytest.MonkeyPatch.context() as patch:
@@ -90,10 +90,15 @@ def test_a_default_split_makes_no_tree_under_root_tree_min_dives(iterations, see
         counting = _Counting(threads)
         with counting.pool:
             found = mcts_move(game, game.start(), iterations, make_rng(seed), solver=solver, executor=counting)
-        assert found == mcts_move(game, game.start(), iterations, make_rng(seed), solver=solver, workers=1, trees=trees)
-    size = -(-iterations // trees)
-    split = [min(size, iterations - start) for start in range(0, iterations, size)]
-    assert counting.sizes == ([] if trees == 1 else split)  # one tree: searched here, no task handed out
+        assert found == mcts_move(game, game.start(), iterations, make_rng(seed), solver=solver, workers=workers)
+        if trees == 1:  # one tree: the plain search, as without workers, and no task handed out
+            assert found == mcts_move(game, game.start(), iterations, make_rng(seed), solver=solver)
+            assert counting.sizes == []
+        else:
+            assert found == mcts_move(game, game.start(), iterations, make_rng(seed), solver=solver, workers=1,
+                                      trees=trees)
+            size = -(-iterations // trees)
+            assert counting.sizes == [min(size, iterations - start) for start in range(0, iterations, size)]
 
 
 def test_a_split_given_twice_or_badly_is_refused():
