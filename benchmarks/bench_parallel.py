@@ -22,8 +22,16 @@ baseline), against the same trees grown one after the other here
 (``workers=1``, the same move and dives: checked), and against the old split of
 20 trees of 5,000 dives (``chunk_size=5000``), where every tree regrows from
 the root.
+Job ``short``: searches of about a second, where root-parallel search must not
+lose: ``mcts_move`` of 40,000 dives on the user's tic-tac-toe
+(``bench_engine.UserTicTacToe``, the default options: the solver proves the root
+sooner) and of 10,000 dives on OpenSpiel's connect_four through
+``fnmcts.openspiel.from_openspiel``: the plain search (baseline) against
+``workers=2`` with the default split (under ``ROOT_TREE_MIN`` dives a tree: one
+tree, here) and against the split forced to 2 trees (``trees=2``).
 Targets: >= 1.7x on 2 cores for simulate and the tournament, >= 1.6x for the
-root-parallel search over the plain search.
+root-parallel search over the plain search; ``workers=2`` on a short search at
+least 0.95x the plain search.
 """
 
 from __future__ import annotations
@@ -45,7 +53,7 @@ from fnmcts.parallel import worker_pool  # noqa: E402
 from fnmcts.rng import make_rng  # noqa: E402
 
 
-JOBS = ("simulate", "tournament", "root")
+JOBS = ("simulate", "tournament", "root", "short")
 
 
 def _same(results: dict, names) -> None:
@@ -121,6 +129,7 @@ def main(argv=None) -> int:
             check=lambda r: _same({k: (v.move, v.iterations) for k, v in r.items() if "default" in k or "one after" in k},
                                   [k for k in r if "default" in k or "one after" in k]),
         )
+        shorts = [] if "short" not in jobs else _short_searches(bench, scale)
     finally:
         if client is not None:
             client.close()
@@ -132,7 +141,46 @@ def main(argv=None) -> int:
         ratio = row["ratio"]
         bench.target(f">= {goal}x on 2 cores: {comparison['title']}", ratio["median"] >= goal,
                      f"{row['name']}: {ratio['median']:.2f}x [{ratio['low']:.2f}, {ratio['high']:.2f}]")
+    for comparison in shorts:
+        row = comparison["contenders"][1]
+        ratio = row["ratio"]
+        bench.target(f">= 0.95x the plain search: {comparison['title']}", ratio["median"] >= 0.95,
+                     f"{row['name']}: {ratio['median']:.2f}x [{ratio['low']:.2f}, {ratio['high']:.2f}]")
     return bench.finish()
+
+
+def _short_searches(bench, scale) -> list:
+    """Searches of about a second: root-parallel ``workers=2`` against the plain search (job ``short``)."""
+    from bench_engine import UserTicTacToe
+
+    games = [("the user's tic-tac-toe (bench_engine.py), the default options", UserTicTacToe(), 40_000)]
+    try:
+        import pyspiel
+
+        from fnmcts.openspiel import from_openspiel
+
+        games.append(("OpenSpiel's connect_four (from_openspiel)", from_openspiel(pyspiel.load_game("connect_four")),
+                      10_000))
+    except ImportError:
+        bench.note("pyspiel is not installed: connect_four is skipped (pip install -e '.[openspiel]')")
+    out = []
+    for title, game, dives in games:
+        dives = max(1_000, int(dives * scale))
+
+        def search(game=game, dives=dives, **how):
+            return mcts_move(game, game.start(), dives, make_rng(1), **how)
+
+        search(workers=2, trees=2)  # the kept pool started and its workers warm, outside the rounds
+        out.append(bench.compare(
+            f"mcts_move, {dives:,} dives on {title}",
+            {"plain search in this process": search,
+             "root-parallel, workers=2 (the default split)": lambda search=search: search(workers=2),
+             "root-parallel, workers=2, trees=2": lambda search=search: search(workers=2, trees=2)},
+            work=dives, unit="dives",
+            check=lambda r: _same({k: (v.move, v.iterations) for k, v in r.items() if "default" in k}, [
+                k for k in r if "default" in k]),
+        ))
+    return out
 
 
 if __name__ == "__main__":

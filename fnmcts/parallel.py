@@ -46,6 +46,7 @@ __all__ = [
     "worker_pool",
     "kept_pool",
     "worker_kept",
+    "halted",
     "Interrupted",
     "interrupted",
     "WorkerLost",
@@ -186,7 +187,9 @@ def iter_chunks(n: int, chunk_size: int = DEFAULT_CHUNK):
 
 
 def _call(job):
-    fn, seed, index, size = job
+    fn, seed, index, size, run = job
+    if "halting" in _WORKER_KEPT:  # a worker of a kept pool: the run its chunk is part of, for ``halted``
+        _WORKER_KEPT["run"] = run
     return fn(size, child_rng(seed, index))
 
 
@@ -203,15 +206,23 @@ def make_executor(workers: int | None = None, keep: bool = False) -> Executor:
     """
     from concurrent.futures import ProcessPoolExecutor  # imported when a pool is made, not with fnmcts
 
-    return ProcessPoolExecutor(
-        max_workers=workers or os.cpu_count() or 1, initializer=_worker_start, initargs=(os.getpid(), keep)
+    halting = None
+    if keep:  # the one number its workers read to stop a run's dropped chunks (``halted``)
+        import multiprocessing
+
+        halting = multiprocessing.RawValue("q", 0)
+    executor = ProcessPoolExecutor(
+        max_workers=workers or os.cpu_count() or 1, initializer=_worker_start, initargs=(os.getpid(), keep, halting)
     )
+    executor.fnmcts_halting = halting
+    return executor
 
 
-def _worker_start(parent: int, keep: bool = False) -> None:
+def _worker_start(parent: int, keep: bool = False, halting=None) -> None:
     """Set up a worker of ``make_executor``: signals, standard streams, the watch on its parent, what it keeps."""
     if keep:
         _WORKER_KEPT["keeps"] = {}
+        _WORKER_KEPT["halting"] = halting
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole process group: the parent decides
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     devnull = os.open(os.devnull, os.O_RDWR)
@@ -350,6 +361,41 @@ def worker_kept(key, make):
     return value
 
 
+def halted() -> bool:
+    """In a worker of a kept pool: True once the run of the chunk it runs has ended without it; else False.
+
+    ``run_chunks`` ends a run early when ``until`` says so, and drops the results of the chunks
+    after that one: a chunk still running then (in a worker of a ``kept_pool``) can read this to stop
+    at once (a search's ``stop=``). A chunk whose result is kept is never halted, so what a run
+    returns never depends on it.
+
+    >>> halted()  # not in a worker of a kept pool
+    False
+    >>> with kept_pool(2) as pool:
+    ...     run = time.monotonic_ns()
+    ...     _halt_run(pool, run)
+    ...     list(pool.map(_call, [(_halted, 1, 0, 1, run), (_halted, 1, 1, 1, run + 1)]))
+    [True, False]
+    """
+    halting = _WORKER_KEPT.get("halting")
+    return halting is not None and halting.value == _WORKER_KEPT.get("run")
+
+
+def _halted(size, rng):
+    return halted()
+
+
+def _halt_run(executor, run: int) -> None:
+    """Tell the workers of kept pool ``executor`` that run ``run`` has ended (any other executor: nothing).
+
+    One number holds the run ended last: a run ended after it lets this run's leftover chunks
+    finish (their results are dropped all the same).
+    """
+    halting = getattr(executor, "fnmcts_halting", None)
+    if halting is not None:
+        halting.value = run
+
+
 def _kept_id(key):
     return id(worker_kept(key, dict))
 
@@ -465,7 +511,8 @@ def run_chunks(
     check_seed(seed)
     if executor is not None and not hasattr(executor, "map"):
         raise TypeError(f"executor must offer map(), got {type(executor).__name__}")
-    jobs = ((fn, seed, index, size) for index, size in iter_chunks(n, chunk_size))
+    run = time.monotonic_ns()  # names this run in the workers of a kept pool (``halted``)
+    jobs = ((fn, seed, index, size, run) for index, size in iter_chunks(n, chunk_size))
     results = []
     futures = mapped = None
     try:
@@ -481,6 +528,7 @@ def run_chunks(
                     break
             if done:
                 _cancel(executor, futures, mapped)
+                _halt_run(executor, run)  # its chunks still running stop, if they read ``halted``
                 break
             futures = None
     except KeyboardInterrupt as error:

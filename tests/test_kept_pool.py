@@ -94,3 +94,42 @@ def test_a_worker_keeps_the_compiled_graph_and_the_search_stays_the_same(game, s
     for _ in range(2):  # the second call finds the graphs the first one built
         kept = mcts_move(game, state, 6_000, random.Random(8), workers=2, chunk_size=1_000, solver=solver)
         assert (kept.move, kept.iterations, kept.children) == (fresh.move, fresh.iterations, fresh.children)
+
+
+def _quick_or_until_halted(size, rng):
+    """Chunk of size 2: at once; else wait until its run is halted (at most 30 s): the seconds it waited."""
+    import time
+
+    if size == 2:
+        return "quick"
+    started = time.perf_counter()
+    while not parallel.halted() and time.perf_counter() - started < 30:
+        time.sleep(0.005)
+    return time.perf_counter() - started
+
+
+def test_a_chunk_its_run_drops_is_halted_in_the_kept_workers():
+    import time
+
+    with kept_pool(2) as pool:
+        run_chunks(_sizes, 4, seed=1, chunk_size=1, executor=pool)  # both workers up
+        started = time.perf_counter()
+        found = run_chunks(_quick_or_until_halted, 3, seed=1, chunk_size=2, executor=pool,
+                           until=lambda result: result == "quick")
+        assert found == ("quick",)
+        # the dropped chunk stops once halted: both workers are free again (two chunks that sleep run
+        # in two processes), long before its 30 s
+        assert len(set(run_chunks(_pid_after_a_nap, 2, seed=1, chunk_size=1, executor=pool))) == 2
+        assert time.perf_counter() - started < 10
+        assert run_chunks(_halted_now, 4, seed=2, chunk_size=1, executor=pool) == (False,) * 4  # a later run: not
+
+
+def _pid_after_a_nap(size, rng):
+    import time
+
+    time.sleep(0.3)
+    return os.getpid()
+
+
+def _halted_now(size, rng):
+    return parallel.halted()

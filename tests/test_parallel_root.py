@@ -9,6 +9,7 @@ from hypothesis import given, settings, strategies as st
 
 from fnmcts.games import Nim, TicTacToe
 from fnmcts.mcts import mcts_move, visits
+from fnmcts.mcts import _search
 from fnmcts.mcts._search import ROOT_TREES
 from fnmcts.rng import child_rng, make_rng
 
@@ -54,22 +55,50 @@ def test_each_tree_is_one_task_of_its_whole_share_and_the_workers_change_nothing
         assert counting.sizes == []  # one tree: searched here, no executor
     if how == "trees":  # trees=T is the split chunk_size=ceil(iterations / T)
         assert here == mcts_move(game, state, iterations, make_rng(seed), workers=1, solver=solver, chunk_size=size)
-    # the children's sums are the trees' own searches, tree by tree, each on its child seed
+    # the children's sums are the trees' own searches, tree by tree, each on its child seed, up to the first
+    # tree (in tree order) that proves the root: the trees after it are dropped
     seed63 = make_rng(seed).getrandbits(63)
-    sums = [0] * len(here.children)
+    sums, ran = [0] * len(here.children), 0
     for index, n in enumerate(expected):
         alone = mcts_move(game, state, n, child_rng(seed63, index), solver=solver)
+        ran += alone.iterations
         for j, (_, record) in enumerate(alone.children):
             sums[j] += visits(record)
+        if state in alone.proven:
+            break
     assert [visits(record) for _, record in here.children] == sums
+    assert here.iterations == ran
 
 
-def test_the_default_split_is_a_fixed_number_of_trees_whatever_the_workers():
+def test_the_default_split_is_a_fixed_number_of_trees_whatever_the_workers(monkeypatch):
+    monkeypatch.setattr(_search, "ROOT_TREE_MIN", 1_000)  # the rule at a small scale: trees of at least 1,000 dives
     game = TicTacToe()
     default = mcts_move(game, game.start(), 3_001, make_rng(4), workers=2, solver=False)
     assert default == mcts_move(game, game.start(), 3_001, make_rng(4), workers=1, trees=ROOT_TREES, solver=False)
     assert default == mcts_move(game, game.start(), 3_001, make_rng(4), workers=3, solver=False)
     assert default.iterations == 3_001 and visits(default.tree[game.start()]) == 3_001
+
+
+@settings(max_examples=6, deadline=None)
+@given(st.integers(1, 3_500), st.integers(0, 2**32), st.integers(1, 3), st.integers(1, 3), st.booleans())
+def test_a_default_split_makes_no_tree_under_root_tree_min_dives(iterations, seed, threads, workers, solver):
+    """Fewer dives than ``ROOT_TREES`` trees of ``ROOT_TREE_MIN`` make fewer trees; one is the plain search, no pool."""
+    game = Nim(heap=13, max_take=3, misere=False)
+    trees = max(1, min(ROOT_TREES, iterations // 1_000))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_search, "ROOT_TREE_MIN", 1_000)  # the rule at a small scale: trees of at least 1,000 dives
+        counting = _Counting(threads)
+        with counting.pool:
+            found = mcts_move(game, game.start(), iterations, make_rng(seed), solver=solver, executor=counting)
+        assert found == mcts_move(game, game.start(), iterations, make_rng(seed), solver=solver, workers=workers)
+        if trees == 1:  # one tree: the plain search, as without workers, and no task handed out
+            assert found == mcts_move(game, game.start(), iterations, make_rng(seed), solver=solver)
+            assert counting.sizes == []
+        else:
+            assert found == mcts_move(game, game.start(), iterations, make_rng(seed), solver=solver, workers=1,
+                                      trees=trees)
+            size = -(-iterations // trees)
+            assert counting.sizes == [min(size, iterations - start) for start in range(0, iterations, size)]
 
 
 def test_a_split_given_twice_or_badly_is_refused():

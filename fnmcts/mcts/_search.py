@@ -35,7 +35,7 @@ from pyrsistent import field, pmap
 
 from ..values import FixedRecord
 
-from ..parallel import kept_pool, run_chunks, worker_kept
+from ..parallel import halted, kept_pool, run_chunks, worker_kept
 from ..matches import MemoryAgent
 from ..protocol import CHANCE, check_state, payoff_range, state_to_json  # noqa: F401 (payoff_range: doctests)
 from ..protocol import guarded
@@ -75,6 +75,7 @@ __all__ = [
     "BACKUPS",
     "DEFAULT_ITERATIONS",
     "ROOT_TREES",
+    "ROOT_TREE_MIN",
     "result_of",
 ]
 
@@ -83,6 +84,9 @@ ROOT_TREES = 2
 
 A fixed number, never the number of workers, so a seed gives the same move on any pool;
 each tree is one worker's task, grown from the root once for its whole share of the dives."""
+
+ROOT_TREE_MIN = 25_000
+"""The fewest dives a tree of the default root-parallel split gets (fewer trees; one: the plain search): docs/speed.md."""
 
 DEFAULT_ITERATIONS = 10_000
 """The default budget of ``mcts_agent``: dives a move, at most (the solver may stop sooner)."""
@@ -1025,12 +1029,13 @@ def mcts_move(
     Root-parallel search: with ``workers=N`` (a process pool of N, started at the first such call and kept for the
     process: ``fnmcts.parallel.kept_pool``) or ``executor=`` (a ``concurrent.futures`` executor or a Dask
     ``distributed.Client``), the ``iterations`` are split into ``trees`` independent searches from ``state``
-    (default ``ROOT_TREES``, 2; or give ``chunk_size``, the dives of each: the split is ``chunk_size =
-    ceil(iterations / trees)``, every tree that size but the last), tree ``i`` drawing from its own child seed ``i``
-    of one number drawn from ``rng``; each worker grows a tree from the root once for its whole share and sends back
-    only its root's statistics (visits, results and proofs of the root and its children), which are summed in tree
-    order and the move chosen on the sums. The result depends on the seed and the split alone, never on the number
-    of workers (a pool starts no more workers than there are trees); a search of one tree runs here, without a pool.
+    (default ``ROOT_TREES``, 2, fewer where a tree would get under ``ROOT_TREE_MIN`` dives: one is the plain search,
+    as without workers; or give ``chunk_size``, the dives of each: the split is ``chunk_size = ceil(iterations /
+    trees)``, every tree that size but the last), tree ``i`` drawing from its own child seed ``i`` of one number
+    drawn from ``rng``; each worker grows a tree from the root once for its whole share and sends back only its
+    root's statistics (visits, results and proofs of the root and its children), summed in tree order (with the
+    solver, up to the first tree that proves the root) and the move chosen on the sums. The result depends on the
+    seed and the split alone, never on the number of workers; a search of one tree runs here, without a pool.
     ``tree`` in the result then holds the root and its children. With ``batch=k``, one tree instead, its dives
     selected ``k`` a step, their playouts run on ``workers=`` / ``executor=`` (``fnmcts.mcts.batch``): the tree
     depends on the seed and ``k`` alone; ``k = 1`` is the plain search.
@@ -1134,11 +1139,12 @@ def _proven_map(game, graph, stats, solver, root):
 def _root_chunk(game, state, max_nodes, options, size, rng):
     """One chunk of a root-parallel search: an independent search, reduced to its root's statistics.
 
-    In a worker of the kept pool the game's compiled graph is built once and used again by the
-    worker's later chunks (a graph depends on the game alone: the same search, draw for draw).
+    In a worker of the kept pool the game's compiled graph is built once and used again by the worker's later chunks
+    (a graph depends on the game alone: the same search, draw for draw); a chunk its run drops stops early there.
     """
     graph = worker_kept(("compiled graph", game), lambda: graph_of(game))
-    found = mcts_move(game, state, size, rng, max_nodes=max_nodes, options=options, graph=graph)
+    stop = halted if graph is not None and options.solver else None
+    found = mcts_move(game, state, size, rng, max_nodes=max_nodes, options=options, graph=graph, stop=stop)
     kids = [game.play(state, m) for m, _ in found.children]
     counts = [counts_of(found.tree[state])] + [counts_of(r) for _, r in found.children]
     proofs = {j: found.proven[s] for j, s in enumerate([state] + kids) if s in found.proven}
@@ -1148,9 +1154,8 @@ def _root_chunk(game, state, max_nodes, options, size, rng):
 def _proof_plies(game, proven, states):
     """``Solver.plies`` of each of ``states`` that ``proven`` (state -> exact value) proves: index -> plies.
 
-    The proofs are read on a graph of the proven states and the nodes one step
-    below them (made and expanded here: the ends among them are proven at
-    sight), so the walk costs in proportion to the proofs, never more of the game.
+    The proofs are read on a graph of the proven states and the nodes one step below them (made and expanded here:
+    the ends among them are proven at sight), so the walk costs in proportion to the proofs, never more of the game.
     """
     if not proven:
         return {}
@@ -1165,20 +1170,15 @@ def _proof_plies(game, proven, states):
             if g.kind[c] == UNSEEN:
                 g.expand(c)
     solver.stats.grow()
-    memo, out = {}, {}
-    for j, s in enumerate(states):
-        if s in proven:
-            p = solver.plies(g.node(s), memo)
-            if p is not None:
-                out[j] = p
-    return out
+    memo = {}
+    plies = {j: solver.plies(g.node(s), memo) for j, s in enumerate(states) if s in proven}
+    return {j: p for j, p in plies.items() if p is not None}
 
 
 def _merge_counts(a, b):
     if a is None:
         return list(b)
-    n = a[0] + b[0]
-    v = None
+    n, v = a[0] + b[0], None
     if a[4] is not None or b[4] is not None:  # expectimax values: visit-weighted
         va = a[4] if a[4] is not None else (a[1] / a[0] if a[0] else 0.0)
         vb = b[4] if b[4] is not None else (b[1] / b[0] if b[0] else 0.0)
@@ -1187,10 +1187,11 @@ def _merge_counts(a, b):
 
 
 def _tree_size(iterations, trees, chunk_size):
-    """The dives of each tree of a root-parallel search: ``chunk_size``, or ``iterations`` split in ``trees``.
+    """The dives of each tree of a root-parallel search: ``chunk_size``, or ``iterations`` split in ``trees``;
+    ``None`` where the default split leaves one tree (the plain search runs instead).
 
-    >>> _tree_size(100_000, None, None), _tree_size(10, 4, None), _tree_size(10, None, 3)
-    (50000, 3, 3)
+    >>> _tree_size(100_000, None, None), _tree_size(10, 4, None), _tree_size(10, None, 3), _tree_size(40_000, None, None)
+    (50000, 3, 3, None)
     """
     if trees is not None and chunk_size is not None:
         raise ValueError("give trees= (how many independent searches) or chunk_size= (the dives of each), not both")
@@ -1198,7 +1199,9 @@ def _tree_size(iterations, trees, chunk_size):
         if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
             raise ValueError(f"chunk_size must be a positive whole number, got {chunk_size!r}")
         return chunk_size
-    trees = ROOT_TREES if trees is None else trees
+    if trees is None:  # ROOT_TREES, fewer where a tree would get under ROOT_TREE_MIN dives; one: the plain search
+        few = iterations // ROOT_TREE_MIN if type(iterations) is int else 1
+        return None if few < 2 else -(-iterations // min(ROOT_TREES, few))
     if isinstance(trees, bool) or not isinstance(trees, int) or trees < 1:
         raise ValueError(f"trees must be a positive whole number, got {trees!r}")
     if not isinstance(iterations, int) or isinstance(iterations, bool) or iterations < 1:
@@ -1208,34 +1211,31 @@ def _tree_size(iterations, trees, chunk_size):
 
 def _root_parallel(game, state, iterations, rng, workers, executor, chunk_size, refused, max_nodes, options):
     """``mcts_move`` as independent searches of ``chunk_size`` dives, their root statistics merged."""
-    for name, given in refused.items():
-        if given is not None:
-            raise ValueError(
-                f"a root-parallel search (workers=, executor=) takes iterations= alone as its budget and "
-                f"starts fresh trees: {name}= is not supported with it"
-            )
+    name = next((name for name, given in refused.items() if given is not None), None)
+    if name is not None:
+        raise ValueError(f"a root-parallel search (workers=, executor=) takes iterations= alone as its budget and "
+                         f"starts fresh trees: {name}= is not supported with it")
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
         raise ValueError(f"workers must be a positive whole number, got {workers!r}")
     if workers is not None and executor is not None:
         raise ValueError("give workers= (the library's kept pool) or executor=, not both")
+    if chunk_size is None:  # too few dives to pay for a second tree: the plain search, as without workers
+        return mcts_move(game, state, iterations, rng, max_nodes=max_nodes, options=options)
     state = _options(game, state, rng)
     player = game.to_move(state)
     if player is None or player is CHANCE:
         mcts_move(game, state, 1, random.Random(0))  # the single search's error, word for word
     seed = rng.getrandbits(63)
     fn = partial(_root_chunk, game, state, max_nodes, options)
-    if iterations <= chunk_size:  # one chunk: no pool to pay for
-        results = run_chunks(fn, iterations, seed, chunk_size)
-    elif executor is not None:
-        results = run_chunks(fn, iterations, seed, chunk_size, executor)
-    else:
-        with kept_pool(min(workers, -(-iterations // chunk_size))) as pool:
-            results = run_chunks(fn, iterations, seed, chunk_size, pool)
+    until = (lambda result: 0 in result[2]) if options.solver else None  # the trees after a root's proof: dropped
+    trees = -(-iterations // chunk_size)  # one tree: searched here, no pool to pay for
+    with kept_pool(min(workers or 1, trees)) as pool:
+        on = pool if executor is None or trees == 1 else executor
+        results = run_chunks(fn, iterations, seed, chunk_size, on, until=until)
     g, stats, proofs, root = _rooted(game, CompiledGraph(game), Tree(pmap()), state, player, options.solver, None)
     nodes = (root,) + tuple(g.kids[root])
     merged = [None] * len(nodes)
-    done, exact = 0, {}
-    known = {}  # node -> the shortest line a chunk's proofs give it (each is a line of the game)
+    done, exact, known = 0, {}, {}  # known: node -> the shortest line a chunk's proofs give it (a line of the game)
     for ran, counts, proven, plies in results:
         done += ran
         for j, c in enumerate(counts):
