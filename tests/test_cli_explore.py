@@ -90,6 +90,19 @@ def test_an_openspiel_game(tmp_path, capsys):
     assert len(_embedded(out)["traces"][0]["dives"]) == 15
 
 
+def test_a_trace_s_memory_estimate_counts_the_state_not_what_the_process_holds(monkeypatch):
+    # an OpenSpiel state reaches its game, whose functions reach their modules' globals: what other code loaded
+    # there (170 MB of caches in a test worker) once counted as a state's bytes and refused a 15-dive trace
+    pytest.importorskip("pyspiel")
+    import fnmcts.openspiel as adapter
+    from fnmcts.views._trace import _dive_bytes
+
+    game = adapter.from_openspiel("nim(pile_sizes=1;2;3)")
+    before = _dive_bytes(game, game.start(), 15)
+    monkeypatch.setattr(adapter, "_HELD_ELSEWHERE", [[0] * 1000 for _ in range(1000)], raising=False)
+    assert _dive_bytes(game, game.start(), 15) == before < 100_000
+
+
 def test_the_page_can_hold_fewer_dives_and_says_so(tmp_path, capsys):
     out = tmp_path / "few.html"
     assert main(["explore", "nim", "--dives", "50", "--page-dives", "20", "--seed", "1", "-o", str(out)]) == 0

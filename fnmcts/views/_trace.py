@@ -37,16 +37,14 @@ many dives fit.
 
 from __future__ import annotations
 
-import gc
 import math
 import random
-import sys
 from typing import Any, NamedTuple
 
 from pyrsistent import pmap
 
 from ..exact import solve
-from ..limits import TooLarge, size_hint
+from ..limits import TooLarge, _deep_size, size_hint
 from ..protocol import CHANCE, sample_outcome
 from ..rng import pick
 from ..mcts import phases
@@ -599,7 +597,7 @@ def _dive_bytes(game, state, size) -> int:
         size = min(size, states)
     depth = max(1, math.ceil(math.log(max(2 * size, 2), 32)))  # levels of the map's trie
     per_record = RECORD_BYTES + (depth - 1) * MAP_NODE_BYTES  # the trie's root is copied once a dive
-    return FRAME_BYTES + MAP_NODE_BYTES + _deep_size(state) + (length + 1) * per_record + moves * MOVE_BYTES
+    return FRAME_BYTES + MAP_NODE_BYTES + _deep_size([state], {id(game)}) + (length + 1) * per_record + moves * MOVE_BYTES
 
 
 def _longest_line(game, state, games: int = 32) -> tuple:
@@ -622,19 +620,6 @@ def _longest_line(game, state, games: int = 32) -> tuple:
             moves += 1
         most_decisions, most_moves = max(most_decisions, decisions), max(most_moves, moves)
     return most_decisions, most_moves
-
-
-def _deep_size(obj) -> int:
-    """``sys.getsizeof`` of ``obj`` and of everything it reaches, each object once (types and modules not)."""
-    total, seen, stack = 0, set(), [obj]
-    while stack:
-        x = stack.pop()
-        if id(x) in seen or isinstance(x, (type, type(sys))):
-            continue
-        seen.add(id(x))
-        total += sys.getsizeof(x, 64)
-        stack.extend(gc.get_referents(x))
-    return total
 
 
 def _check_memory(game, state, n, memory, tree):
