@@ -76,6 +76,7 @@ from math import lcm
 
 from pyrsistent import pmap
 
+from .rng import pick_cumulative
 from .protocol import CHANCE, GameBase, GraphTables
 
 __all__ = [
@@ -826,7 +827,7 @@ class OpenSpielGame(GameBase):
         if not native.is_chance_node():
             raise ValueError(f"no chance outcomes at state {state!r}")
         outcomes, denominator, cumulative = self._exact_outcomes(native.chance_outcomes())
-        return outcomes[bisect_right(cumulative, rng.random() * denominator)][0]
+        return outcomes[pick_cumulative(rng, cumulative, denominator)][0]
 
     def play(self, state, move) -> OpenSpielState:
         """The state after ``move`` (an action number, or a chance outcome); an illegal one is a ``ValueError``.

@@ -252,12 +252,13 @@ a concrete game class: a user's game gets every feature.
 from __future__ import annotations
 
 import json
-from bisect import bisect_right
 from dataclasses import fields, is_dataclass
 from fractions import Fraction
 from math import lcm
 from numbers import Integral, Real
 from typing import Any, Hashable, Mapping, NamedTuple, Protocol, runtime_checkable
+
+from .rng import pick_cumulative
 
 __all__ = [
     "CHANCE",
@@ -953,7 +954,7 @@ def _drawn(game, state, rng, tables=None):
         raise GameError("chance_outcomes", f"returned {shown(outcomes)}: a chance node's outcomes are a non-empty "
                                            "tuple of (outcome, probability) pairs", state)
     denominator, cumulative = _draw_table(outcomes, state, tables)
-    return outcomes[bisect_right(cumulative, rng.random() * denominator)][0]
+    return outcomes[pick_cumulative(rng, cumulative, denominator)][0]
 
 
 class GameBase:

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from ..protocol import CHANCE, GameBase
+from ..rng import pick
 
 __all__ = ["HEADS", "TAILS", "flip_coin", "is_win", "count_heads", "simulate", "Coin"]
 
@@ -42,7 +43,7 @@ def flip_coin(rng: random.Random) -> str:
     >>> [flip_coin(rng) for _ in range(3)]
     ['heads', 'tails', 'tails']
     """
-    return HEADS if rng.random() < 0.5 else TAILS
+    return pick(rng, (HEADS, TAILS))  # heads below 1/2
 
 
 def is_win(result: str) -> bool:
