@@ -77,7 +77,7 @@ from math import lcm
 from pyrsistent import pmap
 
 from .rng import pick_cumulative
-from .protocol import CHANCE, GameBase, GraphTables
+from .protocol import CHANCE, GameBase, GraphTables, _state_text
 
 __all__ = [
     "POSITIONS",
@@ -1065,9 +1065,7 @@ class OpenSpielGame(GameBase):
         >>> game.parse_state("[4, 0]"), game.parse_state("4,0"), game.parse_state(" ")
         (OpenSpielState((4, 0)), OpenSpielState((4, 0)), OpenSpielState(()))
         """
-        if not isinstance(text, str):
-            raise TypeError(f"a state is written as text, got {type(text).__name__}")
-        typed = text.strip()
+        typed = _state_text(text)
         if typed.startswith("["):
             return super().parse_state(typed)
         fields = typed.replace(",", " ").split()

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 
 from pyrsistent import PMap, pmap
 
-from ..protocol import GameBase, json_player
+from ..protocol import GameBase, _state_text, json_player
 from ..values import fixed_pmap
 
 __all__ = [
@@ -335,9 +335,7 @@ class Nim(GameBase):
         ...
         ValueError: a Nim state is a heap size such as 21, got 'many'
         """
-        if not isinstance(text, str):
-            raise TypeError(f"a state is written as text, got {type(text).__name__}")
-        stripped = text.strip()
+        stripped = _state_text(text)
         if stripped.startswith(("{", "[")):
             return super().parse_state(stripped)
         try:

@@ -25,7 +25,6 @@ the player to move loses exactly when an odd number of piles is left.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from functools import reduce
 from operator import xor
@@ -33,7 +32,7 @@ from operator import xor
 from pyrsistent import PMap, pmap
 
 from ..values import fixed_pmap
-from ..protocol import GameBase, json_player
+from ..protocol import GameBase, _state_json, _state_text, json_player
 from .nim import MOVER, OTHER, _check_int, _check_pile_state, _check_player, _end_payoff
 
 __all__ = [
@@ -343,15 +342,9 @@ class Piles(GameBase):
         >>> Piles().parse_state("1, 3,5 7")["piles"], Piles().parse_state("[2, 0]")["piles"]
         ((1, 3, 5, 7), (2, 0))
         """
-        if not isinstance(text, str):
-            raise TypeError(f"a state is written as text, got {type(text).__name__}")
-        stripped = text.strip()
+        stripped = _state_text(text)
         if stripped.startswith("["):
-            try:
-                data = json.loads(stripped)
-            except json.JSONDecodeError as error:
-                raise ValueError(f"bad JSON state {text!r}: {error.msg}") from None
-            return self.state_from_json({"piles": data})
+            return self.state_from_json({"piles": _state_json(text)})
         if stripped.startswith("{"):
             return super().parse_state(stripped)
         return self.state(parse_piles(stripped))
