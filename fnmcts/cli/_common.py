@@ -30,6 +30,7 @@ __all__ = [
     "count",
     "positive_count",
     "seed_type",
+    "in_range",
     "add_json",
     "add_seed",
     "add_force",
@@ -188,6 +189,30 @@ def non_negative_number(text: str) -> float:
     if value is None or not (value >= 0 and value != float("inf")):
         raise argparse.ArgumentTypeError(f"expected a finite number, 0 or more, got {text!r}")
     return value
+
+
+def in_range(convert, low, high, expected: str):
+    """An argparse type: ``convert(text)`` from ``low`` to ``high``, else ``expected`` and the text.
+
+    >>> rate = in_range(float, 0, 1, "expected a number in [0, 1]")
+    >>> rate("0.25")
+    0.25
+    >>> rate("2")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: expected a number in [0, 1], got '2'
+    """
+
+    def parse(text: str):
+        try:
+            value = convert(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{expected}, got {text!r}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{expected}, got {text!r}")
+        return value
+
+    return parse
 
 
 def add_json(parser):

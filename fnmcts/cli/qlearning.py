@@ -38,6 +38,7 @@ from ._common import (
     add_json,
     count,
     emit,
+    in_range,
     interrupted,
     keep_partial,
     positive_count,
@@ -66,14 +67,7 @@ def _pile_list(text: str) -> tuple:
     return piles
 
 
-def _rate(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number in [0, 1], got {text!r}") from None
-    if not 0 <= value <= 1:
-        raise argparse.ArgumentTypeError(f"expected a number in [0, 1], got {text!r}")
-    return value
+_rate = in_range(float, 0, 1, "expected a number in [0, 1]")
 
 
 _EPILOG = (

@@ -18,7 +18,7 @@ from fractions import Fraction
 from ..games.shut_the_box import DICE_RULES, SCORINGS, ShutTheBox, format_choices, parse_choice
 from ..protocol import CHANCE
 from ..rng import make_rng
-from ._common import CliError, add_json, emit
+from ._common import CliError, add_json, emit, in_range
 
 __all__ = [
     "register",
@@ -41,14 +41,7 @@ DICE_TEXT = {
 SCORING_TEXT = {"win": "shut the box to win", "sum": "score: the sum of the levers left", "digits": "score: the levers left as digits"}
 
 
-def _levers(text: str) -> int:
-    try:
-        levers = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"levers is a whole number from 1 to 12, got {text!r}") from None
-    if not 1 <= levers <= 12:
-        raise argparse.ArgumentTypeError(f"levers is a whole number from 1 to 12, got {text!r}")
-    return levers
+_levers = in_range(int, 1, 12, "levers is a whole number from 1 to 12")
 
 
 def add_rules(parser, simplified: bool = True) -> None:
