@@ -21,8 +21,7 @@ def register(cli) -> None:
     """Add ``fnmcts count GAME`` to ``cli``.
 
     >>> from ._parser import Cli
-    >>> cli = Cli()
-    >>> register(cli)
+    >>> cli = Cli(register)
     >>> cli.run(["count", "nim", "--depth", "2"])
     Nim(heap=21, max_take=3, misere=True): 2 plies
     ply  states  to move  chance  ended  histories  games

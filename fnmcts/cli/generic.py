@@ -50,9 +50,7 @@ def register(cli) -> None:
 
     >>> from ._parser import Cli
     >>> from . import simulate as simulate_module
-    >>> cli = Cli()
-    >>> simulate_module.register(cli)
-    >>> register(cli)
+    >>> cli = Cli(simulate_module.register, register)
     >>> cli.run(["simulate", "nim", "--heap", "5", "--games", "1000", "--seed", "1"])
     Nim(heap=5, max_take=3, misere=True), random play: player 1's results
     games     1,000

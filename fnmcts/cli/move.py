@@ -47,8 +47,7 @@ def register(cli) -> None:
     """Add ``fnmcts move GAME`` for every two-player game and Shut the Box to ``cli``.
 
     >>> from ._parser import Cli
-    >>> cli = Cli()
-    >>> register(cli)
+    >>> cli = Cli(register)
     >>> cli.run(["move", "tic-tac-toe", "--state", "010001002", "--ai", "exact"])
     exact: O at 6
     0

@@ -25,8 +25,7 @@ def register(cli) -> None:
     """Add ``fnmcts playthrough`` to ``cli``.
 
     >>> from ._parser import Cli
-    >>> cli = Cli()
-    >>> register(cli)
+    >>> cli = Cli(register)
     >>> cli.run(["playthrough", "nim", "--seed", "4", "--max-steps", "1"])  # doctest: +ELLIPSIS
     fnmcts playthrough
     game: Nim(heap=21, max_take=3, misere=True)

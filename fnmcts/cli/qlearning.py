@@ -122,8 +122,7 @@ def register(cli) -> None:
     """Add ``fnmcts train piles`` and ``fnmcts train nim`` (Q-learning by self-play) to ``cli``.
 
     >>> from ._parser import Cli
-    >>> cli = Cli()
-    >>> register(cli)
+    >>> cli = Cli(register)
     >>> args = cli.parser.parse_args(["train", "nim", "--heap", "5", "--games", "200", "-o", "q.json"])
     >>> args.heap, args.max_take, args.games, args.output
     (5, 3, 200, 'q.json')

@@ -54,8 +54,7 @@ def register(cli) -> None:
     """Add ``fnmcts search shut-the-box`` (MCTS dives, task 11) to ``cli``.
 
     >>> from ._parser import Cli
-    >>> cli = Cli()
-    >>> register(cli)
+    >>> cli = Cli(register)
     >>> args = cli.parser.parse_args(["search", "shut-the-box", "--dives", "1e3", "--seed", "1"])
     >>> args.dives, args.seed, args.rule, args.backup, args.resume  # unset: the defaults, or the saved search's
     (1000, 1, None, None, None)

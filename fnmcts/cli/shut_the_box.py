@@ -111,8 +111,7 @@ def register(cli) -> None:
     """Add ``fnmcts play`` and ``solve`` for Shut the Box to ``cli``.
 
     >>> from ._parser import Cli
-    >>> cli = Cli()
-    >>> register(cli)
+    >>> cli = Cli(register)
     >>> cli.run(["solve", "shut-the-box", "--simplified"])
     Shut the Box, simplified rules, optimal play, from box 23456789
     probability of winning  875/4251528

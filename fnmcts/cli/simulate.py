@@ -44,8 +44,7 @@ def register(cli) -> None:
     """Add ``fnmcts simulate GAME`` for coin, darts, Shut the Box and tic-tac-toe to ``cli``.
 
     >>> from ._parser import Cli
-    >>> cli = Cli()
-    >>> register(cli)
+    >>> cli = Cli(register)
     >>> cli.run(["simulate", "coin", "--games", "100", "--seed", "1"])
     coin flips (heads wins)
     games     100
