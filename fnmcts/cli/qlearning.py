@@ -34,8 +34,6 @@ from ..rng import child_seed, resolve_seed
 from ._common import (
     CliError,
     Interrupted,
-    add_force,
-    add_json,
     count,
     emit,
     in_range,
@@ -47,7 +45,7 @@ from ._common import (
 )
 from ._games import GAME_FORMS, resolve_game
 from ..parallel import WorkerLost
-from ._executor import add_executor, open_executor
+from ._executor import add_run_flags, open_executor
 
 __all__ = ["register"]
 
@@ -113,9 +111,7 @@ def _options(parser, default_games, misere: bool = True):
         help="skip the report's exact parts (optimal moves, play against the exact player): "
         "for games too large to solve exactly",
     )
-    add_force(parser)
-    add_json(parser)
-    add_executor(parser)
+    add_run_flags(parser)
 
 
 def register(cli) -> None:
