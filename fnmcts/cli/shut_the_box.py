@@ -17,6 +17,7 @@ from fractions import Fraction
 
 from ..games.shut_the_box import DICE_RULES, SCORINGS, ShutTheBox, format_choices, parse_choice
 from ..protocol import CHANCE
+from .._moved import deprecated
 from ..rng import make_rng
 from ._common import CliError, add_json, emit, in_range
 
@@ -173,10 +174,8 @@ def interactive_play(
     >>> shown[4]
     "please type a number from 1 to 3, not 'x'"
     """
-    import warnings
-
-    warnings.warn("fnmcts.cli.shut_the_box.interactive_play is deprecated and goes in the next release: "
-                  "use fnmcts.cli.play.interactive_game, the one loop of fnmcts play", DeprecationWarning, stacklevel=2)
+    deprecated("fnmcts.cli.shut_the_box.interactive_play is deprecated and goes in the next release: "
+               "use fnmcts.cli.play.interactive_game, the one loop of fnmcts play")
     summary = {"games": 0, "wins": 0, "losses": 0, "stopped": None}
     won = won or (lambda state: game.payoff(state)[0] > 0)
     if score is not None:

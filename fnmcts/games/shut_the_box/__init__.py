@@ -35,6 +35,7 @@ Through the game protocol, a move is the box it leads to, as in the tutorial:
 
 from __future__ import annotations
 
+from ..._moved import deprecated as _deprecated
 from . import masks, rules, values
 from .masks import random_finish  # noqa: F401 (a name of the package before the folder was split)
 from .rules import *  # noqa: F403 (every name of the rules, as the tutorial uses them)
@@ -50,13 +51,7 @@ _MOVED = {"simulate", "uct"}
 def __getattr__(name):
     """``simulate`` and ``uct``, for one release, from their new home ``fnmcts.tutorial`` (with a warning)."""
     if name in _MOVED:
-        import warnings
-
-        warnings.warn(
-            f"fnmcts.games.shut_the_box.{name} moved to fnmcts.tutorial.{name}; the old name goes in the next release",
-            DeprecationWarning,
-            stacklevel=2,
-        )
+        _deprecated(f"fnmcts.games.shut_the_box.{name} moved to fnmcts.tutorial.{name}; the old name goes in the next release")
         from ... import tutorial  # the one import above the game layer: this deprecated name, for one release
 
         return getattr(tutorial, name)
