@@ -35,6 +35,23 @@ HEADS = "heads"
 TAILS = "tails"
 
 
+def _chance_strata(game, state, none_left: str) -> tuple:
+    """The lab's strata at ``game``'s chance node ``state``: ``((probability, state after the outcome), ...)``.
+
+    One stratum an outcome (a coin's faces, a dart's columns); past the last
+    chance node, a ``ValueError`` with ``none_left`` (``{state!r}`` is filled in).
+
+    >>> _chance_strata(Coin(1), ("heads",), "no flip left at {state!r}")
+    Traceback (most recent call last):
+    ...
+    ValueError: no flip left at ('heads',)
+    """
+    outcomes = game.chance_outcomes(state)
+    if not outcomes:
+        raise ValueError(none_left.format(state=state))
+    return tuple((p, game.play(state, outcome)) for outcome, p in outcomes)
+
+
 def flip_coin(rng: random.Random) -> str:
     """``'heads'`` or ``'tails'``, each with probability 1/2 (one ``rng.random()``).
 
@@ -178,10 +195,7 @@ class Coin(GameBase):
         >>> Coin(3).strata(())
         ((Fraction(1, 2), ('heads',)), (Fraction(1, 2), ('tails',)))
         """
-        outcomes = self.chance_outcomes(state)
-        if not outcomes:
-            raise ValueError(f"strata are the outcomes of a flip; {state!r} has none left")
-        return tuple((p, self.play(state, face)) for face, p in outcomes)
+        return _chance_strata(self, state, "strata are the outcomes of a flip; {state!r} has none left")
 
     def lab_batch(self, method: str, n: int, rng: random.Random) -> tuple:
         """The lab's batch games in numpy arrays (``fnmcts.lab.batch_estimate``; the batch extra).
