@@ -21,7 +21,6 @@ the old calls ``possible_moves(game, state)``, ``play_game(game, a, b)`` and
 """
 
 import importlib
-import warnings
 
 _HOMES = {
     "protocol": "CHANCE Game GameBase GameError start to_move chance_outcomes play payoff is_terminal",
@@ -77,11 +76,9 @@ def __getattr__(name):
         return value
     moved = _MOVED.get(name)
     if moved is not None:
-        warnings.warn(
-            f"fnmcts.{name} moved to {moved}.{name}; the top-level name is deprecated and goes in the next release",
-            DeprecationWarning,
-            stacklevel=2,
-        )
+        from ._moved import deprecated  # on first use: importing fnmcts loads no module it does not need
+
+        deprecated(f"fnmcts.{name} moved to {moved}.{name}; the top-level name is deprecated and goes in the next release")
         return getattr(importlib.import_module(moved), name)
     if not name.startswith("__"):
         try:
@@ -106,7 +103,6 @@ def _deprecated_play_module():
     """
     import sys
     import types
-    import warnings
 
     module = types.ModuleType(__name__ + ".play", "Deprecated: use fnmcts.matches.")
 
@@ -115,11 +111,9 @@ def _deprecated_play_module():
         if name == "__all__":
             return list(matches.__all__)
         if name in matches.__all__:
-            warnings.warn(
-                f"fnmcts.play.{name} moved to fnmcts.matches.{name}; the module name fnmcts.play is deprecated",
-                DeprecationWarning,
-                stacklevel=2,
-            )
+            from ._moved import deprecated
+
+            deprecated(f"fnmcts.play.{name} moved to fnmcts.matches.{name}; the module name fnmcts.play is deprecated")
             return getattr(matches, name)
         raise AttributeError(f"module 'fnmcts.play' has no attribute {name!r}")
 

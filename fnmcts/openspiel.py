@@ -76,7 +76,8 @@ from math import lcm
 
 from pyrsistent import pmap
 
-from .protocol import CHANCE, GameBase, GraphTables
+from .rng import pick_cumulative
+from .protocol import CHANCE, GameBase, GraphTables, _state_text
 
 __all__ = [
     "POSITIONS",
@@ -826,7 +827,7 @@ class OpenSpielGame(GameBase):
         if not native.is_chance_node():
             raise ValueError(f"no chance outcomes at state {state!r}")
         outcomes, denominator, cumulative = self._exact_outcomes(native.chance_outcomes())
-        return outcomes[bisect_right(cumulative, rng.random() * denominator)][0]
+        return outcomes[pick_cumulative(rng, cumulative, denominator)][0]
 
     def play(self, state, move) -> OpenSpielState:
         """The state after ``move`` (an action number, or a chance outcome); an illegal one is a ``ValueError``.
@@ -1064,9 +1065,7 @@ class OpenSpielGame(GameBase):
         >>> game.parse_state("[4, 0]"), game.parse_state("4,0"), game.parse_state(" ")
         (OpenSpielState((4, 0)), OpenSpielState((4, 0)), OpenSpielState(()))
         """
-        if not isinstance(text, str):
-            raise TypeError(f"a state is written as text, got {type(text).__name__}")
-        typed = text.strip()
+        typed = _state_text(text)
         if typed.startswith("["):
             return super().parse_state(typed)
         fields = typed.replace(",", " ").split()

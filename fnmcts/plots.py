@@ -649,6 +649,17 @@ def _pyplot():
     return plt
 
 
+def _finish_log_axes(ax, xlabel, ylabel, title, ylim=None, **legend):
+    """A figure over a log x axis finished: its y range, labels, title and legend (``legend``: its options)."""
+    ax.set_xscale("log")
+    if ylim is not None:
+        ax.set_ylim(*ylim)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.legend(**legend)
+
+
 def _figure_pi(data):
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(7, 4.2), layout="constrained")
@@ -656,12 +667,10 @@ def _figure_pi(data):
     ax.fill_between(n, [p.low for p in data], [p.high for p in data], alpha=0.25, label="95% interval")
     ax.plot(n, [p.estimate for p in data], marker=".", label="4 x hits / darts")
     ax.axhline(math.pi, color="black", linewidth=1, linestyle="--", label="pi")
-    ax.set_xscale("log")
-    ax.set_ylim(2.6, 3.7)
-    ax.set_xlabel("darts thrown")
-    ax.set_ylabel("estimate of pi")
-    ax.set_title("Task 1: pi from darts, with its 95% band")
-    ax.legend(loc="upper right")
+    _finish_log_axes(
+        ax, "darts thrown", "estimate of pi", "Task 1: pi from darts, with its 95% band",
+        ylim=(2.6, 3.7), loc="upper right",
+    )
     return fig
 
 
@@ -674,12 +683,10 @@ def _figure_mcts(data):
     ax.plot(dives, [p.win_rate for p in curve], marker=".", label="the dives' own win rate")
     ax.axhline(optimum, color="green", linestyle="--", label=f"optimum (exact) {optimum:.4f}")
     ax.axhline(random_value, color="grey", linestyle=":", label=f"random play (exact) {random_value:.4f}")
-    ax.set_xscale("log")
-    ax.set_ylim(0, optimum * 1.15)
-    ax.set_xlabel("dives")
-    ax.set_ylabel("probability of winning")
-    ax.set_title("Task 11: MCTS learning Shut the Box")
-    ax.legend(loc="lower right", fontsize="small")
+    _finish_log_axes(
+        ax, "dives", "probability of winning", "Task 11: MCTS learning Shut the Box",
+        ylim=(0, optimum * 1.15), loc="lower right", fontsize="small",
+    )
     return fig
 
 
@@ -702,12 +709,11 @@ def _figure_qlearning(data):
     fig, ax = plt.subplots(figsize=(7, 4.2), layout="constrained")
     ax.plot([p.games for p in data], [p.optimal for p in data], marker="o")
     ax.axhline(1.0, color="green", linestyle="--", label="every winning state")
-    ax.set_xscale("log")
-    ax.set_ylim(0, 1.05)
-    ax.set_xlabel("training games (self-play)")
-    ax.set_ylabel("greedy move optimal (share of winning states)")
-    ax.set_title("Q-learning Nim, piles 1, 3, 5, 7")
-    ax.legend(loc="lower right")
+    _finish_log_axes(
+        ax, "training games (self-play)", "greedy move optimal (share of winning states)",
+        "Q-learning Nim, piles 1, 3, 5, 7",
+        ylim=(0, 1.05), loc="lower right",
+    )
     return fig
 
 
@@ -744,11 +750,7 @@ def _figure_estimate(data, title="", scale=1.0, what="share of successes", truth
 def _log_scaled(fig, xlabel, ylabel, title):
     """``fig`` with its runs on a log scale, its axes' labels, its title and a small legend at the top right."""
     ax = fig.axes[0]
-    ax.set_xscale("log")
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
-    ax.set_title(title)
-    ax.legend(loc="upper right", fontsize="small")
+    _finish_log_axes(ax, xlabel, ylabel, title, loc="upper right", fontsize="small")
     return fig
 
 
@@ -787,12 +789,10 @@ def _figure_search(data, title=""):
     if curve and curve[-1].proven is not None:
         ax.axvline(curve[-1].dives, color="grey", linestyle=":",
                    label=f"root proven at {curve[-1].dives:,} dives: {curve[-1].proven:.4f} (the search stops)")
-    ax.set_xscale("log")
-    ax.set_ylim(-0.02, min(1.05, max(0.1, 1.15 * max(shown, default=1.0))))
-    ax.set_xlabel("dives")
-    ax.set_ylabel("share or value on [0, 1]")
-    ax.set_title(title or "MCTS: what the root learns as the dives add up")
-    ax.legend(loc="best", fontsize="small")
+    _finish_log_axes(
+        ax, "dives", "share or value on [0, 1]", title or "MCTS: what the root learns as the dives add up",
+        ylim=(-0.02, min(1.05, max(0.1, 1.15 * max(shown, default=1.0)))), loc="best", fontsize="small",
+    )
     return fig
 
 
@@ -802,12 +802,11 @@ def _figure_flat_mc_curve(data, title=""):
     budgets = [p.playouts for p in data]
     ax.plot(budgets, [p.flat for p in data], marker="o", label="flat Monte Carlo")
     ax.plot(budgets, [p.mcts for p in data], marker="s", label="MCTS, the same playouts in all")
-    ax.set_xscale("log")
-    ax.set_ylim(-0.05, 1.05)
-    ax.set_xlabel("random games a move")
-    ax.set_ylabel(f"runs picking an exact best move (of {data[0].runs if data else 0})")
-    ax.set_title(title or "Flat Monte Carlo beside MCTS")
-    ax.legend(loc="lower right", fontsize="small")
+    _finish_log_axes(
+        ax, "random games a move", f"runs picking an exact best move (of {data[0].runs if data else 0})",
+        title or "Flat Monte Carlo beside MCTS",
+        ylim=(-0.05, 1.05), loc="lower right", fontsize="small",
+    )
     return fig
 
 

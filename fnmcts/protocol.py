@@ -252,12 +252,13 @@ a concrete game class: a user's game gets every feature.
 from __future__ import annotations
 
 import json
-from bisect import bisect_right
 from dataclasses import fields, is_dataclass
 from fractions import Fraction
 from math import lcm
 from numbers import Integral, Real
 from typing import Any, Hashable, Mapping, NamedTuple, Protocol, runtime_checkable
+
+from .rng import pick_cumulative
 
 __all__ = [
     "CHANCE",
@@ -953,7 +954,7 @@ def _drawn(game, state, rng, tables=None):
         raise GameError("chance_outcomes", f"returned {shown(outcomes)}: a chance node's outcomes are a non-empty "
                                            "tuple of (outcome, probability) pairs", state)
     denominator, cumulative = _draw_table(outcomes, state, tables)
-    return outcomes[bisect_right(cumulative, rng.random() * denominator)][0]
+    return outcomes[pick_cumulative(rng, cumulative, denominator)][0]
 
 
 class GameBase:
@@ -1464,18 +1465,42 @@ def _hook(game, name):
     return getattr(GameBase, name).__get__(game)
 
 
-def _parse_json_state(game, text: str):
-    """The state whose JSON form is written as ``text``, or a ``ValueError`` saying so."""
+def _state_text(text) -> str:
+    """``text`` stripped, if it is a string, else a ``TypeError``: every ``parse_state`` starts here.
+
+    >>> _state_text(" 21 ")
+    '21'
+    >>> _state_text(21)
+    Traceback (most recent call last):
+    ...
+    TypeError: a state is written as text, got int
+    """
     if not isinstance(text, str):
         raise TypeError(f"a state is written as text, got {type(text).__name__}")
-    stripped = text.strip()
-    if not stripped.startswith(("{", "[")):
-        raise ValueError(f"write a {type(game).__name__} state in its JSON form, got {text!r}")
+    return text.strip()
+
+
+def _state_json(text: str, forms: str = ""):
+    """The JSON value written as ``text`` (a state's JSON form), or a ``ValueError`` naming it and ``forms``.
+
+    >>> _state_json("[1, 2]")
+    [1, 2]
+    >>> _state_json("[1,", "9 cells")
+    Traceback (most recent call last):
+    ...
+    ValueError: bad JSON state '[1,': Expecting value; write 9 cells
+    """
     try:
-        data = json.loads(stripped)
+        return json.loads(text.strip())
     except json.JSONDecodeError as error:
-        raise ValueError(f"bad JSON state {text!r}: {error.msg}") from None
-    return state_from_json(game, data)
+        raise ValueError(f"bad JSON state {text!r}: {error.msg}{f'; write {forms}' if forms else ''}") from None
+
+
+def _parse_json_state(game, text: str):
+    """The state whose JSON form is written as ``text``, or a ``ValueError`` saying so."""
+    if not _state_text(text).startswith(("{", "[")):
+        raise ValueError(f"write a {type(game).__name__} state in its JSON form, got {text!r}")
+    return state_from_json(game, _state_json(text))
 
 
 def _parse_choice_move(game, state, text: str):

@@ -79,6 +79,7 @@ from .protocol import (
     sample_outcome,
     state_from_q_key,
 )
+from ._moved import deprecated
 from .rng import make_rng, pick
 
 __all__ = [
@@ -936,12 +937,6 @@ def ai_to_text(ai: QAI) -> str:
 def __getattr__(name):
     """``win_rate``, the name of ``win_rate_against`` in earlier releases, with a ``DeprecationWarning``."""
     if name == "win_rate":
-        import warnings
-
-        warnings.warn(
-            "fnmcts.qlearning.win_rate is now win_rate_against (fnmcts.mcts.win_rate is a record's share of wins)",
-            DeprecationWarning,
-            stacklevel=2,
-        )
+        deprecated("fnmcts.qlearning.win_rate is now win_rate_against (fnmcts.mcts.win_rate is a record's share of wins)")
         return win_rate_against
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+from bisect import bisect_right
 from fractions import Fraction
 
 from toolz import frequencies
@@ -31,6 +32,7 @@ __all__ = [
     "DICE_PROBABILITIES",
     "dice_roll",
     "pick",
+    "pick_cumulative",
 ]
 
 
@@ -177,3 +179,19 @@ def pick(rng: random.Random, seq):
     if not n:
         raise ValueError(f"pick needs a sequence with at least one item, got {seq!r}")
     return seq[int(rng.random() * n)]
+
+
+def pick_cumulative(rng: random.Random, cumulative, total):
+    """The index of a weighted draw on a cumulative table, consuming exactly one ``rng.random()``.
+
+    ``bisect_right(cumulative, rng.random() * total)``: ``cumulative`` holds the
+    running sums of the weights and ``total`` their sum (for a chance node, the
+    numerators over the common denominator ``total``). Every weighted draw of
+    fnmcts (a chance outcome from its table) is this one, so the same seed
+    draws the same outcomes wherever it is made.
+
+    >>> rng = make_rng(1)
+    >>> [pick_cumulative(rng, (1, 3, 6), 6) for _ in range(6)]
+    [0, 2, 2, 1, 1, 1]
+    """
+    return bisect_right(cumulative, rng.random() * total)

@@ -43,6 +43,7 @@ from .matches import play_game as play_match
 from .mcts import Record, ucb  # noqa: F401 (Record: the doctests)
 from .mcts import uct as uct_game
 from .montecarlo import simulate as simulate_game
+from ._moved import deprecated
 from .rng import make_rng
 
 __all__ = [
@@ -113,14 +114,8 @@ def uct(tree, box, rng, game=None, rule=ucb, *, simplified: bool = False, **opti
     ('loss', Record(win=0, loss=2))
     """
     if callable(getattr(tree, "start", None)):  # the old top-level call, uct(game, tree, state, rng, ...)
-        import warnings
-
-        warnings.warn(
-            "fnmcts.uct(game, tree, state, rng) is now the tutorial's uct(tree, box, rng): "
-            "the generic step is fnmcts.mcts.uct(game, tree, state, rng)",
-            DeprecationWarning,
-            stacklevel=2,
-        )
+        deprecated("fnmcts.uct(game, tree, state, rng) is now the tutorial's uct(tree, box, rng): "
+                   "the generic step is fnmcts.mcts.uct(game, tree, state, rng)")
         return uct_game(tree, box, rng, game, rule, **options)
     if game is None:
         game = ShutTheBox(simplified=simplified)
@@ -199,12 +194,6 @@ def train(
 def __getattr__(name):
     """``ai_from_json``, deprecated here: ``fnmcts.qlearning.ai_from_json(data, fnmcts.games.GAMES)`` is the one."""
     if name == "ai_from_json":
-        import warnings
-
-        warnings.warn(
-            "fnmcts.tutorial.ai_from_json is deprecated: use fnmcts.qlearning.ai_from_json(data, fnmcts.games.GAMES)",
-            DeprecationWarning,
-            stacklevel=2,
-        )
+        deprecated("fnmcts.tutorial.ai_from_json is deprecated: use fnmcts.qlearning.ai_from_json(data, fnmcts.games.GAMES)")
         return partial(qlearning.ai_from_json, games=GAMES)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

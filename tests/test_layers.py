@@ -25,6 +25,7 @@ LAYERS = (
     (
         "base",
         ("fnmcts.protocol", "fnmcts.rng", "fnmcts.parallel", "fnmcts.files", "fnmcts.values", "fnmcts.limits",
+         "fnmcts._moved",  # deprecated names: the one DeprecationWarning
          "fnmcts.elo",  # elo: match statistics (scores, Elo, LOS, intervals, the SPRT), pure arithmetic
          "fnmcts.sampling"),  # trials of a function of an rng, counted with intervals: no game in sight
     ),

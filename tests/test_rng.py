@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 from hypothesis import given, strategies as st
 
-from fnmcts.rng import make_rng, pick
+from fnmcts.rng import make_rng, pick, pick_cumulative
 
 items = st.lists(st.integers(), min_size=1, max_size=50)
 
@@ -67,3 +67,26 @@ def test_an_empty_sequence_is_a_clear_error_before_any_draw():
     with pytest.raises(ValueError, match="at least one item"):
         pick(rng, ())
     assert rng.random() == make_rng(3).random()
+
+
+weights = st.lists(st.integers(1, 20), min_size=1, max_size=12)
+
+
+@given(weights, st.integers(0, 2**32))
+def test_a_weighted_draw_is_the_hand_written_bisect_with_one_draw(ws, seed):
+    from bisect import bisect_right
+    from itertools import accumulate
+
+    cumulative = tuple(accumulate(ws))
+    rng, again = make_rng(seed), random.Random(seed)
+    assert pick_cumulative(rng, cumulative, cumulative[-1]) == bisect_right(cumulative, again.random() * cumulative[-1])
+    assert rng.random() == again.random()  # exactly one draw consumed
+
+
+@given(weights, st.floats(0, 1, exclude_max=True))
+def test_a_weighted_draw_on_whole_weights_is_a_pick_among_slots(ws, u):
+    from itertools import accumulate
+
+    cumulative = tuple(accumulate(ws))
+    slots = tuple(j for j, w in enumerate(ws) for _ in range(w))
+    assert pick_cumulative(_Fixed(u), cumulative, cumulative[-1]) == pick(_Fixed(u), slots)

@@ -109,11 +109,8 @@ def build():
 
     from ._parser import Cli
 
-    cli = Cli()
-    for name in COMMAND_MODULES:
-        if importlib.util.find_spec(f"{__name__}.{name}") is not None:
-            importlib.import_module(f"{__name__}.{name}").register(cli)
-    return cli
+    return Cli(*(importlib.import_module(f"{__name__}.{name}").register for name in COMMAND_MODULES
+                 if importlib.util.find_spec(f"{__name__}.{name}") is not None))
 
 
 def _hypothesis_home() -> None:

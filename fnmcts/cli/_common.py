@@ -13,6 +13,7 @@ import argparse
 import errno
 import os
 import signal
+from contextlib import contextmanager
 
 from ..parallel import Interrupted, interrupted
 from ._output import emit, emit_partial, keep_partial, non_ascii_digits, progress_bar, read_line
@@ -30,6 +31,8 @@ __all__ = [
     "count",
     "positive_count",
     "seed_type",
+    "needs_test_extra",
+    "in_range",
     "add_json",
     "add_seed",
     "add_force",
@@ -188,6 +191,46 @@ def non_negative_number(text: str) -> float:
     if value is None or not (value >= 0 and value != float("inf")):
         raise argparse.ArgumentTypeError(f"expected a finite number, 0 or more, got {text!r}")
     return value
+
+
+@contextmanager
+def needs_test_extra():
+    """Around an import of ``fnmcts.testing``: its ``ImportError`` (hypothesis missing) as the one-line ``CliError``.
+
+    >>> with needs_test_extra():
+    ...     raise ImportError("fnmcts.testing needs hypothesis")
+    Traceback (most recent call last):
+    ...
+    fnmcts.cli._common.CliError: fnmcts.testing needs hypothesis
+    """
+    try:
+        yield
+    except ImportError as error:  # hypothesis missing: the test extra
+        raise CliError(str(error)) from None
+
+
+def in_range(convert, low, high, expected: str):
+    """An argparse type: ``convert(text)`` from ``low`` to ``high``, else ``expected`` and the text.
+
+    >>> rate = in_range(float, 0, 1, "expected a number in [0, 1]")
+    >>> rate("0.25")
+    0.25
+    >>> rate("2")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: expected a number in [0, 1], got '2'
+    """
+
+    def parse(text: str):
+        try:
+            value = convert(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{expected}, got {text!r}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{expected}, got {text!r}")
+        return value
+
+    return parse
 
 
 def add_json(parser):

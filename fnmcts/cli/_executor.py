@@ -31,9 +31,9 @@ from contextlib import contextmanager
 from typing import NamedTuple
 from urllib.parse import urlsplit
 
-from ._common import CliError, worker_count
+from ._common import CliError, add_force, add_json, worker_count
 
-__all__ = ["Spec", "executor_spec", "add_executor", "open_executor", "CONNECT_TIMEOUT"]
+__all__ = ["Spec", "executor_spec", "add_executor", "add_run_flags", "open_executor", "CONNECT_TIMEOUT"]
 
 KINDS = "processes:N, dask:local:N, dask:tcp://HOST:PORT, ray or mpi"
 
@@ -110,6 +110,20 @@ def add_executor(parser) -> None:
         "--executor", type=executor_spec, default=None, metavar="KIND",
         help=f"where the pieces run: {KINDS} (processes:N is --workers N)",
     )
+
+
+def add_run_flags(parser) -> None:
+    """Give ``parser`` the flags of a run of many games in pieces: ``--force``, ``--json``, ``--executor``.
+
+    >>> parser = argparse.ArgumentParser()
+    >>> add_run_flags(parser)
+    >>> args = parser.parse_args(["--force", "--json", "--executor", "processes:2"])
+    >>> args.force, args.json, args.executor
+    (True, True, Spec(kind='processes', value=2))
+    """
+    add_force(parser)
+    add_json(parser)
+    add_executor(parser)
 
 
 @contextmanager

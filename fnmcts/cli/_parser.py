@@ -154,15 +154,20 @@ class _Parser(argparse.ArgumentParser):
 class Cli:
     """The ``fnmcts`` parser; modules add commands and per-game sub-commands.
 
+    ``Cli(*registers)`` calls each ``register(cli)`` in turn (a command module's
+    ``register`` adds its commands), so ``Cli(register)`` is the parser of one module.
+
     >>> cli = Cli()
     >>> p = cli.game_command("greet", "nim", "say hello to Nim")
     >>> p.set_defaults(handler=lambda args: print("hello, " + args.game))
     >>> cli.run(["greet", "nim"])
     hello, nim
     0
+    >>> Cli(lambda cli: cli.game_command("greet", "pig", "say hello to Pig")).has_game("greet", "pig")
+    True
     """
 
-    def __init__(self):
+    def __init__(self, *registers):
         self.parser = _Parser(
             prog="fnmcts",
             description="Monte Carlo simulation and tree search over immutable game values.",
@@ -172,6 +177,8 @@ class Cli:
         self._games: dict = {}
         self._routes: dict = {}  # command -> the GAME sub-command that reads any spec (as --game SPEC)
         self._positional: set = set()  # commands whose first argument is a game spec
+        for register in registers:
+            register(self)
 
     def command(self, name: str, help: str) -> argparse.ArgumentParser:
         """A top-level command without a game (``fnmcts NAME ...``)."""

@@ -7,7 +7,7 @@ name, ``openspiel:NAME(params)`` or ``module:attribute``. The counting is
 
 from __future__ import annotations
 
-from ._common import CliError, add_force, add_json, count, emit, positive_count, progress_bar
+from ._common import add_force, add_json, count, emit, needs_test_extra, positive_count, progress_bar
 from ._games import resolve_game
 from ._payoffs import scale_fields, scale_note
 
@@ -21,8 +21,7 @@ def register(cli) -> None:
     """Add ``fnmcts count GAME`` to ``cli``.
 
     >>> from ._parser import Cli
-    >>> cli = Cli()
-    >>> register(cli)
+    >>> cli = Cli(register)
     >>> cli.run(["count", "nim", "--depth", "2"])
     Nim(heap=21, max_take=3, misere=True): 2 plies
     ply  states  to move  chance  ended  histories  games
@@ -45,10 +44,8 @@ def register(cli) -> None:
 
 
 def _count(args) -> int:
-    try:
+    with needs_test_extra():
         from ..testing.counts import count as count_game
-    except ImportError as error:  # hypothesis missing: the test extra
-        raise CliError(str(error)) from None
     game = resolve_game(args.game_spec)
     total = None if args.depth is None else args.depth + 1
     with progress_bar(total, "counting plies", unit="ply") as update:

@@ -28,8 +28,7 @@ def register(cli) -> None:
     """Add ``fnmcts exercise list``, ``show N`` and ``check N FILE`` to ``cli``.
 
     >>> from ._parser import Cli
-    >>> cli = Cli()
-    >>> register(cli)
+    >>> cli = Cli(register)
     >>> cli.run(["exercise", "show", "4"])  # doctest: +ELLIPSIS
     \"\"\"Exercise 4: simplified Shut the Box (the Clojure tutorial, task 4).
     ...

@@ -33,8 +33,7 @@ def register(cli) -> None:
     """Add ``fnmcts explore GAME`` to ``cli``.
 
     >>> from ._parser import Cli
-    >>> cli = Cli()
-    >>> register(cli)
+    >>> cli = Cli(register)
     >>> args = cli.parser.parse_args(["explore", "tic-tac-toe", "--seed", "1", "--vs-rule", "ucb1", "-o", "p.html"])
     >>> args.spec, args.iterations, args.rule, args.vs_rule, args.output  # rule unset: the tutorial's, as trace_options fills in
     ('tic-tac-toe', 200, None, 'ucb1', 'p.html')

@@ -20,7 +20,7 @@ from ..views import top_children
 from ..mcts._records import mean, visits
 from ..montecarlo import simulate
 from ..protocol import CHANCE, describe_move, game_name
-from ..rng import make_rng
+from ..rng import make_rng, resolve_seed
 from ._common import (
     CliError,
     add_dives,
@@ -50,9 +50,7 @@ def register(cli) -> None:
 
     >>> from ._parser import Cli
     >>> from . import simulate as simulate_module
-    >>> cli = Cli()
-    >>> simulate_module.register(cli)
-    >>> register(cli)
+    >>> cli = Cli(simulate_module.register, register)
     >>> cli.run(["simulate", "nim", "--heap", "5", "--games", "1000", "--seed", "1"])
     Nim(heap=5, max_take=3, misere=True), random play: player 1's results
     games     1,000
@@ -131,7 +129,7 @@ def _search_any(args):
     # a dive is at least one step of play (a game that may repeat tells no longest game); past the
     # limit, TooLarge is the command's one-line error naming --force
     check_work(args.dives, length or 1, branching or 1, limit=None if args.force else WORK_LIMIT, what="dives")
-    seed = args.seed if args.seed is not None else make_rng().getrandbits(63)
+    seed = resolve_seed(args.seed)
     flags = search_flags(args)
     started = time.perf_counter()
     trees = trees_of(args)

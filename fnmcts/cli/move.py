@@ -18,7 +18,7 @@ from ..protocol import (
 )
 from ..limits import STATE_LIMIT
 from ..mcts import DEFAULT_ITERATIONS, mcts_move
-from ..rng import make_rng
+from ..rng import make_rng, resolve_seed
 from ._hints import VALUE_HINTS, add_hints, make_hint
 from ._common import (
     CliError,
@@ -47,8 +47,7 @@ def register(cli) -> None:
     """Add ``fnmcts move GAME`` for every two-player game and Shut the Box to ``cli``.
 
     >>> from ._parser import Cli
-    >>> cli = Cli()
-    >>> register(cli)
+    >>> cli = Cli(register)
     >>> cli.run(["move", "tic-tac-toe", "--state", "010001002", "--ai", "exact"])
     exact: O at 6
     0
@@ -125,7 +124,7 @@ def _move(args):
     _check_exact_size(game, (args.ai,))
     _check_work(args, game, state, (args.ai,), what="moves")
     agent = build_agent(args.ai, game, ai=q_ai, **_agent_args(args))
-    seed = args.seed if args.seed is not None else make_rng().getrandbits(63)
+    seed = resolve_seed(args.seed)
     rng = make_rng(seed)
     state, drawn = _past_chance(game, state, rng)
     if game.to_move(state) is None:

@@ -51,8 +51,7 @@ def register(cli) -> None:
     """Add ``fnmcts play GAME`` for every game of one or two players of ``fnmcts.games.GAMES`` to ``cli``.
 
     >>> from ._parser import Cli
-    >>> cli = Cli()
-    >>> register(cli)
+    >>> cli = Cli(register)
     >>> args = cli.parser.parse_args(["play", "nim", "--heap", "5", "--ai", "random", "--second"])
     >>> args.game, args.heap, args.ai, args.human
     ('nim', 5, 'random', 1)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from ._common import CliError, add_json, add_seed, count, emit
+from ._common import CliError, add_json, add_seed, count, emit, needs_test_extra
 from ._streams import claim_output, report_stream, write_output
 from ._games import resolve_game
 
@@ -25,8 +25,7 @@ def register(cli) -> None:
     """Add ``fnmcts playthrough`` to ``cli``.
 
     >>> from ._parser import Cli
-    >>> cli = Cli()
-    >>> register(cli)
+    >>> cli = Cli(register)
     >>> cli.run(["playthrough", "nim", "--seed", "4", "--max-steps", "1"])  # doctest: +ELLIPSIS
     fnmcts playthrough
     game: Nim(heap=21, max_take=3, misere=True)
@@ -47,11 +46,9 @@ def register(cli) -> None:
 
 
 def _playthrough(args) -> int:
-    try:
+    with needs_test_extra():
         from ..testing.playthroughs import check_playthrough, playthrough
         from ..testing._walk import DEFAULT_MAX_STEPS, GameRaised
-    except ImportError as error:  # hypothesis missing: the test extra
-        raise CliError(str(error)) from None
     steps = DEFAULT_MAX_STEPS if args.max_steps is None else args.max_steps
     if args.check is not None:
         if args.output is not None:

@@ -70,8 +70,7 @@ def register(cli) -> None:
     """Add ``fnmcts plot GAME [--what KIND] -o FILE`` to ``cli`` (and the old ``fnmcts plot NAME``).
 
     >>> from ._parser import Cli
-    >>> cli = Cli()
-    >>> register(cli)
+    >>> cli = Cli(register)
     >>> args = cli.parser.parse_args(["plot", "nim(heap=5)", "--what", "tournament", "-o", "t.svg", "--games", "1e3"])
     >>> args.game_spec, args.what, args.output, args.games, args.agents
     ('nim(heap=5)', 'tournament', 't.svg', 1000, None)

@@ -34,10 +34,9 @@ from ..rng import child_seed, resolve_seed
 from ._common import (
     CliError,
     Interrupted,
-    add_force,
-    add_json,
     count,
     emit,
+    in_range,
     interrupted,
     keep_partial,
     positive_count,
@@ -46,7 +45,7 @@ from ._common import (
 )
 from ._games import GAME_FORMS, resolve_game
 from ..parallel import WorkerLost
-from ._executor import add_executor, open_executor
+from ._executor import add_run_flags, open_executor
 
 __all__ = ["register"]
 
@@ -66,14 +65,7 @@ def _pile_list(text: str) -> tuple:
     return piles
 
 
-def _rate(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number in [0, 1], got {text!r}") from None
-    if not 0 <= value <= 1:
-        raise argparse.ArgumentTypeError(f"expected a number in [0, 1], got {text!r}")
-    return value
+_rate = in_range(float, 0, 1, "expected a number in [0, 1]")
 
 
 _EPILOG = (
@@ -119,17 +111,14 @@ def _options(parser, default_games, misere: bool = True):
         help="skip the report's exact parts (optimal moves, play against the exact player): "
         "for games too large to solve exactly",
     )
-    add_force(parser)
-    add_json(parser)
-    add_executor(parser)
+    add_run_flags(parser)
 
 
 def register(cli) -> None:
     """Add ``fnmcts train piles`` and ``fnmcts train nim`` (Q-learning by self-play) to ``cli``.
 
     >>> from ._parser import Cli
-    >>> cli = Cli()
-    >>> register(cli)
+    >>> cli = Cli(register)
     >>> args = cli.parser.parse_args(["train", "nim", "--heap", "5", "--games", "200", "-o", "q.json"])
     >>> args.heap, args.max_take, args.games, args.output
     (5, 3, 200, 'q.json')

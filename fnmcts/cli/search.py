@@ -54,8 +54,7 @@ def register(cli) -> None:
     """Add ``fnmcts search shut-the-box`` (MCTS dives, task 11) to ``cli``.
 
     >>> from ._parser import Cli
-    >>> cli = Cli()
-    >>> register(cli)
+    >>> cli = Cli(register)
     >>> args = cli.parser.parse_args(["search", "shut-the-box", "--dives", "1e3", "--seed", "1"])
     >>> args.dives, args.seed, args.rule, args.backup, args.resume  # unset: the defaults, or the saved search's
     (1000, 1, None, None, None)
@@ -278,7 +277,6 @@ def _report(game, tree, settings, done, target, ran, seconds, args):
     backed = value(evaluate_policy(game, greedy_policy(tree, backed_up_values(game, tree)), root), root)[0]
     optimum = box_values(game)[box_to_mask(root)]  # solve(game, root)'s value, on box masks
     rate = win_rate(tree[root]) if root in tree else None
-    ucb_name = settings["rule"]
     if game.scoring != "win":
         return _report_scores(game, tree, settings, done, target, ran, seconds, args, greedy, backed, optimum)
     payload = {
@@ -290,6 +288,30 @@ def _report(game, tree, settings, done, target, ran, seconds, args):
         "optimum": float(optimum),
         "optimum_probability": f"{optimum.numerator}/{optimum.denominator}",
         "greedy_share_of_optimum": float(greedy / optimum) if optimum else None,
+        **_run_payload(tree, root, ran, seconds, args),
+    }
+    share = f"{float(greedy / optimum):.1%}" if optimum else "n/a"
+    backed_share = f"{float(backed / optimum):.1%}" if optimum else "n/a"
+    lines = [
+        _heading(game, settings, done),
+        f"dives' win rate        {'n/a (no dives)' if rate is None else f'{rate:.4f}'}",
+        f"greedy policy (exact)  {float(greedy):.6f}  ({share} of the optimum)",
+        f"expectimax read-off    {float(backed):.6f}  ({backed_share} of the optimum)",
+        f"optimum (exact)        {float(optimum):.6f}",
+        *_proven_lines(payload["proven"], lambda v: f"{v:.6f}"),
+    ]
+    return payload, "\n".join(lines + _run_lines(tree, settings, done, target, ran, seconds, args, payload["proven"]))
+
+
+def _heading(game, settings, done) -> str:
+    """The report's first line: the rules, the dives and the search's settings."""
+    return (f"Shut the Box, {rules_text(game)}: {done:,} dive{'' if done == 1 else 's'}, rule {settings['rule']}, "
+            f"backup {settings['backup']}, solver {'on' if settings['solver'] else 'off'}, seed {settings['seed']}")
+
+
+def _run_payload(tree, root, ran, seconds, args) -> dict:
+    """The report's JSON fields about the run (win or score alike): size, time, files, proof."""
+    return {
         "states": len(tree),
         "seconds": seconds,
         "dives_per_s": ran / seconds if seconds > 0 else None,
@@ -297,21 +319,16 @@ def _report(game, tree, settings, done, target, ran, seconds, args):
         "saved_to": args.save,
         "proven": _proven(tree, root),
     }
-    share = f"{float(greedy / optimum):.1%}" if optimum else "n/a"
-    backed_share = f"{float(backed / optimum):.1%}" if optimum else "n/a"
+
+
+def _run_lines(tree, settings, done, target, ran, seconds, args, proven) -> list:
+    """The report's lines about the run (win or score alike): tree size, speed, then ``_ending``."""
     speed = f"{ran / seconds:,.0f}" if seconds > 0 else "n/a"
-    lines = [
-        f"Shut the Box, {rules_text(game)}: {done:,} dive{'' if done == 1 else 's'}, rule {ucb_name}, "
-        f"backup {settings['backup']}, solver {'on' if settings['solver'] else 'off'}, seed {settings['seed']}",
-        f"dives' win rate        {'n/a (no dives)' if rate is None else f'{rate:.4f}'}",
-        f"greedy policy (exact)  {float(greedy):.6f}  ({share} of the optimum)",
-        f"expectimax read-off    {float(backed):.6f}  ({backed_share} of the optimum)",
-        f"optimum (exact)        {float(optimum):.6f}",
-        *_proven_lines(payload["proven"], lambda v: f"{v:.6f}"),
+    return [
         f"states in the tree     {len(tree)}" + (f" (at most {settings['max_nodes']:,})" if settings["max_nodes"] else ""),
         f"dives per second       {speed}",
+        *_ending(done, target, args, proven is not None),
     ]
-    return payload, "\n".join(lines + _ending(done, target, args, payload["proven"] is not None))
 
 
 def _proven(tree, root):
@@ -364,7 +381,6 @@ def _report_scores(game, tree, settings, done, target, ran, seconds, args, greed
     root = game.start()
     low, high = game.payoff_range()
     dives_score = -(low + mean(tree[root]) * (high - low)) if root in tree else None
-    ucb_name = settings["rule"]
     payload = {
         **_settings_payload(game, settings, done, target),
         "dives_score": dives_score,
@@ -374,24 +390,14 @@ def _report_scores(game, tree, settings, done, target, ran, seconds, args, greed
         "optimum_score": float(-optimum),
         "optimum_expected_score": f"{-optimum.numerator}/{optimum.denominator}",
         "greedy_excess": float(optimum - greedy),
-        "states": len(tree),
-        "seconds": seconds,
-        "dives_per_s": ran / seconds if seconds > 0 else None,
-        "resumed_from": args.resume,
-        "saved_to": args.save,
-        "proven": _proven(tree, root),
+        **_run_payload(tree, root, ran, seconds, args),
     }
-    speed = f"{ran / seconds:,.0f}" if seconds > 0 else "n/a"
     lines = [
-        f"Shut the Box, {rules_text(game)}: {done:,} dive{'' if done == 1 else 's'}, rule {ucb_name}, "
-        f"backup {settings['backup']}, solver {'on' if settings['solver'] else 'off'}, seed {settings['seed']} "
-        "(expected scores: lower is better)",
+        _heading(game, settings, done) + " (expected scores: lower is better)",
         f"dives' mean score      {'n/a (no dives)' if dives_score is None else f'{dives_score:.6g}'}",
         f"greedy policy (exact)  {float(-greedy):.6g}  ({float(optimum - greedy):+.6g} over the optimum)",
         f"expectimax read-off    {float(-backed):.6g}  ({float(optimum - backed):+.6g} over the optimum)",
         f"optimum (exact)        {float(-optimum):.6g}",
         *_proven_lines(payload["proven"], lambda v: f"{-v:.6g}"),
-        f"states in the tree     {len(tree)}" + (f" (at most {settings['max_nodes']:,})" if settings["max_nodes"] else ""),
-        f"dives per second       {speed}",
     ]
-    return payload, "\n".join(lines + _ending(done, target, args, payload["proven"] is not None))
+    return payload, "\n".join(lines + _run_lines(tree, settings, done, target, ran, seconds, args, payload["proven"]))

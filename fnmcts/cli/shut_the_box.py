@@ -17,8 +17,9 @@ from fractions import Fraction
 
 from ..games.shut_the_box import DICE_RULES, SCORINGS, ShutTheBox, format_choices, parse_choice
 from ..protocol import CHANCE
+from .._moved import deprecated
 from ..rng import make_rng
-from ._common import CliError, add_json, emit
+from ._common import CliError, add_json, emit, in_range
 
 __all__ = [
     "register",
@@ -41,14 +42,7 @@ DICE_TEXT = {
 SCORING_TEXT = {"win": "shut the box to win", "sum": "score: the sum of the levers left", "digits": "score: the levers left as digits"}
 
 
-def _levers(text: str) -> int:
-    try:
-        levers = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"levers is a whole number from 1 to 12, got {text!r}") from None
-    if not 1 <= levers <= 12:
-        raise argparse.ArgumentTypeError(f"levers is a whole number from 1 to 12, got {text!r}")
-    return levers
+_levers = in_range(int, 1, 12, "levers is a whole number from 1 to 12")
 
 
 def add_rules(parser, simplified: bool = True) -> None:
@@ -118,8 +112,7 @@ def register(cli) -> None:
     """Add ``fnmcts play`` and ``solve`` for Shut the Box to ``cli``.
 
     >>> from ._parser import Cli
-    >>> cli = Cli()
-    >>> register(cli)
+    >>> cli = Cli(register)
     >>> cli.run(["solve", "shut-the-box", "--simplified"])
     Shut the Box, simplified rules, optimal play, from box 23456789
     probability of winning  875/4251528
@@ -181,10 +174,8 @@ def interactive_play(
     >>> shown[4]
     "please type a number from 1 to 3, not 'x'"
     """
-    import warnings
-
-    warnings.warn("fnmcts.cli.shut_the_box.interactive_play is deprecated and goes in the next release: "
-                  "use fnmcts.cli.play.interactive_game, the one loop of fnmcts play", DeprecationWarning, stacklevel=2)
+    deprecated("fnmcts.cli.shut_the_box.interactive_play is deprecated and goes in the next release: "
+               "use fnmcts.cli.play.interactive_game, the one loop of fnmcts play")
     summary = {"games": 0, "wins": 0, "losses": 0, "stopped": None}
     won = won or (lambda state: game.payoff(state)[0] > 0)
     if score is not None:

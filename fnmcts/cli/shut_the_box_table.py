@@ -23,8 +23,7 @@ def register(cli) -> None:
     """Add ``fnmcts table shut-the-box`` to ``cli``.
 
     >>> from ._parser import Cli
-    >>> cli = Cli()
-    >>> register(cli)
+    >>> cli = Cli(register)
     >>> cli.run(["table", "shut-the-box", "--levers", "2", "-o", "-"])  # doctest: +ELLIPSIS
     # Shut the Box best-move table (full, 2 levers rules)...
     0

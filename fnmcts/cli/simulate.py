@@ -19,8 +19,8 @@ from ..lab import HOOKS, METHODS, comparison, estimate_with
 from ..montecarlo import simulate
 from ..rng import resolve_seed
 from ..limits import WORK_LIMIT
-from ._executor import add_executor, open_executor
-from ._common import CliError, add_force, add_json, add_seed, count, emit, keep_partial, progress_bar, worker_count
+from ._executor import add_run_flags, open_executor
+from ._common import CliError, add_seed, count, emit, keep_partial, progress_bar, worker_count
 from .shut_the_box import add_rules, game_of, rules_text
 
 __all__ = ["register", "report_text", "lab_text", "comparison_text"]
@@ -35,25 +35,23 @@ def _options(parser, default_games):
     parser.add_argument("--games", type=count, default=default_games, metavar="N", help="how many games")
     add_seed(parser)
     parser.add_argument("--workers", type=worker_count, default=1, metavar="W", help="worker processes")
-    add_force(parser)
-    add_json(parser)
-    add_executor(parser)
+    add_run_flags(parser)
 
 
 def register(cli) -> None:
     """Add ``fnmcts simulate GAME`` for coin, darts, Shut the Box and tic-tac-toe to ``cli``.
 
     >>> from ._parser import Cli
-    >>> cli = Cli()
-    >>> register(cli)
-    >>> cli.run(["simulate", "coin", "--games", "100", "--seed", "1"])
-    coin flips (heads wins)
+    >>> cli = Cli(register)
+    >>> cli.run(["simulate", "darts", "--games", "100", "--seed", "1"])  # coin: see fnmcts.cli.main
+    darts inside the circle
     games     100
-    wins      43
-    losses    57
-    estimate  0.43
-    95% CI    [0.337333, 0.527846]
+    wins      80
+    losses    20
+    estimate  0.8
+    95% CI    [0.711171, 0.866633]
     seed      1
+    pi        3.2  (95% CI [2.84468, 3.46653])
     0
     """
     p = cli.game_command("simulate", "coin", "flip coins: heads wins", _HELP)

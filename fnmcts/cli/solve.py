@@ -43,8 +43,7 @@ def register(cli) -> None:
     """Add ``fnmcts solve GAME`` for every two-player game to ``cli``.
 
     >>> from ._parser import Cli
-    >>> cli = Cli()
-    >>> register(cli)
+    >>> cli = Cli(register)
     >>> cli.run(["solve", "nim", "--heap", "7", "--normal"])
     heap 7 (normal play: taking the last item wins)
     the player to move wins

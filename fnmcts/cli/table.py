@@ -32,8 +32,7 @@ def register(cli) -> None:
     """Add ``fnmcts table GAME -o FILE`` for any game (a spec) to ``cli``.
 
     >>> from ._parser import Cli
-    >>> cli = Cli()
-    >>> register(cli)
+    >>> cli = Cli(register)
     >>> cli.run(["table", "nim(heap=2, max_take=2, misere=False)", "-o", "-"])
     # exact values of Nim(heap=2, max_take=2, misere=False): 4 states reachable from the start; payoffs: each player, the game's own, in [-1, 1]
     state                       to_move    value    best

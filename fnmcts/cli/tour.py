@@ -319,8 +319,7 @@ def register(cli) -> None:
     """Add ``fnmcts tour`` to ``cli``.
 
     >>> from ._parser import Cli
-    >>> cli = Cli()
-    >>> register(cli)
+    >>> cli = Cli(register)
     >>> args = cli.parser.parse_args(["tour", "--task", "11", "--no-pause"])
     >>> args.task, args.no_pause
     ('11', True)

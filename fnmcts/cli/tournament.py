@@ -36,8 +36,7 @@ def register(cli) -> None:
     """Add ``fnmcts tournament GAME AGENT1 AGENT2`` for every two-player game to ``cli``.
 
     >>> from ._parser import Cli
-    >>> cli = Cli()
-    >>> register(cli)
+    >>> cli = Cli(register)
     >>> cli.run(["tournament", "nim", "perfect", "random", "--heap", "5", "--games", "10", "--seed", "1"])  # 5: a lost start
     Player 1 wins 6 games. Player 2 wins 4 games.
     Player 1 scores 0.6 of the points (95% CI [0.3127, 0.8318]).

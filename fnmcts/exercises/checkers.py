@@ -22,7 +22,7 @@ from ..games.nim import subtraction_winning_moves
 from ..games.shut_the_box import rules
 from ..mcts import Record, ucb
 from ..views import greedy_policy
-from ..rng import DICE_PROBABILITIES
+from ..rng import DICE_PROBABILITIES, pick
 from . import solutions
 from ._runner import Check, Failure, _show, call, compare, same
 
@@ -311,7 +311,7 @@ def _task09():
             calls, picker = [], random.Random(10_000 + seed)
 
             def choose(box, roll, moves, calls=calls, picker=picker):
-                chosen = moves[int(picker.random() * len(moves))]
+                chosen = pick(picker, moves)
                 calls.append((box, roll, list(moves), chosen))
                 return chosen
 

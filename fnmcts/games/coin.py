@@ -27,11 +27,29 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from ..protocol import CHANCE, GameBase
+from ..rng import pick
 
 __all__ = ["HEADS", "TAILS", "flip_coin", "is_win", "count_heads", "simulate", "Coin"]
 
 HEADS = "heads"
 TAILS = "tails"
+
+
+def _chance_strata(game, state, none_left: str) -> tuple:
+    """The lab's strata at ``game``'s chance node ``state``: ``((probability, state after the outcome), ...)``.
+
+    One stratum an outcome (a coin's faces, a dart's columns); past the last
+    chance node, a ``ValueError`` with ``none_left`` (``{state!r}`` is filled in).
+
+    >>> _chance_strata(Coin(1), ("heads",), "no flip left at {state!r}")
+    Traceback (most recent call last):
+    ...
+    ValueError: no flip left at ('heads',)
+    """
+    outcomes = game.chance_outcomes(state)
+    if not outcomes:
+        raise ValueError(none_left.format(state=state))
+    return tuple((p, game.play(state, outcome)) for outcome, p in outcomes)
 
 
 def flip_coin(rng: random.Random) -> str:
@@ -42,7 +60,7 @@ def flip_coin(rng: random.Random) -> str:
     >>> [flip_coin(rng) for _ in range(3)]
     ['heads', 'tails', 'tails']
     """
-    return HEADS if rng.random() < 0.5 else TAILS
+    return pick(rng, (HEADS, TAILS))  # heads below 1/2
 
 
 def is_win(result: str) -> bool:
@@ -177,10 +195,7 @@ class Coin(GameBase):
         >>> Coin(3).strata(())
         ((Fraction(1, 2), ('heads',)), (Fraction(1, 2), ('tails',)))
         """
-        outcomes = self.chance_outcomes(state)
-        if not outcomes:
-            raise ValueError(f"strata are the outcomes of a flip; {state!r} has none left")
-        return tuple((p, self.play(state, face)) for face, p in outcomes)
+        return _chance_strata(self, state, "strata are the outcomes of a flip; {state!r} has none left")
 
     def lab_batch(self, method: str, n: int, rng: random.Random) -> tuple:
         """The lab's batch games in numpy arrays (``fnmcts.lab.batch_estimate``; the batch extra).

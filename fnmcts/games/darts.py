@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from ..protocol import CHANCE, GameBase
+from .coin import _chance_strata
 
 __all__ = ["throw_dart", "is_win", "count_hits", "simulate", "pi_estimate", "Darts"]
 
@@ -208,10 +209,7 @@ class Darts(GameBase):
         >>> [(str(p), s) for p, s in Darts(2).strata(())]
         [('1/2', (Fraction(-1, 2),)), ('1/2', (Fraction(1, 2),))]
         """
-        outcomes = self.chance_outcomes(state)
-        if not outcomes:
-            raise ValueError(f"strata are the coordinates of a throw; {state!r} has both")
-        return tuple((p, self.play(state, x)) for x, p in outcomes)
+        return _chance_strata(self, state, "strata are the coordinates of a throw; {state!r} has both")
 
     def lab_batch(self, method: str, n: int, rng: random.Random) -> tuple:
         """The lab's batch throws in numpy arrays (``fnmcts.lab.batch_estimate``; the batch extra).

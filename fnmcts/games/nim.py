@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 
 from pyrsistent import PMap, pmap
 
-from ..protocol import GameBase, json_player
+from ..protocol import GameBase, _state_text, json_player
 from ..values import fixed_pmap
 
 __all__ = [
@@ -61,6 +61,39 @@ def _check_int(name, value, low):
     if value < low:
         raise ValueError(f"{name} must be at least {low}, got {value}")
     return value
+
+
+def _check_player(player):
+    if player not in (0, 1):
+        raise ValueError(f"player must be 0 or 1, got {player!r}")
+    return player
+
+
+def _check_pile_state(game, state, field: str, written: str):
+    """``state`` if it is ``pmap(field=..., player=...)`` that ``game.state`` accepts, else a ``ValueError``.
+
+    Nim and piles states alike: the caller's object comes back (trees and
+    tables find it by identity); ``written`` says how the state is written.
+
+    >>> _check_pile_state(Nim(), pmap({"heap": 3}), "heap", "a Nim state is pmap(heap=n, player=0 or 1)")
+    Traceback (most recent call last):
+    ...
+    ValueError: a Nim state is pmap(heap=n, player=0 or 1), got pmap({'heap': 3})
+    """
+    if not isinstance(state, PMap) or set(state) != {field, "player"}:
+        raise ValueError(f"{written}, got {state!r}")
+    game.state(state[field], state["player"])  # raises on bad values
+    return state
+
+
+def _end_payoff(to_move: int, misere: bool) -> tuple:
+    """The payoff once nothing is left, ``to_move`` to move: the last take loses under misere play, else wins.
+
+    >>> _end_payoff(0, True), _end_payoff(0, False)
+    ((1, -1), (-1, 1))
+    """
+    winner = to_move if misere else 1 - to_move
+    return (1, -1) if winner == 0 else (-1, 1)
 
 
 # -- the subtraction game's closed form: one heap, take 1..K ---------------------------
@@ -171,16 +204,11 @@ class Nim(GameBase):
     def state(self, heap: int, player: int = 0) -> PMap:
         """The state with ``heap`` items and ``player`` to move."""
         _check_int("heap", heap, 0)
-        if player not in (0, 1):
-            raise ValueError(f"player must be 0 or 1, got {player!r}")
-        return fixed_pmap({"heap": heap, "player": player})
+        return fixed_pmap({"heap": heap, "player": _check_player(player)})
 
     def check_state(self, state):
         """``state`` if it is a state of this game, else a clear error."""
-        if not isinstance(state, PMap) or set(state) != {"heap", "player"}:
-            raise ValueError(f"a Nim state is pmap(heap=n, player=0 or 1), got {state!r}")
-        self.state(state["heap"], state["player"])  # raises on bad values
-        return state  # the caller's object: trees and tables find it by identity
+        return _check_pile_state(self, state, "heap", "a Nim state is pmap(heap=n, player=0 or 1)")
 
     def start(self):
         return fixed_pmap({"heap": self.heap, "player": 0})
@@ -200,7 +228,7 @@ class Nim(GameBase):
     def payoff(self, state) -> tuple:
         if state["heap"]:
             raise ValueError(f"the game is not over at {state!r}")
-        return self._end_payoff(state["player"])
+        return _end_payoff(state["player"], self.misere)
 
     def random_payoff(self, state, rng) -> tuple:
         """The payoff after random play from ``state`` (fast kernel).
@@ -214,7 +242,7 @@ class Nim(GameBase):
             m = top if heap > top else heap
             heap -= 1 if m == 1 else int(rnd() * m) + 1
             player = 1 - player
-        return self._end_payoff(player)
+        return _end_payoff(player, self.misere)
 
     def rollout_payoff(self, state, rng, perfect) -> tuple:
         """The payoff after play from ``state`` in which player ``p`` plays the closed form's
@@ -239,11 +267,7 @@ class Nim(GameBase):
                 take = 1 + int(rnd() * top) if top > 1 else 1
             heap -= take
             player = 1 - player
-        return self._end_payoff(player)
-
-    def _end_payoff(self, to_move: int) -> tuple:
-        winner = to_move if self.misere else 1 - to_move
-        return (1, -1) if winner == 0 else (-1, 1)
+        return _end_payoff(player, self.misere)
 
     def describe_move(self, state, move) -> str:
         return f"take {move}"
@@ -311,9 +335,7 @@ class Nim(GameBase):
         ...
         ValueError: a Nim state is a heap size such as 21, got 'many'
         """
-        if not isinstance(text, str):
-            raise TypeError(f"a state is written as text, got {type(text).__name__}")
-        stripped = text.strip()
+        stripped = _state_text(text)
         if stripped.startswith(("{", "[")):
             return super().parse_state(stripped)
         try:

@@ -32,12 +32,11 @@ Player 1: 5, Player 2: 0 (goal 20). Player 2 to move, turn total 0.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import partial
 
-from ..protocol import CHANCE, GameBase
+from ..protocol import CHANCE, GameBase, _state_json, _state_text
 
 __all__ = [
     "Pig",
@@ -320,14 +319,9 @@ class Pig(GameBase):
         ...
         ValueError: write a Pig state as S0,S1[,TURN_TOTAL[,PLAYER 1 or 2]], e.g. 45,30,12,2, or its JSON form; got '45'
         """
-        if not isinstance(text, str):
-            raise TypeError(f"a state is written as text, got {type(text).__name__}")
-        stripped = text.strip()
+        stripped = _state_text(text)
         if stripped.startswith("{"):
-            try:
-                return self.state_from_json(json.loads(stripped))
-            except json.JSONDecodeError as error:
-                raise ValueError(f"bad JSON state {text!r}: {error.msg}") from None
+            return self.state_from_json(_state_json(text))
         fields = [f.strip() for f in stripped.split(",")]
         if not 2 <= len(fields) <= 4 or not all(f.isascii() and f.isdigit() for f in fields):
             raise ValueError("write a Pig state as S0,S1[,TURN_TOTAL[,PLAYER 1 or 2]], e.g. 45,30,12,2, "

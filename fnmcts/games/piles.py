@@ -25,7 +25,6 @@ the player to move loses exactly when an odd number of piles is left.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from functools import reduce
 from operator import xor
@@ -33,8 +32,8 @@ from operator import xor
 from pyrsistent import PMap, pmap
 
 from ..values import fixed_pmap
-from ..protocol import GameBase, json_player
-from .nim import MOVER, OTHER, _check_int
+from ..protocol import GameBase, _state_json, _state_text, json_player
+from .nim import MOVER, OTHER, _check_int, _check_pile_state, _check_player, _end_payoff
 
 __all__ = [
     "Piles",
@@ -229,16 +228,11 @@ class Piles(GameBase):
 
     def state(self, piles, player: int = 0) -> PMap:
         """The state with these ``piles`` and ``player`` to move."""
-        if player not in (0, 1):
-            raise ValueError(f"player must be 0 or 1, got {player!r}")
-        return fixed_pmap({"piles": _check_piles(piles), "player": player})
+        return fixed_pmap({"piles": _check_piles(piles), "player": _check_player(player)})
 
     def check_state(self, state):
         """``state`` if it is a state of this game, else a clear error."""
-        if not isinstance(state, PMap) or set(state) != {"piles", "player"}:
-            raise ValueError(f"a piles state is pmap(piles=(...), player=0 or 1), got {state!r}")
-        self.state(state["piles"], state["player"])  # raises on bad values
-        return state  # the caller's object: trees and tables find it by identity
+        return _check_pile_state(self, state, "piles", "a piles state is pmap(piles=(...), player=0 or 1)")
 
     def start(self):
         return fixed_pmap({"piles": self.piles, "player": 0})
@@ -264,7 +258,7 @@ class Piles(GameBase):
     def payoff(self, state) -> tuple:
         if any(state["piles"]):
             raise ValueError(f"the game is not over at {state!r}")
-        return self._end_payoff(state["player"])
+        return _end_payoff(state["player"], self.misere)
 
     def random_payoff(self, state, rng) -> tuple:
         """The payoff after random play from ``state`` (fast kernel).
@@ -285,11 +279,7 @@ class Piles(GameBase):
             piles[i] -= k + 1
             total -= k + 1
             player = 1 - player
-        return self._end_payoff(player)
-
-    def _end_payoff(self, to_move: int) -> tuple:
-        winner = to_move if self.misere else 1 - to_move
-        return (1, -1) if winner == 0 else (-1, 1)
+        return _end_payoff(player, self.misere)
 
     def describe_move(self, state, move) -> str:
         return f"take {move[1]} from pile {move[0]}"
@@ -352,15 +342,9 @@ class Piles(GameBase):
         >>> Piles().parse_state("1, 3,5 7")["piles"], Piles().parse_state("[2, 0]")["piles"]
         ((1, 3, 5, 7), (2, 0))
         """
-        if not isinstance(text, str):
-            raise TypeError(f"a state is written as text, got {type(text).__name__}")
-        stripped = text.strip()
+        stripped = _state_text(text)
         if stripped.startswith("["):
-            try:
-                data = json.loads(stripped)
-            except json.JSONDecodeError as error:
-                raise ValueError(f"bad JSON state {text!r}: {error.msg}") from None
-            return self.state_from_json({"piles": data})
+            return self.state_from_json({"piles": _state_json(text)})
         if stripped.startswith("{"):
             return super().parse_state(stripped)
         return self.state(parse_piles(stripped))

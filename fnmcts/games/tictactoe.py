@@ -24,12 +24,11 @@ O | 7 | 8
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from itertools import compress
 from operator import not_
 
-from ..protocol import GameBase
+from ..protocol import GameBase, _state_json, _state_text
 
 __all__ = ["TicTacToe", "LINES", "SYMMETRIES", "EMPTY", "X", "O"]
 
@@ -324,14 +323,9 @@ class TicTacToe(GameBase):
         ...
         ValueError: write a tic-tac-toe state as 9 cells row by row, ... got '12'
         """
-        if not isinstance(text, str):
-            raise TypeError(f"a state is written as text, got {type(text).__name__}")
-        stripped = text.strip()
+        stripped = _state_text(text)
         if stripped.startswith("["):
-            try:
-                fields = json.loads(stripped)
-            except json.JSONDecodeError as error:
-                raise ValueError(f"bad JSON state {text!r}: {error.msg}; write {_FORMS}") from None
+            fields = _state_json(text, _FORMS)
             tables = [{0: EMPTY, 1: X, 2: O}]
         else:
             fields = [f.strip() for f in stripped.split(",")] if "," in stripped else list("".join(stripped.split()))

@@ -47,10 +47,10 @@ a trace of every dive, the explorer page), ``fnmcts.exact`` (the truth every est
 ``fnmcts.matches.playout`` (the playouts).
 """
 
-import warnings
 
 from pyrsistent import pmap  # noqa: F401 (the module doctest)
 
+from .._moved import deprecated as _deprecated
 from . import phases
 from ._graph import CompiledGraph
 from ._records import (
@@ -146,5 +146,5 @@ def __getattr__(name):
     from .. import views  # a layer above the search: imported on first use, so no import circle
 
     message = f"fnmcts.mcts.{name} moved to fnmcts.views.{name}; the old name goes in the next release"
-    warnings.warn(message, DeprecationWarning, stacklevel=2)
+    _deprecated(message)
     return getattr(views, name)

@@ -31,12 +31,12 @@ A graph is a working structure: it lives as long as the caller keeps it
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from fractions import Fraction
 from math import lcm
 
 from ..protocol import CHANCE, GameBase, GameError, blame_game, checked_play, checked_step, payoff_check, payoff_range
 from ..protocol import called, valid_payoff
+from ..rng import pick, pick_cumulative
 
 __all__ = ["END", "CHANCE_NODE", "UNSEEN", "CompiledGraph", "graph_of", "draw", "rescaler", "mover_into", "SLOT_LIMIT"]
 
@@ -139,11 +139,11 @@ def draw(graph, i, rng):
     """
     slots, d, cumulative, children, _, sampler, by_outcome, outcomes = graph.chance[i]
     if slots is not None:
-        j = slots[int(rng.random() * d)]
+        j = pick(rng, slots)
     elif sampler is not None:
         j = by_outcome[sampler(graph.states[i], rng)]
     else:
-        j = bisect_right(cumulative, rng.random() * d)
+        j = pick_cumulative(rng, cumulative, d)
     child = children[j]
     return child if child is not None else graph.outcome_child(i, j)
 

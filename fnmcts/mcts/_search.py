@@ -26,7 +26,6 @@ import json
 import math
 import random
 import time
-import warnings
 from collections.abc import Mapping
 from functools import partial
 from typing import Callable
@@ -39,6 +38,7 @@ from ..parallel import halted, kept_pool, run_chunks, worker_kept
 from ..matches import MemoryAgent
 from ..protocol import CHANCE, check_state, payoff_range, state_to_json  # noqa: F401 (payoff_range: doctests)
 from ..protocol import guarded
+from .._moved import deprecated
 from ..rng import check_rng
 from . import phases
 from ._engine import Stats, dives, root_children, user_selector
@@ -431,11 +431,7 @@ def uct(game, tree=None, state=None, rng: random.Random | None = None, rule=None
                 "uct needs the game first: uct(game, tree, state, rng); the tutorial's uct(tree, box, rng) "
                 "is fnmcts.tutorial.uct"
             )
-        warnings.warn(
-            "uct(tree, state, rng, game) is deprecated: the game comes first, uct(game, tree, state, rng)",
-            DeprecationWarning,
-            stacklevel=2,
-        )
+        deprecated("uct(tree, state, rng, game) is deprecated: the game comes first, uct(game, tree, state, rng)")
         game, tree, state, rng = old_game, old_tree, old_state, old_rng
         plain, work = False, _handed(old_tree)
     given_rule, given_options = rule, options

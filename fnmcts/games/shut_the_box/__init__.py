@@ -17,22 +17,14 @@ entry points in ``fnmcts.tutorial``; ``fnmcts.games.shut_the_box.simulate`` and
 ``.uct`` still reach them for one release, with a ``DeprecationWarning`` (the
 one import from this layer upward, inside the function that serves them).
 
-A box is the frozenset of levers still up. Each turn two dice are rolled; the
-player flips down levers that add up to the roll (under the simplified rules of
-task 4, exactly the lever showing the roll). No possible move: a loss. An empty
-box: a win.
+The rules themselves (a box is the frozenset of levers still up, the dice,
+the moves, a loss when none is possible) are told once, with their examples,
+in ``rules``; every name of it is a name of this package:
 
->>> sorted(sample_box)
-[2, 4, 5, 7, 8, 9]
->>> possible_moves(sample_box, 9, simplified=True) == {frozenset({2, 4, 5, 7, 8})}
-True
 >>> play_game(frozenset({7}), make_rng(9))
 'win'
 
-The game value ``ShutTheBox`` puts the same rules behind the game protocol:
-states are a box (before the roll, a chance node) or a ``pmap`` with the box
-and the roll (the player's decision). A move is the box it leads to, as in the
-tutorial.
+Through the game protocol, a move is the box it leads to, as in the tutorial:
 
 >>> from fnmcts.protocol import describe_move, play, possible_moves as possible_moves_of, start
 >>> game = ShutTheBox()
@@ -43,6 +35,7 @@ tutorial.
 
 from __future__ import annotations
 
+from ..._moved import deprecated as _deprecated
 from . import masks, rules, values
 from .masks import random_finish  # noqa: F401 (a name of the package before the folder was split)
 from .rules import *  # noqa: F403 (every name of the rules, as the tutorial uses them)
@@ -58,13 +51,7 @@ _MOVED = {"simulate", "uct"}
 def __getattr__(name):
     """``simulate`` and ``uct``, for one release, from their new home ``fnmcts.tutorial`` (with a warning)."""
     if name in _MOVED:
-        import warnings
-
-        warnings.warn(
-            f"fnmcts.games.shut_the_box.{name} moved to fnmcts.tutorial.{name}; the old name goes in the next release",
-            DeprecationWarning,
-            stacklevel=2,
-        )
+        _deprecated(f"fnmcts.games.shut_the_box.{name} moved to fnmcts.tutorial.{name}; the old name goes in the next release")
         from ... import tutorial  # the one import above the game layer: this deprecated name, for one release
 
         return getattr(tutorial, name)

@@ -53,6 +53,7 @@ from pyrsistent import PMap, pmap
 
 from ...protocol import CHANCE, GameBase, GraphTables
 from ...values import fixed_pmap
+from ..._moved import deprecated
 from ...rng import DICE_PROBABILITIES, ROLL_OF_36, check_rng, dice_roll, make_rng, pick
 from .masks import all_boxes, box_to_mask, count_wins, kernel_tables, mask_to_box, one_die_may_roll, random_end, rule_tables
 
@@ -248,12 +249,8 @@ def _is_game(value) -> bool:
 
 def _old_call(call: str, home: str) -> None:
     """Warn that the top-level ``call`` is the tutorial's function now, naming ``home``."""
-    import warnings
-
     name = call.split("(")[0]
-    warnings.warn(
-        f"fnmcts.{call} is now the tutorial's {name}: use {home}", DeprecationWarning, stacklevel=3
-    )
+    deprecated(f"fnmcts.{call} is now the tutorial's {name}: use {home}", stacklevel=3)
 
 
 def possible_moves(box, roll: int, simplified: bool = False) -> frozenset:
