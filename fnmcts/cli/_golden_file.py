@@ -17,7 +17,7 @@ import sys
 
 from ._common import CliError, count
 
-__all__ = ["record", "verify", "pins", "apply", "failed", "add_options", "refuse_existing", "GOLDEN_VERSION"]
+__all__ = ["record", "verify", "pins", "apply", "failed", "add_options", "refuse_existing", "entries_of", "before_check", "GOLDEN_VERSION"]
 
 GOLDEN_VERSION = 3
 """Version 3 entries also hold one seeded game, state by state (``playthrough``); version 2 ones pin who moves
@@ -109,6 +109,17 @@ def entries_of(path) -> list:
     except (OSError, ValueError, KeyError, TypeError) as error:
         raise CliError(f"{path} is not a golden file of fnmcts ({type(error).__name__}: {error})") from None
     return entries
+
+
+def before_check(args) -> None:
+    """What ``fnmcts check`` refuses before it checks anything: a golden to record over a file, a bad ``--golden``.
+
+    >>> from types import SimpleNamespace
+    >>> before_check(SimpleNamespace(record_golden=None, golden=None))
+    """
+    refuse_existing(args.record_golden)
+    if args.golden is not None:
+        entries_of(args.golden)
 
 
 def refuse_existing(path) -> None:

@@ -34,6 +34,7 @@ from ._common import EXIT_DONE, EXIT_FAILURE, EXIT_USAGE, CliError, exit_status
 from ._failure import failure, wants_traceback
 from ._output import _signals_interrupt, keep_partial, non_ascii_digits  # noqa: F401 (keep_partial: the doctest)
 from ._streams import closed_streams, closed_text, settle_stdout
+from ._typos import game_typo, unrecognized, verb_typo
 from ..parallel import Interrupted, WorkerLost
 
 __all__ = ["Cli", "GAME_EPILOG"]
@@ -73,67 +74,12 @@ def _take_game_flag(args: list):
     return None, args
 
 
-def _game_typo(message: str, command: str) -> str:
-    """argparse's "invalid choice" for a game, said as what GAME can be, with the nearest name.
-
-    >>> _game_typo("argument GAME: invalid choice: 'nmi' (choose from 'coin', 'nim', 'any')", "simulate")
-    "argument GAME: invalid choice: 'nmi' (did you mean 'nim'?); GAME is a built-in game (kayles, nim, pig, piles, shut-the-box, tic-tac-toe), openspiel:NAME(params) or module:attribute; simulate also takes coin"
-    """
-    import difflib
-    import re
-
-    from ..games import GAMES
-
-    head, _, choices = message.partition(" (choose from ")
-    bad = head.rpartition("invalid choice: ")[2].strip("'")
-    names = [name for name in re.findall(r"'([^']*)'", choices) if name != "any"]
-    near = difflib.get_close_matches(bad, sorted(set(names) | set(GAMES)), n=1)
-    own = sorted(set(names) - set(GAMES))
-    return (head + (f" (did you mean {near[0]!r}?)" if near else "") + f"; GAME is {GAME_FORMS}"
-            + (f"; {command} also takes {', '.join(own)}" if own else ""))
-
-
-def _verb_typo(message: str) -> str:
-    """argparse's "invalid choice" for a verb, with the nearest verb.
-
-    >>> _verb_typo("argument COMMAND: invalid choice: 'serch' (choose from 'solve', 'search')")
-    "argument COMMAND: invalid choice: 'serch' (did you mean 'search'?; choose from 'solve', 'search')"
-    """
-    import difflib
-    import re
-
-    head, _, choices = message.partition(" (choose from ")
-    bad = head.rpartition("invalid choice: ")[2].strip("'")
-    near = difflib.get_close_matches(bad, re.findall(r"'([^']*)'", choices), n=1, cutoff=0.7)
-    return f"{head} (did you mean {near[0]!r}?; choose from {choices}" if near else message
-
-
-def _unrecognized(extras: list, parser) -> str:
-    """argparse's "unrecognized arguments", with the nearest option of ``parser`` for a mistyped flag.
-
-    >>> parser = argparse.ArgumentParser()
-    >>> _ = parser.add_argument("--dives")
-    >>> _unrecognized(["--dvies", "100"], parser)
-    'unrecognized arguments: --dvies 100 (did you mean --dives?)'
-    >>> _unrecognized(["--frobnicate"], parser), _unrecognized(["extra"], parser)
-    ('unrecognized arguments: --frobnicate', 'unrecognized arguments: extra')
-    """
-    import difflib
-
-    options = sorted({flag for action in parser._actions for flag in action.option_strings if flag.startswith("--")})
-    flags = [word.partition("=")[0] for word in extras if word.startswith("--")]
-    near = {flag: found[0] for flag in flags for found in [difflib.get_close_matches(flag, options, n=1, cutoff=0.75)]
-            if found}
-    said = [f"did you mean {best}?" if len(flags) == 1 else f"{flag}: did you mean {best}?" for flag, best in near.items()]
-    return f"unrecognized arguments: {' '.join(extras)}" + (f" ({'; '.join(said)})" if said else "")
-
-
 class _Parser(argparse.ArgumentParser):
     def error(self, message):
         if message.startswith("argument GAME: invalid choice:"):  # a typo of a game's name: say what GAME can be
-            message = _game_typo(message, self.prog.split()[-1])
+            message = game_typo(message, self.prog.split()[-1])
         elif message.startswith("argument COMMAND: invalid choice:"):  # a typo of a verb: the nearest verb
-            message = _verb_typo(message)
+            message = verb_typo(message)
         self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
 
     def parse_known_args(self, args=None, namespace=None):
@@ -147,15 +93,14 @@ class _Parser(argparse.ArgumentParser):
         namespace, extras = self.parse_known_args(args, namespace)
         owner = namespace.__dict__.pop("_extras_of", None) or self
         if extras:
-            owner.error(_unrecognized(extras, owner))
+            owner.error(unrecognized(extras, owner))
         return namespace
 
 
 class Cli:
     """The ``fnmcts`` parser; modules add commands and per-game sub-commands.
 
-    ``Cli(*registers)`` calls each ``register(cli)`` in turn (a command module's
-    ``register`` adds its commands), so ``Cli(register)`` is the parser of one module.
+    ``Cli(*registers)`` calls each command module's ``register(cli)``, which adds its commands.
 
     >>> cli = Cli()
     >>> p = cli.game_command("greet", "nim", "say hello to Nim")

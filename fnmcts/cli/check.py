@@ -212,9 +212,7 @@ def _check(args) -> int:
     from ..testing import LAWS
 
     game = resolve_game(args.game_spec)
-    _golden_file.refuse_existing(args.record_golden)  # before the check, not after it
-    if args.golden is not None:
-        _golden_file.entries_of(args.golden)  # a missing or mistyped golden file: said before the check, not after
+    _golden_file.before_check(args)  # a file recorded over, a missing or mistyped golden: said before the check
     agents = None if args.agents is None else [a.strip() for a in args.agents.split(",") if a.strip()]
     if agents == []:
         raise CliError("--agents names at least one agent, comma-separated (leave it out for every agent that plays)")
