@@ -75,7 +75,7 @@ method or hook                         what it gives, and who reads it
                                        Read by: fnmcts.protocol, fnmcts.cli
 ``render(state)``                      a picture of ``state`` for a person (default:
                                        its JSON form).
-                                       Read by: fnmcts.protocol
+                                       Read by: fnmcts.protocol, fnmcts.testing
 ``q_key(state)``                       the Q table's key of ``state`` (default: the
                                        state).
                                        Read by: fnmcts.protocol
