@@ -68,6 +68,7 @@ import sys
 import time
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -170,11 +171,11 @@ def fnmcts_player(simulations, seconds, given: dict):
     """fnmcts's side of a game: ``(game, state, rng, memory) -> (move, memory)``, and the memory of its first move.
 
     ``mcts_move`` at ``given``'s options (``resolved``), each move afresh; with
-    ``"reuse": true`` an ``mcts_agent(simulations, reuse=True)`` whose memory,
-    the tree pruned to the states still reachable, is threaded from one of its
-    moves to its next through the game (each move still runs ``simulations``
-    new dives on top of what it keeps). The draws of a first move are the same
-    either way.
+    ``"reuse": true`` the step of ``mcts_agent(simulations, reuse=True)``
+    (``_reusing``) whose memory, the tree pruned to the states still reachable,
+    is threaded from one of its moves to its next through the game (each move
+    still runs ``simulations`` new dives on top of what it keeps). The draws of
+    a first move are the same either way.
 
     >>> import random
     >>> from fnmcts.games import TicTacToe
@@ -184,13 +185,12 @@ def fnmcts_player(simulations, seconds, given: dict):
     >>> fresh(game, game.start(), random.Random(3), memory)[0] == kept(game, game.start(), random.Random(3), start)[0]
     True
     """
-    from fnmcts.matches import agent_move, initial_memory
     from fnmcts.mcts import mcts_agent, mcts_move
 
     options, budget = resolved(given), None if seconds else simulations
     if given.get("reuse"):
-        agent = mcts_agent(budget, reuse=True, seconds=seconds, **options)
-        return (lambda game, state, rng, memory: agent_move(agent, game, state, rng, memory)), initial_memory(agent)
+        mcts_agent(budget, reuse=True, seconds=seconds, **options)  # the options checked as the agent checks them
+        return partial(_reusing, budget, seconds, options), None
     return (lambda game, state, rng, memory: (mcts_move(game, state, budget, rng, seconds=seconds, **options).move,
                                                memory)), None
 
@@ -269,6 +269,23 @@ def run_cell(jobs: list, fn, workers: int, test: Sprt = TEST) -> dict:
             break
     pairs = last.results if last is not None else (0, 0, 0, 0, 0)
     return {"games": played, "sprt": last, "pairs": pairs}
+
+
+def _reusing(budget, seconds, options, game, state, rng, memory) -> tuple:
+    """A move of ``mcts_agent(budget, reuse=True)``'s step, its memory pruned by ``subtree(..., walk=0)``.
+
+    The agent's ``subtree`` first walks up to 50,000 states of the game from
+    the state (6 s a move on connect_four through the adapter) and, where the
+    game holds more, as on connect_four and hex until their last plies, keeps
+    the stored states that stored states lead to: ``walk=0`` keeps those at
+    once (a stored state reached only through an unstored transposition is
+    met afresh).
+    """
+    from fnmcts.mcts import mcts_move, subtree
+
+    tree = None if memory is None else subtree(game, memory, state, walk=0)
+    found = mcts_move(game, state, budget, rng, tree=tree, seconds=seconds, **options)
+    return found.move, subtree(game, found.tree, game.play(state, found.move), walk=0)
 
 
 def play(spec: str, simulations: int, seconds, side, seed: int, opening_seed: int, given=None) -> dict:

@@ -182,7 +182,7 @@ def test_a_reusing_player_threads_its_tree_and_runs_its_dives_on_top_of_it():
     move, memory = player(game, state, rng, memory)
     assert move == mcts_move(game, state, 40, twin).move and memory.root == game.play(state, move)
     state = game.play(game.play(state, move), 0 if move else 1)
-    kept = subtree(game, memory, state)
+    kept = subtree(game, memory, state, walk=0)
     found = mcts_move(game, state, 40, twin, tree=kept)
     second, memory = player(game, state, rng, memory)
     assert second == found.move and found.iterations == 40
