@@ -2,7 +2,7 @@
 
     python benchmarks/bench_ladder.py [--quick] [--json] [--specs "connect_four;hex(board_size=5)"]
         [--cells 400,1600,time] [--games-max 400] [--workers 2] [--seed S] [--cap-gb 3] [--timeout 1800] [--write]
-        [--fnmcts-options '{"c": 1.0}']
+        [--fnmcts-options '{"c": 1.0}' | '{"reuse": true}']
 
 Each game of ``--specs`` (OpenSpiel's, ``;`` between them; default the five
 of issue 35: ``connect_four``, ``hex(board_size=5)``, ``hex(board_size=7)``,
@@ -50,7 +50,10 @@ partial.
 names: ``{"c": 1.0}``, ``{"rollout": "decisive"}``, ``{"final": "mean"}``)
 plays fnmcts with those options over its defaults, so a candidate default is
 measured without changing the defaults: the cell of its rows reads ``400
-{"c": 1.0}`` beside the defaults' ``400``. A rollout is named
+{"c": 1.0}`` beside the defaults' ``400``. ``{"reuse": true}`` keeps fnmcts's
+tree between its moves of a game (``mcts_agent(N, reuse=True)``, the memory
+threaded move to move, a fresh one each game): each move still runs ``N`` new
+dives, on top of the subtree kept. A rollout is named
 (``ROLLOUTS``: ``"decisive"`` is ``fnmcts.mcts.enhancements.decisive_agent``).
 ``--quick`` plays four games of tic_tac_toe in two tiny cells.
 """
@@ -65,6 +68,7 @@ import sys
 import time
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -134,6 +138,8 @@ def fnmcts_options(text) -> dict:
         raise ValueError(f"--fnmcts-options is a JSON object of search options, got {text!r} ({error})") from None
     if not isinstance(given, dict):
         raise ValueError(f"--fnmcts-options is a JSON object of search options, got {text!r}")
+    if not isinstance(given.get("reuse", False), bool):
+        raise ValueError(f"--fnmcts-options: reuse is true or false, got {given['reuse']!r}")
     rollout = given.get("rollout")
     if rollout is not None and rollout not in ROLLOUTS:
         raise ValueError(f"--fnmcts-options: a rollout is one of {', '.join(map(repr, ROLLOUTS))} "
@@ -148,12 +154,45 @@ def fnmcts_options(text) -> dict:
 
 
 def resolved(given: dict) -> dict:
-    """The options of ``given`` (``fnmcts_options``'s) with a rollout's name made its agent."""
-    if given.get("rollout") == "decisive":
+    """The search options of ``given`` (``fnmcts_options``'s): a rollout's name made its agent, ``reuse`` left out.
+
+    >>> resolved({"reuse": True, "c": 0.5})
+    {'c': 0.5}
+    """
+    options = {k: v for k, v in given.items() if k != "reuse"}
+    if options.get("rollout") == "decisive":
         from fnmcts.mcts.enhancements import decisive_agent
 
-        return {**given, "rollout": decisive_agent}
-    return dict(given)
+        options["rollout"] = decisive_agent
+    return options
+
+
+def fnmcts_player(simulations, seconds, given: dict):
+    """fnmcts's side of a game: ``(game, state, rng, memory) -> (move, memory)``, and the memory of its first move.
+
+    ``mcts_move`` at ``given``'s options (``resolved``), each move afresh; with
+    ``"reuse": true`` the step of ``mcts_agent(simulations, reuse=True)``
+    (``_reusing``) whose memory, the tree pruned to the states still reachable,
+    is threaded from one of its moves to its next through the game (each move
+    still runs ``simulations`` new dives on top of what it keeps). The draws of
+    a first move are the same either way.
+
+    >>> import random
+    >>> from fnmcts.games import TicTacToe
+    >>> game = TicTacToe()
+    >>> fresh, memory = fnmcts_player(50, None, {})
+    >>> kept, start = fnmcts_player(50, None, {"reuse": True})
+    >>> fresh(game, game.start(), random.Random(3), memory)[0] == kept(game, game.start(), random.Random(3), start)[0]
+    True
+    """
+    from fnmcts.mcts import mcts_agent, mcts_move
+
+    options, budget = resolved(given), None if seconds else simulations
+    if given.get("reuse"):
+        mcts_agent(budget, reuse=True, seconds=seconds, **options)  # the options checked as the agent checks them
+        return partial(_reusing, budget, seconds, options), None
+    return (lambda game, state, rng, memory: (mcts_move(game, state, budget, rng, seconds=seconds, **options).move,
+                                               memory)), None
 
 
 def cell_label(cell: str, given: dict) -> str:
@@ -232,6 +271,23 @@ def run_cell(jobs: list, fn, workers: int, test: Sprt = TEST) -> dict:
     return {"games": played, "sprt": last, "pairs": pairs}
 
 
+def _reusing(budget, seconds, options, game, state, rng, memory) -> tuple:
+    """A move of ``mcts_agent(budget, reuse=True)``'s step, its memory pruned by ``subtree(..., walk=0)``.
+
+    The agent's ``subtree`` first walks up to 50,000 states of the game from
+    the state (6 s a move on connect_four through the adapter) and, where the
+    game holds more, as on connect_four and hex until their last plies, keeps
+    the stored states that stored states lead to: ``walk=0`` keeps those at
+    once (a stored state reached only through an unstored transposition is
+    met afresh).
+    """
+    from fnmcts.mcts import mcts_move, subtree
+
+    tree = None if memory is None else subtree(game, memory, state, walk=0)
+    found = mcts_move(game, state, budget, rng, tree=tree, seconds=seconds, **options)
+    return found.move, subtree(game, found.tree, game.play(state, found.move), walk=0)
+
+
 def play(spec: str, simulations: int, seconds, side, seed: int, opening_seed: int, given=None) -> dict:
     """One whole game in this process from the pair's opening; ``side`` None: the bot plays both sides.
 
@@ -241,13 +297,12 @@ def play(spec: str, simulations: int, seconds, side, seed: int, opening_seed: in
 
     import pyspiel
 
-    from fnmcts.mcts import mcts_move
     from fnmcts.openspiel import from_openspiel
 
     game = from_openspiel(spec)
     bot = pyspiel.MCTSBot(game.native, pyspiel.RandomRolloutEvaluator(1, seed), uct_c=2,
                           max_simulations=simulations, max_memory_mb=1000, solve=True, seed=seed, verbose=False)
-    rng, options = random.Random(seed), resolved(given or {})
+    rng, (fnmcts, memory) = random.Random(seed), fnmcts_player(simulations, seconds, given or {})
     state, times = opening(game, OPENING_PLIES, opening_seed), ([], [])
     while (who := game.to_move(state)) is not None:
         if who is CHANCE:
@@ -255,7 +310,7 @@ def play(spec: str, simulations: int, seconds, side, seed: int, opening_seed: in
             continue
         started = time.perf_counter()
         if who == side:
-            move = mcts_move(game, state, None if seconds else simulations, rng, seconds=seconds, **options).move
+            move, memory = fnmcts(game, state, rng, memory)
         else:
             move = bot.step(game.native_state(state))
         times[who != side].append(time.perf_counter() - started)

@@ -901,6 +901,81 @@ class OpenSpielGame(GameBase):
             else:
                 raise ValueError(f"OpenSpiel's {self.spec} has no single player to move (player id {player})")
 
+    def decisive_payoff(self, state, rng) -> tuple:
+        """The payoff after decisive and anti-decisive play from ``state``, drawn as ``playout`` with
+        ``fnmcts.mcts.enhancements.decisive_agent`` draws, on OpenSpiel states played in place.
+
+        At each decision the move is drawn uniformly (one ``rng.random()``,
+        none when one is left) among the moves that end the game with the best
+        payoff for the mover, or else among those after which the next player
+        has no such move, or else among all; chance as ``sample_outcome``. The
+        same draws and the same payoff as ``playout(game, state, rng,
+        decisive_agent)``, without a state made on the way: the search takes
+        this path for ``rollout=decisive_agent`` (``decisive_agent.in_place``
+        names it).
+
+        >>> import random
+        >>> from fnmcts.matches import playout
+        >>> from fnmcts.mcts.enhancements import decisive_agent
+        >>> game = from_openspiel("tic_tac_toe")
+        >>> [game.decisive_payoff(game.start(), random.Random(k)) ==
+        ...  game.payoff(playout(game, game.start(), random.Random(k), decisive_agent)) for k in range(3)]
+        [True, True, True]
+        """
+        history = list(state.history)
+        native = self._copy(self._state_of(state), history)
+        rnd, outcomes_of, choices = rng.random, self._exact_outcomes, self._decisive_choices
+        while True:
+            player = native.current_player()
+            if player >= 0:
+                moves = native.legal_actions()
+                if len(moves) > 1:
+                    moves = choices(native, history, player, moves)
+                move = moves[0] if len(moves) == 1 else moves[int(rnd() * len(moves))]
+            elif player == -1:
+                outcomes, denominator, cumulative = outcomes_of(native.chance_outcomes())
+                move = outcomes[bisect_right(cumulative, rnd() * denominator)][0]
+            elif player == -4:
+                return self._payoff_of(tuple(native.returns()))
+            else:
+                raise ValueError(f"OpenSpiel's {self.spec} has no single player to move (player id {player})")
+            native.apply_action(move)
+            history.append(move)
+
+    def _decisive_choices(self, native, history, player, moves) -> list:
+        """``decisive_agent``'s moves to draw from at ``native`` (``player`` to move): the winning, else the safe,
+        else all of ``moves``, in move order (``native`` is left as it was)."""
+        high, shares = self._payoff_range[1], self._clones_share
+        afters, winning = [], []
+        for move in moves:
+            after = self._after(native, history, move) if shares else native.child(move)
+            afters.append(after)
+            if after.is_terminal() and self._payoff_of(tuple(after.returns()))[player] == high:
+                winning.append(move)
+        if winning:
+            return winning
+        safe = []
+        for move, after in zip(moves, afters):
+            other = after.current_player()
+            if other < 0 or other == player or not self._wins_at_once(after, history + [move], other, high):
+                safe.append(move)
+        return safe or moves
+
+    def _wins_at_once(self, native, history, player, high) -> bool:
+        """Whether ``player``, to move at ``native``, has a move that ends the game with ``high`` for them."""
+        payoff_of, shares, child = self._payoff_of, self._clones_share, native.child
+        for move in native.legal_actions():
+            after = self._after(native, history, move) if shares else child(move)
+            if after.is_terminal() and payoff_of(tuple(after.returns()))[player] == high:
+                return True
+        return False
+
+    def _after(self, native, history, move):
+        """A new OpenSpiel state: ``native`` (after ``history``) with ``move`` played (see ``CLONES_SHARE``)."""
+        after = self._copy(native, history)
+        after.apply_action(move)
+        return after
+
     def payoff(self, state) -> tuple:
         """OpenSpiel's returns at the end, scaled into ``payoff_range()``.
 

@@ -161,3 +161,30 @@ def test_fnmcts_options_name_the_decisive_rollout_and_keep_the_others():
     given = ladder.fnmcts_options('{"rollout": "decisive", "c": 0.5}')
     assert ladder.resolved(given) == {"rollout": decisive_agent, "c": 0.5}
     assert given == {"rollout": "decisive", "c": 0.5} and ladder.resolved({}) == {}
+
+
+def test_reuse_is_an_option_of_the_ladder_not_of_the_search():
+    assert ladder.fnmcts_options('{"reuse": true, "c": 0.5}') == {"reuse": True, "c": 0.5}
+    assert ladder.resolved({"reuse": True, "c": 0.5}) == {"c": 0.5}
+    with pytest.raises(ValueError, match="reuse is true or false"):
+        ladder.fnmcts_options('{"reuse": "yes"}')
+
+
+def test_a_reusing_player_threads_its_tree_and_runs_its_dives_on_top_of_it():
+    import random
+
+    from fnmcts.mcts import mcts_move, subtree
+    from fnmcts.mcts._records import visits
+
+    game = TicTacToe()
+    player, memory = ladder.fnmcts_player(40, None, {"reuse": True})
+    state, rng, twin = game.start(), random.Random(5), random.Random(5)
+    move, memory = player(game, state, rng, memory)
+    assert move == mcts_move(game, state, 40, twin).move and memory.root == game.play(state, move)
+    state = game.play(game.play(state, move), 0 if move else 1)
+    kept = subtree(game, memory, state, walk=0)
+    found = mcts_move(game, state, 40, twin, tree=kept)
+    second, memory = player(game, state, rng, memory)
+    assert second == found.move and found.iterations == 40
+    assert visits(found.tree[state]) == (visits(kept[state]) if state in kept else 0) + 40
+    assert memory.root == game.play(state, second)

@@ -241,3 +241,41 @@ def test_random_payoff_is_a_random_playout_draw_for_draw(spec, seed):
     a, b = random.Random(seed), random.Random(seed)
     assert game.random_payoff(state, a) == game.payoff(playout(game, state, b))
     assert a.random() == b.random()  # the same draws, no more and no fewer
+
+
+@settings(max_examples=25, deadline=None)
+@given(spec=st.sampled_from(("tic_tac_toe", "connect_four", "nim(pile_sizes=1;2;3;4)", "pig(winscore=6,horizon=7)",
+                             "catch(rows=5)", "hex(board_size=3)", "breakthrough(rows=5,columns=4)")),
+       seed=st.integers(0, 2**32))
+def test_decisive_payoff_is_a_decisive_playout_draw_for_draw(spec, seed):
+    from fnmcts.mcts.enhancements import decisive_agent
+
+    game = from_openspiel(spec)
+    state, rng = game.start(), random.Random(seed)
+    for _ in range(rng.randint(0, 6)):  # from somewhere along the way too
+        who = game.to_move(state)
+        if who is None:
+            break
+        state = game.play(state, game.sample_outcome(state, rng) if who is CHANCE else rng.choice(
+            game.possible_moves(state)))
+    a, b = random.Random(seed), random.Random(seed)
+    assert game.decisive_payoff(state, a) == game.payoff(playout(game, state, b, decisive_agent))
+    assert a.random() == b.random()  # the same draws, no more and no fewer
+
+
+@pytest.mark.parametrize("spec, seed", [("connect_four", 3), ("tic_tac_toe", 8), ("connect_four", 11)])
+def test_a_search_with_decisive_playouts_takes_the_in_place_kernel_and_grows_the_same_tree(spec, seed, monkeypatch):
+    """Without proofs: a game searched with proofs (tic_tac_toe's defaults) plays out on their view, generically."""
+    from functools import partial
+
+    from fnmcts.mcts.enhancements import decisive_agent
+
+    game = from_openspiel(spec)
+    generic = mcts_move(game, game.start(), 12, random.Random(seed), rollout=partial(decisive_agent), proofs=0)
+    calls = []
+    kernel = OpenSpielGame.decisive_payoff
+    monkeypatch.setattr(OpenSpielGame, "decisive_payoff",
+                        lambda self, state, rng: calls.append(1) or kernel(self, state, rng))
+    in_place = mcts_move(game, game.start(), 12, random.Random(seed), rollout=decisive_agent, proofs=0)
+    assert calls and in_place.move == generic.move and in_place.iterations == generic.iterations
+    assert dict(in_place.tree) == dict(generic.tree)

@@ -86,7 +86,8 @@ def decisive_agent(game, state, rng: random.Random):
     that leave the next player (when a player, not chance, moves next) no move
     that wins at once for them, or else among all moves, the move is drawn
     uniformly, as ``random_agent`` draws (one ``rng.random()``, none when one
-    move is left). Teytaud and Teytaud's decisive and anti-decisive moves.
+    move is left). Teytaud and Teytaud's decisive and anti-decisive moves. A
+    search's playouts run on the game's ``decisive_payoff`` when it has one.
 
     >>> from fnmcts.games import TicTacToe
     >>> game = TicTacToe()
@@ -114,6 +115,9 @@ def decisive_agent(game, state, rng: random.Random):
             safe.append(m)
     choices = safe or moves
     return choices[0] if len(choices) == 1 else pick(rng, choices)  # drawn as ``random_agent`` draws
+
+
+decisive_agent.in_place = "decisive_payoff"  # a game's kernel of its playouts, the same draws (OpenSpiel's adapter)
 
 
 # -- shallow proofs: short searches to the end -----------------------------------------------

@@ -386,8 +386,8 @@ def simulate(game, state, rng: random.Random, rollout=None, *, moves: bool = Fal
     """Play one game from ``state`` to the end (random moves, or ``rollout``'s); return its payoff.
 
     ``rollout`` is an agent, ``(game, state, rng) -> move`` (``fnmcts.matches.playout``).
-    Random play runs on the game's own ``random_payoff`` kernel when it has
-    one: the same draws as the playout (each game's property tests check it).
+    Random play runs on the game's ``random_payoff`` kernel, a rollout naming one (``in_place``) on the game's
+    kernel of that name, when it has it: the same draws as the playout (each game's property tests check it).
     ``moves=True``: return ``(payoff, moves)``, the moves and chance outcomes
     the playout took, in order, with the same draws (a trace keeps them).
     ``check``: a ``fnmcts.protocol.payoff_check`` the payoff passes through
@@ -402,10 +402,10 @@ def simulate(game, state, rng: random.Random, rollout=None, *, moves: bool = Fal
     if moves:
         end, played = playout(game, state, rng, rollout, moves=True)
         return (tuple(game.payoff(end)) if check is None else check(end, game.payoff(end))), played
-    if rollout is None:
-        kernel = getattr(game, "random_payoff", None)
-        if kernel is not None:
-            return tuple(kernel(state, rng)) if check is None else check(state, kernel(state, rng), "random_payoff")
+    hook = "random_payoff" if rollout is None else getattr(rollout, "in_place", None)  # a kernel of the same draws
+    kernel = getattr(game, hook, None) if hook else None
+    if kernel is not None:
+        return tuple(kernel(state, rng)) if check is None else check(state, kernel(state, rng), hook)
     end = playout(game, state, rng, rollout)
     return tuple(game.payoff(end)) if check is None else check(end, game.payoff(end))
 
