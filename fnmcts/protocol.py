@@ -1440,6 +1440,10 @@ def check_state(game, state):
     Traceback (most recent call last):
     ...
     ValueError: a Nim state is pmap(heap=n, player=0 or 1), got pmap({...})
+    >>> check_state(Nim(), [6, 0])
+    Traceback (most recent call last):
+    ...
+    ValueError: a Nim state is pmap(heap=n, player=0 or 1), got [6, 0] (unhashable type: 'list'); a state is an immutable value (a tuple, a frozenset, a pmap...)
     """
     if game is None or not hasattr(game, "to_move"):
         raise TypeError(f"game must implement the fnmcts game protocol, got {game!r}")
@@ -1448,9 +1452,14 @@ def check_state(game, state):
         return own(state)
     try:
         hash(state)
+    except TypeError as problem:  # the game's own start, say: name the reason, not only the value
+        raise ValueError(f"not a state of {game!r}: {state!r} is not hashable ({problem}); a state is an immutable "
+                         f"value (a tuple, a frozenset, a pmap...)") from None
+    try:
         game.to_move(state)
-    except (KeyError, IndexError, TypeError, AttributeError, ValueError):
-        raise ValueError(f"not a state of {game!r}: {state!r}") from None
+    except (KeyError, IndexError, TypeError, AttributeError, ValueError) as problem:
+        raise ValueError(f"not a state of {game!r}: {state!r} (to_move raised {type(problem).__name__}: "
+                         f"{problem})") from None
     return state
 
 
