@@ -496,6 +496,10 @@ def valid_moves(game, state, moves, player=None) -> tuple:
     Traceback (most recent call last):
     ...
     fnmcts.protocol.GameError: the game's possible_moves('s') returned no moves, but to_move says player 1 is to move
+    >>> valid_moves(None, "s", (1, 1, 2))
+    Traceback (most recent call last):
+    ...
+    fnmcts.protocol.GameError: the game's possible_moves('s') returned the move 1 twice: the moves are distinct
     """
     if type(moves) is not tuple:
         if not isinstance(moves, (list, tuple, range)):
@@ -505,13 +509,18 @@ def valid_moves(game, state, moves, player=None) -> tuple:
     if not moves:
         who = "a player" if player is None else f"player {player + 1}"
         raise GameError("possible_moves", f"returned no moves, but to_move says {who} is to move", state)
+    seen = set()
     for move in moves:
         try:
-            hash(move)
+            repeated = move in seen
+            seen.add(move)
         except Exception as error:
             raise GameError("possible_moves", f"returned the move {shown(move)}, which is not hashable "
                                               f"({type(error).__name__}: {error}): a move is an immutable value",
                             state) from None
+        if repeated:  # counted twice, searched as two moves, solved twice: the moves are distinct
+            raise GameError("possible_moves", f"returned the move {shown(move)} twice: the moves are distinct",
+                            state)
     return moves
 
 

@@ -287,3 +287,31 @@ def test_a_state_that_is_not_hashable_is_named_so_where_the_commands_check_it():
         check_state(_ListStart(), [4, 0])
     with pytest.raises(ValueError, match=r"\(to_move raised IndexError: tuple index out of range\)"):
         check_state(_ListStart(), ())
+
+
+class _Repeats(GameBase):
+    """Take 1 or 2 from a heap of 4, the move 1 listed twice."""
+
+    num_players = 2
+
+    def start(self):
+        return (4, 0)
+
+    def to_move(self, state):
+        return state[1] if state[0] else None
+
+    def possible_moves(self, state):
+        return tuple(m for m in (1, 1, 2) if m <= state[0])
+
+    def play(self, state, move):
+        return (state[0] - move, 1 - state[1])
+
+    def payoff(self, state):
+        return (-1, 1) if state[1] == 0 else (1, -1)
+
+
+@pytest.mark.parametrize("verb", ["solve", "search", "mcts_move", "evaluate_policy", "count"])
+def test_a_move_listed_twice_is_a_game_error_naming_it(verb):
+    # solve, count and table of a user's game whose possible_moves repeated a move answered as if it were two moves
+    with pytest.raises(GameError, match=r"possible_moves\(\(4, 0\)\) returned the move 1 twice"):
+        VERBS[verb](_Repeats())
