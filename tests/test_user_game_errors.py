@@ -315,3 +315,9 @@ def test_a_move_listed_twice_is_a_game_error_naming_it(verb):
     # solve, count and table of a user's game whose possible_moves repeated a move answered as if it were two moves
     with pytest.raises(GameError, match=r"possible_moves\(\(4, 0\)\) returned the move 1 twice"):
         VERBS[verb](_Repeats())
+
+
+def test_training_on_a_start_that_is_not_hashable_is_a_game_error_naming_start():
+    # fnmcts train on a user's list state ended in "TypeError: unhashable type: 'list' (qlearning.py:468, in node)"
+    with pytest.raises(GameError, match=r"start\(\) returned \[4, 0\], which is not hashable"):
+        VERBS["train"](_ListStart())
