@@ -825,9 +825,11 @@ def held_bytes(game, *states, sample: int = 32) -> int:
 
     A state as ``state_bytes`` measures it, plus ``SOLVER_STATE_BYTES``, plus
     what a state grows by per move (``state_growth``) times the longest line
-    (the game's ``size_hint``, else ``UNKNOWN_LENGTH``): a state that keeps
-    its history costs most at the bottom of the walk, where a depth-first
-    walk goes first.
+    (the game's ``size_hint``, else twice the longest of a few seeded random
+    games, ``UNKNOWN_LENGTH`` at most): a state that keeps its history costs
+    most at the bottom of the walk, where a depth-first walk goes first. A
+    board kept as a frozenset of its pieces grows too, but only for as long as
+    the game lasts: a 2x2 Dots and Boxes is charged its 12 moves, not 1,000.
 
     >>> from fnmcts.games import Nim
     >>> held_bytes(Nim(heap=21)) - SOLVER_STATE_BYTES == state_bytes(Nim(heap=21), Nim(heap=21).start())
@@ -838,9 +840,32 @@ def held_bytes(game, *states, sample: int = 32) -> int:
     growth = state_growth(game, roots[0])
     if growth:
         lengths = [size_hint(game, root)[1] for root in roots]
-        deepest = max(lengths) if all(n is not None for n in lengths) else UNKNOWN_LENGTH
+        deepest = max(lengths) if all(n is not None for n in lengths) else _played_length(game, roots)
         per_state += int(growth * deepest)
     return per_state
+
+
+def _played_length(game, roots, games: int = 16) -> int:
+    """Twice the longest of ``games`` seeded random games from each root, or ``UNKNOWN_LENGTH`` when one is longer.
+
+    >>> from fnmcts.games import Nim
+    >>> _played_length(Nim(heap=5, max_take=1), (Nim(heap=5, max_take=1).start(),))
+    10
+    """
+    import random
+
+    rng, longest = random.Random(0), 0
+    for root in roots:
+        for _ in range(games):
+            state, plies = root, 0
+            while plies <= UNKNOWN_LENGTH:
+                player, choices, weights = _steps(game, state)
+                if player is None or not choices:
+                    break
+                state = game.play(state, rng.choices(choices, weights)[0] if weights else pick(rng, choices))
+                plies += 1
+            longest = max(longest, plies)
+    return min(UNKNOWN_LENGTH, 2 * longest)
 
 
 def check_solve(game, *states, limit: int | None = STATE_LIMIT, memory: int | None = None,

@@ -601,7 +601,7 @@ def _check_tournament_work(game, start, n, limit) -> None:
     A game whose ``size_hint`` gives no longest line (Pig) counts its
     ``fewest_moves`` hook instead, the least a game from ``start`` can take,
     so a goal of 10**11 is refused up front, not played for days; a game
-    with neither is not checked.
+    with neither counts a game as one move at least, as ``simulate`` does.
 
     >>> from fnmcts.games import Pig
     >>> _check_tournament_work(Pig(goal=10**11), Pig(goal=10**11).start(), 2, 10**10)
@@ -614,7 +614,8 @@ def _check_tournament_work(game, start, n, limit) -> None:
         check_work(n, length, branching, limit=limit)
         return
     fewest = getattr(game, "fewest_moves", None)
-    if fewest is None:
+    if fewest is None:  # a user's game without hints: 10**99 games are still refused, not played until killed
+        check_work(n, 1, branching or 1, limit=limit)
         return
     shortest = fewest(start)
     check_work(n, shortest, branching, limit=limit,

@@ -496,6 +496,10 @@ def valid_moves(game, state, moves, player=None) -> tuple:
     Traceback (most recent call last):
     ...
     fnmcts.protocol.GameError: the game's possible_moves('s') returned no moves, but to_move says player 1 is to move
+    >>> valid_moves(None, "s", (1, 1, 2))
+    Traceback (most recent call last):
+    ...
+    fnmcts.protocol.GameError: the game's possible_moves('s') returned the move 1 twice: the moves are distinct
     """
     if type(moves) is not tuple:
         if not isinstance(moves, (list, tuple, range)):
@@ -505,13 +509,18 @@ def valid_moves(game, state, moves, player=None) -> tuple:
     if not moves:
         who = "a player" if player is None else f"player {player + 1}"
         raise GameError("possible_moves", f"returned no moves, but to_move says {who} is to move", state)
+    seen = set()
     for move in moves:
         try:
-            hash(move)
+            repeated = move in seen
+            seen.add(move)
         except Exception as error:
             raise GameError("possible_moves", f"returned the move {shown(move)}, which is not hashable "
                                               f"({type(error).__name__}: {error}): a move is an immutable value",
                             state) from None
+        if repeated:  # counted twice, searched as two moves, solved twice: the moves are distinct
+            raise GameError("possible_moves", f"returned the move {shown(move)} twice: the moves are distinct",
+                            state)
     return moves
 
 
@@ -1448,9 +1457,14 @@ def check_state(game, state):
         return own(state)
     try:
         hash(state)
+    except TypeError as problem:  # the game's own start, say: name the reason, not only the value
+        raise ValueError(f"not a state of {game!r}: {state!r} is not hashable ({problem}); a state is an immutable "
+                         f"value (a tuple, a frozenset, a pmap...)") from None
+    try:
         game.to_move(state)
-    except (KeyError, IndexError, TypeError, AttributeError, ValueError):
-        raise ValueError(f"not a state of {game!r}: {state!r}") from None
+    except (KeyError, IndexError, TypeError, AttributeError, ValueError) as problem:
+        raise ValueError(f"not a state of {game!r}: {state!r} (to_move raised {type(problem).__name__}: "
+                         f"{problem})") from None
     return state
 
 

@@ -66,6 +66,7 @@ from .protocol import (
     blame_game,
     called,
     checked_play,
+    checked_start,
     checked_step,
     guarded,
     _from_json,
@@ -449,7 +450,7 @@ def train(
         ai = new_ai(game, alpha=alpha, epsilon=epsilon)
     elif game is not None and game != ai.game:
         raise ValueError(f"the ai plays {ai.game!r}, not {game!r}")
-    _, length, branching = size_hint(ai.game, ai.game.start())
+    _, length, branching = size_hint(ai.game, checked_start(ai.game))  # a start of a list: named, not a TypeError
     check_work(n, length, branching, limit=limit)
     if n:  # one random game first (its own generator): a game that never ends says so before training grows a table
         playout(ai.game, ai.game.start(), random.Random(0), max_plies=max_plies)

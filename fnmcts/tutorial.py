@@ -67,17 +67,23 @@ __all__ = [
 
 
 
-def play_game(box, rng, simplified: bool = False, *old_args, **old_options) -> str:
+def play_game(box, *args, **options) -> str:
     """The tutorial's ``play-game``: one game of Shut the Box from ``box`` with random choices, ``'win'`` or ``'loss'``.
 
-    The old call, a game first, plays ``fnmcts.matches.play_game`` for one release, with a warning.
+    Called ``play_game(box, rng, simplified=False)``. The old call, a game first
+    (``play_game(game, agent1, agent2, seed=..., rng=...)``), plays
+    ``fnmcts.matches.play_game`` for one release, with a warning.
 
     >>> play_game(frozenset({1, 2, 3}), make_rng(0), simplified=True)
     'loss'
     """
-    if _is_game(box) or _is_game(simplified) or any(map(_is_game, old_args)):  # a game first, or the notebook's order
+    if _is_game(box) or any(map(_is_game, args)):  # a game first, or the notebook's order
         _old_call("play_game(game, agent, agent)", "fnmcts.matches.play_game")
-        return play_match(box, rng, simplified, *old_args, **old_options)
+        return play_match(box, *args, **options)
+    return _play_box(box, *args, **options)
+
+
+def _play_box(box, rng, simplified: bool = False, *old_args, **old_options) -> str:
     if old_args or old_options:
         raise TypeError(f"play_game(box, rng, simplified=False) takes no more arguments, got {old_args or sorted(old_options)}")
     return play_box(box, rng, simplified)

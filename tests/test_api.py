@@ -257,6 +257,9 @@ def test_the_old_top_level_calls_still_work_with_a_warning_naming_the_new_home()
     with pytest.warns(DeprecationWarning, match="fnmcts.matches.play_game"):  # the notebook's order, agents first
         old = fnmcts.play_game(fnmcts.random_agent, fnmcts.random_agent, game, seed=3)
     assert old == matches.play_game(game, fnmcts.random_agent, fnmcts.random_agent, seed=3)
+    with pytest.warns(DeprecationWarning, match="fnmcts.matches.play_game"):  # rng= as matches.play_game takes it
+        old = fnmcts.play_game(game, fnmcts.random_agent, fnmcts.random_agent, rng=fnmcts.make_rng(5))
+    assert old == matches.play_game(game, fnmcts.random_agent, fnmcts.random_agent, rng=fnmcts.make_rng(5))
     with pytest.warns(DeprecationWarning, match="fnmcts.mcts.uct"):
         old = fnmcts.uct(game, {}, game.start(), fnmcts.make_rng(4))
     assert old == mcts.uct(game, {}, game.start(), fnmcts.make_rng(4))

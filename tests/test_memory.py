@@ -20,6 +20,7 @@ from fnmcts.limits import (
     TooLarge,
     check_solve,
     estimate_solve,
+    held_bytes,
     memory_budget,
     memory_refusal,
     state_bytes,
@@ -74,7 +75,37 @@ def test_the_estimate_charges_the_deepest_state_of_a_growing_game():
     growing = estimate_solve(Histories(heap=40), (), memory=10**9)
     assert growing.measured and growing.states is None
     flat = state_bytes(Histories(heap=40), ())
-    assert growing.state_bytes >= flat + SOLVER_STATE_BYTES + 8 * 1000  # no length hint: a line of 1,000 assumed
+    assert growing.state_bytes >= flat + SOLVER_STATE_BYTES + 8 * 40  # no length hint: its deepest line, 40 moves
+
+
+@dataclass(frozen=True)
+class Fill(GameBase):
+    """Fill a board of ``cells`` one cell at a time, the board a frozenset of the cells filled (no size hint)."""
+
+    cells: int = 12
+
+    def start(self):
+        return frozenset()
+
+    def to_move(self, state):
+        return None if len(state) == self.cells else 0
+
+    def possible_moves(self, state):
+        return tuple(c for c in range(self.cells) if c not in state)
+
+    def play(self, state, move):
+        return state | {move}
+
+    def payoff(self, state):
+        return (1,)
+
+
+def test_a_board_kept_as_a_frozenset_is_charged_for_the_moves_its_games_last():
+    # a new user's Dots and Boxes (12 moves) was refused by fnmcts check: 25.8 GB, charged a line of 1,000 moves
+    game = Fill()
+    growth = state_growth(game, game.start())
+    assert growth > 0  # a frozenset grows with the pieces on the board
+    assert held_bytes(game) <= state_bytes(game, game.start()) + SOLVER_STATE_BYTES + int(growth * 2 * 12)
 
 
 def test_a_known_size_beyond_the_budget_is_refused_up_front_naming_what_fits():

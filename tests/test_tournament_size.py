@@ -37,3 +37,24 @@ def test_a_small_pig_tournament_still_plays_and_limit_none_goes_on():
     assert record.games == 6
     with pytest.raises(TooLarge):
         tournament(Pig(goal=10**11), random_agent, random_agent, 1, seed=2)
+
+
+class _Hintless(Pig):
+    """Pig without its hints: a user's game, no ``size_hint`` and no ``fewest_moves``."""
+
+    def size_hint(self, state):
+        return (None, None, None)
+
+    fewest_moves = None
+
+
+@given(st.integers(1, 10**30), st.integers(10, 10**13))
+@settings(max_examples=30, deadline=None)
+def test_a_tournament_of_a_game_without_hints_is_refused_past_the_limit_at_a_move_a_game(games, limit):
+    # fnmcts tournament mygame:Race random random --games 1e99 played until killed, where simulate refused it
+    game = _Hintless(goal=10)
+    if games > limit:
+        with pytest.raises(TooLarge, match=r"games? would take about .* steps of play"):
+            tournament(game, random_agent, random_agent, games, seed=1, limit=limit, chunk_size=10**9)
+    else:
+        assert _check_tournament_work(game, game.start(), games, limit) is None

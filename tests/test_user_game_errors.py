@@ -256,3 +256,68 @@ def test_the_command_line_says_a_broken_game_in_one_line_with_exit_1(run, tmp_pa
 @pytest.mark.parametrize("run", CLI_RUNS, ids=_cli_id)
 def test_every_broken_game_through_every_command(run, tmp_path):
     assert_cli_verdict(*run, tmp_path)
+
+
+class _ListStart(GameBase):
+    """Take 1 or 2 from a heap of 4, the state a list: a user's first try, before reading that states are immutable."""
+
+    num_players = 2
+
+    def start(self):
+        return [4, 0]
+
+    def to_move(self, state):
+        return state[1] if state[0] else None
+
+    def possible_moves(self, state):
+        return tuple(m for m in (1, 2) if m <= state[0])
+
+    def play(self, state, move):
+        return [state[0] - move, 1 - state[1]]
+
+    def payoff(self, state):
+        return (-1, 1) if state[1] == 0 else (1, -1)
+
+
+def test_a_state_that_is_not_hashable_is_named_so_where_the_commands_check_it():
+    # fnmcts solve/search/move on a user's list state said "not a state of _ListStart(): [4, 0]", its own start, no reason
+    from fnmcts.protocol import check_state
+
+    with pytest.raises(ValueError, match=r"\[4, 0\] is not hashable .*a state is an immutable value"):
+        check_state(_ListStart(), [4, 0])
+    with pytest.raises(ValueError, match=r"\(to_move raised IndexError: tuple index out of range\)"):
+        check_state(_ListStart(), ())
+
+
+class _Repeats(GameBase):
+    """Take 1 or 2 from a heap of 4, the move 1 listed twice."""
+
+    num_players = 2
+
+    def start(self):
+        return (4, 0)
+
+    def to_move(self, state):
+        return state[1] if state[0] else None
+
+    def possible_moves(self, state):
+        return tuple(m for m in (1, 1, 2) if m <= state[0])
+
+    def play(self, state, move):
+        return (state[0] - move, 1 - state[1])
+
+    def payoff(self, state):
+        return (-1, 1) if state[1] == 0 else (1, -1)
+
+
+@pytest.mark.parametrize("verb", ["solve", "search", "mcts_move", "evaluate_policy", "count"])
+def test_a_move_listed_twice_is_a_game_error_naming_it(verb):
+    # solve, count and table of a user's game whose possible_moves repeated a move answered as if it were two moves
+    with pytest.raises(GameError, match=r"possible_moves\(\(4, 0\)\) returned the move 1 twice"):
+        VERBS[verb](_Repeats())
+
+
+def test_training_on_a_start_that_is_not_hashable_is_a_game_error_naming_start():
+    # fnmcts train on a user's list state ended in "TypeError: unhashable type: 'list' (qlearning.py:468, in node)"
+    with pytest.raises(GameError, match=r"start\(\) returned \[4, 0\], which is not hashable"):
+        VERBS["train"](_ListStart())
