@@ -226,18 +226,23 @@ def test_mcts_through_the_adapter_is_the_builtin_search_draw_for_draw(seed, dive
     assert {_board(game, s): r for s, r in ours.tree.items()} == dict(theirs.tree)
 
 
-@settings(max_examples=30)
-@given(spec=st.sampled_from(FAST + ("2048", "backgammon", "chess")), seed=st.integers(0, 2**32))
-def test_random_payoff_is_a_random_playout_draw_for_draw(spec, seed):
-    game = from_openspiel(spec)
+def _along_the_way(game, rng):
+    """A state 0 to 6 random plies from the start (chance drawn by its probabilities): from somewhere along the way."""
     state = game.start()
-    rng = random.Random(seed)
-    for _ in range(rng.randint(0, 6)):  # from somewhere along the way too
+    for _ in range(rng.randint(0, 6)):
         who = game.to_move(state)
         if who is None:
             break
         state = game.play(state, game.sample_outcome(state, rng) if who is CHANCE else rng.choice(
             game.possible_moves(state)))
+    return state
+
+
+@settings(max_examples=30)
+@given(spec=st.sampled_from(FAST + ("2048", "backgammon", "chess")), seed=st.integers(0, 2**32))
+def test_random_payoff_is_a_random_playout_draw_for_draw(spec, seed):
+    game = from_openspiel(spec)
+    state = _along_the_way(game, random.Random(seed))
     a, b = random.Random(seed), random.Random(seed)
     assert game.random_payoff(state, a) == game.payoff(playout(game, state, b))
     assert a.random() == b.random()  # the same draws, no more and no fewer
@@ -251,13 +256,7 @@ def test_decisive_payoff_is_a_decisive_playout_draw_for_draw(spec, seed):
     from fnmcts.mcts.enhancements import decisive_agent
 
     game = from_openspiel(spec)
-    state, rng = game.start(), random.Random(seed)
-    for _ in range(rng.randint(0, 6)):  # from somewhere along the way too
-        who = game.to_move(state)
-        if who is None:
-            break
-        state = game.play(state, game.sample_outcome(state, rng) if who is CHANCE else rng.choice(
-            game.possible_moves(state)))
+    state = _along_the_way(game, random.Random(seed))
     a, b = random.Random(seed), random.Random(seed)
     assert game.decisive_payoff(state, a) == game.payoff(playout(game, state, b, decisive_agent))
     assert a.random() == b.random()  # the same draws, no more and no fewer
