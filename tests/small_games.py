@@ -228,3 +228,19 @@ def custom_rule(rec, parent_visits):
 def search_games(extra=()):
     """The built-in games (and ``extra``), generated table games and cyclic ones."""
     return st.one_of(st.sampled_from(BUILTIN_GAMES + tuple(extra)), table_games(), cyclic_table_games())
+
+
+class ListCountdown(GameBase):
+    """A countdown from 4 whose state is a list ``[heap, player]``, as a user writes it before reading that states
+    are immutable; a subclass gives ``possible_moves`` and ``play`` (which may change the list in place)."""
+
+    num_players = 2
+
+    def start(self):
+        return [4, 0]
+
+    def to_move(self, state):
+        return state[1] if state[0] else None
+
+    def payoff(self, state):
+        return (1, -1) if state[1] else (-1, 1)

@@ -6,18 +6,11 @@ import pytest
 
 from fnmcts.protocol import GameBase
 from fnmcts.testing import check_game, find_counterexample
+from small_games import ListCountdown
 
 
-class MutatingCountdown(GameBase):
+class MutatingCountdown(ListCountdown):
     """A countdown whose state is a list that play changes in place (and returns)."""
-
-    num_players = 2
-
-    def start(self):
-        return [4, 0]
-
-    def to_move(self, state):
-        return state[1] if state[0] else None
 
     def possible_moves(self, state):
         return (1, 2) if state[0] >= 2 else ((1,) if state[0] else ())
@@ -28,9 +21,6 @@ class MutatingCountdown(GameBase):
         state[0] -= move
         state[1] = 1 - state[1]
         return state
-
-    def payoff(self, state):
-        return (1, -1) if state[1] else (-1, 1)
 
 
 class Token:

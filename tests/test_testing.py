@@ -40,6 +40,7 @@ from fnmcts.testing import (
     shut_the_box_games,
     shut_the_box_states,
 )
+from small_games import ListCountdown
 
 GOOD_NIM = Nim(heap=5, max_take=3)
 GOOD_BOX = ShutTheBox(levers=5)
@@ -90,16 +91,8 @@ class RepeatsMoves(Nim):
         return moves + moves[:1]
 
 
-class MutatingCountdown(GameBase):
+class MutatingCountdown(ListCountdown):
     """A countdown whose state is a list that play changes in place."""
-
-    num_players = 2
-
-    def start(self):
-        return [4, 0]
-
-    def to_move(self, state):
-        return state[1] if state[0] else None
 
     def possible_moves(self, state):
         return (1,) if state[0] else ()
@@ -108,9 +101,6 @@ class MutatingCountdown(GameBase):
         state[0] -= move
         state[1] = 1 - state[1]
         return state
-
-    def payoff(self, state):
-        return (1, -1) if state[1] else (-1, 1)
 
 
 @dataclass(frozen=True)
@@ -537,7 +527,6 @@ def test_payoff_law_reads_the_game_s_payoff_range():
     """A one-player game paying -1 for a loss must say so: every algorithm rescales by the range."""
     from dataclasses import dataclass
 
-    from fnmcts.protocol import GameBase
     from fnmcts.testing import law_payoff_in_range
 
     @dataclass(frozen=True)

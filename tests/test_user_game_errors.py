@@ -35,6 +35,7 @@ from fnmcts.limits import NoEnd, TooLarge
 from fnmcts.protocol import shown
 from fnmcts.testing import check_game
 from fnmcts.testing.counts import count
+from small_games import ListCountdown
 
 VERBS = {
     "search": lambda g: fnmcts.search(g, g.start(), 300, random.Random(1)),
@@ -258,25 +259,14 @@ def test_every_broken_game_through_every_command(run, tmp_path):
     assert_cli_verdict(*run, tmp_path)
 
 
-class _ListStart(GameBase):
+class _ListStart(ListCountdown):
     """Take 1 or 2 from a heap of 4, the state a list: a user's first try, before reading that states are immutable."""
-
-    num_players = 2
-
-    def start(self):
-        return [4, 0]
-
-    def to_move(self, state):
-        return state[1] if state[0] else None
 
     def possible_moves(self, state):
         return tuple(m for m in (1, 2) if m <= state[0])
 
     def play(self, state, move):
         return [state[0] - move, 1 - state[1]]
-
-    def payoff(self, state):
-        return (-1, 1) if state[1] == 0 else (1, -1)
 
 
 def test_a_state_that_is_not_hashable_is_named_so_where_the_commands_check_it():
