@@ -134,6 +134,13 @@ method or hook                         what it gives, and who reads it
                                        (default: none, ``playout``).
                                        Read by: fnmcts.agents, fnmcts.mcts,
                                        fnmcts.mcts.phases, fnmcts.montecarlo
+``decisive_payoff(state, rng)``        the payoff of one playout of decisive and
+                                       anti-decisive moves from ``state``, drawn as
+                                       ``playout`` with ``decisive_agent`` would; the
+                                       search takes it for that rollout (the hook
+                                       ``decisive_agent.in_place`` names; default:
+                                       none, ``playout``).
+                                       Read by: fnmcts.mcts.phases
 ``random_wins(state, n, rng)``         the wins of ``n`` random games from ``state``,
                                        or ``None`` to decline (default: none).
                                        Read by: fnmcts.montecarlo

@@ -42,6 +42,22 @@ DYNAMIC = {
     ("cli/_board.py", "_nim_game"): "the fields of the dataclass of the game a Q table was trained on",
 }
 
+# reads whose name is the playout kernel: ``random_payoff``, or the hook a rollout's ``in_place`` names
+# (every ``agent.in_place = "NAME"`` in the package is such a name)
+KERNELS = {("mcts/phases.py", "simulate"): "random_payoff"}
+
+
+def _in_place_names(root: Path) -> set:
+    """The hooks rollouts name by ``X.in_place = "NAME"`` anywhere under ``root``."""
+    names = set()
+    for path in root.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant)
+                    and any(isinstance(t, ast.Attribute) and t.attr == "in_place" for t in node.targets)):
+                names.add(node.value.value)
+    return names
+
+
 # names read from one game alone, in that game's own command-line module (none left: Shut the Box's score
 # is the protocol's ``score`` hook, read by the one play loop)
 GAME_SPECIFIC: dict = {}
@@ -66,6 +82,7 @@ def _parameters() -> set:
 def scan(root: Path = PACKAGE) -> tuple:
     """``({name: {module, ...}}, [unresolved place, ...])``: what the package under ``root`` reads from games."""
     reads, unresolved = defaultdict(set), []
+    kernels = _in_place_names(root)
     for path in sorted(root.rglob("*.py")):
         where = path.relative_to(root).as_posix()
         if where.startswith("games/") or where == "openspiel.py":
@@ -108,6 +125,8 @@ def scan(root: Path = PACKAGE) -> tuple:
                 names = [name.value]
             elif isinstance(name, ast.Name) and comprehension_constants(name) is not None:
                 names = comprehension_constants(name)
+            elif (where, enclosing(node)) in KERNELS:
+                names = [KERNELS[where, enclosing(node)], *sorted(kernels)]
             elif (where, enclosing(node)) in DYNAMIC:
                 continue
             else:
@@ -202,6 +221,18 @@ def test_the_scan_finds_what_a_module_reads_from_a_game(tmp_path, source, expect
 def test_the_scan_reports_a_computed_name_it_cannot_follow(tmp_path):
     (tmp_path / "mod.py").write_text("def f(game, name):\n    return getattr(game, name)\n")
     assert scan(tmp_path)[1] == ["fnmcts/mod.py:2"]
+
+
+def test_the_scan_reads_a_kernel_a_rollout_names_by_in_place(tmp_path):
+    """The playout's kernel read: ``random_payoff`` and every hook an ``in_place`` names."""
+    (tmp_path / "mcts").mkdir()
+    (tmp_path / "mcts" / "phases.py").write_text(
+        "def simulate(game, rollout):\n"
+        "    hook = 'random_payoff' if rollout is None else rollout.in_place\n"
+        "    return getattr(game, hook, None)\n")
+    (tmp_path / "agents.py").write_text("def fast(game):\n    pass\nfast.in_place = 'fast_payoff'\n")
+    reads, unresolved = scan(tmp_path)
+    assert set(reads) == {"random_payoff", "fast_payoff"} and not unresolved
 
 
 def test_the_protocol_page_shows_the_same_table():

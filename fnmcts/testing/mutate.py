@@ -953,8 +953,8 @@ def mutate(game, *, laws: bool = True, goldens=(), against=None, examples: int =
     >>> report = mutate(Nim(heap=3), laws=False, goldens=[counts], operators=["comparison"])
     >>> print(report.summary())
     killed 3 of 6 mutants of Nim(heap=3, max_take=3, misere=True) (goldens); 3 survived, 2 of them equivalent: 75% of the 4 that are not
-    >>> [v.difference for v in report.verdicts if not v.killed][1]  # the one to add a test for
-    'payoff (-1, 1) in the game, payoff (1, -1) in the mutant'
+    >>> [(v.mutant.description, v.difference) for v in report.verdicts if not v.killed and v.difference != "equivalent"]
+    [('_end_payoff: == -> !=', 'payoff (-1, 1) in the game, payoff (1, -1) in the mutant')]
     """
     import random
 
