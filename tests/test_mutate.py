@@ -293,6 +293,26 @@ def test_a_mutant_that_runs_out_in_fnmcts_code_says_where_in_fnmcts(take_away):
         " (fnmcts/testing/" in reason, reason
 
 
+def test_a_budget_alarm_swallowed_once_is_raised_again(take_away):
+    """An alarm raised where Python drops the exception (a gc callback, a __del__) comes again: the run times out."""
+    from fnmcts.testing.mutate import _OverBudget, _operators, _run_one
+
+    def swallows_the_first(game):
+        deadline = time.perf_counter() + 30  # never a hang if no alarm comes
+        swallowed = False
+        while time.perf_counter() < deadline:
+            try:
+                time.sleep(0.001)
+            except _OverBudget:
+                if swallowed:
+                    raise
+                swallowed = True  # as a gc callback would: the first alarm is lost
+
+    verdict, reason, *_ = _run_one((take_away, 0, _operators(None), (("sleeping", swallows_the_first),), 0.2, 1000,
+                                    None))
+    assert verdict == "timed out", reason
+
+
 def test_distinguish_finds_the_shortest_line_and_what_differs():
     game = _user_tic_tac_toe()
     swapped = type("Swapped", (type(game),), {"to_move": lambda self, b: None if type(game).to_move(self, b) is None

@@ -623,6 +623,9 @@ def distinguish(game, other, limit: int = 100_000) -> tuple:
 # -- running the checks ------------------------------------------------------------------------------------
 
 
+ALARM_AGAIN = 0.05  # seconds between a budget's alarm and the next, until the run is over
+
+
 class _OverBudget(BaseException):
     """Raised in a mutant's run when its budget is spent (a BaseException: the game's own handlers let it by).
 
@@ -740,7 +743,9 @@ def _run_one(job) -> tuple:
             twin = mutant_game(game, index, operators)
             if timed:
                 previous = signal.signal(signal.SIGALRM, _alarm_in(_game_file(game)))
-                signal.setitimer(signal.ITIMER_REAL, budget)
+                # then again every 50 ms until cancelled: an alarm raised where Python swallows the exception
+                # (a gc callback, a __del__) is raised again, never lost
+                signal.setitimer(signal.ITIMER_REAL, budget, ALARM_AGAIN)
             failed = _first_failure(twin, checks)
             if failed is not None:
                 return "killed", failed, None, None, time.perf_counter() - began
