@@ -35,7 +35,7 @@ from fractions import Fraction
 from math import lcm
 
 from ..protocol import CHANCE, GameBase, GameError, blame_game, checked_play, checked_step, payoff_check, payoff_range
-from ..protocol import called, valid_payoff
+from ..protocol import called
 from ..rng import pick, pick_cumulative
 
 __all__ = ["END", "CHANCE_NODE", "UNSEEN", "CompiledGraph", "graph_of", "draw", "rescaler", "mover_into", "SLOT_LIMIT"]
@@ -320,11 +320,6 @@ class CompiledGraph:
         """
         state = self.states[i]
         return self.check_payoff(state, called("payoff", self.game.payoff, state))
-
-    def u_of_state(self, state) -> tuple:
-        """The rescaled payoff of terminal ``state`` (checked: ``valid_payoff``)."""
-        game = self.game
-        return self._rescale(valid_payoff(game, state, game.payoff(state), self.num_players, *self.payoff_range))
 
     def rescale(self, payoff) -> tuple:
         """``payoff`` rescaled to [0, 1] per player (``rescaler``)."""
