@@ -392,3 +392,16 @@ def terminal_value(game, state):
     if game.to_move(state) is not None:
         return None
     return tuple(Fraction(x) for x in game.payoff(state))
+
+
+def expanded_kind(holder, i):
+    """The kind of node ``i`` of ``holder.graph``, the node expanded first if unseen (``holder.stats`` then grow).
+
+    The one ``_kind`` of the array forms of the solver and of score bounds (``Solver``, ``Bounds``).
+    """
+    g = holder.graph
+    k = g.kind[i]
+    if k == UNSEEN:
+        k = g.expand(i)
+        holder.stats.grow()
+    return k

@@ -14,7 +14,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ..protocol import CHANCE, payoff_range
-from ._graph import CHANCE_NODE, END, UNSEEN, terminal_value
+from ._graph import CHANCE_NODE, END, expanded_kind, terminal_value
 
 __all__ = ["bounds_of", "derive_bounds", "decision_bounds", "bounded_children", "bound_path", "Bounds", "BOUNDS_WALK"]
 
@@ -236,13 +236,7 @@ class Bounds:
         self.total = low + high if players == 2 else None
         self._terminal = {}
 
-    def _kind(self, i):
-        g = self.graph
-        k = g.kind[i]
-        if k == UNSEEN:
-            k = g.expand(i)
-            self.stats.grow()
-        return k
+    _kind = expanded_kind
 
     def of(self, i, passing=False, _open=None):
         """``(pessimistic, optimistic)`` of node ``i`` (``phases.bounds_of``)."""

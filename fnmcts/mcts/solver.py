@@ -15,7 +15,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ..protocol import CHANCE, payoff_range
-from ._graph import CHANCE_NODE, END, UNSEEN, terminal_value
+from ._graph import CHANCE_NODE, END, UNSEEN, expanded_kind, terminal_value
 
 __all__ = ["proof", "prove_path", "Solver"]
 
@@ -206,13 +206,7 @@ class Solver:
                     break
         return (exact, floats)
 
-    def _kind(self, i):
-        g = self.graph
-        k = g.kind[i]
-        if k == UNSEEN:
-            k = g.expand(i)
-            self.stats.grow()
-        return k
+    _kind = expanded_kind
 
     def lookup(self, i, passing=False, _open=()):
         """The proof of node ``i`` (terminal, stored, or ``passing`` through the dice and not stored), or None."""
