@@ -480,18 +480,32 @@ class Solver:
             lookup = self.lookup
             proofs = [lookup(child) for child in kids]
             self._looked.add(kids)
+        kept = self._sorted_out(kids, proofs, k)[0]
+        return kids if kept is None else tuple(kids[j] for j in kept)
+
+    def _sorted_out(self, kids, proofs, k) -> tuple:
+        """``(open, top, unproven)`` at a decision of player ``k`` from its children's ``proofs`` (one pass).
+
+        ``open``: the positions in ``kids`` a dive may enter (None: all of
+        them); ``top``: the best proof among them, or None; ``unproven``:
+        whether a child is not proven (then ``top`` decides nothing, unless it
+        is the best payoff there is).
+        """
+        shortcut, best_of, above = self.shortcut, self._best, self._above
         best = top = None
-        for child, pv in zip(kids, proofs):
-            if pv is not None:
-                if self.shortcut and self._best(pv, k):
-                    return (child,)
-                if top is None or self._above(pv, top, k):
-                    best, top = child, pv
+        unproven = False
+        for j, pv in enumerate(proofs):
+            if pv is None:
+                unproven = True
+            elif shortcut and best_of(pv, k):
+                return (j,), pv, False
+            elif top is None or above(pv, top, k):
+                best, top = j, pv
         if best is None:
-            return kids
-        keep_best = top[0][k] > self.low
-        open_ = tuple(c for c, pv in zip(kids, proofs) if pv is None or (keep_best and c == best))
-        return open_ or (best,)
+            return None, None, unproven
+        keep_best, child = top[0][k] > self.low, kids[best]
+        return tuple(j for j, pv in enumerate(proofs) if pv is None or (keep_best and kids[j] == child)) or (best,), \
+            top, unproven
 
     def choices_at(self, d, kids, k):
         """``choices(kids, k)`` at decision node ``d`` (its children ``kids``), kept in ``open`` with ``derive(d)``.
@@ -502,26 +516,8 @@ class Solver:
         values: a dive reads them again without looking at the children.
         """
         era = self._era
-        lookup = self.lookup
-        proofs = [lookup(child) for child in kids]
-        shortcut, best_of, above = self.shortcut, self._best, self._above
-        best = top = None
-        unproven = False
-        for child, pv in zip(kids, proofs):
-            if pv is None:
-                unproven = True
-            elif shortcut and best_of(pv, k):
-                best, top, unproven = child, pv, False
-                open_ = (child,)
-                break
-            elif top is None or above(pv, top, k):
-                best, top = child, pv
-        else:
-            if best is None:
-                open_ = kids
-            else:
-                keep_best = top[0][k] > self.low
-                open_ = tuple(c for c, pv in zip(kids, proofs) if pv is None or (keep_best and c == best)) or (best,)
+        kept, top, unproven = self._sorted_out(kids, [self.lookup(child) for child in kids], k)
+        open_ = kids if kept is None else tuple(kids[j] for j in kept)
         if era == self._era:
             self.open[d] = open_
             self.decided[d] = None if unproven else top
@@ -537,20 +533,8 @@ class Solver:
 
     def open_positions(self, kids, k) -> tuple:
         """The positions in ``kids`` of ``choices(kids, k)``: exactly ``phases.open_children``'s indices."""
-        lookup = self.lookup
-        proofs = [lookup(child) for child in kids]
-        best = top = None
-        for j, pv in enumerate(proofs):
-            if pv is not None:
-                if self.shortcut and self._best(pv, k):
-                    return (j,)
-                if top is None or self._above(pv, top, k):
-                    best, top = j, pv
-        if best is None:
-            return tuple(range(len(kids)))
-        keep_best = top[0][k] > self.low
-        open_ = tuple(j for j, pv in enumerate(proofs) if pv is None or (keep_best and kids[j] == kids[best]))
-        return open_ or (best,)
+        kept = self._sorted_out(kids, [self.lookup(child) for child in kids], k)[0]
+        return tuple(range(len(kids))) if kept is None else kept
 
 
 def _open_positions(graph, kids, k, solver, bounds) -> tuple:
