@@ -509,15 +509,6 @@ def _check_backup(backup):
     return backup
 
 
-# -- expectimax: a state's value from its children ----------------------------------------
-
-
-# -- MCTS-Solver: exact values proven from the children -------------------------------------
-
-
-# -- score bounds: what the tree says the exact value lies between --------------------------
-
-
 # -- uct: the four phases, one dive -------------------------------------------------------
 
 
