@@ -487,11 +487,6 @@ class _Overlay:
 
 def _set(tree, records: dict):
     """``tree`` with ``records`` set: the same kind of map back, sharing everything else."""
-    if isinstance(tree, Tree):
-        grown = tree.evolver()
-        for state, rec in records.items():
-            grown[state] = rec
-        return Tree(grown.persistent(), tree._root)
     if isinstance(tree, dict):
         return {**tree, **records}
     try:
@@ -500,7 +495,7 @@ def _set(tree, records: dict):
         raise TypeError(f"tree must be a map from state to record (e.g. pmap()), got {type(tree).__name__}") from None
     for state, rec in records.items():
         grown[state] = rec
-    return grown.persistent()
+    return Tree(grown.persistent(), tree._root) if isinstance(tree, Tree) else grown.persistent()
 
 
 def _check_backup(backup):
