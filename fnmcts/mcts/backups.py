@@ -167,18 +167,7 @@ def _chance_value(key, open_, fallback, weighted):
 
 
 def stored_value(graph, stats, i, mover, fallback, _open=None):
-    """One expectimax step at node ``i`` for ``mover``, over the stored children (``node_value``).
-
-    At the end: the rescaled payoff; at a chance node: the outcomes' values
-    weighted by their exact probabilities; at a decision: the best child that
-    is stored (its value, else its mean) or terminal, seen from the player
-    deciding (its complement when another player decides); ``fallback`` where
-    no child is known, and for a chance node met again below itself (chance
-    outcomes that roll again, in a game whose states may repeat). A chance
-    node met again elsewhere below takes the value worked out for it the first
-    time (``node_value``): a web of chance nodes costs one visit each,
-    not one per path through it, and past ``CHANCE_WALK`` chance nodes
-    in one step, ``fallback``.
+    """One expectimax step at node ``i`` for ``mover``, over the stored children: ``node_value`` on the graph.
 
     In misere Nim(3, 2) the first player wins; after 50 dives the stored
     children say so, for either mover:
