@@ -46,23 +46,12 @@ loss at both boxes of the path.
 >>> payoff, after[box], after[path.leaf], tree[box]
 ((0,), Record(win=1, loss=4), Record(win=0, loss=1), Record(win=1, loss=3))
 
-The options are those of every search of fnmcts (``search``, ``mcts_move``):
-``rule`` (a function of a record; the tutorial's ``ucb`` by default),
-``backup='expectimax'`` (every record on the path also keeps ``value``, its
-expectimax estimate over its children, and the ratings read it),
-``solver=True`` (MCTS-Solver: exact values proven from the children, kept in
-the records under ``proven``), ``rollout`` (the agent of the playouts),
-``backup='graph'`` (a transposition-aware backup: every record on the path
-keeps the visits of its edges to its children and its value is worked out from
-theirs, weighted by those visits), ``rave=k`` (RAVE / GRAVE with UCB1: every record on the path also keeps
-``amaf``, the all-moves-as-first statistics of the moves played below it, and
-the ratings blend them in; ``rave_ref``: GRAVE's threshold), ``bounds=True``
-(score bounds: every record on the path also keeps ``bounds``, the
-pessimistic and optimistic bounds of its exact value, children that cannot
-do better are pruned and a state whose bounds meet is solved). This
-module is the reference: the fast engine behind ``search`` grows exactly the
-same trees with exactly the same draws (property tests check it on generated
-games).
+The options are those of every search of fnmcts (``search``, ``mcts_move``;
+the table of ``fnmcts.mcts._options`` says what each does); each option's
+record form lives in its own module (``backups``, ``solver``, ``bounds``,
+``rave``) and is imported here. This module is the reference: the fast engine
+behind ``search`` grows exactly the same trees with exactly the same draws
+(property tests check it on generated games).
 """
 
 from __future__ import annotations
