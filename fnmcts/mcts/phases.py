@@ -408,29 +408,17 @@ def backup(game, tree, path: Path, payoff, *, backup: str = "mean", solver: bool
 
     The payoff is rescaled to [0, 1] on the game's ``payoff_range``; each
     record gains a visit and the rescaled payoff of the player who moved into
-    its state (a win above 1/2, a draw at 1/2, else a loss). With
-    ``backup='expectimax'`` every record on the path then takes ``value``, one
-    expectimax step over its children (deepest first). With ``solver=True``
-    the states of the path are proven from their children where the children
-    decide them (deepest first, stopping at the first that is not), and keep
-    their exact value under ``proven``; a path that ended at a new state proves
-    nothing (a state is proven from its children once a dive has gone through
-    it: the search knows them then). With ``backup='graph'`` (a tree whose
-    states transpose), every record on the path keeps ``graph``: the results of
-    the dives that ended at its state, and the visits of each edge to a child;
-    its ``value`` is then ``graph_value``, recomputed deepest first from its
-    children's values weighted by the edge visits (KataGo's graph search), not
-    the mean of every result that passed through it. ``played`` (RAVE): the
-    moves and chance outcomes of the playout (``simulate(..., moves=True)``;
-    ``()`` when the dive ended without one): every record on the path then
-    also counts, in ``amaf``, each ``(player, move)`` of ``amaf_keys`` played at
-    or below its state in this dive once, with that player's rescaled payoff.
-    ``bounds=True`` (score bounds): every record on the path but a new state's
-    (its children are not known yet) then keeps ``bounds``, the pessimistic
-    and optimistic bounds of its exact value that its children give
-    (``derive_bounds``), deepest first, in one walk of the dice (a chance
-    state the path's derivations pass is read once, ``BOUNDS_WALK`` of them
-    at most, so a backup costs the path, not a web of rolls per state of it).
+    its state (a win above 1/2, a draw at 1/2, else a loss). Then each option
+    makes its pass over the path's records, deepest first, as its function's
+    docstring tells: ``backup='expectimax'`` sets ``value``
+    (``expectimax_path``), ``backup='graph'`` sets ``graph`` and ``value``
+    (``graph_path``), ``solver=True`` sets ``proven`` (``prove_path``; a path
+    that ended at a new state proves nothing: its children are not known
+    yet), ``bounds=True`` sets ``bounds`` on every record but a new state's
+    (``bound_path``), and ``played`` (RAVE: the playout's moves and outcomes,
+    ``simulate(..., moves=True)``; ``()`` when the dive ended without one)
+    counts each ``(player, move)`` of ``amaf_keys`` in ``amaf``, with that
+    player's rescaled payoff (``count_amaf``).
     Only the records of the path change.
 
     >>> from fnmcts.games import Nim
