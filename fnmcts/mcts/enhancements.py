@@ -45,6 +45,7 @@ from typing import NamedTuple
 
 from ..matches import random_agent
 from ..protocol import CHANCE, GameBase, payoff_range, sample_outcome
+from ..protocol import state_from_json as _state_from_json, state_to_json as _state_to_json
 from ..rng import pick
 
 __all__ = [
@@ -566,14 +567,10 @@ class ProvingGame(GameBase):
         return bool(own()) if own is not None else False
 
     def state_to_json(self, state):
-        from ..protocol import state_to_json
-
-        return state_to_json(self.game, state)
+        return _state_to_json(self.game, state)
 
     def state_from_json(self, data):
-        from ..protocol import state_from_json
-
-        return state_from_json(self.game, data)
+        return _state_from_json(self.game, data)
 
 
 def with_proofs(game, depth, root):
