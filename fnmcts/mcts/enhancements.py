@@ -180,7 +180,7 @@ class _Prover:
         self.targets = tuple(_target(game, k) for k in range(self.num_players))
         own = getattr(game, "compiled_graph", None)
         tables = own() if own is not None else None
-        self.table = _TableProver(game, tables) if hasattr(tables, "kinds") and hasattr(tables, "index") else None
+        self.table = _TableProver(tables, self.targets) if hasattr(tables, "kinds") and hasattr(tables, "index") else None
         self.clear()
 
     def clear(self):
@@ -279,10 +279,8 @@ class _TableProver:
     ``shallow_proof``'s answer at a node.
     """
 
-    def __init__(self, game, tables):
-        self.game, self.tables = game, tables
-        self.num_players = getattr(game, "num_players", 1)
-        self.targets = tuple(_target(game, k) for k in range(self.num_players))
+    def __init__(self, tables, targets):
+        self.tables, self.targets = tables, targets  # ``targets``: the game's per player (``_Prover``'s)
         self._wins = []  # depth -> (one bytearray a player)
         self._settled = False  # the last depth's answers are every deeper depth's
         self._proofs = {}  # depth -> (kinds, payoffs) with every proven node an end with its proof
@@ -338,7 +336,7 @@ class _TableProver:
         if who == _END:
             return None
         rows = self.wins(depth)
-        for player in ([who] if who != _CHANCE_KIND else []) + [k for k in range(self.num_players) if k != who]:
+        for player in ([who] if who != _CHANCE_KIND else []) + [k for k in range(len(self.targets)) if k != who]:
             if rows[player][i]:
                 return self.targets[player]
         return None
