@@ -364,7 +364,7 @@ def root_children(graph, stats, root, solver, expectimax, bounds=None) -> tuple:
     ``children`` are ``(move index, visits, estimate or None)`` for the
     children a dive may enter (the solver's choice), in move order; an
     estimate is the child's mean, its value under expectimax (``phases``'
-    ``_estimate``).
+    ``_visits_estimate``).
     """
     kids = graph.children(root)
     stats.grow()

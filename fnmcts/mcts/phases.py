@@ -148,7 +148,7 @@ class Step(NamedTuple):
         """
         if self.scores is None:
             return tuple(None for _ in self.children)
-        estimates = [_estimate(rec, self.expectimax) for rec in self.records]
+        estimates = [_visits_estimate(rec, self.expectimax)[1] for rec in self.records]
         return tuple((None, math.inf, s) if e is None else (e, s - e, s) for e, s in zip(estimates, self.scores))
 
 
@@ -335,18 +335,14 @@ _NONE_LEFT = object()
 
 
 def _visits_estimate(rec, expectimax) -> tuple:
-    """``(visits, estimate or None)`` of a record (None: not in the tree)."""
-    return (0, None) if rec is None else (counts_of(rec)[0], _estimate(rec, expectimax))
+    """``(visits, estimate or None)`` of a record (None: not in the tree).
 
-
-def _estimate(rec, expectimax):
-    """The estimate a rating starts from: the mean (the value under expectimax); None when unvisited."""
+    The estimate a rating starts from: the mean (the value under expectimax); None when unvisited.
+    """
     if rec is None:
-        return None
+        return 0, None
     n, s, _, _, v = counts_of(rec)
-    if not n:
-        return None
-    return v if expectimax and v is not None else s / n
+    return n, (None if not n else v if expectimax and v is not None else s / n)
 
 
 # -- 2. expand ----------------------------------------------------------------------------
