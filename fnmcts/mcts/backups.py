@@ -97,11 +97,8 @@ def node_value(game, tree, state, mover, fallback, _open=None):
     weighted by their exact probabilities; at a decision: the best child the
     tree knows (its value, else its mean) or that ends the game, for the player
     deciding (its complement when another player decides); ``fallback`` where
-    no child is known, and for a chance node met again below itself (a game
-    whose states repeat); a chance node met again elsewhere below (outcomes
-    that meet) takes the value worked out for it the first time, in the order
-    of the outcomes, so a web of chance nodes costs one visit each; past
-    ``CHANCE_WALK`` chance states in one step, ``fallback``.
+    no child is known. A chance node is read once a step (``_chance_value``
+    tells how a web of them is walked, and where ``fallback`` stands in).
 
     Taking both sticks of a heap of 2 wins (normal play), so the first
     player's decision is worth 1 to them and 0 to the other player:
