@@ -138,14 +138,16 @@ CHANCE_WALK = 32
 below a state, passing through the dice: the rest of a web of chance nodes (rolls after rolls) is not read."""
 
 
-def _chance_value(key, open_, fallback, weighted):
+def _chance_value(key, open_, fallback, weighted, limit=CHANCE_WALK):
     """A chance node's value in one step of ``node_value`` or ``stored_value``: ``weighted(open_)``, read once.
 
     ``open_`` maps each chance node (a state, or a node of the graph) the step
     entered to its value, None while the walk is below it: met again below
     itself, ``fallback``; met again elsewhere, the value worked out the first
-    time; past ``CHANCE_WALK`` chance nodes, ``fallback`` (the rest of the web
-    is not read).
+    time; past ``limit`` chance nodes, ``fallback`` (the rest of the web
+    is not read). The bounds of a node passed through the dice are walked so
+    too (``bounds_of``, ``Bounds.of``: the whole range for ``fallback``,
+    ``BOUNDS_WALK`` for ``limit``).
 
     >>> _chance_value("roll", None, 0.5, lambda seen: 0.25 + len(seen))
     1.25
@@ -156,7 +158,7 @@ def _chance_value(key, open_, fallback, weighted):
         open_ = {}
     elif key in open_:
         return fallback if open_[key] is None else open_[key]
-    if len(open_) >= CHANCE_WALK:
+    if len(open_) >= limit:
         return fallback
     open_[key] = None
     value = open_[key] = weighted(open_)

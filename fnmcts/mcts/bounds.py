@@ -15,6 +15,7 @@ from fractions import Fraction
 
 from ..protocol import CHANCE, payoff_range
 from ._graph import CHANCE_NODE, END, expanded_kind, terminal_value
+from .backups import _chance_value
 
 __all__ = ["bounds_of", "derive_bounds", "decision_bounds", "bounded_children", "bound_path", "Bounds", "BOUNDS_WALK"]
 
@@ -70,21 +71,8 @@ def bounds_of(game, tree, state, passing: bool = False, _open=None) -> tuple:
         return kept if kept is not None else _whole_range(game)
     if not passing:
         return _whole_range(game)
-    return _walked(state, _open, lambda: _whole_range(game), lambda walk: derive_bounds(game, tree, state, walk))
-
-
-def _walked(key, walk, whole, derive) -> tuple:
-    """``bounds_of`` and ``Bounds.of`` passing ``key`` through the dice: ``walk`` maps a key to its bounds, None while on it."""
-    if walk is None:
-        walk = {}
-    elif key in walk:
-        found = walk[key]
-        return whole() if found is None else found
-    if len(walk) >= BOUNDS_WALK:  # a walk of so many states not stored: the rest of the web is not read
-        return whole()
-    walk[key] = None
-    found = walk[key] = derive(walk)
-    return found
+    whole = _whole_range(game)
+    return _chance_value(state, _open, whole, lambda walk: derive_bounds(game, tree, state, walk), BOUNDS_WALK)
 
 
 BOUNDS_WALK = 16
@@ -264,7 +252,7 @@ class Bounds:
             return stats.B.get(i, self.whole)
         if not passing:
             return self.whole
-        return _walked(i, _open, lambda: self.whole, lambda walk: self.derive(i, walk))
+        return _chance_value(i, _open, self.whole, lambda walk: self.derive(i, walk), BOUNDS_WALK)
 
     def derive(self, i, _open=None):
         """The bounds of node ``i`` from its children's (``phases.derive_bounds``)."""
