@@ -208,15 +208,11 @@ def select(game, tree, state, rng: random.Random, rule=ucb, *, backup: str = "me
     them (a walk replayed: the ``outcomes`` of a path's steps, one after the
     other); ``rng`` is then not read. ``root``: a root rule
     (``fnmcts.mcts.enhancements.SequentialHalving``) that chooses instead of
-    ``rule`` at ``state`` when ``state`` is a decision. ``rave``: RAVE's
-    equivalence parameter ``k`` (``rule`` is then UCB1): a child is rated by
-    ``rave_score``, its mean blended with the AMAF mean of its move (for the
-    player choosing) in the AMAF statistics of ``amaf_table``, the nearest
-    state of the path with at least ``rave_ref`` visits (GRAVE).
-    ``bounds=True`` (score bounds): a state whose bounds meet (``bounds_of``)
-    ends the walk as a proven one, and at a decision the children whose
-    optimistic bound cannot beat the best pessimistic one are not considered
-    (``bounded_children``).
+    ``rule`` at ``state`` when ``state`` is a decision. ``rave`` and
+    ``rave_ref`` (RAVE / GRAVE, with UCB1): a child is rated by
+    ``rave_rating`` on the AMAF statistics of ``amaf_table``. ``bounds=True``
+    (score bounds): a state whose bounds meet (``bounds_of``) ends the walk as
+    a proven one, and only ``bounded_children`` are considered.
 
     >>> from fnmcts.games import Nim
     >>> game = Nim(heap=3, max_take=2)
