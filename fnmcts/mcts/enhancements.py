@@ -104,17 +104,15 @@ def decisive_agent(game, state, rng: random.Random):
     high = payoff_range(game)[1]
     play = game.play
     afters = [play(state, m) for m in moves]
-    winning = [m for m, after in zip(moves, afters) if _wins_at_once(game, after, player, high)]
-    if winning:
-        return winning[0] if len(winning) == 1 else pick(rng, winning)
-    safe = []
-    for m, after in zip(moves, afters):
-        other = game.to_move(after)
-        if other is None or other is CHANCE or other == player or not any(
-            _wins_at_once(game, play(after, reply), other, high) for reply in game.possible_moves(after)
-        ):
-            safe.append(m)
-    choices = safe or moves
+    choices = [m for m, after in zip(moves, afters) if _wins_at_once(game, after, player, high)]
+    if not choices:
+        for m, after in zip(moves, afters):
+            other = game.to_move(after)
+            if other is None or other is CHANCE or other == player or not any(
+                _wins_at_once(game, play(after, reply), other, high) for reply in game.possible_moves(after)
+            ):
+                choices.append(m)
+    choices = choices or moves
     return choices[0] if len(choices) == 1 else pick(rng, choices)  # drawn as ``random_agent`` draws
 
 
