@@ -303,12 +303,7 @@ class CompiledGraph:
 
     def outcome_children(self, i) -> tuple:
         """Every outcome's node at chance node ``i`` (filling those not drawn yet)."""
-        entry = self.chance[i]
-        children, outcomes, state = entry[3], entry[7], self.states[i]
-        for j, child in enumerate(children):
-            if child is None:
-                children[j] = self.node(checked_play(self.game, state, outcomes[j][0]))
-        return tuple(children)
+        return tuple(c if c is not None else self.outcome_child(i, j) for j, c in enumerate(self.chance[i][3]))
 
     def payoff_at(self, i) -> tuple:
         """The payoff of terminal node ``i`` as the game pays it, checked (``payoff_check``: its length, its range).
