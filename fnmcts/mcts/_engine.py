@@ -11,41 +11,15 @@ backup (``'mean'`` or ``'expectimax'``), MCTS-Solver (``Solver``), score bounds
 games whose states repeat. Property tests hold it to the phases, draw
 for draw, on generated games.
 
-A dive, as ``fnmcts.mcts.phases.uct``:
-
-* at a node not in the tree, play one game to the end from it (random moves,
-  or ``rollout``), add the node with that result and stop;
-* at a terminal node, take its payoff; at a proven node (solver), its value;
-* else draw the chance outcomes until a player is to move (a roll with no move
-  left ends the dive there), rate that player's children with the selection
-  rule and go into the best (ties: the first in move order);
-* the result goes back to every stored node on the path, for the player who
-  moved into it: visits + 1, score + the payoff rescaled to [0, 1], and a win
-  (above 1/2), a draw (1/2) or a loss.
-
-In a game whose states may repeat (``may_repeat()``), a dive that comes back
-to a state already on its path stops there and plays one game to the end from
-it, as from a new node: the path holds each node once, and a cycle of stored
-states cannot hold a dive for ever.
-
-With the solver, a terminal node is proven at sight; a stored node keeps its
-proof (the ``proven`` of its record), set when the backup of a dive that went
-through it finds its children decide it (a decision when a child gives the
-player to move the best payoff there is, one or two players, or when every
-child is proven: the best of them; a chance node when every outcome is: the expectation, in exact
-fractions); a state not stored that a dive passes through the dice is proven
-from its children whenever asked. A dive that ended at a new node proves
-nothing: that node's children are not known yet, and none is made to try (a
-win is proven once a dive went through the node and found the winning child).
-So the proofs live in the tree's records and
-nowhere else: a search continued on the tree it returned proves what the
-longer search would have. Proven values are exact payoff tuples, equal to
-``fnmcts.exact.solve``'s (a property test checks it).
-
-In a game whose states repeat the proofs stay sound: a node is proven only
-from proven children, whose values are the game's true values, and the true
-values satisfy the same equations. A chance cycle of states not stored proves
-nothing.
+A dive is ``fnmcts.mcts.phases.uct``'s, on nodes: select (draw the chance
+outcomes, rate the children, ties to the first in move order), expand and
+simulate at a node not in the tree, back up to every stored node of the path
+for the player who moved into it. In a game whose states may repeat
+(``may_repeat()``), a dive that comes back to a state already on its path
+stops there and plays one game to the end from it, as from a new node: the
+path holds each node once, and a cycle of stored states cannot hold a dive for
+ever. The solver's proofs (``fnmcts.mcts.solver``) are made as the records'
+are and kept in them.
 """
 
 from __future__ import annotations
@@ -390,7 +364,7 @@ def root_children(graph, stats, root, solver, expectimax, bounds=None) -> tuple:
     ``children`` are ``(move index, visits, estimate or None)`` for the
     children a dive may enter (the solver's choice), in move order; an
     estimate is the child's mean, its value under expectimax (``phases``'
-    ``_estimate``).
+    ``_visits_estimate``).
     """
     kids = graph.children(root)
     stats.grow()

@@ -35,7 +35,7 @@ from fractions import Fraction
 from math import lcm
 
 from ..protocol import CHANCE, GameBase, GameError, blame_game, checked_play, checked_step, payoff_check, payoff_range
-from ..protocol import called, valid_payoff
+from ..protocol import called
 from ..rng import pick, pick_cumulative
 
 __all__ = ["END", "CHANCE_NODE", "UNSEEN", "CompiledGraph", "graph_of", "draw", "rescaler", "mover_into", "SLOT_LIMIT"]
@@ -303,12 +303,7 @@ class CompiledGraph:
 
     def outcome_children(self, i) -> tuple:
         """Every outcome's node at chance node ``i`` (filling those not drawn yet)."""
-        entry = self.chance[i]
-        children, outcomes, state = entry[3], entry[7], self.states[i]
-        for j, child in enumerate(children):
-            if child is None:
-                children[j] = self.node(checked_play(self.game, state, outcomes[j][0]))
-        return tuple(children)
+        return tuple(c if c is not None else self.outcome_child(i, j) for j, c in enumerate(self.chance[i][3]))
 
     def payoff_at(self, i) -> tuple:
         """The payoff of terminal node ``i`` as the game pays it, checked (``payoff_check``: its length, its range).
@@ -320,11 +315,6 @@ class CompiledGraph:
         """
         state = self.states[i]
         return self.check_payoff(state, called("payoff", self.game.payoff, state))
-
-    def u_of_state(self, state) -> tuple:
-        """The rescaled payoff of terminal ``state`` (checked: ``valid_payoff``)."""
-        game = self.game
-        return self._rescale(valid_payoff(game, state, game.payoff(state), self.num_players, *self.payoff_range))
 
     def rescale(self, payoff) -> tuple:
         """``payoff`` rescaled to [0, 1] per player (``rescaler``)."""
@@ -397,3 +387,16 @@ def terminal_value(game, state):
     if game.to_move(state) is not None:
         return None
     return tuple(Fraction(x) for x in game.payoff(state))
+
+
+def expanded_kind(holder, i):
+    """The kind of node ``i`` of ``holder.graph``, the node expanded first if unseen (``holder.stats`` then grow).
+
+    The one ``_kind`` of the array forms of the solver and of score bounds (``Solver``, ``Bounds``).
+    """
+    g = holder.graph
+    k = g.kind[i]
+    if k == UNSEEN:
+        k = g.expand(i)
+        holder.stats.grow()
+    return k

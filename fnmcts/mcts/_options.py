@@ -36,16 +36,12 @@ options with the same meaning, and the command line spells them the same way:
            that offers its states as tables, kept and worked out on them
 =========  ==================================================================
 
-``search_options(game, **given)`` is the one place the defaults are chosen,
-by the kind of game (``game_kind``): UCB1 with ``c = sqrt(2)``, the mean
-backup, MCTS-Solver on, random playouts, the most visited move, no root rule;
-in a game with chance (dice, cards) UCB1 with ``c = CHANCE_C`` (1.0; 0.5,
-``RIVALS_CHANCE_C``, for two players or more) and the expectimax backup
-(``kind_defaults``; docs/scoreboard.md has the figures that chose them); in a
-game without chance, of one or two players, that offers its states as tables
-(``compiled_graph()``), shallow proofs of ``PROOFS`` (4) plies; when
-the rule is UCB1 by name (the default); a rule given as a
-function takes the plain defaults. The tutorial's rule comes with the tutorial's dive: with
+``search_options(game, **given)`` is the one place the defaults are chosen:
+UCB1 with ``c = sqrt(2)``, the mean backup, MCTS-Solver on, random playouts,
+the most visited move, no root rule, and, when the rule is UCB1 by name (the
+default), those of the kind of game (``kind_defaults`` tells them: games with
+chance, games offering tables); a rule given as a function takes the plain
+defaults. The tutorial's rule comes with the tutorial's dive: with
 ``rule='tutorial'`` (or ``ucb``) the solver is off unless asked for and the
 backup is the mean, so ``search(game, state, n, rng, rule=ucb)`` grows exactly
 the tutorial's tree.

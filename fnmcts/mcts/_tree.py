@@ -26,6 +26,7 @@ from collections.abc import Mapping
 from pyrsistent import PMap, pmap
 
 from ..values import html_table
+from ._records import score, visits
 
 __all__ = ["Tree", "as_tree"]
 
@@ -34,8 +35,8 @@ _NO_ROOT = object()
 
 def _visits(rec):
     try:
-        return rec.get("win", 0) + rec.get("loss", 0) + rec.get("draw", 0)
-    except (AttributeError, TypeError):
+        return visits(rec)
+    except (AttributeError, TypeError):  # not a record: the view counts it as unvisited
         return 0
 
 
@@ -186,9 +187,7 @@ class Tree(Mapping):
         for state, rec in self.top(5):
             n = _visits(rec)
             try:
-                total = rec.get("score")
-                total = (rec.get("win", 0) + rec.get("draw", 0) / 2) if total is None else total
-                mean = total / n if n else None
+                mean = score(rec) / n if n else None
             except (AttributeError, TypeError):
                 mean = None
             rows.append((state, n, "n/a" if mean is None else round(mean, 4), rec))

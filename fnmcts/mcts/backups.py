@@ -97,11 +97,8 @@ def node_value(game, tree, state, mover, fallback, _open=None):
     weighted by their exact probabilities; at a decision: the best child the
     tree knows (its value, else its mean) or that ends the game, for the player
     deciding (its complement when another player decides); ``fallback`` where
-    no child is known, and for a chance node met again below itself (a game
-    whose states repeat); a chance node met again elsewhere below (outcomes
-    that meet) takes the value worked out for it the first time, in the order
-    of the outcomes, so a web of chance nodes costs one visit each; past
-    ``CHANCE_WALK`` chance states in one step, ``fallback``.
+    no child is known. A chance node is read once a step (``_chance_value``
+    tells how a web of them is walked, and where ``fallback`` stands in).
 
     Taking both sticks of a heap of 2 wins (normal play), so the first
     player's decision is worth 1 to them and 0 to the other player:
@@ -141,14 +138,16 @@ CHANCE_WALK = 32
 below a state, passing through the dice: the rest of a web of chance nodes (rolls after rolls) is not read."""
 
 
-def _chance_value(key, open_, fallback, weighted):
+def _chance_value(key, open_, fallback, weighted, limit=CHANCE_WALK):
     """A chance node's value in one step of ``node_value`` or ``stored_value``: ``weighted(open_)``, read once.
 
     ``open_`` maps each chance node (a state, or a node of the graph) the step
     entered to its value, None while the walk is below it: met again below
     itself, ``fallback``; met again elsewhere, the value worked out the first
-    time; past ``CHANCE_WALK`` chance nodes, ``fallback`` (the rest of the web
-    is not read).
+    time; past ``limit`` chance nodes, ``fallback`` (the rest of the web
+    is not read). The bounds of a node passed through the dice are walked so
+    too (``bounds_of``, ``Bounds.of``: the whole range for ``fallback``,
+    ``BOUNDS_WALK`` for ``limit``).
 
     >>> _chance_value("roll", None, 0.5, lambda seen: 0.25 + len(seen))
     1.25
@@ -159,7 +158,7 @@ def _chance_value(key, open_, fallback, weighted):
         open_ = {}
     elif key in open_:
         return fallback if open_[key] is None else open_[key]
-    if len(open_) >= CHANCE_WALK:
+    if len(open_) >= limit:
         return fallback
     open_[key] = None
     value = open_[key] = weighted(open_)
@@ -167,18 +166,7 @@ def _chance_value(key, open_, fallback, weighted):
 
 
 def stored_value(graph, stats, i, mover, fallback, _open=None):
-    """One expectimax step at node ``i`` for ``mover``, over the stored children (``node_value``).
-
-    At the end: the rescaled payoff; at a chance node: the outcomes' values
-    weighted by their exact probabilities; at a decision: the best child that
-    is stored (its value, else its mean) or terminal, seen from the player
-    deciding (its complement when another player decides); ``fallback`` where
-    no child is known, and for a chance node met again below itself (chance
-    outcomes that roll again, in a game whose states may repeat). A chance
-    node met again elsewhere below takes the value worked out for it the first
-    time (``node_value``): a web of chance nodes costs one visit each,
-    not one per path through it, and past ``CHANCE_WALK`` chance nodes
-    in one step, ``fallback``.
+    """One expectimax step at node ``i`` for ``mover``, over the stored children: ``node_value`` on the graph.
 
     In misere Nim(3, 2) the first player wins; after 50 dives the stored
     children say so, for either mover:

@@ -14,7 +14,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ..protocol import CHANCE, payoff_range
-from ._graph import CHANCE_NODE, END, UNSEEN, terminal_value
+from ._graph import CHANCE_NODE, END, expanded_kind, terminal_value
+from .backups import _chance_value
 
 __all__ = ["bounds_of", "derive_bounds", "decision_bounds", "bounded_children", "bound_path", "Bounds", "BOUNDS_WALK"]
 
@@ -70,16 +71,8 @@ def bounds_of(game, tree, state, passing: bool = False, _open=None) -> tuple:
         return kept if kept is not None else _whole_range(game)
     if not passing:
         return _whole_range(game)
-    if _open is None:  # state -> its bounds once worked out in this walk, None while on it
-        _open = {}
-    elif state in _open:
-        found = _open[state]
-        return _whole_range(game) if found is None else found
-    if len(_open) >= BOUNDS_WALK:  # a walk of so many states not stored: the rest of the web is not read
-        return _whole_range(game)
-    _open[state] = None
-    found = _open[state] = derive_bounds(game, tree, state, _open)
-    return found
+    whole = _whole_range(game)
+    return _chance_value(state, _open, whole, lambda walk: derive_bounds(game, tree, state, walk), BOUNDS_WALK)
 
 
 BOUNDS_WALK = 16
@@ -196,10 +189,14 @@ def bounded_children(game, tree, children, player) -> tuple:
     >>> bounded_children(game, {}, [game.play(game.start(), m) for m in (1, 2)], 0)
     (0,)
     """
-    floors = [bounds_of(game, tree, c) for c in children]
-    floor = max(lo[player] for lo, _ in floors)
-    keep = tuple(j for j, (_, hi) in enumerate(floors) if hi[player] > floor)
-    return keep or tuple(j for j, (lo, _) in enumerate(floors) if lo[player] == floor)
+    return _kept([bounds_of(game, tree, c) for c in children], player)
+
+
+def _kept(floors, k) -> tuple:
+    """The positions ``bounded_children`` (and ``Bounds.keep``) keeps, from the children's bounds ``floors``."""
+    floor = max(lo[k] for lo, _ in floors)
+    keep = tuple(j for j, (_, hi) in enumerate(floors) if hi[k] > floor)
+    return keep or tuple(j for j, (lo, _) in enumerate(floors) if lo[k] == floor)
 
 
 class Bounds:
@@ -236,13 +233,7 @@ class Bounds:
         self.total = low + high if players == 2 else None
         self._terminal = {}
 
-    def _kind(self, i):
-        g = self.graph
-        k = g.kind[i]
-        if k == UNSEEN:
-            k = g.expand(i)
-            self.stats.grow()
-        return k
+    _kind = expanded_kind
 
     def of(self, i, passing=False, _open=None):
         """``(pessimistic, optimistic)`` of node ``i`` (``phases.bounds_of``)."""
@@ -261,16 +252,7 @@ class Bounds:
             return stats.B.get(i, self.whole)
         if not passing:
             return self.whole
-        if _open is None:  # node -> its bounds once worked out in this walk, None while on it
-            _open = {}
-        elif i in _open:
-            found = _open[i]
-            return self.whole if found is None else found
-        if len(_open) >= BOUNDS_WALK:  # ``phases.bounds_of``: the rest of a web of chance nodes is not read
-            return self.whole
-        _open[i] = None
-        found = _open[i] = self.derive(i, _open)
-        return found
+        return _chance_value(i, _open, self.whole, lambda walk: self.derive(i, walk), BOUNDS_WALK)
 
     def derive(self, i, _open=None):
         """The bounds of node ``i`` from its children's (``phases.derive_bounds``)."""
@@ -297,10 +279,7 @@ class Bounds:
 
     def keep(self, nodes, k) -> tuple:
         """The positions in ``nodes`` a dive may enter at a decision of player ``k`` (``phases.bounded_children``)."""
-        floors = [self.of(c) for c in nodes]
-        floor = max(lo[k] for lo, _ in floors)
-        kept = tuple(j for j, (_, hi) in enumerate(floors) if hi[k] > floor)
-        return kept or self.guaranteed(nodes, k)
+        return _kept([self.of(c) for c in nodes], k)
 
     def guaranteed(self, nodes, k) -> tuple:
         """The positions in ``nodes`` whose pessimistic bound for player ``k`` is the best among them."""

@@ -45,6 +45,7 @@ from typing import NamedTuple
 
 from ..matches import random_agent
 from ..protocol import CHANCE, GameBase, payoff_range, sample_outcome
+from ..protocol import state_from_json as _state_from_json, state_to_json as _state_to_json
 from ..rng import pick
 
 __all__ = [
@@ -103,17 +104,15 @@ def decisive_agent(game, state, rng: random.Random):
     high = payoff_range(game)[1]
     play = game.play
     afters = [play(state, m) for m in moves]
-    winning = [m for m, after in zip(moves, afters) if _wins_at_once(game, after, player, high)]
-    if winning:
-        return winning[0] if len(winning) == 1 else pick(rng, winning)
-    safe = []
-    for m, after in zip(moves, afters):
-        other = game.to_move(after)
-        if other is None or other is CHANCE or other == player or not any(
-            _wins_at_once(game, play(after, reply), other, high) for reply in game.possible_moves(after)
-        ):
-            safe.append(m)
-    choices = safe or moves
+    choices = [m for m, after in zip(moves, afters) if _wins_at_once(game, after, player, high)]
+    if not choices:
+        for m, after in zip(moves, afters):
+            other = game.to_move(after)
+            if other is None or other is CHANCE or other == player or not any(
+                _wins_at_once(game, play(after, reply), other, high) for reply in game.possible_moves(after)
+            ):
+                choices.append(m)
+    choices = choices or moves
     return choices[0] if len(choices) == 1 else pick(rng, choices)  # drawn as ``random_agent`` draws
 
 
@@ -179,7 +178,7 @@ class _Prover:
         self.targets = tuple(_target(game, k) for k in range(self.num_players))
         own = getattr(game, "compiled_graph", None)
         tables = own() if own is not None else None
-        self.table = _TableProver(game, tables) if hasattr(tables, "kinds") and hasattr(tables, "index") else None
+        self.table = _TableProver(tables, self.targets) if hasattr(tables, "kinds") and hasattr(tables, "index") else None
         self.clear()
 
     def clear(self):
@@ -278,10 +277,8 @@ class _TableProver:
     ``shallow_proof``'s answer at a node.
     """
 
-    def __init__(self, game, tables):
-        self.game, self.tables = game, tables
-        self.num_players = getattr(game, "num_players", 1)
-        self.targets = tuple(_target(game, k) for k in range(self.num_players))
+    def __init__(self, tables, targets):
+        self.tables, self.targets = tables, targets  # ``targets``: the game's per player (``_Prover``'s)
         self._wins = []  # depth -> (one bytearray a player)
         self._settled = False  # the last depth's answers are every deeper depth's
         self._proofs = {}  # depth -> (kinds, payoffs) with every proven node an end with its proof
@@ -337,7 +334,7 @@ class _TableProver:
         if who == _END:
             return None
         rows = self.wins(depth)
-        for player in ([who] if who != _CHANCE_KIND else []) + [k for k in range(self.num_players) if k != who]:
+        for player in ([who] if who != _CHANCE_KIND else []) + [k for k in range(len(self.targets)) if k != who]:
             if rows[player][i]:
                 return self.targets[player]
         return None
@@ -566,14 +563,10 @@ class ProvingGame(GameBase):
         return bool(own()) if own is not None else False
 
     def state_to_json(self, state):
-        from ..protocol import state_to_json
-
-        return state_to_json(self.game, state)
+        return _state_to_json(self.game, state)
 
     def state_from_json(self, data):
-        from ..protocol import state_from_json
-
-        return state_from_json(self.game, data)
+        return _state_from_json(self.game, data)
 
 
 def with_proofs(game, depth, root):

@@ -46,23 +46,12 @@ loss at both boxes of the path.
 >>> payoff, after[box], after[path.leaf], tree[box]
 ((0,), Record(win=1, loss=4), Record(win=0, loss=1), Record(win=1, loss=3))
 
-The options are those of every search of fnmcts (``search``, ``mcts_move``):
-``rule`` (a function of a record; the tutorial's ``ucb`` by default),
-``backup='expectimax'`` (every record on the path also keeps ``value``, its
-expectimax estimate over its children, and the ratings read it),
-``solver=True`` (MCTS-Solver: exact values proven from the children, kept in
-the records under ``proven``), ``rollout`` (the agent of the playouts),
-``backup='graph'`` (a transposition-aware backup: every record on the path
-keeps the visits of its edges to its children and its value is worked out from
-theirs, weighted by those visits), ``rave=k`` (RAVE / GRAVE with UCB1: every record on the path also keeps
-``amaf``, the all-moves-as-first statistics of the moves played below it, and
-the ratings blend them in; ``rave_ref``: GRAVE's threshold), ``bounds=True``
-(score bounds: every record on the path also keeps ``bounds``, the
-pessimistic and optimistic bounds of its exact value, children that cannot
-do better are pruned and a state whose bounds meet is solved). This
-module is the reference: the fast engine behind ``search`` grows exactly the
-same trees with exactly the same draws (property tests check it on generated
-games).
+The options are those of every search of fnmcts (``search``, ``mcts_move``;
+the table of ``fnmcts.mcts._options`` says what each does); each option's
+record form lives in its own module (``backups``, ``solver``, ``bounds``,
+``rave``) and is imported here. This module is the reference: the fast engine
+behind ``search`` grows exactly the same trees with exactly the same draws
+(property tests check it on generated games).
 """
 
 from __future__ import annotations
@@ -159,7 +148,7 @@ class Step(NamedTuple):
         """
         if self.scores is None:
             return tuple(None for _ in self.children)
-        estimates = [_estimate(rec, self.expectimax) for rec in self.records]
+        estimates = [_visits_estimate(rec, self.expectimax)[1] for rec in self.records]
         return tuple((None, math.inf, s) if e is None else (e, s - e, s) for e, s in zip(estimates, self.scores))
 
 
@@ -219,15 +208,11 @@ def select(game, tree, state, rng: random.Random, rule=ucb, *, backup: str = "me
     them (a walk replayed: the ``outcomes`` of a path's steps, one after the
     other); ``rng`` is then not read. ``root``: a root rule
     (``fnmcts.mcts.enhancements.SequentialHalving``) that chooses instead of
-    ``rule`` at ``state`` when ``state`` is a decision. ``rave``: RAVE's
-    equivalence parameter ``k`` (``rule`` is then UCB1): a child is rated by
-    ``rave_score``, its mean blended with the AMAF mean of its move (for the
-    player choosing) in the AMAF statistics of ``amaf_table``, the nearest
-    state of the path with at least ``rave_ref`` visits (GRAVE).
-    ``bounds=True`` (score bounds): a state whose bounds meet (``bounds_of``)
-    ends the walk as a proven one, and at a decision the children whose
-    optimistic bound cannot beat the best pessimistic one are not considered
-    (``bounded_children``).
+    ``rule`` at ``state`` when ``state`` is a decision. ``rave`` and
+    ``rave_ref`` (RAVE / GRAVE, with UCB1): a child is rated by
+    ``rave_rating`` on the AMAF statistics of ``amaf_table``. ``bounds=True``
+    (score bounds): a state whose bounds meet (``bounds_of``) ends the walk as
+    a proven one, and only ``bounded_children`` are considered.
 
     >>> from fnmcts.games import Nim
     >>> game = Nim(heap=3, max_take=2)
@@ -346,18 +331,14 @@ _NONE_LEFT = object()
 
 
 def _visits_estimate(rec, expectimax) -> tuple:
-    """``(visits, estimate or None)`` of a record (None: not in the tree)."""
-    return (0, None) if rec is None else (counts_of(rec)[0], _estimate(rec, expectimax))
+    """``(visits, estimate or None)`` of a record (None: not in the tree).
 
-
-def _estimate(rec, expectimax):
-    """The estimate a rating starts from: the mean (the value under expectimax); None when unvisited."""
+    The estimate a rating starts from: the mean (the value under expectimax); None when unvisited.
+    """
     if rec is None:
-        return None
+        return 0, None
     n, s, _, _, v = counts_of(rec)
-    if not n:
-        return None
-    return v if expectimax and v is not None else s / n
+    return n, (None if not n else v if expectimax and v is not None else s / n)
 
 
 # -- 2. expand ----------------------------------------------------------------------------
@@ -419,29 +400,17 @@ def backup(game, tree, path: Path, payoff, *, backup: str = "mean", solver: bool
 
     The payoff is rescaled to [0, 1] on the game's ``payoff_range``; each
     record gains a visit and the rescaled payoff of the player who moved into
-    its state (a win above 1/2, a draw at 1/2, else a loss). With
-    ``backup='expectimax'`` every record on the path then takes ``value``, one
-    expectimax step over its children (deepest first). With ``solver=True``
-    the states of the path are proven from their children where the children
-    decide them (deepest first, stopping at the first that is not), and keep
-    their exact value under ``proven``; a path that ended at a new state proves
-    nothing (a state is proven from its children once a dive has gone through
-    it: the search knows them then). With ``backup='graph'`` (a tree whose
-    states transpose), every record on the path keeps ``graph``: the results of
-    the dives that ended at its state, and the visits of each edge to a child;
-    its ``value`` is then ``graph_value``, recomputed deepest first from its
-    children's values weighted by the edge visits (KataGo's graph search), not
-    the mean of every result that passed through it. ``played`` (RAVE): the
-    moves and chance outcomes of the playout (``simulate(..., moves=True)``;
-    ``()`` when the dive ended without one): every record on the path then
-    also counts, in ``amaf``, each ``(player, move)`` of ``amaf_keys`` played at
-    or below its state in this dive once, with that player's rescaled payoff.
-    ``bounds=True`` (score bounds): every record on the path but a new state's
-    (its children are not known yet) then keeps ``bounds``, the pessimistic
-    and optimistic bounds of its exact value that its children give
-    (``derive_bounds``), deepest first, in one walk of the dice (a chance
-    state the path's derivations pass is read once, ``BOUNDS_WALK`` of them
-    at most, so a backup costs the path, not a web of rolls per state of it).
+    its state (a win above 1/2, a draw at 1/2, else a loss). Then each option
+    makes its pass over the path's records, deepest first, as its function's
+    docstring tells: ``backup='expectimax'`` sets ``value``
+    (``expectimax_path``), ``backup='graph'`` sets ``graph`` and ``value``
+    (``graph_path``), ``solver=True`` sets ``proven`` (``prove_path``; a path
+    that ended at a new state proves nothing: its children are not known
+    yet), ``bounds=True`` sets ``bounds`` on every record but a new state's
+    (``bound_path``), and ``played`` (RAVE: the playout's moves and outcomes,
+    ``simulate(..., moves=True)``; ``()`` when the dive ended without one)
+    counts each ``(player, move)`` of ``amaf_keys`` in ``amaf``, with that
+    player's rescaled payoff (``count_amaf``).
     Only the records of the path change.
 
     >>> from fnmcts.games import Nim
@@ -487,11 +456,6 @@ class _Overlay:
 
 def _set(tree, records: dict):
     """``tree`` with ``records`` set: the same kind of map back, sharing everything else."""
-    if isinstance(tree, Tree):
-        grown = tree.evolver()
-        for state, rec in records.items():
-            grown[state] = rec
-        return Tree(grown.persistent(), tree._root)
     if isinstance(tree, dict):
         return {**tree, **records}
     try:
@@ -500,22 +464,13 @@ def _set(tree, records: dict):
         raise TypeError(f"tree must be a map from state to record (e.g. pmap()), got {type(tree).__name__}") from None
     for state, rec in records.items():
         grown[state] = rec
-    return grown.persistent()
+    return Tree(grown.persistent(), tree._root) if isinstance(tree, Tree) else grown.persistent()
 
 
 def _check_backup(backup):
     if backup not in BACKUPS:
         raise ValueError(f"backup must be one of {BACKUPS}, got {backup!r}")
     return backup
-
-
-# -- expectimax: a state's value from its children ----------------------------------------
-
-
-# -- MCTS-Solver: exact values proven from the children -------------------------------------
-
-
-# -- score bounds: what the tree says the exact value lies between --------------------------
 
 
 # -- uct: the four phases, one dive -------------------------------------------------------

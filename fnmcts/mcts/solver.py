@@ -8,6 +8,19 @@ form (``proof``, ``derive``, ``open_children`` and the backup's pass
 ``prove_path``) is what ``fnmcts.mcts.phases`` reads; the array form
 (``Solver``) is what the engine's ``dives`` calls: the same proofs, property
 tests hold them equal on generated games.
+
+A terminal node is proven at sight; a stored node keeps its proof (its
+record's ``proven``), set by the backup of a dive that went through it; a
+state not stored that a dive passes through the dice is proven from its
+children whenever asked. A dive that ended at a new node proves nothing (its
+children are not known yet, and none is made to try). So the proofs live in
+the tree's records and nowhere else: a search continued on the tree it
+returned proves what the longer search would have. Proven values are exact
+payoff tuples, equal to ``fnmcts.exact.solve``'s (a property test checks it).
+In a game whose states repeat they stay sound: a node is proven only from
+proven children, whose values are the game's true values, and the true values
+satisfy the same equations (a chance cycle of states not stored proves
+nothing).
 """
 
 from __future__ import annotations
@@ -15,7 +28,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ..protocol import CHANCE, payoff_range
-from ._graph import CHANCE_NODE, END, UNSEEN, terminal_value
+from ._graph import CHANCE_NODE, END, UNSEEN, expanded_kind, terminal_value
 
 __all__ = ["proof", "prove_path", "Solver"]
 
@@ -206,13 +219,7 @@ class Solver:
                     break
         return (exact, floats)
 
-    def _kind(self, i):
-        g = self.graph
-        k = g.kind[i]
-        if k == UNSEEN:
-            k = g.expand(i)
-            self.stats.grow()
-        return k
+    _kind = expanded_kind
 
     def lookup(self, i, passing=False, _open=()):
         """The proof of node ``i`` (terminal, stored, or ``passing`` through the dice and not stored), or None."""
@@ -486,18 +493,32 @@ class Solver:
             lookup = self.lookup
             proofs = [lookup(child) for child in kids]
             self._looked.add(kids)
+        kept = self._sorted_out(kids, proofs, k)[0]
+        return kids if kept is None else tuple(kids[j] for j in kept)
+
+    def _sorted_out(self, kids, proofs, k) -> tuple:
+        """``(open, top, unproven)`` at a decision of player ``k`` from its children's ``proofs`` (one pass).
+
+        ``open``: the positions in ``kids`` a dive may enter (None: all of
+        them); ``top``: the best proof among them, or None; ``unproven``:
+        whether a child is not proven (then ``top`` decides nothing, unless it
+        is the best payoff there is).
+        """
+        shortcut, best_of, above = self.shortcut, self._best, self._above
         best = top = None
-        for child, pv in zip(kids, proofs):
-            if pv is not None:
-                if self.shortcut and self._best(pv, k):
-                    return (child,)
-                if top is None or self._above(pv, top, k):
-                    best, top = child, pv
+        unproven = False
+        for j, pv in enumerate(proofs):
+            if pv is None:
+                unproven = True
+            elif shortcut and best_of(pv, k):
+                return (j,), pv, False
+            elif top is None or above(pv, top, k):
+                best, top = j, pv
         if best is None:
-            return kids
-        keep_best = top[0][k] > self.low
-        open_ = tuple(c for c, pv in zip(kids, proofs) if pv is None or (keep_best and c == best))
-        return open_ or (best,)
+            return None, None, unproven
+        keep_best, child = top[0][k] > self.low, kids[best]
+        return tuple(j for j, pv in enumerate(proofs) if pv is None or (keep_best and kids[j] == child)) or (best,), \
+            top, unproven
 
     def choices_at(self, d, kids, k):
         """``choices(kids, k)`` at decision node ``d`` (its children ``kids``), kept in ``open`` with ``derive(d)``.
@@ -508,26 +529,8 @@ class Solver:
         values: a dive reads them again without looking at the children.
         """
         era = self._era
-        lookup = self.lookup
-        proofs = [lookup(child) for child in kids]
-        shortcut, best_of, above = self.shortcut, self._best, self._above
-        best = top = None
-        unproven = False
-        for child, pv in zip(kids, proofs):
-            if pv is None:
-                unproven = True
-            elif shortcut and best_of(pv, k):
-                best, top, unproven = child, pv, False
-                open_ = (child,)
-                break
-            elif top is None or above(pv, top, k):
-                best, top = child, pv
-        else:
-            if best is None:
-                open_ = kids
-            else:
-                keep_best = top[0][k] > self.low
-                open_ = tuple(c for c, pv in zip(kids, proofs) if pv is None or (keep_best and c == best)) or (best,)
+        kept, top, unproven = self._sorted_out(kids, [self.lookup(child) for child in kids], k)
+        open_ = kids if kept is None else tuple(kids[j] for j in kept)
         if era == self._era:
             self.open[d] = open_
             self.decided[d] = None if unproven else top
@@ -543,20 +546,8 @@ class Solver:
 
     def open_positions(self, kids, k) -> tuple:
         """The positions in ``kids`` of ``choices(kids, k)``: exactly ``phases.open_children``'s indices."""
-        lookup = self.lookup
-        proofs = [lookup(child) for child in kids]
-        best = top = None
-        for j, pv in enumerate(proofs):
-            if pv is not None:
-                if self.shortcut and self._best(pv, k):
-                    return (j,)
-                if top is None or self._above(pv, top, k):
-                    best, top = j, pv
-        if best is None:
-            return tuple(range(len(kids)))
-        keep_best = top[0][k] > self.low
-        open_ = tuple(j for j, pv in enumerate(proofs) if pv is None or (keep_best and kids[j] == kids[best]))
-        return open_ or (best,)
+        kept = self._sorted_out(kids, [self.lookup(child) for child in kids], k)[0]
+        return tuple(range(len(kids))) if kept is None else kept
 
 
 def _open_positions(graph, kids, k, solver, bounds) -> tuple:
