@@ -10,9 +10,15 @@ budget decides:
   against a perfect player (games won: higher is better; the exact result is a win);
 - Shut the Box (the tutorial's rules) played by the agent, its win rate beside
   the exact optimum 0.071432 and random play 0.020393, with 95% Wilson intervals;
-- the median time a move, in the same runs.
+- the median time a move, in the same runs;
+- the cost of reuse on a game too big to walk: OpenSpiel's connect_four from
+  3 random plies in, ``mcts_agent(400)`` a move against
+  ``mcts_agent(400, reuse=True)`` a move (the agent against a random player,
+  6 of its moves a game, 4 games a round), and the reusing agent's
+  ``subtree`` alone (the pruning after its move), in seconds a move and
+  times the plain agent's. The target: reuse at most about 1.2x.
 
-    python benchmarks/bench_reuse.py [--iterations N] [--quick] [--json] [--rounds R]
+    python benchmarks/bench_reuse.py [--iterations N] [--connect-four-only] [--quick] [--json] [--rounds R]
 
 Seeded: the same figures on every run up to the times, which depend on the
 machine (shared and noisy: quote the ratios). The two agents play in
@@ -21,6 +27,7 @@ interleaved rounds (``benchmarks/harness.py``); the rate is moves a second.
 
 from __future__ import annotations
 
+import random
 import sys
 import time
 from pathlib import Path
@@ -32,7 +39,7 @@ from harness import Bench, Measured  # noqa: E402
 
 from fnmcts.agents import make_agent  # noqa: E402
 from fnmcts.games import Nim, ShutTheBox, TicTacToe  # noqa: E402
-from fnmcts.mcts import mcts_agent  # noqa: E402
+from fnmcts.mcts import mcts_agent, mcts_move, subtree  # noqa: E402
 from fnmcts.montecarlo import wilson_interval  # noqa: E402
 from fnmcts.matches import MemoryAgent, agent_move, initial_memory, play_game  # noqa: E402
 
@@ -91,11 +98,70 @@ def shut_the_box(iterations: int, games: int, reuse: bool):
     return wins, games, timed.times
 
 
+def connect_four(iterations: int, games: int, moves: int, kind: str) -> Measured:
+    """``moves`` moves of the agent (``kind``: plain, reuse, or the reusing agent's ``subtree`` timed alone) in
+    each of ``games`` games from 3 random plies in, against a random player; its seconds and moves."""
+    from fnmcts.openspiel import from_openspiel
+
+    game = from_openspiel("connect_four")
+    agent = mcts_agent(iterations, reuse=kind == "reuse")
+    seconds = played = 0
+    for seed in range(games):
+        opening, rng, memory = random.Random(seed), random.Random(1000 + seed), None
+        state = game.start()
+        for _ in range(3):
+            state = game.play(state, opening.choice(list(game.possible_moves(state))))
+        for _ in range(moves):
+            started = time.perf_counter()
+            if kind == "subtree":  # the reusing agent's step, only its pruning timed
+                found = mcts_move(game, state, iterations, rng, tree=memory)
+                started = time.perf_counter()
+                move, memory = found.move, subtree(game, found.tree, game.play(state, found.move))
+            else:
+                move, memory = agent_move(agent, game, state, rng, memory)
+            seconds += time.perf_counter() - started
+            played += 1
+            state = game.play(state, move)
+            if game.to_move(state) is None:
+                break
+            state = game.play(state, opening.choice(list(game.possible_moves(state))))
+            if game.to_move(state) is None:
+                break
+    return Measured(seconds, played)
+
+
+def reuse_cost(bench, iterations: int) -> None:
+    """The connect_four comparison: seconds a move of the plain and the reusing agent, and ``subtree`` alone."""
+    try:
+        import pyspiel  # noqa: F401
+    except ImportError:
+        bench.note("connect_four: OpenSpiel is not installed (pip install 'fnmcts[openspiel]'): not measured")
+        return
+    games, moves = bench.size(4, 1), bench.size(6, 2)
+    compared = bench.compare(
+        f"OpenSpiel connect_four, {iterations} dives a move, 3 random plies in: time a move",
+        {name: (lambda kind=kind: connect_four(iterations, games, moves, kind)) for name, kind in (
+            ("mcts_agent (fresh tree)", "plain"), ("mcts_agent(reuse=True)", "reuse"),
+            ("its subtree alone", "subtree"))},
+        unit="moves", warmup=0, rounds=bench.args.rounds or bench.size(5, 2),
+    )
+    for row in compared["contenders"]:
+        bench.figure(f"{row['name']}: seconds a move", round(1 / row["rate"], 4), "s", "median of the rounds")
+    slowdown = bench.times_the_baseline(compared, "the fresh tree's move")
+    bench.target("reuse at most about 1.2x the plain agent's time a move", slowdown <= 1.2,
+                 f"{slowdown:.2f}x, median of the per-round ratios")
+
+
 def main(argv=None) -> int:
     def options(parser):
         parser.add_argument("--iterations", type=int, default=100)
+        parser.add_argument("--connect-four-iterations", type=int, default=400)
+        parser.add_argument("--connect-four-only", action="store_true", help="only the connect_four time a move")
 
     bench = Bench("bench_reuse", __doc__, argv, options=options, rounds=1)
+    reuse_cost(bench, bench.size(bench.args.connect_four_iterations, 50))
+    if bench.args.connect_four_only:
+        return bench.finish()
     iterations = bench.args.iterations
     ttt_games, nim_seeds, stb_games = bench.size(60, 4), bench.size(4, 1), bench.size(600, 20)
     bench.say(f"equal budget: {iterations} dives a move, MCTS-Solver off; fresh tree vs tree kept (reuse=True)")

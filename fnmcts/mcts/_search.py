@@ -1247,29 +1247,22 @@ def _root_parallel(game, state, iterations, rng, workers, executor, chunk_size, 
     return _move_search(game, g, stats, proofs, root, player, frozen, done, final=options.final, plies_known=known)
 
 
-SUBTREE_WALK = 50_000
-"""States ``subtree`` walks through at most before it keeps only what the stored states lead to."""
+SUBTREE_WALK, SUBTREE_SHARE, SUBTREE_AHEAD = 50_000, 4, 500
+"""``subtree``'s default walk: the game's bound on its states up to ``SUBTREE_WALK``, else a share of the tree."""
 
 
-def subtree(game, tree, state, *, walk: int = SUBTREE_WALK) -> Tree:
+def subtree(game, tree, state, *, walk: int | None = None) -> Tree:
     """The part of ``tree`` still reachable from ``state``: the memory a search carries to its next move.
 
-    Walks the game from ``state`` through every state it can reach (moves and
-    chance outcomes) and keeps the stored ones: a state off that walk can never
-    be met again and is dropped; the records kept are the tree's own objects.
-
-    What continuing on it means: a search from ``state`` on the subtree reads
-    only records it keeps, so it grows exactly
-    the states it grows on the whole tree, with the same records and, for the
-    same generator, the same draws, whatever the options (rule, backup,
-    MCTS-Solver: the proofs it needs are in the records kept); the subtree of
-    that search's tree is what it returns (a property test checks it). A search
-    from a state *above* ``state`` on the subtree is a search on less
-    knowledge: it meets afresh what was dropped. When the game from ``state``
-    holds more than ``walk`` states, the walk goes on only through stored
-    states (and chance): a stored state that only unstored ones lead to is
-    dropped too, and a later search meets it afresh: then the equality holds
-    only where no such state is reached.
+    Walks the game from ``state`` (moves and chance outcomes) and keeps the stored states it meets, the tree's
+    own records: a search from ``state`` on the subtree reads only records it keeps, so it grows exactly the
+    states it grows on the whole tree, with the same records and draws, whatever the options; a search from a
+    state *above* ``state`` meets afresh what was dropped. Exact when at most ``walk`` states from ``state``
+    are not stored: the walk goes through the stored states (and chance), then on through the others, and past
+    ``walk`` of those keeps only what stored states lead to. ``walk=None``: the game's bound on its states
+    from ``state`` (``size_hint``) if at most ``SUBTREE_WALK``, else one per ``SUBTREE_SHARE`` states of
+    ``tree`` (plus ``SUBTREE_AHEAD`` where the game bounds nothing): on a game too big to walk, a share of the
+    search's cost.
 
     >>> from fnmcts.games.nim import Nim
     >>> from fnmcts.rng import make_rng
@@ -1282,40 +1275,50 @@ def subtree(game, tree, state, *, walk: int = SUBTREE_WALK) -> Tree:
     """
     tree = _check_tree(tree)
     state = check_state(game, state)
-    if isinstance(walk, bool) or not isinstance(walk, int) or walk < 0:
-        raise ValueError(f"walk must be a whole number of states, 0 or more, got {walk!r}")
-    keep = _reachable(game, tree, state, walk)
-    if keep is None:
-        keep = _reachable(game, tree, state, None)
-    return Tree(pmap(keep), state)
+    if walk is not None and (isinstance(walk, bool) or not isinstance(walk, int) or walk < 0):
+        raise ValueError(f"walk must be a whole number of states, 0 or more, or None (the default), got {walk!r}")
+    return Tree(pmap(_reachable(game, tree, state, walk)), state)
 
 
 def _reachable(game, tree, state, walk):
-    """The stored states reachable from ``state``: through every state (at most ``walk``, else None),
-    or, with ``walk`` None, only through stored states and chance."""
-    keep = {}
-    stack, seen = [(state, True)], {state}
+    """The stored states reachable from ``state`` (``subtree``'s walk; ``walk`` None: its default bound)."""
+    if walk is None:
+        hint = getattr(game, "size_hint", None)
+        states, length, branching = hint(state) if hint is not None else (None, None, None)
+        if states is None and length is not None and branching is not None:  # 1 + b + ... + b**length at most
+            states = sum(branching**k for k in range(min(length, 64) + 1))
+        walk = states if states is not None and states <= SUBTREE_WALK else (
+            len(tree) // SUBTREE_SHARE + (SUBTREE_AHEAD if states is None else 0))
+    keep, ahead, seen = {}, [], {state}
+    _walked(game, tree, [(state, True)], seen, keep, ahead)
+    return every if _walked(game, tree, ahead, seen, every := dict(keep), walk) else keep  # else the stored walk's
+
+
+def _walked(game, tree, stack, seen, keep, walk):
+    """Keeps the stored states met: ``walk`` a list, through them and chance (the rest put in it), else through all
+    (False past ``walk`` unstored states)."""
     while stack:
         x, passing = stack.pop()
         rec = tree.get(x)
         if rec is not None:
             keep[x] = rec
-        elif not passing and walk is None:
+        elif not passing and type(walk) is list:
+            walk.append((x, True))
             continue
         player = game.to_move(x)
         if player is None:
             continue
-        if player is CHANCE:
-            nexts = [(game.play(x, outcome), True) for outcome, _ in game.chance_outcomes(x)]
-        else:
-            nexts = [(game.play(x, move), False) for move in game.possible_moves(x)]
-        for child, by_chance in nexts:
+        chance = player is CHANCE
+        for move in [outcome for outcome, _ in game.chance_outcomes(x)] if chance else game.possible_moves(x):
+            child = game.play(x, move)
             if child not in seen:
                 seen.add(child)
-                if walk is not None and len(seen) > walk:
-                    return None
-                stack.append((child, by_chance))
-    return keep
+                if type(walk) is int and child not in tree:
+                    walk -= 1
+                    if walk < 0:
+                        return False
+                stack.append((child, chance))
+    return True
 
 
 def mcts_agent(
@@ -1333,14 +1336,11 @@ def mcts_agent(
     (``rule``, ``c``, ``z``, ``final``, ``solver``, ``rollout``, ``backup``,
     ``root``, or one ``options`` value; ``fnmcts.mcts.search_options`` fills
     the rest for the game of each move), and the budgets ``seconds`` and
-    ``max_nodes``. A root rule is named (``root='gumbel'``): it is made anew
-    for each move. They are checked here, before any game. Plays every game of
-    the protocol. ``reuse=True``: a ``fnmcts.matches.MemoryAgent`` whose memory is
-    the tree, pruned after its move to the states still reachable
-    (``subtree``), so the next search starts from what this one learned;
-    ``play_game``, ``tournament`` and the command line thread it. The agent is
-    a ``functools.partial`` (or a ``MemoryAgent`` of one): it pickles, so it
-    runs in worker processes too.
+    ``max_nodes``; a root rule is named (``root='gumbel'``), made anew each
+    move; all checked here. ``reuse=True``: a ``fnmcts.matches.MemoryAgent``
+    whose memory is the tree, pruned after its move by ``subtree``, so the next
+    search starts from what this one learned (``play_game``, ``tournament``
+    and the command line thread it). The agent pickles: it runs in workers.
 
     >>> from fnmcts.games.nim import Nim
     >>> from fnmcts.matches import agent_move
@@ -1379,7 +1379,7 @@ def _agent_move(iterations, settings, game, state, rng):
 
 def _agent_step(iterations, settings, game, state, rng, memory):
     """One move of an ``mcts_agent(reuse=True)``: the move and the tree still reachable after it."""
-    budget, given, options = settings
-    tree = None if memory is None else subtree(game, memory, state)
+    budget, given, options = settings  # the memory pruned first only for a bounded search (it counts all of it)
+    tree = subtree(game, memory, state) if memory is not None and dict(budget).get("max_nodes") else memory
     found = mcts_move(game, state, iterations, rng, tree=tree, options=options, **dict(budget), **dict(given))
     return found.move, subtree(game, found.tree, game.play(state, found.move))
