@@ -272,20 +272,16 @@ def run_cell(jobs: list, fn, workers: int, test: Sprt = TEST) -> dict:
 
 
 def _reusing(budget, seconds, options, game, state, rng, memory) -> tuple:
-    """A move of ``mcts_agent(budget, reuse=True)``'s step, its memory pruned by ``subtree(..., walk=0)``.
+    """A move of ``mcts_agent(budget, reuse=True)``'s step: the tree kept from the last move, pruned by ``subtree``.
 
-    The agent's ``subtree`` first walks up to 50,000 states of the game from
-    the state (6 s a move on connect_four through the adapter) and, where the
-    game holds more, as on connect_four and hex until their last plies, keeps
-    the stored states that stored states lead to: ``walk=0`` keeps those at
-    once (a stored state reached only through an unstored transposition is
-    met afresh).
+    ``subtree``'s default walk is bounded by the game's own count of states or a
+    share of the tree (about 0.01 s a move on connect_four through the adapter).
     """
     from fnmcts.mcts import mcts_move, subtree
 
-    tree = None if memory is None else subtree(game, memory, state, walk=0)
+    tree = None if memory is None else subtree(game, memory, state)
     found = mcts_move(game, state, budget, rng, tree=tree, seconds=seconds, **options)
-    return found.move, subtree(game, found.tree, game.play(state, found.move), walk=0)
+    return found.move, subtree(game, found.tree, game.play(state, found.move))
 
 
 def play(spec: str, simulations: int, seconds, side, seed: int, opening_seed: int, given=None) -> dict:
