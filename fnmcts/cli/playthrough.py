@@ -49,6 +49,7 @@ def _playthrough(args) -> int:
     with needs_test_extra():
         from ..testing.playthroughs import check_playthrough, playthrough
         from ..testing._walk import DEFAULT_MAX_STEPS, GameRaised
+    from ..protocol import GameError
     steps = DEFAULT_MAX_STEPS if args.max_steps is None else args.max_steps
     if args.check is not None:
         if args.output is not None:
@@ -67,6 +68,8 @@ def _playthrough(args) -> int:
             found = check_playthrough(game, text, max_steps=steps)
         except GameRaised as error:
             found = f"the game raised: {error}"
+        except GameError as error:  # a hook returned what no game may (as fnmcts check says it)
+            found = str(error)
         payload = {"checked": str(path), "game": repr(game), "same": found is None, "difference": found}
         emit(args, payload, f"{path}: {game!r} plays as the file says" if found is None else f"{path}: {found}")
         if found is not None:  # the difference is the report above; standard error says it in one line

@@ -165,6 +165,7 @@ def _replayed(entry, game) -> tuple:
     >>> _replayed(entry, Nim(heap=3, misere=False))  # the same counts, the other player wins
     ('playthrough of seed 0: line 20: the file says "payoff: -1 1", the game gives "payoff: 1 -1"',)
     """
+    from ..protocol import GameError
     from .playthroughs import check_playthrough, playthrough_seed
 
     lines = list(entry["playthrough"])
@@ -173,7 +174,7 @@ def _replayed(entry, game) -> tuple:
     steps = sum(line.startswith("# step ") for line in lines)
     try:
         found = check_playthrough(game, text, max_steps=steps)
-    except AssertionError as raised:  # the game raised while played again (``GameRaised``): where
+    except (AssertionError, GameError) as raised:  # the game raised, or returned what no game may: where
         found = _first(str(raised))
     except ValueError as error:  # not a playthrough: the entry is broken, not the game
         raise ValueError(f"golden {entry.get('name', '(unnamed)')!r}: its playthrough is not one ({error})") from None

@@ -850,12 +850,13 @@ class PlaythroughsCheck(NamedTuple):
     texts: tuple
 
     def __call__(self, game) -> None:
+        from ..protocol import GameError
         from .playthroughs import check_playthrough, playthrough_seed
 
         for text in self.texts:
             try:
                 found = check_playthrough(game, text)
-            except AssertionError as raised:  # the game raised while played again (``GameRaised``): which text
+            except (AssertionError, GameError) as raised:  # the game raised, or returned what no game may
                 found = str(raised)
             if found is not None:
                 raise AssertionError(f"playthrough of seed {playthrough_seed(text)}: {found}")

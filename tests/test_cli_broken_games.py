@@ -1,0 +1,70 @@
+"""A user's game that breaks the protocol meets the same checks on every verb: one line naming the hook, exit 1,
+no file written (``fnmcts playthrough`` records no broken game)."""
+
+from __future__ import annotations
+
+import pytest
+
+from cli_run import run
+
+BROKEN = '''
+class Base:
+    num_players = 2
+    def start(self): return (3, 0)
+    def to_move(self, s): return s[1] if s[0] else None
+    def possible_moves(self, s): return tuple(m for m in (1, 2) if m <= s[0])
+    def play(self, s, m): return (s[0] - m, 1 - s[1])
+    def payoff(self, s): return (-1, 1) if s[1] == 0 else (1, -1)
+
+class PlayList(Base):
+    def play(self, s, m): return [s[0] - m, 1 - s[1]]
+
+class PayoffRaises(Base):
+    def payoff(self, s): raise RuntimeError("no score kept")
+
+class TwiceTheMove(Base):
+    def possible_moves(self, s): return (1, 1)
+
+class PayoffTooBig(Base):
+    def payoff(self, s): return (5, -5)
+
+class StartList(Base):
+    def start(self): return [3, 0]
+'''
+
+
+@pytest.fixture
+def broken(tmp_path, monkeypatch):
+    (tmp_path / "brokengames.py").write_text(BROKEN)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    return tmp_path
+
+
+@pytest.mark.parametrize("name, says", [
+    ("PlayList", "play((3, 0), 1) returned [2, 1], which is not hashable"), ("PayoffRaises", "no score kept"),
+    ("TwiceTheMove", "returned the move 1 twice"), ("PayoffTooBig", "outside payoff_range()"),
+    ("StartList", "returned [3, 0], which is not hashable"),
+])
+def test_playthrough_of_a_broken_game_says_what_is_wrong_and_writes_nothing(broken, capsys, name, says):
+    target = broken / "out.txt"
+    target.write_text("kept\n")
+    code, out, err = run(capsys, "playthrough", f"brokengames:{name}", "--seed", "1", "-o", str(target))
+    assert code == 1, err
+    assert len(err.strip().splitlines()) == 1 and says in err, err
+    assert target.read_text() == "kept\n"
+    code, out, err = run(capsys, "playthrough", f"brokengames:{name}", "--seed", "1")
+    assert (code, out) == (1, ""), out
+    assert says in err
+
+
+def test_the_working_base_plays_through(broken, capsys):
+    code, out, err = run(capsys, "playthrough", "brokengames:Base", "--seed", "1")
+    assert code == 0 and out.rstrip().endswith(("payoff: -1 1", "payoff: 1 -1")), err
+
+
+def test_checking_a_playthrough_against_a_broken_game_names_the_hook(broken, capsys):
+    code, out, err = run(capsys, "playthrough", "brokengames:Base", "--seed", "1", "-o", "base.txt")
+    assert code == 0, err
+    code, out, err = run(capsys, "playthrough", "brokengames:TwiceTheMove", "--check", "base.txt")
+    assert code == 1 and "returned the move 1 twice" in out, out
