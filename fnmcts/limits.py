@@ -852,20 +852,48 @@ def _played_length(game, roots, games: int = 16) -> int:
     >>> _played_length(Nim(heap=5, max_take=1), (Nim(heap=5, max_take=1).start(),))
     10
     """
+    return min(UNKNOWN_LENGTH, 2 * random_lines(game, roots, games, UNKNOWN_LENGTH)[1])
+
+
+def random_lines(game, roots, games: int, most: int) -> tuple:
+    """``(decisions, plies)``: the most decisions and the most plies (decisions and chance outcomes) among
+    ``games`` random games from each of ``roots``, a game cut when it passes ``most`` plies.
+
+    One generator of its own, ``random.Random(0)``, for all the games: moves
+    drawn uniformly (``fnmcts.rng.pick``), chance outcomes by the game's own
+    draw (``fnmcts.protocol.sample_outcome``), so a game gets the same answer
+    every time. An estimate of a game's length for the memory checks
+    (``held_bytes`` here, a trace's bytes in ``fnmcts.views``), not a measure.
+
+    >>> from fnmcts.games import Nim, ShutTheBox
+    >>> random_lines(Nim(heap=5, max_take=1), (Nim(heap=5, max_take=1).start(),), 4, 100)
+    (5, 5)
+    >>> decisions, plies = random_lines(ShutTheBox(), (ShutTheBox().start(),), 8, 100)
+    >>> 1 <= decisions < plies <= 2 * decisions + 1
+    True
+    """
     import random
 
-    rng, longest = random.Random(0), 0
+    from .protocol import CHANCE, sample_outcome
+
+    rng, tables, most_decisions, most_plies = random.Random(0), {}, 0, 0
     for root in roots:
         for _ in range(games):
-            state, plies = root, 0
-            while plies <= UNKNOWN_LENGTH:
-                player, choices, weights = _steps(game, state)
-                if player is None or not choices:
+            state, decisions, plies = root, 0, 0
+            while plies <= most:
+                player = game.to_move(state)
+                if player is None:
                     break
-                state = game.play(state, rng.choices(choices, weights)[0] if weights else pick(rng, choices))
-                plies += 1
-            longest = max(longest, plies)
-    return min(UNKNOWN_LENGTH, 2 * longest)
+                if player is CHANCE:
+                    move = sample_outcome(game, state, rng, tables)
+                else:
+                    choices = game.possible_moves(state)
+                    if not choices:
+                        break
+                    move, decisions = pick(rng, choices), decisions + 1
+                state, plies = game.play(state, move), plies + 1
+            most_decisions, most_plies = max(most_decisions, decisions), max(most_plies, plies)
+    return most_decisions, most_plies
 
 
 def check_solve(game, *states, limit: int | None = STATE_LIMIT, memory: int | None = None,

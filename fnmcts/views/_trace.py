@@ -44,9 +44,7 @@ from typing import Any, NamedTuple
 from pyrsistent import pmap
 
 from ..exact import solve
-from ..limits import TooLarge, _deep_size, size_hint
-from ..protocol import CHANCE, sample_outcome
-from ..rng import pick
+from ..limits import TooLarge, _deep_size, random_lines, size_hint
 from ..mcts import phases
 from ..mcts._records import ucb, visits
 from ._explore import explore_page, iframe
@@ -602,24 +600,7 @@ def _dive_bytes(game, state, size) -> int:
 
 def _longest_line(game, state, games: int = 32) -> tuple:
     """``(decisions, moves)``: the most of each in ``games`` random games from ``state`` (a generator of its own)."""
-    rng, tables = random.Random(0), {}
-    most_decisions = most_moves = 0
-    for _ in range(games):
-        s, decisions, moves = state, 0, 0
-        while True:
-            player = game.to_move(s)
-            if player is None or moves > 100_000:
-                break
-            if player is CHANCE:
-                move = sample_outcome(game, s, rng, tables)
-            else:
-                choices = game.possible_moves(s)
-                move = pick(rng, choices)
-                decisions += 1
-            s = game.play(s, move)
-            moves += 1
-        most_decisions, most_moves = max(most_decisions, decisions), max(most_moves, moves)
-    return most_decisions, most_moves
+    return random_lines(game, (state,), games, 100_000)
 
 
 def _check_memory(game, state, n, memory, tree):
