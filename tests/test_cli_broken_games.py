@@ -68,3 +68,12 @@ def test_checking_a_playthrough_against_a_broken_game_names_the_hook(broken, cap
     assert code == 0, err
     code, out, err = run(capsys, "playthrough", "brokengames:TwiceTheMove", "--check", "base.txt")
     assert code == 1 and "returned the move 1 twice" in out, out
+
+
+@pytest.mark.parametrize("verb", [("check",), ("move",), ("search", "--dives", "10"), ("solve",), ("count",),
+                                  ("simulate", "--games", "10"), ("playthrough",)])
+def test_a_start_that_is_no_state_is_the_games_failure_on_every_verb(broken, capsys, verb):
+    code, out, err = run(capsys, verb[0], "brokengames:StartList", *verb[1:])
+    assert code == 1, err
+    assert err.strip() == ("fnmcts: error: the game's start() returned [3, 0], which is not hashable (TypeError: "
+                           "unhashable type: 'list'): a state is an immutable value (a tuple, a frozenset, a pmap...)")

@@ -195,7 +195,8 @@ def failure(error: BaseException, args=None) -> tuple:
         return str(error), EXIT_USAGE
     game_error = _game_error(error)
     if game_error is not None:  # the game failed, not the command line: exit 1, and where to look
-        return game_error + check_hint(args), EXIT_FAILURE
+        walk = getattr(error, "hook", None) != "start" and getattr(args, "command", None) != "check"
+        return game_error + (check_hint(args) if walk else ""), EXIT_FAILURE  # no walk to a start, nor check again
     if isinstance(error, MemoryError):
         return ("ran out of memory: the game or the work asked for is too large for this machine "
                 "(a smaller game, budget or --limit fits)"), EXIT_FAILURE
