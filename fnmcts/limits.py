@@ -36,7 +36,7 @@ fnmcts.limits.TooLarge: the exact solution from this state would hold up to 2,00
 >>> check_work(10**30, what="games")
 Traceback (most recent call last):
 ...
-fnmcts.limits.TooLarge: 1,000,000,000,000,000,000,000,000,000,000 games would take about 1e+30 steps of play, beyond the limit of 1e+10 (hours of work): at most 10,000,000,000 games fit; limit=None goes on regardless
+fnmcts.limits.TooLarge: 1e+30 games would take about 1e+30 steps of play, beyond the limit of 1e+10 (hours of work): at most 10,000,000,000 games fit; limit=None goes on regardless
 """
 
 from __future__ import annotations
@@ -158,6 +158,17 @@ def check_states(game, *states, limit: int | None = STATE_LIMIT, fits: str | Non
     return total
 
 
+def many(count: int) -> str:
+    """A count as a message writes it: with thousands separators, or in short form past a quadrillion.
+
+    ``--games 1e99`` is refused with its number as the user wrote it, not 100 digits.
+
+    >>> many(1_000_000), many(10**99), many(int(1e99))
+    ('1,000,000', '1e+99', '1e+99')
+    """
+    return f"{count:,}" if count < 10**15 else f"{float(count):.3g}"
+
+
 def check_work(games: int, length: int | None = 1, per_move: int | None = 1, *, limit: int | None = WORK_LIMIT,
                what: str = "games", go_on: str = GO_ON) -> int | None:
     """``games * length * per_move`` steps of play, or ``TooLarge`` saying how many ``what`` would fit.
@@ -173,9 +184,9 @@ def check_work(games: int, length: int | None = 1, per_move: int | None = 1, *, 
     steps = games * max(1, length) * max(1, per_move)
     if limit is not None and steps > limit:
         most = limit // (max(1, length) * max(1, per_move))
-        fit = f"at most {most:,} {what} fit" if most else "not even one fits"
+        fit = f"at most {many(most)} {what} fit" if most else "not even one fits"
         noun = what[:-1] if games == 1 and what.endswith("s") else what
-        raise TooLarge(f"{games:,} {noun} would take about {steps:.2g} steps of play, beyond the limit of "
+        raise TooLarge(f"{many(games)} {noun} would take about {steps:.2g} steps of play, beyond the limit of "
                        f"{limit:.0e} (hours of work): {fit}{go_on}")
     return steps
 

@@ -44,7 +44,7 @@ from typing import Any, NamedTuple
 from pyrsistent import pmap
 
 from ..exact import solve
-from ..limits import TooLarge, _deep_size, random_lines, size_hint
+from ..limits import TooLarge, _deep_size, many, random_lines, size_hint
 from ..mcts import phases
 from ..mcts._records import ucb, visits
 from ._explore import explore_page, iframe
@@ -611,12 +611,19 @@ def _check_memory(game, state, n, memory, tree):
         return
     fit = memory // per
     raise TooLarge(
-        f"a trace of {n:,} dives of {game!r} would hold about {_gb(n * per)} ({per:,} bytes a dive at most); "
-        f"the budget is {_gb(memory)}: at most {fit:,} dives fit; memory=None goes on regardless"
+        f"a trace of {many(n)} dives of {game!r} would hold about {_gb(n * per)} ({per:,} bytes a dive at most); "
+        f"the budget is {_gb(memory)}: at most {many(fit)} dives fit; memory=None goes on regardless"
     )
 
 
 def _gb(size) -> str:
+    """``size`` bytes in GB (MB below a GB), in short form past a million GB.
+
+    >>> _gb(3 * 10**8), _gb(2 * 10**9), _gb(10**12), _gb(10**110)
+    ('300 MB', '2.00 GB', '1,000 GB', '1e+101 GB')
+    """
+    if size >= 10**15:
+        return f"{size / 1e9:.3g} GB"
     if size >= 10**11:
         return f"{size / 1e9:,.0f} GB"
     if size >= 10**9:
