@@ -88,7 +88,7 @@ def _spec(parser) -> None:
 
 
 def _search_options(parser) -> None:
-    add_dives(parser, default=10_000, help="dives of the search (default 10,000)")
+    add_dives(parser, type=positive_count, default=10_000, help="dives of the search (default 10,000)")
     parser.add_argument("--state", default=None, metavar="STATE",
                         help="search from this position (default, or 'start': the start; a deal or a roll first is searched too)")
     parser.add_argument("--top", type=positive_count, default=5, metavar="K", help="the K most visited moves (default 5)")
@@ -141,7 +141,7 @@ def _search_any(args):
         with tree_options(args):  # one tree: --workers or --executor alone are refused
             tree, ran, best, proven = search(game, state, args.dives, make_rng(seed), **flags), args.dives, None, None
     else:
-        with tree_options(args, root=flags.get("root")) as where:  # --trees N: root-parallel, on the executor
+        with tree_options(args, root=flags.get("root"), dives=args.dives) as where:  # --trees N: root-parallel, on the executor
             found = mcts_move(game, state, args.dives, make_rng(seed), **flags, **where)  # `move --ai mcts`'s move
         tree, ran, best, proven = found.tree, found.iterations, found.move, found.proven.get(state)
     seconds = time.perf_counter() - started

@@ -156,7 +156,8 @@ def _searched(args, agent, game, state, rng):
     A search of several trees is ``mcts_move``'s root-parallel search with the
     agent's own options, the same move for a seed wherever the trees run.
     """
-    with tree_options(args, seconds=getattr(args, "seconds", None), root=getattr(args, "root", None)) as where:
+    with tree_options(args, seconds=getattr(args, "seconds", None), root=getattr(args, "root", None),
+                      dives=getattr(args, "iterations", None) or DEFAULT_ITERATIONS) as where:
         if not where:
             return agent(game, state, rng)
         if args.ai != "mcts":
