@@ -77,3 +77,16 @@ def test_a_start_that_is_no_state_is_the_games_failure_on_every_verb(broken, cap
     assert code == 1, err
     assert err.strip() == ("fnmcts: error: the game's start() returned [3, 0], which is not hashable (TypeError: "
                            "unhashable type: 'list'): a state is an immutable value (a tuple, a frozenset, a pmap...)")
+
+
+def test_a_plain_class_gets_the_default_json_form_of_its_states(broken, capsys):
+    code, out, err = run(capsys, "move", "brokengames:Base", "--json")
+    assert code == 0, err
+    assert '"state": [3, 0]' in out
+
+
+def test_a_missing_optional_hook_is_named_with_what_to_do(broken, capsys):
+    code, out, err = run(capsys, "solve", "brokengames:Base")
+    assert code == 1, err
+    assert err.startswith("fnmcts: error: the game Base has no chance_outcomes, which this command reads: define it")
+    assert "fnmcts failed here" not in err and len(err.strip().splitlines()) == 1

@@ -19,7 +19,7 @@ from ..mcts import mcts_move, search
 from ..views import top_children
 from ..mcts._records import mean, visits
 from ..montecarlo import simulate
-from ..protocol import CHANCE, describe_move, game_name
+from ..protocol import CHANCE, describe_move, game_name, state_to_json
 from ..rng import make_rng, resolve_seed
 from ._common import (
     CliError,
@@ -149,7 +149,7 @@ def _search_any(args):
     root = visits(tree[state]) if state in tree else 0
     payload = {
         "game": repr(game),
-        "state": game.state_to_json(state) if hasattr(game, "state_to_json") else repr(state),
+        "state": state_to_json(game, state),
         "to_move": "chance" if who is CHANCE else who + 1,
         "dives": args.dives,
         "dives_run": ran,
