@@ -90,3 +90,9 @@ def test_a_missing_optional_hook_is_named_with_what_to_do(broken, capsys):
     assert code == 1, err
     assert err.startswith("fnmcts: error: the game Base has no chance_outcomes, which this command reads: define it")
     assert "fnmcts failed here" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_mutate_on_a_game_that_fails_its_own_checks_is_the_games_failure(broken, capsys):
+    code, out, err = run(capsys, "mutate", "brokengames:PayoffTooBig", "--sample", "2")
+    assert code == 1, err
+    assert "itself fails its checks" in err and len(err.strip().splitlines()) == 1

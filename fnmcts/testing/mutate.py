@@ -829,6 +829,14 @@ class AgainstCheck(NamedTuple):
         check_against(game, self.reference, seed=self.seed)
 
 
+class FailsItsChecks(ValueError):
+    """The game given to ``mutate`` fails the checks itself: the game (or a check) is at fault, not the call.
+
+    >>> issubclass(FailsItsChecks, ValueError)
+    True
+    """
+
+
 class PlaythroughsCheck(NamedTuple):
     """Recorded playthroughs (``fnmcts.testing.playthrough`` texts) as a mutant's check: each played again, line for line.
 
@@ -999,7 +1007,7 @@ def mutate(game, *, laws: bool = True, goldens=(), against=None, examples: int =
     began = time.perf_counter()
     failed = _first_failure(game, checks)
     if failed is not None:  # every mutant would die of it: the score would mean nothing
-        raise ValueError(f"{game!r} itself fails its checks ({failed}): mutate measures checks the game passes")
+        raise FailsItsChecks(f"{game!r} itself fails its checks ({failed}): mutate measures checks the game passes")
     if budget is not None:  # a mutant as slow to check as the game itself has not run past anything
         budget = max(budget, BUDGET_FACTOR * (time.perf_counter() - began))
     jobs = [(game, m.index, chosen, tuple(checks), budget, limit, memory) for m in picked]
