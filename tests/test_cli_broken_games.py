@@ -96,3 +96,38 @@ def test_mutate_on_a_game_that_fails_its_own_checks_is_the_games_failure(broken,
     code, out, err = run(capsys, "mutate", "brokengames:PayoffTooBig", "--sample", "2")
     assert code == 1, err
     assert "itself fails its checks" in err and len(err.strip().splitlines()) == 1
+
+
+RACE = '''
+from fractions import Fraction
+from fnmcts.protocol import CHANCE
+
+class Race:
+    """A plain class, no GameBase: roll a three-sided die or stop; past 4 you score 0, else your total / 4."""
+    num_players = 1
+    def start(self): return (0, "decide")
+    def to_move(self, s): return None if s[1] == "over" else CHANCE if s[1] == "roll" else 0
+    def possible_moves(self, s): return ("roll", "stop") if s[1] == "decide" else ()
+    def chance_outcomes(self, s): return tuple((k, Fraction(1, 3)) for k in (1, 2, 3)) if s[1] == "roll" else ()
+    def play(self, s, m):
+        if s[1] == "roll":
+            return (s[0] + m, "over" if s[0] + m > 4 else "decide")
+        return (s[0], "roll" if m == "roll" else "over")
+    def payoff(self, s): return (0,) if s[0] > 4 else (Fraction(s[0], 4),)
+'''
+
+
+def test_a_plain_class_passes_check_with_the_default_json_hooks(tmp_path, monkeypatch, capsys):
+    from fnmcts.protocol import state_from_json, state_to_json
+    from fnmcts.testing.laws import law_json_round_trip
+
+    (tmp_path / "plainrace.py").write_text(RACE)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    code, out, err = run(capsys, "check", "plainrace:Race", "--examples", "30")
+    assert code == 0, out + err
+    import plainrace
+
+    game = plainrace.Race()
+    assert state_from_json(game, state_to_json(game, (3, "roll"))) == (3, "roll")
+    assert law_json_round_trip(game, (3, "roll"))
