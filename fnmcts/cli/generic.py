@@ -222,8 +222,14 @@ def _number(x):
 
 
 def _value_text(value) -> str:
-    """A proven payoff tuple as text: ``(1, -1)``, ``(1/2,)``."""
-    return "(" + ", ".join(str(x) for x in value) + ("," if len(value) == 1 else "") + ")"
+    """A proven payoff tuple as text: ``(1, -1)``, ``(1/2,)``; a fraction of a float payoff as a decimal.
+
+    >>> from fractions import Fraction
+    >>> _value_text((Fraction(1, 2),)), _value_text((Fraction(576460752303423485, 729583139634020352),))
+    ('(1/2,)', '(0.790123,)')
+    """
+    shown = [f"{float(x):.6g}" if getattr(x, "denominator", 1) > 1000 else str(x) for x in value]
+    return "(" + ", ".join(shown) + ("," if len(value) == 1 else "") + ")"
 
 
 def _shown(number, form: str) -> str:
