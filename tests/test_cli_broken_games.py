@@ -131,3 +131,10 @@ def test_a_plain_class_passes_check_with_the_default_json_hooks(tmp_path, monkey
     game = plainrace.Race()
     assert state_from_json(game, state_to_json(game, (3, "roll"))) == (3, "roll")
     assert law_json_round_trip(game, (3, "roll"))
+
+
+def test_a_failure_below_a_typed_state_names_that_state_not_a_walk_from_the_start(broken, capsys):
+    code, out, err = run(capsys, "solve", "brokengames:PayoffTooBig", "--state", "[1, 0]")
+    assert code == 1, err
+    assert err.strip().endswith("(at or below the state given with --state [1, 0])"), err
+    assert "fnmcts check" not in err

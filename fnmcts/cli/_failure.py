@@ -196,6 +196,9 @@ def failure(error: BaseException, args=None) -> tuple:
     game_error = _game_error(error)
     if game_error is not None:  # the game failed, not the command line: exit 1, and where to look
         walk = getattr(error, "hook", None) != "start" and getattr(args, "command", None) != "check"
+        given = getattr(args, "state", None)
+        if walk and isinstance(given, str) and given.strip().lower() not in ("", "start"):  # check walks from the start
+            return f"{game_error} (at or below the state given with --state {given.strip()})", EXIT_FAILURE
         return game_error + (check_hint(args) if walk else ""), EXIT_FAILURE  # no walk to a start, nor check again
     missing = _missing_hook(error)
     if missing is not None:  # a game of the user's without an optional hook some verb reads: say which
