@@ -138,3 +138,15 @@ def test_a_failure_below_a_typed_state_names_that_state_not_a_walk_from_the_star
     assert code == 1, err
     assert err.strip().endswith("(at or below the state given with --state [1, 0])"), err
     assert "fnmcts check" not in err
+
+
+def test_a_playthrough_of_a_class_without_a_repr_checks_again_in_another_process(tmp_path, monkeypatch, capsys):
+    (tmp_path / "plainrace2.py").write_text(RACE)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    code, out, err = run(capsys, "playthrough", "plainrace2:Race", "--seed", "3", "-o", "race.txt")
+    assert code == 0 and "(Race(), seed 3" in out, out + err
+    text = (tmp_path / "race.txt").read_text()
+    assert text.splitlines()[1] == "game: Race()"
+    code, out, err = run(capsys, "playthrough", "--check", "race.txt")  # another Race(), at another address
+    assert code == 0 and out.strip() == "race.txt: Race() plays as the file says", out + err

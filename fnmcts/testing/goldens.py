@@ -166,10 +166,10 @@ def _replayed(entry, game) -> tuple:
     ('playthrough of seed 0: line 20: the file says "payoff: -1 1", the game gives "payoff: 1 -1"',)
     """
     from ..protocol import GameError
-    from .playthroughs import check_playthrough, playthrough_seed
+    from .playthroughs import check_playthrough, game_text, playthrough_seed
 
     lines = list(entry["playthrough"])
-    lines[1:2] = [f"game: {game!r}" if line.startswith("game: ") else line for line in lines[1:2]]
+    lines[1:2] = [f"game: {game_text(game)}" if line.startswith("game: ") else line for line in lines[1:2]]
     text = "\n".join(lines) + "\n"
     steps = sum(line.startswith("# step ") for line in lines)
     try:

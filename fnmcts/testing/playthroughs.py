@@ -91,6 +91,22 @@ def _text(value) -> str:
     return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
 
+def game_text(game) -> str:
+    """The game as a playthrough's 'game:' line names it: its repr, or ``Name()`` for a class without its own.
+
+    Python's default repr holds the object's address (``<mygame.Race object
+    at 0x7f...>``), another in every process: a file naming it could never be
+    checked again.
+
+    >>> from fnmcts.games import Nim
+    >>> class Race:
+    ...     pass
+    >>> game_text(Nim(heap=3)), game_text(Race())
+    ('Nim(heap=3, max_take=3, misere=True)', 'Race()')
+    """
+    return f"{type(game).__qualname__}()" if type(game).__repr__ is object.__repr__ else repr(game)
+
+
 def _who(who) -> str:
     return "nobody (the game is over)" if who is None else "chance" if who is CHANCE else f"player {who + 1}"
 
@@ -122,7 +138,7 @@ def playthrough(game, seed: int, *, max_steps: int = DEFAULT_MAX_STEPS) -> str:
         raise ValueError(f"a playthrough's seed is a whole number of at least 0, got {seed!r}")
     rng = random.Random(seed)
     players, (low, high) = getattr(game, "num_players", 1), payoff_range(game)
-    lines = [HEADER, f"game: {game!r}", f"seed: {seed}", f"players: {players}",
+    lines = [HEADER, f"game: {game_text(game)}", f"seed: {seed}", f"players: {players}",
              f"payoff range: {_text(low)} {_text(high)}", ""]
     state = game_call("start", game.start)
     problem = _hash_problem(state)
