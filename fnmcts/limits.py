@@ -36,7 +36,7 @@ fnmcts.limits.TooLarge: the exact solution from this state would hold up to 2,00
 >>> check_work(10**30, what="games")
 Traceback (most recent call last):
 ...
-fnmcts.limits.TooLarge: 1,000,000,000,000,000,000,000,000,000,000 games would take about 1e+30 steps of play, beyond the limit of 1e+10 (hours of work): at most 10,000,000,000 games fit; limit=None goes on regardless
+fnmcts.limits.TooLarge: 1e+30 games would take about 1e+30 steps of play, beyond the limit of 1e+10 (hours of work): at most 10,000,000,000 games fit; limit=None goes on regardless
 """
 
 from __future__ import annotations
@@ -158,6 +158,17 @@ def check_states(game, *states, limit: int | None = STATE_LIMIT, fits: str | Non
     return total
 
 
+def many(count: int) -> str:
+    """A count as a message writes it: with thousands separators, or in short form past a quadrillion.
+
+    ``--games 1e99`` is refused with its number as the user wrote it, not 100 digits.
+
+    >>> many(1_000_000), many(10**99), many(int(1e99))
+    ('1,000,000', '1e+99', '1e+99')
+    """
+    return f"{count:,}" if count < 10**15 else f"{float(count):.3g}"
+
+
 def check_work(games: int, length: int | None = 1, per_move: int | None = 1, *, limit: int | None = WORK_LIMIT,
                what: str = "games", go_on: str = GO_ON) -> int | None:
     """``games * length * per_move`` steps of play, or ``TooLarge`` saying how many ``what`` would fit.
@@ -173,9 +184,9 @@ def check_work(games: int, length: int | None = 1, per_move: int | None = 1, *, 
     steps = games * max(1, length) * max(1, per_move)
     if limit is not None and steps > limit:
         most = limit // (max(1, length) * max(1, per_move))
-        fit = f"at most {most:,} {what} fit" if most else "not even one fits"
+        fit = f"at most {many(most)} {what} fit" if most else "not even one fits"
         noun = what[:-1] if games == 1 and what.endswith("s") else what
-        raise TooLarge(f"{games:,} {noun} would take about {steps:.2g} steps of play, beyond the limit of "
+        raise TooLarge(f"{many(games)} {noun} would take about {steps:.2g} steps of play, beyond the limit of "
                        f"{limit:.0e} (hours of work): {fit}{go_on}")
     return steps
 
@@ -852,20 +863,48 @@ def _played_length(game, roots, games: int = 16) -> int:
     >>> _played_length(Nim(heap=5, max_take=1), (Nim(heap=5, max_take=1).start(),))
     10
     """
+    return min(UNKNOWN_LENGTH, 2 * random_lines(game, roots, games, UNKNOWN_LENGTH)[1])
+
+
+def random_lines(game, roots, games: int, most: int) -> tuple:
+    """``(decisions, plies)``: the most decisions and the most plies (decisions and chance outcomes) among
+    ``games`` random games from each of ``roots``, a game cut when it passes ``most`` plies.
+
+    One generator of its own, ``random.Random(0)``, for all the games: moves
+    drawn uniformly (``fnmcts.rng.pick``), chance outcomes by the game's own
+    draw (``fnmcts.protocol.sample_outcome``), so a game gets the same answer
+    every time. An estimate of a game's length for the memory checks
+    (``held_bytes`` here, a trace's bytes in ``fnmcts.views``), not a measure.
+
+    >>> from fnmcts.games import Nim, ShutTheBox
+    >>> random_lines(Nim(heap=5, max_take=1), (Nim(heap=5, max_take=1).start(),), 4, 100)
+    (5, 5)
+    >>> decisions, plies = random_lines(ShutTheBox(), (ShutTheBox().start(),), 8, 100)
+    >>> 1 <= decisions < plies <= 2 * decisions + 1
+    True
+    """
     import random
 
-    rng, longest = random.Random(0), 0
+    from .protocol import CHANCE, sample_outcome
+
+    rng, tables, most_decisions, most_plies = random.Random(0), {}, 0, 0
     for root in roots:
         for _ in range(games):
-            state, plies = root, 0
-            while plies <= UNKNOWN_LENGTH:
-                player, choices, weights = _steps(game, state)
-                if player is None or not choices:
+            state, decisions, plies = root, 0, 0
+            while plies <= most:
+                player = game.to_move(state)
+                if player is None:
                     break
-                state = game.play(state, rng.choices(choices, weights)[0] if weights else pick(rng, choices))
-                plies += 1
-            longest = max(longest, plies)
-    return min(UNKNOWN_LENGTH, 2 * longest)
+                if player is CHANCE:
+                    move = sample_outcome(game, state, rng, tables)
+                else:
+                    choices = game.possible_moves(state)
+                    if not choices:
+                        break
+                    move, decisions = pick(rng, choices), decisions + 1
+                state, plies = game.play(state, move), plies + 1
+            most_decisions, most_plies = max(most_decisions, decisions), max(most_plies, plies)
+    return most_decisions, most_plies
 
 
 def check_solve(game, *states, limit: int | None = STATE_LIMIT, memory: int | None = None,

@@ -1363,13 +1363,14 @@ def legal_move(game, state, move) -> bool:
 
 
 def state_to_json(game, state):
-    """A JSON-ready form of ``state``.
+    """A JSON-ready form of ``state`` (a game without the hook: the default).
 
     >>> from fnmcts.games import Nim
     >>> state_to_json(Nim(heap=5), start(Nim(heap=5)))
     {'heap': 5, 'player': 1}
     """
-    return game.state_to_json(state)
+    own = getattr(game, "state_to_json", None)
+    return _to_json(state) if own is None else own(state)
 
 
 def json_player(data: dict, keys: tuple, what: str = "a state") -> int:
@@ -1395,13 +1396,14 @@ def json_player(data: dict, keys: tuple, what: str = "a state") -> int:
 
 
 def state_from_json(game, data):
-    """The state whose JSON form is ``data``.
+    """The state whose JSON form is ``data`` (a game without the hook: the default).
 
     >>> from fnmcts.games import Nim
     >>> state_from_json(Nim(heap=5), {"heap": 5, "player": 1}) == start(Nim(heap=5))
     True
     """
-    return game.state_from_json(data)
+    own = getattr(game, "state_from_json", None)
+    return _from_json(data) if own is None else own(data)
 
 
 def describe_move(game, state, move) -> str:

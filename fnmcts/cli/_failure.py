@@ -195,7 +195,14 @@ def failure(error: BaseException, args=None) -> tuple:
         return str(error), EXIT_USAGE
     game_error = _game_error(error)
     if game_error is not None:  # the game failed, not the command line: exit 1, and where to look
-        return game_error + check_hint(args), EXIT_FAILURE
+        walk = getattr(error, "hook", None) != "start" and getattr(args, "command", None) != "check"
+        given = getattr(args, "state", None)
+        if walk and isinstance(given, str) and given.strip().lower() not in ("", "start"):  # check walks from the start
+            return f"{game_error} (at or below the state given with --state {given.strip()})", EXIT_FAILURE
+        return game_error + (check_hint(args) if walk else ""), EXIT_FAILURE  # no walk to a start, nor check again
+    missing = _missing_hook(error)
+    if missing is not None:  # a game of the user's without an optional hook some verb reads: say which
+        return missing, EXIT_FAILURE
     if isinstance(error, MemoryError):
         return ("ran out of memory: the game or the work asked for is too large for this machine "
                 "(a smaller game, budget or --limit fits)"), EXIT_FAILURE
@@ -218,6 +225,38 @@ def failure(error: BaseException, args=None) -> tuple:
         return (repr(error.args[0]) if isinstance(error, KeyError) and error.args else str(error)), exit_status(error)
     where = f" ({_where(filename, line, function)})" if filename else ""
     return f"{_text(error)}{where}: fnmcts failed here; {TRACEBACK_VARIABLE}=1 shows the traceback", EXIT_FAILURE
+
+
+def _missing_hook(error: BaseException) -> str | None:
+    """What to write when ``error`` is a game lacking a hook of the protocol (an ``AttributeError`` on the game).
+
+    A game not inheriting ``fnmcts.GameBase`` answers the hooks it defines; a
+    verb that reads another one (the exact solver reads ``chance_outcomes``)
+    names it, not the ``AttributeError`` as fnmcts's own failure.
+
+    >>> class Plain:
+    ...     pass
+    >>> try:
+    ...     Plain().chance_outcomes
+    ... except AttributeError as raised:
+    ...     print(_missing_hook(raised))
+    the game Plain has no chance_outcomes, which this command reads: define it (chance_outcomes(state) returns () for a game without chance) or inherit fnmcts.GameBase, which gives every optional hook its default
+    """
+    from ..protocol import GameBase
+
+    for link in _chain(error):
+        name, owner = getattr(link, "name", None), getattr(link, "obj", None)
+        if not isinstance(link, AttributeError) or not isinstance(name, str) or owner is None:
+            continue
+        if name.startswith("_") or not hasattr(GameBase, name) or isinstance(owner, GameBase):
+            continue
+        if name == "chance_outcomes":
+            how = "chance_outcomes(state) returns () for a game without chance"
+        else:
+            how = f"see {name} in fnmcts.protocol"
+        return (f"the game {type(owner).__name__} has no {name}, which this command reads: define it ({how}) or "
+                "inherit fnmcts.GameBase, which gives every optional hook its default")
+    return None
 
 
 def _blamed(args, error: BaseException):

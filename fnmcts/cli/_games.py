@@ -142,4 +142,29 @@ def _user_game(module_name: str, attribute: str, params=None, spec=None):
             f"{module_name}:{attribute} is not a game of the fnmcts protocol "
             "(start, to_move, possible_moves, play, payoff): see fnmcts.protocol"
         )
+    _check_start(found)
     return found
+
+
+def _check_start(game) -> None:
+    """A ``GameError`` (exit 1, as every broken hook) when the game's start is no state: None, or not hashable.
+
+    Without it each verb met the start its own way: a usage error (exit 2)
+    from the search's and the solver's ``check_state``, a law's failure from
+    ``check``. A start that raises is left to the verb, which says where.
+
+    >>> class Listed:
+    ...     def start(self):
+    ...         return [3, 0]
+    >>> _check_start(Listed())
+    Traceback (most recent call last):
+    ...
+    fnmcts.protocol.GameError: the game's start() returned [3, 0], which is not hashable (TypeError: unhashable type: 'list'): a state is an immutable value (a tuple, a frozenset, a pmap...)
+    """
+    from ..protocol import checked_start
+
+    try:
+        game.start()
+    except Exception:  # the verb calls it again, and the failure names the file and line
+        return
+    checked_start(game)

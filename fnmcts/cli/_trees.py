@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 
+from ..limits import many
 from ._common import CliError, positive_count, worker_count
 from ._executor import add_executor, open_executor
 
@@ -72,12 +73,13 @@ def trees_of(args) -> int:
 
 
 @contextmanager
-def tree_options(args, seconds=None, root=None):
+def tree_options(args, seconds=None, root=None, dives=None):
     """``mcts_move``'s keywords for the trees ``args`` asks for: ``{}`` for one tree, else ``trees`` and where.
 
     ``seconds`` and ``root`` are the search's time budget and root rule, which
-    a search of several trees refuses (``CliError``). The executor opened for
-    the trees is closed on every exit path.
+    a search of several trees refuses (``CliError``), ``dives`` its budget of
+    dives, which must give each tree one at least. The executor opened for the
+    trees is closed on every exit path.
 
     >>> import argparse
     >>> with tree_options(argparse.Namespace(trees=None, workers=1, executor=None)) as options:
@@ -102,6 +104,9 @@ def tree_options(args, seconds=None, root=None):
         return
     if seconds is not None:
         raise CliError("--trees grows fresh trees on --dives alone: drop --seconds")
+    if dives is not None and trees > dives:  # a tree without a dive adds nothing: every move would show 0 visits
+        raise CliError(f"--trees {many(trees)} is more than --dives {many(dives)}: each tree grows on one dive at "
+                       "least (the dives are split among the trees)")
     if root is not None:
         raise CliError("--root plans the dives of one search: drop it, or --trees")
     if spec is not None and getattr(args, "workers", 1) > 1:

@@ -18,7 +18,7 @@ import signal
 import sys
 
 from ..exact import best_moves, solve
-from ..protocol import CHANCE, describe_move, render
+from ..protocol import CHANCE, describe_move, render, state_to_json
 from ..rng import make_rng
 from . import _agents, _board, _executor, _golden_file
 from . import move as move_verb
@@ -174,8 +174,6 @@ def _counterexample(game, text: str) -> dict:
     import ast
     import re
 
-    from ..protocol import state_to_json
-
     lines = text.splitlines()
     fields = {"law": None, "path": None, "path_text": None, "state": None, "state_json": None, "problem": None}
     head = re.match(r"game law '(.+?)' fails for ", lines[0]) if lines else None
@@ -308,7 +306,7 @@ def _any_solve(args):
         "value_exact": [str(v) for v in values],
         "to_move": None if who is None else "chance" if who is CHANCE else who + 1,
         "best_moves": [move_verb._move_json(m) for m in best],
-        "state": game.state_to_json(state),
+        "state": state_to_json(game, state),
         "game": move_verb._game_json(game),
         "states": len(solution),
         "solver": "exact",

@@ -19,7 +19,7 @@ from ..mcts import mcts_move, search
 from ..views import top_children
 from ..mcts._records import mean, visits
 from ..montecarlo import simulate
-from ..protocol import CHANCE, describe_move, game_name
+from ..protocol import CHANCE, describe_move, game_name, state_to_json
 from ..rng import make_rng, resolve_seed
 from ._common import (
     CliError,
@@ -88,7 +88,7 @@ def _spec(parser) -> None:
 
 
 def _search_options(parser) -> None:
-    add_dives(parser, default=10_000, help="dives of the search (default 10,000)")
+    add_dives(parser, type=positive_count, default=10_000, help="dives of the search (default 10,000)")
     parser.add_argument("--state", default=None, metavar="STATE",
                         help="search from this position (default, or 'start': the start; a deal or a roll first is searched too)")
     parser.add_argument("--top", type=positive_count, default=5, metavar="K", help="the K most visited moves (default 5)")
@@ -141,7 +141,7 @@ def _search_any(args):
         with tree_options(args):  # one tree: --workers or --executor alone are refused
             tree, ran, best, proven = search(game, state, args.dives, make_rng(seed), **flags), args.dives, None, None
     else:
-        with tree_options(args, root=flags.get("root")) as where:  # --trees N: root-parallel, on the executor
+        with tree_options(args, root=flags.get("root"), dives=args.dives) as where:  # --trees N: root-parallel, on the executor
             found = mcts_move(game, state, args.dives, make_rng(seed), **flags, **where)  # `move --ai mcts`'s move
         tree, ran, best, proven = found.tree, found.iterations, found.move, found.proven.get(state)
     seconds = time.perf_counter() - started
@@ -149,7 +149,7 @@ def _search_any(args):
     root = visits(tree[state]) if state in tree else 0
     payload = {
         "game": repr(game),
-        "state": game.state_to_json(state) if hasattr(game, "state_to_json") else repr(state),
+        "state": state_to_json(game, state),
         "to_move": "chance" if who is CHANCE else who + 1,
         "dives": args.dives,
         "dives_run": ran,
@@ -222,8 +222,14 @@ def _number(x):
 
 
 def _value_text(value) -> str:
-    """A proven payoff tuple as text: ``(1, -1)``, ``(1/2,)``."""
-    return "(" + ", ".join(str(x) for x in value) + ("," if len(value) == 1 else "") + ")"
+    """A proven payoff tuple as text: ``(1, -1)``, ``(1/2,)``; a fraction of a float payoff as a decimal.
+
+    >>> from fractions import Fraction
+    >>> _value_text((Fraction(1, 2),)), _value_text((Fraction(576460752303423485, 729583139634020352),))
+    ('(1/2,)', '(0.790123,)')
+    """
+    shown = [f"{float(x):.6g}" if getattr(x, "denominator", 1) > 1000 else str(x) for x in value]
+    return "(" + ", ".join(shown) + ("," if len(value) == 1 else "") + ")"
 
 
 def _shown(number, form: str) -> str:

@@ -15,6 +15,7 @@ from ..protocol import (
     game_name,
     game_to_json,
     sample_outcome,
+    state_to_json,
 )
 from ..limits import STATE_LIMIT
 from ..mcts import DEFAULT_ITERATIONS, mcts_move
@@ -69,7 +70,7 @@ def _state_example(kind: str) -> str:
     state = game.start()
     while game.to_move(state) is CHANCE:  # a roll first: its first outcome
         state = game.play(state, game.chance_outcomes(state)[0][0])
-    return "'" + json.dumps(game.state_to_json(state), separators=(",", ":")) + "'"
+    return "'" + json.dumps(state_to_json(game, state), separators=(",", ":")) + "'"
 
 
 def _register_move(cli, kind: str, help: str) -> None:
@@ -136,7 +137,7 @@ def _move(args):
         **({"batch": args.batch} if getattr(args, "batch", None) else {}),
         "move": _move_json(move),
         "describe": describe_move(game, state, move),
-        "state": game.state_to_json(state),
+        "state": state_to_json(game, state),
         "ai": args.ai,
         "seed": seed,
     }
@@ -156,7 +157,8 @@ def _searched(args, agent, game, state, rng):
     A search of several trees is ``mcts_move``'s root-parallel search with the
     agent's own options, the same move for a seed wherever the trees run.
     """
-    with tree_options(args, seconds=getattr(args, "seconds", None), root=getattr(args, "root", None)) as where:
+    with tree_options(args, seconds=getattr(args, "seconds", None), root=getattr(args, "root", None),
+                      dives=getattr(args, "iterations", None) or DEFAULT_ITERATIONS) as where:
         if not where:
             return agent(game, state, rng)
         if args.ai != "mcts":

@@ -8,6 +8,7 @@ survivor with its diff and the line of play that tells it from the game.
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 from ._common import CliError, add_json, add_seed, emit, keep_partial, positive_count, progress_bar, worker_count
@@ -97,6 +98,7 @@ def register(cli) -> None:
 
 def _mutate(args) -> int:
     from ..testing import mutants, mutate
+    from ..testing.mutate import FailsItsChecks
 
     game = resolve_game(args.game_spec)
     against = None if args.against is None else resolve_game(args.against)
@@ -124,7 +126,10 @@ def _mutate(args) -> int:
             report = mutate(game, laws=args.laws, goldens=goldens, against=against, examples=args.examples,
                             seed=args.seed, budget=args.budget, memory=args.memory, executor=executor, operators=operators,
                             sample=args.sample, progress=update, pytest=args.pytest, playthroughs=playthroughs)
-        except ValueError as error:  # the game itself fails a check
+        except FailsItsChecks as error:  # the game itself fails a check: the game's failure, exit 1 as on every verb
+            print(f"fnmcts: error: {str(error).splitlines()[0]}", file=sys.stderr)
+            return 1
+        except ValueError as error:
             raise CliError(str(error).splitlines()[0]) from None
     emit(args, *_shown(report, args.game_spec))
     return 0

@@ -47,8 +47,9 @@ def register(cli) -> None:
 
 def _playthrough(args) -> int:
     with needs_test_extra():
-        from ..testing.playthroughs import check_playthrough, playthrough
+        from ..testing.playthroughs import check_playthrough, game_text, playthrough
         from ..testing._walk import DEFAULT_MAX_STEPS, GameRaised
+    from ..protocol import GameError
     steps = DEFAULT_MAX_STEPS if args.max_steps is None else args.max_steps
     if args.check is not None:
         if args.output is not None:
@@ -67,10 +68,12 @@ def _playthrough(args) -> int:
             found = check_playthrough(game, text, max_steps=steps)
         except GameRaised as error:
             found = f"the game raised: {error}"
-        payload = {"checked": str(path), "game": repr(game), "same": found is None, "difference": found}
-        emit(args, payload, f"{path}: {game!r} plays as the file says" if found is None else f"{path}: {found}")
+        except GameError as error:  # a hook returned what no game may (as fnmcts check says it)
+            found = str(error)
+        payload = {"checked": str(path), "game": game_text(game), "same": found is None, "difference": found}
+        emit(args, payload, f"{path}: {game_text(game)} plays as the file says" if found is None else f"{path}: {found}")
         if found is not None:  # the difference is the report above; standard error says it in one line
-            print(f"fnmcts: error: {game!r} does not play as {path} says: the first difference is above", file=sys.stderr)
+            print(f"fnmcts: error: {game_text(game)} does not play as {path} says: the first difference is above", file=sys.stderr)
             return 1
         return 0
     if args.game_spec is None:
@@ -82,14 +85,14 @@ def _playthrough(args) -> int:
     states = text.count("# state ")
     if args.output is None:
         if args.json:
-            emit(args, {"game": repr(game), "seed": args.seed, "states": states, "text": text}, text)
+            emit(args, {"game": game_text(game), "seed": args.seed, "states": states, "text": text}, text)
             return 0
         sys.stdout.write(text)
         return 0
     where = write_output(args.output, text)
     with report_stream(args):  # with -o -, standard output holds the playthrough: the report goes to standard error
-        emit(args, {"game": repr(game), "seed": args.seed, "states": states, "path": where},
-             f"wrote {where} ({game!r}, seed {args.seed}, {states} states)")
+        emit(args, {"game": game_text(game), "seed": args.seed, "states": states, "path": where},
+             f"wrote {where} ({game_text(game)}, seed {args.seed}, {states} states)")
     return 0
 
 
@@ -115,10 +118,11 @@ def _named(text: str, path: Path) -> str:
 def _builtin_named(shown: str):
     """The spec of the built-in game that prints as ``shown`` (its defaults, or with the parameters shown), or None."""
     from ..games import GAMES
+    from ..testing.playthroughs import game_text
 
     for name, kind in GAMES.items():
         try:
-            if repr(kind()) == shown:
+            if game_text(kind()) == shown:
                 return name
         except Exception:
             continue
@@ -175,8 +179,10 @@ def _call_of(shown: str):
 
 
 def _prints_as(kind, params, shown: str) -> bool:
+    from ..testing.playthroughs import game_text
+
     try:
-        return callable(kind) and repr(kind(**params)) == shown
+        return callable(kind) and game_text(kind(**params)) == shown
     except Exception:
         return False
 

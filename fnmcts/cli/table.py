@@ -16,7 +16,7 @@ from pathlib import Path
 
 from ..exact import best_moves, solve
 from ..limits import STATE_LIMIT
-from ..protocol import CHANCE, describe_move
+from ..protocol import CHANCE, describe_move, state_to_json
 from ._common import add_force, add_json, emit
 from ._streams import claim_output, report_stream, to_stdout, write_output
 from ._board import state_argument
@@ -83,7 +83,7 @@ def value_rows(game, solution, start) -> list:
         values = solution[state]
         best = best_moves(game, solution, state) if who is not None and who is not CHANCE else ()
         rows.append({
-            "state": game.state_to_json(state),
+            "state": state_to_json(game, state),
             "to_move": None if who is None else "chance" if who is CHANCE else who + 1,
             "value": [_number(v) for v in values],
             "value_exact": [str(v) for v in values],

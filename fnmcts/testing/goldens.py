@@ -165,15 +165,16 @@ def _replayed(entry, game) -> tuple:
     >>> _replayed(entry, Nim(heap=3, misere=False))  # the same counts, the other player wins
     ('playthrough of seed 0: line 20: the file says "payoff: -1 1", the game gives "payoff: 1 -1"',)
     """
-    from .playthroughs import check_playthrough, playthrough_seed
+    from ..protocol import GameError
+    from .playthroughs import check_playthrough, game_text, playthrough_seed
 
     lines = list(entry["playthrough"])
-    lines[1:2] = [f"game: {game!r}" if line.startswith("game: ") else line for line in lines[1:2]]
+    lines[1:2] = [f"game: {game_text(game)}" if line.startswith("game: ") else line for line in lines[1:2]]
     text = "\n".join(lines) + "\n"
     steps = sum(line.startswith("# step ") for line in lines)
     try:
         found = check_playthrough(game, text, max_steps=steps)
-    except AssertionError as raised:  # the game raised while played again (``GameRaised``): where
+    except (AssertionError, GameError) as raised:  # the game raised, or returned what no game may: where
         found = _first(str(raised))
     except ValueError as error:  # not a playthrough: the entry is broken, not the game
         raise ValueError(f"golden {entry.get('name', '(unnamed)')!r}: its playthrough is not one ({error})") from None

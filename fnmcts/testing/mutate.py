@@ -834,6 +834,14 @@ class AgainstCheck(NamedTuple):
         check_against(game, self.reference, seed=self.seed)
 
 
+class FailsItsChecks(ValueError):
+    """The game given to ``mutate`` fails the checks itself: the game (or a check) is at fault, not the call.
+
+    >>> issubclass(FailsItsChecks, ValueError)
+    True
+    """
+
+
 class PlaythroughsCheck(NamedTuple):
     """Recorded playthroughs (``fnmcts.testing.playthrough`` texts) as a mutant's check: each played again, line for line.
 
@@ -855,12 +863,13 @@ class PlaythroughsCheck(NamedTuple):
     texts: tuple
 
     def __call__(self, game) -> None:
+        from ..protocol import GameError
         from .playthroughs import check_playthrough, playthrough_seed
 
         for text in self.texts:
             try:
                 found = check_playthrough(game, text)
-            except AssertionError as raised:  # the game raised while played again (``GameRaised``): which text
+            except (AssertionError, GameError) as raised:  # the game raised, or returned what no game may
                 found = str(raised)
             if found is not None:
                 raise AssertionError(f"playthrough of seed {playthrough_seed(text)}: {found}")
@@ -1003,7 +1012,7 @@ def mutate(game, *, laws: bool = True, goldens=(), against=None, examples: int =
     began = time.perf_counter()
     failed = _first_failure(game, checks)
     if failed is not None:  # every mutant would die of it: the score would mean nothing
-        raise ValueError(f"{game!r} itself fails its checks ({failed}): mutate measures checks the game passes")
+        raise FailsItsChecks(f"{game!r} itself fails its checks ({failed}): mutate measures checks the game passes")
     if budget is not None:  # a mutant as slow to check as the game itself has not run past anything
         budget = max(budget, BUDGET_FACTOR * (time.perf_counter() - began))
     jobs = [(game, m.index, chosen, tuple(checks), budget, limit, memory) for m in picked]

@@ -55,7 +55,8 @@ import json
 import random
 from fractions import Fraction
 
-from ..protocol import CHANCE, _to_json, describe_move, payoff_range, render, sample_outcome
+from ..protocol import (CHANCE, GameError, _hash_problem, _to_json, describe_move, payoff_range, render,
+                        sample_outcome, valid_child, valid_moves, valid_outcomes, valid_payoff, valid_player)
 from ..rng import pick
 from ._walk import DEFAULT_MAX_STEPS, game_call
 
@@ -90,6 +91,22 @@ def _text(value) -> str:
     return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
 
+def game_text(game) -> str:
+    """The game as a playthrough's 'game:' line names it: its repr, or ``Name()`` for a class without its own.
+
+    Python's default repr holds the object's address (``<mygame.Race object
+    at 0x7f...>``), another in every process: a file naming it could never be
+    checked again.
+
+    >>> from fnmcts.games import Nim
+    >>> class Race:
+    ...     pass
+    >>> game_text(Nim(heap=3)), game_text(Race())
+    ('Nim(heap=3, max_take=3, misere=True)', 'Race()')
+    """
+    return f"{type(game).__qualname__}()" if type(game).__repr__ is object.__repr__ else repr(game)
+
+
 def _who(who) -> str:
     return "nobody (the game is over)" if who is None else "chance" if who is CHANCE else f"player {who + 1}"
 
@@ -107,7 +124,10 @@ def playthrough(game, seed: int, *, max_steps: int = DEFAULT_MAX_STEPS) -> str:
     Moves are drawn uniformly (one ``rng.random()`` each), chance outcomes by
     the game's ``sample_outcome``; the game is cut after ``max_steps`` steps
     (a line says so). An exception raised by the game's code is a
-    ``GameRaised`` naming the call.
+    ``GameRaised`` naming the call; a hook that returns what the protocol does
+    not allow (a state that is not hashable, the same move twice, a payoff
+    outside ``payoff_range``...) is the ``fnmcts.protocol.GameError`` that
+    ``fnmcts.testing.check`` reports, so no broken game is written down.
 
     >>> from fnmcts.games import ShutTheBox
     >>> lines = playthrough(ShutTheBox(levers=3), seed=2).splitlines()
@@ -117,26 +137,29 @@ def playthrough(game, seed: int, *, max_steps: int = DEFAULT_MAX_STEPS) -> str:
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise ValueError(f"a playthrough's seed is a whole number of at least 0, got {seed!r}")
     rng = random.Random(seed)
-    low, high = payoff_range(game)
-    lines = [HEADER, f"game: {game!r}", f"seed: {seed}", f"players: {getattr(game, 'num_players', 1)}",
+    players, (low, high) = getattr(game, "num_players", 1), payoff_range(game)
+    lines = [HEADER, f"game: {game_text(game)}", f"seed: {seed}", f"players: {players}",
              f"payoff range: {_text(low)} {_text(high)}", ""]
     state = game_call("start", game.start)
+    problem = _hash_problem(state)
+    if problem is not None:  # as ``fnmcts.protocol.checked_start`` says it
+        raise GameError("start", problem + ": a state is an immutable value (a tuple, a frozenset, a pmap...)")
     to_json = getattr(game, "state_to_json", None) or _to_json  # a plain class without it: the protocol's default
     for step in range(max_steps + 1):
-        who = game_call("to_move", game.to_move, state)
+        who = valid_player(game, state, game_call("to_move", game.to_move, state), players)
         lines += [f"# state {step}", f"state: {_text(game_call('state_to_json', to_json, state))}"]
         picture = game_call("render", _picture, game, state, to_json).splitlines() or [""]
         lines += [f"render: {picture[0]}"] + [f"        {line}" for line in picture[1:]]
         lines.append(f"to move: {_who(who)}")
         if who is None:
-            pay = game_call("payoff at the end", game.payoff, state)
+            pay = valid_payoff(game, state, game_call("payoff at the end", game.payoff, state), players, low, high)
             lines.append("payoff: " + " ".join(_text(x) for x in pay))
             return "\n".join(lines) + "\n"
         if who is CHANCE:
-            outcomes = game_call("chance_outcomes", game.chance_outcomes, state)
+            outcomes = valid_outcomes(game, state, game_call("chance_outcomes", game.chance_outcomes, state))
             lines.append("chance: " + " | ".join(f"{_text(o)} {Fraction(p)}" for o, p in outcomes))
         else:
-            moves = game_call("possible_moves", game.possible_moves, state)
+            moves = valid_moves(game, state, game_call("possible_moves", game.possible_moves, state), who)
             lines.append("moves: " + " ".join(_text(m) for m in moves))
             lines.append("described: " + " | ".join(game_call("describe_move", describe_move, game, state, m)
                                                    for m in moves))
@@ -152,7 +175,7 @@ def playthrough(game, seed: int, *, max_steps: int = DEFAULT_MAX_STEPS) -> str:
             text = game_call("describe_move", describe_move, game, state, chosen)
             lines.append(f"# step {step + 1}: {_who(who)} plays {_text(chosen)} ({text})")
         lines.append("")
-        state = game_call(f"play with {chosen!r}", game.play, state, chosen)
+        state = valid_child(game, state, chosen, game_call(f"play with {chosen!r}", game.play, state, chosen))
     raise AssertionError("unreachable: the loop returns at the end or at the cut")  # pragma: no cover
 
 

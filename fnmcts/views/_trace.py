@@ -44,9 +44,7 @@ from typing import Any, NamedTuple
 from pyrsistent import pmap
 
 from ..exact import solve
-from ..limits import TooLarge, _deep_size, size_hint
-from ..protocol import CHANCE, sample_outcome
-from ..rng import pick
+from ..limits import TooLarge, _deep_size, many, random_lines, size_hint
 from ..mcts import phases
 from ..mcts._records import ucb, visits
 from ._explore import explore_page, iframe
@@ -602,24 +600,7 @@ def _dive_bytes(game, state, size) -> int:
 
 def _longest_line(game, state, games: int = 32) -> tuple:
     """``(decisions, moves)``: the most of each in ``games`` random games from ``state`` (a generator of its own)."""
-    rng, tables = random.Random(0), {}
-    most_decisions = most_moves = 0
-    for _ in range(games):
-        s, decisions, moves = state, 0, 0
-        while True:
-            player = game.to_move(s)
-            if player is None or moves > 100_000:
-                break
-            if player is CHANCE:
-                move = sample_outcome(game, s, rng, tables)
-            else:
-                choices = game.possible_moves(s)
-                move = pick(rng, choices)
-                decisions += 1
-            s = game.play(s, move)
-            moves += 1
-        most_decisions, most_moves = max(most_decisions, decisions), max(most_moves, moves)
-    return most_decisions, most_moves
+    return random_lines(game, (state,), games, 100_000)
 
 
 def _check_memory(game, state, n, memory, tree):
@@ -630,12 +611,19 @@ def _check_memory(game, state, n, memory, tree):
         return
     fit = memory // per
     raise TooLarge(
-        f"a trace of {n:,} dives of {game!r} would hold about {_gb(n * per)} ({per:,} bytes a dive at most); "
-        f"the budget is {_gb(memory)}: at most {fit:,} dives fit; memory=None goes on regardless"
+        f"a trace of {many(n)} dives of {game!r} would hold about {_gb(n * per)} ({per:,} bytes a dive at most); "
+        f"the budget is {_gb(memory)}: at most {many(fit)} dives fit; memory=None goes on regardless"
     )
 
 
 def _gb(size) -> str:
+    """``size`` bytes in GB (MB below a GB), in short form past a million GB.
+
+    >>> _gb(3 * 10**8), _gb(2 * 10**9), _gb(10**12), _gb(10**110)
+    ('300 MB', '2.00 GB', '1,000 GB', '1e+101 GB')
+    """
+    if size >= 10**15:
+        return f"{size / 1e9:.3g} GB"
     if size >= 10**11:
         return f"{size / 1e9:,.0f} GB"
     if size >= 10**9:
