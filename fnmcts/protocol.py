@@ -472,6 +472,20 @@ def _hash_problem(value) -> str | None:
     return None
 
 
+def _unset_players(game) -> str:
+    """What to say when ``game`` has no ``num_players`` and fnmcts took 1: the fix, else ``""``.
+
+    >>> class TwoPlayers: pass
+    >>> _unset_players(TwoPlayers())
+    '; the game has no num_players, so fnmcts counts 1 player: give its class num_players = 2 (or as many as play)'
+    >>> _unset_players(None)
+    ''
+    """
+    if game is None or hasattr(game, "num_players"):
+        return ""
+    return "; the game has no num_players, so fnmcts counts 1 player: give its class num_players = 2 (or as many as play)"
+
+
 def valid_player(game, state, player, players: int):
     """``player``, what ``to_move(state)`` returned, if it is a player index below ``players``, ``CHANCE`` or None; else a ``GameError``.
 
@@ -487,7 +501,8 @@ def valid_player(game, state, player, players: int):
     if isinstance(player, Integral) and not isinstance(player, bool) and 0 <= player < players:
         return player
     raise GameError("to_move", f"returned {shown(player)}: the player to move is a number from 0 to {players - 1} "
-                               f"(num_players is {players}), CHANCE at a chance node, or None at the end", state)
+                               f"(num_players is {players}), CHANCE at a chance node, or None at the end"
+                               f"{_unset_players(game)}", state)
 
 
 def valid_moves(game, state, moves, player=None) -> tuple:
@@ -583,7 +598,7 @@ def valid_payoff(game, state, payoff, players: int, low, high, hook: str = "payo
                               f"({players})", state)
     if len(payoff) != players:
         raise GameError(hook, f"returned {shown(payoff)}: one number for each of the {players} players "
-                              f"(num_players), not {len(payoff)}", state)
+                              f"(num_players), not {len(payoff)}{_unset_players(game)}", state)
     for player, x in enumerate(payoff):
         if not isinstance(x, Real) or x != x:
             raise GameError(hook, f"returned {shown(payoff)}: player {player + 1}'s payoff {shown(x)} is not a "

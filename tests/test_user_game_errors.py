@@ -311,3 +311,36 @@ def test_training_on_a_start_that_is_not_hashable_is_a_game_error_naming_start()
     # fnmcts train on a user's list state ended in "TypeError: unhashable type: 'list' (qlearning.py:468, in node)"
     with pytest.raises(GameError, match=r"start\(\) returned \[4, 0\], which is not hashable"):
         VERBS["train"](_ListStart())
+
+
+class _NoPlayerCount:
+    """Take 1 or 2 from 5, the last taker wins, written without ``num_players`` (fnmcts then counts 1)."""
+
+    def start(self):
+        return (5, 0)
+
+    def to_move(self, s):
+        return s[1] if s[0] else None
+
+    def possible_moves(self, s):
+        return tuple(m for m in (1, 2) if m <= s[0])
+
+    def play(self, s, m):
+        return (s[0] - m, 1 - s[1])
+
+    def payoff(self, s):
+        return (-1, 1) if s[1] == 0 else (1, -1)
+
+
+@pytest.mark.parametrize("verb", ["search", "solve", "simulate", "count"])
+def test_a_game_without_num_players_is_told_to_give_it(verb):
+    with pytest.raises(GameError, match=r"the game has no num_players, so fnmcts counts 1 player: give its class "
+                                        r"num_players = 2"):
+        VERBS[verb](_NoPlayerCount())
+
+
+def test_a_game_with_num_players_gets_no_such_hint():
+    wrong = type("OnePlayer", (_NoPlayerCount,), {"num_players": 1})()
+    with pytest.raises(GameError) as error:
+        fnmcts.solve(wrong)
+    assert "num_players" in str(error.value) and "has no num_players" not in str(error.value)
