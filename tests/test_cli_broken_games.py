@@ -92,6 +92,22 @@ def test_a_missing_optional_hook_is_named_with_what_to_do(broken, capsys):
     assert "fnmcts failed here" not in err and len(err.strip().splitlines()) == 1
 
 
+def test_check_names_a_missing_method_before_any_law(broken, capsys):
+    code, out, err = run(capsys, "check", "brokengames:Base")
+    assert code == 1, err
+    assert err.startswith("fnmcts: error: the game Base has no chance_outcomes, which this command reads: define it")
+    assert "law" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_check_game_names_every_missing_method(broken):
+    import brokengames
+
+    from fnmcts.testing import check_game
+
+    with pytest.raises(AttributeError, match=r"the game Base has no chance_outcomes: the laws read every method"):
+        check_game(brokengames.Base())
+
+
 def test_mutate_on_a_game_that_fails_its_own_checks_is_the_games_failure(broken, capsys):
     code, out, err = run(capsys, "mutate", "brokengames:PayoffTooBig", "--sample", "2")
     assert code == 1, err

@@ -325,6 +325,26 @@ def _describe(game, counterexample: Counterexample) -> str:
     )
 
 
+METHODS = ("start", "to_move", "possible_moves", "play", "payoff", "chance_outcomes")  # the protocol's own
+
+
+def _has_the_methods(game) -> None:
+    """Nothing when ``game`` has every method of the protocol (``METHODS``); else an ``AttributeError`` naming what is missing.
+
+    >>> class Plain:
+    ...     def start(self): return 0
+    >>> _has_the_methods(Plain())
+    Traceback (most recent call last):
+    ...
+    AttributeError: the game Plain has no to_move, possible_moves, play, payoff, chance_outcomes: the laws read every method of the protocol (chance_outcomes(state) returns () for a game without chance; inheriting fnmcts.GameBase gives it that default)
+    """
+    missing = [name for name in METHODS if not callable(getattr(game, name, None))]
+    if missing:
+        raise AttributeError(f"the game {type(game).__name__} has no {', '.join(missing)}: the laws read every method "
+                             "of the protocol (chance_outcomes(state) returns () for a game without chance; inheriting "
+                             "fnmcts.GameBase gives it that default)", name=missing[0], obj=game)
+
+
 def check_game(
     game,
     *,
@@ -381,6 +401,7 @@ def check_game(
     """
     from ..exact import solve
 
+    _has_the_methods(game)
     chosen = _chosen(game, laws, skip, exact, exact_limit)
     ends_at_all(game, chosen, max_steps, seed)
     sizes = []
