@@ -401,8 +401,8 @@ def check_game(
     """
     from ..exact import solve
 
-    _has_the_methods(game)
     chosen = _chosen(game, laws, skip, exact, exact_limit)
+    _has_the_methods(game)
     ends_at_all(game, chosen, max_steps, seed)
     sizes = []
 
