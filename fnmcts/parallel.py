@@ -25,11 +25,14 @@ way, carrying the results of the chunks finished before it.
 
 from __future__ import annotations
 
+import hashlib
 import os
+import pickle
 import signal
 import threading
 import time
 import weakref
+from collections import OrderedDict
 from contextlib import contextmanager
 from typing import Callable
 
@@ -190,7 +193,104 @@ def _call(job):
     fn, seed, index, size, run = job
     if "halting" in _WORKER_KEPT:  # a worker of a kept pool: the run its chunk is part of, for ``halted``
         _WORKER_KEPT["run"] = run
+    if type(fn) is Shared:
+        fn = fn.loaded()
+        if fn is None:  # this worker has not met the function yet: the caller sends it again, whole
+            return Unknown()
     return fn(size, child_rng(seed, index))
+
+
+class Unknown:
+    """What a chunk sent as a ``Shared`` token alone returns from a worker that has not loaded its function yet."""
+
+    def __eq__(self, other):
+        return type(other) is Unknown
+
+    def __hash__(self):
+        return 0
+
+
+class Shared:
+    """A chunk's function sent once per worker: its digest (the token), and its pickled bytes or ``None``.
+
+    ``run_chunks`` on an executor whose workers unpickle what they are sent
+    pickles the function (with the game and options it carries) once; the
+    first chunks of a window carry the bytes, the others the token alone. A
+    worker keeps the last ``SHARED_KEEPS`` functions it loaded (by token), so
+    the game and options of a call are unpickled once per worker, not once per
+    chunk; a worker given a token it does not know answers ``Unknown`` and the
+    chunk is sent again with the bytes. The function, hence the result, is the
+    same either way.
+
+    >>> blob = pickle.dumps(abs)
+    >>> Shared(blob).token == Shared(blob).without().token, Shared(blob).without().blob
+    (True, None)
+    >>> Shared(blob).loaded() is abs
+    True
+    """
+
+    __slots__ = ("token", "blob")
+
+    def __init__(self, blob: bytes | None, token: str | None = None):
+        self.blob = blob
+        self.token = token if token is not None else hashlib.blake2b(blob, digest_size=16).hexdigest()
+
+    def __reduce__(self):
+        return Shared, (self.blob, self.token)
+
+    def without(self) -> "Shared":
+        """The token alone (what a worker that has loaded the function needs)."""
+        return Shared(None, self.token)
+
+    def loaded(self):
+        """The function in this process: kept, else unpickled from the bytes and kept; ``None`` without bytes."""
+        with _SHARED_LOCK:
+            fn = _SHARED.get(self.token)
+            if fn is not None:
+                _SHARED.move_to_end(self.token)
+                return fn
+        if self.blob is None:
+            return None
+        fn = pickle.loads(self.blob)
+        with _SHARED_LOCK:
+            _SHARED[self.token] = fn
+            while len(_SHARED) > SHARED_KEEPS:
+                _SHARED.popitem(last=False)
+        return fn
+
+
+SHARED_KEEPS = 4
+"""How many chunk functions (their games and options) a process keeps loaded at most, the oldest used going first."""
+
+_SHARED: OrderedDict = OrderedDict()
+"""In a process that runs chunks sent as ``Shared``: ``token -> function``, at most ``SHARED_KEEPS`` of them."""
+
+_SHARED_LOCK = threading.Lock()
+
+
+def _pickles(executor) -> bool:
+    """True when ``executor`` sends work to other processes (pickled); False for ``None`` and a thread pool."""
+    if executor is None:
+        return False
+    import sys
+
+    thread = sys.modules.get("concurrent.futures.thread")
+    return not (thread is not None and isinstance(executor, thread.ThreadPoolExecutor))
+
+
+def _workers_of(executor) -> int:
+    """How many workers ``executor`` has, as far as it says (a guess of 2 where it does not)."""
+    for name in ("_max_workers", "_processes"):  # concurrent.futures, multiprocessing.Pool
+        count = getattr(executor, name, None)
+        if isinstance(count, int) and count > 0:
+            return count
+    nthreads = getattr(executor, "nthreads", None)  # a Dask client: one entry per worker
+    if callable(nthreads):
+        try:
+            return max(1, len(nthreads()))
+        except Exception:  # noqa: BLE001 (a client that cannot say: the guess)
+            pass
+    return 2
 
 
 def make_executor(workers: int | None = None, keep: bool = False) -> Executor:
@@ -513,13 +613,17 @@ def run_chunks(
         raise TypeError(f"executor must offer map(), got {type(executor).__name__}")
     run = time.monotonic_ns()  # names this run in the workers of a kept pool (``halted``)
     jobs = ((fn, seed, index, size, run) for index, size in iter_chunks(n, chunk_size))
+    shared = _shared(fn, executor)
     results = []
     futures = mapped = None
     try:
         for window in partition_all(1 if executor is None else WINDOW, jobs):
+            window = window if shared is None else _tokens(window, shared, _workers_of(executor))
             mapped, futures = mapped_on(executor, _call, window)
             done = False
             for job, result in zip(window, mapped):
+                if type(result) is Unknown:  # its worker had not loaded the function: again, with it
+                    result = next(iter(mapped_on(executor, _call, [(shared,) + job[1:]])[0]))
                 results.append(result)
                 if progress is not None:
                     progress(job[3])
@@ -541,6 +645,30 @@ def run_chunks(
         _cancel(executor, futures, mapped)
         raise WorkerLost(tuple(results), cause) from None
     return tuple(results)
+
+
+def _shared(fn, executor) -> Shared | None:
+    """``fn`` pickled once as a ``Shared`` for ``executor`` when its workers unpickle what they get, else ``None``.
+
+    >>> _shared(abs, None) is None, type(_shared(abs, object())).__name__
+    (True, 'Shared')
+    """
+    if not _pickles(executor):
+        return None
+    try:
+        return Shared(pickle.dumps(fn))
+    except Exception:  # noqa: BLE001 (not picklable here: sent as it is, and the executor says what it says)
+        return None
+
+
+def _tokens(window, shared: Shared, whole: int) -> tuple:
+    """The jobs of ``window`` with ``shared`` in place of the function: whole in the first ``whole``, the token after.
+
+    >>> [job[0].blob is None for job in _tokens([(abs, 1, i, 1, 0) for i in range(3)], Shared(b"x"), 2)]
+    [False, False, True]
+    """
+    light = shared.without()
+    return tuple(((shared if i < whole else light),) + job[1:] for i, job in enumerate(window))
 
 
 def _cancel(executor, futures, mapped) -> None:
