@@ -29,6 +29,14 @@ sooner) and of 10,000 dives on OpenSpiel's connect_four through
 ``fnmcts.openspiel.from_openspiel``: the plain search (baseline) against
 ``workers=2`` with the default split (under ``ROOT_TREE_MIN`` dives a tree: one
 tree, here) and against the split forced to 2 trees (``trees=2``).
+Job ``overhead``: what each further tree of a root-parallel search costs. On
+the user's tic-tac-toe (default options), ``workers=2``, the kept pool warm:
+2 one-dive trees (``trees=2``) against 200 one-dive trees, the game and
+options sent once per worker (``run_chunks``'s ``Shared``) and, interleaved
+with it, sent with every tree as before (``fnmcts.parallel._shared`` made to
+answer ``None`` for that contender alone); the per-tree figure is
+(median of 200 trees - median of 2) / 198, and the same on OpenSpiel's
+connect_four, whose game costs more to unpickle.
 Targets: >= 1.7x on 2 cores for simulate and the tournament, >= 1.6x for the
 root-parallel search over the plain search; ``workers=2`` on a short search at
 least 0.95x the plain search.
@@ -53,7 +61,7 @@ from fnmcts.parallel import worker_pool  # noqa: E402
 from fnmcts.rng import make_rng  # noqa: E402
 
 
-JOBS = ("simulate", "tournament", "root", "short")
+JOBS = ("simulate", "tournament", "root", "short", "overhead")
 
 
 def _same(results: dict, names) -> None:
@@ -130,6 +138,8 @@ def main(argv=None) -> int:
                                   [k for k in r if "default" in k or "one after" in k]),
         )
         shorts = [] if "short" not in jobs else _short_searches(bench, scale)
+        if "overhead" in jobs:
+            _tree_overhead(bench, scale)
     finally:
         if client is not None:
             client.close()
@@ -181,6 +191,53 @@ def _short_searches(bench, scale) -> list:
                 k for k in r if "default" in k]),
         ))
     return out
+
+
+def _sent_per_chunk(call):
+    """``call()`` with the chunk function sent whole with every chunk (before ``Shared``)."""
+    from fnmcts import parallel
+
+    kept = parallel._shared
+    parallel._shared = lambda fn, executor: None
+    try:
+        return call()
+    finally:
+        parallel._shared = kept
+
+
+def _tree_overhead(bench, scale) -> None:
+    """Job ``overhead``: the cost of each further one-dive tree on 2 workers, game and options sent once or per tree."""
+    from bench_engine import UserTicTacToe
+
+    games = [("the user's tic-tac-toe", UserTicTacToe())]
+    try:
+        import pyspiel
+
+        from fnmcts.openspiel import from_openspiel
+
+        games.append(("OpenSpiel's connect_four", from_openspiel(pyspiel.load_game("connect_four"))))
+    except ImportError:
+        bench.note("pyspiel is not installed: connect_four is skipped")
+    many = max(20, int(200 * scale))
+    for title, game in games:
+        def trees(k, game=game):
+            return mcts_move(game, game.start(), k, make_rng(1), workers=2, trees=k)
+
+        trees(many)  # the kept pool started and its workers warm, outside the rounds
+        found = bench.compare(
+            f"root-parallel one-dive trees on {title}, workers=2", {
+                "2 trees": lambda: trees(2),
+                f"{many} trees, game and options sent once per worker": lambda: trees(many),
+                f"{many} trees, sent with every tree (before)": lambda: _sent_per_chunk(lambda: trees(many))},
+            work=1, unit="calls",
+            check=lambda r: _same({k: (v.move, v.iterations) for k, v in r.items() if "trees," in k},
+                                  [k for k in r if "trees," in k]),
+        )
+        rows = found["contenders"]
+        base = rows[0]["median_seconds"]
+        for row in rows[1:]:
+            bench.figure(f"{title}: each further tree, {row['name'].split(', ', 1)[1]}",
+                         round((row["median_seconds"] - base) / (many - 2) * 1000, 3), "ms")
 
 
 if __name__ == "__main__":
