@@ -91,3 +91,41 @@ def test_an_unknown_token_asks_for_the_function_and_a_process_keeps_a_few():
         assert shared.loaded() is not None
     assert len(parallel._SHARED) <= parallel.SHARED_KEEPS
     assert blobs[-1].without().loaded() is id and blobs[0].without().loaded() is None  # the oldest went first
+
+
+def _loaded_agent(path):
+    with open(path, "ab") as out:
+        out.write(b"x")
+    return CountedAgent(path)
+
+
+class CountedAgent:
+    """A random playout agent whose every unpickling adds one byte to the file ``path``."""
+
+    def __init__(self, path):
+        self.path = path
+
+    def __reduce__(self):
+        return _loaded_agent, (self.path,)
+
+    def __call__(self, game, state, rng):
+        moves = game.possible_moves(state)
+        return moves[int(rng.random() * len(moves))]
+
+
+@pytest.mark.parametrize("given", ["executor", "workers"])
+def test_a_batched_search_sends_its_game_and_rollout_once_per_worker(tmp_path, given):
+    from fnmcts.games import Nim
+    from fnmcts.mcts import mcts_move
+
+    path = str(tmp_path / "loads")
+    game = Nim(heap=15, max_take=3)
+    serial = mcts_move(game, game.start(), 120, __import__("random").Random(4), batch=8, solver=False,
+                       rollout=CountedAgent(path))
+    with (ProcessPoolExecutor(2) if given == "executor" else kept_pool(2)) as executor:
+        before = _loads(path)
+        how = {"executor": executor} if given == "executor" else {"workers": 2}
+        pooled = mcts_move(game, game.start(), 120, __import__("random").Random(4), batch=8, solver=False,
+                           rollout=CountedAgent(path), **how)
+    assert dict(pooled.tree.pmap()) == dict(serial.tree.pmap()) and pooled.move == serial.move
+    assert 1 <= _loads(path) - before <= 2  # 15 steps of 2 groups: up to 30 on executor= before
