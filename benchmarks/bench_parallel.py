@@ -33,7 +33,7 @@ Job ``overhead``: what each further tree of a root-parallel search costs. On
 the user's tic-tac-toe (default options), ``workers=2``, the kept pool warm:
 2 one-dive trees (``trees=2``) against 200 one-dive trees, the game and
 options sent once per worker (``run_chunks``'s ``Shared``) and, interleaved
-with it, sent with every tree as before (``fnmcts.parallel._shared`` made to
+with it, sent with every tree as before (``fnmcts.parallel.shared`` made to
 answer ``None`` for that contender alone); the per-tree figure is
 (median of 200 trees - median of 2) / 198, and the same on OpenSpiel's
 connect_four, whose game costs more to unpickle.
@@ -239,12 +239,12 @@ def _sent_per_chunk(call):
     """``call()`` with the chunk function sent whole with every chunk (before ``Shared``)."""
     from fnmcts import parallel
 
-    kept = parallel._shared
-    parallel._shared = lambda fn, executor: None
+    kept = parallel.shared
+    parallel.shared = lambda fn, executor: None
     try:
         return call()
     finally:
-        parallel._shared = kept
+        parallel.shared = kept
 
 
 def _tree_overhead(bench, scale) -> None:

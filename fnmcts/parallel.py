@@ -34,6 +34,7 @@ import time
 import weakref
 from collections import OrderedDict
 from contextlib import contextmanager
+from functools import partial
 from typing import Callable
 
 from toolz import partition_all
@@ -229,10 +230,11 @@ class Shared:
     True
     """
 
-    __slots__ = ("token", "blob")
+    __slots__ = ("token", "blob", "sent")
 
     def __init__(self, blob: bytes | None, token: str | None = None):
         self.blob = blob
+        self.sent = False  # in the calling process: sent whole once (``mapped_shared``)
         self.token = token if token is not None else hashlib.blake2b(blob, digest_size=16).hexdigest()
 
     def __reduce__(self):
@@ -613,17 +615,17 @@ def run_chunks(
         raise TypeError(f"executor must offer map(), got {type(executor).__name__}")
     run = time.monotonic_ns()  # names this run in the workers of a kept pool (``halted``)
     jobs = ((fn, seed, index, size, run) for index, size in iter_chunks(n, chunk_size))
-    shared = _shared(fn, executor)
+    whole = shared(fn, executor)
     results = []
     futures = mapped = None
     try:
         for window in partition_all(1 if executor is None else WINDOW, jobs):
-            window = window if shared is None else _tokens(window, shared, _workers_of(executor))
+            window = window if whole is None else _tokens(window, whole, _workers_of(executor))
             mapped, futures = mapped_on(executor, _call, window)
             done = False
             for job, result in zip(window, mapped):
                 if type(result) is Unknown:  # its worker had not loaded the function: again, with it
-                    result = next(iter(mapped_on(executor, _call, [(shared,) + job[1:]])[0]))
+                    result = next(iter(mapped_on(executor, _call, [(whole,) + job[1:]])[0]))
                 results.append(result)
                 if progress is not None:
                     progress(job[3])
@@ -647,10 +649,11 @@ def run_chunks(
     return tuple(results)
 
 
-def _shared(fn, executor) -> Shared | None:
-    """``fn`` pickled once as a ``Shared`` for ``executor`` when its workers unpickle what they get, else ``None``.
+def shared(fn, executor) -> Shared | None:
+    """``fn`` (any value) pickled once as a ``Shared`` for ``executor`` when its workers unpickle what they
+    get, else ``None`` (this process, a thread pool, a value that does not pickle: it goes as it is).
 
-    >>> _shared(abs, None) is None, type(_shared(abs, object())).__name__
+    >>> shared(abs, None) is None, type(shared(abs, object())).__name__
     (True, 'Shared')
     """
     if not _pickles(executor):
@@ -659,6 +662,41 @@ def _shared(fn, executor) -> Shared | None:
         return Shared(pickle.dumps(fn))
     except Exception:  # noqa: BLE001 (not picklable here: sent as it is, and the executor says what it says)
         return None
+
+
+def loaded(value):
+    """``value``, or the value a ``Shared`` stands for in this process (``None`` for a token not loaded here).
+
+    >>> loaded(3), loaded(Shared(pickle.dumps(abs))) is abs, loaded(Shared(None, "unknown token"))
+    (3, True, None)
+    """
+    return value.loaded() if type(value) is Shared else value
+
+
+def mapped_shared(executor, fn: Callable, value, items) -> list:
+    """``[fn(value, item) for item in items]`` run on ``executor`` (None: here), in order.
+
+    A ``Shared`` ``value`` goes whole with the items of its first call and as its token
+    alone after that; ``fn`` answers ``Unknown`` where ``loaded(value)`` is ``None``,
+    and that item is sent again with the value whole.
+
+    >>> value = Shared(pickle.dumps(10))
+    >>> mapped_shared(None, _plus, value, [1, 2]), value.sent, mapped_shared(None, _plus, 5, [1])
+    ([11, 12], True, [6])
+    """
+    sent = value.without() if type(value) is Shared and value.sent else value
+    if type(value) is Shared:
+        value.sent = True
+    results = list(mapped_on(executor, partial(fn, sent), items)[0])
+    again = [i for i, result in enumerate(results) if type(result) is Unknown]
+    for i, result in zip(again, mapped_on(executor, partial(fn, value), [items[i] for i in again])[0]):
+        results[i] = result
+    return results
+
+
+def _plus(value, item):
+    value = loaded(value)
+    return Unknown() if value is None else value + item
 
 
 def _tokens(window, shared: Shared, whole: int) -> tuple:

@@ -28,7 +28,7 @@ from functools import partial
 from math import inf as _inf, sqrt as _sqrt
 
 from ..limits import cycle_found
-from ..parallel import Shared, Unknown, _shared, kept_pool, mapped_on
+from ..parallel import Unknown, kept_pool, loaded, mapped_shared, shared
 from ..rng import child_seed
 from ._engine import _children_of, _count_back, _options_back, _parent_log, _past_chance, _plan, dives
 from ._graph import END
@@ -178,36 +178,24 @@ def _select(g, stats, root, mover, pending, pick, at_node, choose, repeats, rng)
 def _playouts(players, jobs) -> tuple:
     """The payoffs of one game played to the end from each ``(state, seed)`` of ``jobs`` (``phases.simulate``).
 
-    ``players`` is ``(game, rollout)``, or those as a ``fnmcts.parallel.Shared``
-    (a worker unpickles them once: loading a game may cost more than its
-    playouts); ``Unknown`` where it holds the token alone and has not loaded them.
+    ``players`` is ``(game, rollout)``, or those ``fnmcts.parallel.shared`` (a worker unpickles them once:
+    loading a game may cost more than its playouts; ``Unknown`` where it has the token alone).
     """
-    if type(players) is Shared:
-        players = players.loaded()
-        if players is None:
-            return Unknown()
+    players = loaded(players)
+    if players is None:
+        return Unknown()
     game, rollout = players
     return tuple(simulate(game, state, random.Random(seed), rollout) for state, seed in jobs)
 
 
-def _played(players, executor, parts, jobs, first=True) -> list:
-    """The payoffs of ``jobs`` in order, run on ``executor`` (None: here) in ``parts`` contiguous groups.
-
-    ``players`` as a ``Shared`` goes whole on the ``first`` step, its token alone after it; a group whose
-    worker had not loaded it is sent again with it whole.
-    """
+def _played(players, executor, parts, jobs) -> list:
+    """The payoffs of ``jobs`` in order, run on ``executor`` (None: here) in ``parts`` contiguous groups."""
     if not jobs:
         return []
     size = -(-len(jobs) // max(1, min(parts, len(jobs))))
     groups = [tuple(jobs[a:a + size]) for a in range(0, len(jobs), size)]
-    sent = players.without() if type(players) is Shared and not first else players
-    results, _ = mapped_on(executor, partial(_playouts, sent), groups)
-    out = []
-    for group, result in zip(groups, results):
-        if type(result) is Unknown:
-            result = next(iter(mapped_on(executor, partial(_playouts, players), [group])[0]))
-        out.extend(result)
-    return out
+    results = mapped_shared(executor, _playouts, players, groups)
+    return [pay for group in results for pay in group]
 
 
 def batch_dives(g, stats, root, mover, n, rng, k, select, *, executor=None, parts=1, expectimax=False, solver=None,
@@ -217,8 +205,8 @@ def batch_dives(g, stats, root, mover, n, rng, k, select, *, executor=None, part
     ``select`` is UCB1's (``ucb1_selector``: its constant is read); the
     search stops once the root is proven (``solver``). ``executor`` (None:
     here) runs the playouts in ``parts`` groups a step; ``pending`` (a dict,
-    empty) holds the pending counts; an executor of other processes gets the game and
-    rollout once per worker (``fnmcts.parallel.Shared``); ``watch(pending)``, if given, hears it
+    empty) holds the pending counts; an executor of processes gets the game and rollout
+    once per worker (``fnmcts.parallel.shared``); ``watch(pending)``, if given, hears it
     after a step's selections and after its backups (empty again).
 
     >>> from fnmcts.games.nim import Nim
@@ -241,8 +229,8 @@ def batch_dives(g, stats, root, mover, n, rng, k, select, *, executor=None, part
     at_root, choose = at_root or _no_proof, open_choices(solver, None)
     pick = _pending_pick(stats.K, stats.N, pending, stats.logs, c)
     players = (g.game, rollout)
-    players = _shared(players, executor) or players
-    seed, done, step, whole = rng.getrandbits(63), 0, 0, True  # whole: the players not yet sent whole
+    players = shared(players, executor) or players
+    seed, done, step = rng.getrandbits(63), 0, 0
     while done < n and at_root(root) is None:
         dives_ = []
         for _ in range(min(k, n - done)):
@@ -254,8 +242,7 @@ def batch_dives(g, stats, root, mover, n, rng, k, select, *, executor=None, part
             watch(pending)
         step_seed = child_seed(seed, step)
         jobs = [(g.states[end[1]], child_seed(step_seed, j)) for j, (_, _, end) in enumerate(dives_) if end[0] == "play"]
-        payoffs = iter(_played(players, executor, parts, jobs, first=whole))
-        whole = whole and not jobs
+        payoffs = iter(_played(players, executor, parts, jobs))
         for path, movers, end in dives_:
             _back(g, stats, path, movers, end, payoffs, key_rule, c, expectimax, solver, pending)
         done += len(dives_)
