@@ -618,9 +618,10 @@ def run_chunks(
     whole = shared(fn, executor)
     results = []
     futures = mapped = None
+    first = 0 if whole is None else _workers_of(executor)  # the chunks of a window that carry it whole
     try:
         for window in partition_all(1 if executor is None else WINDOW, jobs):
-            window = window if whole is None else _tokens(window, whole, _workers_of(executor))
+            window = window if whole is None else _tokens(window, whole, first)
             mapped, futures = mapped_on(executor, _call, window)
             done = False
             for job, result in zip(window, mapped):
@@ -659,9 +660,29 @@ def shared(fn, executor) -> Shared | None:
     if not _pickles(executor):
         return None
     try:
-        return Shared(pickle.dumps(fn))
+        return Shared(_dumps_for(executor)(fn))
     except Exception:  # noqa: BLE001 (not picklable here: sent as it is, and the executor says what it says)
         return None
+
+
+def _dumps_for(executor) -> Callable:
+    """How ``executor`` itself pickles: cloudpickle for Dask and Ray (a function of a script or notebook goes by
+    value, as they send it), the standard pickle for the others (by reference, as they send it).
+
+    >>> class Client:
+    ...     pass
+    >>> Client.__module__ = "distributed.client"
+    >>> _dumps_for(Client()).__module__.split(".")[0], _dumps_for(object()) is pickle.dumps
+    ('cloudpickle', True)
+    """
+    if type(executor).__module__.split(".")[0] in ("distributed", "ray"):
+        try:
+            import cloudpickle
+
+            return cloudpickle.dumps
+        except ImportError:
+            pass
+    return pickle.dumps
 
 
 def loaded(value):

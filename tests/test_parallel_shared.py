@@ -129,3 +129,21 @@ def test_a_batched_search_sends_its_game_and_rollout_once_per_worker(tmp_path, g
                            rollout=CountedAgent(path), **how)
     assert dict(pooled.tree.pmap()) == dict(serial.tree.pmap()) and pooled.move == serial.move
     assert 1 <= _loads(path) - before <= 2  # 15 steps of 2 groups: up to 30 on executor= before
+
+
+
+@pytest.mark.slow
+def test_a_function_of_main_reaches_dask_worker_processes(monkeypatch):
+    """Dask sends a function of ``__main__`` (a notebook's) by value (cloudpickle); shared once, it still goes so."""
+    distributed = pytest.importorskip("distributed")
+    import __main__
+
+    def draw(size, rng):
+        return rng.random()
+
+    draw.__module__, draw.__qualname__ = "__main__", "fnmcts_test_draw"  # importable here alone, as in a notebook
+    monkeypatch.setattr(__main__, "fnmcts_test_draw", draw, raising=False)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                                  silence_logs=40) as cluster, distributed.Client(cluster) as client:
+        ran = run_chunks(draw, 8, seed=1, chunk_size=1, executor=client)
+    assert ran == run_chunks(draw, 8, seed=1, chunk_size=1)
