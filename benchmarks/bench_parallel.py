@@ -29,6 +29,21 @@ sooner) and of 10,000 dives on OpenSpiel's connect_four through
 ``fnmcts.openspiel.from_openspiel``: the plain search (baseline) against
 ``workers=2`` with the default split (under ``ROOT_TREE_MIN`` dives a tree: one
 tree, here) and against the split forced to 2 trees (``trees=2``).
+Job ``overhead``: what each further tree of a root-parallel search costs. On
+the user's tic-tac-toe (default options), ``workers=2``, the kept pool warm:
+2 one-dive trees (``trees=2``) against 200 one-dive trees, the game and
+options sent once per worker (``run_chunks``'s ``Shared``) and, interleaved
+with it, sent with every tree as before (``fnmcts.parallel.shared`` made to
+answer ``None`` for that contender alone); the per-tree figure is
+(median of 200 trees - median of 2) / 198, and the same on OpenSpiel's
+connect_four, whose game costs more to unpickle.
+Job ``batch``: tree-parallel search (``mcts_move(..., batch=16)``) on
+OpenSpiel's connect_four (``from_openspiel``), the solver off, ``--batch-dives``
+dives (default 2,000): ``batch=16`` on 1 worker (the baseline: its playouts
+run here), ``batch=16`` on 2 workers (the kept pool; the same tree, checked)
+and the plain search, once with costly playouts (``rollout=decisive_agent``,
+run in place on OpenSpiel's state, a few ms each) and once with the default
+random ones (shorter than a round trip to a worker).
 Targets: >= 1.7x on 2 cores for simulate and the tournament, >= 1.6x for the
 root-parallel search over the plain search; ``workers=2`` on a short search at
 least 0.95x the plain search.
@@ -53,7 +68,7 @@ from fnmcts.parallel import worker_pool  # noqa: E402
 from fnmcts.rng import make_rng  # noqa: E402
 
 
-JOBS = ("simulate", "tournament", "root", "short")
+JOBS = ("simulate", "tournament", "root", "short", "overhead", "batch")
 
 
 def _same(results: dict, names) -> None:
@@ -65,6 +80,7 @@ def _same(results: dict, names) -> None:
 def main(argv=None) -> int:
     def options(parser):
         parser.add_argument("--scale", type=float, default=1.0, help="scale every job's size (default 1)")
+        parser.add_argument("--batch-dives", type=int, default=2_000, help="dives of job batch (default 2,000)")
         parser.add_argument("--no-dask", action="store_true", help="skip the Dask column")
         parser.add_argument("--jobs", default=",".join(JOBS),
                             help=f"the jobs to run, comma-separated (default: all of {','.join(JOBS)})")
@@ -130,6 +146,9 @@ def main(argv=None) -> int:
                                   [k for k in r if "default" in k or "one after" in k]),
         )
         shorts = [] if "short" not in jobs else _short_searches(bench, scale)
+        if "overhead" in jobs:
+            _tree_overhead(bench, scale)
+        batches = [] if "batch" not in jobs else _batched(bench, bench.size(bench.args.batch_dives, 64))
     finally:
         if client is not None:
             client.close()
@@ -140,6 +159,11 @@ def main(argv=None) -> int:
         row = comparison["contenders"][-1] if comparison is root else comparison["contenders"][1]
         ratio = row["ratio"]
         bench.target(f">= {goal}x on 2 cores: {comparison['title']}", ratio["median"] >= goal,
+                     f"{row['name']}: {ratio['median']:.2f}x [{ratio['low']:.2f}, {ratio['high']:.2f}]")
+    for comparison in batches:
+        row = comparison["contenders"][1]
+        ratio = row["ratio"]
+        bench.target(f">= 1.6x dives/s on 2 workers: {comparison['title']}", ratio["median"] >= 1.6,
                      f"{row['name']}: {ratio['median']:.2f}x [{ratio['low']:.2f}, {ratio['high']:.2f}]")
     for comparison in shorts:
         row = comparison["contenders"][1]
@@ -181,6 +205,81 @@ def _short_searches(bench, scale) -> list:
                 k for k in r if "default" in k]),
         ))
     return out
+
+
+def _batched(bench, dives) -> list:
+    """Job ``batch``: ``batch=16`` on 1 and 2 workers and the plain search, connect_four, two kinds of playout."""
+    try:
+        from fnmcts.openspiel import from_openspiel
+
+        game = from_openspiel("connect_four")
+    except ImportError:
+        bench.note("OpenSpiel is not installed: job batch is skipped (pip install 'fnmcts[openspiel]')")
+        return []
+    from fnmcts.mcts.enhancements import decisive_agent
+
+    out = []
+    for playouts, rollout in (("decisive playouts (rollout=decisive_agent)", decisive_agent),
+                              ("random playouts (the default)", None)):
+        def run(rollout=rollout, **given):
+            return lambda: mcts_move(game, game.start(), dives, make_rng(1), solver=False, rollout=rollout, **given)
+
+        run(batch=16, workers=2)()  # the kept pool started, outside the rounds
+        out.append(bench.compare(
+            f"connect_four, {dives:,} dives, solver off, {playouts}",
+            {"batch=16, 1 worker": run(batch=16, workers=1), "batch=16, 2 workers": run(batch=16, workers=2),
+             "plain search (no batch)": run()},
+            work=dives, unit="dives",
+            check=lambda r: _same({k: dict(v.tree.pmap()) for k, v in r.items() if k.startswith("batch")},
+                                  [k for k in r if k.startswith("batch")])))
+    return out
+
+
+def _sent_per_chunk(call):
+    """``call()`` with the chunk function sent whole with every chunk (before ``Shared``)."""
+    from fnmcts import parallel
+
+    kept = parallel.shared
+    parallel.shared = lambda fn, executor: None
+    try:
+        return call()
+    finally:
+        parallel.shared = kept
+
+
+def _tree_overhead(bench, scale) -> None:
+    """Job ``overhead``: the cost of each further one-dive tree on 2 workers, game and options sent once or per tree."""
+    from bench_engine import UserTicTacToe
+
+    games = [("the user's tic-tac-toe", UserTicTacToe())]
+    try:
+        import pyspiel
+
+        from fnmcts.openspiel import from_openspiel
+
+        games.append(("OpenSpiel's connect_four", from_openspiel(pyspiel.load_game("connect_four"))))
+    except ImportError:
+        bench.note("pyspiel is not installed: connect_four is skipped")
+    many = max(20, int(200 * scale))
+    for title, game in games:
+        def trees(k, game=game):
+            return mcts_move(game, game.start(), k, make_rng(1), workers=2, trees=k)
+
+        trees(many)  # the kept pool started and its workers warm, outside the rounds
+        found = bench.compare(
+            f"root-parallel one-dive trees on {title}, workers=2", {
+                "2 trees": lambda: trees(2),
+                f"{many} trees, game and options sent once per worker": lambda: trees(many),
+                f"{many} trees, sent with every tree (before)": lambda: _sent_per_chunk(lambda: trees(many))},
+            work=1, unit="calls",
+            check=lambda r: _same({k: (v.move, v.iterations) for k, v in r.items() if "trees," in k},
+                                  [k for k in r if "trees," in k]),
+        )
+        rows = found["contenders"]
+        for row in rows[1:]:  # per round: (that round's call - that round's 2 trees) / the further trees
+            each = sorted((s - b) / (many - 2) * 1000 for s, b in zip(row["seconds"], rows[0]["seconds"]))
+            bench.figure(f"{title}: each further tree, {row['name'].split(', ', 1)[1]}",
+                         round(each[len(each) // 2], 3), "ms", f"range over rounds [{each[0]:.3f}, {each[-1]:.3f}]")
 
 
 if __name__ == "__main__":

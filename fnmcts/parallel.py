@@ -25,12 +25,16 @@ way, carrying the results of the chunks finished before it.
 
 from __future__ import annotations
 
+import hashlib
 import os
+import pickle
 import signal
 import threading
 import time
 import weakref
+from collections import OrderedDict
 from contextlib import contextmanager
+from functools import partial
 from typing import Callable
 
 from toolz import partition_all
@@ -190,7 +194,105 @@ def _call(job):
     fn, seed, index, size, run = job
     if "halting" in _WORKER_KEPT:  # a worker of a kept pool: the run its chunk is part of, for ``halted``
         _WORKER_KEPT["run"] = run
+    if type(fn) is Shared:
+        fn = fn.loaded()
+        if fn is None:  # this worker has not met the function yet: the caller sends it again, whole
+            return Unknown()
     return fn(size, child_rng(seed, index))
+
+
+class Unknown:
+    """What a chunk sent as a ``Shared`` token alone returns from a worker that has not loaded its function yet."""
+
+    def __eq__(self, other):
+        return type(other) is Unknown
+
+    def __hash__(self):
+        return 0
+
+
+class Shared:
+    """A chunk's function sent once per worker: its digest (the token), and its pickled bytes or ``None``.
+
+    ``run_chunks`` on an executor whose workers unpickle what they are sent
+    pickles the function (with the game and options it carries) once; the
+    first chunks of a window carry the bytes, the others the token alone. A
+    worker keeps the last ``SHARED_KEEPS`` functions it loaded (by token), so
+    the game and options of a call are unpickled once per worker, not once per
+    chunk; a worker given a token it does not know answers ``Unknown`` and the
+    chunk is sent again with the bytes. The function, hence the result, is the
+    same either way.
+
+    >>> blob = pickle.dumps(abs)
+    >>> Shared(blob).token == Shared(blob).without().token, Shared(blob).without().blob
+    (True, None)
+    >>> Shared(blob).loaded() is abs
+    True
+    """
+
+    __slots__ = ("token", "blob", "sent")
+
+    def __init__(self, blob: bytes | None, token: str | None = None):
+        self.blob = blob
+        self.sent = False  # in the calling process: sent whole once (``mapped_shared``)
+        self.token = token if token is not None else hashlib.blake2b(blob, digest_size=16).hexdigest()
+
+    def __reduce__(self):
+        return Shared, (self.blob, self.token)
+
+    def without(self) -> "Shared":
+        """The token alone (what a worker that has loaded the function needs)."""
+        return Shared(None, self.token)
+
+    def loaded(self):
+        """The function in this process: kept, else unpickled from the bytes and kept; ``None`` without bytes."""
+        with _SHARED_LOCK:
+            fn = _SHARED.get(self.token)
+            if fn is not None:
+                _SHARED.move_to_end(self.token)
+                return fn
+        if self.blob is None:
+            return None
+        fn = pickle.loads(self.blob)
+        with _SHARED_LOCK:
+            _SHARED[self.token] = fn
+            while len(_SHARED) > SHARED_KEEPS:
+                _SHARED.popitem(last=False)
+        return fn
+
+
+SHARED_KEEPS = 4
+"""How many chunk functions (their games and options) a process keeps loaded at most, the oldest used going first."""
+
+_SHARED: OrderedDict = OrderedDict()
+"""In a process that runs chunks sent as ``Shared``: ``token -> function``, at most ``SHARED_KEEPS`` of them."""
+
+_SHARED_LOCK = threading.Lock()
+
+
+def _pickles(executor) -> bool:
+    """True when ``executor`` sends work to other processes (pickled); False for ``None`` and a thread pool."""
+    if executor is None:
+        return False
+    import sys
+
+    thread = sys.modules.get("concurrent.futures.thread")
+    return not (thread is not None and isinstance(executor, thread.ThreadPoolExecutor))
+
+
+def _workers_of(executor) -> int:
+    """How many workers ``executor`` has, as far as it says (a guess of 2 where it does not)."""
+    for name in ("_max_workers", "_processes"):  # concurrent.futures, multiprocessing.Pool
+        count = getattr(executor, name, None)
+        if isinstance(count, int) and count > 0:
+            return count
+    nthreads = getattr(executor, "nthreads", None)  # a Dask client: one entry per worker
+    if callable(nthreads):
+        try:
+            return max(1, len(nthreads()))
+        except Exception:  # noqa: BLE001 (a client that cannot say: the guess)
+            pass
+    return 2
 
 
 def make_executor(workers: int | None = None, keep: bool = False) -> Executor:
@@ -513,13 +615,18 @@ def run_chunks(
         raise TypeError(f"executor must offer map(), got {type(executor).__name__}")
     run = time.monotonic_ns()  # names this run in the workers of a kept pool (``halted``)
     jobs = ((fn, seed, index, size, run) for index, size in iter_chunks(n, chunk_size))
+    whole = shared(fn, executor)
     results = []
     futures = mapped = None
+    first = 0 if whole is None else _workers_of(executor)  # the chunks of a window that carry it whole
     try:
         for window in partition_all(1 if executor is None else WINDOW, jobs):
+            window = window if whole is None else _tokens(window, whole, first)
             mapped, futures = mapped_on(executor, _call, window)
             done = False
             for job, result in zip(window, mapped):
+                if type(result) is Unknown:  # its worker had not loaded the function: again, with it
+                    result = next(iter(mapped_on(executor, _call, [(whole,) + job[1:]])[0]))
                 results.append(result)
                 if progress is not None:
                     progress(job[3])
@@ -541,6 +648,86 @@ def run_chunks(
         _cancel(executor, futures, mapped)
         raise WorkerLost(tuple(results), cause) from None
     return tuple(results)
+
+
+def shared(fn, executor) -> Shared | None:
+    """``fn`` (any value) pickled once as a ``Shared`` for ``executor`` when its workers unpickle what they
+    get, else ``None`` (this process, a thread pool, a value that does not pickle: it goes as it is).
+
+    >>> shared(abs, None) is None, type(shared(abs, object())).__name__
+    (True, 'Shared')
+    """
+    if not _pickles(executor):
+        return None
+    try:
+        return Shared(_dumps_for(executor)(fn))
+    except Exception:  # noqa: BLE001 (not picklable here: sent as it is, and the executor says what it says)
+        return None
+
+
+def _dumps_for(executor) -> Callable:
+    """How ``executor`` itself pickles: cloudpickle for Dask and Ray (a function of a script or notebook goes by
+    value, as they send it), the standard pickle for the others (by reference, as they send it).
+
+    >>> class Client:
+    ...     pass
+    >>> Client.__module__ = "distributed.client"
+    >>> _dumps_for(Client()).__module__.split(".")[0], _dumps_for(object()) is pickle.dumps
+    ('cloudpickle', True)
+    """
+    if type(executor).__module__.split(".")[0] in ("distributed", "ray"):
+        try:
+            import cloudpickle
+
+            return cloudpickle.dumps
+        except ImportError:
+            pass
+    return pickle.dumps
+
+
+def loaded(value):
+    """``value``, or the value a ``Shared`` stands for in this process (``None`` for a token not loaded here).
+
+    >>> loaded(3), loaded(Shared(pickle.dumps(abs))) is abs, loaded(Shared(None, "unknown token"))
+    (3, True, None)
+    """
+    return value.loaded() if type(value) is Shared else value
+
+
+def mapped_shared(executor, fn: Callable, value, items) -> list:
+    """``[fn(value, item) for item in items]`` run on ``executor`` (None: here), in order.
+
+    A ``Shared`` ``value`` goes whole with the items of its first call and as its token
+    alone after that; ``fn`` answers ``Unknown`` where ``loaded(value)`` is ``None``,
+    and that item is sent again with the value whole.
+
+    >>> value = Shared(pickle.dumps(10))
+    >>> mapped_shared(None, _plus, value, [1, 2]), value.sent, mapped_shared(None, _plus, 5, [1])
+    ([11, 12], True, [6])
+    """
+    sent = value.without() if type(value) is Shared and value.sent else value
+    if type(value) is Shared:
+        value.sent = True
+    results = list(mapped_on(executor, partial(fn, sent), items)[0])
+    again = [i for i, result in enumerate(results) if type(result) is Unknown]
+    for i, result in zip(again, mapped_on(executor, partial(fn, value), [items[i] for i in again])[0]):
+        results[i] = result
+    return results
+
+
+def _plus(value, item):
+    value = loaded(value)
+    return Unknown() if value is None else value + item
+
+
+def _tokens(window, shared: Shared, whole: int) -> tuple:
+    """The jobs of ``window`` with ``shared`` in place of the function: whole in the first ``whole``, the token after.
+
+    >>> [job[0].blob is None for job in _tokens([(abs, 1, i, 1, 0) for i in range(3)], Shared(b"x"), 2)]
+    [False, False, True]
+    """
+    light = shared.without()
+    return tuple(((shared if i < whole else light),) + job[1:] for i, job in enumerate(window))
 
 
 def _cancel(executor, futures, mapped) -> None:

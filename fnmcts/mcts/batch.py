@@ -22,14 +22,13 @@ processes), shallow proofs (``proofs``); any other is refused with a ``ValueErro
 
 from __future__ import annotations
 
-import pickle
 import random
 from contextlib import nullcontext
 from functools import partial
 from math import inf as _inf, sqrt as _sqrt
 
 from ..limits import cycle_found
-from ..parallel import kept_pool, mapped_on, worker_kept
+from ..parallel import Unknown, kept_pool, loaded, mapped_shared, shared
 from ..rng import child_seed
 from ._engine import _children_of, _count_back, _options_back, _parent_log, _past_chance, _plan, dives
 from ._graph import END
@@ -111,7 +110,7 @@ def _run_batch(k, workers, executor, g, stats, root, mover, rng, select, opts, b
     parts = workers or getattr(executor, "_max_workers", None) or k
     with nullcontext(executor) if executor is not None else kept_pool(workers) as pool:
         return batch_dives(g, stats, root, mover, budget.left, rng, k, select, executor=pool, parts=parts,
-                           expectimax=expectimax, solver=proofs, rollout=opts.rollout, kept=executor is None)
+                           expectimax=expectimax, solver=proofs, rollout=opts.rollout)
 
 
 def _pending_pick(K, N, O, logs, c):
@@ -179,12 +178,12 @@ def _select(g, stats, root, mover, pending, pick, at_node, choose, repeats, rng)
 def _playouts(players, jobs) -> tuple:
     """The payoffs of one game played to the end from each ``(state, seed)`` of ``jobs`` (``phases.simulate``).
 
-    ``players`` is ``(game, rollout)``, or those pickled (a worker of the kept
-    pool unpickles them once: loading a game may cost more than its playouts).
+    ``players`` is ``(game, rollout)``, or those ``fnmcts.parallel.shared`` (a worker unpickles them once:
+    loading a game may cost more than its playouts; ``Unknown`` where it has the token alone).
     """
-    if type(players) is bytes:
-        blob = players
-        players = worker_kept(("batch playouts", blob), lambda: pickle.loads(blob)) or pickle.loads(blob)
+    players = loaded(players)
+    if players is None:
+        return Unknown()
     game, rollout = players
     return tuple(simulate(game, state, random.Random(seed), rollout) for state, seed in jobs)
 
@@ -195,19 +194,19 @@ def _played(players, executor, parts, jobs) -> list:
         return []
     size = -(-len(jobs) // max(1, min(parts, len(jobs))))
     groups = [tuple(jobs[a:a + size]) for a in range(0, len(jobs), size)]
-    results, _ = mapped_on(executor, partial(_playouts, players), groups)
+    results = mapped_shared(executor, _playouts, players, groups)
     return [pay for group in results for pay in group]
 
 
 def batch_dives(g, stats, root, mover, n, rng, k, select, *, executor=None, parts=1, expectimax=False, solver=None,
-                rollout=None, pending=None, watch=None, kept=False) -> int:
+                rollout=None, pending=None, watch=None) -> int:
     """Run up to ``n`` dives from ``root``, ``k`` a step (the module's WU-UCT steps); return the dives run.
 
     ``select`` is UCB1's (``ucb1_selector``: its constant is read); the
     search stops once the root is proven (``solver``). ``executor`` (None:
     here) runs the playouts in ``parts`` groups a step; ``pending`` (a dict,
-    empty) holds the pending counts; ``kept``: the executor is the kept pool
-    (``fnmcts.parallel.kept_pool``), whose workers keep the game; ``watch(pending)``, if given, hears it
+    empty) holds the pending counts; an executor of processes gets the game and rollout
+    once per worker (``fnmcts.parallel.shared``); ``watch(pending)``, if given, hears it
     after a step's selections and after its backups (empty again).
 
     >>> from fnmcts.games.nim import Nim
@@ -230,7 +229,7 @@ def batch_dives(g, stats, root, mover, n, rng, k, select, *, executor=None, part
     at_root, choose = at_root or _no_proof, open_choices(solver, None)
     pick = _pending_pick(stats.K, stats.N, pending, stats.logs, c)
     players = (g.game, rollout)
-    players = pickle.dumps(players) if kept and executor is not None else players
+    players = shared(players, executor) or players
     seed, done, step = rng.getrandbits(63), 0, 0
     while done < n and at_root(root) is None:
         dives_ = []

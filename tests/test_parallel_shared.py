@@ -1,0 +1,149 @@
+"""A chunk's function (the game and options it carries) is unpickled once per worker, not once per chunk.
+
+``run_chunks`` on an executor of other processes pickles the function once and
+sends its bytes with the first chunks of a window, the token alone with the
+others; a worker keeps what it loaded. ``Counted`` counts its unpicklings in a
+file, whichever process unpickles it.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+
+import pytest
+
+from fnmcts import parallel
+from fnmcts.parallel import Shared, Unknown, kept_pool, run_chunks
+
+
+def _loaded(path):
+    with open(path, "ab") as out:
+        out.write(b"x")
+    return Counted(path)
+
+
+class Counted:
+    """A chunk function whose every unpickling adds one byte to the file ``path``."""
+
+    def __init__(self, path):
+        self.path = path
+
+    def __reduce__(self):
+        return _loaded, (self.path,)
+
+    def __call__(self, size, rng):
+        return os.getpid(), size, rng.random()
+
+
+def _loads(path) -> int:
+    return os.path.getsize(path) if os.path.exists(path) else 0
+
+
+def _draws(results):
+    return [r[1:] for r in results]
+
+
+@pytest.mark.parametrize("kind", ["processes", "pool"])
+def test_each_worker_unpickles_the_function_once_for_many_chunks(tmp_path, kind):
+    path = str(tmp_path / "loads")
+    serial = run_chunks(Counted(path), 40, seed=5, chunk_size=1)
+    make = {"processes": ProcessPoolExecutor, "pool": multiprocessing.Pool}[kind]
+    with make(2) as executor:
+        ran = run_chunks(Counted(path), 40, seed=5, chunk_size=1, executor=executor)
+    assert _draws(ran) == _draws(serial)
+    assert 1 <= _loads(path) <= 2  # before: 40, once a chunk
+
+
+def test_a_worker_that_never_got_the_function_is_sent_it_and_the_result_holds(tmp_path, monkeypatch):
+    path = str(tmp_path / "loads")
+    serial = run_chunks(Counted(path), 12, seed=2, chunk_size=1)
+    monkeypatch.setattr(parallel, "_workers_of", lambda executor: 0)  # every chunk sent as a token alone
+    with ProcessPoolExecutor(2) as executor:
+        ran = run_chunks(Counted(path), 12, seed=2, chunk_size=1, executor=executor)
+    assert _draws(ran) == _draws(serial)
+    assert 1 <= _loads(path) <= 2
+
+
+def test_a_kept_pool_loads_the_same_function_once_across_calls(tmp_path):
+    path = str(tmp_path / "loads")
+    with kept_pool(2) as pool:
+        first = run_chunks(Counted(path), 20, seed=1, chunk_size=1, executor=pool)
+        loads = _loads(path)
+        again = run_chunks(Counted(path), 20, seed=1, chunk_size=1, executor=pool)
+    assert _draws(first) == _draws(again) and 1 <= loads <= 2
+    assert _loads(path) == loads
+
+
+def test_threads_and_this_process_share_the_function_as_it_is(tmp_path):
+    path = str(tmp_path / "loads")
+    with ThreadPoolExecutor(2) as threads:
+        ran = run_chunks(Counted(path), 10, seed=1, chunk_size=1, executor=threads)
+    assert _draws(ran) == _draws(run_chunks(Counted(path), 10, seed=1, chunk_size=1))
+    assert _loads(path) == 0
+
+
+def test_an_unknown_token_asks_for_the_function_and_a_process_keeps_a_few():
+    assert parallel._call((Shared(None, "no such token"), 1, 0, 1, 0)) == Unknown()
+    blobs = [Shared(parallel.pickle.dumps(f)) for f in (abs, len, repr, str, hash, id)]
+    for shared in blobs:
+        assert shared.loaded() is not None
+    assert len(parallel._SHARED) <= parallel.SHARED_KEEPS
+    assert blobs[-1].without().loaded() is id and blobs[0].without().loaded() is None  # the oldest went first
+
+
+def _loaded_agent(path):
+    with open(path, "ab") as out:
+        out.write(b"x")
+    return CountedAgent(path)
+
+
+class CountedAgent:
+    """A random playout agent whose every unpickling adds one byte to the file ``path``."""
+
+    def __init__(self, path):
+        self.path = path
+
+    def __reduce__(self):
+        return _loaded_agent, (self.path,)
+
+    def __call__(self, game, state, rng):
+        moves = game.possible_moves(state)
+        return moves[int(rng.random() * len(moves))]
+
+
+@pytest.mark.parametrize("given", ["executor", "workers"])
+def test_a_batched_search_sends_its_game_and_rollout_once_per_worker(tmp_path, given):
+    from fnmcts.games import Nim
+    from fnmcts.mcts import mcts_move
+
+    path = str(tmp_path / "loads")
+    game = Nim(heap=15, max_take=3)
+    serial = mcts_move(game, game.start(), 120, __import__("random").Random(4), batch=8, solver=False,
+                       rollout=CountedAgent(path))
+    with (ProcessPoolExecutor(2) if given == "executor" else kept_pool(2)) as executor:
+        before = _loads(path)
+        how = {"executor": executor} if given == "executor" else {"workers": 2}
+        pooled = mcts_move(game, game.start(), 120, __import__("random").Random(4), batch=8, solver=False,
+                           rollout=CountedAgent(path), **how)
+    assert dict(pooled.tree.pmap()) == dict(serial.tree.pmap()) and pooled.move == serial.move
+    assert 1 <= _loads(path) - before <= 2  # 15 steps of 2 groups: up to 30 on executor= before
+
+
+
+@pytest.mark.slow
+def test_a_function_of_main_reaches_dask_worker_processes(monkeypatch):
+    """Dask sends a function of ``__main__`` (a notebook's) by value (cloudpickle); shared once, it still goes so."""
+    distributed = pytest.importorskip("distributed")
+    import __main__
+
+    def draw(size, rng):
+        return rng.random()
+
+    draw.__module__, draw.__qualname__ = "__main__", "fnmcts_test_draw"  # importable here alone, as in a notebook
+    monkeypatch.setattr(__main__, "fnmcts_test_draw", draw, raising=False)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                                  silence_logs=40) as cluster, distributed.Client(cluster) as client:
+        ran = run_chunks(draw, 8, seed=1, chunk_size=1, executor=client)
+    assert ran == run_chunks(draw, 8, seed=1, chunk_size=1)
