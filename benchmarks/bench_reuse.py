@@ -18,7 +18,9 @@ budget decides:
   ``subtree`` alone (the pruning after its move), in seconds a move and
   times the plain agent's. The target: reuse at most about 1.2x.
 
-    python benchmarks/bench_reuse.py [--iterations N] [--connect-four-only] [--quick] [--json] [--rounds R]
+    python benchmarks/bench_reuse.py [--iterations N] [--connect-four-only] [--spec SPEC] [--quick] [--json] [--rounds R]
+
+``--spec``: another OpenSpiel game in place of connect_four (``--spec "hex(board_size=5)"``).
 
 Seeded: the same figures on every run up to the times, which depend on the
 machine (shared and noisy: quote the ratios). The two agents play in
@@ -98,12 +100,12 @@ def shut_the_box(iterations: int, games: int, reuse: bool):
     return wins, games, timed.times
 
 
-def connect_four(iterations: int, games: int, moves: int, kind: str) -> Measured:
+def connect_four(iterations: int, games: int, moves: int, kind: str, spec: str = "connect_four") -> Measured:
     """``moves`` moves of the agent (``kind``: plain, reuse, or the reusing agent's ``subtree`` timed alone) in
     each of ``games`` games from 3 random plies in, against a random player; its seconds and moves."""
     from fnmcts.openspiel import from_openspiel
 
-    game = from_openspiel("connect_four")
+    game = from_openspiel(spec)
     agent = mcts_agent(iterations, reuse=kind == "reuse")
     seconds = played = 0
     for seed in range(games):
@@ -130,7 +132,7 @@ def connect_four(iterations: int, games: int, moves: int, kind: str) -> Measured
     return Measured(seconds, played)
 
 
-def reuse_cost(bench, iterations: int) -> None:
+def reuse_cost(bench, iterations: int, spec: str = "connect_four") -> None:
     """The connect_four comparison: seconds a move of the plain and the reusing agent, and ``subtree`` alone."""
     try:
         import pyspiel  # noqa: F401
@@ -139,8 +141,8 @@ def reuse_cost(bench, iterations: int) -> None:
         return
     games, moves = bench.size(4, 1), bench.size(6, 2)
     compared = bench.compare(
-        f"OpenSpiel connect_four, {iterations} dives a move, 3 random plies in: time a move",
-        {name: (lambda kind=kind: connect_four(iterations, games, moves, kind)) for name, kind in (
+        f"OpenSpiel {spec}, {iterations} dives a move, 3 random plies in: time a move",
+        {name: (lambda kind=kind: connect_four(iterations, games, moves, kind, spec)) for name, kind in (
             ("mcts_agent (fresh tree)", "plain"), ("mcts_agent(reuse=True)", "reuse"),
             ("its subtree alone", "subtree"))},
         unit="moves", warmup=0, rounds=bench.args.rounds or bench.size(5, 2),
@@ -157,9 +159,10 @@ def main(argv=None) -> int:
         parser.add_argument("--iterations", type=int, default=100)
         parser.add_argument("--connect-four-iterations", type=int, default=400)
         parser.add_argument("--connect-four-only", action="store_true", help="only the connect_four time a move")
+        parser.add_argument("--spec", default="connect_four", help="the OpenSpiel game of that comparison")
 
     bench = Bench("bench_reuse", __doc__, argv, options=options, rounds=1)
-    reuse_cost(bench, bench.size(bench.args.connect_four_iterations, 50))
+    reuse_cost(bench, bench.size(bench.args.connect_four_iterations, 50), bench.args.spec)
     if bench.args.connect_four_only:
         return bench.finish()
     iterations = bench.args.iterations

@@ -1332,15 +1332,13 @@ def mcts_agent(
 ) -> Callable:
     """An agent that runs ``mcts_move`` each turn: ``(game, state, rng) -> move``, or with memory.
 
-    The options are ``mcts_move``'s and ``search``'s, with the same defaults
-    (``rule``, ``c``, ``z``, ``final``, ``solver``, ``rollout``, ``backup``,
-    ``root``, or one ``options`` value; ``fnmcts.mcts.search_options`` fills
-    the rest for the game of each move), and the budgets ``seconds`` and
-    ``max_nodes``; a root rule is named (``root='gumbel'``), made anew each
-    move; all checked here. ``reuse=True``: a ``fnmcts.matches.MemoryAgent``
-    whose memory is the tree, pruned after its move by ``subtree``, so the next
-    search starts from what this one learned (``play_game``, ``tournament``
-    and the command line thread it). The agent pickles: it runs in workers.
+    The options and budgets are ``mcts_move``'s, with its defaults, all checked
+    here; a root rule is named (``root='gumbel'``), made anew each move.
+    ``reuse=True``: a ``fnmcts.matches.MemoryAgent`` whose memory is the tree,
+    pruned after its move to the states still reachable (``subtree``, through
+    the children its search made first), so the next search starts from what
+    this one learned (``play_game``, ``tournament`` and the command line thread
+    it). The agent pickles: it runs in workers.
 
     >>> from fnmcts.games.nim import Nim
     >>> from fnmcts.matches import agent_move
