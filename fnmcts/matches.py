@@ -400,6 +400,13 @@ def _game_first(name: str, game, agent1, agent2):
         f"and two agents; got {game!r}, {agent1!r}, {agent2!r}")
 
 
+def _check_two_players(name: str, game) -> None:
+    """A ``ValueError`` for a game of more than two players: ``name`` takes two agents, one a player."""
+    players = getattr(game, "num_players", 1)
+    if players > 2:
+        raise ValueError(f"{name} takes two agents; this game has {players} players")
+
+
 @guarded
 def play_game(
     game,
@@ -438,8 +445,7 @@ def play_game(
     game, agent1, agent2 = _game_first("play_game", game, agent1, agent2)
     base = resolve_seed(seed, rng)
     agents = (agent1, agent2)
-    if game.num_players > 2:
-        raise ValueError(f"play_game takes two agents; this game has {game.num_players} players")
+    _check_two_players("play_game", game)
     start = game.start() if state is None else check_state(game, state)  # the game's own start: its hooks say
     # the game draws from Random(seed), so the record's seed replays it even when an rng was given
     moves, end, payoff, winner, lines = _play(agents, game, start, random.Random(base), verbose, None, payoff_check(game),
@@ -573,6 +579,7 @@ def tournament(
     if not _is_game(game) and _is_game(n):  # the notebook's Tournament(numgames, Agent1, Agent2, ...)
         game, n = n, game
     game, agent1, agent2 = _game_first("tournament", game, agent1, agent2)
+    _check_two_players("tournament", game)
     check_count(n, "the number of games")
     test = _check_sprt(sprt)
     paired = test is not None if paired is None else paired
