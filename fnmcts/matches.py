@@ -44,7 +44,7 @@ from .elo import MatchStatistics, Sprt, SprtResult, match_statistics, sprt_scan
 from .limits import MAX_PLIES, WORK_LIMIT, check_work, past_budget, size_hint
 from .parallel import Interrupted, WorkerLost, check_count, interrupted, run_chunks
 from .protocol import _NO_MOVE, _NO_STATE, CHANCE, blame_game, check_state, guarded, payoff_check, sample_outcome
-from .protocol import transcript_line
+from .protocol import payoff_range, transcript_line
 from .rng import check_rng, child_seed, pick, resolve_seed
 
 __all__ = [
@@ -333,10 +333,18 @@ def result_line(winner) -> str:
     return "Nobody wins." if winner is None else f"Player {winner} wins!"
 
 
-def _winner(payoff) -> int | None:
-    """1 or 2 for a sole best payoff (one player: 1 for a positive payoff), else None."""
+def _winner(payoff, game_range=(0, 1)) -> int | None:
+    """1 or 2 for a sole best payoff, else None; one player: 1 above the middle of ``game_range`` (``payoff_range``).
+
+    One player wins as ``simulate`` counts a win: a payoff of 1/2 on ``(0, 1)``
+    is a draw, not a win for being positive.
+
+    >>> _winner((1, -1)), _winner((0.5,)), _winner((0.75,)), _winner((-3,), (-10, 0))
+    (1, None, 1, 1)
+    """
     if len(payoff) == 1:
-        return 1 if payoff[0] > 0 else None
+        low, high = game_range
+        return 1 if 2 * payoff[0] > low + high else None
     best = max(payoff)
     leaders = [i for i, x in enumerate(payoff) if x == best]
     return leaders[0] + 1 if len(leaders) == 1 else None
@@ -377,7 +385,7 @@ def _play(agents, game, state, rng, verbose, chance=None, ends=None, max_plies=M
         payoff = ends(state, payoff) if ends is not None else tuple(payoff)
     except Exception as error:
         blame_game(game, error, state, _NO_MOVE if before is _NO_STATE else move, before)
-    winner = _winner(payoff)
+    winner = _winner(payoff, payoff_range(game) if len(payoff) == 1 else None)
     if verbose:
         lines.append(result_line(winner))
     return tuple(moves), state, payoff, winner, tuple(lines)
