@@ -1221,9 +1221,15 @@ def _to_json(value):
         return {"set": sorted(_to_json(v) for v in value)}
     if isinstance(value, (PMap, dict)):
         return {"map": {str(k): _to_json(v) for k, v in value.items()}}
+    if isinstance(value, tuple) and hasattr(type(value), "_fields"):  # read back, a plain tuple would lose its names
+        raise TypeError(f"cannot convert {type(value).__name__} (a namedtuple) to JSON: its JSON form would come back "
+                        f"as a plain tuple without its field names: {value!r}{_OWN_JSON}")
     if isinstance(value, (tuple, list)):
         return [_to_json(v) for v in value]
-    raise TypeError(f"cannot convert {type(value).__name__} to JSON: {value!r}")
+    raise TypeError(f"cannot convert {type(value).__name__} to JSON: {value!r}{_OWN_JSON}")
+
+
+_OWN_JSON = "; give the game its own state_to_json and state_from_json"
 
 
 def _from_json(data):
