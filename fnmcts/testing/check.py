@@ -402,8 +402,8 @@ def check_game(
     """
     from ..exact import solve
 
+    chosen = _chosen(game, laws, skip, exact, exact_limit)  # not a game at all: a TypeError before the methods are read
     _has_the_methods(game)
-    chosen = _chosen(game, laws, skip, exact, exact_limit)
     ends_at_all(game, chosen, max_steps, seed)
     sizes = []
 
