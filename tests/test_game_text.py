@@ -58,3 +58,10 @@ def test_messages_name_a_plain_class_as_its_name_not_its_address(call):
         call()
     assert not ADDRESS.search(str(raised.value)), str(raised.value)
     assert re.search(r"\b(Overshoots|Race|Loops)\(\)", str(raised.value)), str(raised.value)
+
+
+def test_a_trace_names_a_plain_class_as_its_name():
+    from fnmcts.rng import make_rng
+    from fnmcts.views import trace
+
+    assert repr(trace(Race(), 0, 5, make_rng(1))).startswith("Trace(5 dives of Race() from the start")
