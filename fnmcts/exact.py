@@ -55,7 +55,7 @@ from pyrsistent import PMap, pmap
 from .limits import MAX_PLIES, STATE_LIMIT, MemoryWatch, TooLarge, check_solve, cycle_found, memory_refusal, no_end
 from .limits import ply_budget
 from .matches import playout
-from .protocol import CHANCE, called, check_state, checked_play, checked_start, guarded, may_repeat, payoff_range
+from .protocol import CHANCE, called, check_state, checked_play, checked_start, game_text, guarded, may_repeat, payoff_range
 from .protocol import valid_moves, valid_outcomes, valid_payoff, valid_player
 
 __all__ = [
@@ -1002,7 +1002,7 @@ def _solved(game, roots, chooser, limit, tolerance, max_sweeps, memory, max_plie
         return _exact_solution(_walk(game, roots, chooser, limit, memory, max_plies))
     except MemoryError:
         raise TooLarge(
-            f"the exact solution of {game!r} ran out of memory before the budget its estimate allowed "
+            f"the exact solution of {game_text(game)} ran out of memory before the budget its estimate allowed "
             f"(the machine has less free than it had); memory= (bytes) sets a smaller budget"
         ) from None
 

@@ -47,7 +47,7 @@ import sys
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from .protocol import _Verdict
+from .protocol import _Verdict, game_text
 from .rng import pick
 
 __all__ = [
@@ -988,10 +988,10 @@ def memory_refusal(game, held: int, estimate: SolveEstimate) -> TooLarge:
     """
     if held >= estimate.cap:
         if estimate.limit is not None and estimate.cap >= estimate.limit:
-            return TooLarge(f"the exact solution of {game!r} holds more than {estimate.limit:,} states, the limit{GO_ON}")
-        return TooLarge(f"the exact solution of {game!r} holds more than {estimate.cap:,} states, which at about "
+            return TooLarge(f"the exact solution of {game_text(game)} holds more than {estimate.limit:,} states, the limit{GO_ON}")
+        return TooLarge(f"the exact solution of {game_text(game)} holds more than {estimate.cap:,} states, which at about "
                         f"{estimate.state_bytes:,} bytes each is what the memory budget of {estimate.budget:,} bytes "
                         f"holds beside its walk; memory= (bytes) sets another budget")
-    return TooLarge(f"the exact solution of {game!r} passed its memory budget of {estimate.budget:,} bytes at "
+    return TooLarge(f"the exact solution of {game_text(game)} passed its memory budget of {estimate.budget:,} bytes at "
                     f"{held:,} states (about {estimate.budget // max(1, held):,} bytes a state, where its sample showed "
                     f"{estimate.state_bytes:,}); memory= (bytes) sets another budget")

@@ -44,7 +44,7 @@ from .elo import MatchStatistics, Sprt, SprtResult, match_statistics, sprt_scan
 from .limits import MAX_PLIES, WORK_LIMIT, check_work, past_budget, size_hint
 from .parallel import Interrupted, WorkerLost, check_count, interrupted, run_chunks
 from .protocol import _NO_MOVE, _NO_STATE, CHANCE, blame_game, check_state, guarded, payoff_check, sample_outcome
-from .protocol import transcript_line
+from .protocol import payoff_range, transcript_line
 from .rng import check_rng, child_seed, pick, resolve_seed
 
 __all__ = [
@@ -333,10 +333,18 @@ def result_line(winner) -> str:
     return "Nobody wins." if winner is None else f"Player {winner} wins!"
 
 
-def _winner(payoff) -> int | None:
-    """1 or 2 for a sole best payoff (one player: 1 for a positive payoff), else None."""
+def _winner(payoff, game_range=(0, 1)) -> int | None:
+    """1 or 2 for a sole best payoff, else None; one player: 1 above the middle of ``game_range`` (``payoff_range``).
+
+    One player wins as ``simulate`` counts a win: a payoff of 1/2 on ``(0, 1)``
+    is a draw, not a win for being positive.
+
+    >>> _winner((1, -1)), _winner((0.5,)), _winner((0.75,)), _winner((-3,), (-10, 0))
+    (1, None, 1, 1)
+    """
     if len(payoff) == 1:
-        return 1 if payoff[0] > 0 else None
+        low, high = game_range
+        return 1 if 2 * payoff[0] > low + high else None
     best = max(payoff)
     leaders = [i for i, x in enumerate(payoff) if x == best]
     return leaders[0] + 1 if len(leaders) == 1 else None
@@ -377,7 +385,7 @@ def _play(agents, game, state, rng, verbose, chance=None, ends=None, max_plies=M
         payoff = ends(state, payoff) if ends is not None else tuple(payoff)
     except Exception as error:
         blame_game(game, error, state, _NO_MOVE if before is _NO_STATE else move, before)
-    winner = _winner(payoff)
+    winner = _winner(payoff, payoff_range(game) if len(payoff) == 1 else None)
     if verbose:
         lines.append(result_line(winner))
     return tuple(moves), state, payoff, winner, tuple(lines)
@@ -398,6 +406,13 @@ def _game_first(name: str, game, agent1, agent2):
     raise TypeError(
         f"{name}(game, agent1, agent2, ...) takes a game (with start, to_move, possible_moves and play) "
         f"and two agents; got {game!r}, {agent1!r}, {agent2!r}")
+
+
+def _check_two_players(name: str, game) -> None:
+    """A ``ValueError`` for a game of more than two players: ``name`` takes two agents, one a player."""
+    players = getattr(game, "num_players", 1)
+    if players > 2:
+        raise ValueError(f"{name} takes two agents; this game has {players} players")
 
 
 @guarded
@@ -438,8 +453,7 @@ def play_game(
     game, agent1, agent2 = _game_first("play_game", game, agent1, agent2)
     base = resolve_seed(seed, rng)
     agents = (agent1, agent2)
-    if game.num_players > 2:
-        raise ValueError(f"play_game takes two agents; this game has {game.num_players} players")
+    _check_two_players("play_game", game)
     start = game.start() if state is None else check_state(game, state)  # the game's own start: its hooks say
     # the game draws from Random(seed), so the record's seed replays it even when an rng was given
     moves, end, payoff, winner, lines = _play(agents, game, start, random.Random(base), verbose, None, payoff_check(game),
@@ -573,6 +587,7 @@ def tournament(
     if not _is_game(game) and _is_game(n):  # the notebook's Tournament(numgames, Agent1, Agent2, ...)
         game, n = n, game
     game, agent1, agent2 = _game_first("tournament", game, agent1, agent2)
+    _check_two_players("tournament", game)
     check_count(n, "the number of games")
     test = _check_sprt(sprt)
     paired = test is not None if paired is None else paired

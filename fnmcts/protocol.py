@@ -1221,9 +1221,15 @@ def _to_json(value):
         return {"set": sorted(_to_json(v) for v in value)}
     if isinstance(value, (PMap, dict)):
         return {"map": {str(k): _to_json(v) for k, v in value.items()}}
+    if isinstance(value, tuple) and hasattr(type(value), "_fields"):  # read back, a plain tuple would lose its names
+        raise TypeError(f"cannot convert {type(value).__name__} (a namedtuple) to JSON: its JSON form would come back "
+                        f"as a plain tuple without its field names: {value!r}{_OWN_JSON}")
     if isinstance(value, (tuple, list)):
         return [_to_json(v) for v in value]
-    raise TypeError(f"cannot convert {type(value).__name__} to JSON: {value!r}")
+    raise TypeError(f"cannot convert {type(value).__name__} to JSON: {value!r}{_OWN_JSON}")
+
+
+_OWN_JSON = "; give the game its own state_to_json and state_from_json"
 
 
 def _from_json(data):
@@ -1310,6 +1316,23 @@ def payoff(game, state) -> tuple:
     return game.payoff(state)
 
 
+def game_text(game) -> str:
+    """The game as fnmcts names it in messages and files: its repr, or ``Name()`` for a class without its own.
+
+    A playthrough's 'game:' line, a golden's and a count's ``game``, the
+    messages of ``check_game``, ``count`` and the solvers name a game so. Python's default repr holds the object's address (``<mygame.Race object
+    at 0x7f...>``), another in every process: a file naming it could never be
+    checked again.
+
+    >>> from fnmcts.games import Nim
+    >>> class Race:
+    ...     pass
+    >>> game_text(Nim(heap=3)), game_text(Race())
+    ('Nim(heap=3, max_take=3, misere=True)', 'Race()')
+    """
+    return f"{type(game).__qualname__}()" if type(game).__repr__ is object.__repr__ else repr(game)
+
+
 def payoff_range(game) -> tuple:
     """``(low, high)``: the worst and the best payoff one player can get.
 
@@ -1326,7 +1349,7 @@ def payoff_range(game) -> tuple:
     else:
         low, high = (0, 1) if getattr(game, "num_players", 1) == 1 else (-1, 1)
     if not low < high:
-        raise ValueError(f"payoff_range of {game!r} must be (low, high) with low < high, got {(low, high)!r}")
+        raise ValueError(f"payoff_range of {game_text(game)} must be (low, high) with low < high, got {(low, high)!r}")
     return (low, high)
 
 
@@ -1482,12 +1505,12 @@ def check_state(game, state):
     try:
         hash(state)
     except TypeError as problem:  # the game's own start, say: name the reason, not only the value
-        raise ValueError(f"not a state of {game!r}: {state!r} is not hashable ({problem}); a state is an immutable "
+        raise ValueError(f"not a state of {game_text(game)}: {state!r} is not hashable ({problem}); a state is an immutable "
                          f"value (a tuple, a frozenset, a pmap...)") from None
     try:
         game.to_move(state)
     except (KeyError, IndexError, TypeError, AttributeError, ValueError) as problem:
-        raise ValueError(f"not a state of {game!r}: {state!r} (to_move raised {type(problem).__name__}: "
+        raise ValueError(f"not a state of {game_text(game)}: {state!r} (to_move raised {type(problem).__name__}: "
                          f"{problem})") from None
     return state
 

@@ -68,6 +68,7 @@ from .protocol import (
     checked_play,
     checked_start,
     checked_step,
+    game_text,
     guarded,
     _from_json,
     _to_json,
@@ -138,7 +139,7 @@ def _check_rate(name):
 
 def _check_game(game):
     players = getattr(game, "num_players", None)
-    return (players == 2, f"Q-learning by self-play needs a two-player game, got {game!r}")
+    return (players == 2, f"Q-learning by self-play needs a two-player game, got {game_text(game)}")
 
 
 class QAI(FixedRecord):
@@ -177,7 +178,7 @@ def new_ai(game, *, alpha: float = ALPHA, epsilon: float = EPSILON) -> QAI:
     if game is None:
         raise TypeError("new_ai needs the game to learn (fnmcts.new_ai() learns the source's piles 1, 3, 5, 7)")
     if getattr(game, "num_players", None) != 2:
-        raise ValueError(f"Q-learning by self-play needs a two-player game, got {game!r}")
+        raise ValueError(f"Q-learning by self-play needs a two-player game, got {game_text(game)}")
     return QAI(game=game, alpha=_number("alpha", alpha), epsilon=_number("epsilon", epsilon))
 
 
@@ -449,7 +450,7 @@ def train(
             raise TypeError("train needs a game or an ai (fnmcts.train defaults to the source's piles 1, 3, 5, 7)")
         ai = new_ai(game, alpha=alpha, epsilon=epsilon)
     elif game is not None and game != ai.game:
-        raise ValueError(f"the ai plays {ai.game!r}, not {game!r}")
+        raise ValueError(f"the ai plays {game_text(ai.game)}, not {game_text(game)}")
     _, length, branching = size_hint(ai.game, checked_start(ai.game))  # a start of a list: named, not a TypeError
     check_work(n, length, branching, limit=limit)
     if n:  # one random game first (its own generator): a game that never ends says so before training grows a table
@@ -574,7 +575,7 @@ _DONE = object()  # the undo log's first entry: (_DONE, games finished)
 
 def _check_same_game(ai, game):
     if game != ai.game:
-        raise ValueError(f"this Q table was trained on {ai.game!r}, not {game!r}")
+        raise ValueError(f"this Q table was trained on {game_text(ai.game)}, not {game_text(game)}")
 
 
 def _q_move(ai, game, state, rng=None):
@@ -654,7 +655,7 @@ def optimal_move_rate(ai: QAI, solution=None) -> Fraction:
     solution = solve(ai.game) if solution is None else solution
     optimal, winning = _optimal_counts(ai, solution)
     if not winning:
-        raise ValueError(f"{ai.game!r} has no reachable winning state: no optimal-move rate")
+        raise ValueError(f"{game_text(ai.game)} has no reachable winning state: no optimal-move rate")
     return Fraction(optimal, winning)
 
 
@@ -808,7 +809,7 @@ def _game_to_json(game) -> dict:
     try:
         return game_to_json(game)
     except ValueError as error:
-        raise ValueError(f"cannot save a Q table for {game!r}: {error}") from None
+        raise ValueError(f"cannot save a Q table for {game_text(game)}: {error}") from None
 
 
 def _game_from_json(data, games):

@@ -125,3 +125,10 @@ def test_an_exception_in_payoff_is_the_game_s_not_a_law_s():
         check_game(KeyErrorInPayoff(heap=2, max_take=3), max_examples=20)
     text = str(failure.value)
     assert "problem: payoff at the end raised KeyError: 'winner'" in text
+
+
+@pytest.mark.parametrize("thing", [5, "nim", None, object()])
+def test_a_value_that_is_no_game_is_a_type_error_naming_it(thing):
+    """check_game(5) was an AttributeError listing all six methods an int lacks, not the TypeError it documents."""
+    with pytest.raises(TypeError, match="check_game needs a game of the fnmcts protocol, got"):
+        check_game(thing, max_examples=1)

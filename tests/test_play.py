@@ -1,6 +1,7 @@
 """play_game and tournament: transcripts, rules, seeds, executors, exact win rates."""
 
 import math
+from fractions import Fraction
 import re
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
@@ -285,3 +286,77 @@ def test_the_notebooks_argument_order_gives_the_same_records(game, seed, n, agen
 def test_no_game_among_the_arguments_is_a_type_error_that_says_so(call):
     with pytest.raises(TypeError, match=r"takes a game \(with start, to_move, possible_moves and play\)"):
         call()
+
+
+class _ThreeTake:
+    """Three players take 1 or 2 stones in turn; the last taker gets 1, the one before 1/2, the other 0."""
+
+    num_players = 3
+
+    def start(self):
+        return (4, 0, None)
+
+    def to_move(self, s):
+        return s[1] if s[0] else None
+
+    def possible_moves(self, s):
+        return tuple(m for m in (1, 2) if m <= s[0])
+
+    def chance_outcomes(self, s):
+        return ()
+
+    def play(self, s, m):
+        return (s[0] - m, (s[1] + 1) % 3, s[1])
+
+    def payoff(self, s):
+        return tuple(1 if p == s[2] else Fraction(1, 2) if p == (s[2] - 1) % 3 else 0 for p in range(3))
+
+    def payoff_range(self):
+        return (0, 1)
+
+
+@pytest.mark.parametrize("verb", [partial(play_game, seed=1), partial(tournament, n=4, seed=1)])
+def test_a_game_of_three_players_is_told_the_match_takes_two_agents(verb):
+    """A tournament of a three-player game met player 3 with no agent: an IndexError, no word of why."""
+    with pytest.raises(ValueError, match="takes two agents; this game has 3 players"):
+        verb(_ThreeTake(), random_agent, random_agent)
+
+
+class _Score:
+    """One move ends a one-player game with the payoff ``score`` on ``(low, high)``."""
+
+    num_players = 1
+
+    def __init__(self, score, low, high):
+        self.score, self.low, self.high = score, low, high
+
+    def start(self):
+        return 0
+
+    def to_move(self, s):
+        return 0 if s == 0 else None
+
+    def possible_moves(self, s):
+        return ("end",) if s == 0 else ()
+
+    def play(self, s, m):
+        return 1
+
+    def payoff(self, s):
+        return (self.score,)
+
+    def payoff_range(self):
+        return (self.low, self.high)
+
+
+@given(st.integers(-20, 20), st.integers(1, 40), st.integers(0, 40))
+def test_one_player_wins_a_match_as_simulate_counts_a_win(low, width, at):
+    """A payoff of 1/2 on (0, 1) was a win for being positive, where simulate and the protocol call it a draw."""
+    from fnmcts.montecarlo import simulate
+
+    game = _Score(low + Fraction(min(at, width), 1), low, low + width)
+    record = play_game(game, random_agent, random_agent, seed=1, verbose=True)
+    won = simulate(game, 1, seed=1).win == 1
+    assert (record.winner == 1) == won
+    assert record.transcript[-1] == ("Player 1 wins!" if won else "Nobody wins.")
+    assert tournament(game, random_agent, random_agent, 2, seed=1).wins[1] == (2 if won else 0)

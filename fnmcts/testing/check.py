@@ -30,6 +30,7 @@ from pyrsistent import pmap
 
 from ..limits import STATE_LIMIT, TooLarge, held_bytes, size_hint
 from ..parallel import Interrupted
+from ..protocol import game_text
 from ..rng import pick
 from ._walk import DEFAULT_MAX_STEPS, GameRaised, _atomic, choices, fresh
 from .laws import (
@@ -318,7 +319,7 @@ class _LawFailed(AssertionError):
 def _describe(game, counterexample: Counterexample) -> str:
     where = f"moves from the start: {counterexample.path!r}" if counterexample.path else "at the start"
     return (
-        f"game law {counterexample.law!r} fails for {game!r}\n"
+        f"game law {counterexample.law!r} fails for {game_text(game)}\n"
         f"  {where}\n"
         f"  state: {counterexample.state!r}\n"
         f"  problem: {counterexample.error}"
@@ -401,7 +402,7 @@ def check_game(
     """
     from ..exact import solve
 
-    chosen = _chosen(game, laws, skip, exact, exact_limit)
+    chosen = _chosen(game, laws, skip, exact, exact_limit)  # not a game at all: a TypeError before the methods are read
     _has_the_methods(game)
     ends_at_all(game, chosen, max_steps, seed)
     sizes = []

@@ -54,7 +54,7 @@ from functools import partial
 
 from ..limits import GO_ON, MAX_PLIES, MemoryWatch, NoEnd, TooLarge, memory_budget, no_end, ply_budget, size_hint
 from ..protocol import CHANCE, GameError, called, checked_play, checked_start, checked_step, describe_move, may_repeat
-from ..protocol import payoff_range
+from ..protocol import game_text, payoff_range
 from ..matches import playout
 from ..protocol import symmetries
 
@@ -308,7 +308,7 @@ def count(
         complete = True
 
     split = _divide(game, start, depth, up_to_symmetry, key) if divide else None
-    return Count(repr(game), depth, up_to_symmetry, tuple(plies), len(seen.states), len(seen.terminal),
+    return Count(game_text(game), depth, up_to_symmetry, tuple(plies), len(seen.states), len(seen.terminal),
                  _outcome_table(seen.outcomes, players), split, complete, len(seen.decision), len(seen.chance))
 
 
@@ -327,7 +327,7 @@ def _check_depth(game, depth) -> None:
     if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 0):
         raise ValueError(f"depth must be a whole number of at least 0 (or None: to the end), got {depth!r}")
     if depth is None and may_repeat(game):
-        raise ValueError(f"{game!r} may come back to a state seen before (may_repeat): give a depth to count to")
+        raise ValueError(f"{game_text(game)} may come back to a state seen before (may_repeat): give a depth to count to")
 
 
 def _check_plies(game, start, depth, deepest, ply: int, states: int) -> None:
@@ -395,12 +395,12 @@ def _check_growth(game, limit, watch, budget, states: int, ply: int) -> None:
     """Refuse (``TooLarge``) a count past ``limit`` distinct states, or (every 4,096 states) past its memory budget."""
     if limit is not None and states > limit:
         raise TooLarge(
-            f"counting {game!r} found more than {limit:,} distinct states by ply {ply + 1}; "
+            f"counting {game_text(game)} found more than {limit:,} distinct states by ply {ply + 1}; "
             f"give a smaller depth{GO_ON}"
         )
     if states % 4096 == 0 and watch.exceeded():
         raise TooLarge(
-            f"counting {game!r} took more than its memory budget of {budget:,} bytes by ply "
+            f"counting {game_text(game)} took more than its memory budget of {budget:,} bytes by ply "
             f"{ply + 1}, with {states:,} distinct states; give a smaller depth (or memory=)"
         )
 
@@ -436,10 +436,10 @@ def _check_size(game, start, limit: int) -> None:
     except Exception as error:
         raise GameError("size_hint", f"raised {type(error).__name__}: {error}", start) from error
     if states is not None and states > limit:
-        raise TooLarge(f"counting {game!r} to the end would find up to {states:,} states (its size_hint), beyond the "
+        raise TooLarge(f"counting {game_text(game)} to the end would find up to {states:,} states (its size_hint), beyond the "
                        f"limit of {limit:,}: give a depth{GO_ON}")
     if states is None and moves is not None and moves > limit:
-        raise TooLarge(f"counting {game!r} to the end may meet up to {moves:,} moves at a state (its size_hint), more "
+        raise TooLarge(f"counting {game_text(game)} to the end may meet up to {moves:,} moves at a state (its size_hint), more "
                        f"than the limit of {limit:,} states at one ply: give a depth{GO_ON}")
 
 
@@ -459,7 +459,7 @@ def _project(game, ply: int, seen, following, done: int, size: int, limit: int) 
     """
     projected = len(seen) + len(following) * (size / done - 1)
     if projected > 1.5 * limit:
-        raise TooLarge(f"counting {game!r} found {len(seen):,} distinct states by ply {ply + 1}, {len(following):,} of "
+        raise TooLarge(f"counting {game_text(game)} found {len(seen):,} distinct states by ply {ply + 1}, {len(following):,} of "
                        f"them from the first {done:,} of ply {ply}'s {size:,} states: at that rate the ply passes the "
                        f"limit of {limit:,} (by about {projected / limit:.0f}x); give a depth{GO_ON}")
 
@@ -469,7 +469,7 @@ def _round(game, start, ply: int, states: int) -> NoEnd:
     found = no_end(game, start, ply)
     if found.cycle:
         return found
-    return NoEnd(f"play of {game!r} goes on for more plies ({ply}) than it has states ({states}): it goes round "
+    return NoEnd(f"play of {game_text(game)} goes on for more plies ({ply}) than it has states ({states}): it goes round "
                  "in a cycle; give a depth (or declare may_repeat() and give a depth)", plies=ply, start=start)
 
 

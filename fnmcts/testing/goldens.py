@@ -24,6 +24,8 @@ from importlib import resources
 
 from pyrsistent import freeze, thaw
 
+from ..protocol import game_text
+
 __all__ = ["goldens", "golden", "game_of", "check_count", "check_grundy", "POSITION_KEYS", "record_golden",
            "golden_gaps", "GoldenWarning", "WHO_MOVES_FIELDS"]
 
@@ -316,7 +318,7 @@ def record_golden(game, name: str | None = None, depth: int | None = None, *, so
         raise ValueError(f"playthrough_seed is a whole number of at least 0 (or None: counts alone), got "
                          f"{playthrough_seed!r}")
     counted = count(game, depth, limit=COUNT_LIMIT if limit is None else limit)
-    entry = {"name": name if name is not None else repr(game), "game": repr(game), "source": source, "depth": depth,
+    entry = {"name": name if name is not None else game_text(game), "game": game_text(game), "source": source, "depth": depth,
              "up_to_symmetry": False,
              "states_by_ply": [ply.states for ply in counted.plies],
              "histories_by_ply": [ply.histories for ply in counted.plies],

@@ -25,7 +25,7 @@ from types import MappingProxyType
 
 from pyrsistent import pmap
 
-from ..protocol import (CHANCE, describe_move, may_repeat, payoff_range, render, state_from_json, state_to_json,
+from ..protocol import (CHANCE, describe_move, game_text, may_repeat, payoff_range, render, state_from_json, state_to_json,
                         symmetries, transcript_line)
 from ..limits import MemoryWatch, TooLarge, memory_budget
 from ..rng import pick
@@ -373,7 +373,7 @@ def count_states(game, state=None, limit: int | None = None, memory: int | None 
                 if not len(seen) & 4095 and watch.exceeded():
                     if limit is not None:
                         return limit + 1
-                    raise TooLarge(f"counting the states of {game!r} took more than its memory budget of "
+                    raise TooLarge(f"counting the states of {game_text(game)} took more than its memory budget of "
                                    f"{budget:,} bytes at {len(seen):,} states; memory= (bytes) sets another budget")
                 queue.append(child)
     return len(seen)

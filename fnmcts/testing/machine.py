@@ -44,7 +44,7 @@ from hypothesis import HealthCheck, Phase, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import Bundle, RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from ..protocol import CHANCE, sample_outcome
+from ..protocol import CHANCE, game_text, sample_outcome
 from ._walk import fresh, game_call, short
 from .check import Counterexample, _shortest
 from .laws import LAWS
@@ -91,7 +91,7 @@ def game_machine(game, laws=MACHINE_LAWS, *, max_examples: int = 50, steps: int 
             checked.append((law, LAWS[law], {"limit": 0} if law == "symmetry" else {}))
         else:
             raise ValueError(f"unknown law {law!r}; choose among {', '.join(LAWS)} or give a law function")
-    label = repr(game)
+    label = game_text(game)
 
     class GameMachine(RuleBasedStateMachine):
         seen = Bundle("seen")

@@ -41,6 +41,7 @@ from collections import deque
 from typing import Any, NamedTuple
 
 from ..limits import address_cap
+from ..protocol import game_text
 
 __all__ = ["OPERATORS", "RULE_METHODS", "Mutant", "MutantVerdict", "MutationReport", "mutants", "mutant_game", "mutate", "PytestCheck",
            "distinguish", "DEFAULT_BUDGET", "BUDGET_FACTOR", "DEFAULT_MEMORY"]
@@ -1012,7 +1013,7 @@ def mutate(game, *, laws: bool = True, goldens=(), against=None, examples: int =
     began = time.perf_counter()
     failed = _first_failure(game, checks)
     if failed is not None:  # every mutant would die of it: the score would mean nothing
-        raise FailsItsChecks(f"{game!r} itself fails its checks ({failed}): mutate measures checks the game passes")
+        raise FailsItsChecks(f"{game_text(game)} itself fails its checks ({failed}): mutate measures checks the game passes")
     if budget is not None:  # a mutant as slow to check as the game itself has not run past anything
         budget = max(budget, BUDGET_FACTOR * (time.perf_counter() - began))
     jobs = [(game, m.index, chosen, tuple(checks), budget, limit, memory) for m in picked]
@@ -1029,9 +1030,9 @@ def mutate(game, *, laws: bool = True, goldens=(), against=None, examples: int =
             cause = lost_worker(error)
             if cause is None:
                 raise
-            done = MutationReport(repr(game), tuple(names), tuple(verdicts), time.perf_counter() - began)
+            done = MutationReport(game_text(game), tuple(names), tuple(verdicts), time.perf_counter() - began)
             raise interrupted(WorkerLost(tuple(verdicts), cause), done) from None
-    return MutationReport(repr(game), tuple(names), tuple(verdicts), time.perf_counter() - began)
+    return MutationReport(game_text(game), tuple(names), tuple(verdicts), time.perf_counter() - began)
 
 
 def _summary(report: MutationReport) -> str:

@@ -55,7 +55,7 @@ import json
 import random
 from fractions import Fraction
 
-from ..protocol import (CHANCE, GameError, _hash_problem, _to_json, describe_move, payoff_range, render,
+from ..protocol import (CHANCE, GameError, _hash_problem, _to_json, describe_move, game_text, payoff_range, render,
                         sample_outcome, valid_child, valid_moves, valid_outcomes, valid_payoff, valid_player)
 from ..rng import pick
 from ._walk import DEFAULT_MAX_STEPS, game_call
@@ -89,22 +89,6 @@ def _text(value) -> str:
     if isinstance(data, (int, str)) and not isinstance(data, bool):
         return str(data)
     return json.dumps(data, sort_keys=True, separators=(",", ":"))
-
-
-def game_text(game) -> str:
-    """The game as a playthrough's 'game:' line names it: its repr, or ``Name()`` for a class without its own.
-
-    Python's default repr holds the object's address (``<mygame.Race object
-    at 0x7f...>``), another in every process: a file naming it could never be
-    checked again.
-
-    >>> from fnmcts.games import Nim
-    >>> class Race:
-    ...     pass
-    >>> game_text(Nim(heap=3)), game_text(Race())
-    ('Nim(heap=3, max_take=3, misere=True)', 'Race()')
-    """
-    return f"{type(game).__qualname__}()" if type(game).__repr__ is object.__repr__ else repr(game)
 
 
 def _who(who) -> str:

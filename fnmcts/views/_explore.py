@@ -26,7 +26,7 @@ from fractions import Fraction
 from importlib import resources
 
 from ..exact import best_moves
-from ..protocol import CHANCE, render
+from ..protocol import CHANCE, game_text, render
 from ..mcts._records import builtin_rule, counts_of
 from ._texts import _describe, _exact_for, _fraction_text, _outcome_states, _payoff_text, _player_name
 
@@ -112,10 +112,10 @@ def page_data(trace, other=None, *, dives: int | None = None, title: str | None 
     difference = None if other is None else trace.first_difference(other)
     game = trace.game
     if title is None:
-        title = f"{game!r}: {len(trace):,} dive{'' if len(trace) == 1 else 's'} of MCTS"
+        title = f"{game_text(game)}: {len(trace):,} dive{'' if len(trace) == 1 else 's'} of MCTS"
     return {
         "title": title,
-        "game": repr(game),
+        "game": game_text(game),
         "players": [_player_name(game, p) for p in range(max(1, getattr(game, "num_players", 1)))],
         "traces": traces,
         "difference": difference,

@@ -51,7 +51,8 @@ from fractions import Fraction
 
 from pyrsistent import pmap
 
-from ..protocol import _from_json, _to_json, check_state, game_from_json, game_to_json, state_from_json, state_to_json
+from ..protocol import _from_json, _to_json, check_state, game_from_json, game_text, game_to_json, state_from_json
+from ..protocol import state_to_json
 from ..mcts._records import make_record
 from ..mcts._tree import Tree
 
@@ -204,7 +205,7 @@ def _state_from_json(game, data, where):
     try:
         return check_state(game, state_from_json(game, data))
     except (ValueError, TypeError, KeyError) as error:
-        raise ValueError(f"{where}: not a state of {game!r}: {error}") from None
+        raise ValueError(f"{where}: not a state of {game_text(game)}: {error}") from None
 
 
 def rng_state_to_json(state) -> dict:

@@ -50,6 +50,7 @@ from ..mcts._records import ucb, visits
 from ._explore import explore_page, iframe
 from ..mcts._options import SearchOptions, search_options
 from ..mcts._search import _check_tree, _given, _options
+from ..protocol import game_text
 from ._texts import (
     _describe,
     _estimate,
@@ -431,7 +432,7 @@ class Trace:
     def __repr__(self):
         where = "the start" if self.root == _start(self.game) else repr(self.root)
         n = len(self)
-        return f"Trace({n:,} dive{'' if n == 1 else 's'} of {self.game!r} from {where}: {self.tree()!r})"
+        return f"Trace({n:,} dive{'' if n == 1 else 's'} of {game_text(self.game)} from {where}: {self.tree()!r})"
 
     def _repr_html_(self):
         return iframe(explore_page(self))
@@ -611,7 +612,7 @@ def _check_memory(game, state, n, memory, tree):
         return
     fit = memory // per
     raise TooLarge(
-        f"a trace of {many(n)} dives of {game!r} would hold about {_gb(n * per)} ({per:,} bytes a dive at most); "
+        f"a trace of {many(n)} dives of {game_text(game)} would hold about {_gb(n * per)} ({per:,} bytes a dive at most); "
         f"the budget is {_gb(memory)}: at most {many(fit)} dives fit; memory=None goes on regardless"
     )
 

@@ -1,0 +1,52 @@
+"""The default JSON form of a state: a namedtuple is refused by name, not read back as a tuple without its fields."""
+
+from collections import namedtuple
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from fnmcts import GameBase
+from fnmcts.protocol import state_from_json, state_to_json
+from fnmcts.testing import check_game
+
+Heap = namedtuple("Heap", "stones player")
+
+
+class NamedTake(GameBase):
+    """Take 1 or 2 stones, the last taker wins; a state is a namedtuple its hooks read by field name."""
+
+    num_players = 2
+
+    def start(self):
+        return Heap(4, 0)
+
+    def to_move(self, s):
+        return s.player if s.stones else None
+
+    def possible_moves(self, s):
+        return tuple(m for m in (1, 2) if m <= s.stones)
+
+    def play(self, s, m):
+        return Heap(s.stones - m, 1 - s.player)
+
+    def payoff(self, s):
+        return (-1, 1) if s.player == 0 else (1, -1)
+
+
+@given(st.integers(0, 9), st.integers(0, 1))
+def test_a_namedtuple_state_is_refused_by_the_default_json_form(stones, player):
+    """It was written as a list and read back as a plain tuple: equal to the state, yet ``s.stones`` failed."""
+    with pytest.raises(TypeError, match=r"cannot convert Heap \(a namedtuple\) to JSON.*own state_to_json"):
+        state_to_json(NamedTake(), Heap(stones, player))
+
+
+def test_check_game_names_the_json_form_not_the_hook_that_reads_a_field():
+    with pytest.raises(AssertionError, match=r"json_round_trip(.|\n)*Heap \(a namedtuple\)"):
+        check_game(NamedTake(), max_examples=5, exact=False)
+
+
+@given(st.recursive(st.integers(), lambda inner: st.tuples(inner, inner) | st.frozensets(st.integers(), max_size=3)
+       | st.lists(inner, max_size=3).map(tuple), max_leaves=8))
+def test_plain_tuples_sets_and_numbers_still_go_round(state):
+    assert state_from_json(NamedTake(), state_to_json(NamedTake(), state)) == state
