@@ -44,8 +44,7 @@ method or hook                         what it gives, and who reads it
 ``state_to_json(state)``               a JSON-ready form of the state (default: for
                                        states of numbers, strings, tuples, sets and
                                        maps).
-                                       Read by: fnmcts.protocol, fnmcts.testing,
-                                       fnmcts.cli
+                                       Read by: fnmcts.protocol, fnmcts.testing
 ``state_from_json(data)``              the inverse of ``state_to_json``.
                                        Read by: fnmcts.protocol, fnmcts.testing
 ``sample_outcome(state, rng)``         one chance outcome drawn with ``rng``, one

@@ -236,7 +236,10 @@ def assert_cli_verdict(game, verb, tmp_path):
         return
     assert status == 1, err
     assert len(lines) == 1 and lines[0].startswith("fnmcts: error: "), err
-    assert "fnmcts check " in lines[0]  # where to look next
+    if "--state" in CLI[verb]:  # where to look next: below the state the line gave, or the walk from the start
+        assert "(at or below the state given with --state " in lines[0], err
+    else:
+        assert "fnmcts check " in lines[0], err
     if want.startswith("GameError:"):
         assert f"the game's {want.partition(':')[2]}(" in lines[0], err
     else:

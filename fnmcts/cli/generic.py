@@ -228,7 +228,7 @@ def _value_text(value) -> str:
     >>> _value_text((Fraction(1, 2),)), _value_text((Fraction(576460752303423485, 729583139634020352),))
     ('(1/2,)', '(0.790123,)')
     """
-    shown = [f"{float(x):.6g}" if getattr(x, "denominator", 1) > 1000 else str(x) for x in value]
+    shown = [f"{float(v):.6g}" if getattr(v, "denominator", 1) > 1000 else str(v) for v in value]
     return "(" + ", ".join(shown) + ("," if len(value) == 1 else "") + ")"
 
 

@@ -326,11 +326,8 @@ def _describe(game, counterexample: Counterexample) -> str:
     )
 
 
-METHODS = ("start", "to_move", "possible_moves", "play", "payoff", "chance_outcomes")  # the protocol's own
-
-
 def _has_the_methods(game) -> None:
-    """Nothing when ``game`` has every method of the protocol (``METHODS``); else an ``AttributeError`` naming what is missing.
+    """Nothing when ``game`` has every method of the protocol; else an ``AttributeError`` naming what is missing.
 
     >>> class Plain:
     ...     def start(self): return 0
@@ -339,7 +336,8 @@ def _has_the_methods(game) -> None:
     ...
     AttributeError: the game Plain has no to_move, possible_moves, play, payoff, chance_outcomes: the laws read every method of the protocol (chance_outcomes(state) returns () for a game without chance; inheriting fnmcts.GameBase gives it that default)
     """
-    missing = [name for name in METHODS if not callable(getattr(game, name, None))]
+    missing = [name for name in ("start", "to_move", "possible_moves", "play", "payoff", "chance_outcomes")
+               if not callable(getattr(game, name, None))]
     if missing:
         raise AttributeError(f"the game {type(game).__name__} has no {', '.join(missing)}: the laws read every method "
                              "of the protocol (chance_outcomes(state) returns () for a game without chance; inheriting "
