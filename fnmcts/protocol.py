@@ -673,20 +673,25 @@ def called(hook: str, function, state, *rest, move=_NO_MOVE):
         raise GameError(hook, _raised(error), state, move) from error
 
 
-def checked_step(game, state, players: int, low, high) -> tuple:
+ASK = object()  # ``checked_step``'s player not known yet: ``to_move`` is asked
+
+
+def checked_step(game, state, players: int, low, high, player=ASK) -> tuple:
     """``(player, choices)`` at ``state``: who moves, and the moves, the chance outcomes or the payoff, each checked.
 
     The first meeting of a state in a walk: ``to_move`` and then
     ``possible_moves``, ``chance_outcomes`` or ``payoff``, each called once,
     what it returns checked (``valid_player``, ``valid_moves``,
     ``valid_outcomes``, ``valid_payoff``), anything raised a ``GameError``.
+    ``player``: who moves there, already checked (``to_move`` is not asked again).
 
     >>> from fnmcts.games import Nim
     >>> game = Nim(heap=3)
     >>> checked_step(game, game.start(), 2, -1, 1), checked_step(game, game.state(0, 1), 2, -1, 1)
     ((0, (1, 2, 3)), (None, (-1, 1)))
     """
-    player = valid_player(game, state, called("to_move", game.to_move, state), players)
+    if player is ASK:
+        player = valid_player(game, state, called("to_move", game.to_move, state), players)
     if player is None:
         return None, valid_payoff(game, state, called("payoff", game.payoff, state), players, low, high)
     if player is CHANCE:

@@ -35,7 +35,7 @@ from fractions import Fraction
 from math import lcm
 
 from ..protocol import CHANCE, GameBase, GameError, blame_game, checked_play, checked_step, payoff_check, payoff_range
-from ..protocol import called
+from ..protocol import ASK, called, valid_player
 from ..rng import pick, pick_cumulative
 
 __all__ = ["END", "CHANCE_NODE", "UNSEEN", "CompiledGraph", "graph_of", "draw", "rescaler", "mover_into", "SLOT_LIMIT"]
@@ -172,6 +172,7 @@ class CompiledGraph:
         self.check_payoff = payoff_check(game)  # a playout's payoff, checked once per distinct payoff
         self._rescale = rescaler(game)
         self._tables = {}  # draw tables by chance probabilities: dice are dice wherever they roll
+        self._movers = {}  # node -> who moves, read by ``ends`` before the node is expanded (``to_move`` asked once)
         self.given = tables  # the game's own GraphTables (its compiled_graph hook), read instead of the protocol
         if tables is None:
             self.states, self.index = [], {}
@@ -222,7 +223,7 @@ class CompiledGraph:
         if given is not None and i < len(given.states):
             return self._expand_given(i, given)
         game, state = self.game, self.states[i]
-        player, found = checked_step(game, state, self.num_players, *self.payoff_range)
+        player, found = checked_step(game, state, self.num_players, *self.payoff_range, self._movers.pop(i, ASK))
         if player is None:
             self.u[i] = self._rescale(found)
             kind = END
@@ -236,6 +237,19 @@ class CompiledGraph:
             kind = player
         self.kind[i] = kind
         return kind
+
+    def ends(self, i) -> bool:
+        """Whether node ``i`` is an end, read from ``to_move`` alone: an end is expanded, any other node left unseen."""
+        k = self.kind[i]
+        if k != UNSEEN or i in self._movers:  # expanded, or known to be no end
+            return k == END
+        if self.given is None or i >= len(self.given.states):
+            state = self.states[i]
+            player = self._movers[i] = valid_player(self.game, state, called("to_move", self.game.to_move, state),
+                                                    self.num_players)
+            if player is not None:
+                return False
+        return self.expand(i) == END
 
     def _expand_given(self, i, t):
         """``expand`` from the game's tables: no protocol call, every child known."""

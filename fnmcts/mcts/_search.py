@@ -32,6 +32,7 @@ from typing import Callable
 
 from pyrsistent import field, pmap
 
+from ..limits import size_hint
 from ..values import FixedRecord
 
 from ..parallel import halted, kept_pool, run_chunks, worker_kept
@@ -819,7 +820,7 @@ def _proof_choice(graph, stats, solver, root, player, plies_known=None, memo=Non
     answers kept across calls on the same proofs.
     """
     kids = graph.children(root)
-    proofs = [solver.lookup(child) for child in kids]
+    proofs = [solver.lookup(child, leave=True) for child in kids]
     memo = dict(plies_known or {}) if memo is None else memo
 
     def visited(j):
@@ -944,8 +945,7 @@ class TreeProofs:
                 continue
             below = g.children(x) if k >= 0 else g.outcome_children(x)
             for c in below:
-                if g.kind[c] == UNSEEN:
-                    g.expand(c)
+                g.ends(c)  # an end is expanded, so proven at sight; the rest stay unseen (their moves not listed)
             stats.grow()
             stack.extend(c for c in below if c not in made)
 
@@ -1126,7 +1126,7 @@ def _proven_map(game, graph, stats, solver, root):
     for child in graph.children(root):
         state = states[child]
         if state not in found and game.to_move(state) is not None:
-            pv = solver.lookup(child)
+            pv = solver.lookup(child, leave=True)
             if pv is not None:
                 found[state] = pv[0]
     return pmap(found)
@@ -1163,8 +1163,7 @@ def _proof_plies(game, proven, states):
         k = g.expand(i)
         below = g.children(i) if k >= 0 else g.outcome_children(i) if k == CHANCE_NODE else ()
         for c in below:
-            if g.kind[c] == UNSEEN:
-                g.expand(c)
+            g.ends(c)  # the ends proven at sight
     solver.stats.grow()
     memo = {}
     plies = {j: solver.plies(g.node(s), memo) for j, s in enumerate(states) if s in proven}
@@ -1283,8 +1282,7 @@ def subtree(game, tree, state, *, walk: int | None = None) -> Tree:
 def _reachable(game, tree, state, walk):
     """The stored states reachable from ``state`` (``subtree``'s walk; ``walk`` None: its default bound)."""
     if walk is None:
-        hint = getattr(game, "size_hint", None)
-        states, length, branching = hint(state) if hint is not None else (None, None, None)
+        states, length, branching = size_hint(game, state)
         if states is None and length is not None and branching is not None:  # 1 + b + ... + b**length at most
             states = sum(branching**k for k in range(min(length, 64) + 1))
         walk = states if states is not None and states <= SUBTREE_WALK else (

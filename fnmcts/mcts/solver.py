@@ -221,8 +221,11 @@ class Solver:
 
     _kind = expanded_kind
 
-    def lookup(self, i, passing=False, _open=()):
-        """The proof of node ``i`` (terminal, stored, or ``passing`` through the dice and not stored), or None."""
+    def lookup(self, i, passing=False, _open=(), leave=False):
+        """The proof of node ``i`` (terminal, stored, or ``passing`` through the dice and not stored), or None.
+
+        ``leave``: a node not seen yet that is no end is left unseen (``CompiledGraph.ends``): a decision looks
+        at its children's proofs without listing the moves of each (a wide game's hundreds)."""
         pv = self.proven.get(i)
         if pv is not None:
             return pv
@@ -235,6 +238,8 @@ class Solver:
             return pv
         k = self.graph.kind[i]
         if k == UNSEEN:
+            if leave and not self.graph.ends(i):
+                return None
             k = self._kind(i)
         if k == END:
             pv = self._terminal.get(i)
@@ -280,7 +285,7 @@ class Solver:
         best, unproven = None, False
         shortcut = self.shortcut
         for child in kids:
-            pv = self.lookup(child)
+            pv = self.lookup(child, leave=True)
             if pv is None:
                 if not shortcut:
                     return None
@@ -491,7 +496,7 @@ class Solver:
             proofs = list(map(proven.get, kids))
         else:
             lookup = self.lookup
-            proofs = [lookup(child) for child in kids]
+            proofs = [lookup(child, leave=True) for child in kids]
             self._looked.add(kids)
         kept = self._sorted_out(kids, proofs, k)[0]
         return kids if kept is None else tuple(kids[j] for j in kept)
@@ -529,7 +534,7 @@ class Solver:
         values: a dive reads them again without looking at the children.
         """
         era = self._era
-        kept, top, unproven = self._sorted_out(kids, [self.lookup(child) for child in kids], k)
+        kept, top, unproven = self._sorted_out(kids, [self.lookup(child, leave=True) for child in kids], k)
         open_ = kids if kept is None else tuple(kids[j] for j in kept)
         if era == self._era:
             self.open[d] = open_
@@ -546,7 +551,7 @@ class Solver:
 
     def open_positions(self, kids, k) -> tuple:
         """The positions in ``kids`` of ``choices(kids, k)``: exactly ``phases.open_children``'s indices."""
-        kept = self._sorted_out(kids, [self.lookup(child) for child in kids], k)[0]
+        kept = self._sorted_out(kids, [self.lookup(child, leave=True) for child in kids], k)[0]
         return tuple(range(len(kids))) if kept is None else kept
 
 
