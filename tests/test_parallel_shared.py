@@ -18,10 +18,11 @@ from fnmcts import parallel
 from fnmcts.parallel import Shared, Unknown, kept_pool, run_chunks
 
 
-def _loaded(path):
+def _loaded(kind, path):
+    """A ``kind`` (``Counted``, ``CountedAgent``) unpickled: one more byte in the file ``path``."""
     with open(path, "ab") as out:
         out.write(b"x")
-    return Counted(path)
+    return kind(path)
 
 
 class Counted:
@@ -31,7 +32,7 @@ class Counted:
         self.path = path
 
     def __reduce__(self):
-        return _loaded, (self.path,)
+        return _loaded, (type(self), self.path)
 
     def __call__(self, size, rng):
         return os.getpid(), size, rng.random()
@@ -93,20 +94,8 @@ def test_an_unknown_token_asks_for_the_function_and_a_process_keeps_a_few():
     assert blobs[-1].without().loaded() is id and blobs[0].without().loaded() is None  # the oldest went first
 
 
-def _loaded_agent(path):
-    with open(path, "ab") as out:
-        out.write(b"x")
-    return CountedAgent(path)
-
-
-class CountedAgent:
+class CountedAgent(Counted):
     """A random playout agent whose every unpickling adds one byte to the file ``path``."""
-
-    def __init__(self, path):
-        self.path = path
-
-    def __reduce__(self):
-        return _loaded_agent, (self.path,)
 
     def __call__(self, game, state, rng):
         moves = game.possible_moves(state)
