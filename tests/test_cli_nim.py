@@ -392,13 +392,21 @@ def test_interactive_nim_counts_wins_and_interrupts():
 
     summary = interactive_nim(game, random_agent, make_rng(1), human=0, read=read, write=lines.append)
     assert summary == {"games": 1, "wins": 1, "losses": 0, "stopped": None}  # 4 -> 1: the agent takes the last
-    assert lines[2] == "type a number from 1 to 3" and lines[-1] == "Player 1 wins! You win."
+    assert lines[2] == "type a number from 1 to 3 (or q to stop)" and lines[-1] == "Player 1 wins! You win."
 
     def interrupt(prompt):
         raise KeyboardInterrupt
 
     summary = interactive_nim(game, perfect_agent, make_rng(1), human=0, read=interrupt, write=lines.append, games=3)
     assert summary["stopped"] == "interrupted" and summary["games"] == 0
+
+
+@pytest.mark.parametrize("typed", ["q", "quit", " Exit "])
+def test_typing_q_stops_the_games_and_the_summary_says_so(typed):
+    lines, answers = [], iter([typed, "1"])
+    summary = interactive_nim(Nim(heap=4), random_agent, make_rng(1), human=0, read=lambda prompt: next(answers),
+                              write=lines.append, games=3)
+    assert summary == {"games": 0, "wins": 0, "losses": 0, "stopped": "quit"}
 
 
 @pytest.mark.parametrize("text", ["0", "4", "", "1 2", "two"])

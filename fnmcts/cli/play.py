@@ -1,6 +1,6 @@
 """``fnmcts play GAME``: a game against any agent at the terminal, one loop for every game.
 
-Invalid input re-prompts; end of input or Ctrl-C stops with a summary.
+Invalid input re-prompts; q (when it is no move), end of input or Ctrl-C stops with a summary.
 """
 
 from __future__ import annotations
@@ -133,6 +133,21 @@ def _winner(payoff) -> int | None:
     return 1 if payoff[0] > payoff[1] else 2
 
 
+QUIT = ("q", "quit", "exit")
+"""What a person types to stop (when it is no move of the game): the summary says ``stopped: quit``."""
+
+
+class _Quit(Exception):
+    """The person typed one of ``QUIT``."""
+
+
+def _refused(text: str, error: ValueError) -> str:
+    """The message for input that is no move: ``_Quit`` raised for a word of ``QUIT``, else the error and how to stop."""
+    if text.strip().lower() in QUIT:
+        raise _Quit()
+    return f"{error} (or q to stop)"
+
+
 def _choose(game, state, moves, read, write):
     """The move the person picks from the numbered list (or types as written); bad input: the message, then again."""
     while True:
@@ -143,7 +158,7 @@ def _choose(game, state, moves, read, write):
             try:
                 return moves[parse_choice(text, len(moves))]  # a number out of range: its own message
             except ValueError as error:
-                write(str(error))
+                write(_refused(text, error))
 
 
 def _end(game, state, human: int, alone: bool) -> tuple:
@@ -221,7 +236,7 @@ def interactive_game(game, agent, rng, *, human: int, read, write, games: int = 
       1) flip 7
       2) flip 1 6
       3) flip 2 5
-    9 is not a choice: please type a number from 1 to 3
+    9 is not a choice: please type a number from 1 to 3 (or q to stop)
     >>> lines[-2:]
     ['box   _ 2 _ _ _ _ _ 8 _   roll 9', 'no levers add up to 9: you lose']
     """
@@ -263,6 +278,8 @@ def interactive_game(game, agent, rng, *, human: int, read, write, games: int = 
                 summary["scores"].append(_score(game, state))
     except EOFError:
         summary["stopped"] = "end of input"
+    except _Quit:
+        summary["stopped"] = "quit"
     except KeyboardInterrupt:
         summary["stopped"] = "interrupted"
     return summary
@@ -295,10 +312,11 @@ def _human_move(game, state, moves, numbered, values, hint, read, write):
 
 def _typed(game, state, read, write):
     while True:
+        text = read("Your move: ")
         try:
-            return parse_human_move(game, state, read("Your move: "))
+            return parse_human_move(game, state, text)
         except ValueError as error:
-            write(str(error))
+            write(_refused(text, error))
 
 
 def _beside(labels, texts) -> list:
