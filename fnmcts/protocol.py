@@ -1216,13 +1216,23 @@ class GameBase:
 
 
 def _to_json(value):
-    """Plain JSON form of nested tuples, frozensets, pmaps and numbers."""
+    """Plain JSON form of nested tuples, frozensets, pmaps and numbers.
+
+    A set's members in order: their own, or their JSON text's where they do not compare (numbers with strings).
+
+    >>> _to_json(frozenset({3, 1, 2})), _to_json(frozenset({2, "b", 1}))
+    ({'set': [1, 2, 3]}, {'set': ['b', 1, 2]})
+    """
     from pyrsistent import PMap
 
     if isinstance(value, (bool, int, float, str)) or value is None:
         return value
     if isinstance(value, (frozenset, set)):
-        return {"set": sorted(_to_json(v) for v in value)}
+        members = [_to_json(v) for v in value]
+        try:
+            return {"set": sorted(members)}
+        except TypeError:  # members of kinds that do not compare: ordered by their JSON text, the same on every run
+            return {"set": sorted(members, key=lambda member: json.dumps(member, sort_keys=True))}
     if isinstance(value, (PMap, dict)):
         return {"map": {str(k): _to_json(v) for k, v in value.items()}}
     if isinstance(value, tuple) and hasattr(type(value), "_fields"):  # read back, a plain tuple would lose its names
