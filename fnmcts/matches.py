@@ -398,14 +398,39 @@ def _is_game(x) -> bool:
 
 
 def _game_first(name: str, game, agent1, agent2):
-    """``(game, agent1, agent2)`` from the game-first order or the notebook's ``(agent1, agent2, game)``."""
+    """``(game, agent1, agent2)`` from the game-first order or the notebook's ``(agent1, agent2, game)``.
+
+    An agent that is no function is named (a tuple of both agents given as one):
+
+    >>> from fnmcts.agents import random_agent
+    >>> from fnmcts.games import Nim
+    >>> _game_first("play_game", Nim(), (random_agent, random_agent), 3)
+    Traceback (most recent call last):
+    ...
+    TypeError: play_game(game, agent1, agent2, ...): agent1 is a tuple, not an agent (a function (game, state, rng) -> move, or a MemoryAgent); give the two agents as two arguments: play_game(game, agent1, agent2, seed=...)
+    """
     if _is_game(game):
-        return game, agent1, agent2
+        return game, *_agents(name, agent1, agent2)
     if _is_game(agent2) and not _is_game(agent1):
-        return agent2, game, agent1
+        return agent2, *_agents(name, game, agent1)
     raise TypeError(
         f"{name}(game, agent1, agent2, ...) takes a game (with start, to_move, possible_moves and play) "
         f"and two agents; got {game!r}, {agent1!r}, {agent2!r}")
+
+
+def _agents(name: str, agent1, agent2) -> tuple:
+    """``(agent1, agent2)``, or a ``TypeError`` naming the first that is not callable."""
+    for label, agent in (("agent1", agent1), ("agent2", agent2)):
+        if not callable(agent):
+            hint = (f"give the two agents as two arguments: {name}(game, agent1, agent2, seed=...)"
+                    if isinstance(agent, (tuple, list)) else
+                    f"an agent by name is fnmcts.agents.make_agent({agent!r})" if isinstance(agent, str) else
+                    "fnmcts.agents holds the built-in ones")
+            kind = type(agent).__name__
+            raise TypeError(f"{name}(game, agent1, agent2, ...): {label} is {'an' if kind[0] in 'aeiou' else 'a'} "
+                            f"{kind}, not an agent "
+                            f"(a function (game, state, rng) -> move, or a MemoryAgent); {hint}")
+    return agent1, agent2
 
 
 def _check_two_players(name: str, game) -> None:

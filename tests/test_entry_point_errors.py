@@ -119,3 +119,16 @@ def test_check_game_takes_one_law_by_name():
     assert list(check_game(Nim(heap=4), laws="play_pure", max_examples=5)) == ["play_pure"]
     with pytest.raises(TypeError, match="protocol"):
         check_game(None)
+
+
+@pytest.mark.parametrize("agents, named", [
+    (((random_agent, random_agent), 3), "agent1 is a tuple"),  # both agents as one argument, the seed as agent2
+    ((random_agent, "mcts"), "make_agent('mcts')"),  # the command line's name for an agent
+    ((random_agent, 7), "agent2 is an int"),
+])
+def test_an_agent_that_is_not_callable_is_named(agents, named):
+    from fnmcts.matches import tournament
+
+    for call in (play_game, lambda g, a, b: tournament(g, a, b, 4, seed=1)):
+        with pytest.raises(TypeError, match=named.replace("(", r"\(").replace(")", r"\)")):
+            call(Nim(), *agents)
