@@ -1222,6 +1222,14 @@ def _to_json(value):
 
     >>> _to_json(frozenset({3, 1, 2})), _to_json(frozenset({2, "b", 1}))
     ({'set': [1, 2, 3]}, {'set': ['b', 1, 2]})
+
+    A map's keys in order; keys that are not strings as ``[key, value]`` pairs, so they read back as they were:
+
+    >>> from pyrsistent import pmap
+    >>> _to_json(pmap({"b": 1, "a": (2,)})), _to_json(pmap({(0, 1): "x", 2: "o"}))
+    ({'map': {'a': [2], 'b': 1}}, {'map': [[2, 'o'], [[0, 1], 'x']]})
+    >>> _from_json(_to_json(pmap({(0, 1): "x", 2: "o"}))) == pmap({(0, 1): "x", 2: "o"})
+    True
     """
     from pyrsistent import PMap
 
@@ -1234,7 +1242,11 @@ def _to_json(value):
         except TypeError:  # members of kinds that do not compare: ordered by their JSON text, the same on every run
             return {"set": sorted(members, key=lambda member: json.dumps(member, sort_keys=True))}
     if isinstance(value, (PMap, dict)):
-        return {"map": {str(k): _to_json(v) for k, v in value.items()}}
+        if all(isinstance(k, str) for k in value):
+            return {"map": {k: _to_json(value[k]) for k in sorted(value)}}
+        # other keys (numbers, tuples) as [key, value] pairs, so they come back as they were, not as strings
+        pairs = [[_to_json(k), _to_json(v)] for k, v in value.items()]
+        return {"map": sorted(pairs, key=lambda pair: json.dumps(pair[0], sort_keys=True))}
     if isinstance(value, tuple) and hasattr(type(value), "_fields"):  # read back, a plain tuple would lose its names
         raise TypeError(f"cannot convert {type(value).__name__} (a namedtuple) to JSON: its JSON form would come back "
                         f"as a plain tuple without its field names: {value!r}{_OWN_JSON}")
@@ -1254,6 +1266,8 @@ def _from_json(data):
     if isinstance(data, dict):
         if set(data) == {"set"}:
             return frozenset(_from_json(v) for v in data["set"])
+        if set(data) == {"map"} and isinstance(data["map"], list):
+            return pmap({_from_json(k): _from_json(v) for k, v in data["map"]})
         if set(data) == {"map"}:
             return pmap({k: _from_json(v) for k, v in data["map"].items()})
         raise ValueError(f"unknown JSON state form: {data!r}")

@@ -63,3 +63,18 @@ def test_a_set_of_members_that_do_not_compare_goes_to_json_and_back(members_, sh
     assert state_from_json(GameBase(), data) == state
     again = frozenset(shuffle.sample(sorted(members_, key=repr), len(members_)))
     assert state_to_json(GameBase(), (again, 0)) == data
+
+
+keys = st.one_of(st.integers(-3, 3), st.text("ab", max_size=2), st.tuples(st.integers(0, 2), st.integers(0, 2)))
+
+
+@given(st.dictionaries(keys, st.integers(-2, 2) | st.text("xo", max_size=1), max_size=6), st.randoms(use_true_random=False))
+def test_a_map_with_keys_that_are_not_strings_goes_to_json_and_back(entries, shuffle):
+    """A board as a pmap of (row, col) -> mark: its keys came back as strings ('(0, 1)'), unequal to the state."""
+    from pyrsistent import pmap
+
+    state = pmap(entries)
+    data = state_to_json(GameBase(), state)
+    assert state_from_json(GameBase(), data) == state
+    again = pmap(dict(shuffle.sample(sorted(entries.items(), key=repr), len(entries))))  # built in another order
+    assert state_to_json(GameBase(), again) == data
