@@ -255,3 +255,44 @@ def test_a_count_beyond_its_memory_budget_is_refused_not_a_memory_error(monkeypa
         count(TicTacToe(), memory=1000)
     assert len(looks) == 1
     assert count(Nim(heap=9), memory=1000).states == 18  # too few states to look: the watch is never asked
+
+
+class _Claims:
+    """Two players claim cells of ``width`` in turn to the end: a ply of ``width``! / (width - ply)! states."""
+
+    num_players = 2
+
+    def __init__(self, width):
+        self.width, self.played = width, 0
+
+    def start(self):
+        return ()
+
+    def to_move(self, s):
+        return None if len(s) == self.width else len(s) % 2
+
+    def possible_moves(self, s):
+        return tuple(c for c in range(self.width) if c not in s)
+
+    def chance_outcomes(self, s):
+        return ()
+
+    def play(self, s, m):
+        self.played += 1
+        return (*s, m)
+
+    def payoff(self, s):
+        return (0, 0)
+
+
+def test_a_wide_ply_far_past_the_limit_is_refused_after_its_first_states():
+    """Ply 3 of 40 cells has 59,280 states of 37 moves each (2.2 million children) against a limit of 150,000: refused
+    from its first PROJECTION_SAMPLE states' children (37,000), not at the limit (89,000 children later) or a tenth
+    of the ply (5,928 states)."""
+    from fnmcts.testing.counts import PROJECTION_SAMPLE
+
+    game = _Claims(40)
+    with pytest.raises(TooLarge, match=r"from the first 1,000 of ply 3's 59,280 states.*by about 15x"):
+        count(game, limit=150_000)
+    # the plies before it, its first states' children, and one random line of play to the end (the length estimate)
+    assert game.played <= 40 + 40 * 39 + 40 * 39 * 38 + PROJECTION_SAMPLE * 37 + 40

@@ -350,8 +350,9 @@ def _count_ply(game, level, ply, expand, identify, bounds, seen, project_limit, 
     movers = [0] * bounds[0]
     sample = max(PROJECTION_SAMPLE, len(level) // 10)  # the states of this ply read before projecting the next
     for done, (k, (current, histories, weighted)) in enumerate(level.items()):
-        if done == sample and project_limit is not None:
-            _project(game, ply, seen.states, following, done, len(level), project_limit)
+        if project_limit is not None and done in (PROJECTION_SAMPLE, sample):  # early, a clear excess; at a tenth
+            _project(game, ply, seen.states, following, done, len(level), project_limit,
+                     1.5 if done == sample else PROJECTION_EARLY)
         who, found = checked_step(game, current, *bounds)
         if who is None:
             terminal += 1
@@ -446,10 +447,16 @@ def _check_size(game, start, limit: int) -> None:
 PROJECTION_SAMPLE = 1_000
 """A count to the end projects a ply's new states from its first tenth (at least this many states of it)."""
 
+PROJECTION_EARLY = 10
+"""...and, on a ply of more than ten times ``PROJECTION_SAMPLE`` states, from its first ``PROJECTION_SAMPLE`` too,
+refusing there a ply that passes the limit this many times over (a wide game: a tenth of a ply of 160,000 states of
+400 moves each was 6 million states, two minutes, before the count refused)."""
 
-def _project(game, ply: int, seen, following, done: int, size: int, limit: int) -> None:
+
+def _project(game, ply: int, seen, following, done: int, size: int, limit: int, factor: float = 1.5) -> None:
     """Refuse (``TooLarge``) a count to the end whose ply, at the rate of its first ``done`` of ``size`` states, would
-    bring the states found past 1.5 times ``limit``: the count stops a tenth of the way into the ply that passes it.
+    bring the states found past ``factor`` times ``limit``: the count stops a tenth of the way into the ply that passes
+    it, or sooner when it passes it ``PROJECTION_EARLY`` times over.
 
     >>> _project("Chess()", 4, set(range(50_000)), dict.fromkeys(range(30_000)), 1_000, 200_000, 2_000_000)
     Traceback (most recent call last):
@@ -458,7 +465,7 @@ def _project(game, ply: int, seen, following, done: int, size: int, limit: int) 
     >>> _project("Small()", 4, set(range(500)), dict.fromkeys(range(300)), 1_000, 2_000, 2_000_000)
     """
     projected = len(seen) + len(following) * (size / done - 1)
-    if projected > 1.5 * limit:
+    if projected > factor * limit:
         raise TooLarge(f"counting {game_text(game)} found {len(seen):,} distinct states by ply {ply + 1}, {len(following):,} of "
                        f"them from the first {done:,} of ply {ply}'s {size:,} states: at that rate the ply passes the "
                        f"limit of {limit:,} (by about {projected / limit:.0f}x); give a depth{GO_ON}")
