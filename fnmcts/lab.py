@@ -50,7 +50,7 @@ from pyrsistent import field, pmap
 
 from .exact import evaluate_policy, random_policy, value as exact_value
 from .limits import STATE_LIMIT
-from .protocol import CHANCE, may_repeat, payoff_range
+from .protocol import CHANCE, game_text, may_repeat, payoff_range
 from .rng import check_rng
 from .sampling import Z95
 from .values import FixedRecord
@@ -136,7 +136,7 @@ def _needed(game, method: str):
     name = HOOKS[method]
     hook = _hooks(game)[method]
     if hook is None:
-        raise TypeError(f"the {method} method needs the game hook {name}(...); {game!r} has none")
+        raise TypeError(f"the {method} method needs the game hook {name}(...); {game_text(game)} has none")
     return hook
 
 
@@ -327,7 +327,7 @@ def _strata(game) -> tuple:
         return None
     strata = tuple((float(w), s) for w, s in given)
     if not strata or abs(math.fsum(w for w, _ in strata) - 1) > 1e-9 or any(w <= 0 for w, _ in strata):
-        raise ValueError(f"strata of {game!r} must be (probability > 0, state) pairs whose probabilities sum to 1")
+        raise ValueError(f"strata of {game_text(game)} must be (probability > 0, state) pairs whose probabilities sum to 1")
     return strata
 
 
@@ -360,7 +360,7 @@ def stratified(game, n: int, rng: random.Random, allocation: str = "proportional
     _check_rng(rng, n)
     strata = _strata(game)
     if strata is None:
-        raise ValueError(f"{game!r} has no strata at its start (its strata hook gave None): the stratified method "
+        raise ValueError(f"{game_text(game)} has no strata at its start (its strata hook gave None): the stratified method "
                          "needs a chance node there")
     weights = [w for w, _ in strata]
     low, high = _range(game)
@@ -489,10 +489,10 @@ def batch_estimate(method: str, game, n: int, rng: random.Random) -> Estimate:
     _check_rng(rng, n)
     hook = getattr(game, "lab_batch", None)
     if not callable(hook):
-        raise TypeError(f"the batch path needs the game hook lab_batch(method, n, rng); {game!r} has none")
+        raise TypeError(f"the batch path needs the game hook lab_batch(method, n, rng); {game_text(game)} has none")
     arrays = hook(method, n, rng)
     if arrays is None:
-        raise ValueError(f"the batch path of {game!r} does not play its rules (lab_batch gave None): "
+        raise ValueError(f"the batch path of {game_text(game)} does not play its rules (lab_batch gave None): "
                          "estimate_with(..., batch=True) plays them game by game")
     return _batch_record(method, game, arrays)
 

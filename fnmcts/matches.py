@@ -44,7 +44,7 @@ from .elo import MatchStatistics, Sprt, SprtResult, match_statistics, sprt_scan
 from .limits import MAX_PLIES, WORK_LIMIT, check_work, past_budget, size_hint
 from .parallel import Interrupted, WorkerLost, check_count, interrupted, run_chunks
 from .protocol import _NO_MOVE, _NO_STATE, CHANCE, blame_game, check_state, guarded, payoff_check, sample_outcome
-from .protocol import payoff_range, transcript_line
+from .protocol import game_text, payoff_range, transcript_line
 from .rng import check_rng, child_seed, pick, resolve_seed
 
 __all__ = [
@@ -659,7 +659,7 @@ def _check_tournament_work(game, start, n, limit) -> None:
         return
     shortest = fewest(start)
     check_work(n, shortest, branching, limit=limit,
-               go_on=f"; {game!r} has no longest game and one takes at least {shortest:,} moves; limit=None goes on regardless")
+               go_on=f"; {game_text(game)} has no longest game and one takes at least {shortest:,} moves; limit=None goes on regardless")
 
 
 def _tournament_record(chunks, seed, paired=False, test=None) -> TournamentRecord:

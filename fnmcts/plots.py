@@ -54,7 +54,7 @@ from .lab import anytime_intervals
 from .montecarlo import mean_interval, wilson_interval
 from .sampling import Z95
 from .matches import play_game, playout, random_agent, tournament
-from .protocol import CHANCE, describe_move, payoff_range
+from .protocol import CHANCE, describe_move, game_text, payoff_range
 from .qlearning import optimal_move_rate, train as qlearn
 from .rng import child_seed, make_rng
 from .tutorial import Q_GAME, evaluate_position, train
@@ -599,7 +599,7 @@ def match_curve(game, agent1, agent2, games: int, rng, progress: Callable | None
     [1.0, 1.0, 1.0, 1.0]
     """
     if getattr(game, "num_players", 2) != 2:
-        raise ValueError(f"a match is between two players; {game!r} has {game.num_players}")
+        raise ValueError(f"a match is between two players; {game_text(game)} has {game.num_players}")
     base = rng.getrandbits(63)
     out, total, squares = [], 0.0, 0.0
     for number in range(games):

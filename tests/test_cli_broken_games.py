@@ -166,3 +166,15 @@ def test_a_playthrough_of_a_class_without_a_repr_checks_again_in_another_process
     assert text.splitlines()[1] == "game: Race()"
     code, out, err = run(capsys, "playthrough", "--check", "race.txt")  # another Race(), at another address
     assert code == 0 and out.strip() == "race.txt: Race() plays as the file says", out + err
+
+
+@pytest.mark.parametrize("argv", [
+    ("search", "brokengames:Base", "--dives", "20", "--seed", "1"),
+    ("tournament", "brokengames:Base", "random", "random", "--games", "2", "--seed", "1"),
+    ("check", "brokengames:PayoffTooBig", "--examples", "3"),
+])
+def test_a_plain_class_is_named_by_its_class_never_its_address(broken, capsys, argv):
+    """A report header, a summary or a refusal names the game ``Base()``; Python's repr (``<brokengames.Base object at
+    0x7f...>``) differs in every process."""
+    code, out, err = run(capsys, *argv)
+    assert " object at 0x" not in out + err, out + err

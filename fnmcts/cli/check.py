@@ -18,7 +18,7 @@ import signal
 import sys
 
 from ..exact import best_moves, solve
-from ..protocol import CHANCE, describe_move, render, state_to_json
+from ..protocol import CHANCE, describe_move, game_text, render, state_to_json
 from ..rng import make_rng
 from . import _agents, _board, _executor, _golden_file
 from . import move as move_verb
@@ -265,20 +265,20 @@ def _partial_check(args, game, held, walked: int, walks: int):
     payload = {"game": repr(game), "spec": args.game_spec, "examples": args.examples, "seed": args.seed,
                "passed": None, "laws": list(held), "walks_done": walked, "walks": walks, "failure": None}
     laws = ", ".join(held) if held else "none yet"
-    return payload, (f"{game!r}: {walked:,} of {walks:,} walks checked; the laws that held on all their walks: {laws}")
+    return payload, (f"{game_text(game)}: {walked:,} of {walks:,} walks checked; the laws that held on all their walks: {laws}")
 
 
 def _players(game, command: str) -> None:
     players = getattr(game, "num_players", None)
     if players != 2:
-        raise CliError(f"{command} plays two-player games; {game!r} has {players} player(s): try solve or check")
+        raise CliError(f"{command} plays two-player games; {game_text(game)} has {players} player(s): try solve or check")
 
 
 def _any_play(args):
     game = resolve_game(args.game_spec)
     players = getattr(game, "num_players", None)
     if players not in (1, 2):
-        raise CliError(f"play plays games of one or two players; {game!r} has {players} player(s): try solve or check")
+        raise CliError(f"play plays games of one or two players; {game_text(game)} has {players} player(s): try solve or check")
     return play_verb._play(args)
 
 

@@ -19,7 +19,7 @@ from ..mcts import mcts_move, search
 from ..views import top_children
 from ..mcts._records import mean, visits
 from ..montecarlo import simulate
-from ..protocol import CHANCE, describe_move, game_name, state_to_json
+from ..protocol import CHANCE, describe_move, game_name, game_text, state_to_json
 from ..rng import make_rng, resolve_seed
 from ._common import (
     CliError,
@@ -166,7 +166,7 @@ def _search_any(args):
     }
 
     done = f"{args.dives:,} dives" if ran == args.dives else f"{ran:,} dives of {args.dives:,} (the root is proven)"
-    header = f"MCTS on {game!r}: {done}, seed {seed}" + (f", {trees} root-parallel trees" if trees > 1 else "")
+    header = f"MCTS on {game_text(game)}: {done}, seed {seed}" + (f", {trees} root-parallel trees" if trees > 1 else "")
     if who is CHANCE:  # a deal or a roll first: the best move after each outcome
         fields, lines = _outcomes_report(game, state, tree, args.top, header, low, high)
     else:

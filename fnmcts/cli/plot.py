@@ -31,7 +31,7 @@ import math
 
 from ..limits import STATE_LIMIT, WORK_LIMIT, TooLarge, check_work, play_work
 from ..exact import random_policy, value
-from ..protocol import CHANCE
+from ..protocol import CHANCE, game_text
 from ..rng import make_rng
 from ._board import state_argument
 from ._payoffs import SCORE, scale_fields
@@ -298,7 +298,7 @@ def _tournament(plots, args, game, budget, rng):
     a, b = (build_agent(n, game, **_agent_args(args)) for n in names)
     with progress_bar(budget, "tournament") as update:
         data = plots.match_curve(game, a, b, budget, rng, progress=update)
-    return data, f"{names[0]} against {names[1]}, sides alternating: {game!r}", {}, {"agents": list(names)}
+    return data, f"{names[0]} against {names[1]}, sides alternating: {game_text(game)}", {}, {"agents": list(names)}
 
 
 def _convergence(plots, game, state, budget, points, rng, exact, title):
@@ -316,7 +316,7 @@ def _experiment(plots, name, budget, points, rng, args):
     if args.what == "convergence":
         game = Coin() if name == "coin" else Darts()
         title = ("Coin flips, the share of heads: coin" if name == "coin" else
-                 f"Darts on a grid, {game!r}, the share inside the circle: darts")
+                 f"Darts on a grid, {game_text(game)}, the share inside the circle: darts")
         data, title, labels, extra = _convergence(plots, game, game.start(), budget, points, rng,
                                                   exact_variances(game, methods=("plain",)).value, title)
         return data, title, {"what": "share of heads" if name == "coin" else "share inside the circle"}, extra

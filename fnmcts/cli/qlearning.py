@@ -27,7 +27,7 @@ from ..files import claim_target, partial_path, write_atomically
 from ..games.nim import Nim
 from ..games.piles import Piles
 from ..limits import GO_ON, STATE_LIMIT, WORK_LIMIT, check_states, check_work, size_hint
-from ..protocol import game_name
+from ..protocol import game_name, game_text
 from ..matches import random_agent
 from ..qlearning import ALPHA, EPSILON, EVAL_CHUNK, ai_to_text, evaluate, train, win_rate_against
 from ..rng import child_seed, resolve_seed
@@ -146,11 +146,11 @@ def _any(args):
     game = resolve_game(args.game_spec)
     players = getattr(game, "num_players", None)
     if players != 2:
-        raise CliError(f"train learns by self-play between two players; {game!r} has {players} player(s)")
+        raise CliError(f"train learns by self-play between two players; {game_text(game)} has {players} player(s)")
     states = size_hint(game, game.start())[0]
     if states is not None and states > STATE_LIMIT and not args.force:
         raise CliError(
-            f"a Q table of {game!r} would have up to {states:,} states to learn (the limit is {STATE_LIMIT:,}): "
+            f"a Q table of {game_text(game)} would have up to {states:,} states to learn (the limit is {STATE_LIMIT:,}): "
             "a table suits small games (search suits large ones: fnmcts search, --ai mcts); --force goes on regardless"
         )
     _train(args, game, repr(game), None)
