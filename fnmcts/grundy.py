@@ -29,7 +29,7 @@ from __future__ import annotations
 from functools import cache, reduce
 from operator import xor
 
-from .protocol import CHANCE, components
+from .protocol import CHANCE, components, game_text
 
 __all__ = ["mex", "nim_sum", "grundy", "grundy_values"]
 
@@ -99,6 +99,6 @@ def grundy_values(game, states) -> tuple:
         return tuple(value(state) for state in states)
     except RecursionError:
         raise ValueError(
-            f"{game!r} is too deep for the recursion: give grundy_values states of growing size, "
+            f"{game_text(game)} is too deep for the recursion: give grundy_values states of growing size, "
             "so that each finds the smaller ones known"
         ) from None

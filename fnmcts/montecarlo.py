@@ -38,7 +38,7 @@ from .limits import MAX_PLIES, WORK_LIMIT, check_work, size_hint
 from .parallel import DEFAULT_CHUNK, Interrupted, WorkerLost, check_count, interrupted, run_chunks
 from .matches import playout
 from .exact import check_game
-from .protocol import GameError, called, check_state, guarded, payoff_check, payoff_range
+from .protocol import GameError, called, check_state, game_text, guarded, payoff_check, payoff_range
 from .rng import resolve_seed
 from .sampling import Z95, Simulation, estimate, mean_interval, wilson_interval  # noqa: F401 (re-exported below)
 from .sampling import __all__ as _TRIALS
@@ -183,7 +183,7 @@ def simulate(
     if batch and (agent is not None or not hasattr(game, "random_batch")):
         raise ValueError(
             "batch=True plays random games side by side through the game's random_batch(state, n, rng) hook: "
-            + ("it plays random play only, not an agent" if agent is not None else f"{game!r} has none")
+            + ("it plays random play only, not an agent" if agent is not None else f"{game_text(game)} has none")
         )
     fn = partial(_game_chunk, game, start, agent, game_range, batch=batch, max_plies=max_plies)
     empty = Simulation.of(0, 0, base, payoff_range=game_range)

@@ -65,3 +65,16 @@ def test_a_trace_names_a_plain_class_as_its_name():
     from fnmcts.views import trace
 
     assert repr(trace(Race(), 0, 5, make_rng(1))).startswith("Trace(5 dives of Race() from the start")
+
+
+def test_the_package_writes_a_game_into_a_message_through_game_text():
+    """``{game!r}`` is left only where the value is not a game (a non-game refused, a list of turns), by file."""
+    from pathlib import Path
+
+    import fnmcts
+
+    root = Path(fnmcts.__file__).parent
+    found = {str(path.relative_to(root)): path.read_text().count("{game!r}") for path in root.rglob("*.py")}
+    assert {name: n for name, n in found.items() if n} == {
+        "protocol.py": 2, "exact.py": 2, "matches.py": 1, "exercises/checkers.py": 1, "mcts/_search.py": 1,
+        "testing/check.py": 1, "mcts/_graph.py": 1}

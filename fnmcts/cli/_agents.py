@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ..agents import AGENTS, make_agent
 from ..games import GAMES
+from ..protocol import game_text
 from ._common import CliError, add_dives, positive_count
 from ._search_flags import add_search_options, search_flag_names, search_flags
 from ._board import _load_q
@@ -172,7 +173,7 @@ def build_agent(name: str, game=None, *, iterations=None, trials=None, q_table=N
         ai = _load_q(q_table) if ai is None else ai
         trained = getattr(ai, "game", None)
         if game is not None and trained is not None and trained != game:
-            raise CliError(f"the Q table {q_table} was trained on {trained!r}, not {game!r}")
+            raise CliError(f"the Q table {q_table} was trained on {trained!r}, not {game_text(game)}")
         options["ai"] = ai
     if name in ("perfect", "exact") and game is not None:
         options["game"] = game  # solved once here when the agent needs the exact solution

@@ -18,7 +18,7 @@ from typing import Callable
 
 from ..games import GAMES
 from ..limits import STATE_LIMIT, WORK_LIMIT, TooLarge, check_work, play_work, size_hint
-from ..protocol import check_reachable, game_name, parse_state
+from ..protocol import check_reachable, game_name, game_text, parse_state
 from ._fields import add_field_options, game_fields
 from ._games import resolve_game
 from ._common import CliError
@@ -157,7 +157,7 @@ def _nim_game(args, names=(), state_text=None):
             fields[size] = state[size]
             game = _make_game(kind, fields)
     if trained is not None and trained != game:
-        raise CliError(f"the Q table {args.q_table} was trained on {trained!r}, not {game!r}")
+        raise CliError(f"the Q table {args.q_table} was trained on {trained!r}, not {game_text(game)}")
     if state is not None:
         try:
             check_reachable(game, state)
@@ -219,7 +219,7 @@ def _spec_game(args, names, state_text):
     q_ai = _load_q(args.q_table, game_name(game), game, getattr(args, "force", False)) if "q" in names else None
     trained = getattr(q_ai, "game", None)
     if trained is not None and trained != game:
-        raise CliError(f"the Q table {args.q_table} was trained on {trained!r}, not {game!r}")
+        raise CliError(f"the Q table {args.q_table} was trained on {trained!r}, not {game_text(game)}")
     return game, None if state_text is None else state_argument(game, state_text), q_ai
 
 
@@ -230,7 +230,7 @@ def _make_game(kind, fields):
 def _refuse_empty(game) -> None:
     if game.to_move(game.start()) is None:
         empty = _family(game).empty
-        where = empty(game) if empty is not None else f"the start of {game!r} is an end"
+        where = empty(game) if empty is not None else f"the start of {game_text(game)} is an end"
         raise CliError(f"nothing to play: {where}, so the game is over before it starts")
 
 
@@ -294,6 +294,6 @@ def _check_exact_size(game, names) -> None:
         states = _state_count(game, game.start())
         if states is not None and states > _EXACT_LIMIT:
             raise CliError(
-                f"--ai exact would solve {states:,} states of {game!r} (the limit is {_EXACT_LIMIT:,}); "
+                f"--ai exact would solve {states:,} states of {game_text(game)} (the limit is {_EXACT_LIMIT:,}); "
                 "use --ai perfect, the closed form"
             )

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import sys
 
+from ..protocol import game_text
 from ._common import CliError, count
 
 __all__ = ["record", "verify", "pins", "apply", "failed", "add_options", "refuse_existing", "entries_of", "before_check", "GOLDEN_VERSION"]
@@ -62,7 +63,7 @@ def record(game, spec: str, path: str, depth: int | None) -> tuple:
         raise CliError(f"cannot write the golden to {path}: {error.strerror or error}") from None
     plies = len(entry["states_by_ply"]) - 1
     reach = f"to the end ({plies} plies)" if depth is None else f"to ply {depth}"
-    return entry, (f"recorded the golden of {game!r} {reach} in {path}: it pins {pins(entry)}; check a changed "
+    return entry, (f"recorded the golden of {game_text(game)} {reach} in {path}: it pins {pins(entry)}; check a changed "
                    f"game with fnmcts check --game {spec} --golden {path}")
 
 

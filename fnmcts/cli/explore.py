@@ -17,6 +17,7 @@ import argparse
 from ..limits import TooLarge
 from ..mcts import BACKUPS
 from ..views import EXACT_STATES, PAGE_DIVES, explore_page, trace
+from ..protocol import game_text
 from ..rng import make_rng, resolve_seed
 from ._common import CliError, add_dives, add_force, add_json, add_seed, count, emit, non_negative_number, positive_count, progress_bar
 from ._search_flags import SEARCH_RULES, add_search_options, search_flag_names, search_flags
@@ -144,7 +145,7 @@ def _explore(args) -> int:
             except TooLarge as error:
                 raise CliError(str(error).replace("memory=None goes on regardless", "--force goes on regardless")) from None
     where = "the start" if is_start(args.state) else f"state {args.state.strip()}"
-    title = f"{game!r} from {where}: {args.iterations:,} dives of MCTS, seed {seed}"
+    title = f"{game_text(game)} from {where}: {args.iterations:,} dives of MCTS, seed {seed}"
     page = explore_page(traces[0], traces[1] if len(traces) > 1 else None, title=title, dives=args.page_dives)
     where = write_output(args.output, page)
     difference = traces[0].first_difference(traces[1]) if len(traces) > 1 else None

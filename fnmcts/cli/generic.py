@@ -116,7 +116,7 @@ def _simulate_any(args):
     def fn(n, **options):
         return simulate(game, n, **options)
 
-    _simulate(args, fn, game_name(game), _described(f"{game!r}, random play: player 1's results"))
+    _simulate(args, fn, game_name(game), _described(f"{game_text(game)}, random play: player 1's results"))
 
 
 def _search_any(args):

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from ..exact import best_moves, solve
 from ..limits import STATE_LIMIT
-from ..protocol import CHANCE, describe_move, state_to_json
+from ..protocol import CHANCE, describe_move, game_text, state_to_json
 from ._common import add_force, add_json, emit
 from ._streams import claim_output, report_stream, to_stdout, write_output
 from ._board import state_argument
@@ -102,7 +102,7 @@ def _text(game, rows) -> str:
         return "".join(cell.ljust(w) for cell, w in zip(row[:3], widths)).rstrip() + (
             " " * (widths[2] - len(row[2])) + row[3] if row[3] else "")
 
-    title = f"# exact values of {game!r}: {len(rows):,} states reachable from the start; {scale_note(game, 'each player')}"
+    title = f"# exact values of {game_text(game)}: {len(rows):,} states reachable from the start; {scale_note(game, 'each player')}"
     return "\n".join([title, line(header), *(line(c) for c in cells)]) + "\n"
 
 
@@ -138,5 +138,5 @@ def _table(args):
     payload = {"kind": "exact-values", "rows": len(rows), "path": where, "start_value": rows[0]["value"],
                "start_value_exact": rows[0]["value_exact"], "game": _game_json(game), **scale_fields(game)}
     with report_stream(args):  # with -o -, standard output holds the table: the report goes to standard error
-        emit(args, payload, f"wrote the exact values of {len(rows):,} states of {game!r} to {where}")
+        emit(args, payload, f"wrote the exact values of {len(rows):,} states of {game_text(game)} to {where}")
     return 0
