@@ -1741,8 +1741,7 @@ def symmetries(game, state) -> tuple:
     >>> symmetries(Nim(), 5)
     (5,)
     """
-    own = getattr(game, "symmetries", None)
-    return tuple(own(state)) if own is not None else (state,)
+    return _hooked(game, "symmetries", state)
 
 
 def components(game, state) -> tuple:
@@ -1752,7 +1751,12 @@ def components(game, state) -> tuple:
     >>> components(Nim(), 5)
     (5,)
     """
-    own = getattr(game, "components", None)
+    return _hooked(game, "components", state)
+
+
+def _hooked(game, hook, state) -> tuple:
+    """What ``game``'s ``hook(state)`` gives, as a tuple, or ``(state,)`` when the game has no such hook."""
+    own = getattr(game, hook, None)
     return tuple(own(state)) if own is not None else (state,)
 
 
