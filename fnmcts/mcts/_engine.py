@@ -11,15 +11,11 @@ backup (``'mean'`` or ``'expectimax'``), MCTS-Solver (``Solver``), score bounds
 games whose states repeat. Property tests hold it to the phases, draw
 for draw, on generated games.
 
-A dive is ``fnmcts.mcts.phases.uct``'s, on nodes: select (draw the chance
-outcomes, rate the children, ties to the first in move order), expand and
-simulate at a node not in the tree, back up to every stored node of the path
-for the player who moved into it. In a game whose states may repeat
-(``may_repeat()``), a dive that comes back to a state already on its path
-stops there and plays one game to the end from it, as from a new node: the
-path holds each node once, and a cycle of stored states cannot hold a dive for
-ever. The solver's proofs (``fnmcts.mcts.solver``) are made as the records'
-are and kept in them.
+A dive is ``fnmcts.mcts.phases.uct``'s, on nodes. In a game whose states may
+repeat (``may_repeat()``), a dive that comes back to a state already on its
+path stops there and plays one game to the end from it, as from a new node:
+the path holds each node once, and a cycle of stored states cannot hold a
+dive for ever.
 """
 
 from __future__ import annotations
