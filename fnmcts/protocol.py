@@ -1540,6 +1540,23 @@ def _hook(game, name):
     return getattr(GameBase, name).__get__(game)
 
 
+def _whole_at_least(name, value, low) -> int:
+    """``value`` if it is a whole number (not a bool) of at least ``low``, else the error that names ``name``.
+
+    >>> _whole_at_least("heap", 3, 0)
+    3
+    >>> _whole_at_least("heap", -1, 0)
+    Traceback (most recent call last):
+    ...
+    ValueError: heap must be at least 0, got -1
+    """
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be a whole number, got {value!r}")
+    if value < low:
+        raise ValueError(f"{name} must be at least {low}, got {value}")
+    return value
+
+
 def _state_text(text) -> str:
     """``text`` stripped, if it is a string, else a ``TypeError``: every ``parse_state`` starts here.
 
