@@ -75,7 +75,7 @@ def positions(game, count, seed=1) -> list:
 
 def forget_proofs() -> None:
     """Drop every proof kept for any game (the proofs of the next search are worked out afresh)."""
-    enhancements._kept_prover.cache_clear()
+    enhancements.prover_of.cache_clear()
 
 
 def searches(game, states, dives, depth, afresh):

@@ -215,21 +215,12 @@ def _typed(game: str, key: str, value, default):
         if isinstance(value, str) and value.lower() in ("true", "false", "1", "0"):
             return value.lower() in ("true", "1")
         raise ValueError(problem)
-    if kind is int:
-        if isinstance(value, int) and not isinstance(value, bool):
-            return value
+    if kind in (int, float):  # a float parameter takes a whole number too
+        if isinstance(value, (int, kind)) and not isinstance(value, bool):
+            return value if kind is int else float(value)
         if isinstance(value, str):
             try:
-                return int(value)
-            except ValueError:
-                pass
-        raise ValueError(problem)
-    if kind is float:
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            return float(value)
-        if isinstance(value, str):
-            try:
-                return float(value)
+                return kind(value)
             except ValueError:
                 pass
         raise ValueError(problem)

@@ -1554,6 +1554,23 @@ def _hook(game, name):
     return getattr(GameBase, name).__get__(game)
 
 
+def _whole_at_least(name, value, low) -> int:
+    """``value`` if it is a whole number (not a bool) of at least ``low``, else the error that names ``name``.
+
+    >>> _whole_at_least("heap", 3, 0)
+    3
+    >>> _whole_at_least("heap", -1, 0)
+    Traceback (most recent call last):
+    ...
+    ValueError: heap must be at least 0, got -1
+    """
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be a whole number, got {value!r}")
+    if value < low:
+        raise ValueError(f"{name} must be at least {low}, got {value}")
+    return value
+
+
 def _state_text(text) -> str:
     """``text`` stripped, if it is a string, else a ``TypeError``: every ``parse_state`` starts here.
 
@@ -1755,8 +1772,7 @@ def symmetries(game, state) -> tuple:
     >>> symmetries(Nim(), 5)
     (5,)
     """
-    own = getattr(game, "symmetries", None)
-    return tuple(own(state)) if own is not None else (state,)
+    return _hooked(game, "symmetries", state)
 
 
 def components(game, state) -> tuple:
@@ -1766,7 +1782,12 @@ def components(game, state) -> tuple:
     >>> components(Nim(), 5)
     (5,)
     """
-    own = getattr(game, "components", None)
+    return _hooked(game, "components", state)
+
+
+def _hooked(game, hook, state) -> tuple:
+    """What ``game``'s ``hook(state)`` gives, as a tuple, or ``(state,)`` when the game has no such hook."""
+    own = getattr(game, hook, None)
     return tuple(own(state)) if own is not None else (state,)
 
 

@@ -183,7 +183,7 @@ def test_a_wrong_kept_answer_is_caught():
     prover.table.wins(2)[1][1] = 0  # the tables' answer at node 1 (player 1 wins there), made wrong
     prover.proofs.clear()
     assert _disagreements(tabled, questions)
-    enhancements._kept_prover.cache_clear()  # the wrong answers made above go
+    enhancements.prover_of.cache_clear()  # the wrong answers made above go
 
 
 def test_equal_games_share_their_proofs_and_the_memory_is_bounded(monkeypatch):
@@ -196,7 +196,7 @@ def test_equal_games_share_their_proofs_and_the_memory_is_bounded(monkeypatch):
     assert with_proofs(unhashable, 1, 1).payoff(0) == (1, -1)
     for k in range(enhancements.PROVED_GAMES + 3):
         prover_of(TableGame(game.table + (("end", (0, 0)),) * k, 2))
-        assert enhancements._kept_prover.cache_info().currsize <= enhancements.PROVED_GAMES
+        assert enhancements.prover_of.cache_info().currsize <= enhancements.PROVED_GAMES
     assert PROOF_MEMO >= 1_000
 
 

@@ -226,7 +226,7 @@ def calls_at_most(budget: int, chance_step: int | None = None):
     that bound alone, and the rest of the work to ``budget``. Yields
     ``[the calls made, those made within chance steps]``.
     """
-    enhancements._kept_prover.cache_clear()  # counted from nothing kept (the most work), whatever ran before
+    enhancements.prover_of.cache_clear()  # counted from nothing kept (the most work), whatever ran before
     count, step = [0, 0], []  # every call, and those of the chance steps ended; step: (frame, count at its start)
     value_code, backup_code = backups.stored_value.__code__, backups.expectimax_back.__code__
     stopped = []  # the Runaway raised, kept: code that catches every Exception on the way must not hide it

@@ -267,23 +267,19 @@ def read_line(prompt: str) -> str:
     """``input(prompt)``, echoing the answer when it comes from a script, not a terminal.
 
     >>> import io
-    >>> saved, sys.stdin = sys.stdin, io.StringIO("4\\n")
-    >>> try:
-    ...     answer = read_line("move? ")
-    ... finally:
-    ...     sys.stdin = saved
+    >>> def typed(text):
+    ...     saved, sys.stdin = sys.stdin, io.StringIO(text)
+    ...     try:
+    ...         return read_line("move? ")
+    ...     finally:
+    ...         sys.stdin = saved
+    >>> typed("4\\n")
     move? 4
-    >>> answer
     '4'
-    >>> saved, sys.stdin = sys.stdin, io.StringIO("٤\\n4\\n")
-    >>> try:
-    ...     answer = read_line("move? ")
-    ... finally:
-    ...     sys.stdin = saved
+    >>> typed("٤\\n4\\n")
     move? ٤
     digits other than 0-9 are not read as numbers: type it with the digits 0-9
     move? 4
-    >>> answer
     '4'
     """
     while True:

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 
 from pyrsistent import PMap, pmap
 
-from ..protocol import GameBase, _state_text, json_player
+from ..protocol import GameBase, _state_text, _whole_at_least, json_player
 from ..values import fixed_pmap
 
 __all__ = [
@@ -54,13 +54,6 @@ MOVER = "mover"
 OTHER = "other"
 """The player who just moved (the other one) wins under perfect play."""
 
-
-def _check_int(name, value, low):
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{name} must be a whole number, got {value!r}")
-    if value < low:
-        raise ValueError(f"{name} must be at least {low}, got {value}")
-    return value
 
 
 def _check_player(player):
@@ -107,8 +100,8 @@ def subtraction_mover_wins(heap: int, max_take: int, misere: bool = True) -> boo
     >>> [subtraction_mover_wins(n, 3, misere=False) for n in range(1, 7)]
     [True, True, True, False, True, True]
     """
-    _check_int("heap", heap, 0)
-    _check_int("max_take", max_take, 1)
+    _whole_at_least("heap", heap, 0)
+    _whole_at_least("max_take", max_take, 1)
     return heap % (max_take + 1) != (1 if misere else 0)
 
 
@@ -132,8 +125,8 @@ def subtraction_winning_moves(heap: int, max_take: int, misere: bool = True) -> 
     >>> subtraction_winning_moves(21, 3, misere=True)
     ()
     """
-    _check_int("heap", heap, 0)
-    _check_int("max_take", max_take, 1)
+    _whole_at_least("heap", heap, 0)
+    _whole_at_least("max_take", max_take, 1)
     take = (heap - 1 if misere else heap) % (max_take + 1)
     return (take,) if heap and take else ()
 
@@ -164,8 +157,8 @@ class Nim(GameBase):
     train_hint = "train one with `fnmcts train nim -o FILE`"
 
     def __post_init__(self):
-        _check_int("heap", self.heap, 0)
-        _check_int("max_take", self.max_take, 1)
+        _whole_at_least("heap", self.heap, 0)
+        _whole_at_least("max_take", self.max_take, 1)
         if not isinstance(self.misere, bool):
             raise TypeError(f"misere must be True or False, got {self.misere!r}")
 
@@ -203,7 +196,7 @@ class Nim(GameBase):
 
     def state(self, heap: int, player: int = 0) -> PMap:
         """The state with ``heap`` items and ``player`` to move."""
-        _check_int("heap", heap, 0)
+        _whole_at_least("heap", heap, 0)
         return fixed_pmap({"heap": heap, "player": _check_player(player)})
 
     def check_state(self, state):

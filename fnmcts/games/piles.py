@@ -32,8 +32,8 @@ from operator import xor
 from pyrsistent import PMap, pmap
 
 from ..values import fixed_pmap
-from ..protocol import GameBase, _state_json, _state_text, json_player
-from .nim import MOVER, OTHER, _check_int, _check_pile_state, _check_player, _end_payoff
+from ..protocol import GameBase, _state_json, _state_text, _whole_at_least, json_player
+from .nim import MOVER, OTHER, _check_pile_state, _check_player, _end_payoff
 
 __all__ = [
     "Piles",
@@ -65,7 +65,7 @@ def _sizes(piles) -> tuple:
     except TypeError:
         raise TypeError(f"piles must be a sequence of whole numbers, got {piles!r}") from None
     for p in piles:
-        _check_int("every pile", p, 0)
+        _whole_at_least("every pile", p, 0)
     return piles
 
 

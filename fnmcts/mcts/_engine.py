@@ -11,15 +11,11 @@ backup (``'mean'`` or ``'expectimax'``), MCTS-Solver (``Solver``), score bounds
 games whose states repeat. Property tests hold it to the phases, draw
 for draw, on generated games.
 
-A dive is ``fnmcts.mcts.phases.uct``'s, on nodes: select (draw the chance
-outcomes, rate the children, ties to the first in move order), expand and
-simulate at a node not in the tree, back up to every stored node of the path
-for the player who moved into it. In a game whose states may repeat
-(``may_repeat()``), a dive that comes back to a state already on its path
-stops there and plays one game to the end from it, as from a new node: the
-path holds each node once, and a cycle of stored states cannot hold a dive for
-ever. The solver's proofs (``fnmcts.mcts.solver``) are made as the records'
-are and kept in them.
+A dive is ``fnmcts.mcts.phases.uct``'s, on nodes. In a game whose states may
+repeat (``may_repeat()``), a dive that comes back to a state already on its
+path stops there and plays one game to the end from it, as from a new node:
+the path holds each node once, and a cycle of stored states cannot hold a
+dive for ever.
 """
 
 from __future__ import annotations
@@ -31,7 +27,7 @@ from ..limits import MAX_PLIES, cycle_found, past_budget
 from ..matches import playout
 from ..protocol import may_repeat
 from . import _kernel
-from ._graph import CHANCE_NODE, END, UNSEEN, draw
+from ._graph import CHANCE_NODE, END, UNSEEN, CompiledGraph, draw
 from ._records import _NO_EXTRAS, Record, builtin_rule, counts_of, rating, rating_selector, ucb_score
 from .bounds import Bounds
 from .backups import expectimax_back, graph_back, stored_value  # noqa: F401 (stored_value: _engine's own name before)
@@ -39,7 +35,7 @@ from .phases import simulate
 from .rave import amaf_backup, count_played, rave_choice
 from .solver import Solver, _no_proof, _open_positions, open_choices, proofs_of
 
-__all__ = ["Stats", "Solver", "Bounds", "dives", "user_selector"]
+__all__ = ["Stats", "Solver", "Bounds", "dives", "user_selector", "started"]
 
 
 class _Unrated:
@@ -79,10 +75,7 @@ class Stats:
     child and step.
 
     >>> from fnmcts.games.nim import Nim
-    >>> from ._graph import CompiledGraph
-    >>> graph = CompiledGraph(Nim(heap=3, max_take=2))
-    >>> root = graph.node(graph.game.start())
-    >>> stats = Stats(graph)
+    >>> graph, stats, root = started(Nim(heap=3, max_take=2))
     >>> stats.known, stats.N[root], stats.counts(root)
     (1, None, None)
     >>> stats.set(root, (4, 3.0, 3, 0, None))
@@ -223,6 +216,21 @@ class Stats:
 
 _LOG_TABLE = 1 << 16
 """The largest visit count whose logarithm a search keeps in its table (``Stats.logs``)."""
+
+
+def started(game) -> tuple:
+    """``(graph, stats, root)``: a new ``CompiledGraph`` of ``game``, its empty ``Stats``, and the node of its start.
+
+    What a search of the engine starts from (the doctests of the option modules build theirs so).
+
+    >>> from fnmcts.games.nim import Nim
+    >>> graph, stats, root = started(Nim(heap=3))
+    >>> graph.state(root) == Nim(heap=3).start(), stats.N[root]
+    (True, None)
+    """
+    graph = CompiledGraph(game)
+    root = graph.node(game.start())  # before the stats, which are as long as the graph
+    return graph, Stats(graph), root
 
 
 def _parent_log(logs, n):
@@ -645,11 +653,8 @@ def dives(graph, stats, root, root_mover, n, rng, select, *, expectimax=False, s
 
     >>> import random
     >>> from fnmcts.games.nim import Nim
-    >>> from ._graph import CompiledGraph
     >>> from ._records import ucb1_selector
-    >>> graph = CompiledGraph(Nim(heap=3, max_take=2))
-    >>> root = graph.node(graph.game.start())
-    >>> stats = Stats(graph)
+    >>> graph, stats, root = started(Nim(heap=3, max_take=2))
     >>> done, path, payoff, exact = dives(graph, stats, root, 1, 50, random.Random(1), ucb1_selector())
     >>> done, path, payoff, exact
     (50, None, (1, -1), None)

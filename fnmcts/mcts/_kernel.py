@@ -154,11 +154,9 @@ def run(graph, stats, root, root_mover, n, rng, mode, c):
     ``c``. ``stats`` and ``rng`` change as ``dives`` changes them.
 
     >>> from fnmcts.games.tictactoe import TicTacToe
-    >>> from ._graph import CompiledGraph
-    >>> from ._engine import Stats
-    >>> graph = CompiledGraph(TicTacToe())
-    >>> stats = Stats(graph)
-    >>> run(graph, stats, graph.node(TicTacToe().start()), 1, 100, random.Random(1), 1, 2 ** 0.5) is None  # too few
+    >>> from ._engine import started
+    >>> graph, stats, root = started(TicTacToe())
+    >>> run(graph, stats, root, 1, 100, random.Random(1), 1, 2 ** 0.5) is None  # too few
     True
     >>> found = run(graph, stats, 0, 1, 6_000, random.Random(1), 1, 2 ** 0.5)  # None without Numba
     >>> found is None or (found[0], len(graph), stats.N[0]) == (6000, 5478, 6000)

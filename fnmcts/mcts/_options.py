@@ -75,7 +75,7 @@ from ..protocol import CHANCE, payoff_range, sample_outcome
 from ..rng import pick
 from ..values import FixedRecord
 from ._records import RULES, builtin_rule, ucb, ucb1
-from .enhancements import SequentialHalving
+from .enhancements import SequentialHalving, _per_game
 from .phases import BACKUPS
 
 __all__ = [
@@ -257,24 +257,7 @@ def game_kind(game) -> GameKind:
     return _probe(game)
 
 
-def _per_game(read):
-    """``read(game)`` remembered for the last 128 games that hash; a game that does not hash is read at each call.
-
-    >>> calls, size = [], _per_game(lambda game: calls.append(game) or len(game))
-    >>> size((1, 2)), size((1, 2)), size([1, 2, 3]), size([1, 2, 3]), len(calls)
-    (2, 2, 3, 3, 3)
-    """
-    kept = lru_cache(maxsize=128)(read)
-    def remembered(game):
-        try:
-            hash(game)
-        except TypeError:  # a game that does not hash: read again (a search resolves its options once)
-            return read(game)
-        return kept(game)
-    return remembered
-
-
-@_per_game
+@_per_game(128)
 def _probe(game) -> GameKind:
     rng = random.Random(0)
     low, high = payoff_range(game)
@@ -336,7 +319,7 @@ def kind_defaults(game) -> dict:
     return {}
 
 
-@_per_game
+@_per_game(128)
 def _offers_tables(game) -> bool:
     """Whether ``game``'s ``compiled_graph()`` hook gives its tables (remembered for a game that hashes)."""
     own = getattr(game, "compiled_graph", None)

@@ -173,12 +173,9 @@ def stored_value(graph, stats, i, mover, fallback, _open=None):
 
     >>> import random
     >>> from fnmcts.games.nim import Nim
-    >>> from ._graph import CompiledGraph
     >>> from ._records import ucb1_selector
-    >>> from ._engine import Stats, dives
-    >>> graph = CompiledGraph(Nim(heap=3, max_take=2))
-    >>> root = graph.node(graph.game.start())
-    >>> stats = Stats(graph)
+    >>> from ._engine import dives, started
+    >>> graph, stats, root = started(Nim(heap=3, max_take=2))
     >>> _ = dives(graph, stats, root, 1, 50, random.Random(1), ucb1_selector())
     >>> stored_value(graph, stats, root, 0, 0.5), stored_value(graph, stats, root, 1, 0.5)
     (1.0, 0.0)

@@ -210,13 +210,9 @@ class Bounds:
 
     >>> import random
     >>> from fnmcts.games.nim import Nim
-    >>> from ._graph import CompiledGraph
-    >>> from ._engine import Stats, dives
+    >>> from ._engine import dives, started
     >>> from ._records import ucb1_selector
-    >>> game = Nim(heap=3, max_take=2)
-    >>> graph = CompiledGraph(game)
-    >>> root = graph.node(game.start())
-    >>> stats = Stats(graph)
+    >>> graph, stats, root = started(Nim(heap=3, max_take=2))
     >>> bounds = Bounds(graph, stats)
     >>> bounds.of(root)
     ((Fraction(-1, 1), Fraction(-1, 1)), (Fraction(1, 1), Fraction(1, 1)))

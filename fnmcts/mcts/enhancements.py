@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import math
 import random
-from functools import lru_cache
+from functools import lru_cache, wraps
 from typing import NamedTuple
 
 from ..matches import random_agent
@@ -356,6 +356,34 @@ class _TableProver:
         return found
 
 
+def _per_game(most):
+    """A decorator: ``read(game)`` remembered for the last ``most`` games that hash; one that does not is read at each call.
+
+    The remembered function has ``lru_cache``'s ``cache_clear`` and ``cache_info``.
+
+    >>> calls = []
+    >>> size = _per_game(128)(lambda game: calls.append(game) or len(game))
+    >>> size((1, 2)), size((1, 2)), size([1, 2, 3]), size([1, 2, 3]), len(calls), size.cache_info().currsize
+    (2, 2, 3, 3, 3, 1)
+    """
+    def remembering(read):
+        kept = lru_cache(maxsize=most)(read)
+
+        @wraps(read)
+        def remembered(game):
+            try:
+                hash(game)
+            except TypeError:  # a game that does not hash: read again
+                return read(game)
+            return kept(game)
+
+        remembered.cache_clear, remembered.cache_info = kept.cache_clear, kept.cache_info
+        return remembered
+
+    return remembering
+
+
+@_per_game(PROVED_GAMES)
 def prover_of(game):
     """The short searches of ``game``, kept and shared by every equal game (a game not hashable: a new one).
 
@@ -366,16 +394,6 @@ def prover_of(game):
     >>> prover_of(TicTacToe()) is prover_of(TicTacToe())
     True
     """
-    try:
-        hash(game)
-    except TypeError:  # not hashable: its own, not kept
-        return _Prover(game)
-    return _kept_prover(game)
-
-
-@lru_cache(maxsize=PROVED_GAMES)
-def _kept_prover(game):
-    """The ``_Prover`` of ``game``, one for equal games: a bounded cache of answers (the same with it or without)."""
     return _Prover(game)
 
 

@@ -170,10 +170,9 @@ class Solver:
     never comes near); else, where floats tie, by the exact values.
 
     >>> from fnmcts.games.nim import Nim
-    >>> from ._graph import CompiledGraph
-    >>> from ._engine import Stats, dives
-    >>> graph = CompiledGraph(Nim(heap=3, max_take=2))
-    >>> solver = Solver(graph, Stats(graph))
+    >>> from ._engine import started
+    >>> graph, stats, _ = started(Nim(heap=3, max_take=2))
+    >>> solver = Solver(graph, stats)
     >>> solver.value((1, -1))
     ((1, -1), (1.0, 0.0))
     >>> end = graph.node(Nim(heap=3, max_take=2).state(0, 1))
@@ -385,13 +384,10 @@ class Solver:
 
         >>> import random
         >>> from fnmcts.games.nim import Nim
-        >>> from ._graph import CompiledGraph
-        >>> from ._engine import Stats, dives
+        >>> from ._engine import dives, started
         >>> from ._records import ucb1_selector
         >>> game = Nim(heap=7, max_take=3)
-        >>> graph = CompiledGraph(game)
-        >>> root = graph.node(game.start())
-        >>> stats = Stats(graph)
+        >>> graph, stats, root = started(game)
         >>> solver = Solver(graph, stats)
         >>> _ = dives(graph, stats, root, 1, 1000, random.Random(1), ucb1_selector(), solver=solver,
         ...           stop_when_proven=True)

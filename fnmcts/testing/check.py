@@ -30,7 +30,7 @@ from pyrsistent import pmap
 
 from ..limits import STATE_LIMIT, TooLarge, held_bytes, size_hint
 from ..parallel import Interrupted
-from ..protocol import game_text
+from ..protocol import _whole_at_least, game_text
 from ..rng import pick
 from ._walk import DEFAULT_MAX_STEPS, GameRaised, _atomic, choices, fresh
 from .laws import (
@@ -80,13 +80,6 @@ def _law_function(law) -> tuple[str, Callable]:
     except (KeyError, TypeError):
         raise ValueError(f"unknown law {law!r}; choose one of {', '.join(LAWS)}") from None
 
-
-def _check_bound(name, value, low):
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{name} must be a whole number, got {value!r}")
-    if value < low:
-        raise ValueError(f"{name} must be at least {low}, got {value}")
-    return value
 
 
 def find_counterexample(
@@ -142,8 +135,8 @@ def _find_counterexample(game, law, examples: dict | None, *, max_examples: int,
     Only a failure goes back to hypothesis (to shrink the walk that failed).
     """
     name, function = _law_function(law)
-    _check_bound("max_examples", max_examples, 1)
-    _check_bound("max_steps", max_steps, 0)
+    _whole_at_least("max_examples", max_examples, 1)
+    _whole_at_least("max_steps", max_steps, 0)
     accepted = inspect.signature(function).parameters
     options = {k: v for k, v in {**options, "max_steps": max_steps}.items() if k in accepted}
     drawing = "rng" in accepted and "rng" not in options
@@ -599,7 +592,7 @@ def _chosen(game, laws, skip, exact: bool, exact_limit: int) -> list:
     chosen = [(name, function) for name, function in chosen if name not in skip]
     if not exact:
         chosen = [(name, function) for name, function in chosen if function is not law_solver_recursion]
-    _check_bound("exact_limit", exact_limit, 1)
+    _whole_at_least("exact_limit", exact_limit, 1)
     return chosen
 
 
