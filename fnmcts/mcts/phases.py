@@ -61,6 +61,8 @@ import random
 from fractions import Fraction
 from typing import Any, NamedTuple
 
+from pyrsistent import PMap
+
 from ..matches import playout
 from ..protocol import CHANCE, may_repeat, payoff_range, sample_outcome
 from ..rng import check_rng
@@ -69,12 +71,15 @@ from ._graph import mover_into, rescaler
 
 from ._records import (
     EMPTY_RECORD,
+    Record,
     add_payoff,
     builtin_rule,
     counts_of,
     rate_record,
     record,
     ucb,
+    ucb1_score,
+    ucb_score,
 )
 from ._tree import Tree
 from .backups import CHANCE_WALK, expectimax_path, graph_path, graph_value, node_value  # noqa: F401
@@ -238,13 +243,13 @@ def select(game, tree, state, rng: random.Random, rule=ucb, *, backup: str = "me
         raise ValueError(f"rave blends into UCB1's rating: it needs rule=ucb1 (or a partial of it), got {rule!r}")
     repeats = may_repeat(game)
     mover = mover_into(game, state)
-    get = tree.pmap().get if isinstance(tree, Tree) else tree.get
+    get = _getter(tree)
     steps = []
     seen = {state}
     node = state
     while True:
         rec = get(node)
-        value = _proven_at(game, tree, node, solver, bounds)
+        value = _proven_at(game, tree, node, solver, bounds) if solver or bounds else None
         if value is not None:
             return Path(state, mover, tuple(steps), node, "proven", value)
         if rec is None:
@@ -252,25 +257,46 @@ def select(game, tree, state, rng: random.Random, rule=ucb, *, backup: str = "me
         player = game.to_move(node)
         if player is None:
             return Path(state, mover, tuple(steps), node, "terminal", tuple(game.payoff(node)))
-        decision, player, outcomes = _rolled(game, node, player, rng, replay)
+        decision, outcomes = node, ()
+        if player is CHANCE:
+            decision, player, outcomes = _rolled(game, node, player, rng, replay)
         if player is None:  # the dice ended the game
             steps.append(Step(node, rec, outcomes, decision, None, (), (), (), None, None))
             return Path(state, mover, tuple(steps), decision, "terminal", tuple(game.payoff(decision)))
         keep, moves, children = _considered(game, tree, decision, player, solver, bounds)
-        records = tuple([get(c) for c in children])
+        records = tuple(map(get, children))
         if len(children) == 1:
             scores, chosen = None, 0
         else:
             at_root = root is not None and not steps and not outcomes
             scores = _scores(rule, builtin, rec, records, keep, moves, player, expectimax, root if at_root else None,
-                             rave, rave_ref, [*(step.record for step in steps), rec])
-            chosen = max(range(len(scores)), key=scores.__getitem__)  # the first of the best
+                             rave, rave_ref, steps)
+            chosen = scores.index(max(scores))  # the first of the best
         steps.append(Step(node, rec, outcomes, decision, player, moves, children, records, scores, chosen, expectimax))
         node = children[chosen]
         if repeats:
             if node in seen:
                 return Path(state, mover, tuple(steps), node, "repeat")
             seen.add(node)
+
+
+def _getter(tree):
+    """``state -> record or None`` over ``tree``; on a pmap (or a ``Tree`` of one), one lookup in its buckets."""
+    items = tree._map if type(tree) is Tree else tree
+    if type(items) is not PMap:
+        return items.get
+    buckets = items._buckets
+    size = len(buckets)
+
+    def get(state):
+        bucket = buckets[hash(state) % size]  # ``PMap._getitem``, without its three calls a lookup
+        if bucket:
+            for key, rec in bucket:
+                if key == state:
+                    return rec
+        return None
+
+    return get
 
 
 def _proven_at(game, tree, node, solver, bounds):
@@ -302,8 +328,11 @@ def _rolled(game, node, player, rng, replay) -> tuple:
 def _considered(game, tree, decision, player, solver, bounds) -> tuple:
     """``(indices, moves, children)`` of the moves at ``decision`` still worth rating: not proven (``solver``), not cut by the bounds."""
     moves = tuple(game.possible_moves(decision))
-    children = tuple([game.play(decision, m) for m in moves])
+    play = game.play
+    children = tuple([play(decision, m) for m in moves])
     keep = range(len(moves))
+    if not (solver or bounds):
+        return keep, moves, children
     if solver:
         keep = open_children(game, tree, children, player)
         moves, children = tuple(moves[j] for j in keep), tuple(children[j] for j in keep)
@@ -314,16 +343,32 @@ def _considered(game, tree, decision, player, solver, bounds) -> tuple:
     return keep, moves, children
 
 
-def _scores(rule, builtin, rec, records, keep, moves, player, expectimax, root, rave, rave_ref, path_records) -> tuple:
-    """The ratings of the children: by the root rule (``root``), by RAVE / GRAVE (``rave``), else by ``rule``."""
+def _scores(rule, builtin, rec, records, keep, moves, player, expectimax, root, rave, rave_ref, steps) -> tuple:
+    """The ratings of the children: by the root rule (``root``), by RAVE / GRAVE (``rave``), else by ``rule``.
+
+    ``rec``: the record of the state they are children of; ``steps``: the steps of the walk above it.
+    """
     if root is not None:  # the root's own rule
         estimates = [(j, *_visits_estimate(r, expectimax)) for j, r in zip(keep, records)]
         return tuple(root.scores(estimates, _visits_estimate(rec, expectimax)[1]))
     parent = counts_of(rec)[0]
     if rave is not None:  # RAVE / GRAVE: the mean blended with the move's AMAF mean
-        table = amaf_table(path_records, rave_ref)
+        table = amaf_table([*(step.record for step in steps), rec], rave_ref)
         return tuple([rave_rating(r, parent, builtin[1], table, player, m, rave, expectimax)
                       for r, m in zip(records, moves)])
+    if builtin and not expectimax:  # a built-in rule on the means: ``rate_record``'s quick path, without a call a child
+        kind, k = builtin
+        scores = []
+        for r in records:
+            if type(r) is not Record:  # not in the tree (infinity), or a record keeping more
+                scores.append(rate_record(rule, r, parent, expectimax, builtin))
+                continue
+            w, d, s = r._w, r._d or 0, r._s
+            n = w + r._l + d
+            if s is None:
+                s = w + d / 2 if d else w
+            scores.append(math.inf if not n else ucb_score(s, n, k) if kind == "ucb" else ucb1_score(s, n, parent, k))
+        return tuple(scores)
     return tuple([rate_record(rule, r, parent, expectimax, builtin) for r in records])
 
 
@@ -423,8 +468,9 @@ def backup(game, tree, path: Path, payoff, *, backup: str = "mean", solver: bool
     x = rescaler(game)(payoff)
     nodes = path.nodes
     new = {}
+    get = _getter(tree)
     for state, mover in nodes:
-        rec = tree.get(state)
+        rec = get(state)
         new[state] = add_payoff(EMPTY_RECORD if rec is None else rec, x[mover])
     known = _Overlay(tree, new)  # the records as the backup has written them so far
     if backup == "graph":
