@@ -303,7 +303,7 @@ def test_only_the_newest_tree_of_a_chain_holds_the_working_copy():
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(GAMES_ANY, OPTIONS, st.integers(0, 2**32), st.integers(0, 40))
 def test_uct_repeated_is_search_dive_for_dive(game, opts, seed, dives):
-    """``fnmcts.mcts.uct`` (the phases) ``dives`` times is ``search`` of ``dives`` dives: the same tree, the same
+    """``fnmcts.mcts.uct`` ``dives`` times is ``search`` of ``dives`` dives: the same tree, the same
     result every dive as the phases' own ``uct``, and the same draws from the generator."""
     state = game.start()
     rng, ref_rng = random.Random(seed), random.Random(seed)
