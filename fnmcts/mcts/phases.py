@@ -58,10 +58,9 @@ from __future__ import annotations
 
 import math
 import random
+from collections import ChainMap
 from fractions import Fraction
 from typing import Any, NamedTuple
-
-from pyrsistent import PMap
 
 from ..matches import playout
 from ..protocol import CHANCE, may_repeat, payoff_range, sample_outcome
@@ -69,18 +68,7 @@ from ..rng import check_rng
 
 from ._graph import mover_into, rescaler
 
-from ._records import (
-    EMPTY_RECORD,
-    Record,
-    add_payoff,
-    builtin_rule,
-    counts_of,
-    rate_record,
-    record,
-    ucb,
-    ucb1_score,
-    ucb_score,
-)
+from ._records import EMPTY_RECORD, add_payoff, builtin_rule, counts_of, rate_record, record, ucb
 from ._tree import Tree
 from .backups import CHANCE_WALK, expectimax_path, graph_path, graph_value, node_value  # noqa: F401
 from .bounds import BOUNDS_WALK, bound_path, bounded_children, bounds_of, decision_bounds, derive_bounds  # noqa: F401
@@ -243,7 +231,7 @@ def select(game, tree, state, rng: random.Random, rule=ucb, *, backup: str = "me
         raise ValueError(f"rave blends into UCB1's rating: it needs rule=ucb1 (or a partial of it), got {rule!r}")
     repeats = may_repeat(game)
     mover = mover_into(game, state)
-    get = _getter(tree)
+    get = tree.pmap().get if isinstance(tree, Tree) else tree.get
     steps = []
     seen = {state}
     node = state
@@ -278,25 +266,6 @@ def select(game, tree, state, rng: random.Random, rule=ucb, *, backup: str = "me
             if node in seen:
                 return Path(state, mover, tuple(steps), node, "repeat")
             seen.add(node)
-
-
-def _getter(tree):
-    """``state -> record or None`` over ``tree``; on a pmap (or a ``Tree`` of one), one lookup in its buckets."""
-    items = tree._map if type(tree) is Tree else tree
-    if type(items) is not PMap:
-        return items.get
-    buckets = items._buckets
-    size = len(buckets)
-
-    def get(state):
-        bucket = buckets[hash(state) % size]  # ``PMap._getitem``, without its three calls a lookup
-        if bucket:
-            for key, rec in bucket:
-                if key == state:
-                    return rec
-        return None
-
-    return get
 
 
 def _proven_at(game, tree, node, solver, bounds):
@@ -344,10 +313,7 @@ def _considered(game, tree, decision, player, solver, bounds) -> tuple:
 
 
 def _scores(rule, builtin, rec, records, keep, moves, player, expectimax, root, rave, rave_ref, steps) -> tuple:
-    """The ratings of the children: by the root rule (``root``), by RAVE / GRAVE (``rave``), else by ``rule``.
-
-    ``rec``: the record of the state they are children of; ``steps``: the steps of the walk above it.
-    """
+    """The ratings of the children of ``rec``'s state (below ``steps``): by the root rule, by RAVE / GRAVE, else by ``rule``."""
     if root is not None:  # the root's own rule
         estimates = [(j, *_visits_estimate(r, expectimax)) for j, r in zip(keep, records)]
         return tuple(root.scores(estimates, _visits_estimate(rec, expectimax)[1]))
@@ -356,19 +322,6 @@ def _scores(rule, builtin, rec, records, keep, moves, player, expectimax, root, 
         table = amaf_table([*(step.record for step in steps), rec], rave_ref)
         return tuple([rave_rating(r, parent, builtin[1], table, player, m, rave, expectimax)
                       for r, m in zip(records, moves)])
-    if builtin and not expectimax:  # a built-in rule on the means: ``rate_record``'s quick path, without a call a child
-        kind, k = builtin
-        scores = []
-        for r in records:
-            if type(r) is not Record:  # not in the tree (infinity), or a record keeping more
-                scores.append(rate_record(rule, r, parent, expectimax, builtin))
-                continue
-            w, d, s = r._w, r._d or 0, r._s
-            n = w + r._l + d
-            if s is None:
-                s = w + d / 2 if d else w
-            scores.append(math.inf if not n else ucb_score(s, n, k) if kind == "ucb" else ucb1_score(s, n, parent, k))
-        return tuple(scores)
     return tuple([rate_record(rule, r, parent, expectimax, builtin) for r in records])
 
 
@@ -468,11 +421,10 @@ def backup(game, tree, path: Path, payoff, *, backup: str = "mean", solver: bool
     x = rescaler(game)(payoff)
     nodes = path.nodes
     new = {}
-    get = _getter(tree)
     for state, mover in nodes:
-        rec = get(state)
+        rec = tree.get(state)
         new[state] = add_payoff(EMPTY_RECORD if rec is None else rec, x[mover])
-    known = _Overlay(tree, new)  # the records as the backup has written them so far
+    known = ChainMap(new, tree)  # the records as the backup has written them so far
     if backup == "graph":
         graph_path(game, known, nodes, new, x)
     if expectimax:
@@ -487,17 +439,6 @@ def backup(game, tree, path: Path, payoff, *, backup: str = "mean", solver: bool
 
 
 _backup = backup  # ``uct``'s option ``backup`` hides the function's name there
-
-
-class _Overlay:
-    """The records of ``new`` over those of ``tree`` (what the backup reads while it writes)."""
-
-    def __init__(self, tree, new):
-        self.tree, self.new = tree, new
-
-    def get(self, state, default=None):
-        rec = self.new.get(state)
-        return rec if rec is not None else self.tree.get(state, default)
 
 
 def _set(tree, records: dict):
