@@ -8,7 +8,11 @@ user writes, ``bench_engine.py``'s ``UserTicTacToe``), in interleaved rounds:
 * the baseline: one batched ``search`` of 1,000 dives from the empty board;
 * ``uct(game, tree, state, rng)``, one dive per call, continuing a tree of
   ``--records`` records (1,000), each tree kept;
-* ``search(game, state, 1, rng, tree=t)``, the same one dive per call.
+* ``search(game, state, 1, rng, tree=t)``, the same one dive per call;
+* ``phases.uct(game, tree, state, rng)``, the readable four phases (select,
+  expand, simulate, backup on the records, nothing kept between calls), the
+  same one dive per call: the step ``uct`` is to become (issue 34) once it
+  reaches the target.
 
 Targets: one dive per call at least 25% of the batched rate; at most 5 KB of
 new memory per dive. The memory of a dive is the bytes reachable from the new
@@ -39,7 +43,7 @@ from bench_engine import UserTicTacToe  # noqa: E402
 from harness import Bench  # noqa: E402
 
 from fnmcts.games import TicTacToe  # noqa: E402
-from fnmcts.mcts import search, ucb, uct  # noqa: E402
+from fnmcts.mcts import phases, search, ucb, uct  # noqa: E402
 from fnmcts.mcts._search import _Work  # noqa: E402
 
 BEFORE = {
@@ -120,6 +124,12 @@ def main(argv=None) -> int:
                 t = search(game, start, 1, r, tree=t, rule=ucb)
             return t
 
+        def one_by_phases():
+            t, r = tree, random.Random(3)
+            for _ in range(steps):
+                t, _ = phases.uct(game, t, start, r)
+            return t
+
         def compiled():
             return search(game, start, big, random.Random(1), rule=ucb)
 
@@ -128,18 +138,24 @@ def main(argv=None) -> int:
             {f"search of {batch:,} dives from the empty board": batched,
              "uct, one dive per call": one_by_uct,
              "search(game, state, 1, rng, tree=t), one dive per call": one_by_search,
-             f"search of {big:,} dives (the graph walked whole, the compiled loop)": compiled},
+             f"search of {big:,} dives (the graph walked whole, the compiled loop)": compiled,
+             "phases.uct (the readable four phases), one dive per call": one_by_phases},
             works={f"search of {batch:,} dives from the empty board": batch,
                    f"search of {big:,} dives (the graph walked whole, the compiled loop)": big},
             work=steps, unit="dives",
             check=lambda last: _same(last["uct, one dive per call"],
-                                     last["search(game, state, 1, rng, tree=t), one dive per call"]),
+                                     last["search(game, state, 1, rng, tree=t), one dive per call"],
+                                     last["phases.uct (the readable four phases), one dive per call"]),
         )
         rows = comparison["contenders"]
         for row, key in zip(rows[1:3], ("uct", "search")):
             ratio = row["ratio"]
             bench.target(f"{name}: {row['name']} at least 25% of the batched rate", ratio["median"] >= 0.25,
                          f"{ratio['median']:.1%} [{ratio['low']:.1%}, {ratio['high']:.1%}]; before: {BEFORE[key]}")
+        ratio = rows[4]["ratio"]
+        bench.figure(f"{name}: the readable phases.uct, one dive per call, against the batched rate",
+                     f"{ratio['median']:.1%} [{ratio['low']:.1%}, {ratio['high']:.1%}]",
+                     note="the target uct must meet on the phases before it runs them (issue 34): 25%")
         rate = {row["name"]: row["ratio"]["median"] for row in rows}  # rates relative to the 1,000-dive search
         bench.figure(f"{name}: uct's one dive per call against the {big:,}-dive search (the compiled loop when "
                      "Numba is installed)", f"{rate['uct, one dive per call'] / rate[rows[3]['name']]:.1%}",
@@ -163,9 +179,9 @@ def main(argv=None) -> int:
     return bench.finish()
 
 
-def _same(a, b):
-    if a != b:
-        raise AssertionError("uct and search of one dive grew different trees from the same generator")
+def _same(a, b, c):
+    if not a == b == c:
+        raise AssertionError("uct, search of one dive and phases.uct grew different trees from the same generator")
 
 
 if __name__ == "__main__":

@@ -298,3 +298,21 @@ def test_only_the_newest_tree_of_a_chain_holds_the_working_copy():
     assert [tree._work is not None for tree in chain] == [False] * 20 + [True]
     assert copy.deepcopy(chain[-1])._work is None and chain[-1]._work is not None  # a copy is the tree, not its work
     assert Tree(chain[-1])._work is None
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(GAMES_ANY, OPTIONS, st.integers(0, 2**32), st.integers(0, 40))
+def test_uct_repeated_is_search_dive_for_dive(game, opts, seed, dives):
+    """``fnmcts.mcts.uct`` ``dives`` times is ``search`` of ``dives`` dives: the same tree, the same
+    result every dive as the phases' own ``uct``, and the same draws from the generator."""
+    state = game.start()
+    rng, ref_rng = random.Random(seed), random.Random(seed)
+    tree, ref = pmap(), pmap()
+    for _ in range(dives):
+        tree, result = uct(game, tree, state, rng, **opts)
+        ref, ref_result = phases.uct(game, ref, state, ref_rng, opts["rule"], backup=opts["backup"],
+                                     solver=opts["solver"])
+        assert result == ref_result and tree == ref
+    whole = random.Random(seed)
+    assert tree == search(game, state, dives, whole, **opts)
+    assert rng.random() == whole.random()

@@ -556,6 +556,8 @@ def add_payoff(rec, x) -> Record:
         d += 1
     else:
         l += 1
+    if type(rec) is Record:  # no enhancement's fields to carry
+        return make_record(w, l, d, s + x, v, rec._p)
     return make_record(w, l, d, s + x, v, rec.get("proven"), rec.get("amaf"), rec.get("bounds"), rec.get("graph"))
 
 

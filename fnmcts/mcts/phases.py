@@ -58,6 +58,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections import ChainMap
 from fractions import Fraction
 from typing import Any, NamedTuple
 
@@ -67,15 +68,7 @@ from ..rng import check_rng
 
 from ._graph import mover_into, rescaler
 
-from ._records import (
-    EMPTY_RECORD,
-    add_payoff,
-    builtin_rule,
-    counts_of,
-    rate_record,
-    record,
-    ucb,
-)
+from ._records import EMPTY_RECORD, add_payoff, builtin_rule, counts_of, rate_record, record, ucb
 from ._tree import Tree
 from .backups import CHANCE_WALK, expectimax_path, graph_path, graph_value, node_value  # noqa: F401
 from .bounds import BOUNDS_WALK, bound_path, bounded_children, bounds_of, decision_bounds, derive_bounds  # noqa: F401
@@ -244,7 +237,7 @@ def select(game, tree, state, rng: random.Random, rule=ucb, *, backup: str = "me
     node = state
     while True:
         rec = get(node)
-        value = _proven_at(game, tree, node, solver, bounds)
+        value = _proven_at(game, tree, node, solver, bounds) if solver or bounds else None
         if value is not None:
             return Path(state, mover, tuple(steps), node, "proven", value)
         if rec is None:
@@ -252,19 +245,21 @@ def select(game, tree, state, rng: random.Random, rule=ucb, *, backup: str = "me
         player = game.to_move(node)
         if player is None:
             return Path(state, mover, tuple(steps), node, "terminal", tuple(game.payoff(node)))
-        decision, player, outcomes = _rolled(game, node, player, rng, replay)
+        decision, outcomes = node, ()
+        if player is CHANCE:
+            decision, player, outcomes = _rolled(game, node, player, rng, replay)
         if player is None:  # the dice ended the game
             steps.append(Step(node, rec, outcomes, decision, None, (), (), (), None, None))
             return Path(state, mover, tuple(steps), decision, "terminal", tuple(game.payoff(decision)))
         keep, moves, children = _considered(game, tree, decision, player, solver, bounds)
-        records = tuple([get(c) for c in children])
+        records = tuple(map(get, children))
         if len(children) == 1:
             scores, chosen = None, 0
         else:
             at_root = root is not None and not steps and not outcomes
             scores = _scores(rule, builtin, rec, records, keep, moves, player, expectimax, root if at_root else None,
-                             rave, rave_ref, [*(step.record for step in steps), rec])
-            chosen = max(range(len(scores)), key=scores.__getitem__)  # the first of the best
+                             rave, rave_ref, steps)
+            chosen = scores.index(max(scores))  # the first of the best
         steps.append(Step(node, rec, outcomes, decision, player, moves, children, records, scores, chosen, expectimax))
         node = children[chosen]
         if repeats:
@@ -302,8 +297,11 @@ def _rolled(game, node, player, rng, replay) -> tuple:
 def _considered(game, tree, decision, player, solver, bounds) -> tuple:
     """``(indices, moves, children)`` of the moves at ``decision`` still worth rating: not proven (``solver``), not cut by the bounds."""
     moves = tuple(game.possible_moves(decision))
-    children = tuple([game.play(decision, m) for m in moves])
+    play = game.play
+    children = tuple([play(decision, m) for m in moves])
     keep = range(len(moves))
+    if not (solver or bounds):
+        return keep, moves, children
     if solver:
         keep = open_children(game, tree, children, player)
         moves, children = tuple(moves[j] for j in keep), tuple(children[j] for j in keep)
@@ -314,14 +312,14 @@ def _considered(game, tree, decision, player, solver, bounds) -> tuple:
     return keep, moves, children
 
 
-def _scores(rule, builtin, rec, records, keep, moves, player, expectimax, root, rave, rave_ref, path_records) -> tuple:
-    """The ratings of the children: by the root rule (``root``), by RAVE / GRAVE (``rave``), else by ``rule``."""
+def _scores(rule, builtin, rec, records, keep, moves, player, expectimax, root, rave, rave_ref, steps) -> tuple:
+    """The ratings of the children of ``rec``'s state (below ``steps``): by the root rule, by RAVE / GRAVE, else by ``rule``."""
     if root is not None:  # the root's own rule
         estimates = [(j, *_visits_estimate(r, expectimax)) for j, r in zip(keep, records)]
         return tuple(root.scores(estimates, _visits_estimate(rec, expectimax)[1]))
     parent = counts_of(rec)[0]
     if rave is not None:  # RAVE / GRAVE: the mean blended with the move's AMAF mean
-        table = amaf_table(path_records, rave_ref)
+        table = amaf_table([*(step.record for step in steps), rec], rave_ref)
         return tuple([rave_rating(r, parent, builtin[1], table, player, m, rave, expectimax)
                       for r, m in zip(records, moves)])
     return tuple([rate_record(rule, r, parent, expectimax, builtin) for r in records])
@@ -426,7 +424,7 @@ def backup(game, tree, path: Path, payoff, *, backup: str = "mean", solver: bool
     for state, mover in nodes:
         rec = tree.get(state)
         new[state] = add_payoff(EMPTY_RECORD if rec is None else rec, x[mover])
-    known = _Overlay(tree, new)  # the records as the backup has written them so far
+    known = ChainMap(new, tree)  # the records as the backup has written them so far
     if backup == "graph":
         graph_path(game, known, nodes, new, x)
     if expectimax:
@@ -441,17 +439,6 @@ def backup(game, tree, path: Path, payoff, *, backup: str = "mean", solver: bool
 
 
 _backup = backup  # ``uct``'s option ``backup`` hides the function's name there
-
-
-class _Overlay:
-    """The records of ``new`` over those of ``tree`` (what the backup reads while it writes)."""
-
-    def __init__(self, tree, new):
-        self.tree, self.new = tree, new
-
-    def get(self, state, default=None):
-        rec = self.new.get(state)
-        return rec if rec is not None else self.tree.get(state, default)
 
 
 def _set(tree, records: dict):
