@@ -694,21 +694,28 @@ def loaded(value):
     return value.loaded() if type(value) is Shared else value
 
 
-def mapped_shared(executor, fn: Callable, value, items) -> list:
+def mapped_shared(executor, fn: Callable, value, items, meanwhile: Callable[[], object] | None = None) -> list:
     """``[fn(value, item) for item in items]`` run on ``executor`` (None: here), in order.
 
     A ``Shared`` ``value`` goes whole with the items of its first call and as its token
     alone after that; ``fn`` answers ``Unknown`` where ``loaded(value)`` is ``None``,
-    and that item is sent again with the value whole.
+    and that item is sent again with the value whole. ``meanwhile()``, if given, runs
+    here once the items are handed to the executor, before their results are awaited
+    (the caller's own share of the work).
 
-    >>> value = Shared(pickle.dumps(10))
-    >>> mapped_shared(None, _plus, value, [1, 2]), value.sent, mapped_shared(None, _plus, 5, [1])
+    >>> value, seen = Shared(pickle.dumps(10)), []
+    >>> mapped_shared(None, _plus, value, [1, 2]), value.sent, mapped_shared(None, _plus, 5, [1], lambda: seen.append(1))
     ([11, 12], True, [6])
+    >>> seen
+    [1]
     """
     sent = value.without() if type(value) is Shared and value.sent else value
     if type(value) is Shared:
         value.sent = True
-    results = list(mapped_on(executor, partial(fn, sent), items)[0])
+    mapped = mapped_on(executor, partial(fn, sent), items)[0]
+    if meanwhile is not None:
+        meanwhile()
+    results = list(mapped)
     again = [i for i, result in enumerate(results) if type(result) is Unknown]
     for i, result in zip(again, mapped_on(executor, partial(fn, value), [items[i] for i in again])[0]):
         results[i] = result

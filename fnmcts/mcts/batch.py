@@ -23,6 +23,7 @@ processes), shallow proofs (``proofs``); any other is refused with a ``ValueErro
 from __future__ import annotations
 
 import random
+import time
 from contextlib import nullcontext
 from functools import partial
 from math import inf as _inf, sqrt as _sqrt
@@ -188,14 +189,28 @@ def _playouts(players, jobs) -> tuple:
     return tuple(simulate(game, state, random.Random(seed), rollout) for state, seed in jobs)
 
 
-def _played(players, executor, parts, jobs) -> list:
-    """The payoffs of ``jobs`` in order, run on ``executor`` (None: here) in ``parts`` contiguous groups."""
+PAYS = 0.002
+"""Seconds of playouts a group must hold (as last measured here) to be sent to a worker: less runs here."""
+
+
+def _played(players, executor, parts, jobs, cost) -> list:
+    """The payoffs of ``jobs`` in order, in ``parts`` contiguous groups: the first played here (while the executor
+    plays the others), all here when ``executor`` is None or a group holds under ``PAYS`` seconds (``cost``: a
+    playout's, last measured here, in a list of one, updated). The payoffs do not depend on where a job runs."""
     if not jobs:
         return []
     size = -(-len(jobs) // max(1, min(parts, len(jobs))))
-    groups = [tuple(jobs[a:a + size]) for a in range(0, len(jobs), size)]
-    results = mapped_shared(executor, _playouts, players, groups)
-    return [pay for group in results for pay in group]
+    here, groups = (tuple(jobs), []) if executor is None or cost[0] * size < PAYS else (
+        tuple(jobs[:size]), [tuple(jobs[a:a + size]) for a in range(size, len(jobs), size)])
+    played = []
+
+    def play_here():
+        start = time.perf_counter()
+        played.extend(_playouts(players[0], here))
+        cost[0] = min((time.perf_counter() - start) / len(here), 2 * cost[0])  # a step slowed by others: once
+
+    results = mapped_shared(executor, _playouts, players[1], groups, meanwhile=play_here) if groups else play_here()
+    return played + [pay for group in results or () for pay in group]
 
 
 def batch_dives(g, stats, root, mover, n, rng, k, select, *, executor=None, parts=1, expectimax=False, solver=None,
@@ -228,8 +243,8 @@ def batch_dives(g, stats, root, mover, n, rng, k, select, *, executor=None, part
     at_root, at_node = proofs_of(solver, None)
     at_root, choose = at_root or _no_proof, open_choices(solver, None)
     pick = _pending_pick(stats.K, stats.N, pending, stats.logs, c)
-    players = (g.game, rollout)
-    players = shared(players, executor) or players
+    players = ((g.game, rollout), shared((g.game, rollout), executor) or (g.game, rollout))  # here, sent
+    cost = [_inf]  # a playout's seconds, measured here: unknown, so the first step sends its groups
     seed, done, step = rng.getrandbits(63), 0, 0
     while done < n and at_root(root) is None:
         dives_ = []
@@ -242,7 +257,7 @@ def batch_dives(g, stats, root, mover, n, rng, k, select, *, executor=None, part
             watch(pending)
         step_seed = child_seed(seed, step)
         jobs = [(g.states[end[1]], child_seed(step_seed, j)) for j, (_, _, end) in enumerate(dives_) if end[0] == "play"]
-        payoffs = iter(_played(players, executor, parts, jobs))
+        payoffs = iter(_played(players, executor, parts, jobs, cost))
         for path, movers, end in dives_:
             _back(g, stats, path, movers, end, payoffs, key_rule, c, expectimax, solver, pending)
         done += len(dives_)
