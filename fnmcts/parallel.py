@@ -163,6 +163,25 @@ def check_count(n, what: str = "n") -> int:
     return n
 
 
+def check_workers(workers, executor) -> None:
+    """A clear ``ValueError`` unless ``workers`` is None or a positive whole number, given without ``executor``.
+
+    >>> check_workers(2, None)
+    >>> check_workers(0, None)
+    Traceback (most recent call last):
+    ...
+    ValueError: workers must be a positive whole number, got 0
+    >>> check_workers(2, object())
+    Traceback (most recent call last):
+    ...
+    ValueError: give workers= (the library's kept pool) or executor=, not both
+    """
+    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
+        raise ValueError(f"workers must be a positive whole number, got {workers!r}")
+    if workers is not None and executor is not None:
+        raise ValueError("give workers= (the library's kept pool) or executor=, not both")
+
+
 def chunks(n: int, chunk_size: int = DEFAULT_CHUNK) -> tuple[tuple[int, int], ...]:
     """``((index, size), ...)`` covering ``n`` trials in chunks of ``chunk_size``.
 
@@ -717,8 +736,9 @@ def mapped_shared(executor, fn: Callable, value, items, meanwhile: Callable[[], 
         meanwhile()
     results = list(mapped)
     again = [i for i, result in enumerate(results) if type(result) is Unknown]
-    for i, result in zip(again, mapped_on(executor, partial(fn, value), [items[i] for i in again])[0]):
-        results[i] = result
+    if again:  # (no empty map: a round trip to the executor's queue for nothing)
+        for i, result in zip(again, mapped_on(executor, partial(fn, value), [items[i] for i in again])[0]):
+            results[i] = result
     return results
 
 
