@@ -163,6 +163,25 @@ def check_count(n, what: str = "n") -> int:
     return n
 
 
+def check_workers(workers, executor) -> None:
+    """A clear ``ValueError`` unless ``workers`` is None or a positive whole number, given without ``executor``.
+
+    >>> check_workers(2, None)
+    >>> check_workers(0, None)
+    Traceback (most recent call last):
+    ...
+    ValueError: workers must be a positive whole number, got 0
+    >>> check_workers(2, object())
+    Traceback (most recent call last):
+    ...
+    ValueError: give workers= (the library's kept pool) or executor=, not both
+    """
+    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
+        raise ValueError(f"workers must be a positive whole number, got {workers!r}")
+    if workers is not None and executor is not None:
+        raise ValueError("give workers= (the library's kept pool) or executor=, not both")
+
+
 def chunks(n: int, chunk_size: int = DEFAULT_CHUNK) -> tuple[tuple[int, int], ...]:
     """``((index, size), ...)`` covering ``n`` trials in chunks of ``chunk_size``.
 
@@ -694,24 +713,32 @@ def loaded(value):
     return value.loaded() if type(value) is Shared else value
 
 
-def mapped_shared(executor, fn: Callable, value, items) -> list:
+def mapped_shared(executor, fn: Callable, value, items, meanwhile: Callable[[], object] | None = None) -> list:
     """``[fn(value, item) for item in items]`` run on ``executor`` (None: here), in order.
 
     A ``Shared`` ``value`` goes whole with the items of its first call and as its token
     alone after that; ``fn`` answers ``Unknown`` where ``loaded(value)`` is ``None``,
-    and that item is sent again with the value whole.
+    and that item is sent again with the value whole. ``meanwhile()``, if given, runs
+    here once the items are handed to the executor, before their results are awaited
+    (the caller's own share of the work).
 
-    >>> value = Shared(pickle.dumps(10))
-    >>> mapped_shared(None, _plus, value, [1, 2]), value.sent, mapped_shared(None, _plus, 5, [1])
+    >>> value, seen = Shared(pickle.dumps(10)), []
+    >>> mapped_shared(None, _plus, value, [1, 2]), value.sent, mapped_shared(None, _plus, 5, [1], lambda: seen.append(1))
     ([11, 12], True, [6])
+    >>> seen
+    [1]
     """
     sent = value.without() if type(value) is Shared and value.sent else value
     if type(value) is Shared:
         value.sent = True
-    results = list(mapped_on(executor, partial(fn, sent), items)[0])
+    mapped = mapped_on(executor, partial(fn, sent), items)[0]
+    if meanwhile is not None:
+        meanwhile()
+    results = list(mapped)
     again = [i for i, result in enumerate(results) if type(result) is Unknown]
-    for i, result in zip(again, mapped_on(executor, partial(fn, value), [items[i] for i in again])[0]):
-        results[i] = result
+    if again:  # (no empty map: a round trip to the executor's queue for nothing)
+        for i, result in zip(again, mapped_on(executor, partial(fn, value), [items[i] for i in again])[0]):
+            results[i] = result
     return results
 
 

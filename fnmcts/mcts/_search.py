@@ -35,7 +35,7 @@ from pyrsistent import field, pmap
 from ..limits import size_hint
 from ..values import FixedRecord
 
-from ..parallel import halted, kept_pool, run_chunks, worker_kept
+from ..parallel import check_workers, halted, kept_pool, run_chunks, worker_kept
 from ..matches import MemoryAgent
 from ..protocol import CHANCE, check_state, payoff_range, state_to_json  # noqa: F401 (payoff_range: doctests)
 from ..protocol import guarded
@@ -1210,10 +1210,7 @@ def _root_parallel(game, state, iterations, rng, workers, executor, chunk_size, 
     if name is not None:
         raise ValueError(f"a root-parallel search (workers=, executor=) takes iterations= alone as its budget and "
                          f"starts fresh trees: {name}= is not supported with it")
-    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
-        raise ValueError(f"workers must be a positive whole number, got {workers!r}")
-    if workers is not None and executor is not None:
-        raise ValueError("give workers= (the library's kept pool) or executor=, not both")
+    check_workers(workers, executor)
     if chunk_size is None:  # too few dives to pay for a second tree: the plain search, as without workers
         return mcts_move(game, state, iterations, rng, max_nodes=max_nodes, options=options)
     state = _options(game, state, rng)

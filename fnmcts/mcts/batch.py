@@ -23,12 +23,13 @@ processes), shallow proofs (``proofs``); any other is refused with a ``ValueErro
 from __future__ import annotations
 
 import random
+import time
 from contextlib import nullcontext
 from functools import partial
 from math import inf as _inf, sqrt as _sqrt
 
 from ..limits import cycle_found
-from ..parallel import Unknown, kept_pool, loaded, mapped_shared, shared
+from ..parallel import Unknown, check_workers, kept_pool, loaded, mapped_shared, shared
 from ..rng import child_seed
 from ._engine import _children_of, _count_back, _options_back, _parent_log, _past_chance, _plan, dives
 from ._graph import END
@@ -93,10 +94,7 @@ def batch_runner(batch, opts, workers, executor, refused):
         return None
     k = batch_size(batch)
     _refused(opts, refused)
-    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
-        raise ValueError(f"workers must be a positive whole number, got {workers!r}")
-    if workers is not None and executor is not None:
-        raise ValueError("give workers= (the library's kept pool) or executor=, not both")
+    check_workers(workers, executor)
     return partial(_run_batch, k, workers, executor)
 
 
@@ -176,26 +174,31 @@ def _select(g, stats, root, mover, pending, pick, at_node, choose, repeats, rng)
 
 
 def _playouts(players, jobs) -> tuple:
-    """The payoffs of one game played to the end from each ``(state, seed)`` of ``jobs`` (``phases.simulate``).
-
-    ``players`` is ``(game, rollout)``, or those ``fnmcts.parallel.shared`` (a worker unpickles them once:
-    loading a game may cost more than its playouts; ``Unknown`` where it has the token alone).
-    """
-    players = loaded(players)
-    if players is None:
-        return Unknown()
-    game, rollout = players
-    return tuple(simulate(game, state, random.Random(seed), rollout) for state, seed in jobs)
+    """The payoffs of a game played to the end from each ``(state, seed)`` of ``jobs`` (``phases.simulate``), by
+    ``players``: ``(game, rollout)``, or those ``shared`` (a worker unpickles them once; ``Unknown`` for a token)."""
+    game, rollout = loaded(players) or (None, None)
+    return Unknown() if game is None else tuple(simulate(game, s, random.Random(seed), rollout) for s, seed in jobs)
 
 
-def _played(players, executor, parts, jobs) -> list:
-    """The payoffs of ``jobs`` in order, run on ``executor`` (None: here) in ``parts`` contiguous groups."""
-    if not jobs:
-        return []
+PAYS = 0.002
+"""Seconds of playouts a group must hold (as last measured here) to be sent to a worker: less runs here."""
+
+
+def _played(players, executor, parts, jobs, cost) -> list:
+    """The payoffs of ``jobs`` (not empty) in order, in ``parts`` contiguous groups: the first played here while
+    ``executor`` plays the others; all here without one, or when a group holds under ``PAYS`` seconds (``cost[0]``:
+    a playout's, as last measured here; updated). A payoff depends on its job alone, wherever it runs."""
     size = -(-len(jobs) // max(1, min(parts, len(jobs))))
-    groups = [tuple(jobs[a:a + size]) for a in range(0, len(jobs), size)]
-    results = mapped_shared(executor, _playouts, players, groups)
-    return [pay for group in results for pay in group]
+    sent = len(jobs) if executor is not None and cost[0] * size >= PAYS else 0
+    groups, played = [tuple(jobs[a:a + size]) for a in range(size, sent, size)], []
+
+    def here():
+        start = time.perf_counter()
+        played.extend(_playouts(players[0], tuple(jobs[:size] if groups else jobs)))
+        cost[0] = min((time.perf_counter() - start) / len(played), 2 * cost[0])  # a step slowed by others: once
+
+    results = mapped_shared(executor, _playouts, players[1], groups, here) if groups else here() or ()
+    return played + [pay for group in results for pay in group]
 
 
 def batch_dives(g, stats, root, mover, n, rng, k, select, *, executor=None, parts=1, expectimax=False, solver=None,
@@ -203,11 +206,11 @@ def batch_dives(g, stats, root, mover, n, rng, k, select, *, executor=None, part
     """Run up to ``n`` dives from ``root``, ``k`` a step (the module's WU-UCT steps); return the dives run.
 
     ``select`` is UCB1's (``ucb1_selector``: its constant is read); the
-    search stops once the root is proven (``solver``). ``executor`` (None:
-    here) runs the playouts in ``parts`` groups a step; ``pending`` (a dict,
-    empty) holds the pending counts; an executor of processes gets the game and rollout
-    once per worker (``fnmcts.parallel.shared``); ``watch(pending)``, if given, hears it
-    after a step's selections and after its backups (empty again).
+    search stops once the root is proven (``solver``). A step's playouts go in ``parts`` groups,
+    the first played here while ``executor`` (None: all here) plays the others (``_played``); an
+    executor of processes gets the game and rollout once per worker (``fnmcts.parallel.shared``).
+    ``pending`` (a dict, empty) holds the pending counts; ``watch(pending)``, if given, hears
+    it after a step's selections and after its backups (empty again).
 
     >>> from fnmcts.games.nim import Nim
     >>> from ._engine import Stats
@@ -228,8 +231,8 @@ def batch_dives(g, stats, root, mover, n, rng, k, select, *, executor=None, part
     at_root, at_node = proofs_of(solver, None)
     at_root, choose = at_root or _no_proof, open_choices(solver, None)
     pick = _pending_pick(stats.K, stats.N, pending, stats.logs, c)
-    players = (g.game, rollout)
-    players = shared(players, executor) or players
+    players = ((g.game, rollout), shared((g.game, rollout), executor) or (g.game, rollout))  # here, sent
+    cost = [_inf]  # a playout's seconds, measured here: unknown, so the first step sends its groups
     seed, done, step = rng.getrandbits(63), 0, 0
     while done < n and at_root(root) is None:
         dives_ = []
@@ -242,7 +245,7 @@ def batch_dives(g, stats, root, mover, n, rng, k, select, *, executor=None, part
             watch(pending)
         step_seed = child_seed(seed, step)
         jobs = [(g.states[end[1]], child_seed(step_seed, j)) for j, (_, _, end) in enumerate(dives_) if end[0] == "play"]
-        payoffs = iter(_played(players, executor, parts, jobs))
+        payoffs = iter(_played(players, executor, parts, jobs, cost) if jobs else ())
         for path, movers, end in dives_:
             _back(g, stats, path, movers, end, payoffs, key_rule, c, expectimax, solver, pending)
         done += len(dives_)
