@@ -77,4 +77,4 @@ def test_the_package_writes_a_game_into_a_message_through_game_text():
     found = {str(path.relative_to(root)): path.read_text().count("{game!r}") for path in root.rglob("*.py")}
     assert {name: n for name, n in found.items() if n} == {
         "protocol.py": 2, "exact.py": 2, "matches.py": 1, "exercises/checkers.py": 1, "mcts/_search.py": 1,
-        "testing/check.py": 1, "mcts/_graph.py": 1}
+        "testing/check.py": 1}

@@ -35,7 +35,7 @@ from fractions import Fraction
 from math import lcm
 
 from ..protocol import CHANCE, GameBase, GameError, blame_game, checked_play, checked_step, payoff_check, payoff_range
-from ..protocol import ASK, called, valid_player
+from ..protocol import ASK, called, game_text, valid_player
 from ..rng import pick, pick_cumulative
 
 __all__ = ["END", "CHANCE_NODE", "UNSEEN", "CompiledGraph", "graph_of", "draw", "rescaler", "mover_into", "SLOT_LIMIT"]
@@ -385,7 +385,7 @@ def graph_of(game, graph=None):
     """
     if graph is not None:
         if graph.game != game:
-            raise ValueError(f"the graph given belongs to {graph.game!r}, not {game!r}")
+            raise ValueError(f"the graph given belongs to {game_text(graph.game)}, not {game_text(game)}")
         return graph
     own = getattr(game, "compiled_graph", None)
     tables = own() if own is not None else None
