@@ -1772,7 +1772,7 @@ def symmetries(game, state) -> tuple:
     >>> symmetries(Nim(), 5)
     (5,)
     """
-    return _hooked(game, "symmetries", state)
+    return _hooked(getattr(game, "symmetries", None), state)
 
 
 def components(game, state) -> tuple:
@@ -1782,12 +1782,11 @@ def components(game, state) -> tuple:
     >>> components(Nim(), 5)
     (5,)
     """
-    return _hooked(game, "components", state)
+    return _hooked(getattr(game, "components", None), state)
 
 
-def _hooked(game, hook, state) -> tuple:
-    """What ``game``'s ``hook(state)`` gives, as a tuple, or ``(state,)`` when the game has no such hook."""
-    own = getattr(game, hook, None)
+def _hooked(own, state) -> tuple:
+    """What a game's hook ``own`` gives for ``state``, as a tuple, or ``(state,)`` when the game has no such hook."""
     return tuple(own(state)) if own is not None else (state,)
 
 
