@@ -29,6 +29,7 @@ import hashlib
 import os
 import pickle
 import signal
+import sys
 import threading
 import time
 import weakref
@@ -713,6 +714,14 @@ def loaded(value):
     return value.loaded() if type(value) is Shared else value
 
 
+HAND_OFF_SWITCH = 0.0005
+"""Seconds between the interpreter's thread switches while the caller works beside its executor (``mapped_shared``'s
+``meanwhile``): the executor's own threads, which pickle the items and send them to the workers, wait that long for
+the interpreter at most, not the default 5 ms at each of their steps, so the workers start while the caller works.
+Measured (connect_four, 8 decisive playouts here and 8 on a worker, quiet machine): 33 ms at the default, 25 ms at
+this, 42 ms one after the other. The default comes back when ``meanwhile`` returns."""
+
+
 def mapped_shared(executor, fn: Callable, value, items, meanwhile: Callable[[], object] | None = None) -> list:
     """``[fn(value, item) for item in items]`` run on ``executor`` (None: here), in order.
 
@@ -733,7 +742,13 @@ def mapped_shared(executor, fn: Callable, value, items, meanwhile: Callable[[], 
         value.sent = True
     mapped = mapped_on(executor, partial(fn, sent), items)[0]
     if meanwhile is not None:
-        meanwhile()
+        before = sys.getswitchinterval()
+        if executor is not None:  # the executor's threads that pickle and send the items: not held up by ours
+            sys.setswitchinterval(min(before, HAND_OFF_SWITCH))
+        try:
+            meanwhile()
+        finally:
+            sys.setswitchinterval(before)
     results = list(mapped)
     again = [i for i, result in enumerate(results) if type(result) is Unknown]
     if again:  # (no empty map: a round trip to the executor's queue for nothing)
