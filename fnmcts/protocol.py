@@ -1174,13 +1174,22 @@ class GameBase:
         return _parse_choice_move(self, state, text)
 
     def render(self, state) -> str:
-        """A picture of ``state`` for a person: by default its JSON form as text.
+        """A picture of ``state`` for a person: by default its JSON form as text, else its ``repr``.
 
         >>> from fnmcts.games import ShutTheBox
         >>> GameBase.render(ShutTheBox(), frozenset({2, 7}))  # the default, which Shut the Box overrides
         '{"box": [2, 7]}'
+
+        A state the default JSON form cannot write (a dataclass) is still shown, so ``play`` runs:
+
+        >>> from collections import namedtuple
+        >>> GameBase().render(namedtuple("Cell", "row col")(1, 2))
+        'Cell(row=1, col=2)'
         """
-        return json.dumps(state_to_json(self, state))
+        try:
+            return json.dumps(state_to_json(self, state))
+        except _NoJsonForm:  # the default form's refusal; a game's own state_to_json raising still raises
+            return repr(state)
 
     def q_key(self, state):
         """The key of ``state`` in a Q table: by default the state itself.
@@ -1248,14 +1257,24 @@ def _to_json(value):
         pairs = [[_to_json(k), _to_json(v)] for k, v in value.items()]
         return {"map": sorted(pairs, key=lambda pair: json.dumps(pair[0], sort_keys=True))}
     if isinstance(value, tuple) and hasattr(type(value), "_fields"):  # read back, a plain tuple would lose its names
-        raise TypeError(f"cannot convert {type(value).__name__} (a namedtuple) to JSON: its JSON form would come back "
+        raise _NoJsonForm(f"cannot convert {type(value).__name__} (a namedtuple) to JSON: its JSON form would come back "
                         f"as a plain tuple without its field names: {value!r}{_OWN_JSON}")
     if isinstance(value, (tuple, list)):
         return [_to_json(v) for v in value]
-    raise TypeError(f"cannot convert {type(value).__name__} to JSON: {value!r}{_OWN_JSON}")
+    raise _NoJsonForm(f"cannot convert {type(value).__name__} to JSON: {value!r}{_OWN_JSON}")
 
 
 _OWN_JSON = "; give the game its own state_to_json and state_from_json"
+
+
+class _NoJsonForm(TypeError):
+    """The default JSON form's refusal of a value it cannot write and read back (a dataclass, a namedtuple).
+
+    Messages name it as what it is to a user, a ``TypeError``.
+    """
+
+
+_NoJsonForm.__name__ = _NoJsonForm.__qualname__ = "TypeError"
 
 
 def _from_json(data):
