@@ -57,3 +57,10 @@ def test_play_shows_a_dataclass_state_by_its_repr(capsys, tmp_path, monkeypatch)
     code, out, err = run(capsys, "play", _spec(tmp_path, monkeypatch), stdin="1\n1\n", monkeypatch=monkeypatch)
     assert code == 0, err
     assert "Strip(cells='....', player=0)" in out and "draw" in out.lower()
+
+
+def test_playthrough_blames_the_games_missing_json_hook_not_fnmcts(capsys, tmp_path, monkeypatch):
+    code, out, err = run(capsys, "playthrough", _spec(tmp_path, monkeypatch))
+    assert code == 1 and out == ""
+    assert err.startswith("fnmcts: error: the game's state_to_json raised TypeError: cannot convert Strip to JSON")
+    assert "fnmcts failed here" not in err and len(err.strip().splitlines()) == 1
