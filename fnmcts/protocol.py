@@ -1622,10 +1622,35 @@ def _state_json(text: str, forms: str = ""):
 
 
 def _parse_json_state(game, text: str):
-    """The state whose JSON form is written as ``text``, or a ``ValueError`` saying so."""
+    """The state whose JSON form is written as ``text``, or a ``ValueError`` saying so, with the start's form to copy.
+
+    >>> class Race(GameBase):
+    ...     def start(self): return ((0, 0), 0)
+    >>> _parse_json_state(Race(), '{"a": 1}')
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown JSON state form: {'a': 1}; write a Race state in its JSON form, such as the start's [[0,0],0]
+    """
     if not _state_text(text).startswith(("{", "[")):
-        raise ValueError(f"write a {type(game).__name__} state in its JSON form, got {text!r}")
-    return state_from_json(game, _state_json(text))
+        raise ValueError(f"write a {type(game).__name__} state in its JSON form{_json_example(game)}, got {text!r}")
+    data = _state_json(text)
+    try:
+        return state_from_json(game, data)
+    except ValueError as error:
+        if not str(error).startswith("unknown JSON state form"):
+            raise
+        raise ValueError(f"{error}; write a {type(game).__name__} state in its JSON form{_json_example(game)}") from None
+
+
+def _json_example(game) -> str:
+    """``", such as the start's [...]"``: the JSON form of the game's start, to copy; else what the game lacks."""
+    try:
+        start_json = state_to_json(game, game.start())
+    except _NoJsonForm:
+        return f" (its states have no JSON form by default{_OWN_JSON})"
+    except Exception:  # a game that fails at its start: the walk that follows names it, not this example
+        return ""
+    return f", such as the start's {json.dumps(start_json, separators=(',', ':'))}"
 
 
 def _parse_choice_move(game, state, text: str):
