@@ -1530,6 +1530,28 @@ def transcript_line(game, player, move, after, before=None) -> str:
     return f"Player {player + 1}: {describe_move(game, before, move)}."
 
 
+def _refuse_class(game) -> None:
+    """A ``TypeError`` for a game's class given where a game is meant (``DiceRace`` for ``DiceRace()``).
+
+    Its methods would be called without ``self`` and fail far from the cause
+    (``start() missing 1 required positional argument: 'self'``). A class whose
+    ``start`` is a static or class method works as a game and passes.
+
+    >>> from fnmcts.games import Nim
+    >>> _refuse_class(Nim)
+    Traceback (most recent call last):
+    ...
+    TypeError: game must be a game value, not the class Nim: make one, Nim() (with its parameters, if any)
+    >>> _refuse_class(Nim())
+    """
+    import inspect
+    import types
+
+    if isinstance(game, type) and isinstance(inspect.getattr_static(game, "start", None), types.FunctionType):
+        name = game.__qualname__
+        raise TypeError(f"game must be a game value, not the class {name}: make one, {name}() (with its parameters, if any)")
+
+
 def check_state(game, state):
     """``state`` if ``game`` can tell who moves there, else a ``ValueError`` naming both.
 
@@ -1546,6 +1568,7 @@ def check_state(game, state):
     """
     if game is None or not hasattr(game, "to_move"):
         raise TypeError(f"game must implement the fnmcts game protocol, got {game!r}")
+    _refuse_class(game)
     own = getattr(game, "check_state", None)
     if own is not None:  # the game's own check names the problem best
         return own(state)
@@ -1648,7 +1671,7 @@ def _json_example(game) -> str:
         start_json = state_to_json(game, game.start())
     except _NoJsonForm:
         return f" (its states have no JSON form by default{_OWN_JSON})"
-    except Exception:  # a game that fails at its start: the walk that follows names it, not this example
+    except Exception:  # noqa: BLE001 (a game failing at its start: the walk that follows names it, not this example)
         return ""
     return f", such as the start's {json.dumps(start_json, separators=(',', ':'))}"
 
