@@ -27,3 +27,9 @@ def test_a_golden_that_is_not_text_says_so(capsys, tmp_path):
     code, out, err = run(capsys, "check", "nim", "--golden", str(tmp_path / "g.json"))
     assert (code, out) == (2, "")
     assert err == f"fnmcts: error: {tmp_path / 'g.json'} is not a golden file of fnmcts (not UTF-8 text: invalid start byte)\n"
+
+
+def test_exercise_check_names_a_directory_as_one(capsys, tmp_path):
+    code, out, err = run(capsys, "exercise", "check", "1", str(tmp_path))
+    assert (code, out) == (2, "")
+    assert err == f"fnmcts: error: {tmp_path} is a directory: give the name of a file\n"  # it said 'no such file'
