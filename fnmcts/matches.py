@@ -411,6 +411,8 @@ def _game_first(name: str, game, agent1, agent2):
     """
     _refuse_class(game)
     if _is_game(game):
+        if agent2 is None and getattr(game, "num_players", 2) == 1:  # one player: no second agent to give
+            return game, _agents(name, agent1, agent1)[0], None
         return game, *_agents(name, agent1, agent2)
     if _is_game(agent2) and not _is_game(agent1):
         return agent2, *_agents(name, game, agent1)
