@@ -56,7 +56,7 @@ from .limits import MAX_PLIES, STATE_LIMIT, MemoryWatch, TooLarge, check_solve, 
 from .limits import ply_budget
 from .matches import playout
 from .protocol import CHANCE, called, check_state, checked_play, checked_start, game_text, guarded, may_repeat, payoff_range
-from .protocol import valid_moves, valid_outcomes, valid_payoff, valid_player
+from .protocol import _refuse_class, valid_moves, valid_outcomes, valid_payoff, valid_player
 
 __all__ = [
     "TOLERANCE",
@@ -110,6 +110,7 @@ def check_game(game):
                if not callable(getattr(game, name, None))]
     if missing:
         raise TypeError(f"game must implement the fnmcts game protocol ({', '.join(_PROTOCOL)}), got {game!r}")
+    _refuse_class(game)
     return game
 
 

@@ -43,7 +43,7 @@ from .values import FixedRecord
 from .elo import MatchStatistics, Sprt, SprtResult, match_statistics, sprt_scan
 from .limits import MAX_PLIES, WORK_LIMIT, check_work, past_budget, size_hint
 from .parallel import Interrupted, WorkerLost, check_count, interrupted, run_chunks
-from .protocol import _NO_MOVE, _NO_STATE, CHANCE, blame_game, check_state, guarded, payoff_check, sample_outcome
+from .protocol import _NO_MOVE, _NO_STATE, CHANCE, _refuse_class, blame_game, check_state, guarded, payoff_check, sample_outcome
 from .protocol import game_text, payoff_range, transcript_line
 from .rng import check_rng, child_seed, pick, resolve_seed
 
@@ -409,7 +409,10 @@ def _game_first(name: str, game, agent1, agent2):
     ...
     TypeError: play_game(game, agent1, agent2, ...): agent1 is a tuple, not an agent (a function (game, state, rng) -> move, or a MemoryAgent); give the two agents as two arguments: play_game(game, agent1, agent2, seed=...)
     """
+    _refuse_class(game)
     if _is_game(game):
+        if agent2 is None and getattr(game, "num_players", 2) == 1:  # one player: no second agent to give
+            return game, _agents(name, agent1, agent1)[0], None
         return game, *_agents(name, agent1, agent2)
     if _is_game(agent2) and not _is_game(agent1):
         return agent2, *_agents(name, game, agent1)

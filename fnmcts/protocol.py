@@ -1174,13 +1174,22 @@ class GameBase:
         return _parse_choice_move(self, state, text)
 
     def render(self, state) -> str:
-        """A picture of ``state`` for a person: by default its JSON form as text.
+        """A picture of ``state`` for a person: by default its JSON form as text, else its ``repr``.
 
         >>> from fnmcts.games import ShutTheBox
         >>> GameBase.render(ShutTheBox(), frozenset({2, 7}))  # the default, which Shut the Box overrides
         '{"box": [2, 7]}'
+
+        A state the default JSON form cannot write (a dataclass) is still shown, so ``play`` runs:
+
+        >>> from collections import namedtuple
+        >>> GameBase().render(namedtuple("Cell", "row col")(1, 2))
+        'Cell(row=1, col=2)'
         """
-        return json.dumps(state_to_json(self, state))
+        try:
+            return json.dumps(state_to_json(self, state))
+        except _NoJsonForm:  # the default form's refusal; a game's own state_to_json raising still raises
+            return repr(state)
 
     def q_key(self, state):
         """The key of ``state`` in a Q table: by default the state itself.
@@ -1248,14 +1257,24 @@ def _to_json(value):
         pairs = [[_to_json(k), _to_json(v)] for k, v in value.items()]
         return {"map": sorted(pairs, key=lambda pair: json.dumps(pair[0], sort_keys=True))}
     if isinstance(value, tuple) and hasattr(type(value), "_fields"):  # read back, a plain tuple would lose its names
-        raise TypeError(f"cannot convert {type(value).__name__} (a namedtuple) to JSON: its JSON form would come back "
+        raise _NoJsonForm(f"cannot convert {type(value).__name__} (a namedtuple) to JSON: its JSON form would come back "
                         f"as a plain tuple without its field names: {value!r}{_OWN_JSON}")
     if isinstance(value, (tuple, list)):
         return [_to_json(v) for v in value]
-    raise TypeError(f"cannot convert {type(value).__name__} to JSON: {value!r}{_OWN_JSON}")
+    raise _NoJsonForm(f"cannot convert {type(value).__name__} to JSON: {value!r}{_OWN_JSON}")
 
 
 _OWN_JSON = "; give the game its own state_to_json and state_from_json"
+
+
+class _NoJsonForm(TypeError):
+    """The default JSON form's refusal of a value it cannot write and read back (a dataclass, a namedtuple).
+
+    Messages name it as what it is to a user, a ``TypeError``.
+    """
+
+
+_NoJsonForm.__name__ = _NoJsonForm.__qualname__ = "TypeError"
 
 
 def _from_json(data):
@@ -1511,6 +1530,28 @@ def transcript_line(game, player, move, after, before=None) -> str:
     return f"Player {player + 1}: {describe_move(game, before, move)}."
 
 
+def _refuse_class(game) -> None:
+    """A ``TypeError`` for a game's class given where a game is meant (``DiceRace`` for ``DiceRace()``).
+
+    Its methods would be called without ``self`` and fail far from the cause
+    (``start() missing 1 required positional argument: 'self'``). A class whose
+    ``start`` is a static or class method works as a game and passes.
+
+    >>> from fnmcts.games import Nim
+    >>> _refuse_class(Nim)
+    Traceback (most recent call last):
+    ...
+    TypeError: game must be a game value, not the class Nim: make one, Nim() (with its parameters, if any)
+    >>> _refuse_class(Nim())
+    """
+    import inspect
+    import types
+
+    if isinstance(game, type) and isinstance(inspect.getattr_static(game, "start", None), types.FunctionType):
+        name = game.__qualname__
+        raise TypeError(f"game must be a game value, not the class {name}: make one, {name}() (with its parameters, if any)")
+
+
 def check_state(game, state):
     """``state`` if ``game`` can tell who moves there, else a ``ValueError`` naming both.
 
@@ -1527,6 +1568,7 @@ def check_state(game, state):
     """
     if game is None or not hasattr(game, "to_move"):
         raise TypeError(f"game must implement the fnmcts game protocol, got {game!r}")
+    _refuse_class(game)
     own = getattr(game, "check_state", None)
     if own is not None:  # the game's own check names the problem best
         return own(state)
@@ -1603,10 +1645,35 @@ def _state_json(text: str, forms: str = ""):
 
 
 def _parse_json_state(game, text: str):
-    """The state whose JSON form is written as ``text``, or a ``ValueError`` saying so."""
+    """The state whose JSON form is written as ``text``, or a ``ValueError`` saying so, with the start's form to copy.
+
+    >>> class Race(GameBase):
+    ...     def start(self): return ((0, 0), 0)
+    >>> _parse_json_state(Race(), '{"a": 1}')
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown JSON state form: {'a': 1}; write a Race state in its JSON form, such as the start's [[0,0],0]
+    """
     if not _state_text(text).startswith(("{", "[")):
-        raise ValueError(f"write a {type(game).__name__} state in its JSON form, got {text!r}")
-    return state_from_json(game, _state_json(text))
+        raise ValueError(f"write a {type(game).__name__} state in its JSON form{_json_example(game)}, got {text!r}")
+    data = _state_json(text)
+    try:
+        return state_from_json(game, data)
+    except ValueError as error:
+        if not str(error).startswith("unknown JSON state form"):
+            raise
+        raise ValueError(f"{error}; write a {type(game).__name__} state in its JSON form{_json_example(game)}") from None
+
+
+def _json_example(game) -> str:
+    """``", such as the start's [...]"``: the JSON form of the game's start, to copy; else what the game lacks."""
+    try:
+        start_json = state_to_json(game, game.start())
+    except _NoJsonForm:
+        return f" (its states have no JSON form by default{_OWN_JSON})"
+    except Exception:  # noqa: BLE001 (a game failing at its start: the walk that follows names it, not this example)
+        return ""
+    return f", such as the start's {json.dumps(start_json, separators=(',', ':'))}"
 
 
 def _parse_choice_move(game, state, text: str):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from cli_run import run
 
 from fnmcts.cli import main
 
@@ -59,3 +60,37 @@ def test_a_bad_depth_is_a_usage_error(capsys):
     with pytest.raises(SystemExit) as stopped:
         main(["count", "nim", "--depth", "-1"])
     assert stopped.value.code == 2 and "expected a non-negative number" in capsys.readouterr().err
+
+
+PIG_WITHOUT_MAY_REPEAT = '''
+from dataclasses import dataclass
+from fractions import Fraction
+from fnmcts import GameBase, CHANCE
+
+@dataclass(frozen=True)
+class Pig10(GameBase):
+    num_players = 2
+    def start(self): return (0, 0, 0, 0, False)  # scores, the turn's total, the player, rolling
+    def to_move(self, s):
+        return None if max(s[:2]) >= 10 else CHANCE if s[4] else s[3]
+    def possible_moves(self, s): return ("roll", "hold") if self.to_move(s) in (0, 1) else ()
+    def chance_outcomes(self, s):
+        return tuple((d, Fraction(1, 6)) for d in range(1, 7)) if self.to_move(s) is CHANCE else ()
+    def play(self, s, m):
+        a, b, t, p, rolling = s
+        if rolling:
+            return (a, b, 0, 1 - p, False) if m == 1 else (a, b, t + m, p, False)
+        if m == "roll":
+            return (a, b, t, p, True)
+        return (a + t, b, 0, 1, False) if p == 0 else (a, b + t, 0, 0, False)
+    def payoff(self, s): return (1, -1) if s[0] >= 10 else (-1, 1)
+'''
+
+
+def test_a_cycle_without_may_repeat_is_told_at_once_not_counted_for_hours(capsys, tmp_path, monkeypatch):
+    (tmp_path / "pig_cycle.py").write_text(PIG_WITHOUT_MAY_REPEAT)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    code, out, err = run(capsys, "count", "pig_cycle:Pig10")  # it counted ply after ply until its plies passed its states
+    assert (code, out) == (1, "")
+    assert err.startswith("fnmcts: error: no end: from (0, 0, 0, 0, False), the moves ('hold', 'hold') come back to")
+    assert "may_repeat()" in err and len(err.splitlines()) == 1

@@ -279,13 +279,17 @@ def test_the_notebooks_argument_order_gives_the_same_records(game, seed, n, agen
 
 @pytest.mark.parametrize("call", [
     lambda: play_game(random_agent, random_agent, random_agent, seed=1),
-    lambda: play_game(Nim, random_agent, random_agent, seed=1),  # the class, not a game value
     lambda: tournament(random_agent, random_agent, random_agent, 3, seed=1),
     lambda: tournament(3, random_agent, random_agent, 4, seed=1),
 ])
 def test_no_game_among_the_arguments_is_a_type_error_that_says_so(call):
     with pytest.raises(TypeError, match=r"takes a game \(with start, to_move, possible_moves and play\)"):
         call()
+
+
+def test_a_games_class_is_told_to_make_one():
+    with pytest.raises(TypeError, match=r"not the class Nim: make one, Nim\(\)"):
+        play_game(Nim, random_agent, random_agent, seed=1)  # the class, not a game value
 
 
 class _ThreeTake:

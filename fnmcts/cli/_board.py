@@ -97,17 +97,20 @@ def _game_options(parser, kind: str, with_state: bool = False) -> None:
 
 
 
-def _load_q(q_table, kind: str = "piles", game=None, force: bool = False):
+def _load_q(q_table, kind: str = "piles", game=None, force: bool = False, spec: str | None = None):
     """The QAI saved at ``q_table`` (of a built-in game, or of ``game``), or a ``CliError`` naming the problem.
 
     A file too large to read in the memory budget is refused before it is read
-    (``--force`` reads it regardless).
+    (``--force`` reads it regardless). ``spec``: the GAME as typed, for the training command to suggest.
     """
     if q_table is None:
-        raise CliError(f"--ai q needs --q-table FILE ({_train_hint(kind)})")
+        raise CliError(f"--ai q needs --q-table FILE ({_train_hint(kind, spec)})")
     path = Path(q_table)
-    if not path.is_file():
-        raise CliError(f"no Q table at {q_table}")
+    if not path.exists():
+        raise CliError(f"no Q table at {q_table} ({_train_hint(kind, spec)})")
+    if not path.is_file():  # a folder, a device, a pipe: said as what it is, not as missing
+        what = "a directory" if path.is_dir() else "not a regular file (a device or a pipe)"
+        raise CliError(f"the Q table {q_table} is {what}: give the file a training wrote ({_train_hint(kind, spec)})")
     memory = sys.maxsize if force else None
     try:
         from ..tutorial import load_ai
@@ -121,8 +124,19 @@ def _load_q(q_table, kind: str = "piles", game=None, force: bool = False):
         raise CliError(f"bad Q table: {error}") from None
 
 
-def _train_hint(kind: str) -> str:
-    return _family(kind).train if kind in GAMES else f"a Q table trained on {kind}: fnmcts.qlearning.train(n, game=...) and save_ai"
+def _train_hint(kind: str, spec: str | None = None) -> str:
+    """How to make the Q table a game's ``--ai q`` reads: its ``fnmcts train`` command.
+
+    >>> _train_hint("dice-race", "mygames:DiceRace(goal=10)")
+    "train one with `fnmcts train 'mygames:DiceRace(goal=10)' -o FILE`"
+    """
+    if kind in GAMES:
+        return _family(kind).train
+    if spec is not None:
+        import shlex
+
+        return f"train one with `fnmcts train {shlex.quote(spec)} -o FILE`"
+    return f"a Q table trained on {kind}: fnmcts.qlearning.train(n, game=...) and save_ai"
 
 
 def _nim_game(args, names=(), state_text=None):
@@ -216,7 +230,8 @@ def state_argument(game, text, flag: str = "--state"):
 def _spec_game(args, names, state_text):
     """``(game, state, q_ai)`` for ``--game SPEC``: the game it names, the parsed state and the Q table."""
     game = resolve_game(args.game_spec)
-    q_ai = _load_q(args.q_table, game_name(game), game, getattr(args, "force", False)) if "q" in names else None
+    q_ai = _load_q(args.q_table, game_name(game), game, getattr(args, "force", False),
+                   spec=args.game_spec) if "q" in names else None
     trained = getattr(q_ai, "game", None)
     if trained is not None and trained != game:
         raise CliError(f"the Q table {args.q_table} was trained on {trained!r}, not {game_text(game)}")

@@ -16,7 +16,7 @@ import signal
 from contextlib import contextmanager
 
 from ..parallel import Interrupted, interrupted
-from ._output import emit, emit_partial, keep_partial, non_ascii_digits, progress_bar, read_line
+from ._output import emit, emit_partial, keep_partial, non_ascii_digits, progress_bar, read_line, state_field
 
 __all__ = [
     "CliError",
@@ -39,6 +39,7 @@ __all__ = [
     "add_dives",
     "advanced_group",
     "emit",
+    "state_field",
     "progress_bar",
     "read_line",
 ]

@@ -301,12 +301,21 @@ def _game_error(error: BaseException) -> str | None:
     'no end within 3 plies: from 0, ...'
     >>> _game_error(ValueError("x")) is None
     True
+
+    A hook that raised where a checker or a playthrough called it (``GameRaised``) is the game's too:
+
+    >>> from fnmcts.testing._walk import GameRaised
+    >>> _game_error(GameRaised("state_to_json raised TypeError: cannot convert Strip to JSON"))
+    "the game's state_to_json raised TypeError: cannot convert Strip to JSON"
     """
     from ..limits import PLIES_GO_ON, NoEnd
     from ..protocol import GameError
+    from ..testing._walk import GameRaised
 
     if isinstance(error, GameError):
         return str(error)
+    if isinstance(error, GameRaised):  # not fnmcts's failure: the game's hook, named, with what it raised
+        return f"the game's {error}"
     if isinstance(error, NoEnd):  # the library's max_plies= is no flag of the command line
         return str(error).replace(PLIES_GO_ON, "")
     return None

@@ -125,6 +125,24 @@ def fields_given(kind, args) -> dict:
     return {name: getattr(args, name) for name, _, _ in game_fields(kind) if getattr(args, name, None) is not None}
 
 
+def _example_keyword(name: str, rest: str) -> str:
+    """A keyword for the example of a spec's parameters: the first typed, else the built-in game's first field."""
+    import re
+
+    from ..games import GAMES
+
+    typed = re.match(r"\s*([A-Za-z_]\w*)\s*=", rest)
+    if typed:
+        return typed.group(1)
+    kind = GAMES.get(name)
+    if kind is None or not dataclasses.is_dataclass(kind):  # a game of one's own, not imported to be read here
+        return "size"
+    names = [f.name for f in dataclasses.fields(kind) if f.init]
+    if not names:
+        raise CliError(f"{name} takes no parameters: write it as {name}")
+    return names[0]
+
+
 def split_call(spec: str):
     """``(name, {keyword: value})`` of a spec with parameters, ``(spec, {})`` without.
 
@@ -136,21 +154,39 @@ def split_call(spec: str):
     Traceback (most recent call last):
     ...
     fnmcts.cli._common.CliError: the parameters of nim(heap=five) must be keyword=literal pairs, e.g. nim(heap=5)
+
+    The example takes the keyword typed, else a parameter of the game (never one it lacks, as Pig's heap):
+
+    >>> split_call("pig(goal=x)")
+    Traceback (most recent call last):
+    ...
+    fnmcts.cli._common.CliError: the parameters of pig(goal=x) must be keyword=literal pairs, e.g. pig(goal=5)
+    >>> split_call("pig(100)")
+    Traceback (most recent call last):
+    ...
+    fnmcts.cli._common.CliError: the parameters of pig(100) must be keyword=literal pairs, e.g. pig(goal=5)
+    >>> split_call("tic-tac-toe(3)")
+    Traceback (most recent call last):
+    ...
+    fnmcts.cli._common.CliError: tic-tac-toe takes no parameters: write it as tic-tac-toe
     """
     spec = spec.strip()
     if not spec.endswith(")") or "(" not in spec:
         return spec, {}
     name, _, rest = spec.partition("(")
-    example = f"{name.strip()}(heap=5)" if ":" not in name else f"{name.strip()}(rows=4)"
-    problem = f"the parameters of {spec} must be keyword=literal pairs, e.g. {example}"
+
+    def problem() -> CliError:
+        example = f"{name.strip()}({_example_keyword(name.strip(), rest)}=5)"
+        return CliError(f"the parameters of {spec} must be keyword=literal pairs, e.g. {example}")
+
     try:
         call = ast.parse(f"f({rest}", mode="eval").body
     except SyntaxError:
-        raise CliError(problem) from None
+        raise problem() from None
     if not isinstance(call, ast.Call) or call.args or any(k.arg is None for k in call.keywords):
-        raise CliError(problem)
+        raise problem()
     try:
         values = {k.arg: ast.literal_eval(k.value) for k in call.keywords}
     except ValueError:
-        raise CliError(problem) from None
+        raise problem() from None
     return name.strip(), values

@@ -78,11 +78,34 @@ def _nearest(name: str, names) -> str:
 
 
 def _made(spec, kind, params):
-    """``kind(**params)``, its complaint about a parameter as a ``CliError`` naming ``spec``."""
+    """``kind(**params)``, its complaint about a parameter as a ``CliError`` naming ``spec``.
+
+    A parameter the game does not have is told the nearest one and the game's parameters:
+
+    >>> from fnmcts.games import Nim
+    >>> _made("nim(hea=3)", Nim, {"hea": 3})
+    Traceback (most recent call last):
+    ...
+    fnmcts.cli._common.CliError: nim(hea=3): Nim.__init__() got an unexpected keyword argument 'hea' (did you mean 'heap'?); Nim's parameters: heap, max_take, misere
+    """
     try:
         return kind(**params)
     except (TypeError, ValueError) as error:
-        raise CliError(f"{spec}: {error}") from None
+        raise CliError(f"{spec}: {error}{_parameters_hint(kind, params)}") from None
+
+
+def _parameters_hint(kind, params) -> str:
+    """The nearest parameter to one ``kind`` lacks, and its parameters, for a dataclass game; else nothing."""
+    import dataclasses
+
+    if not (isinstance(kind, type) and dataclasses.is_dataclass(kind)):
+        return ""
+    names = [f.name for f in dataclasses.fields(kind) if f.init]
+    unknown = [p for p in params if p not in names]
+    if not unknown:
+        return ""
+    listed = ", ".join(names) if names else "none"
+    return f"{_nearest(unknown[0], names)}; {kind.__qualname__}'s parameters: {listed}"
 
 
 def _openspiel(text: str):

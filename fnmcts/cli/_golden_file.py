@@ -100,14 +100,21 @@ def entries_of(path) -> list:
     ...
     fnmcts.cli._common.CliError: ..._golden_file.py is not a golden file of fnmcts (JSONDecodeError: ...)
     """
+    from ..files import read_file
+
+    if not Path(path).exists():
+        raise CliError(f"no golden file {path} (record one with --record-golden {path})")
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-        entries = data["counts"]
+        text = read_file(path, "golden file").decode("utf-8")  # a device (/dev/zero) or a pipe is refused, not read without end
+    except UnicodeDecodeError as error:
+        raise CliError(f"{path} is not a golden file of fnmcts (not UTF-8 text: {error.reason})") from None
+    except ValueError as error:  # a directory, a device, a pipe, a huge file
+        raise CliError(f"--golden: {error}") from None
+    try:
+        entries = json.loads(text)["counts"]
         if not isinstance(entries, list):
             raise TypeError(f"its counts are a {type(entries).__name__}, not a list")
-    except FileNotFoundError:
-        raise CliError(f"no golden file {path} (record one with --record-golden {path})") from None
-    except (OSError, ValueError, KeyError, TypeError) as error:
+    except (ValueError, KeyError, TypeError) as error:
         raise CliError(f"{path} is not a golden file of fnmcts ({type(error).__name__}: {error})") from None
     return entries
 

@@ -47,6 +47,24 @@ def emit(args, payload: dict, text: str) -> None:
         print(text)
 
 
+def state_field(args, game, state) -> dict:
+    """``{"state": its JSON form}`` for a ``--json`` report, ``{}`` for the text one, which never prints it.
+
+    A game whose states have no JSON form (a dataclass state, without its own
+    ``state_to_json``) still gets its text report; ``--json`` names the missing hook.
+
+    >>> from types import SimpleNamespace
+    >>> from fnmcts.games import Nim
+    >>> state_field(SimpleNamespace(json=True), Nim(heap=3), Nim(heap=3).start())
+    {'state': {'heap': 3, 'player': 1}}
+    >>> state_field(SimpleNamespace(json=False), Nim(heap=3), Nim(heap=3).start())
+    {}
+    """
+    from ..protocol import state_to_json
+
+    return {"state": state_to_json(game, state)} if getattr(args, "json", False) else {}
+
+
 def emit_partial(args, payload: dict, text: str, stop: Interrupted) -> None:
     """``emit`` a partial result: ``"partial": true`` and the signal in JSON, a marked header in text.
 

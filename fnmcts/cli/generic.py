@@ -19,7 +19,7 @@ from ..mcts import mcts_move, search
 from ..views import top_children
 from ..mcts._records import mean, visits
 from ..montecarlo import simulate
-from ..protocol import CHANCE, describe_move, game_name, game_text, state_to_json
+from ..protocol import CHANCE, describe_move, game_name, game_text
 from ..rng import make_rng, resolve_seed
 from ._common import (
     CliError,
@@ -29,6 +29,7 @@ from ._common import (
     add_seed,
     count,
     emit,
+    state_field,
     positive_count,
 )
 from ._search_flags import add_search_options, search_flags
@@ -149,7 +150,7 @@ def _search_any(args):
     root = visits(tree[state]) if state in tree else 0
     payload = {
         "game": repr(game),
-        "state": state_to_json(game, state),
+        **state_field(args, game, state),
         "to_move": "chance" if who is CHANCE else who + 1,
         "dives": args.dives,
         "dives_run": ran,

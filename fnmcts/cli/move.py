@@ -27,6 +27,7 @@ from ._common import (
     add_json,
     add_seed,
     emit,
+    state_field,
 )
 from ._board import (
     _MOVE_HELP,
@@ -137,7 +138,7 @@ def _move(args):
         **({"batch": args.batch} if getattr(args, "batch", None) else {}),
         "move": _move_json(move),
         "describe": describe_move(game, state, move),
-        "state": state_to_json(game, state),
+        **state_field(args, game, state),
         "ai": args.ai,
         "seed": seed,
     }

@@ -39,7 +39,7 @@ def goldens_named(names) -> tuple:
     entries = []
     for name in names:
         path = Path(name)
-        if path.is_file():
+        if path.is_file():  # a regular file: a device or a pipe is looked up as a golden's name
             try:
                 entries += json.loads(path.read_text(encoding="utf-8"))["counts"]
             except (OSError, ValueError, KeyError, TypeError) as error:
@@ -137,16 +137,20 @@ def _mutate(args) -> int:
 
 def _playthroughs(paths) -> tuple:
     """The texts of the playthrough files ``paths``, each checked to be one (a ``CliError`` says which is not)."""
+    from ..files import read_file
     from ..testing.playthroughs import playthrough_seed
 
     texts = []
     for path in paths:
         try:
-            text = Path(path).read_text(encoding="utf-8")
+            text = read_file(path, "playthrough").decode("utf-8")  # a device (/dev/zero) or a pipe is refused, not read without end
+        except UnicodeDecodeError:
+            raise CliError(f"--playthrough {path} is not a playthrough of fnmcts (not UTF-8 text)") from None
+        except ValueError as error:  # missing, a directory, a device, a pipe, a huge file
+            raise CliError(f"--playthrough: {error}") from None
+        try:
             playthrough_seed(text)
-        except OSError as error:
-            raise CliError(f"--playthrough {path}: {error.strerror or error}") from None
-        except (UnicodeDecodeError, ValueError) as error:
+        except ValueError as error:
             raise CliError(f"--playthrough {path} is not a playthrough of fnmcts ({error})") from None
         texts.append(text)
     return tuple(texts)

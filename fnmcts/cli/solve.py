@@ -15,13 +15,13 @@ from ..protocol import (
     describe_move,
     payoff_range,
     render,
-    state_to_json,
 )
 from ._common import (
     CliError,
     add_force,
     add_json,
     emit,
+    state_field,
 )
 from . import _board
 from ._board import (
@@ -87,7 +87,7 @@ def _solve(args):
     payload = {
         "winner": winner,
         "winning_moves": [_move_json(m) for m in moves],
-        "state": state_to_json(game, state),
+        **state_field(args, game, state),
         "game": _game_json(game),
         "exact_checked": bool(checked),
     }
@@ -135,7 +135,7 @@ def _solve_exact(args, game, state):
         "win_probability": None if chances is None else [float(p) for p in chances],
         "best_moves": [_move_json(m) for m in best],
         "winning_moves": [_move_json(m) for m in winning_moves],
-        "state": state_to_json(game, state),
+        **state_field(args, game, state),
         "game": _game_json(game),
         "solver": "exact",
         **scale_fields(game),
@@ -244,7 +244,7 @@ def _solve_over(args, game, state):
         "won": won,
         "draw": won is None,
         "winning_moves": [],
-        "state": state_to_json(game, state),
+        **state_field(args, game, state),
         "game": _game_json(game),
         "exact_checked": False,
         "payoff": [_number(v) for v in payoff],

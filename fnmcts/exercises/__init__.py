@@ -100,13 +100,17 @@ def load(path) -> types.ModuleType:
     ...
     fnmcts.exercises.LoadError: no/such/file.py: no such file
     """
+    from ..files import read_file
+
     path = Path(path)
-    if not path.is_file():
+    if not path.exists():
         raise LoadError(f"{path}: no such file")
     try:
-        source = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
+        source = read_file(path).decode("utf-8")  # a directory, a device or a pipe: said as such
+    except UnicodeDecodeError as error:
         raise LoadError(f"{path}: cannot be read: {error}") from None
+    except ValueError as error:
+        raise LoadError(str(error)) from None
     sys.path.insert(0, str(path.parent.resolve()))  # the student's own helpers beside the file import as Python would
     try:
         return _module(path.stem, source, str(path))

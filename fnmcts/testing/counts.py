@@ -52,10 +52,11 @@ from typing import Any, Callable, NamedTuple
 import random
 from functools import partial
 
-from ..limits import GO_ON, MAX_PLIES, MemoryWatch, NoEnd, TooLarge, memory_budget, no_end, ply_budget, size_hint
+from ..limits import GO_ON, MAX_PLIES, MemoryWatch, NoEnd, TooLarge, cycle_found, memory_budget, no_end, ply_budget
+from ..limits import size_hint
 from ..protocol import CHANCE, GameError, called, checked_play, checked_start, checked_step, describe_move, may_repeat
 from ..protocol import game_text, payoff_range
-from ..matches import playout
+from ..matches import playout, random_agent
 from ..protocol import symmetries
 
 __all__ = ["Ply", "Outcome", "FirstStep", "Count", "count", "outcome_name", "COUNT_LIMIT"]
@@ -283,8 +284,8 @@ def count(
     if depth is None and limit is not None:
         _check_size(game, start, limit)
     deepest = None if depth is not None else ply_budget(game, start, max_plies)
-    if deepest is not None:  # a count to the end: one random game first, so a game that never ends says so at once
-        playout(game, start, random.Random(0), max_plies=max_plies)
+    if deepest is not None:  # a count to the end: random games first, so a game that never ends says so at once
+        _first_game(game, start, max_plies)
 
     budget = memory_budget() if memory is None else memory
     grown = partial(_check_growth, game, limit, MemoryWatch(budget), budget)
@@ -469,6 +470,43 @@ def _project(game, ply: int, seen, following, done: int, size: int, limit: int, 
         raise TooLarge(f"counting {game_text(game)} found {len(seen):,} distinct states by ply {ply + 1}, {len(following):,} of "
                        f"them from the first {done:,} of ply {ply}'s {size:,} states: at that rate the ply passes the "
                        f"limit of {limit:,} (by about {projected / limit:.0f}x); give a depth{GO_ON}")
+
+
+def _first_game(game, start, max_plies) -> None:
+    """A random game before a count to the end: one that never ends, or comes back to a state it passed, is a ``NoEnd``.
+
+    A game that goes round a cycle (and does not say ``may_repeat``) but ends
+    with probability 1 (Pig without the hook) would otherwise be counted ply
+    after ply until the plies outnumber its states: hours, saying nothing.
+
+    >>> from fnmcts.protocol import GameBase
+    >>> class Hold(GameBase):  # 0: stop (the end) or hold (back to 0)
+    ...     def start(self): return 0
+    ...     def to_move(self, s): return None if s else 0
+    ...     def possible_moves(self, s): return ("stop", "hold") if not s else ()
+    ...     def play(self, s, m): return 0 if m == "hold" else 1
+    ...     def payoff(self, s): return (1,)
+    >>> _first_game(Hold(), 0, None)
+    Traceback (most recent call last):
+    ...
+    fnmcts.limits.NoEnd: no end: from 0, the moves ('hold',) come back to 0, a cycle through 0 of 1 ply (a game whose states may repeat says so with may_repeat(), and must still end with probability 1)
+    """
+    passed = []
+
+    def watched(game, state, rng):  # the random agent, remembering where it moved: the same draws, no more plays
+        passed.append(state)
+        return random_agent(game, state, rng)
+
+    playout(game, start, random.Random(0), watched, max_plies=max_plies)
+    seen = set()
+    for state in passed:
+        try:
+            again = state in seen
+        except TypeError:  # a state that is not hashable: the count names it, with the hook
+            return
+        if again:
+            raise cycle_found(game, start, state)
+        seen.add(state)
 
 
 def _round(game, start, ply: int, states: int) -> NoEnd:
