@@ -967,7 +967,7 @@ def mutate(game, *, laws: bool = True, goldens=(), against=None, examples: int =
     >>> counts = record_golden(Nim(heap=3), playthrough_seed=None)  # the counts alone, no playthrough
     >>> report = mutate(Nim(heap=3), laws=False, goldens=[counts], operators=["comparison"])
     >>> print(report.summary())
-    killed 3 of 6 mutants of Nim(heap=3, max_take=3, misere=True) (goldens); 3 survived, 2 of them equivalent: 75% of the 4 that are not
+    killed 3 of 5 mutants of Nim(heap=3, max_take=3, misere=True) (goldens); 2 survived, 1 of them equivalent: 75% of the 4 that are not
     >>> [(v.mutant.description, v.difference) for v in report.verdicts if not v.killed and v.difference != "equivalent"]
     [('_end_payoff: == -> !=', 'payoff (-1, 1) in the game, payoff (1, -1) in the mutant')]
     """
