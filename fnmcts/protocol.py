@@ -1548,7 +1548,8 @@ def _refuse_class(game) -> None:
     import types
 
     if isinstance(game, type) and isinstance(inspect.getattr_static(game, "start", None), types.FunctionType):
-        name = game.__qualname__
+        given: type = game  # a class, not a game: its name is no hook of the protocol
+        name = given.__qualname__
         raise TypeError(f"game must be a game value, not the class {name}: make one, {name}() (with its parameters, if any)")
 
 
