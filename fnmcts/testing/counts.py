@@ -284,7 +284,7 @@ def count(
     if depth is None and limit is not None:
         _check_size(game, start, limit)
     deepest = None if depth is not None else ply_budget(game, start, max_plies)
-    if deepest is not None:  # a count to the end: random games first, so a game that never ends says so at once
+    if deepest is not None:  # a count to the end: one random game first, so a game that never ends says so at once
         _first_game(game, start, max_plies)
 
     budget = memory_budget() if memory is None else memory
