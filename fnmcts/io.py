@@ -125,6 +125,15 @@ def read_json(path):
         raise ValueError(f"{path}: not JSON ({error})") from None
 
 
+def _read_saved(path, games, reader):
+    """``reader(data, registry)`` on the JSON in ``path``; any problem it finds is a ``ValueError`` naming the file."""
+    data = read_json(path)
+    try:
+        return reader(data, _registry(games))
+    except (ValueError, TypeError) as error:
+        raise ValueError(f"{path}: {error}") from None
+
+
 def save_tree(game, tree, path, *, search=None) -> Path:
     """Write ``tree`` (a tree of ``game``) to ``path`` in the ``fnmcts-tree`` JSON format, atomically.
 
@@ -179,11 +188,7 @@ def load_tree_and_search(path, games=None) -> tuple:
     ...     load_tree_and_search(path, GAMES)[2]
     {'dives': 10}
     """
-    data = read_json(path)
-    try:
-        return read_tree_json(data, _registry(games))
-    except (ValueError, TypeError) as error:
-        raise ValueError(f"{path}: {error}") from None
+    return _read_saved(path, games, read_tree_json)
 
 
 def save_search(game, found, path) -> Path:
@@ -220,8 +225,4 @@ def load_search(path, games=None) -> tuple:
     ...
     ValueError: .../move.json: unsupported fnmcts-move-search version 7 (this fnmcts reads version 1)
     """
-    data = read_json(path)
-    try:
-        return move_search_from_json(data, _registry(games))
-    except (ValueError, TypeError) as error:
-        raise ValueError(f"{path}: {error}") from None
+    return _read_saved(path, games, move_search_from_json)

@@ -252,6 +252,15 @@ def _range(game) -> tuple:
     return float(low), float(high)
 
 
+def _mean_record(method, game, ys, games=None) -> Estimate:
+    """The ``Estimate`` of the mean of ``ys``, one value a game (``games`` counts them when a value stands for more).
+
+    Its standard error is ``sqrt(var / len(ys))``; its interval is clipped to the game's payoff range.
+    """
+    mean, var = _mean_var(ys)
+    return _record(method, mean, math.sqrt(var / len(ys)), len(ys) if games is None else games, *_range(game))
+
+
 # --- the estimators ------------------------------------------------------------------------------
 
 def plain(game, n: int, rng: random.Random, policy: Callable = random_policy) -> Estimate:
@@ -264,8 +273,7 @@ def plain(game, n: int, rng: random.Random, policy: Callable = random_policy) ->
     """
     _check_rng(rng, n)
     ys = [_play(game, game.start(), policy, rng)[0] for _ in range(n)]
-    mean, var = _mean_var(ys)
-    return _record("plain", mean, math.sqrt(var / n), n, *_range(game))
+    return _mean_record("plain", game, ys)
 
 
 def antithetic(game, pairs: int, rng: random.Random) -> Estimate:
@@ -290,8 +298,7 @@ def antithetic(game, pairs: int, rng: random.Random) -> Estimate:
         y1, _, _, drawn = _play(game, game.start(), random_policy, rng)
         y2 = _play(game, game.start(), random_policy, rng, given=drawn, mirror=mirror)[0]
         means.append((y1 + y2) / 2)
-    mean, var = _mean_var(means)
-    return _record("antithetic", mean, math.sqrt(var / pairs), 2 * pairs, *_range(game))
+    return _mean_record("antithetic", game, means, games=2 * pairs)
 
 
 def control_variate(game, n: int, rng: random.Random) -> Estimate:
@@ -306,6 +313,8 @@ def control_variate(game, n: int, rng: random.Random) -> Estimate:
     >>> record = control_variate(ShutTheBox(levers=4), 1_000, random.Random(2))
     >>> record.games, round(record.estimate, 3), round(record.std_error, 4)
     (1000, 0.155, 0.0098)
+    >>> record.std_error < plain(ShutTheBox(levers=4), 1_000, random.Random(2)).std_error  # the same seed: less spread
+    True
     """
     _check_rng(rng, n)
     feature = _needed(game, "control")
@@ -316,8 +325,7 @@ def control_variate(game, n: int, rng: random.Random) -> Estimate:
     cov = math.fsum((y - my) * (c - mc) for y, c in zip(ys, cs)) / (n - 1)
     beta = cov / vc if vc > 0 else 0.0
     adjusted = [y - beta * c for y, c in zip(ys, cs)]
-    mean, var = _mean_var(adjusted)
-    return _record("control", mean, math.sqrt(var / n), n, *_range(game))
+    return _mean_record("control", game, adjusted)
 
 
 def _strata(game) -> tuple:
@@ -397,8 +405,7 @@ def importance(game, n: int, rng: random.Random) -> Estimate:
     proposal = _needed(game, "importance")
     ys = [y * w for y, w, _, _ in (_play(game, game.start(), random_policy, rng, proposal=proposal)
                                    for _ in range(n))]
-    mean, var = _mean_var(ys)
-    return _record("importance", mean, math.sqrt(var / n), n, *_range(game))
+    return _mean_record("importance", game, ys)
 
 
 def common_random_numbers(game, policy_a: Callable, policy_b: Callable, n: int, rng: random.Random,

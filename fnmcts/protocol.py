@@ -366,6 +366,13 @@ class _Chance:
 
 
 CHANCE = _Chance()
+
+# The two answers of a closed form's ``winner`` (``fnmcts.theory``, ``fnmcts.games.nim``): who wins under perfect play.
+MOVER = "mover"
+"""The player to move wins under perfect play."""
+
+OTHER = "other"
+"""The player who just moved (the other one) wins under perfect play."""
 """What ``to_move`` returns at a chance node (a dice roll, a coin flip)."""
 
 

@@ -136,6 +136,18 @@ def _whole(value, name: str) -> int:
     return value
 
 
+def _interval_fields() -> tuple:
+    """The ``estimate``, ``ci_low`` and ``ci_high`` fields of a record that reports an estimate with its 95% interval.
+
+    Declared in a record's body as ``estimate, ci_low, ci_high = _interval_fields()``, so each such
+    record (``Simulation``, ``fnmcts.tables.LookupEntry``) types the three alike and keeps its order.
+
+    >>> Simulation._declared_fields[2:6]
+    ('games', 'estimate', 'ci_low', 'ci_high')
+    """
+    return tuple(field(type=float, mandatory=True) for _ in range(3))
+
+
 class Simulation(FixedRecord):
     """An immutable record of a simulation: counts, estimate, 95% interval, seed.
 
@@ -159,9 +171,7 @@ class Simulation(FixedRecord):
     win = field(type=int, mandatory=True)
     loss = field(type=int, mandatory=True)
     games = field(type=int, mandatory=True)
-    estimate = field(type=float, mandatory=True)
-    ci_low = field(type=float, mandatory=True)
-    ci_high = field(type=float, mandatory=True)
+    estimate, ci_low, ci_high = _interval_fields()
     seed = field(mandatory=True)
     draw = field(type=int, initial=0)
     graded = field(type=int, initial=0)

@@ -43,6 +43,7 @@ from .montecarlo import Z95, simulate, wilson_interval
 from .limits import WORK_LIMIT, check_work
 from .parallel import check_count, interrupted
 from .rng import DICE_PROBABILITIES, check_seed, child_seed
+from .sampling import _interval_fields
 
 __all__ = [
     "random_play_table",
@@ -149,9 +150,7 @@ class LookupEntry(FixedRecord):
     exact = field(type=Fraction, mandatory=True)
     wins = field(type=int, mandatory=True)
     games = field(type=int, mandatory=True)
-    estimate = field(type=float, mandatory=True)
-    ci_low = field(type=float, mandatory=True)
-    ci_high = field(type=float, mandatory=True)
+    estimate, ci_low, ci_high = _interval_fields()
 
     def covers(self, z: float = Z95) -> bool:
         """True when the Wilson interval at ``z`` holds the exact value.

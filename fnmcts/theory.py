@@ -10,17 +10,15 @@ against ``fnmcts.exact`` over every state up to a size.
 A position is a "mover" win or an "other" win: the player to move wins, or the
 other player does, under perfect play.
 
->>> from fnmcts.games import Nim, Piles
+>>> from fnmcts.games import Nim
 >>> game = Nim(heap=21, max_take=3, misere=True)
 >>> winner(game, game.start()), winning_moves(game, game.state(22))
 ('other', (1,))
->>> winning_moves(Piles((1, 3, 5, 6)), Piles((1, 3, 5, 6)).start())
-((0, 1), (1, 1), (2, 1))
 """
 
 from __future__ import annotations
 
-from .protocol import _hook, check_state
+from .protocol import MOVER, OTHER, _hook, check_state
 
 __all__ = [
     "MOVER",
@@ -31,12 +29,6 @@ __all__ = [
     "winner",
     "winning_moves",
 ]
-
-MOVER = "mover"
-"""The player to move wins under perfect play."""
-
-OTHER = "other"
-"""The player who just moved (the other one) wins under perfect play."""
 
 
 def closed_form_moves(game, state):

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 
 from pyrsistent import PMap, pmap
 
-from ..protocol import GameBase, _state_text, _whole_at_least, json_player
+from ..protocol import MOVER, OTHER, GameBase, _state_text, _whole_at_least, json_player
 from ..values import fixed_pmap
 
 __all__ = [
@@ -47,13 +47,6 @@ __all__ = [
     "subtraction_winner",
     "subtraction_winning_moves",
 ]
-
-MOVER = "mover"
-"""The player to move wins under perfect play."""
-
-OTHER = "other"
-"""The player who just moved (the other one) wins under perfect play."""
-
 
 
 def _check_player(player):
