@@ -231,7 +231,8 @@ def select(game, tree, state, rng: random.Random, rule=ucb, *, backup: str = "me
         raise ValueError(f"rave blends into UCB1's rating: it needs rule=ucb1 (or a partial of it), got {rule!r}")
     repeats = may_repeat(game)
     mover = mover_into(game, state)
-    get = tree.pmap().get if isinstance(tree, Tree) else tree.get
+    walk = _walk_of(game, tree)
+    get = walk.__getitem__ if walk is not None else tree.pmap().get if isinstance(tree, Tree) else tree.get
     steps = []
     seen = {state}
     node = state
@@ -251,7 +252,7 @@ def select(game, tree, state, rng: random.Random, rule=ucb, *, backup: str = "me
         if player is None:  # the dice ended the game
             steps.append(Step(node, rec, outcomes, decision, None, (), (), (), None, None))
             return Path(state, mover, tuple(steps), decision, "terminal", tuple(game.payoff(decision)))
-        keep, moves, children = _considered(game, tree, decision, player, solver, bounds)
+        keep, moves, children = _considered(game, tree, decision, player, solver, bounds, walk)
         records = tuple(map(get, children))
         if len(children) == 1:
             scores, chosen = None, 0
@@ -294,11 +295,11 @@ def _rolled(game, node, player, rng, replay) -> tuple:
     return decision, player, tuple(outcomes)
 
 
-def _considered(game, tree, decision, player, solver, bounds) -> tuple:
-    """``(indices, moves, children)`` of the moves at ``decision`` still worth rating: not proven (``solver``), not cut by the bounds."""
-    moves = tuple(game.possible_moves(decision))
-    play = game.play
-    children = tuple([play(decision, m) for m in moves])
+def _considered(game, tree, decision, player, solver, bounds, walk=None) -> tuple:
+    """``(indices, moves, children)`` of the moves at ``decision`` still worth rating: not proven (``solver``), not cut by the bounds.
+
+    A ``walk`` (``_Walk``) plays a decision's moves once and keeps them."""
+    moves, children = _played(game, decision) if walk is None else walk.played(decision)
     keep = range(len(moves))
     if not (solver or bounds):
         return keep, moves, children
@@ -328,6 +329,55 @@ def _scores(rule, builtin, rec, records, keep, moves, player, expectimax, root, 
 _NONE_LEFT = object()
 
 
+def _played(game, decision) -> tuple:
+    """``(moves, children)``: the moves at ``decision`` and the states they lead to."""
+    moves = tuple(game.possible_moves(decision))
+    return moves, tuple([game.play(decision, m) for m in moves])
+
+
+class _Walk(dict):
+    """What dives read from a ``Tree``, carried by the tree ``uct`` returns (its ``_walk``): records and children.
+
+    A dict of the records read so far (a miss reads the tree's map ``items``)
+    and ``moves``, each decision's ``_played`` once (``played``). It is
+    the tree's and the game's alone, holds no more than the states the dives
+    met, and moves on to the tree the next dive returns (one owner).
+    """
+
+    __slots__ = ("game", "items", "moves")
+
+    def __init__(self, game, items):
+        super().__init__()
+        self.game, self.items, self.moves = game, items, {}
+
+    def __missing__(self, state):
+        rec = self[state] = self.items.get(state)
+        return rec
+
+    def played(self, decision) -> tuple:
+        known = self.moves.get(decision)
+        if known is None:
+            known = self.moves[decision] = _played(self.game, decision)
+        return known
+
+
+def _walk_of(game, tree):
+    """The ``_Walk`` ``tree`` carries, if it is this tree's and this game's, else None."""
+    walk = getattr(tree, "_walk", None) if isinstance(tree, Tree) else None
+    return walk if walk is not None and walk.items is tree.pmap() and walk.game is game else None
+
+
+def _walked_on(game, tree, grown, records):
+    """``grown`` (``tree`` with ``records`` set) carrying on the walk of ``tree``, if it has one: one owner."""
+    walk = _walk_of(game, tree)
+    if walk is not None:
+        object.__setattr__(tree, "_walk", None)
+        walk.items = grown.pmap()
+        walk.update(records)
+        object.__setattr__(grown, "_walk", walk)
+    return grown
+
+
 def _visits_estimate(rec, expectimax) -> tuple:
     """``(visits, estimate or None)`` of a record (None: not in the tree).
 
@@ -355,7 +405,7 @@ def expand(game, tree, path: Path):
         return tree
     if isinstance(tree, dict):
         return {**tree, path.leaf: EMPTY_RECORD}
-    return tree.set(path.leaf, EMPTY_RECORD)
+    return _walked_on(game, tree, tree.set(path.leaf, EMPTY_RECORD), {path.leaf: EMPTY_RECORD})
 
 
 # -- 3. simulate --------------------------------------------------------------------------
@@ -421,8 +471,10 @@ def backup(game, tree, path: Path, payoff, *, backup: str = "mean", solver: bool
     x = rescaler(game)(payoff)
     nodes = path.nodes
     new = {}
+    walk = _walk_of(game, tree)
+    get = tree.get if walk is None else walk.__getitem__
     for state, mover in nodes:
-        rec = tree.get(state)
+        rec = get(state)
         new[state] = add_payoff(EMPTY_RECORD if rec is None else rec, x[mover])
     known = ChainMap(new, tree)  # the records as the backup has written them so far
     if backup == "graph":
@@ -435,7 +487,7 @@ def backup(game, tree, path: Path, payoff, *, backup: str = "mean", solver: bool
         bound_path(game, known, nodes[:-1] if path.end == "new" else nodes, new)
     if played is not None:
         count_amaf(game, path, played, nodes, new, x)
-    return _set(tree, new)
+    return _walked_on(game, tree, _set(tree, new), new)
 
 
 _backup = backup  # ``uct``'s option ``backup`` hides the function's name there
@@ -508,6 +560,8 @@ def uct(game, tree, state, rng: random.Random, rule=ucb, *, rollout=None, backup
         from .enhancements import with_proofs
 
         game = with_proofs(game, proofs, state)
+    if isinstance(tree, Tree) and _walk_of(game, tree) is None:  # the dives from this tree on read through one walk
+        object.__setattr__(tree, "_walk", _Walk(game, tree.pmap()))
     path = select(game, tree, state, rng, rule, backup=backup, solver=solver, root=root, rave=rave, rave_ref=rave_ref,
                   bounds=bounds)
     played = None if rave is None else ()
@@ -519,5 +573,5 @@ def uct(game, tree, state, rng: random.Random, rule=ucb, *, rollout=None, backup
     else:
         payoff = path.value
     tree = _backup(game, expand(game, tree, path), path, payoff, backup=backup, solver=solver, played=played,
-                   bounds=bounds)
+                   bounds=bounds)  # the walk moves on with the tree (expand, backup)
     return tree, result_of(game, payoff)
