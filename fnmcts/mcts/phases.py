@@ -191,21 +191,16 @@ def select(game, tree, state, rng: random.Random, rule=ucb, *, backup: str = "me
            replay=None, root=None, rave=None, rave_ref: int = 0, bounds: bool = False) -> Path:
     """Walk down ``tree`` from ``state``, rating children with ``rule``; return the ``Path``.
 
-    At a state the tree knows, draw the chance outcomes (roll the dice) until a
-    player is to move, rate the states the moves lead to with ``rule`` (the
-    first of the best on ties) and go into the best. Stop at a state the tree
-    does not know, at the end of the game, at a state the solver has proven
-    (``solver=True``), or at a state already on this path (a game whose states
-    repeat). Consumes ``rng`` for the dice only; nothing is modified.
-    ``replay``: the chance outcomes to take, in order, instead of drawing
-    them (a walk replayed: the ``outcomes`` of a path's steps, one after the
-    other); ``rng`` is then not read. ``root``: a root rule
-    (``fnmcts.mcts.enhancements.SequentialHalving``) that chooses instead of
-    ``rule`` at ``state`` when ``state`` is a decision. ``rave`` and
-    ``rave_ref`` (RAVE / GRAVE, with UCB1): a child is rated by
-    ``rave_rating`` on the AMAF statistics of ``amaf_table``. ``bounds=True``
-    (score bounds): a state whose bounds meet (``bounds_of``) ends the walk as
-    a proven one, and only ``bounded_children`` are considered.
+    At a state the tree knows, draw the chance outcomes (roll the dice) until a player is to move, rate the states
+    the moves lead to with ``rule`` (the first of the best on ties) and go into the best. Stop at a state the tree
+    does not know, at the end of the game, at a state the solver has proven (``solver=True``), or at a state already
+    on this path (a game whose states repeat). Consumes ``rng`` for the dice only; nothing is modified. ``replay``:
+    the chance outcomes to take, in order, instead of drawing them (a walk replayed: the ``outcomes`` of a path's
+    steps, one after the other); ``rng`` is then not read. ``root``: a root rule
+    (``fnmcts.mcts.enhancements.SequentialHalving``) that chooses instead of ``rule`` at ``state`` when ``state`` is
+    a decision. ``rave`` and ``rave_ref`` (RAVE / GRAVE, with UCB1): a child is rated by ``rave_rating`` on the AMAF
+    statistics of ``amaf_table``. ``bounds=True`` (score bounds): a state whose bounds meet (``bounds_of``) ends the
+    walk as a proven one, and only ``bounded_children`` are considered.
 
     >>> from fnmcts.games import Nim
     >>> game = Nim(heap=3, max_take=2)
@@ -217,9 +212,8 @@ def select(game, tree, state, rng: random.Random, rule=ucb, *, backup: str = "me
     >>> len(path.steps), path.end, path.leaf == game.state(1, 0)
     (2, 'new', True)
 
-    Taking 1 (a loss so far, rated by the rule of three: 3/1) beats taking 2
-    (a win so far: 1.0); below it, neither move is in the tree, so the first is
-    a new state.
+    Taking 1 (a loss so far, rated by the rule of three: 3/1) beats taking 2 (a win so far: 1.0); below it, neither
+    move is in the tree, so the first is a new state.
     """
     if replay is None:
         check_rng(rng)
@@ -232,7 +226,9 @@ def select(game, tree, state, rng: random.Random, rule=ucb, *, backup: str = "me
     repeats = may_repeat(game)
     mover = mover_into(game, state)
     walk = _walk_of(game, tree)
-    get = walk.__getitem__ if walk is not None else tree.pmap().get if isinstance(tree, Tree) else tree.get
+    if walk is None:  # a walk for this selection alone
+        walk = _Walk(game, tree.pmap() if isinstance(tree, Tree) else tree)
+    get = walk.__getitem__
     steps = []
     seen = {state}
     node = state
@@ -295,11 +291,9 @@ def _rolled(game, node, player, rng, replay) -> tuple:
     return decision, player, tuple(outcomes)
 
 
-def _considered(game, tree, decision, player, solver, bounds, walk=None) -> tuple:
-    """``(indices, moves, children)`` of the moves at ``decision`` still worth rating: not proven (``solver``), not cut by the bounds.
-
-    A ``walk`` (``_Walk``) plays a decision's moves once and keeps them."""
-    moves, children = _played(game, decision) if walk is None else walk.played(decision)
+def _considered(game, tree, decision, player, solver, bounds, walk) -> tuple:
+    """``(indices, moves, children)`` of the moves at ``decision`` still worth rating: not proven (``solver``), not cut by the bounds."""
+    moves, children = walk.played(decision)
     keep = range(len(moves))
     if not (solver or bounds):
         return keep, moves, children
@@ -329,20 +323,11 @@ def _scores(rule, builtin, rec, records, keep, moves, player, expectimax, root, 
 _NONE_LEFT = object()
 
 
-def _played(game, decision) -> tuple:
-    """``(moves, children)``: the moves at ``decision`` and the states they lead to."""
-    moves = tuple(game.possible_moves(decision))
-    return moves, tuple([game.play(decision, m) for m in moves])
-
-
 class _Walk(dict):
-    """What dives read from a ``Tree``, carried by the tree ``uct`` returns (its ``_walk``): records and children.
+    """A ``Tree``'s records read so far (a miss reads its map ``items``) and ``moves``, each decision's ``played`` once.
 
-    A dict of the records read so far (a miss reads the tree's map ``items``)
-    and ``moves``, each decision's ``_played`` once (``played``). It is
-    the tree's and the game's alone, holds no more than the states the dives
-    met, and moves on to the tree the next dive returns (one owner).
-    """
+    Carried by the tree (its ``_walk``), the tree's and the game's alone, it holds no more than the states the dives
+    met, and moves on to the tree expand and backup return (one owner)."""
 
     __slots__ = ("game", "items", "moves")
 
@@ -355,9 +340,11 @@ class _Walk(dict):
         return rec
 
     def played(self, decision) -> tuple:
+        """``(moves, children)``: the moves at ``decision`` and the states they lead to, played once."""
         known = self.moves.get(decision)
         if known is None:
-            known = self.moves[decision] = _played(self.game, decision)
+            moves = tuple(self.game.possible_moves(decision))
+            known = self.moves[decision] = moves, tuple([self.game.play(decision, m) for m in moves])
         return known
 
 
@@ -379,10 +366,7 @@ def _walked_on(game, tree, grown, records):
 
 
 def _visits_estimate(rec, expectimax) -> tuple:
-    """``(visits, estimate or None)`` of a record (None: not in the tree).
-
-    The estimate a rating starts from: the mean (the value under expectimax); None when unvisited.
-    """
+    """``(visits, estimate)`` of a record (None: not in the tree): the mean, the value under expectimax, None unvisited."""
     if rec is None:
         return 0, None
     n, s, _, _, v = counts_of(rec)
@@ -446,20 +430,15 @@ def backup(game, tree, path: Path, payoff, *, backup: str = "mean", solver: bool
            bounds: bool = False):
     """``tree`` with ``payoff`` added to the record of every state on ``path``, for its mover.
 
-    The payoff is rescaled to [0, 1] on the game's ``payoff_range``; each
-    record gains a visit and the rescaled payoff of the player who moved into
-    its state (a win above 1/2, a draw at 1/2, else a loss). Then each option
-    makes its pass over the path's records, deepest first, as its function's
-    docstring tells: ``backup='expectimax'`` sets ``value``
-    (``expectimax_path``), ``backup='graph'`` sets ``graph`` and ``value``
-    (``graph_path``), ``solver=True`` sets ``proven`` (``prove_path``; a path
-    that ended at a new state proves nothing: its children are not known
-    yet), ``bounds=True`` sets ``bounds`` on every record but a new state's
-    (``bound_path``), and ``played`` (RAVE: the playout's moves and outcomes,
-    ``simulate(..., moves=True)``; ``()`` when the dive ended without one)
-    counts each ``(player, move)`` of ``amaf_keys`` in ``amaf``, with that
-    player's rescaled payoff (``count_amaf``).
-    Only the records of the path change.
+    The payoff is rescaled to [0, 1] on the game's ``payoff_range``; each record gains a visit and the rescaled
+    payoff of the player who moved into its state (a win above 1/2, a draw at 1/2, else a loss). Then each option
+    makes its pass over the path's records, deepest first, as its function's docstring tells:
+    ``backup='expectimax'`` sets ``value`` (``expectimax_path``), ``backup='graph'`` sets ``graph`` and ``value``
+    (``graph_path``), ``solver=True`` sets ``proven`` (``prove_path``; a path that ended at a new state proves
+    nothing: its children are not known yet), ``bounds=True`` sets ``bounds`` on every record but a new state's
+    (``bound_path``), and ``played`` (RAVE: the playout's moves and outcomes, ``simulate(..., moves=True)``; ``()``
+    when the dive ended without one) counts each ``(player, move)`` of ``amaf_keys`` in ``amaf``, with that player's
+    rescaled payoff (``count_amaf``). Only the records of the path change.
 
     >>> from fnmcts.games import Nim
     >>> game = Nim(heap=3, max_take=2)
@@ -518,8 +497,7 @@ def _check_backup(backup):
 def result_of(game, payoff):
     """What a dive returns: ``'win'`` / ``'loss'`` for a one-player game, else the payoff tuple.
 
-    The words are for a one-player game that pays a win or a loss (the
-    tutorial's results).
+    The words are for a one-player game that pays a win or a loss (the tutorial's results).
 
     >>> from fnmcts.games import ShutTheBox, Nim
     >>> result_of(ShutTheBox(), (1,)), result_of(Nim(), (-1, 1))
@@ -565,13 +543,12 @@ def uct(game, tree, state, rng: random.Random, rule=ucb, *, rollout=None, backup
     path = select(game, tree, state, rng, rule, backup=backup, solver=solver, root=root, rave=rave, rave_ref=rave_ref,
                   bounds=bounds)
     played = None if rave is None else ()
-    if path.end in ("new", "repeat"):
-        if rave is None:
-            payoff = simulate(game, path.leaf, rng, rollout)
-        else:
-            payoff, played = simulate(game, path.leaf, rng, rollout, moves=True)
-    else:
+    if path.end not in ("new", "repeat"):
         payoff = path.value
+    elif rave is None:
+        payoff = simulate(game, path.leaf, rng, rollout)
+    else:
+        payoff, played = simulate(game, path.leaf, rng, rollout, moves=True)
     tree = _backup(game, expand(game, tree, path), path, payoff, backup=backup, solver=solver, played=played,
                    bounds=bounds)  # the walk moves on with the tree (expand, backup)
     return tree, result_of(game, payoff)
