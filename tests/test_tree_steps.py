@@ -294,10 +294,15 @@ def test_only_the_newest_tree_of_a_chain_holds_the_working_copy():
     state, rng = game.start(), random.Random(1)
     chain = [search(game, state, 5, rng, rule=ucb)]
     for _ in range(20):
-        chain.append(uct(game, chain[-1], state, rng)[0])
+        chain.append(search(game, state, 1, rng, tree=chain[-1], rule=ucb))
     assert [tree._work is not None for tree in chain] == [False] * 20 + [True]
     assert copy.deepcopy(chain[-1])._work is None and chain[-1]._work is not None  # a copy is the tree, not its work
     assert Tree(chain[-1])._work is None
+    steps = [chain[-1]]
+    for _ in range(20):  # uct runs the phases: their walk moves on the same way
+        steps.append(uct(game, steps[-1], state, rng)[0])
+    assert [tree._walk is not None for tree in steps] == [False] * 20 + [True]
+    assert copy.deepcopy(steps[-1])._walk is None and Tree(steps[-1])._walk is None
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

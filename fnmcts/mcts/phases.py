@@ -18,12 +18,10 @@ stepped through at the REPL and every intermediate value looked at:
 ``uct(game, tree, state, rng)`` is the four in a row: one dive, returning
 ``(tree, result)`` as the tutorial's ``uct`` returns ``[tree result]``.
 
-The **tree** is an immutable map from state to record (a ``Tree``, a pmap or a
-dict). Records belong to the mover: the record of a state holds the results of
-the player who moved into it (in Shut the Box, the only player). A payoff is
-rescaled to [0, 1] on the game's ``payoff_range``; above 1/2 is a win, 1/2 a
-draw. Nothing is modified: each phase returns new values, and the new tree
-shares every record off the path with the old one.
+The **tree** is an immutable map from state to record (a ``Tree``, a pmap or a dict). Records belong to the mover:
+the record of a state holds the results of the player who moved into it (in Shut the Box, the only player). A payoff
+is rescaled to [0, 1] on the game's ``payoff_range``; above 1/2 is a win, 1/2 a draw. Nothing is modified: each
+phase returns new values, and the new tree shares every record off the path with the old one.
 
 >>> from fnmcts.games import ShutTheBox
 >>> from fnmcts.rng import make_rng
@@ -35,9 +33,8 @@ shares every record off the path with the old one.
 >>> step.outcomes, [sorted(s) for s in step.children], path.end, sorted(path.leaf)
 ((4,), [[1, 2, 3], [2, 4]], 'new', [1, 2, 3])
 
-The dice rolled 4: flip 4, or flip 1 and 3. Neither box is in the tree, so
-both rate infinity and the first is taken: a new state, which ``expand`` adds
-and ``simulate`` plays out (a loss: a payoff of 0); ``backup`` counts the
+The dice rolled 4: flip 4, or flip 1 and 3. Neither box is in the tree, so both rate infinity and the first is
+taken: a new state, which ``expand`` adds and ``simulate`` plays out (a loss: a payoff of 0); ``backup`` counts the
 loss at both boxes of the path.
 
 >>> grown = expand(game, tree, path)
@@ -46,12 +43,10 @@ loss at both boxes of the path.
 >>> payoff, after[box], after[path.leaf], tree[box]
 ((0,), Record(win=1, loss=4), Record(win=0, loss=1), Record(win=1, loss=3))
 
-The options are those of every search of fnmcts (``search``, ``mcts_move``;
-the table of ``fnmcts.mcts._options`` says what each does); each option's
-record form lives in its own module (``backups``, ``solver``, ``bounds``,
-``rave``) and is imported here. This module is the reference: the fast engine
-behind ``search`` grows exactly the same trees with exactly the same draws
-(property tests check it on generated games).
+The options are those of every search of fnmcts (``search``, ``mcts_move``; the table of ``fnmcts.mcts._options``
+says what each does); each option's record form lives in its own module (``backups``, ``solver``, ``bounds``,
+``rave``) and is imported here. This module is the reference: the fast engine behind ``search`` grows exactly the
+same trees with exactly the same draws (property tests check it on generated games).
 """
 
 from __future__ import annotations
@@ -90,16 +85,13 @@ children weighted by edge visits."""
 class Step(NamedTuple):
     """One step of a selection: from a stored state, through the dice, into a child.
 
-    ``node`` is the state the tree knows and ``record`` its record before the
-    dive; ``outcomes`` the chance outcomes drawn from it (the dice), which lead
-    to ``decision``, where ``player`` chooses (``decision`` is ``node`` when
-    nobody rolls; ``player`` is None when the dice ended the game there).
-    ``moves`` and ``children`` are the moves considered and the states they
-    lead to (with the solver, only those not proven worse), ``records`` their
-    records (None: not in the tree), ``scores`` the rule's rating of each
-    (None when there is one child: it is taken without a rating), ``chosen``
-    the index of the child the dive goes into; ``expectimax``: the ratings read
-    the children's values (``split`` shows each rating as estimate + bonus).
+    ``node`` is the state the tree knows and ``record`` its record before the dive; ``outcomes`` the chance outcomes
+    drawn from it (the dice), which lead to ``decision``, where ``player`` chooses (``decision`` is ``node`` when
+    nobody rolls; ``player`` is None when the dice ended the game there). ``moves`` and ``children`` are the moves
+    considered and the states they lead to (with the solver, only those not proven worse), ``records`` their records
+    (None: not in the tree), ``scores`` the rule's rating of each (None when there is one child: it is taken without
+    a rating), ``chosen`` the index of the child the dive goes into; ``expectimax``: the ratings read the children's
+    values (``split`` shows each rating as estimate + bonus).
 
     >>> from fnmcts.games import Nim
     >>> game = Nim(heap=2, max_take=2)
@@ -128,10 +120,9 @@ class Step(NamedTuple):
     def split(self) -> tuple:
         """Per child ``(estimate, bonus, score)``: what the rating adds to the child's estimate.
 
-        The estimate is the child's mean payoff (its value under expectimax;
-        None when unvisited), ``score`` the rule's rating and ``bonus = score -
-        estimate``, the exploration bonus, for any rule. None per child when
-        the step took its only child without a rating.
+        The estimate is the child's mean payoff (its value under expectimax; None when unvisited), ``score`` the
+        rule's rating and ``bonus = score - estimate``, the exploration bonus, for any rule. None per child when the
+        step took its only child without a rating.
 
         >>> from fnmcts.games import Nim
         >>> game = Nim(heap=3, max_take=2)
@@ -148,12 +139,11 @@ class Step(NamedTuple):
 class Path(NamedTuple):
     """What ``select`` returns: the steps from the root, where they stopped, and why.
 
-    ``end`` is why the walk stopped at ``leaf``: ``'new'`` (the tree does not
-    know it: expand it and play out from it), ``'terminal'`` (the game is over
-    there: ``value`` is its payoff), ``'proven'`` (the solver knows its exact
-    value: ``value``) or ``'repeat'`` (a state this walk already passed, in a
-    game whose states repeat: play out from it, but it is not stored again).
-    ``mover`` is the player who moved into the root (whose record the root holds).
+    ``end`` is why the walk stopped at ``leaf``: ``'new'`` (the tree does not know it: expand it and play out from
+    it), ``'terminal'`` (the game is over there: ``value`` is its payoff), ``'proven'`` (the solver knows its exact
+    value: ``value``) or ``'repeat'`` (a state this walk already passed, in a game whose states repeat: play out
+    from it, but it is not stored again). ``mover`` is the player who moved into the root (whose record the root
+    holds).
 
     >>> from fnmcts.games import Nim
     >>> game = Nim(heap=2, max_take=2)
@@ -329,11 +319,11 @@ class _Walk(dict):
     Carried by the tree (its ``_walk``), the tree's and the game's alone, it holds no more than the states the dives
     met, and moves on to the tree expand and backup return (one owner)."""
 
-    __slots__ = ("game", "items", "moves")
+    __slots__ = ("game", "items", "moves", "call")  # call: what the last ``fnmcts.mcts.uct`` on the tree resolved
 
     def __init__(self, game, items):
         super().__init__()
-        self.game, self.items, self.moves = game, items, {}
+        self.game, self.items, self.moves, self.call = game, items, {}, None
 
     def __missing__(self, state):
         rec = self[state] = self.items.get(state)
@@ -398,13 +388,12 @@ def expand(game, tree, path: Path):
 def simulate(game, state, rng: random.Random, rollout=None, *, moves: bool = False, check=None) -> tuple:
     """Play one game from ``state`` to the end (random moves, or ``rollout``'s); return its payoff.
 
-    ``rollout`` is an agent, ``(game, state, rng) -> move`` (``fnmcts.matches.playout``).
-    Random play runs on the game's ``random_payoff`` kernel, a rollout naming one (``in_place``) on the game's
-    kernel of that name, when it has it: the same draws as the playout (each game's property tests check it).
-    ``moves=True``: return ``(payoff, moves)``, the moves and chance outcomes
-    the playout took, in order, with the same draws (a trace keeps them).
-    ``check``: a ``fnmcts.protocol.payoff_check`` the payoff passes through
-    (a ``GameError`` for a payoff of the wrong length or out of range).
+    ``rollout`` is an agent, ``(game, state, rng) -> move`` (``fnmcts.matches.playout``). Random play runs on the
+    game's ``random_payoff`` kernel, a rollout naming one (``in_place``) on the game's kernel of that name, when it
+    has it: the same draws as the playout (each game's property tests check it). ``moves=True``: return ``(payoff,
+    moves)``, the moves and chance outcomes the playout took, in order, with the same draws (a trace keeps them).
+    ``check``: a ``fnmcts.protocol.payoff_check`` the payoff passes through (a ``GameError`` for a payoff of the
+    wrong length or out of range).
 
     >>> from fnmcts.games import Nim
     >>> simulate(Nim(heap=5), Nim(heap=5).start(), random.Random(2))
@@ -517,14 +506,12 @@ def uct(game, tree, state, rng: random.Random, rule=ucb, *, rollout=None, backup
         root=None, rave=None, rave_ref: int = 0, bounds: bool = False, proofs: int = 0):
     """One dive from ``state``: select, expand, simulate, back up; return ``(tree, result)``.
 
-    The tutorial's ``uct``, for any game: ``result`` is ``'win'`` or ``'loss'``
-    in a one-player game that pays wins and losses (Shut the Box), else the
-    payoff tuple. ``tree`` is never modified; the new tree shares every record
-    off the path with it. ``rng`` is consumed. Options as for ``select`` and
-    ``backup``; ``rollout``: the agent of the playout. ``proofs=d`` (shallow
-    proofs): the dive sees the game through ``enhancements.with_proofs(game,
-    d, state)``, where a state (but ``state``) that a ``d``-ply search to the
-    end solves is an end with its exact value, in the tree and the playout.
+    The tutorial's ``uct``, for any game: ``result`` is ``'win'`` or ``'loss'`` in a one-player game that pays wins
+    and losses (Shut the Box), else the payoff tuple. ``tree`` is never modified; the new tree shares every record
+    off the path with it. ``rng`` is consumed. Options as for ``select`` and ``backup``; ``rollout``: the agent of
+    the playout. ``proofs=d`` (shallow proofs): the dive sees the game through ``enhancements.with_proofs(game, d,
+    state)``, where a state (but ``state``) that a ``d``-ply search to the end solves is an end with its exact
+    value, in the tree and the playout.
 
     >>> from fnmcts.games import ShutTheBox
     >>> from fnmcts.rng import make_rng
