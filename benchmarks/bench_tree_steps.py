@@ -10,9 +10,9 @@ user writes, ``bench_engine.py``'s ``UserTicTacToe``), in interleaved rounds:
   ``--records`` records (1,000), each tree kept;
 * ``search(game, state, 1, rng, tree=t)``, the same one dive per call;
 * ``phases.uct(game, tree, state, rng)``, the readable four phases (select,
-  expand, simulate, backup on the records, nothing kept between calls), the
-  same one dive per call: the step ``uct`` is to become (issue 34) once it
-  reaches the target.
+  expand, simulate, backup on the records, reading the tree through the walk
+  it carries), the same one dive per call: the step ``uct`` runs (issue 34),
+  so the two rows measure the same code.
 
 Targets: one dive per call at least 25% of the batched rate; at most 5 KB of
 new memory per dive. The memory of a dive is the bytes reachable from the new
@@ -45,6 +45,7 @@ from harness import Bench  # noqa: E402
 from fnmcts.games import TicTacToe  # noqa: E402
 from fnmcts.mcts import phases, search, ucb, uct  # noqa: E402
 from fnmcts.mcts._search import _Work  # noqa: E402
+from fnmcts.mcts.phases import _Walk  # noqa: E402
 
 BEFORE = {
     "search": "0.5% of the batched rate, 410.5 KB a dive",
@@ -53,8 +54,8 @@ BEFORE = {
 """Today's figures before issue 20 (main at e9a3fa4): what the new figures are printed beside."""
 
 _NOT_FOLLOWED = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType, types.MethodType,
-                 types.CodeType, _Work)
-"""Not followed: code, and the search's working copy, which moves from each tree to the next (one at a time)."""
+                 types.CodeType, _Work, _Walk)
+"""Not followed: code, the search's working copy and the phases' walk, which move from each tree to the next."""
 
 
 def reachable(root, stop=frozenset()) -> tuple:
@@ -160,17 +161,18 @@ def main(argv=None) -> int:
         bench.figure(f"{name}: uct's one dive per call against the {big:,}-dive search (the compiled loop when "
                      "Numba is installed)", f"{rate['uct, one dive per call'] / rate[rows[3]['name']]:.1%}",
                      note="the other way of counting: a search long enough to walk the graph runs compiled")
-        for key, step in (("uct", lambda t, r: uct(game, t, start, r)[0]),
-                          ("search", lambda t, r: search(game, start, 1, r, tree=t, rule=ucb))):
+        for key, step, copy in (("uct", lambda t, r: uct(game, t, start, r)[0], lambda t: [dict(t._walk), t._walk.moves]),
+                                ("search", lambda t, r: search(game, start, 1, r, tree=t, rule=ucb),
+                                 lambda t: [t._work.graph, t._work.stats])):
             kept, r = [tree], random.Random(4)
             for _ in range(bench.size(100, 10)):
                 kept.append(step(kept[-1], r))
             per_dive = new_bytes(kept)
-            held = [t for t in kept if t._work is not None]
+            held = [t for t in kept if (t._walk if key == "uct" else t._work) is not None]
             bench.figure(f"{name}: trees holding a working copy after {len(kept) - 1} dives by {key}", len(held),
                          note="the copy moves to the tree each call returns: only the newest holds it")
             bench.target(f"{name}: one working copy among the kept trees ({key})", held == kept[-1:], f"{len(held)}")
-            bench.figure(f"{name}: the working copy's size ({key})", round(reachable([held[-1]._work.graph, held[-1]._work.stats])[1] / 1024, 1),
+            bench.figure(f"{name}: the working copy's size ({key})", round(reachable(copy(held[-1]))[1] / 1024, 1),
                          "KB", note="held once, by the newest tree; not counted in the memory a dive")
             bench.figure(f"{name}: new memory a dive by {key} (tree of {len(tree):,} records)", round(per_dive / 1024, 2),
                          "KB", f"before: {BEFORE[key]}")

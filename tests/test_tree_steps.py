@@ -294,10 +294,15 @@ def test_only_the_newest_tree_of_a_chain_holds_the_working_copy():
     state, rng = game.start(), random.Random(1)
     chain = [search(game, state, 5, rng, rule=ucb)]
     for _ in range(20):
-        chain.append(uct(game, chain[-1], state, rng)[0])
+        chain.append(search(game, state, 1, rng, tree=chain[-1], rule=ucb))
     assert [tree._work is not None for tree in chain] == [False] * 20 + [True]
     assert copy.deepcopy(chain[-1])._work is None and chain[-1]._work is not None  # a copy is the tree, not its work
     assert Tree(chain[-1])._work is None
+    steps = [chain[-1]]
+    for _ in range(20):  # uct runs the phases: their walk moves on the same way
+        steps.append(uct(game, steps[-1], state, rng)[0])
+    assert [tree._walk is not None for tree in steps] == [False] * 20 + [True]
+    assert copy.deepcopy(steps[-1])._walk is None and Tree(steps[-1])._walk is None
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -316,3 +321,26 @@ def test_uct_repeated_is_search_dive_for_dive(game, opts, seed, dives):
     whole = random.Random(seed)
     assert tree == search(game, state, dives, whole, **opts)
     assert rng.random() == whole.random()
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(GAMES_ANY, OPTIONS, st.integers(0, 2**32), st.lists(st.integers(0, 3), max_size=20))
+def test_the_phases_walk_moves_with_the_newest_tree_and_changes_no_draw(game, opts, seed, backs):
+    # phases.uct on a Tree reads records and moves through the walk the tree carries (played once per
+    # state); continuing any tree, the newest (its walk) or an older one (read afresh), must grow the tree
+    # and give the result that the phases give on a plain pmap, which carries no walk
+    state, rng, ref_rng = game.start(), random.Random(seed), random.Random(seed)
+    trees, refs = [Tree()], [pmap()]
+    for back in backs:
+        k = max(0, len(trees) - 1 - back)
+        grown, result = phases.uct(game, trees[k], state, rng, opts["rule"], backup=opts["backup"],
+                                   solver=opts["solver"])
+        ref, ref_result = phases.uct(game, refs[k], state, ref_rng, opts["rule"], backup=opts["backup"],
+                                     solver=opts["solver"])
+        assert grown == ref and result == ref_result and type(grown) is Tree and type(ref) is not Tree
+        trees.append(grown)
+        refs.append(ref)
+        walks = [t._walk for t in trees if t._walk is not None]
+        assert trees[-1]._walk is not None and len(set(map(id, walks))) == len(walks)  # one tree a walk
+        assert all(t._walk is None or t._walk.items is t.pmap() for t in trees)  # and the walk reads that tree
+    assert rng.random() == ref_rng.random()

@@ -2,11 +2,8 @@
 
 * ``uct(game, tree, state, rng)``: one dive on the persistent tree, returning
   ``(tree, result)`` as the tutorial's ``uct`` returns ``[tree result]``: the
-  four phases of ``fnmcts.mcts.phases`` in a row (run on the engine, proven
-  equal draw for draw), writing only the records on its path. The engine's
-  working copy of the tree returned is kept (one per process), so a loop that
-  continues the tree it was given back reads nothing again: a dive per call
-  costs the dive and the records it writes.
+  four phases of ``fnmcts.mcts.phases`` in a row (``phases.uct``), writing
+  only the records on its path.
 * ``search(game, state, dives, rng)``: many dives on the engine
   (``_engine.dives``, over the game's compiled graph), reading the records of
   a given tree as it meets them and writing back only those that changed: the
@@ -193,8 +190,8 @@ def _written_back(graph, stats, tree):
 class _Work:
     """The engine's working copy of a tree a search returned, carried by that ``Tree`` (its ``_work``).
 
-    When a call continues from that very tree (a learner's loop
-    ``tree, result = uct(game, tree, state, rng)``), the next dives run on
+    When a call continues from that very tree (a loop of one-dive calls
+    ``tree = search(game, state, 1, rng, tree=tree)``), the next dives run on
     these counts as they stand, with nothing read from the tree again, and
     write back only the records they changed; the working copy then moves to
     the new tree (one owner: a tree continued twice is read again the second
@@ -384,31 +381,16 @@ def uct(game, tree=None, state=None, rng: random.Random | None = None, rule=None
         options: SearchOptions | None = None):
     """One dive of Monte Carlo tree search from ``state``; return ``(tree, result)``.
 
-    The four phases of ``fnmcts.mcts.phases`` in a row (``phases.uct``), for any
-    game: a state not in ``tree`` gets one random playout and joins the tree
-    with its result; otherwise draw the chance outcomes (roll the dice), rate
-    the children of the decision with ``rule`` and go into the best; the result
-    goes back up to every state on the path, for the player who moved into it.
-    ``result`` is ``'win'`` or ``'loss'`` in a one-player game that pays wins
-    and losses (the tutorial's Shut the Box), else the payoff tuple. ``tree``
-    is never modified, and the new tree shares every record off the path with
-    it (a ``Tree``, a pmap or a dict; a ``Tree`` of the same kind comes back).
-    ``rng`` is consumed. (The tutorial's own ``uct(tree, box, rng)`` is
-    ``fnmcts.tutorial.uct``.) The order ``uct(tree, state, rng, game)`` of
-    earlier releases still works, with a ``DeprecationWarning``.
+    The four phases of ``fnmcts.mcts.phases`` in a row, ``phases.uct`` (select, expand, simulate, backup), for
+    any game. ``result`` is ``'win'`` or ``'loss'`` in a one-player game that pays wins and losses (the
+    tutorial's Shut the Box), else the payoff tuple. ``tree`` (a ``Tree``, a pmap or a dict) is never modified;
+    the ``Tree`` returned shares every record off the path with it. ``rng`` is consumed. (The tutorial's own
+    ``uct(tree, box, rng)`` is ``fnmcts.tutorial.uct``.) The order ``uct(tree, state, rng, game)`` of earlier
+    releases still works, with a ``DeprecationWarning``.
 
-    ``backup='expectimax'``: every record on the path also keeps ``'value'``,
-    its expectimax estimate from its children, with the chance outcomes
-    weighted by their exact probabilities; ratings then apply ``rule`` to the
-    child's value instead of its mean. ``solver=True``: MCTS-Solver; proven
-    states keep their exact value under ``'proven'``. ``root``: a root rule
-    (``fnmcts.mcts.enhancements.sequential_halving``) for every dive of a search.
-    ``rave``, ``rave_ref``: RAVE / GRAVE (with ``rule=ucb1``); ``bounds=True``:
-    score bounds (docs/search-options.md).
-
-    The options are ``search``'s (``fnmcts.mcts.search_options``), but the rule
-    is the tutorial's ``ucb`` unless ``rule`` (or ``options``) says otherwise:
-    one dive of the tutorial, so the solver is off unless asked for.
+    The options are ``search``'s (``fnmcts.mcts.search_options``, docs/search-options.md; ``root``: a
+    ``SequentialHalving`` made for the whole search), but the rule is the tutorial's ``ucb`` unless ``rule``
+    (or ``options``) says otherwise: one dive of the tutorial, so the solver is off unless asked for.
 
     >>> from fnmcts.games.shut_the_box import ShutTheBox, start_box
     >>> from fnmcts.rng import make_rng
@@ -419,23 +401,17 @@ def uct(game, tree=None, state=None, rng: random.Random | None = None, rule=None
     (2, 2)
     """
     plain = _none_given(c, z, rollout, backup, solver, root, rave, rave_ref, bounds, proofs)
-    work = _handed(tree)
-    last = _again(work, "uct", game, rule, options) if plain else None  # the options the tree's last call resolved?
-    if last is not None:
-        state = _options(game, state, rng, work)
-        grown, payoff = _step(game, tree._map, state, rng, 1, last[4], work=work)
-        return grown, result_of(game, payoff) if last[5] or type(payoff) is not tuple else payoff
+    last = getattr(getattr(tree, "_walk", None), "call", None) if plain else None  # the tree's last uct call, resolved
+    if last is not None and last[0] is game and last[1] is rule and last[2] is options and last[3] is state:
+        check_rng(rng)
+        return phases.uct(game, tree, last[4], rng, **last[5])
+    given = (game, rule, options, state)
     if not _is_game(game) and isinstance(game, Mapping):  # the order of earlier releases: (tree, state, rng, game)
-        old_tree, old_state, old_rng, old_game = game, tree, state, rng
-        if old_game is None or not _is_game(old_game):
-            raise TypeError(
-                "uct needs the game first: uct(game, tree, state, rng); the tutorial's uct(tree, box, rng) "
-                "is fnmcts.tutorial.uct"
-            )
+        if rng is None or not _is_game(rng):
+            raise TypeError("uct needs the game first: uct(game, tree, state, rng); the tutorial's uct(tree, box, rng) "
+                            "is fnmcts.tutorial.uct")
         deprecated("uct(tree, state, rng, game) is deprecated: the game comes first, uct(game, tree, state, rng)")
-        game, tree, state, rng = old_game, old_tree, old_state, old_rng
-        plain, work = False, _handed(old_tree)
-    given_rule, given_options = rule, options
+        game, tree, state, rng = rng, game, tree, state
     if rule is None and options is None:
         rule = ucb
     opts = search_options(game, options, **_given(rule=rule, c=c, z=z, rollout=rollout, backup=backup, solver=solver,
@@ -443,14 +419,15 @@ def uct(game, tree=None, state=None, rng: random.Random | None = None, rule=None
     if opts.root is not None and not isinstance(opts.root, SequentialHalving):
         raise TypeError(f"uct runs one dive: its root rule is a value made for the whole search "
                         f"(fnmcts.mcts.enhancements.sequential_halving), got {opts.root!r}")
-    call = None
+    checked = _options(game, state, rng)
+    if opts.root is not None:
+        _root_decision(game, checked, opts.root)
+    settings = dict(rule=opts.selection(), rollout=opts.rollout, backup=opts.backup, solver=opts.solver, root=opts.root,
+                    rave=opts.rave, rave_ref=opts.rave_ref, bounds=opts.bounds, proofs=opts.proofs)
+    grown, result = phases.uct(game, _check_tree(tree), checked, rng, **settings)
     if plain and opts.root is None and not opts.proofs:  # given by ``rule``, ``options`` alone: resolved once a tree
-        call = ("uct", game, given_rule, given_options, opts, getattr(game, "num_players", 1) == 1)
-    game, state, _, _, root_rule = _set_up(game, state, rng, opts, work=work)
-    items = _check_tree(tree).pmap()
-    grown, payoff = _step(game, items, state, rng, 1, opts, root_rule=root_rule, work=work)
-    grown._work.call = call
-    return grown, result_of(game, payoff)
+        grown._walk.call = (*given, checked, settings)
+    return grown, result
 
 
 def _repeat_uct(game, state, dives_, rng, tree=None, rule=None, **options):

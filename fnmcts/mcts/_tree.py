@@ -59,7 +59,7 @@ class Tree(Mapping):
     (1, 2, True, True)
     """
 
-    __slots__ = ("_map", "_root", "_make", "_work")
+    __slots__ = ("_map", "_root", "_make", "_work", "_walk")
 
     def __init__(self, mapping=None, root=_NO_ROOT):
         if mapping is None:
@@ -77,6 +77,7 @@ class Tree(Mapping):
         object.__setattr__(self, "_map", items)
         object.__setattr__(self, "_root", root)
         object.__setattr__(self, "_work", None)  # a search's working copy of this tree (``fnmcts.mcts.search``)
+        object.__setattr__(self, "_walk", None)  # what the dives of ``phases.uct`` read from this tree (``phases._Walk``)
 
     def __setattr__(self, name, value):
         raise AttributeError("a Tree is immutable: use set() for a new one")

@@ -18,12 +18,10 @@ stepped through at the REPL and every intermediate value looked at:
 ``uct(game, tree, state, rng)`` is the four in a row: one dive, returning
 ``(tree, result)`` as the tutorial's ``uct`` returns ``[tree result]``.
 
-The **tree** is an immutable map from state to record (a ``Tree``, a pmap or a
-dict). Records belong to the mover: the record of a state holds the results of
-the player who moved into it (in Shut the Box, the only player). A payoff is
-rescaled to [0, 1] on the game's ``payoff_range``; above 1/2 is a win, 1/2 a
-draw. Nothing is modified: each phase returns new values, and the new tree
-shares every record off the path with the old one.
+The **tree** is an immutable map from state to record (a ``Tree``, a pmap or a dict). Records belong to the mover:
+the record of a state holds the results of the player who moved into it (in Shut the Box, the only player). A payoff
+is rescaled to [0, 1] on the game's ``payoff_range``; above 1/2 is a win, 1/2 a draw. Nothing is modified: each
+phase returns new values, and the new tree shares every record off the path with the old one.
 
 >>> from fnmcts.games import ShutTheBox
 >>> from fnmcts.rng import make_rng
@@ -35,9 +33,8 @@ shares every record off the path with the old one.
 >>> step.outcomes, [sorted(s) for s in step.children], path.end, sorted(path.leaf)
 ((4,), [[1, 2, 3], [2, 4]], 'new', [1, 2, 3])
 
-The dice rolled 4: flip 4, or flip 1 and 3. Neither box is in the tree, so
-both rate infinity and the first is taken: a new state, which ``expand`` adds
-and ``simulate`` plays out (a loss: a payoff of 0); ``backup`` counts the
+The dice rolled 4: flip 4, or flip 1 and 3. Neither box is in the tree, so both rate infinity and the first is
+taken: a new state, which ``expand`` adds and ``simulate`` plays out (a loss: a payoff of 0); ``backup`` counts the
 loss at both boxes of the path.
 
 >>> grown = expand(game, tree, path)
@@ -46,12 +43,10 @@ loss at both boxes of the path.
 >>> payoff, after[box], after[path.leaf], tree[box]
 ((0,), Record(win=1, loss=4), Record(win=0, loss=1), Record(win=1, loss=3))
 
-The options are those of every search of fnmcts (``search``, ``mcts_move``;
-the table of ``fnmcts.mcts._options`` says what each does); each option's
-record form lives in its own module (``backups``, ``solver``, ``bounds``,
-``rave``) and is imported here. This module is the reference: the fast engine
-behind ``search`` grows exactly the same trees with exactly the same draws
-(property tests check it on generated games).
+The options are those of every search of fnmcts (``search``, ``mcts_move``; the table of ``fnmcts.mcts._options``
+says what each does); each option's record form lives in its own module (``backups``, ``solver``, ``bounds``,
+``rave``) and is imported here. This module is the reference: the fast engine behind ``search`` grows exactly the
+same trees with exactly the same draws (property tests check it on generated games).
 """
 
 from __future__ import annotations
@@ -90,16 +85,13 @@ children weighted by edge visits."""
 class Step(NamedTuple):
     """One step of a selection: from a stored state, through the dice, into a child.
 
-    ``node`` is the state the tree knows and ``record`` its record before the
-    dive; ``outcomes`` the chance outcomes drawn from it (the dice), which lead
-    to ``decision``, where ``player`` chooses (``decision`` is ``node`` when
-    nobody rolls; ``player`` is None when the dice ended the game there).
-    ``moves`` and ``children`` are the moves considered and the states they
-    lead to (with the solver, only those not proven worse), ``records`` their
-    records (None: not in the tree), ``scores`` the rule's rating of each
-    (None when there is one child: it is taken without a rating), ``chosen``
-    the index of the child the dive goes into; ``expectimax``: the ratings read
-    the children's values (``split`` shows each rating as estimate + bonus).
+    ``node`` is the state the tree knows and ``record`` its record before the dive; ``outcomes`` the chance outcomes
+    drawn from it (the dice), which lead to ``decision``, where ``player`` chooses (``decision`` is ``node`` when
+    nobody rolls; ``player`` is None when the dice ended the game there). ``moves`` and ``children`` are the moves
+    considered and the states they lead to (with the solver, only those not proven worse), ``records`` their records
+    (None: not in the tree), ``scores`` the rule's rating of each (None when there is one child: it is taken without
+    a rating), ``chosen`` the index of the child the dive goes into; ``expectimax``: the ratings read the children's
+    values (``split`` shows each rating as estimate + bonus).
 
     >>> from fnmcts.games import Nim
     >>> game = Nim(heap=2, max_take=2)
@@ -128,10 +120,9 @@ class Step(NamedTuple):
     def split(self) -> tuple:
         """Per child ``(estimate, bonus, score)``: what the rating adds to the child's estimate.
 
-        The estimate is the child's mean payoff (its value under expectimax;
-        None when unvisited), ``score`` the rule's rating and ``bonus = score -
-        estimate``, the exploration bonus, for any rule. None per child when
-        the step took its only child without a rating.
+        The estimate is the child's mean payoff (its value under expectimax; None when unvisited), ``score`` the
+        rule's rating and ``bonus = score - estimate``, the exploration bonus, for any rule. None per child when the
+        step took its only child without a rating.
 
         >>> from fnmcts.games import Nim
         >>> game = Nim(heap=3, max_take=2)
@@ -148,12 +139,11 @@ class Step(NamedTuple):
 class Path(NamedTuple):
     """What ``select`` returns: the steps from the root, where they stopped, and why.
 
-    ``end`` is why the walk stopped at ``leaf``: ``'new'`` (the tree does not
-    know it: expand it and play out from it), ``'terminal'`` (the game is over
-    there: ``value`` is its payoff), ``'proven'`` (the solver knows its exact
-    value: ``value``) or ``'repeat'`` (a state this walk already passed, in a
-    game whose states repeat: play out from it, but it is not stored again).
-    ``mover`` is the player who moved into the root (whose record the root holds).
+    ``end`` is why the walk stopped at ``leaf``: ``'new'`` (the tree does not know it: expand it and play out from
+    it), ``'terminal'`` (the game is over there: ``value`` is its payoff), ``'proven'`` (the solver knows its exact
+    value: ``value``) or ``'repeat'`` (a state this walk already passed, in a game whose states repeat: play out
+    from it, but it is not stored again). ``mover`` is the player who moved into the root (whose record the root
+    holds).
 
     >>> from fnmcts.games import Nim
     >>> game = Nim(heap=2, max_take=2)
@@ -191,21 +181,16 @@ def select(game, tree, state, rng: random.Random, rule=ucb, *, backup: str = "me
            replay=None, root=None, rave=None, rave_ref: int = 0, bounds: bool = False) -> Path:
     """Walk down ``tree`` from ``state``, rating children with ``rule``; return the ``Path``.
 
-    At a state the tree knows, draw the chance outcomes (roll the dice) until a
-    player is to move, rate the states the moves lead to with ``rule`` (the
-    first of the best on ties) and go into the best. Stop at a state the tree
-    does not know, at the end of the game, at a state the solver has proven
-    (``solver=True``), or at a state already on this path (a game whose states
-    repeat). Consumes ``rng`` for the dice only; nothing is modified.
-    ``replay``: the chance outcomes to take, in order, instead of drawing
-    them (a walk replayed: the ``outcomes`` of a path's steps, one after the
-    other); ``rng`` is then not read. ``root``: a root rule
-    (``fnmcts.mcts.enhancements.SequentialHalving``) that chooses instead of
-    ``rule`` at ``state`` when ``state`` is a decision. ``rave`` and
-    ``rave_ref`` (RAVE / GRAVE, with UCB1): a child is rated by
-    ``rave_rating`` on the AMAF statistics of ``amaf_table``. ``bounds=True``
-    (score bounds): a state whose bounds meet (``bounds_of``) ends the walk as
-    a proven one, and only ``bounded_children`` are considered.
+    At a state the tree knows, draw the chance outcomes (roll the dice) until a player is to move, rate the states
+    the moves lead to with ``rule`` (the first of the best on ties) and go into the best. Stop at a state the tree
+    does not know, at the end of the game, at a state the solver has proven (``solver=True``), or at a state already
+    on this path (a game whose states repeat). Consumes ``rng`` for the dice only; nothing is modified. ``replay``:
+    the chance outcomes to take, in order, instead of drawing them (a walk replayed: the ``outcomes`` of a path's
+    steps, one after the other); ``rng`` is then not read. ``root``: a root rule
+    (``fnmcts.mcts.enhancements.SequentialHalving``) that chooses instead of ``rule`` at ``state`` when ``state`` is
+    a decision. ``rave`` and ``rave_ref`` (RAVE / GRAVE, with UCB1): a child is rated by ``rave_rating`` on the AMAF
+    statistics of ``amaf_table``. ``bounds=True`` (score bounds): a state whose bounds meet (``bounds_of``) ends the
+    walk as a proven one, and only ``bounded_children`` are considered.
 
     >>> from fnmcts.games import Nim
     >>> game = Nim(heap=3, max_take=2)
@@ -217,9 +202,8 @@ def select(game, tree, state, rng: random.Random, rule=ucb, *, backup: str = "me
     >>> len(path.steps), path.end, path.leaf == game.state(1, 0)
     (2, 'new', True)
 
-    Taking 1 (a loss so far, rated by the rule of three: 3/1) beats taking 2
-    (a win so far: 1.0); below it, neither move is in the tree, so the first is
-    a new state.
+    Taking 1 (a loss so far, rated by the rule of three: 3/1) beats taking 2 (a win so far: 1.0); below it, neither
+    move is in the tree, so the first is a new state.
     """
     if replay is None:
         check_rng(rng)
@@ -231,7 +215,10 @@ def select(game, tree, state, rng: random.Random, rule=ucb, *, backup: str = "me
         raise ValueError(f"rave blends into UCB1's rating: it needs rule=ucb1 (or a partial of it), got {rule!r}")
     repeats = may_repeat(game)
     mover = mover_into(game, state)
-    get = tree.pmap().get if isinstance(tree, Tree) else tree.get
+    walk = _walk_of(game, tree)
+    if walk is None:  # a walk for this selection alone
+        walk = _Walk(game, tree.pmap() if isinstance(tree, Tree) else tree)
+    get = walk.__getitem__
     steps = []
     seen = {state}
     node = state
@@ -251,7 +238,7 @@ def select(game, tree, state, rng: random.Random, rule=ucb, *, backup: str = "me
         if player is None:  # the dice ended the game
             steps.append(Step(node, rec, outcomes, decision, None, (), (), (), None, None))
             return Path(state, mover, tuple(steps), decision, "terminal", tuple(game.payoff(decision)))
-        keep, moves, children = _considered(game, tree, decision, player, solver, bounds)
+        keep, moves, children = _considered(game, tree, decision, player, solver, bounds, walk)
         records = tuple(map(get, children))
         if len(children) == 1:
             scores, chosen = None, 0
@@ -294,11 +281,9 @@ def _rolled(game, node, player, rng, replay) -> tuple:
     return decision, player, tuple(outcomes)
 
 
-def _considered(game, tree, decision, player, solver, bounds) -> tuple:
+def _considered(game, tree, decision, player, solver, bounds, walk) -> tuple:
     """``(indices, moves, children)`` of the moves at ``decision`` still worth rating: not proven (``solver``), not cut by the bounds."""
-    moves = tuple(game.possible_moves(decision))
-    play = game.play
-    children = tuple([play(decision, m) for m in moves])
+    moves, children = walk.played(decision)
     keep = range(len(moves))
     if not (solver or bounds):
         return keep, moves, children
@@ -328,11 +313,50 @@ def _scores(rule, builtin, rec, records, keep, moves, player, expectimax, root, 
 _NONE_LEFT = object()
 
 
-def _visits_estimate(rec, expectimax) -> tuple:
-    """``(visits, estimate or None)`` of a record (None: not in the tree).
+class _Walk(dict):
+    """A ``Tree``'s records read so far (a miss reads its map ``items``) and ``moves``, each decision's ``played`` once.
 
-    The estimate a rating starts from: the mean (the value under expectimax); None when unvisited.
-    """
+    Carried by the tree (its ``_walk``), the tree's and the game's alone, it holds no more than the states the dives
+    met, and moves on to the tree expand and backup return (one owner)."""
+
+    __slots__ = ("game", "items", "moves", "call")  # call: what the last ``fnmcts.mcts.uct`` on the tree resolved
+
+    def __init__(self, game, items):
+        super().__init__()
+        self.game, self.items, self.moves, self.call = game, items, {}, None
+
+    def __missing__(self, state):
+        rec = self[state] = self.items.get(state)
+        return rec
+
+    def played(self, decision) -> tuple:
+        """``(moves, children)``: the moves at ``decision`` and the states they lead to, played once."""
+        known = self.moves.get(decision)
+        if known is None:
+            moves = tuple(self.game.possible_moves(decision))
+            known = self.moves[decision] = moves, tuple([self.game.play(decision, m) for m in moves])
+        return known
+
+
+def _walk_of(game, tree):
+    """The ``_Walk`` ``tree`` carries, if it is this tree's and this game's, else None."""
+    walk = getattr(tree, "_walk", None) if isinstance(tree, Tree) else None
+    return walk if walk is not None and walk.items is tree.pmap() and walk.game is game else None
+
+
+def _walked_on(game, tree, grown, records):
+    """``grown`` (``tree`` with ``records`` set) carrying on the walk of ``tree``, if it has one: one owner."""
+    walk = _walk_of(game, tree)
+    if walk is not None:
+        object.__setattr__(tree, "_walk", None)
+        walk.items = grown.pmap()
+        walk.update(records)
+        object.__setattr__(grown, "_walk", walk)
+    return grown
+
+
+def _visits_estimate(rec, expectimax) -> tuple:
+    """``(visits, estimate)`` of a record (None: not in the tree): the mean, the value under expectimax, None unvisited."""
     if rec is None:
         return 0, None
     n, s, _, _, v = counts_of(rec)
@@ -355,7 +379,7 @@ def expand(game, tree, path: Path):
         return tree
     if isinstance(tree, dict):
         return {**tree, path.leaf: EMPTY_RECORD}
-    return tree.set(path.leaf, EMPTY_RECORD)
+    return _walked_on(game, tree, tree.set(path.leaf, EMPTY_RECORD), {path.leaf: EMPTY_RECORD})
 
 
 # -- 3. simulate --------------------------------------------------------------------------
@@ -364,13 +388,12 @@ def expand(game, tree, path: Path):
 def simulate(game, state, rng: random.Random, rollout=None, *, moves: bool = False, check=None) -> tuple:
     """Play one game from ``state`` to the end (random moves, or ``rollout``'s); return its payoff.
 
-    ``rollout`` is an agent, ``(game, state, rng) -> move`` (``fnmcts.matches.playout``).
-    Random play runs on the game's ``random_payoff`` kernel, a rollout naming one (``in_place``) on the game's
-    kernel of that name, when it has it: the same draws as the playout (each game's property tests check it).
-    ``moves=True``: return ``(payoff, moves)``, the moves and chance outcomes
-    the playout took, in order, with the same draws (a trace keeps them).
-    ``check``: a ``fnmcts.protocol.payoff_check`` the payoff passes through
-    (a ``GameError`` for a payoff of the wrong length or out of range).
+    ``rollout`` is an agent, ``(game, state, rng) -> move`` (``fnmcts.matches.playout``). Random play runs on the
+    game's ``random_payoff`` kernel, a rollout naming one (``in_place``) on the game's kernel of that name, when it
+    has it: the same draws as the playout (each game's property tests check it). ``moves=True``: return ``(payoff,
+    moves)``, the moves and chance outcomes the playout took, in order, with the same draws (a trace keeps them).
+    ``check``: a ``fnmcts.protocol.payoff_check`` the payoff passes through (a ``GameError`` for a payoff of the
+    wrong length or out of range).
 
     >>> from fnmcts.games import Nim
     >>> simulate(Nim(heap=5), Nim(heap=5).start(), random.Random(2))
@@ -396,20 +419,15 @@ def backup(game, tree, path: Path, payoff, *, backup: str = "mean", solver: bool
            bounds: bool = False):
     """``tree`` with ``payoff`` added to the record of every state on ``path``, for its mover.
 
-    The payoff is rescaled to [0, 1] on the game's ``payoff_range``; each
-    record gains a visit and the rescaled payoff of the player who moved into
-    its state (a win above 1/2, a draw at 1/2, else a loss). Then each option
-    makes its pass over the path's records, deepest first, as its function's
-    docstring tells: ``backup='expectimax'`` sets ``value``
-    (``expectimax_path``), ``backup='graph'`` sets ``graph`` and ``value``
-    (``graph_path``), ``solver=True`` sets ``proven`` (``prove_path``; a path
-    that ended at a new state proves nothing: its children are not known
-    yet), ``bounds=True`` sets ``bounds`` on every record but a new state's
-    (``bound_path``), and ``played`` (RAVE: the playout's moves and outcomes,
-    ``simulate(..., moves=True)``; ``()`` when the dive ended without one)
-    counts each ``(player, move)`` of ``amaf_keys`` in ``amaf``, with that
-    player's rescaled payoff (``count_amaf``).
-    Only the records of the path change.
+    The payoff is rescaled to [0, 1] on the game's ``payoff_range``; each record gains a visit and the rescaled
+    payoff of the player who moved into its state (a win above 1/2, a draw at 1/2, else a loss). Then each option
+    makes its pass over the path's records, deepest first, as its function's docstring tells:
+    ``backup='expectimax'`` sets ``value`` (``expectimax_path``), ``backup='graph'`` sets ``graph`` and ``value``
+    (``graph_path``), ``solver=True`` sets ``proven`` (``prove_path``; a path that ended at a new state proves
+    nothing: its children are not known yet), ``bounds=True`` sets ``bounds`` on every record but a new state's
+    (``bound_path``), and ``played`` (RAVE: the playout's moves and outcomes, ``simulate(..., moves=True)``; ``()``
+    when the dive ended without one) counts each ``(player, move)`` of ``amaf_keys`` in ``amaf``, with that player's
+    rescaled payoff (``count_amaf``). Only the records of the path change.
 
     >>> from fnmcts.games import Nim
     >>> game = Nim(heap=3, max_take=2)
@@ -421,8 +439,10 @@ def backup(game, tree, path: Path, payoff, *, backup: str = "mean", solver: bool
     x = rescaler(game)(payoff)
     nodes = path.nodes
     new = {}
+    walk = _walk_of(game, tree)
+    get = tree.get if walk is None else walk.__getitem__
     for state, mover in nodes:
-        rec = tree.get(state)
+        rec = get(state)
         new[state] = add_payoff(EMPTY_RECORD if rec is None else rec, x[mover])
     known = ChainMap(new, tree)  # the records as the backup has written them so far
     if backup == "graph":
@@ -435,7 +455,7 @@ def backup(game, tree, path: Path, payoff, *, backup: str = "mean", solver: bool
         bound_path(game, known, nodes[:-1] if path.end == "new" else nodes, new)
     if played is not None:
         count_amaf(game, path, played, nodes, new, x)
-    return _set(tree, new)
+    return _walked_on(game, tree, _set(tree, new), new)
 
 
 _backup = backup  # ``uct``'s option ``backup`` hides the function's name there
@@ -466,8 +486,7 @@ def _check_backup(backup):
 def result_of(game, payoff):
     """What a dive returns: ``'win'`` / ``'loss'`` for a one-player game, else the payoff tuple.
 
-    The words are for a one-player game that pays a win or a loss (the
-    tutorial's results).
+    The words are for a one-player game that pays a win or a loss (the tutorial's results).
 
     >>> from fnmcts.games import ShutTheBox, Nim
     >>> result_of(ShutTheBox(), (1,)), result_of(Nim(), (-1, 1))
@@ -487,14 +506,12 @@ def uct(game, tree, state, rng: random.Random, rule=ucb, *, rollout=None, backup
         root=None, rave=None, rave_ref: int = 0, bounds: bool = False, proofs: int = 0):
     """One dive from ``state``: select, expand, simulate, back up; return ``(tree, result)``.
 
-    The tutorial's ``uct``, for any game: ``result`` is ``'win'`` or ``'loss'``
-    in a one-player game that pays wins and losses (Shut the Box), else the
-    payoff tuple. ``tree`` is never modified; the new tree shares every record
-    off the path with it. ``rng`` is consumed. Options as for ``select`` and
-    ``backup``; ``rollout``: the agent of the playout. ``proofs=d`` (shallow
-    proofs): the dive sees the game through ``enhancements.with_proofs(game,
-    d, state)``, where a state (but ``state``) that a ``d``-ply search to the
-    end solves is an end with its exact value, in the tree and the playout.
+    The tutorial's ``uct``, for any game: ``result`` is ``'win'`` or ``'loss'`` in a one-player game that pays wins
+    and losses (Shut the Box), else the payoff tuple. ``tree`` is never modified; the new tree shares every record
+    off the path with it. ``rng`` is consumed. Options as for ``select`` and ``backup``; ``rollout``: the agent of
+    the playout. ``proofs=d`` (shallow proofs): the dive sees the game through ``enhancements.with_proofs(game, d,
+    state)``, where a state (but ``state``) that a ``d``-ply search to the end solves is an end with its exact
+    value, in the tree and the playout.
 
     >>> from fnmcts.games import ShutTheBox
     >>> from fnmcts.rng import make_rng
@@ -508,16 +525,17 @@ def uct(game, tree, state, rng: random.Random, rule=ucb, *, rollout=None, backup
         from .enhancements import with_proofs
 
         game = with_proofs(game, proofs, state)
+    if isinstance(tree, Tree) and _walk_of(game, tree) is None:  # the dives from this tree on read through one walk
+        object.__setattr__(tree, "_walk", _Walk(game, tree.pmap()))
     path = select(game, tree, state, rng, rule, backup=backup, solver=solver, root=root, rave=rave, rave_ref=rave_ref,
                   bounds=bounds)
     played = None if rave is None else ()
-    if path.end in ("new", "repeat"):
-        if rave is None:
-            payoff = simulate(game, path.leaf, rng, rollout)
-        else:
-            payoff, played = simulate(game, path.leaf, rng, rollout, moves=True)
-    else:
+    if path.end not in ("new", "repeat"):
         payoff = path.value
+    elif rave is None:
+        payoff = simulate(game, path.leaf, rng, rollout)
+    else:
+        payoff, played = simulate(game, path.leaf, rng, rollout, moves=True)
     tree = _backup(game, expand(game, tree, path), path, payoff, backup=backup, solver=solver, played=played,
-                   bounds=bounds)
+                   bounds=bounds)  # the walk moves on with the tree (expand, backup)
     return tree, result_of(game, payoff)
