@@ -56,3 +56,14 @@ def test_float_probabilities_that_miss_1_say_to_give_fractions(capsys, tmp_path,
     monkeypatch.syspath_prepend(str(tmp_path))
     code, _, err = run(capsys, "tournament", "float_die:Roll", "random", "random", "--games", "2", "--seed", "1")
     assert code != 0 and "give Fractions, Fraction(1, 6) for 1/6" in err, err
+
+
+def test_one_game_and_one_draw_are_said_in_the_singular():
+    from pyrsistent import pmap
+
+    from fnmcts.matches import TournamentRecord
+
+    assert TournamentRecord(games=3, wins=pmap({1: 1, 2: 1}), draws=1).summary() == (
+        "Player 1 wins 1 game. Player 2 wins 1 game. 1 draw.")
+    assert TournamentRecord(games=4, wins=pmap({1: 0, 2: 2}), draws=2).summary() == (
+        "Player 1 wins 0 games. Player 2 wins 2 games. 2 draws.")
