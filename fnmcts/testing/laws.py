@@ -303,7 +303,9 @@ def law_text_hooks(game, state) -> bool:
 def _text(hook: str, said, state, move=None) -> None:
     """Fail the text law unless ``said``, what ``hook`` answered, is text that is not blank."""
     at = f" for {move!r}" if move is not None else ""
-    _require(isinstance(said, str) and said.strip() != "", f"{hook} at {state!r}{at} returned {said!r}, not text")
+    blank = isinstance(said, str) and said.strip() == ""
+    _require(isinstance(said, str) and not blank,
+             f"{hook} at {state!r}{at} returned {said!r}, {'blank text: say something a person can read' if blank else 'not text'}")
 
 
 def short(moves, limit: int = 12) -> str:
