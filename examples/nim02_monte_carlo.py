@@ -47,7 +47,7 @@ win_rates(game, game.state(22), rng, trials=1000)
 # %%
 # The notebook's tournaments (10 games each; 4 for Monte Carlo against itself).
 tournament(game, montecarlo, montecarlo, 4, seed=15).summary()
-# => 'Player 1 wins 3 games. Player 2 wins 1 games.'
+# => 'Player 1 wins 3 games. Player 2 wins 1 game.'
 
 # %%
 tournament(game, random_agent, montecarlo, 10, seed=16).summary()
@@ -55,7 +55,7 @@ tournament(game, random_agent, montecarlo, 10, seed=16).summary()
 
 # %%
 tournament(game, montecarlo, random_agent, 10, seed=17).summary()
-# => 'Player 1 wins 9 games. Player 2 wins 1 games.'
+# => 'Player 1 wins 9 games. Player 2 wins 1 game.'
 
 # %%
 # Against a perfect player, Monte Carlo loses as the notebook found.

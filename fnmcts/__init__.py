@@ -86,7 +86,34 @@ def __getattr__(name):
         except ModuleNotFoundError as error:
             if error.name != f"{__name__}.{name}":
                 raise
+    if name in _TESTING:
+        raise _lives_elsewhere(name, "fnmcts.testing")
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+_TESTING = frozenset(
+    "check_game find_counterexample estimate_check count check_count record_golden golden game_machine "
+    "check_against find_difference mutate playthrough check_playthrough reachable_states replay LAWS TableGame".split()
+)
+"""The names of ``fnmcts.testing`` a user reaches for at the top level: refused with a message naming their home."""
+
+
+def _lives_elsewhere(name: str, home: str) -> Exception:
+    """The error for ``fnmcts.NAME`` when NAME lives in ``home``: an ImportError under ``from fnmcts import NAME``.
+
+    ``from fnmcts import NAME`` turns an AttributeError into a bare "cannot import name";
+    an ImportError keeps the message. Elsewhere (``fnmcts.NAME``, ``hasattr``) it is an AttributeError.
+    """
+    import sys
+    from opcode import opmap
+
+    message = f"fnmcts has no {name!r}: it lives in {home} (from {home} import {name})"
+    try:
+        caller = sys._getframe(2)  # the code that asked: 0 is this function, 1 is __getattr__
+        importing = caller.f_code.co_code[caller.f_lasti] == opmap["IMPORT_FROM"]
+    except (AttributeError, IndexError, ValueError):  # another interpreter: the plain error
+        importing = False
+    return ImportError(message, name=__name__) if importing else AttributeError(message)
 
 
 def __dir__():

@@ -267,12 +267,12 @@ class TournamentRecord(FixedRecord):
     def summary(self) -> str:
         """The notebook's line: "Player 1 wins 47 games. Player 2 wins 53 games." ("Agent" when paired).
 
-        >>> TournamentRecord(games=3, wins=pmap({1: 1, 2: 2})).summary()
-        'Player 1 wins 1 games. Player 2 wins 2 games.'
+        >>> TournamentRecord(games=4, wins=pmap({1: 1, 2: 2}), draws=1).summary()
+        'Player 1 wins 1 game. Player 2 wins 2 games. 1 draw.'
         """
         who = "Agent" if self.paired else "Player"
-        text = " ".join(f"{who} {p} wins {self.wins[p]} games." for p in sorted(self.wins))
-        return text + (f" {self.draws} draws." if self.draws else "")
+        text = " ".join(f"{who} {p} wins {self.wins[p]} game{'s' * (self.wins[p] != 1)}." for p in sorted(self.wins))
+        return text + (f" {self.draws} draw{'s' * (self.draws != 1)}." if self.draws else "")
 
     def report(self, level: float = 0.95) -> str:
         """The summary, the statistics and the sequential test's verdict, one line each (``str()``).

@@ -581,8 +581,7 @@ def valid_outcomes(game, state, outcomes) -> tuple:
         total += Fraction(p)
     if total != 1:
         raise GameError("chance_outcomes", f"returned probabilities that sum to {total}, not 1"
-                        + (" (floats rarely sum to 1 exactly: give Fractions)" if any(
-                            isinstance(p, float) for _, p in outcomes) else ""), state)
+                        + _FLOAT_HINT * any(isinstance(p, float) for _, p in outcomes), state)
     return outcomes if type(outcomes) is tuple else tuple(map(tuple, outcomes))
 
 
@@ -962,6 +961,9 @@ def _cumulative(probabilities) -> tuple[int, tuple[int, ...]]:
     return denominator, tuple(cumulative)
 
 
+_FLOAT_HINT = " (floats rarely sum to 1 exactly: give Fractions, Fraction(1, 6) for 1/6)"
+"""Said after a sum of probabilities that is not 1 when some of them are floats."""
+
 _MAX_TABLES = 4096
 """The most draw tables a caller's ``tables`` keeps (``sample_outcome``); when full it starts again."""
 
@@ -980,7 +982,7 @@ def _draw_table(outcomes, state, tables=None) -> tuple[int, tuple[int, ...]]:
     denominator, cumulative = _cumulative([p for _, p in outcomes])
     if cumulative[-1] != denominator:
         raise GameError("chance_outcomes", f"returned probabilities that sum to {Fraction(cumulative[-1], denominator)}"
-                                           ", not 1", state)
+                                           ", not 1" + _FLOAT_HINT * any(isinstance(p, float) for _, p in outcomes), state)
     if tables is not None and type(outcomes) is tuple and all(
             type(pair) is tuple and type(pair[1]) in (Fraction, int, float) for pair in outcomes):
         if len(tables) >= _MAX_TABLES:  # a game that makes new tuples per call: start again, keep going

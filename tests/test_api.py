@@ -335,3 +335,18 @@ def test_the_agent_registry_and_its_module_share_the_agents():
 
     assert agents.mcts_agent is mcts.mcts_agent
     assert agents.q_agent is qlearning.q_agent
+
+
+@pytest.mark.parametrize("name", sorted(fnmcts._TESTING))
+def test_a_testing_name_at_the_top_level_says_it_lives_in_fnmcts_testing(name):
+    import fnmcts.testing
+
+    assert name in fnmcts.testing.__all__ and name not in fnmcts.__all__
+    # what a user sees: ``from fnmcts import NAME`` keeps the message (an AttributeError there would lose it)
+    shown = subprocess.run([sys.executable, "-c", f"from fnmcts import {name}"], capture_output=True, text=True)
+    assert shown.returncode == 1
+    assert shown.stderr.strip().splitlines()[-1] == (
+        f"ImportError: fnmcts has no {name!r}: it lives in fnmcts.testing (from fnmcts.testing import {name})")
+    with pytest.raises(AttributeError, match=rf"lives in fnmcts\.testing \(from fnmcts\.testing import {name}\)"):
+        getattr(fnmcts, name)
+    assert not hasattr(fnmcts, name)

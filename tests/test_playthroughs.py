@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from fnmcts.cli import main
 from fnmcts.games import GAMES, Nim, ShutTheBox
@@ -121,3 +122,13 @@ def test_a_file_of_a_users_game_names_its_game_from_the_current_folder_or_its_ow
     assert main(["playthrough", "--check", str(tmp_path / "game.txt")]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "plays Gone(stones=5), which is no built-in game" in err
+
+
+@given(st.integers(1, 30), st.integers(1, 5), st.booleans())
+@settings(max_examples=30, deadline=None)
+def test_nims_end_screen_offers_nothing_to_take(heap, max_take, misere):
+    game = Nim(heap=heap, max_take=max_take, misere=misere)
+    end = game.state(0, 1)
+    assert game.to_move(end) is None
+    assert game.render(end) == "There are no matchsticks left."
+    assert "Take" in game.render(game.state(1, 0))  # a heap with matchsticks still says what to take

@@ -505,7 +505,7 @@ def test_nim_states_reach_the_end_of_the_game():
 def test_without_hypothesis_the_import_says_how_to_install_it(monkeypatch):
     monkeypatch.setitem(sys.modules, "hypothesis", None)
     monkeypatch.delitem(sys.modules, "fnmcts.testing")
-    with pytest.raises(ImportError, match=r"pip install 'fnmcts\[test\]'"):
+    with pytest.raises(ImportError, match=r"needs hypothesis, which fnmcts installs: pip install fnmcts \(or pip install hypothesis\)"):
         importlib.import_module("fnmcts.testing")
 
 
@@ -747,3 +747,25 @@ def test_built_in_agents_are_asked_once_a_hashable_state_and_every_time_at_an_un
     assert once(None, (1, 2), rng) == first and len(asked) == 1
     once(None, [1, 2], rng), once(None, [1, 2], rng)
     assert len(asked) == 3
+
+
+def test_a_move_listed_at_a_chance_state_that_play_refuses_names_the_rule():
+    from dataclasses import dataclass
+    from fractions import Fraction
+
+    from fnmcts import CHANCE, GameBase
+    from fnmcts.testing import laws
+
+    @dataclass(frozen=True)
+    class ListsEverywhere(GameBase):  # possible_moves lists its moves at the chance state too
+        num_players = 1
+
+        def start(self): return ("roll", 0)
+        def to_move(self, state): return CHANCE if state[0] == "roll" else None if state[0] == "end" else 0
+        def possible_moves(self, state): return ("stop",)
+        def chance_outcomes(self, state): return ((1, Fraction(1, 2)), (2, Fraction(1, 2)))
+        def play(self, state, move): return ("end", state[1] + move) if state[0] == "roll" else ("end", state[1])
+        def payoff(self, state): return (state[1] / 2,)
+
+    with pytest.raises(Exception, match="at a state where chance is to move \\(possible_moves is empty unless a player"):
+        laws.law_moves_stable_and_legal(ListsEverywhere(), ("roll", 0))

@@ -66,7 +66,7 @@ def test_states_and_records_print_the_same_whatever_the_hash_seed():
     assert text.startswith("pmap({'heap': 21, 'player': 0}) pmap({'piles': (1, 3, 5, 7), 'player': 0})")
     assert "Simulation(win=2, loss=98, games=100, estimate=0.02" in text
     assert "TournamentRecord(games=4, wins=pmap({1: 1, 2: 3}), draws=0, seed=1)" in text
-    assert "Player 1 wins 1 games. Player 2 wins 3 games.\nagent 1 against agent 2: score 0.250 [" in text
+    assert "Player 1 wins 1 game. Player 2 wins 3 games.\nagent 1 against agent 2: score 0.250 [" in text
     assert "LOS 0.186: not significant" in text  # Phi((1 - 3) / sqrt(1 + 3 + 1))
 
 

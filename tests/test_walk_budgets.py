@@ -289,3 +289,12 @@ def test_a_game_of_your_own_is_found_on_pythonpath_from_any_folder(tmp_path):
                             capture_output=True, text=True, cwd=elsewhere, env=env, timeout=120)
     assert missed.returncode == 2
     assert "the current folder, then PYTHONPATH, then the installed packages" in missed.stderr
+
+
+def test_a_text_hook_that_answers_blank_text_says_blank_not_that_it_is_no_text():
+    class Blank(Roll):
+        def render(self, state):
+            return "  "
+
+    with pytest.raises(AssertionError, match="render at .* returned '  ', blank text: say something a person can read"):
+        law_text_hooks(Blank(), Blank().start())

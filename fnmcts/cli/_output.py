@@ -309,22 +309,77 @@ def read_line(prompt: str) -> str:
         print("digits other than 0-9 are not read as numbers: type it with the digits 0-9")
 
 
+PLAIN_PROGRESS_SECONDS = 30.0
+"""How often a long command says how far it is, when standard error is not a terminal (a log, a pipe)."""
+
+
+class PlainProgress:
+    """``update(k)`` for a standard error that is not a terminal: a plain line every ``every`` seconds, never a bar.
+
+    A run shorter than ``every`` seconds prints nothing; a longer one prints
+    ``fnmcts: DESC: DONE of TOTAL UNITs (P%) after S s`` (no carriage return, so a log reads it).
+
+    >>> import io
+    >>> times = iter([0.0, 10.0, 31.0, 45.0, 62.5])
+    >>> out = io.StringIO()
+    >>> update = PlainProgress(100, "games", "game", clock=lambda: next(times), stream=out)
+    >>> for _ in range(4):
+    ...     update(10)
+    >>> print(out.getvalue(), end="")
+    fnmcts: games: 20 of 100 games (20%) after 31 s
+    fnmcts: games: 40 of 100 games (40%) after 62 s
+    """
+
+    def __init__(self, total: int, desc: str, unit: str, *, clock=None, stream=None, every: float | None = None):
+        import time
+
+        self.total, self.desc, self.unit = total, desc, unit
+        self.every = PLAIN_PROGRESS_SECONDS if every is None else every
+        self.clock = clock or time.monotonic
+        self.stream = stream
+        self.done = 0
+        self.started = self.clock()
+        self.said = self.started
+
+    def __call__(self, k: int = 1) -> None:
+        self.done += k
+        now = self.clock()
+        if now - self.said < self.every:
+            return
+        self.said = now
+        share = f" ({100 * self.done // self.total}%)" if self.total else ""
+        try:
+            print(f"fnmcts: {self.desc}: {self.done:,} of {self.total:,} {self.unit}s{share} after "
+                  f"{int(now - self.started)} s", file=self.stream or sys.stderr, flush=True)
+        except (OSError, ValueError, AttributeError):  # standard error closed: the work goes on unsaid
+            pass
+
+
 @contextmanager
 def progress_bar(total: int, desc: str, enabled: bool | None = None, unit: str = "game"):
     """A tqdm bar on stderr when it is a terminal; yields an ``update(k)`` callback.
 
-    Without a bar (``enabled`` False, or stderr not a terminal) it yields ``None``.
+    With ``enabled`` False it yields ``None``; when stderr is not a terminal, a
+    ``PlainProgress`` (a plain line every 30 seconds, nothing for a shorter run).
 
     >>> with progress_bar(10, "games", enabled=False) as update:
     ...     update is None
     True
     """
-    if enabled is None:
-        enabled = sys.stderr.isatty()
-    if not enabled:
+    if enabled is False:
         yield None
+        return
+    if not _is_terminal(sys.stderr):
+        yield PlainProgress(total, desc, unit)
         return
     from tqdm import tqdm
 
     with tqdm(total=total, desc=desc, unit=unit, unit_scale=True, leave=False, file=sys.stderr) as bar:
         yield bar.update
+
+
+def _is_terminal(stream) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError, OSError):  # closed or gone
+        return False

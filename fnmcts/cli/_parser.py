@@ -34,6 +34,7 @@ from ._common import EXIT_DONE, EXIT_FAILURE, EXIT_USAGE, CliError, exit_status
 from ._failure import failure, wants_traceback
 from ._output import _signals_interrupt, keep_partial, non_ascii_digits  # noqa: F401 (keep_partial: the doctest)
 from ._streams import closed_streams, closed_text, settle_stdout
+from ._game_first import _is_spec, game_first
 from ._typos import game_typo, unrecognized, verb_typo
 from ..parallel import Interrupted, WorkerLost
 
@@ -45,17 +46,6 @@ GAME_EPILOG = (
     "'any --game SPEC' (and '--game SPEC') is still read, for one release."
 )
 """The help's last lines on every verb that takes a game."""
-
-
-def _is_spec(word: str) -> bool:
-    """Whether ``word`` names a game as a spec: a built-in game, ``openspiel:...``, ``module:attribute``, or with parameters.
-
-    >>> _is_spec("nim"), _is_spec("mygames:Connect(rows=4)"), _is_spec("nim(heap=5)"), _is_spec("chess"), _is_spec("-h")
-    (True, True, True, False, False)
-    """
-    from ..games import GAMES
-
-    return not word.startswith("-") and (":" in word or "(" in word or word.strip() in GAMES)
 
 
 def _take_game_flag(args: list):
@@ -189,15 +179,19 @@ class Cli:
 
     def _route(self, argv: list) -> list:
         """Every way of naming a game read as the parser's: see ``game_option`` and ``spec_command``."""
-        if not argv or argv[0] not in self._routes and argv[0] not in self._positional:
+        if not argv or argv[0] not in self._games and argv[0] not in self._positional:
             return argv
         command, rest = argv[0], argv[1:]
         if "--" in rest:  # after "--" everything is positional: leave it to the parser
             return argv
         spec, rest = _take_game_flag(rest)
+        if command not in self._positional and spec is None:
+            rest = self._game_first(command, rest)
         if command in self._positional:
             return [command, *([] if spec is None else [spec]), *rest]
         choices = self._games[command].choices
+        if command not in self._routes:  # GAME is one of the verb's own games
+            return argv if spec is not None else [command, *rest]
         if spec is not None:  # the old spelling: [any] --game SPEC
             if rest and rest[0] in choices:
                 return [command, rest[0], "--game", spec, *rest[1:]]
@@ -205,7 +199,12 @@ class Cli:
         if rest and rest[0] not in choices and _is_spec(rest[0]):
             self._name_route(command, rest[0])
             return [command, self._routes[command], "--game", rest[0], *rest[1:]]
-        return argv  # a typo of a name: the parser's "invalid choice" lists the verb's games
+        return [command, *rest]  # a name (moved first), or a typo of one: the parser's "invalid choice" lists the verb's games
+
+    def _game_first(self, command: str, rest: list) -> list:
+        """``rest`` with GAME moved before the flags typed ahead of it (``fnmcts.cli._game_first``)."""
+        route = self._routes.get(command)
+        return game_first(command, self._commands.choices[command], self._games[command].choices, route, rest)
 
     def _name_route(self, command: str, spec: str) -> None:
         """Let the usage, help and errors of ``fnmcts COMMAND SPEC`` say SPEC, as the user typed it, not the route's inner name.

@@ -12,7 +12,7 @@ from ..files import claim_target
 from ..limits import WORK_LIMIT
 from ._common import CliError, add_force, add_json, add_seed, emit, keep_partial, positive_count, progress_bar
 from .shut_the_box import _rules_json, add_rules, fraction_text, game_of, rules_text
-from .table import write_text_atomically
+from .table import add_format, csv_text, table_format, write_text_atomically
 
 __all__ = ["register"]
 
@@ -35,7 +35,9 @@ def register(cli) -> None:
         "or the look-up table (every box: random-play estimate beside the exact value)",
         _TABLE_HELP,
     )
-    p.add_argument("-o", "--output", required=True, metavar="FILE", help="the file to write ('-' for standard output)")
+    p.add_argument("-o", "--output", required=True, metavar="FILE",
+                   help="the file to write ('-' for standard output; a name ending in .csv gets CSV, .json JSON)")
+    add_format(p)
     p.add_argument(
         "--kind", choices=("best-move", "lookup"), default="best-move", help="which table (default: best-move)"
     )
@@ -150,12 +152,15 @@ def _table(args):
         covered = sum(1 for entry in table.values() if entry.covers())
         payload = {"kind": "lookup", "rows": len(table), "games_per_box": args.games, "seed": args.seed,
                    "covered_by_95_interval": covered}
+    kind = table_format(args.output, args.table_format)
+    if kind == "csv":
+        text = csv_text(_table_rows(args.kind, table))
+    elif kind == "json":  # a file named .json holds JSON: one object, its rows as fields
+        rows = _table_rows(args.kind, table)
+        text = json.dumps(payload | _rules_json(game) | {"row_count": len(rows), "rows": rows}, sort_keys=True) + "\n"
     if args.output == "-":
         sys.stdout.write(text)
         return 0
-    if args.output.lower().endswith(".json"):  # a file named .json holds JSON: one object, its rows as fields
-        rows = _table_rows(args.kind, table)
-        text = json.dumps(payload | _rules_json(game) | {"row_count": len(rows), "rows": rows}, sort_keys=True) + "\n"
     path = write_text_atomically(args.output, text)
     payload |= _rules_json(game) | {"start_probability": fraction_text(start), "start_value": float(start)}
     payload["path"] = str(path)

@@ -4,7 +4,7 @@ Every state reachable from the start (or ``--state``), one row each: the
 state (its JSON form), who moves there, the exact value of each player and,
 where a player moves, the best moves. ``-o -`` prints it (the report then goes
 to standard error); a file named ``.json`` gets one JSON object with the rows as
-fields. ``--json`` prints a summary. A solve beyond the size limits names its size and goes on with
+fields, a file named ``.csv`` comma-separated values (``--format`` says it for any name). ``--json`` prints a summary. A solve beyond the size limits names its size and goes on with
 ``--force``. Shut the Box's best-move and look-up tables keep their own
 command (``fnmcts table shut-the-box``). Nothing here names a game.
 """
@@ -23,7 +23,7 @@ from ._board import state_argument
 from ._payoffs import scale_fields, scale_note
 from ._games import GAME_FORMS, resolve_game
 
-__all__ = ["register", "value_rows", "write_text_atomically"]
+__all__ = ["register", "value_rows", "write_text_atomically", "table_format", "csv_text", "add_format"]
 
 _HELP = "write a table of exact values for a game"
 
@@ -45,11 +45,50 @@ def register(cli) -> None:
     p = cli.game_option("table", "any", f"every state's exact values and best moves, for any game (GAME: {GAME_FORMS})", _HELP)
     p.add_argument("--game", dest="game_spec", required=True, metavar="SPEC", help=f"the game: {GAME_FORMS}")
     p.add_argument("-o", "--output", required=True, metavar="FILE",
-                   help="the file to write ('-' for standard output; a name ending in .json gets JSON)")
+                   help="the file to write ('-' for standard output; a name ending in .csv gets CSV, .json JSON)")
     p.add_argument("--state", default=None, metavar="STATE", help="the states reachable from this one (default: the start)")
+    add_format(p)
     add_force(p)
     add_json(p)
     p.set_defaults(handler=_table)
+
+
+def add_format(parser) -> None:
+    """``--format text|csv|json``: what the table file holds (default: from its name)."""
+    parser.add_argument("--format", choices=("text", "csv", "json"), default=None, dest="table_format",
+                        help="what FILE holds: text (aligned columns), csv or json (default: csv for a name "
+                             "ending in .csv, json for .json, else text)")
+
+
+def table_format(output: str, chosen: str | None) -> str:
+    """The format of a table written to ``output``: ``chosen`` (``--format``), else the file name's suffix, else text.
+
+    >>> table_format("values.CSV", None), table_format("v.json", None), table_format("-", None), table_format("-", "csv")
+    ('csv', 'json', 'text', 'csv')
+    """
+    if chosen is not None:
+        return chosen
+    suffix = Path(output).suffix.lower()
+    return {".csv": "csv", ".json": "json"}.get(suffix, "text")
+
+
+def csv_text(rows: list) -> str:
+    """Rows (dicts with the same keys) as CSV with a header line; a list cell is its items joined by spaces.
+
+    >>> print(csv_text([{"box": [1, 2], "roll": 3, "move": "flip 1, 2"}]), end="")
+    box,roll,move
+    1 2,3,"flip 1, 2"
+    """
+    import csv
+    import io
+
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(rows[0].keys() if rows else ())
+    for row in rows:
+        writer.writerow(" ".join(str(v) for v in cell) if isinstance(cell, list) else "" if cell is None else cell
+                        for cell in row.values())
+    return out.getvalue()
 
 
 def _number(value):
@@ -131,7 +170,12 @@ def _table(args):
     text = _text(game, rows)
     from .move import _game_json
 
-    if args.output.lower().endswith(".json"):
+    kind = table_format(args.output, args.table_format)
+    if kind == "csv":  # one column per player's exact value; the state as its JSON form
+        text = csv_text([{"state": json.dumps(r["state"], sort_keys=True), "to_move": r["to_move"],
+                          **{f"value_{i + 1}": v for i, v in enumerate(r["value_exact"])},
+                          "best_moves": " | ".join(r["best_moves"])} for r in rows])
+    elif kind == "json":
         text = json.dumps({"game": _game_json(game), "row_count": len(rows), "rows": rows, **scale_fields(game)},
                           sort_keys=True) + "\n"
     where = write_output(args.output, text)

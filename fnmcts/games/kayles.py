@@ -51,6 +51,7 @@ class Kayles(GameBase):
 
     pins: tuple = (10,)
     num_players = 2
+    can_draw = False  # the last to move wins: every game has a winner
 
     def __post_init__(self):
         object.__setattr__(self, "pins", _rows(self.pins))

@@ -377,7 +377,11 @@ class Nim(GameBase):
 
         >>> Nim().render(Nim().state(2))
         'There are 2 matchstick(s). Take 1-2.'
+        >>> Nim().render(Nim().state(0))  # the end: nothing to take
+        'There are no matchsticks left.'
         """
+        if state["heap"] == 0:
+            return "There are no matchsticks left."
         top = min(self.max_take, state["heap"])
         return f"There are {state['heap']} matchstick(s). Take {'1' if top == 1 else f'1-{top}'}."
 

@@ -37,14 +37,14 @@ The modules, each with its ``__all__`` (everything is also here):
 - ``fnmcts.testing.mutate``: mutation testing of a game's rules, ``mutate``
   (how many slips the checks catch, and a line of play for each they miss).
 
-This package needs hypothesis (the ``test`` extra: ``pip install 'fnmcts[test]'``).
+This package needs hypothesis, which ``pip install fnmcts`` installs.
 """
 
 try:
     import hypothesis  # noqa: F401
 except ImportError as error:  # pragma: no cover - depends on the installation
     raise ImportError(
-        "fnmcts.testing needs hypothesis, which comes with the test extra: pip install 'fnmcts[test]'"
+        "fnmcts.testing needs hypothesis, which fnmcts installs: pip install fnmcts (or pip install hypothesis)"
     ) from error
 
 from ._walk import DEFAULT_MAX_STEPS, GameRaised, replay

@@ -94,9 +94,13 @@ def law_moves_stable_and_legal(game, state) -> bool:
     if twin == state:
         other = _call("possible_moves", game.possible_moves, twin)
         _require(other == moves, f"an equal copy of the state has other moves: {moves!r}, then {other!r}")
+    who = _call("to_move", game.to_move, state) if moves else None
+    where = "" if who is not None and who is not CHANCE else (  # a move listed where no player moves: say the rule
+        f" at a state where {'chance' if who is CHANCE else 'nobody'} is to move (possible_moves is empty unless a "
+        "player is to move)")
     for i, move in enumerate(moves):
         _require(not _contains(moves[:i], move), f"possible_moves lists {move!r} twice: {moves!r}")
-        _call(f"play with the listed move {move!r}", game.play, fresh(state), move)  # a copy: play_pure's business
+        _call(f"play with the listed move {move!r}{where}", game.play, fresh(state), move)  # a copy: play_pure's business
     return True
 
 
@@ -299,7 +303,9 @@ def law_text_hooks(game, state) -> bool:
 def _text(hook: str, said, state, move=None) -> None:
     """Fail the text law unless ``said``, what ``hook`` answered, is text that is not blank."""
     at = f" for {move!r}" if move is not None else ""
-    _require(isinstance(said, str) and said.strip() != "", f"{hook} at {state!r}{at} returned {said!r}, not text")
+    blank = isinstance(said, str) and said.strip() == ""
+    _require(isinstance(said, str) and not blank,
+             f"{hook} at {state!r}{at} returned {said!r}, {'blank text: say something a person can read' if blank else 'not text'}")
 
 
 def short(moves, limit: int = 12) -> str:

@@ -40,7 +40,7 @@ described: take 1 | take 2
 <BLANKLINE>
 # state 2
 state: {"heap":0,"player":1}
-render: There are 0 matchstick(s). Take 1-0.
+render: There are no matchsticks left.
 to move: nobody (the game is over)
 payoff: 1 -1
 >>> check_playthrough(Nim(heap=3), text) is None
