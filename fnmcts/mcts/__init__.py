@@ -53,28 +53,8 @@ from pyrsistent import pmap  # noqa: F401 (the module doctest)
 from .._moved import deprecated as _deprecated
 from . import phases
 from ._graph import CompiledGraph
-from ._records import (
-    DRAW,
-    EMPTY_RECORD,
-    LOSS,
-    RULES,
-    WIN,
-    Record,
-    add_result,
-    make_record,
-    mean,
-    rating_selector,
-    record,
-    score,
-    ucb,
-    ucb1,
-    ucb1_score,
-    ucb1_selector,
-    ucb_score,
-    ucb_selector,
-    visits,
-    win_rate,
-)
+from . import _records
+from ._records import *  # noqa: F403 (the records and their ratings: _records.__all__)
 from ._search import (
     BACKUPS,
     DEFAULT_ITERATIONS,
@@ -93,26 +73,7 @@ from ._options import GameKind, game_kind
 from ._tree import Tree, as_tree
 
 __all__ = [
-    "Record",
-    "record",
-    "EMPTY_RECORD",
-    "WIN",
-    "LOSS",
-    "DRAW",
-    "visits",
-    "score",
-    "mean",
-    "win_rate",
-    "add_result",
-    "ucb",
-    "ucb1",
-    "ucb_score",
-    "ucb1_score",
-    "RULES",
-    "ucb_selector",
-    "ucb1_selector",
-    "rating_selector",
-    "make_record",
+    *_records.__all__,
     "uct",
     "search",
     "result_of",

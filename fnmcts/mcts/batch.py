@@ -29,7 +29,7 @@ from functools import partial
 from math import inf as _inf, sqrt as _sqrt
 
 from ..limits import cycle_found
-from ..parallel import Unknown, check_workers, kept_pool, loaded, mapped_shared, shared
+from ..parallel import Unknown, check_count, check_workers, kept_pool, loaded, mapped_shared, shared
 from ..rng import child_seed
 from ._engine import _children_of, _count_back, _options_back, _parent_log, _past_chance, _plan, dives
 from ._graph import END
@@ -51,9 +51,11 @@ def batch_size(batch) -> int:
     """
     if batch is None:
         return 1
-    if isinstance(batch, bool) or not isinstance(batch, int):
-        raise TypeError(f"batch must be a whole number (the dives a step selects), got {batch!r}")
-    if batch < 1:
+    try:
+        positive = check_count(batch, "batch") >= 1  # a TypeError names a batch that is not a whole number
+    except ValueError:  # below 0
+        positive = False
+    if not positive:
         raise ValueError(f"batch must be a positive whole number (the dives a step selects), got {batch!r}")
     return batch
 
