@@ -54,7 +54,7 @@ from .._moved import deprecated as _deprecated
 from . import phases
 from ._graph import CompiledGraph
 from . import _records
-from ._records import *  # noqa: F403 (the records and their ratings: _records.__all__)
+from ._records import *  # the records and their ratings: _records.__all__
 from ._search import (
     BACKUPS,
     DEFAULT_ITERATIONS,

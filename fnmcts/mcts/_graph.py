@@ -414,3 +414,22 @@ def expanded_kind(holder, i):
         k = g.expand(i)
         holder.stats.grow()
     return k
+
+
+def derived_from(holder, i):
+    """``(kind, below)``: what node ``i``'s value is derived from (``Solver.derive``, ``Bounds.derive``).
+
+    ``below`` is None at an end, the ``(probability, outcome node)`` pairs at a
+    chance node, the children at a decision (made: ``holder.stats`` grown).
+    """
+    k = expanded_kind(holder, i)
+    if k == END:
+        return k, None
+    g = holder.graph
+    if k == CHANCE_NODE:
+        outcomes = g.outcome_children(i)
+        below = tuple(zip(g.chance[i][4], outcomes))
+    else:
+        below = g.children(i)
+    holder.stats.grow()
+    return k, below

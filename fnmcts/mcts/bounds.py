@@ -14,7 +14,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ..protocol import CHANCE, payoff_range
-from ._graph import CHANCE_NODE, END, expanded_kind, terminal_value
+from ._graph import CHANCE_NODE, END, derived_from, expanded_kind, terminal_value
 from .backups import _chance_value
 
 __all__ = ["bounds_of", "derive_bounds", "decision_bounds", "bounded_children", "bound_path", "Bounds", "BOUNDS_WALK"]
@@ -252,19 +252,14 @@ class Bounds:
 
     def derive(self, i, _open=None):
         """The bounds of node ``i`` from its children's (``phases.derive_bounds``)."""
-        g = self.graph
-        k = self._kind(i)
-        if k == END:
+        k, below = derived_from(self, i)
+        if below is None:
             return self.of(i)
         if k == CHANCE_NODE:
-            outcomes = g.outcome_children(i)
-            self.stats.grow()
             if _open is None:
                 _open = {}
-            return _chance_bounds((p, self.of(child, True, _open)) for p, child in zip(g.chance[i][4], outcomes))
-        kids = g.children(i)
-        self.stats.grow()
-        return decision_bounds([self.of(c) for c in kids], k, self.total)
+            return _chance_bounds((p, self.of(child, True, _open)) for p, child in below)
+        return decision_bounds([self.of(c) for c in below], k, self.total)
 
     def solved(self, i):
         """``(exact value, rescaled floats)`` of node ``i`` if its bounds meet, else None."""

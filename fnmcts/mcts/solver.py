@@ -28,7 +28,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ..protocol import CHANCE, payoff_range
-from ._graph import CHANCE_NODE, END, UNSEEN, expanded_kind, terminal_value
+from ._graph import CHANCE_NODE, END, UNSEEN, derived_from, expanded_kind, terminal_value
 
 __all__ = ["proof", "prove_path", "Solver"]
 
@@ -264,26 +264,21 @@ class Solver:
 
     def derive(self, i, _open=()):
         """The proof of node ``i`` from its children's, if they decide it, else None (``phases.derive``)."""
-        g = self.graph
-        k = self._kind(i)
-        if k == END:
+        k, below = derived_from(self, i)
+        if below is None:
             return self.lookup(i)
         if k == CHANCE_NODE:
-            outcomes = g.outcome_children(i)
-            self.stats.grow()
             total = None
-            for p, child in zip(g.chance[i][4], outcomes):
+            for p, child in below:
                 pv = self.lookup(child, True, _open)
                 if pv is None:
                     return None
                 v = pv[0]
                 total = tuple(p * x for x in v) if total is None else tuple(t + p * x for t, x in zip(total, v))
             return self.value(total)
-        kids = g.children(i)
-        self.stats.grow()
         best, unproven = None, False
         shortcut = self.shortcut
-        for child in kids:
+        for child in below:
             pv = self.lookup(child, leave=True)
             if pv is None:
                 if not shortcut:
