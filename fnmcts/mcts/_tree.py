@@ -25,7 +25,7 @@ from collections.abc import Mapping
 
 from pyrsistent import PMap, pmap
 
-from ..values import html_table
+from ..values import MapOver, html_table
 from ._records import score, visits
 
 __all__ = ["Tree", "as_tree"]
@@ -40,7 +40,7 @@ def _visits(rec):
         return 0
 
 
-class Tree(Mapping):
+class Tree(MapOver):
     """An immutable map from state to record: the MCTS tree, equal to the pmap of its items.
 
     ``Tree(mapping, root=state)``: ``mapping`` is any map (a pmap is kept as it
@@ -80,31 +80,6 @@ class Tree(Mapping):
 
     def __setattr__(self, name, value):
         raise AttributeError("a Tree is immutable: use set() for a new one")
-
-    # -- the map --------------------------------------------------------------------
-    def __getitem__(self, state):
-        return self._map[state]
-
-    def get(self, state, default=None):
-        return self._map.get(state, default)
-
-    def __contains__(self, state):
-        return state in self._map
-
-    def __iter__(self):
-        return iter(self._map)
-
-    def __len__(self):
-        return len(self._map)
-
-    def keys(self):
-        return self._map.keys()
-
-    def values(self):
-        return self._map.values()
-
-    def items(self):
-        return self._map.items()
 
     def __eq__(self, other):
         if isinstance(other, Tree):
