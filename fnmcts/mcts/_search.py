@@ -670,42 +670,26 @@ def search(
 
     The same tree as ``iterations`` calls of ``uct`` with the same ``rng`` (a
     property test checks it), grown on the engine's working copy over the
-    game's compiled graph (the game's own, if it offers one through its
-    ``compiled_graph()`` hook). ``tree``: a tree to continue (a ``Tree``, a pmap
-    or a dict): its records are read as the search meets their states, and
-    only the records that changed are written back, so the returned tree
-    shares every other record with it; one dive on a given tree is ``uct``.
-    ``n1`` dives and then ``n2`` more on the returned tree with the same generator grow the tree of ``n1 + n2``.
+    game's compiled graph (``graph``: one to reuse across calls). ``tree``: a
+    tree to continue (a ``Tree``, a pmap or a dict): its records are read as
+    the search meets them and only those that changed are written back, so
+    ``n1`` dives and then ``n2`` more with the same generator grow the tree of
+    ``n1 + n2``.
 
-    Budgets: ``iterations`` dives, ``seconds`` of wall time, or both
-    (whichever comes first); ``stop()``, if given, is asked between dives
-    (every few milliseconds) and ends the search when it returns True (a
-    Ctrl-C handler sets it: the tree so far is a normal result).
-    ``max_nodes``: the tree never holds more states; when it is full, the
-    least visited states (leaves first) are dropped, a tenth of the bound at a
-    time. ``progress(k)``, if given, hears of every ``k`` dives done.
-    ``graph``: a ``CompiledGraph`` of the game to reuse across calls.
+    Budgets (docs/mcts.md): ``iterations`` dives, ``seconds`` of wall time or
+    both, whichever comes first; ``stop()``, asked between dives, ends the
+    search when it returns True; ``max_nodes``: the tree never holds more
+    states (the least visited, leaves first, are dropped a tenth of the bound
+    at a time); ``progress(k)`` hears of every ``k`` dives done.
 
     The options (``rule``, ``c``, ``z``, ``backup``, ``solver``, ``rollout``,
-    ``root``, or all of them as one ``options`` value) are those of
-    ``mcts_move`` and ``mcts_agent``, with the same defaults
-    (``fnmcts.mcts.search_options``: UCB1 and MCTS-Solver). ``rule=ucb`` (or
-    ``'tutorial'``) grows the tutorial's tree, draw for draw. ``root='gumbel'``:
-    the root's children chosen by sequential halving with Gumbel noise over
-    the ``iterations`` (``fnmcts.mcts.enhancements``; the noise is drawn from
-    ``rng`` before the first dive, as ``sequential_halving`` draws it), or a
-    ``SequentialHalving`` value given. ``rave=k`` (with UCB1): RAVE, each
-    record also keeps ``amaf``, the all-moves-as-first statistics of the moves
-    played below its state, and a child's mean is blended with its move's;
-    ``rave_ref``: GRAVE's threshold. ``bounds=True``: score bounds, every
-    record also keeps ``bounds``, the pessimistic and optimistic payoff tuples
-    its exact value lies between; children that cannot do better are not
-    entered, a state whose bounds meet ends a dive with its value
-    (docs/search-options.md). ``until_proven=True``: the search stops as
-    soon as its root is proven (by the solver or its bounds), as
-    ``mcts_move``'s does, so the root's visits count the dives that ran;
-    otherwise every dive asked for runs, and a dive at a proven root adds its
-    exact value to the root's record (``uct``'s dive).
+    ``root``, ``rave``, ``rave_ref``, ``bounds``, ``proofs``, or all of them as
+    one ``options`` value) are those of ``mcts_move``, with the same defaults
+    (``fnmcts.mcts.search_options``; docs/search-options.md). ``rule=ucb`` (or
+    ``'tutorial'``) grows the tutorial's tree, draw for draw; ``root='gumbel'``
+    draws its noise from ``rng`` before the first dive. ``until_proven=True``:
+    the search stops as soon as its root is proven, as ``mcts_move``'s does;
+    otherwise every dive asked for runs.
 
     >>> from fnmcts.games.shut_the_box import ShutTheBox, start_box
     >>> from fnmcts.rng import make_rng
@@ -1000,48 +984,26 @@ def mcts_move(
 ) -> MoveSearch:
     """Search ``iterations`` dives from decision ``state``; return the move and the tree.
 
-    The options are ``search``'s, with the same defaults
-    (``fnmcts.mcts.search_options``), one by one or as one ``options`` value.
-    ``rule``: ``'ucb1'`` (with ``c``), ``'tutorial'`` (the tutorial's ``ucb``
-    with ``z``) or a function of a record. ``final``: the root move with the
-    most visits (``'visits'``) or the best mean payoff (``'mean'``). ``solver``:
-    MCTS-Solver; proven values (exact payoff tuples, wins, draws and scores
-    alike) propagate up the tree, a move proven to give the mover the best
-    payoff there is is played at once (the shortest such win its proofs
-    show: choosing walks nothing beyond the tree), and moves
-    proven worse than another are dropped; the search stops as soon as the
-    root is proven, and ``iterations`` in the result counts the dives run. In
-    a position proven lost the move is the one that resists longest (the
-    longest forced line to the loss, then the most visited), so the opponent
-    must still find every winning move. ``rollout``: the agent
-    for the playouts (default: random). ``backup``: as for ``search``.
-    ``tree``: a tree to continue (the reuse of an earlier search). Budgets as
-    for ``search``: ``iterations``, ``seconds`` or both, ``stop``, ``max_nodes``.
-    ``root='gumbel'``: sequential halving with Gumbel noise at the root, as
-    for ``search``; the move played is then the best ``gumbel + sigma(q)``
-    among the most visited (``final`` is not read). ``rave``, ``rave_ref``:
-    RAVE / GRAVE, and ``bounds``, score bounds, as for ``search``.
+    The options and budgets are ``search``'s, with the same defaults
+    (``fnmcts.mcts.search_options``; docs/search-options.md); ``tree``: a
+    tree to continue. ``final``: the root move with the most visits
+    (``'visits'``) or the best mean payoff (``'mean'``); with ``root='gumbel'``
+    the halving's choice instead. ``solver``: MCTS-Solver; a move proven to
+    give the mover the best payoff there is is played at once (the shortest
+    such win), moves proven worse than another are dropped, and the search
+    stops as soon as the root is proven (``iterations`` in the result counts
+    the dives run); in a position proven lost, the move that resists longest.
 
-    Root-parallel search: with ``workers=N`` (a process pool of N, started at the first such call and kept for the
-    process: ``fnmcts.parallel.kept_pool``) or ``executor=`` (a ``concurrent.futures`` executor or a Dask
-    ``distributed.Client``), the ``iterations`` are split into ``trees`` independent searches from ``state``
-    (default ``ROOT_TREES``, 2, fewer where a tree would get under ``ROOT_TREE_MIN`` dives: one is the plain search,
-    as without workers; or give ``chunk_size``, the dives of each: the split is ``chunk_size = ceil(iterations /
-    trees)``, every tree that size but the last), tree ``i`` drawing from its own child seed ``i`` of one number
-    drawn from ``rng``; each worker grows a tree from the root once for its whole share and sends back only its
-    root's statistics (visits, results and proofs of the root and its children), summed in tree order (with the
-    solver, up to the first tree that proves the root) and the move chosen on the sums. The result depends on the
-    seed and the split alone, never on the number of workers; a search of one tree runs here, without a pool.
-    ``tree`` in the result then holds the root and its children. With ``batch=k``, one tree instead, its dives
-    selected ``k`` a step, their playouts run on ``workers=`` / ``executor=`` (``fnmcts.mcts.batch``): the tree
-    depends on the seed and ``k`` alone; ``k = 1`` is the plain search.
-
-    The tree is keyed by state, so a record counts every dive whose path
-    passed through its state, from whichever parent: where a child of the
-    root is also reached through another (Nim: 17 -> 16 -> 15 -> 14 passes two
-    children of 17), the children's visits add up to more than the dives
-    through the root. A root-parallel search sums each state's counts over its
-    chunks, so the same holds of the sums.
+    ``workers=N`` or ``executor=``: root-parallel search, the ``iterations``
+    split into ``trees`` independent searches (default ``ROOT_TREES``, fewer
+    where a tree would get under ``ROOT_TREE_MIN`` dives; or ``chunk_size``
+    dives each), each on its own child seed, their root statistics summed in
+    tree order: the result depends on the seed and the split alone, never on
+    the number of workers, and ``tree`` then holds the root and its children
+    (docs/mcts.md). ``batch=k``: one tree, its dives selected ``k`` a step,
+    their playouts on the workers (``fnmcts.mcts.batch``). The tree is keyed
+    by state, so a child reached through another child too (Nim: 17 -> 16 ->
+    15 -> 14) counts those dives as well.
 
     >>> from fnmcts.games.nim import Nim
     >>> from fnmcts.rng import make_rng
