@@ -1,24 +1,16 @@
 """The game as the search walks it: a graph of nodes, built from the protocol on demand.
 
 The search engine (``_engine``) never calls the game directly. It reads, per
-node (an integer: states are interned): ``kind[i]`` (the player to move,
-0, 1, ...; below 0: ``END``, ``CHANCE_NODE``, or ``UNSEEN`` before the node is
-expanded), ``moves[i]`` (a decision's moves), ``lazy[i]`` (the nodes the
-moves lead to, each made when first asked: ``child(i, j)``), ``kids[i]`` (all
-of them, in move order, once ``children(i)`` made them), ``chance[i]`` (how to
-draw a chance outcome), ``u[i]`` (a terminal's payoff rescaled to [0, 1] per
-player). Each state's kind, moves and chance outcomes are computed from the
-protocol once, when the node is first expanded, and kept in plain lists: a
-dive or a playout that passes a state again makes no protocol call and hashes
-no state. A playout makes no node (``_engine``: it walks the graph where it is
-made, or runs on the game's ``random_payoff``, and plays the rest through the protocol).
-Every finite game gets this compiled form; a game may build its own faster
-through the optional ``compiled_graph()`` hook (same answers). A property test
-proves the engine on it equal, draw for draw, to the phases of
-``fnmcts.mcts.phases`` through the protocol.
-
-A graph is a working structure: it lives as long as the caller keeps it
-(``search`` and ``mcts_move`` build one per call unless given one).
+node (an integer: states are interned): ``kind[i]`` (the player to move, 0,
+1, ...; below 0: ``END``, ``CHANCE_NODE``, or ``UNSEEN`` before the node is
+expanded), ``moves[i]``, ``lazy[i]`` (the nodes the moves lead to, each made
+when first asked: ``child(i, j)``), ``kids[i]`` (all of them, once
+``children(i)`` made them), ``chance[i]`` (how to draw a chance outcome),
+``u[i]`` (a terminal's payoff rescaled to [0, 1] per player), each computed
+from the protocol once, when the node is first expanded. A game may build its
+own graph faster through the optional ``compiled_graph()`` hook (same
+answers). A graph lives as long as the caller keeps it (``search`` and
+``mcts_move`` build one per call unless given one).
 
 >>> from fnmcts.games.nim import Nim
 >>> graph = CompiledGraph(Nim(heap=3, max_take=2))

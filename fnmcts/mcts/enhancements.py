@@ -1,31 +1,21 @@
 """Enhancements of the search as strategies of the one descent: decisive playouts and sequential halving at the root.
 
 Each is a plain value or function that the phases (``fnmcts.mcts.phases``)
-and the engine behind ``search`` both take, so a search with it is still one
-descent, proven equal draw for draw to the phases:
+and the engine behind ``search`` both take, proven equal draw for draw
+(docs/search-options.md and docs/scoreboard.md give their sources and figures):
 
-* ``decisive_agent``: a playout agent that takes a move winning at once when
-  there is one (a *decisive* move) and otherwise avoids the moves after which
-  the opponent wins at once (*anti-decisive*), as in Teytaud and Teytaud, "On
-  the huge benefit of decisive moves in Monte-Carlo tree search algorithms"
-  (IEEE CIG 2010): ``rollout=decisive_agent``.
-* ``shallow_proof``: a state that a short search to the end solves (the
-  player to move, or the other, forces a win within ``depth`` plies) is an
-  end with that value: ``proofs=depth`` in ``search`` and ``mcts_move`` ends
-  dives and playouts there (``with_proofs``). The MCTS-minimax hybrids of
-  Baier and Winands ("MCTS-Minimax Hybrids", IEEE TCIAIG 2015) run such
-  minimax searches inside the tree and the playouts to escape *shallow traps*
-  (Ramanujan, Sabharwal and Selman, ICAPS 2010), the losing moves that
-  sampling rates well. The answers are kept per game value (``prover_of``),
-  shared by every search of an equal game, and worked out on the game's
-  tables when it offers them (``compiled_graph()``).
+* ``decisive_agent``: a playout agent that takes a move winning at once and
+  otherwise avoids the moves after which the opponent wins at once
+  (Teytaud and Teytaud, IEEE CIG 2010): ``rollout=decisive_agent``.
+* ``shallow_proof``: a state where a player forces a win within ``depth``
+  plies is an end with that value: ``proofs=depth`` ends dives and playouts
+  there (``with_proofs``; Baier and Winands' MCTS-minimax hybrids). The
+  answers are kept per game value (``prover_of``) and worked out on the
+  game's tables when it offers them (``compiled_graph()``).
 * ``SequentialHalving``: the root's children chosen by sequential halving with
-  Gumbel noise (Danihelka, Guez, Schrittwieser and Silver, "Policy improvement
-  by planning with Gumbel", ICLR 2022; DeepMind's ``mctx``,
-  ``gumbel_muzero_policy``), with no policy network: every move has the same
-  prior. ``root=sequential_halving(game, state, dives, rng)``, or
-  ``root='gumbel'`` in ``search`` and ``mcts_move``, which draw the noise the
-  same way.
+  Gumbel noise (Danihelka et al., ICLR 2022; ``mctx``), every move with the
+  same prior: ``root=sequential_halving(game, state, dives, rng)`` or
+  ``root='gumbel'``, which draws the noise the same way.
 
 >>> from fnmcts.games import TicTacToe
 >>> game = TicTacToe()
