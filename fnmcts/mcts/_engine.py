@@ -2,20 +2,12 @@
 
 ``dives`` runs the dives of ``fnmcts.mcts.phases`` (select, expand, simulate,
 back up) from a root, on working statistics (``Stats``: flat lists indexed by
-node, mutated in place: the transient side of Clojure's transient /
-persistent! idiom; the callers read them from a persistent tree as they go and
-write back the records that changed). Every option of the phases is an option
-of this one loop: the rule (the built-in ones rated inline from kept keys), the
-backup (``'mean'`` or ``'expectimax'``), MCTS-Solver (``Solver``), score bounds
-(``Bounds``), RAVE / GRAVE (AMAF statistics in ``Stats.A``), a rollout agent,
-games whose states repeat. Property tests hold it to the phases, draw
-for draw, on generated games.
-
-A dive is ``fnmcts.mcts.phases.uct``'s, on nodes. In a game whose states may
-repeat (``may_repeat()``), a dive that comes back to a state already on its
-path stops there and plays one game to the end from it, as from a new node:
-the path holds each node once, and a cycle of stored states cannot hold a
-dive for ever.
+node, mutated in place, read from a persistent tree as the search goes and
+written back by the callers). Every option of the phases is an option of this
+one loop, each through its module (``solver``, ``bounds``, ``rave``,
+``backups``). Property tests hold it to the phases, draw for draw, on
+generated games. In a game whose states may repeat, a dive that comes back to
+a state already on its path stops there and plays one game to the end from it.
 """
 
 from __future__ import annotations

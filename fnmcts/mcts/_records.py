@@ -3,17 +3,11 @@
 A **record** holds, for the player who moved into a state, how many results it
 has seen and how good they were: ``win``, ``loss`` (always), ``draw`` (once a
 draw was seen), ``score`` (the sum of the rescaled payoffs, once a payoff was
-neither a win, a loss nor a draw), ``value`` (the expectimax estimate, with
-``backup='expectimax'``), ``proven`` (the exact value MCTS-Solver proved) and
-``amaf`` (with RAVE: the all-moves-as-first statistics of the moves played below
-the state, ``{(player, move): (visits, score)}``) and ``bounds`` (with score
-bounds: the pessimistic and optimistic payoff tuples its exact value lies between)
-and ``graph`` (with ``backup='graph'``: ``(own, edges)``, the sum of the results of the
-dives that ended at the state and, per child entered from it, ``(child, visits,
-player choosing)``, in the order first entered).
-A payoff is rescaled to [0, 1] on the game's ``payoff_range``: above 1/2 a win,
-1/2 a draw, below a loss. The tutorial's records, ``{'win': w, 'loss': l}``,
-are the records of a game that pays only wins and losses.
+neither a win, a loss nor a draw), and what the options keep: ``value``
+(expectimax), ``proven`` (MCTS-Solver), ``amaf`` (RAVE), ``bounds`` (score
+bounds), ``graph`` (the graph backup; their modules say what they hold). A
+payoff is rescaled to [0, 1] on the game's ``payoff_range``: above 1/2 a win,
+1/2 a draw, below a loss.
 
 >>> rec = record(win=2, loss=3)
 >>> rec == {'win': 2, 'loss': 3}, visits(rec), mean(rec)

@@ -2,21 +2,17 @@
 
 * ``uct(game, tree, state, rng)``: one dive on the persistent tree, returning
   ``(tree, result)`` as the tutorial's ``uct`` returns ``[tree result]``: the
-  four phases of ``fnmcts.mcts.phases`` in a row (run on the engine, proven
-  equal draw for draw), writing only the records on its path. The engine's
-  working copy of the tree returned is kept (one per process), so a loop that
-  continues the tree it was given back reads nothing again: a dive per call
-  costs the dive and the records it writes.
+  four phases of ``fnmcts.mcts.phases`` in a row, run on the engine. The tree
+  returned carries the engine's working copy (``_Work``), so a loop that
+  continues it reads nothing again.
 * ``search(game, state, dives, rng)``: many dives on the engine
-  (``_engine.dives``, over the game's compiled graph), reading the records of
-  a given tree as it meets them and writing back only those that changed: the
-  same tree as ``dives`` calls of ``uct`` with the same ``rng`` (a property test
-  checks it).
+  (``_engine.dives``), reading the records of a given tree as it meets them
+  and writing back only those that changed: the same tree as ``dives`` calls
+  of ``uct`` with the same ``rng`` (a property test checks it).
 * ``mcts_move(game, state, iterations, rng)``: a search from a decision, with
   MCTS-Solver on by default, and the move it chooses.
 
-Every option (the rule, ``backup``, ``solver``, ``rollout``) is an option of
-all three.
+Every option (docs/search-options.md) is an option of all three.
 """
 
 from __future__ import annotations

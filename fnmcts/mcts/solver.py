@@ -7,20 +7,10 @@ with every outcome proven (the expectation, in exact fractions). The record
 form (``proof``, ``derive``, ``open_children`` and the backup's pass
 ``prove_path``) is what ``fnmcts.mcts.phases`` reads; the array form
 (``Solver``) is what the engine's ``dives`` calls: the same proofs, property
-tests hold them equal on generated games.
-
-A terminal node is proven at sight; a stored node keeps its proof (its
-record's ``proven``), set by the backup of a dive that went through it; a
-state not stored that a dive passes through the dice is proven from its
-children whenever asked. A dive that ended at a new node proves nothing (its
-children are not known yet, and none is made to try). So the proofs live in
-the tree's records and nowhere else: a search continued on the tree it
-returned proves what the longer search would have. Proven values are exact
-payoff tuples, equal to ``fnmcts.exact.solve``'s (a property test checks it).
-In a game whose states repeat they stay sound: a node is proven only from
-proven children, whose values are the game's true values, and the true values
-satisfy the same equations (a chance cycle of states not stored proves
-nothing).
+tests hold them equal on generated games. The proofs live in the tree's
+records alone, so a continued search proves what the longer one would have
+(docs/mcts.md); in a game whose states repeat a node is proven only from
+proven children, so the proofs stay sound.
 """
 
 from __future__ import annotations
