@@ -63,10 +63,7 @@ DEFAULT_C = math.sqrt(2)
 CHANCE_C = 1.0
 """UCB1's exploration constant in a one-player game with chance unless ``c`` is given (with the expectimax backup).
 
-Chosen on graded dice games and generated games (docs/scoreboard.md, "The
-one-player chance constant"): 0.2 before, fitted to Shut the Box, whose
-values sit near 0.07, left a move whose one playout busted (value 0) beside
-a sibling worth 0.78 untried for about ``e^((0.78/0.2)^2)`` dives."""
+Chosen on graded dice games and generated games (docs/scoreboard.md, "The one-player chance constant")."""
 
 RIVALS_CHANCE_C = 0.5
 """UCB1's exploration constant in a game of two or more players with chance unless ``c`` is given (with the expectimax backup)."""
@@ -247,17 +244,12 @@ def _probe(game) -> GameKind:
 def kind_defaults(game) -> dict:
     """The defaults ``search_options`` takes for ``game`` beyond the ones every game shares (its kind's).
 
-    A game with chance: the expectimax backup (a state's value is its
-    outcomes' values weighted by their probabilities, not the mean of results
-    drawn through them) and UCB1 with ``c = CHANCE_C`` (1.0) for one player,
-    ``c = RIVALS_CHANCE_C`` (0.5) for two or more (docs/scoreboard.md has the
-    figures: graded dice games, generated games, Shut the Box at its optimum, Pig's decisions). A game without
-    chance, of one or two players, that offers its states as tables
-    (``compiled_graph()``: OpenSpiel's short games, a game of your own):
-    shallow proofs of ``PROOFS`` (4) plies, worked out once on the tables for
-    every state and kept, so a dive costs no more (docs/search-options.md has
-    the figures). Every other game: none (UCB1 with ``c = DEFAULT_C``, the mean
-    backup, no proofs).
+    A game with chance: the expectimax backup and UCB1 with ``c = CHANCE_C``
+    (1.0) for one player, ``c = RIVALS_CHANCE_C`` (0.5) for two or more. A
+    game without chance, of one or two players, that offers its states as
+    tables (``compiled_graph()``): shallow proofs of ``PROOFS`` (4) plies.
+    Every other game: none. The figures: docs/scoreboard.md and
+    docs/search-options.md.
 
     >>> from fnmcts.games import Nim, Pig
     >>> from fnmcts.games.shut_the_box import ShutTheBox

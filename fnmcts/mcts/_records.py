@@ -375,11 +375,9 @@ def rave_score(s, n, parent, c, amaf, k) -> float:
 
     ``s`` over ``n`` visits is the child's score, ``amaf`` the ``(visits,
     score)`` of its move in the AMAF statistics read (None: never played
-    there); the blend is ``(1 - beta) * s/n + beta * amaf mean`` with Gelly and
-    Silver's schedule ``beta = sqrt(k / (3n + k))`` (``k``, the equivalence
-    parameter: the visits at which both count alike), then UCB1's bonus
-    ``c * sqrt(ln(parent) / n)``. With ``k = 0``, or no AMAF statistics, it
-    is ``ucb1_score``, float for float. Infinity when ``n`` is 0.
+    there); the blend and its ``beta = sqrt(k / (3n + k))``:
+    docs/search-options.md. With ``k = 0``, or no AMAF statistics, it is
+    ``ucb1_score``, float for float. Infinity when ``n`` is 0.
 
     A child of mean 1/4 over 4 visits whose move scored 0.8 over 10 dives
     below the parent: with ``k = 30``, ``beta = sqrt(30 / 42)`` (0.845), so the

@@ -788,16 +788,12 @@ def _proof_choice(graph, stats, solver, root, player, plies_known=None, memo=Non
     """What the proofs decide at decision ``root`` for ``player``: ``(position, ())`` or ``(None, positions left open)``.
 
     A move proven to give ``player`` the best payoff there is (the shortest
-    such win; a line of unknown length last); when every move is proven, the
-    best value, and among moves of that value the shortest line when it is
-    above the middle of the payoffs, the longest (the one that resists
-    longest; a line of unknown length after every known one but a loss at
-    once) at or below it, then the most visited. Otherwise no choice, and
-    the positions of the moves not proven worse than another
-    (``Solver.choices``). The lines are ``Solver.plies``: read off the
-    proofs at hand, nothing worked out anew. ``plies_known``: node -> plies,
-    where the proofs below a node are not at hand; ``memo``: ``plies``'s
-    answers kept across calls on the same proofs.
+    such win); when every move is proven, the best value, the shortest line
+    when it is above the middle of the payoffs and the longest at or below
+    it (docs/mcts.md), then the most visited. Otherwise no choice, and the
+    positions of the moves not proven worse than another (``Solver.choices``).
+    The lines are ``Solver.plies``; ``plies_known``: node -> plies, where the
+    proofs below a node are not at hand; ``memo``: ``plies``'s answers kept.
     """
     kids = graph.children(root)
     proofs = [solver.lookup(child, leave=True) for child in kids]
@@ -832,16 +828,12 @@ def _final_move(graph, stats, solver, root, player, final, plies_known=None, roo
                 bounds=None):
     """The move ``mcts_move`` plays: proofs first (``_proof_choice``), then the statistics (``final``).
 
-    With the solver, the move the proofs choose, if they do; otherwise the
-    moves not proven worse than another, by ``final``: the most visits (then
-    the mean) or the best mean (then the visits). ``plies_known``: node ->
-    plies, where the proofs below a node are not at hand (a root-parallel
-    search merges its chunks' root proofs alone).
-    ``root_rule``: a root rule's own choice among the moves not proven worse
-    (sequential halving's best ``gumbel + sigma(q)``) replaces ``final``.
-    ``bounds`` (score bounds): the moves the bounds leave open
-    (``Bounds.keep``) and those guaranteed the best pessimistic bound; at a
-    root whose bounds met, only the latter, so the move is exact-best.
+    Otherwise the moves not proven worse than another, by ``final``: the
+    most visits (then the mean) or the best mean (then the visits); a
+    ``root_rule``'s own choice replaces ``final``. ``plies_known``: as
+    ``_proof_choice``'s (a root-parallel search merges its chunks' root
+    proofs alone). ``bounds``: only the moves the bounds leave open
+    (``Bounds.keep``) and those guaranteed the best pessimistic bound.
     """
     kids = graph.children(root)
     moves = graph.moves[root]
@@ -876,13 +868,11 @@ def _final_move(graph, stats, solver, root, player, final, plies_known=None, roo
 class TreeProofs:
     """The proofs a finished tree keeps, read as ``mcts_move``'s solver reads its own: the move they choose at a state.
 
-    The records' ``proven`` values and the ends of the game (proven at
-    sight), on the engine's working copy of ``tree``; a state's choice is
-    ``_proof_choice``'s, so a view of the tree (``greedy_move``,
-    ``greedy_policy``, ``principal_variation``, the command line's tables)
-    plays a proven win and never a move proven worse than another, as the
-    search that grew the tree would. Reading one state walks the stored
-    proven states below it and their children, nothing more of the game.
+    The records' ``proven`` values and the ends of the game, on the engine's
+    working copy of ``tree``; a state's choice is ``_proof_choice``'s, so a
+    view of the tree (``greedy_move``, the command line's tables) chooses as
+    the search that grew it would. Reading one state walks the stored proven
+    states below it and their children, nothing more of the game.
 
     >>> from fnmcts.games.nim import Nim
     >>> from fnmcts.rng import make_rng
