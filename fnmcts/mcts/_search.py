@@ -284,21 +284,19 @@ def _step(game, items, state, rng, iterations, opts, graph=None, root_rule=None,
     elif len(touched) != len(set(touched)):  # one dive backs up each node of its path once
         touched = set(touched)
     plain = not (stats.A or stats.B or stats.G)  # no enhancement keeps anything in the records
+    evolver = items.evolver()
     if plain and len(items):  # the plain records (``_record_of``, ``make_record``), inline: one loop reads, makes and writes
-        evolver = items.evolver()
         put, of = evolver.set, Record._of
         S, W, D, V, P = stats.S, stats.W, stats.D, stats.V, stats.P
         for i in touched:
             w, d, s, n = W[i], D[i], S[i], N[i]
             put(states[i], of(w, n - w - d, d or None, None if s == (w + d / 2 if d else w) else s, V[i], P[i]))
             N0[i] = n
-        grown = evolver.persistent()
     else:
-        evolver = items.evolver()
         for i in touched:
             evolver.set(states[i], _record_of(stats, i))
             N0[i] = N[i]
-        grown = evolver.persistent()
+    grown = evolver.persistent()
     kept.items = grown
     stats.lookup = grown.get  # records not yet in the working lists are read from the tree the copy belongs to
     tree = Tree(grown, state)
@@ -913,11 +911,17 @@ class TreeProofs:
             k = g.kind[x] if g.kind[x] != UNSEEN else g.expand(x)
             if k == END or (x != root and known(x) is None):
                 continue
-            below = g.children(x) if k >= 0 else g.outcome_children(x)
-            for c in below:
-                g.ends(c)  # an end is expanded, so proven at sight; the rest stay unseen (their moves not listed)
+            below = _ends_below(g, x, k)
             stats.grow()
             stack.extend(c for c in below if c not in made)
+
+
+def _ends_below(g, i, k) -> tuple:
+    """The nodes one step below node ``i`` of kind ``k``, made; the ends among them expanded (proven at sight), the rest unseen."""
+    below = g.children(i) if k >= 0 else g.outcome_children(i) if k == CHANCE_NODE else ()
+    for c in below:
+        g.ends(c)
+    return below
 
 
 def _root_from_children(graph, stats, root, player, mover):
@@ -1108,10 +1112,7 @@ def _proof_plies(game, proven, states):
     for s, exact in proven.items():
         i = g.node(s)
         solver.proven[i] = solver.value(exact)
-        k = g.expand(i)
-        below = g.children(i) if k >= 0 else g.outcome_children(i) if k == CHANCE_NODE else ()
-        for c in below:
-            g.ends(c)  # the ends proven at sight
+        _ends_below(g, i, g.expand(i))
     solver.stats.grow()
     memo = {}
     plies = {j: solver.plies(g.node(s), memo) for j, s in enumerate(states) if s in proven}
@@ -1198,15 +1199,11 @@ SUBTREE_WALK, SUBTREE_SHARE, SUBTREE_AHEAD = 50_000, 4, 500
 def subtree(game, tree, state, *, walk: int | None = None) -> Tree:
     """The part of ``tree`` still reachable from ``state``: the memory a search carries to its next move.
 
-    Walks the game from ``state`` (moves and chance outcomes) and keeps the stored states it meets, the tree's
-    own records: a search from ``state`` on the subtree reads only records it keeps, so it grows exactly the
-    states it grows on the whole tree, with the same records and draws, whatever the options; a search from a
-    state *above* ``state`` meets afresh what was dropped. Exact when at most ``walk`` states from ``state``
-    are not stored: the walk goes through the stored states (and chance), then on through the others, and past
-    ``walk`` of those keeps only what stored states lead to. ``walk=None``: the game's bound on its states
-    from ``state`` (``size_hint``) if at most ``SUBTREE_WALK``, else one per ``SUBTREE_SHARE`` states of
-    ``tree`` (plus ``SUBTREE_AHEAD`` where the game bounds nothing): on a game too big to walk, a share of the
-    search's cost.
+    Walks the game from ``state`` and keeps the stored states it meets: a search from ``state`` on the subtree
+    grows exactly what it grows on the whole tree, with the same records and draws, whatever the options. Exact
+    when at most ``walk`` states from ``state`` are not stored (past them, only what stored states lead to).
+    ``walk=None``: the game's bound on its states from ``state`` (``size_hint``) if at most ``SUBTREE_WALK``,
+    else one per ``SUBTREE_SHARE`` states of ``tree`` (plus ``SUBTREE_AHEAD`` where the game bounds nothing).
 
     >>> from fnmcts.games.nim import Nim
     >>> from fnmcts.rng import make_rng

@@ -74,11 +74,9 @@ def decisive_agent(game, state, rng: random.Random):
 
     A move *wins at once* when it ends the game with the best payoff there is
     for the player making it. Among the winning moves, or else among the moves
-    that leave the next player (when a player, not chance, moves next) no move
-    that wins at once for them, or else among all moves, the move is drawn
-    uniformly, as ``random_agent`` draws (one ``rng.random()``, none when one
-    move is left). Teytaud and Teytaud's decisive and anti-decisive moves. A
-    search's playouts run on the game's ``decisive_payoff`` when it has one.
+    that leave the next player no move that wins at once, or else among all
+    moves, the move is drawn as ``random_agent`` draws. A search's playouts run
+    on the game's ``decisive_payoff`` when it has one.
 
     >>> from fnmcts.games import TicTacToe
     >>> game = TicTacToe()
@@ -627,17 +625,13 @@ class SequentialHalving(NamedTuple):
 
     ``gumbel[j]`` is the noise of the root's ``j``-th move (in move order),
     drawn once for the whole search (``sequential_halving``). At the root a
-    dive goes into the child that sequential halving asks for: among the
-    children whose visits equal ``considered_visits(min(considered, moves),
-    budget)[t]`` (``t``: the root's children's visits so far), the one of the
-    highest ``gumbel + sigma(q)``; the chosen move, at the end, is the one of
-    the highest ``gumbel + sigma(q)`` among the most visited. ``q`` is a
-    child's mean (its value under expectimax), an unvisited child's the root's
-    own, scaled to [0, 1] over the children, and ``sigma(q) = (50 + most
-    visits) * 0.1 * q`` (``mctx``'s ``qtransform_completed_by_mix_value``
-    without a prior). Past its budget (a search continued) the most visited
-    race on; where the solver has narrowed the children, the rule picks among
-    those it is given.
+    dive goes into the child of the highest ``gumbel + sigma(q)`` among those
+    whose visits equal ``considered_visits(min(considered, moves),
+    budget)[t]`` (``t``: the root's children's visits so far); the move
+    chosen at the end is the one of the highest ``gumbel + sigma(q)`` among
+    the most visited. ``q``: a child's mean (its value under expectimax; the
+    root's own for an unvisited child), and ``sigma(q) = (50 + most visits) *
+    0.1 * q`` (``mctx``'s ``qtransform_completed_by_mix_value``, no prior).
 
     The children are given as ``(j, visits, q or None)``, ``j`` the move's
     index at the root (its noise), in move order; ``choose`` and ``final``

@@ -357,11 +357,8 @@ class Solver:
         it is at or below (a loser resists). ``memo`` (a dict) carries the
         answers across calls on the same proofs.
 
-        Read off what the search holds, and nothing more (``known``): the
-        proofs it made or read, over the children and outcomes its dives
-        made. Nothing is expanded or worked out anew, so the walk costs at
-        most the nodes the search made, whatever the game (a win proven
-        before all its children were counts the shortest win proven so far).
+        Read off the proofs the search holds (``known``), nothing expanded or
+        worked out anew: the walk costs at most the nodes the search made.
 
         In misère Nim(7, 3) (who takes the last loses) the first player wins by
         taking 2 (heap 5: the second player's loss in 3 more steps); taking 1
