@@ -95,11 +95,9 @@ def _compiled():
 def complete(graph, root, limit) -> bool:
     """Expand every node reachable from ``root`` (decisions' children, chance outcomes); False past ``limit`` nodes.
 
-    A graph built from the game's tables is complete at once. Expanding
-    asks the protocol what ``dives`` would ask of the same states, and makes no
-    draw: the search's results do not depend on it. The nodes it interns stay
-    in the graph when it gives up: a search's working lists take them in
-    (``Stats.grow``) before its dives go on in Python (``run`` does).
+    Expanding asks the protocol what ``dives`` would ask of the same states
+    and makes no draw: the search's results do not depend on it. The nodes it
+    interns stay in the graph when it gives up (``run`` grows the stats).
 
     >>> from fnmcts.games.nim import Nim
     >>> from ._graph import CompiledGraph

@@ -189,12 +189,9 @@ def _written_back(graph, stats, tree):
 class _Work:
     """The engine's working copy of a tree a search returned, carried by that ``Tree`` (its ``_work``).
 
-    When a call continues from that very tree (a learner's loop
-    ``tree, result = uct(game, tree, state, rng)``), the next dives run on
-    these counts as they stand, with nothing read from the tree again, and
-    write back only the records they changed; the working copy then moves to
-    the new tree (one owner: a tree continued twice is read again the second
-    time). ``entry``: the options as the engine takes them, for ``opts``;
+    A call that continues from that very tree runs on these counts as they
+    stand, nothing read again; the copy then moves to the new tree (one
+    owner: a tree continued twice is read again the second time). ``entry``: the options as the engine takes them, for ``opts``;
     ``call``: the options a call gave and what they resolved to; ``checked``:
     ``(game, state given, state checked)`` of the last root.
     """
@@ -247,12 +244,10 @@ def _entry(work, opts):
 def _step(game, items, state, rng, iterations, opts, graph=None, root_rule=None, work=None):
     """``iterations`` dives from ``state`` on the tree whose map is ``items`` (a pmap): ``(the grown tree, the last dive's payoff)``.
 
-    The engine runs on ``work``, the working copy the tree carried (``_handed``),
-    when it is that tree's and fits the search (nothing read again), else on
-    a new one that reads the records as the dives meet them; the grown tree
-    gets only the records that changed (one evolver, one new record each), and
-    carries the working copy on. The same tree and payoff as ``iterations``
-    dives of ``phases.uct`` (a property test).
+    The engine runs on ``work`` (``_handed``) when it fits the search, else on
+    a new working copy; the grown tree gets only the records that changed and
+    carries the copy on. The same tree and payoff as ``iterations`` dives of
+    ``phases.uct`` (a property test).
     ``root_rule``: a ``SequentialHalving`` choosing at the root (as ``dives``).
     """
     entry = _entry(work, opts)

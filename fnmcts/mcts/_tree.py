@@ -1,15 +1,10 @@
 """The search tree as a value: an immutable map from state to record, short to print.
 
-A ``Tree`` wraps a pyrsistent ``pmap`` (through its public API only) and is
-one: it is equal to, and hashes like, the pmap of the same items, and offers
-what a pmap offers (``get``, ``set``, ``remove``, ``discard``, ``update``,
-``evolver``, the ``Mapping`` methods), each returning a new ``Tree``. What it
-adds is a view: a tree of 10,000 states prints as one line with its size and
-its root's record, and renders in Jupyter as a small table of its most
-visited states. The root (the state the search ran from) rides along; it is not
-part of the value (two trees with the same items are equal whatever their root).
-A tree may be built on first use (``lazy_tree``): ``mcts_move`` returns its tree
-so, and a caller that reads only the move never pays for the map.
+A ``Tree`` is a pyrsistent ``pmap`` with a view: a tree of 10,000 states
+prints as one line with its size and its root's record, and renders in
+Jupyter as a small table of its most visited states. The root rides along,
+not part of the value. A tree may be built on first use (``lazy_tree``): a
+caller of ``mcts_move`` that reads only the move never pays for the map.
 
 >>> from ._records import record
 >>> tree = Tree({"a": record(win=3, loss=1), "b": record(win=1, loss=0)}, root="a")

@@ -452,9 +452,7 @@ class ProvingGame(GameBase):
     def end_plies(self, state) -> int:
         """The plies the forced win that ends ``state`` takes with best play: the fewest it is forced within (0 at a true end).
 
-        The winner hurries and the loser holds on, as MCTS-Solver measures a
-        line (``Solver.plies``), so a search choosing among moves proven lost
-        plays the one whose forced loss is longest, here as without proofs.
+        As ``Solver.plies`` measures a line, so a search proven lost resists longest here as without proofs.
 
         >>> from fnmcts.games import TicTacToe
         >>> view = with_proofs(TicTacToe(), 4, TicTacToe().start())
