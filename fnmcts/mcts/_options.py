@@ -1,13 +1,46 @@
 """The options of a search, one value: ``SearchOptions``, filled by ``search_options``.
 
 ``search``, ``mcts_move``, ``mcts_agent`` (and ``uct``, one dive) take the same
-options with the same meaning, and the command line spells them the same way;
-docs/search-options.md tables them with their defaults. ``search_options(game,
+options with the same meaning, and the command line spells them the same way
+(its help reads the table below; docs/search-options.md gives the defaults). ``search_options(game,
 **given)`` is the one place the defaults are chosen (by the kind of game when
 the rule is UCB1 by name; ``kind_defaults``). The tutorial's rule comes with the
 tutorial's dive: with ``rule='tutorial'`` (or ``ucb``) the solver is off unless
 asked for and the backup is the mean, so ``search(game, state, n, rng,
 rule=ucb)`` grows exactly the tutorial's tree.
+
+=========  ==================================================================
+``rule``   the selection rule: ``'ucb1'`` (with ``c``), ``'tutorial'`` or
+           ``'ucb'`` (the tutorial's ucb, with ``z``), or a function of a
+           record ``rule(record, parent_visits=N)`` (``functools.partial`` of
+           ``ucb1`` or ``ucb`` runs on the engine's inline loops)
+``c``      UCB1's exploration constant (default ``sqrt(2)``); only with ``'ucb1'``
+``z``      the tutorial's confidence multiplier (default 2); only with ``'tutorial'``
+``backup`` ``'mean'`` (the results' mean), ``'expectimax'`` or ``'graph'``
+           (the children's values weighted by edge visits)
+``solver`` MCTS-Solver: prove values, stop at proven states
+``rollout`` the playout agent, ``None`` for uniformly random moves
+``final``  how ``mcts_move`` chooses the root move: ``'visits'`` or ``'mean'``
+``root``   a rule of the root's own: ``None`` (the selection rule there too)
+           or ``'gumbel'``, sequential halving with Gumbel noise over the
+           search's dives (``fnmcts.mcts.enhancements``); the move played is
+           then the halving's choice
+``rave``   RAVE / GRAVE: ``None`` (off) or the equivalence parameter ``k`` of
+           the blend of a child's mean with its move's all-moves-as-first mean,
+           ``beta = sqrt(k / (3n + k))``; with UCB1 only
+``rave_ref`` GRAVE's threshold: the AMAF statistics read are those of the
+           nearest state of the path (from the one deciding up) with at least
+           this many visits (0: the deciding state's own, plain RAVE)
+``bounds`` score bounds: every state keeps a pessimistic and an optimistic
+           bound of its exact value; children that cannot do better are
+           pruned, a state whose bounds meet is solved
+``proofs`` shallow proofs: 0 (off) or a depth ``d`` in plies; a state (but
+           the root) where a player forces a win within ``d`` plies is an
+           end with that value for the dives and the playouts
+           (``fnmcts.mcts.enhancements.shallow_proof``; one or two players,
+           zero-sum); ``PROOFS`` (4) by default in a game without chance
+           that offers its states as tables, kept and worked out on them
+=========  ==================================================================
 
 >>> search_options()
 SearchOptions(rule='ucb1', c=1.4142135623730951, z=2, backup='mean', solver=True, rollout=None, final='visits', root=None, rave=None, rave_ref=0, bounds=False, proofs=0)
