@@ -57,6 +57,7 @@ from .limits import ply_budget
 from .matches import playout
 from .protocol import CHANCE, called, check_state, checked_play, checked_start, game_text, guarded, may_repeat, payoff_range
 from .protocol import _refuse_class, valid_moves, valid_outcomes, valid_payoff, valid_player
+from .values import MapOver
 
 __all__ = [
     "TOLERANCE",
@@ -368,7 +369,7 @@ NEWTON_LIMIT = 64
 """Components with more back-edge targets than this iterate by plain value iteration (no linear solve)."""
 
 
-class Solution(Mapping):
+class Solution(MapOver):
     """The values of a game whose states may repeat: an immutable map ``state -> value`` and a report.
 
     ``iterations``: the sweeps made over the cyclic components, in all;
@@ -383,10 +384,10 @@ class Solution(Mapping):
     ((Fraction(1, 2),), 1, 3, False)
     """
 
-    __slots__ = ("_values", "iterations", "residual", "tolerance", "components", "largest")
+    __slots__ = ("_map", "iterations", "residual", "tolerance", "components", "largest")
 
     def __init__(self, values, iterations=0, residual=0.0, tolerance=TOLERANCE, components=0, largest=0):
-        for name, v in (("_values", dict(values)), ("iterations", iterations), ("residual", float(residual)),
+        for name, v in (("_map", dict(values)), ("iterations", iterations), ("residual", float(residual)),
                         ("tolerance", float(tolerance)), ("components", components), ("largest", largest)):
             object.__setattr__(self, name, v)
 
@@ -394,35 +395,11 @@ class Solution(Mapping):
         raise AttributeError("a Solution is immutable")
 
     def __reduce__(self):
-        return (Solution, (self._values, self.iterations, self.residual, self.tolerance, self.components,
+        return (Solution, (self._map, self.iterations, self.residual, self.tolerance, self.components,
                            self.largest))
 
-    def __getitem__(self, state):
-        return self._values[state]
-
-    def __contains__(self, state):
-        return state in self._values
-
-    def __iter__(self):
-        return iter(self._values)
-
-    def __len__(self):
-        return len(self._values)
-
-    def get(self, state, default=None):
-        return self._values.get(state, default)
-
-    def items(self):
-        return self._values.items()
-
-    def keys(self):
-        return self._values.keys()
-
-    def values(self):
-        return self._values.values()
-
     def __repr__(self):
-        return (f"Solution({len(self._values)} states, iterations={self.iterations}, "
+        return (f"Solution({len(self._map)} states, iterations={self.iterations}, "
                 f"residual={self.residual:.3g}, components={self.components}, largest={self.largest})")
 
 

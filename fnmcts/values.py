@@ -17,10 +17,11 @@ True
 from __future__ import annotations
 
 import html
+from collections.abc import Mapping
 
 from pyrsistent import PMap, PRecord, field, pmap
 
-__all__ = ["FixedPMap", "fixed_pmap", "FixedRecord", "html_table"]
+__all__ = ["FixedPMap", "fixed_pmap", "FixedRecord", "MapOver", "html_table"]
 
 
 def _key_order(key):
@@ -122,6 +123,45 @@ class FixedRecord(PRecord, metaclass=_DeclaredOrder):
 
     def _repr_html_(self) -> str:
         return html_table(self._ordered_items(), title=type(self).__name__)
+
+
+class MapOver(Mapping):
+    """A read-only ``Mapping`` over the map its ``_map`` slot holds (an MCTS ``Tree``, ``exact.Solution``).
+
+    >>> class Box(MapOver):
+    ...     __slots__ = ("_map",)
+    ...     def __init__(self, items):
+    ...         self._map = items
+    >>> box = Box({"a": 1})
+    >>> box["a"], box.get("b"), "a" in box, len(box), list(box.items()), list(box.values())
+    (1, None, True, 1, [('a', 1)], [1])
+    """
+
+    __slots__ = ()
+
+    def __getitem__(self, key):
+        return self._map[key]
+
+    def get(self, key, default=None):
+        return self._map.get(key, default)
+
+    def __contains__(self, key):
+        return key in self._map
+
+    def __iter__(self):
+        return iter(self._map)
+
+    def __len__(self):
+        return len(self._map)
+
+    def keys(self):
+        return self._map.keys()
+
+    def values(self):
+        return self._map.values()
+
+    def items(self):
+        return self._map.items()
 
 
 def _cell(value) -> str:

@@ -3,33 +3,11 @@
 The tutorial's task 11, written once against the game protocol. A **record**
 holds a state's visits and results for the player who moved into it (the
 tutorial's ``{'win': w, 'loss': l}``, plus draws and scores where a game has
-them); the **tree** is an immutable map from state to record (for Shut the
-Box: from box to record, exactly the tutorial's table).
-
-How the protocol's parts map onto the tutorial's tree:
-
-* **Stored nodes** are the root and every state a player's move leads to (for
-  Shut the Box: boxes). States reached by chance (a box with its roll) are
-  passed through, never stored: at a stored node the dive draws the chance
-  outcomes (rolls the dice), then rates the children of the decision.
-* **Records belong to the mover.** A payoff is rescaled to [0, 1] on the
-  game's ``payoff_range``; the record adds it to its ``score`` and counts a
-  win (above 1/2), a draw (1/2) or a loss. Ratings use the mean, so a draw is
-  half a win and a score is a score. A state must determine its mover (Nim's
-  states say who is to move), so transpositions share one record soundly.
-* **The phases** (``fnmcts.mcts.phases``): ``select``, ``expand``,
-  ``simulate`` and ``backup``, each a pure function over the persistent tree,
-  and ``uct`` their composition: one dive, reading and writing only the records
-  on its path. A module to read top to bottom, and the reference.
-* **One descent** (``fnmcts.mcts._engine``) runs the same dives fast for
-  ``search`` (many dives) and ``mcts_move`` (a move chosen, MCTS-Solver on);
-  the backup (``'mean'``, ``'expectimax'``) and the solver are its parameters.
-  Every finite game runs on a compiled graph of interned states
-  (``CompiledGraph``), proven equal, draw for draw, to the phases. One
-  specialised loop (``fnmcts.mcts._kernel``): a plain search (UCB1 or the
-  tutorial's rule, no solver) on a graph small enough to walk whole runs the
-  same dives compiled with Numba (``pip install fnmcts[fast]``), proven equal
-  to the Python loop draw for draw.
+them); the **tree** is an immutable map from state to record. The stored
+states, the records' owners, the phases (``fnmcts.mcts.phases``: ``uct`` is
+their composition) and the one engine behind ``search`` and ``mcts_move``
+(``fnmcts.mcts._engine``, with its Numba twin ``_kernel``), proven equal draw
+for draw: docs/mcts.md.
 
 >>> from fnmcts.games.shut_the_box import ShutTheBox, start_box
 >>> from fnmcts.rng import make_rng
@@ -53,28 +31,8 @@ from pyrsistent import pmap  # noqa: F401 (the module doctest)
 from .._moved import deprecated as _deprecated
 from . import phases
 from ._graph import CompiledGraph
-from ._records import (
-    DRAW,
-    EMPTY_RECORD,
-    LOSS,
-    RULES,
-    WIN,
-    Record,
-    add_result,
-    make_record,
-    mean,
-    rating_selector,
-    record,
-    score,
-    ucb,
-    ucb1,
-    ucb1_score,
-    ucb1_selector,
-    ucb_score,
-    ucb_selector,
-    visits,
-    win_rate,
-)
+from . import _records
+from ._records import *  # the records and their ratings: _records.__all__
 from ._search import (
     BACKUPS,
     DEFAULT_ITERATIONS,
@@ -93,26 +51,7 @@ from ._options import GameKind, game_kind
 from ._tree import Tree, as_tree
 
 __all__ = [
-    "Record",
-    "record",
-    "EMPTY_RECORD",
-    "WIN",
-    "LOSS",
-    "DRAW",
-    "visits",
-    "score",
-    "mean",
-    "win_rate",
-    "add_result",
-    "ucb",
-    "ucb1",
-    "ucb_score",
-    "ucb1_score",
-    "RULES",
-    "ucb_selector",
-    "ucb1_selector",
-    "rating_selector",
-    "make_record",
+    *_records.__all__,
     "uct",
     "search",
     "result_of",

@@ -2,20 +2,12 @@
 
 ``dives`` runs the dives of ``fnmcts.mcts.phases`` (select, expand, simulate,
 back up) from a root, on working statistics (``Stats``: flat lists indexed by
-node, mutated in place: the transient side of Clojure's transient /
-persistent! idiom; the callers read them from a persistent tree as they go and
-write back the records that changed). Every option of the phases is an option
-of this one loop: the rule (the built-in ones rated inline from kept keys), the
-backup (``'mean'`` or ``'expectimax'``), MCTS-Solver (``Solver``), score bounds
-(``Bounds``), RAVE / GRAVE (AMAF statistics in ``Stats.A``), a rollout agent,
-games whose states repeat. Property tests hold it to the phases, draw
-for draw, on generated games.
-
-A dive is ``fnmcts.mcts.phases.uct``'s, on nodes. In a game whose states may
-repeat (``may_repeat()``), a dive that comes back to a state already on its
-path stops there and plays one game to the end from it, as from a new node:
-the path holds each node once, and a cycle of stored states cannot hold a
-dive for ever.
+node, mutated in place, read from a persistent tree as the search goes and
+written back by the callers). Every option of the phases is an option of this
+one loop, each through its module (``solver``, ``bounds``, ``rave``,
+``backups``). Property tests hold it to the phases, draw for draw, on
+generated games. In a game whose states may repeat, a dive that comes back to
+a state already on its path stops there and plays one game to the end from it.
 """
 
 from __future__ import annotations
@@ -58,21 +50,15 @@ class Stats:
     ``V`` the expectimax value (or None), ``P`` the proof (the exact value its
     record keeps, or None), ``E`` the score the ratings read (``S``, or ``V *
     N`` under expectimax), ``A`` (a dict: RAVE) the AMAF statistics of the
-    nodes that keep some, ``{(player, move): [visits, score]}``, ``B`` (a
-    dict: score bounds) the ``(pessimistic, optimistic)`` bounds of the nodes
-    that keep them. ``lookup(state)``, if given, supplies the record of
-    a state when its node first appears (a persistent tree read lazily: only
-    the records a search meets are read); ``N0`` keeps the visits read, so the
-    records that changed are known at the end. ``logs[n]`` is ``log(n)`` for
-    the visit counts the search has met (UCB1 reads the log of the parent's
-    visits at every step).
-
-    ``K``, once a search with a built-in rule asks for it (``use_keys``), is per
-    node the part of its rating that reads its own counts alone (None where
-    ``N`` is None or 0): its mean ``E / N`` under UCB1 (rule 1), its whole
-    ``ucb_score`` under the tutorial's rule (rule 2). Every change of the
-    counts keeps it, so a rating computes it once per result, not once per
-    child and step.
+    nodes that keep some, ``B`` (a dict: score bounds) the bounds of the
+    nodes that keep them, ``G`` (the graph backup) their edges.
+    ``lookup(state)``, if given, supplies the record of a state when its node
+    first appears (only the records a search meets are read); ``N0`` keeps
+    the visits read, so the records that changed are known at the end.
+    ``logs[n]`` is ``log(n)`` for the visit counts the search has met.
+    ``K`` (``use_keys``): per node, the part of a built-in rule's rating that
+    reads its own counts alone (the mean under UCB1, the whole ``ucb_score``
+    under the tutorial's rule), kept with the counts.
 
     >>> from fnmcts.games.nim import Nim
     >>> graph, stats, root = started(Nim(heap=3, max_take=2))
@@ -272,15 +258,10 @@ def _random_finish(g, i, rnd, rng, off):
 
     The draws are ``playout``'s.
 
-    The walk follows the graph through the decisions whose children the descent
-    made (and the chance outcomes drawn before: no state hashed, no protocol
-    call); at the first state past them it leaves the graph and ``off(state)``
-    ends the game (the game's ``random_payoff`` kernel, or ``playout`` through
-    the protocol; the terminal node is then None and the payoff is given;
-    at a terminal node of the graph the payoff is None: the node's state has it). It makes no node and expands
-    none: a playout builds nothing for the states it passes. A game's own
-    tables (``compiled_graph()``) are read as the graph. The uniform draw of
-    ``random_agent`` and the chance draw of ``draw``, inline.
+    The walk follows the graph where the descent made it (a game's own tables:
+    all of it); at the first state past it ``off(state)`` ends the game (the
+    payoff is then given, and the terminal node None). It makes no node. The
+    uniform draw of ``random_agent`` and the chance draw of ``draw``, inline.
     """
     kind, kids, chance = g.kind, g.kids, g.chance
     given = g.given
@@ -635,21 +616,14 @@ def dives(graph, stats, root, root_mover, n, rng, select, *, expectimax=False, s
 
     ``stats`` (a ``Stats`` of ``graph``) grows in place. ``select(children,
     stats, parent_visits)`` picks the child to enter (``user_selector``; the
-    built-in rules, ``ucb_selector`` and ``ucb1_selector``, run inline).
-    ``touched``, a list, if given, gets every node whose counts a dive
-    changed (once per dive that backs it up: the records to write back). A
-    random playout runs on the game's ``random_payoff`` kernel if it has one
-    (``phases.simulate``), else walks the graph where it is made (a game's
-    tables: all of it) and plays the rest through the protocol (all of it with
-    ``compiled_playouts=False``: the same draws); none makes a node. The
-    options, each through its module: ``solver``, a ``Solver`` whose proofs
-    are used and extended; ``bounds``, a ``Bounds`` (score bounds) that prune
-    the children a dive may enter and end a dive where they meet; ``rave``,
-    ``(k, rave_ref, c)``: RAVE / GRAVE (``phases.select``'s, the AMAF
-    statistics in ``stats.A``); ``graph_backup`` (with ``expectimax``):
-    ``phases.backup``'s ``backup='graph'``, the edge visits in ``stats.G``;
-    ``root_rule`` (a ``SequentialHalving``) chooses the root's child when it
-    is a decision.
+    built-in rules run inline). ``touched``, a list, if given, gets every
+    node whose counts a dive changed. A random playout runs as
+    ``_random_finish`` tells (``compiled_playouts=False``: through the
+    protocol, the same draws). The options, each through its module:
+    ``solver`` (a ``Solver``), ``bounds`` (a ``Bounds``), ``rave`` (``(k,
+    rave_ref, c)``, the AMAF statistics in ``stats.A``), ``graph_backup``
+    (with ``expectimax``; the edge visits in ``stats.G``), ``root_rule`` (a
+    ``SequentialHalving`` choosing the root's child).
 
     >>> import random
     >>> from fnmcts.games.nim import Nim

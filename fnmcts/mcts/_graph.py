@@ -1,24 +1,16 @@
 """The game as the search walks it: a graph of nodes, built from the protocol on demand.
 
 The search engine (``_engine``) never calls the game directly. It reads, per
-node (an integer: states are interned): ``kind[i]`` (the player to move,
-0, 1, ...; below 0: ``END``, ``CHANCE_NODE``, or ``UNSEEN`` before the node is
-expanded), ``moves[i]`` (a decision's moves), ``lazy[i]`` (the nodes the
-moves lead to, each made when first asked: ``child(i, j)``), ``kids[i]`` (all
-of them, in move order, once ``children(i)`` made them), ``chance[i]`` (how to
-draw a chance outcome), ``u[i]`` (a terminal's payoff rescaled to [0, 1] per
-player). Each state's kind, moves and chance outcomes are computed from the
-protocol once, when the node is first expanded, and kept in plain lists: a
-dive or a playout that passes a state again makes no protocol call and hashes
-no state. A playout makes no node (``_engine``: it walks the graph where it is
-made, or runs on the game's ``random_payoff``, and plays the rest through the protocol).
-Every finite game gets this compiled form; a game may build its own faster
-through the optional ``compiled_graph()`` hook (same answers). A property test
-proves the engine on it equal, draw for draw, to the phases of
-``fnmcts.mcts.phases`` through the protocol.
-
-A graph is a working structure: it lives as long as the caller keeps it
-(``search`` and ``mcts_move`` build one per call unless given one).
+node (an integer: states are interned): ``kind[i]`` (the player to move, 0,
+1, ...; below 0: ``END``, ``CHANCE_NODE``, or ``UNSEEN`` before the node is
+expanded), ``moves[i]``, ``lazy[i]`` (the nodes the moves lead to, each made
+when first asked: ``child(i, j)``), ``kids[i]`` (all of them, once
+``children(i)`` made them), ``chance[i]`` (how to draw a chance outcome),
+``u[i]`` (a terminal's payoff rescaled to [0, 1] per player), each computed
+from the protocol once, when the node is first expanded. A game may build its
+own graph faster through the optional ``compiled_graph()`` hook (same
+answers). A graph lives as long as the caller keeps it (``search`` and
+``mcts_move`` build one per call unless given one).
 
 >>> from fnmcts.games.nim import Nim
 >>> graph = CompiledGraph(Nim(heap=3, max_take=2))
@@ -414,3 +406,22 @@ def expanded_kind(holder, i):
         k = g.expand(i)
         holder.stats.grow()
     return k
+
+
+def derived_from(holder, i):
+    """``(kind, below)``: what node ``i``'s value is derived from (``Solver.derive``, ``Bounds.derive``).
+
+    ``below`` is None at an end, the ``(probability, outcome node)`` pairs at a
+    chance node, the children at a decision (made: ``holder.stats`` grown).
+    """
+    k = expanded_kind(holder, i)
+    if k == END:
+        return k, None
+    g = holder.graph
+    if k == CHANCE_NODE:
+        outcomes = g.outcome_children(i)
+        below = tuple(zip(g.chance[i][4], outcomes))
+    else:
+        below = g.children(i)
+    holder.stats.grow()
+    return k, below

@@ -1,29 +1,19 @@
 """The one specialised loop: ``_engine.dives`` compiled to machine code, for the plain search on a whole graph.
 
-``_engine.dives`` is the one descent, written once in Python. On a small game
-whose whole graph fits in memory, a plain search (UCB1 or the tutorial's rule,
-the mean backup, random playouts; no solver, bounds, RAVE, root rule or rollout
-agent) spends its time walking that graph: on the 21 game a dive of ``dives``
-walks a whole game inside the tree, about 0.45 µs a step. Here the same
-loop runs on flat arrays, compiled with Numba (``pip install fnmcts[fast]``),
-drawing from the caller's own ``random.Random``: the Mersenne Twister state is
-read once before the dives and written back once after (``random.Random``'s
-``getstate`` and ``setstate``), and the draws are CPython's ``random()``
-(``genrand_res53``) computed from it, bit for bit. The dives, their draws,
-every count and the generator's state at the end are those of ``dives``
-(tests/test_kernel.py holds them equal, draw for draw, on generated games,
-seeds and both rules).
+On a small game whose whole graph fits in memory, a plain search (UCB1 or the
+tutorial's rule, the mean backup, random playouts; no solver, bounds, RAVE,
+root rule or rollout agent) runs ``_engine.dives``'s loop on flat arrays,
+compiled with Numba (``pip install fnmcts[fast]``), drawing from the caller's
+own ``random.Random`` bit for bit (docs/speed.md tells how): the dives, every
+count and the generator's state at the end are those of ``dives``
+(tests/test_kernel.py holds them equal on generated games, seeds and both rules).
 
 ``run(graph, stats, root, root_mover, n, rng, mode, c)`` returns the same as
 ``dives`` or None when the kernel does not apply (Numba missing, a generator
-that is not a plain ``random.Random``, a graph too large to complete, counts a
-given tree set that only the Python loop rates as it does); ``dives`` then
-runs as written. A graph is completed by walking every state the root reaches,
-at most one a dive asked for (``COMPLETE_LIMIT`` at most); a game too large for
-that is remembered and not walked again for as many dives, and a game whose
-``compiled_graph()`` hook gives no tables (it says its graph is too large, as
-OpenSpiel's long games do) is not walked at all. Nothing here is needed for a result: without Numba every
-search gives the same trees, more slowly.
+that is not a plain ``random.Random``, a graph too large to complete within
+``COMPLETE_LIMIT`` states, counts only the Python loop rates as it does);
+``dives`` then runs as written. Without Numba every search gives the same
+trees, more slowly.
 
 >>> import random
 >>> from fnmcts.games.nim import Nim
@@ -105,11 +95,9 @@ def _compiled():
 def complete(graph, root, limit) -> bool:
     """Expand every node reachable from ``root`` (decisions' children, chance outcomes); False past ``limit`` nodes.
 
-    A graph built from the game's tables is complete at once. Expanding
-    asks the protocol what ``dives`` would ask of the same states, and makes no
-    draw: the search's results do not depend on it. The nodes it interns stay
-    in the graph when it gives up: a search's working lists take them in
-    (``Stats.grow``) before its dives go on in Python (``run`` does).
+    Expanding asks the protocol what ``dives`` would ask of the same states
+    and makes no draw: the search's results do not depend on it. The nodes it
+    interns stay in the graph when it gives up (``run`` grows the stats).
 
     >>> from fnmcts.games.nim import Nim
     >>> from ._graph import CompiledGraph

@@ -1,7 +1,13 @@
 """The options of a search, one value: ``SearchOptions``, filled by ``search_options``.
 
 ``search``, ``mcts_move``, ``mcts_agent`` (and ``uct``, one dive) take the same
-options with the same meaning, and the command line spells them the same way:
+options with the same meaning, and the command line spells them the same way
+(its help reads the table below; docs/search-options.md gives the defaults). ``search_options(game,
+**given)`` is the one place the defaults are chosen (by the kind of game when
+the rule is UCB1 by name; ``kind_defaults``). The tutorial's rule comes with the
+tutorial's dive: with ``rule='tutorial'`` (or ``ucb``) the solver is off unless
+asked for and the backup is the mean, so ``search(game, state, n, rng,
+rule=ucb)`` grows exactly the tutorial's tree.
 
 =========  ==================================================================
 ``rule``   the selection rule: ``'ucb1'`` (with ``c``), ``'tutorial'`` or
@@ -35,16 +41,6 @@ options with the same meaning, and the command line spells them the same way:
            zero-sum); ``PROOFS`` (4) by default in a game without chance
            that offers its states as tables, kept and worked out on them
 =========  ==================================================================
-
-``search_options(game, **given)`` is the one place the defaults are chosen:
-UCB1 with ``c = sqrt(2)``, the mean backup, MCTS-Solver on, random playouts,
-the most visited move, no root rule, and, when the rule is UCB1 by name (the
-default), those of the kind of game (``kind_defaults`` tells them: games with
-chance, games offering tables); a rule given as a function takes the plain
-defaults. The tutorial's rule comes with the tutorial's dive: with
-``rule='tutorial'`` (or ``ucb``) the solver is off unless asked for and the
-backup is the mean, so ``search(game, state, n, rng, rule=ucb)`` grows exactly
-the tutorial's tree.
 
 >>> search_options()
 SearchOptions(rule='ucb1', c=1.4142135623730951, z=2, backup='mean', solver=True, rollout=None, final='visits', root=None, rave=None, rave_ref=0, bounds=False, proofs=0)
@@ -100,10 +96,7 @@ DEFAULT_C = math.sqrt(2)
 CHANCE_C = 1.0
 """UCB1's exploration constant in a one-player game with chance unless ``c`` is given (with the expectimax backup).
 
-Chosen on graded dice games and generated games (docs/scoreboard.md, "The
-one-player chance constant"): 0.2 before, fitted to Shut the Box, whose
-values sit near 0.07, left a move whose one playout busted (value 0) beside
-a sibling worth 0.78 untried for about ``e^((0.78/0.2)^2)`` dives."""
+Chosen on graded dice games and generated games (docs/scoreboard.md, "The one-player chance constant")."""
 
 RIVALS_CHANCE_C = 0.5
 """UCB1's exploration constant in a game of two or more players with chance unless ``c`` is given (with the expectimax backup)."""
@@ -284,17 +277,12 @@ def _probe(game) -> GameKind:
 def kind_defaults(game) -> dict:
     """The defaults ``search_options`` takes for ``game`` beyond the ones every game shares (its kind's).
 
-    A game with chance: the expectimax backup (a state's value is its
-    outcomes' values weighted by their probabilities, not the mean of results
-    drawn through them) and UCB1 with ``c = CHANCE_C`` (1.0) for one player,
-    ``c = RIVALS_CHANCE_C`` (0.5) for two or more (docs/scoreboard.md has the
-    figures: graded dice games, generated games, Shut the Box at its optimum, Pig's decisions). A game without
-    chance, of one or two players, that offers its states as tables
-    (``compiled_graph()``: OpenSpiel's short games, a game of your own):
-    shallow proofs of ``PROOFS`` (4) plies, worked out once on the tables for
-    every state and kept, so a dive costs no more (docs/search-options.md has
-    the figures). Every other game: none (UCB1 with ``c = DEFAULT_C``, the mean
-    backup, no proofs).
+    A game with chance: the expectimax backup and UCB1 with ``c = CHANCE_C``
+    (1.0) for one player, ``c = RIVALS_CHANCE_C`` (0.5) for two or more. A
+    game without chance, of one or two players, that offers its states as
+    tables (``compiled_graph()``): shallow proofs of ``PROOFS`` (4) plies.
+    Every other game: none. The figures: docs/scoreboard.md and
+    docs/search-options.md.
 
     >>> from fnmcts.games import Nim, Pig
     >>> from fnmcts.games.shut_the_box import ShutTheBox

@@ -3,17 +3,11 @@
 A **record** holds, for the player who moved into a state, how many results it
 has seen and how good they were: ``win``, ``loss`` (always), ``draw`` (once a
 draw was seen), ``score`` (the sum of the rescaled payoffs, once a payoff was
-neither a win, a loss nor a draw), ``value`` (the expectimax estimate, with
-``backup='expectimax'``), ``proven`` (the exact value MCTS-Solver proved) and
-``amaf`` (with RAVE: the all-moves-as-first statistics of the moves played below
-the state, ``{(player, move): (visits, score)}``) and ``bounds`` (with score
-bounds: the pessimistic and optimistic payoff tuples its exact value lies between)
-and ``graph`` (with ``backup='graph'``: ``(own, edges)``, the sum of the results of the
-dives that ended at the state and, per child entered from it, ``(child, visits,
-player choosing)``, in the order first entered).
-A payoff is rescaled to [0, 1] on the game's ``payoff_range``: above 1/2 a win,
-1/2 a draw, below a loss. The tutorial's records, ``{'win': w, 'loss': l}``,
-are the records of a game that pays only wins and losses.
+neither a win, a loss nor a draw), and what the options keep: ``value``
+(expectimax), ``proven`` (MCTS-Solver), ``amaf`` (RAVE), ``bounds`` (score
+bounds), ``graph`` (the graph backup; their modules say what they hold). A
+payoff is rescaled to [0, 1] on the game's ``payoff_range``: above 1/2 a win,
+1/2 a draw, below a loss.
 
 >>> rec = record(win=2, loss=3)
 >>> rec == {'win': 2, 'loss': 3}, visits(rec), mean(rec)
@@ -381,11 +375,9 @@ def rave_score(s, n, parent, c, amaf, k) -> float:
 
     ``s`` over ``n`` visits is the child's score, ``amaf`` the ``(visits,
     score)`` of its move in the AMAF statistics read (None: never played
-    there); the blend is ``(1 - beta) * s/n + beta * amaf mean`` with Gelly and
-    Silver's schedule ``beta = sqrt(k / (3n + k))`` (``k``, the equivalence
-    parameter: the visits at which both count alike), then UCB1's bonus
-    ``c * sqrt(ln(parent) / n)``. With ``k = 0``, or no AMAF statistics, it
-    is ``ucb1_score``, float for float. Infinity when ``n`` is 0.
+    there); the blend and its ``beta = sqrt(k / (3n + k))``:
+    docs/search-options.md. With ``k = 0``, or no AMAF statistics, it is
+    ``ucb1_score``, float for float. Infinity when ``n`` is 0.
 
     A child of mean 1/4 over 4 visits whose move scored 0.8 over 10 dives
     below the parent: with ``k = 30``, ``beta = sqrt(30 / 42)`` (0.845), so the

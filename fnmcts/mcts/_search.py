@@ -5,15 +5,13 @@
   four phases of ``fnmcts.mcts.phases`` in a row (``phases.uct``), writing
   only the records on its path.
 * ``search(game, state, dives, rng)``: many dives on the engine
-  (``_engine.dives``, over the game's compiled graph), reading the records of
-  a given tree as it meets them and writing back only those that changed: the
-  same tree as ``dives`` calls of ``uct`` with the same ``rng`` (a property test
-  checks it).
+  (``_engine.dives``), reading the records of a given tree as it meets them
+  and writing back only those that changed: the same tree as ``dives`` calls
+  of ``uct`` with the same ``rng`` (a property test checks it).
 * ``mcts_move(game, state, iterations, rng)``: a search from a decision, with
   MCTS-Solver on by default, and the move it chooses.
 
-Every option (the rule, ``backup``, ``solver``, ``rollout``) is an option of
-all three.
+Every option (docs/search-options.md) is an option of all three.
 """
 
 from __future__ import annotations
@@ -190,12 +188,10 @@ def _written_back(graph, stats, tree):
 class _Work:
     """The engine's working copy of a tree a search returned, carried by that ``Tree`` (its ``_work``).
 
-    When a call continues from that very tree (a loop of one-dive calls
-    ``tree = search(game, state, 1, rng, tree=tree)``), the next dives run on
-    these counts as they stand, with nothing read from the tree again, and
-    write back only the records they changed; the working copy then moves to
-    the new tree (one owner: a tree continued twice is read again the second
-    time). ``entry``: the options as the engine takes them, for ``opts``;
+    A call that continues from that very tree runs on these counts as they
+    stand, nothing read again; the copy then moves to the new tree (one
+    owner: a tree continued twice is read again the second time). ``entry``: the
+    options as the engine takes them, for ``opts``;
     ``call``: the options a call gave and what they resolved to; ``checked``:
     ``(game, state given, state checked)`` of the last root.
     """
@@ -248,12 +244,10 @@ def _entry(work, opts):
 def _step(game, items, state, rng, iterations, opts, graph=None, root_rule=None, work=None):
     """``iterations`` dives from ``state`` on the tree whose map is ``items`` (a pmap): ``(the grown tree, the last dive's payoff)``.
 
-    The engine runs on ``work``, the working copy the tree carried (``_handed``),
-    when it is that tree's and fits the search (nothing read again), else on
-    a new one that reads the records as the dives meet them; the grown tree
-    gets only the records that changed (one evolver, one new record each), and
-    carries the working copy on. The same tree and payoff as ``iterations``
-    dives of ``phases.uct`` (a property test).
+    The engine runs on ``work`` (``_handed``) when it fits the search, else on
+    a new working copy; the grown tree gets only the records that changed and
+    carries the copy on. The same tree and payoff as ``iterations`` dives of
+    ``phases.uct`` (a property test).
     ``root_rule``: a ``SequentialHalving`` choosing at the root (as ``dives``).
     """
     entry = _entry(work, opts)
@@ -285,21 +279,19 @@ def _step(game, items, state, rng, iterations, opts, graph=None, root_rule=None,
     elif len(touched) != len(set(touched)):  # one dive backs up each node of its path once
         touched = set(touched)
     plain = not (stats.A or stats.B or stats.G)  # no enhancement keeps anything in the records
+    evolver = items.evolver()
     if plain and len(items):  # the plain records (``_record_of``, ``make_record``), inline: one loop reads, makes and writes
-        evolver = items.evolver()
         put, of = evolver.set, Record._of
         S, W, D, V, P = stats.S, stats.W, stats.D, stats.V, stats.P
         for i in touched:
             w, d, s, n = W[i], D[i], S[i], N[i]
             put(states[i], of(w, n - w - d, d or None, None if s == (w + d / 2 if d else w) else s, V[i], P[i]))
             N0[i] = n
-        grown = evolver.persistent()
     else:
-        evolver = items.evolver()
         for i in touched:
             evolver.set(states[i], _record_of(stats, i))
             N0[i] = N[i]
-        grown = evolver.persistent()
+    grown = evolver.persistent()
     kept.items = grown
     stats.lookup = grown.get  # records not yet in the working lists are read from the tree the copy belongs to
     tree = Tree(grown, state)
@@ -647,42 +639,26 @@ def search(
 
     The same tree as ``iterations`` calls of ``uct`` with the same ``rng`` (a
     property test checks it), grown on the engine's working copy over the
-    game's compiled graph (the game's own, if it offers one through its
-    ``compiled_graph()`` hook). ``tree``: a tree to continue (a ``Tree``, a pmap
-    or a dict): its records are read as the search meets their states, and
-    only the records that changed are written back, so the returned tree
-    shares every other record with it; one dive on a given tree is ``uct``.
-    ``n1`` dives and then ``n2`` more on the returned tree with the same generator grow the tree of ``n1 + n2``.
+    game's compiled graph (``graph``: one to reuse across calls). ``tree``: a
+    tree to continue (a ``Tree``, a pmap or a dict): its records are read as
+    the search meets them and only those that changed are written back, so
+    ``n1`` dives and then ``n2`` more with the same generator grow the tree of
+    ``n1 + n2``.
 
-    Budgets: ``iterations`` dives, ``seconds`` of wall time, or both
-    (whichever comes first); ``stop()``, if given, is asked between dives
-    (every few milliseconds) and ends the search when it returns True (a
-    Ctrl-C handler sets it: the tree so far is a normal result).
-    ``max_nodes``: the tree never holds more states; when it is full, the
-    least visited states (leaves first) are dropped, a tenth of the bound at a
-    time. ``progress(k)``, if given, hears of every ``k`` dives done.
-    ``graph``: a ``CompiledGraph`` of the game to reuse across calls.
+    Budgets (docs/mcts.md): ``iterations`` dives, ``seconds`` of wall time or
+    both, whichever comes first; ``stop()``, asked between dives, ends the
+    search when it returns True; ``max_nodes``: the tree never holds more
+    states (the least visited, leaves first, are dropped a tenth of the bound
+    at a time); ``progress(k)`` hears of every ``k`` dives done.
 
     The options (``rule``, ``c``, ``z``, ``backup``, ``solver``, ``rollout``,
-    ``root``, or all of them as one ``options`` value) are those of
-    ``mcts_move`` and ``mcts_agent``, with the same defaults
-    (``fnmcts.mcts.search_options``: UCB1 and MCTS-Solver). ``rule=ucb`` (or
-    ``'tutorial'``) grows the tutorial's tree, draw for draw. ``root='gumbel'``:
-    the root's children chosen by sequential halving with Gumbel noise over
-    the ``iterations`` (``fnmcts.mcts.enhancements``; the noise is drawn from
-    ``rng`` before the first dive, as ``sequential_halving`` draws it), or a
-    ``SequentialHalving`` value given. ``rave=k`` (with UCB1): RAVE, each
-    record also keeps ``amaf``, the all-moves-as-first statistics of the moves
-    played below its state, and a child's mean is blended with its move's;
-    ``rave_ref``: GRAVE's threshold. ``bounds=True``: score bounds, every
-    record also keeps ``bounds``, the pessimistic and optimistic payoff tuples
-    its exact value lies between; children that cannot do better are not
-    entered, a state whose bounds meet ends a dive with its value
-    (docs/search-options.md). ``until_proven=True``: the search stops as
-    soon as its root is proven (by the solver or its bounds), as
-    ``mcts_move``'s does, so the root's visits count the dives that ran;
-    otherwise every dive asked for runs, and a dive at a proven root adds its
-    exact value to the root's record (``uct``'s dive).
+    ``root``, ``rave``, ``rave_ref``, ``bounds``, ``proofs``, or all of them as
+    one ``options`` value) are those of ``mcts_move``, with the same defaults
+    (``fnmcts.mcts.search_options``; docs/search-options.md). ``rule=ucb`` (or
+    ``'tutorial'``) grows the tutorial's tree, draw for draw; ``root='gumbel'``
+    draws its noise from ``rng`` before the first dive. ``until_proven=True``:
+    the search stops as soon as its root is proven, as ``mcts_move``'s does;
+    otherwise every dive asked for runs.
 
     >>> from fnmcts.games.shut_the_box import ShutTheBox, start_box
     >>> from fnmcts.rng import make_rng
@@ -785,16 +761,12 @@ def _proof_choice(graph, stats, solver, root, player, plies_known=None, memo=Non
     """What the proofs decide at decision ``root`` for ``player``: ``(position, ())`` or ``(None, positions left open)``.
 
     A move proven to give ``player`` the best payoff there is (the shortest
-    such win; a line of unknown length last); when every move is proven, the
-    best value, and among moves of that value the shortest line when it is
-    above the middle of the payoffs, the longest (the one that resists
-    longest; a line of unknown length after every known one but a loss at
-    once) at or below it, then the most visited. Otherwise no choice, and
-    the positions of the moves not proven worse than another
-    (``Solver.choices``). The lines are ``Solver.plies``: read off the
-    proofs at hand, nothing worked out anew. ``plies_known``: node -> plies,
-    where the proofs below a node are not at hand; ``memo``: ``plies``'s
-    answers kept across calls on the same proofs.
+    such win); when every move is proven, the best value, the shortest line
+    when it is above the middle of the payoffs and the longest at or below
+    it (docs/mcts.md), then the most visited. Otherwise no choice, and the
+    positions of the moves not proven worse than another (``Solver.choices``).
+    The lines are ``Solver.plies``; ``plies_known``: node -> plies, where the
+    proofs below a node are not at hand; ``memo``: ``plies``'s answers kept.
     """
     kids = graph.children(root)
     proofs = [solver.lookup(child, leave=True) for child in kids]
@@ -829,16 +801,12 @@ def _final_move(graph, stats, solver, root, player, final, plies_known=None, roo
                 bounds=None):
     """The move ``mcts_move`` plays: proofs first (``_proof_choice``), then the statistics (``final``).
 
-    With the solver, the move the proofs choose, if they do; otherwise the
-    moves not proven worse than another, by ``final``: the most visits (then
-    the mean) or the best mean (then the visits). ``plies_known``: node ->
-    plies, where the proofs below a node are not at hand (a root-parallel
-    search merges its chunks' root proofs alone).
-    ``root_rule``: a root rule's own choice among the moves not proven worse
-    (sequential halving's best ``gumbel + sigma(q)``) replaces ``final``.
-    ``bounds`` (score bounds): the moves the bounds leave open
-    (``Bounds.keep``) and those guaranteed the best pessimistic bound; at a
-    root whose bounds met, only the latter, so the move is exact-best.
+    Otherwise the moves not proven worse than another, by ``final``: the
+    most visits (then the mean) or the best mean (then the visits); a
+    ``root_rule``'s own choice replaces ``final``. ``plies_known``: as
+    ``_proof_choice``'s (a root-parallel search merges its chunks' root
+    proofs alone). ``bounds``: only the moves the bounds leave open
+    (``Bounds.keep``) and those guaranteed the best pessimistic bound.
     """
     kids = graph.children(root)
     moves = graph.moves[root]
@@ -873,13 +841,11 @@ def _final_move(graph, stats, solver, root, player, final, plies_known=None, roo
 class TreeProofs:
     """The proofs a finished tree keeps, read as ``mcts_move``'s solver reads its own: the move they choose at a state.
 
-    The records' ``proven`` values and the ends of the game (proven at
-    sight), on the engine's working copy of ``tree``; a state's choice is
-    ``_proof_choice``'s, so a view of the tree (``greedy_move``,
-    ``greedy_policy``, ``principal_variation``, the command line's tables)
-    plays a proven win and never a move proven worse than another, as the
-    search that grew the tree would. Reading one state walks the stored
-    proven states below it and their children, nothing more of the game.
+    The records' ``proven`` values and the ends of the game, on the engine's
+    working copy of ``tree``; a state's choice is ``_proof_choice``'s, so a
+    view of the tree (``greedy_move``, the command line's tables) chooses as
+    the search that grew it would. Reading one state walks the stored proven
+    states below it and their children, nothing more of the game.
 
     >>> from fnmcts.games.nim import Nim
     >>> from fnmcts.rng import make_rng
@@ -920,11 +886,17 @@ class TreeProofs:
             k = g.kind[x] if g.kind[x] != UNSEEN else g.expand(x)
             if k == END or (x != root and known(x) is None):
                 continue
-            below = g.children(x) if k >= 0 else g.outcome_children(x)
-            for c in below:
-                g.ends(c)  # an end is expanded, so proven at sight; the rest stay unseen (their moves not listed)
+            below = _ends_below(g, x, k)
             stats.grow()
             stack.extend(c for c in below if c not in made)
+
+
+def _ends_below(g, i, k) -> tuple:
+    """The nodes one step below node ``i`` of kind ``k``, made; the ends among them expanded (proven at sight), the rest unseen."""
+    below = g.children(i) if k >= 0 else g.outcome_children(i) if k == CHANCE_NODE else ()
+    for c in below:
+        g.ends(c)
+    return below
 
 
 def _root_from_children(graph, stats, root, player, mover):
@@ -977,48 +949,26 @@ def mcts_move(
 ) -> MoveSearch:
     """Search ``iterations`` dives from decision ``state``; return the move and the tree.
 
-    The options are ``search``'s, with the same defaults
-    (``fnmcts.mcts.search_options``), one by one or as one ``options`` value.
-    ``rule``: ``'ucb1'`` (with ``c``), ``'tutorial'`` (the tutorial's ``ucb``
-    with ``z``) or a function of a record. ``final``: the root move with the
-    most visits (``'visits'``) or the best mean payoff (``'mean'``). ``solver``:
-    MCTS-Solver; proven values (exact payoff tuples, wins, draws and scores
-    alike) propagate up the tree, a move proven to give the mover the best
-    payoff there is is played at once (the shortest such win its proofs
-    show: choosing walks nothing beyond the tree), and moves
-    proven worse than another are dropped; the search stops as soon as the
-    root is proven, and ``iterations`` in the result counts the dives run. In
-    a position proven lost the move is the one that resists longest (the
-    longest forced line to the loss, then the most visited), so the opponent
-    must still find every winning move. ``rollout``: the agent
-    for the playouts (default: random). ``backup``: as for ``search``.
-    ``tree``: a tree to continue (the reuse of an earlier search). Budgets as
-    for ``search``: ``iterations``, ``seconds`` or both, ``stop``, ``max_nodes``.
-    ``root='gumbel'``: sequential halving with Gumbel noise at the root, as
-    for ``search``; the move played is then the best ``gumbel + sigma(q)``
-    among the most visited (``final`` is not read). ``rave``, ``rave_ref``:
-    RAVE / GRAVE, and ``bounds``, score bounds, as for ``search``.
+    The options and budgets are ``search``'s, with the same defaults
+    (``fnmcts.mcts.search_options``; docs/search-options.md); ``tree``: a
+    tree to continue. ``final``: the root move with the most visits
+    (``'visits'``) or the best mean payoff (``'mean'``); with ``root='gumbel'``
+    the halving's choice instead. ``solver``: MCTS-Solver; a move proven to
+    give the mover the best payoff there is is played at once (the shortest
+    such win), moves proven worse than another are dropped, and the search
+    stops as soon as the root is proven (``iterations`` in the result counts
+    the dives run); in a position proven lost, the move that resists longest.
 
-    Root-parallel search: with ``workers=N`` (a process pool of N, started at the first such call and kept for the
-    process: ``fnmcts.parallel.kept_pool``) or ``executor=`` (a ``concurrent.futures`` executor or a Dask
-    ``distributed.Client``), the ``iterations`` are split into ``trees`` independent searches from ``state``
-    (default ``ROOT_TREES``, 2, fewer where a tree would get under ``ROOT_TREE_MIN`` dives: one is the plain search,
-    as without workers; or give ``chunk_size``, the dives of each: the split is ``chunk_size = ceil(iterations /
-    trees)``, every tree that size but the last), tree ``i`` drawing from its own child seed ``i`` of one number
-    drawn from ``rng``; each worker grows a tree from the root once for its whole share and sends back only its
-    root's statistics (visits, results and proofs of the root and its children), summed in tree order (with the
-    solver, up to the first tree that proves the root) and the move chosen on the sums. The result depends on the
-    seed and the split alone, never on the number of workers; a search of one tree runs here, without a pool.
-    ``tree`` in the result then holds the root and its children. With ``batch=k``, one tree instead, its dives
-    selected ``k`` a step, their playouts run on ``workers=`` / ``executor=`` (``fnmcts.mcts.batch``): the tree
-    depends on the seed and ``k`` alone; ``k = 1`` is the plain search.
-
-    The tree is keyed by state, so a record counts every dive whose path
-    passed through its state, from whichever parent: where a child of the
-    root is also reached through another (Nim: 17 -> 16 -> 15 -> 14 passes two
-    children of 17), the children's visits add up to more than the dives
-    through the root. A root-parallel search sums each state's counts over its
-    chunks, so the same holds of the sums.
+    ``workers=N`` or ``executor=``: root-parallel search, the ``iterations``
+    split into ``trees`` independent searches (default ``ROOT_TREES``, fewer
+    where a tree would get under ``ROOT_TREE_MIN`` dives; or ``chunk_size``
+    dives each), each on its own child seed, their root statistics summed in
+    tree order: the result depends on the seed and the split alone, never on
+    the number of workers, and ``tree`` then holds the root and its children
+    (docs/mcts.md). ``batch=k``: one tree, its dives selected ``k`` a step,
+    their playouts on the workers (``fnmcts.mcts.batch``). The tree is keyed
+    by state, so a child reached through another child too (Nim: 17 -> 16 ->
+    15 -> 14) counts those dives as well.
 
     >>> from fnmcts.games.nim import Nim
     >>> from fnmcts.rng import make_rng
@@ -1137,10 +1087,7 @@ def _proof_plies(game, proven, states):
     for s, exact in proven.items():
         i = g.node(s)
         solver.proven[i] = solver.value(exact)
-        k = g.expand(i)
-        below = g.children(i) if k >= 0 else g.outcome_children(i) if k == CHANCE_NODE else ()
-        for c in below:
-            g.ends(c)  # the ends proven at sight
+        _ends_below(g, i, g.expand(i))
     solver.stats.grow()
     memo = {}
     plies = {j: solver.plies(g.node(s), memo) for j, s in enumerate(states) if s in proven}
@@ -1227,15 +1174,11 @@ SUBTREE_WALK, SUBTREE_SHARE, SUBTREE_AHEAD = 50_000, 4, 500
 def subtree(game, tree, state, *, walk: int | None = None) -> Tree:
     """The part of ``tree`` still reachable from ``state``: the memory a search carries to its next move.
 
-    Walks the game from ``state`` (moves and chance outcomes) and keeps the stored states it meets, the tree's
-    own records: a search from ``state`` on the subtree reads only records it keeps, so it grows exactly the
-    states it grows on the whole tree, with the same records and draws, whatever the options; a search from a
-    state *above* ``state`` meets afresh what was dropped. Exact when at most ``walk`` states from ``state``
-    are not stored: the walk goes through the stored states (and chance), then on through the others, and past
-    ``walk`` of those keeps only what stored states lead to. ``walk=None``: the game's bound on its states
-    from ``state`` (``size_hint``) if at most ``SUBTREE_WALK``, else one per ``SUBTREE_SHARE`` states of
-    ``tree`` (plus ``SUBTREE_AHEAD`` where the game bounds nothing): on a game too big to walk, a share of the
-    search's cost.
+    Walks the game from ``state`` and keeps the stored states it meets: a search from ``state`` on the subtree
+    grows exactly what it grows on the whole tree, with the same records and draws, whatever the options. Exact
+    when at most ``walk`` states from ``state`` are not stored (past them, only what stored states lead to).
+    ``walk=None``: the game's bound on its states from ``state`` (``size_hint``) if at most ``SUBTREE_WALK``,
+    else one per ``SUBTREE_SHARE`` states of ``tree`` (plus ``SUBTREE_AHEAD`` where the game bounds nothing).
 
     >>> from fnmcts.games.nim import Nim
     >>> from fnmcts.rng import make_rng

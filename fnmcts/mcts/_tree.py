@@ -1,15 +1,10 @@
 """The search tree as a value: an immutable map from state to record, short to print.
 
-A ``Tree`` wraps a pyrsistent ``pmap`` (through its public API only) and is
-one: it is equal to, and hashes like, the pmap of the same items, and offers
-what a pmap offers (``get``, ``set``, ``remove``, ``discard``, ``update``,
-``evolver``, the ``Mapping`` methods), each returning a new ``Tree``. What it
-adds is a view: a tree of 10,000 states prints as one line with its size and
-its root's record, and renders in Jupyter as a small table of its most
-visited states. The root (the state the search ran from) rides along; it is not
-part of the value (two trees with the same items are equal whatever their root).
-A tree may be built on first use (``lazy_tree``): ``mcts_move`` returns its tree
-so, and a caller that reads only the move never pays for the map.
+A ``Tree`` is a pyrsistent ``pmap`` with a view: a tree of 10,000 states
+prints as one line with its size and its root's record, and renders in
+Jupyter as a small table of its most visited states. The root rides along,
+not part of the value. A tree may be built on first use (``lazy_tree``): a
+caller of ``mcts_move`` that reads only the move never pays for the map.
 
 >>> from ._records import record
 >>> tree = Tree({"a": record(win=3, loss=1), "b": record(win=1, loss=0)}, root="a")
@@ -25,7 +20,7 @@ from collections.abc import Mapping
 
 from pyrsistent import PMap, pmap
 
-from ..values import html_table
+from ..values import MapOver, html_table
 from ._records import score, visits
 
 __all__ = ["Tree", "as_tree"]
@@ -40,7 +35,7 @@ def _visits(rec):
         return 0
 
 
-class Tree(Mapping):
+class Tree(MapOver):
     """An immutable map from state to record: the MCTS tree, equal to the pmap of its items.
 
     ``Tree(mapping, root=state)``: ``mapping`` is any map (a pmap is kept as it
@@ -81,31 +76,6 @@ class Tree(Mapping):
 
     def __setattr__(self, name, value):
         raise AttributeError("a Tree is immutable: use set() for a new one")
-
-    # -- the map --------------------------------------------------------------------
-    def __getitem__(self, state):
-        return self._map[state]
-
-    def get(self, state, default=None):
-        return self._map.get(state, default)
-
-    def __contains__(self, state):
-        return state in self._map
-
-    def __iter__(self):
-        return iter(self._map)
-
-    def __len__(self):
-        return len(self._map)
-
-    def keys(self):
-        return self._map.keys()
-
-    def values(self):
-        return self._map.values()
-
-    def items(self):
-        return self._map.items()
 
     def __eq__(self, other):
         if isinstance(other, Tree):

@@ -63,10 +63,7 @@ def graph_value(tree, state, mover) -> float:
     is the sum of the results of the dives that ended at ``state`` and a
     child's value is its record's ``value`` (its mean if it keeps none), for
     ``mover``: as it is when the player choosing is ``mover``, its complement
-    otherwise (two players, zero-sum). In a tree (no transpositions) every
-    edge's visits are the child's, so this is the mean of the results; where
-    children are shared, a child's results that came through another parent
-    count by this parent's visits of it (KataGo's graph search notes). A
+    otherwise (two players, zero-sum); why: docs/search-options.md. A
     child no longer in the tree (a bounded search dropped it) counts for
     nothing, nor do its edge's visits.
 

@@ -1,23 +1,15 @@
 """Deterministic tree-parallel search: ``mcts_move(..., batch=k)``, the dives run ``k`` at a time.
 
 Each step selects ``k`` leaves in order on one tree, counting the earlier
-selections of the step as visits not yet observed (WU-UCT, Liu et al., ICLR
-2020): while a dive's playout is pending, every node on its path has its
-pending count ``O`` raised, and UCB1 rates a child with ``N + O`` in both
-counts of its exploration term (the parent's and the child's) while its
-value stays that of its completed visits (a child with pending visits alone
-has no value yet: it is rated by exploration alone). A dive that meets a
-leaf another dive of the step holds goes on below it, so a step's playouts
-start from distinct leaves. The ``k`` playouts then run on the executor,
-playout ``j`` of step ``s`` drawing from ``child_seed(child_seed(seed, s),
-j)`` (``seed`` one number drawn from the search's ``rng``), and the results
-are backed up in selection order, each dive's pending counts taken off as it
-is. So the tree depends on the seed and ``k`` alone, never on the number of
-workers or on timing; ``k = 1`` is the plain search, draw for draw.
-
-The options: UCB1 (the default rule) with ``backup='mean'`` or
-``'expectimax'``, MCTS-Solver on or off, a ``rollout`` agent (picklable for
-processes), shallow proofs (``proofs``); any other is refused with a ``ValueError`` naming it.
+selections of the step as pending visits ``O`` (WU-UCT, Liu et al., ICLR
+2020: UCB1's exploration reads ``N + O``, the value the completed visits
+alone; docs/mcts.md). A dive that meets a leaf another dive of the step holds
+goes on below it. The ``k`` playouts then run on the executor, playout ``j``
+of step ``s`` drawing from ``child_seed(child_seed(seed, s), j)``, and are
+backed up in selection order: the tree depends on the seed and ``k`` alone,
+and ``k = 1`` is the plain search, draw for draw. It takes UCB1 with the mean
+or expectimax backup, the solver, a ``rollout`` agent and shallow proofs; any
+other option is refused with a ``ValueError`` naming it.
 """
 
 from __future__ import annotations
@@ -29,7 +21,7 @@ from functools import partial
 from math import inf as _inf, sqrt as _sqrt
 
 from ..limits import cycle_found
-from ..parallel import Unknown, check_workers, kept_pool, loaded, mapped_shared, shared
+from ..parallel import Unknown, check_count, check_workers, kept_pool, loaded, mapped_shared, shared
 from ..rng import child_seed
 from ._engine import _children_of, _count_back, _options_back, _parent_log, _past_chance, _plan, dives
 from ._graph import END
@@ -51,9 +43,11 @@ def batch_size(batch) -> int:
     """
     if batch is None:
         return 1
-    if isinstance(batch, bool) or not isinstance(batch, int):
-        raise TypeError(f"batch must be a whole number (the dives a step selects), got {batch!r}")
-    if batch < 1:
+    try:
+        positive = check_count(batch, "batch") >= 1  # a TypeError names a batch that is not a whole number
+    except ValueError:  # below 0
+        positive = False
+    if not positive:
         raise ValueError(f"batch must be a positive whole number (the dives a step selects), got {batch!r}")
     return batch
 

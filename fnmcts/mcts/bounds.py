@@ -14,7 +14,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ..protocol import CHANCE, payoff_range
-from ._graph import CHANCE_NODE, END, expanded_kind, terminal_value
+from ._graph import CHANCE_NODE, END, derived_from, expanded_kind, terminal_value
 from .backups import _chance_value
 
 __all__ = ["bounds_of", "derive_bounds", "decision_bounds", "bounded_children", "bound_path", "Bounds", "BOUNDS_WALK"]
@@ -44,16 +44,12 @@ def bound_path(game, known, nodes, new) -> None:
 def bounds_of(game, tree, state, passing: bool = False, _open=None) -> tuple:
     """``(pessimistic, optimistic)`` payoff tuples (fractions) between which the exact value of ``state`` lies.
 
-    Score bounds (Cazenave and Saffidine, "Score Bounded Monte-Carlo Tree
-    Search", 2010). A state that ends the game: its payoff, twice. A state the
-    tree knows: the bounds its record keeps (set by the backup), else the
-    whole payoff range. A state the tree does not know, ``passing`` (reached
-    through the dice): its bounds from its children (``derive_bounds``), the
-    whole range when it is met again below itself, and the bounds worked out
-    for it the first time when met again elsewhere below (outcomes that
-    meet: a web of chance nodes costs one visit each); past ``BOUNDS_WALK``
-    such states in one derivation (rolls after rolls), the whole range;
-    otherwise the whole range.
+    Score bounds (docs/search-options.md). A state that ends the game: its
+    payoff, twice. A state the tree knows: the bounds its record keeps, else
+    the whole payoff range. A state the tree does not know, ``passing``
+    (reached through the dice): its bounds from its children
+    (``derive_bounds``), a web of chance nodes walked as ``_chance_value``
+    walks it (``BOUNDS_WALK``); otherwise the whole range.
 
     >>> from fnmcts.games import Nim
     >>> game = Nim(heap=1, max_take=1)
@@ -91,10 +87,7 @@ def derive_bounds(game, tree, state, _open=None) -> tuple:
     """The bounds of ``state`` its children's bounds give (``bounds_of`` each child).
 
     A chance node: the expectation of its outcomes' bounds (the outcomes
-    passed through). A decision of player ``k``: for ``k``, the best
-    pessimistic and the best optimistic bound of the children; for every
-    other player, the widest bounds among the children ``k`` may still choose
-    (those whose optimistic bound for ``k`` reaches ``k``'s pessimistic one).
+    passed through); a decision: ``decision_bounds`` of its children's.
 
     In Nim where taking the last stick wins, from a heap of 2 taking both wins
     at once: the bounds meet, though taking 1 is not known (the whole range):
@@ -252,19 +245,14 @@ class Bounds:
 
     def derive(self, i, _open=None):
         """The bounds of node ``i`` from its children's (``phases.derive_bounds``)."""
-        g = self.graph
-        k = self._kind(i)
-        if k == END:
+        k, below = derived_from(self, i)
+        if below is None:
             return self.of(i)
         if k == CHANCE_NODE:
-            outcomes = g.outcome_children(i)
-            self.stats.grow()
             if _open is None:
                 _open = {}
-            return _chance_bounds((p, self.of(child, True, _open)) for p, child in zip(g.chance[i][4], outcomes))
-        kids = g.children(i)
-        self.stats.grow()
-        return decision_bounds([self.of(c) for c in kids], k, self.total)
+            return _chance_bounds((p, self.of(child, True, _open)) for p, child in below)
+        return decision_bounds([self.of(c) for c in below], k, self.total)
 
     def solved(self, i):
         """``(exact value, rescaled floats)`` of node ``i`` if its bounds meet, else None."""

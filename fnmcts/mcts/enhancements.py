@@ -1,31 +1,21 @@
 """Enhancements of the search as strategies of the one descent: decisive playouts and sequential halving at the root.
 
 Each is a plain value or function that the phases (``fnmcts.mcts.phases``)
-and the engine behind ``search`` both take, so a search with it is still one
-descent, proven equal draw for draw to the phases:
+and the engine behind ``search`` both take, proven equal draw for draw
+(docs/search-options.md and docs/scoreboard.md give their sources and figures):
 
-* ``decisive_agent``: a playout agent that takes a move winning at once when
-  there is one (a *decisive* move) and otherwise avoids the moves after which
-  the opponent wins at once (*anti-decisive*), as in Teytaud and Teytaud, "On
-  the huge benefit of decisive moves in Monte-Carlo tree search algorithms"
-  (IEEE CIG 2010): ``rollout=decisive_agent``.
-* ``shallow_proof``: a state that a short search to the end solves (the
-  player to move, or the other, forces a win within ``depth`` plies) is an
-  end with that value: ``proofs=depth`` in ``search`` and ``mcts_move`` ends
-  dives and playouts there (``with_proofs``). The MCTS-minimax hybrids of
-  Baier and Winands ("MCTS-Minimax Hybrids", IEEE TCIAIG 2015) run such
-  minimax searches inside the tree and the playouts to escape *shallow traps*
-  (Ramanujan, Sabharwal and Selman, ICAPS 2010), the losing moves that
-  sampling rates well. The answers are kept per game value (``prover_of``),
-  shared by every search of an equal game, and worked out on the game's
-  tables when it offers them (``compiled_graph()``).
+* ``decisive_agent``: a playout agent that takes a move winning at once and
+  otherwise avoids the moves after which the opponent wins at once
+  (Teytaud and Teytaud, IEEE CIG 2010): ``rollout=decisive_agent``.
+* ``shallow_proof``: a state where a player forces a win within ``depth``
+  plies is an end with that value: ``proofs=depth`` ends dives and playouts
+  there (``with_proofs``; Baier and Winands' MCTS-minimax hybrids). The
+  answers are kept per game value (``prover_of``) and worked out on the
+  game's tables when it offers them (``compiled_graph()``).
 * ``SequentialHalving``: the root's children chosen by sequential halving with
-  Gumbel noise (Danihelka, Guez, Schrittwieser and Silver, "Policy improvement
-  by planning with Gumbel", ICLR 2022; DeepMind's ``mctx``,
-  ``gumbel_muzero_policy``), with no policy network: every move has the same
-  prior. ``root=sequential_halving(game, state, dives, rng)``, or
-  ``root='gumbel'`` in ``search`` and ``mcts_move``, which draw the noise the
-  same way.
+  Gumbel noise (Danihelka et al., ICLR 2022; ``mctx``), every move with the
+  same prior: ``root=sequential_halving(game, state, dives, rng)`` or
+  ``root='gumbel'``, which draws the noise the same way.
 
 >>> from fnmcts.games import TicTacToe
 >>> game = TicTacToe()
@@ -84,11 +74,9 @@ def decisive_agent(game, state, rng: random.Random):
 
     A move *wins at once* when it ends the game with the best payoff there is
     for the player making it. Among the winning moves, or else among the moves
-    that leave the next player (when a player, not chance, moves next) no move
-    that wins at once for them, or else among all moves, the move is drawn
-    uniformly, as ``random_agent`` draws (one ``rng.random()``, none when one
-    move is left). Teytaud and Teytaud's decisive and anti-decisive moves. A
-    search's playouts run on the game's ``decisive_payoff`` when it has one.
+    that leave the next player no move that wins at once, or else among all
+    moves, the move is drawn as ``random_agent`` draws. A search's playouts run
+    on the game's ``decisive_payoff`` when it has one.
 
     >>> from fnmcts.games import TicTacToe
     >>> game = TicTacToe()
@@ -464,9 +452,7 @@ class ProvingGame(GameBase):
     def end_plies(self, state) -> int:
         """The plies the forced win that ends ``state`` takes with best play: the fewest it is forced within (0 at a true end).
 
-        The winner hurries and the loser holds on, as MCTS-Solver measures a
-        line (``Solver.plies``), so a search choosing among moves proven lost
-        plays the one whose forced loss is longest, here as without proofs.
+        As ``Solver.plies`` measures a line, so a search proven lost resists longest here as without proofs.
 
         >>> from fnmcts.games import TicTacToe
         >>> view = with_proofs(TicTacToe(), 4, TicTacToe().start())
@@ -637,17 +623,13 @@ class SequentialHalving(NamedTuple):
 
     ``gumbel[j]`` is the noise of the root's ``j``-th move (in move order),
     drawn once for the whole search (``sequential_halving``). At the root a
-    dive goes into the child that sequential halving asks for: among the
-    children whose visits equal ``considered_visits(min(considered, moves),
-    budget)[t]`` (``t``: the root's children's visits so far), the one of the
-    highest ``gumbel + sigma(q)``; the chosen move, at the end, is the one of
-    the highest ``gumbel + sigma(q)`` among the most visited. ``q`` is a
-    child's mean (its value under expectimax), an unvisited child's the root's
-    own, scaled to [0, 1] over the children, and ``sigma(q) = (50 + most
-    visits) * 0.1 * q`` (``mctx``'s ``qtransform_completed_by_mix_value``
-    without a prior). Past its budget (a search continued) the most visited
-    race on; where the solver has narrowed the children, the rule picks among
-    those it is given.
+    dive goes into the child of the highest ``gumbel + sigma(q)`` among those
+    whose visits equal ``considered_visits(min(considered, moves),
+    budget)[t]`` (``t``: the root's children's visits so far); the move
+    chosen at the end is the one of the highest ``gumbel + sigma(q)`` among
+    the most visited. ``q``: a child's mean (its value under expectimax; the
+    root's own for an unvisited child), and ``sigma(q) = (50 + most visits) *
+    0.1 * q`` (``mctx``'s ``qtransform_completed_by_mix_value``, no prior).
 
     The children are given as ``(j, visits, q or None)``, ``j`` the move's
     index at the root (its noise), in move order; ``choose`` and ``final``

@@ -7,20 +7,10 @@ with every outcome proven (the expectation, in exact fractions). The record
 form (``proof``, ``derive``, ``open_children`` and the backup's pass
 ``prove_path``) is what ``fnmcts.mcts.phases`` reads; the array form
 (``Solver``) is what the engine's ``dives`` calls: the same proofs, property
-tests hold them equal on generated games.
-
-A terminal node is proven at sight; a stored node keeps its proof (its
-record's ``proven``), set by the backup of a dive that went through it; a
-state not stored that a dive passes through the dice is proven from its
-children whenever asked. A dive that ended at a new node proves nothing (its
-children are not known yet, and none is made to try). So the proofs live in
-the tree's records and nowhere else: a search continued on the tree it
-returned proves what the longer search would have. Proven values are exact
-payoff tuples, equal to ``fnmcts.exact.solve``'s (a property test checks it).
-In a game whose states repeat they stay sound: a node is proven only from
-proven children, whose values are the game's true values, and the true values
-satisfy the same equations (a chance cycle of states not stored proves
-nothing).
+tests hold them equal on generated games. The proofs live in the tree's
+records alone, so a continued search proves what the longer one would have
+(docs/mcts.md); in a game whose states repeat a node is proven only from
+proven children, so the proofs stay sound.
 """
 
 from __future__ import annotations
@@ -28,7 +18,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ..protocol import CHANCE, payoff_range
-from ._graph import CHANCE_NODE, END, UNSEEN, expanded_kind, terminal_value
+from ._graph import CHANCE_NODE, END, UNSEEN, derived_from, expanded_kind, terminal_value
 
 __all__ = ["proof", "prove_path", "Solver"]
 
@@ -264,26 +254,21 @@ class Solver:
 
     def derive(self, i, _open=()):
         """The proof of node ``i`` from its children's, if they decide it, else None (``phases.derive``)."""
-        g = self.graph
-        k = self._kind(i)
-        if k == END:
+        k, below = derived_from(self, i)
+        if below is None:
             return self.lookup(i)
         if k == CHANCE_NODE:
-            outcomes = g.outcome_children(i)
-            self.stats.grow()
             total = None
-            for p, child in zip(g.chance[i][4], outcomes):
+            for p, child in below:
                 pv = self.lookup(child, True, _open)
                 if pv is None:
                     return None
                 v = pv[0]
                 total = tuple(p * x for x in v) if total is None else tuple(t + p * x for t, x in zip(total, v))
             return self.value(total)
-        kids = g.children(i)
-        self.stats.grow()
         best, unproven = None, False
         shortcut = self.shortcut
-        for child in kids:
+        for child in below:
             pv = self.lookup(child, leave=True)
             if pv is None:
                 if not shortcut:
@@ -372,11 +357,8 @@ class Solver:
         it is at or below (a loser resists). ``memo`` (a dict) carries the
         answers across calls on the same proofs.
 
-        Read off what the search holds, and nothing more (``known``): the
-        proofs it made or read, over the children and outcomes its dives
-        made. Nothing is expanded or worked out anew, so the walk costs at
-        most the nodes the search made, whatever the game (a win proven
-        before all its children were counts the shortest win proven so far).
+        Read off the proofs the search holds (``known``), nothing expanded or
+        worked out anew: the walk costs at most the nodes the search made.
 
         In misère Nim(7, 3) (who takes the last loses) the first player wins by
         taking 2 (heap 5: the second player's loss in 3 more steps); taking 1
