@@ -9,13 +9,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from .. import protocol
 from ..limits import STATE_LIMIT
-from ..protocol import (
-    CHANCE,
-    describe_move,
-    payoff_range,
-    render,
-)
 from . import _board, _common
 from ._payoffs import scale_fields, scale_note
 from .move import _game_json, _move_json
@@ -76,7 +71,7 @@ def _solve(args):
         "exact_checked": bool(checked),
     }
     who = "the player to move wins" if winner == theory.MOVER else "the player to move loses (the other player wins)"
-    listed = ", ".join(describe_move(game, state, m) for m in moves) or "none"
+    listed = ", ".join(protocol.describe_move(game, state, m) for m in moves) or "none"
     text = f"{_where(game, state)}\n{who}\nwinning moves: {listed}"
     if checked:
         text += "\n(checked against the exact solver)"
@@ -103,8 +98,8 @@ def _solve_exact(args, game, state):
     player = game.to_move(state)
     solution = solve(game, state, limit=None if getattr(args, "force", False) else STATE_LIMIT)
     values = solution[state]
-    low, high = (Fraction(x) for x in payoff_range(game))
-    dice = any(game.to_move(s) is CHANCE for s in solution)
+    low, high = (Fraction(x) for x in protocol.payoff_range(game))
+    dice = any(game.to_move(s) is protocol.CHANCE for s in solution)
     certain = not dice or all(v == low or v == high for v in values)
     winner, winning = _exact_winner(values, player, certain)
     best = best_moves(game, solution, state)
@@ -124,7 +119,7 @@ def _solve_exact(args, game, state):
         "solver": "exact",
         **scale_fields(game),
     }
-    listed = ", ".join(describe_move(game, state, m) for m in best)
+    listed = ", ".join(protocol.describe_move(game, state, m) for m in best)
     verdict = _exact_verdict(game, player, values, winner, chances, dice, listed)
     text = f"{_where(game, state)}\n{verdict}\n{_value_line(game, values)}\n(solved by the exact solver)"
     _common.emit(args, payload, text)
@@ -212,8 +207,9 @@ def _where(game, state) -> str:
     where = _board._family(game).where
     if where is None:
         player = game.to_move(state)
-        to_move = "" if player is None or player is CHANCE else f"\n{_board._player_name(game, player)} to move"
-        return f"{render(game, state)}{to_move}"
+        moves = player is not None and player is not protocol.CHANCE
+        to_move = f"\n{_board._player_name(game, player)} to move" if moves else ""
+        return f"{protocol.render(game, state)}{to_move}"
     rule = "misère: taking the last item loses" if game.misere else "normal play: taking the last item wins"
     return f"{where(game, state)} ({rule})"
 
