@@ -72,9 +72,7 @@ def _register_move(cli, kind: str, help: str) -> None:
     add_hints(p, kind)
     move_options(p, q_table="q" in agent_names(kind))
     _common.add_force(p)
-    _common.add_seed(p)
-    _common.add_json(p)
-    p.set_defaults(handler=_move)
+    _common.finish_seeded(p, _move)
 
 
 def move_options(parser, *, q_table: bool = True, reuse: bool = False) -> None:
