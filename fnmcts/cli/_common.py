@@ -35,6 +35,7 @@ __all__ = [
     "in_range",
     "add_json",
     "add_seed",
+    "finish_seeded",
     "add_force",
     "add_dives",
     "advanced_group",
@@ -269,6 +270,20 @@ def add_seed(parser, default=None):
     parser.add_argument(
         "--seed", type=seed_type, default=default, metavar="S", help="random seed (same seed, same result)"
     )
+
+
+def finish_seeded(parser, handler, *, seed=None):
+    """End a seeded verb's options: ``--seed S`` (default ``seed``), ``--json``, and ``handler`` to run the verb.
+
+    >>> parser = argparse.ArgumentParser()
+    >>> finish_seeded(parser, print, seed=0)
+    >>> args = parser.parse_args(["--json"])
+    >>> args.seed, args.json, args.handler is print
+    (0, True, True)
+    """
+    add_seed(parser, default=seed)
+    add_json(parser)
+    parser.set_defaults(handler=handler)
 
 
 

@@ -25,8 +25,8 @@ from . import move as move_verb
 from . import play as play_verb
 from . import solve as solve_verb
 from . import tournament as tournament_verb
-from ._common import (CliError, Interrupted, add_force, add_json, add_seed, count, emit, keep_partial, positive_count,
-                      progress_bar, worker_count)
+from ._common import (CliError, Interrupted, add_force, add_json, add_seed, count, emit, finish_seeded, keep_partial,
+                      positive_count, progress_bar, worker_count)
 from ._output import Obedient
 from ._games import GAME_FORMS, resolve_game
 from ._payoffs import scale_fields
@@ -347,9 +347,7 @@ def register(cli) -> None:
                    help=f"check even when the estimate passes {SLOW:.0f} s or the memory budget (refused up front "
                         "otherwise; the exact laws then stop counting at the budget)")
     _golden_file.add_options(p)
-    add_seed(p, default=0)
-    add_json(p)
-    p.set_defaults(handler=_check)
+    finish_seeded(p, _check, seed=0)
 
     where = f"any other GAME: {GAME_FORMS}"
     p = cli.game_option("play", _ANY, f"play any game of one player, or of two against an agent ({where})")
@@ -386,9 +384,7 @@ def register(cli) -> None:
     add_hints(p)
     move_verb.move_options(p, reuse=True)  # --reuse-tree: read as before, though one move keeps no tree
     add_force(p)
-    add_seed(p)
-    add_json(p)
-    p.set_defaults(handler=_any_move)
+    finish_seeded(p, _any_move)
 
     p = cli.game_option("solve", _ANY, f"any game solved exactly: its value and best moves ({where})")
     _game_argument(p)

@@ -21,24 +21,7 @@ from ..limits import STATE_LIMIT
 from ..mcts import DEFAULT_ITERATIONS, mcts_move
 from ..rng import make_rng, resolve_seed
 from ._hints import VALUE_HINTS, add_hints, make_hint
-from ._common import (
-    CliError,
-    add_force,
-    add_json,
-    add_seed,
-    emit,
-    state_field,
-)
-from ._board import (
-    _MOVE_HELP,
-    _check_exact_size,
-    _check_work,
-    _family,
-    _game_options,
-    _nim_game,
-    board_games,
-    is_start,
-)
+from . import _board, _common
 from ._agents import _agent_args, _agent_options, _check_agents, agent_names, build_agent
 from ._trees import add_trees, tree_options, trees_of
 
@@ -54,8 +37,8 @@ def register(cli) -> None:
     exact: O at 6
     0
     """
-    for kind in (*board_games(), *sorted(k for k in GAMES if k not in board_games())):
-        _register_move(cli, kind, f"{_family(kind).title}: the agent's move at --state")
+    for kind in (*_board.board_games(), *sorted(k for k in GAMES if k not in _board.board_games())):
+        _register_move(cli, kind, f"{_board._family(kind).title}: the agent's move at --state")
 
 
 def _state_example(kind: str) -> str:
@@ -64,7 +47,7 @@ def _state_example(kind: str) -> str:
     >>> print(_state_example("shut-the-box"), _state_example("nim"))
     '{"box":[1,2,3,4,5,6,7,8,9],"roll":2}' 21
     """
-    example = _family(kind).example
+    example = _board._family(kind).example
     if example is not None:
         return example
     game = GAMES[kind]()
@@ -75,12 +58,12 @@ def _state_example(kind: str) -> str:
 
 
 def _register_move(cli, kind: str, help: str) -> None:
-    p = cli.game_command("move", kind, help, _MOVE_HELP)
+    p = cli.game_command("move", kind, help, _board._MOVE_HELP)
     p.add_argument(
         "--state", default=None, metavar="STATE",
         help=f"the position, e.g. {_state_example(kind)}, or its JSON (default, or 'start': the start)",
     )
-    _game_options(p, kind, with_state=True)
+    _board._game_options(p, kind, with_state=True)
     default_ai = "perfect" if "perfect" in agent_names(kind) else "exact"  # two players: the closed form's agent
     p.add_argument(
         "--ai", default=default_ai, metavar="NAME",
@@ -88,10 +71,8 @@ def _register_move(cli, kind: str, help: str) -> None:
     )
     add_hints(p, kind)
     move_options(p, q_table="q" in agent_names(kind))
-    add_force(p)
-    add_seed(p)
-    add_json(p)
-    p.set_defaults(handler=_move)
+    _common.add_force(p)
+    _common.finish_seeded(p, _move)
 
 
 def move_options(parser, *, q_table: bool = True, reuse: bool = False) -> None:
@@ -117,28 +98,28 @@ def _move(args):
     helper = getattr(args, "hints", None)
     names = (args.ai,) if helper in (None, "none", *VALUE_HINTS) else (args.ai, helper)
     _check_agents(args, args.game, names)
-    game, state, q_ai = _nim_game(args, names, args.state)
+    game, state, q_ai = _board._nim_game(args, names, args.state)
     if state is None:
         state = game.start()
-    where = "the start" if is_start(args.state) else repr(args.state)
+    where = "the start" if _board.is_start(args.state) else repr(args.state)
     if game.to_move(state) is None:
-        raise CliError(f"the game is over at {where}: no move to play")
-    _check_exact_size(game, (args.ai,))
-    _check_work(args, game, state, (args.ai,), what="moves")
+        raise _common.CliError(f"the game is over at {where}: no move to play")
+    _board._check_exact_size(game, (args.ai,))
+    _board._check_work(args, game, state, (args.ai,), what="moves")
     agent = build_agent(args.ai, game, ai=q_ai, **_agent_args(args))
     seed = resolve_seed(args.seed)
     rng = make_rng(seed)
     state, drawn = _past_chance(game, state, rng)
     if game.to_move(state) is None:
-        raise CliError(f"the game is over after chance's {', '.join(describe_move(game, s, o) for s, o in drawn)}: "
-                       "no move to play")
+        chance = ", ".join(describe_move(game, s, o) for s, o in drawn)
+        raise _common.CliError(f"the game is over after chance's {chance}: no move to play")
     move = _searched(args, agent, game, state, rng)
     payload = {
         **({"trees": trees_of(args)} if args.trees else {}),
         **({"batch": args.batch} if getattr(args, "batch", None) else {}),
         "move": _move_json(move),
         "describe": describe_move(game, state, move),
-        **state_field(args, game, state),
+        **_common.state_field(args, game, state),
         "ai": args.ai,
         "seed": seed,
     }
@@ -149,7 +130,7 @@ def _move(args):
     hints = _hints(args, game, state, q_ai, seed)
     if hints:
         payload["hints"] = hints
-    emit(args, payload, "\n".join([*lines, *hints]))
+    _common.emit(args, payload, "\n".join([*lines, *hints]))
 
 
 def _searched(args, agent, game, state, rng):
@@ -163,7 +144,8 @@ def _searched(args, agent, game, state, rng):
         if not where:
             return agent(game, state, rng)
         if args.ai != "mcts":
-            raise CliError(f"{'--batch' if 'batch' in where else '--trees'} applies to --ai mcts only, not {args.ai}")
+            flag = "--batch" if "batch" in where else "--trees"
+            raise _common.CliError(f"{flag} applies to --ai mcts only, not {args.ai}")
         options = _agent_args(args)
         dives = options.pop("iterations") or DEFAULT_ITERATIONS
         search = {k: v for k, v in options.items() if v is not None and k not in ("trials", "q_table", "reuse", "seconds")}

@@ -11,7 +11,7 @@ import json
 import sys
 from pathlib import Path
 
-from ._common import CliError, add_json, add_seed, emit, keep_partial, positive_count, progress_bar, worker_count
+from ._common import CliError, emit, finish_seeded, keep_partial, positive_count, progress_bar, worker_count
 from ._executor import add_executor, open_executor
 from ._games import resolve_game
 
@@ -91,9 +91,7 @@ def register(cli) -> None:
                    help="the mutation operators, comma-separated (default all: see fnmcts.testing.OPERATORS)")
     p.add_argument("--sample", type=positive_count, default=None, metavar="N",
                    help="a seeded sample of N mutants (default all)")
-    add_seed(p, default=0)
-    add_json(p)
-    p.set_defaults(handler=_mutate)
+    finish_seeded(p, _mutate, seed=0)
 
 
 def _mutate(args) -> int:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from ._common import CliError, add_json, add_seed, count, emit, needs_test_extra
+from ._common import CliError, count, emit, finish_seeded, needs_test_extra
 from ._streams import claim_output, report_stream, write_output
 from ._games import resolve_game
 
@@ -40,9 +40,7 @@ def register(cli) -> None:
     p.add_argument("--check", default=None, metavar="FILE", help="play FILE's game again and report the first difference")
     p.add_argument("--max-steps", type=count, default=None, metavar="N",
                    help="cut the game after N steps (default 1,000)")
-    add_seed(p, default=0)
-    add_json(p)
-    p.set_defaults(handler=_playthrough)
+    finish_seeded(p, _playthrough, seed=0)
 
 
 def _playthrough(args) -> int:

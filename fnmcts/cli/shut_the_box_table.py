@@ -10,7 +10,7 @@ import sys
 
 from ..files import claim_target
 from ..limits import WORK_LIMIT
-from ._common import CliError, add_force, add_json, add_seed, emit, keep_partial, positive_count, progress_bar
+from ._common import CliError, add_force, emit, finish_seeded, keep_partial, positive_count, progress_bar
 from .shut_the_box import _rules_json, add_rules, fraction_text, game_of, rules_text
 from .table import add_format, csv_text, table_format, write_text_atomically
 
@@ -46,9 +46,7 @@ def register(cli) -> None:
         "--games", type=positive_count, default=10_000, metavar="N", help="lookup: random games per box (default 10000)"
     )
     add_force(p)
-    add_seed(p, default=1)
-    add_json(p)
-    p.set_defaults(handler=_table)
+    finish_seeded(p, _table, seed=1)
 
 
 def _lookup_text(table, n: int, seed: int, rules: str) -> str:

@@ -9,30 +9,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from .. import protocol
 from ..limits import STATE_LIMIT
-from ..protocol import (
-    CHANCE,
-    describe_move,
-    payoff_range,
-    render,
-)
-from ._common import (
-    CliError,
-    add_force,
-    add_json,
-    emit,
-    state_field,
-)
-from . import _board
-from ._board import (
-    _SOLVE_HELP,
-    _family,
-    _game_options,
-    _nim_game,
-    _player_name,
-    _state_count,
-    board_games,
-)
+from . import _board, _common
 from ._payoffs import scale_fields, scale_note
 from .move import _game_json, _move_json
 from .play import _winner
@@ -52,14 +31,14 @@ def register(cli) -> None:
     (checked against the exact solver)
     0
     """
-    for kind in board_games():
-        family = _family(kind)
+    for kind in _board.board_games():
+        family = _board._family(kind)
         solved = "who wins, and the winning moves" if not family.draws else "who wins or a draw, and the best moves"
-        p = cli.game_command("solve", kind, f"{family.title}: {solved}", _SOLVE_HELP)
-        _game_options(p, kind, with_state=True)
+        p = cli.game_command("solve", kind, f"{family.title}: {solved}", _board._SOLVE_HELP)
+        _board._game_options(p, kind, with_state=True)
         p.add_argument("--state", default=None, metavar="STATE", help="solve from this position (default: the start)")
-        add_force(p)
-        add_json(p)
+        _common.add_force(p)
+        _common.add_json(p)
         p.set_defaults(handler=_solve)
 
 
@@ -67,7 +46,7 @@ def _solve(args):
     from .. import theory as theory
     from ..exact import best_moves, solve
 
-    game, state, _ = _nim_game(args, (), args.state)
+    game, state, _ = _board._nim_game(args, (), args.state)
     state = game.start() if state is None else state
     if game.to_move(state) is None:
         return _solve_over(args, game, state)
@@ -76,27 +55,27 @@ def _solve(args):
     winner = theory.winner(game, state)
     moves = theory.winning_moves(game, state)
     checked = None
-    if game.to_move(state) is not None and _state_count(game, state) <= _board._EXACT_LIMIT:
+    if game.to_move(state) is not None and _board._state_count(game, state) <= _board._EXACT_LIMIT:
         solution = solve(game, state)
         player = game.to_move(state)
         exact_winner = theory.MOVER if solution[state][player] > 0 else theory.OTHER
         exact_moves = best_moves(game, solution, state) if exact_winner == theory.MOVER else ()
         checked = exact_winner == winner and tuple(exact_moves) == moves
         if not checked:  # never expected: the tests prove the closed forms
-            raise CliError("the closed form and the exact solver disagree; please report this")
+            raise _common.CliError("the closed form and the exact solver disagree; please report this")
     payload = {
         "winner": winner,
         "winning_moves": [_move_json(m) for m in moves],
-        **state_field(args, game, state),
+        **_common.state_field(args, game, state),
         "game": _game_json(game),
         "exact_checked": bool(checked),
     }
     who = "the player to move wins" if winner == theory.MOVER else "the player to move loses (the other player wins)"
-    listed = ", ".join(describe_move(game, state, m) for m in moves) or "none"
+    listed = ", ".join(protocol.describe_move(game, state, m) for m in moves) or "none"
     text = f"{_where(game, state)}\n{who}\nwinning moves: {listed}"
     if checked:
         text += "\n(checked against the exact solver)"
-    emit(args, payload, text)
+    _common.emit(args, payload, text)
 
 
 def _number(value):
@@ -119,8 +98,8 @@ def _solve_exact(args, game, state):
     player = game.to_move(state)
     solution = solve(game, state, limit=None if getattr(args, "force", False) else STATE_LIMIT)
     values = solution[state]
-    low, high = (Fraction(x) for x in payoff_range(game))
-    dice = any(game.to_move(s) is CHANCE for s in solution)
+    low, high = (Fraction(x) for x in protocol.payoff_range(game))
+    dice = any(game.to_move(s) is protocol.CHANCE for s in solution)
     certain = not dice or all(v == low or v == high for v in values)
     winner, winning = _exact_winner(values, player, certain)
     best = best_moves(game, solution, state)
@@ -135,15 +114,15 @@ def _solve_exact(args, game, state):
         "win_probability": None if chances is None else [float(p) for p in chances],
         "best_moves": [_move_json(m) for m in best],
         "winning_moves": [_move_json(m) for m in winning_moves],
-        **state_field(args, game, state),
+        **_common.state_field(args, game, state),
         "game": _game_json(game),
         "solver": "exact",
         **scale_fields(game),
     }
-    listed = ", ".join(describe_move(game, state, m) for m in best)
+    listed = ", ".join(protocol.describe_move(game, state, m) for m in best)
     verdict = _exact_verdict(game, player, values, winner, chances, dice, listed)
     text = f"{_where(game, state)}\n{verdict}\n{_value_line(game, values)}\n(solved by the exact solver)"
-    emit(args, payload, text)
+    _common.emit(args, payload, text)
 
 
 def _win_chances(game, solution, values, low, high):
@@ -172,17 +151,17 @@ def _exact_verdict(game, player, values, winner, chances, dice, listed) -> str:
 
     if winner is None:
         if chances is not None:
-            odds = ", ".join(f"{_player_name(game, i)} {_share(p)}" for i, p in enumerate(chances))
+            odds = ", ".join(f"{_board._player_name(game, i)} {_share(p)}" for i, p in enumerate(chances))
             verdict = f"the chance of winning, with best play by both (the dice decide the rest): {odds}"
         else:
-            payoffs = ", ".join(f"{_player_name(game, i)} {float(v):.6g}" for i, v in enumerate(values))
+            payoffs = ", ".join(f"{_board._player_name(game, i)} {float(v):.6g}" for i, v in enumerate(values))
             verdict = f"the expected payoff, with best play by both (the dice decide the rest): {payoffs}"
         return verdict + f"\nbest moves: {listed}"
     sure = " (whatever the dice)" if dice else ""
     if winner == theory.MOVER:
-        return f"the player to move wins{sure}: {_player_name(game, player)}\nwinning moves: {listed}"
+        return f"the player to move wins{sure}: {_board._player_name(game, player)}\nwinning moves: {listed}"
     if winner == theory.OTHER:
-        return f"the player to move loses{sure}: {_player_name(game, 1 - player)} wins\nwinning moves: none"
+        return f"the player to move loses{sure}: {_board._player_name(game, 1 - player)} wins\nwinning moves: none"
     return f"a draw: neither player can force a win\ndrawing moves: {listed}"
 
 
@@ -193,7 +172,7 @@ def _value_line(game, values, what: str = "value") -> str:
     >>> _value_line(Nim(), (Fraction(-1), Fraction(1)))
     "value: Player 1 -1, Player 2 1 (payoffs: the game's own, in [-1, 1])"
     """
-    shown = ", ".join(f"{_player_name(game, i)} {_exact_text(v)}" for i, v in enumerate(values))
+    shown = ", ".join(f"{_board._player_name(game, i)} {_exact_text(v)}" for i, v in enumerate(values))
     return f"{what}: {shown} ({scale_note(game)})"
 
 
@@ -225,11 +204,12 @@ def _share(p) -> str:
 
 def _where(game, state) -> str:
     """The position in ``solve``'s text: the Nim family's line, else the game's picture and who moves."""
-    where = _family(game).where
+    where = _board._family(game).where
     if where is None:
         player = game.to_move(state)
-        to_move = "" if player is None or player is CHANCE else f"\n{_player_name(game, player)} to move"
-        return f"{render(game, state)}{to_move}"
+        moves = player is not None and player is not protocol.CHANCE
+        to_move = f"\n{_board._player_name(game, player)} to move" if moves else ""
+        return f"{protocol.render(game, state)}{to_move}"
     rule = "misère: taking the last item loses" if game.misere else "normal play: taking the last item wins"
     return f"{where(game, state)} ({rule})"
 
@@ -244,7 +224,7 @@ def _solve_over(args, game, state):
         "won": won,
         "draw": won is None,
         "winning_moves": [],
-        **state_field(args, game, state),
+        **_common.state_field(args, game, state),
         "game": _game_json(game),
         "exact_checked": False,
         "payoff": [_number(v) for v in payoff],
@@ -252,5 +232,5 @@ def _solve_over(args, game, state):
     }
     result = "it is a draw" if won is None else f"player {won} has won"
     text = f"{_where(game, state)}\nthe game is over: nobody moves; {result}\n{_value_line(game, payoff, 'payoff')}"
-    emit(args, payload, text)
+    _common.emit(args, payload, text)
 

@@ -4,27 +4,7 @@ from __future__ import annotations
 
 
 from ..matches import tournament
-from ._common import (
-    CliError,
-    add_force,
-    add_json,
-    add_seed,
-    count,
-    emit,
-    keep_partial,
-    progress_bar,
-    worker_count,
-)
-from ._board import (
-    _TOURNAMENT_HELP,
-    _check_exact_size,
-    _check_work,
-    _family,
-    _game_options,
-    _nim_game,
-    _refuse_empty,
-    board_games,
-)
+from . import _board, _common
 from ._agents import _agent_args, _agent_options, _check_agents, agent_names, build_agent
 from .move import _game_json
 from ._executor import add_executor, open_executor
@@ -43,21 +23,21 @@ def register(cli) -> None:
     (player 1: perfect, player 2: random; seed 1)
     0
     """
-    for kind in board_games():
-        family = _family(kind)
+    for kind in _board.board_games():
+        family = _board._family(kind)
         counted = "the wins of each player and the draws" if family.draws else "the wins of each player"
         p = cli.game_command(
-            "tournament", kind, f"{family.title}: AGENT1 (player 1) against AGENT2; {counted}", _TOURNAMENT_HELP
+            "tournament", kind, f"{family.title}: AGENT1 (player 1) against AGENT2; {counted}", _board._TOURNAMENT_HELP
         )
         p.add_argument("agent1", metavar="AGENT1", help=f"player 1: {', '.join(agent_names(kind))}")
         p.add_argument("agent2", metavar="AGENT2", help="player 2")
-        _game_options(p, kind)
-        p.add_argument("--games", type=count, default=100, metavar="N", help="how many games (default 100)")
-        p.add_argument("--workers", type=worker_count, default=1, metavar="W", help="worker processes")
+        _board._game_options(p, kind)
+        p.add_argument("--games", type=_common.count, default=100, metavar="N", help="how many games (default 100)")
+        p.add_argument("--workers", type=_common.worker_count, default=1, metavar="W", help="worker processes")
         _agent_options(p)
-        add_force(p)
-        add_seed(p)
-        add_json(p)
+        _common.add_force(p)
+        _common.add_seed(p)
+        _common.add_json(p)
         add_executor(p)
         p.set_defaults(handler=_tournament)
 
@@ -65,10 +45,10 @@ def register(cli) -> None:
 def _tournament(args):
     names = (args.agent1, args.agent2)
     _check_agents(args, args.game, names)
-    game, _, q_ai = _nim_game(args, names)
-    _refuse_empty(game)
-    _check_exact_size(game, names)
-    _check_work(args, game, game.start(), names, args.games)
+    game, _, q_ai = _board._nim_game(args, names)
+    _board._refuse_empty(game)
+    _board._check_exact_size(game, names)
+    _board._check_work(args, game, game.start(), names, args.games)
     options = _agent_args(args) | {"ai": q_ai}
     agent1, agent2 = build_agent(args.agent1, game, **options), build_agent(args.agent2, game, **options)
     if args.workers > 1 or getattr(args, "executor", None) is not None:
@@ -79,12 +59,12 @@ def _tournament(args):
                 pickle.dumps(agent)
             except Exception:
                 instead = "use --workers 1" if args.workers > 1 else "leave out --executor"
-                raise CliError(f"agent {name!r} cannot run in worker processes; {instead}") from None
+                raise _common.CliError(f"agent {name!r} cannot run in worker processes; {instead}") from None
 
     def describe(record):
         payload = record.to_json() | {"agent1": args.agent1, "agent2": args.agent2, "game": _game_json(game)}
         summary = record.summary()
-        if _family(game).draws and not record.draws:
+        if _board._family(game).draws and not record.draws:
             summary += " 0 draws."
         if record.games < args.games:
             summary = f"{record.games:,} of {args.games:,} games played. {summary}"
@@ -95,10 +75,10 @@ def _tournament(args):
             summary += f"\nPlayer 1 scores {score:.4g} of the points (95% CI [{low:.4g}, {high:.4g}]{half})."
         return payload, f"{summary}\n(player 1: {args.agent1}, player 2: {args.agent2}; seed {record.seed})"
 
-    with keep_partial(args, describe), open_executor(args) as executor:
-        with progress_bar(args.games, "games") as update:
+    with _common.keep_partial(args, describe), open_executor(args) as executor:
+        with _common.progress_bar(args.games, "games") as update:
             record = tournament(game, agent1, agent2, args.games, args.seed, executor=executor, progress=update)
-    emit(args, *describe(record))
+    _common.emit(args, *describe(record))
 
 
 def _score_interval(record):
