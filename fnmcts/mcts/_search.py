@@ -242,11 +242,11 @@ def _entry(work, opts):
 
 
 def _step(game, items, state, rng, iterations, opts, graph=None, root_rule=None, work=None):
-    """``iterations`` dives from ``state`` on the tree whose map is ``items`` (a pmap): ``(the grown tree, the last dive's payoff)``.
+    """``iterations`` dives from ``state`` on the tree whose map is ``items`` (a pmap): the grown tree.
 
     The engine runs on ``work`` (``_handed``) when it fits the search, else on
     a new working copy; the grown tree gets only the records that changed and
-    carries the copy on. The same tree and payoff as ``iterations`` dives of
+    carries the copy on. The same tree as ``iterations`` dives of
     ``phases.uct`` (a property test).
     ``root_rule``: a ``SequentialHalving`` choosing at the root (as ``dives``).
     """
@@ -269,7 +269,7 @@ def _step(game, items, state, rng, iterations, opts, graph=None, root_rule=None,
     if stats.known < len(g.states):
         stats.grow()
     touched = [] if iterations == 1 else None
-    _, _, payoff, _ = dives(
+    dives(
         g, stats, root, kept.mover, iterations, rng, select,
         solver=kept.solver, touched=touched, root_rule=root_rule, bounds=Bounds(g, stats) if bounded else None, **engine,
     )
@@ -296,7 +296,7 @@ def _step(game, items, state, rng, iterations, opts, graph=None, root_rule=None,
     stats.lookup = grown.get  # records not yet in the working lists are read from the tree the copy belongs to
     tree = Tree(grown, state)
     object.__setattr__(tree, "_work", kept)
-    return tree, payoff
+    return tree
 
 
 def _options(game, state, rng, work=None):
@@ -312,14 +312,6 @@ def _options(game, state, rng, work=None):
     if work is not None:
         work.checked = (game, state, found)
     return found
-
-
-def _again(work, kind, game, rule, options):
-    """The call ``work`` (a tree's working copy) last resolved, if it was a ``kind`` call of this game, rule and options."""
-    last = None if work is None else work.call
-    if last is not None and last[0] == kind and last[1] is game and last[2] is rule and last[3] is options:
-        return last
-    return None
 
 
 def _set_up(game, state, rng, opts, graph=None, iterations=None, work=None, decision=False):
@@ -677,10 +669,11 @@ def search(
     plain = not until_proven and _none_given(c, z, backup, solver, rollout, root, rave, rave_ref, bounds, proofs,
                                              seconds, max_nodes, stop, progress, graph)
     work = _handed(tree)
-    last = _again(work, "search", game, rule, options) if plain else None  # the tree's last options, again?
-    if last is not None and type(iterations) is int and iterations >= 0:
+    last = work.call if plain and work is not None else None  # the tree's last search: (game, rule, options, resolved)
+    if last is not None and last[0] is game and last[1] is rule and last[2] is options and type(iterations) is int \
+            and iterations >= 0:
         state = _options(game, state, rng, work)
-        return _step(game, tree._map, state, rng, iterations, last[4], work=work)[0]
+        return _step(game, tree._map, state, rng, iterations, last[3], work=work)
     _check_budget(iterations, seconds, max_nodes)
     opts = search_options(game, options, **_given(rule=rule, c=c, z=z, rollout=rollout, backup=backup, solver=solver,
                                                   root=root, rave=rave, rave_ref=rave_ref, bounds=bounds, proofs=proofs))
@@ -689,9 +682,9 @@ def search(
     tree = Tree(items, state)
     if iterations is not None and not until_proven and _none_given(seconds, stop, max_nodes, progress):
         # dives alone: on the working copy a returned tree carries
-        grown = _step(game, items, state, rng, iterations, opts, graph, root_rule=root_rule, work=work)[0]
+        grown = _step(game, items, state, rng, iterations, opts, graph, root_rule=root_rule, work=work)
         if plain and opts.root is None and not opts.proofs:  # given by ``rule`` and ``options`` alone: resolved once
-            grown._work.call = ("search", game, rule, options, opts, None)
+            grown._work.call = (game, rule, options, opts)
         return grown
     budget = _Budget(iterations, seconds, stop)
     g, stats, proofs = _working(game, graph, tree, opts.solver, whole=max_nodes is not None)
