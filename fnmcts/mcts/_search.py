@@ -1131,9 +1131,7 @@ def _root_parallel(game, state, iterations, rng, workers, executor, chunk_size, 
     if chunk_size is None:  # too few dives to pay for a second tree: the plain search, as without workers
         return mcts_move(game, state, iterations, rng, max_nodes=max_nodes, options=options)
     state = _options(game, state, rng)
-    player = game.to_move(state)
-    if player is None or player is CHANCE:
-        mcts_move(game, state, 1, random.Random(0))  # the single search's error, word for word
+    player = _decider(game, state)  # the single search's error at an end or a chance state, word for word
     seed = rng.getrandbits(63)
     fn = partial(_root_chunk, game, state, max_nodes, options)
     until = (lambda result: 0 in result[2]) if options.solver else None  # the trees after a root's proof: dropped
