@@ -163,11 +163,6 @@ def _record_of(stats, i) -> Record:
                        graph)
 
 
-def _record_at(stats, i) -> Record:
-    """The record of node ``i`` (``EMPTY_RECORD`` if it is not stored)."""
-    return EMPTY_RECORD if stats.N[i] is None else _record_of(stats, i)
-
-
 def _written_back(graph, stats, tree):
     """``tree``'s pmap with the records that changed written back (every other record the same object)."""
     states = graph.states
@@ -497,10 +492,6 @@ class _Budget:
             self.left -= k
 
 
-def _stored(stats) -> int:
-    return sum(1 for n in stats.N if n is not None)
-
-
 PRUNE_WALK = 64
 """The states not stored that ``_stored_children`` passes through below a stored state, at most."""
 
@@ -594,7 +585,7 @@ def _prune(stats, root, keep) -> int:
 
 def _room(stats, root, max_nodes) -> int:
     """How many dives may run before the tree could exceed ``max_nodes`` (pruning when it is full)."""
-    size = _stored(stats)
+    size = sum(1 for n in stats.N if n is not None)  # the states stored
     if size >= max_nodes:
         size -= _prune(stats, root, max_nodes - max(1, max_nodes // 10))
     return max_nodes - size
@@ -1004,7 +995,8 @@ def _move_search(game, g, stats, proofs, root, player, tree, done, **choice) -> 
     """The ``MoveSearch`` of a finished search: the move (``_final_move``, with ``choice``), the root's children, the proofs."""
     moves = g.moves[root]
     move = moves[0] if len(moves) == 1 else _final_move(g, stats, proofs, root, player, **choice)
-    children = tuple((m, _record_at(stats, k)) for m, k in zip(moves, g.kids[root]))
+    children = tuple((m, EMPTY_RECORD if stats.N[k] is None else _record_of(stats, k))
+                     for m, k in zip(moves, g.kids[root]))
     proven = _proven_map(game, g, stats, proofs, root) if proofs is not None else pmap()
     return MoveSearch(move=move, tree=tree, proven=proven, iterations=done, children=children)
 
