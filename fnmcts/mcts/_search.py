@@ -328,13 +328,10 @@ def _set_up(game, state, rng, opts, graph=None, iterations=None, work=None, deci
 
 def _root_rule(game, state, root, iterations, rng):
     """The root rule of a search: None, a ``SequentialHalving`` given, or one drawn for ``'gumbel'`` (consumes ``rng``)."""
-    if root is None or isinstance(root, SequentialHalving):
-        if root is not None:
-            _root_decision(game, state, root)
+    if root is not None:
+        _root_decision(game, state, root)
+    if root is None or isinstance(root, SequentialHalving):  # else a name of ROOT_RULES (search_options checked it)
         return root
-    if root not in ROOT_RULES:
-        raise ValueError(f"root must be one of {ROOT_RULES} or a SequentialHalving, got {root!r}")
-    _root_decision(game, state, root)
     if iterations is None:
         raise ValueError("root='gumbel' plans its dives: give the search iterations= (seconds= alone cannot say how many)")
     return sequential_halving(game, state, max(iterations, 1), rng)
