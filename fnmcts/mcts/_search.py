@@ -163,11 +163,6 @@ def _record_of(stats, i) -> Record:
                        graph)
 
 
-def _record_at(stats, i) -> Record:
-    """The record of node ``i`` (``EMPTY_RECORD`` if it is not stored)."""
-    return EMPTY_RECORD if stats.N[i] is None else _record_of(stats, i)
-
-
 def _written_back(graph, stats, tree):
     """``tree``'s pmap with the records that changed written back (every other record the same object)."""
     states = graph.states
@@ -242,11 +237,11 @@ def _entry(work, opts):
 
 
 def _step(game, items, state, rng, iterations, opts, graph=None, root_rule=None, work=None):
-    """``iterations`` dives from ``state`` on the tree whose map is ``items`` (a pmap): ``(the grown tree, the last dive's payoff)``.
+    """``iterations`` dives from ``state`` on the tree whose map is ``items`` (a pmap): the grown tree.
 
     The engine runs on ``work`` (``_handed``) when it fits the search, else on
     a new working copy; the grown tree gets only the records that changed and
-    carries the copy on. The same tree and payoff as ``iterations`` dives of
+    carries the copy on. The same tree as ``iterations`` dives of
     ``phases.uct`` (a property test).
     ``root_rule``: a ``SequentialHalving`` choosing at the root (as ``dives``).
     """
@@ -269,7 +264,7 @@ def _step(game, items, state, rng, iterations, opts, graph=None, root_rule=None,
     if stats.known < len(g.states):
         stats.grow()
     touched = [] if iterations == 1 else None
-    _, _, payoff, _ = dives(
+    dives(
         g, stats, root, kept.mover, iterations, rng, select,
         solver=kept.solver, touched=touched, root_rule=root_rule, bounds=Bounds(g, stats) if bounded else None, **engine,
     )
@@ -296,7 +291,7 @@ def _step(game, items, state, rng, iterations, opts, graph=None, root_rule=None,
     stats.lookup = grown.get  # records not yet in the working lists are read from the tree the copy belongs to
     tree = Tree(grown, state)
     object.__setattr__(tree, "_work", kept)
-    return tree, payoff
+    return tree
 
 
 def _options(game, state, rng, work=None):
@@ -312,14 +307,6 @@ def _options(game, state, rng, work=None):
     if work is not None:
         work.checked = (game, state, found)
     return found
-
-
-def _again(work, kind, game, rule, options):
-    """The call ``work`` (a tree's working copy) last resolved, if it was a ``kind`` call of this game, rule and options."""
-    last = None if work is None else work.call
-    if last is not None and last[0] == kind and last[1] is game and last[2] is rule and last[3] is options:
-        return last
-    return None
 
 
 def _set_up(game, state, rng, opts, graph=None, iterations=None, work=None, decision=False):
@@ -341,13 +328,10 @@ def _set_up(game, state, rng, opts, graph=None, iterations=None, work=None, deci
 
 def _root_rule(game, state, root, iterations, rng):
     """The root rule of a search: None, a ``SequentialHalving`` given, or one drawn for ``'gumbel'`` (consumes ``rng``)."""
-    if root is None or isinstance(root, SequentialHalving):
-        if root is not None:
-            _root_decision(game, state, root)
+    if root is not None:
+        _root_decision(game, state, root)
+    if root is None or isinstance(root, SequentialHalving):  # else a name of ROOT_RULES (search_options checked it)
         return root
-    if root not in ROOT_RULES:
-        raise ValueError(f"root must be one of {ROOT_RULES} or a SequentialHalving, got {root!r}")
-    _root_decision(game, state, root)
     if iterations is None:
         raise ValueError("root='gumbel' plans its dives: give the search iterations= (seconds= alone cannot say how many)")
     return sequential_halving(game, state, max(iterations, 1), rng)
@@ -505,10 +489,6 @@ class _Budget:
             self.left -= k
 
 
-def _stored(stats) -> int:
-    return sum(1 for n in stats.N if n is not None)
-
-
 PRUNE_WALK = 64
 """The states not stored that ``_stored_children`` passes through below a stored state, at most."""
 
@@ -602,7 +582,7 @@ def _prune(stats, root, keep) -> int:
 
 def _room(stats, root, max_nodes) -> int:
     """How many dives may run before the tree could exceed ``max_nodes`` (pruning when it is full)."""
-    size = _stored(stats)
+    size = sum(1 for n in stats.N if n is not None)  # the states stored
     if size >= max_nodes:
         size -= _prune(stats, root, max_nodes - max(1, max_nodes // 10))
     return max_nodes - size
@@ -677,10 +657,11 @@ def search(
     plain = not until_proven and _none_given(c, z, backup, solver, rollout, root, rave, rave_ref, bounds, proofs,
                                              seconds, max_nodes, stop, progress, graph)
     work = _handed(tree)
-    last = _again(work, "search", game, rule, options) if plain else None  # the tree's last options, again?
-    if last is not None and type(iterations) is int and iterations >= 0:
+    last = work.call if plain and work is not None else None  # the tree's last search: (game, rule, options, resolved)
+    if last is not None and last[0] is game and last[1] is rule and last[2] is options and type(iterations) is int \
+            and iterations >= 0:
         state = _options(game, state, rng, work)
-        return _step(game, tree._map, state, rng, iterations, last[4], work=work)[0]
+        return _step(game, tree._map, state, rng, iterations, last[3], work=work)
     _check_budget(iterations, seconds, max_nodes)
     opts = search_options(game, options, **_given(rule=rule, c=c, z=z, rollout=rollout, backup=backup, solver=solver,
                                                   root=root, rave=rave, rave_ref=rave_ref, bounds=bounds, proofs=proofs))
@@ -689,9 +670,9 @@ def search(
     tree = Tree(items, state)
     if iterations is not None and not until_proven and _none_given(seconds, stop, max_nodes, progress):
         # dives alone: on the working copy a returned tree carries
-        grown = _step(game, items, state, rng, iterations, opts, graph, root_rule=root_rule, work=work)[0]
+        grown = _step(game, items, state, rng, iterations, opts, graph, root_rule=root_rule, work=work)
         if plain and opts.root is None and not opts.proofs:  # given by ``rule`` and ``options`` alone: resolved once
-            grown._work.call = ("search", game, rule, options, opts, None)
+            grown._work.call = (game, rule, options, opts)
         return grown
     budget = _Budget(iterations, seconds, stop)
     g, stats, proofs = _working(game, graph, tree, opts.solver, whole=max_nodes is not None)
@@ -1011,7 +992,8 @@ def _move_search(game, g, stats, proofs, root, player, tree, done, **choice) -> 
     """The ``MoveSearch`` of a finished search: the move (``_final_move``, with ``choice``), the root's children, the proofs."""
     moves = g.moves[root]
     move = moves[0] if len(moves) == 1 else _final_move(g, stats, proofs, root, player, **choice)
-    children = tuple((m, _record_at(stats, k)) for m, k in zip(moves, g.kids[root]))
+    children = tuple((m, EMPTY_RECORD if stats.N[k] is None else _record_of(stats, k))
+                     for m, k in zip(moves, g.kids[root]))
     proven = _proven_map(game, g, stats, proofs, root) if proofs is not None else pmap()
     return MoveSearch(move=move, tree=tree, proven=proven, iterations=done, children=children)
 
@@ -1138,9 +1120,7 @@ def _root_parallel(game, state, iterations, rng, workers, executor, chunk_size, 
     if chunk_size is None:  # too few dives to pay for a second tree: the plain search, as without workers
         return mcts_move(game, state, iterations, rng, max_nodes=max_nodes, options=options)
     state = _options(game, state, rng)
-    player = game.to_move(state)
-    if player is None or player is CHANCE:
-        mcts_move(game, state, 1, random.Random(0))  # the single search's error, word for word
+    player = _decider(game, state)  # the single search's error at an end or a chance state, word for word
     seed = rng.getrandbits(63)
     fn = partial(_root_chunk, game, state, max_nodes, options)
     until = (lambda result: 0 in result[2]) if options.solver else None  # the trees after a root's proof: dropped

@@ -216,10 +216,8 @@ class Bounds:
 
     def __init__(self, graph, stats):
         self.graph, self.stats = graph, stats
-        low, high = (Fraction(x) for x in payoff_range(graph.game))
-        players = graph.num_players
-        self.whole = ((low,) * players, (high,) * players)
-        self.total = low + high if players == 2 else None
+        self.whole = _whole_range(graph.game)  # the record form's own range and zero-sum total
+        self.total = _pair_total(graph.game)
         self._terminal = {}
 
     _kind = expanded_kind

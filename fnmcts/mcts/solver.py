@@ -527,15 +527,12 @@ class Solver:
                         known.append(d)
         return open_
 
-    def open_positions(self, kids, k) -> tuple:
-        """The positions in ``kids`` of ``choices(kids, k)``: exactly ``phases.open_children``'s indices."""
-        kept = self._sorted_out(kids, [self.lookup(child, leave=True) for child in kids], k)[0]
-        return tuple(range(len(kids))) if kept is None else kept
-
 
 def _open_positions(graph, kids, k, solver, bounds) -> tuple:
-    """The positions in ``kids`` (a decision of player ``k``) a dive may enter: the solver's, then the bounds'."""
-    positions = solver.open_positions(kids, k) if solver is not None else tuple(range(len(kids)))
+    """The positions in ``kids`` (a decision of player ``k``) a dive may enter: the solver's (exactly
+    ``phases.open_children``'s indices), then the bounds'."""
+    kept = None if solver is None else solver._sorted_out(kids, [solver.lookup(c, leave=True) for c in kids], k)[0]
+    positions = tuple(range(len(kids))) if kept is None else kept
     if bounds is not None:
         positions = tuple(positions[j] for j in bounds.keep([kids[p] for p in positions], k))
     return positions
