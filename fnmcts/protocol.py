@@ -1592,7 +1592,57 @@ def check_state(game, state):
     except (KeyError, IndexError, TypeError, AttributeError, ValueError) as problem:
         raise ValueError(f"not a state of {game_text(game)}: {state!r} (to_move raised {type(problem).__name__}: "
                          f"{problem})") from None
+    odd = _unlike_start(game, state)
+    if odd:
+        raise ValueError(f"not a state of {game_text(game)}: {state!r} {odd}")
     return state
+
+
+def _kind(value) -> str | None:
+    """``"a set"``, ``"a tuple"`` or ``"a map"``: the containers a JSON form can mix up; ``None`` for the rest."""
+    if isinstance(value, (frozenset, set)):
+        return "a set"
+    if isinstance(value, Mapping):
+        return "a map"
+    return "a tuple" if isinstance(value, (tuple, list)) else None
+
+
+def _unlike(value, like, where: str) -> str:
+    """Where ``value`` holds another container than ``like`` does, inside tuples and maps of the same shape; ``""``."""
+    if _kind(value) == "a tuple" == _kind(like) and len(value) == len(like):
+        pairs = [(f"{where}[{i}]", v, w) for i, (v, w) in enumerate(zip(value, like))]
+    elif _kind(value) == "a map" == _kind(like) and set(value) == set(like):
+        pairs = [(f"{where}[{k!r}]", value[k], like[k]) for k in like]
+    else:
+        return ""
+    for at, v, w in pairs:
+        if None is not _kind(v) != _kind(w) is not None:
+            return f"holds {_kind(v)} at {at}, {v!r}, where the start holds {_kind(w)}, {w!r}"
+        found = _unlike(v, w, at)
+        if found:
+            return found
+    return ""
+
+
+def _unlike_start(game, state) -> str:
+    """Why ``state`` cannot be a state of ``game``: a part that is a tuple where its start has a set, say; else ``""``.
+
+    A JSON form writes a set as ``{"set": [...]}``; a list is read as a tuple,
+    which a game's ``play`` then fails on far from the cause. Only the parts
+    inside tuples and maps shaped like the start's are compared.
+
+    >>> class Draw(GameBase):
+    ...     def start(self): return (frozenset(), 0)
+    >>> _unlike_start(Draw(), ((), 0))
+    'holds a tuple at [0], (), where the start holds a set, frozenset()'
+    >>> _unlike_start(Draw(), (frozenset({1}), 1))
+    ''
+    """
+    try:
+        begin = game.start()
+    except Exception:  # noqa: BLE001 (a game failing at its start: the search that follows names it)
+        return ""
+    return _unlike(state, begin, "")
 
 
 # -- the optional hooks as data-first functions -----------------------------------
@@ -1668,11 +1718,16 @@ def _parse_json_state(game, text: str):
         raise ValueError(f"write a {type(game).__name__} state in its JSON form{_json_example(game)}, got {text!r}")
     data = _state_json(text)
     try:
-        return state_from_json(game, data)
+        state = state_from_json(game, data)
     except ValueError as error:
         if not str(error).startswith("unknown JSON state form"):
             raise
         raise ValueError(f"{error}; write a {type(game).__name__} state in its JSON form{_json_example(game)}") from None
+    odd = _unlike_start(game, state)
+    if odd:  # a list where the start has a set ({"set": [...]}): refused here, not in the game's play
+        raise ValueError(f"{text.strip()} reads as {state!r}, which {odd}; write a {type(game).__name__} state "
+                         f"in its JSON form{_json_example(game)}")
+    return state
 
 
 def _json_example(game) -> str:
