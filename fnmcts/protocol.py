@@ -1323,7 +1323,11 @@ def to_move(game, state):
     >>> to_move(game, game.state(5, 1)), to_move(game, game.state(0, 1)), to_move(ShutTheBox(), frozenset({1, 2}))
     (1, None, CHANCE)
     """
-    return game.to_move(state)
+    try:
+        return game.to_move(state)
+    except _STATE_ERRORS as error:
+        _refuse_state(game, state, error)
+        raise
 
 
 def possible_moves(game, state) -> tuple:
@@ -1334,7 +1338,11 @@ def possible_moves(game, state) -> tuple:
     >>> possible_moves(game, start(game)), possible_moves(game, game.state(2, 0))
     ((1, 2, 3), (1, 2))
     """
-    return game.possible_moves(state)
+    try:
+        return game.possible_moves(state)
+    except _STATE_ERRORS as error:
+        _refuse_state(game, state, error)
+        raise
 
 
 def chance_outcomes(game, state) -> tuple:
@@ -1358,8 +1366,21 @@ def play(game, state, move):
     >>> rolled = play(ShutTheBox(levers=4), frozenset({1, 2, 3, 4}), 5)
     >>> sorted(rolled["box"]), rolled["roll"]
     ([1, 2, 3, 4], 5)
+
+    A state of another game (or a tree, or no state) is named, not a ``KeyError``
+    from inside the game:
+
+    >>> from fnmcts.games import Piles
+    >>> play(Nim(), Piles().start(), 1)
+    Traceback (most recent call last):
+    ...
+    ValueError: a Nim state is pmap(heap=n, player=0 or 1), got pmap({...})
     """
-    return game.play(state, move)
+    try:
+        return game.play(state, move)
+    except _STATE_ERRORS as error:
+        _refuse_state(game, state, error)
+        raise
 
 
 def payoff(game, state) -> tuple:
@@ -1369,7 +1390,33 @@ def payoff(game, state) -> tuple:
     >>> payoff(Nim(heap=5), Nim(heap=5).state(0, 1)), payoff(ShutTheBox(), frozenset())
     ((-1, 1), (1,))
     """
-    return game.payoff(state)
+    try:
+        return game.payoff(state)
+    except _STATE_ERRORS as error:
+        _refuse_state(game, state, error)
+        raise
+
+
+_STATE_ERRORS = (KeyError, IndexError, TypeError, AttributeError)
+"""What a game's hook raises on a state that is none of its own: ``_refuse_state`` asks ``check_state`` why."""
+
+
+def _refuse_state(game, state, error) -> None:
+    """``check_state``'s ``ValueError`` (or ``TypeError``) when ``state`` is none of ``game``'s, raised from ``error``.
+
+    A state the game accepts returns: the hook's own error is then the game's, raised as it was.
+
+    >>> from fnmcts.games import Nim
+    >>> _refuse_state(Nim(), Nim().start(), KeyError("x"))
+    >>> _refuse_state(Nim(), "heap", KeyError("x"))
+    Traceback (most recent call last):
+    ...
+    ValueError: a Nim state is pmap(heap=n, player=0 or 1), got 'heap'
+    """
+    try:
+        check_state(game, state)
+    except (ValueError, TypeError) as refused:
+        raise refused from error
 
 
 def game_text(game) -> str:
