@@ -1067,7 +1067,11 @@ def random_policy(game, state) -> tuple:
     >>> random_policy(Nim(heap=6, max_take=3), Nim(heap=6, max_take=3).start())
     ((1, Fraction(1, 3)), (2, Fraction(1, 3)), (3, Fraction(1, 3)))
     """
-    moves = game.possible_moves(state)
+    try:
+        moves = game.possible_moves(state)
+    except TypeError:
+        _refuse_class(game)  # Nim for Nim(): said so, not "missing 'state'"
+        raise
     if not moves:
         raise ValueError(f"no player has a move at {state!r}: a policy applies where someone moves")
     p = Fraction(1, len(moves))

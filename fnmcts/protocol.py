@@ -717,6 +717,7 @@ def checked_start(game):
     except Exception as error:
         if isinstance(error, MemoryError):
             raise
+        _refuse_class(game)  # Nim for Nim(): the user's slip, not the game's fault
         raise GameError("start", _raised(error)) from error
     problem = _hash_problem(state)
     if problem is not None:
@@ -1312,7 +1313,11 @@ def start(game):
     >>> start(Nim(heap=5)) == {"heap": 5, "player": 0}, sorted(start(ShutTheBox(levers=4)))
     (True, [1, 2, 3, 4])
     """
-    return game.start()
+    try:
+        return game.start()
+    except TypeError:
+        _refuse_class(game)  # Nim for Nim(): said so, not "missing 'self'"
+        raise
 
 
 def to_move(game, state):
@@ -1354,7 +1359,11 @@ def chance_outcomes(game, state) -> tuple:
     >>> chance_outcomes(Nim(), start(Nim()))
     ()
     """
-    return game.chance_outcomes(state)
+    try:
+        return game.chance_outcomes(state)
+    except _STATE_ERRORS as error:
+        _refuse_state(game, state, error)
+        raise
 
 
 def play(game, state, move):
@@ -1464,7 +1473,7 @@ def is_terminal(game, state) -> bool:
     >>> is_terminal(game, game.state(0, 1)), is_terminal(game, game.state(1, 1))
     (True, False)
     """
-    return game.to_move(state) is None
+    return to_move(game, state) is None
 
 
 def is_chance(game, state) -> bool:
@@ -1920,6 +1929,7 @@ def may_repeat(game) -> bool:
     >>> may_repeat(Nim()), may_repeat(object())
     (False, False)
     """
+    _refuse_class(game)
     own = getattr(game, "may_repeat", None)
     return bool(own()) if own is not None else False
 
