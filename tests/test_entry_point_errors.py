@@ -156,3 +156,10 @@ def test_a_game_whose_hook_fails_on_its_own_state_still_raises_its_own_error():
 
     with pytest.raises(KeyError, match="sulk"):
         protocol.play(Sulky(), Sulky().start(), 1)
+
+
+def test_a_seed_where_a_generator_goes_and_the_reverse_are_told_apart():
+    with pytest.raises(TypeError, match=r"got the int 7: make one from that seed, fnmcts\.rng\.make_rng\(7\)"):
+        search(Nim(), Nim().start(), 10, 7)
+    with pytest.raises(TypeError, match=r"got a random\.Random: a seed is a number \(seed=1\)"):
+        simulate(Nim(), 10, seed=random.Random(1))
