@@ -1009,8 +1009,9 @@ def value(solution, state) -> tuple:
     fnmcts.exact.NotSolved: state pmap({...}) is not in this solution; solve from it first
     """
     if not isinstance(solution, Mapping):
+        game = "; value takes no game: value(solve(game), state)" if hasattr(solution, "to_move") else ""
         raise TypeError(f"solution must be what solve or evaluate_policy returns (a map state -> value), "
-                        f"got {type(solution).__name__}")
+                        f"got {type(solution).__name__}{game}")
     try:
         return solution[state]
     except (KeyError, TypeError):  # TypeError: a state that cannot be a key (a dict)

@@ -163,3 +163,10 @@ def test_a_seed_where_a_generator_goes_and_the_reverse_are_told_apart():
         search(Nim(), Nim().start(), 10, 7)
     with pytest.raises(TypeError, match=r"got a random\.Random: a seed is a number \(seed=1\)"):
         simulate(Nim(), 10, seed=random.Random(1))
+
+
+def test_value_given_the_game_first_says_it_takes_the_solution():
+    from fnmcts import value
+
+    with pytest.raises(TypeError, match=r"got Nim; value takes no game: value\(solve\(game\), state\)"):
+        value(Nim(), Nim().start())
