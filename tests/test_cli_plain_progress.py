@@ -5,6 +5,7 @@ import json
 import pytest
 
 import fnmcts.cli._output as output
+import fnmcts.cli._progress as progress
 from cli_run import run
 
 
@@ -43,7 +44,7 @@ def test_a_short_search_on_a_terminal_shows_its_progress_only_once_it_runs_long(
     monkeypatch.setattr(output, "_is_terminal", lambda stream: True)
     code, out, err = run(capsys, "search", *game, "--dives", "300", "--seed", "1", "--json")
     assert code == 0 and err == ""  # under two seconds: nothing
-    monkeypatch.setattr(output, "LATE_PROGRESS_SECONDS", 0.0)  # as a slow game's search, past two seconds
+    monkeypatch.setattr(progress, "LATE_PROGRESS_SECONDS", 0.0)  # as a slow game's search, past two seconds
     code, again, err = run(capsys, "search", *game, "--dives", "300", "--seed", "1", "--json")
     assert code == 0 and "dives" in err and "\r" in err, err
     timing = {"dives_per_second": 0, "dives_per_s": 0, "seconds": 0}  # the search itself is the same
