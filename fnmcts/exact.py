@@ -1009,8 +1009,9 @@ def value(solution, state) -> tuple:
     fnmcts.exact.NotSolved: state pmap({...}) is not in this solution; solve from it first
     """
     if not isinstance(solution, Mapping):
+        game = "; value takes no game: value(solve(game), state)" if hasattr(solution, "to_move") else ""
         raise TypeError(f"solution must be what solve or evaluate_policy returns (a map state -> value), "
-                        f"got {type(solution).__name__}")
+                        f"got {type(solution).__name__}{game}")
     try:
         return solution[state]
     except (KeyError, TypeError):  # TypeError: a state that cannot be a key (a dict)
@@ -1067,7 +1068,11 @@ def random_policy(game, state) -> tuple:
     >>> random_policy(Nim(heap=6, max_take=3), Nim(heap=6, max_take=3).start())
     ((1, Fraction(1, 3)), (2, Fraction(1, 3)), (3, Fraction(1, 3)))
     """
-    moves = game.possible_moves(state)
+    try:
+        moves = game.possible_moves(state)
+    except TypeError:
+        _refuse_class(game)  # Nim for Nim(): said so, not "missing 'state'"
+        raise
     if not moves:
         raise ValueError(f"no player has a move at {state!r}: a policy applies where someone moves")
     p = Fraction(1, len(moves))

@@ -74,7 +74,11 @@ def random_agent(game, state, rng: random.Random):
     >>> random_agent(Nim(heap=1), Nim(heap=1).start(), random.Random(0))
     1
     """
-    moves = game.possible_moves(state)
+    try:
+        moves = game.possible_moves(state)
+    except TypeError:
+        _refuse_class(game)  # Nim for Nim(): said so, not "missing 'state'"
+        raise
     if not moves:
         raise ValueError(f"no legal move at {state!r}")
     if len(moves) == 1:
@@ -191,6 +195,7 @@ def playout(game, state, rng: random.Random, agent=None, *, moves: bool = False,
             if budget is not None and plies > budget:
                 budget = past_budget(game, start, plies, budget, max_plies)
     except Exception as error:
+        _refuse_class(game)  # Nim for Nim(): said so, not "missing 'state'"
         blame_game(game, error, state, _NO_MOVE if before is _NO_STATE else move, before)
 
 

@@ -717,6 +717,7 @@ def checked_start(game):
     except Exception as error:
         if isinstance(error, MemoryError):
             raise
+        _refuse_class(game)  # Nim for Nim(): the user's slip, not the game's fault
         raise GameError("start", _raised(error)) from error
     problem = _hash_problem(state)
     if problem is not None:
@@ -1312,7 +1313,11 @@ def start(game):
     >>> start(Nim(heap=5)) == {"heap": 5, "player": 0}, sorted(start(ShutTheBox(levers=4)))
     (True, [1, 2, 3, 4])
     """
-    return game.start()
+    try:
+        return game.start()
+    except TypeError:
+        _refuse_class(game)  # Nim for Nim(): said so, not "missing 'self'"
+        raise
 
 
 def to_move(game, state):
@@ -1323,7 +1328,11 @@ def to_move(game, state):
     >>> to_move(game, game.state(5, 1)), to_move(game, game.state(0, 1)), to_move(ShutTheBox(), frozenset({1, 2}))
     (1, None, CHANCE)
     """
-    return game.to_move(state)
+    try:
+        return game.to_move(state)
+    except _STATE_ERRORS as error:
+        _refuse_state(game, state, error)
+        raise
 
 
 def possible_moves(game, state) -> tuple:
@@ -1334,7 +1343,11 @@ def possible_moves(game, state) -> tuple:
     >>> possible_moves(game, start(game)), possible_moves(game, game.state(2, 0))
     ((1, 2, 3), (1, 2))
     """
-    return game.possible_moves(state)
+    try:
+        return game.possible_moves(state)
+    except _STATE_ERRORS as error:
+        _refuse_state(game, state, error)
+        raise
 
 
 def chance_outcomes(game, state) -> tuple:
@@ -1346,7 +1359,11 @@ def chance_outcomes(game, state) -> tuple:
     >>> chance_outcomes(Nim(), start(Nim()))
     ()
     """
-    return game.chance_outcomes(state)
+    try:
+        return game.chance_outcomes(state)
+    except _STATE_ERRORS as error:
+        _refuse_state(game, state, error)
+        raise
 
 
 def play(game, state, move):
@@ -1358,8 +1375,21 @@ def play(game, state, move):
     >>> rolled = play(ShutTheBox(levers=4), frozenset({1, 2, 3, 4}), 5)
     >>> sorted(rolled["box"]), rolled["roll"]
     ([1, 2, 3, 4], 5)
+
+    A state of another game (or a tree, or no state) is named, not a ``KeyError``
+    from inside the game:
+
+    >>> from fnmcts.games import Piles
+    >>> play(Nim(), Piles().start(), 1)
+    Traceback (most recent call last):
+    ...
+    ValueError: a Nim state is pmap(heap=n, player=0 or 1), got pmap({...})
     """
-    return game.play(state, move)
+    try:
+        return game.play(state, move)
+    except _STATE_ERRORS as error:
+        _refuse_state(game, state, error)
+        raise
 
 
 def payoff(game, state) -> tuple:
@@ -1369,7 +1399,33 @@ def payoff(game, state) -> tuple:
     >>> payoff(Nim(heap=5), Nim(heap=5).state(0, 1)), payoff(ShutTheBox(), frozenset())
     ((-1, 1), (1,))
     """
-    return game.payoff(state)
+    try:
+        return game.payoff(state)
+    except _STATE_ERRORS as error:
+        _refuse_state(game, state, error)
+        raise
+
+
+_STATE_ERRORS = (KeyError, IndexError, TypeError, AttributeError)
+"""What a game's hook raises on a state that is none of its own: ``_refuse_state`` asks ``check_state`` why."""
+
+
+def _refuse_state(game, state, error) -> None:
+    """``check_state``'s ``ValueError`` (or ``TypeError``) when ``state`` is none of ``game``'s, raised from ``error``.
+
+    A state the game accepts returns: the hook's own error is then the game's, raised as it was.
+
+    >>> from fnmcts.games import Nim
+    >>> _refuse_state(Nim(), Nim().start(), KeyError("x"))
+    >>> _refuse_state(Nim(), "heap", KeyError("x"))
+    Traceback (most recent call last):
+    ...
+    ValueError: a Nim state is pmap(heap=n, player=0 or 1), got 'heap'
+    """
+    try:
+        check_state(game, state)
+    except (ValueError, TypeError) as refused:
+        raise refused from error
 
 
 def game_text(game) -> str:
@@ -1417,7 +1473,7 @@ def is_terminal(game, state) -> bool:
     >>> is_terminal(game, game.state(0, 1)), is_terminal(game, game.state(1, 1))
     (True, False)
     """
-    return game.to_move(state) is None
+    return to_move(game, state) is None
 
 
 def is_chance(game, state) -> bool:
@@ -1592,7 +1648,57 @@ def check_state(game, state):
     except (KeyError, IndexError, TypeError, AttributeError, ValueError) as problem:
         raise ValueError(f"not a state of {game_text(game)}: {state!r} (to_move raised {type(problem).__name__}: "
                          f"{problem})") from None
+    odd = _unlike_start(game, state)
+    if odd:
+        raise ValueError(f"not a state of {game_text(game)}: {state!r} {odd}")
     return state
+
+
+def _kind(value) -> str | None:
+    """``"a set"``, ``"a tuple"`` or ``"a map"``: the containers a JSON form can mix up; ``None`` for the rest."""
+    if isinstance(value, (frozenset, set)):
+        return "a set"
+    if isinstance(value, Mapping):
+        return "a map"
+    return "a tuple" if isinstance(value, (tuple, list)) else None
+
+
+def _unlike(value, like, where: str) -> str:
+    """Where ``value`` holds another container than ``like`` does, inside tuples and maps of the same shape; ``""``."""
+    if _kind(value) == "a tuple" == _kind(like) and len(value) == len(like):
+        pairs = [(f"{where}[{i}]", v, w) for i, (v, w) in enumerate(zip(value, like))]
+    elif _kind(value) == "a map" == _kind(like) and set(value) == set(like):
+        pairs = [(f"{where}[{k!r}]", value[k], like[k]) for k in like]
+    else:
+        return ""
+    for at, v, w in pairs:
+        if None is not _kind(v) != _kind(w) is not None:
+            return f"holds {_kind(v)} at {at}, {v!r}, where the start holds {_kind(w)}, {w!r}"
+        found = _unlike(v, w, at)
+        if found:
+            return found
+    return ""
+
+
+def _unlike_start(game, state) -> str:
+    """Why ``state`` cannot be a state of ``game``: a part that is a tuple where its start has a set, say; else ``""``.
+
+    A JSON form writes a set as ``{"set": [...]}``; a list is read as a tuple,
+    which a game's ``play`` then fails on far from the cause. Only the parts
+    inside tuples and maps shaped like the start's are compared.
+
+    >>> class Draw(GameBase):
+    ...     def start(self): return (frozenset(), 0)
+    >>> _unlike_start(Draw(), ((), 0))
+    'holds a tuple at [0], (), where the start holds a set, frozenset()'
+    >>> _unlike_start(Draw(), (frozenset({1}), 1))
+    ''
+    """
+    try:
+        begin = game.start()
+    except Exception:  # noqa: BLE001 (a game failing at its start: the search that follows names it)
+        return ""
+    return _unlike(state, begin, "")
 
 
 # -- the optional hooks as data-first functions -----------------------------------
@@ -1668,11 +1774,16 @@ def _parse_json_state(game, text: str):
         raise ValueError(f"write a {type(game).__name__} state in its JSON form{_json_example(game)}, got {text!r}")
     data = _state_json(text)
     try:
-        return state_from_json(game, data)
+        state = state_from_json(game, data)
     except ValueError as error:
         if not str(error).startswith("unknown JSON state form"):
             raise
         raise ValueError(f"{error}; write a {type(game).__name__} state in its JSON form{_json_example(game)}") from None
+    odd = _unlike_start(game, state)
+    if odd:  # a list where the start has a set ({"set": [...]}): refused here, not in the game's play
+        raise ValueError(f"{text.strip()} reads as {state!r}, which {odd}; write a {type(game).__name__} state "
+                         f"in its JSON form{_json_example(game)}")
+    return state
 
 
 def _json_example(game) -> str:
@@ -1818,6 +1929,7 @@ def may_repeat(game) -> bool:
     >>> may_repeat(Nim()), may_repeat(object())
     (False, False)
     """
+    _refuse_class(game)
     own = getattr(game, "may_repeat", None)
     return bool(own()) if own is not None else False
 

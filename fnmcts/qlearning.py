@@ -177,6 +177,7 @@ def new_ai(game, *, alpha: float = ALPHA, epsilon: float = EPSILON) -> QAI:
     """
     if game is None:
         raise TypeError("new_ai needs the game to learn (fnmcts.new_ai() learns the source's piles 1, 3, 5, 7)")
+    checked_start(game)  # Nim for Nim() is a TypeError that says so
     if getattr(game, "num_players", None) != 2:
         raise ValueError(f"Q-learning by self-play needs a two-player game, got {game_text(game)}")
     return QAI(game=game, alpha=_number("alpha", alpha), epsilon=_number("epsilon", epsilon))

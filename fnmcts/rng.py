@@ -48,6 +48,9 @@ def check_seed(seed) -> int | None:
     """
     if seed is None:
         return None
+    if isinstance(seed, random.Random):  # a generator where a number goes: say which is which
+        raise TypeError("seed must be an int or None, got a random.Random: a seed is a number (seed=1), "
+                        "and a generator goes where a function takes rng")
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise TypeError(f"seed must be an int or None, got {type(seed).__name__}: {seed!r}")
     if seed < 0:
@@ -63,6 +66,9 @@ def check_rng(rng) -> random.Random:
     ...
     TypeError: rng must be a random.Random (e.g. fnmcts.rng.make_rng(seed)), got NoneType
     """
+    if isinstance(rng, int) and not isinstance(rng, bool):  # a seed where a generator goes: the one it makes
+        raise TypeError(f"rng must be a random.Random, got the int {rng}: make one from that seed, "
+                        f"fnmcts.rng.make_rng({rng})")
     if not isinstance(rng, random.Random):
         raise TypeError(f"rng must be a random.Random (e.g. fnmcts.rng.make_rng(seed)), got {type(rng).__name__}")
     return rng

@@ -41,7 +41,11 @@ def closed_form_moves(game, state):
     >>> closed_form_moves(Nim(), Nim().state(6)), closed_form_moves(ShutTheBox(), ShutTheBox().start())
     ((1,), None)
     """
-    return _hook(game, "winning_moves")(state)
+    try:
+        return _hook(game, "winning_moves")(state)
+    except TypeError:
+        check_state(game, state)  # Nim for Nim(), or a state of another game: said so
+        raise
 
 
 def has_closed_form(game) -> bool:

@@ -75,7 +75,7 @@ def test_the_new_flag_reaches_the_search(capsys, widened, monkeypatch):
     monkeypatch.setattr("fnmcts.cli.generic.mcts_move", mcts_move)
     code, _, err = run(capsys, "search", "nim", "--dives", "5", "--depth-cap", "3", "--widen", "--seed", "1")
     assert code == 0, err
-    assert seen == {"depth_cap": 3, "widen": True}
+    assert callable(seen.pop("stop")) and seen == {"depth_cap": 3, "widen": True}  # stop: the command's heartbeat
 
 
 def test_the_new_flag_reaches_the_mcts_agent_and_no_other(capsys, widened, monkeypatch):

@@ -132,3 +132,41 @@ def test_an_agent_that_is_not_callable_is_named(agents, named):
     for call in (play_game, lambda g, a, b: tournament(g, a, b, 4, seed=1)):
         with pytest.raises(TypeError, match=named.replace("(", r"\(").replace(")", r"\)")):
             call(Nim(), *agents)
+
+
+@pytest.mark.parametrize("hook", ["to_move", "possible_moves", "play", "payoff"])
+@pytest.mark.parametrize("wrong", [Piles().start(), "heap", None])
+def test_the_protocol_functions_name_a_state_of_another_game(hook, wrong):
+    from fnmcts import protocol
+
+    args = (1,) if hook == "play" else ()
+    with pytest.raises(ValueError, match=r"a Nim state is pmap\(heap=n, player=0 or 1\), got "):
+        getattr(protocol, hook)(Nim(), wrong, *args)
+    tree = search(Nim(heap=5), Nim(heap=5).start(), 20, random.Random(1))  # a tree where a state goes
+    with pytest.raises(ValueError, match=r"got Tree\("):
+        getattr(protocol, hook)(Nim(), tree, *args)
+
+
+def test_a_game_whose_hook_fails_on_its_own_state_still_raises_its_own_error():
+    from fnmcts import protocol
+
+    class Sulky(Nim):
+        def play(self, state, move):
+            raise KeyError("sulk")
+
+    with pytest.raises(KeyError, match="sulk"):
+        protocol.play(Sulky(), Sulky().start(), 1)
+
+
+def test_a_seed_where_a_generator_goes_and_the_reverse_are_told_apart():
+    with pytest.raises(TypeError, match=r"got the int 7: make one from that seed, fnmcts\.rng\.make_rng\(7\)"):
+        search(Nim(), Nim().start(), 10, 7)
+    with pytest.raises(TypeError, match=r"got a random\.Random: a seed is a number \(seed=1\)"):
+        simulate(Nim(), 10, seed=random.Random(1))
+
+
+def test_value_given_the_game_first_says_it_takes_the_solution():
+    from fnmcts import value
+
+    with pytest.raises(TypeError, match=r"got Nim; value takes no game: value\(solve\(game\), state\)"):
+        value(Nim(), Nim().start())

@@ -3,6 +3,7 @@
 import pytest
 
 import fnmcts
+import fnmcts.testing.counts
 from fnmcts.games import Nim
 from fnmcts.rng import make_rng
 
@@ -13,6 +14,16 @@ ENTRIES = {
     "simulate": lambda game: fnmcts.simulate(game, 10, seed=1),
     "tournament": lambda game: fnmcts.tournament(game, fnmcts.random_agent, fnmcts.random_agent, 2, 1),
     "evaluate_policy": lambda game: fnmcts.evaluate_policy(game, fnmcts.random_policy),
+    "start": lambda game: fnmcts.protocol.start(game),
+    "chance_outcomes": lambda game: fnmcts.protocol.chance_outcomes(game, Nim().start()),
+    "is_terminal": lambda game: fnmcts.protocol.is_terminal(game, Nim().start()),
+    "random_agent": lambda game: fnmcts.random_agent(game, Nim().start(), make_rng(1)),
+    "playout": lambda game: fnmcts.playout(game, Nim().start(), make_rng(1)),
+    "random_policy": lambda game: fnmcts.random_policy(game, Nim().start()),
+    "perfect_agent": lambda game: fnmcts.perfect_agent(game, Nim().start(), make_rng(1)),
+    "new_ai": lambda game: fnmcts.new_ai(game),
+    "check_game": lambda game: fnmcts.testing.check_game(game),
+    "count": lambda game: fnmcts.testing.counts.count(game),
 }
 
 

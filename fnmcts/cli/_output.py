@@ -356,11 +356,15 @@ class PlainProgress:
 
 
 @contextmanager
-def progress_bar(total: int, desc: str, enabled: bool | None = None, unit: str = "game"):
+def progress_bar(total: int, desc: str, enabled: bool | None = None, unit: str = "game", after: float | bool | None = None,
+                 beat: bool = False):
     """A tqdm bar on stderr when it is a terminal; yields an ``update(k)`` callback.
 
     With ``enabled`` False it yields ``None``; when stderr is not a terminal, a
     ``PlainProgress`` (a plain line every 30 seconds, nothing for a shorter run).
+    With ``after``, a terminal's bar shows only once the work has run that many
+    seconds (``True``: ``_progress.LATE_PROGRESS_SECONDS``), a ``LateBar``; with ``beat``, a
+    ``Heartbeat``: a ``stop`` callback, for work that tells no count (``mcts_move``).
 
     >>> with progress_bar(10, "games", enabled=False) as update:
     ...     update is None
@@ -369,7 +373,18 @@ def progress_bar(total: int, desc: str, enabled: bool | None = None, unit: str =
     if enabled is False:
         yield None
         return
-    if not _is_terminal(sys.stderr):
+    terminal = _is_terminal(sys.stderr)
+    if beat or (after is not None and terminal):
+        from . import _progress
+
+        late = (_progress.Heartbeat(total, desc, terminal=terminal, every=PLAIN_PROGRESS_SECONDS) if beat else
+                _progress.LateBar(total, desc, unit, after=_progress.LATE_PROGRESS_SECONDS if after is True else after))
+        try:
+            yield late
+        finally:
+            late.close()
+        return
+    if not terminal:
         yield PlainProgress(total, desc, unit)
         return
     from tqdm import tqdm

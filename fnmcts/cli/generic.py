@@ -138,12 +138,17 @@ def _search_any(args):
         raise CliError(f"{'--trees N' if trees > 1 else '--batch K'} searches from a state where a player moves; "
                        "chance moves here (a deal or a roll): "
                        "search it with one tree, or give --state after the outcome")
+    from ._output import progress_bar  # a search past two seconds says so: a slow game's is not silent
+
     if who is CHANCE:  # a deal or a roll first: one tree, the best move read after each outcome
-        with tree_options(args):  # one tree: --workers or --executor alone are refused
-            tree, ran, best, proven = search(game, state, args.dives, make_rng(seed), **flags), args.dives, None, None
+        with tree_options(args), progress_bar(args.dives, "dives", unit="dive", after=True) as update:
+            tree = search(game, state, args.dives, make_rng(seed), progress=update, **flags)  # one tree: no workers
+        ran, best, proven = args.dives, None, None
     else:
-        with tree_options(args, root=flags.get("root"), dives=args.dives) as where:  # --trees N: root-parallel, on the executor
-            found = mcts_move(game, state, args.dives, make_rng(seed), **flags, **where)  # `move --ai mcts`'s move
+        with (tree_options(args, root=flags.get("root"), dives=args.dives) as where,
+              progress_bar(args.dives, "dives", beat=True) as beat):
+            stop = {} if where or getattr(args, "batch", None) else {"stop": beat}  # one tree in this process: it beats
+            found = mcts_move(game, state, args.dives, make_rng(seed), **flags, **where, **stop)  # `move --ai mcts`'s move
         tree, ran, best, proven = found.tree, found.iterations, found.move, found.proven.get(state)
     seconds = time.perf_counter() - started
     low, high = scale(game)

@@ -248,9 +248,9 @@ def _shut_the_box(args):
                              **constant)
     root = game.start()
     left = target - done
-    enabled = None if left >= 100_000 or args.seconds is not None else False
+    after = None if left >= 100_000 or args.seconds is not None else True  # a short search: a bar once it runs long
     started = time.perf_counter()
-    with _stop_on_signals() as stop, progress_bar(left, "dives", enabled=enabled, unit="dive") as update:
+    with _stop_on_signals() as stop, progress_bar(left, "dives", unit="dive", after=after) as update:
         tree = search(
             game, root, left, rng, tree, options=options, progress=update,
             seconds=args.seconds, max_nodes=settings["max_nodes"], stop=stop, until_proven=True,

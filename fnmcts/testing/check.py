@@ -584,6 +584,9 @@ def _chosen(game, laws, skip, exact: bool, exact_limit: int) -> list:
         skip = [skip]
     if getattr(game, "to_move", None) is None:
         raise TypeError(f"check_game needs a game of the fnmcts protocol, got {game!r}")
+    from ..protocol import _refuse_class
+
+    _refuse_class(game)  # Nim for Nim(): said so, not "start() missing 'self'" from a walk
     chosen = [_law_function(law) for law in (LAWS if laws is None else laws)]
     skip = set(skip)
     unknown = skip - set(LAWS) - {name for name, _ in chosen}
