@@ -56,7 +56,7 @@ from .limits import MAX_PLIES, STATE_LIMIT, MemoryWatch, TooLarge, check_solve, 
 from .limits import ply_budget
 from .matches import playout
 from .protocol import CHANCE, called, check_state, checked_play, checked_start, game_text, guarded, may_repeat, payoff_range
-from .protocol import _refuse_class, valid_moves, valid_outcomes, valid_payoff, valid_player
+from .protocol import _asked, _refuse_class, valid_moves, valid_outcomes, valid_payoff, valid_player
 from .values import MapOver
 
 __all__ = [
@@ -1068,11 +1068,7 @@ def random_policy(game, state) -> tuple:
     >>> random_policy(Nim(heap=6, max_take=3), Nim(heap=6, max_take=3).start())
     ((1, Fraction(1, 3)), (2, Fraction(1, 3)), (3, Fraction(1, 3)))
     """
-    try:
-        moves = game.possible_moves(state)
-    except TypeError:
-        _refuse_class(game)  # Nim for Nim(): said so, not "missing 'state'"
-        raise
+    moves = _asked(game, game.possible_moves, state)  # Nim for Nim(), a state of another game: said so
     if not moves:
         raise ValueError(f"no player has a move at {state!r}: a policy applies where someone moves")
     p = Fraction(1, len(moves))

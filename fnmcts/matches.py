@@ -43,7 +43,7 @@ from .values import FixedRecord
 from .elo import MatchStatistics, Sprt, SprtResult, match_statistics, sprt_scan
 from .limits import MAX_PLIES, WORK_LIMIT, check_work, past_budget, size_hint
 from .parallel import Interrupted, WorkerLost, check_count, interrupted, run_chunks
-from .protocol import _NO_MOVE, _NO_STATE, CHANCE, _refuse_class, blame_game, check_state, guarded, payoff_check, sample_outcome
+from .protocol import _NO_MOVE, _NO_STATE, CHANCE, _asked, _refuse_class, blame_game, check_state, guarded, payoff_check, sample_outcome
 from .protocol import game_text, payoff_range, transcript_line
 from .rng import check_rng, child_seed, pick, resolve_seed
 
@@ -74,11 +74,7 @@ def random_agent(game, state, rng: random.Random):
     >>> random_agent(Nim(heap=1), Nim(heap=1).start(), random.Random(0))
     1
     """
-    try:
-        moves = game.possible_moves(state)
-    except TypeError:
-        _refuse_class(game)  # Nim for Nim(): said so, not "missing 'state'"
-        raise
+    moves = _asked(game, game.possible_moves, state)  # Nim for Nim(), a state of another game: said so
     if not moves:
         raise ValueError(f"no legal move at {state!r}")
     if len(moves) == 1:

@@ -1328,11 +1328,7 @@ def to_move(game, state):
     >>> to_move(game, game.state(5, 1)), to_move(game, game.state(0, 1)), to_move(ShutTheBox(), frozenset({1, 2}))
     (1, None, CHANCE)
     """
-    try:
-        return game.to_move(state)
-    except _STATE_ERRORS as error:
-        _refuse_state(game, state, error)
-        raise
+    return _asked(game, game.to_move, state)
 
 
 def possible_moves(game, state) -> tuple:
@@ -1343,11 +1339,7 @@ def possible_moves(game, state) -> tuple:
     >>> possible_moves(game, start(game)), possible_moves(game, game.state(2, 0))
     ((1, 2, 3), (1, 2))
     """
-    try:
-        return game.possible_moves(state)
-    except _STATE_ERRORS as error:
-        _refuse_state(game, state, error)
-        raise
+    return _asked(game, game.possible_moves, state)
 
 
 def chance_outcomes(game, state) -> tuple:
@@ -1359,11 +1351,7 @@ def chance_outcomes(game, state) -> tuple:
     >>> chance_outcomes(Nim(), start(Nim()))
     ()
     """
-    try:
-        return game.chance_outcomes(state)
-    except _STATE_ERRORS as error:
-        _refuse_state(game, state, error)
-        raise
+    return _asked(game, game.chance_outcomes, state)
 
 
 def play(game, state, move):
@@ -1385,11 +1373,7 @@ def play(game, state, move):
     ...
     ValueError: a Nim state is pmap(heap=n, player=0 or 1), got pmap({...})
     """
-    try:
-        return game.play(state, move)
-    except _STATE_ERRORS as error:
-        _refuse_state(game, state, error)
-        raise
+    return _asked(game, game.play, state, move)
 
 
 def payoff(game, state) -> tuple:
@@ -1399,15 +1383,30 @@ def payoff(game, state) -> tuple:
     >>> payoff(Nim(heap=5), Nim(heap=5).state(0, 1)), payoff(ShutTheBox(), frozenset())
     ((-1, 1), (1,))
     """
-    try:
-        return game.payoff(state)
-    except _STATE_ERRORS as error:
-        _refuse_state(game, state, error)
-        raise
+    return _asked(game, game.payoff, state)
 
 
 _STATE_ERRORS = (KeyError, IndexError, TypeError, AttributeError)
 """What a game's hook raises on a state that is none of its own: ``_refuse_state`` asks ``check_state`` why."""
+
+
+def _asked(game, hook, state, *args):
+    """``hook(state, *args)``, one of ``game``'s hooks; when it fails on a state that is none of the game's (or on
+    a game's class given for one), ``_refuse_state`` says so instead of the hook's own error.
+
+    >>> from fnmcts.games import Nim
+    >>> _asked(Nim(), Nim().possible_moves, Nim(heap=2).start())
+    (1, 2)
+    >>> _asked(Nim, Nim.possible_moves, Nim().start())
+    Traceback (most recent call last):
+    ...
+    TypeError: game must be a game value, not the class Nim: make one, Nim() (with its parameters, if any)
+    """
+    try:
+        return hook(state, *args)
+    except _STATE_ERRORS as error:
+        _refuse_state(game, state, error)
+        raise
 
 
 def _refuse_state(game, state, error) -> None:

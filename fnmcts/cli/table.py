@@ -54,7 +54,14 @@ def register(cli) -> None:
 
 
 def add_format(parser) -> None:
-    """``--format text|csv|json``: what the table file holds (default: from its name)."""
+    """``--format text|csv|json``: what the table file holds (default: from its name).
+
+    >>> import argparse
+    >>> parser = argparse.ArgumentParser()
+    >>> add_format(parser)
+    >>> parser.parse_args(["--format", "csv"]).table_format, parser.parse_args([]).table_format
+    ('csv', None)
+    """
     parser.add_argument("--format", choices=("text", "csv", "json"), default=None, dest="table_format",
                         help="what FILE holds: text (aligned columns), csv or json (default: csv for a name "
                              "ending in .csv, json for .json, else text)")
