@@ -36,6 +36,7 @@ import weakref
 from collections import OrderedDict
 from contextlib import contextmanager
 from functools import partial
+from itertools import chain
 from typing import Callable
 
 from toolz import partition_all
@@ -47,6 +48,7 @@ __all__ = [
     "chunks",
     "run_chunks",
     "mapped_on",
+    "pulled",
     "make_executor",
     "worker_pool",
     "kept_pool",
@@ -328,23 +330,22 @@ def make_executor(workers: int | None = None, keep: bool = False) -> Executor:
     """
     from concurrent.futures import ProcessPoolExecutor  # imported when a pool is made, not with fnmcts
 
-    halting = None
+    halting = pulls = None
     if keep:  # the one number its workers read to stop a run's dropped chunks (``halted``)
         import multiprocessing
 
         halting = multiprocessing.RawValue("q", 0)
-    executor = ProcessPoolExecutor(
-        max_workers=workers or os.cpu_count() or 1, initializer=_worker_start, initargs=(os.getpid(), keep, halting)
-    )
-    executor.fnmcts_halting = halting
+        pulls = multiprocessing.Array("q", 2)  # a step's token and its next job (``pulled``)
+    executor = ProcessPoolExecutor(max_workers=workers or os.cpu_count() or 1, initializer=_worker_start,
+                                   initargs=(os.getpid(), keep, halting, pulls))
+    executor.fnmcts_halting, executor.fnmcts_pulls = halting, pulls
     return executor
 
 
-def _worker_start(parent: int, keep: bool = False, halting=None) -> None:
+def _worker_start(parent: int, keep: bool = False, halting=None, pulls=None) -> None:
     """Set up a worker of ``make_executor``: signals, standard streams, the watch on its parent, what it keeps."""
     if keep:
-        _WORKER_KEPT["keeps"] = {}
-        _WORKER_KEPT["halting"] = halting
+        _WORKER_KEPT.update(keeps={}, halting=halting, pulls=pulls)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole process group: the parent decides
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     devnull = os.open(os.devnull, os.O_RDWR)
@@ -755,6 +756,59 @@ def mapped_shared(executor, fn: Callable, value, items, meanwhile: Callable[[], 
         for i, result in zip(again, mapped_on(executor, partial(fn, value), [items[i] for i in again])[0]):
             results[i] = result
     return results
+
+
+def pulled(executor, fn: Callable, value, here: Callable, jobs, parts: int) -> list | None:
+    """``[here(job) for job in jobs]``, played by this process and ``parts - 1`` workers of the kept pool
+    ``executor`` at once, each taking the next job not yet taken until none is left; ``None`` (nothing run) for
+    any other executor, which keeps its own split.
+
+    A worker plays a job as ``fn(value, job)`` (``value`` sent as by ``mapped_shared``), which must give
+    ``here(job)``: so the results depend on the jobs alone, whoever took which. The jobs go whole to each worker
+    once; the next job's index sits in one shared counter made with the pool (``make_executor(keep=True)``),
+    so no side waits for the other by more than one job. A job nobody took (another call took the counter
+    over) is played here.
+
+    >>> pulled(None, abs, None, abs, [-1], 2) is None
+    True
+    >>> with kept_pool(2) as pool:
+    ...     pulled(pool, _plus, 10, lambda job: 10 + job, list(range(6)), 2)
+    [10, 11, 12, 13, 14, 15]
+    """
+    pulls = getattr(executor, "fnmcts_pulls", None)
+    if pulls is None:
+        return None
+    token, mine = time.monotonic_ns(), []
+    with pulls.get_lock():
+        pulls.get_obj()[:] = [token, 0]
+    taken = mapped_shared(executor, partial(_pulling, fn), value, [(token, jobs)] * (parts - 1),
+                          lambda: mine.extend(_taking(pulls, here, token, jobs)))
+    results, left = [None] * len(jobs), set(range(len(jobs)))
+    for i, result in chain(mine, *taken):
+        results[i] = result
+        left.discard(i)
+    for i in sorted(left):
+        results[i] = here(jobs[i])
+    return results
+
+
+def _pulling(fn, value, item) -> list:
+    """On a worker of a kept pool: ``_taking``'s pairs for ``item`` (a step's token and jobs); ``Unknown`` for a
+    ``value`` not loaded here (it takes no job then)."""
+    value = loaded(value)
+    return Unknown() if value is None else _taking(_WORKER_KEPT["pulls"], partial(fn, value), *item)
+
+
+def _taking(pulls, play: Callable, token: int, jobs) -> list:
+    """``[(i, play(jobs[i]))]`` for each index ``i`` taken from ``pulls`` while it holds step ``token``'s count."""
+    done, raw, lock = [], pulls.get_obj(), pulls.get_lock()
+    while True:
+        with lock:
+            i = raw[1]
+            if raw[0] != token or i >= len(jobs):
+                return done
+            raw[1] = i + 1
+        done.append((i, play(jobs[i])))
 
 
 def _plus(value, item):

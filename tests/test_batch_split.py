@@ -1,7 +1,9 @@
 """Where a batched search (``mcts_move(..., batch=k)``) plays a step's playouts, and with which code.
 
-The calling process plays the first group of a step while the executor plays
-the others; a step whose groups hold less than ``batch.PAYS`` seconds of
+On the kept pool (``workers=``) the calling process and the workers each take
+the next playout left from one shared counter (``fnmcts.parallel.pulled``); on
+any other executor the calling process plays the first group of a step while
+the executor plays the others; a step whose groups hold less than ``batch.PAYS`` seconds of
 playouts (as last measured here) runs here whole. Neither changes the tree. A
 playout runs the game's own kernel (``random_payoff``) wherever it runs: in
 the plain search, in a batch here and on a worker. ``Pickling`` stands in for a
@@ -14,12 +16,17 @@ import math
 import os
 import pickle
 import random
+import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from fnmcts.games import Nim
 from fnmcts.mcts import batch, mcts_move
+from fnmcts.parallel import kept_pool, pulled
 
 
 class Pickling:
@@ -80,3 +87,53 @@ def test_the_same_kernel_plays_here_in_a_batch_and_on_workers(tmp_path, monkeypa
         counts.append((_kernel_ran(path), found.iterations))
     assert all(ran > 0.5 * dives for ran, dives in counts)  # a playout each dive but those that reach the end
     assert counts[1] == counts[2]  # the batch's playouts, wherever they run
+
+
+@pytest.mark.parametrize("workers", [2, 4])
+def test_steps_taken_from_a_shared_counter_grow_the_same_tree(monkeypatch, workers):
+    game = Nim(heap=60, max_take=3)
+    serial = _search(game, batch=8)
+    monkeypatch.setattr(batch, "PAYS", 0.0)
+    runs = []
+    monkeypatch.setattr(batch, "pulled", lambda *args: runs.append(pulled(*args)) or runs[-1])
+    pooled = _search(game, batch=8, workers=workers)
+    assert dict(pooled.tree.pmap()) == dict(serial.tree.pmap()) and pooled.move == serial.move
+    assert len(runs) == 96 // 8 and None not in runs  # every step through the counter
+
+
+def _slow_double(pause, job):
+    time.sleep(pause)
+    return 2 * job
+
+
+def test_the_side_that_is_free_takes_the_next_job():
+    here = []
+
+    def slow_here(job):  # this process is 15 times slower than the worker: it should play few of the 16
+        here.append(job)
+        return _slow_double(0.03, job)
+
+    with kept_pool(2) as pool:
+        assert pulled(pool, _slow_double, 0.002, slow_here, list(range(16)), 2) == [2 * j for j in range(16)]
+    assert len(here) < 8  # a fixed split plays 8 here
+
+
+def test_jobs_nobody_took_are_played_here():
+    with kept_pool(2) as pool:
+        def seized(job):  # another call takes the counter over at this process's first job
+            pool.fnmcts_pulls.get_obj()[0] = -1
+            return _slow_double(0.0, job)
+
+        assert pulled(pool, _slow_double, 0.001, seized, list(range(12)), 2) == [2 * j for j in range(12)]
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.lists(st.integers(-50, 50), min_size=1, max_size=30), st.integers(2, 3))
+def test_results_come_back_in_the_jobs_order(jobs, parts):
+    with kept_pool(2) as pool:
+        assert pulled(pool, _slow_double, 0.0, lambda job: 2 * job, jobs, parts) == [2 * j for j in jobs]
+
+
+@pytest.mark.parametrize("make", [lambda: None, Pickling, lambda: ThreadPoolExecutor(1)])
+def test_other_executors_keep_their_own_split(make):
+    assert pulled(make(), _slow_double, 0.0, abs, [1, 2], 2) is None

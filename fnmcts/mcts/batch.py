@@ -21,7 +21,7 @@ from functools import partial
 from math import inf as _inf, sqrt as _sqrt
 
 from ..limits import cycle_found
-from ..parallel import Unknown, check_count, check_workers, kept_pool, loaded, mapped_shared, shared
+from ..parallel import Unknown, check_count, check_workers, kept_pool, loaded, mapped_shared, pulled, shared
 from ..rng import child_seed
 from ._engine import _children_of, _count_back, _options_back, _parent_log, _past_chance, _plan, dives
 from ._graph import END
@@ -179,20 +179,24 @@ PAYS = 0.002
 
 
 def _played(players, executor, parts, jobs, cost) -> list:
-    """The payoffs of ``jobs`` (not empty) in order, in ``parts`` contiguous groups: the first played here while
-    ``executor`` plays the others; all here without one, or when a group holds under ``PAYS`` seconds (``cost[0]``:
-    a playout's, as last measured here; updated). A payoff depends on its job alone, wherever it runs."""
-    size = -(-len(jobs) // max(1, min(parts, len(jobs))))
+    """The payoffs of ``jobs`` (not empty) in order, in ``parts`` groups at once, one here (on a kept pool each side
+    takes the next job left: ``parallel.pulled``); all here without ``executor``, or when a group holds under ``PAYS``
+    seconds (``cost[0]``: a playout's, as last measured here; updated). A payoff depends on its job alone."""
+    size, spent, mine = -(-len(jobs) // max(1, min(parts, len(jobs)))), [], []
     sent = len(jobs) if executor is not None and cost[0] * size >= PAYS else 0
-    groups, played = [tuple(jobs[a:a + size]) for a in range(size, sent, size)], []
+    groups = [tuple(jobs[a:a + size]) for a in range(size, sent, size)]
 
-    def here():
+    def here(some):  # the payoffs of some jobs, played here; a playout's seconds noted
         start = time.perf_counter()
-        played.extend(_playouts(players[0], tuple(jobs[:size] if groups else jobs)))
-        cost[0] = min((time.perf_counter() - start) / len(played), 2 * cost[0])  # a step slowed by others: once
+        pays = _playouts(players[0], some)
+        spent.append((time.perf_counter() - start) / len(some))
+        return pays
 
-    results = mapped_shared(executor, _playouts, players[1], groups, here) if groups else here() or ()
-    return played + [pay for group in results for pay in group]
+    pays = pulled(executor, _playouts, players[1], here, [(j,) for j in jobs], len(groups) + 1) if groups else [here(jobs)]
+    if pays is None:  # another executor: contiguous groups, the first played here
+        pays = mapped_shared(executor, _playouts, players[1], groups, lambda: mine.append(here(jobs[:size])))
+    cost[0] = min(sum(spent) / len(spent), 2 * cost[0]) if spent else cost[0]  # a step slowed by others: once
+    return [pay for group in mine + pays for pay in group]
 
 
 def batch_dives(g, stats, root, mover, n, rng, k, select, *, executor=None, parts=1, expectimax=False, solver=None,
@@ -242,8 +246,7 @@ def batch_dives(g, stats, root, mover, n, rng, k, select, *, executor=None, part
         payoffs = iter(_played(players, executor, parts, jobs, cost) if jobs else ())
         for path, movers, end in dives_:
             _back(g, stats, path, movers, end, payoffs, key_rule, c, expectimax, solver, pending)
-        done += len(dives_)
-        step += 1
+        done, step = done + len(dives_), step + 1
         if watch is not None:
             watch(pending)
     return done
@@ -253,8 +256,7 @@ def _back(g, stats, path, movers, end, payoffs, key_rule, c, expectimax, solver,
     """One dive's backup (``_engine``'s counts, then the options'), its pending counts taken off."""
     N, fresh = stats.N, False
     if end[0] == "play":
-        state = g.states[end[1]]
-        res, fresh = g.rescale(g.check_payoff(state, next(payoffs))), end[2]
+        res, fresh = g.rescale(g.check_payoff(g.states[end[1]], next(payoffs))), end[2]
     elif end[0] == "end":
         res = g.u[end[1]]
     else:
@@ -264,10 +266,8 @@ def _back(g, stats, path, movers, end, payoffs, key_rule, c, expectimax, solver,
         if N[x] is None:  # stored now: the backup counts it from 0
             N[x] = 0
         groups[m].append(x)
-        left = pending[x] - 1
-        if left:
-            pending[x] = left
-        else:
+        pending[x] -= 1
+        if not pending[x]:
             del pending[x]
     _count_back(stats, groups, res, key_rule, c, None)
     if expectimax or solver is not None:
