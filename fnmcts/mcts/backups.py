@@ -18,7 +18,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ..protocol import CHANCE
-from ._graph import CHANCE_NODE, END, UNSEEN, rescaler
+from ._graph import CHANCE_NODE, END, derived_from, expanded_kind, rescaler
 from ._records import counts_of
 
 __all__ = ["node_value", "graph_value", "CHANCE_WALK"]
@@ -178,33 +178,22 @@ def stored_value(graph, stats, i, mover, fallback, _open=None):
     (1.0, 0.0)
     """
     g = graph
-    k = g.kind[i]
-    if k == UNSEEN:
-        k = g.expand(i)
-        stats.grow()
+    k, below = derived_from(g, stats, i)
     if k == END:
         return g.u[i][mover]
     if k == CHANCE_NODE:
-        children = g.outcome_children(i)
-        stats.grow()
         return _chance_value(i, _open, fallback, lambda seen: sum(
-            float(p) * stored_value(g, stats, c, mover, fallback, seen) for p, c in zip(g.chance[i][4], children)))
-    kids = g.children(i)
-    stats.grow()
+            float(p) * stored_value(g, stats, c, mover, fallback, seen) for p, c in below))
     N, S, V = stats.N, stats.S, stats.V
     best = None
-    for child in kids:
+    for child in below:
         n = N[child]
         if n is not None:
             v = V[child] if V[child] is not None else (S[child] / n if n else 0.0)
-        else:
-            kc = g.kind[child]
-            if kc == UNSEEN:
-                kc = g.expand(child)
-                stats.grow()
-            if kc != END:
-                continue
+        elif expanded_kind(g, stats, child) == END:
             v = g.u[child][k]
+        else:
+            continue
         if best is None or v > best:
             best = v
     if best is None:

@@ -220,11 +220,9 @@ class Bounds:
         self.total = _pair_total(graph.game)
         self._terminal = {}
 
-    _kind = expanded_kind
-
     def of(self, i, passing=False, _open=None):
         """``(pessimistic, optimistic)`` of node ``i`` (``phases.bounds_of``)."""
-        k = self._kind(i)
+        k = expanded_kind(self.graph, self.stats, i)
         if k == END:
             b = self._terminal.get(i)
             if b is None:
@@ -243,7 +241,7 @@ class Bounds:
 
     def derive(self, i, _open=None):
         """The bounds of node ``i`` from its children's (``phases.derive_bounds``)."""
-        k, below = derived_from(self, i)
+        k, below = derived_from(self.graph, self.stats, i)
         if below is None:
             return self.of(i)
         if k == CHANCE_NODE:

@@ -208,8 +208,6 @@ class Solver:
                     break
         return (exact, floats)
 
-    _kind = expanded_kind
-
     def lookup(self, i, passing=False, _open=(), leave=False):
         """The proof of node ``i`` (terminal, stored, or ``passing`` through the dice and not stored), or None.
 
@@ -229,7 +227,7 @@ class Solver:
         if k == UNSEEN:
             if leave and not self.graph.ends(i):
                 return None
-            k = self._kind(i)
+            k = expanded_kind(self.graph, self.stats, i)
         if k == END:
             pv = self._terminal.get(i)
             if pv is None:
@@ -254,7 +252,7 @@ class Solver:
 
     def derive(self, i, _open=()):
         """The proof of node ``i`` from its children's, if they decide it, else None (``phases.derive``)."""
-        k, below = derived_from(self, i)
+        k, below = derived_from(self.graph, self.stats, i)
         if below is None:
             return self.lookup(i)
         if k == CHANCE_NODE:
