@@ -423,10 +423,12 @@ def _past_chance(g, stats, d, k, rnd, rng) -> tuple:
     draw of ``draw``, inline for a slot table.
     """
     kind, chance = g.kind, g.chance
-    if k == UNSEEN:
-        k = g.expand(d)
-        stats.grow()
-    while k == CHANCE_NODE:
+    while True:
+        if k == UNSEEN:
+            k = g.expand(d)
+            stats.grow()
+        if k != CHANCE_NODE:
+            return d, k
         e = chance[d]
         if e[0] is not None:  # the draw of ``draw``, inline: a slot table
             j = e[0][int(rnd() * e[1])]
@@ -435,10 +437,6 @@ def _past_chance(g, stats, d, k, rnd, rng) -> tuple:
         else:
             d = draw(g, d, rng)
         k = kind[d]
-        if k == UNSEEN:
-            k = g.expand(d)
-            stats.grow()
-    return d, k
 
 
 def _ucb1_pick(K, N, logs, c):

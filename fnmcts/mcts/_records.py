@@ -172,10 +172,6 @@ class Record(Mapping):
             return len(other) == len(items) and all(k in other and other[k] == v for k, v in items)
         return NotImplemented
 
-    def __ne__(self, other):
-        equal = self.__eq__(other)
-        return equal if equal is NotImplemented else not equal
-
     def __hash__(self):
         if self._hash is None:
             _set(self, "_hash", hash(frozenset(self._items())))

@@ -1,17 +1,9 @@
 """``uct``, ``search`` and ``mcts_move``: the phases of a dive, and three ways to run them.
 
-* ``uct(game, tree, state, rng)``: one dive on the persistent tree, returning
-  ``(tree, result)`` as the tutorial's ``uct`` returns ``[tree result]``: the
-  four phases of ``fnmcts.mcts.phases`` in a row (``phases.uct``), writing
-  only the records on its path.
-* ``search(game, state, dives, rng)``: many dives on the engine
-  (``_engine.dives``), reading the records of a given tree as it meets them
-  and writing back only those that changed: the same tree as ``dives`` calls
-  of ``uct`` with the same ``rng`` (a property test checks it).
-* ``mcts_move(game, state, iterations, rng)``: a search from a decision, with
-  MCTS-Solver on by default, and the move it chooses.
-
-Every option (docs/search-options.md) is an option of all three.
+``uct`` is one dive on the persistent tree (``phases.uct``); ``search`` many on the engine (``_engine.dives``), the
+same tree as as many calls of ``uct`` with the same ``rng`` (a property test); ``mcts_move`` a search from a
+decision, with MCTS-Solver on by default, and the move it chooses. Every option (docs/search-options.md) is an
+option of all three.
 """
 
 from __future__ import annotations

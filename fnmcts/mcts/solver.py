@@ -264,19 +264,8 @@ class Solver:
                 v = pv[0]
                 total = tuple(p * x for x in v) if total is None else tuple(t + p * x for t, x in zip(total, v))
             return self.value(total)
-        best, unproven = None, False
-        shortcut = self.shortcut
-        for child in below:
-            pv = self.lookup(child, leave=True)
-            if pv is None:
-                if not shortcut:
-                    return None
-                unproven = True
-            elif shortcut and self._best(pv, k):
-                return pv
-            elif best is None or self._above(pv, best, k):
-                best = pv
-        return None if unproven else best
+        _, top, unproven = self._sorted_out(below, [self.lookup(child, leave=True) for child in below], k)
+        return None if unproven else top
 
     def prove_path(self, path):
         """After a backup: prove the path's nodes from their children, deepest first, while they are decided.
