@@ -49,9 +49,7 @@ class Stats:
     rescaled payoffs for the mover into the node), ``W`` wins, ``D`` draws,
     ``V`` the expectimax value (or None), ``P`` the proof (the exact value its
     record keeps, or None), ``E`` the score the ratings read (``S``, or ``V *
-    N`` under expectimax), ``A`` (a dict: RAVE) the AMAF statistics of the
-    nodes that keep some, ``B`` (a dict: score bounds) the bounds of the
-    nodes that keep them, ``G`` (the graph backup) their edges.
+    N`` under expectimax); ``A``, ``B``, ``G``: the options' (``__init__``).
     ``lookup(state)``, if given, supplies the record of a state when its node
     first appears (only the records a search meets are read); ``N0`` keeps
     the visits read, so the records that changed are known at the end.

@@ -617,20 +617,12 @@ def search(
     ``n1`` dives and then ``n2`` more with the same generator grow the tree of
     ``n1 + n2``.
 
-    Budgets (docs/mcts.md): ``iterations`` dives, ``seconds`` of wall time or
-    both, whichever comes first; ``stop()``, asked between dives, ends the
-    search when it returns True; ``max_nodes``: the tree never holds more
-    states (the least visited, leaves first, are dropped a tenth of the bound
-    at a time); ``progress(k)`` hears of every ``k`` dives done.
-
-    The options (``rule``, ``c``, ``z``, ``backup``, ``solver``, ``rollout``,
-    ``root``, ``rave``, ``rave_ref``, ``bounds``, ``proofs``, or all of them as
-    one ``options`` value) are those of ``mcts_move``, with the same defaults
-    (``fnmcts.mcts.search_options``; docs/search-options.md). ``rule=ucb`` (or
-    ``'tutorial'``) grows the tutorial's tree, draw for draw; ``root='gumbel'``
-    draws its noise from ``rng`` before the first dive. ``until_proven=True``:
-    the search stops as soon as its root is proven, as ``mcts_move``'s does;
-    otherwise every dive asked for runs.
+    Budgets (docs/mcts.md): ``iterations``, ``seconds``, ``stop()`` and
+    ``max_nodes`` (the tree never holds more states); ``progress(k)`` hears of
+    every ``k`` dives done. The options, or all of them as one ``options``
+    value, are ``mcts_move``'s with its defaults (docs/search-options.md).
+    ``until_proven=True``: the search stops once its root is proven, as
+    ``mcts_move``'s does; otherwise every dive asked for runs.
 
     >>> from fnmcts.games.shut_the_box import ShutTheBox, start_box
     >>> from fnmcts.rng import make_rng
@@ -932,16 +924,11 @@ def mcts_move(
     stops as soon as the root is proven (``iterations`` in the result counts
     the dives run); in a position proven lost, the move that resists longest.
 
-    ``workers=N`` or ``executor=``: root-parallel search, the ``iterations``
-    split into ``trees`` independent searches (default ``ROOT_TREES``, fewer
-    where a tree would get under ``ROOT_TREE_MIN`` dives; or ``chunk_size``
-    dives each), each on its own child seed, their root statistics summed in
-    tree order: the result depends on the seed and the split alone, never on
-    the number of workers, and ``tree`` then holds the root and its children
-    (docs/mcts.md). ``batch=k``: one tree, its dives selected ``k`` a step,
-    their playouts on the workers (``fnmcts.mcts.batch``). The tree is keyed
-    by state, so a child reached through another child too (Nim: 17 -> 16 ->
-    15 -> 14) counts those dives as well.
+    ``workers=N`` or ``executor=``: root-parallel search, ``trees``
+    independent searches (or ``chunk_size`` dives each) whose root statistics
+    are summed: the result depends on the seed and the split alone, never on
+    the number of workers (docs/mcts.md). ``batch=k``: one tree, its dives
+    selected ``k`` a step, their playouts on the workers (``fnmcts.mcts.batch``).
 
     >>> from fnmcts.games.nim import Nim
     >>> from fnmcts.rng import make_rng

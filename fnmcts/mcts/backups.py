@@ -6,11 +6,9 @@ by their exact probabilities, a decision's best child for its player), read
 from the stored children only. ``backup='graph'`` (KataGo's graph search): a
 state keeps the results of the dives that ended there and the visits of each
 edge to a child, and its value is its children's values weighted by those
-visits. The record form (``node_value``, ``graph_value`` and the backup's
-passes ``expectimax_path``, ``graph_path``) is what ``fnmcts.mcts.phases``
-reads; the array form (``stored_value``, ``expectimax_back``,
-``graph_back``) is what the engine's ``dives`` calls: the same values
-(property tests hold them equal, draw for draw).
+visits. Record form: ``node_value``, ``graph_value``, ``expectimax_path``,
+``graph_path``; array form: ``stored_value``, ``expectimax_back``,
+``graph_back``.
 """
 
 from __future__ import annotations

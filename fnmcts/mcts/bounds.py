@@ -2,11 +2,9 @@
 
 Every stored state keeps the pessimistic and optimistic payoff tuples its
 exact value lies between; children that cannot do better are not entered,
-and a state whose bounds meet is solved. The record form (``bounds_of``,
-``derive_bounds``, ``decision_bounds``, ``bounded_children`` and the
-backup's pass ``bound_path``) is what ``fnmcts.mcts.phases`` reads; the array
-form (``Bounds``) is what the engine's ``dives`` calls, with the same exact
-fractions, so every comparison is the same (property tests hold them equal).
+and a state whose bounds meet is solved. Record form: ``bounds_of``,
+``derive_bounds``, ``decision_bounds``, ``bounded_children``, ``bound_path``;
+array form: ``Bounds``, in the same exact fractions.
 """
 
 from __future__ import annotations

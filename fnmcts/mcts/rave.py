@@ -4,11 +4,9 @@ All-moves-as-first: each record also counts, per ``(player, move)``, the
 results of the dives in which that player made that move at or below its
 state; a child is rated by its mean blended with its move's AMAF mean
 (``rave_score``, with the equivalence parameter ``k``), read from the
-nearest state of the path with at least ``rave_ref`` visits (GRAVE). The
-record form (``amaf_keys``, ``amaf_table``, the backup's ``count_amaf``) is
-what ``fnmcts.mcts.phases`` reads; the array form (``rave_choice``,
-``amaf_backup``) is what the engine's ``dives`` calls: the same ratings and
-counts (property tests hold them equal).
+nearest state of the path with at least ``rave_ref`` visits (GRAVE). Record
+form: ``amaf_keys``, ``amaf_table``, ``count_amaf``; array form:
+``rave_choice``, ``amaf_backup``.
 """
 
 from __future__ import annotations

@@ -3,14 +3,11 @@
 A state is proven when its value is certain: an end (its payoff), a decision
 with a child that gives the player to move the best payoff there is (one or
 two players) or with every child proven (the best of them), a chance state
-with every outcome proven (the expectation, in exact fractions). The record
-form (``proof``, ``derive``, ``open_children`` and the backup's pass
-``prove_path``) is what ``fnmcts.mcts.phases`` reads; the array form
-(``Solver``) is what the engine's ``dives`` calls: the same proofs, property
-tests hold them equal on generated games. The proofs live in the tree's
-records alone, so a continued search proves what the longer one would have
-(docs/mcts.md); in a game whose states repeat a node is proven only from
-proven children, so the proofs stay sound.
+with every outcome proven (the expectation, in exact fractions). Record form:
+``proof``, ``derive``, ``open_children``, ``prove_path``; array form:
+``Solver``. The proofs live in the records alone, so a continued search proves
+what the longer one would have (docs/mcts.md); where states repeat a node is
+proven only from proven children.
 """
 
 from __future__ import annotations
