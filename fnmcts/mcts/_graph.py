@@ -408,6 +408,13 @@ def expanded_kind(g, stats, i):
     return k
 
 
+def children_made(g, stats, i):
+    """The children of decision ``i``, made now if they were not (``stats`` then grow with them)."""
+    kids = g.children(i)
+    stats.grow()
+    return kids
+
+
 def derived_from(g, stats, i):
     """``(kind, below)``: what node ``i``'s value is derived from (``Solver.derive``, ``Bounds.derive``, ``stored_value``).
 

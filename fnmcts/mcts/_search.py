@@ -35,7 +35,7 @@ from .bounds import Bounds
 from .solver import Solver, proofs_of
 from ._options import OPTION_NAMES, ROOT_RULES, SearchOptions, search_options
 from .enhancements import SequentialHalving, sequential_halving, with_proofs
-from ._graph import CHANCE_NODE, END, UNSEEN, CompiledGraph, graph_of
+from ._graph import CHANCE_NODE, END, UNSEEN, CompiledGraph, children_made, expanded_kind, graph_of
 from ._graph import mover_into as _root_mover
 from ._tree import Tree, as_tree, lazy_tree
 from .phases import BACKUPS, result_of
@@ -829,10 +829,9 @@ class TreeProofs:
         """``(move, (move,))`` when the proofs choose the move at decision ``state``, else ``(None, the moves left open)``."""
         g, stats, solver = self.graph, self.stats, self.solver
         root = g.node(state)
-        player = g.kind[root] if g.kind[root] != UNSEEN else g.expand(root)
+        player = expanded_kind(g, stats, root)
         moves = g.moves[root]
-        g.children(root)
-        stats.grow()
+        children_made(g, stats, root)
         self._below(root)
         chosen, open_ = _proof_choice(g, stats, solver, root, player, memo=self._memo)
         if chosen is not None:

@@ -17,6 +17,7 @@ from math import inf as _inf
 from pyrsistent import pmap
 
 from ..protocol import CHANCE
+from ._graph import children_made
 from ._records import counts_of, rave_score
 from .solver import _open_positions
 
@@ -121,10 +122,7 @@ def rave_choice(g, stats, d, k, path, parent, solver, rave, chosen, bounds=None)
     (``phases.amaf_table``). The move taken is appended to ``chosen``.
     """
     k_, ref, c = rave
-    kids = g.kids[d]
-    if not kids:  # the children, made now (the working lists grow with them)
-        kids = g.children(d)
-        stats.grow()
+    kids = g.kids[d] or children_made(g, stats, d)
     positions = _open_positions(g, kids, k, solver, bounds)
     moves = g.moves[d]
     if len(positions) == 1:
