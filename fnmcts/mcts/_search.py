@@ -177,10 +177,10 @@ class _Work:
 
     A call that continues from that very tree runs on these counts as they
     stand, nothing read again; the copy then moves to the new tree (one
-    owner: a tree continued twice is read again the second time). ``entry``: the
-    options as the engine takes them, for ``opts``;
-    ``call``: the options a call gave and what they resolved to; ``checked``:
-    ``(game, state given, state checked)`` of the last root.
+    owner: a tree continued twice is read again the second time). ``entry``:
+    the options as the engine takes them, for ``opts``; ``call``: the options a
+    call gave and what they resolved to; ``checked``: ``(game, state given,
+    state checked)`` of the last root.
     """
 
     __slots__ = ("items", "graph", "stats", "solver", "expectimax", "root", "mover", "opts", "entry", "call",
