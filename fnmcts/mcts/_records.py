@@ -265,9 +265,7 @@ def make_record(win, loss, draw=0, score=None, value=None, proven=None, amaf=Non
     """
     if score is not None and score == (win + draw / 2 if draw else win):
         score = None
-    if amaf is None and bounds is None and graph is None:
-        return Record._of(win, loss, draw or None, score, value, proven)
-    amaf = amaf or None
+    amaf = amaf or None  # an empty table is no table
     return Record._of(win, loss, draw or None, score, value, proven,
                       None if amaf is None and bounds is None and graph is None else (amaf, bounds, graph))
 
