@@ -123,9 +123,12 @@ def node_value(game, tree, state, mover, fallback, _open=None):
             continue
         if best is None or v > best:
             best = v
-    if best is None:
-        return fallback
-    return best if player == mover else 1.0 - best
+    return _for_mover(best, player, mover, fallback)
+
+
+def _for_mover(best, decider, mover, fallback):
+    """``best``, a decision's best child value for ``decider``, for ``mover`` (``fallback`` when there is none)."""
+    return fallback if best is None else best if decider == mover else 1.0 - best
 
 
 CHANCE_WALK = 32
@@ -194,9 +197,7 @@ def stored_value(graph, stats, i, mover, fallback, _open=None):
             continue
         if best is None or v > best:
             best = v
-    if best is None:
-        return fallback
-    return best if k == mover else 1.0 - best
+    return _for_mover(best, k, mover, fallback)
 
 
 def graph_back(stats, path, movers, res, K):
