@@ -19,7 +19,8 @@ from ..limits import MAX_PLIES, cycle_found, past_budget
 from ..matches import playout
 from ..protocol import may_repeat
 from . import _kernel
-from ._graph import CHANCE_NODE, END, UNSEEN, CompiledGraph, draw
+from ._graph import CHANCE_NODE, END, UNSEEN, CompiledGraph, children_made, draw
+from ._graph import children_made as _children_of  # noqa: F401 (batch.py reads it so)
 from ._records import _NO_EXTRAS, Record, builtin_rule, counts_of, rating, rating_selector, ucb_score
 from .bounds import Bounds
 from .backups import expectimax_back, graph_back, stored_value  # noqa: F401 (stored_value: _engine's own name before)
@@ -49,9 +50,7 @@ class Stats:
     rescaled payoffs for the mover into the node), ``W`` wins, ``D`` draws,
     ``V`` the expectimax value (or None), ``P`` the proof (the exact value its
     record keeps, or None), ``E`` the score the ratings read (``S``, or ``V *
-    N`` under expectimax), ``A`` (a dict: RAVE) the AMAF statistics of the
-    nodes that keep some, ``B`` (a dict: score bounds) the bounds of the
-    nodes that keep them, ``G`` (the graph backup) their edges.
+    N`` under expectimax); ``A``, ``B``, ``G``: the options' (``__init__``).
     ``lookup(state)``, if given, supplies the record of a state when its node
     first appears (only the records a search meets are read); ``N0`` keeps
     the visits read, so the records that changed are known at the end.
@@ -326,13 +325,6 @@ def _finisher(g, rng):
     return off
 
 
-def _children_of(g, stats, i):
-    """The children of decision ``i``, made now (the working lists grow with them)."""
-    kids = g.children(i)
-    stats.grow()
-    return kids
-
-
 def _play_out(g, i, rng, rollout, keys=None):
     """``(rescaled payoff, payoff, None)`` of one game played to the end from node ``i`` through the protocol.
 
@@ -355,8 +347,7 @@ def root_children(graph, stats, root, solver, expectimax, bounds=None) -> tuple:
     estimate is the child's mean, its value under expectimax (``phases``'
     ``_visits_estimate``).
     """
-    kids = graph.children(root)
-    stats.grow()
+    kids = children_made(graph, stats, root)
     k = graph.kind[root]
     positions = _open_positions(graph, kids, k, solver, bounds)
     return tuple(positions), tuple((j, *_estimate(stats, kids[j], expectimax)) for j in positions), \
@@ -423,10 +414,12 @@ def _past_chance(g, stats, d, k, rnd, rng) -> tuple:
     draw of ``draw``, inline for a slot table.
     """
     kind, chance = g.kind, g.chance
-    if k == UNSEEN:
-        k = g.expand(d)
-        stats.grow()
-    while k == CHANCE_NODE:
+    while True:
+        if k == UNSEEN:
+            k = g.expand(d)
+            stats.grow()
+        if k != CHANCE_NODE:
+            return d, k
         e = chance[d]
         if e[0] is not None:  # the draw of ``draw``, inline: a slot table
             j = e[0][int(rnd() * e[1])]
@@ -435,10 +428,6 @@ def _past_chance(g, stats, d, k, rnd, rng) -> tuple:
         else:
             d = draw(g, d, rng)
         k = kind[d]
-        if k == UNSEEN:
-            k = g.expand(d)
-            stats.grow()
-    return d, k
 
 
 def _ucb1_pick(K, N, logs, c):
@@ -684,7 +673,7 @@ def dives(graph, stats, root, root_mover, n, rng, select, *, expectimax=False, s
                 if k == END:
                     res, last = u[d], d
                     break
-            options = kids_[d] or _children_of(g, stats, d)  # a decision's children, made when first asked
+            options = kids_[d] or children_made(g, stats, d)  # a decision's children, made when first asked
             if choose is not None:  # the solver's choice, then the bounds'
                 options = choose(d, options, k)
             i = pick(options, ni, i, d, k, path)

@@ -395,33 +395,39 @@ def terminal_value(game, state):
     return tuple(Fraction(x) for x in game.payoff(state))
 
 
-def expanded_kind(holder, i):
-    """The kind of node ``i`` of ``holder.graph``, the node expanded first if unseen (``holder.stats`` then grow).
+def expanded_kind(g, stats, i):
+    """The kind of node ``i`` of graph ``g``, the node expanded first if unseen (``stats`` then grow).
 
-    The one ``_kind`` of the array forms of the solver and of score bounds (``Solver``, ``Bounds``).
+    The one ``_kind`` of the array forms of the solver, score bounds and expectimax (``Solver``, ``Bounds``,
+    ``backups.stored_value``).
     """
-    g = holder.graph
     k = g.kind[i]
     if k == UNSEEN:
         k = g.expand(i)
-        holder.stats.grow()
+        stats.grow()
     return k
 
 
-def derived_from(holder, i):
-    """``(kind, below)``: what node ``i``'s value is derived from (``Solver.derive``, ``Bounds.derive``).
+def children_made(g, stats, i):
+    """The children of decision ``i``, made now if they were not (``stats`` then grow with them)."""
+    kids = g.children(i)
+    stats.grow()
+    return kids
+
+
+def derived_from(g, stats, i):
+    """``(kind, below)``: what node ``i``'s value is derived from (``Solver.derive``, ``Bounds.derive``, ``stored_value``).
 
     ``below`` is None at an end, the ``(probability, outcome node)`` pairs at a
-    chance node, the children at a decision (made: ``holder.stats`` grown).
+    chance node, the children at a decision (made: ``stats`` grown).
     """
-    k = expanded_kind(holder, i)
+    k = expanded_kind(g, stats, i)
     if k == END:
         return k, None
-    g = holder.graph
     if k == CHANCE_NODE:
         outcomes = g.outcome_children(i)
         below = tuple(zip(g.chance[i][4], outcomes))
     else:
         below = g.children(i)
-    holder.stats.grow()
+    stats.grow()
     return k, below

@@ -6,14 +6,8 @@ root rule or rollout agent) runs ``_engine.dives``'s loop on flat arrays,
 compiled with Numba (``pip install fnmcts[fast]``), drawing from the caller's
 own ``random.Random`` bit for bit (docs/speed.md tells how): the dives, every
 count and the generator's state at the end are those of ``dives``
-(tests/test_kernel.py holds them equal on generated games, seeds and both rules).
-
-``run(graph, stats, root, root_mover, n, rng, mode, c)`` returns the same as
-``dives`` or None when the kernel does not apply (Numba missing, a generator
-that is not a plain ``random.Random``, a graph too large to complete within
-``COMPLETE_LIMIT`` states, counts only the Python loop rates as it does);
-``dives`` then runs as written. Without Numba every search gives the same
-trees, more slowly.
+(tests/test_kernel.py holds them equal). Where ``run`` does not apply (Numba
+missing, among others) ``dives`` runs as written: the same trees, more slowly.
 
 >>> import random
 >>> from fnmcts.games.nim import Nim
@@ -139,7 +133,10 @@ def run(graph, stats, root, root_mover, n, rng, mode, c):
     """``dives(graph, stats, root, root_mover, n, rng, <built-in rule mode, c>)``'s result, compiled; None if it does not apply.
 
     ``mode`` 1 is UCB1 with constant ``c``, 2 the tutorial's rule with ``z`` =
-    ``c``. ``stats`` and ``rng`` change as ``dives`` changes them.
+    ``c``. ``stats`` and ``rng`` change as ``dives`` changes them. It does not
+    apply to a generator that is not a plain ``random.Random``, a graph too
+    large to complete within ``COMPLETE_LIMIT`` states, or counts only the
+    Python loop rates as it does (and without Numba).
 
     >>> from fnmcts.games.tictactoe import TicTacToe
     >>> from ._engine import started

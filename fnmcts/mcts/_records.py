@@ -172,10 +172,6 @@ class Record(Mapping):
             return len(other) == len(items) and all(k in other and other[k] == v for k, v in items)
         return NotImplemented
 
-    def __ne__(self, other):
-        equal = self.__eq__(other)
-        return equal if equal is NotImplemented else not equal
-
     def __hash__(self):
         if self._hash is None:
             _set(self, "_hash", hash(frozenset(self._items())))
@@ -269,9 +265,7 @@ def make_record(win, loss, draw=0, score=None, value=None, proven=None, amaf=Non
     """
     if score is not None and score == (win + draw / 2 if draw else win):
         score = None
-    if amaf is None and bounds is None and graph is None:
-        return Record._of(win, loss, draw or None, score, value, proven)
-    amaf = amaf or None
+    amaf = amaf or None  # an empty table is no table
     return Record._of(win, loss, draw or None, score, value, proven,
                       None if amaf is None and bounds is None and graph is None else (amaf, bounds, graph))
 

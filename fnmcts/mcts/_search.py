@@ -1,17 +1,9 @@
 """``uct``, ``search`` and ``mcts_move``: the phases of a dive, and three ways to run them.
 
-* ``uct(game, tree, state, rng)``: one dive on the persistent tree, returning
-  ``(tree, result)`` as the tutorial's ``uct`` returns ``[tree result]``: the
-  four phases of ``fnmcts.mcts.phases`` in a row (``phases.uct``), writing
-  only the records on its path.
-* ``search(game, state, dives, rng)``: many dives on the engine
-  (``_engine.dives``), reading the records of a given tree as it meets them
-  and writing back only those that changed: the same tree as ``dives`` calls
-  of ``uct`` with the same ``rng`` (a property test checks it).
-* ``mcts_move(game, state, iterations, rng)``: a search from a decision, with
-  MCTS-Solver on by default, and the move it chooses.
-
-Every option (docs/search-options.md) is an option of all three.
+``uct`` is one dive on the persistent tree (``phases.uct``); ``search`` many on the engine (``_engine.dives``), the
+same tree as as many calls of ``uct`` with the same ``rng`` (a property test); ``mcts_move`` a search from a
+decision, with MCTS-Solver on by default, and the move it chooses. Every option (docs/search-options.md) is an
+option of all three.
 """
 
 from __future__ import annotations
@@ -43,7 +35,7 @@ from .bounds import Bounds
 from .solver import Solver, proofs_of
 from ._options import OPTION_NAMES, ROOT_RULES, SearchOptions, search_options
 from .enhancements import SequentialHalving, sequential_halving, with_proofs
-from ._graph import CHANCE_NODE, END, UNSEEN, CompiledGraph, graph_of
+from ._graph import CHANCE_NODE, END, UNSEEN, CompiledGraph, children_made, expanded_kind, graph_of
 from ._graph import mover_into as _root_mover
 from ._tree import Tree, as_tree, lazy_tree
 from .phases import BACKUPS, result_of
@@ -185,10 +177,10 @@ class _Work:
 
     A call that continues from that very tree runs on these counts as they
     stand, nothing read again; the copy then moves to the new tree (one
-    owner: a tree continued twice is read again the second time). ``entry``: the
-    options as the engine takes them, for ``opts``;
-    ``call``: the options a call gave and what they resolved to; ``checked``:
-    ``(game, state given, state checked)`` of the last root.
+    owner: a tree continued twice is read again the second time). ``entry``:
+    the options as the engine takes them, for ``opts``; ``call``: the options a
+    call gave and what they resolved to; ``checked``: ``(game, state given,
+    state checked)`` of the last root.
     """
 
     __slots__ = ("items", "graph", "stats", "solver", "expectimax", "root", "mover", "opts", "entry", "call",
@@ -625,20 +617,12 @@ def search(
     ``n1`` dives and then ``n2`` more with the same generator grow the tree of
     ``n1 + n2``.
 
-    Budgets (docs/mcts.md): ``iterations`` dives, ``seconds`` of wall time or
-    both, whichever comes first; ``stop()``, asked between dives, ends the
-    search when it returns True; ``max_nodes``: the tree never holds more
-    states (the least visited, leaves first, are dropped a tenth of the bound
-    at a time); ``progress(k)`` hears of every ``k`` dives done.
-
-    The options (``rule``, ``c``, ``z``, ``backup``, ``solver``, ``rollout``,
-    ``root``, ``rave``, ``rave_ref``, ``bounds``, ``proofs``, or all of them as
-    one ``options`` value) are those of ``mcts_move``, with the same defaults
-    (``fnmcts.mcts.search_options``; docs/search-options.md). ``rule=ucb`` (or
-    ``'tutorial'``) grows the tutorial's tree, draw for draw; ``root='gumbel'``
-    draws its noise from ``rng`` before the first dive. ``until_proven=True``:
-    the search stops as soon as its root is proven, as ``mcts_move``'s does;
-    otherwise every dive asked for runs.
+    Budgets (docs/mcts.md): ``iterations``, ``seconds``, ``stop()`` and
+    ``max_nodes`` (the tree never holds more states); ``progress(k)`` hears of
+    every ``k`` dives done. The options, or all of them as one ``options``
+    value, are ``mcts_move``'s with its defaults (docs/search-options.md).
+    ``until_proven=True``: the search stops once its root is proven, as
+    ``mcts_move``'s does; otherwise every dive asked for runs.
 
     >>> from fnmcts.games.shut_the_box import ShutTheBox, start_box
     >>> from fnmcts.rng import make_rng
@@ -845,10 +829,9 @@ class TreeProofs:
         """``(move, (move,))`` when the proofs choose the move at decision ``state``, else ``(None, the moves left open)``."""
         g, stats, solver = self.graph, self.stats, self.solver
         root = g.node(state)
-        player = g.kind[root] if g.kind[root] != UNSEEN else g.expand(root)
+        player = expanded_kind(g, stats, root)
         moves = g.moves[root]
-        g.children(root)
-        stats.grow()
+        children_made(g, stats, root)
         self._below(root)
         chosen, open_ = _proof_choice(g, stats, solver, root, player, memo=self._memo)
         if chosen is not None:
@@ -940,16 +923,11 @@ def mcts_move(
     stops as soon as the root is proven (``iterations`` in the result counts
     the dives run); in a position proven lost, the move that resists longest.
 
-    ``workers=N`` or ``executor=``: root-parallel search, the ``iterations``
-    split into ``trees`` independent searches (default ``ROOT_TREES``, fewer
-    where a tree would get under ``ROOT_TREE_MIN`` dives; or ``chunk_size``
-    dives each), each on its own child seed, their root statistics summed in
-    tree order: the result depends on the seed and the split alone, never on
-    the number of workers, and ``tree`` then holds the root and its children
-    (docs/mcts.md). ``batch=k``: one tree, its dives selected ``k`` a step,
-    their playouts on the workers (``fnmcts.mcts.batch``). The tree is keyed
-    by state, so a child reached through another child too (Nim: 17 -> 16 ->
-    15 -> 14) counts those dives as well.
+    ``workers=N`` or ``executor=``: root-parallel search, ``trees``
+    independent searches (or ``chunk_size`` dives each) whose root statistics
+    are summed: the result depends on the seed and the split alone, never on
+    the number of workers (docs/mcts.md). ``batch=k``: one tree, its dives
+    selected ``k`` a step, their playouts on the workers (``fnmcts.mcts.batch``).
 
     >>> from fnmcts.games.nim import Nim
     >>> from fnmcts.rng import make_rng

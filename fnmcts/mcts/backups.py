@@ -6,11 +6,9 @@ by their exact probabilities, a decision's best child for its player), read
 from the stored children only. ``backup='graph'`` (KataGo's graph search): a
 state keeps the results of the dives that ended there and the visits of each
 edge to a child, and its value is its children's values weighted by those
-visits. The record form (``node_value``, ``graph_value`` and the backup's
-passes ``expectimax_path``, ``graph_path``) is what ``fnmcts.mcts.phases``
-reads; the array form (``stored_value``, ``expectimax_back``,
-``graph_back``) is what the engine's ``dives`` calls: the same values
-(property tests hold them equal, draw for draw).
+visits. Record form: ``node_value``, ``graph_value``, ``expectimax_path``,
+``graph_path``; array form: ``stored_value``, ``expectimax_back``,
+``graph_back``.
 """
 
 from __future__ import annotations
@@ -18,7 +16,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ..protocol import CHANCE
-from ._graph import CHANCE_NODE, END, UNSEEN, rescaler
+from ._graph import CHANCE_NODE, END, derived_from, expanded_kind, rescaler
 from ._records import counts_of
 
 __all__ = ["node_value", "graph_value", "CHANCE_WALK"]
@@ -125,9 +123,12 @@ def node_value(game, tree, state, mover, fallback, _open=None):
             continue
         if best is None or v > best:
             best = v
-    if best is None:
-        return fallback
-    return best if player == mover else 1.0 - best
+    return _for_mover(best, player, mover, fallback)
+
+
+def _for_mover(best, decider, mover, fallback):
+    """``best``, a decision's best child value for ``decider``, for ``mover`` (``fallback`` when there is none)."""
+    return fallback if best is None else best if decider == mover else 1.0 - best
 
 
 CHANCE_WALK = 32
@@ -178,38 +179,25 @@ def stored_value(graph, stats, i, mover, fallback, _open=None):
     (1.0, 0.0)
     """
     g = graph
-    k = g.kind[i]
-    if k == UNSEEN:
-        k = g.expand(i)
-        stats.grow()
+    k, below = derived_from(g, stats, i)
     if k == END:
         return g.u[i][mover]
     if k == CHANCE_NODE:
-        children = g.outcome_children(i)
-        stats.grow()
         return _chance_value(i, _open, fallback, lambda seen: sum(
-            float(p) * stored_value(g, stats, c, mover, fallback, seen) for p, c in zip(g.chance[i][4], children)))
-    kids = g.children(i)
-    stats.grow()
+            float(p) * stored_value(g, stats, c, mover, fallback, seen) for p, c in below))
     N, S, V = stats.N, stats.S, stats.V
     best = None
-    for child in kids:
+    for child in below:
         n = N[child]
         if n is not None:
             v = V[child] if V[child] is not None else (S[child] / n if n else 0.0)
-        else:
-            kc = g.kind[child]
-            if kc == UNSEEN:
-                kc = g.expand(child)
-                stats.grow()
-            if kc != END:
-                continue
+        elif expanded_kind(g, stats, child) == END:
             v = g.u[child][k]
+        else:
+            continue
         if best is None or v > best:
             best = v
-    if best is None:
-        return fallback
-    return best if k == mover else 1.0 - best
+    return _for_mover(best, k, mover, fallback)
 
 
 def graph_back(stats, path, movers, res, K):

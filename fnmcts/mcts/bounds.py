@@ -2,11 +2,9 @@
 
 Every stored state keeps the pessimistic and optimistic payoff tuples its
 exact value lies between; children that cannot do better are not entered,
-and a state whose bounds meet is solved. The record form (``bounds_of``,
-``derive_bounds``, ``decision_bounds``, ``bounded_children`` and the
-backup's pass ``bound_path``) is what ``fnmcts.mcts.phases`` reads; the array
-form (``Bounds``) is what the engine's ``dives`` calls, with the same exact
-fractions, so every comparison is the same (property tests hold them equal).
+and a state whose bounds meet is solved. Record form: ``bounds_of``,
+``derive_bounds``, ``decision_bounds``, ``bounded_children``, ``bound_path``;
+array form: ``Bounds``, in the same exact fractions.
 """
 
 from __future__ import annotations
@@ -220,11 +218,9 @@ class Bounds:
         self.total = _pair_total(graph.game)
         self._terminal = {}
 
-    _kind = expanded_kind
-
     def of(self, i, passing=False, _open=None):
         """``(pessimistic, optimistic)`` of node ``i`` (``phases.bounds_of``)."""
-        k = self._kind(i)
+        k = expanded_kind(self.graph, self.stats, i)
         if k == END:
             b = self._terminal.get(i)
             if b is None:
@@ -243,7 +239,7 @@ class Bounds:
 
     def derive(self, i, _open=None):
         """The bounds of node ``i`` from its children's (``phases.derive_bounds``)."""
-        k, below = derived_from(self, i)
+        k, below = derived_from(self.graph, self.stats, i)
         if below is None:
             return self.of(i)
         if k == CHANCE_NODE:

@@ -673,15 +673,13 @@ class SequentialHalving(NamedTuple):
 
     def choose(self, children, parent_mean) -> int:
         """The position of the root child a dive goes into."""
-        return _first_best(self.scores(children, parent_mean))
+        scores = self.scores(children, parent_mean)
+        return scores.index(max(scores))  # the first of the best, as phases.select chooses
 
     def final(self, children, parent_mean) -> int:
         """The position of the move to play: the best ``gumbel + sigma(q)`` among the most visited children."""
-        return _first_best(self._scores(children, parent_mean, max(n for _, n, _ in children)))
-
-
-def _first_best(scores) -> int:
-    return max(range(len(scores)), key=scores.__getitem__)  # the first of the best, as phases.select chooses
+        scores = self._scores(children, parent_mean, max(n for _, n, _ in children))
+        return scores.index(max(scores))
 
 
 def sequential_halving(game, state, budget: int, rng: random.Random, *, considered: int = CONSIDERED,

@@ -1,22 +1,12 @@
 """Monte Carlo tree search in four phases, each a pure function over the persistent tree.
 
-The tutorial's ``uct`` is one recursion that does four things. Here each is a
-function of its own, in the order a dive runs them, so that a dive can be
-stepped through at the REPL and every intermediate value looked at:
-
-1. ``select(game, tree, state, rng)``: walk down from ``state`` through the
-   states the tree knows, rolling the dice where chance moves and going into
-   the child the rule rates best, until a state the tree does not know (or
-   the end of the game). The walk is a value, a ``Path``: for every step the
-   state, its record, the dice, the children with their records and ratings,
-   and the child chosen.
-2. ``expand(game, tree, path)``: add the new state to the tree (an empty record).
-3. ``simulate(game, state, rng)``: play one game to the end from it; its payoff.
-4. ``backup(game, tree, path, payoff)``: add the payoff to the record of every
-   state on the path, for the player who moved into it.
-
-``uct(game, tree, state, rng)`` is the four in a row: one dive, returning
-``(tree, result)`` as the tutorial's ``uct`` returns ``[tree result]``.
+The tutorial's ``uct`` is one recursion that does four things; here each is a
+function of its own, in the order a dive runs them (docs/mcts-phases.md steps
+through one): ``select`` walks down the states the tree knows to a ``Path``,
+``expand`` adds the new state, ``simulate`` plays one game from it, ``backup``
+adds the payoff to every record of the path. ``uct(game, tree, state, rng)``
+is the four in a row, returning ``(tree, result)`` as the tutorial's
+``[tree result]``.
 
 The **tree** is an immutable map from state to record (a ``Tree``, a pmap or a dict). Records belong to the mover:
 the record of a state holds the results of the player who moved into it (in Shut the Box, the only player). A payoff
@@ -45,8 +35,9 @@ loss at both boxes of the path.
 
 The options are those of every search of fnmcts (``search``, ``mcts_move``; the table of ``fnmcts.mcts._options``
 says what each does); each option's record form lives in its own module (``backups``, ``solver``, ``bounds``,
-``rave``) and is imported here. This module is the reference: the fast engine behind ``search`` grows exactly the
-same trees with exactly the same draws (property tests check it on generated games).
+``rave``) and is imported here; each also holds its array form, which the engine calls. This module is the
+reference: the fast engine behind ``search`` grows exactly the same trees with exactly the same draws (property
+tests check it on generated games).
 """
 
 from __future__ import annotations

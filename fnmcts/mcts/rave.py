@@ -4,11 +4,9 @@ All-moves-as-first: each record also counts, per ``(player, move)``, the
 results of the dives in which that player made that move at or below its
 state; a child is rated by its mean blended with its move's AMAF mean
 (``rave_score``, with the equivalence parameter ``k``), read from the
-nearest state of the path with at least ``rave_ref`` visits (GRAVE). The
-record form (``amaf_keys``, ``amaf_table``, the backup's ``count_amaf``) is
-what ``fnmcts.mcts.phases`` reads; the array form (``rave_choice``,
-``amaf_backup``) is what the engine's ``dives`` calls: the same ratings and
-counts (property tests hold them equal).
+nearest state of the path with at least ``rave_ref`` visits (GRAVE). Record
+form: ``amaf_keys``, ``amaf_table``, ``count_amaf``; array form:
+``rave_choice``, ``amaf_backup``.
 """
 
 from __future__ import annotations
@@ -19,6 +17,7 @@ from math import inf as _inf
 from pyrsistent import pmap
 
 from ..protocol import CHANCE
+from ._graph import children_made
 from ._records import counts_of, rave_score
 from .solver import _open_positions
 
@@ -123,10 +122,7 @@ def rave_choice(g, stats, d, k, path, parent, solver, rave, chosen, bounds=None)
     (``phases.amaf_table``). The move taken is appended to ``chosen``.
     """
     k_, ref, c = rave
-    kids = g.kids[d]
-    if not kids:  # the children, made now (the working lists grow with them)
-        kids = g.children(d)
-        stats.grow()
+    kids = g.kids[d] or children_made(g, stats, d)
     positions = _open_positions(g, kids, k, solver, bounds)
     moves = g.moves[d]
     if len(positions) == 1:

@@ -3,14 +3,11 @@
 A state is proven when its value is certain: an end (its payoff), a decision
 with a child that gives the player to move the best payoff there is (one or
 two players) or with every child proven (the best of them), a chance state
-with every outcome proven (the expectation, in exact fractions). The record
-form (``proof``, ``derive``, ``open_children`` and the backup's pass
-``prove_path``) is what ``fnmcts.mcts.phases`` reads; the array form
-(``Solver``) is what the engine's ``dives`` calls: the same proofs, property
-tests hold them equal on generated games. The proofs live in the tree's
-records alone, so a continued search proves what the longer one would have
-(docs/mcts.md); in a game whose states repeat a node is proven only from
-proven children, so the proofs stay sound.
+with every outcome proven (the expectation, in exact fractions). Record form:
+``proof``, ``derive``, ``open_children``, ``prove_path``; array form:
+``Solver``. The proofs live in the records alone, so a continued search proves
+what the longer one would have (docs/mcts.md); where states repeat a node is
+proven only from proven children.
 """
 
 from __future__ import annotations
@@ -208,8 +205,6 @@ class Solver:
                     break
         return (exact, floats)
 
-    _kind = expanded_kind
-
     def lookup(self, i, passing=False, _open=(), leave=False):
         """The proof of node ``i`` (terminal, stored, or ``passing`` through the dice and not stored), or None.
 
@@ -229,7 +224,7 @@ class Solver:
         if k == UNSEEN:
             if leave and not self.graph.ends(i):
                 return None
-            k = self._kind(i)
+            k = expanded_kind(self.graph, self.stats, i)
         if k == END:
             pv = self._terminal.get(i)
             if pv is None:
@@ -254,7 +249,7 @@ class Solver:
 
     def derive(self, i, _open=()):
         """The proof of node ``i`` from its children's, if they decide it, else None (``phases.derive``)."""
-        k, below = derived_from(self, i)
+        k, below = derived_from(self.graph, self.stats, i)
         if below is None:
             return self.lookup(i)
         if k == CHANCE_NODE:
@@ -266,19 +261,8 @@ class Solver:
                 v = pv[0]
                 total = tuple(p * x for x in v) if total is None else tuple(t + p * x for t, x in zip(total, v))
             return self.value(total)
-        best, unproven = None, False
-        shortcut = self.shortcut
-        for child in below:
-            pv = self.lookup(child, leave=True)
-            if pv is None:
-                if not shortcut:
-                    return None
-                unproven = True
-            elif shortcut and self._best(pv, k):
-                return pv
-            elif best is None or self._above(pv, best, k):
-                best = pv
-        return None if unproven else best
+        _, top, unproven = self._sorted_out(below, [self.lookup(child, leave=True) for child in below], k)
+        return None if unproven else top
 
     def prove_path(self, path):
         """After a backup: prove the path's nodes from their children, deepest first, while they are decided.
