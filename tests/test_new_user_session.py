@@ -1,0 +1,39 @@
+"""What a new user trips on in a first session: a tree given to ``value``, a state of another game, an rng given
+where a seed goes, the signature ``help`` shows, a search result's repr. Each answer names the fix."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from fnmcts import search, simulate, solve, value
+from fnmcts.exact import NotSolved
+from fnmcts.games import Nim, TicTacToe
+
+
+@settings(max_examples=10, deadline=None)
+@given(heap=st.integers(1, 6), seed=st.integers(0, 2**32))
+def test_value_of_a_search_tree_says_it_reads_a_solution_and_how_to_read_the_tree(heap, seed):
+    game = Nim(heap=heap, max_take=3)
+    tree = search(game, game.start(), 30, random.Random(seed))
+    with pytest.raises(TypeError, match=r"value reads what solve .* search tree.*mean\(tree\[state\]\)"):
+        value(tree, game.start())
+
+
+@settings(max_examples=10, deadline=None)
+@given(heap=st.integers(1, 6))
+def test_value_at_a_state_of_another_game_names_the_other_game(heap):
+    solution = solve(Nim(heap=heap, max_take=3))
+    with pytest.raises(NotSolved, match="a state of another game") as refused:
+        value(solution, TicTacToe().start())
+    assert "solve from it first" not in str(refused.value)
+
+
+def test_value_at_a_state_of_the_same_game_not_solved_still_says_solve_from_it():
+    game = Nim(heap=3, max_take=3)
+    with pytest.raises(NotSolved, match="solve from it first") as refused:
+        value(solve(game), game.state(9, 0))
+    assert "another game" not in str(refused.value)
