@@ -1029,7 +1029,7 @@ def value(solution, state) -> tuple:
 def _unlike(known, state) -> bool:
     """Whether ``state`` cannot be a state of the game ``known`` is from: another type, keys or length.
 
-    >>> _unlike((0, 0), (1, 2)), _unlike((0, 0), (1, 2, 3)), _unlike(pmap(heap=1), pmap(heap=2)), _unlike(1, "a")
+    >>> _unlike((0, 0), (1, 2)), _unlike((0, 0), (1, 2, 3)), _unlike(pmap({"heap": 1}), pmap({"heap": 2})), _unlike(1, "a")
     (False, True, False, True)
     """
     if type(known) is not type(state):
