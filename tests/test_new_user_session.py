@@ -37,3 +37,32 @@ def test_value_at_a_state_of_the_same_game_not_solved_still_says_solve_from_it()
     with pytest.raises(NotSolved, match="solve from it first") as refused:
         value(solve(game), game.state(9, 0))
     assert "another game" not in str(refused.value)
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**32), n=st.integers(1, 50))
+def test_an_rng_given_by_position_to_simulate_names_rng_by_keyword(seed, n):
+    with pytest.raises(TypeError, match=r"simulate\(game, n, rng=random\.Random\(1\)\) or seed=1, by keyword"):
+        simulate(Nim(), n, random.Random(seed))
+    assert simulate(Nim(), n, rng=random.Random(seed)) == simulate(Nim(), n, rng=random.Random(seed))
+
+
+@pytest.mark.parametrize(("call", "hint"), [
+    (lambda g: simulate(g, 10, sed=1), "did you mean seed="),
+    (lambda g: search(g, g.start(), 10, seed=1), r"did you mean rng=random\.Random\(seed\)"),
+    (lambda g: search(g, g.start(), itrations=10), "did you mean iterations="),
+    (lambda g: simulate(g, 10, 5), r"simulate\(game, n\), the rest by keyword \(seed=, rng="),
+])
+def test_a_call_a_verb_cannot_take_names_the_fix(call, hint):
+    with pytest.raises(TypeError, match=hint):
+        call(Nim())
+
+
+def test_a_type_error_inside_a_verb_is_not_taken_for_a_bad_call():
+    class Broken(Nim):
+        def possible_moves(self, state):
+            raise TypeError("mine")
+
+    with pytest.raises(Exception, match="mine") as raised:
+        solve(Broken(heap=3))
+    assert "by keyword" not in str(raised.value) and "did you mean" not in str(raised.value)
