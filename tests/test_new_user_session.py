@@ -66,3 +66,15 @@ def test_a_type_error_inside_a_verb_is_not_taken_for_a_bad_call():
     with pytest.raises(Exception, match="mine") as raised:
         solve(Broken(heap=3))
     assert "by keyword" not in str(raised.value) and "did you mean" not in str(raised.value)
+
+
+def test_help_of_tree_shows_a_signature_that_reads():
+    import inspect
+    import pydoc
+
+    from fnmcts.mcts import Tree
+
+    shown = str(inspect.signature(Tree))
+    assert " at 0x" not in shown and "object object" not in shown
+    assert shown == "(mapping=None, root=<the most visited state>)"
+    assert " at 0x" not in pydoc.render_doc(Tree)
