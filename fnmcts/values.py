@@ -119,7 +119,8 @@ class FixedRecord(PRecord, metaclass=_DeclaredOrder):
     def __repr__(self):
         return f"{type(self).__name__}(" + ", ".join(f"{k}={v!r}" for k, v in self._ordered_items()) + ")"
 
-    __str__ = __repr__
+    def __str__(self):  # a subclass's own repr, when it has one
+        return repr(self)
 
     def _repr_html_(self) -> str:
         return html_table(self._ordered_items(), title=type(self).__name__)

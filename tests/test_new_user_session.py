@@ -78,3 +78,20 @@ def test_help_of_tree_shows_a_signature_that_reads():
     assert " at 0x" not in shown and "object object" not in shown
     assert shown == "(mapping=None, root=<the most visited state>)"
     assert " at 0x" not in pydoc.render_doc(Tree)
+
+
+@settings(max_examples=8, deadline=None)
+@given(heap=st.integers(3, 9), iterations=st.integers(20, 120), seed=st.integers(0, 2**32))
+def test_a_move_search_prints_as_a_one_line_summary(heap, iterations, seed):
+    from fnmcts import mcts_move
+    from fnmcts.mcts import mean
+
+    game = Nim(heap=heap, max_take=3)
+    found = mcts_move(game, game.start(), iterations, random.Random(seed))
+    chosen = dict(found.children)[found.move]
+    shown = repr(found)
+    assert shown == str(found) and "\n" not in shown and len(shown) < 160
+    assert shown == (f"MoveSearch(move={found.move!r}, iterations={found.iterations:,}, mean={round(mean(chosen), 3)}, "
+                     f"tree={len(found.tree):,} states, proven={len(found.proven):,} states, "
+                     f"children={len(found.children)} moves)")
+    assert "pmap" not in shown
