@@ -45,3 +45,12 @@ def test_a_class_without_the_hooks_is_told_which_it_lacks(tmp_path, monkeypatch,
     monkeypatch.syspath_prepend(str(tmp_path))
     code, _, err = run(capsys, "check", "half:Half")
     assert code == 2 and "it has no to_move, possible_moves, payoff;" in err
+
+
+@pytest.mark.parametrize(("argv", "near"), [
+    (("tournament", "nim", "random", "randm"), "random"), (("move", "nim", "--ai", "mcst"), "mcts"),
+    (("play", "nim", "--ai", "perfet"), "perfect"),
+])
+def test_a_misspelt_agent_is_told_the_nearest(capsys, argv, near):
+    code, _, err = run(capsys, *argv)
+    assert code == 2 and f"(did you mean {near!r}?); choose one of" in err and "Traceback" not in err
