@@ -54,3 +54,10 @@ def test_a_class_without_the_hooks_is_told_which_it_lacks(tmp_path, monkeypatch,
 def test_a_misspelt_agent_is_told_the_nearest(capsys, argv, near):
     code, _, err = run(capsys, *argv)
     assert code == 2 and f"(did you mean {near!r}?); choose one of" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("spec", ["nim(heap=3", "nim(heap=3))", "mygame:TakeAway(stones=4"])
+def test_a_game_whose_parentheses_do_not_match_is_told_so(tmp_path, monkeypatch, capsys, spec):
+    write_user_game(tmp_path, monkeypatch, "mygame")
+    code, out, err = run(capsys, "solve", spec)
+    assert code == 2 and not out and f"{spec}: its parentheses do not match" in err and "unknown game" not in err

@@ -46,6 +46,10 @@ def resolve_game(spec: str):
     Traceback (most recent call last):
     ...
     fnmcts.cli._common.CliError: nim(heap=-1): heap must be at least 0, got -1
+    >>> resolve_game("nim(heap=3")
+    Traceback (most recent call last):
+    ...
+    fnmcts.cli._common.CliError: nim(heap=3: its parentheses do not match; write a game's parameters as nim(keyword=literal, ...), in quotes at the shell
     >>> resolve_game("chess")
     Traceback (most recent call last):
     ...
@@ -56,6 +60,9 @@ def resolve_game(spec: str):
     spec = spec.strip()
     if spec.startswith("openspiel:"):  # OpenSpiel writes its own parameters: openspiel:nim(pile_sizes=1;2;3)
         return _openspiel(spec.partition(":")[2])
+    if spec.count("(") != spec.count(")"):  # a parameter list cut short by the shell or a slip: say where
+        raise CliError(f"{spec}: its parentheses do not match; write a game's parameters as {spec.partition('(')[0]}"
+                       f"(keyword=literal, ...), in quotes at the shell")
     name, params = split_call(spec)
     if name in GAMES:
         return _made(spec, GAMES[name], params)
