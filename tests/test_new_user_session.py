@@ -95,3 +95,17 @@ def test_a_move_search_prints_as_a_one_line_summary(heap, iterations, seed):
                      f"tree={len(found.tree):,} states, proven={len(found.proven):,} states, "
                      f"children={len(found.children)} moves)")
     assert "pmap" not in shown
+
+
+def test_a_search_without_a_budget_says_where_the_budget_goes():
+    with pytest.raises(TypeError, match=r"iterations= \(search and mcts_move take it after the state\)"):
+        search(Nim(), 10)
+
+
+def test_train_given_the_game_first_says_where_the_game_goes():
+    from fnmcts import train
+
+    with pytest.raises(TypeError, match=r"train\(n, seed, game\) takes the game third, or as game="):
+        train(Nim(heap=5), 10)
+    with pytest.raises(TypeError, match="seed"):
+        train(Nim(heap=5), 10, seed=1)

@@ -429,7 +429,7 @@ CHUNK = 10_000
 def _check_budget(iterations, seconds, max_nodes, what="iterations"):
     """Check the budget of a search; a clear error when none is given or one is malformed."""
     if iterations is None and seconds is None:
-        raise TypeError(f"give the search a budget: {what}=, seconds= or both (whichever comes first)")
+        raise TypeError(f"give the search a budget: {what}= (search and mcts_move take it after the state), seconds= or both")
     if iterations is not None and (isinstance(iterations, bool) or not isinstance(iterations, int)):
         raise TypeError(f"{what} must be a whole number, got {iterations!r}")
     if iterations is not None and iterations < 0:
