@@ -1019,11 +1019,15 @@ def value(solution, state) -> tuple:
                         f"fnmcts.mcts.mean(tree[state]) its mean payoff for the player who moved into it")
     try:
         return solution[state]
-    except (KeyError, TypeError):  # TypeError: a state that cannot be a key (a dict)
+    except KeyError:
         other = sample is not None and _unlike(sample[0], state)
         raise NotSolved(f"state {state!r} is not in this solution; "
                         + (f"it is not shaped as its states ({sample[0]!r}): a state of another game? "
                            f"value(solve(its game), state)" if other else "solve from it first")) from None
+    except TypeError:  # a state that cannot be a key (a list, a dict): no state of any game
+        shown = f", such as {sample[0]!r}" if sample is not None else ""
+        raise NotSolved(f"state {state!r} is not in this solution: a state is a hashable value{shown}, "
+                        f"not a {type(state).__name__}") from None
 
 
 def _unlike(known, state) -> bool:

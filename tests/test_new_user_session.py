@@ -109,3 +109,10 @@ def test_train_given_the_game_first_says_where_the_game_goes():
         train(Nim(heap=5), 10)
     with pytest.raises(TypeError, match="seed"):
         train(Nim(heap=5), 10, seed=1)
+
+
+def test_value_at_an_unhashable_state_says_a_state_is_hashable():
+    game = TicTacToe()
+    with pytest.raises(NotSolved, match=r"a state is a hashable value, such as .*, not a list") as refused:
+        value(solve(game), list(game.start()))
+    assert "another game" not in str(refused.value)
