@@ -116,3 +116,38 @@ def test_value_at_an_unhashable_state_says_a_state_is_hashable():
     with pytest.raises(NotSolved, match=r"a state is a hashable value, such as .*, not a list") as refused:
         value(solve(game), list(game.start()))
     assert "another game" not in str(refused.value)
+
+
+_READERS = {  # each view of a finished tree, called as a user first calls it
+    "greedy_move": lambda v, g, t: v.greedy_move(g, t, g.start()),
+    "greedy_policy": lambda v, g, t: v.greedy_policy(t)(g, g.start()),
+    "top_children": lambda v, g, t: v.top_children(g, t, g.start()),
+    "principal_variation": lambda v, g, t: v.principal_variation(g, t, g.start()),
+    "tree_summary": lambda v, g, t: v.tree_summary(g, t, g.start()),
+    "line_summary": lambda v, g, t: v.line_summary(g, t, g.start()),
+    "to_dot": lambda v, g, t: v.to_dot(g, t, g.start()),
+    "backed_up_values": lambda v, g, t: v.backed_up_values(g, t),
+    "dives_win_rate": lambda v, g, t: v.dives_win_rate(t, g.start()),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_READERS))
+def test_a_view_given_mcts_move_s_result_names_its_tree(name):
+    from fnmcts import mcts_move, views
+
+    game = Nim(heap=5, max_take=3)
+    found = mcts_move(game, game.start(), 40, random.Random(2))
+    with pytest.raises(TypeError, match=r"got a MoveSearch: its \.tree is the tree the search grew"):
+        _READERS[name](views, game, found)
+    _READERS[name](views, game, found.tree)  # the tree itself is read
+
+
+@pytest.mark.parametrize("name", ["greedy_move", "top_children", "principal_variation", "tree_summary", "to_dot"])
+def test_a_view_given_the_tree_first_says_the_game_comes_first(name):
+    from fnmcts import views
+
+    game = Nim(heap=5, max_take=3)
+    tree = search(game, game.start(), 40, random.Random(2))
+    call = getattr(views, name)
+    with pytest.raises(TypeError, match="the game comes first, then the tree: got a Tree for the game"):
+        call(tree, game, game.start())
