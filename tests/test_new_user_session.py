@@ -151,3 +151,11 @@ def test_a_view_given_the_tree_first_says_the_game_comes_first(name):
     call = getattr(views, name)
     with pytest.raises(TypeError, match="the game comes first, then the tree: got a Tree for the game"):
         call(tree, game, game.start())
+
+
+def test_a_move_search_in_a_notebook_shows_the_summary():
+    from fnmcts import mcts_move
+
+    game = Nim(heap=7, max_take=3)
+    found = mcts_move(game, game.start(), 60, random.Random(4))
+    assert found._repr_html_() == f"<pre>{repr(found)}</pre>" and "pmap" not in found._repr_html_()
