@@ -159,3 +159,13 @@ def test_a_move_search_in_a_notebook_shows_the_summary():
     game = Nim(heap=7, max_take=3)
     found = mcts_move(game, game.start(), 60, random.Random(4))
     assert found._repr_html_() == f"<pre>{repr(found)}</pre>" and "pmap" not in found._repr_html_()
+
+
+@pytest.mark.parametrize("name", ["greedy_move", "top_children", "principal_variation", "tree_summary", "to_dot"])
+def test_a_view_at_a_state_of_another_game_names_the_game_s_states(name):
+    from fnmcts import views
+
+    game = TicTacToe()
+    tree = search(game, game.start(), 30, random.Random(5))
+    with pytest.raises(ValueError, match=r"a tic-tac-toe state is a tuple of 9 cells .*, got pmap"):
+        getattr(views, name)(game, tree, Nim().start())
