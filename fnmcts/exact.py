@@ -1012,10 +1012,35 @@ def value(solution, state) -> tuple:
         game = "; value takes no game: value(solve(game), state)" if hasattr(solution, "to_move") else ""
         raise TypeError(f"solution must be what solve or evaluate_policy returns (a map state -> value), "
                         f"got {type(solution).__name__}{game}")
+    sample = next(iter(solution.items()), None)
+    if sample is not None and isinstance(sample[1], Mapping):  # a record per state: an MCTS tree, not values
+        raise TypeError(f"value reads what solve or evaluate_policy returns, got a search tree "
+                        f"({type(solution).__name__}): tree[state] is the state's record, "
+                        f"fnmcts.mcts.mean(tree[state]) its mean payoff for the player who moved into it")
     try:
         return solution[state]
-    except (KeyError, TypeError):  # TypeError: a state that cannot be a key (a dict)
-        raise NotSolved(f"state {state!r} is not in this solution; solve from it first") from None
+    except KeyError:
+        other = sample is not None and _unlike(sample[0], state)
+        raise NotSolved(f"state {state!r} is not in this solution; "
+                        + (f"it is not shaped as its states ({sample[0]!r}): a state of another game? "
+                           f"value(solve(its game), state)" if other else "solve from it first")) from None
+    except TypeError:  # a state that cannot be a key (a list, a dict): no state of any game
+        shown = f", such as {sample[0]!r}" if sample is not None else ""
+        raise NotSolved(f"state {state!r} is not in this solution: a state is a hashable value{shown}, "
+                        f"not a {type(state).__name__}") from None
+
+
+def _unlike(known, state) -> bool:
+    """Whether ``state`` cannot be a state of the game ``known`` is from: another type, keys or length.
+
+    >>> _unlike((0, 0), (1, 2)), _unlike((0, 0), (1, 2, 3)), _unlike(pmap({"heap": 1}), pmap({"heap": 2})), _unlike(1, "a")
+    (False, True, False, True)
+    """
+    if type(known) is not type(state):
+        return True
+    if isinstance(known, Mapping):
+        return set(known) != set(state)
+    return isinstance(known, (tuple, list, str)) and len(known) != len(state)
 
 
 def move_values(game, solution, state) -> tuple:

@@ -258,6 +258,7 @@ a concrete game class: a user's game gets every feature.
 from __future__ import annotations
 
 import json
+import random
 from dataclasses import fields, is_dataclass
 from fractions import Fraction
 from math import lcm
@@ -892,6 +893,8 @@ def guarded(function):
         except Exception as error:
             if _verdict(error):
                 raise
+            if isinstance(error, TypeError):
+                _refuse_call(function, args, options, error)
             game = _game_among(args, options)
             found = None if game is None else blamed_hook(game, error)
             if found is None:
@@ -899,6 +902,47 @@ def guarded(function):
             raise found from error
 
     return verb
+
+
+def _refuse_call(function, args, options, error) -> None:
+    """``error`` with the fix named when ``function`` cannot take these arguments (an rng given by position where
+    only ``rng=`` takes one, a misspelt keyword); a call it can take returns.
+
+    >>> import random
+    >>> def simulate(game, n, *, seed=None, rng=None): ...
+    >>> _refuse_call(simulate, ("nim", 10, random.Random(1)), {}, TypeError("too many"))
+    Traceback (most recent call last):
+    ...
+    TypeError: too many: simulate(game, n, rng=random.Random(1)) or seed=1, by keyword
+    >>> _refuse_call(simulate, ("nim", 10), {"sed": 1}, TypeError("no sed"))
+    Traceback (most recent call last):
+    ...
+    TypeError: no sed: did you mean seed=?
+    >>> _refuse_call(simulate, ("nim", 10), {"rng": None}, TypeError("the game's"))
+    """
+    from difflib import get_close_matches
+    from inspect import Parameter, signature
+
+    try:
+        signature(function).bind(*args, **options)
+    except TypeError:
+        params = signature(function).parameters.values()
+        names = [p.name for p in params if p.kind in (Parameter.POSITIONAL_ONLY, Parameter.POSITIONAL_OR_KEYWORD)]
+        keywords = [p.name for p in params if p.kind is Parameter.KEYWORD_ONLY]
+        extra, call = args[len(names):], f"{function.__name__}({', '.join(names)}"
+        every, near = names + keywords, []
+        for k in (k for k in options if k not in every):
+            if k == "seed" and "rng" in every:  # search and mcts_move take an rng only
+                near.append("rng=random.Random(seed)")
+            else:
+                near += [m + "=" for m in get_close_matches(k, every, 1)]
+        if "rng" in keywords and any(isinstance(a, random.Random) for a in extra):
+            hint = f": {call}, rng=random.Random(1))" + (" or seed=1" if "seed" in keywords else "") + ", by keyword"
+        elif extra and keywords:
+            hint = f": {call}), the rest by keyword ({', '.join(k + '=' for k in keywords)})"
+        else:
+            hint = f": did you mean {' or '.join(near)}?" if near else ""
+        raise TypeError(f"{error}{hint}") from None
 
 
 class _Verdict(ValueError):

@@ -443,7 +443,8 @@ def train(
     True
     """
     if isinstance(n, bool) or not isinstance(n, int):
-        raise TypeError(f"n must be a whole number of games, got {n!r}")
+        first = "; train(n, seed, game) takes the game third, or as game=" if hasattr(n, "to_move") else ""
+        raise TypeError(f"n must be a whole number of games, got {n!r}{first}")
     if n < 0:
         raise ValueError(f"n must be non-negative, got {n}")
     if ai is None:

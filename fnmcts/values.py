@@ -108,6 +108,10 @@ class FixedRecord(PRecord, metaclass=_DeclaredOrder):
     Point(y=2, x=1)
     >>> '<td>2</td>' in Point(x=1, y=2)._repr_html_()
     True
+    >>> class Short(Point):
+    ...     def __repr__(self): return "Short<x>"
+    >>> str(Short(x=1)), Short(x=1)._repr_html_()
+    ('Short<x>', '<pre>Short&lt;x&gt;</pre>')
     """
 
     def _ordered_items(self):
@@ -119,9 +123,12 @@ class FixedRecord(PRecord, metaclass=_DeclaredOrder):
     def __repr__(self):
         return f"{type(self).__name__}(" + ", ".join(f"{k}={v!r}" for k, v in self._ordered_items()) + ")"
 
-    __str__ = __repr__
+    def __str__(self):  # a subclass's own repr, when it has one
+        return repr(self)
 
-    def _repr_html_(self) -> str:
+    def _repr_html_(self) -> str:  # a subclass with its own short repr (a summary) is shown by it in a notebook too
+        if type(self).__repr__ is not FixedRecord.__repr__:
+            return f"<pre>{html.escape(repr(self))}</pre>"
         return html_table(self._ordered_items(), title=type(self).__name__)
 
 

@@ -62,7 +62,7 @@ def test_a_big_tree_prints_as_one_line_and_renders_as_a_small_table():
 
 def test_no_budget_or_a_bad_one_is_named():
     game = Nim(heap=5)
-    with pytest.raises(TypeError, match="iterations=, seconds= or both"):
+    with pytest.raises(TypeError, match=r"iterations= \(search and mcts_move take it after the state\), seconds= or both"):
         search(game, game.start(), rng=make_rng(1))
     with pytest.raises(ValueError, match="seconds must be a positive"):
         search(game, game.start(), rng=make_rng(1), seconds=-1)

@@ -7,6 +7,7 @@ from ..agents import AGENTS, make_agent
 from ..games import GAMES
 from ..protocol import game_text
 from ._common import CliError, add_dives, positive_count
+from ._games import _nearest
 from ._search_flags import add_search_options, search_flag_names, search_flags
 from ._board import _load_q
 
@@ -129,7 +130,7 @@ def _check_agents(args, game, names) -> None:
             if name in AGENTS:
                 why = "no closed form" if name == "perfect" else "it plays two-player games only"
                 raise CliError(f"agent {name!r} cannot play {kind} ({why}); choose one of {', '.join(usable)}")
-            raise CliError(f"unknown agent {name!r}; choose one of {', '.join(usable)}")
+            raise CliError(f"unknown agent {name!r}{_nearest(name, usable)}; choose one of {', '.join(usable)}")
     for dest, (flag, takers) in _option_agents().items():
         if getattr(args, dest, None) is not None and not set(names) & set(takers):
             raise CliError(f"{flag} applies to --ai {' or '.join(takers)} only, not {' or '.join(names)}")
@@ -161,7 +162,7 @@ def build_agent(name: str, game=None, *, iterations=None, trials=None, q_table=N
             return own[name]()
         name = own[name]  # the game's name for an agent of the registry (Pig's optimal: exact)
     if name not in AGENTS:
-        raise CliError(f"unknown agent {name!r}; choose one of {', '.join(agent_names())}")
+        raise CliError(f"unknown agent {name!r}{_nearest(name, agent_names())}; choose one of {', '.join(agent_names())}")
     options = {}
     if name == "mcts":
         if iterations is not None:

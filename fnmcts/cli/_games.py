@@ -46,6 +46,10 @@ def resolve_game(spec: str):
     Traceback (most recent call last):
     ...
     fnmcts.cli._common.CliError: nim(heap=-1): heap must be at least 0, got -1
+    >>> resolve_game("nim(heap=3")
+    Traceback (most recent call last):
+    ...
+    fnmcts.cli._common.CliError: nim(heap=3: its parentheses do not match; write a game's parameters as nim(keyword=literal, ...), in quotes at the shell
     >>> resolve_game("chess")
     Traceback (most recent call last):
     ...
@@ -56,12 +60,15 @@ def resolve_game(spec: str):
     spec = spec.strip()
     if spec.startswith("openspiel:"):  # OpenSpiel writes its own parameters: openspiel:nim(pile_sizes=1;2;3)
         return _openspiel(spec.partition(":")[2])
+    if spec.count("(") != spec.count(")"):  # a parameter list cut short by the shell or a slip: say where
+        raise CliError(f"{spec}: its parentheses do not match; write a game's parameters as {spec.partition('(')[0]}"
+                       f"(keyword=literal, ...), in quotes at the shell")
     name, params = split_call(spec)
     if name in GAMES:
         return _made(spec, GAMES[name], params)
     prefix, colon, rest = name.partition(":")
     if not colon:
-        raise CliError(f"unknown game {spec!r}{_nearest(name, GAMES)}: give {GAME_FORMS}")
+        raise CliError(f"unknown game {spec!r}{_nearest(name, GAMES) or file_hint(name)}: give {GAME_FORMS}")
     return _user_game(prefix, rest, params, spec)
 
 
@@ -75,6 +82,28 @@ def _nearest(name: str, names) -> str:
 
     near = difflib.get_close_matches(name, sorted(names), n=1)
     return f" (did you mean {near[0]!r}?)" if near else ""
+
+
+def file_hint(name: str) -> str:
+    """For a file given as a game (``mygame.py``): `` (a file: ...)`` naming ``module:Class`` for its classes.
+
+    >>> file_hint("nim"), file_hint("games/takeaway.py")
+    ('', ' (a file: name a game in it as takeaway:ClassName, run from its folder)')
+    """
+    from pathlib import Path
+
+    if not name.endswith(".py"):
+        return ""
+    path, classes = Path(name), []
+    try:
+        import ast
+
+        classes = [n.name for n in ast.parse(path.read_text(encoding="utf-8")).body if isinstance(n, ast.ClassDef)]
+    except (OSError, SyntaxError, ValueError, UnicodeDecodeError):  # no such file, or not Python: the form alone
+        pass
+    named = " or ".join(f"{path.stem}:{c}" for c in classes[:3]) or f"{path.stem}:ClassName"
+    where = "" if path.parent == Path(".") else ", run from its folder"
+    return f" (a file: name a game in it as {named}{where})"
 
 
 def _made(spec, kind, params):
@@ -150,6 +179,11 @@ def _attribute(module, module_name: str, attribute: str):
 def _user_game(module_name: str, attribute: str, params=None, spec=None):
     if not module_name or not attribute:
         raise CliError(f"write a game of your own as module:attribute, e.g. mygames:TakeAway; got {module_name}:{attribute}")
+    if module_name.endswith(".py"):  # the file's name: its module is the name without .py, found from its folder
+        if "/" in module_name or "\\" in module_name:
+            raise CliError(f"{module_name}:{attribute}: name the module, not the file: run from the file's folder with "
+                           f"{module_name.replace(chr(92), '/').rpartition('/')[2][:-3]}:{attribute}")
+        module_name = module_name[:-3]
     found = _attribute(_imported(module_name, attribute), module_name, attribute)
     if params:
         if not callable(found) or hasattr(found, "to_move") and not isinstance(found, type):
@@ -160,10 +194,11 @@ def _user_game(module_name: str, attribute: str, params=None, spec=None):
             found = found()
         except Exception as error:
             raise CliError(f"{module_name}:{attribute}() failed: {type(error).__name__}: {error}") from None
-    if not all(hasattr(found, m) for m in ("start", "to_move", "possible_moves", "play", "payoff")):
+    missing = [m for m in ("start", "to_move", "possible_moves", "play", "payoff") if not hasattr(found, m)]
+    if missing:
         raise CliError(
             f"{module_name}:{attribute} is not a game of the fnmcts protocol "
-            "(start, to_move, possible_moves, play, payoff): see fnmcts.protocol"
+            f"(start, to_move, possible_moves, play, payoff): it has no {', '.join(missing)}; see fnmcts.protocol"
         )
     _check_start(found)
     return found

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse  # noqa: F401 (the doctests)
 
-from ._games import GAME_FORMS
+from ._games import GAME_FORMS, file_hint
 
 __all__ = ["game_typo", "verb_typo", "unrecognized"]
 
@@ -29,7 +29,7 @@ def game_typo(message: str, command: str) -> str:
     names = [name for name in re.findall(r"'([^']*)'", choices) if name != "any"]
     near = difflib.get_close_matches(bad, sorted(set(names) | set(GAMES)), n=1)
     own = sorted(set(names) - set(GAMES))
-    return (head + (f" (did you mean {near[0]!r}?)" if near else "") + f"; GAME is {GAME_FORMS}"
+    return (head + (f" (did you mean {near[0]!r}?)" if near else file_hint(bad)) + f"; GAME is {GAME_FORMS}"
             + (f"; {command} also takes {', '.join(own)}" if own else ""))
 
 

@@ -44,7 +44,7 @@ from ._records import (
     Record,
     counts_of,
     make_record,
-    record,  # noqa: F401 (doctests)
+    mean,
     ucb,
     ucb1_selector,
     ucb_selector,
@@ -421,7 +421,7 @@ CHUNK = 10_000
 def _check_budget(iterations, seconds, max_nodes, what="iterations"):
     """Check the budget of a search; a clear error when none is given or one is malformed."""
     if iterations is None and seconds is None:
-        raise TypeError(f"give the search a budget: {what}=, seconds= or both (whichever comes first)")
+        raise TypeError(f"give the search a budget: {what}= (search and mcts_move take it after the state), seconds= or both")
     if iterations is not None and (isinstance(iterations, bool) or not isinstance(iterations, int)):
         raise TypeError(f"{what} must be a whole number, got {iterations!r}")
     if iterations is not None and iterations < 0:
@@ -700,19 +700,14 @@ def _run(game, state, g, stats, root, rng, opts, budget, proofs, root_rule, *, u
 
 
 class MoveSearch(FixedRecord):
-    """What ``mcts_move`` found: the move, the tree, the proofs, the root's children.
-
-    ``tree`` and ``proven`` are immutable maps from state; ``children`` is a
-    tuple of ``(move, record)`` in move order.
+    """What ``mcts_move`` found: the move, the tree and the proofs (maps from state), the ``(move, record)`` children.
 
     >>> from fnmcts.games.nim import Nim
-    >>> from fnmcts.rng import make_rng
-    >>> game = Nim(heap=6, max_take=3)
-    >>> found = mcts_move(game, game.start(), 200, make_rng(1))
-    >>> found.move, found.iterations, found.proven[game.start()]
-    (1, 16, (Fraction(1, 1), Fraction(-1, 1)))
-    >>> [(move, visits(r)) for move, r in found.children]
-    [(1, 8), (2, 3), (3, 4)]
+    >>> found = mcts_move(Nim(heap=6, max_take=3), Nim(heap=6, max_take=3).start(), 200, random.Random(1))
+    >>> found  # a summary: found.tree, found.proven, found.children print in full
+    MoveSearch(move=1, iterations=16, mean=0.75, tree=12 states, proven=12 states, children=3 moves)
+    >>> found.proven[found.tree.root], [(move, visits(r)) for move, r in found.children]
+    ((Fraction(1, 1), Fraction(-1, 1)), [(1, 8), (2, 3), (3, 4)])
     """
 
     move = field(mandatory=True)
@@ -720,6 +715,11 @@ class MoveSearch(FixedRecord):
     proven = field(mandatory=True)
     iterations = field(type=int, mandatory=True)
     children = field(mandatory=True)
+
+    def __repr__(self):  # the chosen move's mean payoff (for its mover), the sizes: one line
+        won = next((round(mean(r), 3) for m, r in self.children if m == self.move), None)
+        return (f"MoveSearch(move={self.move!r}, iterations={self.iterations:,}, mean={won}, tree={len(self.tree):,} "
+                f"states, proven={len(self.proven):,} states, children={len(self.children)} moves)")
 
 
 def _proof_choice(graph, stats, solver, root, player, plies_known=None, memo=None):

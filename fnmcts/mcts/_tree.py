@@ -25,7 +25,7 @@ from ._records import score, visits
 
 __all__ = ["Tree", "as_tree"]
 
-_NO_ROOT = object()
+_NO_ROOT = type("_NoRoot", (), {"__repr__": lambda self: "<the most visited state>"})()  # help(Tree) reads it
 
 
 def _visits(rec):

@@ -15,12 +15,13 @@ children with visits, mean, ucb and exact value side by side), ``line_summary``
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from fractions import Fraction
 from typing import Callable
 
 from pyrsistent import pmap
 
-from ..protocol import CHANCE, describe_move
+from ..protocol import CHANCE, check_state, describe_move
 from ..mcts._graph import mover_into as _mover
 from ..mcts._graph import rescaler
 from ..mcts._records import EMPTY_RECORD, mean, record, ucb, visits, win_rate  # noqa: F401 (record: doctests)
@@ -45,7 +46,31 @@ def dives_win_rate(tree, state) -> float:
     >>> dives_win_rate(pmap({frozenset({7}): record(win=1, loss=3)}), frozenset({7}))
     0.25
     """
+    _check_reading(None, tree)
     return win_rate(tree.get(state, EMPTY_RECORD))
+
+
+def _check_reading(game, tree, *state) -> None:
+    """A ``TypeError`` naming the slip: ``mcts_move``'s ``MoveSearch`` for its tree, the game and the tree swapped;
+    ``check_state``'s error for a ``state`` of another game.
+
+    >>> from fnmcts.games.nim import Nim
+    >>> _check_reading(Nim(), pmap()), _check_reading(None, {})
+    (None, None)
+    >>> _check_reading(pmap(), Nim())
+    Traceback (most recent call last):
+    ...
+    TypeError: the game comes first, then the tree: got a PMap for the game
+    """
+    if game is not None and not hasattr(game, "to_move"):
+        raise TypeError(f"the game comes first, then the tree: got a {type(game).__name__} for the game")
+    if hasattr(tree, "move") and hasattr(tree, "tree"):  # mcts_move's result: the tree is one of its fields
+        raise TypeError(f"tree must be a search tree (a map state -> record), got a {type(tree).__name__}: "
+                        f"its .tree is the tree the search grew")
+    if not isinstance(tree, Mapping):
+        raise TypeError(f"tree must be a search tree (a map state -> record), got {type(tree).__name__}")
+    for s in state:
+        check_state(game, s)
 
 
 def _estimate(rec) -> float:
@@ -90,6 +115,7 @@ def greedy_move(game, tree, state, values=None):
     >>> greedy_move(nim, tree, nim.start())
     2
     """
+    _check_reading(game, tree, state)
     if not game.possible_moves(state):
         raise ValueError(f"no move to choose at {state!r}")
     return _greedy(game, tree, state, values, _tree_proofs(game, tree))
@@ -138,6 +164,7 @@ def greedy_policy(tree, values=None) -> Callable:
     >>> float(value(evaluate_policy(game, greedy_policy(tree)), start_box)[0]) > 0.0203
     True
     """
+    _check_reading(None, tree)
 
     held = []  # the proofs of the tree, read once for the policy's game (a policy is asked at every state)
 
@@ -173,6 +200,7 @@ def backed_up_values(game, tree):
     >>> backed_up_values(ShutTheBox(), tree)[frozenset({2})] == 1 / 36
     True
     """
+    _check_reading(game, tree)
     rescale = rescaler(game)
     values: dict = {}
 
@@ -265,6 +293,7 @@ def top_children(game, tree, state, k: int = 5) -> tuple:
     >>> per_roll[3], per_roll[7]
     ((frozenset({1, 2}), Record(win=2, loss=3)), None)
     """
+    _check_reading(game, tree, state)
     player = game.to_move(state)
     if player is CHANCE:
         out = []
@@ -299,6 +328,7 @@ def principal_variation(game, tree, state, limit: int = 50) -> tuple:
     >>> principal_variation(ShutTheBox(), pmap({frozenset(): record(1, 0)}), frozenset({7}))
     ((7, Fraction(1, 6)), (frozenset(), Record(win=1, loss=0)))
     """
+    _check_reading(game, tree, state)
     line, proofs = [], None
     for _ in range(limit):
         player = game.to_move(state)
@@ -418,6 +448,7 @@ def tree_summary(game, tree, state, k: int = 5, rule=ucb, exact: bool = True) ->
     take 2  3       0.3333  0.8777  0.0000
     take 3  0       -       inf     0.0000
     """
+    _check_reading(game, tree, state)
     player = game.to_move(state)
     values = _exact_values(game, state) if exact and player is not None else None
     if player is None:
@@ -488,6 +519,7 @@ def to_dot(game, tree, state, depth: int = 2, k: int = 5) -> str:
       n1 -> n2 [label="take 1"];
     }
     """
+    _check_reading(game, tree, state)
     lines = ["digraph tree {", '  node [shape=box, fontname="Helvetica"];']
     ids = {}
 
