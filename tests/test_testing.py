@@ -749,6 +749,39 @@ def test_built_in_agents_are_asked_once_a_hashable_state_and_every_time_at_an_un
     assert len(asked) == 3
 
 
+def test_playout_agents_are_asked_at_a_bounded_number_of_states_and_the_others_at_every_one():
+    from fnmcts.testing.check import PLAYOUT_AGENTS, PLAYOUT_SHARE, _asked_once
+    from fnmcts.testing.laws import NOT_ASKED
+
+    asked = {"mcts": [], "random": []}
+
+    def recorder(name):
+        def agent(game, state, rng):
+            asked[name].append(state)
+            return state[0]
+        return agent
+
+    assert "mcts" in PLAYOUT_AGENTS and "random" not in PLAYOUT_AGENTS and PLAYOUT_SHARE >= 1
+    once = _asked_once({name: recorder(name) for name in asked}, playout_states=3)
+    answers = {name: [once[name](None, (k,), random.Random(0)) for k in range(6)] for name in asked}
+    assert asked["random"] == [(k,) for k in range(6)] and answers["random"] == list(range(6))
+    assert asked["mcts"] == [(0,), (1,), (2,)] and answers["mcts"] == [0, 1, 2] + [NOT_ASKED] * 3
+    assert once["mcts"](None, (1,), random.Random(0)) == 1  # a state asked before still answers
+
+
+def test_the_agent_law_skips_an_agent_not_asked_and_still_catches_an_illegal_move_of_the_others():
+    from fnmcts.testing.laws import NOT_ASKED
+
+    game = Nim(heap=5)
+
+    def silent(game, state, rng):
+        return NOT_ASKED
+
+    assert law_agents_legal(game, game.start(), random.Random(0), {"mcts": silent})
+    with pytest.raises(AssertionError, match="chose 99"):
+        law_agents_legal(game, game.start(), random.Random(0), {"mcts": silent, "bad": lambda g, s, r: 99})
+
+
 def test_a_move_listed_at_a_chance_state_that_play_refuses_names_the_rule():
     from dataclasses import dataclass
     from fractions import Fraction

@@ -39,6 +39,7 @@ from .laws import (
     agents_for,
     builtin_agents,
     count_states,
+    NOT_ASKED,
     law_agents_legal,
     law_playthrough_ends,
     law_solver_recursion,
@@ -367,7 +368,9 @@ def check_game(
     - ``agents``: the agents of the agent law, by name (default:
       ``builtin_agents()``, each asked once a distinct state of the walks
       within the check: what it answers is checked wherever the state comes
-      again; agents given here are asked at every state, with every ``rng``);
+      again; those that play games out to choose, ``PLAYOUT_AGENTS``, at the
+      first ``max_examples // PLAYOUT_SHARE`` distinct states alone; agents
+      given here are asked at every state, with every ``rng``);
     - ``seed``: the hypothesis seed, so a run is reproducible;
     - ``progress``: called with a number of walks done, ``max_examples`` per
       law in all (a progress bar's update; core functions never print);
@@ -457,7 +460,7 @@ def _check_law(game, name, function, is_small, solution, exact, exact_limit, age
                 chosen_agents = builtin_agents(game=game, solution=solved)
             else:
                 chosen_agents = builtin_agents().discard("exact").discard("perfect").discard("montecarlo-perfect")
-            chosen_agents = _asked_once(agents_for(game, chosen_agents))
+            chosen_agents = _asked_once(agents_for(game, chosen_agents), playout_states=max(1, max_examples // PLAYOUT_SHARE))
         else:
             chosen_agents = pmap(agents)
         options["agents"] = chosen_agents
@@ -521,7 +524,15 @@ def _subgames_within(function, exact_limit: int, examples: dict):
     return law
 
 
-def _asked_once(agents):
+PLAYOUT_AGENTS = frozenset({"montecarlo", "montecarlo-perfect", "mcts"})
+"""The built-in agents that play games out to choose a move: ``check_game`` asks each at a bounded number of states."""
+
+PLAYOUT_SHARE = 4
+"""``check_game`` asks each agent of ``PLAYOUT_AGENTS`` at ``max_examples // PLAYOUT_SHARE`` distinct states (at least
+one): at the default 100 walks, 25 states, the first its walks meet."""
+
+
+def _asked_once(agents, playout_states: int | None = None):
     """``agents`` (a mapping of names to agents), each asked once a distinct state: later it answers as it did.
 
     The walks of a check pass the same states many times (the start in every
@@ -530,16 +541,31 @@ def _asked_once(agents):
     fraction of its cost. The answers are held by the agents returned, which
     live as long as the law's check; an unhashable state is asked every time.
 
+    With ``playout_states``, an agent of ``PLAYOUT_AGENTS`` is asked at the
+    first ``playout_states`` distinct states it meets (``check_game`` gives
+    a quarter of its walks' number, ``PLAYOUT_SHARE``) and answers
+    ``NOT_ASKED`` at the others, which the law skips: its playouts call the
+    game's rules dozens of times a move, and a game whose rules are slow (a
+    user's Connect Four rebuilding its lines at every call) spent two thirds
+    of its check there. The random agent and the solving agents are still
+    asked at every distinct state.
+
     >>> from fnmcts.games.nim import Nim
     >>> from fnmcts.agents import random_agent
     >>> once = _asked_once({"random": random_agent})["random"]
     >>> game = Nim(heap=9, max_take=3)
     >>> len({once(game, game.start(), random.Random(seed)) for seed in range(20)})
     1
+    >>> mc = _asked_once({"montecarlo": random_agent}, playout_states=1)["montecarlo"]
+    >>> mc(game, game.start(), random.Random(0)) in (1, 2, 3), mc(game, game.play(game.start(), 1), random.Random(0))
+    (True, NOT_ASKED)
     """
     answers = {}
 
     def once(name, agent):
+        bounded = playout_states is not None and name in PLAYOUT_AGENTS
+        asked = [0]
+
         def ask(game, state, rng):
             try:
                 key = (name, state)
@@ -547,6 +573,9 @@ def _asked_once(agents):
             except TypeError:  # an unhashable state: the hash law reports it
                 return agent(game, state, rng)
             if not known:
+                if bounded and asked[0] >= playout_states:
+                    return NOT_ASKED
+                asked[0] += 1
                 answers[key] = agent(game, state, rng)
             return answers[key]
 
