@@ -749,6 +749,38 @@ def test_built_in_agents_are_asked_once_a_hashable_state_and_every_time_at_an_un
     assert len(asked) == 3
 
 
+def test_a_game_that_says_it_cannot_draw_and_pays_a_draw_fails_the_payoff_law():
+    @dataclass(frozen=True)
+    class DrawlessClaim(GameBase):  # two players take 1 or 2 from 3; says it cannot draw, pays (0, 0) at heap 0 by 2s
+        num_players = 2
+        can_draw = False
+
+        def start(self): return (3, 0, ())
+        def to_move(self, state): return None if state[0] == 0 else state[1]
+        def possible_moves(self, state): return tuple(k for k in (1, 2) if k <= state[0]) if state[0] else ()
+        def play(self, state, move): return (state[0] - move, 1 - state[1], state[2] + (move,))
+        def payoff(self, state):
+            if state[2] == (1, 2):
+                return (0, 0)
+            return (-1, 1) if state[1] == 0 else (1, -1)
+
+    found = fails(DrawlessClaim(), "payoff_in_range")
+    assert found.path == (1, 2) and "can_draw is False" in found.error
+    class DrawAllowed(DrawlessClaim):
+        can_draw = True
+
+    passes(DrawAllowed(), "payoff_in_range")
+
+
+from fnmcts.games import Kayles, Pig, Piles  # noqa: E402
+
+
+@pytest.mark.parametrize("game", [Nim(heap=6), Nim(heap=0), Kayles((2, 3)), Piles((1, 2)), Pig(goal=6)], ids=repr)
+def test_the_games_that_say_they_cannot_draw_pay_no_draw(game):
+    assert getattr(game, "can_draw", True) is False
+    assert check_game(game, laws=["payoff_in_range"], max_examples=30) == ("payoff_in_range",)
+
+
 def test_playout_agents_are_asked_at_a_bounded_number_of_states_and_the_others_at_every_one():
     from fnmcts.testing.check import PLAYOUT_AGENTS, PLAYOUT_SHARE, _asked_once
     from fnmcts.testing.laws import NOT_ASKED

@@ -222,6 +222,8 @@ def law_payoff_in_range(game, state) -> bool:
 
     The range is what every algorithm rescales payoffs by (a draw is its middle):
     a one-player game paying -1 for a loss declares ``payoff_range() == (-1, 1)``.
+    A game that declares ``can_draw = False`` (the protocol's attribute: no
+    game can end in a draw) never pays every player the middle of the range.
 
     >>> from fnmcts.games.nim import Nim
     >>> game = Nim(heap=1)
@@ -241,6 +243,11 @@ def law_payoff_in_range(game, state) -> bool:
             f"the payoff {pay!r} has {x!r}, outside the game's payoff_range [{low}, {high}]"
             + (" (a one-player game paying below 0 declares its payoff_range)" if n == 1 and x < low else ""),
         )
+    if getattr(game, "can_draw", True) is False:
+        middle = (low + high) / 2
+        _require(not all(x == middle for x in pay),
+                 f"the game says no game can end in a draw (can_draw is False), but the end pays {pay!r}: every player "
+                 f"the middle of the payoff_range [{low}, {high}], a draw")
     if n == 2:
         total = sum(pay)
         exact = all(isinstance(x, numbers.Rational) for x in pay)
