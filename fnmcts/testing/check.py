@@ -744,10 +744,12 @@ def _law_rows(game, chosen, agents, max_examples, max_steps, walk_states, checks
         if function is law_solver_recursion:
             seconds = max_examples * solver_per_walk if not small else checks * per_step * 4
         elif function is law_agents_legal:
-            first_moves, per_state, random_per_state = _agents_costs(game, function, agents, share, law_cost, clock)
+            first_moves, per_state, playout_per_state, random_per_state = _agents_costs(game, function, agents, share,
+                                                                                        law_cost, clock)
             one_time += first_moves
             random_seconds = evaluations * random_per_state if random_per_state is not None else random_seconds
-            seconds = evaluations * per_state
+            # the agents that play games out are asked at max_examples // PLAYOUT_SHARE states alone (_asked_once)
+            seconds = evaluations * per_state + min(evaluations, max(1, max_examples // PLAYOUT_SHARE)) * playout_per_state
         else:
             seconds = evaluations * law_cost(function, {"max_steps": max_steps, "rng": random.Random(0), "limit": 0})
         rows.append((name, seconds))
@@ -841,29 +843,37 @@ def _law_cost(game, function, options, *, sample, share, per_step, clock) -> flo
 
 
 def _agents_costs(game, function, agents, share, law_cost, clock) -> tuple:
-    """``(one-time seconds, seconds a state, the random agent's seconds a state or None)`` of ``agents_legal``."""
+    """``(one-time seconds, seconds a state, the playout agents' seconds a state, the random agent's seconds a state
+    or None)`` of ``agents_legal`` (the playout agents, ``PLAYOUT_AGENTS``, are left out of the second when the
+    check bounds them: the built-in agents)."""
     # each agent once at the first decision (as check_game tries them before it starts), then at the states
     # of the pilot's walks, as the law meets them (an end or the dice ask no agent; a late decision is quick)
     candidates = builtin_agents().discard("exact").discard("perfect").discard("montecarlo-perfect")
     first, one_time, per_state, random_per_state = _first_decision(game), 0.0, 0.0, None
+    playout_per_state = 0.0  # the built-in agents that play games out: bounded in states by check_game
     # an agent that plays games out to choose (montecarlo, mcts: at most 16 small-budget games a move) is
     # charged that many random games, untimed, when they would not fit in the pilot's share: the estimate
     # stays quick (a flat Monte Carlo agent on Go plays over a thousand games a move)
     most = _most_playouts(game, first, clock)
     for agent_name, agent in (candidates if agents is None else pmap(agents)).items():
+        bounded = agents is None and agent_name in PLAYOUT_AGENTS
         if agent_name != "random" and most > share:
             one_time += most
-            per_state += most
+            playout_per_state, per_state = (playout_per_state + most, per_state) if bounded else (
+                playout_per_state, per_state + most)
             continue
         try:
             one_time += _timed(clock, agent, game, first, random.Random(0)) if first is not None else 0.0
         except Exception:
             continue  # an agent that does not play the game is left out
         spent = law_cost(function, {"agents": pmap({agent_name: agent}), "rng": random.Random(0)})
-        per_state += spent
+        if bounded:
+            playout_per_state += spent
+        else:
+            per_state += spent
         if agent_name == "random":
             random_per_state = spent
-    return one_time, per_state, random_per_state
+    return one_time, per_state, playout_per_state, random_per_state
 
 
 def _walk_costs(game, max_steps, guess, cut, budget, started, clock) -> tuple:
