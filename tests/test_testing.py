@@ -749,6 +749,71 @@ def test_built_in_agents_are_asked_once_a_hashable_state_and_every_time_at_an_un
     assert len(asked) == 3
 
 
+def test_a_game_that_says_it_cannot_draw_and_pays_a_draw_fails_the_payoff_law():
+    @dataclass(frozen=True)
+    class DrawlessClaim(GameBase):  # two players take 1 or 2 from 3; says it cannot draw, pays (0, 0) at heap 0 by 2s
+        num_players = 2
+        can_draw = False
+
+        def start(self): return (3, 0, ())
+        def to_move(self, state): return None if state[0] == 0 else state[1]
+        def possible_moves(self, state): return tuple(k for k in (1, 2) if k <= state[0]) if state[0] else ()
+        def play(self, state, move): return (state[0] - move, 1 - state[1], state[2] + (move,))
+        def payoff(self, state):
+            if state[2] == (1, 2):
+                return (0, 0)
+            return (-1, 1) if state[1] == 0 else (1, -1)
+
+    found = fails(DrawlessClaim(), "payoff_in_range")
+    assert found.path == (1, 2) and "can_draw is False" in found.error
+    class DrawAllowed(DrawlessClaim):
+        can_draw = True
+
+    passes(DrawAllowed(), "payoff_in_range")
+
+
+from fnmcts.games import Kayles, Pig, Piles  # noqa: E402
+
+
+@pytest.mark.parametrize("game", [Nim(heap=6), Nim(heap=0), Kayles((2, 3)), Piles((1, 2)), Pig(goal=6)], ids=repr)
+def test_the_games_that_say_they_cannot_draw_pay_no_draw(game):
+    assert getattr(game, "can_draw", True) is False
+    assert check_game(game, laws=["payoff_in_range"], max_examples=30) == ("payoff_in_range",)
+
+
+def test_playout_agents_are_asked_at_a_bounded_number_of_states_and_the_others_at_every_one():
+    from fnmcts.testing.check import PLAYOUT_AGENTS, PLAYOUT_SHARE, _asked_once
+    from fnmcts.testing.laws import NOT_ASKED
+
+    asked = {"mcts": [], "random": []}
+
+    def recorder(name):
+        def agent(game, state, rng):
+            asked[name].append(state)
+            return state[0]
+        return agent
+
+    assert "mcts" in PLAYOUT_AGENTS and "random" not in PLAYOUT_AGENTS and PLAYOUT_SHARE >= 1
+    once = _asked_once({name: recorder(name) for name in asked}, playout_states=3)
+    answers = {name: [once[name](None, (k,), random.Random(0)) for k in range(6)] for name in asked}
+    assert asked["random"] == [(k,) for k in range(6)] and answers["random"] == list(range(6))
+    assert asked["mcts"] == [(0,), (1,), (2,)] and answers["mcts"] == [0, 1, 2] + [NOT_ASKED] * 3
+    assert once["mcts"](None, (1,), random.Random(0)) == 1  # a state asked before still answers
+
+
+def test_the_agent_law_skips_an_agent_not_asked_and_still_catches_an_illegal_move_of_the_others():
+    from fnmcts.testing.laws import NOT_ASKED
+
+    game = Nim(heap=5)
+
+    def silent(game, state, rng):
+        return NOT_ASKED
+
+    assert law_agents_legal(game, game.start(), random.Random(0), {"mcts": silent})
+    with pytest.raises(AssertionError, match="chose 99"):
+        law_agents_legal(game, game.start(), random.Random(0), {"mcts": silent, "bad": lambda g, s, r: 99})
+
+
 def test_a_move_listed_at_a_chance_state_that_play_refuses_names_the_rule():
     from dataclasses import dataclass
     from fractions import Fraction

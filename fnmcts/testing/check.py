@@ -39,6 +39,7 @@ from .laws import (
     agents_for,
     builtin_agents,
     count_states,
+    NOT_ASKED,
     law_agents_legal,
     law_playthrough_ends,
     law_solver_recursion,
@@ -367,7 +368,9 @@ def check_game(
     - ``agents``: the agents of the agent law, by name (default:
       ``builtin_agents()``, each asked once a distinct state of the walks
       within the check: what it answers is checked wherever the state comes
-      again; agents given here are asked at every state, with every ``rng``);
+      again; those that play games out to choose, ``PLAYOUT_AGENTS``, at the
+      first ``max_examples // PLAYOUT_SHARE`` distinct states alone; agents
+      given here are asked at every state, with every ``rng``);
     - ``seed``: the hypothesis seed, so a run is reproducible;
     - ``progress``: called with a number of walks done, ``max_examples`` per
       law in all (a progress bar's update; core functions never print);
@@ -457,7 +460,7 @@ def _check_law(game, name, function, is_small, solution, exact, exact_limit, age
                 chosen_agents = builtin_agents(game=game, solution=solved)
             else:
                 chosen_agents = builtin_agents().discard("exact").discard("perfect").discard("montecarlo-perfect")
-            chosen_agents = _asked_once(agents_for(game, chosen_agents))
+            chosen_agents = _asked_once(agents_for(game, chosen_agents), playout_states=max(1, max_examples // PLAYOUT_SHARE))
         else:
             chosen_agents = pmap(agents)
         options["agents"] = chosen_agents
@@ -521,7 +524,15 @@ def _subgames_within(function, exact_limit: int, examples: dict):
     return law
 
 
-def _asked_once(agents):
+PLAYOUT_AGENTS = frozenset({"montecarlo", "montecarlo-perfect", "mcts"})
+"""The built-in agents that play games out to choose a move: ``check_game`` asks each at a bounded number of states."""
+
+PLAYOUT_SHARE = 4
+"""``check_game`` asks each agent of ``PLAYOUT_AGENTS`` at ``max_examples // PLAYOUT_SHARE`` distinct states (at least
+one): at the default 100 walks, 25 states, the first its walks meet."""
+
+
+def _asked_once(agents, playout_states: int | None = None):
     """``agents`` (a mapping of names to agents), each asked once a distinct state: later it answers as it did.
 
     The walks of a check pass the same states many times (the start in every
@@ -530,16 +541,31 @@ def _asked_once(agents):
     fraction of its cost. The answers are held by the agents returned, which
     live as long as the law's check; an unhashable state is asked every time.
 
+    With ``playout_states``, an agent of ``PLAYOUT_AGENTS`` is asked at the
+    first ``playout_states`` distinct states it meets (``check_game`` gives
+    a quarter of its walks' number, ``PLAYOUT_SHARE``) and answers
+    ``NOT_ASKED`` at the others, which the law skips: its playouts call the
+    game's rules dozens of times a move, and a game whose rules are slow (a
+    user's Connect Four rebuilding its lines at every call) spent two thirds
+    of its check there. The random agent and the solving agents are still
+    asked at every distinct state.
+
     >>> from fnmcts.games.nim import Nim
     >>> from fnmcts.agents import random_agent
     >>> once = _asked_once({"random": random_agent})["random"]
     >>> game = Nim(heap=9, max_take=3)
     >>> len({once(game, game.start(), random.Random(seed)) for seed in range(20)})
     1
+    >>> mc = _asked_once({"montecarlo": random_agent}, playout_states=1)["montecarlo"]
+    >>> mc(game, game.start(), random.Random(0)) in (1, 2, 3), mc(game, game.play(game.start(), 1), random.Random(0))
+    (True, NOT_ASKED)
     """
     answers = {}
 
     def once(name, agent):
+        bounded = playout_states is not None and name in PLAYOUT_AGENTS
+        asked = [0]
+
         def ask(game, state, rng):
             try:
                 key = (name, state)
@@ -547,6 +573,9 @@ def _asked_once(agents):
             except TypeError:  # an unhashable state: the hash law reports it
                 return agent(game, state, rng)
             if not known:
+                if bounded and asked[0] >= playout_states:
+                    return NOT_ASKED
+                asked[0] += 1
                 answers[key] = agent(game, state, rng)
             return answers[key]
 
@@ -715,10 +744,12 @@ def _law_rows(game, chosen, agents, max_examples, max_steps, walk_states, checks
         if function is law_solver_recursion:
             seconds = max_examples * solver_per_walk if not small else checks * per_step * 4
         elif function is law_agents_legal:
-            first_moves, per_state, random_per_state = _agents_costs(game, function, agents, share, law_cost, clock)
+            first_moves, per_state, playout_per_state, random_per_state = _agents_costs(game, function, agents, share,
+                                                                                        law_cost, clock)
             one_time += first_moves
             random_seconds = evaluations * random_per_state if random_per_state is not None else random_seconds
-            seconds = evaluations * per_state
+            # the agents that play games out are asked at max_examples // PLAYOUT_SHARE states alone (_asked_once)
+            seconds = evaluations * per_state + min(evaluations, max(1, max_examples // PLAYOUT_SHARE)) * playout_per_state
         else:
             seconds = evaluations * law_cost(function, {"max_steps": max_steps, "rng": random.Random(0), "limit": 0})
         rows.append((name, seconds))
@@ -812,29 +843,37 @@ def _law_cost(game, function, options, *, sample, share, per_step, clock) -> flo
 
 
 def _agents_costs(game, function, agents, share, law_cost, clock) -> tuple:
-    """``(one-time seconds, seconds a state, the random agent's seconds a state or None)`` of ``agents_legal``."""
+    """``(one-time seconds, seconds a state, the playout agents' seconds a state, the random agent's seconds a state
+    or None)`` of ``agents_legal`` (the playout agents, ``PLAYOUT_AGENTS``, are left out of the second when the
+    check bounds them: the built-in agents)."""
     # each agent once at the first decision (as check_game tries them before it starts), then at the states
     # of the pilot's walks, as the law meets them (an end or the dice ask no agent; a late decision is quick)
     candidates = builtin_agents().discard("exact").discard("perfect").discard("montecarlo-perfect")
     first, one_time, per_state, random_per_state = _first_decision(game), 0.0, 0.0, None
+    playout_per_state = 0.0  # the built-in agents that play games out: bounded in states by check_game
     # an agent that plays games out to choose (montecarlo, mcts: at most 16 small-budget games a move) is
     # charged that many random games, untimed, when they would not fit in the pilot's share: the estimate
     # stays quick (a flat Monte Carlo agent on Go plays over a thousand games a move)
     most = _most_playouts(game, first, clock)
     for agent_name, agent in (candidates if agents is None else pmap(agents)).items():
+        bounded = agents is None and agent_name in PLAYOUT_AGENTS
         if agent_name != "random" and most > share:
             one_time += most
-            per_state += most
+            playout_per_state, per_state = (playout_per_state + most, per_state) if bounded else (
+                playout_per_state, per_state + most)
             continue
         try:
             one_time += _timed(clock, agent, game, first, random.Random(0)) if first is not None else 0.0
         except Exception:
             continue  # an agent that does not play the game is left out
         spent = law_cost(function, {"agents": pmap({agent_name: agent}), "rng": random.Random(0)})
-        per_state += spent
+        if bounded:
+            playout_per_state += spent
+        else:
+            per_state += spent
         if agent_name == "random":
             random_per_state = spent
-    return one_time, per_state, random_per_state
+    return one_time, per_state, playout_per_state, random_per_state
 
 
 def _walk_costs(game, max_steps, guess, cut, budget, started, clock) -> tuple:

@@ -222,6 +222,8 @@ def law_payoff_in_range(game, state) -> bool:
 
     The range is what every algorithm rescales payoffs by (a draw is its middle):
     a one-player game paying -1 for a loss declares ``payoff_range() == (-1, 1)``.
+    A game that declares ``can_draw = False`` (the protocol's attribute: no
+    game can end in a draw) never pays every player the middle of the range.
 
     >>> from fnmcts.games.nim import Nim
     >>> game = Nim(heap=1)
@@ -241,6 +243,11 @@ def law_payoff_in_range(game, state) -> bool:
             f"the payoff {pay!r} has {x!r}, outside the game's payoff_range [{low}, {high}]"
             + (" (a one-player game paying below 0 declares its payoff_range)" if n == 1 and x < low else ""),
         )
+    if getattr(game, "can_draw", True) is False:
+        middle = (low + high) / 2
+        _require(not all(x == middle for x in pay),
+                 f"the game says no game can end in a draw (can_draw is False), but the end pays {pay!r}: every player "
+                 f"the middle of the payoff_range [{low}, {high}], a draw")
     if n == 2:
         total = sum(pay)
         exact = all(isinstance(x, numbers.Rational) for x in pay)
@@ -521,6 +528,19 @@ def agents_for(game, agents=None):
     return pmap({name: a for name, a in agents.items() if not _declines(a, game, first, random.Random(0))})
 
 
+class _NotAsked:
+    """The answer of an agent that ``check_game`` does not ask at a state (``law_agents_legal`` skips it)."""
+
+    def __repr__(self):
+        return "NOT_ASKED"
+
+    def __reduce__(self):
+        return "NOT_ASKED"
+
+
+NOT_ASKED = _NotAsked()
+
+
 def law_agents_legal(game, state, rng: random.Random = None, agents=None) -> bool:
     """Every agent returns one of the possible moves wherever a player is to move.
 
@@ -539,6 +559,8 @@ def law_agents_legal(game, state, rng: random.Random = None, agents=None) -> boo
     moves = _call("possible_moves", game.possible_moves, state)
     for name, agent in (builtin_agents() if agents is None else agents).items():
         move = _call(f"the agent {name!r}", agent, game, state, rng)
+        if move is NOT_ASKED:  # an agent bounded to fewer states by check_game: not asked here
+            continue
         _require(_contains(moves, move), f"the agent {name!r} chose {move!r}, not one of the possible moves {moves!r}")
     return True
 
