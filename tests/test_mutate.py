@@ -311,6 +311,50 @@ def test_a_budget_alarm_swallowed_once_is_raised_again(take_away):
     assert verdict == "timed out", reason
 
 
+def test_an_alarm_as_the_budget_is_cancelled_keeps_the_verdict(take_away, monkeypatch):
+    """The budget's alarm firing while it is cancelled, after the checks passed, neither escapes nor loses the verdict."""
+    import importlib
+
+    mutating = importlib.import_module("fnmcts.testing.mutate")  # the module: the package's ``mutate`` is the function
+    cancel, fired = mutating.signal.setitimer, []
+
+    def late_alarm(which, seconds, *interval):  # the alarm comes just as the run cancels it: raised there, once
+        if seconds == 0 and not fired:
+            fired.append(1)
+            raise mutating._OverBudget(None)
+        return cancel(which, seconds, *interval)
+
+    monkeypatch.setattr(mutating.signal, "setitimer", late_alarm)
+    verdict, reason, *_ = mutating._run_one((take_away, 0, mutating._operators(None), (("passes", lambda game: None),),
+                                             5, 1000, None))
+    assert fired and (verdict, reason) == ("survived", None)
+    assert mutating.signal.getitimer(mutating.signal.ITIMER_REAL) == (0.0, 0.0)
+
+
+def test_a_second_alarm_while_the_first_is_told_still_gives_a_verdict(take_away, monkeypatch):
+    """The budget's repeat alarm coming while the first one's verdict is written is a time-out, not an escape."""
+    import importlib
+
+    mutating = importlib.import_module("fnmcts.testing.mutate")
+    told, repeats = mutating._over_budget, []
+
+    def interrupted(over, stage, budget):  # the repeat alarm, raised as the first one's reason is made
+        if not repeats:
+            repeats.append(1)
+            raise mutating._OverBudget(None)
+        return told(over, stage, budget)
+
+    def spins(game):
+        end = time.perf_counter() + 5
+        while time.perf_counter() < end:
+            pass
+
+    monkeypatch.setattr(mutating, "_over_budget", interrupted)
+    verdict, reason, *_ = mutating._run_one((take_away, 0, mutating._operators(None), (("spins", spins),), 0.1, 1000,
+                                             None))
+    assert repeats and verdict == "timed out" and "budget of 0.1 s" in reason
+
+
 def test_distinguish_finds_the_shortest_line_and_what_differs():
     game = _user_tic_tac_toe()
     swapped = type("Swapped", (type(game),), {"to_move": lambda self, b: None if type(game).to_move(self, b) is None

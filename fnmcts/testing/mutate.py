@@ -734,8 +734,16 @@ def _run_one(job) -> tuple:
 
     The clock starts once the mutant is made (the same parse of the game's
     source for every mutant, not the mutant's doing)."""
-    game, index, operators, checks, budget, limit, memory = job
     began = time.perf_counter()
+    try:
+        return _timed_run(job, began)
+    except _OverBudget as over:  # the budget's next alarm, come while the first one's verdict was written
+        return "timed out", _over_budget(over, "its checks", job[4]), None, None, time.perf_counter() - began
+
+
+def _timed_run(job, began) -> tuple:
+    """``_run_one``'s work; its alarm cancelled whatever happens (``_disarm``)."""
+    game, index, operators, checks, budget, limit, memory = job
     main = threading.current_thread() is threading.main_thread()  # a process-wide timer and cap: main thread only
     timed = main and budget is not None
     previous, stage = None, "its checks"
@@ -760,9 +768,24 @@ def _run_one(job) -> tuple:
         return "killed", f"MemoryError: its run ran past {where}", None, None, time.perf_counter() - began
     finally:
         if timed:
+            _disarm(previous)
+
+
+def _disarm(previous) -> None:
+    """Stop a mutant's budget alarm and put back the ``previous`` handler (None: leave it), whatever fires meanwhile.
+
+    The alarm can fire after the run's verdict is made, as it is cancelled: it
+    is caught here and the cancel tried again, so a verdict already made is
+    kept and nothing escapes into the caller's loop (a whole run's work lost).
+    """
+    while True:
+        try:
             signal.setitimer(signal.ITIMER_REAL, 0)
             if previous is not None:
                 signal.signal(signal.SIGALRM, previous)
+            return
+        except _OverBudget:
+            continue
 
 
 def _first_failure(twin, checks) -> str | None:
