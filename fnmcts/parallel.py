@@ -759,9 +759,11 @@ def mapped_shared(executor, fn: Callable, value, items, meanwhile: Callable[[], 
 
 
 def pulled(executor, fn: Callable, value, here: Callable, jobs, parts: int) -> list | None:
-    """``[here(job) for job in jobs]``, played by this process and ``parts - 1`` workers of the kept pool
-    ``executor`` at once, each taking the next job not yet taken until none is left; ``None`` (nothing run) for
-    any other executor, which keeps its own split.
+    """``[here(job) for job in jobs]`` played here and on a kept pool at once, each side taking the next job left.
+
+    This process and ``parts - 1`` workers of the kept pool ``executor`` each
+    take the next job not yet taken until none is left; ``None`` (nothing
+    run) for any other executor, which keeps its own split.
 
     A worker plays a job as ``fn(value, job)`` (``value`` sent as by ``mapped_shared``), which must give
     ``here(job)``: so the results depend on the jobs alone, whoever took which. The jobs go whole to each worker
