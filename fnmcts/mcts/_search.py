@@ -147,12 +147,9 @@ def _written_back(graph, stats, tree):
 class _Work:
     """The engine's working copy of a tree a search returned, carried by that ``Tree`` (its ``_work``).
 
-    A call that continues from that very tree runs on these counts as they
-    stand, nothing read again; the copy then moves to the new tree (one
-    owner: a tree continued twice is read again the second time). ``entry``:
-    the options as the engine takes them, for ``opts``; ``call``: the options a
-    call gave and what they resolved to; ``checked``: ``(game, state given,
-    state checked)`` of the last root.
+    A call that continues from that very tree runs on these counts as they stand; the copy then moves to the new
+    tree (one owner: a tree continued twice is read again the second time). ``entry``: ``_entry`` of ``opts``;
+    ``call``: the options a call gave and what they resolved to; ``checked``: ``_options``'s last root.
     """
 
     __slots__ = ("items", "graph", "stats", "solver", "expectimax", "root", "mover", "opts", "entry", "call",
@@ -208,11 +205,8 @@ def _entry(work, opts):
 def _step(game, items, state, rng, iterations, opts, graph=None, root_rule=None, work=None):
     """``iterations`` dives from ``state`` on the tree whose map is ``items`` (a pmap): the grown tree.
 
-    The engine runs on ``work`` (``_handed``) when it fits the search, else on
-    a new working copy; the grown tree gets only the records that changed and
-    carries the copy on. The same tree as ``iterations`` dives of
-    ``phases.uct`` (a property test).
-    ``root_rule``: a ``SequentialHalving`` choosing at the root (as ``dives``).
+    The engine runs on ``work`` (``_handed``) when it fits the search, else on a new working copy; the grown tree
+    gets only the records that changed and carries the copy on. ``root_rule``: as ``dives``'.
     """
     entry = _entry(work, opts)
     solver, expectimax, bounded, select, engine = entry
@@ -326,12 +320,10 @@ def uct(game, tree=None, state=None, rng: random.Random | None = None, rule=None
         options: SearchOptions | None = None):
     """One dive of Monte Carlo tree search from ``state``; return ``(tree, result)``.
 
-    The four phases of ``fnmcts.mcts.phases`` in a row, ``phases.uct`` (select, expand, simulate, backup), for
-    any game. ``result`` is ``'win'`` or ``'loss'`` in a one-player game that pays wins and losses (the
-    tutorial's Shut the Box), else the payoff tuple. ``tree`` (a ``Tree``, a pmap or a dict) is never modified;
-    the ``Tree`` returned shares every record off the path with it. ``rng`` is consumed. (The tutorial's own
-    ``uct(tree, box, rng)`` is ``fnmcts.tutorial.uct``.) The order ``uct(tree, state, rng, game)`` of earlier
-    releases still works, with a ``DeprecationWarning``.
+    ``phases.uct`` (select, expand, simulate, backup) for any game. ``result`` is ``'win'`` or ``'loss'`` in a
+    one-player game that pays wins and losses (the tutorial's Shut the Box), else the payoff tuple. ``tree`` (a
+    ``Tree``, a pmap or a dict) is never modified: the ``Tree`` returned shares every record off the path with it.
+    The order ``uct(tree, state, rng, game)`` of earlier releases works, with a ``DeprecationWarning``.
 
     The options are ``search``'s (``fnmcts.mcts.search_options``, docs/search-options.md; ``root``: a
     ``SequentialHalving`` made for the whole search), but the rule is the tutorial's ``ucb`` unless ``rule``
@@ -582,20 +574,14 @@ def search(
 ) -> Tree:
     """Run ``iterations`` dives from ``state``; return the grown tree (a ``Tree``).
 
-    The same tree as ``iterations`` calls of ``uct`` with the same ``rng`` (a
-    property test checks it), grown on the engine's working copy over the
-    game's compiled graph (``graph``: one to reuse across calls). ``tree``: a
-    tree to continue (a ``Tree``, a pmap or a dict): its records are read as
-    the search meets them and only those that changed are written back, so
-    ``n1`` dives and then ``n2`` more with the same generator grow the tree of
-    ``n1 + n2``.
+    The same tree as ``iterations`` calls of ``uct`` with the same ``rng`` (a property test), grown on the
+    engine's working copy over the game's compiled graph (``graph``: one to reuse across calls). ``tree``: a tree
+    to continue (a ``Tree``, a pmap or a dict): ``n1`` dives and then ``n2`` more with the same generator grow the
+    tree of ``n1 + n2``.
 
-    Budgets (docs/mcts.md): ``iterations``, ``seconds``, ``stop()`` and
-    ``max_nodes`` (the tree never holds more states); ``progress(k)`` hears of
-    every ``k`` dives done. The options, or all of them as one ``options``
-    value, are ``mcts_move``'s with its defaults (docs/search-options.md).
-    ``until_proven=True``: the search stops once its root is proven, as
-    ``mcts_move``'s does; otherwise every dive asked for runs.
+    Budgets (docs/mcts.md): ``iterations``, ``seconds``, ``stop()`` and ``max_nodes``; ``progress(k)`` hears of
+    every ``k`` dives done. The options are ``mcts_move``'s with its defaults (docs/search-options.md).
+    ``until_proven=True``: stop once the root is proven, as ``mcts_move`` does.
 
     >>> from fnmcts.games.shut_the_box import ShutTheBox, start_box
     >>> from fnmcts.rng import make_rng
@@ -1086,10 +1072,8 @@ def subtree(game, tree, state, *, walk: int | None = None) -> Tree:
     """The part of ``tree`` still reachable from ``state``: the memory a search carries to its next move.
 
     Walks the game from ``state`` and keeps the stored states it meets: a search from ``state`` on the subtree
-    grows exactly what it grows on the whole tree, with the same records and draws, whatever the options. Exact
-    when at most ``walk`` states from ``state`` are not stored (past them, only what stored states lead to).
-    ``walk=None``: the game's bound on its states from ``state`` (``size_hint``) if at most ``SUBTREE_WALK``,
-    else one per ``SUBTREE_SHARE`` states of ``tree`` (plus ``SUBTREE_AHEAD`` where the game bounds nothing).
+    grows exactly what it grows on the whole tree, whatever the options. Exact when at most ``walk`` states from
+    ``state`` are not stored (past them, only what stored states lead to); the default bound: docs/mcts.md.
 
     >>> from fnmcts.games.nim import Nim
     >>> from fnmcts.rng import make_rng
