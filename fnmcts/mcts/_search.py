@@ -747,12 +747,7 @@ def _final_move(graph, stats, solver, root, player, final, plies_known=None, roo
         m = (c[4] if c[4] is not None else c[1] / n) if n else -1.0
         return (m, n) if final == "mean" else (n, m)
 
-    best, best_key = None, None
-    for j in candidates:
-        k = key(j)
-        if best_key is None or k > best_key:
-            best, best_key = j, k
-    return moves[best]
+    return moves[max(candidates, key=key)]  # ties: the first in move order
 
 
 class TreeProofs:
@@ -1013,15 +1008,14 @@ def _tree_size(iterations, trees, chunk_size):
     """
     if trees is not None and chunk_size is not None:
         raise ValueError("give trees= (how many independent searches) or chunk_size= (the dives of each), not both")
+    for name, value in (("chunk_size", chunk_size), ("trees", trees)):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+            raise ValueError(f"{name} must be a positive whole number, got {value!r}")
     if chunk_size is not None:
-        if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
-            raise ValueError(f"chunk_size must be a positive whole number, got {chunk_size!r}")
         return chunk_size
     if trees is None:  # ROOT_TREES, fewer where a tree would get under ROOT_TREE_MIN dives; one: the plain search
         few = iterations // ROOT_TREE_MIN if type(iterations) is int else 1
         return None if few < 2 else -(-iterations // min(ROOT_TREES, few))
-    if isinstance(trees, bool) or not isinstance(trees, int) or trees < 1:
-        raise ValueError(f"trees must be a positive whole number, got {trees!r}")
     if not isinstance(iterations, int) or isinstance(iterations, bool) or iterations < 1:
         return 1  # the budget's own check speaks next
     return -(-iterations // trees)
