@@ -173,13 +173,10 @@ def _run(kernel, graph, stats, root, root_mover, n, rng, mode, c):
     N, S, W, D, K = stats.N[:size], stats.S[:size], stats.W[:size], stats.D[:size], stats.K
     if stats.E is not stats.S:
         return None
-    most = 0
-    for x in N:  # whole visit counts only, none 0 (a tree given so): the Python loop rates those
-        if x is not None:
-            if type(x) is not int or x <= 0:
-                return None
-            if x > most:
-                most = x
+    counts = [x for x in N if x is not None]
+    if any(type(x) is not int or x <= 0 for x in counts):  # a count 0 or not whole (a tree given so): Python rates it
+        return None
+    most = max(counts, default=0)
     if most + n >= 1 << 24:
         return None
     whole = np.array([type(s) is int for s in S], np.bool_)  # a score that only whole numbers were added to stays whole

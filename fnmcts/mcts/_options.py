@@ -1,13 +1,10 @@
 """The options of a search, one value: ``SearchOptions``, filled by ``search_options``.
 
-``search``, ``mcts_move``, ``mcts_agent`` (and ``uct``, one dive) take the same
-options with the same meaning, and the command line spells them the same way
-(its help reads the table below; docs/search-options.md gives the defaults). ``search_options(game,
-**given)`` is the one place the defaults are chosen (by the kind of game when
-the rule is UCB1 by name; ``kind_defaults``). The tutorial's rule comes with the
-tutorial's dive: with ``rule='tutorial'`` (or ``ucb``) the solver is off unless
-asked for and the backup is the mean, so ``search(game, state, n, rng,
-rule=ucb)`` grows exactly the tutorial's tree.
+``search``, ``mcts_move``, ``mcts_agent`` (and ``uct``, one dive) take the same options, and the command line
+spells them the same way (its help reads the table below). ``search_options`` is the one place the defaults are
+chosen (docs/search-options.md). The tutorial's rule comes with the tutorial's dive: with ``rule='tutorial'`` (or
+``ucb``) the solver is off unless asked for and the backup is the mean, so ``search(..., rule=ucb)`` grows exactly
+the tutorial's tree.
 
 =========  ==================================================================
 ``rule``   the selection rule: ``'ucb1'`` (with ``c``), ``'tutorial'`` or
@@ -233,12 +230,9 @@ class GameKind(NamedTuple):
 def game_kind(game) -> GameKind:
     """The kind of ``game`` as a few seeded random games from its start show it (``GameKind``).
 
-    ``PROBE_GAMES`` uniformly random games from ``game.start()``, with a
-    generator of its own (seed 0: the same answer every time, the caller's
-    ``rng`` untouched), each followed for at most ``PROBE_PLIES`` plies. It is
-    what the defaults of ``search_options`` depend on; a game whose chance
-    never comes up in those games is taken for one without. Remembered for a
-    game that hashes (the last 128 such games).
+    ``PROBE_GAMES`` uniformly random games from ``game.start()`` of at most ``PROBE_PLIES`` plies, with a
+    generator of its own (seed 0: the same answer every time, the caller's ``rng`` untouched): a game whose chance
+    never comes up in them is taken for one without. Remembered for the last 128 games that hash.
 
     >>> from fnmcts.games import Nim, Pig, TicTacToe
     >>> from fnmcts.games.shut_the_box import ShutTheBox
@@ -277,12 +271,8 @@ def _probe(game) -> GameKind:
 def kind_defaults(game) -> dict:
     """The defaults ``search_options`` takes for ``game`` beyond the ones every game shares (its kind's).
 
-    A game with chance: the expectimax backup and UCB1 with ``c = CHANCE_C``
-    (1.0) for one player, ``c = RIVALS_CHANCE_C`` (0.5) for two or more. A
-    game without chance, of one or two players, that offers its states as
-    tables (``compiled_graph()``): shallow proofs of ``PROOFS`` (4) plies.
-    Every other game: none. The figures: docs/scoreboard.md and
-    docs/search-options.md.
+    Which defaults each kind of game takes (``CHANCE_C``, ``RIVALS_CHANCE_C``, ``PROOFS``): docs/search-options.md;
+    the figures: docs/scoreboard.md.
 
     >>> from fnmcts.games import Nim, Pig
     >>> from fnmcts.games.shut_the_box import ShutTheBox
@@ -393,7 +383,9 @@ def _search_options(game, options, given, by_kind=None) -> SearchOptions:
         by_kind = kind_defaults(game)
     c = _check_constant("c", by_kind.get("c", DEFAULT_C) if given.get("c") is None else given["c"])
     z = _check_constant("z", DEFAULT_Z if given.get("z") is None else given["z"])
-    backup = _one_of("backup", given.get("backup") or by_kind.get("backup", "mean"), BACKUPS)
+    backup = given.get("backup") or by_kind.get("backup", "mean")
+    if backup not in BACKUPS:
+        raise ValueError(f"backup must be one of {', '.join(BACKUPS)}, got {backup!r}")
     solver = _switch("solver", kind != "tutorial" if given.get("solver") is None else given["solver"])
     rollout, final, root = _played(given.get("rollout"), given.get("final", "visits"), given.get("root"))
     rave, rave_ref = _rave(given.get("rave"), given.get("rave_ref"), kind, rule)
@@ -443,13 +435,6 @@ def _played(rollout, final, root) -> tuple:
     if not (root is None or isinstance(root, SequentialHalving) or (isinstance(root, str) and root in ROOT_RULES)):
         raise ValueError(f"root must be None, one of {', '.join(map(repr, ROOT_RULES))} or a SequentialHalving, got {root!r}")
     return rollout, final, root
-
-
-def _one_of(name, value, allowed):
-    """``value`` if it is one of ``allowed``, else a ValueError naming the option."""
-    if value not in allowed:
-        raise ValueError(f"{name} must be one of {', '.join(allowed)}, got {value!r}")
-    return value
 
 
 def _switch(name, value) -> bool:

@@ -80,27 +80,6 @@ DEFAULT_ITERATIONS = 10_000
 """The default budget of ``mcts_agent``: dives a move, at most (the solver may stop sooner)."""
 
 
-# -- ratings: a rule as the engine runs it ----------------------------------------------
-
-
-def _selector(opts, expectimax=False) -> Callable:
-    """``select(children, stats, parent_visits)`` for the rule of ``opts`` (a ``SearchOptions``).
-
-    The built-in rules run inline in the engine (``ucb_selector``,
-    ``ucb1_selector``) with the constant the options bind (``opts.builtin()``);
-    any other rule is called through ``_records.rating``.
-    """
-    bound = opts.builtin()
-    if bound is not None:
-        return ucb_selector(bound[1]) if bound[0] == "ucb" else ucb1_selector(bound[1])
-    return user_selector(opts.rule, expectimax)
-
-
-def _none_given(*options) -> bool:
-    """Whether none of ``options`` was given (each None, its default)."""
-    return all(option is None for option in options)
-
-
 def _given(**options) -> dict:
     """The options a caller gave (None: not given, the default)."""
     return {k: v for k, v in options.items() if v is not None}
@@ -116,14 +95,6 @@ def _check_tree(tree) -> Tree:
     raise TypeError(f"tree must be a map from state to record (e.g. pmap()), got {type(tree).__name__}")
 
 
-def _reader(tree):
-    """``state -> record or None`` over ``tree`` (None for an empty tree: nothing to read)."""
-    if not len(tree):
-        return None
-    items = tree.pmap() if isinstance(tree, Tree) else tree
-    return lambda state: items[state] if state in items else None
-
-
 def _working(game, graph, tree, solver, whole=False):
     """``(graph, stats, solver)``: the engine's working copy of ``tree``.
 
@@ -131,7 +102,8 @@ def _working(game, graph, tree, solver, whole=False):
     them at once (a bounded tree counts and prunes the whole tree).
     """
     g = graph_of(game, graph)
-    stats = Stats(g, _reader(tree))
+    items = tree.pmap() if isinstance(tree, Tree) else tree  # records read as met (none in an empty tree)
+    stats = Stats(g, (lambda state: items[state] if state in items else None) if len(tree) else None)
     if whole:
         for state in tree:
             g.node(state)
@@ -175,12 +147,9 @@ def _written_back(graph, stats, tree):
 class _Work:
     """The engine's working copy of a tree a search returned, carried by that ``Tree`` (its ``_work``).
 
-    A call that continues from that very tree runs on these counts as they
-    stand, nothing read again; the copy then moves to the new tree (one
-    owner: a tree continued twice is read again the second time). ``entry``:
-    the options as the engine takes them, for ``opts``; ``call``: the options a
-    call gave and what they resolved to; ``checked``: ``(game, state given,
-    state checked)`` of the last root.
+    A call that continues from that very tree runs on these counts as they stand; the copy then moves to the new
+    tree (one owner: a tree continued twice is read again the second time). ``entry``: ``_entry`` of ``opts``;
+    ``call``: the options a call gave and what they resolved to; ``checked``: ``_options``'s last root.
     """
 
     __slots__ = ("items", "graph", "stats", "solver", "expectimax", "root", "mover", "opts", "entry", "call",
@@ -224,18 +193,20 @@ def _entry(work, opts):
     if work is not None and work.opts is opts:  # options are values: the same object, the same selector
         return work.entry
     expectimax = opts.backup != "mean"  # the ratings read the values (expectimax, graph)
-    return (opts.solver, expectimax, opts.bounds, _selector(opts, expectimax),
+    bound = opts.builtin()  # a built-in rule runs inline in the engine, with the constant the options bind
+    if bound is None:
+        select = user_selector(opts.rule, expectimax)
+    else:
+        select = ucb_selector(bound[1]) if bound[0] == "ucb" else ucb1_selector(bound[1])
+    return (opts.solver, expectimax, opts.bounds, select,
             dict(expectimax=expectimax, rollout=opts.rollout, rave=opts.rave_args(), graph_backup=opts.backup == "graph"))
 
 
 def _step(game, items, state, rng, iterations, opts, graph=None, root_rule=None, work=None):
     """``iterations`` dives from ``state`` on the tree whose map is ``items`` (a pmap): the grown tree.
 
-    The engine runs on ``work`` (``_handed``) when it fits the search, else on
-    a new working copy; the grown tree gets only the records that changed and
-    carries the copy on. The same tree as ``iterations`` dives of
-    ``phases.uct`` (a property test).
-    ``root_rule``: a ``SequentialHalving`` choosing at the root (as ``dives``).
+    The engine runs on ``work`` (``_handed``) when it fits the search, else on a new working copy; the grown tree
+    gets only the records that changed and carries the copy on. ``root_rule``: as ``dives``'.
     """
     entry = _entry(work, opts)
     solver, expectimax, bounded, select, engine = entry
@@ -349,12 +320,10 @@ def uct(game, tree=None, state=None, rng: random.Random | None = None, rule=None
         options: SearchOptions | None = None):
     """One dive of Monte Carlo tree search from ``state``; return ``(tree, result)``.
 
-    The four phases of ``fnmcts.mcts.phases`` in a row, ``phases.uct`` (select, expand, simulate, backup), for
-    any game. ``result`` is ``'win'`` or ``'loss'`` in a one-player game that pays wins and losses (the
-    tutorial's Shut the Box), else the payoff tuple. ``tree`` (a ``Tree``, a pmap or a dict) is never modified;
-    the ``Tree`` returned shares every record off the path with it. ``rng`` is consumed. (The tutorial's own
-    ``uct(tree, box, rng)`` is ``fnmcts.tutorial.uct``.) The order ``uct(tree, state, rng, game)`` of earlier
-    releases still works, with a ``DeprecationWarning``.
+    ``phases.uct`` (select, expand, simulate, backup) for any game. ``result`` is ``'win'`` or ``'loss'`` in a
+    one-player game that pays wins and losses (the tutorial's Shut the Box), else the payoff tuple. ``tree`` (a
+    ``Tree``, a pmap or a dict) is never modified: the ``Tree`` returned shares every record off the path with it.
+    The order ``uct(tree, state, rng, game)`` of earlier releases works, with a ``DeprecationWarning``.
 
     The options are ``search``'s (``fnmcts.mcts.search_options``, docs/search-options.md; ``root``: a
     ``SequentialHalving`` made for the whole search), but the rule is the tutorial's ``ucb`` unless ``rule``
@@ -368,7 +337,7 @@ def uct(game, tree=None, state=None, rng: random.Random | None = None, rule=None
     >>> len(tree), visits(tree[start_box])
     (2, 2)
     """
-    plain = _none_given(c, z, rollout, backup, solver, root, rave, rave_ref, bounds, proofs)
+    plain = all(x is None for x in (c, z, rollout, backup, solver, root, rave, rave_ref, bounds, proofs))
     last = getattr(getattr(tree, "_walk", None), "call", None) if plain else None  # the tree's last uct call, resolved
     if last is not None and last[0] is game and last[1] is rule and last[2] is options and last[3] is state:
         check_rng(rng)
@@ -418,33 +387,30 @@ CHUNK = 10_000
 # -- budgets: dives, seconds, a stop signal, a bound on the tree --------------------------
 
 
-def _check_budget(iterations, seconds, max_nodes, what="iterations"):
-    """Check the budget of a search; a clear error when none is given or one is malformed."""
+def _check_budget(iterations, seconds, max_nodes, least=0):
+    """Check the budget of a search (``least``: the fewest iterations); a clear error when none is given or one is malformed."""
     if iterations is None and seconds is None:
-        raise TypeError(f"give the search a budget: {what}= (search and mcts_move take it after the state), seconds= or both")
-    if iterations is not None and (isinstance(iterations, bool) or not isinstance(iterations, int)):
-        raise TypeError(f"{what} must be a whole number, got {iterations!r}")
-    if iterations is not None and iterations < 0:
-        raise ValueError(f"{what} must be non-negative, got {iterations}")
+        raise TypeError("give the search a budget: iterations= (search and mcts_move take it after the state), "
+                        "seconds= or both")
+    at_least = "a positive whole number" if least else "non-negative"
+    for name, value, low, what in (("iterations", iterations, least, at_least),
+                                   ("max_nodes", max_nodes, 2, "at least 2 (the root and one more state)")):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+            raise TypeError(f"{name} must be a whole number, got {value!r}")
+        if value is not None and value < low:
+            raise ValueError(f"{name} must be {what}, got {value}")
     if seconds is not None:
         if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
             raise TypeError(f"seconds must be a number, got {seconds!r}")
         if not (seconds > 0 and math.isfinite(seconds)):
             raise ValueError(f"seconds must be a positive finite number, got {seconds!r}")
-    if max_nodes is not None:
-        if isinstance(max_nodes, bool) or not isinstance(max_nodes, int):
-            raise TypeError(f"max_nodes must be a whole number, got {max_nodes!r}")
-        if max_nodes < 2:
-            raise ValueError(f"max_nodes must be at least 2 (the root and one more state), got {max_nodes}")
 
 
 class _Budget:
     """How many dives to run next: ``take(cap)`` until the dives, the time or ``stop`` say done.
 
-    With a clock or a ``stop`` the chunks start small and double while a chunk
-    takes under 20 ms (never past what the last chunk's pace fits in the time
-    left), so a deadline or a Ctrl-C is heard within a few milliseconds; the
-    dives and their draws do not depend on the chunking.
+    With a clock or a ``stop`` the chunks start small and double while a chunk takes under 20 ms, so a deadline or
+    a Ctrl-C is heard within milliseconds; the draws do not depend on the chunking.
     """
 
     def __init__(self, iterations, seconds, stop):
@@ -609,20 +575,14 @@ def search(
 ) -> Tree:
     """Run ``iterations`` dives from ``state``; return the grown tree (a ``Tree``).
 
-    The same tree as ``iterations`` calls of ``uct`` with the same ``rng`` (a
-    property test checks it), grown on the engine's working copy over the
-    game's compiled graph (``graph``: one to reuse across calls). ``tree``: a
-    tree to continue (a ``Tree``, a pmap or a dict): its records are read as
-    the search meets them and only those that changed are written back, so
-    ``n1`` dives and then ``n2`` more with the same generator grow the tree of
-    ``n1 + n2``.
+    The same tree as ``iterations`` calls of ``uct`` with the same ``rng`` (a property test), grown on the
+    engine's working copy over the game's compiled graph (``graph``: one to reuse across calls). ``tree``: a tree
+    to continue (a ``Tree``, a pmap or a dict): ``n1`` dives and then ``n2`` more with the same generator grow the
+    tree of ``n1 + n2``.
 
-    Budgets (docs/mcts.md): ``iterations``, ``seconds``, ``stop()`` and
-    ``max_nodes`` (the tree never holds more states); ``progress(k)`` hears of
-    every ``k`` dives done. The options, or all of them as one ``options``
-    value, are ``mcts_move``'s with its defaults (docs/search-options.md).
-    ``until_proven=True``: the search stops once its root is proven, as
-    ``mcts_move``'s does; otherwise every dive asked for runs.
+    Budgets (docs/mcts.md): ``iterations``, ``seconds``, ``stop()`` and ``max_nodes``; ``progress(k)`` hears of
+    every ``k`` dives done. The options are ``mcts_move``'s with its defaults (docs/search-options.md).
+    ``until_proven=True``: stop once the root is proven, as ``mcts_move`` does.
 
     >>> from fnmcts.games.shut_the_box import ShutTheBox, start_box
     >>> from fnmcts.rng import make_rng
@@ -638,8 +598,8 @@ def search(
     >>> timed == search(ShutTheBox(), start_box, visits(timed.get(start_box, EMPTY_RECORD)), make_rng(5))
     True
     """
-    plain = not until_proven and _none_given(c, z, backup, solver, rollout, root, rave, rave_ref, bounds, proofs,
-                                             seconds, max_nodes, stop, progress, graph)
+    plain = not until_proven and all(x is None for x in (c, z, backup, solver, rollout, root, rave, rave_ref, bounds,
+                                                         proofs, seconds, max_nodes, stop, progress, graph))
     work = _handed(tree)
     last = work.call if plain and work is not None else None  # the tree's last search: (game, rule, options, resolved)
     if last is not None and last[0] is game and last[1] is rule and last[2] is options and type(iterations) is int \
@@ -652,7 +612,7 @@ def search(
     game, state, graph, _, root_rule = _set_up(game, state, rng, opts, graph, iterations, work)
     items = pmap() if tree is None else _check_tree(tree).pmap()
     tree = Tree(items, state)
-    if iterations is not None and not until_proven and _none_given(seconds, stop, max_nodes, progress):
+    if iterations is not None and not until_proven and all(x is None for x in (seconds, stop, max_nodes, progress)):
         # dives alone: on the working copy a returned tree carries
         grown = _step(game, items, state, rng, iterations, opts, graph, root_rule=root_rule, work=work)
         if plain and opts.root is None and not opts.proofs:  # given by ``rule`` and ``options`` alone: resolved once
@@ -725,13 +685,9 @@ class MoveSearch(FixedRecord):
 def _proof_choice(graph, stats, solver, root, player, plies_known=None, memo=None):
     """What the proofs decide at decision ``root`` for ``player``: ``(position, ())`` or ``(None, positions left open)``.
 
-    A move proven to give ``player`` the best payoff there is (the shortest
-    such win); when every move is proven, the best value, the shortest line
-    when it is above the middle of the payoffs and the longest at or below
-    it (docs/mcts.md), then the most visited. Otherwise no choice, and the
-    positions of the moves not proven worse than another (``Solver.choices``).
-    The lines are ``Solver.plies``; ``plies_known``: node -> plies, where the
-    proofs below a node are not at hand; ``memo``: ``plies``'s answers kept.
+    The rule is docs/mcts.md's (the shortest win, the longest defence, then the most visited); open positions are
+    ``Solver.choices``'. The lines are ``Solver.plies``; ``plies_known``: node -> plies, where the proofs below a
+    node are not at hand; ``memo``: ``plies``'s answers kept.
     """
     kids = graph.children(root)
     proofs = [solver.lookup(child, leave=True) for child in kids]
@@ -766,12 +722,9 @@ def _final_move(graph, stats, solver, root, player, final, plies_known=None, roo
                 bounds=None):
     """The move ``mcts_move`` plays: proofs first (``_proof_choice``), then the statistics (``final``).
 
-    Otherwise the moves not proven worse than another, by ``final``: the
-    most visits (then the mean) or the best mean (then the visits); a
-    ``root_rule``'s own choice replaces ``final``. ``plies_known``: as
-    ``_proof_choice``'s (a root-parallel search merges its chunks' root
-    proofs alone). ``bounds``: only the moves the bounds leave open
-    (``Bounds.keep``) and those guaranteed the best pessimistic bound.
+    Otherwise the moves left open by ``final`` (a ``root_rule``'s own choice replaces it). ``plies_known``: as
+    ``_proof_choice``'s. ``bounds``: only the moves the bounds leave open (``Bounds.keep``) and those guaranteed the
+    best pessimistic bound.
     """
     kids = graph.children(root)
     moves = graph.moves[root]
@@ -795,12 +748,7 @@ def _final_move(graph, stats, solver, root, player, final, plies_known=None, roo
         m = (c[4] if c[4] is not None else c[1] / n) if n else -1.0
         return (m, n) if final == "mean" else (n, m)
 
-    best, best_key = None, None
-    for j in candidates:
-        k = key(j)
-        if best_key is None or k > best_key:
-            best, best_key = j, k
-    return moves[best]
+    return moves[max(candidates, key=key)]  # ties: the first in move order
 
 
 class TreeProofs:
@@ -913,21 +861,10 @@ def mcts_move(
 ) -> MoveSearch:
     """Search ``iterations`` dives from decision ``state``; return the move and the tree.
 
-    The options and budgets are ``search``'s, with the same defaults
-    (``fnmcts.mcts.search_options``; docs/search-options.md); ``tree``: a
-    tree to continue. ``final``: the root move with the most visits
-    (``'visits'``) or the best mean payoff (``'mean'``); with ``root='gumbel'``
-    the halving's choice instead. ``solver``: MCTS-Solver; a move proven to
-    give the mover the best payoff there is is played at once (the shortest
-    such win), moves proven worse than another are dropped, and the search
-    stops as soon as the root is proven (``iterations`` in the result counts
-    the dives run); in a position proven lost, the move that resists longest.
-
-    ``workers=N`` or ``executor=``: root-parallel search, ``trees``
-    independent searches (or ``chunk_size`` dives each) whose root statistics
-    are summed: the result depends on the seed and the split alone, never on
-    the number of workers (docs/mcts.md). ``batch=k``: one tree, its dives
-    selected ``k`` a step, their playouts on the workers (``fnmcts.mcts.batch``).
+    The options and budgets are ``search``'s, with the same defaults (docs/search-options.md); ``tree``: a tree
+    to continue. How ``final`` and the solver choose the move, and root-parallel search (``workers=N`` or
+    ``executor=``, ``trees``, ``chunk_size``): docs/mcts.md; ``iterations`` in the result counts the dives run.
+    ``batch=k``: one tree, its dives selected ``k`` a step, their playouts on the workers (``fnmcts.mcts.batch``).
 
     >>> from fnmcts.games.nim import Nim
     >>> from fnmcts.rng import make_rng
@@ -939,9 +876,7 @@ def mcts_move(
     >>> len(bounded.tree) <= 10, bounded.iterations
     (True, 2000)
     """
-    _check_budget(iterations, seconds, max_nodes)
-    if iterations is not None and iterations < 1:
-        raise ValueError(f"iterations must be a positive whole number, got {iterations!r}")
+    _check_budget(iterations, seconds, max_nodes, least=1)
     opts = search_options(
         game, options,
         **_given(rule=rule, c=c, z=z, final=final, solver=solver, rollout=rollout, backup=backup, root=root,
@@ -1074,15 +1009,14 @@ def _tree_size(iterations, trees, chunk_size):
     """
     if trees is not None and chunk_size is not None:
         raise ValueError("give trees= (how many independent searches) or chunk_size= (the dives of each), not both")
+    for name, value in (("chunk_size", chunk_size), ("trees", trees)):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+            raise ValueError(f"{name} must be a positive whole number, got {value!r}")
     if chunk_size is not None:
-        if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
-            raise ValueError(f"chunk_size must be a positive whole number, got {chunk_size!r}")
         return chunk_size
     if trees is None:  # ROOT_TREES, fewer where a tree would get under ROOT_TREE_MIN dives; one: the plain search
         few = iterations // ROOT_TREE_MIN if type(iterations) is int else 1
         return None if few < 2 else -(-iterations // min(ROOT_TREES, few))
-    if isinstance(trees, bool) or not isinstance(trees, int) or trees < 1:
-        raise ValueError(f"trees must be a positive whole number, got {trees!r}")
     if not isinstance(iterations, int) or isinstance(iterations, bool) or iterations < 1:
         return 1  # the budget's own check speaks next
     return -(-iterations // trees)
@@ -1133,10 +1067,8 @@ def subtree(game, tree, state, *, walk: int | None = None) -> Tree:
     """The part of ``tree`` still reachable from ``state``: the memory a search carries to its next move.
 
     Walks the game from ``state`` and keeps the stored states it meets: a search from ``state`` on the subtree
-    grows exactly what it grows on the whole tree, with the same records and draws, whatever the options. Exact
-    when at most ``walk`` states from ``state`` are not stored (past them, only what stored states lead to).
-    ``walk=None``: the game's bound on its states from ``state`` (``size_hint``) if at most ``SUBTREE_WALK``,
-    else one per ``SUBTREE_SHARE`` states of ``tree`` (plus ``SUBTREE_AHEAD`` where the game bounds nothing).
+    grows exactly what it grows on the whole tree, whatever the options. Exact when at most ``walk`` states from
+    ``state`` are not stored (past them, only what stored states lead to); the default bound: docs/mcts.md.
 
     >>> from fnmcts.games.nim import Nim
     >>> from fnmcts.rng import make_rng
@@ -1205,13 +1137,9 @@ def mcts_agent(
 ) -> Callable:
     """An agent that runs ``mcts_move`` each turn: ``(game, state, rng) -> move``, or with memory.
 
-    The options and budgets are ``mcts_move``'s, with its defaults, all checked
-    here; a root rule is named (``root='gumbel'``), made anew each move.
-    ``reuse=True``: a ``fnmcts.matches.MemoryAgent`` whose memory is the tree,
-    pruned after its move to the states still reachable (``subtree``, through
-    the children its search made first), so the next search starts from what
-    this one learned (``play_game``, ``tournament`` and the command line thread
-    it). The agent pickles: it runs in workers.
+    The options and budgets are ``mcts_move``'s, with its defaults, all checked here; a root rule is named
+    (``root='gumbel'``), made anew each move. ``reuse=True``: a ``fnmcts.matches.MemoryAgent`` whose memory is the
+    tree pruned by ``subtree`` (docs/mcts.md, "agents with memory"). The agent pickles: it runs in workers.
 
     >>> from fnmcts.games.nim import Nim
     >>> from fnmcts.matches import agent_move
@@ -1223,8 +1151,7 @@ def mcts_agent(
     >>> move, memory.root == game.play(game.start(), move), len(memory)
     (2, True, 16)
     """
-    if iterations is not None and (isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1):
-        raise ValueError(f"iterations must be a positive whole number, got {iterations!r}")
+    _check_budget(iterations, seconds, max_nodes, least=1)
     unknown = sorted(set(search_opts) - set(OPTION_NAMES))
     if unknown:
         raise TypeError(
@@ -1235,7 +1162,6 @@ def mcts_agent(
     checked = search_options(None, options, **given)  # every option checked now, not at the first move
     if checked.root is not None and checked.root not in ROOT_RULES:
         raise ValueError(f"an agent's root rule is one of {ROOT_RULES} (made anew for each move), got {checked.root!r}")
-    _check_budget(iterations, seconds, max_nodes)
     settings = (tuple(sorted(_given(seconds=seconds, max_nodes=max_nodes).items())), tuple(sorted(given.items())), options)
     if reuse:
         return MemoryAgent(partial(_agent_step, iterations, settings))
