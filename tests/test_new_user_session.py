@@ -169,3 +169,14 @@ def test_a_view_at_a_state_of_another_game_names_the_game_s_states(name):
     tree = search(game, game.start(), 30, random.Random(5))
     with pytest.raises(ValueError, match=r"a tic-tac-toe state is a tuple of 9 cells .*, got pmap"):
         getattr(views, name)(game, tree, Nim().start())
+
+
+def test_uct_without_a_tree_starts_one_as_its_signature_says():
+    """``uct(game, tree=None, ...)``: no tree is an empty one, as for ``search`` (it was refused as not a map)."""
+    from fnmcts import mcts
+    from fnmcts.games.tictactoe import TicTacToe
+
+    game = TicTacToe()
+    tree, result = mcts.uct(game, state=game.start(), rng=random.Random(1))
+    again, same = mcts.uct(game, mcts.Tree(), game.start(), random.Random(1))
+    assert (dict(tree), result) == (dict(again), same) and len(tree) >= 1

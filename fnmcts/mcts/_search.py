@@ -361,7 +361,7 @@ def uct(game, tree=None, state=None, rng: random.Random | None = None, rule=None
         _root_decision(game, checked, opts.root)
     settings = dict(rule=opts.selection(), rollout=opts.rollout, backup=opts.backup, solver=opts.solver, root=opts.root,
                     rave=opts.rave, rave_ref=opts.rave_ref, bounds=opts.bounds, proofs=opts.proofs)
-    grown, result = phases.uct(game, _check_tree(tree), checked, rng, **settings)
+    grown, result = phases.uct(game, Tree() if tree is None else _check_tree(tree), checked, rng, **settings)
     if plain and opts.root is None and not opts.proofs:  # given by ``rule``, ``options`` alone: resolved once a tree
         grown._walk.call = (*given, checked, settings)
     return grown, result
