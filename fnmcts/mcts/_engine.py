@@ -131,19 +131,11 @@ class Stats:
         room = len(self.N)
         if size > room:
             more = max(size - room, room, 64)
-            extra = [None] * more
-            zeros = [0] * more
-            self.N.extend(extra)
-            self.N0.extend(extra)
-            self.S.extend(zeros)
-            if self.E is not self.S:
-                self.E.extend(zeros)
-            self.W.extend(zeros)
-            self.D.extend(zeros)
-            self.V.extend(extra)
-            self.P.extend(extra)
-            if self.K is not None:
-                self.K.extend(extra)
+            extra, zeros = [None] * more, [0] * more
+            for column in (self.N, self.N0, self.V, self.P) + (() if self.K is None else (self.K,)):
+                column.extend(extra)
+            for column in (self.S, self.W, self.D) + (() if self.E is self.S else (self.E,)):
+                column.extend(zeros)
         self.known = size
         if self.lookup is not None:
             for i in range(start, size):
@@ -348,8 +340,7 @@ def root_children(graph, stats, root, solver, expectimax, bounds=None) -> tuple:
     ``_visits_estimate``).
     """
     kids = children_made(graph, stats, root)
-    k = graph.kind[root]
-    positions = _open_positions(graph, kids, k, solver, bounds)
+    positions = _open_positions(graph, kids, graph.kind[root], solver, bounds)
     return tuple(positions), tuple((j, *_estimate(stats, kids[j], expectimax)) for j in positions), \
         _estimate(stats, root, expectimax)[1]
 
@@ -547,11 +538,6 @@ def _parts(g, stats, rng, select, mode, rule_c, compiled, *, root, root_rule, so
     return leaf, replay, pick, at_root or _no_proof, at_node, open_choices(solver, bounds), chosen, keys, groups
 
 
-def _compiled_loop(gate, g, stats, root, root_mover, n, rng, mode, rule_c):
-    """The compiled loop's result of the dives (``_kernel.run``) when ``gate`` lets it run them, else None."""
-    return _kernel.run(g, stats, root, root_mover, n, rng, mode, rule_c) if gate else None
-
-
 def _count_back(stats, groups, res, key_rule, z, touched) -> None:
     """The backup's counts: each mover's result to its nodes of the dive at once (``touched`` gets the nodes).
 
@@ -638,7 +624,7 @@ def dives(graph, stats, root, root_mover, n, rng, select, *, expectimax=False, s
     mode, rule_c, key_rule, compiled, repeats, track, after, gate = _plan(
         g, stats, select, expectimax=expectimax, solver=solver, rollout=rollout, compiled_playouts=compiled_playouts,
         root_rule=root_rule, touched=touched, rave=rave, bounds=bounds, graph_backup=graph_backup)
-    found = _compiled_loop(gate, g, stats, root, root_mover, n, rng, mode, rule_c)  # the same dives, compiled
+    found = _kernel.run(g, stats, root, root_mover, n, rng, mode, rule_c) if gate else None  # the same, compiled
     if found is not None:
         return found
     leaf, replay, pick, at_root, at_node, choose, chosen, keys, groups = _parts(

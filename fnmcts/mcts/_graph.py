@@ -166,18 +166,11 @@ class CompiledGraph:
         self._tables = {}  # draw tables by chance probabilities: dice are dice wherever they roll
         self._movers = {}  # node -> who moves, read by ``ends`` before the node is expanded (``to_move`` asked once)
         self.given = tables  # the game's own GraphTables (its compiled_graph hook), read instead of the protocol
-        if tables is None:
-            self.states, self.index = [], {}
-            size = 0
-        else:
-            self.states, self.index = list(tables.states), dict(tables.index)
-            size = len(self.states)
+        self.states = [] if tables is None else list(tables.states)
+        self.index = {} if tables is None else dict(tables.index)
+        size = len(self.states)
         self.kind = [UNSEEN] * size
-        self.kids = [None] * size
-        self.lazy = [None] * size
-        self.moves = [None] * size
-        self.chance = [None] * size
-        self.u = [None] * size
+        self.kids, self.lazy, self.moves, self.chance, self.u = ([None] * size for _ in range(5))  # per node
         self.whole_from = None  # the root from which every reachable node is expanded (``_kernel.complete``)
         self.walk_spent = 0  # the node budget a walk to complete this graph ran out of (``_kernel.run``): 0, none
         self.flat = None  # ``((size, root), arrays)``: the graph as the compiled loop reads it (``_kernel``)
@@ -223,9 +216,8 @@ class CompiledGraph:
             self.chance[i] = _chance_entry(game, state, found, self._tables)
             kind = CHANCE_NODE
         else:
-            moves = found
-            self.moves[i] = moves
-            self.lazy[i] = [None] * len(moves)  # the children, each made when first asked
+            self.moves[i] = found
+            self.lazy[i] = [None] * len(found)  # the children, each made when first asked
             kind = player
         self.kind[i] = kind
         return kind
@@ -381,11 +373,7 @@ def graph_of(game, graph=None):
         return graph
     own = getattr(game, "compiled_graph", None)
     tables = own() if own is not None else None
-    if tables is None:
-        return CompiledGraph(game)
-    if isinstance(tables, CompiledGraph):
-        return tables
-    return CompiledGraph(game, tables)
+    return tables if isinstance(tables, CompiledGraph) else CompiledGraph(game, tables)
 
 
 def terminal_value(game, state):
@@ -425,8 +413,7 @@ def derived_from(g, stats, i):
     if k == END:
         return k, None
     if k == CHANCE_NODE:
-        outcomes = g.outcome_children(i)
-        below = tuple(zip(g.chance[i][4], outcomes))
+        below = tuple(zip(g.chance[i][4], g.outcome_children(i)))
     else:
         below = g.children(i)
     stats.grow()

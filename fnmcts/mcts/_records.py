@@ -116,15 +116,11 @@ class Record(Mapping):
     @classmethod
     def _of(cls, w, l, d=None, s=None, v=None, p=None, x=None):
         """A record of its six fields and its extras ``(amaf, bounds, graph)`` (None: absent), unchecked."""
-        if x is None:
-            rec = _new(_Filling)
-            _fill(rec, w, l, d, s, v, p)
-            _set(rec, "__class__", Record)
-            return rec
-        rec = _new(_FillingX)
+        rec = _new(_Filling if x is None else _FillingX)
         _fill(rec, w, l, d, s, v, p)
-        rec._x = x
-        _set(rec, "__class__", _RecordX)
+        if x is not None:
+            rec._x = x
+        _set(rec, "__class__", Record if x is None else _RecordX)
         return rec
 
     def _fields(self):
@@ -153,9 +149,6 @@ class Record(Mapping):
         return default if x is None else x
 
     def __contains__(self, key):
-        slot = _SLOT_OF.get(key)
-        if slot is not None:
-            return object.__getattribute__(self, slot) is not None
         return self.get(key) is not None
 
     def __iter__(self):

@@ -60,12 +60,12 @@ def bounds_of(game, tree, state, passing: bool = False, _open=None) -> tuple:
     if end is not None:
         return end, end
     rec = tree.get(state)
-    if rec is not None:
-        kept = rec.get("bounds")
-        return kept if kept is not None else _whole_range(game)
-    if not passing:
-        return _whole_range(game)
+    kept = None if rec is None else rec.get("bounds")
+    if kept is not None:
+        return kept
     whole = _whole_range(game)
+    if rec is not None or not passing:
+        return whole
     return _chance_value(state, _open, whole, lambda walk: derive_bounds(game, tree, state, walk), BOUNDS_WALK)
 
 
@@ -106,8 +106,7 @@ def derive_bounds(game, tree, state, _open=None) -> tuple:
         end = terminal_value(game, state)
         return end, end
     if player is CHANCE:
-        if _open is None:
-            _open = {}
+        _open = {} if _open is None else _open
         return _chance_bounds((Fraction(p), bounds_of(game, tree, game.play(state, outcome), True, _open))
                              for outcome, p in game.chance_outcomes(state))
     children = [bounds_of(game, tree, game.play(state, m)) for m in game.possible_moves(state)]
@@ -224,8 +223,7 @@ class Bounds:
         if k == END:
             b = self._terminal.get(i)
             if b is None:
-                g = self.graph
-                v = tuple(Fraction(x) for x in g.payoff_at(i))
+                v = tuple(Fraction(x) for x in self.graph.payoff_at(i))
                 b = self._terminal[i] = (v, v)
             return b
         stats = self.stats
@@ -243,17 +241,14 @@ class Bounds:
         if below is None:
             return self.of(i)
         if k == CHANCE_NODE:
-            if _open is None:
-                _open = {}
+            _open = {} if _open is None else _open
             return _chance_bounds((p, self.of(child, True, _open)) for p, child in below)
         return decision_bounds([self.of(c) for c in below], k, self.total)
 
     def solved(self, i):
         """``(exact value, rescaled floats)`` of node ``i`` if its bounds meet, else None."""
         lo, hi = self.of(i)
-        if lo == hi:
-            return lo, self.graph.rescale(lo)
-        return None
+        return (lo, self.graph.rescale(lo)) if lo == hi else None
 
     def keep(self, nodes, k) -> tuple:
         """The positions in ``nodes`` a dive may enter at a decision of player ``k`` (``phases.bounded_children``)."""

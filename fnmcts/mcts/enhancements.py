@@ -144,8 +144,13 @@ PROVED_GAMES = 4
 
 _INFINITE = float("inf")
 
-_END, _CHANCE_KIND = -1, -2
-"""The kinds of ``GraphTables`` (``fnmcts.protocol``) at the end and at a chance node."""
+_END = -1
+"""The kind of ``GraphTables`` (``fnmcts.protocol``) at the end."""
+
+
+def _in_turn(who, num_players) -> list:
+    """The players a shallow proof asks in turn: ``who``, the one to move (none at chance), then the others in order."""
+    return ([who] if who in range(num_players) else []) + [k for k in range(num_players) if k != who]
 
 
 class _Prover:
@@ -244,15 +249,9 @@ class _Prover:
         if len(self.steps) > PROOF_MEMO:
             self.clear()
             proofs = self.proofs
-        who = self._steps(state)[0]
-        found = None
-        if who is not None:
-            for player in ([who] if who is not CHANCE else []) + [k for k in range(self.num_players) if k != who]:
-                target = self.targets[player]
-                if self.forced(state, player, depth, target):
-                    found = target
-                    break
-        proofs[key] = found
+        who, targets = self._steps(state)[0], self.targets
+        won = (targets[k] for k in _in_turn(who, self.num_players) if self.forced(state, k, depth, targets[k]))
+        found = proofs[key] = None if who is None else next(won, None)
         return found
 
 
@@ -322,10 +321,7 @@ class _TableProver:
         if who == _END:
             return None
         rows = self.wins(depth)
-        for player in ([who] if who != _CHANCE_KIND else []) + [k for k in range(len(self.targets)) if k != who]:
-            if rows[player][i]:
-                return self.targets[player]
-        return None
+        return next((self.targets[k] for k in _in_turn(who, len(self.targets)) if rows[k][i]), None)
 
     def proven(self, depth):
         """``(kinds, payoffs)``: the tables' with every node ``shallow_proof`` solves an end with its proof (kept)."""
@@ -423,8 +419,7 @@ class ProvingGame(GameBase):
         self.game, self.depth, self.root = game, depth, root
         self.num_players = getattr(game, "num_players", 1)
         self._range = payoff_range(game)
-        self._proofs, self._prover = {}, prover_of(game)
-        self._tables = None
+        self._proofs, self._prover, self._tables = {}, prover_of(game), None  # (_tables: ``compiled_graph``'s)
 
     def __eq__(self, other):
         return (type(other) is ProvingGame and self.game == other.game and self.depth == other.depth

@@ -276,8 +276,6 @@ def _considered(game, tree, decision, player, solver, bounds, walk) -> tuple:
     """``(indices, moves, children)`` of the moves at ``decision`` still worth rating: not proven (``solver``), not cut by the bounds."""
     moves, children = walk.played(decision)
     keep = range(len(moves))
-    if not (solver or bounds):
-        return keep, moves, children
     if solver:
         keep = open_children(game, tree, children, player)
         moves, children = tuple(moves[j] for j in keep), tuple(children[j] for j in keep)

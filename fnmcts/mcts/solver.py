@@ -228,8 +228,7 @@ class Solver:
         if k == END:
             pv = self._terminal.get(i)
             if pv is None:
-                g = self.graph
-                pay = g.payoff_at(i)
+                pay = self.graph.payoff_at(i)
                 pv = self._of_payoff.get(pay)
                 if pv is None:
                     pv = self.value(tuple(Fraction(x) for x in pay))
@@ -272,9 +271,7 @@ class Solver:
         P, proven, decided, lookup = self.stats.P, self.proven, self.decided, self.lookup
         kind, kids = self.graph.kind, self.graph.kids
         for node in reversed(path):
-            pv = proven.get(node)
-            if pv is None:
-                pv = lookup(node)
+            pv = lookup(node)  # (``proven`` first)
             if pv is None:
                 if node in decided:
                     pv = decided[node]
@@ -390,10 +387,7 @@ class Solver:
         record or by the search, a node passed through the dice by what
         ``derive`` found when a dive asked. No node is expanded or made.
         """
-        pv = self.proven.get(i)
-        if pv is not None:
-            return pv
-        pv = self.derived.get(i)
+        pv = self.proven.get(i) or self.derived.get(i)  # a proof is a pair: never false
         if pv is not None:
             return pv
         k = self.graph.kind[i]
