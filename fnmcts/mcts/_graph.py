@@ -301,7 +301,12 @@ class CompiledGraph:
 
     def outcome_children(self, i) -> tuple:
         """Every outcome's node at chance node ``i`` (filling those not drawn yet)."""
-        return tuple(c if c is not None else self.outcome_child(i, j) for j, c in enumerate(self.chance[i][3]))
+        children = self.chance[i][3]
+        if None in children:  # a tuple of the list as it is, at once, once every outcome is made: a backup's hot path
+            for j, child in enumerate(children):
+                if child is None:
+                    self.outcome_child(i, j)
+        return tuple(children)
 
     def payoff_at(self, i) -> tuple:
         """The payoff of terminal node ``i`` as the game pays it, checked (``payoff_check``: its length, its range).

@@ -16,7 +16,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ..protocol import CHANCE
-from ._graph import CHANCE_NODE, END, derived_from, expanded_kind, rescaler
+from ._graph import CHANCE_NODE, END, UNSEEN, rescaler
 from ._records import counts_of
 
 __all__ = ["node_value", "graph_value", "CHANCE_WALK"]
@@ -179,25 +179,38 @@ def stored_value(graph, stats, i, mover, fallback, _open=None):
     (1.0, 0.0)
     """
     g = graph
-    k, below = derived_from(g, stats, i)
+    k = g.kind[i]  # _graph.derived_from's steps written out: this is the hot path of every chance game's backup
+    if k == UNSEEN:
+        k = g.expand(i)
+        stats.grow()
     if k == END:
         return g.u[i][mover]
     if k == CHANCE_NODE:
+        children = g.outcome_children(i)
+        stats.grow()
         return _chance_value(i, _open, fallback, lambda seen: sum(
-            float(p) * stored_value(g, stats, c, mover, fallback, seen) for p, c in below))
+            float(p) * stored_value(g, stats, c, mover, fallback, seen) for p, c in zip(g.chance[i][4], children)))
+    kids = g.children(i)
+    stats.grow()
     N, S, V = stats.N, stats.S, stats.V
     best = None
-    for child in below:
+    for child in kids:
         n = N[child]
         if n is not None:
             v = V[child] if V[child] is not None else (S[child] / n if n else 0.0)
-        elif expanded_kind(g, stats, child) == END:
-            v = g.u[child][k]
         else:
-            continue
+            kc = g.kind[child]
+            if kc == UNSEEN:
+                kc = g.expand(child)
+                stats.grow()
+            if kc != END:
+                continue
+            v = g.u[child][k]
         if best is None or v > best:
             best = v
-    return _for_mover(best, k, mover, fallback)
+    if best is None:
+        return fallback
+    return best if k == mover else 1.0 - best
 
 
 def graph_back(stats, path, movers, res, K):
