@@ -355,6 +355,21 @@ def test_a_second_alarm_while_the_first_is_told_still_gives_a_verdict(take_away,
     assert repeats and verdict == "timed out" and "budget of 0.1 s" in reason
 
 
+def test_a_late_alarm_of_an_earlier_run_does_not_time_out_the_next(take_away):
+    """A SIGALRM handled after its run ended (the repeat of a mutant that timed out) is not the next mutant's budget."""
+    import importlib
+    import signal
+
+    mutating = importlib.import_module("fnmcts.testing.mutate")
+
+    def stale_alarm_then_pass(game):  # the alarm comes at once, long before this run's budget of 30 s
+        signal.raise_signal(signal.SIGALRM)
+
+    verdict, reason, *_ = mutating._run_one((take_away, 0, mutating._operators(None),
+                                             (("passes", stale_alarm_then_pass),), 30, 1000, None))
+    assert (verdict, reason) == ("survived", None)
+
+
 def test_distinguish_finds_the_shortest_line_and_what_differs():
     game = _user_tic_tac_toe()
     swapped = type("Swapped", (type(game),), {"to_move": lambda self, b: None if type(game).to_move(self, b) is None
