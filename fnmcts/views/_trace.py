@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from pyrsistent import pmap
@@ -526,7 +527,7 @@ def trace(
         raise TypeError(f"trace runs the phases dive by dive: a root rule (root={opts.root!r}) is an option of search")
     rule, backup, solver, rollout = opts.selection(), opts.backup, opts.solver, opts.rollout
     state = _options(game, state, rng)
-    if tree is not None:
+    if isinstance(tree, Mapping):
         _check_reading(None, tree)  # mcts_move's MoveSearch is a map of its fields: say to give its .tree
     tree = Tree(pmap(), state) if tree is None else _check_tree(tree).with_root(state)
     if memory is not None:
