@@ -51,7 +51,7 @@ import math
 import random
 from fractions import Fraction
 from functools import partial
-from typing import Callable
+from typing import Any, Callable
 
 from pyrsistent import PMap, field, pmap
 
@@ -200,6 +200,20 @@ def state_key(game, state) -> tuple:
     return q_key(game, state)
 
 
+def _game_of(ai) -> Any:
+    """``ai``'s game; a ``TypeError`` naming ``new_ai`` when ``ai`` is no Q-learning AI (None, a game, a Q table).
+
+    >>> _game_of(None)
+    Traceback (most recent call last):
+    ...
+    TypeError: ai must be a Q-learning AI (fnmcts.qlearning.new_ai(game), or train's result), got None
+    """
+    if not isinstance(ai, QAI):
+        raise TypeError(f"ai must be a Q-learning AI (fnmcts.qlearning.new_ai(game), or train's result), "
+                        f"got {type(ai).__name__ if ai is not None else None}")
+    return ai.game
+
+
 def _key_and_state(game, state):
     """``(key, state)`` from a state of the game, or from a key written as a tuple or list."""
     if isinstance(state, (tuple, list)):
@@ -228,7 +242,7 @@ def get_q_value(ai: QAI, state, action):
     >>> get_q_value(ai, (0, 0, 0, 2), (3, 2)), get_q_value(ai, (0, 0, 0, 2), (3, 1))
     (-1, 0)
     """
-    key, _ = _key_and_state(ai.game, state)
+    key, _ = _key_and_state(_game_of(ai), state)
     return ai.q.get((key, action), 0)
 
 
@@ -255,7 +269,7 @@ def update_q_value(ai: QAI, state, action, old_q, reward, future_rewards) -> QAI
     ...
     ValueError: the new Q value must be a finite number, got inf (old_q 0, reward inf, future_rewards 0)
     """
-    key, state = _key_and_state(ai.game, state)
+    key, state = _key_and_state(_game_of(ai), state)
     value = old_q + ai.alpha * ((reward + future_rewards) - old_q)
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
         raise ValueError(
@@ -279,7 +293,7 @@ def best_future_reward(ai: QAI, state):
     >>> best_future_reward(ai, (0, 0, 2, 1))
     0
     """
-    key, state = _key_and_state(ai.game, state)
+    key, state = _key_and_state(_game_of(ai), state)
     moves = _moves(ai.game, state)
     if not moves:
         return 0
@@ -305,7 +319,7 @@ def choose_action(ai: QAI, state, rng: random.Random | None = None, epsilon: boo
     >>> sorted({choose_action(ai, (0, 0, 1, 2), rng) for _ in range(100)})
     [(2, 1), (3, 1), (3, 2)]
     """
-    key, state = _key_and_state(ai.game, state)
+    key, state = _key_and_state(_game_of(ai), state)
     moves = _moves(ai.game, state)
     if not moves:
         raise ValueError(f"no possible action at {state!r}")

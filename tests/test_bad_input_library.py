@@ -45,3 +45,38 @@ def test_the_explorer_given_too_many_arguments_names_its_signature():
     shown = views.trace(game, game.start(), 3, random.Random(1))
     with pytest.raises(TypeError, match=r"explore_page\(trace, other\), the rest by keyword \(title=, dives=\)"):
         views.explore_page(shown, None, "my title")
+
+
+_NOT_GAMES = {
+    "start": lambda f, g: f.start(g),
+    "to_move": lambda f, g: f.to_move(g, Nim().start()),
+    "possible_moves": lambda f, g: f.possible_moves(g, Nim().start()),
+    "play": lambda f, g: f.play(g, Nim().start(), 1),
+    "payoff": lambda f, g: f.payoff(g, Nim().start()),
+    "is_terminal": lambda f, g: f.is_terminal(g, Nim().start()),
+    "chance_outcomes": lambda f, g: f.chance_outcomes(g, Nim().start()),
+    "playout": lambda f, g: f.playout(g, Nim().start(), random.Random(1)),
+    "random_agent": lambda f, g: f.random_agent(g, Nim().start(), random.Random(1)),
+}
+
+
+@pytest.mark.parametrize("verb", sorted(_NOT_GAMES))
+@pytest.mark.parametrize("given, says", [("nim", "not the name 'nim'"), (None, "game protocol .*got None"),
+                                         (7, "game protocol .*got 7")])
+def test_a_protocol_function_given_no_game_names_the_slip(verb, given, says):
+    from fnmcts import matches, protocol
+
+    module = matches if verb in ("playout", "random_agent") else protocol
+    with pytest.raises(TypeError, match=says):
+        _NOT_GAMES[verb](module, given)
+
+
+@pytest.mark.parametrize("verb", ["choose_action", "get_q_value", "best_future_reward", "update_q_value"])
+@pytest.mark.parametrize("given", [None, Nim(), {}])
+def test_a_q_learning_verb_given_no_ai_names_new_ai(verb, given):
+    from fnmcts import qlearning
+
+    args = {"choose_action": (), "get_q_value": (1,), "best_future_reward": (),
+            "update_q_value": (1, 0.0, 1.0, 0.0)}[verb]
+    with pytest.raises(TypeError, match=r"ai must be a Q-learning AI \(fnmcts\.qlearning\.new_ai\(game\)"):
+        getattr(qlearning, verb)(given, Nim().start(), *args)
