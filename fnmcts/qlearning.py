@@ -71,6 +71,7 @@ from .protocol import (
     game_text,
     guarded,
     _from_json,
+    _game_hook,
     _to_json,
     game_from_json,
     game_to_json,
@@ -177,6 +178,7 @@ def new_ai(game, *, alpha: float = ALPHA, epsilon: float = EPSILON) -> QAI:
     """
     if game is None:
         raise TypeError("new_ai needs the game to learn (fnmcts.new_ai() learns the source's piles 1, 3, 5, 7)")
+    _game_hook(game, "start")  # a game's name, a number: said so, not blamed on a start it lacks
     checked_start(game)  # Nim for Nim() is a TypeError that says so
     if getattr(game, "num_players", None) != 2:
         raise ValueError(f"Q-learning by self-play needs a two-player game, got {game_text(game)}")
@@ -458,6 +460,7 @@ def train(
     """
     if isinstance(n, bool) or not isinstance(n, int):
         first = "; train(n, seed, game) takes the game third, or as game=" if hasattr(n, "to_move") else ""
+        first = "; an AI to train further goes as ai=: train(n, ai=ai)" if isinstance(n, QAI) else first
         raise TypeError(f"n must be a whole number of games, got {n!r}{first}")
     if n < 0:
         raise ValueError(f"n must be non-negative, got {n}")

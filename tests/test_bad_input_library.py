@@ -80,3 +80,19 @@ def test_a_q_learning_verb_given_no_ai_names_new_ai(verb, given):
             "update_q_value": (1, 0.0, 1.0, 0.0)}[verb]
     with pytest.raises(TypeError, match=r"ai must be a Q-learning AI \(fnmcts\.qlearning\.new_ai\(game\)"):
         getattr(qlearning, verb)(given, Nim().start(), *args)
+
+
+@pytest.mark.parametrize("given, says", [(-1, "game protocol .*got -1"), ("nim", "not the name 'nim'")])
+def test_new_ai_given_no_game_names_the_slip_not_a_hook(given, says):
+    from fnmcts import new_ai, qlearning
+
+    for make in (new_ai, qlearning.new_ai):
+        with pytest.raises(TypeError, match=says):
+            make(given)
+
+
+def test_train_given_an_ai_first_names_ai_keyword():
+    from fnmcts import new_ai, train
+
+    with pytest.raises(TypeError, match=r"an AI to train further goes as ai=: train\(n, ai=ai\)"):
+        train(new_ai(), 10)
