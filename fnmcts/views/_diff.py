@@ -90,7 +90,8 @@ def diff(tree_a, tree_b) -> TreeDiff:
     heap of 5), is all that changed.
     """
     for tree in (tree_a, tree_b):  # mcts_move's MoveSearch is a map too: of its fields, not of states
-        _check_reading(None, tree)
+        if isinstance(tree, Mapping):
+            _check_reading(None, tree)
     a = tree_a.pmap() if isinstance(tree_a, Tree) else tree_a
     b = tree_b.pmap() if isinstance(tree_b, Tree) else tree_b
     for tree in (a, b):
