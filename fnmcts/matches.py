@@ -43,7 +43,7 @@ from .values import FixedRecord
 from .elo import MatchStatistics, Sprt, SprtResult, match_statistics, sprt_scan
 from .limits import MAX_PLIES, WORK_LIMIT, check_work, past_budget, size_hint
 from .parallel import Interrupted, WorkerLost, check_count, interrupted, run_chunks
-from .protocol import _NO_MOVE, _NO_STATE, CHANCE, _asked, _refuse_class, blame_game, check_state, guarded, payoff_check, sample_outcome
+from .protocol import _NO_MOVE, _NO_STATE, CHANCE, _asked, _game_hook, _refuse_class, blame_game, check_state, guarded, payoff_check, sample_outcome
 from .protocol import game_text, payoff_range, transcript_line
 from .rng import check_rng, child_seed, pick, resolve_seed
 
@@ -74,7 +74,7 @@ def random_agent(game, state, rng: random.Random):
     >>> random_agent(Nim(heap=1), Nim(heap=1).start(), random.Random(0))
     1
     """
-    moves = _asked(game, game.possible_moves, state)  # Nim for Nim(), a state of another game: said so
+    moves = _asked(game, _game_hook(game, "possible_moves"), state)  # Nim for Nim(), a state of another game: said so
     if not moves:
         raise ValueError(f"no legal move at {state!r}")
     if len(moves) == 1:
@@ -167,6 +167,7 @@ def playout(game, state, rng: random.Random, agent=None, *, moves: bool = False,
     (3, 2)
     """
     check_rng(rng)
+    _game_hook(game, "to_move")  # a game's name, or None: said so, not an AttributeError of str
     agents = agent if isinstance(agent, tuple) else None
     single = agent or random_agent
     played = [] if moves else None

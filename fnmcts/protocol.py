@@ -1358,7 +1358,7 @@ def start(game):
     (True, [1, 2, 3, 4])
     """
     try:
-        return game.start()
+        return _game_hook(game, "start")()
     except TypeError:
         _refuse_class(game)  # Nim for Nim(): said so, not "missing 'self'"
         raise
@@ -1372,7 +1372,7 @@ def to_move(game, state):
     >>> to_move(game, game.state(5, 1)), to_move(game, game.state(0, 1)), to_move(ShutTheBox(), frozenset({1, 2}))
     (1, None, CHANCE)
     """
-    return _asked(game, game.to_move, state)
+    return _asked(game, _game_hook(game, "to_move"), state)
 
 
 def possible_moves(game, state) -> tuple:
@@ -1383,7 +1383,7 @@ def possible_moves(game, state) -> tuple:
     >>> possible_moves(game, start(game)), possible_moves(game, game.state(2, 0))
     ((1, 2, 3), (1, 2))
     """
-    return _asked(game, game.possible_moves, state)
+    return _asked(game, _game_hook(game, "possible_moves"), state)
 
 
 def chance_outcomes(game, state) -> tuple:
@@ -1395,7 +1395,7 @@ def chance_outcomes(game, state) -> tuple:
     >>> chance_outcomes(Nim(), start(Nim()))
     ()
     """
-    return _asked(game, game.chance_outcomes, state)
+    return _asked(game, _game_hook(game, "chance_outcomes"), state)
 
 
 def play(game, state, move):
@@ -1417,7 +1417,7 @@ def play(game, state, move):
     ...
     ValueError: a Nim state is pmap(heap=n, player=0 or 1), got pmap({...})
     """
-    return _asked(game, game.play, state, move)
+    return _asked(game, _game_hook(game, "play"), state, move)
 
 
 def payoff(game, state) -> tuple:
@@ -1427,7 +1427,28 @@ def payoff(game, state) -> tuple:
     >>> payoff(Nim(heap=5), Nim(heap=5).state(0, 1)), payoff(ShutTheBox(), frozenset())
     ((-1, 1), (1,))
     """
-    return _asked(game, game.payoff, state)
+    return _asked(game, _game_hook(game, "payoff"), state)
+
+
+def _game_hook(game, name: str):
+    """``game``'s hook ``name``; a ``TypeError`` naming the slip when ``game`` has none (a game's name, None).
+
+    >>> _game_hook("nim", "start")
+    Traceback (most recent call last):
+    ...
+    TypeError: game must be a game value, not the name 'nim' (a built-in game by its name: fnmcts.games.GAMES[name]())
+    >>> _game_hook(None, "play")
+    Traceback (most recent call last):
+    ...
+    TypeError: game must implement the fnmcts game protocol (it has no play), got None
+    """
+    hook = getattr(game, name, None)
+    if callable(hook):
+        return hook
+    if isinstance(game, str):
+        raise TypeError(f"game must be a game value, not the name {game!r} (a built-in game by its name: "
+                        "fnmcts.games.GAMES[name]())")
+    raise TypeError(f"game must implement the fnmcts game protocol (it has no {name}), got {game!r}")
 
 
 _STATE_ERRORS = (KeyError, IndexError, TypeError, AttributeError)

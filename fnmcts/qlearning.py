@@ -51,7 +51,7 @@ import math
 import random
 from fractions import Fraction
 from functools import partial
-from typing import Callable
+from typing import Any, Callable
 
 from pyrsistent import PMap, field, pmap
 
@@ -71,6 +71,7 @@ from .protocol import (
     game_text,
     guarded,
     _from_json,
+    _game_hook,
     _to_json,
     game_from_json,
     game_to_json,
@@ -177,6 +178,7 @@ def new_ai(game, *, alpha: float = ALPHA, epsilon: float = EPSILON) -> QAI:
     """
     if game is None:
         raise TypeError("new_ai needs the game to learn (fnmcts.new_ai() learns the source's piles 1, 3, 5, 7)")
+    _game_hook(game, "start")  # a game's name, a number: said so, not blamed on a start it lacks
     checked_start(game)  # Nim for Nim() is a TypeError that says so
     if getattr(game, "num_players", None) != 2:
         raise ValueError(f"Q-learning by self-play needs a two-player game, got {game_text(game)}")
@@ -198,6 +200,20 @@ def state_key(game, state) -> tuple:
     ((1, 3, 5, 7), (21,))
     """
     return q_key(game, state)
+
+
+def _game_of(ai) -> Any:
+    """``ai``'s game; a ``TypeError`` naming ``new_ai`` when ``ai`` is no Q-learning AI (None, a game, a Q table).
+
+    >>> _game_of(None)
+    Traceback (most recent call last):
+    ...
+    TypeError: ai must be a Q-learning AI (fnmcts.qlearning.new_ai(game), or train's result), got None
+    """
+    if not isinstance(ai, QAI):
+        raise TypeError(f"ai must be a Q-learning AI (fnmcts.qlearning.new_ai(game), or train's result), "
+                        f"got {type(ai).__name__ if ai is not None else None}")
+    return ai.game
 
 
 def _key_and_state(game, state):
@@ -228,7 +244,7 @@ def get_q_value(ai: QAI, state, action):
     >>> get_q_value(ai, (0, 0, 0, 2), (3, 2)), get_q_value(ai, (0, 0, 0, 2), (3, 1))
     (-1, 0)
     """
-    key, _ = _key_and_state(ai.game, state)
+    key, _ = _key_and_state(_game_of(ai), state)
     return ai.q.get((key, action), 0)
 
 
@@ -255,7 +271,7 @@ def update_q_value(ai: QAI, state, action, old_q, reward, future_rewards) -> QAI
     ...
     ValueError: the new Q value must be a finite number, got inf (old_q 0, reward inf, future_rewards 0)
     """
-    key, state = _key_and_state(ai.game, state)
+    key, state = _key_and_state(_game_of(ai), state)
     value = old_q + ai.alpha * ((reward + future_rewards) - old_q)
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
         raise ValueError(
@@ -279,7 +295,7 @@ def best_future_reward(ai: QAI, state):
     >>> best_future_reward(ai, (0, 0, 2, 1))
     0
     """
-    key, state = _key_and_state(ai.game, state)
+    key, state = _key_and_state(_game_of(ai), state)
     moves = _moves(ai.game, state)
     if not moves:
         return 0
@@ -305,7 +321,7 @@ def choose_action(ai: QAI, state, rng: random.Random | None = None, epsilon: boo
     >>> sorted({choose_action(ai, (0, 0, 1, 2), rng) for _ in range(100)})
     [(2, 1), (3, 1), (3, 2)]
     """
-    key, state = _key_and_state(ai.game, state)
+    key, state = _key_and_state(_game_of(ai), state)
     moves = _moves(ai.game, state)
     if not moves:
         raise ValueError(f"no possible action at {state!r}")
@@ -444,6 +460,7 @@ def train(
     """
     if isinstance(n, bool) or not isinstance(n, int):
         first = "; train(n, seed, game) takes the game third, or as game=" if hasattr(n, "to_move") else ""
+        first = "; an AI to train further goes as ai=: train(n, ai=ai)" if isinstance(n, QAI) else first
         raise TypeError(f"n must be a whole number of games, got {n!r}{first}")
     if n < 0:
         raise ValueError(f"n must be non-negative, got {n}")

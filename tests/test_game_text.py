@@ -76,5 +76,5 @@ def test_the_package_writes_a_game_into_a_message_through_game_text():
     root = Path(fnmcts.__file__).parent
     found = {str(path.relative_to(root)): path.read_text().count("{game!r}") for path in root.rglob("*.py")}
     assert {name: n for name, n in found.items() if n} == {
-        "protocol.py": 2, "exact.py": 2, "matches.py": 1, "exercises/checkers.py": 1, "mcts/_search.py": 1,
+        "protocol.py": 4, "exact.py": 2, "matches.py": 1, "exercises/checkers.py": 1, "mcts/_search.py": 1,
         "testing/check.py": 1}

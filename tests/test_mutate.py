@@ -437,7 +437,6 @@ def test_fnmcts_mutate_prints_the_score_and_each_survivor_with_its_diff_and_line
     (["mutate", "take_away_rules:TakeAway", "--golden", "no such golden"], "no file of that name"),
     (["mutate", "take_away_rules:TakeAway", "--no-laws", "--pytest", "no_such_test.py"],
      "--pytest no_such_test.py: no such file"),
-    (["mutate", "take_away_rules:TakeAway", "--memory", "0"], "--memory is a number of gigabytes above 0"),
 ])
 def test_fnmcts_mutate_bad_input_is_a_one_line_error(take_away, capsys, argv, message):
     status = main(argv)

@@ -138,3 +138,36 @@ def test_the_cache_is_the_environments_when_given(tmp_path, monkeypatch):
     monkeypatch.delenv("FNMCTS_PYODIDE")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     assert web.pyodide_cache() == tmp_path / "fnmcts" / "pyodide" / web.PYODIDE_VERSION
+
+
+@pytest.mark.parametrize("given", ["missing", "empty"])
+def test_serve_of_a_folder_build_did_not_make_names_the_build_command(tmp_path, capsys, monkeypatch, given):
+    from fnmcts.web import _build
+    from fnmcts.web.__main__ import main
+
+    def served(*args):
+        raise AssertionError("a server was started on a folder build did not make")
+
+    monkeypatch.setattr(_build, "server", served)
+    folder = tmp_path / given
+    if given == "empty":
+        folder.mkdir()
+    assert main(["serve", str(folder), "--port", "0"]) == 1
+    err = capsys.readouterr().err
+    assert f"python -m fnmcts.web build {folder}" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("port", ["x", "-1", "70000"])
+def test_serve_with_a_bad_port_names_the_range(tmp_path, capsys, port):
+    from fnmcts.web.__main__ import main
+
+    with pytest.raises(SystemExit) as stopped:
+        main(["serve", str(tmp_path), "--port", port])
+    assert stopped.value.code == 2
+    assert f"--port: takes a port, a whole number from 0 to 65535, got '{port}'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("tree", [None, [], "tree"])
+def test_summary_of_no_tree_names_what_it_reads(tree):
+    with pytest.raises(TypeError, match=r"summary reads a search tree \(a map state -> record, step's result\)"):
+        web.summary("nim", tree)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..agents import AGENTS, make_agent
 from ..games import GAMES
 from ..protocol import game_text
-from ._common import CliError, add_dives, positive_count
+from ._common import CliError, add_dives, positive_count, positive_number
 from ._games import _nearest
 from ._search_flags import add_search_options, search_flag_names, search_flags
 from ._board import _load_q
@@ -71,30 +71,6 @@ def _own_agents(game) -> dict:
 # -- options ---------------------------------------------------------------------------
 
 
-def _non_negative(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise _type_error(f"expected a number, got {text!r}") from None
-    if not value >= 0 or value == float("inf"):
-        raise _type_error(f"expected a finite number of at least 0, got {text!r}")
-    return value
-
-
-def _positive_seconds(text: str) -> float:
-    value = _non_negative(text)
-    if not value > 0:
-        raise _type_error(f"expected a positive number of seconds, got {text!r}")
-    return value
-
-
-def _type_error(message):
-    import argparse
-
-    return argparse.ArgumentTypeError(message)
-
-
-
 def _agent_options(parser, *, q_table: bool = True, reuse: bool = True) -> None:
     """The agents' options; ``q_table=False`` for a game no Q table plays, ``reuse=False`` for one move."""
     add_dives(parser, "iterations", type=positive_count,
@@ -111,7 +87,7 @@ def _agent_options(parser, *, q_table: bool = True, reuse: bool = True) -> None:
             help="mcts: keep the search tree from move to move (pruned to the states still reachable)",
         )
     parser.add_argument(
-        "--seconds", type=_positive_seconds, default=None, metavar="S",
+        "--seconds", type=positive_number("seconds"), default=None, metavar="S",
         help="mcts: a time budget a move (with --dives: whichever comes first)",
     )
 

@@ -195,6 +195,36 @@ def non_negative_number(text: str) -> float:
     return value
 
 
+def positive_number(takes: str):
+    """An argparse type: a finite number above 0, its error saying what the flag ``takes`` (``"seconds"``).
+
+    The parser writes the error as ``--flag takes seconds, a positive number, got 'x'``.
+
+    >>> seconds = positive_number("seconds")
+    >>> seconds("2.5"), seconds("1e3")
+    (2.5, 1000.0)
+    >>> seconds("x")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: takes seconds, a positive number, got 'x'
+    >>> seconds("0")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: takes seconds, a positive number, got '0'
+    """
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text) if text.isascii() else None
+        except ValueError:
+            value = None
+        if value is None or not (0 < value < float("inf")):
+            raise argparse.ArgumentTypeError(f"takes {takes}, a positive number, got {text!r}")
+        return value
+
+    return parse
+
+
 @contextmanager
 def needs_test_extra():
     """Around an import of ``fnmcts.testing``: its ``ImportError`` (hypothesis missing) as the one-line ``CliError``.

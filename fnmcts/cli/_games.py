@@ -18,11 +18,15 @@ literals: ``nim(heap=5, max_take=2)``, ``mygames:Connect(rows=4)``.
 from __future__ import annotations
 
 import importlib
+import re
 import sys
 
 from ..games import GAMES
 from ._common import CliError
 from ._fields import split_call
+
+_QUOTED = re.compile(r"'(?:[^'\\]|\\.)*'" + r'|"(?:[^"\\]|\\.)*"')
+"""A quoted string parameter of a spec (``'a(b'``): its parentheses are text, not the parameter list's."""
 
 __all__ = ["GAME_FORMS", "resolve_game"]
 
@@ -60,7 +64,8 @@ def resolve_game(spec: str):
     spec = spec.strip()
     if spec.startswith("openspiel:"):  # OpenSpiel writes its own parameters: openspiel:nim(pile_sizes=1;2;3)
         return _openspiel(spec.partition(":")[2])
-    if spec.count("(") != spec.count(")"):  # a parameter list cut short by the shell or a slip: say where
+    bare = _QUOTED.sub("''", spec)  # a parenthesis inside a quoted parameter (name='a(b') is the parameter's
+    if bare.count("(") != bare.count(")"):  # a parameter list cut short by the shell or a slip: say where
         raise CliError(f"{spec}: its parentheses do not match; write a game's parameters as {spec.partition('(')[0]}"
                        f"(keyword=literal, ...), in quotes at the shell")
     name, params = split_call(spec)

@@ -70,6 +70,8 @@ class _Parser(argparse.ArgumentParser):
             message = game_typo(message, self.prog.split()[-1])
         elif message.startswith("argument COMMAND: invalid choice:"):  # a typo of a verb: the nearest verb
             message = verb_typo(message)
+        elif message.startswith("argument -") and ": takes " in message:  # positive_number: "--budget takes seconds, ..."
+            message = message.removeprefix("argument ").replace(": takes ", " takes ", 1)
         self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
 
     def parse_known_args(self, args=None, namespace=None):

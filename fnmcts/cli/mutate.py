@@ -11,7 +11,7 @@ import json
 import sys
 from pathlib import Path
 
-from ._common import CliError, emit, finish_seeded, keep_partial, positive_count, progress_bar, worker_count
+from ._common import CliError, emit, finish_seeded, keep_partial, positive_count, positive_number, progress_bar, worker_count
 from ._executor import add_executor, open_executor
 from ._games import resolve_game
 
@@ -79,10 +79,10 @@ def register(cli) -> None:
                    help="a playthrough of the game (fnmcts playthrough) each mutant must play again line for line "
                         "(repeat for more)")
     p.add_argument("--examples", type=positive_count, default=100, metavar="N", help="walks a law (default 100)")
-    p.add_argument("--budget", type=float, default=_DEFAULT_BUDGET, metavar="S",
+    p.add_argument("--budget", type=positive_number("seconds"), default=_DEFAULT_BUDGET, metavar="S",
                    help="seconds a mutant's checks may take, and at least 3 times what the game's own checks "
                         f"took; past it the mutant is killed, 'timed out' (default {_DEFAULT_BUDGET:g})")
-    p.add_argument("--memory", type=float, default=_DEFAULT_MEMORY, metavar="GB",
+    p.add_argument("--memory", type=positive_number("gigabytes"), default=_DEFAULT_MEMORY, metavar="GB",
                    help="gigabytes a mutant's checks may take above what its process held; past it the mutant is "
                         f"killed, saying so (Linux; default {_DEFAULT_MEMORY:g})")
     p.add_argument("--workers", type=worker_count, default=1, metavar="W", help="worker processes (default 1)")
@@ -109,10 +109,6 @@ def _mutate(args) -> int:
     for path in args.pytest:
         if not Path(path).is_file():
             raise CliError(f"--pytest {path}: no such file")
-    if args.budget <= 0:
-        raise CliError(f"--budget is a number of seconds above 0, got {args.budget:g}")
-    if not args.memory > 0:
-        raise CliError(f"--memory is a number of gigabytes above 0, got {args.memory:g}")
     try:
         total = len(mutants(game, operators))
     except ValueError as error:

@@ -37,6 +37,7 @@ from ._common import (
     count,
     emit,
     keep_partial,
+    positive_number,
     progress_bar,
 )
 from .shut_the_box import add_rules, game_of, rules_text
@@ -60,7 +61,7 @@ def register(cli) -> None:
     p = cli.game_command("search", "shut-the-box", "MCTS dives on Shut the Box (task 11)", _HELP)
     add_dives(p, help="how many dives in all (default 100000; with --resume, the saved search's own target)")
     p.add_argument(
-        "--seconds", type=_seconds, default=None, metavar="S",
+        "--seconds", type=positive_number("seconds"), default=None, metavar="S",
         help="a time budget: stop after S seconds if the dives are not done",
     )
     p.add_argument(
@@ -77,18 +78,6 @@ def register(cli) -> None:
     add_rules(p)
     add_json(p)
     p.set_defaults(handler=_shut_the_box)
-
-
-def _seconds(text: str) -> float:
-    import argparse
-
-    try:
-        number = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
-    if not (number > 0 and math.isfinite(number)):
-        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
-    return number
 
 
 class _StopFlag:

@@ -13,6 +13,7 @@ from typing import NamedTuple
 from pyrsistent import PMap, pmap
 
 from ..mcts._tree import Tree, as_tree
+from ._reading import _check_reading
 
 __all__ = ["TreeDiff", "diff"]
 
@@ -88,6 +89,9 @@ def diff(tree_a, tree_b) -> TreeDiff:
     The dive's path, seven states from the heap of 15 down to a new state (the
     heap of 5), is all that changed.
     """
+    for tree in (tree_a, tree_b):  # mcts_move's MoveSearch is a map too: of its fields, not of states
+        if isinstance(tree, Mapping):
+            _check_reading(None, tree)
     a = tree_a.pmap() if isinstance(tree_a, Tree) else tree_a
     b = tree_b.pmap() if isinstance(tree_b, Tree) else tree_b
     for tree in (a, b):

@@ -23,10 +23,11 @@ import html
 import json
 import math
 from fractions import Fraction
+from functools import wraps
 from importlib import resources
 
 from ..exact import best_moves
-from ..protocol import CHANCE, game_text, render
+from ..protocol import CHANCE, game_text, guarded, render
 from ..mcts._records import builtin_rule, counts_of
 from ._texts import _describe, _exact_for, _fraction_text, _outcome_states, _payoff_text, _player_name
 
@@ -43,6 +44,23 @@ def _read(name: str) -> str:
     return resources.files(__package__).joinpath("explorer", name).read_text(encoding="utf-8")
 
 
+def _shows_a_trace(function):
+    """``function`` (its first argument a trace) guarded: a game given first, as to ``trace``, is a ``TypeError``
+    naming ``trace``; other calls it cannot take name its signature (``fnmcts.protocol.guarded``)."""
+    verb = guarded(function)
+
+    @wraps(function)
+    def shown(*args, **options):
+        if args and not _is_trace(args[0]) and callable(getattr(args[0], "to_move", None)):
+            name = function.__name__
+            raise TypeError(f"{name} shows a trace, not a game: {name}(trace(game, state, n, rng)), "
+                            f"with trace from fnmcts.views")
+        return verb(*args, **options)
+
+    return shown
+
+
+@_shows_a_trace
 def explore_page(trace, other=None, *, title: str | None = None, dives: int | None = None) -> str:
     """The explorer page of ``trace`` (and of a second trace ``other``), as one self-contained HTML text.
 
@@ -79,6 +97,7 @@ def iframe(page: str, height: int = 820) -> str:
     )
 
 
+@_shows_a_trace
 def page_data(trace, other=None, *, dives: int | None = None, title: str | None = None) -> dict:
     """The numbers the explorer page shows, as JSON-ready data: nodes, dives phase by phase, the comparison.
 

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from pyrsistent import pmap
@@ -48,6 +49,7 @@ from ..limits import TooLarge, _deep_size, many, random_lines, size_hint
 from ..mcts import phases
 from ..mcts._records import ucb, visits
 from ._explore import explore_page, iframe
+from ._reading import _check_reading
 from ..mcts._options import SearchOptions, search_options
 from ..mcts._search import _check_tree, _given, _options
 from ..protocol import game_text
@@ -525,6 +527,8 @@ def trace(
         raise TypeError(f"trace runs the phases dive by dive: a root rule (root={opts.root!r}) is an option of search")
     rule, backup, solver, rollout = opts.selection(), opts.backup, opts.solver, opts.rollout
     state = _options(game, state, rng)
+    if isinstance(tree, Mapping):
+        _check_reading(None, tree)  # mcts_move's MoveSearch is a map of its fields: say to give its .tree
     tree = Tree(pmap(), state) if tree is None else _check_tree(tree).with_root(state)
     if memory is not None:
         _check_memory(game, state, n, memory, tree)

@@ -121,6 +121,8 @@ def summary(name: str, tree) -> dict:
     >>> s["states"], s["root"], len(s["digest"])
     (10, 'Record(win=5, loss=5)', 16)
     """
+    if not isinstance(tree, Mapping):  # None, or a list: said so, not an AttributeError on .items
+        raise TypeError(f"summary reads a search tree (a map state -> record, step's result), got {type(tree).__name__}")
     the_game = game(name)
     start = the_game.start()
     lines = sorted(f"{_plain(state)!r} {record!r}" for state, record in tree.items())

@@ -9,6 +9,22 @@ import time
 __all__: list = []
 
 
+def _port(text: str) -> int:
+    """A TCP port: a whole number from 0 to 65535 (0: a free one).
+
+    >>> _port("8080")
+    8080
+    >>> _port("x")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: takes a port, a whole number from 0 to 65535, got 'x'
+    """
+    value = int(text) if text.isascii() and text.isdigit() else -1
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"takes a port, a whole number from 0 to 65535, got {text!r}")
+    return value
+
+
 def main(argv=None) -> int:
     """Run the command ``argv`` (default: the command line's); return the exit status."""
     from . import PYODIDE_VERSION, pyodide_cache
@@ -23,7 +39,7 @@ def main(argv=None) -> int:
     make.add_argument("--pyodide", default=None, help="a folder holding Pyodide's files (default: fetch's)")
     run = verbs.add_parser("serve", help="serve a built DIR on http://127.0.0.1:PORT/")
     run.add_argument("dir")
-    run.add_argument("--port", type=int, default=8000)
+    run.add_argument("--port", type=_port, default=8000, help="the port, 0 to 65535 (0: a free one; default 8000)")
     args = parser.parse_args(argv)
     try:
         if args.verb == "fetch":

@@ -163,7 +163,13 @@ def server(folder, port: int = 8000, host: str = "127.0.0.1") -> http.server.Thr
 
 def serve(folder, port: int = 8000) -> None:
     """Serve the built page in ``folder`` on ``http://127.0.0.1:port/`` until interrupted.
+
+    A folder that ``build`` did not make (no ``manifest.json``: a slip of its name) is a ``RuntimeError``
+    naming the build command, not a server of an empty or missing folder.
     """
+    if not (pathlib.Path(folder) / "manifest.json").is_file():
+        what = "is no folder" if not pathlib.Path(folder).is_dir() else "holds no built page (no manifest.json)"
+        raise RuntimeError(f"{folder} {what}: build the page first, python -m fnmcts.web build {folder}")
     with server(folder, port) as httpd:
         print(f"fnmcts live page: http://127.0.0.1:{httpd.server_address[1]}/ (Ctrl-C stops)", flush=True)
         try:
