@@ -123,6 +123,9 @@ def uct(tree, box, rng, game=None, rule=ucb, *, simplified: bool = False, **opti
         deprecated("fnmcts.uct(game, tree, state, rng) is now the tutorial's uct(tree, box, rng): "
                    "the generic step is fnmcts.mcts.uct(game, tree, state, rng)")
         return uct_game(tree, box, rng, game, rule, **options)
+    if tree is None:  # the tutorial's dive continues a tree: pmap() is the empty one
+        raise TypeError("tree must be a map from state to record: the tutorial's uct starts from pmap(), "
+                        "uct(pmap(), box, rng)")
     if game is None:
         game = ShutTheBox(simplified=simplified)
     elif simplified:
