@@ -12,6 +12,7 @@ form: ``amaf_keys``, ``amaf_table``, ``count_amaf``; array form:
 from __future__ import annotations
 
 import math
+from math import inf as _inf
 
 from pyrsistent import pmap
 
@@ -128,11 +129,18 @@ def rave_choice(g, stats, d, k, path, parent, solver, rave, chosen, bounds=None)
         best = positions[0]
     else:
         N, E, A = stats.N, stats.E, stats.A
-        table = A.get(next((node for node in reversed(path) if N[node] >= ref), path[0]))  # ``amaf_table``'s
+        for node in reversed(path):  # ``amaf_table``'s choice, written out: this runs at every step of a dive
+            if N[node] >= ref:
+                table = A.get(node)
+                break
+        else:
+            table = A.get(path[0])
         best, top = None, None
         for j in positions:
-            child = kids[j]  # (an unvisited child, 0 or None visits: ``rave_score`` is infinity)
-            r = rave_score(E[child], N[child], parent, c, None if table is None else table.get((k, moves[j])), k_)
+            child = kids[j]
+            n = N[child]
+            amaf = None if table is None else table.get((k, moves[j]))
+            r = _inf if not n else rave_score(E[child], n, parent, c, amaf, k_)
             if best is None or r > top:
                 best, top = j, r
     chosen.append((k, moves[best]))
