@@ -31,20 +31,18 @@ def test_file_py_colon_class_is_the_module_s_class(tmp_path, monkeypatch, capsys
     assert code == 2 and "name the module, not the file" in err and "mygame:TakeAway" in err
 
 
-def test_a_syntax_error_in_file_py_colon_class_is_the_file_s(tmp_path, monkeypatch, capsys):
-    (tmp_path / "slip.py").write_text("class Coin:\n    def start(self)\n        return 0\n")
+@pytest.mark.parametrize(("name", "source", "spec", "told"), [
+    ("slip.py", "class Coin:\n    def start(self)\n        return 0\n", "slip.py:Coin",  # a syntax error: the file's
+     ("importing 'slip' failed: SyntaxError", "line 2")),
+    ("half.py", "class Half:\n    def start(self): return 0\n    def play(self, s, m): return s\n", "half:Half",
+     ("it has no to_move, possible_moves, payoff;",)),  # a class without the hooks is told which it lacks
+])
+def test_a_game_file_that_cannot_be_a_game_is_told_why(tmp_path, monkeypatch, capsys, name, source, spec, told):
+    (tmp_path / name).write_text(source)
     monkeypatch.chdir(tmp_path)
     monkeypatch.syspath_prepend(str(tmp_path))
-    code, _, err = run(capsys, "check", "slip.py:Coin")
-    assert code == 2 and "importing 'slip' failed: SyntaxError" in err and "line 2" in err
-
-
-def test_a_class_without_the_hooks_is_told_which_it_lacks(tmp_path, monkeypatch, capsys):
-    (tmp_path / "half.py").write_text("class Half:\n    def start(self): return 0\n    def play(self, s, m): return s\n")
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.syspath_prepend(str(tmp_path))
-    code, _, err = run(capsys, "check", "half:Half")
-    assert code == 2 and "it has no to_move, possible_moves, payoff;" in err
+    code, _, err = run(capsys, "check", spec)
+    assert code == 2 and all(text in err for text in told), err
 
 
 @pytest.mark.parametrize(("argv", "near"), [
