@@ -184,9 +184,10 @@ method or hook                         what it gives, and who reads it
                                        attribute (Pig: "45,30,12,2"; default: none).
                                        Read by: fnmcts.cli
 ``can_draw``                           False when no game can end in a draw, an
-                                       attribute: summaries then count no draws
+                                       attribute: summaries then count no draws,
+                                       and the laws hold the game to it
                                        (default: True).
-                                       Read by: fnmcts.cli
+                                       Read by: fnmcts.cli, fnmcts.testing
 ``train_hint``                         how to train a Q table for the game, an
                                        attribute, told when ``--ai q`` has none
                                        (default: none, ``fnmcts.qlearning.train``).

@@ -538,6 +538,11 @@ def _parts(g, stats, rng, select, mode, rule_c, compiled, *, root, root_rule, so
     return leaf, replay, pick, at_root or _no_proof, at_node, open_choices(solver, bounds), chosen, keys, groups
 
 
+def _compiled_loop(gate, g, stats, root, root_mover, n, rng, mode, rule_c):
+    """The compiled loop's result of the dives (``_kernel.run``) when ``gate`` lets it run them, else None."""
+    return _kernel.run(g, stats, root, root_mover, n, rng, mode, rule_c) if gate else None
+
+
 def _count_back(stats, groups, res, key_rule, z, touched) -> None:
     """The backup's counts: each mover's result to its nodes of the dive at once (``touched`` gets the nodes).
 
@@ -624,7 +629,7 @@ def dives(graph, stats, root, root_mover, n, rng, select, *, expectimax=False, s
     mode, rule_c, key_rule, compiled, repeats, track, after, gate = _plan(
         g, stats, select, expectimax=expectimax, solver=solver, rollout=rollout, compiled_playouts=compiled_playouts,
         root_rule=root_rule, touched=touched, rave=rave, bounds=bounds, graph_backup=graph_backup)
-    found = _kernel.run(g, stats, root, root_mover, n, rng, mode, rule_c) if gate else None  # the same, compiled
+    found = _compiled_loop(gate, g, stats, root, root_mover, n, rng, mode, rule_c)  # the same dives, compiled
     if found is not None:
         return found
     leaf, replay, pick, at_root, at_node, choose, chosen, keys, groups = _parts(

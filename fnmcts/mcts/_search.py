@@ -88,8 +88,10 @@ def _given(**options) -> dict:
 # -- between the persistent tree and the working counts -------------------------------
 
 
-def _check_tree(tree) -> Tree:
-    """``tree`` as a ``Tree``: a tree is returned as is, a pmap or a plain mapping wrapped."""
+def _check_tree(tree, empty=False) -> Tree:
+    """``tree`` as a ``Tree``: a tree is returned as is, a pmap or a plain mapping wrapped (None: a new one if ``empty``)."""
+    if tree is None and empty:
+        return Tree()
     if isinstance(tree, Mapping):
         return as_tree(tree)
     raise TypeError(f"tree must be a map from state to record (e.g. pmap()), got {type(tree).__name__}")
@@ -361,7 +363,7 @@ def uct(game, tree=None, state=None, rng: random.Random | None = None, rule=None
         _root_decision(game, checked, opts.root)
     settings = dict(rule=opts.selection(), rollout=opts.rollout, backup=opts.backup, solver=opts.solver, root=opts.root,
                     rave=opts.rave, rave_ref=opts.rave_ref, bounds=opts.bounds, proofs=opts.proofs)
-    grown, result = phases.uct(game, Tree() if tree is None else _check_tree(tree), checked, rng, **settings)
+    grown, result = phases.uct(game, _check_tree(tree, empty=True), checked, rng, **settings)
     if plain and opts.root is None and not opts.proofs:  # given by ``rule``, ``options`` alone: resolved once a tree
         grown._walk.call = (*given, checked, settings)
     return grown, result
