@@ -25,8 +25,8 @@ from ._records import _NO_EXTRAS, Record, builtin_rule, counts_of, rating, ratin
 from .bounds import Bounds
 from .backups import expectimax_back, graph_back, stored_value  # noqa: F401 (stored_value: _engine's own name before)
 from .phases import simulate
-from .rave import amaf_backup, count_played, rave_choice
-from .solver import Solver, _no_proof, _open_positions, open_choices, proofs_of
+from .rave import amaf_backup, count_played, rave_picker
+from .solver import Solver, _no_proof, _open_positions, open_steps, proofs_of
 
 __all__ = ["Stats", "Solver", "Bounds", "dives", "user_selector", "started"]
 
@@ -247,9 +247,7 @@ def user_selector(rule, expectimax=False):
 def _random_finish(g, i, rnd, rng, off):
     """``(rescaled payoff, payoff or None, terminal node or None)`` of random moves from node ``i`` to the end.
 
-    The draws are ``playout``'s.
-
-    The walk follows the graph where the descent made it (a game's own tables:
+    The draws are ``playout``'s. The walk follows the graph where the descent made it (a game's own tables:
     all of it); at the first state past it ``off(state)`` ends the game (the
     payoff is then given, and the terminal node None). It makes no node. The
     uniform draw of ``random_agent`` and the chance draw of ``draw``, inline.
@@ -478,7 +476,7 @@ def _picker(g, stats, select, mode, rule_c, *, root, root_rule, solver, expectim
     """``pick(options, parent visits, node, decision, player, path)``: the child a dive enters at a decision.
 
     The built-in rules inline (``_ucb1_pick``, ``_key_pick``), RAVE /
-    GRAVE (``rave_choice``), or ``select``; with a ``root_rule``, the root's
+    GRAVE (``rave_picker``), or ``select``; with a ``root_rule``, the root's
     child is the root rule's whenever the root is a decision of more than
     one open child (``root_children``).
     """
@@ -487,8 +485,7 @@ def _picker(g, stats, select, mode, rule_c, *, root, root_rule, solver, expectim
     elif mode == 2:
         pick = _key_pick(stats.K)
     elif rave is not None:
-        def pick(options, ni, i, d, k, path):
-            return rave_choice(g, stats, d, k, path, ni, solver, rave, chosen, bounds)
+        pick = rave_picker(g, stats, solver, rave, chosen, bounds)
     else:
         def pick(options, ni, i, d, k, path):
             return options[0] if len(options) == 1 else select(options, stats, ni)
@@ -510,14 +507,14 @@ def _picker(g, stats, select, mode, rule_c, *, root, root_rule, solver, expectim
 
 def _parts(g, stats, rng, select, mode, rule_c, compiled, *, root, root_rule, solver, expectimax, rollout, rave,
            bounds) -> tuple:
-    """``(leaf, replay, pick, at_root, at_node, choose, chosen, keys, groups)``: the loop's steps, each option bound once.
+    """``(leaf, replay, pick, at_root, at_node, open, chosen, keys, groups)``: the loop's steps, each option bound once.
 
     ``leaf(i)`` and ``replay(i)`` play one game from node ``i`` (``leaf``: a
     new node, on the game's kernel or the graph when ``compiled``; ``replay``:
     through the protocol) and give ``(rescaled payoff, payoff, terminal node
     or None)``; ``pick`` is ``_picker``'s; ``at_root``, ``at_node`` and
-    ``choose`` are the solver's and the bounds' (``proofs_of``,
-    ``open_choices``); ``chosen`` and ``keys`` hold a dive's moves for RAVE;
+    ``open`` (``(kept, choose)``) are the solver's and the bounds' (``proofs_of``,
+    ``open_steps``); ``chosen`` and ``keys`` hold a dive's moves for RAVE;
     ``groups[m]``, the nodes of a dive player ``m`` moved into.
     """
     chosen, keys = [], set()
@@ -535,7 +532,7 @@ def _parts(g, stats, rng, select, mode, rule_c, compiled, *, root, root_rule, so
                    expectimax=expectimax, rave=rave, bounds=bounds, chosen=chosen)
     at_root, at_node = proofs_of(solver, bounds)
     groups = [[] for _ in range(g.num_players)]
-    return leaf, replay, pick, at_root or _no_proof, at_node, open_choices(solver, bounds), chosen, keys, groups
+    return leaf, replay, pick, at_root or _no_proof, at_node, open_steps(solver, bounds, g.kids), chosen, keys, groups
 
 
 def _compiled_loop(gate, g, stats, root, root_mover, n, rng, mode, rule_c):
@@ -632,7 +629,7 @@ def dives(graph, stats, root, root_mover, n, rng, select, *, expectimax=False, s
     found = _compiled_loop(gate, g, stats, root, root_mover, n, rng, mode, rule_c)  # the same dives, compiled
     if found is not None:
         return found
-    leaf, replay, pick, at_root, at_node, choose, chosen, keys, groups = _parts(
+    leaf, replay, pick, at_root, at_node, (kept, choose), chosen, keys, groups = _parts(
         g, stats, rng, select, mode, rule_c, compiled, root=root, root_rule=root_rule, solver=solver,
         expectimax=expectimax, rollout=rollout, rave=rave, bounds=bounds)
     kind, kids_, u, states, N, rnd = g.kind, g.kids, g.u, g.states, stats.N, rng.random  # locals: the loop is hot
@@ -665,8 +662,7 @@ def dives(graph, stats, root, root_mover, n, rng, select, *, expectimax=False, s
                     res, last = u[d], d
                     break
             options = kids_[d] or children_made(g, stats, d)  # a decision's children, made when first asked
-            if choose is not None:  # the solver's choice, then the bounds'
-                options = choose(d, options, k)
+            options = kept(d) or choose(d, options, k)  # the solver's choice, then the bounds' (``open_steps``)
             i = pick(options, ni, i, d, k, path)
             if track:
                 if repeats and i in on_path:  # back to a state of this dive: one playout from it ends the dive

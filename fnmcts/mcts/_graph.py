@@ -164,7 +164,7 @@ class CompiledGraph:
         self.check_payoff = payoff_check(game)  # a playout's payoff, checked once per distinct payoff
         self._rescale = rescaler(game)
         self._tables = {}  # draw tables by chance probabilities: dice are dice wherever they roll
-        self._movers = {}  # node -> who moves, read by ``ends`` before the node is expanded (``to_move`` asked once)
+        self.asked = {}  # node -> who moves, read by ``ends`` before the node is expanded (``to_move`` asked once)
         self.given = tables  # the game's own GraphTables (its compiled_graph hook), read instead of the protocol
         self.states = [] if tables is None else list(tables.states)
         self.index = {} if tables is None else dict(tables.index)
@@ -208,7 +208,7 @@ class CompiledGraph:
         if given is not None and i < len(given.states):
             return self._expand_given(i, given)
         game, state = self.game, self.states[i]
-        player, found = checked_step(game, state, self.num_players, *self.payoff_range, self._movers.pop(i, ASK))
+        player, found = checked_step(game, state, self.num_players, *self.payoff_range, self.asked.pop(i, ASK))
         if player is None:
             self.u[i] = self._rescale(found)
             kind = END
@@ -225,11 +225,11 @@ class CompiledGraph:
     def ends(self, i) -> bool:
         """Whether node ``i`` is an end, read from ``to_move`` alone: an end is expanded, any other node left unseen."""
         k = self.kind[i]
-        if k != UNSEEN or i in self._movers:  # expanded, or known to be no end
+        if k != UNSEEN or i in self.asked:  # expanded, or known to be no end
             return k == END
         if self.given is None or i >= len(self.given.states):
             state = self.states[i]
-            player = self._movers[i] = valid_player(self.game, state, called("to_move", self.game.to_move, state),
+            player = self.asked[i] = valid_player(self.game, state, called("to_move", self.game.to_move, state),
                                                     self.num_players)
             if player is not None:
                 return False

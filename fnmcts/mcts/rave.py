@@ -6,7 +6,7 @@ state; a child is rated by its mean blended with its move's AMAF mean
 (``rave_score``, with the equivalence parameter ``k``), read from the
 nearest state of the path with at least ``rave_ref`` visits (GRAVE). Record
 form: ``amaf_keys``, ``amaf_table``, ``count_amaf``; array form:
-``rave_choice``, ``amaf_backup``.
+``rave_picker``, ``amaf_backup``.
 """
 
 from __future__ import annotations
@@ -114,37 +114,40 @@ def count_played(game, state, played, keys) -> None:
         state = game.play(state, item)
 
 
-def rave_choice(g, stats, d, k, path, parent, solver, rave, chosen, bounds=None):
-    """The child RAVE / GRAVE rates best at decision ``d`` of player ``k`` (``phases.select``'s rating).
+def rave_picker(g, stats, solver, rave, chosen, bounds=None):
+    """``pick(options, parent visits, node, decision d, player k, path)``: the child RAVE / GRAVE rates best (``phases.select``).
 
-    ``path`` holds the stored nodes of the dive, the one deciding last; the AMAF
-    statistics read are those of the nearest with ``rave_ref`` visits
-    (``phases.amaf_table``). The move taken is appended to ``chosen``.
+    ``options``: the children a dive may enter (all of ``d``'s: no proof is looked up again); the AMAF statistics read
+    are those of the nearest node of ``path`` with ``rave_ref`` visits (``phases.amaf_table``); the move taken is
+    appended to ``chosen``. (A closure, as ``_engine``'s pickers: the loop calls it at every step.)
     """
     k_, ref, c = rave
-    kids = g.kids[d] or children_made(g, stats, d)
-    positions = _open_positions(g, kids, k, solver, bounds)
-    moves = g.moves[d]
-    if len(positions) == 1:
-        best = positions[0]
-    else:
-        N, E, A = stats.N, stats.E, stats.A
-        for node in reversed(path):  # ``amaf_table``'s choice, written out: this runs at every step of a dive
-            if N[node] >= ref:
-                table = A.get(node)
-                break
+    N, E, A, kids_, moves_ = stats.N, stats.E, stats.A, g.kids, g.moves
+
+    def pick(options, parent, i, d, k, path):
+        kids, moves = kids_[d] or children_made(g, stats, d), moves_[d]
+        positions = range(len(kids)) if options is kids else _open_positions(g, kids, k, solver, bounds)
+        if len(positions) == 1:
+            best = positions[0]
         else:
-            table = A.get(path[0])
-        best, top = None, None
-        for j in positions:
-            child = kids[j]
-            n = N[child]
-            amaf = None if table is None else table.get((k, moves[j]))
-            r = _inf if not n else rave_score(E[child], n, parent, c, amaf, k_)
-            if best is None or r > top:
-                best, top = j, r
-    chosen.append((k, moves[best]))
-    return kids[best]
+            for node in reversed(path):  # ``amaf_table``'s choice, written out: this runs at every step of a dive
+                if N[node] >= ref:
+                    table = A.get(node)
+                    break
+            else:
+                table = A.get(path[0])
+            best, top = None, None
+            for j in positions:
+                child = kids[j]
+                n = N[child]
+                amaf = None if table is None else table.get((k, moves[j]))
+                r = _inf if not n else rave_score(E[child], n, parent, c, amaf, k_)
+                if best is None or r > top:
+                    best, top = j, r
+        chosen.append((k, moves[best]))
+        return kids[best]
+
+    return pick
 
 
 def amaf_backup(A, path, chosen, keys, res):

@@ -182,7 +182,6 @@ class Solver:
         self._exact_of = {0.0: self.low, 1.0: self.high}  # float -> the one value seen with it
         self._terminal = {}  # terminal node -> its proof
         self._of_payoff = {}  # payoff -> its proof (the first 4,096 payoffs seen): a game pays few different ones
-        self._looked = set()  # children tuples whose every node ``lookup`` has seen: ``proven`` holds their proofs
         # per decision node, what its children's proofs decide, kept until one of them changes (``choices_at``):
         self.open = {}  # node -> the children a dive may enter (``choices``)
         self.decided = {}  # node -> its proof from its children (``derive``), or None
@@ -222,7 +221,7 @@ class Solver:
             return pv
         k = self.graph.kind[i]
         if k == UNSEEN:
-            if leave and not self.graph.ends(i):
+            if leave and (i in self.graph.asked or not self.graph.ends(i)):  # (``asked``: known to be no end)
                 return None
             k = expanded_kind(self.graph, self.stats, i)
         if k == END:
@@ -299,7 +298,6 @@ class Solver:
         """Node ``i`` left the tree: its proof goes, and every proof derived through the dice is worked out again."""
         self.proven.pop(i, None)
         self.derived.clear()
-        self._looked.clear()
         self.open.clear()
         self.decided.clear()
         self._era += 1
@@ -445,17 +443,8 @@ class Solver:
         children and the best proven one (unless it is proven at the worst payoff
         and an unproven child is left).
         """
-        proven = self.proven
-        if kids in self._looked:  # each child looked up once: their proofs are all in ``proven`` since
-            if proven.keys().isdisjoint(kids):
-                return kids
-            proofs = list(map(proven.get, kids))
-        else:
-            lookup = self.lookup
-            proofs = [lookup(child, leave=True) for child in kids]
-            self._looked.add(kids)
-        kept = self._sorted_out(kids, proofs, k)[0]
-        return kids if kept is None else tuple(kids[j] for j in kept)
+        kept = self._sorted_out(kids, [self.lookup(child, leave=True) for child in kids], k)[0]
+        return kids if kept is None else tuple(map(kids.__getitem__, kept))
 
     def _sorted_out(self, kids, proofs, k) -> tuple:
         """``(open, top, unproven)`` at a decision of player ``k`` from its children's ``proofs`` (one pass).
@@ -478,7 +467,7 @@ class Solver:
         if best is None:
             return None, None, unproven
         keep_best, child = top[0][k] > self.low, kids[best]
-        return tuple(j for j, pv in enumerate(proofs) if pv is None or (keep_best and kids[j] == child)) or (best,), \
+        return tuple([j for j, pv in enumerate(proofs) if pv is None or (keep_best and kids[j] == child)]) or (best,), \
             top, unproven
 
     def choices_at(self, d, kids, k):
@@ -491,7 +480,7 @@ class Solver:
         """
         era = self._era
         kept, top, unproven = self._sorted_out(kids, [self.lookup(child, leave=True) for child in kids], k)
-        open_ = kids if kept is None else tuple(kids[j] for j in kept)
+        open_ = kids if kept is None else tuple(map(kids.__getitem__, kept))
         if era == self._era:
             self.open[d] = open_
             self.decided[d] = None if unproven else top
@@ -541,17 +530,27 @@ def proofs_of(solver, bounds) -> tuple:
 
 
 def open_choices(solver, bounds):
-    """``choose(d, kids, k)``: the children a dive may enter at decision ``d`` of player ``k``: the solver's, the bounds'.
-
-    The solver's are kept in its ``open`` (``choices_at``); None when neither
-    option is on.
+    """``choose(d, kids, k)``: the children a dive may enter at decision ``d`` of player ``k``, the solver's (kept in
+    its ``open``: ``choices_at``), then the bounds'; None when neither option is on (``open_steps`` in one call).
 
     >>> open_choices(None, None) is None
     True
     """
+    kept, choose = open_steps(solver, bounds, None)
+    return None if choose is None else (lambda d, kids, k: kept(d) or choose(d, kids, k))
+
+
+def open_steps(solver, bounds, kids) -> tuple:
+    """``(kept, choose)``: ``open_choices`` as a dive's loop calls it, ``kept(d) or choose(d, children, k)``: the solver's
+    kept choice read with no Python call; with neither option on, ``kept`` gives the children (of ``kids``, the graph's).
+
+    >>> open_steps(None, None, [(1, 2)])[0](0)
+    (1, 2)
+    """
     if solver is None:
-        return None if bounds is None else (lambda d, kids, k: bounds.choices(kids, k))
-    open_get, choices_at = solver.open.get, solver.choices_at
+        return (None if kids is None else kids.__getitem__, None) if bounds is None else \
+            ({}.get, lambda d, kids, k: bounds.choices(kids, k))
+    kept, choices_at = solver.open.get, solver.choices_at
     if bounds is None:
-        return lambda d, kids, k: open_get(d) or choices_at(d, kids, k)
-    return lambda d, kids, k: bounds.choices(open_get(d) or choices_at(d, kids, k), k)
+        return kept, choices_at
+    return {}.get, lambda d, kids, k: bounds.choices(kept(d) or choices_at(d, kids, k), k)
