@@ -13,6 +13,7 @@ a state already on its path stops there and plays one game to the end from it.
 from __future__ import annotations
 
 from bisect import bisect_right
+from functools import partial
 from math import inf as _inf, log as _log, sqrt as _sqrt
 
 from ..limits import MAX_PLIES, cycle_found, past_budget
@@ -244,7 +245,7 @@ def user_selector(rule, expectimax=False):
     return rating_selector(lambda counts, parent: rating(rule, counts, parent, expectimax, builtin))
 
 
-def _random_finish(g, i, rnd, rng, off):
+def _random_finish(g, rnd, rng, off, i):
     """``(rescaled payoff, payoff or None, terminal node or None)`` of random moves from node ``i`` to the end.
 
     The draws are ``playout``'s. The walk follows the graph where the descent made it (a game's own tables:
@@ -315,7 +316,7 @@ def _finisher(g, rng):
     return off
 
 
-def _play_out(g, i, rng, rollout, keys=None):
+def _play_out(g, rng, rollout, keys, i):
     """``(rescaled payoff, payoff, None)`` of one game played to the end from node ``i`` through the protocol.
 
     ``phases.simulate``: the game's end is not interned. ``keys`` (RAVE), a
@@ -518,16 +519,8 @@ def _parts(g, stats, rng, select, mode, rule_c, compiled, *, root, root_rule, so
     ``groups[m]``, the nodes of a dive player ``m`` moved into.
     """
     chosen, keys = [], set()
-    played = None if rave is None else keys
-    rnd, off = rng.random, _finisher(g, rng)
-
-    def replay(i):
-        return _play_out(g, i, rng, rollout, played)
-
-    def finish(i):
-        return _random_finish(g, i, rnd, rng, off)
-
-    leaf = finish if compiled else replay
+    replay = partial(_play_out, g, rng, rollout, None if rave is None else keys)  # (the node last: no frame between)
+    leaf = partial(_random_finish, g, rng.random, rng, _finisher(g, rng)) if compiled else replay
     pick = _picker(g, stats, select, mode, rule_c, root=root, root_rule=root_rule, solver=solver,
                    expectimax=expectimax, rave=rave, bounds=bounds, chosen=chosen)
     at_root, at_node = proofs_of(solver, bounds)
@@ -665,18 +658,18 @@ def dives(graph, stats, root, root_mover, n, rng, select, *, expectimax=False, s
             options = kept(d) or choose(d, options, k)  # the solver's choice, then the bounds' (``open_steps``)
             i = pick(options, ni, i, d, k, path)
             if track:
-                if repeats and i in on_path:  # back to a state of this dive: one playout from it ends the dive
-                    res, raw, last = replay(i)
-                    break
-                on_path.add(i)
+                if repeats:  # (the nodes on the path, as a set: in a game whose states may repeat alone)
+                    if i in on_path:  # back to a state of this dive: one playout from it ends the dive
+                        res, raw, last = replay(i)
+                        break
+                    on_path.add(i)
                 path.append(i)
-                movers.append(k)
+                if expectimax:  # (the movers: read by expectimax's backup alone)
+                    movers.append(k)
                 pv = at_node(i)  # every child of the decision was looked up: its proof, if any, is kept
             depth += 1
             if depth > cap:
-                cap = len(states)
-                if depth > cap:  # round a cycle of states in a game that does not say may_repeat()
-                    raise cycle_found(g.game, states[root], states[i])
+                cap = _bound(g, root, i, depth)
             groups[k].append(i)
             ni = N[i]
         else:  # a proven node ended the dive (stored by the backup if it is new)
@@ -688,6 +681,15 @@ def dives(graph, stats, root, root_mover, n, rng, select, *, expectimax=False, s
             _options_back(g, stats, path, movers, res, fresh, expectimax, graph_backup, solver, bounds, rave, chosen,
                           keys)
     return done, path, _payoff(g, exact, last, raw), exact
+
+
+def _bound(g, root, i, depth) -> int:
+    """A dive's bound on its steps, the graph's nodes now, after ``depth`` steps to node ``i``: past it, the dive went
+    round a cycle of states in a game that does not say ``may_repeat()`` (``cycle_found``'s error)."""
+    cap = len(g.states)
+    if depth > cap:
+        raise cycle_found(g.game, g.states[root], g.states[i])
+    return cap
 
 
 def _payoff(g, exact, last, raw):

@@ -437,12 +437,7 @@ class Solver:
         return 1 + (min(below) if self.favours(pv[0], k) > 0 else max(below))
 
     def choices(self, kids, k):
-        """The children a dive may enter at a decision of player ``k``, in move order (``phases.open_children``).
-
-        A child proven to give ``k`` the best payoff alone; else the unproven
-        children and the best proven one (unless it is proven at the worst payoff
-        and an unproven child is left).
-        """
+        """The children a dive may enter at a decision of player ``k``, in move order (``phases.open_children``'s)."""
         kept = self._sorted_out(kids, [self.lookup(child, leave=True) for child in kids], k)[0]
         return kids if kept is None else tuple(map(kids.__getitem__, kept))
 
