@@ -95,6 +95,17 @@ def test_a_count_of_games_below_one_is_refused_in_one_line(capsys, tmp_path, mon
     assert list(tmp_path.iterdir()) == []  # nothing written
 
 
+@pytest.mark.parametrize("dives", ["0", "-1"])
+def test_explore_refuses_a_page_of_no_dives_in_one_line(capsys, tmp_path, monkeypatch, dives):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as exit_info:  # argparse's own error
+        main(["explore", "nim", "-o", "x.html", "--dives", dives])
+    out, err = capsys.readouterr()
+    assert exit_info.value.code == 2 and out == "" and err.count("\n") == 1 and "Traceback" not in err
+    assert "argument --dives: expected a positive" in err and repr(dives) in err
+    assert list(tmp_path.iterdir()) == []  # no page of nothing written
+
+
 def test_a_full_disk_is_a_runtime_failure_exit_1_and_the_old_file_stays(capsys, tmp_path, monkeypatch):
     target = tmp_path / "q.json"
     target.write_text("old")
