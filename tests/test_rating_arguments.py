@@ -45,3 +45,9 @@ def test_good_arguments_rate_as_before():
     assert round(fnmcts.ucb1(record(win=3, loss=1), 10), 4) == 1.823
     with pytest.raises(ValueError, match="parent_visits must be at least 1"):
         fnmcts.ucb1(record(win=1), 0)
+
+
+@given(st.sampled_from([0, -1, 0.5, float("nan"), float("-inf")]), st.integers(1, 5))
+def test_a_visited_record_needs_a_parent_visited_at_least_once(parent, win):
+    with pytest.raises(ValueError, match=r"^parent_visits must be at least 1 for a visited record, got "):
+        fnmcts.ucb1(record(win=win), parent)

@@ -398,7 +398,7 @@ def ucb1(rec, parent_visits, c: float = math.sqrt(2)) -> float:
         return math.inf
     try:
         n = visits(rec)
-        if n and parent_visits < 1:  # a visited child has a visited parent (log 0 is undefined)
+        if n and not parent_visits >= 1:  # a visited child has a visited parent (log 0 is undefined; NaN too)
             raise ValueError(f"parent_visits must be at least 1 for a visited record, got {parent_visits!r}")
         return ucb1_score(score(rec), n, parent_visits, c)
     except (AttributeError, TypeError):  # a bad argument: the error names it
