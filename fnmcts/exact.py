@@ -1093,7 +1093,7 @@ def random_policy(game, state) -> tuple:
     >>> random_policy(Nim(heap=6, max_take=3), Nim(heap=6, max_take=3).start())
     ((1, Fraction(1, 3)), (2, Fraction(1, 3)), (3, Fraction(1, 3)))
     """
-    moves = _asked(game, game.possible_moves, state)  # Nim for Nim(), a state of another game: said so
+    moves = _asked(game, "possible_moves", state)  # Nim for Nim(), a state of another game: said so
     if not moves:
         raise ValueError(f"no player has a move at {state!r}: a policy applies where someone moves")
     p = Fraction(1, len(moves))

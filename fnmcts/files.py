@@ -45,6 +45,14 @@ class WriteError(OSError, ValueError):
         return self.strerror or super().__str__()
 
 
+def _a_path(path, function: str):
+    """``path`` if it is a file's path (a str, bytes or a ``pathlib.Path``), else a ``TypeError`` naming it."""
+    if isinstance(path, (str, bytes, os.PathLike)):
+        return path
+    raise TypeError(f"{function}: path must be a file path (a str or a pathlib.Path), got {type(path).__name__}: "
+                    f"{path!r:.60}")
+
+
 def check_target(path) -> Path:
     """The real path a file would be written to, or a ``ValueError`` naming the problem.
 
@@ -63,6 +71,7 @@ def check_target(path) -> Path:
     ...
     ValueError: cannot write .../missing/table.txt: the folder .../missing does not exist
     """
+    _a_path(path, "check_target")
     if isinstance(path, str) and not path.strip():
         raise ValueError("the output file name is empty")
     if isinstance(path, str) and path.endswith(("/", os.sep)) and not os.path.isdir(path):
@@ -100,7 +109,7 @@ def read_file(path, what: str = "", limit: int = MAX_READ) -> bytes:
     ...
     ValueError: the Q table /dev/zero is not a regular file (a device or a pipe): refusing to read it
     """
-    given = Path(path)
+    given = Path(_a_path(path, "read_file"))
     name = f"the {what} {given}" if what else str(given)
     try:
         mode = os.stat(given).st_mode
@@ -244,6 +253,9 @@ def write_atomically(path, text) -> Path:
     >>> write_atomically(path, "new\\n").read_text(), sorted(p.name for p in path.parent.iterdir())
     ('new\\n', ['table.txt'])
     """
+    if not isinstance(text, (str, bytes, bytearray)):
+        raise TypeError(f"write_atomically(path, text): text must be a str or bytes, got {type(text).__name__}: "
+                        f"{text!r:.60}")
     real = check_target(path)
     claimed_here = real not in _CLAIMED
     claim_target(path)  # refused when another process holds it; held for the write

@@ -17,6 +17,7 @@ True
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -35,7 +36,49 @@ def _registry(games):
         from .games import GAMES
 
         return GAMES
+    if not isinstance(games, Mapping):
+        raise TypeError(f"games maps game names to their constructors (games={{'nim': Nim}}), got {games!r:.60}")
     return games
+
+
+def _kind(value) -> str | None:
+    """What ``value`` looks like among these functions' arguments: ``"a path"``, ``"a game"``, ... or None."""
+    if isinstance(value, (os.PathLike, bytes)) or isinstance(value, str) and (os.sep in value or "." in value):
+        return "a path"  # a game's name ('nim', 'openspiel:go') has neither
+    if isinstance(value, QAI):
+        return "a Q-learning AI"
+    if type(value).__name__ == "MoveSearch":
+        return "a move search"
+    if all(hasattr(value, hook) for hook in ("start", "possible_moves", "play")):
+        return "a game"
+    return "a tree" if isinstance(value, Mapping) else None
+
+
+_ROLES = {"game": "a game", "tree": "a tree", "ai": "a Q-learning AI", "found": "a move search", "path": "a path"}
+
+
+def _in_order(function: str, **given) -> None:
+    """Refuse an argument in another's place, naming both: ``save_tree(path, game, tree)`` is a TypeError.
+
+    >>> _in_order("save_tree", game="tree.json", tree={}, path="x")
+    Traceback (most recent call last):
+    ...
+    TypeError: save_tree(game, tree, path): got a path where the game goes ('tree.json')
+    >>> _in_order("load_tree", path=5)
+    Traceback (most recent call last):
+    ...
+    TypeError: load_tree(path, ...): path must be a file path (a str or a pathlib.Path), got 5 (int)
+    """
+    roles = {_ROLES[name] for name in given}
+    signature = ", ".join(given) if len(given) > 1 else f"{next(iter(given))}, ..."
+    for name, value in given.items():
+        kind = _kind(value)
+        if kind != _ROLES[name] and (kind in roles or name == "path"):
+            if kind is None:
+                raise TypeError(f"{function}({signature}): path must be a file path (a str or a pathlib.Path), "
+                                f"got {value!r:.60} ({type(value).__name__})")
+            place = "the " + _ROLES[name].split(" ", 1)[1]  # "the game", "the move search"
+            raise TypeError(f"{function}({signature}): got {kind} where {place} goes ({value!r:.60})")
 
 
 def save_ai(ai: QAI, path) -> Path:
@@ -55,6 +98,7 @@ def save_ai(ai: QAI, path) -> Path:
     ...     load_ai(path, GAMES) == train(50, seed=1, game=Nim(heap=4))
     True
     """
+    _in_order("save_ai", ai=ai, path=path)
     if not isinstance(ai, QAI):
         raise TypeError(f"ai must be a QAI (what fnmcts.qlearning.train returns), got {type(ai).__name__}")
     return write_atomically(path, ai_to_text(ai))
@@ -79,6 +123,8 @@ def load_ai(path, games=None, *, memory: int | None = None) -> QAI:
     ...
     ValueError: .../bad.json: unsupported Q table version 0 (this fnmcts reads version 1)
     """
+    _in_order("load_ai", path=path)
+    registry = _registry(games)
     path = Path(path)
     check_file_memory(path, "Q table", memory)
     raw = read_file(path, "Q table")  # a pipe or a device such as /dev/zero is refused, not read forever
@@ -89,7 +135,7 @@ def load_ai(path, games=None, *, memory: int | None = None) -> QAI:
     except RecursionError:
         raise ValueError(f"{path}: not a Q table (JSON nested too deeply to read)") from None
     try:
-        return ai_from_json(data, _registry(games))
+        return ai_from_json(data, registry)
     except (ValueError, TypeError) as error:
         raise ValueError(f"{path}: {error}") from None
     except RecursionError:
@@ -127,9 +173,10 @@ def read_json(path):
 
 def _read_saved(path, games, reader):
     """``reader(data, registry)`` on the JSON in ``path``; any problem it finds is a ``ValueError`` naming the file."""
+    registry = _registry(games)  # a game given as games is refused before the file is read
     data = read_json(path)
     try:
-        return reader(data, _registry(games))
+        return reader(data, registry)
     except (ValueError, TypeError) as error:
         raise ValueError(f"{path}: {error}") from None
 
@@ -151,6 +198,7 @@ def save_tree(game, tree, path, *, search=None) -> Path:
     ...     load_tree(save_tree(game, tree, pathlib.Path(tmp) / "tree.json"), GAMES) == (game, tree)
     True
     """
+    _in_order("save_tree", game=game, tree=tree, path=path)
     check_game(game)
     if not isinstance(tree, Mapping):
         raise TypeError(f"tree must be a search tree (what fnmcts.mcts.search returns), got {type(tree).__name__}")
@@ -174,6 +222,7 @@ def load_tree(path, games=None) -> tuple:
     ...
     ValueError: .../tree.json: unknown game 'chess'; known: kayles, nim, pig, piles, shut-the-box, tic-tac-toe; a game of your own is passed by its name: games={..., 'chess': YourGame} (at the command line: --game module:attribute)
     """
+    _in_order("load_tree", path=path)
     game, tree, _ = load_tree_and_search(path, games)
     return game, tree
 
@@ -188,6 +237,7 @@ def load_tree_and_search(path, games=None) -> tuple:
     ...     load_tree_and_search(path, GAMES)[2]
     {'dives': 10}
     """
+    _in_order("load_tree_and_search", path=path)
     return _read_saved(path, games, read_tree_json)
 
 
@@ -204,6 +254,7 @@ def save_search(game, found, path) -> Path:
     ...     load_search(save_search(game, found, pathlib.Path(tmp) / "move.json"), GAMES) == (game, found)
     True
     """
+    _in_order("save_search", game=game, found=found, path=path)
     check_game(game)
     from .mcts import MoveSearch
 
@@ -225,4 +276,5 @@ def load_search(path, games=None) -> tuple:
     ...
     ValueError: .../move.json: unsupported fnmcts-move-search version 7 (this fnmcts reads version 1)
     """
+    _in_order("load_search", path=path)
     return _read_saved(path, games, move_search_from_json)

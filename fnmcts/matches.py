@@ -74,7 +74,7 @@ def random_agent(game, state, rng: random.Random):
     >>> random_agent(Nim(heap=1), Nim(heap=1).start(), random.Random(0))
     1
     """
-    moves = _asked(game, _game_hook(game, "possible_moves"), state)  # Nim for Nim(), a state of another game: said so
+    moves = _asked(game, "possible_moves", state)  # Nim for Nim(), a state of another game: said so
     if not moves:
         raise ValueError(f"no legal move at {state!r}")
     if len(moves) == 1:

@@ -1373,7 +1373,7 @@ def to_move(game, state):
     >>> to_move(game, game.state(5, 1)), to_move(game, game.state(0, 1)), to_move(ShutTheBox(), frozenset({1, 2}))
     (1, None, CHANCE)
     """
-    return _asked(game, _game_hook(game, "to_move"), state)
+    return _asked(game, "to_move", state)
 
 
 def possible_moves(game, state) -> tuple:
@@ -1384,7 +1384,7 @@ def possible_moves(game, state) -> tuple:
     >>> possible_moves(game, start(game)), possible_moves(game, game.state(2, 0))
     ((1, 2, 3), (1, 2))
     """
-    return _asked(game, _game_hook(game, "possible_moves"), state)
+    return _asked(game, "possible_moves", state)
 
 
 def chance_outcomes(game, state) -> tuple:
@@ -1396,7 +1396,7 @@ def chance_outcomes(game, state) -> tuple:
     >>> chance_outcomes(Nim(), start(Nim()))
     ()
     """
-    return _asked(game, _game_hook(game, "chance_outcomes"), state)
+    return _asked(game, "chance_outcomes", state)
 
 
 def play(game, state, move):
@@ -1418,7 +1418,7 @@ def play(game, state, move):
     ...
     ValueError: a Nim state is pmap(heap=n, player=0 or 1), got pmap({...})
     """
-    return _asked(game, _game_hook(game, "play"), state, move)
+    return _asked(game, "play", state, move)
 
 
 def payoff(game, state) -> tuple:
@@ -1428,7 +1428,7 @@ def payoff(game, state) -> tuple:
     >>> payoff(Nim(heap=5), Nim(heap=5).state(0, 1)), payoff(ShutTheBox(), frozenset())
     ((-1, 1), (1,))
     """
-    return _asked(game, _game_hook(game, "payoff"), state)
+    return _asked(game, "payoff", state)
 
 
 def _game_hook(game, name: str):
@@ -1446,31 +1446,43 @@ def _game_hook(game, name: str):
     hook = getattr(game, name, None)
     if callable(hook):
         return hook
+    raise _no_hook(game, name)
+
+
+def _no_hook(game, name: str) -> TypeError:
+    """The error for a ``game`` without a callable hook ``name``: a game's name, None, a hook that is no function."""
     if isinstance(game, str):
-        raise TypeError(f"game must be a game value, not the name {game!r} (a built-in game by its name: "
-                        "fnmcts.games.GAMES[name]())")
-    raise TypeError(f"game must implement the fnmcts game protocol (it has no {name}), got {game!r}")
+        return TypeError(f"game must be a game value, not the name {game!r} (a built-in game by its name: "
+                         "fnmcts.games.GAMES[name]())")
+    return TypeError(f"game must implement the fnmcts game protocol (it has no {name}), got {game!r}")
 
 
 _STATE_ERRORS = (KeyError, IndexError, TypeError, AttributeError)
 """What a game's hook raises on a state that is none of its own: ``_refuse_state`` asks ``check_state`` why."""
 
 
-def _asked(game, hook, state, *args):
-    """``hook(state, *args)``, one of ``game``'s hooks; when it fails on a state that is none of the game's (or on
-    a game's class given for one), ``_refuse_state`` says so instead of the hook's own error.
+def _asked(game, name: str, state, *args):
+    """``game``'s hook ``name`` on ``(state, *args)``: the one attribute read a call needs. When it fails,
+    a game without that hook (a game's name, None) is named (``_no_hook``), and a state that is none of the
+    game's (or a game's class given for one) is said so by ``_refuse_state`` instead of the hook's own error.
 
     >>> from fnmcts.games import Nim
-    >>> _asked(Nim(), Nim().possible_moves, Nim(heap=2).start())
+    >>> _asked(Nim(), "possible_moves", Nim(heap=2).start())
     (1, 2)
-    >>> _asked(Nim, Nim.possible_moves, Nim().start())
+    >>> _asked(Nim, "possible_moves", Nim().start())
     Traceback (most recent call last):
     ...
     TypeError: game must be a game value, not the class Nim: make one, Nim() (with its parameters, if any)
+    >>> _asked("nim", "play", Nim().start(), 1)
+    Traceback (most recent call last):
+    ...
+    TypeError: game must be a game value, not the name 'nim' (a built-in game by its name: fnmcts.games.GAMES[name]())
     """
     try:
-        return hook(state, *args)
+        return getattr(game, name)(state, *args)
     except _STATE_ERRORS as error:
+        if not callable(getattr(game, name, None)):
+            raise _no_hook(game, name) from None
         _refuse_state(game, state, error)
         raise
 

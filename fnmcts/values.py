@@ -197,3 +197,26 @@ def html_table(items, title: str | None = None, header=None) -> str:
             parts.append(f"<tr><th>{html.escape(str(name))}</th><td>{_cell(value)}</td></tr>")
     parts.append("</table>")
     return "".join(parts)
+
+
+def rating_error(rule: str, rec, **constants) -> Exception:
+    """The error for a rating rule (``ucb``, ``ucb1``) given a bad argument: it names the argument.
+
+    ``rec`` must be a mapping of ``win``/``loss``/``draw`` counts (a ``Record``)
+    or None, each constant a number; the first one that is not is named.
+
+    >>> rating_error('ucb1', -1, parent_visits=2)
+    TypeError('ucb1: rec must be a record (a Record or a mapping of win/loss/draw counts) or None, got -1 (int)')
+    >>> rating_error('ucb1', {'win': 1}, parent_visits='10')
+    TypeError("ucb1: parent_visits must be a number, got '10' (str)")
+    """
+    import numbers
+
+    what = "a record (a Record or a mapping of win/loss/draw counts) or None"
+    if not isinstance(rec, Mapping):
+        return TypeError(f"{rule}: rec must be {what}, got {rec!r} ({type(rec).__name__})")
+    for name, value in constants.items():
+        if isinstance(value, bool) or not isinstance(value, numbers.Real):
+            return TypeError(f"{rule}: {name} must be a number, got {value!r} ({type(value).__name__})")
+    counts = {key: rec.get(key) for key in ("win", "loss", "draw", "score") if rec.get(key) is not None}
+    return TypeError(f"{rule}: rec's counts must be numbers, got {counts!r}")

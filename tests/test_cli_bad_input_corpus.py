@@ -18,7 +18,7 @@ _REFUSED = [
     (["move", "nim", "--seconds", "-1"], "--seconds takes seconds, a positive number, got '-1'"),
     (["tournament", "nim", "--seconds", "soon"], "--seconds takes seconds, a positive number, got 'soon'"),
     # refused before this corpus, kept so a change that loses the message shows here
-    (["simulate", "nim", "--games", "x"], "--games: expected a whole number, got 'x'"),
+    (["simulate", "nim", "--games", "x"], "--games: expected a positive whole number, got 'x'"),
     (["search", "nim", "--dives", "0"], "--dives: expected a positive number, got '0'"),
     (["search", "nim", "--seed", "-3"], "--seed: a seed is non-negative, got '-3'"),
     (["search", "nim", "--bogus"], "unrecognized arguments: --bogus"),

@@ -107,7 +107,7 @@ def test_text_output_names_estimate_interval_and_counts(capsys):
 @pytest.mark.parametrize(
     "argv, fragment",
     [
-        (["simulate", "coin", "--games", "-5"], "non-negative"),
+        (["simulate", "coin", "--games", "-5"], "expected a positive whole number, got '-5'"),
         (["simulate", "coin", "--games", "many"], "whole number"),
         (["simulate", "coin", "--games", "2.5"], "whole number"),
         (["simulate", "chess"], "invalid choice"),

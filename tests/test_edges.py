@@ -74,12 +74,36 @@ def test_unknown_keys_in_a_state_object_are_named_not_ignored(capsys, argv):
     one_line_usage_error(*run(capsys, *argv), "has no")
 
 
-def test_an_estimate_of_no_games_is_not_applicable_not_zero(capsys):
-    code, out, _ = run(capsys, "simulate", "coin", "--games", "0", "--seed", "1")
-    assert code == 0 and "estimate  n/a (no games)" in out and "95% CI    n/a" in out
-    code, out, _ = run(capsys, "simulate", "darts", "--games", "0", "--seed", "1", "--json")
-    data = json.loads(out)
-    assert code == 0 and data["estimate"] is None and data["pi"] is None and data["games"] == 0
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("simulate", "coin", "--seed", "1"),
+        ("simulate", "darts", "--seed", "1", "--json"),
+        ("simulate", "nim", "--seed", "1"),
+        ("tournament", "nim", "random", "random"),
+        ("train", "nim", "-o", "q.json"),
+    ],
+)
+@pytest.mark.parametrize("games", ["0", "-3"])
+def test_a_count_of_games_below_one_is_refused_in_one_line(capsys, tmp_path, monkeypatch, argv, games):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as exit_info:  # argparse's own error
+        main([*argv, "--games", games])
+    out, err = capsys.readouterr()
+    assert exit_info.value.code == 2 and out == "" and err.count("\n") == 1 and "Traceback" not in err
+    assert "argument --games: expected a positive" in err and repr(games) in err
+    assert list(tmp_path.iterdir()) == []  # nothing written
+
+
+@pytest.mark.parametrize("dives", ["0", "-1"])
+def test_explore_refuses_a_page_of_no_dives_in_one_line(capsys, tmp_path, monkeypatch, dives):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as exit_info:  # argparse's own error
+        main(["explore", "nim", "-o", "x.html", "--dives", dives])
+    out, err = capsys.readouterr()
+    assert exit_info.value.code == 2 and out == "" and err.count("\n") == 1 and "Traceback" not in err
+    assert "argument --dives: expected a positive" in err and repr(dives) in err
+    assert list(tmp_path.iterdir()) == []  # no page of nothing written
 
 
 def test_a_full_disk_is_a_runtime_failure_exit_1_and_the_old_file_stays(capsys, tmp_path, monkeypatch):

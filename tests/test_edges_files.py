@@ -152,3 +152,17 @@ def test_a_command_lets_go_of_its_own_claims_only(tmp_path):
     finally:
         release_target(mine)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["q.json"]
+
+
+@pytest.mark.parametrize("bad", [5, None, 2.5, ["a.txt"]])
+def test_a_path_or_a_text_of_the_wrong_type_is_named_and_the_old_file_kept(tmp_path, bad):
+    from fnmcts.files import check_target
+
+    target = tmp_path / "kept.txt"
+    target.write_text("old")
+    for call in (lambda: write_atomically(bad, "x"), lambda: read_file(bad), lambda: check_target(bad)):
+        with pytest.raises(TypeError, match=r"path must be a file path \(a str or a pathlib.Path\), got "):
+            call()
+    with pytest.raises(TypeError, match=r"^write_atomically\(path, text\): text must be a str or bytes, got "):
+        write_atomically(target, bad)
+    assert target.read_text() == "old" and sorted(p.name for p in tmp_path.iterdir()) == ["kept.txt"]

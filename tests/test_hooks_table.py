@@ -38,6 +38,7 @@ GAME_NAMES = {
 DYNAMIC = {
     ("protocol.py", "_hook"): "the hook named by each _hook(game, NAME) call, which the scan reads",
     ("protocol.py", "_game_hook"): "the hook named by each _game_hook(game, NAME) call, which the scan reads",
+    ("protocol.py", "_asked"): "the hook named by each _asked(game, NAME, ...) call, which the scan reads",
     ("protocol.py", "game_to_json"): "the fields of the game's dataclass",
     ("cli/_games.py", "_attribute"): "the attribute path a user typed as module:attribute",
     ("cli/_board.py", "_nim_game"): "the fields of the dataclass of the game a Q table was trained on",
@@ -117,7 +118,7 @@ def scan(root: Path = PACKAGE) -> tuple:
                     reads[node.attr].add((module, where))
                 continue
             if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-                    and node.func.id in ("getattr", "hasattr", "_hook", "_game_hook") and len(node.args) >= 2):
+                    and node.func.id in ("getattr", "hasattr", "_hook", "_game_hook", "_asked") and len(node.args) >= 2):
                 continue
             if ast.unparse(node.args[0]) not in GAME_NAMES:
                 continue

@@ -240,6 +240,40 @@ def test_a_timed_out_mutant_says_which_check_ran_out_and_where_in_the_game(take_
                       for n in loop}, reason
 
 
+SLOW_BASE = """
+class SlowBase:
+    def possible_moves(self, state):
+        total = 0
+        while True:  # the hook that takes the budget
+            total += 1
+"""
+
+
+def test_a_mutant_that_runs_out_in_a_base_class_of_the_users_names_the_game_not_fnmcts(tmp_path, monkeypatch):
+    """A game loaded from the user's files whose hook lives in a base class of another file is the game's code."""
+    from fnmcts.cli._games import resolve_game
+    from fnmcts.testing.mutate import _operators, _run_one
+
+    (tmp_path / "slow_base.py").write_text(SLOW_BASE)
+    (tmp_path / "slow_game.py").write_text(TAKE_AWAY.replace("class TakeAway:", "class TakeAway(SlowBase):")
+                                           .replace("from dataclasses import dataclass",
+                                                    "from dataclasses import dataclass\nfrom slow_base import SlowBase")
+                                           .replace("def possible_moves(", "def _own_moves("))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    for name in ("slow_base", "slow_game"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    game = resolve_game("slow_game:TakeAway")  # as `fnmcts mutate slow_game:TakeAway` loads it
+
+    def moves(game):
+        game.possible_moves(game.start())
+
+    verdict, reason, *_ = _run_one((game, 0, _operators(None), (("moves", moves),), 0.2, 1000, None))
+    loop = [n for n, text in enumerate(SLOW_BASE.splitlines(), 1) if "while" in text or "+= 1" in text]
+    assert verdict == "timed out" and reason in {
+        f"moves: ran past the budget of 0.2 s inside the game's possible_moves (line {n})" for n in loop}, reason
+
+
 def test_a_mutant_that_runs_out_outside_the_game_says_the_check_alone(take_away):
     import time
 

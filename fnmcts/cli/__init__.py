@@ -206,7 +206,7 @@ def console() -> None:
     >>> program = "import sys; sys.argv = ['fnmcts', 'simulate', 'coin', '--games', 'many']; import fnmcts.cli as c; c.console()"
     >>> done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True)
     >>> done.returncode, done.stderr.splitlines()
-    (2, ["fnmcts simulate coin: error: argument --games: expected a whole number, got 'many' (see --help)"])
+    (2, ["fnmcts simulate coin: error: argument --games: expected a positive whole number, got 'many' (see --help)"])
 
     Standard output is settled before the exit (flushed, or pointed at
     /dev/null when it cannot take the rest), so the interpreter prints nothing

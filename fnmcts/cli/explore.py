@@ -45,7 +45,8 @@ def register(cli) -> None:
         dest="spec",
     )
     p.add_argument("--state", default=None, metavar="STATE", help="search from this position (default: the start)")
-    add_dives(p, "iterations", default=DEFAULT_DIVES, help=f"dives of the search (default {DEFAULT_DIVES})")
+    add_dives(p, "iterations", type=positive_count, default=DEFAULT_DIVES,
+              help=f"dives of the search (default {DEFAULT_DIVES})")
     add_seed(p)
     add_search_options(p)  # every field of SearchOptions, as on every verb that searches; the tutorial's defaults here
     p.add_argument("--solver", dest="solver", action="store_const", const=True,

@@ -34,7 +34,6 @@ from ..rng import child_seed, resolve_seed
 from ._common import (
     CliError,
     Interrupted,
-    count,
     emit,
     in_range,
     interrupted,
@@ -85,7 +84,7 @@ def _options(parser, default_games, misere: bool = True):
         )
         rules.add_argument("--normal", dest="misere", action="store_false", help="taking the last object wins")
     parser.add_argument(
-        "--games", type=count, default=default_games, metavar="N", help="training games of self-play (default %(default)s)"
+        "--games", type=positive_count, default=default_games, metavar="N", help="training games of self-play (default %(default)s)"
     )
     parser.add_argument(
         "--seed", type=seed_type, default=None, metavar="S",

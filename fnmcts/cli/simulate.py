@@ -20,7 +20,7 @@ from ..montecarlo import simulate
 from ..rng import resolve_seed
 from ..limits import WORK_LIMIT
 from ._executor import add_run_flags, open_executor
-from ._common import CliError, add_seed, count, emit, keep_partial, progress_bar, worker_count
+from ._common import CliError, add_seed, emit, keep_partial, positive_count, progress_bar, worker_count
 from .shut_the_box import add_rules, game_of, rules_text
 
 __all__ = ["register", "report_text", "lab_text", "comparison_text"]
@@ -32,7 +32,7 @@ DEPRECATED_KEYS = ("win", "draw", "loss")
 
 
 def _options(parser, default_games):
-    parser.add_argument("--games", type=count, default=default_games, metavar="N", help="how many games")
+    parser.add_argument("--games", type=positive_count, default=default_games, metavar="N", help="how many games")
     add_seed(parser)
     parser.add_argument("--workers", type=worker_count, default=1, metavar="W", help="worker processes")
     add_run_flags(parser)

@@ -32,7 +32,7 @@ def register(cli) -> None:
         p.add_argument("agent1", metavar="AGENT1", help=f"player 1: {', '.join(agent_names(kind))}")
         p.add_argument("agent2", metavar="AGENT2", help="player 2")
         _board._game_options(p, kind)
-        p.add_argument("--games", type=_common.count, default=100, metavar="N", help="how many games (default 100)")
+        p.add_argument("--games", type=_common.positive_count, default=100, metavar="N", help="how many games (default 100)")
         p.add_argument("--workers", type=_common.worker_count, default=1, metavar="W", help="worker processes")
         _agent_options(p)
         _common.add_force(p)

@@ -28,35 +28,12 @@ from collections.abc import Mapping
 
 from pyrsistent import pmap
 
-from ..values import html_table
+from ..values import html_table, rating_error
 
 __all__ = [
-    "Record",
-    "record",
-    "make_record",
-    "EMPTY_RECORD",
-    "visits",
-    "score",
-    "mean",
-    "win_rate",
-    "add_result",
-    "ucb",
-    "ucb1",
-    "ucb_score",
-    "ucb1_score",
-    "rave_score",
-    "RULES",
-    "counts_of",
-    "add_payoff",
-    "builtin_rule",
-    "rating",
-    "rate_record",
-    "ucb_selector",
-    "ucb1_selector",
-    "rating_selector",
-    "WIN",
-    "LOSS",
-    "DRAW",
+    "Record", "record", "make_record", "EMPTY_RECORD", "visits", "score", "mean", "win_rate", "add_result", "ucb",
+    "ucb1", "ucb_score", "ucb1_score", "rave_score", "RULES", "counts_of", "add_payoff", "builtin_rule", "rating",
+    "rate_record", "ucb_selector", "ucb1_selector", "rating_selector", "WIN", "LOSS", "DRAW"
 ]
 
 WIN = "win"
@@ -401,7 +378,10 @@ def ucb(rec, z: float = 2, *, parent_visits=None) -> float:
     """
     if rec is None:  # not in the tree yet, as the tutorial's (ucb nil)
         return math.inf
-    return ucb_score(score(rec), visits(rec), z)
+    try:
+        return ucb_score(score(rec), visits(rec), z)
+    except (AttributeError, TypeError):  # a bad argument: the error names it
+        raise rating_error("ucb", rec, z=z) from None
 
 
 def ucb1(rec, parent_visits, c: float = math.sqrt(2)) -> float:
@@ -416,10 +396,13 @@ def ucb1(rec, parent_visits, c: float = math.sqrt(2)) -> float:
     """
     if rec is None:
         return math.inf
-    n = visits(rec)
-    if n and parent_visits < 1:  # a visited child has a visited parent (log 0 is undefined)
-        raise ValueError(f"parent_visits must be at least 1 for a visited record, got {parent_visits!r}")
-    return ucb1_score(score(rec), n, parent_visits, c)
+    try:
+        n = visits(rec)
+        if n and not parent_visits >= 1:  # a visited child has a visited parent (log 0 is undefined; NaN too)
+            raise ValueError(f"parent_visits must be at least 1 for a visited record, got {parent_visits!r}")
+        return ucb1_score(score(rec), n, parent_visits, c)
+    except (AttributeError, TypeError):  # a bad argument: the error names it
+        raise rating_error("ucb1", rec, parent_visits=parent_visits, c=c) from None
 
 
 # -- selectors: a rule applied to all the children of a node at once (the engine's hot loop) --

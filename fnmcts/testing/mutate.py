@@ -34,6 +34,7 @@ import copy
 import difflib
 import inspect
 import math
+import os
 import signal
 import textwrap
 import threading
@@ -642,8 +643,8 @@ class _OverBudget(BaseException):
         self.check = None
 
 
-def _alarm_in(file: str | None, deadline: float = -math.inf):
-    """The SIGALRM handler of a mutant's run: raise ``_OverBudget`` saying where in ``file`` (the game's) it was.
+def _alarm_in(file, deadline: float = -math.inf):
+    """The SIGALRM handler of a mutant's run: raise ``_OverBudget`` saying where in ``file`` (the game's files) it was.
 
     An alarm before ``deadline`` (``time.perf_counter()``'s) is another run's, handled late: it is let by.
 
@@ -658,16 +659,20 @@ def _alarm_in(file: str | None, deadline: float = -math.inf):
     return alarm
 
 
-def _where(frame, file: str | None) -> str | None:
+def _where(frame, file) -> str | None:
     """``"the game's NAME (line N)"`` of the innermost frame of ``frame``'s stack whose code is in ``file``.
 
+    ``file`` is a path or a collection of paths (the game's files, ``_game_files``); a path is compared as
+    the file it names, whether written relative to the current folder, through ``..`` or a symbolic link.
     The mutant's methods are compiled with the game's file and its lines, so
     the line is the one of the mutated source.
 
-    >>> import sys
+    >>> import os, sys
     >>> space = {"sys": sys}
     >>> exec(compile("def play():\\n    return sys._getframe()\\n", "game.py", "exec"), space)
     >>> _where(space["play"](), "game.py")
+    "the game's play (line 2)"
+    >>> _where(space["play"](), [os.path.abspath("game.py")])  # the same file, written otherwise
     "the game's play (line 2)"
     >>> _where(space["play"](), "other.py") is None  # nor fnmcts's own code on that stack
     True
@@ -678,13 +683,19 @@ def _where(frame, file: str | None) -> str | None:
     "the game's payoff (line 2)"
     """
     innermost, line = frame, None
-    while file is not None and frame is not None:
-        if frame.f_code.co_filename == file:
+    files = None if file is None else {_real(f) for f in ([file] if isinstance(file, str) else file)}
+    while files and frame is not None:
+        if _real(frame.f_code.co_filename) in files:
             line = frame.f_lineno if line is None else line
             if not frame.f_code.co_name.startswith("<"):  # a generator expression's: named by its function
                 return f"the game's {frame.f_code.co_name} (line {line})"
         frame = frame.f_back
     return f"the game's code (line {line})" if line is not None else _fnmcts_frame(innermost)
+
+
+def _real(path: str) -> str:
+    """The file ``path`` names, as one string whatever the spelling (relative, ``..``, a link, the case on Windows)."""
+    return os.path.normcase(os.path.realpath(path))
 
 
 def _fnmcts_frame(frame) -> str | None:
@@ -702,8 +713,6 @@ def _fnmcts_frame(frame) -> str | None:
     >>> _fnmcts_frame(frame).split(" (")[0], _fnmcts_frame(frame).split(" (")[1].split(" line ")[0]
     ("fnmcts's playthrough_seed", 'fnmcts/testing/playthroughs.py')
     """
-    import os
-
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the fnmcts package
     passed = {os.path.abspath(__file__), os.path.join(root, "protocol.py")}  # the runner, the wrappers of game calls
     while frame is not None:
@@ -715,11 +724,20 @@ def _fnmcts_frame(frame) -> str | None:
     return None
 
 
-def _game_file(game) -> str | None:
-    """The file the game's class was read from (its mutants' code is compiled as that file), or None."""
+def _game_files(game) -> frozenset:
+    """The files the game's code was read from: its class's module and those of its base classes (a base in
+    another of the user's files), fnmcts's own (``GameBase``) aside. Its mutants' code is compiled as its module's.
+
+    >>> from fnmcts.games import Nim
+    >>> sorted(os.path.basename(f) for f in _game_files(Nim()))
+    ['nim.py']
+    """
     import sys
 
-    return getattr(sys.modules.get(type(game).__module__), "__file__", None)
+    package = _real(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # fnmcts: GameBase's defaults
+    files = [getattr(sys.modules.get(kind.__module__), "__file__", None) for kind in type(game).__mro__]
+    bases = {f for f in files[1:] if f and not _real(f).startswith(package + os.sep)}
+    return frozenset(bases | ({files[0]} if files[0] else set()))
 
 
 def _over_budget(over: _OverBudget, stage: str, budget) -> str:
@@ -760,7 +778,7 @@ def _timed_run(job, began) -> tuple:
             twin = mutant_game(game, index, operators)
             if timed:
                 deadline = time.perf_counter() + budget * (1 - 1e-3)  # an alarm before it is a late one of another run
-                previous = signal.signal(signal.SIGALRM, _alarm_in(_game_file(game), deadline))
+                previous = signal.signal(signal.SIGALRM, _alarm_in(_game_files(game), deadline))
                 # then again every 50 ms until cancelled: an alarm raised where Python swallows the exception
                 # (a gc callback, a __del__) is raised again, never lost
                 signal.setitimer(signal.ITIMER_REAL, budget, ALARM_AGAIN)
