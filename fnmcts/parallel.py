@@ -816,14 +816,16 @@ def _gathered(here: Callable, jobs, pairs) -> list:
     return results
 
 
-STEP_BYTES = 32_768
-"""The largest step (its token and jobs, pickled) that ``pulled`` sends on a kept pool's channel; a larger one goes
-through the pool. A channel holds a step or two at most, far below a socket's buffer: sending never waits."""
+STEP_BYTES = 16_384
+"""The largest step (its token and jobs, pickled) that ``pulled`` sends on a kept pool's channel, and the largest
+reply a worker sends back on it: a larger step goes through the pool, a larger reply as its serve's result. So a
+message is one write, whole or not at all (a Ctrl-C or a lost worker never leaves half of one), and a channel holds
+a message or two at most, far below a socket's buffer: sending never waits."""
 
 SERVE_POLL = 0.05
 """Seconds a side of a kept pool's channel waits for the other at a time, between its checks that the other lives."""
 
-SERVE_IDLE = 1.0
+SERVE_IDLE = 0.5
 """Seconds a worker's ``_serve`` waits for a step before it returns, its worker free for other work."""
 
 
@@ -861,7 +863,10 @@ def _direct(executor, channel: _Channel, work, here: Callable, jobs, parts: int,
     with pulls.get_lock():
         pulls.get_obj()[:] = [token, 0]
     for slot in slots:
-        channel.here[slot].send_bytes(step)
+        conn = channel.here[slot]
+        while conn.poll():  # the replies of earlier steps left unread (their jobs were all played)
+            conn.recv_bytes()
+        conn.send_bytes(step)
     mine = _taking(pulls, here, token, jobs)
     pairs, left = list(mine), set(range(len(jobs))) - {i for i, _ in mine}
     _answers(channel, slots, token, pairs, left)
@@ -902,8 +907,11 @@ def _answers(channel: _Channel, slots, token: int, pairs: list, left: set) -> No
         for conn, slot in list(waiting.items()):
             future = channel.serves[slot][0]
             if future.done() and not conn.poll():
-                future.result()  # its error, if any (a worker lost: BrokenProcessPool)
-                del waiting[conn]  # it ended before this step: it took none of it
+                last = future.result()  # its error, if any (a worker lost: BrokenProcessPool)
+                if last is not None and last[0] == token:  # a reply over STEP_BYTES
+                    pairs.extend(last[1])
+                    left.difference_update(i for i, _ in last[1])
+                del waiting[conn]  # else it ended before this step: it took none of it
 
 
 def _end_serve(channel: _Channel, slot: int) -> None:
@@ -914,9 +922,10 @@ def _end_serve(channel: _Channel, slot: int) -> None:
         channel.here[slot].send_bytes(pickle.dumps(("end", serve[1])))
 
 
-def _serve(slot: int, ident: int, fn: Callable, value) -> None:
+def _serve(slot: int, ident: int, fn: Callable, value) -> tuple | None:
     """On a worker of a kept pool: play the steps that come on channel slot ``slot`` (``_taking`` from the shared
-    counter, the pairs sent back at once) until told ``("end", ident)`` or ``SERVE_IDLE`` seconds without a step."""
+    counter, the pairs sent back at once) until told ``("end", ident)`` or ``SERVE_IDLE`` seconds without a step;
+    a reply over ``STEP_BYTES`` is returned instead, and the serve with it."""
     conn, pulls = _WORKER_KEPT["channel"][slot], _WORKER_KEPT["pulls"]
     play, heard = partial(fn, loaded(value)), time.monotonic()
     while time.monotonic() - heard < SERVE_IDLE:
@@ -925,10 +934,15 @@ def _serve(slot: int, ident: int, fn: Callable, value) -> None:
         heard, message = time.monotonic(), conn.recv()
         if message[0] == "end":
             if message[1] == ident:
-                return
+                return None
             continue
         token, jobs = message
-        conn.send((token, _taking(pulls, play, token, jobs)))
+        reply = (token, _taking(pulls, play, token, jobs))
+        sent = pickle.dumps(reply)
+        if len(sent) > STEP_BYTES:
+            return reply
+        conn.send_bytes(sent)
+    return None
 
 
 @contextmanager

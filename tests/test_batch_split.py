@@ -172,14 +172,15 @@ def own_pool():
 @dataclass(frozen=True)
 class TrapNim(Nim):
     """Nim whose first playout in the process ``home`` kills the processes ``victims`` (``os.kill``) and waits for
-    the pool to see it, whose ``interrupt``-th playout there raises ``KeyboardInterrupt`` (0: never); elsewhere,
-    with ``victims`` ``(0,)``, a playout kills its own process."""
+    the pool to see it, whose ``interrupt``-th playout there raises ``KeyboardInterrupt`` (0: never); with
+    ``victims`` ``(0,)``, a playout elsewhere kills its own process. A playout takes 1 ms at least."""
 
     home: int = 0
     victims: tuple = ()
     interrupt: int = 0
 
     def random_payoff(self, state, rng) -> tuple:
+        time.sleep(0.001)  # a playout that costs: each side takes a share of a step
         if os.getpid() != self.home:
             if self.victims == (0,):
                 os.kill(os.getpid(), signal.SIGKILL)
@@ -241,7 +242,7 @@ def test_ctrl_c_mid_search_leaves_the_pool_for_the_next_search(monkeypatch, own_
     game = Nim(heap=60, max_take=3)
     _TRAPPED.clear()
     with _within(20), pytest.raises(KeyboardInterrupt):
-        _search(TrapNim(heap=60, max_take=3, home=os.getpid(), interrupt=13), batch=8, **how)
+        _search(TrapNim(heap=60, max_take=3, home=os.getpid(), interrupt=3), batch=8, **how)
     with _within(60):  # the interrupted step's replies, late, are never taken for this search's
         for _ in range(2):
             assert dict(_search(game, batch=8, **how).tree.pmap()) == dict(_search(game, batch=8).tree.pmap())
@@ -280,3 +281,20 @@ def test_a_serve_of_other_work_is_ended_and_the_step_played_without_it(own_pool)
 
 def _concat(value, job):
     return value + job
+
+
+def test_replies_of_older_steps_are_never_taken_for_this_one(own_pool):
+    channel = own_pool.fnmcts_channel
+    with _within(20), served(own_pool):
+        pulled(own_pool, _slow_double, 0.0, lambda job: 2 * job, [1], 2)  # its serve started
+        for token in (1, time.monotonic_ns()):  # as a step interrupted before, or just now, would have left them
+            channel.there[0].send((token, [(0, "stale"), (1, "stale")]))
+        assert pulled(own_pool, _slow_double, 0.0, lambda job: 2 * job, [5, 6], 2) == [10, 12]
+        assert not channel.here[0].poll()  # read and dropped
+
+
+def test_a_reply_too_large_for_the_channel_comes_back_as_its_serves_result(own_pool):
+    value = bytes(range(256)) * 100  # a worker's reply over STEP_BYTES
+    with _within(20), served(own_pool):
+        for _ in range(3):
+            assert pulled(own_pool, _concat, value, lambda job: value + job, [b"a", b"b"], 2) == [value + b"a", value + b"b"]
