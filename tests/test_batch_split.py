@@ -270,7 +270,8 @@ def test_a_step_too_large_for_the_channel_goes_through_the_pool(own_pool):
 def test_a_serve_of_other_work_is_ended_and_the_step_played_without_it(own_pool):
     channel = own_pool.fnmcts_channel
     with _within(20):
-        assert pulled(own_pool, _slow_double, 0.001, lambda job: 2 * job, list(range(8)), 2) == [2 * j for j in range(8)]
+        doubled = pulled(own_pool, _slow_double, 0.001, lambda job: 2 * job, list(range(8)), 2)
+        assert doubled == [2 * j for j in range(8)]
         first = channel.serves[0][0]
         assert pulled(own_pool, _concat, b"a", lambda job: b"a" + job, [b"b", b"c"], 2) == [b"ab", b"ac"]
         first.result()  # told to end: its work is another
@@ -297,4 +298,5 @@ def test_a_reply_too_large_for_the_channel_comes_back_as_its_serves_result(own_p
     value = bytes(range(256)) * 100  # a worker's reply over STEP_BYTES
     with _within(20), served(own_pool):
         for _ in range(3):
-            assert pulled(own_pool, _concat, value, lambda job: value + job, [b"a", b"b"], 2) == [value + b"a", value + b"b"]
+            found = pulled(own_pool, _concat, value, lambda job: value + job, [b"a", b"b"], 2)
+            assert found == [value + b"a", value + b"b"]
