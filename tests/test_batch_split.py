@@ -27,6 +27,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fnmcts.games import Nim
+from fnmcts import parallel
 from fnmcts.mcts import batch, mcts_move
 from fnmcts.parallel import _step_bytes, kept_pool, make_executor, pulled, served
 
@@ -163,10 +164,9 @@ def _within(seconds):
 def own_pool():
     pool = make_executor(2, keep=True)
     pool.submit(int).result()  # its workers started
+    processes = list(pool._processes.values())
     yield pool
-    pool.shutdown(wait=False, cancel_futures=True)
-    for process in list((pool._processes or {}).values()):
-        process.kill()
+    parallel._halt(pool, processes)  # stopped at once, quietly
 
 
 @dataclass(frozen=True)
