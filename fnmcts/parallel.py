@@ -845,16 +845,17 @@ class _Channel:
 
 
 def _step_bytes(token: int, jobs) -> bytes | None:
-    """A step pickled for the channel, or ``None`` where it does not pickle or is over ``STEP_BYTES``.
+    """A step's jobs pickled for the channel, or ``None`` where they do not pickle or the step is over ``STEP_BYTES``
+    (with its token and a serve's number, ``_direct``'s message).
 
     >>> pickle.loads(_step_bytes(7, [1, 2])), _step_bytes(7, [b"x" * STEP_BYTES])
-    ((7, [1, 2]), None)
+    ([1, 2], None)
     """
     try:
-        step = pickle.dumps((token, jobs))
+        step = pickle.dumps(jobs)
     except Exception:  # noqa: BLE001 (the pool says what it says)
         return None
-    return step if len(step) <= STEP_BYTES else None
+    return step if len(pickle.dumps((token, 2**62, step))) <= STEP_BYTES else None
 
 
 def _direct(executor, channel: _Channel, work, here: Callable, jobs, parts: int, token: int, step: bytes) -> list:
@@ -866,7 +867,7 @@ def _direct(executor, channel: _Channel, work, here: Callable, jobs, parts: int,
         conn = channel.here[slot]
         while conn.poll():  # the replies of earlier steps left unread (their jobs were all played)
             conn.recv_bytes()
-        conn.send_bytes(step)
+        conn.send_bytes(pickle.dumps((token, channel.serves[slot][1], step)))  # for that serve alone
     mine = _taking(pulls, here, token, jobs)
     pairs, left = list(mine), set(range(len(jobs))) - {i for i, _ in mine}
     _answers(channel, slots, token, pairs, left)
@@ -936,8 +937,10 @@ def _serve(slot: int, ident: int, fn: Callable, value) -> tuple | None:
             if message[1] == ident:
                 return None
             continue
-        token, jobs = message
-        reply = (token, _taking(pulls, play, token, jobs))
+        token, to, jobs = message
+        if to != ident:  # a step for the serve started after this one (this one left when Ctrl-C cut its start)
+            continue
+        reply = (token, _taking(pulls, play, token, pickle.loads(jobs)))
         sent = pickle.dumps(reply)
         if len(sent) > STEP_BYTES:
             return reply

@@ -300,3 +300,12 @@ def test_a_reply_too_large_for_the_channel_comes_back_as_its_serves_result(own_p
         for _ in range(3):
             found = pulled(own_pool, _concat, value, lambda job: value + job, [b"a", b"b"], 2)
             assert found == [value + b"a", value + b"b"]
+
+
+def test_a_serve_left_over_on_a_slot_never_plays_another_serves_steps(own_pool):
+    stray = own_pool.submit(parallel._serve, 0, -5, _concat, b"wrong")  # as one whose start a Ctrl-C cut off
+    with _within(20), served(own_pool):
+        for _ in range(10):
+            doubled = pulled(own_pool, _slow_double, 0.0005, lambda job: _slow_double(0.0005, job), list(range(8)), 2)
+            assert doubled == [2 * j for j in range(8)]
+        assert stray.result() is None  # it heard none of its own and left
