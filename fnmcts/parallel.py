@@ -831,34 +831,35 @@ SERVE_IDLE = 0.5
 
 class _Channel:
     """A kept pool's way for ``pulled``'s steps: one duplex pipe per worker slot (``here`` this process's ends,
-    ``there`` the workers'), the lock of the one thread that uses it, and each slot's serve: ``[future, ident, fn,
+    ``there`` the workers', each with the lock its reader holds), the lock of the one thread that uses it, and each slot's serve: ``[future, ident, fn,
     value, ending]`` or None."""
 
     def __init__(self, workers: int):
         import multiprocessing
 
         pairs = [multiprocessing.Pipe() for _ in range(workers)]
-        self.here, self.there = [a for a, _ in pairs], [b for _, b in pairs]
+        self.here, self.there = [a for a, _ in pairs], [(b, multiprocessing.Lock()) for _, b in pairs]
         self.lock = threading.Lock()
         self.serves = [None] * workers
         self.made = 0
 
 
-def _step_bytes(token: int, jobs) -> bytes | None:
-    """A step's jobs pickled for the channel, or ``None`` where they do not pickle or the step is over ``STEP_BYTES``
-    (with its token and a serve's number, ``_direct``'s message).
+def _step_bytes(token: int, jobs) -> list | None:
+    """A step's jobs pickled for the channel one by one (a worker unpickles those it takes, as it takes them), or
+    ``None`` where they do not pickle or the step is over ``STEP_BYTES`` (with its token and a serve's number,
+    ``_direct``'s message).
 
-    >>> pickle.loads(_step_bytes(7, [1, 2])), _step_bytes(7, [b"x" * STEP_BYTES])
+    >>> [pickle.loads(job) for job in _step_bytes(7, [1, 2])], _step_bytes(7, [b"x" * STEP_BYTES])
     ([1, 2], None)
     """
     try:
-        step = pickle.dumps(jobs)
+        step = [pickle.dumps(job) for job in jobs]
     except Exception:  # noqa: BLE001 (the pool says what it says)
         return None
     return step if len(pickle.dumps((token, 2**62, step))) <= STEP_BYTES else None
 
 
-def _direct(executor, channel: _Channel, work, here: Callable, jobs, parts: int, token: int, step: bytes) -> list:
+def _direct(executor, channel: _Channel, work, here: Callable, jobs, parts: int, token: int, step: list) -> list:
     """``pulled`` on ``channel`` (its lock held): the step sent to each serving worker, its results read back."""
     slots, pulls = _serving(executor, channel, work, parts - 1), executor.fnmcts_pulls
     with pulls.get_lock():
@@ -920,32 +921,45 @@ def _end_serve(channel: _Channel, slot: int) -> None:
     serve = channel.serves[slot]
     if serve is not None and not serve[4] and not serve[0].done():
         serve[4] = True
-        channel.here[slot].send_bytes(pickle.dumps(("end", serve[1])))
+        channel.here[slot].send_bytes(pickle.dumps((None, serve[1], None)))
 
 
 def _serve(slot: int, ident: int, fn: Callable, value) -> tuple | None:
-    """On a worker of a kept pool: play the steps that come on channel slot ``slot`` (``_taking`` from the shared
-    counter, the pairs sent back at once) until told ``("end", ident)`` or ``SERVE_IDLE`` seconds without a step;
-    a reply over ``STEP_BYTES`` is returned instead, and the serve with it."""
-    conn, pulls = _WORKER_KEPT["channel"][slot], _WORKER_KEPT["pulls"]
-    play, heard = partial(fn, loaded(value)), time.monotonic()
+    """On a worker of a kept pool: play the steps for serve ``ident`` that come on channel slot ``slot``
+    (``_taking`` from the shared counter, the pairs sent back at once) until told to end or ``SERVE_IDLE`` seconds
+    without one; a reply over ``STEP_BYTES`` is returned instead, and the serve with it. One serve reads a slot at
+    a time (the slot's lock): one started while another still holds it (left over when Ctrl-C cut its start
+    short) returns at once."""
+    conn, lock = _WORKER_KEPT["channel"][slot]
+    if not lock.acquire(timeout=SERVE_POLL):
+        return None
+    try:
+        return _serving_steps(conn, ident, partial(_unpickled, partial(fn, loaded(value))), _WORKER_KEPT["pulls"])
+    finally:
+        lock.release()
+
+
+def _serving_steps(conn, ident: int, play: Callable, pulls) -> tuple | None:
+    """``_serve``'s loop: ``(token, ident, jobs)`` a step, ``(None, ident, None)`` the end; another serve's skipped."""
+    heard = time.monotonic()
     while time.monotonic() - heard < SERVE_IDLE:
         if not conn.poll(SERVE_POLL):
             continue
-        heard, message = time.monotonic(), conn.recv()
-        if message[0] == "end":
-            if message[1] == ident:
-                return None
+        token, to, jobs = conn.recv()
+        if to != ident:  # for the serve started after this one: not heard
             continue
-        token, to, jobs = message
-        if to != ident:  # a step for the serve started after this one (this one left when Ctrl-C cut its start)
-            continue
-        reply = (token, _taking(pulls, play, token, pickle.loads(jobs)))
+        if token is None:
+            return None
+        heard, reply = time.monotonic(), (token, _taking(pulls, play, token, jobs))
         sent = pickle.dumps(reply)
         if len(sent) > STEP_BYTES:
             return reply
         conn.send_bytes(sent)
     return None
+
+
+def _unpickled(play: Callable, job: bytes):
+    return play(pickle.loads(job))
 
 
 @contextmanager

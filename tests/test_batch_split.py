@@ -289,7 +289,7 @@ def test_replies_of_older_steps_are_never_taken_for_this_one(own_pool):
     with _within(20), served(own_pool):
         pulled(own_pool, _slow_double, 0.0, lambda job: 2 * job, [1], 2)  # its serve started
         for token in (1, time.monotonic_ns()):  # as a step interrupted before, or just now, would have left them
-            channel.there[0].send((token, [(0, "stale"), (1, "stale")]))
+            channel.there[0][0].send((token, [(0, "stale"), (1, "stale")]))
         assert pulled(own_pool, _slow_double, 0.0, lambda job: 2 * job, [5, 6], 2) == [10, 12]
         assert not channel.here[0].poll()  # read and dropped
 
@@ -304,8 +304,12 @@ def test_a_reply_too_large_for_the_channel_comes_back_as_its_serves_result(own_p
 
 def test_a_serve_left_over_on_a_slot_never_plays_another_serves_steps(own_pool):
     stray = own_pool.submit(parallel._serve, 0, -5, _concat, b"wrong")  # as one whose start a Ctrl-C cut off
+    time.sleep(0.1)  # it holds the slot
     with _within(20), served(own_pool):
-        for _ in range(10):
+        while not stray.done():  # the steps go on: the serves started meanwhile leave the slot to it, which leaves
             doubled = pulled(own_pool, _slow_double, 0.0005, lambda job: _slow_double(0.0005, job), list(range(8)), 2)
             assert doubled == [2 * j for j in range(8)]
         assert stray.result() is None  # it heard none of its own and left
+        for _ in range(5):  # a serve holds the slot again
+            assert pulled(own_pool, _slow_double, 0.0, lambda job: 2 * job, [1, 2], 2) == [2, 4]
+        assert not own_pool.fnmcts_channel.serves[0][0].done()
