@@ -831,8 +831,8 @@ SERVE_IDLE = 0.5
 
 class _Channel:
     """A kept pool's way for ``pulled``'s steps: one duplex pipe per worker slot (``here`` this process's ends,
-    ``there`` the workers', each with the lock its reader holds), the lock of the one thread that uses it, and each slot's serve: ``[future, ident, fn,
-    value, ending]`` or None."""
+    ``there`` the workers', each with the lock its reader holds), the lock of the one thread that uses it, and
+    each slot's serve: ``[future, ident, fn, value, ending, unanswered]`` or None."""
 
     def __init__(self, workers: int):
         import multiprocessing
@@ -868,7 +868,9 @@ def _direct(executor, channel: _Channel, work, here: Callable, jobs, parts: int,
         conn = channel.here[slot]
         while conn.poll():  # the replies of earlier steps left unread (their jobs were all played)
             conn.recv_bytes()
+            _heard(channel, slot)
         conn.send_bytes(pickle.dumps((token, channel.serves[slot][1], step)))  # for that serve alone
+        channel.serves[slot][5] += 1
     mine = _taking(pulls, here, token, jobs)
     pairs, left = list(mine), set(range(len(jobs))) - {i for i, _ in mine}
     _answers(channel, slots, token, pairs, left)
@@ -885,12 +887,22 @@ def _serving(executor, channel: _Channel, work, count: int) -> list:
             channel.made += 1
             fn, value = work
             future = executor.submit(_serve, slot, channel.made, fn, value)
-            serve = channel.serves[slot] = [future, channel.made, fn, value, False]
-        if serve[2] is work[0] and serve[3] is work[1]:
-            slots.append(slot)
-        else:
+            serve = channel.serves[slot] = [future, channel.made, fn, value, False, 0]
+        if serve[2] is not work[0] or serve[3] is not work[1]:
             _end_serve(channel, slot)
+        elif serve[5] < UNANSWERED:
+            slots.append(slot)
     return slots
+
+
+UNANSWERED = 2
+"""Steps sent to a serve not yet started (its task queued behind others) at most: its pipe never fills."""
+
+
+def _heard(channel: _Channel, slot: int) -> None:
+    """A reply read from ``slot``: one step fewer unanswered there."""
+    serve = channel.serves[slot]
+    serve[5] = max(0, serve[5] - 1)
 
 
 def _answers(channel: _Channel, slots, token: int, pairs: list, left: set) -> None:
@@ -902,6 +914,7 @@ def _answers(channel: _Channel, slots, token: int, pairs: list, left: set) -> No
     while waiting and left:
         for conn in wait(list(waiting), SERVE_POLL):
             answer = conn.recv()
+            _heard(channel, waiting[conn])
             if answer[0] == token:
                 pairs.extend(answer[1])
                 left.difference_update(i for i, _ in answer[1])

@@ -220,8 +220,8 @@ def test_a_worker_lost_mid_search_raises_at_once(monkeypatch, own_pool, who):
     victims = (0,) if who.endswith("playout") else tuple(own_pool._processes)
     game = TrapNim(heap=60, max_take=3, home=os.getpid(), victims=victims)
     _TRAPPED.clear()
-    with _within(20), pytest.raises(BrokenProcessPool):
-        _search(game, batch=8, executor=own_pool)
+    with _within(20), pytest.raises(BrokenProcessPool):  # (dives enough for the worker to join in, however late)
+        mcts_move(game, game.start(), 2_000, random.Random(3), solver=False, batch=8, executor=own_pool)
 
 
 def test_a_worker_lost_on_the_kept_pool_leaves_the_next_search_a_new_pool(monkeypatch):
@@ -229,8 +229,9 @@ def test_a_worker_lost_on_the_kept_pool_leaves_the_next_search_a_new_pool(monkey
 
     monkeypatch.setattr(batch, "PAYS", 0.0)
     game = Nim(heap=60, max_take=3)
+    trap = TrapNim(heap=60, max_take=3, home=os.getpid(), victims=(0,))
     with _within(20), pytest.raises(BrokenProcessPool):
-        _search(TrapNim(heap=60, max_take=3, home=os.getpid(), victims=(0,)), batch=8, workers=2)
+        mcts_move(trap, trap.start(), 2_000, random.Random(3), solver=False, batch=8, workers=2)
     with _within(60):
         assert dict(_search(game, batch=8, workers=2).tree.pmap()) == dict(_search(game, batch=8).tree.pmap())
 
@@ -313,3 +314,16 @@ def test_a_serve_left_over_on_a_slot_never_plays_another_serves_steps(own_pool):
         for _ in range(5):  # a serve holds the slot again
             assert pulled(own_pool, _slow_double, 0.0, lambda job: 2 * job, [1, 2], 2) == [2, 4]
         assert not own_pool.fnmcts_channel.serves[0][0].done()
+
+
+def test_steps_for_a_serve_not_started_yet_never_fill_its_pipe(own_pool):
+    busy = [own_pool.submit(time.sleep, 0.4) for _ in range(2)]  # every worker busy: the serve waits its turn
+    time.sleep(0.05)
+    with _within(20), served(own_pool):
+        for _ in range(30):
+            assert pulled(own_pool, _slow_double, 0.0, lambda job: 2 * job, [1, 2, 3], 2) == [2, 4, 6]
+            assert own_pool.fnmcts_channel.serves[0][5] <= parallel.UNANSWERED
+        for done in busy:
+            done.result()
+        for _ in range(5):
+            assert pulled(own_pool, _slow_double, 0.0, lambda job: 2 * job, [1, 2, 3], 2) == [2, 4, 6]
