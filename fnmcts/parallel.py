@@ -330,22 +330,24 @@ def make_executor(workers: int | None = None, keep: bool = False) -> Executor:
     """
     from concurrent.futures import ProcessPoolExecutor  # imported when a pool is made, not with fnmcts
 
-    halting = pulls = None
+    halting = pulls = channel = None
+    workers = workers or os.cpu_count() or 1
     if keep:  # the one number its workers read to stop a run's dropped chunks (``halted``)
         import multiprocessing
 
         halting = multiprocessing.RawValue("q", 0)
         pulls = multiprocessing.Array("q", 2)  # a step's token and its next job (``pulled``)
-    executor = ProcessPoolExecutor(max_workers=workers or os.cpu_count() or 1, initializer=_worker_start,
-                                   initargs=(os.getpid(), keep, halting, pulls))
-    executor.fnmcts_halting, executor.fnmcts_pulls = halting, pulls
+        channel = _Channel(workers)  # a batched step's way to the workers and back (``pulled``)
+    executor = ProcessPoolExecutor(max_workers=workers, initializer=_worker_start,
+                                   initargs=(os.getpid(), keep, halting, pulls, channel and channel.there))
+    executor.fnmcts_halting, executor.fnmcts_pulls, executor.fnmcts_channel = halting, pulls, channel
     return executor
 
 
-def _worker_start(parent: int, keep: bool = False, halting=None, pulls=None) -> None:
+def _worker_start(parent: int, keep: bool = False, halting=None, pulls=None, channel=None) -> None:
     """Set up a worker of ``make_executor``: signals, standard streams, the watch on its parent, what it keeps."""
     if keep:
-        _WORKER_KEPT.update(keeps={}, halting=halting, pulls=pulls)
+        _WORKER_KEPT.update(keeps={}, halting=halting, pulls=pulls, channel=channel)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole process group: the parent decides
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     devnull = os.open(os.devnull, os.O_RDWR)
@@ -768,14 +770,20 @@ def pulled(executor, fn: Callable, value, here: Callable, jobs, parts: int) -> l
     run) for any other executor, which keeps its own split.
 
     A worker plays a job as ``fn(value, job)`` (``value`` sent as by ``mapped_shared``), which must give
-    ``here(job)``: so the results depend on the jobs alone, whoever took which. The jobs go whole to each worker
-    once; the next job's index sits in one shared counter made with the pool (``make_executor(keep=True)``),
-    so no side waits for the other by more than one job. A job nobody took (another call took the counter
-    over) is played here.
+    ``here(job)``: so the results depend on the jobs alone, whoever took which. The next job's index sits in
+    one shared counter made with the pool (``make_executor(keep=True)``), so no side waits for the other by
+    more than one job. A job nobody took (another call took the counter over) is played here.
+
+    The steps go on the pool's channel (``_Channel``) when it is free and a step's jobs are small
+    (``STEP_BYTES``): the first step starts a ``_serve`` on each worker it needs, which gets ``fn`` and
+    ``value`` once, then each step's jobs straight from this thread, and sends its results straight back,
+    none of them through the pool's own threads; ``served`` tells those workers to stop when the search
+    ends. Otherwise (a second thread while one uses the channel, larger jobs) the step goes through the
+    pool, the jobs whole to each worker.
 
     >>> pulled(None, abs, None, abs, [-1], 2) is None
     True
-    >>> with kept_pool(2) as pool:
+    >>> with kept_pool(2) as pool, served(pool):
     ...     pulled(pool, _plus, 10, lambda job: 10 + job, list(range(6)), 2)
     [10, 11, 12, 13, 14, 15]
     """
@@ -783,17 +791,208 @@ def pulled(executor, fn: Callable, value, here: Callable, jobs, parts: int) -> l
     if pulls is None:
         return None
     token, mine = time.monotonic_ns(), []
+    channel = getattr(executor, "fnmcts_channel", None)
+    step = _step_bytes(token, jobs) if channel is not None else None
+    if step is not None and channel.lock.acquire(blocking=False):
+        try:
+            return _direct(executor, channel, (fn, value), here, jobs, parts, token, step)
+        finally:
+            channel.lock.release()
     with pulls.get_lock():
         pulls.get_obj()[:] = [token, 0]
     taken = mapped_shared(executor, partial(_pulling, fn), value, [(token, jobs)] * (parts - 1),
                           lambda: mine.extend(_taking(pulls, here, token, jobs)))
+    return _gathered(here, jobs, chain(mine, *taken))
+
+
+def _gathered(here: Callable, jobs, pairs) -> list:
+    """The results of ``jobs`` in order: those of the ``(index, result)`` ``pairs``, ``here(job)`` for the others."""
     results, left = [None] * len(jobs), set(range(len(jobs)))
-    for i, result in chain(mine, *taken):
+    for i, result in pairs:
         results[i] = result
         left.discard(i)
     for i in sorted(left):
         results[i] = here(jobs[i])
     return results
+
+
+STEP_BYTES = 16_384
+"""The largest step (its token and jobs, pickled) that ``pulled`` sends on a kept pool's channel, and the largest
+reply a worker sends back on it: a larger step goes through the pool, a larger reply as its serve's result. So a
+message is one write, whole or not at all (a Ctrl-C or a lost worker never leaves half of one), and a channel holds
+a message or two at most, far below a socket's buffer: sending never waits."""
+
+SERVE_POLL = 0.05
+"""Seconds a side of a kept pool's channel waits for the other at a time, between its checks that the other lives."""
+
+SERVE_IDLE = 0.5
+"""Seconds a worker's ``_serve`` waits for a step before it returns, its worker free for other work."""
+
+
+class _Channel:
+    """A kept pool's way for ``pulled``'s steps: one duplex pipe per worker slot (``here`` this process's ends,
+    ``there`` the workers', each with the lock its reader holds), the lock of the one thread that uses it, and
+    each slot's serve: ``[future, ident, fn, value, ending, unanswered]`` or None."""
+
+    def __init__(self, workers: int):
+        import multiprocessing
+
+        pairs = [multiprocessing.Pipe() for _ in range(workers)]
+        self.here, self.there = [a for a, _ in pairs], [(b, multiprocessing.Lock()) for _, b in pairs]
+        self.lock = threading.Lock()
+        self.serves = [None] * workers
+        self.made = 0
+
+
+def _step_bytes(token: int, jobs) -> list | None:
+    """A step's jobs pickled for the channel one by one (a worker unpickles those it takes, as it takes them), or
+    ``None`` where they do not pickle or the step is over ``STEP_BYTES`` (with its token and a serve's number,
+    ``_direct``'s message).
+
+    >>> [pickle.loads(job) for job in _step_bytes(7, [1, 2])], _step_bytes(7, [b"x" * STEP_BYTES])
+    ([1, 2], None)
+    """
+    try:
+        step = [pickle.dumps(job) for job in jobs]
+    except Exception:  # noqa: BLE001 (the pool says what it says)
+        return None
+    return step if len(pickle.dumps((token, 2**62, step))) <= STEP_BYTES else None
+
+
+def _direct(executor, channel: _Channel, work, here: Callable, jobs, parts: int, token: int, step: list) -> list:
+    """``pulled`` on ``channel`` (its lock held): the step sent to each serving worker, its results read back."""
+    slots, pulls = _serving(executor, channel, work, parts - 1), executor.fnmcts_pulls
+    with pulls.get_lock():
+        pulls.get_obj()[:] = [token, 0]
+    for slot in slots:
+        conn = channel.here[slot]
+        while conn.poll():  # the replies of earlier steps left unread (their jobs were all played)
+            conn.recv_bytes()
+            _heard(channel, slot)
+        conn.send_bytes(pickle.dumps((token, channel.serves[slot][1], step)))  # for that serve alone
+        channel.serves[slot][5] += 1
+    mine = _taking(pulls, here, token, jobs)
+    pairs, left = list(mine), set(range(len(jobs))) - {i for i, _ in mine}
+    _answers(channel, slots, token, pairs, left)
+    return _gathered(here, jobs, pairs)
+
+
+def _serving(executor, channel: _Channel, work, count: int) -> list:
+    """The slots (at most ``count``) whose ``_serve`` plays ``work`` (``(fn, value)``): one started in each free
+    slot; one that serves other work is told to end and left out."""
+    slots = []
+    for slot in range(min(count, len(channel.here))):
+        serve = channel.serves[slot]
+        if serve is None or serve[0].done():
+            channel.made += 1
+            fn, value = work
+            future = executor.submit(_serve, slot, channel.made, fn, value)
+            serve = channel.serves[slot] = [future, channel.made, fn, value, False, 0]
+        if serve[2] is not work[0] or serve[3] is not work[1]:
+            _end_serve(channel, slot)
+        elif serve[5] < UNANSWERED:
+            slots.append(slot)
+    return slots
+
+
+UNANSWERED = 2
+"""Steps sent to a serve not yet started (its task queued behind others) at most: its pipe never fills."""
+
+
+def _heard(channel: _Channel, slot: int) -> None:
+    """A reply read from ``slot``: one step fewer unanswered there."""
+    serve = channel.serves[slot]
+    serve[5] = max(0, serve[5] - 1)
+
+
+def _answers(channel: _Channel, slots, token: int, pairs: list, left: set) -> None:
+    """Read step ``token``'s results from ``slots`` into ``pairs`` until none is ``left`` or each slot answered or
+    ended; a reply to an older step is dropped. A serve that failed (its worker lost) raises its error here."""
+    from multiprocessing.connection import wait
+
+    waiting = {channel.here[slot]: slot for slot in slots}
+    while waiting and left:
+        for conn in wait(list(waiting), SERVE_POLL):
+            answer = conn.recv()
+            _heard(channel, waiting[conn])
+            if answer[0] == token:
+                pairs.extend(answer[1])
+                left.difference_update(i for i, _ in answer[1])
+                del waiting[conn]
+        for conn, slot in list(waiting.items()):
+            future = channel.serves[slot][0]
+            if future.done() and not conn.poll():
+                last = future.result()  # its error, if any (a worker lost: BrokenProcessPool)
+                if last is not None and last[0] == token:  # a reply over STEP_BYTES
+                    pairs.extend(last[1])
+                    left.difference_update(i for i, _ in last[1])
+                del waiting[conn]  # else it ended before this step: it took none of it
+
+
+def _end_serve(channel: _Channel, slot: int) -> None:
+    """Tell slot ``slot``'s serve, if it runs, to return (once)."""
+    serve = channel.serves[slot]
+    if serve is not None and not serve[4] and not serve[0].done():
+        serve[4] = True
+        channel.here[slot].send_bytes(pickle.dumps((None, serve[1], None)))
+
+
+def _serve(slot: int, ident: int, fn: Callable, value) -> tuple | None:
+    """On a worker of a kept pool: play the steps for serve ``ident`` that come on channel slot ``slot``
+    (``_taking`` from the shared counter, the pairs sent back at once) until told to end or ``SERVE_IDLE`` seconds
+    without one; a reply over ``STEP_BYTES`` is returned instead, and the serve with it. One serve reads a slot at
+    a time (the slot's lock): one started while another still holds it (left over when Ctrl-C cut its start
+    short) returns at once."""
+    conn, lock = _WORKER_KEPT["channel"][slot]
+    if not lock.acquire(timeout=SERVE_POLL):
+        return None
+    try:
+        return _serving_steps(conn, ident, partial(_unpickled, partial(fn, loaded(value))), _WORKER_KEPT["pulls"])
+    finally:
+        lock.release()
+
+
+def _serving_steps(conn, ident: int, play: Callable, pulls) -> tuple | None:
+    """``_serve``'s loop: ``(token, ident, jobs)`` a step, ``(None, ident, None)`` the end; another serve's skipped."""
+    heard = time.monotonic()
+    while time.monotonic() - heard < SERVE_IDLE:
+        if not conn.poll(SERVE_POLL):
+            continue
+        token, to, jobs = conn.recv()
+        if to != ident:  # for the serve started after this one: not heard
+            continue
+        if token is None:
+            return None
+        heard, reply = time.monotonic(), (token, _taking(pulls, play, token, jobs))
+        sent = pickle.dumps(reply)
+        if len(sent) > STEP_BYTES:
+            return reply
+        conn.send_bytes(sent)
+    return None
+
+
+def _unpickled(play: Callable, job: bytes):
+    return play(pickle.loads(job))
+
+
+@contextmanager
+def served(executor):
+    """``executor`` for a block; on every exit, the workers of a kept pool that serve ``pulled``'s steps stop.
+
+    >>> with served(None) as executor:
+    ...     executor is None
+    True
+    """
+    try:
+        yield executor
+    finally:
+        channel = getattr(executor, "fnmcts_channel", None)
+        if channel is not None and channel.lock.acquire(blocking=False):  # else another thread's search uses them
+            try:
+                for slot in range(len(channel.serves)):
+                    _end_serve(channel, slot)
+            finally:
+                channel.lock.release()
 
 
 def _pulling(fn, value, item) -> list:

@@ -16,8 +16,10 @@ import math
 import os
 import pickle
 import random
+import signal
 import time
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import pytest
@@ -25,8 +27,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fnmcts.games import Nim
+from fnmcts import parallel
 from fnmcts.mcts import batch, mcts_move
-from fnmcts.parallel import kept_pool, pulled
+from fnmcts.parallel import _step_bytes, kept_pool, make_executor, pulled, served
 
 
 class Pickling:
@@ -137,3 +140,190 @@ def test_results_come_back_in_the_jobs_order(jobs, parts):
 @pytest.mark.parametrize("make", [lambda: None, Pickling, lambda: ThreadPoolExecutor(1)])
 def test_other_executors_keep_their_own_split(make):
     assert pulled(make(), _slow_double, 0.0, abs, [1, 2], 2) is None
+
+
+# The channel (``parallel._Channel``): a kept pool's steps go from this thread to the serving workers and back.
+
+
+@contextmanager
+def _within(seconds):
+    """Fail (no hang) when the block takes over ``seconds``."""
+    def late(signum, frame):
+        raise TimeoutError(f"over {seconds} s: a hang")
+
+    before = signal.signal(signal.SIGALRM, late)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, before)
+
+
+@pytest.fixture
+def own_pool():
+    pool = make_executor(2, keep=True)
+    pool.submit(int).result()  # its workers started
+    processes = list(pool._processes.values())
+    yield pool
+    parallel._halt(pool, processes)  # stopped at once, quietly
+
+
+@dataclass(frozen=True)
+class TrapNim(Nim):
+    """Nim whose first playout in the process ``home`` kills the processes ``victims`` (``os.kill``) and waits for
+    the pool to see it, whose ``interrupt``-th playout there raises ``KeyboardInterrupt`` (0: never); with
+    ``victims`` ``(0,)``, a playout elsewhere kills its own process. A playout takes 1 ms at least."""
+
+    home: int = 0
+    victims: tuple = ()
+    interrupt: int = 0
+
+    def random_payoff(self, state, rng) -> tuple:
+        time.sleep(0.001)  # a playout that costs: each side takes a share of a step
+        if os.getpid() != self.home:
+            if self.victims == (0,):
+                os.kill(os.getpid(), signal.SIGKILL)
+        elif self.victims != (0,) and self.victims and not _TRAPPED:
+            _TRAPPED.append(1)
+            for victim in self.victims:
+                os.kill(victim, signal.SIGKILL)
+            time.sleep(0.3)
+        elif self.interrupt:
+            _TRAPPED.append(1)
+            if len(_TRAPPED) == self.interrupt:
+                raise KeyboardInterrupt
+        return super().random_payoff(state, rng)
+
+
+_TRAPPED: list = []
+
+
+def test_the_steps_go_on_the_channel_and_its_serves_end_with_the_search(monkeypatch, own_pool):
+    game = Nim(heap=60, max_take=3)
+    serial = _search(game, batch=8)
+    monkeypatch.setattr(batch, "PAYS", 0.0)
+    channel = own_pool.fnmcts_channel
+    for search in range(2):  # two searches one after the other on the same pool
+        pooled = _search(game, batch=8, executor=own_pool)
+        assert dict(pooled.tree.pmap()) == dict(serial.tree.pmap()) and pooled.move == serial.move
+        assert channel.made == search + 1  # one serve a search on its one slot (2 workers: one here, one there)
+        with _within(5):
+            channel.serves[0][0].result()  # told to end with the search: it returns
+
+
+@pytest.mark.parametrize("who", ["a worker killed mid-playout", "a worker killed from here"])
+def test_a_worker_lost_mid_search_raises_at_once(monkeypatch, own_pool, who):
+    from concurrent.futures.process import BrokenProcessPool
+
+    monkeypatch.setattr(batch, "PAYS", 0.0)
+    victims = (0,) if who.endswith("playout") else tuple(own_pool._processes)
+    game = TrapNim(heap=60, max_take=3, home=os.getpid(), victims=victims)
+    _TRAPPED.clear()
+    with _within(20), pytest.raises(BrokenProcessPool):  # (dives enough for the worker to join in, however late)
+        mcts_move(game, game.start(), 2_000, random.Random(3), solver=False, batch=8, executor=own_pool)
+
+
+def test_a_worker_lost_on_the_kept_pool_leaves_the_next_search_a_new_pool(monkeypatch):
+    from concurrent.futures.process import BrokenProcessPool
+
+    monkeypatch.setattr(batch, "PAYS", 0.0)
+    game = Nim(heap=60, max_take=3)
+    trap = TrapNim(heap=60, max_take=3, home=os.getpid(), victims=(0,))
+    with _within(20), pytest.raises(BrokenProcessPool):
+        mcts_move(trap, trap.start(), 2_000, random.Random(3), solver=False, batch=8, workers=2)
+    with _within(60):
+        assert dict(_search(game, batch=8, workers=2).tree.pmap()) == dict(_search(game, batch=8).tree.pmap())
+
+
+@pytest.mark.parametrize("where", ["executor", "workers"])
+def test_ctrl_c_mid_search_leaves_the_pool_for_the_next_search(monkeypatch, own_pool, where):
+    monkeypatch.setattr(batch, "PAYS", 0.0)
+    how = {"executor": own_pool} if where == "executor" else {"workers": 2}
+    game = Nim(heap=60, max_take=3)
+    _TRAPPED.clear()
+    with _within(20), pytest.raises(KeyboardInterrupt):
+        _search(TrapNim(heap=60, max_take=3, home=os.getpid(), interrupt=3), batch=8, **how)
+    with _within(60):  # the interrupted step's replies, late, are never taken for this search's
+        for _ in range(2):
+            assert dict(_search(game, batch=8, **how).tree.pmap()) == dict(_search(game, batch=8).tree.pmap())
+
+
+def test_two_threads_at_once_on_one_pool_each_get_their_own_results(own_pool):
+    def calls(offset):
+        with served(own_pool):
+            return [pulled(own_pool, _slow_double, 0.0005, lambda job: _slow_double(0.0005, job),
+                           [offset + j for j in range(12)], 2) for _ in range(15)]
+
+    with _within(60), ThreadPoolExecutor(2) as threads:
+        found = list(threads.map(calls, [0, 100]))
+    assert found == [[[2 * (offset + j) for j in range(12)]] * 15 for offset in (0, 100)]
+
+
+def test_a_step_too_large_for_the_channel_goes_through_the_pool(own_pool):
+    jobs = [bytes([i]) * 1000 for i in range(40)]  # over STEP_BYTES pickled
+    assert _step_bytes(1, jobs) is None and _step_bytes(1, jobs[:3]) is not None
+    with served(own_pool):
+        assert pulled(own_pool, _concat, b"y", lambda job: b"y" + job, jobs, 2) == [b"y" + job for job in jobs]
+    assert own_pool.fnmcts_channel.made == 0
+
+
+def test_a_serve_of_other_work_is_ended_and_the_step_played_without_it(own_pool):
+    channel = own_pool.fnmcts_channel
+    with _within(20):
+        doubled = pulled(own_pool, _slow_double, 0.001, lambda job: 2 * job, list(range(8)), 2)
+        assert doubled == [2 * j for j in range(8)]
+        first = channel.serves[0][0]
+        assert pulled(own_pool, _concat, b"a", lambda job: b"a" + job, [b"b", b"c"], 2) == [b"ab", b"ac"]
+        first.result()  # told to end: its work is another
+        with served(own_pool):
+            assert pulled(own_pool, _concat, b"a", lambda job: b"a" + job, [b"b"] * 9, 2) == [b"ab"] * 9
+    assert channel.made == 2
+
+
+def _concat(value, job):
+    return value + job
+
+
+def test_replies_of_older_steps_are_never_taken_for_this_one(own_pool):
+    channel = own_pool.fnmcts_channel
+    with _within(20), served(own_pool):
+        pulled(own_pool, _slow_double, 0.0, lambda job: 2 * job, [1], 2)  # its serve started
+        for token in (1, time.monotonic_ns()):  # as a step interrupted before, or just now, would have left them
+            channel.there[0][0].send((token, [(0, "stale"), (1, "stale")]))
+        assert pulled(own_pool, _slow_double, 0.0, lambda job: 2 * job, [5, 6], 2) == [10, 12]
+        assert not channel.here[0].poll()  # read and dropped
+
+
+def test_a_reply_too_large_for_the_channel_comes_back_as_its_serves_result(own_pool):
+    value = bytes(range(256)) * 100  # a worker's reply over STEP_BYTES
+    with _within(20), served(own_pool):
+        for _ in range(3):
+            found = pulled(own_pool, _concat, value, lambda job: value + job, [b"a", b"b"], 2)
+            assert found == [value + b"a", value + b"b"]
+
+
+def test_a_serve_left_over_on_a_slot_never_plays_another_serves_steps(own_pool):
+    stray = own_pool.submit(parallel._serve, 0, -5, _concat, b"wrong")  # as one whose start a Ctrl-C cut off
+    time.sleep(0.1)  # it holds the slot
+    with _within(20), served(own_pool):
+        while not stray.done():  # the steps go on: the serves started meanwhile leave the slot to it, which leaves
+            doubled = pulled(own_pool, _slow_double, 0.0005, lambda job: _slow_double(0.0005, job), list(range(8)), 2)
+            assert doubled == [2 * j for j in range(8)]
+        assert stray.result() is None  # it heard none of its own and left
+        for _ in range(5):  # a serve holds the slot again
+            assert pulled(own_pool, _slow_double, 0.0, lambda job: 2 * job, [1, 2], 2) == [2, 4]
+        assert not own_pool.fnmcts_channel.serves[0][0].done()
+
+
+def test_steps_for_a_serve_not_started_yet_never_fill_its_pipe(own_pool):
+    busy = [own_pool.submit(time.sleep, 0.4) for _ in range(2)]  # every worker busy: the serve waits its turn
+    time.sleep(0.05)
+    with _within(20), served(own_pool):
+        for _ in range(30):
+            assert pulled(own_pool, _slow_double, 0.0, lambda job: 2 * job, [1, 2, 3], 2) == [2, 4, 6]
+            assert own_pool.fnmcts_channel.serves[0][5] <= parallel.UNANSWERED
+        for done in busy:
+            done.result()
+        for _ in range(5):
+            assert pulled(own_pool, _slow_double, 0.0, lambda job: 2 * job, [1, 2, 3], 2) == [2, 4, 6]

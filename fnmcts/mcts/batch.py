@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import random
 import time
-from contextlib import nullcontext
 from functools import partial
 from math import inf as _inf, sqrt as _sqrt
 
 from ..limits import cycle_found
-from ..parallel import Unknown, check_count, check_workers, kept_pool, loaded, mapped_shared, pulled, shared
+from ..parallel import (Unknown, check_count, check_workers, kept_pool, loaded, mapped_shared, pulled, served,
+                        shared)
 from ..rng import child_seed
 from ._engine import _children_of, _count_back, _options_back, _parent_log, _past_chance, _plan, dives
 from ._graph import END
@@ -100,7 +100,7 @@ def _run_batch(k, workers, executor, g, stats, root, mover, rng, select, opts, b
         return dives(g, stats, root, mover, budget.left, rng, select, expectimax=expectimax, solver=proofs,
                      rollout=opts.rollout, stop_when_proven=True)[0]
     parts = workers or getattr(executor, "_max_workers", None) or k
-    with nullcontext(executor) if executor is not None else kept_pool(workers) as pool:
+    with kept_pool(workers if executor is None else None) as kept, served(kept or executor) as pool:
         return batch_dives(g, stats, root, mover, budget.left, rng, k, select, executor=pool, parts=parts,
                            expectimax=expectimax, solver=proofs, rollout=opts.rollout)
 
