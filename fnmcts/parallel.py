@@ -724,7 +724,8 @@ the interpreter at most, not the default 5 ms at each of their steps, so the wor
 Measured (connect_four, 8 decisive playouts here and 8 on a worker, quiet machine): 33 ms at the default, 25 ms at
 0.5 ms, 42 ms one after the other. A kept pool's worker began a step of 16 playouts 2.9-3.0 ms (median) after the
 call at 0.5 ms and 1.3-1.5 ms at 20 us (the two hops: the pool's manager thread, then its queue's feeder thread).
-A thread that waits for nothing costs nothing at any interval. The default comes back when ``meanwhile`` returns."""
+A thread that waits for nothing costs nothing at any interval. The default comes back when ``meanwhile`` returns.
+A batched step on a kept pool's channel (``pulled``) goes through neither thread: this is for the others."""
 
 
 def mapped_shared(executor, fn: Callable, value, items, meanwhile: Callable[[], object] | None = None) -> list:
