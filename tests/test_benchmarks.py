@@ -156,3 +156,20 @@ def test_run_renders_the_table_of_a_saved_run_again(tmp_path, capsys):
     assert run.main(["--render", str(saved), "--markdown", "-"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("Measured 2026-01-01 00:00 UTC") and "| bench_x | fast | **no** | 0.5x |" in out
+
+
+@pytest.mark.slow
+def test_the_core_ab_counts_calls_on_both_trees_and_checks_their_trees():
+    """``bench_core_ab --calls``: a count of calls on the base and on this tree, and the trees compared, no rounds."""
+    done = subprocess.run([sys.executable, str(BENCHMARKS / "bench_core_ab.py"), "--quick", "--json", "--calls",
+                           "--workloads", "move_nim,search"], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    document = json.loads(done.stdout)
+    assert document["comparisons"] == [], "--calls times nothing"
+    counted = [note for note in document["notes"] if " calls on " in note]
+    assert [note.split(":")[0] for note in counted] == ["move_nim", "search"]
+    for note in counted:
+        base, here = (int(part.split()[-1].replace(",", "")) for part in
+                      (note.split(" calls on ")[0], note.split(" calls on ")[1].split(", ")[1].split(" on ")[0]))
+        assert base > 0 and here > 0
+    assert "the same trees on both revisions, every workload and seed: met" in done.stderr

@@ -65,7 +65,8 @@ def rescaler(game):
 def _chance_entry(game, state, outcomes, tables=None):
     """How to draw one outcome: the draw of ``GameBase.sample_outcome``, on a table.
 
-    ``[slots, D, cumulative, children, probabilities, sampler, by_outcome, outcomes]``:
+    ``[slots, D, cumulative, children, probabilities, sampler, by_outcome, outcomes, weights]``
+    (``weights``: the probabilities as floats, what expectimax's backup multiplies):
     with ``slots``, the draw is outcome ``slots[int(rng.random() * D)]``; else
     ``bisect_right(cumulative, rng.random() * D)`` (the same draw: the cumulative
     weights are whole numbers). A game with its own ``sample_outcome`` is asked
@@ -77,7 +78,8 @@ def _chance_entry(game, state, outcomes, tables=None):
     if own is not None and own is not GameBase.sample_outcome:
         probabilities = tuple(Fraction(p) for _, p in outcomes)
         by_outcome = {o: j for j, (o, _) in enumerate(outcomes)}
-        return [None, None, None, children, probabilities, game.sample_outcome, by_outcome, outcomes]
+        return [None, None, None, children, probabilities, game.sample_outcome, by_outcome, outcomes,
+                tuple(map(float, probabilities))]
     table = None
     if tables is not None:  # the same outcomes object again (a game's dice constant): no hashing
         last = tables.get(None)
@@ -91,12 +93,12 @@ def _chance_entry(game, state, outcomes, tables=None):
         if tables is not None:
             tables[key] = table
             tables[None] = (outcomes, table)
-    slots, denominator, cumulative, probabilities = table
-    return [slots, denominator, cumulative, children, probabilities, None, None, outcomes]
+    slots, denominator, cumulative, probabilities, weights = table
+    return [slots, denominator, cumulative, children, probabilities, None, None, outcomes, weights]
 
 
 def _draw_table(state, weights):
-    """``(slots, D, cumulative, probabilities)`` for one list of chance probabilities."""
+    """``(slots, D, cumulative, probabilities, weights)`` for one list of chance probabilities (``weights``: floats)."""
     probabilities = tuple(p if type(p) is Fraction else Fraction(p) for p in weights)
     denominator = lcm(*(p.denominator for p in probabilities))
     total, cumulative = 0, []
@@ -113,7 +115,7 @@ def _draw_table(state, weights):
             slots.extend([j] * (high - low))
             low = high
         slots = tuple(slots)
-    return (slots, denominator, tuple(cumulative), probabilities)
+    return (slots, denominator, tuple(cumulative), probabilities, tuple(map(float, probabilities)))
 
 
 def draw(graph, i, rng):
@@ -129,7 +131,7 @@ def draw(graph, i, rng):
     >>> [graph.state(draw(graph, box, rng))["roll"] for _ in range(5)]
     [4, 10, 9, 5, 7]
     """
-    slots, d, cumulative, children, _, sampler, by_outcome, outcomes = graph.chance[i]
+    slots, d, cumulative, children, _, sampler, by_outcome, outcomes, _ = graph.chance[i]
     if slots is not None:
         j = pick(rng, slots)
     elif sampler is not None:

@@ -189,7 +189,7 @@ def stored_value(graph, stats, i, mover, fallback, _open=None):
         children = g.outcome_children(i)
         stats.grow()
         return _chance_value(i, _open, fallback, lambda seen: sum(
-            float(p) * stored_value(g, stats, c, mover, fallback, seen) for p, c in zip(g.chance[i][4], children)))
+            p * stored_value(g, stats, c, mover, fallback, seen) for p, c in zip(g.chance[i][8], children)))
     kids = g.children(i)
     stats.grow()
     N, S, V = stats.N, stats.S, stats.V
