@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import time
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 
 import pytest
@@ -113,20 +114,34 @@ class CountedAgent(Counted):
         return moves[int(rng.random() * len(moves))]
 
 
+class SlowCountedAgent(CountedAgent):
+    """``CountedAgent`` taking a fifth of a millisecond a move (the same moves)."""
+
+    def __call__(self, game, state, rng):
+        time.sleep(0.0002)
+        return super().__call__(game, state, rng)
+
+
 @pytest.mark.parametrize("given", ["executor", "workers"])
-def test_a_batched_search_sends_its_game_and_rollout_once_per_worker(tmp_path, given):
+def test_a_batched_search_sends_its_game_and_rollout_once_per_worker(tmp_path, given, monkeypatch):
     from fnmcts.games import Nim
-    from fnmcts.mcts import mcts_move
+    from fnmcts.mcts import batch, mcts_move
+
+    # every step sent (Nim's playouts are far under batch.PAYS: its steps would stay here after the first), each a
+    # few milliseconds long (SlowCountedAgent): on the kept pool's channel a step does not wait for a worker whose
+    # serve has not started, and 15 steps of bare Nim playouts end before it does
+    monkeypatch.setattr(batch, "PAYS", 0.0)
 
     path = str(tmp_path / "loads")
     game = Nim(heap=15, max_take=3)
     serial = mcts_move(game, game.start(), 120, __import__("random").Random(4), batch=8, solver=False,
-                       rollout=CountedAgent(path))
+                       rollout=SlowCountedAgent(path))
     with (ProcessPoolExecutor(2) if given == "executor" else kept_pool(2)) as executor:
+        list(executor.map(abs, [1, 2]))  # the workers started
         before = _loads(path)
         how = {"executor": executor} if given == "executor" else {"workers": 2}
         pooled = mcts_move(game, game.start(), 120, __import__("random").Random(4), batch=8, solver=False,
-                           rollout=CountedAgent(path), **how)
+                           rollout=SlowCountedAgent(path), **how)
     assert dict(pooled.tree.pmap()) == dict(serial.tree.pmap()) and pooled.move == serial.move
     assert 1 <= _loads(path) - before <= 2  # 15 steps of 2 groups: up to 30 on executor= before
 
