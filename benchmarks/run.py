@@ -1,6 +1,6 @@
 """Run every benchmark (``benchmarks/bench_*.py``), each in its own process, and gather their figures.
 
-    python benchmarks/run.py                         # all of them (about ten minutes on two cores)
+    python benchmarks/run.py                         # all of them (more than an hour on two cores)
     python benchmarks/run.py simulate exact          # those whose name contains a word given
     python benchmarks/run.py --quick                 # every benchmark at a small size: a smoke test
     python benchmarks/run.py ladder                  # the decisive-games ladder (hours: run only when named)
