@@ -412,15 +412,20 @@ class _Budget:
     """How many dives to run next: ``take(cap)`` until the dives, the time or ``stop`` say done.
 
     With a clock or a ``stop`` the chunks start small and double while a chunk takes under 20 ms, so a deadline or
-    a Ctrl-C is heard within milliseconds; the draws do not depend on the chunking.
+    a Ctrl-C is heard within milliseconds; the draws do not depend on the chunking. The clock runs from the
+    budget's making (the call's start: the set-up counts), the first chunk under a clock is one dive (its pace
+    unknown), and a chunk takes at most half the time left at the last chunk's pace, so the dives close on the
+    deadline and pass it by about one dive. The finish (the final move, the result) is given as long as the set-up
+    took: the dives stop that long before the deadline. ``least`` dives run whatever the clock says (``mcts_move``: one).
     """
 
-    def __init__(self, iterations, seconds, stop):
-        self.left = iterations
-        self.deadline = None if seconds is None else time.perf_counter() + seconds
+    def __init__(self, iterations, seconds, stop, least=0):
+        self.made = time.perf_counter()
+        self.left, self.least = iterations, least
+        self.deadline = None if seconds is None else self.made + seconds
         self.stop = stop
         self.watch = seconds is not None or stop is not None
-        self.size = 16 if self.watch else CHUNK
+        self.size = CHUNK if not self.watch else 1 if seconds is not None else 16
         self.started, self.last = None, 0  # when the last chunk started, its dives
         self.stopped = False
 
@@ -432,11 +437,14 @@ class _Budget:
         if self.stop is not None and self.stop():
             self.stopped = True
             return 0
-        if self.deadline is not None and now >= self.deadline:
-            return 0
+        if self.deadline is not None:
+            if self.started is None:  # the finish's share, kept back: as long as the set-up took, at most half the time left
+                self.deadline -= min(now - self.made, max(0.0, self.deadline - now) / 2)
+            if now >= self.deadline and self.least <= 0:
+                return 0
         k = min(self.size, cap)
         if self.deadline is not None and self.last and now > self.started:  # the last chunk's pace: seconds a dive
-            k = min(k, max(1, int((self.deadline - now) * self.last / (now - self.started))))
+            k = min(k, max(1, int((self.deadline - now) * self.last / (now - self.started) / 2)))
         if self.left is not None:
             k = min(k, self.left)
         self.started = now
@@ -445,6 +453,7 @@ class _Budget:
     def spent(self, k):
         """Count ``k`` dives done."""
         self.last = k
+        self.least -= k
         if self.left is not None:
             self.left -= k
 
@@ -609,6 +618,7 @@ def search(
         state = _options(game, state, rng, work)
         return _step(game, tree._map, state, rng, iterations, last[3], work=work)
     _check_budget(iterations, seconds, max_nodes)
+    budget = _Budget(iterations, seconds, stop)  # the clock starts here: the set-up below is part of the time given
     opts = search_options(game, options, **_given(rule=rule, c=c, z=z, rollout=rollout, backup=backup, solver=solver,
                                                   root=root, rave=rave, rave_ref=rave_ref, bounds=bounds, proofs=proofs))
     game, state, graph, _, root_rule = _set_up(game, state, rng, opts, graph, iterations, work)
@@ -620,7 +630,6 @@ def search(
         if plain and opts.root is None and not opts.proofs:  # given by ``rule`` and ``options`` alone: resolved once
             grown._work.call = (game, rule, options, opts)
         return grown
-    budget = _Budget(iterations, seconds, stop)
     g, stats, proofs = _working(game, graph, tree, opts.solver, whole=max_nodes is not None)
     root = g.node(state)
     stats.grow()
@@ -879,6 +888,7 @@ def mcts_move(
     (True, 2000)
     """
     _check_budget(iterations, seconds, max_nodes, least=1)
+    budget = _Budget(iterations, seconds, stop, least=1)  # the clock starts here: the set-up is part of the time given
     opts = search_options(
         game, options,
         **_given(rule=rule, c=c, z=z, final=final, solver=solver, rollout=rollout, backup=backup, root=root,
@@ -896,7 +906,7 @@ def mcts_move(
     game, state, graph, player, root_rule = _set_up(game, state, rng, opts, graph, iterations, decision=True)
     tree = Tree(pmap(), state) if tree is None else _check_tree(tree).with_root(state)
     g, stats, proofs, root = _rooted(game, graph, tree, state, player, opts.solver, max_nodes)
-    done, bounded = _run(game, state, g, stats, root, rng, opts, _Budget(iterations, seconds, stop), proofs, root_rule,
+    done, bounded = _run(game, state, g, stats, root, rng, opts, budget, proofs, root_rule,
                          until_proven=True, max_nodes=max_nodes, runs=runs)
     grown = lazy_tree(partial(_written_back, g, stats, tree), state)  # an agent that plays the move never reads it
     return _move_search(user_game, g, stats, proofs, root, player, grown, done, final=opts.final, root_rule=root_rule,
