@@ -876,14 +876,36 @@ class OpenSpielGame(GameBase):
         >>> game.random_payoff(game.start(), random.Random(7)) == game.payoff(playout(game, game.start(), random.Random(7)))
         True
         """
+        return self._random_play(state, rng, None)
+
+    def random_played(self, state, rng) -> tuple:
+        """``(payoff, moves)`` of ``random_payoff``'s game (the same draws): its payoff and the ``(player, move)`` of
+        each decision, in order, as RAVE counts them; chance outcomes are no one's move.
+
+        >>> import random
+        >>> from fnmcts.matches import playout
+        >>> game = from_openspiel("tic_tac_toe")
+        >>> payoff, moves = game.random_played(game.start(), random.Random(7))
+        >>> end, played = playout(game, game.start(), random.Random(7), moves=True)
+        >>> payoff == game.payoff(end), [move for _, move in moves] == list(played), moves[:2]
+        (True, True, ((0, 2), (1, 1)))
+        """
+        moves = []
+        return self._random_play(state, rng, moves), tuple(moves)
+
+    def _random_play(self, state, rng, moves) -> tuple:
+        """``random_payoff``'s loop; ``moves``, a list or None: each decision's ``(player, move)`` is appended."""
         native = self._copy(self._state_of(state), state.history)
         rnd = rng.random
         outcomes_of = self._exact_outcomes
         while True:
             player = native.current_player()
             if player >= 0:
-                moves = native.legal_actions()
-                native.apply_action(moves[0] if len(moves) == 1 else moves[int(rnd() * len(moves))])
+                legal = native.legal_actions()
+                move = legal[0] if len(legal) == 1 else legal[int(rnd() * len(legal))]
+                if moves is not None:
+                    moves.append((player, move))
+                native.apply_action(move)
             elif player == -1:
                 outcomes, denominator, cumulative = outcomes_of(native.chance_outcomes())
                 native.apply_action(outcomes[bisect_right(cumulative, rnd() * denominator)][0])

@@ -133,6 +133,12 @@ method or hook                         what it gives, and who reads it
                                        (default: none, ``playout``).
                                        Read by: fnmcts.agents, fnmcts.mcts,
                                        fnmcts.mcts.phases, fnmcts.montecarlo
+``random_played(state, rng)``          ``(payoff, moves)`` of one random game from
+                                       ``state``, drawn as ``random_payoff`` would:
+                                       its payoff and the ``(player, move)`` of each
+                                       decision, which RAVE counts (default: none,
+                                       ``playout`` with its moves).
+                                       Read by: fnmcts.mcts
 ``decisive_payoff(state, rng)``        the payoff of one playout of decisive and
                                        anti-decisive moves from ``state``, drawn as
                                        ``playout`` with ``decisive_agent`` would; the

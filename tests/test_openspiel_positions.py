@@ -278,3 +278,39 @@ def test_a_search_with_decisive_playouts_takes_the_in_place_kernel_and_grows_the
     in_place = mcts_move(game, game.start(), 12, random.Random(seed), rollout=decisive_agent, proofs=0)
     assert calls and in_place.move == generic.move and in_place.iterations == generic.iterations
     assert dict(in_place.tree) == dict(generic.tree)
+
+
+@settings(max_examples=30)
+@given(spec=st.sampled_from(FAST + ("2048", "backgammon")), seed=st.integers(0, 2**32))
+def test_random_played_is_random_payoff_with_each_decision_named(spec, seed):
+    """The same draws as ``random_payoff`` and ``playout``; the moves are the playout's decisions, with their players."""
+    game = from_openspiel(spec)
+    state = _along_the_way(game, random.Random(seed))
+    a, b, c = random.Random(seed), random.Random(seed), random.Random(seed)
+    payoff, moves = game.random_played(state, a)
+    assert payoff == game.random_payoff(state, b)
+    end, played = playout(game, state, c, moves=True)
+    decisions, at = [], state
+    for move in played:
+        if game.to_move(at) is not CHANCE:
+            decisions.append((game.to_move(at), move))
+        at = game.play(at, move)
+    assert at == end and list(moves) == decisions
+    assert a.random() == b.random() == c.random()  # the same draws, no more and no fewer
+
+
+@pytest.mark.parametrize("spec, seed", [("connect_four", 3), ("hex(board_size=5)", 8), ("breakthrough(rows=5,columns=4)", 1)])
+def test_a_rave_search_takes_the_random_played_kernel_and_grows_the_same_tree(spec, seed, monkeypatch):
+    """RAVE and GRAVE count a playout's moves from the kernel: the same tree and AMAF counts as through the protocol."""
+    game = from_openspiel(spec)
+    kernel = OpenSpielGame.random_played
+    for options in ({"rave": 100}, {"rave": 100, "rave_ref": 5}):
+        calls = []
+        monkeypatch.setattr(OpenSpielGame, "random_played",
+                            lambda self, state, rng: calls.append(1) or kernel(self, state, rng))
+        in_place = mcts_move(game, game.start(), 60, random.Random(seed), **options)
+        monkeypatch.delattr(OpenSpielGame, "random_played")
+        generic = mcts_move(game, game.start(), 60, random.Random(seed), **options)
+        monkeypatch.undo()
+        assert calls and in_place.move == generic.move and in_place.iterations == generic.iterations
+        assert dict(in_place.tree) == dict(generic.tree)

@@ -320,13 +320,19 @@ def _play_out(g, rng, rollout, keys, i):
     """``(rescaled payoff, payoff, None)`` of one game played to the end from node ``i`` through the protocol.
 
     ``phases.simulate``: the game's end is not interned. ``keys`` (RAVE), a
-    set: the playout's moves are kept, and each ``(player, move)`` is added to it.
+    set: the playout's moves are kept, and each ``(player, move)`` is added to it (random play on a game with a
+    ``random_played`` kernel: the kernel gives them, the same draws).
     """
+    game = g.game
     if keys is None:
-        payoff = simulate(g.game, g.states[i], rng, rollout, check=g.check_payoff)
+        payoff = simulate(game, g.states[i], rng, rollout, check=g.check_payoff)
+    elif rollout is None and hasattr(game, "random_played"):  # the game's kernel gives the moves with the payoff
+        payoff, played = game.random_played(g.states[i], rng)
+        payoff = g.check_payoff(g.states[i], payoff, "random_played")
+        keys.update(played)
     else:
-        payoff, played = simulate(g.game, g.states[i], rng, rollout, moves=True, check=g.check_payoff)
-        count_played(g.game, g.states[i], played, keys)
+        payoff, played = simulate(game, g.states[i], rng, rollout, moves=True, check=g.check_payoff)
+        count_played(game, g.states[i], played, keys)
     return g.rescale(payoff), payoff, None  # (no terminal node: the end is not interned)
 
 
