@@ -54,6 +54,8 @@ VARIANTS = {
     "expectimax c=4": {"c": 4.0, "backup": "expectimax"},
     "mean c=sqrt2": {"c": math.sqrt(2), "backup": "mean"},
     "mean c=0.7": {"c": 0.7, "backup": "mean"},
+    "rave k=100": {"rave": 100},
+    "grave k=100 ref=25": {"rave": 100, "rave_ref": 25},
 }
 """The variants, by name (no commas): options of ``mcts_move``."""
 

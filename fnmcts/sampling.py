@@ -360,7 +360,16 @@ def estimate(
     >>> record = estimate(lambda rng: rng.random(), 1_000, win=lambda x: x < 0.5, seed=3)
     >>> record.win + record.loss, record.mean == record.estimate
     (1000, True)
+    >>> estimate(5, 10)
+    Traceback (most recent call last):
+    ...
+    TypeError: estimate(trial, n, ...): trial is a function of a random.Random that plays one trial (lambda rng: rng.random() < 0.5), got 5
     """
+    if batch is None and not callable(trial):
+        raise TypeError(f"estimate(trial, n, ...): trial is a function of a random.Random that plays one trial "
+                        f"(lambda rng: rng.random() < 0.5), got {trial!r}")
+    if win is not None and not callable(win):
+        raise TypeError(f"win must be a function of a trial's result that says whether it won, got {win!r}")
     check_count(n, "the number of trials")
     check_work(n, what="trials", limit=limit)
     base = resolve_seed(seed, rng)

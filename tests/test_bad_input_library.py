@@ -96,3 +96,37 @@ def test_train_given_an_ai_first_names_ai_keyword():
 
     with pytest.raises(TypeError, match=r"an AI to train further goes as ai=: train\(n, ai=ai\)"):
         train(new_ai(), 10)
+
+
+_SLIPS = {
+    "the tutorial's possible_moves given a roll as text": (
+        lambda f: f.possible_moves(frozenset({1, 2}), "x"), TypeError, r"a roll is the dice's total.*got 'x' \(str\)"),
+    "the tutorial's possible_moves given a roll of 0": (
+        lambda f: f.possible_moves(frozenset({1, 2}), 0), ValueError, r"a roll is the dice's total.*got 0"),
+    "estimate given a number for its trial": (
+        lambda f: f.montecarlo.estimate(5, 10), TypeError, r"trial is a function of a random\.Random.*got 5"),
+    "estimate given a win that is not a function": (
+        lambda f: f.montecarlo.estimate(lambda rng: rng.random(), 10, win=0.5), TypeError,
+        r"win must be a function.*got 0\.5"),
+    "a game's name misspelt": (lambda f: f.GAMES["nimm"], KeyError, r"no game named 'nimm' \(did you mean 'nim'\?\)"),
+    "ucb1 given a flag for the parent's visits": (
+        lambda f: f.ucb1(f.mcts.record(win=3, loss=1), True), TypeError, r"parent_visits must be a number, got True"),
+}
+
+
+@pytest.mark.parametrize("slip", sorted(_SLIPS))
+def test_a_slip_is_named(slip):
+    import fnmcts
+
+    call, error, message = _SLIPS[slip]
+    with pytest.raises(error, match=message):
+        call(fnmcts)
+
+
+def test_a_misspelt_game_name_is_still_a_key_error_and_the_registry_a_pmap():
+    from pyrsistent import PMap
+
+    from fnmcts.games import GAMES
+
+    assert isinstance(GAMES, PMap) and GAMES.get("nimm") is None and "nim" in GAMES
+    assert GAMES["nim"] is Nim and GAMES == dict(GAMES)

@@ -393,10 +393,16 @@ def ucb1(rec, parent_visits, c: float = math.sqrt(2)) -> float:
     1.823
     >>> ucb1(record(), parent_visits=10)
     inf
+    >>> ucb1(record(win=3, loss=1), True)
+    Traceback (most recent call last):
+    ...
+    TypeError: ucb1: parent_visits must be a number, got True (bool)
     """
     if rec is None:
         return math.inf
     try:
+        if parent_visits is True or parent_visits is False or c is True or c is False:  # a number, not a flag
+            raise TypeError
         n = visits(rec)
         if n and not parent_visits >= 1:  # a visited child has a visited parent (log 0 is undefined; NaN too)
             raise ValueError(f"parent_visits must be at least 1 for a visited record, got {parent_visits!r}")

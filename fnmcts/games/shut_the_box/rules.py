@@ -262,13 +262,22 @@ def possible_moves(box, roll: int, simplified: bool = False) -> frozenset:
 
     >>> possible_moves(frozenset({2, 3}), 5) == {frozenset()}
     True
+    >>> possible_moves(frozenset({2, 3}), "5")
+    Traceback (most recent call last):
+    ...
+    TypeError: a roll is the dice's total, a whole number from 1, got '5' (str)
     """
     if _is_game(box):
         _old_call("possible_moves(game, state)", "fnmcts.protocol.possible_moves")
         from ...protocol import possible_moves as moves_of
 
         return moves_of(box, roll)
-    return frozenset(ordered_moves(_check_box(box), roll, simplified))
+    box = _check_box(box)
+    if isinstance(roll, bool) or not isinstance(roll, int):
+        raise TypeError(f"a roll is the dice's total, a whole number from 1, got {roll!r} ({type(roll).__name__})")
+    if roll < 1:
+        raise ValueError(f"a roll is the dice's total, a whole number from 1, got {roll!r}")
+    return frozenset(ordered_moves(box, roll, simplified))
 
 
 def play_game(box, rng: random.Random, simplified: bool = False) -> str:
