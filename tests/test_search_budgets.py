@@ -84,6 +84,14 @@ def test_seconds_end_the_search_and_the_first_budget_reached_wins():
     assert found.iterations > 0
 
 
+def test_a_move_searched_on_a_clock_that_ran_out_still_runs_a_dive():
+    """``seconds=`` counts from the call; however little time is given, ``mcts_move`` has searched before it chooses."""
+    game = Nim(heap=60, max_take=3)
+    found = mcts_move(game, game.start(), rng=make_rng(1), seconds=1e-9)
+    assert found.iterations == 1
+    assert search(game, game.start(), rng=make_rng(1), seconds=1e-9) == search(game, game.start(), 0, make_rng(1))
+
+
 @pytest.mark.slow
 def test_the_search_stops_at_the_first_reading_of_the_clock_past_its_deadline(monkeypatch):
     """On a clock that moves 10 ms a reading (whatever the machine's load), no dive starts after the deadline.
