@@ -101,8 +101,8 @@ def test_train_given_an_ai_first_names_ai_keyword():
 _SLIPS = {
     "the tutorial's possible_moves given a roll as text": (
         lambda f: f.possible_moves(frozenset({1, 2}), "x"), TypeError, r"a roll is the dice's total.*got 'x' \(str\)"),
-    "the tutorial's possible_moves given a roll of 0": (
-        lambda f: f.possible_moves(frozenset({1, 2}), 0), ValueError, r"a roll is the dice's total.*got 0"),
+    "the tutorial's possible_moves given a negative roll": (
+        lambda f: f.possible_moves(frozenset({1, 2}), -3), ValueError, r"a roll is the dice's total.*got -3"),
     "estimate given a number for its trial": (
         lambda f: f.montecarlo.estimate(5, 10), TypeError, r"trial is a function of a random\.Random.*got 5"),
     "estimate given a win that is not a function": (

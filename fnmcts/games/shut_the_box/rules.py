@@ -265,7 +265,7 @@ def possible_moves(box, roll: int, simplified: bool = False) -> frozenset:
     >>> possible_moves(frozenset({2, 3}), "5")
     Traceback (most recent call last):
     ...
-    TypeError: a roll is the dice's total, a whole number from 1, got '5' (str)
+    TypeError: a roll is the dice's total, a whole number, got '5' (str)
     """
     if _is_game(box):
         _old_call("possible_moves(game, state)", "fnmcts.protocol.possible_moves")
@@ -274,9 +274,9 @@ def possible_moves(box, roll: int, simplified: bool = False) -> frozenset:
         return moves_of(box, roll)
     box = _check_box(box)
     if isinstance(roll, bool) or not isinstance(roll, int):
-        raise TypeError(f"a roll is the dice's total, a whole number from 1, got {roll!r} ({type(roll).__name__})")
-    if roll < 1:
-        raise ValueError(f"a roll is the dice's total, a whole number from 1, got {roll!r}")
+        raise TypeError(f"a roll is the dice's total, a whole number, got {roll!r} ({type(roll).__name__})")
+    if roll < 0:  # (a roll of 0, or past 12, reaches no box: the empty set, as a checker of a student's game asks)
+        raise ValueError(f"a roll is the dice's total, a whole number, not negative: got {roll!r}")
     return frozenset(ordered_moves(box, roll, simplified))
 
 
