@@ -935,6 +935,23 @@ class OpenSpielGame(GameBase):
         ...  game.payoff(playout(game, game.start(), random.Random(k), decisive_agent)) for k in range(3)]
         [True, True, True]
         """
+        return self._decisive_play(state, rng, None)
+
+    def decisive_played(self, state, rng) -> tuple:
+        """``(payoff, moves)`` of ``decisive_payoff``'s game (the same draws): its payoff and the ``(player, move)`` of
+        each decision, in order, as RAVE counts them.
+
+        >>> import random
+        >>> game = from_openspiel("tic_tac_toe")
+        >>> payoff, moves = game.decisive_played(game.start(), random.Random(2))
+        >>> payoff == game.decisive_payoff(game.start(), random.Random(2)), [p for p, _ in moves][:4]
+        (True, [0, 1, 0, 1])
+        """
+        played = []
+        return self._decisive_play(state, rng, played), tuple(played)
+
+    def _decisive_play(self, state, rng, played) -> tuple:
+        """``decisive_payoff``'s loop; ``played``, a list or None: each decision's ``(player, move)`` is appended."""
         history = list(state.history)
         native = self._copy(self._state_of(state), history)
         rnd, outcomes_of, choices = rng.random, self._exact_outcomes, self._decisive_choices
@@ -945,6 +962,8 @@ class OpenSpielGame(GameBase):
                 if len(moves) > 1:
                     moves = choices(native, history, player, moves)
                 move = moves[0] if len(moves) == 1 else moves[int(rnd() * len(moves))]
+                if played is not None:
+                    played.append((player, move))
             elif player == -1:
                 outcomes, denominator, cumulative = outcomes_of(native.chance_outcomes())
                 move = outcomes[bisect_right(cumulative, rnd() * denominator)][0]

@@ -146,6 +146,12 @@ method or hook                         what it gives, and who reads it
                                        ``decisive_agent.in_place`` names; default:
                                        none, ``playout``).
                                        Read by: fnmcts.mcts.phases
+``decisive_played(state, rng)``        ``(payoff, moves)`` of one playout as
+                                       ``decisive_payoff`` draws it: its payoff and
+                                       the ``(player, move)`` of each decision, which
+                                       RAVE counts (default: none, ``playout`` with
+                                       its moves).
+                                       Read by: fnmcts.mcts
 ``random_wins(state, n, rng)``         the wins of ``n`` random games from ``state``,
                                        or ``None`` to decline (default: none).
                                        Read by: fnmcts.montecarlo

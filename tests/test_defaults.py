@@ -176,3 +176,43 @@ def test_a_game_that_does_not_hash_is_probed_once_not_once_a_dive(monkeypatch):
     for seed in range(5):
         tree = search(game, game.start(), 1, make_rng(seed), tree=tree)
     assert len(probes) == 1 and game_kind(game) == game_kind(Nim(heap=5))
+
+
+class _Declines(Nim):
+    """Nim whose ``compiled_graph()`` hook declines: it says it is too large to hold as tables."""
+
+    def compiled_graph(self):
+        return None
+
+
+class _Offers(Nim):
+    """Nim whose ``compiled_graph()`` hook fails: no tables, and no word on its size."""
+
+    def compiled_graph(self):
+        raise RuntimeError("no tables here")
+
+
+@pytest.mark.parametrize("heap", [5, 9, 21])
+def test_a_two_player_game_that_says_it_is_too_large_to_hold_takes_rave_and_the_rest_do_not(heap):
+    from fnmcts.mcts._options import RAVE_K
+
+    assert kind_defaults(_Declines(heap=heap)) == {"rave": RAVE_K}
+    assert search_options(_Declines(heap=heap)).rave == RAVE_K
+    for game in (Nim(heap=heap), _Offers(heap=heap), Kayles(), TicTacToe()):  # no hook, a failing one, no word
+        assert search_options(game).rave is None
+    assert search_options(_Declines(heap=heap), rule="tutorial").rave is None  # the tutorial's dive stays the tutorial's
+    assert search_options(_Declines(heap=heap), rave=False).rave is None  # off when asked
+    given_ = search_options(_Declines(heap=heap), rave=30, rave_ref=5)
+    assert (given_.rave, given_.rave_ref) == (30, 5)
+    with pytest.raises(ValueError, match="rave_ref is GRAVE's threshold: it needs RAVE on"):
+        search_options(_Declines(heap=heap), rave=False, rave_ref=5)
+    with pytest.raises(TypeError, match="rave must be a number"):
+        search_options(_Declines(heap=heap), rave=True)
+
+
+def test_rave_off_grows_the_tree_of_a_game_that_never_took_it():
+    game, plain = _Declines(heap=9), Nim(heap=9)
+    off = mcts_move(game, game.start(), 300, random.Random(2), rave=False)
+    assert dict(off.tree) == dict(mcts_move(plain, plain.start(), 300, random.Random(2)).tree)
+    on = mcts_move(game, game.start(), 300, random.Random(2))
+    assert any("amaf" in rec for rec in dict(on.tree).values())

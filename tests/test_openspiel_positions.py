@@ -272,9 +272,9 @@ def test_a_search_with_decisive_playouts_takes_the_in_place_kernel_and_grows_the
     game = from_openspiel(spec)
     generic = mcts_move(game, game.start(), 12, random.Random(seed), rollout=partial(decisive_agent), proofs=0)
     calls = []
-    kernel = OpenSpielGame.decisive_payoff
-    monkeypatch.setattr(OpenSpielGame, "decisive_payoff",
-                        lambda self, state, rng: calls.append(1) or kernel(self, state, rng))
+    kernel = OpenSpielGame._decisive_play  # the loop of decisive_payoff and of decisive_played (RAVE's: connect_four's defaults)
+    monkeypatch.setattr(OpenSpielGame, "_decisive_play",
+                        lambda self, state, rng, played: calls.append(1) or kernel(self, state, rng, played))
     in_place = mcts_move(game, game.start(), 12, random.Random(seed), rollout=decisive_agent, proofs=0)
     assert calls and in_place.move == generic.move and in_place.iterations == generic.iterations
     assert dict(in_place.tree) == dict(generic.tree)
@@ -314,3 +314,38 @@ def test_a_rave_search_takes_the_random_played_kernel_and_grows_the_same_tree(sp
         monkeypatch.undo()
         assert calls and in_place.move == generic.move and in_place.iterations == generic.iterations
         assert dict(in_place.tree) == dict(generic.tree)
+
+
+@settings(max_examples=20, deadline=None)
+@given(spec=st.sampled_from(("tic_tac_toe", "connect_four", "hex(board_size=3)", "breakthrough(rows=5,columns=4)")),
+       seed=st.integers(0, 2**32))
+def test_decisive_played_is_decisive_payoff_with_each_decision_named(spec, seed):
+    from fnmcts.mcts.enhancements import decisive_agent
+
+    game = from_openspiel(spec)
+    state = _along_the_way(game, random.Random(seed))
+    a, b, c = random.Random(seed), random.Random(seed), random.Random(seed)
+    payoff, moves = game.decisive_played(state, a)
+    assert payoff == game.decisive_payoff(state, b)
+    end, played = playout(game, state, c, decisive_agent, moves=True)
+    decisions, at = [], state
+    for move in played:
+        decisions.append((game.to_move(at), move))
+        at = game.play(at, move)
+    assert at == end and list(moves) == decisions
+    assert a.random() == b.random() == c.random()
+
+
+def test_a_rave_search_with_decisive_playouts_takes_the_decisive_played_kernel_and_grows_the_same_tree(monkeypatch):
+    from fnmcts.mcts.enhancements import decisive_agent
+
+    game = from_openspiel("connect_four")
+    kernel, calls = OpenSpielGame.decisive_played, []
+    monkeypatch.setattr(OpenSpielGame, "decisive_played",
+                        lambda self, state, rng: calls.append(1) or kernel(self, state, rng))
+    in_place = mcts_move(game, game.start(), 30, random.Random(4), rollout=decisive_agent, rave=100)
+    monkeypatch.undo()
+    monkeypatch.delattr(OpenSpielGame, "decisive_played")
+    generic = mcts_move(game, game.start(), 30, random.Random(4), rollout=decisive_agent, rave=100)
+    monkeypatch.undo()
+    assert calls and dict(in_place.tree) == dict(generic.tree) and in_place.move == generic.move

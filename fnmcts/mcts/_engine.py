@@ -320,20 +320,30 @@ def _play_out(g, rng, rollout, keys, i):
     """``(rescaled payoff, payoff, None)`` of one game played to the end from node ``i`` through the protocol.
 
     ``phases.simulate``: the game's end is not interned. ``keys`` (RAVE), a
-    set: the playout's moves are kept, and each ``(player, move)`` is added to it (random play on a game with a
-    ``random_played`` kernel: the kernel gives them, the same draws).
+    set: the playout's moves are kept, and each ``(player, move)`` is added to it (on a game's
+    ``_played_kernel``: the kernel gives them, the same draws).
     """
     game = g.game
+    kernel = None if keys is None else _played_kernel(game, rollout)
     if keys is None:
         payoff = simulate(game, g.states[i], rng, rollout, check=g.check_payoff)
-    elif rollout is None and hasattr(game, "random_played"):  # the game's kernel gives the moves with the payoff
-        payoff, played = game.random_played(g.states[i], rng)
-        payoff = g.check_payoff(g.states[i], payoff, "random_played")
+    elif kernel is not None:  # the game's kernel gives the moves with the payoff
+        payoff, played = kernel(g.states[i], rng)
+        payoff = g.check_payoff(g.states[i], payoff, kernel.__name__)
         keys.update(played)
     else:
         payoff, played = simulate(game, g.states[i], rng, rollout, moves=True, check=g.check_payoff)
         count_played(game, g.states[i], played, keys)
     return g.rescale(payoff), payoff, None  # (no terminal node: the end is not interned)
+
+
+def _played_kernel(game, rollout):
+    """The game's kernel of a playout's payoff and ``(player, move)`` decisions (``random_played``, ``decisive_played``)."""
+    if rollout is None:
+        return game.random_played if hasattr(game, "random_played") else None
+    if getattr(rollout, "in_place", None) == "decisive_payoff" and hasattr(game, "decisive_played"):
+        return game.decisive_played
+    return None
 
 
 def root_children(graph, stats, root, solver, expectimax, bounds=None) -> tuple:

@@ -22,9 +22,10 @@ the tutorial's tree.
            or ``'gumbel'``, sequential halving with Gumbel noise over the
            search's dives (``fnmcts.mcts.enhancements``); the move played is
            then the halving's choice
-``rave``   RAVE / GRAVE: ``None`` (off) or the equivalence parameter ``k`` of
-           the blend of a child's mean with its move's all-moves-as-first mean,
-           ``beta = sqrt(k / (3n + k))``; with UCB1 only
+``rave``   RAVE / GRAVE: ``None`` (the kind's: ``RAVE_K``, 100, in a large game
+           of two players without chance), ``False`` (off) or the equivalence
+           parameter ``k`` of the blend of a child's mean with its move's
+           all-moves-as-first mean, ``beta = sqrt(k / (3n + k))``; UCB1 only
 ``rave_ref`` GRAVE's threshold: the AMAF statistics read are those of the
            nearest state of the path (from the one deciding up) with at least
            this many visits (0: the deciding state's own, plain RAVE)
@@ -85,6 +86,7 @@ __all__ = [
     "game_kind",
     "kind_defaults",
     "PROOFS",
+    "RAVE_K",
 ]
 
 DEFAULT_C = math.sqrt(2)
@@ -104,6 +106,10 @@ DEFAULT_Z = 2
 PROOFS = 4
 """The depth of the shallow proofs unless ``proofs`` is given, in a game without chance of one or two players that
 offers its states as tables (``compiled_graph()``); 0 (none) in any other game (``kind_defaults``)."""
+
+RAVE_K = 100
+"""RAVE's ``k`` unless ``rave`` is given, in a game of two players without chance whose ``compiled_graph()`` declines
+(too large to hold: OpenSpiel's connect_four, hex...); off in any other (``kind_defaults``; docs/scoreboard.md's ladder)."""
 
 FINALS = ("visits", "mean")
 
@@ -282,7 +288,7 @@ def kind_defaults(game) -> dict:
     ({}, {})
     >>> from fnmcts.openspiel import from_openspiel
     >>> kind_defaults(from_openspiel("tic_tac_toe")), kind_defaults(from_openspiel("connect_four"))
-    ({'proofs': 4}, {})
+    ({'proofs': 4}, {'rave': 100})
     """
     if game is None or not hasattr(game, "start"):
         return {}
@@ -292,14 +298,18 @@ def kind_defaults(game) -> dict:
         return {}
     if kind.chance:
         return {"c": CHANCE_C if kind.players < 2 else RIVALS_CHANCE_C, "backup": "expectimax"}
-    if getattr(game, "num_players", 1) <= 2 and _offers_tables(game):
+    players, tables = getattr(game, "num_players", 1), _offers_tables(game)
+    if players <= 2 and tables:
         return {"proofs": PROOFS}
+    if players == 2 and tables is None:
+        return {"rave": RAVE_K}
     return {}
 
 
 @_per_game(128)
-def _offers_tables(game) -> bool:
-    """Whether ``game``'s ``compiled_graph()`` hook gives its tables (remembered for a game that hashes)."""
+def _offers_tables(game):
+    """Whether ``game``'s ``compiled_graph()`` hook gives its tables: True, False (no hook, or one that fails) or
+    None (the hook declines: the game says it is too large to hold). Remembered for a game that hashes."""
     own = getattr(game, "compiled_graph", None)
     if own is None:
         return False
@@ -307,6 +317,8 @@ def _offers_tables(game) -> bool:
         tables = own()
     except Exception:  # a hook that fails: no tables (the search then walks the game through the protocol)
         return False
+    if tables is None:
+        return None
     return hasattr(tables, "kinds") and hasattr(tables, "index")
 
 
@@ -388,7 +400,7 @@ def _search_options(game, options, given, by_kind=None) -> SearchOptions:
         raise ValueError(f"backup must be one of {', '.join(BACKUPS)}, got {backup!r}")
     solver = _switch("solver", kind != "tutorial" if given.get("solver") is None else given["solver"])
     rollout, final, root = _played(given.get("rollout"), given.get("final", "visits"), given.get("root"))
-    rave, rave_ref = _rave(given.get("rave"), given.get("rave_ref"), kind, rule)
+    rave, rave_ref = _rave(given.get("rave", by_kind.get("rave")), given.get("rave_ref"), kind, rule)
     bounds = _switch("bounds", False if given.get("bounds") is None else given["bounds"])
     proofs = given.get("proofs")
     if proofs is None:
@@ -452,6 +464,10 @@ def _whole(value) -> bool:
 def _rave(rave, rave_ref, kind, rule) -> tuple:
     """``(rave, rave_ref)`` checked: RAVE's equivalence parameter (UCB1 only) and GRAVE's threshold (0: none)."""
     if rave is not None:
+        if rave is False:  # RAVE off, where the game's kind would take it (``RAVE_K``)
+            if rave_ref:
+                raise ValueError("rave_ref is GRAVE's threshold: it needs RAVE on (rave=k), got rave=False")
+            return None, 0
         _check_constant("rave", rave)
         if kind != "ucb1":
             raise ValueError(f"rave blends into UCB1's rating: it needs rule='ucb1' (got rule={rule!r})")

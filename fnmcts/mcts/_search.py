@@ -412,11 +412,9 @@ class _Budget:
     """How many dives to run next: ``take(cap)`` until the dives, the time or ``stop`` say done.
 
     With a clock or a ``stop`` the chunks start small and double while a chunk takes under 20 ms, so a deadline or
-    a Ctrl-C is heard within milliseconds; the draws do not depend on the chunking. The clock runs from the
-    budget's making (the call's start: the set-up counts), the first chunk under a clock is one dive (its pace
-    unknown), and a chunk takes at most half the time left at the last chunk's pace, so the dives close on the
-    deadline and pass it by about one dive. The finish (the final move, the result) is given as long as the set-up
-    took: the dives stop that long before the deadline. ``least`` dives run whatever the clock says (``mcts_move``: one).
+    a Ctrl-C is heard within milliseconds; the draws do not depend on the chunking. The clock runs from the call
+    (the set-up counts) less as long as the set-up took (the finish's share); a first timed chunk is one dive, a chunk
+    at most half the time left at the last pace. ``least`` dives run whatever the clock says (``mcts_move``: one).
     """
 
     def __init__(self, iterations, seconds, stop, least=0):
