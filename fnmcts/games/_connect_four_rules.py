@@ -40,6 +40,9 @@ class Rules(NamedTuple):
     written to ``moves`` and ``kids`` in the game's move order; ``mover(key)``:
     the player to move; ``states(keys)``: the states of an array of keys, a list;
     ``key(state)``: a state's key; ``width``: the most moves of a state.
+
+    >>> RULES.width, RULES.payoffs[2], RULES.key((0, 0)) == sum(1 << (7 * c) for c in range(7))
+    (7, (0, 0), True)
     """
 
     step: object

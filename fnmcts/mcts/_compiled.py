@@ -219,6 +219,14 @@ def counts_in(stats, size, n, mode):
     ``N`` is -1 for a node not in the tree; ``whole[i]``: node ``i``'s score
     holds whole numbers alone; ``logs[v]`` is ``log(v)`` for every count ``n``
     more dives can reach.
+
+    >>> from fnmcts.games.nim import Nim
+    >>> from ._engine import started
+    >>> graph, stats, root = started(Nim(heap=3))
+    >>> stats.set(root, (4, 3, 3, 0, None))
+    >>> n_a, s_a, whole, w_a, d_a, logs = counts_in(stats, 1, 10, 1)
+    >>> n_a.tolist(), s_a.tolist(), whole.tolist(), w_a.tolist(), len(logs)
+    ([4], [3.0], [True], [3], 16)
     """
     N, S, W, D = stats.N[:size], stats.S[:size], stats.W[:size], stats.D[:size]
     if stats.E is not stats.S:
@@ -238,7 +246,19 @@ def counts_in(stats, size, n, mode):
 
 
 def counts_out(stats, counts, before, mode, c):
-    """Write the counts ``counts_in`` gave, as the dives left them, back into ``stats`` (the nodes whose ``N`` moved)."""
+    """Write the counts ``counts_in`` gave, as the dives left them, back into ``stats`` (the nodes whose ``N`` moved).
+
+    >>> from fnmcts.games.nim import Nim
+    >>> from ._engine import started
+    >>> graph, stats, root = started(Nim(heap=3))
+    >>> stats.set(root, (4, 3, 3, 0, None))
+    >>> counts = counts_in(stats, 1, 10, 1)
+    >>> before = counts[0].copy()
+    >>> counts[0][0], counts[1][0], counts[3][0] = 5, 4.0, 4  # a dive won
+    >>> counts_out(stats, counts, before, 1, 2 ** 0.5)
+    >>> stats.counts(root)
+    (5, 4, 4, 0, None)
+    """
     n_a, s_a, whole, w_a, d_a, _ = counts
     key, K = stats.key, stats.K
     keep = K is not None and stats.key_rule == (mode, c)
@@ -252,12 +272,26 @@ def counts_out(stats, counts, before, mode, c):
 
 
 def rng_in(rng) -> tuple:
-    """``(mt, pos)``: the state of ``rng`` (a ``random.Random``) as the compiled ``rnd`` reads it."""
+    """``(mt, pos)``: the state of ``rng`` (a ``random.Random``) as the compiled ``rnd`` reads it.
+
+    >>> import random
+    >>> rnd(*rng_in(random.Random(3))) == random.Random(3).random()
+    True
+    """
     state = rng.getstate()
     return np.array(state[1][:624], np.uint64), np.array([state[1][624]], np.int64)
 
 
 def rng_out(rng, mt, pos) -> None:
-    """Set ``rng`` to the state ``mt``, ``pos`` the compiled draws left."""
+    """Set ``rng`` to the state ``mt``, ``pos`` the compiled draws left.
+
+    >>> import random
+    >>> rng, twin = random.Random(3), random.Random(3)
+    >>> mt, pos = rng_in(rng)
+    >>> drawn = [rnd(mt, pos) for _ in range(5)]
+    >>> rng_out(rng, mt, pos)
+    >>> drawn == [twin.random() for _ in range(5)] and rng.getstate() == twin.getstate()
+    True
+    """
     state = rng.getstate()
     rng.setstate((state[0], tuple(int(x) for x in mt) + (int(pos[0]),), state[2]))

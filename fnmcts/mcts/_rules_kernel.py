@@ -137,6 +137,15 @@ def run_rules(rules, graph, stats, root, root_mover, n, rng, mode, c):
     """``dives``' result on the game's ``rules`` (``Rules``), compiled; None if the counts are the Python loop's to rate.
 
     ``graph``, ``stats`` and ``rng`` change as ``dives`` changes them.
+
+    >>> import random
+    >>> from fnmcts.games.connect_four import ConnectFour
+    >>> from ._engine import started
+    >>> graph, stats, root = started(ConnectFour())
+    >>> done, _, payoff, _ = run_rules(ConnectFour().compiled_rules(), graph, stats, root, 1, 600, random.Random(1), 1,
+    ...                                2 ** 0.5)
+    >>> done, stats.N[root], len(graph) > 600, payoff in ((1, -1), (-1, 1), (0, 0))
+    (600, 600, True, True)
     """
     size0 = len(graph)
     counts = counts_in(stats, size0, n, mode)
