@@ -220,7 +220,7 @@ def load_tree(path, games=None) -> tuple:
     ...     load_tree(bad, GAMES)
     Traceback (most recent call last):
     ...
-    ValueError: .../tree.json: unknown game 'chess'; known: kayles, nim, pig, piles, shut-the-box, tic-tac-toe; a game of your own is passed by its name: games={..., 'chess': YourGame} (at the command line: --game module:attribute)
+    ValueError: .../tree.json: unknown game 'chess'; known: connect-four, kayles, nim, pig, piles, shut-the-box, tic-tac-toe; a game of your own is passed by its name: games={..., 'chess': YourGame} (at the command line: --game module:attribute)
     """
     _in_order("load_tree", path=path)
     game, tree, _ = load_tree_and_search(path, games)

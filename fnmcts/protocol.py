@@ -167,6 +167,11 @@ method or hook                         what it gives, and who reads it
                                        (``GraphTables``), read by the search instead
                                        of the protocol (default: none).
                                        Read by: fnmcts.mcts, fnmcts.mcts.enhancements
+``compiled_rules()``                   the game's rules on 64-bit keys of its
+                                       states, compiled with Numba (Connect
+                                       Four's ``Rules``): a plain search runs on
+                                       them in machine code (default: none).
+                                       Read by: fnmcts.mcts
 ``player_name(player)``                a player's name in transcripts ("Player 1
                                        (X)"; default: none, "Player N").
                                        Read by: fnmcts.cli, fnmcts.testing,
@@ -450,7 +455,7 @@ def _call_text(hook: str, state, move=_NO_MOVE) -> str:
     return f"{hook}({shown(state)}, {shown(move)})"
 
 
-_NO_STATE_HOOKS = frozenset({"start", "payoff_range", "may_repeat", "compiled_graph", "agents", "rule_text",
+_NO_STATE_HOOKS = frozenset({"start", "payoff_range", "may_repeat", "compiled_graph", "compiled_rules", "agents", "rule_text",
                              "empty_text", "size_fits"})
 """Hooks called without a state: a ``GameError`` names them ``hook()``."""
 

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fnmcts.agents import random_agent
-from fnmcts.games import GAMES, Kayles, Nim, Pig, Piles, ShutTheBox, TicTacToe
+from fnmcts.games import GAMES, ConnectFour, Kayles, Nim, Pig, Piles, ShutTheBox, TicTacToe
 from fnmcts.testing import (
     LAWS,
     agents_for,
@@ -32,6 +32,7 @@ BUILTIN = [
     TicTacToe(),
     Pig(goal=8),
     Kayles((3, 4)),
+    ConnectFour(),
 ]
 
 

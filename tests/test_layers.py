@@ -37,6 +37,8 @@ LAYERS = (
             "fnmcts.games.nim",
             "fnmcts.games.piles",
             "fnmcts.games.tictactoe",
+            "fnmcts.games.connect_four",
+            "fnmcts.games._connect_four_rules",  # its rules on keys, compiled (Numba), imported when a search asks
             "fnmcts.games.shut_the_box.*",  # one folder: rules, the game value, masks, exact values
             "fnmcts.games.pig",
             "fnmcts.games.kayles",

@@ -49,7 +49,7 @@ def board_games() -> tuple:
     """The games these commands play: the two-player games of ``GAMES``, by name.
 
     >>> board_games()
-    ('kayles', 'nim', 'pig', 'piles', 'tic-tac-toe')
+    ('connect-four', 'kayles', 'nim', 'pig', 'piles', 'tic-tac-toe')
     """
     return tuple(sorted(name for name, kind in GAMES.items() if getattr(kind, "num_players", None) == 2))
 

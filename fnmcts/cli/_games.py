@@ -57,7 +57,7 @@ def resolve_game(spec: str):
     >>> resolve_game("chess")
     Traceback (most recent call last):
     ...
-    fnmcts.cli._common.CliError: unknown game 'chess': give a built-in game (kayles, nim, pig, piles, shut-the-box, tic-tac-toe), openspiel:NAME(params) or module:attribute
+    fnmcts.cli._common.CliError: unknown game 'chess': give a built-in game (connect-four, kayles, nim, pig, piles, shut-the-box, tic-tac-toe), openspiel:NAME(params) or module:attribute
     """
     if not isinstance(spec, str) or not spec.strip():
         raise CliError(f"--game needs {GAME_FORMS}")

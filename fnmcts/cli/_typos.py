@@ -17,7 +17,7 @@ def game_typo(message: str, command: str) -> str:
     """argparse's "invalid choice" for a game, said as what GAME can be, with the nearest name.
 
     >>> game_typo("argument GAME: invalid choice: 'nmi' (choose from 'coin', 'nim', 'any')", "simulate")
-    "argument GAME: invalid choice: 'nmi' (did you mean 'nim'?); GAME is a built-in game (kayles, nim, pig, piles, shut-the-box, tic-tac-toe), openspiel:NAME(params) or module:attribute; simulate also takes coin"
+    "argument GAME: invalid choice: 'nmi' (did you mean 'nim'?); GAME is a built-in game (connect-four, kayles, nim, pig, piles, shut-the-box, tic-tac-toe), openspiel:NAME(params) or module:attribute; simulate also takes coin"
     """
     import difflib
     import re

@@ -1,11 +1,12 @@
-"""The built-in games: coin and darts (trials), Shut the Box, Nim, multi-pile Nim, tic-tac-toe, Pig, Kayles.
+"""The built-in games: coin and darts (trials), Shut the Box, Nim, multi-pile Nim, tic-tac-toe, Connect Four, Pig,
+Kayles.
 
 ``Coin`` and ``Darts`` are the tutorial's trials as games of chance alone, for
 the Monte Carlo lab (``fnmcts.lab``); ``GAMES`` holds the games the verbs
 take by name.
 
 >>> sorted(GAMES)
-['kayles', 'nim', 'pig', 'piles', 'shut-the-box', 'tic-tac-toe']
+['connect-four', 'kayles', 'nim', 'pig', 'piles', 'shut-the-box', 'tic-tac-toe']
 >>> GAMES["nim"]()
 Nim(heap=21, max_take=3, misere=True)
 """
@@ -13,6 +14,7 @@ Nim(heap=21, max_take=3, misere=True)
 from ..values import FixedPMap, fixed_pmap
 
 from .coin import Coin
+from .connect_four import ConnectFour
 from .darts import Darts
 from .kayles import Kayles
 from .nim import Nim
@@ -21,7 +23,7 @@ from .piles import Piles
 from .shut_the_box import ShutTheBox
 from .tictactoe import TicTacToe
 
-__all__ = ["GAMES", "Coin", "Darts", "Kayles", "Nim", "Pig", "Piles", "ShutTheBox", "TicTacToe"]
+__all__ = ["GAMES", "Coin", "ConnectFour", "Darts", "Kayles", "Nim", "Pig", "Piles", "ShutTheBox", "TicTacToe"]
 
 
 
@@ -31,7 +33,7 @@ class _Registry(FixedPMap):
     >>> GAMES["nimm"]
     Traceback (most recent call last):
     ...
-    KeyError: "no game named 'nimm' (did you mean 'nim'?): the games are kayles, nim, pig, piles, shut-the-box, tic-tac-toe"
+    KeyError: "no game named 'nimm' (did you mean 'nim'?): the games are connect-four, kayles, nim, pig, piles, shut-the-box, tic-tac-toe"
     """
 
     __slots__ = ()
@@ -55,5 +57,5 @@ def _registry(names: dict) -> _Registry:
 
 
 GAMES = _registry({"shut-the-box": ShutTheBox, "nim": Nim, "piles": Piles, "tic-tac-toe": TicTacToe, "pig": Pig,
-                   "kayles": Kayles})
+                   "kayles": Kayles, "connect-four": ConnectFour})
 """Game constructors by their command-line name."""

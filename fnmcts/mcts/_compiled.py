@@ -7,10 +7,12 @@ process loads it rather than compiling it again.
 
 from __future__ import annotations
 
+import math
+
 import numba
 import numpy as np
 
-__all__ = ["rnd", "dives_kernel"]
+__all__ = ["rnd", "dives_kernel", "choose", "back_up", "counts_in", "counts_out", "rng_in", "rng_out"]
 
 _jit = numba.njit(cache=True, nogil=True)
 
@@ -64,6 +66,50 @@ def tutorial_key(s, n, z):
     if s == 0.0:
         return 3.0 / n
     return (s + z * np.sqrt(s * (n - s) / n)) / n
+
+
+@_jit
+def choose(flat, a, b, N, K, logs, ni, mode, c):
+    """The child a dive enters among ``flat[a:b]``: the first unvisited in move order, else the best rated (``dives``).
+
+    ``ni`` is the parent's visits; ``K`` the children's keys (the mean under
+    UCB1, mode 1; the tutorial's rating, mode 2, ``z`` = ``c``).
+    """
+    for q in range(a, b):  # an unvisited child: the first in move order
+        if N[flat[q]] <= 0:
+            return flat[q]
+    best, best_rating = -1, -np.inf
+    if mode == 1:
+        lp = logs[ni]
+        for q in range(a, b):
+            ch = flat[q]
+            r = K[ch] + c * np.sqrt(lp / N[ch])
+            if r > best_rating:
+                best, best_rating = ch, r
+    else:
+        for q in range(a, b):
+            ch = flat[q]
+            if K[ch] > best_rating:
+                best, best_rating = ch, K[ch]
+    return best
+
+
+@_jit
+def back_up(path, movers, length, u, uwhole, term, N, S, whole, K, W, D, mode, c):
+    """The backup of one dive: each node of ``path[:length]`` gets ``u[term]`` for the player who moved into it."""
+    for p in range(length):
+        node = path[p]
+        x = u[term, movers[p]]
+        cnt = N[node] + 1
+        N[node] = cnt
+        s = S[node] + x
+        S[node] = s
+        whole[node] = whole[node] and uwhole[term, movers[p]]
+        K[node] = s / cnt if mode == 1 else tutorial_key(s, cnt, c)
+        if x > 0.5:
+            W[node] += 1
+        elif x == 0.5:
+            D[node] += 1
 
 
 @_jit
@@ -151,27 +197,7 @@ def dives_kernel(kind, start, flat, denom, slot_start, slots, cumulative, u, uwh
             if k == -1:
                 term = d
                 break
-            best = -1
-            a, b = start[d], start[d + 1]
-            for q in range(a, b):  # an unvisited child: the first in move order
-                if N[flat[q]] <= 0:
-                    best = flat[q]
-                    break
-            if best == -1:
-                best_rating = -np.inf
-                if mode == 1:
-                    lp = logs[ni]
-                    for q in range(a, b):
-                        ch = flat[q]
-                        r = K[ch] + c * np.sqrt(lp / N[ch])
-                        if r > best_rating:
-                            best, best_rating = ch, r
-                else:
-                    for q in range(a, b):
-                        ch = flat[q]
-                        if K[ch] > best_rating:
-                            best, best_rating = ch, K[ch]
-            i = best
+            i = choose(flat, start[d], start[d + 1], N, K, logs, ni, mode, c)
             if length > size:  # longer than the nodes: a cycle of states (the caller's verdict)
                 out[0], out[1] = -1, i
                 return
@@ -181,19 +207,91 @@ def dives_kernel(kind, start, flat, denom, slot_start, slots, cumulative, u, uwh
             ni = N[i]
         if new >= 0:
             N[new] = 0
-        for p in range(length):  # the backup: each node of the path, for the player who moved into it
-            node = path[p]
-            x = u[term, movers[p]]
-            cnt = N[node] + 1
-            N[node] = cnt
-            s = S[node] + x
-            S[node] = s
-            whole[node] = whole[node] and uwhole[term, movers[p]]
-            K[node] = s / cnt if mode == 1 else tutorial_key(s, cnt, c)
-            if x > 0.5:
-                W[node] += 1
-            elif x == 0.5:
-                D[node] += 1
+        back_up(path, movers, length, u, uwhole, term, N, S, whole, K, W, D, mode, c)
         last = term
     out[0] = n
     out[1] = last
+
+
+def counts_in(stats, size, n, mode):
+    """``(N, S, whole, W, D, logs)``: the counts of nodes ``0..size - 1`` as arrays, or None where Python rates them.
+
+    ``N`` is -1 for a node not in the tree; ``whole[i]``: node ``i``'s score
+    holds whole numbers alone; ``logs[v]`` is ``log(v)`` for every count ``n``
+    more dives can reach.
+
+    >>> from fnmcts.games.nim import Nim
+    >>> from ._engine import started
+    >>> graph, stats, root = started(Nim(heap=3))
+    >>> stats.set(root, (4, 3, 3, 0, None))
+    >>> n_a, s_a, whole, w_a, d_a, logs = counts_in(stats, 1, 10, 1)
+    >>> n_a.tolist(), s_a.tolist(), whole.tolist(), w_a.tolist(), len(logs)
+    ([4], [3.0], [True], [3], 16)
+    """
+    N, S, W, D = stats.N[:size], stats.S[:size], stats.W[:size], stats.D[:size]
+    if stats.E is not stats.S:
+        return None
+    counts = [x for x in N if x is not None]
+    if any(type(x) is not int or x <= 0 for x in counts):  # a count 0 or not whole (a tree given so): Python rates it
+        return None
+    most = max(counts, default=0)
+    if most + n >= 1 << 24:
+        return None
+    if mode == 2 and any(x is not None and s > x for x, s in zip(N, S)):
+        return None  # a score above the visits (a tree given so): only the Python loop rates it as an error
+    whole = np.array([type(s) is int for s in S], np.bool_)  # a score that only whole numbers were added to stays whole
+    logs = np.array([-math.inf] + list(map(math.log, range(1, most + n + 2))))
+    return (np.array([-1 if x is None else x for x in N], np.int64), np.array(S, np.float64), whole,
+            np.array(W, np.int64), np.array(D, np.int64), logs)
+
+
+def counts_out(stats, counts, before, mode, c):
+    """Write the counts ``counts_in`` gave, as the dives left them, back into ``stats`` (the nodes whose ``N`` moved).
+
+    >>> from fnmcts.games.nim import Nim
+    >>> from ._engine import started
+    >>> graph, stats, root = started(Nim(heap=3))
+    >>> stats.set(root, (4, 3, 3, 0, None))
+    >>> counts = counts_in(stats, 1, 10, 1)
+    >>> before = counts[0].copy()
+    >>> counts[0][0], counts[1][0], counts[3][0] = 5, 4.0, 4  # a dive won
+    >>> counts_out(stats, counts, before, 1, 2 ** 0.5)
+    >>> stats.counts(root)
+    (5, 4, 4, 0, None)
+    """
+    n_a, s_a, whole, w_a, d_a, _ = counts
+    key, K = stats.key, stats.K
+    keep = K is not None and stats.key_rule == (mode, c)
+    for i in np.flatnonzero(n_a != before).tolist():  # the nodes the dives backed up
+        v = int(n_a[i])
+        s = s_a[i]
+        s = int(s) if whole[i] else float(s)
+        stats.N[i], stats.S[i], stats.W[i], stats.D[i] = v, s, int(w_a[i]), int(d_a[i])
+        if keep:
+            K[i] = key(s, v)
+
+
+def rng_in(rng) -> tuple:
+    """``(mt, pos)``: the state of ``rng`` (a ``random.Random``) as the compiled ``rnd`` reads it.
+
+    >>> import random
+    >>> rnd(*rng_in(random.Random(3))) == random.Random(3).random()
+    True
+    """
+    state = rng.getstate()
+    return np.array(state[1][:624], np.uint64), np.array([state[1][624]], np.int64)
+
+
+def rng_out(rng, mt, pos) -> None:
+    """Set ``rng`` to the state ``mt``, ``pos`` the compiled draws left.
+
+    >>> import random
+    >>> rng, twin = random.Random(3), random.Random(3)
+    >>> mt, pos = rng_in(rng)
+    >>> drawn = [rnd(mt, pos) for _ in range(5)]
+    >>> rng_out(rng, mt, pos)
+    >>> drawn == [twin.random() for _ in range(5)] and rng.getstate() == twin.getstate()
+    True
+    """
+    state = rng.getstate()
+    rng.setstate((state[0], tuple(int(x) for x in mt) + (int(pos[0]),), state[2]))

@@ -194,6 +194,15 @@ class CompiledGraph:
             self.u.append(None)
         return i
 
+    def intern_all(self, states):
+        """Intern ``states``, none of them met before, in order (the compiled rules' loop made them)."""
+        start, more = len(self.states), len(states)
+        self.states.extend(states)
+        self.index.update(zip(states, range(start, start + more)))
+        self.kind.extend([UNSEEN] * more)
+        for column in (self.kids, self.lazy, self.moves, self.chance, self.u):
+            column.extend([None] * more)
+
     def state(self, i):
         """The state of node ``i``."""
         return self.states[i]

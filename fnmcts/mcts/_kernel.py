@@ -22,7 +22,6 @@ missing, among others) ``dives`` runs as written: the same trees, more slowly.
 
 from __future__ import annotations
 
-import math
 import random
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -37,8 +36,6 @@ KERNEL_MIN_DIVES = 512
 
 COMPLETE_LIMIT = 50_000
 """The most nodes a graph is completed to (every state reachable from the root) for the kernel."""
-
-_NONE = -1  # a node not in the tree, in the array of visits
 
 _SWITCHED_ON = ContextVar("fnmcts_compiled_loop", default=True)
 """Whether searches in this context (thread, task) may run the compiled loop: ``switched_off`` sets it for its block."""
@@ -153,6 +150,11 @@ def run(graph, stats, root, root_mover, n, rng, mode, c):
     if not kernel:
         return None
     game = graph.game
+    rules = getattr(game, "compiled_rules", None)
+    if rules is not None and graph.given is None and stats.lookup is None and (rules := rules()) is not None:
+        from ._rules_kernel import run_rules  # the game's rules compiled: no tables, the loop grows the nodes
+
+        return run_rules(rules, graph, stats, root, root_mover, n, rng, mode, c)
     if graph.given is None and getattr(game, "compiled_graph", None) is not None:
         return None  # the game's own hook gave no tables: it says its graph is too large to hold
     limit = min(COMPLETE_LIMIT, max(len(graph), n))  # a walk of at most a node a dive asked for
@@ -169,28 +171,15 @@ def run(graph, stats, root, root_mover, n, rng, mode, c):
 def _run(kernel, graph, stats, root, root_mover, n, rng, mode, c):
     import numpy as np
 
+    from ._compiled import counts_in, counts_out, rng_in, rng_out
+
     size = len(graph)
-    N, S, W, D, K = stats.N[:size], stats.S[:size], stats.W[:size], stats.D[:size], stats.K
-    if stats.E is not stats.S:
+    counts = counts_in(stats, size, n, mode)
+    if counts is None:
         return None
-    counts = [x for x in N if x is not None]
-    if any(type(x) is not int or x <= 0 for x in counts):  # a count 0 or not whole (a tree given so): Python rates it
-        return None
-    most = max(counts, default=0)
-    if most + n >= 1 << 24:
-        return None
-    whole = np.array([type(s) is int for s in S], np.bool_)  # a score that only whole numbers were added to stays whole
-    if mode == 2 and any(x is not None and s > x for x, s in zip(N, S)):
-        return None  # a score above the visits (a tree given so): only the Python loop rates it as an error
+    n_a, s_a, whole, w_a, d_a, logs = counts
     shape = _arrays(graph, root)
-    n_a = np.array([_NONE if x is None else x for x in N], np.int64)
-    s_a = np.array(S, np.float64)
-    w_a = np.array(W, np.int64)
-    d_a = np.array(D, np.int64)
-    logs = np.array([-math.inf] + list(map(math.log, range(1, most + n + 2))))
-    state = rng.getstate()
-    mt = np.array(state[1][:624], np.uint64)
-    pos = np.array([state[1][624]], np.int64)
+    mt, pos = rng_in(rng)
     out = np.zeros(2, np.int64)
     before = n_a.copy()
     kernel(*shape, n_a, s_a, whole, w_a, d_a, logs, root, root_mover, n, mode, float(c), mt, pos, out)
@@ -201,16 +190,8 @@ def _run(kernel, graph, stats, root, root_mover, n, rng, mode, c):
         game, states = graph.game, graph.states
         raise (cycle_found(game, states[root], states[last]) if done == -1 else
                no_end(game, states[last], 10_000 + 100 * len(states)))
-    rng.setstate((state[0], tuple(int(x) for x in mt) + (int(pos[0]),), state[2]))
-    key = stats.key
-    keep = K is not None and stats.key_rule == (mode, c)
-    for i in np.flatnonzero(n_a != before).tolist():  # the nodes the dives backed up
-        v = int(n_a[i])
-        s = s_a[i]
-        s = int(s) if whole[i] else float(s)
-        stats.N[i], stats.S[i], stats.W[i], stats.D[i] = v, s, int(w_a[i]), int(d_a[i])
-        if keep:
-            K[i] = key(s, v)
+    rng_out(rng, mt, pos)
+    counts_out(stats, counts, before, mode, c)
     raw = graph.payoff_at(last) if last >= 0 else None
     return done, None, raw, None
 

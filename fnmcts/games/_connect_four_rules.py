@@ -1,0 +1,132 @@
+"""Connect Four's rules on keys, compiled with Numba: what ``ConnectFour.compiled_rules()`` gives the search.
+
+A key (``ConnectFour.key``) holds, in each column's 7 bits, X's discs below a
+marker bit at the column's height. The marker is where the next disc of the
+column goes, so a move adds that bit once (an O disc) or twice (an X disc:
+the marker moves up and X's disc stays below it). Imported only when a search
+asks for the rules (it imports Numba; ``cache=True`` keeps the machine code).
+
+>>> from fnmcts.games.connect_four import ConnectFour
+>>> game = ConnectFour()
+>>> kids, moves = np.zeros(7, np.int64), np.zeros(7, np.int64)
+>>> step(game.key(game.start()), kids, moves), moves.tolist() == list(range(7))
+(7, True)
+>>> [game.state(k) for k in kids[:2].tolist()] == [game.play(game.start(), 0), game.play(game.start(), 1)]
+True
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numba
+import numpy as np
+
+__all__ = ["RULES", "Rules", "step", "mover", "states"]
+
+_jit = numba.njit(cache=True, nogil=True)
+
+_H = 7  # bits per column
+_COLUMNS, _ROWS = 7, 6
+_HEIGHT = np.array([0] + [v.bit_length() - 1 for v in range(1, 128)], np.int64)  # a column's marker bit
+_TOP = np.array([1 << (_H * c + _ROWS) for c in range(_COLUMNS)], np.int64)  # a full column's marker
+
+
+class Rules(NamedTuple):
+    """A game's rules on keys (``compiled_rules()``): what the compiled search (``fnmcts.mcts._rules_kernel``) reads.
+
+    ``step(key, kids, moves)``: at the end of the game ``-1 - o`` (``payoffs[o]``
+    the payoff), else the number of moves, each move and the key it leads to
+    written to ``moves`` and ``kids`` in the game's move order; ``mover(key)``:
+    the player to move; ``states(keys)``: the states of an array of keys, a list;
+    ``key(state)``: a state's key; ``width``: the most moves of a state.
+
+    >>> RULES.width, RULES.payoffs[2], RULES.key((0, 0)) == sum(1 << (7 * c) for c in range(7))
+    (7, (0, 0), True)
+    """
+
+    step: object
+    mover: object
+    payoffs: tuple
+    states: object
+    key: object
+    width: int
+
+
+@_jit
+def _split(key):
+    """``(x, mask, discs)`` of ``key``: X's discs, every disc and their number."""
+    x = mask = discs = 0
+    for c in range(_COLUMNS):
+        col = (key >> (_H * c)) & 127
+        h = _HEIGHT[col]
+        x |= (col ^ (1 << h)) << (_H * c)
+        mask |= ((1 << h) - 1) << (_H * c)
+        discs += h
+    return x, mask, discs
+
+
+@_jit
+def _four(board):
+    """Whether ``board`` holds four in a row (``connect_four.four``)."""
+    for shift in (1, _H, _H - 1, _H + 1):
+        pairs = board & (board >> shift)
+        if pairs & (pairs >> (2 * shift)):
+            return True
+    return False
+
+
+@_jit
+def step(key, kids, moves):
+    """``-1 - outcome`` at the end (0: X won, 1: O won, 2: a draw), else the moves and their keys, written in order."""
+    x, mask, discs = _split(key)
+    if discs & 1:
+        if _four(x):
+            return -1
+    elif discs and _four(x ^ mask):
+        return -2
+    if discs == _COLUMNS * _ROWS:
+        return -3
+    markers = key - x
+    twice = 2 if discs & 1 == 0 else 1  # X to move: its disc and the marker both go up by the new bit
+    m = 0
+    for c in range(_COLUMNS):
+        bit = markers & (127 << (_H * c))
+        if bit != _TOP[c]:
+            kids[m] = key + twice * bit
+            moves[m] = c
+            m += 1
+    return m
+
+
+@_jit
+def mover(key):
+    """The player to move at ``key``: the parity of the discs."""
+    return _split(key)[2] & 1
+
+
+@_jit
+def _split_all(keys):
+    xs, masks = np.empty(keys.shape[0], np.int64), np.empty(keys.shape[0], np.int64)
+    for i in range(keys.shape[0]):
+        xs[i], masks[i], _ = _split(keys[i])
+    return xs, masks
+
+
+def states(keys) -> list:
+    """The states ``(x, mask)`` of an array of keys.
+
+    >>> states(np.array([sum(1 << (7 * c) for c in range(7))]))
+    [(0, 0)]
+    """
+    xs, masks = _split_all(keys)
+    return list(zip(xs.tolist(), masks.tolist()))
+
+
+def _key(state) -> int:
+    x, mask = state
+    return x + mask + 0x40810204081  # the bottom bit of each column
+
+
+RULES = Rules(step, mover, ((1, -1), (-1, 1), (0, 0)), states, _key, _COLUMNS)
+"""Connect Four's ``Rules``."""

@@ -1,0 +1,164 @@
+"""Connect Four: its rules agree with OpenSpiel's, its compiled rules with its protocol, and the search on the
+compiled rules (``fnmcts.mcts._rules_kernel``) equals the Python loop draw for draw.
+
+The game's laws (``check_game``) run with every built-in game's: tests/test_builtin_game_laws.py.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from fnmcts.games import GAMES, ConnectFour
+from fnmcts.games.connect_four import four
+from fnmcts.mcts import _kernel, search, visits
+from fnmcts.mcts._graph import CompiledGraph
+
+GAME = ConnectFour()
+
+
+def _line(seed, plies):
+    """The states of a random game from the start, at most ``plies`` moves (``seed``'s moves)."""
+    rng, state, states = random.Random(seed), GAME.start(), [GAME.start()]
+    while len(states) <= plies and GAME.to_move(state) is not None:
+        state = GAME.play(state, rng.choice(GAME.possible_moves(state)))
+        states.append(state)
+    return states
+
+
+def test_the_command_line_knows_it():
+    assert GAMES["connect-four"] is ConnectFour
+
+
+@given(seed=st.integers(0, 2**32 - 1))
+@settings(max_examples=60, deadline=None)
+def test_a_random_game_agrees_with_openspiel(seed):
+    pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel is not installed: pip install 'fnmcts[openspiel]'")
+    theirs = pyspiel.load_game("connect_four").new_initial_state()
+    rng, state = random.Random(seed), GAME.start()
+    while True:
+        player = GAME.to_move(state)
+        assert theirs.is_terminal() == (player is None)
+        if player is None:
+            assert tuple(theirs.returns()) == GAME.payoff(state)
+            break
+        assert theirs.current_player() == player
+        assert tuple(theirs.legal_actions()) == GAME.possible_moves(state)
+        move = rng.choice(GAME.possible_moves(state))
+        theirs.apply_action(move)
+        state = GAME.play(state, move)
+
+
+@given(seed=st.integers(0, 2**32 - 1))
+@settings(max_examples=60, deadline=None)
+def test_the_compiled_rules_agree_with_the_protocol(seed):
+    rules = GAME.compiled_rules()
+    if rules is None:
+        pytest.skip("the compiled rules need Numba (pip install fnmcts[fast])")
+    kids, moves = np.zeros(rules.width, np.int64), np.zeros(rules.width, np.int64)
+    for state in _line(seed, 42):
+        key = rules.key(state)
+        assert key == GAME.key(state) and GAME.state(key) == state and rules.states(np.array([key])) == [state]
+        m = rules.step(key, kids, moves)
+        if GAME.to_move(state) is None:
+            assert m < 0 and rules.payoffs[-1 - m] == GAME.payoff(state)
+            continue
+        assert rules.mover(key) == GAME.to_move(state)
+        assert tuple(moves[:m].tolist()) == GAME.possible_moves(state)
+        assert rules.states(kids[:m]) == [GAME.play(state, move) for move in GAME.possible_moves(state)]
+
+
+@given(seed=st.integers(0, 2**32 - 1), plies=st.integers(0, 42))
+@settings(max_examples=40, deadline=None)
+def test_a_state_reads_back_from_its_texts(seed, plies):
+    state = _line(seed, plies)[-1]
+    assert GAME.parse_state(GAME.render(state).rsplit("\n", 1)[0]) == state
+    assert GAME.state_from_json(GAME.state_to_json(state)) == state
+    assert GAME.check_state(state) == state
+
+
+def test_four_in_a_row_is_read_in_every_direction_and_never_across_columns():
+    assert four(0b1111) and four(1 | 1 << 8 | 1 << 16 | 1 << 24) and four(1 << 3 | 1 << 9 | 1 << 15 | 1 << 21)
+    assert not four(0b111 | 1 << 7)  # three up a column and the next column's bottom: no line
+    assert not four(1 << 5 | 1 << 7 | 1 << 8 | 1 << 9)  # row 5 of column 0 and the bottom of column 1: no line
+
+
+def test_a_bad_move_or_state_is_told():
+    with pytest.raises(ValueError, match="column 0 is full"):
+        GAME.play((21, 0b111111), 0)
+    with pytest.raises(ValueError, match="a move is a column with room"):
+        GAME.play(GAME.start(), 7)
+    with pytest.raises(ValueError, match="floats"):
+        GAME.check_state((0, 0b10))
+    with pytest.raises(ValueError, match="the game is over"):
+        GAME.play((15, 15 | 128), 3)
+
+
+@pytest.fixture
+def ran(monkeypatch):
+    """The searches the compiled rules ran (a list that grows by one per run)."""
+    pytest.importorskip("numba", reason="the compiled loop needs Numba (pip install fnmcts[fast])")
+    from fnmcts.mcts import _rules_kernel
+
+    runs, real = [], _rules_kernel.run_rules
+
+    def run(*args):
+        found = real(*args)
+        runs.append(found is not None)
+        return found
+
+    monkeypatch.setattr(_rules_kernel, "run_rules", run)
+    return runs
+
+
+def _both(call):
+    """``(call(rng), rng's state after)`` with the compiled loop, then in Python: equal, records and types alike."""
+    fast_rng, slow_rng = random.Random(7), random.Random(7)
+    fast = call(fast_rng)
+    with _kernel.switched_off():
+        slow = call(slow_rng)
+    assert dict(fast) == dict(slow)
+    for state, rec in slow.items():
+        assert repr(fast[state]) == repr(rec)
+    assert fast_rng.getstate() == slow_rng.getstate()
+    return fast
+
+
+@given(seed=st.integers(0, 2**32 - 1), plies=st.integers(0, 30), n=st.integers(_kernel.KERNEL_MIN_DIVES, 900),
+       rule=st.sampled_from(("ucb1", "tutorial")), c=st.sampled_from((0.5, 2**0.5, 2.0)))
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_the_compiled_rules_search_as_the_python_loop(ran, seed, plies, n, rule, c):
+    state = _line(seed, plies)[-1]
+    options = {"c": c} if rule == "ucb1" else {"z": c}
+
+    def call(rng):
+        rng.seed(seed)
+        return search(GAME, state, n, rng, rule=rule, solver=False, **options)
+
+    ran.clear()  # (one list for every example)
+    tree = _both(call)
+    assert ran == [True]
+    assert visits(tree[state]) == n
+
+
+@given(seed=st.integers(0, 2**32 - 1), first=st.integers(_kernel.KERNEL_MIN_DIVES, 700),
+       then=st.integers(_kernel.KERNEL_MIN_DIVES, 700))
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_a_graph_kept_across_searches_searches_as_the_python_loop(ran, seed, first, then):
+    start = GAME.start()
+    after = GAME.play(start, seed % 7)
+
+    def call(rng):  # the second search starts from the first one's graph: its nodes, some expanded, some not
+        rng.seed(seed)
+        graph = CompiledGraph(GAME)
+        one = search(GAME, start, first, rng, solver=False, graph=graph)
+        two = search(GAME, after, then, rng, solver=False, graph=graph)
+        return {**{("first", s): r for s, r in one.items()}, **{("then", s): r for s, r in two.items()}}
+
+    ran.clear()
+    _both(call)
+    assert ran == [True, True]
