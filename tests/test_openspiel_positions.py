@@ -290,13 +290,18 @@ def test_random_played_is_random_payoff_with_each_decision_named(spec, seed):
     payoff, moves = game.random_played(state, a)
     assert payoff == game.random_payoff(state, b)
     end, played = playout(game, state, c, moves=True)
+    assert _decisions(game, state, played) == (list(moves), end)
+    assert a.random() == b.random() == c.random()  # the same draws, no more and no fewer
+
+
+def _decisions(game, state, played) -> tuple:
+    """``([(player, move) of each decision of the moves played from state], the state they end at)``."""
     decisions, at = [], state
     for move in played:
         if game.to_move(at) is not CHANCE:
             decisions.append((game.to_move(at), move))
         at = game.play(at, move)
-    assert at == end and list(moves) == decisions
-    assert a.random() == b.random() == c.random()  # the same draws, no more and no fewer
+    return decisions, at
 
 
 @pytest.mark.parametrize("spec, seed", [("connect_four", 3), ("hex(board_size=5)", 8), ("breakthrough(rows=5,columns=4)", 1)])
@@ -328,11 +333,7 @@ def test_decisive_played_is_decisive_payoff_with_each_decision_named(spec, seed)
     payoff, moves = game.decisive_played(state, a)
     assert payoff == game.decisive_payoff(state, b)
     end, played = playout(game, state, c, decisive_agent, moves=True)
-    decisions, at = [], state
-    for move in played:
-        decisions.append((game.to_move(at), move))
-        at = game.play(at, move)
-    assert at == end and list(moves) == decisions
+    assert _decisions(game, state, played) == (list(moves), end)
     assert a.random() == b.random() == c.random()
 
 
