@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from fnmcts.games import Nim, TicTacToe
 from fnmcts.games.shut_the_box import ShutTheBox
-from fnmcts.mcts import mcts_move, visits
+from fnmcts.mcts import mcts_move, search_options, visits
 from fnmcts.mcts._engine import Stats, _ucb1_pick
 from fnmcts.mcts._graph import CompiledGraph, mover_into
 from fnmcts.mcts._records import ucb1_selector
@@ -156,3 +156,18 @@ def test_a_batched_tree_on_generated_games_is_the_same_on_processes(reached, k, 
     game, state = reached.game, reached.state
     serial = mcts_move(game, state, dives, random.Random(seed), batch=k)
     _same(serial, mcts_move(game, state, dives, random.Random(seed), batch=k, workers=2))
+
+
+def test_a_large_game_whose_kind_takes_rave_runs_batched_without_it():
+    """RAVE is the default of a large two-player game (``RAVE_K``); a batched search takes none, so the default gives way."""
+    class Large(Nim):
+        def compiled_graph(self):  # declines: too large to hold as tables
+            return None
+
+    game = Large(heap=12)
+    assert search_options(game).rave is not None
+    batched = mcts_move(game, game.start(), 64, random.Random(3), batch=4)
+    assert 0 < batched.iterations <= 64  # (the solver may prove the root sooner)
+    assert dict(batched.tree) == dict(mcts_move(game, game.start(), 64, random.Random(3), batch=4, rave=False).tree)
+    with pytest.raises(ValueError, match="does not support rave=30"):
+        mcts_move(game, game.start(), 64, random.Random(3), batch=4, rave=30)

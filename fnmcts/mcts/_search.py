@@ -887,6 +887,8 @@ def mcts_move(
     """
     _check_budget(iterations, seconds, max_nodes, least=1)
     budget = _Budget(iterations, seconds, stop, least=1)  # the clock starts here: the set-up is part of the time given
+    if batch is not None and rave is None and (options is None or options.rave is None):
+        rave = False  # a batched search takes no RAVE: a large game's default (``RAVE_K``) gives way
     opts = search_options(
         game, options,
         **_given(rule=rule, c=c, z=z, final=final, solver=solver, rollout=rollout, backup=backup, root=root,
