@@ -280,16 +280,27 @@ def test_a_search_with_decisive_playouts_takes_the_in_place_kernel_and_grows_the
     assert dict(in_place.tree) == dict(generic.tree)
 
 
-@settings(max_examples=30)
-@given(spec=st.sampled_from(FAST + ("2048", "backgammon")), seed=st.integers(0, 2**32))
-def test_random_played_is_random_payoff_with_each_decision_named(spec, seed):
-    """The same draws as ``random_payoff`` and ``playout``; the moves are the playout's decisions, with their players."""
-    game = from_openspiel(spec)
+_PLAYED = {  # a kernel of a playout's moves: (its payoff kernel, the playout's agent, the games it is checked on)
+    "random_played": ("random_payoff", None, FAST + ("2048", "backgammon")),
+    "decisive_played": ("decisive_payoff", "decisive",
+                        ("tic_tac_toe", "connect_four", "hex(board_size=3)", "breakthrough(rows=5,columns=4)")),
+}
+
+
+@pytest.mark.parametrize("kernel", sorted(_PLAYED))
+@settings(max_examples=25, deadline=None)
+@given(data=st.data(), seed=st.integers(0, 2**32))
+def test_a_played_kernel_is_its_payoff_kernel_with_each_decision_named(kernel, data, seed):
+    """The same draws as the payoff kernel and ``playout``; the moves are the playout's decisions, with their players."""
+    from fnmcts.mcts.enhancements import decisive_agent
+
+    payoff_kernel, agent, specs = _PLAYED[kernel]
+    game = from_openspiel(data.draw(st.sampled_from(specs)))
     state = _along_the_way(game, random.Random(seed))
     a, b, c = random.Random(seed), random.Random(seed), random.Random(seed)
-    payoff, moves = game.random_played(state, a)
-    assert payoff == game.random_payoff(state, b)
-    end, played = playout(game, state, c, moves=True)
+    payoff, moves = getattr(game, kernel)(state, a)
+    assert payoff == getattr(game, payoff_kernel)(state, b)
+    end, played = playout(game, state, c, decisive_agent if agent else None, moves=True)
     assert _decisions(game, state, played) == (list(moves), end)
     assert a.random() == b.random() == c.random()  # the same draws, no more and no fewer
 
@@ -319,22 +330,6 @@ def test_a_rave_search_takes_the_random_played_kernel_and_grows_the_same_tree(sp
         monkeypatch.undo()
         assert calls and in_place.move == generic.move and in_place.iterations == generic.iterations
         assert dict(in_place.tree) == dict(generic.tree)
-
-
-@settings(max_examples=20, deadline=None)
-@given(spec=st.sampled_from(("tic_tac_toe", "connect_four", "hex(board_size=3)", "breakthrough(rows=5,columns=4)")),
-       seed=st.integers(0, 2**32))
-def test_decisive_played_is_decisive_payoff_with_each_decision_named(spec, seed):
-    from fnmcts.mcts.enhancements import decisive_agent
-
-    game = from_openspiel(spec)
-    state = _along_the_way(game, random.Random(seed))
-    a, b, c = random.Random(seed), random.Random(seed), random.Random(seed)
-    payoff, moves = game.decisive_played(state, a)
-    assert payoff == game.decisive_payoff(state, b)
-    end, played = playout(game, state, c, decisive_agent, moves=True)
-    assert _decisions(game, state, played) == (list(moves), end)
-    assert a.random() == b.random() == c.random()
 
 
 def test_a_rave_search_with_decisive_playouts_takes_the_decisive_played_kernel_and_grows_the_same_tree(monkeypatch):
