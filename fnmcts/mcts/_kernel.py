@@ -205,7 +205,7 @@ def _arrays(graph, root) -> tuple:
     ``denom[i]``; an end pays ``u[i]`` (``uwhole``: which of those are whole numbers).
     Every node the root reaches was expanded when they were made, and an
     expanded node never changes: a node expanded since is one the root does
-    not reach.
+    not reach, as is a node with a child not made yet (-1, never read).
     """
     import numpy as np
 
@@ -223,10 +223,10 @@ def _arrays(graph, root) -> tuple:
         k = kind[i]
         kind_a[i] = k
         if k >= 0:
-            flat.extend(kids[i])
+            flat.extend(-1 if j is None else j for j in (kids[i] if kids[i] is not None else graph.lazy[i]))
         elif k == CHANCE_NODE:
             e = chance[i]
-            flat.extend(e[3])
+            flat.extend(-1 if j is None else j for j in e[3])
             denom[i] = e[1]
             if e[0] is not None:
                 slots.extend(e[0])
