@@ -316,15 +316,14 @@ def _finisher(g, rng):
     return off
 
 
-def _play_out(g, rng, rollout, keys, i):
+def _play_out(g, rng, rollout, keys, kernel, i):
     """``(rescaled payoff, payoff, None)`` of one game played to the end from node ``i`` through the protocol.
 
     ``phases.simulate``: the game's end is not interned. ``keys`` (RAVE), a
-    set: the playout's moves are kept, and each ``(player, move)`` is added to it (on a game's
-    ``_played_kernel``: the kernel gives them, the same draws).
+    set: the playout's moves are kept, and each ``(player, move)`` is added to it (``kernel``, the game's
+    ``_played_kernel``: it gives them, the same draws).
     """
     game = g.game
-    kernel = None if keys is None else _played_kernel(game, rollout)
     if keys is None:
         payoff = simulate(game, g.states[i], rng, rollout, check=g.check_payoff)
     elif kernel is not None:  # the game's kernel gives the moves with the payoff
@@ -535,7 +534,8 @@ def _parts(g, stats, rng, select, mode, rule_c, compiled, *, root, root_rule, so
     ``groups[m]``, the nodes of a dive player ``m`` moved into.
     """
     chosen, keys = [], set()
-    replay = partial(_play_out, g, rng, rollout, None if rave is None else keys)  # (the node last: no frame between)
+    kernel = None if rave is None else _played_kernel(g.game, rollout)  # looked up once a search
+    replay = partial(_play_out, g, rng, rollout, None if rave is None else keys, kernel)  # (the node last: no frame)
     leaf = partial(_random_finish, g, rng.random, rng, _finisher(g, rng)) if compiled else replay
     pick = _picker(g, stats, select, mode, rule_c, root=root, root_rule=root_rule, solver=solver,
                    expectimax=expectimax, rave=rave, bounds=bounds, chosen=chosen)
