@@ -601,6 +601,7 @@ class OpenSpielGame(GameBase):
         setter(self, "_payoffs", {})  # OpenSpiel's returns -> the payoff they scale to (derived, as above)
         setter(self, "_calibration", [])  # the bytes of one OpenSpiel state, measured when first asked
         setter(self, "_tables", [])  # the game's GraphTables (or None: too large), worked out when a search first asks
+        setter(self, "_rules", [])  # the game's compiled Rules (connect_four) or None, when a search first asks
 
     def __repr__(self):
         shown = ", states='histories'" if self.states == "histories" else ""
@@ -1086,6 +1087,23 @@ class OpenSpielGame(GameBase):
             kept.append(_walk_tables(self, TABLE_LIMIT) if self._positions and short else None)
         return kept[0]
 
+    def compiled_rules(self):
+        """OpenSpiel's connect_four (7 columns, 6 rows, four in a row) on the built-in ``ConnectFour``'s compiled
+        rules (the protocol's optional hook): a plain search runs in machine code, growing this adapter's own
+        states (each made by ``play`` from the one it was reached from, the same tree as the loop in Python, draw
+        for draw). Any other game, one whose states are histories, or without Numba: None.
+
+        >>> rules = from_openspiel("connect_four").compiled_rules()
+        >>> rules is None or (rules.states, rules.payoffs, rules.width) == (None, ((1, -1), (-1, 1), (0, 0)), 7)
+        True
+        >>> from_openspiel("tic_tac_toe").compiled_rules(), from_openspiel("connect_four(rows=5)").compiled_rules()
+        (None, None)
+        """
+        kept = self._rules
+        if not kept:
+            kept.append(_connect_four_rules(self) if self._short_name == "connect_four" and self._positions else None)
+        return kept[0]
+
     # -- texts and forms -----------------------------------------------------------------
 
     def describe_move(self, state, move) -> str:
@@ -1198,6 +1216,28 @@ def _action_number(move) -> int:
             raise TypeError(f"an OpenSpiel move is an action number, got {move!r}")
         move = int(move)
     return move
+
+
+def _connect_four_rules(game):
+    """The built-in ``ConnectFour``'s compiled ``Rules`` for ``game``, OpenSpiel's connect_four of the standard size
+    (else None): its states' keys read from their histories, its payoffs its own, new states made by ``play``."""
+    given = game.native.get_parameters()
+    if (given.get("columns"), given.get("rows"), given.get("x_in_row")) != (7, 6, 4):
+        return None
+    from .games.connect_four import ConnectFour
+
+    rules = ConnectFour().compiled_rules()
+    if rules is None:
+        return None
+
+    def key(state, board=ConnectFour()):
+        at = board.start()
+        for column in state.history:
+            at = board.play(at, column)
+        return board.key(at)
+
+    payoffs = tuple(game._payoff_of(tuple(float(x) for x in pay)) for pay in rules.payoffs)
+    return rules._replace(states=None, key=key, payoffs=payoffs)
 
 
 def _walk_tables(game, limit: int) -> GraphTables | None:

@@ -128,7 +128,7 @@ def _both(call):
     return fast
 
 
-@given(seed=st.integers(0, 2**32 - 1), plies=st.integers(0, 30), n=st.integers(_kernel.KERNEL_MIN_DIVES, 900),
+@given(seed=st.integers(0, 2**32 - 1), plies=st.integers(0, 30), n=st.integers(_kernel.RULES_MIN_DIVES, 900),
        rule=st.sampled_from(("ucb1", "tutorial")), c=st.sampled_from((0.5, 2**0.5, 2.0)))
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 def test_the_compiled_rules_search_as_the_python_loop(ran, seed, plies, n, rule, c):
@@ -145,8 +145,8 @@ def test_the_compiled_rules_search_as_the_python_loop(ran, seed, plies, n, rule,
     assert visits(tree[state]) == n
 
 
-@given(seed=st.integers(0, 2**32 - 1), first=st.integers(_kernel.KERNEL_MIN_DIVES, 700),
-       then=st.integers(_kernel.KERNEL_MIN_DIVES, 700))
+@given(seed=st.integers(0, 2**32 - 1), first=st.integers(_kernel.RULES_MIN_DIVES, 700),
+       then=st.integers(_kernel.RULES_MIN_DIVES, 700))
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 def test_a_graph_kept_across_searches_searches_as_the_python_loop(ran, seed, first, then):
     start = GAME.start()
@@ -162,3 +162,32 @@ def test_a_graph_kept_across_searches_searches_as_the_python_loop(ran, seed, fir
     ran.clear()
     _both(call)
     assert ran == [True, True]
+
+
+@given(seed=st.integers(0, 2**32 - 1), plies=st.integers(0, 30), n=st.integers(_kernel.RULES_MIN_DIVES, 600),
+       then=st.integers(_kernel.RULES_MIN_DIVES, 300))
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_openspiel_s_connect_four_searches_on_the_compiled_rules_as_the_python_loop(ran, seed, plies, n, then):
+    pytest.importorskip("pyspiel", reason="needs OpenSpiel (pip install fnmcts[openspiel])")
+    from fnmcts.openspiel import from_openspiel
+
+    game = from_openspiel("connect_four")
+    rng, state = random.Random(seed), game.start()
+    for _ in range(plies):
+        if game.to_move(state) is None:
+            break
+        state = game.play(state, rng.choice(game.possible_moves(state)))
+    if game.to_move(state) is None:
+        return
+
+    def call(rng):  # a search, then one more on its graph (its states' keys read from their histories)
+        rng.seed(seed)
+        graph = CompiledGraph(game)
+        one = search(game, state, n, rng, solver=False, rave=False, graph=graph)
+        two = search(game, state, then, rng, solver=False, rave=False, graph=graph)
+        return {**{("first", s): r for s, r in one.items()}, **{("then", s): r for s, r in two.items()}}
+
+    ran.clear()
+    tree = _both(call)
+    assert ran == [True, True]
+    assert (visits(tree[("first", state)]), visits(tree[("then", state)])) == (n, then)

@@ -28,6 +28,7 @@ numba = pytest.importorskip("numba", reason="the compiled loop needs Numba (pip 
 def counted(monkeypatch):
     """The kernel from one dive on, with a count of the searches it ran."""
     monkeypatch.setattr(_kernel, "KERNEL_MIN_DIVES", 1)
+    monkeypatch.setattr(_kernel, "RULES_MIN_DIVES", 1)
     ran = []
     real = _kernel._run
 

@@ -38,7 +38,8 @@ class Rules(NamedTuple):
     ``step(key, kids, moves)``: at the end of the game ``-1 - o`` (``payoffs[o]``
     the payoff), else the number of moves, each move and the key it leads to
     written to ``moves`` and ``kids`` in the game's move order; ``mover(key)``:
-    the player to move; ``states(keys)``: the states of an array of keys, a list;
+    the player to move; ``states(keys)``: the states of an array of keys, a list (or None: the search makes each
+    new state by the game's ``play`` from the state it was first reached from);
     ``key(state)``: a state's key; ``width``: the most moves of a state.
 
     >>> RULES.width, RULES.payoffs[2], RULES.key((0, 0)) == sum(1 << (7 * c) for c in range(7))

@@ -34,6 +34,9 @@ __all__ = ["available", "run", "complete", "switched_off", "KERNEL_MIN_DIVES", "
 KERNEL_MIN_DIVES = 512
 """Fewer dives than this run in Python: the kernel's set-up (arrays of the graph and counts) costs a few hundred dives."""
 
+RULES_MIN_DIVES = 16
+"""Fewer dives run in Python on a game's compiled rules (Connect Four: level near 8 dives, the kernel 6x at 64)."""
+
 COMPLETE_LIMIT = 50_000
 """The most nodes a graph is completed to (every state reachable from the root) for the kernel."""
 
@@ -144,10 +147,7 @@ def run(graph, stats, root, root_mover, n, rng, mode, c):
     >>> found is None or (found[0], len(graph), stats.N[0]) == (6000, 5478, 6000)
     True
     """
-    if n < KERNEL_MIN_DIVES or type(rng) is not random.Random:
-        return None
-    kernel = _kernel()
-    if not kernel:
+    if n < RULES_MIN_DIVES or type(rng) is not random.Random or not (kernel := _kernel()):
         return None
     game = graph.game
     rules = getattr(game, "compiled_rules", None)
@@ -155,6 +155,8 @@ def run(graph, stats, root, root_mover, n, rng, mode, c):
         from ._rules_kernel import run_rules  # the game's rules compiled: no tables, the loop grows the nodes
 
         return run_rules(rules, graph, stats, root, root_mover, n, rng, mode, c)
+    if n < KERNEL_MIN_DIVES:
+        return None
     if graph.given is None and getattr(game, "compiled_graph", None) is not None:
         return None  # the game's own hook gave no tables: it says its graph is too large to hold
     limit = min(COMPLETE_LIMIT, max(len(graph), n))  # a walk of at most a node a dive asked for

@@ -193,10 +193,20 @@ def _write_back(rules, graph, stats, nodes, flat, sizes, before, payoffs, mode, 
     """The nodes the dives made, interned in the graph in their order, the nodes they expanded, and the counts."""
     keys, kind, outc, kstart, kcount = nodes[:5]
     size0, size = len(graph), int(sizes[0])
-    graph.intern_all(rules.states(keys[size0:size]))
+    kids, moves, order = flat[0].tolist(), flat[1].tolist(), nodes[10][:sizes[2]].tolist()
+    if rules.states is not None:
+        graph.intern_all(rules.states(keys[size0:size]))
+    else:  # each new state played from the node it was first made below, in the order the nodes were made
+        made, play, states = [], graph.game.play, graph.states
+        for i in order:
+            if kind[i] >= 0:
+                at = states[i] if i < size0 else made[i - size0]
+                for j in range(int(kstart[i]), int(kstart[i] + kcount[i])):
+                    if kids[j] == size0 + len(made):  # (a node made before, here or above, is not made again)
+                        made.append(play(at, moves[j]))
+        graph.intern_all(made)
     gkind, kids_, lazy, moves_, u = graph.kind, graph.kids, graph.lazy, graph.moves, graph.u
-    kids, moves = flat[0].tolist(), flat[1].tolist()
-    for i in nodes[10][:sizes[2]].tolist():
+    for i in order:
         k = int(kind[i])
         graph.asked.pop(i, None)
         if k == -1:

@@ -21,11 +21,9 @@ from pyrsistent import field, pmap
 
 from ..limits import size_hint
 from ..values import FixedRecord
-
 from ..parallel import check_workers, halted, kept_pool, run_chunks, worker_kept
 from ..matches import MemoryAgent
-from ..protocol import CHANCE, check_state, payoff_range, state_to_json  # noqa: F401 (payoff_range: doctests)
-from ..protocol import guarded
+from ..protocol import CHANCE, check_state, guarded, payoff_range, state_to_json  # noqa: F401 (payoff_range: doctests)
 from .._moved import deprecated
 from ..rng import check_rng
 from . import phases
@@ -35,21 +33,11 @@ from .bounds import Bounds
 from .solver import Solver, proofs_of
 from ._options import OPTION_NAMES, ROOT_RULES, SearchOptions, search_options
 from .enhancements import SequentialHalving, sequential_halving, with_proofs
-from ._graph import CHANCE_NODE, END, UNSEEN, CompiledGraph, children_made, expanded_kind, graph_of
-from ._graph import mover_into as _root_mover
+from ._graph import CHANCE_NODE, END, UNSEEN, CompiledGraph, children_made, expanded_kind, graph_of, mover_into as _root_mover
 from ._tree import Tree, as_tree, lazy_tree
 from .phases import BACKUPS, result_of
-from ._records import (
-    EMPTY_RECORD,
-    Record,
-    counts_of,
-    make_record,
-    mean,
-    ucb,
-    ucb1_selector,
-    ucb_selector,
-    visits,  # noqa: F401 (doctests)
-)
+from ._records import EMPTY_RECORD, Record, counts_of, make_record, mean, ucb, ucb1_selector, ucb_selector
+from ._records import visits  # noqa: F401 (doctests)
 
 __all__ = [
     "uct",
