@@ -169,8 +169,10 @@ method or hook                         what it gives, and who reads it
                                        Read by: fnmcts.mcts, fnmcts.mcts.enhancements
 ``compiled_rules()``                   the game's rules on 64-bit keys of its
                                        states, compiled with Numba (Connect
-                                       Four's ``Rules``): a plain search runs on
-                                       them in machine code (default: none).
+                                       Four's ``Rules``; OpenSpiel's connect_four
+                                       through the adapter too): a plain search
+                                       runs on them in machine code from 16
+                                       dives (default: none).
                                        Read by: fnmcts.mcts
 ``player_name(player)``                a player's name in transcripts ("Player 1
                                        (X)"; default: none, "Player N").
