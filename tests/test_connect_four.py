@@ -104,6 +104,8 @@ def ran(monkeypatch):
     pytest.importorskip("numba", reason="the compiled loop needs Numba (pip install fnmcts[fast])")
     from fnmcts.mcts import _rules_kernel
 
+    if not _rules_kernel.compiled(GAME.compiled_rules()):  # compiled once: then it runs from 16 dives
+        search(GAME, GAME.start(), _kernel.KERNEL_MIN_DIVES, random.Random(0), solver=False)
     runs, real = [], _rules_kernel.run_rules
 
     def run(*args):
@@ -191,3 +193,17 @@ def test_openspiel_s_connect_four_searches_on_the_compiled_rules_as_the_python_l
     tree = _both(call)
     assert ran == [True, True]
     assert (visits(tree[("first", state)]), visits(tree[("then", state)])) == (n, then)
+
+
+def test_a_process_compiles_the_rules_loop_for_a_search_long_enough_to_pay_for_it():
+    pytest.importorskip("numba", reason="the compiled loop needs Numba (pip install fnmcts[fast])")
+    from fnmcts.mcts import _rules_kernel
+
+    _rules_kernel._compiled_for.cache_clear()  # as in a new process: nothing compiled yet
+    tree = search(GAME, GAME.start(), _kernel.KERNEL_MIN_DIVES - 1, random.Random(1), solver=False)
+    assert not _rules_kernel.compiled(GAME.compiled_rules())  # run in Python
+    with _kernel.switched_off():
+        assert dict(tree) == dict(search(GAME, GAME.start(), _kernel.KERNEL_MIN_DIVES - 1, random.Random(1),
+                                         solver=False))
+    search(GAME, GAME.start(), _kernel.KERNEL_MIN_DIVES, random.Random(1), solver=False)
+    assert _rules_kernel.compiled(GAME.compiled_rules())

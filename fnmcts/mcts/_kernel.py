@@ -35,7 +35,8 @@ KERNEL_MIN_DIVES = 512
 """Fewer dives than this run in Python: the kernel's set-up (arrays of the graph and counts) costs a few hundred dives."""
 
 RULES_MIN_DIVES = 16
-"""Fewer dives run in Python on a game's compiled rules (Connect Four: level near 8 dives, the kernel 6x at 64)."""
+"""Fewer dives run in Python on a game's compiled rules once compiled in the process (its first compile, 4 s, waits
+for ``KERNEL_MIN_DIVES``; Connect Four: level near 8 dives, the kernel 6x at 64)."""
 
 COMPLETE_LIMIT = 50_000
 """The most nodes a graph is completed to (every state reachable from the root) for the kernel."""
@@ -152,9 +153,10 @@ def run(graph, stats, root, root_mover, n, rng, mode, c):
     game = graph.game
     rules = getattr(game, "compiled_rules", None)
     if rules is not None and graph.given is None and stats.lookup is None and (rules := rules()) is not None:
-        from ._rules_kernel import run_rules  # the game's rules compiled: no tables, the loop grows the nodes
+        from ._rules_kernel import compiled, run_rules  # the game's rules compiled: no tables, the loop grows the nodes
 
-        return run_rules(rules, graph, stats, root, root_mover, n, rng, mode, c)
+        return run_rules(rules, graph, stats, root, root_mover, n, rng, mode, c) \
+            if n >= KERNEL_MIN_DIVES or compiled(rules) else None
     if n < KERNEL_MIN_DIVES:
         return None
     if graph.given is None and getattr(game, "compiled_graph", None) is not None:

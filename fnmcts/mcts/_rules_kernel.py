@@ -128,6 +128,11 @@ def _compiled_for(step, mover):
     return _loop(step, mover)
 
 
+def compiled(rules) -> bool:
+    """Whether the loop on ``rules`` is compiled in this process (the first compile takes seconds)."""
+    return bool(_compiled_for(rules.step, rules.mover).signatures)
+
+
 def _grown(arrays, room, fill):
     """Each array of ``arrays`` ``room`` long, its entries kept and the new ones ``fill``."""
     return [np.concatenate([a, np.full(room - a.shape[0], f, a.dtype)]) for a, f in zip(arrays, fill)]

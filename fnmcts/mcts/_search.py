@@ -39,21 +39,8 @@ from .phases import BACKUPS, result_of
 from ._records import EMPTY_RECORD, Record, counts_of, make_record, mean, ucb, ucb1_selector, ucb_selector
 from ._records import visits  # noqa: F401 (doctests)
 
-__all__ = [
-    "uct",
-    "search",
-    "mcts_move",
-    "mcts_agent",
-    "SearchOptions",
-    "search_options",
-    "subtree",
-    "MoveSearch",
-    "BACKUPS",
-    "DEFAULT_ITERATIONS",
-    "ROOT_TREES",
-    "ROOT_TREE_MIN",
-    "result_of",
-]
+__all__ = ["uct", "search", "mcts_move", "mcts_agent", "SearchOptions", "search_options", "subtree", "MoveSearch",
+           "BACKUPS", "DEFAULT_ITERATIONS", "ROOT_TREES", "ROOT_TREE_MIN", "result_of"]
 
 ROOT_TREES = 2
 """Independent trees a root-parallel ``mcts_move`` splits its dives into unless told otherwise.
