@@ -1098,6 +1098,8 @@ class OpenSpielGame(GameBase):
         True
         >>> from_openspiel("tic_tac_toe").compiled_rules(), from_openspiel("connect_four(rows=5)").compiled_rules()
         (None, None)
+        >>> from_openspiel("connect_four", states="histories").compiled_rules() is None  # (no transpositions)
+        True
         """
         kept = self._rules
         if not kept:
