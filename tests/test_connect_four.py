@@ -207,3 +207,15 @@ def test_a_process_compiles_the_rules_loop_for_a_search_long_enough_to_pay_for_i
                                          solver=False))
     search(GAME, GAME.start(), _kernel.KERNEL_MIN_DIVES, random.Random(1), solver=False)
     assert _rules_kernel.compiled(GAME.compiled_rules())
+
+
+def test_compiled_rules_that_are_no_rules_are_named():
+    pytest.importorskip("numba", reason="the compiled loop needs Numba (pip install fnmcts[fast])")
+    from fnmcts.protocol import GameError
+
+    class Slip(ConnectFour):
+        def compiled_rules(self):
+            return 42
+
+    with pytest.raises(GameError, match=r"compiled_rules\(\) returned 42: a Rules"):
+        search(Slip(), Slip().start(), _kernel.KERNEL_MIN_DIVES, random.Random(1), solver=False)

@@ -27,6 +27,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import lru_cache
 
+from ..protocol import GameError
 from ._graph import CHANCE_NODE, END, UNSEEN
 
 __all__ = ["available", "run", "complete", "switched_off", "KERNEL_MIN_DIVES", "COMPLETE_LIMIT"]
@@ -155,6 +156,8 @@ def run(graph, stats, root, root_mover, n, rng, mode, c):
     if rules is not None and graph.given is None and stats.lookup is None and (rules := rules()) is not None:
         from ._rules_kernel import compiled, run_rules  # the game's rules compiled: no tables, the loop grows the nodes
 
+        if not all(hasattr(rules, f) for f in ("step", "mover", "payoffs", "states", "key", "width")):
+            raise GameError("compiled_rules", f"returned {rules!r}: a Rules (fnmcts.games._connect_four_rules), or None")
         return run_rules(rules, graph, stats, root, root_mover, n, rng, mode, c) \
             if n >= KERNEL_MIN_DIVES or compiled(rules) else None
     if n < KERNEL_MIN_DIVES:
