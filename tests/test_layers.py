@@ -50,7 +50,8 @@ LAYERS = (
     ("play", ("fnmcts.matches", "fnmcts.theory")),
     ("simulation", ("fnmcts.montecarlo", "fnmcts.exact", "fnmcts.grundy",
                     "fnmcts.lab")),  # the lab: estimators beside their exact variances, through game hooks
-    ("search", ("fnmcts.mcts.*", "fnmcts.qlearning")),
+    ("search", ("fnmcts.mcts.*", "fnmcts.qlearning",
+                "fnmcts._flat_graph")),  # the compiled loop's arrays, and a game's tables made whole once for its searches
     ("views", ("fnmcts.views.*",)),  # a finished tree read and shown (moves, texts, a trace, saved files, the explorer)
     ("agents", ("fnmcts.agents",)),
     ("io", ("fnmcts.io",)),  # files: Q tables read and written, atomically
