@@ -21,24 +21,26 @@ loop on them (``fnmcts.mcts._kernel``); the built-in ``TicTacToe`` offers
 none, and its search completes the graph through the protocol once a search.
 Before the rounds, each fnmcts contender's tree is checked equal to the
 Python loop's (``_kernel.switched_off()``). The rate is the simulations
-over the seconds spent in the calls (the bot's construction untimed;
+over the seconds spent in the calls (the bot's construction untimed, the
+bot and fnmcts's result freed after the clock stopped;
 fnmcts's calls include checking the options and building the tree it
 returns, ``search``'s records written at once, ``mcts_move``'s on first read).
 
-Figures (2 cores shared, the load average quoted; medians of 7 interleaved
-rounds, ratio to the C++ bot of the same round, [lowest, highest]):
+Figures (2 cores shared, load average 2.00; 8 positions, medians of 7
+interleaved rounds, ratio to the C++ bot of the same round, [lowest,
+highest]; before: 38661f4 with this file, 2026-12-01 04:48 UTC; after: 04:49):
 
-tic_tac_toe, 8 positions, before (38661f4; load 1.15):
+====================================  ===================  ===================
+contender                             1,000 simulations    10,000 simulations
+====================================  ===================  ===================
+search, adapter's tables, before      0.08x [0.07, 0.08]   0.35x [0.33, 0.39]
+search, adapter's tables, after       0.73x [0.69, 0.76]   1.75x [1.70, 1.84]
+mcts_move, adapter's tables, before   0.09x [0.08, 0.10]   0.52x [0.51, 0.59]
+mcts_move, adapter's tables, after    0.66x [0.61, 0.67]   1.70x [1.61, 1.81]
+search, built-in TicTacToe, after     0.05x [0.05, 0.05]   0.28x [0.27, 0.30]
+====================================  ===================  ===================
 
-=================  =====================  =====================
-contender          1,000 simulations      10,000 simulations
-=================  =====================  =====================
-search, adapter    0.06x [0.06, 0.07]     0.21x [0.20, 0.22]
-mcts_move, adapter 0.09x [0.08, 0.09]     0.40x [0.38, 0.41]
-search, built-in   0.03x [0.03, 0.03]     0.07x [0.07, 0.07]
-=================  =====================  =====================
-
-(after: see docs/speed.md, "Per dive against the C++ bot".)
+(docs/speed.md, "Per dive against the C++ bot", tells what changed.)
 
 Needs OpenSpiel (``pip install 'fnmcts[openspiel]'``) and Numba; skipped otherwise.
 """
