@@ -24,7 +24,7 @@ Python loop's (``_kernel.switched_off()``). The rate is the simulations
 over the seconds spent in the calls (the bot's construction untimed, the
 bot and fnmcts's result freed after the clock stopped;
 fnmcts's calls include checking the options and building the tree it
-returns, ``search``'s records written at once, ``mcts_move``'s on first read).
+returns, its records written when the tree is first read).
 
 Figures (2 cores shared, load average 2.00; 8 positions, medians of 7
 interleaved rounds, ratio to the C++ bot of the same round, [lowest,
