@@ -8,6 +8,7 @@ process loads it rather than compiling it again.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 import numba
 import numpy as np
@@ -225,24 +226,39 @@ def counts_in(stats, size, n, mode):
     >>> graph, stats, root = started(Nim(heap=3))
     >>> stats.set(root, (4, 3, 3, 0, None))
     >>> n_a, s_a, whole, w_a, d_a, logs = counts_in(stats, 1, 10, 1)
-    >>> n_a.tolist(), s_a.tolist(), whole.tolist(), w_a.tolist(), len(logs)
-    ([4], [3.0], [True], [3], 16)
+    >>> n_a.tolist(), s_a.tolist(), whole.tolist(), w_a.tolist(), len(logs) >= 16
+    ([4], [3.0], [True], [3], True)
     """
-    N, S, W, D = stats.N[:size], stats.S[:size], stats.W[:size], stats.D[:size]
     if stats.E is not stats.S:
         return None
-    counts = [x for x in N if x is not None]
+    N = stats.N[:size]
+    kept = [i for i in range(size) if N[i] is not None] if N.count(None) < size else []  # the nodes in the tree
+    counts = [N[i] for i in kept]
     if any(type(x) is not int or x <= 0 for x in counts):  # a count 0 or not whole (a tree given so): Python rates it
         return None
     most = max(counts, default=0)
     if most + n >= 1 << 24:
         return None
-    if mode == 2 and any(x is not None and s > x for x, s in zip(N, S)):
+    S, W, D = stats.S, stats.W, stats.D  # a node not in the tree holds 0s (``Stats.grow``, ``Stats.drop``): not read
+    scores = [S[i] for i in kept]
+    if mode == 2 and any(s > x for x, s in zip(counts, scores)):
         return None  # a score above the visits (a tree given so): only the Python loop rates it as an error
-    whole = np.array([type(s) is int for s in S], np.bool_)  # a score that only whole numbers were added to stays whole
-    logs = np.array([-math.inf] + list(map(math.log, range(1, most + n + 2))))
-    return (np.array([-1 if x is None else x for x in N], np.int64), np.array(S, np.float64), whole,
-            np.array(W, np.int64), np.array(D, np.int64), logs)
+    n_a, s_a, whole = np.full(size, -1, np.int64), np.zeros(size), np.ones(size, np.bool_)
+    w_a, d_a = np.zeros(size, np.int64), np.zeros(size, np.int64)
+    if kept:
+        n_a[kept], s_a[kept], whole[kept] = counts, scores, [type(s) is int for s in scores]  # only whole numbers added
+        w_a[kept], d_a[kept] = [W[i] for i in kept], [D[i] for i in kept]
+    return n_a, s_a, whole, w_a, d_a, _logs(most + n + 2)
+
+
+@lru_cache(maxsize=1)
+def _log_table(size):
+    return np.array([-math.inf] + list(map(math.log, range(1, size))))
+
+
+def _logs(size):
+    """``log(v)`` for ``v`` below at least ``size`` (``-inf`` at 0), as ``math.log`` gives it: a table kept, doubled."""
+    return _log_table(1 << max(15, (size - 1).bit_length()))  # (a table of 32,768 at least: one for most searches)
 
 
 def counts_out(stats, counts, before, mode, c):
@@ -260,15 +276,26 @@ def counts_out(stats, counts, before, mode, c):
     (5, 4, 4, 0, None)
     """
     n_a, s_a, whole, w_a, d_a, _ = counts
-    key, K = stats.key, stats.K
+    size, K, N, S, W, D = len(n_a), stats.K, stats.N, stats.S, stats.W, stats.D
     keep = K is not None and stats.key_rule == (mode, c)
-    for i in np.flatnonzero(n_a != before).tolist():  # the nodes the dives backed up
-        v = int(n_a[i])
-        s = s_a[i]
-        s = int(s) if whole[i] else float(s)
-        stats.N[i], stats.S[i], stats.W[i], stats.D[i] = v, s, int(w_a[i]), int(d_a[i])
-        if keep:
-            K[i] = key(s, v)
+    moved = np.flatnonzero(n_a != before)  # the nodes the dives backed up
+    if 3 * len(moved) < size or mode != 1:  # node by node
+        for i, v, s, h, w, d in zip(moved.tolist(), *(a[moved].tolist() for a in (n_a, s_a, whole, w_a, d_a))):
+            if h:
+                s = int(s)
+            N[i], S[i], W[i], D[i] = v, s, w, d
+            if keep:
+                K[i] = s / v if mode == 1 else stats.key(s, v)  # (UCB1's key, ``Stats.key``: the mean)
+        return
+    in_tree = n_a > 0  # most nodes moved: whole columns at once (a count of the tree is at least 1: ``counts_in``)
+    n_o, s_o = n_a.astype(object), s_a.astype(object)
+    n_o[~in_tree] = None
+    s_o[whole] = s_a[whole].astype(np.int64).astype(object)  # a score of whole numbers alone stays an int
+    N[:size], S[:size], W[:size], D[:size] = n_o.tolist(), s_o.tolist(), w_a.tolist(), d_a.tolist()
+    if keep:  # UCB1's key, the mean: ``Stats.key``'s division, the same floats
+        k_o = np.divide(s_a, n_a, out=np.zeros(size), where=in_tree).astype(object)
+        k_o[~in_tree] = None
+        K[:size] = k_o.tolist()
 
 
 def rng_in(rng) -> tuple:
@@ -294,4 +321,4 @@ def rng_out(rng, mt, pos) -> None:
     True
     """
     state = rng.getstate()
-    rng.setstate((state[0], tuple(int(x) for x in mt) + (int(pos[0]),), state[2]))
+    rng.setstate((state[0], tuple(mt.tolist()) + (int(pos[0]),), state[2]))

@@ -103,7 +103,9 @@ class Stats:
         if self.key_rule != (rule, constant):
             self.key_rule = (rule, constant)
             key = self.key
-            self.K = [None if n is None else key(e, n) for e, n in zip(self.E, self.N)]  # most nodes: not stored
+            N = self.N  # most nodes are not stored (in a new search, none)
+            fresh = N.count(None) == len(N)
+            self.K = [None] * len(N) if fresh else [None if n is None else key(e, n) for e, n in zip(self.E, N)]
         return self.K
 
     def key(self, e, n):

@@ -27,8 +27,9 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import lru_cache
 
+from ._flat_graph import adopt, arrays
 from ..protocol import GameError
-from ._graph import CHANCE_NODE, END, UNSEEN
+from ._graph import CHANCE_NODE, UNSEEN
 
 __all__ = ["available", "run", "complete", "switched_off", "KERNEL_MIN_DIVES", "COMPLETE_LIMIT"]
 
@@ -167,11 +168,12 @@ def run(graph, stats, root, root_mover, n, rng, mode, c):
     limit = min(COMPLETE_LIMIT, max(len(graph), n))  # a walk of at most a node a dive asked for
     if graph.walk_spent >= limit:  # a walk of this graph ran out of as much before: it is not walked again
         return None
-    whole = complete(graph, root, limit)
-    stats.grow()  # the walk interned nodes, all or up to the limit: the working lists take them in either way
-    if not whole:
-        graph.walk_spent = limit
-        return None
+    if not adopt(graph, root):  # a graph of the game's tables alone takes them made whole once (``_flat_graph``)
+        whole = complete(graph, root, limit)
+        stats.grow()  # the walk interned nodes, all or up to the limit: the working lists take them in either way
+        if not whole:
+            graph.walk_spent = limit
+            return None
     return _run(kernel, graph, stats, root, root_mover, n, rng, mode, c)
 
 
@@ -185,7 +187,7 @@ def _run(kernel, graph, stats, root, root_mover, n, rng, mode, c):
     if counts is None:
         return None
     n_a, s_a, whole, w_a, d_a, logs = counts
-    shape = _arrays(graph, root)
+    shape = arrays(graph, root)
     mt, pos = rng_in(rng)
     out = np.zeros(2, np.int64)
     before = n_a.copy()
@@ -201,58 +203,6 @@ def _run(kernel, graph, stats, root, root_mover, n, rng, mode, c):
     counts_out(stats, counts, before, mode, c)
     raw = graph.payoff_at(last) if last >= 0 else None
     return done, None, raw, None
-
-
-def _arrays(graph, root) -> tuple:
-    """The graph as the compiled loop reads it from ``root`` (``complete`` from it), kept while the graph holds the same nodes.
-
-    ``(kind, start, flat, denom, slot_start, slots, cumulative, u, uwhole)``:
-    node ``i``'s children (or its outcomes' nodes) are ``flat[start[i]:start[i + 1]]``;
-    a chance node draws from its slots or its cumulative weights out of
-    ``denom[i]``; an end pays ``u[i]`` (``uwhole``: which of those are whole numbers).
-    Every node the root reaches was expanded when they were made, and an
-    expanded node never changes: a node expanded since is one the root does
-    not reach, as is a node with a child not made yet (-1, never read).
-    """
-    import numpy as np
-
-    size = len(graph)
-    kept = graph.flat
-    if kept is not None and kept[0] == (size, root):
-        return kept[1]
-    kind, kids, chance, u = graph.kind, graph.kids, graph.chance, graph.u
-    players = max(1, graph.num_players)
-    kind_a = np.empty(size, np.int64)
-    start = np.zeros(size + 1, np.int64)
-    flat, denom, slot_start, slots = [], np.zeros(size), np.zeros(size + 1, np.int64), []
-    uarr, uwhole = np.zeros((size, players)), np.zeros((size, players), np.bool_)
-    for i in range(size):
-        k = kind[i]
-        kind_a[i] = k
-        if k >= 0:
-            flat.extend(-1 if j is None else j for j in (kids[i] if kids[i] is not None else graph.lazy[i]))
-        elif k == CHANCE_NODE:
-            e = chance[i]
-            flat.extend(-1 if j is None else j for j in e[3])
-            denom[i] = e[1]
-            if e[0] is not None:
-                slots.extend(e[0])
-        elif k == END:
-            pay = u[i]
-            for m in range(players):
-                uarr[i, m] = pay[m]
-                uwhole[i, m] = type(pay[m]) is int
-        # else not expanded: a node the root does not reach (``complete`` expanded every other), never entered
-        start[i + 1] = len(flat)
-        slot_start[i + 1] = len(slots)
-    cumulative = np.zeros(max(1, len(flat)))
-    for i in range(size):
-        if kind[i] == CHANCE_NODE and chance[i][0] is None:
-            cumulative[start[i]:start[i + 1]] = chance[i][2]
-    shape = (kind_a, start, np.array(flat or [0], np.int64), denom, slot_start, np.array(slots or [0], np.int64),
-             cumulative, uarr, uwhole)
-    graph.flat = ((size, root), shape)
-    return shape
 
 
 def _build():

@@ -12,6 +12,7 @@ import heapq
 import json
 import math
 import random
+import threading
 import time
 from collections.abc import Mapping
 from functools import partial
@@ -138,8 +139,9 @@ class _Work:
 
 def _handed(tree):
     """The working copy ``tree`` carries, taken from it (None for a tree without one, a pmap, a dict)."""
-    if type(tree) is not Tree:
+    if not isinstance(tree, Tree):
         return None
+    tree.pmap()  # a tree not built yet is built first, off the counts as its search left them (the next one moves them)
     work = tree._work
     if work is not None:
         object.__setattr__(tree, "_work", None)  # one owner: the tree the next call returns
@@ -208,6 +210,21 @@ def _step(game, items, state, rng, iterations, opts, graph=None, root_rule=None,
         g, stats, root, kept.mover, iterations, rng, select,
         solver=kept.solver, touched=touched, root_rule=root_rule, bounds=Bounds(g, stats) if bounded else None, **engine,
     )
+    made, lock = [], threading.Lock()
+
+    def written():  # the records that changed, written back once: at the tree's first read, or when a search continues it
+        with lock:
+            if not made:
+                made.append(_records_back(items, g, stats, touched, kept))
+            return made[0]
+
+    tree = lazy_tree(written, state)  # a caller that reads only the root's children never pays for the map
+    object.__setattr__(tree, "_work", kept)
+    return tree
+
+
+def _records_back(items, g, stats, touched, kept):
+    """``items`` with the records of the nodes the dives changed (``touched``, or every node whose visits moved)."""
     states, N, N0 = g.states, stats.N, stats.N0
     if touched is None:
         touched = [i for i, _ in stats.changed()]
@@ -229,9 +246,7 @@ def _step(game, items, state, rng, iterations, opts, graph=None, root_rule=None,
     grown = evolver.persistent()
     kept.items = grown
     stats.lookup = grown.get  # records not yet in the working lists are read from the tree the copy belongs to
-    tree = Tree(grown, state)
-    object.__setattr__(tree, "_work", kept)
-    return tree
+    return grown
 
 
 def _options(game, state, rng, work=None):

@@ -159,6 +159,9 @@ class TableGame(GameBase):
         return self._graph_tables
 
     def _graph_tables(self) -> GraphTables:
+        kept = self.__dict__.get("_kept_tables")  # made once per game value, as OpenSpiel's small games make theirs
+        if kept is not None:
+            return kept
         kinds, moves, children, outcomes, payoffs = [], [], [], [], []
         for entry in self.table:
             if entry[0] == "move":
@@ -180,8 +183,10 @@ class TableGame(GameBase):
                 outcomes.append(())
                 payoffs.append(entry[1])
         size = len(self.table)
-        return GraphTables(tuple(range(size)), {i: i for i in range(size)}, tuple(kinds), tuple(moves),
+        kept = GraphTables(tuple(range(size)), {i: i for i in range(size)}, tuple(kinds), tuple(moves),
                            tuple(children), tuple(outcomes), tuple(payoffs))
+        object.__setattr__(self, "_kept_tables", kept)
+        return kept
 
 
 @dataclass(frozen=True)
