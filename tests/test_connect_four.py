@@ -18,6 +18,8 @@ from fnmcts.games.connect_four import four
 from fnmcts.mcts import _kernel, search, visits
 from fnmcts.mcts._graph import CompiledGraph
 
+from spies import runs_of
+
 GAME = ConnectFour()
 
 
@@ -106,15 +108,7 @@ def ran(monkeypatch):
 
     if not _rules_kernel.compiled(GAME.compiled_rules()):  # compiled once: then it runs from 16 dives
         search(GAME, GAME.start(), _kernel.KERNEL_MIN_DIVES, random.Random(0), solver=False)
-    runs, real = [], _rules_kernel.run_rules
-
-    def run(*args):
-        found = real(*args)
-        runs.append(found is not None)
-        return found
-
-    monkeypatch.setattr(_rules_kernel, "run_rules", run)
-    return runs
+    return runs_of(monkeypatch, _rules_kernel, "run_rules")
 
 
 def _both(call):

@@ -22,6 +22,8 @@ from fnmcts.games import ShutTheBox
 from fnmcts.mcts import _kernel, mcts_move, search
 from fnmcts.testing import table_games
 
+from spies import runs_of
+
 numba = pytest.importorskip("numba", reason="the compiled loop needs Numba (pip install fnmcts[fast])")
 
 BUILT_IN = (ShutTheBox(levers=4), ShutTheBox(levers=5, dice="low-sum"))
@@ -35,16 +37,7 @@ def counted(monkeypatch):
     """The kernel from one dive on, with a count of the searches it ran, and the cache of made tables emptied."""
     monkeypatch.setattr(_kernel, "KERNEL_MIN_DIVES", 1)
     _flat_graph._made.cache_clear()
-    ran = []
-    real = _kernel._run
-
-    def run(*args):
-        found = real(*args)
-        ran.append(found is not None)
-        return found
-
-    monkeypatch.setattr(_kernel, "_run", run)
-    return ran
+    return runs_of(monkeypatch, _kernel, "_run")
 
 
 def _grow(game, seed, n, more):

@@ -20,6 +20,7 @@ from fnmcts.mcts import _kernel, mcts_move, search, ucb
 from fnmcts.mcts._graph import CompiledGraph
 
 from small_games import cyclic_table_games, search_games, table_games
+from spies import runs_of
 
 numba = pytest.importorskip("numba", reason="the compiled loop needs Numba (pip install fnmcts[fast])")
 
@@ -29,16 +30,7 @@ def counted(monkeypatch):
     """The kernel from one dive on, with a count of the searches it ran."""
     monkeypatch.setattr(_kernel, "KERNEL_MIN_DIVES", 1)
     monkeypatch.setattr(_kernel, "RULES_MIN_DIVES", 1)
-    ran = []
-    real = _kernel._run
-
-    def run(*args):
-        found = real(*args)
-        ran.append(found is not None)
-        return found
-
-    monkeypatch.setattr(_kernel, "_run", run)
-    return ran
+    return runs_of(monkeypatch, _kernel, "_run")
 
 
 def _python(monkeypatch, call):
