@@ -258,7 +258,8 @@ def _log_table(size):
 
 def _logs(size):
     """``log(v)`` for ``v`` below at least ``size`` (``-inf`` at 0), as ``math.log`` gives it: a table kept, doubled."""
-    return _log_table(1 << max(15, (size - 1).bit_length()))  # (a table of 32,768 at least: one for most searches)
+    size = 1 << max(15, (size - 1).bit_length())  # (a table of 32,768 at least: one for most searches)
+    return _log_table(size) if size <= 1 << 20 else _log_table.__wrapped__(size)  # (past 8 MB: made, not kept)
 
 
 def counts_out(stats, counts, before, mode, c):

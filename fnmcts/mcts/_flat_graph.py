@@ -24,7 +24,6 @@ from functools import lru_cache
 
 from ._graph import CHANCE_NODE, END, CompiledGraph
 
-
 __all__ = ["arrays", "adopt", "prepared", "KEPT"]
 
 KEPT = 4
