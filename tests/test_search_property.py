@@ -3,7 +3,7 @@
 Each generated case is a random game (``fnmcts.testing.random_games``), a
 root drawn deep in it (``decision_states``), and one combination of the
 search's public options, each drawn on its own, uniformly, from a seed
-hypothesis draws (``OPTIONS``; seeded draws, no covering design): the call (``search`` or ``mcts_move``),
+hypothesis draws (``OPTIONS``): the call (``search`` or ``mcts_move``),
 the solver, shallow proofs, score bounds, RAVE / GRAVE, the backup, the rule,
 the final move, the root rule, the compiled loop or the Python loop, a tree
 of an earlier search (from the same root or from the start) or none, few
@@ -33,9 +33,10 @@ and on games of one or two players (zero-sum, as the protocol asks) also:
   game written as a user's module).
 
 The regular run draws ``REGULAR_CASES`` cases; the slow run ``SLOW_CASES``
-(2,000), counts how often every pair of option values met, and asserts each
-met ``PAIRS_MET`` (20) times at least (but the pairs the options themselves
-refuse, ``IMPOSSIBLE``).
+(2,000), the rows of a covering design (``covering_rows``) each on its share,
+so that every pair of option values meets ``PAIRS_MET`` (20) times at least
+(but the pairs the options themselves refuse, ``IMPOSSIBLE``), and counts
+them to be sure.
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ import tracemalloc
 from collections import Counter
 from fractions import Fraction
 from functools import partial
+from types import SimpleNamespace
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -330,12 +332,49 @@ def keywords(combo: dict, dives: int) -> dict:
     return given
 
 
+def two_players_at_most(combo: dict) -> bool:
+    """Whether ``combo`` runs as given on games of one or two players alone (``adapted`` changes it on more)."""
+    return combo["proofs"] != "off" or combo["backup"] == "graph"
+
+
+def covering_rows() -> list[dict]:
+    """Combinations of the options in which every possible pair of option values (``all_pairs``) meets at least once.
+
+    A greedy covering design, the same on every run: each row starts from the first pair not yet met (sorted), then
+    takes for each other option in turn the value that meets most pairs not yet met with the values already chosen,
+    never a pair of ``IMPOSSIBLE``. Each row runs as given: ``adapted`` leaves it alone on the games ``cases`` draws
+    for it.
+    """
+    unmet = all_pairs()
+    rows = []
+    while unmet:
+        row = dict(min(sorted(p) for p in unmet))
+        for name, values in OPTIONS.items():
+            if name in row:
+                continue
+            allowed = [v for v in values
+                       if not any(frozenset({(name, v), item}) in IMPOSSIBLE for item in row.items())]
+            row[name] = max(allowed, key=lambda v: sum(frozenset({(name, v), item}) in unmet for item in row.items()))
+        row = {name: row[name] for name in OPTIONS}
+        unmet -= {frozenset(p) for p in itertools.combinations(row.items(), 2)}
+        rows.append(row)
+    return rows
+
+
 @st.composite
-def cases(draw, games=None):
-    """``(reached, combo, dives, seed)``: a game and a decision deep in it, one combination of the options."""
-    reached = draw(decision_states(random_games(max_states=60_000) if games is None else games, max_depth=60))
-    pick = random.Random(draw(st.integers(0, 2**32 - 1)))  # each option uniformly (hypothesis favours first values)
-    combo = adapted({name: pick.choice(values) for name, values in OPTIONS.items()}, reached.game)
+def cases(draw, games=None, combo=None):
+    """``(reached, combo, dives, seed)``: a game and a decision deep in it, one combination of the options.
+
+    ``combo``: the combination to run (drawn when None, each option uniformly); a game is then drawn that it runs on
+    as given (of one or two players where ``two_players_at_most`` says)."""
+    if games is None:
+        players = (1, 2) if combo is not None and two_players_at_most(combo) else (1, 2, 3)
+        games = random_games(players, max_states=60_000)
+    reached = draw(decision_states(games, max_depth=60))
+    if combo is None:
+        pick = random.Random(draw(st.integers(0, 2**32 - 1)))  # each option uniformly (hypothesis favours first values)
+        combo = {name: pick.choice(values) for name, values in OPTIONS.items()}
+    combo = adapted(combo, reached.game)
     low, high = FEW if combo["dives"] == "few" else MANY
     return reached, combo, draw(st.integers(low, high)), draw(st.integers(0, 2**32 - 1))
 
@@ -553,12 +592,13 @@ def small_truth(game):
         return None
 
 
-def property_run(examples: int, met: Counter | None = None):
-    """Run the property on ``examples`` cases; count the pairs of option values met in ``met``."""
+def property_run(examples: int, met: Counter | None = None, combo: dict | None = None):
+    """Run the property on ``examples`` cases (of ``combo`` alone if given); count the pairs of option values met in
+    ``met``."""
 
     @settings(max_examples=examples, deadline=None,
               suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much])
-    @given(case=cases())
+    @given(case=cases(combo=combo))
     def each(case):
         reached, combo, dives, seed = case
         if met is not None:
@@ -654,10 +694,27 @@ def test_the_property_on_a_sample():
     property_run(REGULAR_CASES)
 
 
+def test_the_covering_design_meets_every_pair_often_enough_in_2000_cases_and_runs_as_given():
+    rows = covering_rows()
+    each = -(-SLOW_CASES // len(rows))
+    assert each >= PAIRS_MET
+    assert all(any(set(p) <= set(row.items()) for row in rows) for p in all_pairs())
+    assert all(not any(frozenset(p) in IMPOSSIBLE for p in itertools.combinations(row.items(), 2)) for row in rows)
+    two, three = SimpleNamespace(num_players=2), SimpleNamespace(num_players=3)  # all that ``adapted`` reads
+    for row in rows:
+        assert adapted(row, two) == row
+        if not two_players_at_most(row):
+            assert adapted(row, three) == row
+
+
 @pytest.mark.slow
 def test_the_property_on_2000_games_every_pair_of_options_met_20_times():
+    """The rows of a covering design (``covering_rows``) in turn, each on its share of the 2,000 cases: every pair of
+    option values meets in ``PAIRS_MET`` cases at least by construction (counted all the same, from the cases run)."""
     met = Counter()
-    property_run(SLOW_CASES, met)
+    rows = covering_rows()
+    for row in rows:
+        property_run(-(-SLOW_CASES // len(rows)), met, row)
     short = sorted((met[p], sorted(p)) for p in all_pairs() if met[p] < PAIRS_MET)
     assert not short, f"pairs of option values met fewer than {PAIRS_MET} times: {short[:10]}"
 

@@ -27,6 +27,8 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
+import threading
 from contextlib import contextmanager
 from typing import NamedTuple
 from urllib.parse import urlsplit
@@ -150,8 +152,57 @@ def open_executor(args):
         with worker_pool(workers if spec is None else spec.value) as executor:
             yield executor
         return
-    with _OPENERS[spec.kind](spec.value) as executor:
+    with _background_prints_to_stderr(), _OPENERS[spec.kind](spec.value) as executor:
         yield executor
+
+
+class _MainThreadOut:
+    """Standard output for the main thread, standard error for every other: what a cluster's client threads print
+    (Ray's driver prints its workers' errors, "(raylet) A worker died...", to ``sys.stdout`` from a thread of its own)
+    stays out of the command's output, a ``--json`` record most of all."""
+
+    def __init__(self, out, err):
+        self._out, self._err = out, err
+
+    def _stream(self):
+        return self._out if threading.current_thread() is threading.main_thread() else self._err
+
+    def write(self, text):
+        return self._stream().write(text)
+
+    def flush(self):
+        self._out.flush()
+        self._err.flush()
+
+    def __getattr__(self, name):
+        return getattr(self._out, name)
+
+
+@contextmanager
+def _background_prints_to_stderr():
+    """``sys.stdout`` as ``_MainThreadOut`` while a cluster's client runs in this process, then as it was.
+
+    >>> import io, sys
+    >>> out, err = io.StringIO(), io.StringIO()
+    >>> sys.stdout, sys.stderr, kept = out, err, (sys.stdout, sys.stderr)
+    >>> with _background_prints_to_stderr():
+    ...     print("the record")
+    ...     other = threading.Thread(target=print, args=("(raylet) A worker died",))
+    ...     other.start(); other.join()
+    >>> sys.stdout, sys.stderr = kept
+    >>> out.getvalue(), err.getvalue()
+    ('the record\\n', '(raylet) A worker died\\n')
+    """
+    kept = sys.stdout
+    if kept is None or sys.stderr is None:
+        yield
+        return
+    sys.stdout = _MainThreadOut(kept, sys.stderr)
+    try:
+        yield
+    finally:
+        sys.stdout.flush()
+        sys.stdout = kept
 
 
 def _need(module: str, what: str, extra: str):
