@@ -9,6 +9,7 @@ generated games and short searches run through it too.
 
 from __future__ import annotations
 
+import contextlib
 import random
 
 import pytest
@@ -17,7 +18,8 @@ from hypothesis import strategies as st
 
 from fnmcts.games import Nim, TicTacToe
 from fnmcts.mcts import _kernel, mcts_move, search, ucb
-from fnmcts.mcts._graph import CompiledGraph
+from fnmcts.mcts._graph import EVERY_NODE, CompiledGraph
+from fnmcts.testing import decision_states, random_games
 
 from small_games import cyclic_table_games, search_games, table_games
 from spies import runs_of
@@ -150,9 +152,11 @@ def test_a_graph_too_large_to_complete_is_remembered_by_the_tree_that_carries_it
     tree = None
     for _ in range(3):  # the returned tree carries its graph, and the graph what its walk ran out of
         tree = search(game, game.start(), 600, random.Random(1), solver=False, tree=tree)
-    assert walks == [20]  # walked once, given up on, not walked again
+    # two walks, each once, given up on, not walked again: the game's from its start (``whole_graph``, kept per game
+    # value) and the graph's of the tree from its root
+    assert walks == [20, 20]
     search(game, game.start(), 600, random.Random(1), solver=False)
-    assert walks == [20, 20]  # a new search, a new graph: nothing kept between calls
+    assert walks == [20, 20, 20]  # a new search, a new graph, walked; the game's walk that ran out is remembered
     graph = CompiledGraph(game)
     assert not real(graph, graph.node(game.start()), 20) and real(graph, 0, 200)
 
@@ -229,3 +233,61 @@ def test_switching_the_loop_off_holds_for_this_thread_alone():
         seen.append(bool(_kernel._kernel()))
     seen.append(bool(_kernel._kernel()))
     assert seen == [True, False, True]
+
+
+@given(reached=decision_states(random_games(max_states=3_000), max_depth=20), seed=st.integers(0, 2**32 - 1),
+       solver=st.booleans(), compiled=st.booleans())
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_searches_on_a_game_s_kept_whole_graph_grow_the_trees_of_their_own_graphs(reached, seed, solver, compiled):
+    """A game with no hook of its own is walked once (``whole_graph``) for its searches long enough, from any root: the
+    same trees as a search on a graph of its own (``graph=``), and a second search walks nothing."""
+    game, root = reached.game, reached.state
+    n = _kernel.KERNEL_MIN_DIVES
+    with contextlib.nullcontext() if compiled else _kernel.switched_off():
+        own = search(game, root, n, random.Random(seed), solver=solver, graph=CompiledGraph(game))
+        shared = search(game, root, n, random.Random(seed), solver=solver)
+    _same_records(shared, own)
+    kept = _kernel.whole_graph(game, n)
+    if kept is None:  # a game of more states than the dives pay for: each search walks its own
+        return
+    assert kept.whole_from == (EVERY_NODE, len(kept)) and root in kept.index
+    walks = []
+    real = _kernel.complete
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_kernel, "complete", lambda *a: (not isinstance(a[0].whole_from, tuple) and walks.append(a)) or real(*a))
+        again = search(game, root, n, random.Random(seed), solver=solver)
+    _same_records(again, own)
+    assert walks == [] and _kernel.whole_graph(game, n) is kept  # not walked again
+
+
+def test_a_game_kept_whole_is_walked_once_and_a_larger_one_not_again_for_as_many_dives(monkeypatch):
+    walks = []
+    real = _kernel.complete
+    monkeypatch.setattr(_kernel, "complete",
+                        lambda *a: (not isinstance(a[0].whole_from, tuple) and walks.append(a[2])) or real(*a))  # the walks made
+    _kernel._whole.cache_clear()
+    small, large = Nim(heap=30, max_take=3), Nim(heap=5_000, max_take=3)  # 10,000 states
+    for _ in range(3):
+        search(small, small.start(), 600, random.Random(1), solver=False)
+    assert walks == [8192]  # 8 nodes a dive, rounded up to a power of 2: the 62 states, once
+    for _ in range(2):
+        search(large, large.start(), 600, random.Random(1), solver=False)
+    assert walks == [8192, 8192, 600, 600]  # the walk from the start ran out, once; each graph's own
+    search(large, large.start(), 2_000, random.Random(1), solver=False)
+    assert walks == [8192, 8192, 600, 600, 16_384]  # more dives pay for a longer walk: every state, kept
+    assert len(_kernel.whole_graph(large, 2_000)) == 10_000 and _kernel.whole_graph(large, 600) is None
+
+
+def test_a_root_off_the_kept_whole_graph_is_searched_on_a_graph_that_reaches_it():
+    """Nim's full heap with the second player to move is no state of the game from its start: a search from it gets a
+    graph of its own, and a tree grown on the kept graph and continued from it expands it first (a crash of the
+    compiled loop, which read the new root unexpanded, before)."""
+    game = Nim(heap=12, max_take=3)
+    off = game.state(12, 1)
+    kept = search(game, game.start(), 600, random.Random(1), solver=False)
+    assert _kernel.whole_graph(game, 600) is not None and off not in _kernel.whole_graph(game, 600).index
+    own = search(game, off, 600, random.Random(2), solver=False, graph=CompiledGraph(game))
+    _same_records(search(game, off, 600, random.Random(2), solver=False), own)
+    continued = search(game, off, 600, random.Random(2), solver=False, tree=kept)
+    fresh = search(game, off, 600, random.Random(2), solver=False, tree=kept, graph=CompiledGraph(game))
+    _same_records(continued, fresh)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ._graph import CHANCE_NODE, END, CompiledGraph
+from ._graph import CHANCE_NODE, END, CompiledGraph, whole_from
 
 __all__ = ["arrays", "adopt", "prepared", "KEPT"]
 
@@ -70,7 +70,7 @@ def arrays(graph, root) -> tuple:
 
     size = len(graph)
     kept = graph.flat
-    if kept is not None and kept[0] == (size, root):
+    if kept is not None and kept[0][0] == size and (kept[0][1] == root or whole_from(graph, root)):
         return kept[1]
     kind, kids, chance, u = graph.kind, graph.kids, graph.chance, graph.u
     players = max(1, graph.num_players)

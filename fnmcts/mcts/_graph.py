@@ -30,7 +30,7 @@ from ..protocol import CHANCE, GameBase, GameError, blame_game, checked_play, ch
 from ..protocol import ASK, called, game_text, valid_player
 from ..rng import pick, pick_cumulative
 
-__all__ = ["END", "CHANCE_NODE", "UNSEEN", "CompiledGraph", "graph_of", "draw", "rescaler", "mover_into", "SLOT_LIMIT"]
+__all__ = ["END", "CHANCE_NODE", "UNSEEN", "EVERY_NODE", "whole_from", "CompiledGraph", "graph_of", "draw", "rescaler", "mover_into", "SLOT_LIMIT"]
 
 END = -1
 """``kind`` of a terminal node: nobody is to move. (Players are 0, 1, ...: every other kind is below 0.)"""
@@ -40,6 +40,16 @@ CHANCE_NODE = -2
 
 UNSEEN = -3
 """``kind`` of a node not expanded yet."""
+
+EVERY_NODE = "every node"
+"""``CompiledGraph.whole_from`` is ``(EVERY_NODE, n)`` when nodes ``0..n - 1`` are all expanded (``_kernel.whole_graph``):
+whole from any of them (a node interned since is none of their children)."""
+
+
+def whole_from(graph, root) -> bool:
+    """Whether every node ``root`` reaches in ``graph`` is expanded (``_kernel.complete``, ``_kernel.whole_graph``)."""
+    done = graph.whole_from
+    return done == root or (type(done) is tuple and root < done[1])
 
 SLOT_LIMIT = 4096
 """Chance nodes whose probabilities share a denominator up to this draw from a table of slots."""

@@ -23,15 +23,17 @@ missing, among others) ``dives`` runs as written: the same trees, more slowly.
 from __future__ import annotations
 
 import random
+import threading
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import lru_cache
 
 from ._flat_graph import adopt, arrays
-from ..protocol import GameError
-from ._graph import CHANCE_NODE, UNSEEN
+from ..protocol import GameError, called
+from ._graph import CHANCE_NODE, EVERY_NODE, UNSEEN, CompiledGraph, whole_from
 
-__all__ = ["available", "run", "complete", "switched_off", "KERNEL_MIN_DIVES", "COMPLETE_LIMIT"]
+__all__ = ["available", "run", "complete", "whole_graph", "switched_off", "KERNEL_MIN_DIVES", "COMPLETE_LIMIT", "WHOLE_KEPT",
+           "WHOLE_PER_DIVE"]
 
 KERNEL_MIN_DIVES = 512
 """Fewer dives than this run in Python: the kernel's set-up (arrays of the graph and counts) costs a few hundred dives."""
@@ -42,6 +44,13 @@ for ``KERNEL_MIN_DIVES``; Connect Four: level near 8 dives, the kernel 6x at 64)
 
 COMPLETE_LIMIT = 50_000
 """The most nodes a graph is completed to (every state reachable from the root) for the kernel."""
+
+WHOLE_KEPT = 2
+"""The most games (with the thread searching them) whose whole graph ``whole_graph`` keeps (the last used)."""
+
+WHOLE_PER_DIVE = 8
+"""The nodes a dive may pay for in a walk of a whole graph (``whole_graph``): a search of 1,000 dives walks tic-tac-toe's
+5,478 states once, for every search of the game after it."""
 
 _SWITCHED_ON = ContextVar("fnmcts_compiled_loop", default=True)
 """Whether searches in this context (thread, task) may run the compiled loop: ``switched_off`` sets it for its block."""
@@ -105,7 +114,7 @@ def complete(graph, root, limit) -> bool:
     >>> complete(big, big.node(big.game.start()), 20)
     False
     """
-    if graph.whole_from == root:
+    if whole_from(graph, root):
         return True
     kind, kids, chance = graph.kind, graph.kids, graph.chance
     seen, stack = {root}, [root]
@@ -130,6 +139,54 @@ def complete(graph, root, limit) -> bool:
             return False
     graph.whole_from = root
     return True
+
+
+def whole_graph(game, dives):
+    """The graph of every state of ``game`` from its start, expanded, kept for its later searches (by value and thread).
+
+    For a game with no hook of its own, walked once through the protocol (every answer checked), not by each search
+    (``complete``); its searches share it as searches given ``graph=`` do, the compiled loop its arrays. At most
+    ``WHOLE_PER_DIVE`` nodes a dive (rounded up to a power of 2) and ``COMPLETE_LIMIT``. None: fewer dives than
+    ``KERNEL_MIN_DIVES``, a larger game (not walked again for as many dives), no hash, or a state the game cannot
+    answer for (the search meets it, or not). Expanding makes no draw: the same trees.
+
+    >>> from fnmcts.games.nim import Nim
+    >>> graph = whole_graph(Nim(heap=21), 2_000)
+    >>> len(graph), graph is whole_graph(Nim(heap=21), 600), whole_graph(Nim(heap=21), 100)
+    (42, True, None)
+    >>> whole_graph(Nim(heap=5_000), 600) is None  # 10,000 states (a heap and whose turn): more than 8,192
+    True
+    """
+    if type(dives) is not int or dives < KERNEL_MIN_DIVES or any(
+            getattr(game, hook, None) is not None for hook in ("compiled_graph", "compiled_rules")):
+        return None
+    try:
+        kept = _whole(game, threading.get_ident())
+    except TypeError:  # a game with no hash: no value to keep a graph for
+        return None
+    limit = min(COMPLETE_LIMIT, 1 << (WHOLE_PER_DIVE * dives - 1).bit_length())
+    graph, tried = kept
+    if graph is not None:
+        return graph if len(graph) <= limit else None
+    if tried >= limit:
+        return None
+    graph = CompiledGraph(game)
+    try:
+        whole = complete(graph, graph.node(called("start", lambda _: game.start(), None)), limit)
+    except GameError:  # a state the game cannot answer for: never walked again
+        whole, limit = False, COMPLETE_LIMIT
+    if not whole:
+        kept[1] = limit
+        return None
+    graph.whole_from = (EVERY_NODE, len(graph))
+    kept[0] = graph
+    return graph
+
+
+@lru_cache(maxsize=WHOLE_KEPT)
+def _whole(game, thread):
+    """``[graph or None, the most nodes a walk ran out of]`` for ``game`` searched in ``thread``."""
+    return [None, 0]
 
 
 def run(graph, stats, root, root_mover, n, rng, mode, c):

@@ -34,6 +34,7 @@ from .bounds import Bounds
 from .solver import Solver, proofs_of
 from ._options import OPTION_NAMES, ROOT_RULES, SearchOptions, search_options
 from .enhancements import SequentialHalving, sequential_halving, with_proofs
+from ._kernel import whole_graph
 from ._graph import CHANCE_NODE, END, UNSEEN, CompiledGraph, children_made, expanded_kind, graph_of, mover_into as _root_mover
 from ._tree import Tree, as_tree, lazy_tree
 from .phases import BACKUPS, result_of
@@ -275,6 +276,9 @@ def _set_up(game, state, rng, opts, graph=None, iterations=None, work=None, deci
     state = _options(game, state, rng, work)
     if opts.proofs:
         game, graph = with_proofs(game, opts.proofs, state), None
+    elif graph is None and work is None:  # a small game's graph walked once, for its searches long enough to use it
+        graph = whole_graph(game, iterations)
+        graph = graph if graph is not None and state in graph.index else None  # (a state off its graph: one of its own)
     player = _decider(game, state) if decision else None
     return game, state, graph, player, _root_rule(game, state, opts.root, iterations, rng)
 
