@@ -8,6 +8,7 @@ process loads it rather than compiling it again.
 from __future__ import annotations
 
 import math
+from collections import deque
 from functools import lru_cache
 
 import numba
@@ -280,13 +281,16 @@ def counts_out(stats, counts, before, mode, c):
     size, K, N, S, W, D = len(n_a), stats.K, stats.N, stats.S, stats.W, stats.D
     keep = K is not None and stats.key_rule == (mode, c)
     moved = np.flatnonzero(n_a != before)  # the nodes the dives backed up
-    if 3 * len(moved) < size or mode != 1:  # node by node
-        for i, v, s, h, w, d in zip(moved.tolist(), *(a[moved].tolist() for a in (n_a, s_a, whole, w_a, d_a))):
-            if h:
-                s = int(s)
-            N[i], S[i], W[i], D[i] = v, s, w, d
-            if keep:
-                K[i] = s / v if mode == 1 else stats.key(s, v)  # (UCB1's key, ``Stats.key``: the mean)
+    if 3 * len(moved) < size or mode != 1:  # the nodes that moved, each column written at C speed
+        nodes, n_m, s_m, h = moved.tolist(), n_a[moved], s_a[moved], whole[moved]
+        s_o = s_m.astype(object)
+        s_o[h] = s_m[h].astype(np.int64).astype(object)  # a score of whole numbers alone stays an int
+        scores = s_o.tolist()
+        for column, values in ((N, n_m.tolist()), (S, scores), (W, w_a[moved].tolist()), (D, d_a[moved].tolist())):
+            deque(map(column.__setitem__, nodes, values), 0)
+        if keep:  # UCB1's key, the mean: ``Stats.key``'s division, the same floats; else the rule's own key
+            keys = np.divide(s_m, n_m).tolist() if mode == 1 else list(map(stats.key, scores, n_m.tolist()))
+            deque(map(K.__setitem__, nodes, keys), 0)
         return
     in_tree = n_a > 0  # most nodes moved: whole columns at once (a count of the tree is at least 1: ``counts_in``)
     n_o, s_o = n_a.astype(object), s_a.astype(object)
