@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ._graph import CHANCE_NODE, END, CompiledGraph, whole_from
+from ._graph import CHANCE_NODE, END, EVERY_NODE, CompiledGraph, whole_from
 
 __all__ = ["arrays", "adopt", "prepared", "KEPT"]
 
@@ -144,7 +144,7 @@ def adopt(graph, root) -> bool:
 
     The graph's nodes take the kept entries, in new lists (an expanded node
     never changes: those it had are equal; the engine reads the lists after
-    the compiled loop), it is complete from ``root`` (``whole_from``) and its
+    the compiled loop), it is whole from any of its nodes (``whole_from``) and its
     arrays are the kept ones (``flat``).
 
     >>> from fnmcts.mcts._graph import CompiledGraph
@@ -152,7 +152,7 @@ def adopt(graph, root) -> bool:
     >>> game = TableGame((("move", 0, (1, 2)), ("end", (1, -1)), ("end", (0, 0))), tables=True)
     >>> graph = CompiledGraph(game, game.compiled_graph())
     >>> list(graph.kind), adopt(graph, 0), graph.kind, graph.whole_from
-    ([-3, -3, -3], True, [0, -1, -1], 0)
+    ([-3, -3, -3], True, [0, -1, -1], ('every node', 3))
     >>> adopt(CompiledGraph(game), 0)  # no tables
     False
     """
@@ -165,6 +165,6 @@ def adopt(graph, root) -> bool:
     columns, shape = made
     if graph.flat is None or graph.flat[1] is not shape:  # (else adopted before: a tree continued)
         graph.kind, graph.kids, graph.lazy, graph.moves, graph.chance, graph.u = map(list, columns)  # new lists
-    graph.whole_from = root
+    graph.whole_from = (EVERY_NODE, len(graph))  # every node of the tables expanded: whole from any of them
     graph.flat = ((len(graph), root), shape)
     return True

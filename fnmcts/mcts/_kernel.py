@@ -145,7 +145,8 @@ def whole_graph(game, dives):
     """The graph of every state of ``game`` from its start, expanded, kept for its later searches (by value and thread).
 
     For a game with no hook of its own, walked once through the protocol (every answer checked), not by each search
-    (``complete``); its searches share it as searches given ``graph=`` do, the compiled loop its arrays. At most
+    (``complete``); its searches share it as searches given ``graph=`` do, the compiled loop its arrays. A game's own
+    tables (``compiled_graph()``) make one graph too, not one a search (``_flat_graph.adopt``). A walk takes at most
     ``WHOLE_PER_DIVE`` nodes a dive (rounded up to a power of 2) and ``COMPLETE_LIMIT``. None: fewer dives than
     ``KERNEL_MIN_DIVES``, a larger game (not walked again for as many dives), no hash, or a state the game cannot
     answer for (the search meets it, or not). Expanding makes no draw: the same trees.
@@ -157,13 +158,22 @@ def whole_graph(game, dives):
     >>> whole_graph(Nim(heap=5_000), 600) is None  # 10,000 states (a heap and whose turn): more than 8,192
     True
     """
-    if type(dives) is not int or dives < KERNEL_MIN_DIVES or any(
-            getattr(game, hook, None) is not None for hook in ("compiled_graph", "compiled_rules")):
+    if type(dives) is not int or dives < KERNEL_MIN_DIVES:
+        return None
+    rules = getattr(game, "compiled_rules", None)
+    if rules is not None and rules() is not None:  # the compiled rules' loop grows its own nodes
         return None
     try:
         kept = _whole(game, threading.get_ident())
     except TypeError:  # a game with no hash: no value to keep a graph for
         return None
+    hook = getattr(game, "compiled_graph", None)
+    if hook is not None:  # the game's own tables: one graph of them, every node expanded (``adopt``)
+        tables, graph = hook(), kept[0]
+        if tables is not None and (graph is None or graph.given is not tables):
+            graph = CompiledGraph(game, tables)
+            kept[0] = graph if adopt(graph, 0) else None
+        return kept[0] if tables is not None else None
     limit = min(COMPLETE_LIMIT, 1 << (WHOLE_PER_DIVE * dives - 1).bit_length())
     graph, tried = kept
     if graph is not None:
