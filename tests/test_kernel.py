@@ -291,3 +291,25 @@ def test_a_root_off_the_kept_whole_graph_is_searched_on_a_graph_that_reaches_it(
     continued = search(game, off, 600, random.Random(2), solver=False, tree=kept)
     fresh = search(game, off, 600, random.Random(2), solver=False, tree=kept, graph=CompiledGraph(game))
     _same_records(continued, fresh)
+
+
+class _BrokenAtOne(Nim):
+    """Nim whose ``possible_moves`` fails at a heap of 1: a user's game with a bug deep in it."""
+
+    def possible_moves(self, state):
+        if state["heap"] == 1:
+            raise ZeroDivisionError("a bug at heap 1")
+        return super().possible_moves(state)
+
+
+def test_a_game_that_fails_deep_in_its_walk_is_not_kept_and_its_search_fails_as_on_a_graph_of_its_own():
+    from fnmcts.protocol import GameError
+
+    game = _BrokenAtOne(heap=15, max_take=3)
+    assert _kernel.whole_graph(game, 600) is None  # the walk met the bug: not kept, not walked again
+    raised = []
+    for graph in (None, CompiledGraph(game)):
+        with pytest.raises(GameError) as caught:
+            search(game, game.start(), 600, random.Random(1), solver=False, graph=graph)
+        raised.append(str(caught.value))
+    assert raised[0] == raised[1] and "possible_moves" in raised[0] and "a bug at heap 1" in raised[0]
