@@ -8,7 +8,6 @@ process loads it rather than compiling it again.
 from __future__ import annotations
 
 import math
-from collections import deque
 from functools import lru_cache
 
 import numba
@@ -281,16 +280,34 @@ def counts_out(stats, counts, before, mode, c):
     size, K, N, S, W, D = len(n_a), stats.K, stats.N, stats.S, stats.W, stats.D
     keep = K is not None and stats.key_rule == (mode, c)
     moved = np.flatnonzero(n_a != before)  # the nodes the dives backed up
-    if 3 * len(moved) < size or mode != 1:  # the nodes that moved, each column written at C speed
-        nodes, n_m, s_m, h = moved.tolist(), n_a[moved], s_a[moved], whole[moved]
-        s_o = s_m.astype(object)
-        s_o[h] = s_m[h].astype(np.int64).astype(object)  # a score of whole numbers alone stays an int
-        scores = s_o.tolist()
-        for column, values in ((N, n_m.tolist()), (S, scores), (W, w_a[moved].tolist()), (D, d_a[moved].tolist())):
-            deque(map(column.__setitem__, nodes, values), 0)
-        if keep:  # UCB1's key, the mean: ``Stats.key``'s division, the same floats; else the rule's own key
-            keys = np.divide(s_m, n_m).tolist() if mode == 1 else list(map(stats.key, scores, n_m.tolist()))
-            deque(map(K.__setitem__, nodes, keys), 0)
+    if 3 * len(moved) < size or mode != 1:  # the nodes that moved: one loop of list stores (STORE_SUBSCR's fast path)
+        nodes, n_m, s_m = moved.tolist(), n_a[moved], s_a[moved]
+        counts, scores, wins, draws = n_m.tolist(), s_m.tolist(), w_a[moved].tolist(), d_a[moved].tolist()
+        h = whole[moved]
+        if h.any():  # a score of whole numbers alone stays an int
+            for j in np.flatnonzero(h).tolist():
+                scores[j] = int(scores[j])
+        if not keep:
+            for i, n, s, w, d in zip(nodes, counts, scores, wins, draws):
+                N[i] = n
+                S[i] = s
+                W[i] = w
+                D[i] = d
+        elif mode == 1:  # UCB1's key, the mean: ``Stats.key``'s division, the same floats
+            for i, n, s, w, d in zip(nodes, counts, scores, wins, draws):
+                N[i] = n
+                S[i] = s
+                W[i] = w
+                D[i] = d
+                K[i] = s / n
+        else:  # the rule's own key
+            key = stats.key
+            for i, n, s, w, d in zip(nodes, counts, scores, wins, draws):
+                N[i] = n
+                S[i] = s
+                W[i] = w
+                D[i] = d
+                K[i] = key(s, n)
         return
     in_tree = n_a > 0  # most nodes moved: whole columns at once (a count of the tree is at least 1: ``counts_in``)
     n_o, s_o = n_a.astype(object), s_a.astype(object)
