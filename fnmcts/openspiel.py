@@ -602,6 +602,7 @@ class OpenSpielGame(GameBase):
         setter(self, "_calibration", [])  # the bytes of one OpenSpiel state, measured when first asked
         setter(self, "_tables", [])  # the game's GraphTables (or None: too large), worked out when a search first asks
         setter(self, "_rules", [])  # the game's compiled Rules (connect_four) or None, when a search first asks
+        setter(self, "_board", [])  # the built-in ConnectFour and its payoffs as this game's (connect_four) or None
 
     def __repr__(self):
         shown = ", states='histories'" if self.states == "histories" else ""
@@ -952,7 +953,20 @@ class OpenSpielGame(GameBase):
         return self._decisive_play(state, rng, played), tuple(played)
 
     def _decisive_play(self, state, rng, played) -> tuple:
-        """``decisive_payoff``'s loop; ``played``, a list or None: each decision's ``(player, move)`` is appended."""
+        """``decisive_payoff``'s loop; ``played``, a list or None: each decision's ``(player, move)`` is appended.
+
+        On connect_four of the standard size, the built-in ``ConnectFour``'s bitboards play it (the same moves and
+        draws: a column is a move in both), about 20 times faster than OpenSpiel's states made for each move tried.
+        """
+        kept = self._board
+        if not kept:
+            kept.append(_connect_four_board(self) if self._short_name == "connect_four" else None)
+        if kept[0] is not None:
+            board, payoffs = kept[0]
+            at = board.start()
+            for column in state.history:
+                at = board.play(at, column)
+            return payoffs[board._decisive_play(at, rng, played)]
         history = list(state.history)
         native = self._copy(self._state_of(state), history)
         rnd, outcomes_of, choices = rng.random, self._exact_outcomes, self._decisive_choices
@@ -1240,6 +1254,16 @@ def _connect_four_rules(game):
 
     payoffs = tuple(game._payoff_of(tuple(float(x) for x in pay)) for pay in rules.payoffs)
     return rules._replace(states=None, key=key, payoffs=payoffs)
+
+
+def _connect_four_board(game):
+    """``(ConnectFour(), its payoffs as game's)`` for ``game``, OpenSpiel's connect_four of the standard size, else None."""
+    given = game.native.get_parameters()
+    if (given.get("columns"), given.get("rows"), given.get("x_in_row")) != (7, 6, 4):
+        return None
+    from .games.connect_four import ConnectFour
+
+    return ConnectFour(), {pay: game._payoff_of(tuple(float(x) for x in pay)) for pay in ((1, -1), (-1, 1), (0, 0))}
 
 
 def _walk_tables(game, limit: int) -> GraphTables | None:

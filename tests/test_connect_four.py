@@ -74,6 +74,54 @@ def test_the_compiled_rules_agree_with_the_protocol(seed):
         assert rules.states(kids[:m]) == [GAME.play(state, move) for move in GAME.possible_moves(state)]
 
 
+def _decisive_game(game, state, rng):
+    """``(payoff, moves)`` of ``decisive_agent``'s game from ``state``, played through the protocol (no kernel)."""
+    from fnmcts.mcts.enhancements import decisive_agent
+
+    played = []
+    while (player := game.to_move(state)) is not None:
+        move = decisive_agent(game, state, rng)
+        played.append((player, move))
+        state = game.play(state, move)
+    return game.payoff(state), tuple(played)
+
+
+@given(seed=st.integers(0, 2**32 - 1), plies=st.integers(0, 42), draws=st.integers(0, 2**32 - 1))
+@settings(max_examples=80, deadline=None)
+def test_the_decisive_kernel_plays_as_decisive_agent_through_the_protocol(seed, plies, draws):
+    # the bitboards' decisive playout: the same moves, payoff and draws as the agent asking play and payoff
+    state = _line(seed, plies)[-1]
+    mine, theirs = random.Random(draws), random.Random(draws)
+    assert GAME.decisive_played(state, mine) == _decisive_game(GAME, state, theirs)
+    assert mine.getstate() == theirs.getstate()
+    assert GAME.decisive_payoff(state, random.Random(draws)) == _decisive_game(GAME, state, random.Random(draws))[0]
+
+
+@given(seed=st.integers(0, 2**32 - 1), plies=st.integers(0, 42), draws=st.integers(0, 2**32 - 1),
+       states=st.sampled_from(("positions", "histories")))
+@settings(max_examples=40, deadline=None)
+def test_openspiel_s_connect_four_plays_decisive_playouts_on_the_bitboards_as_on_its_own_states(seed, plies, draws,
+                                                                                               states):
+    pytest.importorskip("pyspiel", reason="needs OpenSpiel (pip install fnmcts[openspiel])")
+    from fnmcts.openspiel import from_openspiel
+
+    game = from_openspiel("connect_four", states=states)
+    state = game.start()
+    for move in _moves(seed, plies):
+        state = game.play(state, move)
+    mine, theirs = random.Random(draws), random.Random(draws)
+    (payoff, played), (their_payoff, their_played) = game.decisive_played(state, mine), \
+        _decisive_game(game, state, theirs)
+    assert (payoff, played) == (their_payoff, their_played) and repr(payoff) == repr(their_payoff)
+    assert mine.getstate() == theirs.getstate()
+
+
+def _moves(seed, plies):
+    """The columns of ``_line(seed, plies)``'s game."""
+    states = _line(seed, plies)
+    return [next(c for c in GAME.possible_moves(a) if GAME.play(a, c) == b) for a, b in zip(states, states[1:])]
+
+
 @given(seed=st.integers(0, 2**32 - 1), plies=st.integers(0, 42))
 @settings(max_examples=40, deadline=None)
 def test_a_state_reads_back_from_its_texts(seed, plies):

@@ -71,6 +71,37 @@ def four(board) -> bool:
     return False
 
 
+def _fours(board, empty) -> int:
+    """The cells of ``empty`` where a disc would give ``board`` (one player's discs) four in a row.
+
+    >>> _fours(0b111, _FULL ^ 0b111) == 0b1000  # three up column 0: the cell above
+    True
+    """
+    found = (board << 1) & (board << 2) & (board << 3)  # up: the three below
+    for shift in (_H, _H - 1, _H + 1):  # across, the two diagonals: three of four cells on the line, either side
+        pair = (board << shift) & (board << 2 * shift)
+        found |= pair & (board << 3 * shift)
+        found |= pair & (board >> shift)
+        pair = (board >> shift) & (board >> 2 * shift)
+        found |= pair & (board << shift)
+        found |= pair & (board >> 3 * shift)
+    return found & empty
+
+
+def _decisive_columns(mine, theirs, mask, moves) -> tuple:
+    """``decisive_agent``'s columns to draw from: those making four, else those after which the opponent cannot make
+    four at once (a full board ends the game: safe), else ``moves``, in column order."""
+    empty = _FULL ^ mask
+    playable = (mask + _BOTTOM) & _FULL
+    wins = _fours(mine, empty) & playable
+    if wins:
+        return tuple(c for c in moves if wins & _COLUMN[c])
+    threats = _fours(theirs, empty)  # the opponent's cells of four; playable after a move: above its disc, or now
+    safe = tuple(c for c in moves if not threats & ((playable ^ (playable & _COLUMN[c])) | (
+        (playable & _COLUMN[c]) << 1 & _COLUMN[c])))
+    return safe or moves
+
+
 def _full_columns(mask) -> int:
     """The full columns of ``mask`` as 7 bits (bit ``c``: column ``c`` is full)."""
     return sum(1 << c for c in range(COLUMNS) if mask & _TOPS[c])
@@ -205,6 +236,56 @@ class ConnectFour(GameBase):
             move = moves[0] if len(moves) == 1 else moves[int(rnd() * len(moves))]
             disc = (mask + _BOTTOMS[move]) & _COLUMN[move]
             if not mask.bit_count() & 1:
+                x |= disc
+            mask |= disc
+            found = _outcome(x, mask)
+        return _PAYOFFS[found]
+
+    def decisive_payoff(self, state, rng) -> tuple:
+        """The payoff after decisive and anti-decisive play from ``state`` (a fast kernel, on the bitboards).
+
+        Draws as ``playout`` with ``fnmcts.mcts.enhancements.decisive_agent``
+        does: at each move one ``rng.random()`` (none when one column is left to
+        draw from) among the columns that make four, else those after which the
+        opponent cannot make four at once, else all.
+
+        >>> import random
+        >>> from fnmcts.matches import playout
+        >>> from fnmcts.mcts.enhancements import decisive_agent
+        >>> game = ConnectFour()
+        >>> all(game.decisive_payoff(game.start(), random.Random(k)) ==
+        ...     game.payoff(playout(game, game.start(), random.Random(k), decisive_agent)) for k in range(5))
+        True
+        """
+        return self._decisive_play(state, rng, None)
+
+    def decisive_played(self, state, rng) -> tuple:
+        """``(payoff, moves)`` of ``decisive_payoff``'s game (the same draws): its payoff and each decision's
+        ``(player, move)``, as RAVE counts them.
+
+        >>> import random
+        >>> payoff, moves = ConnectFour().decisive_played((0, 0), random.Random(2))
+        >>> payoff == ConnectFour().decisive_payoff((0, 0), random.Random(2)), [p for p, _ in moves][:4]
+        (True, [0, 1, 0, 1])
+        """
+        played = []
+        return self._decisive_play(state, rng, played), tuple(played)
+
+    def _decisive_play(self, state, rng, played) -> tuple:
+        rnd = rng.random
+        x, mask = state
+        found = _outcome(x, mask)
+        while found is None:
+            player = mask.bit_count() & 1
+            moves = _MOVES[_full_columns(mask)]
+            if len(moves) > 1:
+                mine = x ^ mask if player else x
+                moves = _decisive_columns(mine, mine ^ mask, mask, moves)
+            move = moves[0] if len(moves) == 1 else moves[int(rnd() * len(moves))]
+            if played is not None:
+                played.append((player, move))
+            disc = (mask + _BOTTOMS[move]) & _COLUMN[move]
+            if not player:
                 x |= disc
             mask |= disc
             found = _outcome(x, mask)
