@@ -47,9 +47,21 @@ whole from any of them (a node interned since is none of their children)."""
 
 
 def whole_from(graph, root) -> bool:
-    """Whether every node ``root`` reaches in ``graph`` is expanded (``_kernel.complete``, ``_kernel.whole_graph``)."""
+    """Whether every node ``root`` reaches in ``graph`` is expanded (``_kernel.complete``, ``_kernel.whole_graph``).
+
+    >>> from fnmcts.games.nim import Nim
+    >>> from ._kernel import complete
+    >>> graph = CompiledGraph(Nim(heap=4, max_take=2))
+    >>> root = graph.node(graph.game.start())
+    >>> whole_from(graph, root), complete(graph, root, 100), whole_from(graph, root), whole_from(graph, root + 1)
+    (False, True, True, False)
+    >>> graph.whole_from = (EVERY_NODE, len(graph))  # every node expanded: whole from any of them
+    >>> whole_from(graph, root + 1), whole_from(graph, len(graph))
+    (True, False)
+    """
     done = graph.whole_from
     return done == root or (type(done) is tuple and root < done[1])
+
 
 SLOT_LIMIT = 4096
 """Chance nodes whose probabilities share a denominator up to this draw from a table of slots."""
