@@ -277,47 +277,20 @@ def counts_out(stats, counts, before, mode, c):
     (5, 4, 4, 0, None)
     """
     n_a, s_a, whole, w_a, d_a, _ = counts
-    size, K, N, S, W, D = len(n_a), stats.K, stats.N, stats.S, stats.W, stats.D
-    keep = K is not None and stats.key_rule == (mode, c)
-    moved = np.flatnonzero(n_a != before)  # the nodes the dives backed up
-    if 3 * len(moved) < size or mode != 1:  # the nodes that moved: one loop of list stores (STORE_SUBSCR's fast path)
-        nodes, n_m, s_m = moved.tolist(), n_a[moved], s_a[moved]
-        counts, scores, wins, draws = n_m.tolist(), s_m.tolist(), w_a[moved].tolist(), d_a[moved].tolist()
-        h = whole[moved]
-        if h.any():  # a score of whole numbers alone stays an int
-            for j in np.flatnonzero(h).tolist():
-                scores[j] = int(scores[j])
-        if not keep:
-            for i, n, s, w, d in zip(nodes, counts, scores, wins, draws):
-                N[i] = n
-                S[i] = s
-                W[i] = w
-                D[i] = d
-        elif mode == 1:  # UCB1's key, the mean: ``Stats.key``'s division, the same floats
-            for i, n, s, w, d in zip(nodes, counts, scores, wins, draws):
-                N[i] = n
-                S[i] = s
-                W[i] = w
-                D[i] = d
-                K[i] = s / n
-        else:  # the rule's own key
-            key = stats.key
-            for i, n, s, w, d in zip(nodes, counts, scores, wins, draws):
-                N[i] = n
-                S[i] = s
-                W[i] = w
-                D[i] = d
-                K[i] = key(s, n)
+    K, N, S, W, D = stats.K, stats.N, stats.S, stats.W, stats.D
+    moved = np.flatnonzero(n_a != before)  # the nodes the dives backed up, written in one loop of list stores
+    nodes, n_m, s_m = moved.tolist(), n_a[moved], s_a[moved]
+    counts, scores, wins, draws = n_m.tolist(), s_m.tolist(), w_a[moved].tolist(), d_a[moved].tolist()
+    for j in np.flatnonzero(whole[moved]).tolist():  # a score of whole numbers alone stays an int
+        scores[j] = int(scores[j])
+    if K is None or stats.key_rule != (mode, c):
+        for i, n, s, w, d in zip(nodes, counts, scores, wins, draws):
+            N[i], S[i], W[i], D[i] = n, s, w, d
         return
-    in_tree = n_a > 0  # most nodes moved: whole columns at once (a count of the tree is at least 1: ``counts_in``)
-    n_o, s_o = n_a.astype(object), s_a.astype(object)
-    n_o[~in_tree] = None
-    s_o[whole] = s_a[whole].astype(np.int64).astype(object)  # a score of whole numbers alone stays an int
-    N[:size], S[:size], W[:size], D[:size] = n_o.tolist(), s_o.tolist(), w_a.tolist(), d_a.tolist()
-    if keep:  # UCB1's key, the mean: ``Stats.key``'s division, the same floats
-        k_o = np.divide(s_a, n_a, out=np.zeros(size), where=in_tree).astype(object)
-        k_o[~in_tree] = None
-        K[:size] = k_o.tolist()
+    # UCB1's key, the mean: ``Stats.key``'s division, the same floats; else the rule's own key
+    keys = np.divide(s_m, n_m).tolist() if mode == 1 else list(map(stats.key, scores, counts))
+    for i, n, s, w, d, k in zip(nodes, counts, scores, wins, draws, keys):
+        N[i], S[i], W[i], D[i], K[i] = n, s, w, d, k
 
 
 def rng_in(rng) -> tuple:

@@ -176,10 +176,8 @@ def whole_graph(game, dives):
         return kept[0] if tables is not None else None
     limit = min(COMPLETE_LIMIT, 1 << (WHOLE_PER_DIVE * dives - 1).bit_length())
     graph, tried = kept
-    if graph is not None:
-        return graph if len(graph) <= limit else None
-    if tried >= limit:
-        return None
+    if graph is not None or tried >= limit:  # walked and kept, or a walk of as many nodes ran out before
+        return graph if graph is not None and len(graph) <= limit else None
     graph = CompiledGraph(game)
     try:
         whole = complete(graph, graph.node(called("start", lambda _: game.start(), None)), limit)
