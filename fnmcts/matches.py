@@ -42,7 +42,7 @@ from .values import FixedRecord
 
 from .elo import MatchStatistics, Sprt, SprtResult, match_statistics, sprt_scan
 from .limits import MAX_PLIES, WORK_LIMIT, check_work, past_budget, size_hint
-from .parallel import Interrupted, WorkerLost, check_count, interrupted, run_chunks
+from .parallel import Interrupted, WorkerLost, check_count, chunks_done, interrupted, run_chunks
 from .protocol import _NO_MOVE, _NO_STATE, CHANCE, _asked, _game_hook, _refuse_class, blame_game, check_state, guarded, payoff_check, sample_outcome
 from .protocol import game_text, payoff_range, transcript_line
 from .rng import check_rng, child_seed, pick, resolve_seed
@@ -636,7 +636,7 @@ def tournament(
     try:
         counts = run_chunks(fn, n, base, chunk_size, executor, None if tick is not None else progress, until=watch)
     except (Interrupted, WorkerLost) as stop:
-        raise interrupted(stop, build(stop.partial)) from None
+        raise interrupted(stop, build(chunks_done(stop))) from None
     return build(counts)
 
 

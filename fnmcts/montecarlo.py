@@ -35,7 +35,7 @@ from functools import partial, reduce
 from typing import Callable
 
 from .limits import MAX_PLIES, WORK_LIMIT, check_work, size_hint
-from .parallel import DEFAULT_CHUNK, Interrupted, WorkerLost, check_count, interrupted, run_chunks
+from .parallel import DEFAULT_CHUNK, Interrupted, WorkerLost, check_count, chunks_done, interrupted, run_chunks
 from .matches import playout
 from .exact import check_game
 from .protocol import GameError, called, check_state, game_text, guarded, payoff_check, payoff_range
@@ -190,5 +190,5 @@ def simulate(
     try:
         parts = run_chunks(fn, n, base, chunk_size, executor, progress)
     except (Interrupted, WorkerLost) as stop:
-        raise interrupted(stop, reduce(Simulation.merge, stop.partial, empty)) from None
+        raise interrupted(stop, reduce(Simulation.merge, chunks_done(stop), empty)) from None
     return reduce(Simulation.merge, parts, empty)

@@ -56,6 +56,7 @@ __all__ = [
     "halted",
     "Interrupted",
     "interrupted",
+    "chunks_done",
     "WorkerLost",
 ]
 
@@ -89,6 +90,18 @@ class Interrupted(KeyboardInterrupt):
             return signal.Signals(self.signum).name
         except ValueError:
             return f"signal {self.signum}"
+
+
+def chunks_done(stop) -> tuple:
+    """The results of the chunks ``run_chunks`` finished before ``stop`` (its ``Interrupted`` or ``WorkerLost``).
+
+    None finished when the signal came before its loop began or after it returned (the handler's ``Interrupted``
+    carries no ``partial`` then): the caller's partial result is that of no work, never a ``TypeError``.
+
+    >>> chunks_done(Interrupted((4, 4), 15)), chunks_done(Interrupted(None, 15))
+    ((4, 4), ())
+    """
+    return () if stop.partial is None else stop.partial
 
 
 def interrupted(error: BaseException, partial):

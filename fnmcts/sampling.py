@@ -26,7 +26,7 @@ from typing import Callable
 from pyrsistent import field
 
 from .limits import WORK_LIMIT, check_work
-from .parallel import DEFAULT_CHUNK, Interrupted, WorkerLost, check_count, interrupted, run_chunks
+from .parallel import DEFAULT_CHUNK, Interrupted, WorkerLost, check_count, chunks_done, interrupted, run_chunks
 from .rng import resolve_seed
 from .values import FixedRecord
 
@@ -378,6 +378,7 @@ def estimate(
     try:
         counts = run_chunks(partial(_trial_chunk, trial, win), n, base, chunk_size, executor, progress)
     except (Interrupted, WorkerLost) as stop:
-        done = min(n, len(stop.partial) * chunk_size)  # every chunk is whole but the last
-        raise interrupted(stop, Simulation.of(sum(stop.partial), done, base)) from None
+        counts = chunks_done(stop)
+        done = min(n, len(counts) * chunk_size)  # every chunk is whole but the last
+        raise interrupted(stop, Simulation.of(sum(counts), done, base)) from None
     return Simulation.of(sum(counts), n, base)

@@ -184,6 +184,32 @@ def test_run_chunks_interrupted_keeps_the_finished_chunks_in_order():
     assert stop.value.partial == (4, 4) and stop.value.signum == signal.SIGINT
 
 
+@pytest.mark.parametrize("where", ["fnmcts.montecarlo", "fnmcts.sampling", "fnmcts.matches"])
+def test_a_signal_outside_the_chunks_loop_gives_the_partial_result_of_no_work(monkeypatch, where):
+    # SIGTERM's handler raises Interrupted with no partial: before run_chunks's loop began, or after it returned
+    # (a lookup table's SIGTERM once ended in "reduce() arg 2 must support iteration", exit 2)
+    import importlib
+
+    from fnmcts.games import Nim
+    from fnmcts.matches import random_agent
+    from fnmcts.montecarlo import simulate
+    from fnmcts.sampling import estimate
+
+    def stopped(*args, **kwargs):
+        raise Interrupted(None, signal.SIGTERM)
+
+    monkeypatch.setattr(importlib.import_module(where), "run_chunks", stopped)
+    call = {"fnmcts.montecarlo": lambda: simulate(Nim(heap=5), 1_000, seed=1),
+            "fnmcts.sampling": lambda: estimate(lambda rng: rng.random() < 0.5, 1_000, seed=1),
+            "fnmcts.matches": lambda: __import__("fnmcts.matches").matches.tournament(
+                Nim(heap=5), random_agent, random_agent, 10, seed=1)}[where]
+    with pytest.raises(Interrupted) as stop:
+        call()
+    assert stop.value.signum == signal.SIGTERM
+    partial = stop.value.partial
+    assert partial is not None and getattr(partial, "games", None) == 0, partial
+
+
 def test_a_worker_pool_left_by_an_exception_leaves_no_worker():
     import multiprocessing
 
