@@ -43,7 +43,9 @@ search, built-in, walked once (*)     0.86x [0.79, 0.96]   1.90x [1.89, 2.03]
 ====================================  ===================  ===================
 
 (*) ``_kernel.whole_graph``, 2026-12-01 11:05 UTC, load 1.6, 5 rounds; the
-adapter's tables in the same run: 0.66x and 1.83x.
+adapter's tables in the same run: 0.66x and 1.83x. With the counts written
+back in one loop (6b053be, 23:48 UTC, load 1.9, 7 rounds): built-in 0.95x
+[0.68, 1.19] and 1.91x; adapter's tables 0.92x [0.66, 0.98] and 1.83x.
 
 (docs/speed.md, "Per dive against the C++ bot", tells what changed.)
 
