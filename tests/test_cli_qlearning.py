@@ -237,3 +237,22 @@ def test_a_game_without_winning_states_reports_no_rate(capsys, tmp_path):
     payload = json.loads(out)
     assert code == 0 and payload["optimal_move_rate"] is None and payload["winning_states"] == 0
     assert payload["vs_random"]["wins_first"] == 0 and payload["vs_random"]["wins_second"] == 5
+
+
+def test_a_signal_before_training_begins_stops_the_command_cleanly_and_writes_nothing(capsys, tmp_path, monkeypatch):
+    # the handler's Interrupted carries no partial when it lands before train's loop began (or as it returned)
+    import signal
+
+    import fnmcts.cli.qlearning as command
+    from fnmcts.parallel import Interrupted
+
+    def stopped(*args, **kwargs):
+        raise Interrupted(None, signal.SIGTERM)
+
+    monkeypatch.setattr(command, "train", stopped)
+    path = tmp_path / "q.json"
+    path.write_text("old table\n")
+    code, out, err = run(capsys, "train", "piles", "--games", "50", "--seed", "1", "-o", str(path))
+    assert code == 143, err
+    assert "Traceback" not in err and "unpack" not in err and "interrupted by SIGTERM" in err, err
+    assert path.read_text() == "old table\n" and [p.name for p in tmp_path.iterdir()] == ["q.json"]

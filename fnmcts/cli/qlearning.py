@@ -205,6 +205,8 @@ def _train(args, game, title, rules):
                 ai = train(args.games, seed=seed, game=game, alpha=args.alpha, epsilon=args.epsilon, progress=update,
                            limit=None)  # checked before, with --force
         except Interrupted as stop:
+            if stop.partial is None:  # the signal came before training began or as it returned: no table to keep
+                raise
             ai, done = stop.partial
             raise interrupted(stop, (ai, done, write(ai, done), None)) from None  # the games finished are kept
         where = write(ai)
