@@ -963,10 +963,7 @@ class OpenSpielGame(GameBase):
             kept.append(_connect_four_board(self) if self._short_name == "connect_four" else None)
         if kept[0] is not None:
             board, payoffs = kept[0]
-            at = board.start()
-            for column in state.history:
-                at = board.play(at, column)
-            return payoffs[board._decisive_play(at, rng, played)]
+            return payoffs[board._decisive_play(_on_board(board, state), rng, played)]
         history = list(state.history)
         native = self._copy(self._state_of(state), history)
         rnd, outcomes_of, choices = rng.random, self._exact_outcomes, self._decisive_choices
@@ -1237,23 +1234,16 @@ def _action_number(move) -> int:
 def _connect_four_rules(game):
     """The built-in ``ConnectFour``'s compiled ``Rules`` for ``game``, OpenSpiel's connect_four of the standard size
     (else None): its states' keys read from their histories, its payoffs its own, new states made by ``play``."""
-    given = game.native.get_parameters()
-    if (given.get("columns"), given.get("rows"), given.get("x_in_row")) != (7, 6, 4):
-        return None
-    from .games.connect_four import ConnectFour
-
-    rules = ConnectFour().compiled_rules()
+    found = _connect_four_board(game)
+    rules = None if found is None else found[0].compiled_rules()
     if rules is None:
         return None
+    board, payoffs = found
 
-    def key(state, board=ConnectFour()):
-        at = board.start()
-        for column in state.history:
-            at = board.play(at, column)
-        return board.key(at)
+    def key(state):
+        return board.key(_on_board(board, state))
 
-    payoffs = tuple(game._payoff_of(tuple(float(x) for x in pay)) for pay in rules.payoffs)
-    return rules._replace(states=None, key=key, payoffs=payoffs)
+    return rules._replace(states=None, key=key, payoffs=tuple(payoffs[pay] for pay in rules.payoffs))
 
 
 def _connect_four_board(game):
@@ -1264,6 +1254,14 @@ def _connect_four_board(game):
     from .games.connect_four import ConnectFour
 
     return ConnectFour(), {pay: game._payoff_of(tuple(float(x) for x in pay)) for pay in ((1, -1), (-1, 1), (0, 0))}
+
+
+def _on_board(board, state):
+    """``state``, OpenSpiel's connect_four, as the built-in ``board``'s: its columns played from the start."""
+    at = board.start()
+    for column in state.history:
+        at = board.play(at, column)
+    return at
 
 
 def _walk_tables(game, limit: int) -> GraphTables | None:
