@@ -96,10 +96,13 @@ def _decisive_columns(mine, theirs, mask, moves) -> tuple:
     wins = _fours(mine, empty) & playable
     if wins:
         return tuple(c for c in moves if wins & _COLUMN[c])
-    threats = _fours(theirs, empty)  # the opponent's cells of four; playable after a move: above its disc, or now
-    safe = tuple(c for c in moves if not threats & ((playable ^ (playable & _COLUMN[c])) | (
-        (playable & _COLUMN[c]) << 1 & _COLUMN[c])))
-    return safe or moves
+    threats = _fours(theirs, empty)  # the opponent's cells of four (the cell a move fills is no longer playable)
+
+    def safe(c):  # after the disc in column c: the cells playable are the others' and the one above it
+        disc = playable & _COLUMN[c]
+        return not threats & ((playable ^ disc) | (disc << 1 & _COLUMN[c]))
+
+    return tuple(filter(safe, moves)) or moves
 
 
 def _full_columns(mask) -> int:
