@@ -422,7 +422,7 @@ class ProvingGame(GameBase):
         self._proofs, self._prover, self._tables = {}, prover_of(game), None  # (_tables: ``compiled_graph``'s)
 
     def __eq__(self, other):
-        return (type(other) is ProvingGame and self.game == other.game and self.depth == other.depth
+        return (type(other) is type(self) and self.game == other.game and self.depth == other.depth
                 and self.root == other.root)
 
     def __hash__(self):
@@ -433,7 +433,7 @@ class ProvingGame(GameBase):
 
     def __reduce__(self):
         """Pickled as the game, the depth and the root: the proofs kept stay with the process (another finds its own)."""
-        return (ProvingGame, (self.game, self.depth, self.root))
+        return (type(self), (self.game, self.depth, self.root))
 
     def proof(self, state):
         """The payoff ``shallow_proof`` gives ``state`` (None: not proven, or the root), kept."""
@@ -548,9 +548,6 @@ class ProvingGame(GameBase):
     def chance_outcomes(self, state):
         return self.game.chance_outcomes(state)
 
-    def sample_outcome(self, state, rng):
-        return sample_outcome(self.game, state, rng)
-
     def play(self, state, move):
         return self.game.play(state, move)
 
@@ -581,7 +578,17 @@ def with_proofs(game, depth, root):
     if players > 2:
         raise ValueError(f"proofs end a state at a win forced for one player: one or two players (zero-sum), "
                          f"got a game of {players}")
-    return ProvingGame(game, depth, root)
+    own = getattr(type(game), "sample_outcome", None)
+    return (_SamplingView if own is not None and own is not GameBase.sample_outcome else ProvingGame)(game, depth, root)
+
+
+class _SamplingView(ProvingGame):
+    """``ProvingGame`` of a game that draws its chance outcomes itself (its own ``sample_outcome``): the view draws as
+    it does. (A game without one draws on the outcomes' table, and so does its view: its tables stay the compiled
+    loop's, ``_flat_graph.prepared``.)"""
+
+    def sample_outcome(self, state, rng):
+        return sample_outcome(self.game, state, rng)
 
 
 # -- sequential halving with Gumbel noise at the root --------------------------------------------
