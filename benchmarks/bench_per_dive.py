@@ -1,7 +1,7 @@
 """fnmcts's plain search against OpenSpiel's C++ MCTSBot per dive, on tic_tac_toe or connect_four, at several budgets.
 
     python benchmarks/bench_per_dive.py [--game tic_tac_toe|connect_four] [--simulations 1000,10000]
-                                        [--positions P] [--rounds R] [--quick] [--json]
+                                        [--positions P] [--rounds R] [--solver] [--quick] [--json]
     python benchmarks/run.py per_dive
 
 Issue 35 asks for the defaults compiled: simulations a second of fnmcts's
@@ -104,21 +104,23 @@ def replayed(game, places) -> list:
     return found
 
 
-def searching(game, state, simulations, rng, how):
-    """One fnmcts search of the benchmark (``how``: ``'search'`` or ``'mcts_move'``); the tree it grew."""
+def searching(game, state, simulations, rng, how, solver=False):
+    """One fnmcts search of the benchmark (``how``: ``'search'`` or ``'mcts_move'``); the tree it grew.
+
+    ``solver``: MCTS-Solver on, the search stopping once it proves the root (as ``mcts_move`` does)."""
     if how == "search":
-        return search(game, state, simulations, rng, solver=False, proofs=0, c=1.0)
-    return mcts_move(game, state, simulations, rng, solver=False, proofs=0, c=1.0).tree
+        return search(game, state, simulations, rng, solver=solver, until_proven=solver, proofs=0, c=1.0)
+    return mcts_move(game, state, simulations, rng, solver=solver, proofs=0, c=1.0).tree
 
 
-def ours(game, states, simulations, how="search", python=False):
+def ours(game, states, simulations, how="search", python=False, solver=False):
     """Every position searched, timed: ``Measured(seconds, simulations)`` (``python``: the Python loop)."""
     def run():
         spent = 0.0
         for k, state in enumerate(states):
             rng = random.Random(k)
             start = time.perf_counter()
-            found = searching(game, state, simulations, rng, how)
+            found = searching(game, state, simulations, rng, how, solver)
             spent += time.perf_counter() - start
             del found  # (freed untimed, as the bot is)
         return Measured(spent, simulations * len(states))
@@ -133,7 +135,7 @@ def ours(game, states, simulations, how="search", python=False):
     return slow
 
 
-def theirs(pyspiel, name, places, simulations):
+def theirs(pyspiel, name, places, simulations, solver=False):
     """OpenSpiel's C++ MCTSBot on the same positions, a bot per search (its construction untimed)."""
     game = pyspiel.load_game(name)
 
@@ -144,7 +146,7 @@ def theirs(pyspiel, name, places, simulations):
             for move in moves:
                 state.apply_action(move)
             bot = pyspiel.MCTSBot(game, pyspiel.RandomRolloutEvaluator(1, k), uct_c=2, max_simulations=simulations,
-                                  max_memory_mb=1000, solve=False, seed=k, verbose=False)
+                                  max_memory_mb=1000, solve=solver, seed=k, verbose=False)
             start = time.perf_counter()
             bot.step(state)
             spent += time.perf_counter() - start
@@ -154,34 +156,35 @@ def theirs(pyspiel, name, places, simulations):
     return run
 
 
-def checked_equal(game, state, simulations, how) -> None:
+def checked_equal(game, state, simulations, how, solver=False) -> None:
     """Raise unless ``how``'s compiled search and the Python loop grow the same tree from ``state``."""
-    fast = searching(game, state, simulations, random.Random(1), how)
+    fast = searching(game, state, simulations, random.Random(1), how, solver)
     with _kernel.switched_off():
-        slow = searching(game, state, simulations, random.Random(1), how)
+        slow = searching(game, state, simulations, random.Random(1), how, solver)
     if fast != slow:
         raise AssertionError(f"{how} on {game!r}: the compiled search and the Python loop grew different trees")
 
 
-def contenders(pyspiel, name, places, simulations, python) -> dict:
+def contenders(pyspiel, name, places, simulations, python, solver=False) -> dict:
     """The contenders of one budget, the C++ bot first (the baseline)."""
     from fnmcts.openspiel import from_openspiel
 
     own, adapted = builtin_game(name), from_openspiel(name)
     own_states, adapted_states = replayed(own, places), replayed(adapted, places)
-    found = {"OpenSpiel C++ MCTSBot": theirs(pyspiel, name, places, simulations)}
+    found = {"OpenSpiel C++ MCTSBot": theirs(pyspiel, name, places, simulations, solver)}
     if name == "tic_tac_toe":
-        found["fnmcts search, adapter (tables)"] = ours(adapted, adapted_states, simulations)
-        found["fnmcts mcts_move, adapter (tables)"] = ours(adapted, adapted_states, simulations, "mcts_move")
-        found["fnmcts search, built-in TicTacToe"] = ours(own, own_states, simulations)
+        found["fnmcts search, adapter (tables)"] = ours(adapted, adapted_states, simulations, solver=solver)
+        found["fnmcts mcts_move, adapter (tables)"] = ours(adapted, adapted_states, simulations, "mcts_move",
+                                                           solver=solver)
+        found["fnmcts search, built-in TicTacToe"] = ours(own, own_states, simulations, solver=solver)
     else:
-        found["fnmcts search (compiled rules)"] = ours(own, own_states, simulations)
+        found["fnmcts search (compiled rules)"] = ours(own, own_states, simulations, solver=solver)
     if python:
-        found["fnmcts search (Python loop)"] = ours(own, own_states, simulations, python=True)
+        found["fnmcts search (Python loop)"] = ours(own, own_states, simulations, python=True, solver=solver)
     return found
 
 
-def run(bench, pyspiel, name, count, budgets, python) -> list:
+def run(bench, pyspiel, name, count, budgets, python, solver=False) -> list:
     """One comparison a budget; the ratios of fnmcts's first contender to the bot."""
     places = positions(builtin_game(name), count, PLIES[name])
     from fnmcts.openspiel import from_openspiel
@@ -189,12 +192,14 @@ def run(bench, pyspiel, name, count, budgets, python) -> list:
     checked = (builtin_game(name),) if name == "connect_four" else (builtin_game(name), from_openspiel(name))
     for game in checked:  # the trees equal the Python loop's
         for how in ("search", "mcts_move"):
-            checked_equal(game, replayed(game, places)[-1], budgets[0], how)
+            checked_equal(game, replayed(game, places)[-1], budgets[0], how, solver)
     ratios = []
+    what = "MCTS-Solver on (each stops once the root is proven: the budget over the time a search)" if solver \
+        else "solver and proofs off"
     for simulations in budgets:
         result = bench.compare(
-            f"{name}, {count} positions x {simulations:,} simulations, solver and proofs off",
-            contenders(pyspiel, name, places, simulations, python), unit="simulations")
+            f"{name}, {count} positions x {simulations:,} simulations, {what}",
+            contenders(pyspiel, name, places, simulations, python, solver), unit="simulations")
         ratios.append((simulations, result["contenders"][1]))
     return ratios
 
@@ -207,6 +212,8 @@ def options(parser, game=None) -> None:
     parser.add_argument("--simulations", default=None,
                         help="simulations a search, comma-separated budgets (default 1000,10000; connect_four 2000)")
     parser.add_argument("--python", action="store_true", help="the Python loop as a contender too")
+    parser.add_argument("--solver", action="store_true",
+                        help="MCTS-Solver on in both (the bot's solve=True), each search stopping once it proves the root")
 
 
 def measure(bench, which) -> int:
@@ -225,7 +232,7 @@ def measure(bench, which) -> int:
     if bench.quick and not bench.args.simulations:
         budgets = [_kernel.KERNEL_MIN_DIVES]
     python = bench.args.python or which == "connect_four"
-    for simulations, row in run(bench, pyspiel, which, count, budgets, python):
+    for simulations, row in run(bench, pyspiel, which, count, budgets, python, bench.args.solver):
         ratio = row["ratio"]
         bench.target(f"{row['name']} at least {TARGETS[which]}x the C++ MCTSBot on {which}, {simulations:,} simulations",
                      ratio["median"] >= TARGETS[which], f"{ratio['median']:.2f}x [{ratio['low']:.2f}, {ratio['high']:.2f}]")

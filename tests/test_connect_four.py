@@ -173,15 +173,15 @@ def _both(call):
 
 
 @given(seed=st.integers(0, 2**32 - 1), plies=st.integers(0, 30), n=st.integers(_kernel.RULES_MIN_DIVES, 900),
-       rule=st.sampled_from(("ucb1", "tutorial")), c=st.sampled_from((0.5, 2**0.5, 2.0)))
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-def test_the_compiled_rules_search_as_the_python_loop(ran, seed, plies, n, rule, c):
+       rule=st.sampled_from(("ucb1", "tutorial")), c=st.sampled_from((0.5, 2**0.5, 2.0)), solver=st.booleans())
+@settings(max_examples=16, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_the_compiled_rules_search_as_the_python_loop(ran, seed, plies, n, rule, c, solver):
     state = _line(seed, plies)[-1]
     options = {"c": c} if rule == "ucb1" else {"z": c}
 
     def call(rng):
         rng.seed(seed)
-        return search(GAME, state, n, rng, rule=rule, solver=False, **options)
+        return search(GAME, state, n, rng, rule=rule, solver=solver, rave=False, **options)
 
     ran.clear()  # (one list for every example)
     tree = _both(call)
@@ -189,18 +189,36 @@ def test_the_compiled_rules_search_as_the_python_loop(ran, seed, plies, n, rule,
     assert visits(tree[state]) == n
 
 
+@given(seed=st.integers(0, 2**32 - 1), plies=st.integers(12, 40), n=st.integers(_kernel.RULES_MIN_DIVES, 3_000))
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_the_compiled_solver_proves_late_positions_as_the_python_loop(ran, seed, plies, n):
+    # MCTS-Solver on the compiled rules, searching until the root is proven: the same proofs, the same stop
+    state = _line(seed, plies)[-1]
+    if GAME.to_move(state) is None:
+        return
+
+    def call(rng):
+        rng.seed(seed)
+        return search(GAME, state, n, rng, rave=False, until_proven=True)
+
+    ran.clear()
+    tree = _both(call)
+    assert ran == [True]
+    assert visits(tree[state]) <= n
+
+
 @given(seed=st.integers(0, 2**32 - 1), first=st.integers(_kernel.RULES_MIN_DIVES, 700),
-       then=st.integers(_kernel.RULES_MIN_DIVES, 700))
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-def test_a_graph_kept_across_searches_searches_as_the_python_loop(ran, seed, first, then):
+       then=st.integers(_kernel.RULES_MIN_DIVES, 700), solver=st.booleans())
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_a_graph_kept_across_searches_searches_as_the_python_loop(ran, seed, first, then, solver):
     start = GAME.start()
     after = GAME.play(start, seed % 7)
 
     def call(rng):  # the second search starts from the first one's graph: its nodes, some expanded, some not
         rng.seed(seed)
         graph = CompiledGraph(GAME)
-        one = search(GAME, start, first, rng, solver=False, graph=graph)
-        two = search(GAME, after, then, rng, solver=False, graph=graph)
+        one = search(GAME, start, first, rng, solver=solver, rave=False, graph=graph)
+        two = search(GAME, after, then, rng, solver=solver, rave=False, graph=graph)
         return {**{("first", s): r for s, r in one.items()}, **{("then", s): r for s, r in two.items()}}
 
     ran.clear()
@@ -209,9 +227,9 @@ def test_a_graph_kept_across_searches_searches_as_the_python_loop(ran, seed, fir
 
 
 @given(seed=st.integers(0, 2**32 - 1), plies=st.integers(0, 30), n=st.integers(_kernel.RULES_MIN_DIVES, 600),
-       then=st.integers(_kernel.RULES_MIN_DIVES, 300))
+       then=st.integers(_kernel.RULES_MIN_DIVES, 300), solver=st.booleans())
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-def test_openspiel_s_connect_four_searches_on_the_compiled_rules_as_the_python_loop(ran, seed, plies, n, then):
+def test_openspiel_s_connect_four_searches_on_the_compiled_rules_as_the_python_loop(ran, seed, plies, n, then, solver):
     pytest.importorskip("pyspiel", reason="needs OpenSpiel (pip install fnmcts[openspiel])")
     from fnmcts.openspiel import from_openspiel
 
@@ -227,8 +245,8 @@ def test_openspiel_s_connect_four_searches_on_the_compiled_rules_as_the_python_l
     def call(rng):  # a search, then one more on its graph (its states' keys read from their histories)
         rng.seed(seed)
         graph = CompiledGraph(game)
-        one = search(game, state, n, rng, solver=False, rave=False, graph=graph)
-        two = search(game, state, then, rng, solver=False, rave=False, graph=graph)
+        one = search(game, state, n, rng, solver=solver, rave=False, graph=graph)
+        two = search(game, state, then, rng, solver=solver, rave=False, graph=graph)
         return {**{("first", s): r for s, r in one.items()}, **{("then", s): r for s, r in two.items()}}
 
     ran.clear()

@@ -88,6 +88,79 @@ def test_search_equals_the_python_loop(counted, monkeypatch, game, seed, n, rule
     assert fast[2] == slow[2]
 
 
+def _solved(game, n) -> bool:
+    """Whether the compiled loop takes a search of ``n`` dives of ``game`` with the solver on: one or two players, no
+    chance, states that do not repeat, and a graph of ``n`` nodes at most (a search walks as many as it dives)."""
+    from fnmcts.mcts._engine import started
+    from fnmcts.mcts._kernel import complete
+
+    graph, _, root = started(game)
+    return getattr(game, "num_players", 1) <= 2 and not getattr(game, "may_repeat", bool)() and \
+        complete(graph, root, n) and -2 not in graph.kind
+
+
+@given(game=search_games(), seed=st.integers(0, 10**6), n=st.integers(1, 700),
+       rule=st.sampled_from(("ucb1", "tutorial")), c=st.sampled_from((0.2, 1.0, 2**0.5)),
+       more=st.integers(0, 300), until=st.booleans())
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                                                 HealthCheck.too_slow])
+def test_the_solver_equals_the_python_loop(counted, monkeypatch, game, seed, n, rule, c, more, until):
+    # MCTS-Solver in the compiled loop: the same choices, proofs, stops and draws as ``Solver`` in Python
+    options = dict(solver=True, backup="mean", proofs=0, rule=rule, **({"c": c} if rule == "ucb1" else {"z": c}))
+    if until:
+        options["until_proven"] = True
+
+    def grow():
+        rng = random.Random(seed)
+        tree = search(game, game.start(), n, rng, **options)
+        grown = search(game, game.start(), more, rng, tree=tree, **options) if more else tree
+        return tree.pmap(), grown.pmap(), rng.getstate()
+
+    counted.clear()
+    fast = grow()
+    ran = any(counted)
+    slow = _python(monkeypatch, grow)
+    _same_records(fast[0], slow[0])
+    _same_records(fast[1], slow[1])
+    assert fast[2] == slow[2]
+    if n > 1 and _solved(game, n):
+        assert ran  # the compiled solver took it (a search of one dive is one step of the tutorial's ``uct``)
+
+
+@given(reached=decision_states(random_games(players=(1, 2), max_states=3_000, chance=False,
+                                           repeats=False), max_depth=20),
+       seed=st.integers(0, 2**32 - 1), n=st.integers(2, 3_000), until=st.booleans())
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                                                 HealthCheck.too_slow])
+def test_the_compiled_solver_takes_generated_games_deep_in_them(counted, monkeypatch, reached, seed, n, until):
+    # the generator's games of one or two players without chance, searched from a state deep in them, equal
+    game, state = reached.game, reached.state
+
+    def grow():
+        rng = random.Random(seed)
+        return search(game, state, n, rng, solver=True, proofs=0, until_proven=until).pmap(), rng.getstate()
+
+    counted.clear()
+    fast = grow()
+    assert counted and all(counted) or not _solved(game, n)
+    slow = _python(monkeypatch, grow)
+    _same_records(fast[0], slow[0])
+    assert fast[1] == slow[1]
+
+
+@pytest.mark.parametrize("game, n", [(Nim(21, 3, misere=True), 2_500), (Nim(9, 4, misere=False), 700),
+                                     (TicTacToe(), 6_000)], ids=repr)
+def test_mcts_move_with_the_solver_equals_the_python_loop(counted, monkeypatch, game, n):
+    def move():
+        rng = random.Random(3)
+        found = mcts_move(game, game.start(), n, rng, proofs=0)
+        return found.move, found.children, found.iterations, dict(found.tree), rng.getstate()
+
+    counted.clear()
+    assert move() == _python(monkeypatch, move)
+    assert counted and all(counted)
+
+
 @given(game=table_games(), seed=st.integers(0, 10**6), n=st.integers(14, 500))
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 def test_the_kernel_runs_on_every_acyclic_game(counted, game, seed, n):
@@ -136,7 +209,7 @@ def test_what_the_kernel_does_not_take_runs_in_python(counted):
 
     game = Nim(11, 3)
     search(game, game.start(), 600, Counting(1), solver=False)
-    search(game, game.start(), 600, random.Random(1))  # MCTS-Solver: the Python loop
+    search(game, game.start(), 600, random.Random(1), bounds=True)  # score bounds: the Python loop
     search(game, game.start(), 600, random.Random(1), solver=False, rule=lambda rec, parent_visits: 0.5)
     assert not counted
     search(game, game.start(), 600, random.Random(1), solver=False)

@@ -8,12 +8,14 @@ process loads it rather than compiling it again.
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from functools import lru_cache
 
 import numba
 import numpy as np
 
-__all__ = ["rnd", "dives_kernel", "choose", "back_up", "counts_in", "counts_out", "rng_in", "rng_out"]
+__all__ = ["rnd", "dives_kernel", "choose", "back_up", "open_children", "prove_path", "counts_in", "counts_out",
+           "rng_in", "rng_out"]
 
 _jit = numba.njit(cache=True, nogil=True)
 
@@ -96,21 +98,94 @@ def choose(flat, a, b, N, K, logs, ni, mode, c):
 
 
 @_jit
-def back_up(path, movers, length, u, uwhole, term, N, S, whole, K, W, D, mode, c):
-    """The backup of one dive: each node of ``path[:length]`` gets ``u[term]`` for the player who moved into it."""
+def back_up(path, movers, length, x_row, x_whole, N, S, whole, K, W, D, mode, c):
+    """The backup of one dive: each node of ``path[:length]`` gets ``x_row`` for the player who moved into it.
+
+    ``x_row`` is an end's rescaled payoff (``u[term]``, ``uwhole[term]`` saying
+    which entries are whole numbers) or a proof's floats (never whole).
+    """
     for p in range(length):
         node = path[p]
-        x = u[term, movers[p]]
+        x = x_row[movers[p]]
         cnt = N[node] + 1
         N[node] = cnt
         s = S[node] + x
         S[node] = s
-        whole[node] = whole[node] and uwhole[term, movers[p]]
+        whole[node] = whole[node] and x_whole[movers[p]]
         K[node] = s / cnt if mode == 1 else tutorial_key(s, cnt, c)
         if x > 0.5:
             W[node] += 1
         elif x == 0.5:
             D[node] += 1
+
+
+@_jit
+def open_children(flat, a, b, pf, pu, k, opts):
+    """MCTS-Solver at a decision of player ``k`` (one or two players) whose children are ``flat[a:b]``.
+
+    ``(m, proof)``: the children a dive may enter are ``opts[:m]`` (in move
+    order), and ``proof`` is the decision's proof from its children's (-1:
+    not decided). A child's proof ``pf[child]`` is a row of ``pu``, the
+    proofs' rescaled floats (-1: not proven). ``solver.Solver._sorted_out``,
+    in floats (``Solver.floats_exact``): a child proven to give ``k`` the best
+    payoff alone; else every child not proven, and the best proven child
+    unless it gives ``k`` the worst payoff (then it alone if none is left).
+
+    >>> flat, pu = np.array([3, 4, 5]), np.array([[1.0, 0.0], [0.5, 0.5]])
+    >>> opts = np.empty(3, np.int64)
+    >>> m, proof = open_children(flat, 0, 3, np.array([0, 0, 0, 1, -1, 1]), pu, 1, opts)
+    >>> opts[:m].tolist(), proof
+    ([3, 4], -1)
+    >>> m, proof = open_children(flat, 0, 3, np.array([0, 0, 0, 1, 1, 0]), pu, 0, opts)
+    >>> opts[:m].tolist(), proof
+    ([5], 0)
+    """
+    best, top, unproven = -1, -1, False
+    for q in range(a, b):
+        p = pf[flat[q]]
+        if p < 0:
+            unproven = True
+        elif pu[p, k] == 1.0:
+            opts[0] = flat[q]
+            return 1, p
+        elif top < 0 or pu[p, k] > pu[top, k]:
+            best, top = q, p
+    m = 0
+    if top < 0:
+        for q in range(a, b):
+            opts[m] = flat[q]
+            m += 1
+        return m, -1
+    keep = pu[top, k] > 0.0
+    for q in range(a, b):
+        ch = flat[q]
+        if pf[ch] < 0 or (keep and ch == flat[best]):
+            opts[m] = ch
+            m += 1
+    if m == 0:
+        opts[0] = flat[best]
+        m = 1
+    return m, -1 if unproven else top
+
+
+@_jit
+def prove_path(path, length, kind, starts, counts, flat, pf, pset, pu, opts):
+    """After a backup: the path's nodes proven from their children, deepest first, while they are decided.
+
+    ``Solver.prove_path``: a node's children are ``flat[starts[i]:starts[i] +
+    counts[i]]``; each node proven on the way (or before) is marked in
+    ``pset`` (its proof goes into its record, ``stats.P``).
+    """
+    for p in range(length - 1, -1, -1):
+        node = path[p]
+        if pf[node] < 0:
+            if kind[node] < 0:
+                return
+            m, proof = open_children(flat, starts[node], starts[node] + counts[node], pf, pu, kind[node], opts)
+            if proof < 0:
+                return
+            pf[node] = proof
+        pset[node] = True
 
 
 @_jit
@@ -127,17 +202,23 @@ def _outcome(d, start, denom, slot_start, slots, cumulative, mt, pos):
 
 @_jit
 def dives_kernel(kind, start, flat, denom, slot_start, slots, cumulative, u, uwhole, N, S, whole, W, D, logs,
-                 root, root_mover, n, mode, c, mt, pos, out):
+                 root, root_mover, n, mode, c, mt, pos, out, solve, stop, pf, pset, pu, path):
     """``n`` dives of ``_engine.dives`` (rule ``mode`` 1: UCB1 of constant ``c``; 2: the tutorial's, ``z`` = ``c``).
 
     Node ``i``: ``kind[i]`` (player, -1 an end, -2 chance), its children (or
     outcomes' nodes) ``flat[start[i]:start[i + 1]]``; ``u[i]`` an end's rescaled
     payoff. ``N`` (-1: not in the tree), ``S``, ``W``, ``D`` change in place;
     ``whole[i]`` stays true while only whole numbers were added to ``S[i]``.
-    ``out``: ``(dives run, the end node of the last dive)``, or ``(-1, a node)``
+    ``out``: ``(dives run, the end node of the last dive, the proof that ended
+    it or -1, its path's length)``, the path in ``path``, or ``(-1, a node)``
     when a dive went round a cycle of states and ``(-2, a node)`` when random
     play from a node did not end (the counts are then left half done: the
     caller raises). ``_kernel.run`` builds the arrays from a graph and its counts.
+
+    ``solve``: MCTS-Solver (a game of one or two players without chance), the
+    proofs in ``pf``, ``pset`` and ``pu`` (``open_children``, ``prove_path``;
+    an end's ``pf`` is its payoff's row of ``pu``); ``stop``: no dive once the
+    root is proven (``stop_when_proven``).
 
     Two items, take 1 or 2, taking the last wins: player 0 at the start
     (node 0) takes one (to node 1: player 1 then takes the last, node 2) or
@@ -146,23 +227,40 @@ def dives_kernel(kind, start, flat, denom, slot_start, slots, cumulative, u, uwh
     >>> kind = np.array([0, 1, -1, -1]); start = np.array([0, 2, 3, 3, 3]); flat = np.array([1, 3, 2])
     >>> u = np.array([[0., 0.], [0., 0.], [0., 1.], [1., 0.]])  # taking the last item wins
     >>> N, S = np.full(4, -1), np.zeros(4)
-    >>> W, D, out = np.zeros(4, np.int64), np.zeros(4, np.int64), np.zeros(2, np.int64)
+    >>> W, D, out = np.zeros(4, np.int64), np.zeros(4, np.int64), np.zeros(4, np.int64)
     >>> mt = np.array(__import__("random").Random(1).getstate()[1][:624], np.uint64)
-    >>> dives_kernel(kind, start, flat, np.zeros(4), np.zeros(5, np.int64), np.zeros(1, np.int64), np.zeros(3), u,
-    ...              np.ones((4, 2), np.bool_), N, S, np.ones(4, np.bool_), W, D, np.log(np.arange(1.0, 12)),
-    ...              0, 1, 10, 1, 2 ** 0.5, mt, np.array([624]), out)
+    >>> pf, pset, pu = np.array([-1, -1, 0, 1]), np.zeros(4, np.bool_), np.array([[0., 1.], [1., 0.]])
+    >>> args = (kind, start, flat, np.zeros(4), np.zeros(5, np.int64), np.zeros(1, np.int64), np.zeros(3), u,
+    ...         np.ones((4, 2), np.bool_), N, S, np.ones(4, np.bool_), W, D, np.log(np.arange(1.0, 12)), 0, 1, 10, 1,
+    ...         2 ** 0.5)
+    >>> dives_kernel(*args, mt, np.array([624]), out, False, False, pf, pset, pu, np.empty(5, np.int64))
     >>> N.tolist(), out.tolist()
-    ([10, 2, 1, 7], [10, 3])
+    ([10, 2, 1, 7], [10, 3, -1, 2])
+
+    With the solver, taking both is proven a win at the second dive, and the
+    search stops there (``stop``):
+
+    >>> N, S = np.full(4, -1), np.zeros(4)
+    >>> args = args[:9] + (N, S) + args[11:]
+    >>> dives_kernel(*args, mt, np.array([624]), out, True, True, pf, pset, pu, np.empty(5, np.int64))
+    >>> N.tolist(), out.tolist(), pf.tolist(), pset.tolist()
+    ([2, -1, -1, 1], [2, -1, 1, 2], [1, -1, 0, 1], [True, False, False, True])
     """
     size = kind.shape[0]
     K = np.zeros(size)
     for i in range(size):
         if N[i] > 0:
             K[i] = S[i] / N[i] if mode == 1 else tutorial_key(S[i], N[i], c)
-    path = np.empty(size + 1, np.int64)
     movers = np.empty(size + 1, np.int64)
-    last = -1
+    opts = np.empty(size + 1, np.int64)
+    counts = start[1:] - start[:-1]
+    proven_row = np.zeros(u.shape[1], np.bool_)  # (a proof's floats are never whole numbers)
+    last, last_proof, last_length, done = -1, -1, 0, 0  # the last dive's end, proof and path's length
     for _ in range(n):
+        proof = pf[root] if solve else -1
+        if proof >= 0 and stop:
+            break
+        done += 1
         i = root
         length = 1
         path[0] = root
@@ -170,7 +268,7 @@ def dives_kernel(kind, start, flat, denom, slot_start, slots, cumulative, u, uwh
         ni = N[i]
         term = -1
         new = -1
-        while True:
+        while proof < 0:
             if ni == -1:  # a new node: one random game from it (``_random_finish``)
                 j = i
                 steps = 0
@@ -198,7 +296,12 @@ def dives_kernel(kind, start, flat, denom, slot_start, slots, cumulative, u, uwh
             if k == -1:
                 term = d
                 break
-            i = choose(flat, start[d], start[d + 1], N, K, logs, ni, mode, c)
+            if solve:  # the solver's choice of children, then the rule's
+                m, _ = open_children(flat, start[d], start[d + 1], pf, pu, k, opts)
+                i = choose(opts, 0, m, N, K, logs, ni, mode, c)
+                proof = pf[i]
+            else:
+                i = choose(flat, start[d], start[d + 1], N, K, logs, ni, mode, c)
             if length > size:  # longer than the nodes: a cycle of states (the caller's verdict)
                 out[0], out[1] = -1, i
                 return
@@ -206,12 +309,19 @@ def dives_kernel(kind, start, flat, denom, slot_start, slots, cumulative, u, uwh
             movers[length] = k
             length += 1
             ni = N[i]
-        if new >= 0:
-            N[new] = 0
-        back_up(path, movers, length, u, uwhole, term, N, S, whole, K, W, D, mode, c)
-        last = term
-    out[0] = n
-    out[1] = last
+        if proof >= 0:  # a proven node ended the dive (counted from 0 if it is new)
+            if ni == -1:
+                N[i] = 0
+            back_up(path, movers, length, pu[proof], proven_row, N, S, whole, K, W, D, mode, c)
+            term = -1
+        else:
+            if new >= 0:
+                N[new] = 0
+            back_up(path, movers, length, u[term], uwhole[term], N, S, whole, K, W, D, mode, c)
+        if solve and new < 0:  # a dive that ended at a new node proves nothing
+            prove_path(path, length, kind, start, counts, flat, pf, pset, pu, opts)
+        last, last_proof, last_length = term, proof, length
+    out[0], out[1], out[2], out[3] = done, last, last_proof, last_length
 
 
 def counts_in(stats, size, n, mode):
@@ -303,6 +413,86 @@ def counts_out(stats, counts, before, mode, c):
     keys = np.divide(s_m, n_m).tolist() if mode == 1 else list(map(stats.key, scores, counts))
     for i, n, s, w, d, k in zip(nodes, counts, scores, wins, draws, keys):
         N[i], S[i], W[i], D[i], K[i] = n, s, w, d, k
+
+
+def proofs_in(solver, stats, size, payoffs):
+    """``(pf, pset, pu)``: the proofs of nodes ``0..size - 1`` as the compiled solver reads them, or None.
+
+    ``payoffs`` are the game's payoffs its ends pay (distinct); a proof is one
+    of them (a game of one or two players without chance), the row of ``pu``
+    (their floats, ``Solver.value``'s) that ``pf[i]`` names (-1: not proven).
+    ``pf`` holds the proofs ``stats.P`` keeps (an end's are set by the caller),
+    ``pset`` none yet. None where the Python solver must decide: more than two
+    players, proofs compared by their exact values (``Solver.floats_exact``),
+    or a proof kept that is not one of ``payoffs``.
+
+    >>> from fnmcts.games.nim import Nim
+    >>> from ._engine import started
+    >>> from .solver import Solver
+    >>> graph, stats, root = started(Nim(heap=3))
+    >>> solver = Solver(graph, stats)
+    >>> pf, pset, pu = proofs_in(solver, stats, 1, [(1, -1), (-1, 1)])
+    >>> pf.tolist(), pset.tolist(), pu.tolist()
+    ([-1], [False], [[1.0, 0.0], [0.0, 1.0]])
+    """
+    if not solver.shortcut or not solver.floats_exact:
+        return None
+    low, span = solver.low, solver.span
+    exacts = [tuple(map(Fraction, pay)) for pay in payoffs]
+    rows = [tuple(float((x - low) / span) for x in exact) for exact in exacts]
+    seen = dict(solver._exact_of)
+    for exact, row in zip(exacts, rows):  # no two values on one float: the floats order the proofs exactly
+        for x, f in zip(exact, row):
+            if seen.setdefault(f, x) != x:
+                return None
+    place = {exact: j for j, exact in enumerate(exacts)}
+    pf = np.full(size, -1, np.int64)
+    P = stats.P
+    for i in range(size):
+        if P[i] is not None:
+            j = place.get(tuple(P[i]))
+            if j is None:
+                return None
+            pf[i] = j
+    return pf, np.zeros(size, np.bool_), np.array(rows, np.float64).reshape(len(rows), -1)
+
+
+def dives_result(done, raw, path, solver, stats, proofs, payoffs, proof) -> tuple:
+    """``_engine.dives``' result of the compiled dives: ``(done, path, payoff, exact)`` (``raw``: the payoff of the last
+    dive's end, or None), the proofs written back (``proofs_out``) when the solver is on (``proofs``).
+
+    >>> dives_result(5, (1, -1), [0, 3], None, None, None, [], -1)
+    (5, None, (1, -1), None)
+    """
+    if proofs is None:
+        return done, None, raw, None
+    exact = proofs_out(solver, stats, proofs, payoffs, proof if done else -1)
+    return done, path if done else None, raw if exact is None else exact, exact
+
+
+def proofs_out(solver, stats, proofs, payoffs, last):
+    """Write the proofs the compiled dives made (``pset``) into ``stats.P`` and the ``solver``; the exact value of
+    proof ``last`` (None: -1, the last dive ended at no proof).
+
+    The solver's kept choices are worked out afresh after (children were proven meanwhile).
+    """
+    pf, pset, _ = proofs
+    values = {}  # proof -> ``Solver.value`` of it, worked out for the proofs met
+
+    def value(j):
+        pv = values.get(j)
+        if pv is None:
+            pv = values[j] = solver.value(tuple(map(Fraction, payoffs[j])))
+        return pv
+
+    P, proven = stats.P, solver.proven
+    for i, j in zip(np.flatnonzero(pset).tolist(), pf[pset].tolist()):
+        P[i] = (pv := value(j))[0]
+        proven[i] = pv
+    solver.open.clear()
+    solver.decided.clear()
+    solver._parents.clear()
+    return value(last)[0] if last >= 0 else None
 
 
 def rng_in(rng) -> tuple:

@@ -396,7 +396,7 @@ def _plan(g, stats, select, *, expectimax, solver, rollout, compiled_playouts, r
     expectimax: the values keep them). ``track``: the path is kept in order
     (the options that read it); ``after``: the options back up more than the
     counts; ``gate``: nothing asks for the Python loop, so the compiled loop
-    may run the dives (``_kernel.run``).
+    may run the dives (``_kernel.run``: the plain search, or with the solver).
     """
     if graph_backup and g.num_players > 2:
         raise ValueError("backup='graph' values a child for its parent's mover: one or two players (zero-sum)")
@@ -410,7 +410,8 @@ def _plan(g, stats, select, *, expectimax, solver, rollout, compiled_playouts, r
     compiled = rollout is None and compiled_playouts and rave is None
     after = solver is not None or expectimax or rave is not None or bounds is not None
     track = after or repeats  # the path in order: the options that read it
-    gate = bool(mode) and compiled and root_rule is None and touched is None and not (track or graph_backup)
+    gate = bool(mode) and compiled and root_rule is None and touched is None and not (
+        expectimax or rave is not None or bounds is not None or repeats or graph_backup)  # (the solver: compiled too)
     return mode, rule_c, key_rule, compiled, repeats, track, after, gate
 
 
@@ -546,9 +547,9 @@ def _parts(g, stats, rng, select, mode, rule_c, compiled, *, root, root_rule, so
     return leaf, replay, pick, at_root or _no_proof, at_node, open_steps(solver, bounds, g.kids), chosen, keys, groups
 
 
-def _compiled_loop(gate, g, stats, root, root_mover, n, rng, mode, rule_c):
+def _compiled_loop(gate, g, stats, root, root_mover, n, rng, mode, rule_c, solver, stop):
     """The compiled loop's result of the dives (``_kernel.run``) when ``gate`` lets it run them, else None."""
-    return _kernel.run(g, stats, root, root_mover, n, rng, mode, rule_c) if gate else None
+    return _kernel.run(g, stats, root, root_mover, n, rng, mode, rule_c, solver, stop) if gate else None
 
 
 def _count_back(stats, groups, res, key_rule, z, touched) -> None:
@@ -637,7 +638,7 @@ def dives(graph, stats, root, root_mover, n, rng, select, *, expectimax=False, s
     mode, rule_c, key_rule, compiled, repeats, track, after, gate = _plan(
         g, stats, select, expectimax=expectimax, solver=solver, rollout=rollout, compiled_playouts=compiled_playouts,
         root_rule=root_rule, touched=touched, rave=rave, bounds=bounds, graph_backup=graph_backup)
-    found = _compiled_loop(gate, g, stats, root, root_mover, n, rng, mode, rule_c)  # the same dives, compiled
+    found = _compiled_loop(gate, g, stats, root, root_mover, n, rng, mode, rule_c, solver, stop_when_proven)
     if found is not None:
         return found
     leaf, replay, pick, at_root, at_node, (kept, choose), chosen, keys, groups = _parts(

@@ -28,7 +28,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import lru_cache
 
-from ._flat_graph import adopt, arrays
+from ._flat_graph import KEPT, _Same, adopt, arrays, prepared
 from ..protocol import GameError, called
 from ._graph import CHANCE_NODE, EVERY_NODE, UNSEEN, CompiledGraph, whole_from
 
@@ -197,14 +197,17 @@ def _whole(game, thread):
     return [None, 0]
 
 
-def run(graph, stats, root, root_mover, n, rng, mode, c):
-    """``dives(graph, stats, root, root_mover, n, rng, <built-in rule mode, c>)``'s result, compiled; None if it does not apply.
+def run(graph, stats, root, root_mover, n, rng, mode, c, solver=None, stop=False):
+    """``dives(graph, stats, root, root_mover, n, rng, <built-in rule mode, c>, solver=solver,
+    stop_when_proven=stop)``'s result, compiled; None if it does not apply.
 
     ``mode`` 1 is UCB1 with constant ``c``, 2 the tutorial's rule with ``z`` =
-    ``c``. ``stats`` and ``rng`` change as ``dives`` changes them. It does not
-    apply to a generator that is not a plain ``random.Random``, a graph too
-    large to complete within ``COMPLETE_LIMIT`` states, or counts only the
-    Python loop rates as it does (and without Numba).
+    ``c``. ``stats``, ``rng`` and the ``solver`` change as ``dives`` changes
+    them. It does not apply to a generator that is not a plain
+    ``random.Random``, a graph too large to complete within ``COMPLETE_LIMIT``
+    states, counts only the Python loop rates as it does, the solver on a game
+    of chance or of more than two players, or proofs it compares by their exact
+    values (``_compiled.proofs_in``; and without Numba).
 
     >>> from fnmcts.games.tictactoe import TicTacToe
     >>> from ._engine import started
@@ -224,7 +227,7 @@ def run(graph, stats, root, root_mover, n, rng, mode, c):
 
         if not all(hasattr(rules, f) for f in ("step", "mover", "payoffs", "states", "key", "width")):
             raise GameError("compiled_rules", f"returned {rules!r}: a Rules (fnmcts.games._connect_four_rules), or None")
-        return run_rules(rules, graph, stats, root, root_mover, n, rng, mode, c) \
+        return run_rules(rules, graph, stats, root, root_mover, n, rng, mode, c, solver, stop) \
             if n >= KERNEL_MIN_DIVES or compiled(rules) else None
     if n < KERNEL_MIN_DIVES:
         return None
@@ -239,13 +242,13 @@ def run(graph, stats, root, root_mover, n, rng, mode, c):
         if not whole:
             graph.walk_spent = limit
             return None
-    return _run(kernel, graph, stats, root, root_mover, n, rng, mode, c)
+    return _run(kernel, graph, stats, root, root_mover, n, rng, mode, c, solver, stop)
 
 
-def _run(kernel, graph, stats, root, root_mover, n, rng, mode, c):
+def _run(kernel, graph, stats, root, root_mover, n, rng, mode, c, solver, stop):
     import numpy as np
 
-    from ._compiled import counts_in, counts_out, rng_in, rng_out
+    from ._compiled import counts_in, counts_out, dives_result, proofs_in, rng_in, rng_out
 
     size = len(graph)
     counts = counts_in(stats, size, n, mode)
@@ -253,10 +256,19 @@ def _run(kernel, graph, stats, root, root_mover, n, rng, mode, c):
         return None
     n_a, s_a, whole, w_a, d_a, logs = counts
     shape = arrays(graph, root)
+    proofs = None
+    if solver is not None:
+        ends = _ends(graph, shape)
+        if ends is None or (proofs := proofs_in(solver, stats, size, ends[1])) is None:
+            return None
+        proofs[0][ends[0]] = ends[2]  # an end is proven by its payoff
+    pf, pset, pu = proofs or _no_proofs(shape[7].shape[1])
     mt, pos = rng_in(rng)
-    out = np.zeros(2, np.int64)
+    out = np.zeros(4, np.int64)
+    path = np.empty(size + 1, np.int64)
     before = n_a.copy()
-    kernel(*shape, n_a, s_a, whole, w_a, d_a, logs, root, root_mover, n, mode, float(c), mt, pos, out)
+    kernel(*shape, n_a, s_a, whole, w_a, d_a, logs, root, root_mover, n, mode, float(c), mt, pos, out,
+           proofs is not None, stop, pf, pset, pu, path)
     done, last = int(out[0]), int(out[1])
     if done < 0:  # a dive that went round a cycle, or random play that did not end
         from ..limits import cycle_found, no_end
@@ -266,8 +278,49 @@ def _run(kernel, graph, stats, root, root_mover, n, rng, mode, c):
                no_end(game, states[last], 10_000 + 100 * len(states)))
     rng_out(rng, mt, pos)
     counts_out(stats, counts, before, mode, c)
-    raw = graph.payoff_at(last) if last >= 0 else None
-    return done, None, raw, None
+    return dives_result(done, graph.payoff_at(last) if last >= 0 else None, path[:out[3]].tolist(), solver, stats,
+                        proofs, proofs and ends[1], int(out[2]))
+
+
+def _ends(graph, shape):
+    """``(the ends, their game's payoffs, each end's payoff's place among them)`` of the graph read as ``shape``
+    (``arrays``), kept with it; None: it holds a chance node (the compiled solver's games have none). A graph of a
+    game's tables reads them from the tables, once for every search of them (``_flat_graph.prepared``)."""
+    kept = graph.proof_ends
+    if kept is not None and kept[0] is shape:
+        return kept[1]
+    t = graph.given
+    if t is not None and (made := prepared(graph.game, t)) is not None and made[1] is shape:
+        found = _tables_ends(_Same(graph.game, t))
+    else:
+        found = _ends_of(shape, graph.payoff_at)
+    graph.proof_ends = (shape, found)
+    return found
+
+
+@lru_cache(maxsize=KEPT)
+def _tables_ends(key):
+    return _ends_of(prepared(key.game, key.tables)[1], key.tables.payoffs.__getitem__)
+
+
+def _ends_of(shape, payoff_at):
+    import numpy as np
+
+    kind = shape[0]
+    if (kind == CHANCE_NODE).any():
+        return None
+    ends = np.flatnonzero(kind == -1)
+    payoffs, place = {}, []
+    for i in ends.tolist():
+        place.append(payoffs.setdefault(tuple(payoff_at(i)), len(payoffs)))
+    return ends, list(payoffs), np.array(place, np.int64)
+
+
+def _no_proofs(players):
+    """The solver's arrays when it is off (never read)."""
+    import numpy as np
+
+    return np.full(1, -1, np.int64), np.zeros(1, np.bool_), np.zeros((1, players))
 
 
 def _build():

@@ -19,7 +19,8 @@ from functools import lru_cache
 import numba
 import numpy as np
 
-from ._compiled import back_up, choose, counts_in, counts_out, rnd, rng_in, rng_out, tutorial_key
+from ._compiled import (back_up, choose, counts_in, counts_out, dives_result, open_children, proofs_in, prove_path,
+                        rnd, rng_in, rng_out, tutorial_key)
 from ._graph import END, UNSEEN
 
 __all__ = ["run_rules"]
@@ -77,12 +78,27 @@ def _loop(step, mover):
         return True
 
     @_jit
-    def dives(keys, kind, outc, kstart, kcount, kids, moves, tkeys, tvals, sizes, order, N, S, whole, W, D, u, uwhole,
-              logs, width, root, root_mover, n, mode, c, mt, pos, out):
-        """Up to ``n`` dives; ``out``: ``(dives run, the last dive's outcome)``, fewer dives when the arrays are full.
+    def settle(i, keys, kind, outc, pf, order, sizes, bk, bm):
+        """Whether node ``i``, not expanded, is an end (``CompiledGraph.ends``): an end is expanded, its proof its
+        payoff; any other node is marked asked (``-10 - mover``) and left unexpanded."""
+        m = step(keys[i], bk, bm)
+        if m < 0:
+            kind[i], outc[i], pf[i] = -1, -1 - m, -1 - m
+            order[sizes[2]] = i
+            sizes[2] += 1
+        else:
+            kind[i] = -10 - mover(keys[i])
+
+    @_jit
+    def dives(keys, kind, outc, kstart, kcount, kids, moves, tkeys, tvals, sizes, order, N, S, whole, W, D, pf, pset,
+              u, uwhole, pu, logs, width, root, root_mover, n, mode, c, solve, stop, mt, pos, out, last_path):
+        """Up to ``n`` dives; ``out``: ``(dives run, the last dive's outcome, its proof or -1, its path's length (the
+        path in ``last_path``), 1 if the dives are over)``, fewer dives when the arrays are full.
 
         ``sizes``: ``(nodes, children's entries, nodes expanded)``, ``order`` the
-        nodes expanded, in order; a node's ``kind`` is -3 until expanded here.
+        nodes expanded, in order; a node's ``kind`` is -3 until expanded here, or
+        ``-10 - mover`` once known to be no end. ``solve``: MCTS-Solver
+        (``_compiled.dives_kernel``'s), ``stop``: no dive once the root is proven.
         """
         K = np.zeros(N.shape[0])
         for i in range(sizes[0]):
@@ -90,10 +106,25 @@ def _loop(step, mover):
                 K[i] = S[i] / N[i] if mode == 1 else tutorial_key(S[i], N[i], c)
         bk, bm = np.empty(width, np.int64), np.empty(width, np.int64)
         path, movers = np.empty(keys.shape[0] + 1, np.int64), np.empty(keys.shape[0] + 1, np.int64)
+        opts = np.empty(width, np.int64)
+        proven_row = np.zeros(u.shape[1], np.bool_)
+        out[4] = 0
         for done in range(n):
+            proof = -1
+            if solve:  # the root's proof, looked up as ``Solver.lookup`` does: the root expanded first
+                if kind[root] <= -3 and not expand(root, keys, kind, outc, kstart, kcount, kids, moves, tkeys, tvals,
+                                                   sizes, order, bk, bm):
+                    out[0] = done
+                    return
+                if kind[root] == -1:
+                    pf[root] = outc[root]
+                proof = pf[root]
+                if proof >= 0 and stop:
+                    out[0], out[4] = done, 1
+                    return
             i, length, ni, new, term = root, 1, N[root], -1, -1
             path[0], movers[0] = root, root_mover
-            while True:
+            while proof < 0:
                 if ni == -1:  # a new node: one random game from its state (``playout``'s draws)
                     key = keys[i]
                     m = step(key, bk, bm)
@@ -102,7 +133,7 @@ def _loop(step, mover):
                         m = step(key, bk, bm)
                     term, new = -1 - m, i
                     break
-                if kind[i] == -3 and not expand(i, keys, kind, outc, kstart, kcount, kids, moves, tkeys, tvals,
+                if kind[i] <= -3 and not expand(i, keys, kind, outc, kstart, kcount, kids, moves, tkeys, tvals,
                                                 sizes, order, bk, bm):
                     out[0] = done  # no room: the caller grows the arrays and runs the rest (no draw made yet)
                     return
@@ -110,15 +141,33 @@ def _loop(step, mover):
                 if k == -1:
                     term = outc[i]
                     break
-                i = choose(kids, kstart[i], kstart[i] + kcount[i], N, K, logs, ni, mode, c)
+                a, b = kstart[i], kstart[i] + kcount[i]
+                if solve:  # the children's proofs (an end is one), the solver's choice of them, then the rule's
+                    for q in range(a, b):
+                        if kind[kids[q]] == -3:
+                            settle(kids[q], keys, kind, outc, pf, order, sizes, bk, bm)
+                    m, _ = open_children(kids, a, b, pf, pu, k, opts)
+                    i = choose(opts, 0, m, N, K, logs, ni, mode, c)
+                    proof = pf[i]
+                else:
+                    i = choose(kids, a, b, N, K, logs, ni, mode, c)
                 path[length], movers[length] = i, k
                 length += 1
                 ni = N[i]
-            if new >= 0:
-                N[new] = 0
-            back_up(path, movers, length, u, uwhole, term, N, S, whole, K, W, D, mode, c)
-            out[1] = term
-        out[0] = n
+            if proof >= 0:  # a proven node ended the dive (counted from 0 if it is new)
+                if ni == -1:
+                    N[i] = 0
+                back_up(path, movers, length, pu[proof], proven_row, N, S, whole, K, W, D, mode, c)
+                term = -1
+            else:
+                if new >= 0:
+                    N[new] = 0
+                back_up(path, movers, length, u[term], uwhole[term], N, S, whole, K, W, D, mode, c)
+            if solve and new < 0:  # a dive that ended at a new node proves nothing
+                prove_path(path, length, kind, kstart, kcount, kids, pf, pset, pu, opts)
+            out[1], out[2], out[3] = term, proof, length
+            last_path[:length] = path[:length]
+        out[0], out[4] = n, 1
 
     return dives
 
@@ -138,10 +187,11 @@ def _grown(arrays, room, fill):
     return [np.concatenate([a, np.full(room - a.shape[0], f, a.dtype)]) for a, f in zip(arrays, fill)]
 
 
-def run_rules(rules, graph, stats, root, root_mover, n, rng, mode, c):
-    """``dives``' result on the game's ``rules`` (``Rules``), compiled; None if the counts are the Python loop's to rate.
+def run_rules(rules, graph, stats, root, root_mover, n, rng, mode, c, solver=None, stop=False):
+    """``dives``' result on the game's ``rules`` (``Rules``), compiled; None if the counts or proofs are the Python
+    loop's to rate (``_kernel.run``: the same options, MCTS-Solver among them).
 
-    ``graph``, ``stats`` and ``rng`` change as ``dives`` changes them.
+    ``graph``, ``stats``, ``rng`` and the ``solver`` change as ``dives`` changes them.
 
     >>> import random
     >>> from fnmcts.games.connect_four import ConnectFour
@@ -154,14 +204,17 @@ def run_rules(rules, graph, stats, root, root_mover, n, rng, mode, c):
     """
     size0 = len(graph)
     counts = counts_in(stats, size0, n, mode)
-    if counts is None:
+    proofs = None if solver is None or counts is None else proofs_in(solver, stats, size0, rules.payoffs)
+    if counts is None or (solver is not None and proofs is None):
         return None
     width = rules.width
     room = 1 << max(64, 2 * size0, 4 * width).bit_length()  # a power of 2: the table's slots are found by a mask
     keys = np.fromiter(map(rules.key, graph.states), np.int64, size0)
-    fill = (0, -3, 0, -1, 0, -1, 0.0, True, 0, 0, 0)  # key, kind, outcome, children's start and count, counts, order
+    # key, kind, outcome, children's start and count, counts, order, proof, proven on a path:
+    fill = (0, -3, 0, -1, 0, -1, 0.0, True, 0, 0, 0, -1, False)
+    pf, pset, pu = proofs or (np.full(size0, -1, np.int64), np.zeros(size0, np.bool_), None)
     nodes = _grown([keys, np.full(size0, -3, np.int64), np.zeros(size0, np.int64), np.full(size0, -1, np.int64),
-                    np.zeros(size0, np.int64), *counts[:5], np.zeros(size0, np.int64)], room, fill)
+                    np.zeros(size0, np.int64), *counts[:5], np.zeros(size0, np.int64), pf, pset], room, fill)
     flat = [np.zeros(room, np.int64), np.zeros(room, np.int64)]  # the children and their moves, node by node
     tkeys, tvals = _table(nodes[0], size0, 4 * room)
     sizes = np.array([size0, 0, 0], np.int64)
@@ -169,15 +222,19 @@ def run_rules(rules, graph, stats, root, root_mover, n, rng, mode, c):
     players = range(max(1, graph.num_players))
     u = np.array([[p[m] for m in players] for p in payoffs], np.float64)
     uwhole = np.array([[type(p[m]) is int for m in players] for p in payoffs], np.bool_)
+    pu = np.zeros_like(u) if pu is None else pu
     mt, pos = rng_in(rng)
-    out = np.zeros(2, np.int64)
+    out = np.zeros(5, np.int64)
     dives = _compiled_for(rules.step, rules.mover)
-    left = n
+    left, last = n, None  # the dives left; the last dive's path and its length
     while True:
-        dives(*nodes[:5], *flat, tkeys, tvals, sizes, nodes[10], *nodes[5:10], u, uwhole, counts[5], width, root,
-              root_mover, left, mode, float(c), mt, pos, out)
+        last_path = np.empty(room + 1, np.int64)
+        dives(*nodes[:5], *flat, tkeys, tvals, sizes, nodes[10], *nodes[5:10], *nodes[11:13], u, uwhole, pu, counts[5],
+              width, root, root_mover, left, mode, float(c), proofs is not None, stop, mt, pos, out, last_path)
         left -= int(out[0])
-        if not left:
+        if out[0]:
+            last = (last_path, int(out[3]))
+        if out[4]:
             break
         room *= 2  # the arrays ran out of room before a dive ended: doubled, and the dives go on
         nodes = _grown(nodes, room, fill)
@@ -185,7 +242,10 @@ def run_rules(rules, graph, stats, root, root_mover, n, rng, mode, c):
         tkeys, tvals = _table(nodes[0], int(sizes[0]), 4 * room)
     rng_out(rng, mt, pos)
     _write_back(rules, graph, stats, nodes, flat, sizes, counts[0], payoffs, mode, c)
-    return n, None, rules.payoffs[int(out[1])], None
+    size, term = int(sizes[0]), int(out[1])
+    raw = rules.payoffs[term] if last and term >= 0 else None
+    return dives_result(n - left, raw, last and last[0][:last[1]].tolist(), solver, stats,
+                        proofs and (nodes[11][:size], nodes[12][:size], pu), rules.payoffs, int(out[2]))
 
 
 def _table(keys, size, capacity):
@@ -211,6 +271,9 @@ def _write_back(rules, graph, stats, nodes, flat, sizes, before, payoffs, mode, 
                         made.append(play(at, moves[j]))
         graph.intern_all(made)
     gkind, kids_, lazy, moves_, u = graph.kind, graph.kids, graph.lazy, graph.moves, graph.u
+    for i in np.flatnonzero(kind[:size] <= -10).tolist():  # known to be no end, not expanded: who moves there
+        if gkind[i] == UNSEEN:
+            graph.asked[i] = -10 - int(kind[i])
     for i in order:
         k = int(kind[i])
         graph.asked.pop(i, None)
