@@ -1243,7 +1243,36 @@ def _connect_four_rules(game):
     def key(state):
         return board.key(_on_board(board, state))
 
-    return rules._replace(states=None, key=key, payoffs=tuple(payoffs[pay] for pay in rules.payoffs))
+    return rules._replace(states=None, key=key, payoffs=tuple(payoffs[pay] for pay in rules.payoffs),
+                          played=_picture_played(game) if game._picture else None)
+
+
+def _picture_played(game):
+    """``played(state, move, mover)`` for OpenSpiel's connect_four keyed by its picture: the state after ``move``
+    made from ``state``'s picture (the lowest empty cell of the column gets the mover's mark), no OpenSpiel state
+    made (rebuilt from the history when a game first reads it); the same state ``play`` makes.
+
+    >>> import random
+    >>> game = from_openspiel("connect_four")
+    >>> played, rng, state = _picture_played(game), random.Random(2), game.start()
+    >>> while game.to_move(state) is not None:
+    ...     move = rng.choice(game.possible_moves(state))
+    ...     after = game.play(state, move)
+    ...     made = played(state, move, -1 if game.to_move(after) is None else game.to_move(after))
+    ...     assert (made, made.key, made.history) == (after, after.key, after.history)
+    ...     state = after
+    """
+    spec = game.spec
+
+    def played(state, move, mover):
+        _, player, picture = state.key
+        at = 40 + move  # the bottom row's cell of the column, then a row up at a time
+        while picture[at] != ".":
+            at -= 8
+        return _new_state(state.history + (move,), (spec, -4 if mover < 0 else mover,
+                                                     picture[:at] + "xo"[player] + picture[at + 1:]), None, None, None)
+
+    return played
 
 
 def _connect_four_board(game):

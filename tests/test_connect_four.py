@@ -255,18 +255,33 @@ def test_openspiel_s_connect_four_searches_on_the_compiled_rules_as_the_python_l
     assert (visits(tree[("first", state)]), visits(tree[("then", state)])) == (n, then)
 
 
-def test_a_process_compiles_the_rules_loop_for_a_search_long_enough_to_pay_for_it():
+def test_a_process_compiles_the_rules_loop_for_a_search_long_enough_to_pay_for_it(monkeypatch):
     pytest.importorskip("numba", reason="the compiled loop needs Numba (pip install fnmcts[fast])")
     from fnmcts.mcts import _rules_kernel
 
-    _rules_kernel._compiled_for.cache_clear()  # as in a new process: nothing compiled yet
-    tree = search(GAME, GAME.start(), _kernel.KERNEL_MIN_DIVES - 1, random.Random(1), solver=False)
-    assert not _rules_kernel.compiled(GAME.compiled_rules())  # run in Python
-    with _kernel.switched_off():
-        assert dict(tree) == dict(search(GAME, GAME.start(), _kernel.KERNEL_MIN_DIVES - 1, random.Random(1),
-                                         solver=False))
-    search(GAME, GAME.start(), _kernel.KERNEL_MIN_DIVES, random.Random(1), solver=False)
-    assert _rules_kernel.compiled(GAME.compiled_rules())
+    ran = runs_of(monkeypatch, _rules_kernel, "run_rules")
+    with monkeypatch.context() as patch:  # as in a process with no machine code at hand, in it or on disk
+        patch.setattr(_rules_kernel, "compiled", lambda rules: False)
+        tree = search(GAME, GAME.start(), _kernel.KERNEL_MIN_DIVES - 1, random.Random(1), solver=False)
+        assert ran == []  # run in Python
+        with _kernel.switched_off():
+            assert dict(tree) == dict(search(GAME, GAME.start(), _kernel.KERNEL_MIN_DIVES - 1, random.Random(1),
+                                             solver=False))
+        search(GAME, GAME.start(), _kernel.KERNEL_MIN_DIVES, random.Random(1), solver=False)
+        assert ran == [True]  # long enough to pay for the compile
+    assert _rules_kernel.compiled(GAME.compiled_rules())  # then at hand for the searches after it, of any length
+
+
+def test_the_rules_loop_is_kept_on_disk_for_the_processes_after(tmp_path):
+    pytest.importorskip("numba", reason="the compiled loop needs Numba (pip install fnmcts[fast])")
+    import subprocess
+    import sys
+
+    search(GAME, GAME.start(), _kernel.KERNEL_MIN_DIVES, random.Random(1), solver=False)  # compiled here, or loaded
+    code = ("from fnmcts.games.connect_four import ConnectFour; from fnmcts.mcts import _rules_kernel; "
+            "print(_rules_kernel.compiled(ConnectFour().compiled_rules()))")
+    found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert found.stdout.strip() == "True", found.stderr
 
 
 def test_compiled_rules_that_are_no_rules_are_named():

@@ -39,8 +39,9 @@ class Rules(NamedTuple):
     the payoff), else the number of moves, each move and the key it leads to
     written to ``moves`` and ``kids`` in the game's move order; ``mover(key)``:
     the player to move; ``states(keys)``: the states of an array of keys, a list (or None: the search makes each
-    new state by the game's ``play`` from the state it was first reached from);
-    ``key(state)``: a state's key; ``width``: the most moves of a state.
+    new state from the state it was first reached from, by ``played(state, move, mover)`` where given, ``mover``
+    the player to move after it or -1 at an end, else by the game's ``play``); ``key(state)``: a state's key;
+    ``width``: the most moves of a state.
 
     >>> RULES.width, RULES.payoffs[2], RULES.key((0, 0)) == sum(1 << (7 * c) for c in range(7))
     (7, (0, 0), True)
@@ -52,6 +53,7 @@ class Rules(NamedTuple):
     states: object
     key: object
     width: int
+    played: object = None
 
 
 @_jit

@@ -25,7 +25,7 @@ from ._graph import END, UNSEEN
 
 __all__ = ["run_rules"]
 
-_jit = numba.njit(nogil=True)
+_jit = numba.njit(cache=True, nogil=True)  # (kept on disk: the rules come as functions of a fixed type, ``_compiled_for``)
 _MIX = np.uint64(0x9E3779B97F4A7C15)
 _SHIFT = np.uint64(29)
 
@@ -49,137 +49,158 @@ def _fill(keys, size, tkeys, tvals):
         tkeys[q], tvals[q] = keys[i], i
 
 
-def _loop(step, mover):
-    """The dives on the rules ``step`` and ``mover``, compiled once per game's rules (``_compiled_for``)."""
+@_jit
+def _expand(step, mover, i, keys, kind, outc, kstart, kcount, kids, moves, tkeys, tvals, sizes, order, bk, bm):
+    """Node ``i``'s kind, and its children interned in move order (False: no room, nothing changed)."""
+    size, used = sizes[0], sizes[1]
+    if size + bk.shape[0] > keys.shape[0] or 2 * (size + bk.shape[0]) > tkeys.shape[0] \
+            or used + bk.shape[0] > kids.shape[0]:
+        return False
+    m = step(keys[i], bk, bm)
+    if m < 0:
+        kind[i], outc[i] = -1, -1 - m
+    else:
+        kind[i] = mover(keys[i])
+        kstart[i], kcount[i] = used, m
+        for j in range(m):
+            q = _slot(tkeys, tvals, bk[j])
+            if tvals[q] == -1:
+                tkeys[q], tvals[q] = bk[j], size
+                keys[size] = bk[j]
+                size += 1
+            kids[used + j], moves[used + j] = tvals[q], bm[j]
+        sizes[0], sizes[1] = size, used + m
+    order[sizes[2]] = i  # (the order the nodes were expanded in)
+    sizes[2] += 1
+    return True
 
-    @_jit
-    def expand(i, keys, kind, outc, kstart, kcount, kids, moves, tkeys, tvals, sizes, order, bk, bm):
-        """Node ``i``'s kind, and its children interned in move order (False: no room, nothing changed)."""
-        size, used = sizes[0], sizes[1]
-        if size + bk.shape[0] > keys.shape[0] or 2 * (size + bk.shape[0]) > tkeys.shape[0] \
-                or used + bk.shape[0] > kids.shape[0]:
-            return False
-        m = step(keys[i], bk, bm)
-        if m < 0:
-            kind[i], outc[i] = -1, -1 - m
-        else:
-            kind[i] = mover(keys[i])
-            kstart[i], kcount[i] = used, m
-            for j in range(m):
-                q = _slot(tkeys, tvals, bk[j])
-                if tvals[q] == -1:
-                    tkeys[q], tvals[q] = bk[j], size
-                    keys[size] = bk[j]
-                    size += 1
-                kids[used + j], moves[used + j] = tvals[q], bm[j]
-            sizes[0], sizes[1] = size, used + m
-        order[sizes[2]] = i  # (the order the nodes were expanded in)
+@_jit
+def _settle(step, mover, i, keys, kind, outc, pf, order, sizes, bk, bm):
+    """Whether node ``i``, not expanded, is an end (``CompiledGraph.ends``): an end is expanded, its proof its
+    payoff; any other node is marked asked (``-10 - mover``) and left unexpanded."""
+    m = step(keys[i], bk, bm)
+    if m < 0:
+        kind[i], outc[i], pf[i] = -1, -1 - m, -1 - m
+        order[sizes[2]] = i
         sizes[2] += 1
-        return True
+    else:
+        kind[i] = -10 - mover(keys[i])
 
-    @_jit
-    def settle(i, keys, kind, outc, pf, order, sizes, bk, bm):
-        """Whether node ``i``, not expanded, is an end (``CompiledGraph.ends``): an end is expanded, its proof its
-        payoff; any other node is marked asked (``-10 - mover``) and left unexpanded."""
-        m = step(keys[i], bk, bm)
-        if m < 0:
-            kind[i], outc[i], pf[i] = -1, -1 - m, -1 - m
-            order[sizes[2]] = i
-            sizes[2] += 1
-        else:
-            kind[i] = -10 - mover(keys[i])
+@_jit
+def _dives(step, mover, keys, kind, outc, kstart, kcount, kids, moves, tkeys, tvals, sizes, order, N, S, whole, W, D, pf, pset,
+          u, uwhole, pu, logs, width, root, root_mover, n, mode, c, solve, stop, mt, pos, out, last_path):
+    """Up to ``n`` dives; ``out``: ``(dives run, the last dive's outcome, its proof or -1, its path's length (the
+    path in ``last_path``), 1 if the dives are over)``, fewer dives when the arrays are full.
 
-    @_jit
-    def dives(keys, kind, outc, kstart, kcount, kids, moves, tkeys, tvals, sizes, order, N, S, whole, W, D, pf, pset,
-              u, uwhole, pu, logs, width, root, root_mover, n, mode, c, solve, stop, mt, pos, out, last_path):
-        """Up to ``n`` dives; ``out``: ``(dives run, the last dive's outcome, its proof or -1, its path's length (the
-        path in ``last_path``), 1 if the dives are over)``, fewer dives when the arrays are full.
-
-        ``sizes``: ``(nodes, children's entries, nodes expanded)``, ``order`` the
-        nodes expanded, in order; a node's ``kind`` is -3 until expanded here, or
-        ``-10 - mover`` once known to be no end. ``solve``: MCTS-Solver
-        (``_compiled.dives_kernel``'s), ``stop``: no dive once the root is proven.
-        """
-        K = np.zeros(N.shape[0])
-        for i in range(sizes[0]):
-            if N[i] > 0:
-                K[i] = S[i] / N[i] if mode == 1 else tutorial_key(S[i], N[i], c)
-        bk, bm = np.empty(width, np.int64), np.empty(width, np.int64)
-        path, movers = np.empty(keys.shape[0] + 1, np.int64), np.empty(keys.shape[0] + 1, np.int64)
-        opts = np.empty(width, np.int64)
-        proven_row = np.zeros(u.shape[1], np.bool_)
-        out[4] = 0
-        for done in range(n):
-            proof = -1
-            if solve:  # the root's proof, looked up as ``Solver.lookup`` does: the root expanded first
-                if kind[root] <= -3 and not expand(root, keys, kind, outc, kstart, kcount, kids, moves, tkeys, tvals,
-                                                   sizes, order, bk, bm):
-                    out[0] = done
-                    return
-                if kind[root] == -1:
-                    pf[root] = outc[root]
-                proof = pf[root]
-                if proof >= 0 and stop:
-                    out[0], out[4] = done, 1
-                    return
-            i, length, ni, new, term = root, 1, N[root], -1, -1
-            path[0], movers[0] = root, root_mover
-            while proof < 0:
-                if ni == -1:  # a new node: one random game from its state (``playout``'s draws)
-                    key = keys[i]
+    ``sizes``: ``(nodes, children's entries, nodes expanded)``, ``order`` the
+    nodes expanded, in order; a node's ``kind`` is -3 until expanded here, or
+    ``-10 - mover`` once known to be no end. ``solve``: MCTS-Solver
+    (``_compiled.dives_kernel``'s), ``stop``: no dive once the root is proven.
+    """
+    K = np.zeros(N.shape[0])
+    for i in range(sizes[0]):
+        if N[i] > 0:
+            K[i] = S[i] / N[i] if mode == 1 else tutorial_key(S[i], N[i], c)
+    bk, bm = np.empty(width, np.int64), np.empty(width, np.int64)
+    path, movers = np.empty(keys.shape[0] + 1, np.int64), np.empty(keys.shape[0] + 1, np.int64)
+    opts = np.empty(width, np.int64)
+    proven_row = np.zeros(u.shape[1], np.bool_)
+    out[4] = 0
+    for done in range(n):
+        proof = -1
+        if solve:  # the root's proof, looked up as ``Solver.lookup`` does: the root expanded first
+            if kind[root] <= -3 and not _expand(step, mover, root, keys, kind, outc, kstart, kcount, kids, moves, tkeys, tvals,
+                                               sizes, order, bk, bm):
+                out[0] = done
+                return
+            if kind[root] == -1:
+                pf[root] = outc[root]
+            proof = pf[root]
+            if proof >= 0 and stop:
+                out[0], out[4] = done, 1
+                return
+        i, length, ni, new, term = root, 1, N[root], -1, -1
+        path[0], movers[0] = root, root_mover
+        while proof < 0:
+            if ni == -1:  # a new node: one random game from its state (``playout``'s draws)
+                key = keys[i]
+                m = step(key, bk, bm)
+                while m >= 0:
+                    key = bk[int(rnd(mt, pos) * m) if m > 1 else 0]
                     m = step(key, bk, bm)
-                    while m >= 0:
-                        key = bk[int(rnd(mt, pos) * m) if m > 1 else 0]
-                        m = step(key, bk, bm)
-                    term, new = -1 - m, i
-                    break
-                if kind[i] <= -3 and not expand(i, keys, kind, outc, kstart, kcount, kids, moves, tkeys, tvals,
-                                                sizes, order, bk, bm):
-                    out[0] = done  # no room: the caller grows the arrays and runs the rest (no draw made yet)
-                    return
-                k = kind[i]
-                if k == -1:
-                    term = outc[i]
-                    break
-                a, b = kstart[i], kstart[i] + kcount[i]
-                if solve:  # the children's proofs (an end is one), the solver's choice of them, then the rule's
-                    for q in range(a, b):
-                        if kind[kids[q]] == -3:
-                            settle(kids[q], keys, kind, outc, pf, order, sizes, bk, bm)
-                    m, _ = open_children(kids, a, b, pf, pu, k, opts)
-                    i = choose(opts, 0, m, N, K, logs, ni, mode, c)
-                    proof = pf[i]
-                else:
-                    i = choose(kids, a, b, N, K, logs, ni, mode, c)
-                path[length], movers[length] = i, k
-                length += 1
-                ni = N[i]
-            if proof >= 0:  # a proven node ended the dive (counted from 0 if it is new)
-                if ni == -1:
-                    N[i] = 0
-                back_up(path, movers, length, pu[proof], proven_row, N, S, whole, K, W, D, mode, c)
-                term = -1
+                term, new = -1 - m, i
+                break
+            if kind[i] <= -3 and not _expand(step, mover, i, keys, kind, outc, kstart, kcount, kids, moves, tkeys, tvals,
+                                            sizes, order, bk, bm):
+                out[0] = done  # no room: the caller grows the arrays and runs the rest (no draw made yet)
+                return
+            k = kind[i]
+            if k == -1:
+                term = outc[i]
+                break
+            a, b = kstart[i], kstart[i] + kcount[i]
+            if solve:  # the children's proofs (an end is one), the solver's choice of them, then the rule's
+                for q in range(a, b):
+                    if kind[kids[q]] == -3:
+                        _settle(step, mover, kids[q], keys, kind, outc, pf, order, sizes, bk, bm)
+                m, _ = open_children(kids, a, b, pf, pu, k, opts)
+                i = choose(opts, 0, m, N, K, logs, ni, mode, c)
+                proof = pf[i]
             else:
-                if new >= 0:
-                    N[new] = 0
-                back_up(path, movers, length, u[term], uwhole[term], N, S, whole, K, W, D, mode, c)
-            if solve and new < 0:  # a dive that ended at a new node proves nothing
-                prove_path(path, length, kind, kstart, kcount, kids, pf, pset, pu, opts)
-            out[1], out[2], out[3] = term, proof, length
-            last_path[:length] = path[:length]
-        out[0], out[4] = n, 1
+                i = choose(kids, a, b, N, K, logs, ni, mode, c)
+            path[length], movers[length] = i, k
+            length += 1
+            ni = N[i]
+        if proof >= 0:  # a proven node ended the dive (counted from 0 if it is new)
+            if ni == -1:
+                N[i] = 0
+            back_up(path, movers, length, pu[proof], proven_row, N, S, whole, K, W, D, mode, c)
+            term = -1
+        else:
+            if new >= 0:
+                N[new] = 0
+            back_up(path, movers, length, u[term], uwhole[term], N, S, whole, K, W, D, mode, c)
+        if solve and new < 0:  # a dive that ended at a new node proves nothing
+            prove_path(path, length, kind, kstart, kcount, kids, pf, pset, pu, opts)
+        out[1], out[2], out[3] = term, proof, length
+        last_path[:length] = path[:length]
+    out[0], out[4] = n, 1
 
-    return dives
+
+@_jit
+def _movers(step, mover, keys, width):
+    """The player to move at each of ``keys``, -1 at an end."""
+    found, bk, bm = np.empty(keys.shape[0], np.int64), np.empty(width, np.int64), np.empty(width, np.int64)
+    for i in range(keys.shape[0]):
+        found[i] = -1 if step(keys[i], bk, bm) < 0 else mover(keys[i])
+    return found
+
+
+_STEP = numba.types.int64(numba.types.int64, numba.types.int64[::1], numba.types.int64[::1])
+_MOVER = numba.types.int64(numba.types.int64)
 
 
 @lru_cache(maxsize=8)
 def _compiled_for(step, mover):
-    return _loop(step, mover)
+    """The rules ``step`` and ``mover`` as the loop takes them: functions of a fixed type (compiled once, kept on disk),
+    so one machine code of the loop serves every game's rules and a new process loads it."""
+    return (numba.cfunc(_STEP, cache=True, nogil=True)(step.py_func),
+            numba.cfunc(_MOVER, cache=True, nogil=True)(mover.py_func))
 
 
 def compiled(rules) -> bool:
-    """Whether the loop on ``rules`` is compiled in this process (the first compile takes seconds)."""
-    return bool(_compiled_for(rules.step, rules.mover).signatures)
+    """Whether the loop's machine code is at hand: compiled in this process, or kept on disk by one before (the first
+    compile takes seconds)."""
+    return bool(_dives.signatures) or _on_disk()
+
+
+@lru_cache(maxsize=1)
+def _on_disk() -> bool:
+    """Whether numba's cache beside this file holds the loop (read once a process; False if it cannot tell)."""
+    try:
+        return bool(_dives._cache._cache_file._load_index())
+    except Exception:  # numba's cache reads differently, or none: the loop is compiled when a search pays for it
+        return False
 
 
 def _grown(arrays, room, fill):
@@ -208,7 +229,9 @@ def run_rules(rules, graph, stats, root, root_mover, n, rng, mode, c, solver=Non
     if counts is None or (solver is not None and proofs is None):
         return None
     width = rules.width
-    room = 1 << max(64, 2 * size0, 4 * width).bit_length()  # a power of 2: the table's slots are found by a mask
+    room = 1 << max(64, 2 * size0, 4 * width, size0 + 3 * n).bit_length()  # a power of 2: the table's slots are
+    # found by a mask; room for the nodes the dives make (a dive expands one node: about 2 new nodes a dive on
+    # Connect Four), else it doubles as they go
     keys = np.fromiter(map(rules.key, graph.states), np.int64, size0)
     # key, kind, outcome, children's start and count, counts, order, proof, proven on a path:
     fill = (0, -3, 0, -1, 0, -1, 0.0, True, 0, 0, 0, -1, False)
@@ -225,11 +248,11 @@ def run_rules(rules, graph, stats, root, root_mover, n, rng, mode, c, solver=Non
     pu = np.zeros_like(u) if pu is None else pu
     mt, pos = rng_in(rng)
     out = np.zeros(5, np.int64)
-    dives = _compiled_for(rules.step, rules.mover)
+    step, mover = _compiled_for(rules.step, rules.mover)
     left, last = n, None  # the dives left; the last dive's path and its length
     while True:
         last_path = np.empty(room + 1, np.int64)
-        dives(*nodes[:5], *flat, tkeys, tvals, sizes, nodes[10], *nodes[5:10], *nodes[11:13], u, uwhole, pu, counts[5],
+        _dives(step, mover, *nodes[:5], *flat, tkeys, tvals, sizes, nodes[10], *nodes[5:10], *nodes[11:13], u, uwhole, pu, counts[5],
               width, root, root_mover, left, mode, float(c), proofs is not None, stop, mt, pos, out, last_path)
         left -= int(out[0])
         if out[0]:
@@ -263,6 +286,10 @@ def _write_back(rules, graph, stats, nodes, flat, sizes, before, payoffs, mode, 
         graph.intern_all(rules.states(keys[size0:size]))
     else:  # each new state played from the node it was first made below, in the order the nodes were made
         made, play, states = [], graph.game.play, graph.states
+        if rules.played is not None:  # the rules make a state from its parent's and the player to move after it
+            step, mover = _compiled_for(rules.step, rules.mover)
+            after, played = _movers(step, mover, keys[size0:size], rules.width).tolist(), rules.played
+            play = lambda at, move: played(at, move, after[len(made)])  # noqa: E731 (the node made next)
         for i in order:
             if kind[i] >= 0:
                 at = states[i] if i < size0 else made[i - size0]
@@ -271,9 +298,6 @@ def _write_back(rules, graph, stats, nodes, flat, sizes, before, payoffs, mode, 
                         made.append(play(at, moves[j]))
         graph.intern_all(made)
     gkind, kids_, lazy, moves_, u = graph.kind, graph.kids, graph.lazy, graph.moves, graph.u
-    for i in np.flatnonzero(kind[:size] <= -10).tolist():  # known to be no end, not expanded: who moves there
-        if gkind[i] == UNSEEN:
-            graph.asked[i] = -10 - int(kind[i])
     for i in order:
         k = int(kind[i])
         graph.asked.pop(i, None)
