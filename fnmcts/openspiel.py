@@ -1100,9 +1100,10 @@ class OpenSpielGame(GameBase):
 
     def compiled_rules(self):
         """OpenSpiel's connect_four (7 columns, 6 rows, four in a row) on the built-in ``ConnectFour``'s compiled
-        rules (the protocol's optional hook): a plain search runs in machine code, growing this adapter's own
-        states (each made by ``play`` from the one it was reached from, the same tree as the loop in Python, draw
-        for draw). Any other game, one whose states are histories, or without Numba: None.
+        rules (the protocol's optional hook): a search (MCTS-Solver, RAVE and GRAVE among its options) runs in
+        machine code, growing this adapter's own states (each made from the one it was reached from: from its
+        picture, ``_picture_played``, else by ``play``), the same tree as the loop in Python, draw for draw. Any
+        other game, one whose states are histories, or without Numba: None.
 
         >>> rules = from_openspiel("connect_four").compiled_rules()
         >>> rules is None or (rules.states, rules.payoffs, rules.width) == (None, ((1, -1), (-1, 1), (0, 0)), 7)

@@ -207,6 +207,39 @@ def test_the_compiled_solver_proves_late_positions_as_the_python_loop(ran, seed,
     assert visits(tree[state]) <= n
 
 
+@given(seed=st.integers(0, 2**32 - 1), plies=st.integers(0, 30), n=st.integers(_kernel.RULES_MIN_DIVES, 900),
+       k=st.sampled_from((30, 100)), ref=st.sampled_from((0, 5, 25)), c=st.sampled_from((0.7, 2**0.5)),
+       solver=st.booleans(), adapter=st.booleans())
+@settings(max_examples=16, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_rave_on_the_compiled_rules_searches_as_the_python_loop(ran, seed, plies, n, k, ref, c, solver, adapter):
+    # RAVE and GRAVE (the defaults of OpenSpiel's connect_four): the same choices, AMAF statistics, proofs and draws
+    game = GAME
+    if adapter:
+        pytest.importorskip("pyspiel", reason="needs OpenSpiel (pip install fnmcts[openspiel])")
+        from fnmcts.openspiel import from_openspiel
+
+        game = from_openspiel("connect_four")
+    state, rng = game.start(), random.Random(seed)
+    for _ in range(plies):
+        if game.to_move(state) is None:
+            break
+        state = game.play(state, rng.choice(game.possible_moves(state)))
+    if game.to_move(state) is None:
+        return
+
+    def call(rng):  # a search, then one more on its graph (the AMAF statistics it kept read in)
+        rng.seed(seed)
+        graph, options = CompiledGraph(game), dict(rave=k, rave_ref=ref, c=c, solver=solver)
+        one = search(game, state, n, rng, graph=graph, **options)
+        two = search(game, state, n // 2 + _kernel.RULES_MIN_DIVES, rng, graph=graph, **options)
+        return {**{("first", s): r for s, r in one.items()}, **{("then", s): r for s, r in two.items()}}
+
+    ran.clear()
+    tree = _both(call)
+    assert ran == [True, True]
+    assert visits(tree[("first", state)]) == n
+
+
 @given(seed=st.integers(0, 2**32 - 1), first=st.integers(_kernel.RULES_MIN_DIVES, 700),
        then=st.integers(_kernel.RULES_MIN_DIVES, 700), solver=st.booleans())
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -317,16 +317,20 @@ def _decisions(game, state, played) -> tuple:
 
 @pytest.mark.parametrize("spec, seed", [("connect_four", 3), ("hex(board_size=5)", 8), ("breakthrough(rows=5,columns=4)", 1)])
 def test_a_rave_search_takes_the_random_played_kernel_and_grows_the_same_tree(spec, seed, monkeypatch):
-    """RAVE and GRAVE count a playout's moves from the kernel: the same tree and AMAF counts as through the protocol."""
+    """RAVE and GRAVE count a playout's moves from the kernel: the same tree and AMAF counts as through the protocol
+    (the Python loop's: on connect_four's compiled rules RAVE runs in machine code, tests/test_connect_four.py)."""
+    from fnmcts.mcts import _kernel
+
     game = from_openspiel(spec)
     kernel = OpenSpielGame.random_played
     for options in ({"rave": 100}, {"rave": 100, "rave_ref": 5}):
         calls = []
         monkeypatch.setattr(OpenSpielGame, "random_played",
                             lambda self, state, rng: calls.append(1) or kernel(self, state, rng))
-        in_place = mcts_move(game, game.start(), 60, random.Random(seed), **options)
-        monkeypatch.delattr(OpenSpielGame, "random_played")
-        generic = mcts_move(game, game.start(), 60, random.Random(seed), **options)
+        with _kernel.switched_off():
+            in_place = mcts_move(game, game.start(), 60, random.Random(seed), **options)
+            monkeypatch.delattr(OpenSpielGame, "random_played")
+            generic = mcts_move(game, game.start(), 60, random.Random(seed), **options)
         monkeypatch.undo()
         assert calls and in_place.move == generic.move and in_place.iterations == generic.iterations
         assert dict(in_place.tree) == dict(generic.tree)

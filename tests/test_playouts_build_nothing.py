@@ -11,6 +11,8 @@ and its proofs exact (the same file, against ``fnmcts.exact``).
 
 from __future__ import annotations
 
+import contextlib
+
 import random
 
 import pytest
@@ -134,15 +136,25 @@ def _openspiel(spec):
 
 
 @pytest.mark.parametrize("spec", ["tic_tac_toe", "connect_four"])
-def test_through_the_adapter_every_play_makes_a_child_of_a_node_a_dive_went_through(spec, monkeypatch):
+@pytest.mark.parametrize("compiled", [False, True])
+def test_through_the_adapter_every_play_makes_a_child_of_a_node_a_dive_went_through(spec, compiled, monkeypatch):
     """OpenSpiel's games: the playouts run on ``random_payoff`` (one OpenSpiel state played in place), so the
-    adapter's ``play`` is called once per child of the nodes the dives went through, and for nothing else."""
+    adapter's ``play`` is called once per child of the nodes the dives went through, and for nothing else (the
+    compiled rules of connect_four make each child state once: a transposition's is not made again)."""
+    from fnmcts.mcts import _kernel
+
     game = _openspiel(spec)
     plays = []
     play = type(game).play
     monkeypatch.setattr(type(game), "play", lambda self, state, move: plays.append(move) or play(self, state, move))
-    graph, stats, root = _search(game, 300, 5, True)
+    rules = game.compiled_rules()
+    if rules is not None and rules.played is not None:  # connect_four's compiled rules make a child from its parent
+        made_by = rules.played
+        game._rules[0] = rules._replace(played=lambda s, m, p: plays.append(m) or made_by(s, m, p))  # (this game's)
+    with contextlib.nullcontext() if compiled else _kernel.switched_off():
+        graph, stats, root = _search(game, 300, 5, True)
     made = [graph.kids[i] for i in range(len(graph)) if graph.kids[i] is not None]
-    assert len(plays) == sum(map(len, made))
+    on_rules = compiled and rules is not None
+    assert len(plays) == (len({c for kids in made for c in kids} - {root}) if on_rules else sum(map(len, made)))
     assert len(plays) < 300 * 8  # a playout through the graph made a child a move: ~20 a dive on connect_four
     assert all(stats.N[i] >= 2 for i in range(len(graph)) if graph.kids[i] is not None)

@@ -14,8 +14,8 @@ from functools import lru_cache
 import numba
 import numpy as np
 
-__all__ = ["rnd", "dives_kernel", "choose", "back_up", "open_children", "prove_path", "counts_in", "counts_out",
-           "rng_in", "rng_out"]
+__all__ = ["rnd", "dives_kernel", "choose", "back_up", "open_children", "prove_path", "rave_choose", "amaf_back",
+           "counts_in", "counts_out", "rng_in", "rng_out"]
 
 _jit = numba.njit(cache=True, nogil=True)
 
@@ -123,9 +123,9 @@ def back_up(path, movers, length, x_row, x_whole, N, S, whole, K, W, D, mode, c)
 def open_children(flat, a, b, pf, pu, k, opts):
     """MCTS-Solver at a decision of player ``k`` (one or two players) whose children are ``flat[a:b]``.
 
-    ``(m, proof)``: the children a dive may enter are ``opts[:m]`` (in move
-    order), and ``proof`` is the decision's proof from its children's (-1:
-    not decided). A child's proof ``pf[child]`` is a row of ``pu``, the
+    ``(m, proof)``: the children a dive may enter are at ``opts[:m]`` in
+    ``flat`` (in move order), and ``proof`` is the decision's proof from its
+    children's (-1: not decided). A child's proof ``pf[child]`` is a row of ``pu``, the
     proofs' rescaled floats (-1: not proven). ``solver.Solver._sorted_out``,
     in floats (``Solver.floats_exact``): a child proven to give ``k`` the best
     payoff alone; else every child not proven, and the best proven child
@@ -134,10 +134,10 @@ def open_children(flat, a, b, pf, pu, k, opts):
     >>> flat, pu = np.array([3, 4, 5]), np.array([[1.0, 0.0], [0.5, 0.5]])
     >>> opts = np.empty(3, np.int64)
     >>> m, proof = open_children(flat, 0, 3, np.array([0, 0, 0, 1, -1, 1]), pu, 1, opts)
-    >>> opts[:m].tolist(), proof
+    >>> flat[opts[:m]].tolist(), proof
     ([3, 4], -1)
     >>> m, proof = open_children(flat, 0, 3, np.array([0, 0, 0, 1, 1, 0]), pu, 0, opts)
-    >>> opts[:m].tolist(), proof
+    >>> flat[opts[:m]].tolist(), proof
     ([5], 0)
     """
     best, top, unproven = -1, -1, False
@@ -146,24 +146,24 @@ def open_children(flat, a, b, pf, pu, k, opts):
         if p < 0:
             unproven = True
         elif pu[p, k] == 1.0:
-            opts[0] = flat[q]
+            opts[0] = q
             return 1, p
         elif top < 0 or pu[p, k] > pu[top, k]:
             best, top = q, p
     m = 0
     if top < 0:
         for q in range(a, b):
-            opts[m] = flat[q]
+            opts[m] = q
             m += 1
         return m, -1
     keep = pu[top, k] > 0.0
     for q in range(a, b):
         ch = flat[q]
         if pf[ch] < 0 or (keep and ch == flat[best]):
-            opts[m] = ch
+            opts[m] = q
             m += 1
     if m == 0:
-        opts[0] = flat[best]
+        opts[0] = best
         m = 1
     return m, -1 if unproven else top
 
@@ -186,6 +186,52 @@ def prove_path(path, length, kind, starts, counts, flat, pf, pset, pu, opts):
                 return
             pf[node] = proof
         pset[node] = True
+
+
+@_jit
+def rave_choose(kids, moves, qs, m, N, S, logs, ni, c, rk, An, As, table, k, width):
+    """RAVE's choice (``rave.rave_picker``) among the children at ``kids[qs[:m]]`` of a decision of player ``k``
+    with ``ni`` visits: the place in ``kids`` of the first rated best by ``rave_score`` (``_records``), its move's
+    AMAF statistics read from node ``table``'s row of ``An``, ``As`` (-1: none), ``rk`` its ``k``; alone, no rating."""
+    if m == 1:
+        return qs[0]
+    best, top = -1, -np.inf
+    for t in range(m):
+        q = qs[t]
+        ch = kids[q]
+        n = N[ch]
+        if n <= 0:
+            r = np.inf
+        else:
+            v = S[ch] / n
+            j = k * width + moves[q]
+            if table >= 0 and An[table, j] > 0:
+                beta = np.sqrt(rk / (3 * n + rk)) if rk else 0.0
+                v = (1.0 - beta) * v + beta * (As[table, j] / An[table, j])
+            r = v + c * np.sqrt(logs[ni] / n)
+        if best < 0 or r > top:
+            best, top = q, r
+    return best
+
+
+@_jit
+def amaf_back(path, length, chosen, seen, keys, count, An, As, Ahas, x_row, width):
+    """``rave.amaf_backup``: every node of ``path[:length]`` counts each ``(player, move)`` played at or below it once
+    (``keys[:count]``, the playout's, as ``player * width + move``; ``chosen[t]`` the move taken at ``path[t]``),
+    with the player's ``x_row``; ``seen`` marks the keys held, cleared after."""
+    for t in range(length - 1, -1, -1):
+        if t < length - 1 and not seen[chosen[t]]:
+            seen[chosen[t]] = True
+            keys[count] = chosen[t]
+            count += 1
+        node = path[t]
+        Ahas[node] = True
+        for e in range(count):
+            j = keys[e]
+            An[node, j] += 1
+            As[node, j] += x_row[j // width]
+    for e in range(count):
+        seen[keys[e]] = False
 
 
 @_jit
@@ -215,14 +261,11 @@ def dives_kernel(kind, start, flat, denom, slot_start, slots, cumulative, u, uwh
     play from a node did not end (the counts are then left half done: the
     caller raises). ``_kernel.run`` builds the arrays from a graph and its counts.
 
-    ``solve``: MCTS-Solver (a game of one or two players without chance), the
-    proofs in ``pf``, ``pset`` and ``pu`` (``open_children``, ``prove_path``;
-    an end's ``pf`` is its payoff's row of ``pu``); ``stop``: no dive once the
-    root is proven (``stop_when_proven``).
+    ``solve``: MCTS-Solver (one or two players, no chance), its proofs in ``pf``, ``pset``, ``pu`` (``open_children``,
+    ``prove_path``; an end's ``pf`` its payoff's row of ``pu``); ``stop``: no dive once the root is proven.
 
-    Two items, take 1 or 2, taking the last wins: player 0 at the start
-    (node 0) takes one (to node 1: player 1 then takes the last, node 2) or
-    both (node 3, a win). After 10 dives the win has most of them:
+    Two items, take 1 or 2, taking the last wins: player 0 at the start (node 0) takes one (to node 1: player 1
+    then takes the last, node 2) or both (node 3, a win). After 10 dives the win has most of them:
 
     >>> kind = np.array([0, 1, -1, -1]); start = np.array([0, 2, 3, 3, 3]); flat = np.array([1, 3, 2])
     >>> u = np.array([[0., 0.], [0., 0.], [0., 1.], [1., 0.]])  # taking the last item wins
@@ -237,8 +280,7 @@ def dives_kernel(kind, start, flat, denom, slot_start, slots, cumulative, u, uwh
     >>> N.tolist(), out.tolist()
     ([10, 2, 1, 7], [10, 3, -1, 2])
 
-    With the solver, taking both is proven a win at the second dive, and the
-    search stops there (``stop``):
+    With the solver, taking both is proven a win at the second dive, and the search stops there (``stop``):
 
     >>> N, S = np.full(4, -1), np.zeros(4)
     >>> args = args[:9] + (N, S) + args[11:]
@@ -298,6 +340,8 @@ def dives_kernel(kind, start, flat, denom, slot_start, slots, cumulative, u, uwh
                 break
             if solve:  # the solver's choice of children, then the rule's
                 m, _ = open_children(flat, start[d], start[d + 1], pf, pu, k, opts)
+                for t in range(m):
+                    opts[t] = flat[opts[t]]
                 i = choose(opts, 0, m, N, K, logs, ni, mode, c)
                 proof = pf[i]
             else:

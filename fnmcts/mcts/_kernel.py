@@ -1,8 +1,8 @@
-"""The one specialised loop: ``_engine.dives`` compiled to machine code, for the plain search on a whole graph.
+"""The one specialised loop: ``_engine.dives`` compiled to machine code, for a search on a whole graph.
 
-On a small game whose whole graph fits in memory, a plain search (UCB1 or the
-tutorial's rule, the mean backup, random playouts; no solver, bounds, RAVE,
-root rule or rollout agent) runs ``_engine.dives``'s loop on flat arrays,
+On a small game whose whole graph fits in memory, a search (UCB1 or the
+tutorial's rule, the mean backup, random playouts, MCTS-Solver on or off; no
+bounds, RAVE, root rule or rollout agent) runs ``_engine.dives``'s loop on flat arrays,
 compiled with Numba (``pip install fnmcts[fast]``), drawing from the caller's
 own ``random.Random`` bit for bit (docs/speed.md tells how): the dives, every
 count and the generator's state at the end are those of ``dives``
@@ -197,9 +197,10 @@ def _whole(game, thread):
     return [None, 0]
 
 
-def run(graph, stats, root, root_mover, n, rng, mode, c, solver=None, stop=False):
+def run(graph, stats, root, root_mover, n, rng, mode, c, solver=None, stop=False, rave=None):
     """``dives(graph, stats, root, root_mover, n, rng, <built-in rule mode, c>, solver=solver,
-    stop_when_proven=stop)``'s result, compiled; None if it does not apply.
+    stop_when_proven=stop, rave=rave)``'s result, compiled; None if it does not apply (RAVE: on a game's
+    compiled rules alone).
 
     ``mode`` 1 is UCB1 with constant ``c``, 2 the tutorial's rule with ``z`` =
     ``c``. ``stats``, ``rng`` and the ``solver`` change as ``dives`` changes
@@ -227,9 +228,9 @@ def run(graph, stats, root, root_mover, n, rng, mode, c, solver=None, stop=False
 
         if not all(hasattr(rules, f) for f in ("step", "mover", "payoffs", "states", "key", "width")):
             raise GameError("compiled_rules", f"returned {rules!r}: a Rules (fnmcts.games._connect_four_rules), or None")
-        return run_rules(rules, graph, stats, root, root_mover, n, rng, mode, c, solver, stop) \
+        return run_rules(rules, graph, stats, root, root_mover, n, rng, mode, c, solver, stop, rave) \
             if n >= KERNEL_MIN_DIVES or compiled(rules) else None
-    if n < KERNEL_MIN_DIVES:
+    if n < KERNEL_MIN_DIVES or rave is not None:
         return None
     if graph.given is None and getattr(game, "compiled_graph", None) is not None:
         return None  # the game's own hook gave no tables: it says its graph is too large to hold

@@ -2,8 +2,8 @@
 
 A game may offer ``compiled_rules()`` (``fnmcts.games.connect_four``'s
 ``Rules``): its states as 64-bit keys and, compiled with Numba, the moves and
-the keys they lead to. A plain search (the conditions of ``_kernel.run``) on
-such a game runs here: the loop grows the nodes itself (an open-addressing
+the keys they lead to. A search (the conditions of ``_kernel.run``: MCTS-Solver,
+RAVE and GRAVE among them) on such a game runs here: the loop grows the nodes itself (an open-addressing
 table from key to node, arrays grown by doubling), interning each state when
 ``dives`` would, in the order it would (a node's children, in move order, when
 a dive first passes through it), and draws its playouts as ``playout`` does.
@@ -19,8 +19,8 @@ from functools import lru_cache
 import numba
 import numpy as np
 
-from ._compiled import (back_up, choose, counts_in, counts_out, dives_result, open_children, proofs_in, prove_path,
-                        rnd, rng_in, rng_out, tutorial_key)
+from ._compiled import (amaf_back, back_up, choose, counts_in, counts_out, dives_result, open_children, proofs_in,
+                        prove_path, rave_choose, rnd, rng_in, rng_out, tutorial_key)
 from ._graph import END, UNSEEN
 
 __all__ = ["run_rules"]
@@ -88,7 +88,8 @@ def _settle(step, mover, i, keys, kind, outc, pf, order, sizes, bk, bm):
 
 @_jit
 def _dives(step, mover, keys, kind, outc, kstart, kcount, kids, moves, tkeys, tvals, sizes, order, N, S, whole, W, D, pf, pset,
-          u, uwhole, pu, logs, width, root, root_mover, n, mode, c, solve, stop, mt, pos, out, last_path):
+          An, As, Ahas, u, uwhole, pu, logs, width, root, root_mover, n, mode, c, solve, stop, rave, mt, pos, out,
+          last_path):
     """Up to ``n`` dives; ``out``: ``(dives run, the last dive's outcome, its proof or -1, its path's length (the
     path in ``last_path``), 1 if the dives are over)``, fewer dives when the arrays are full.
 
@@ -96,6 +97,9 @@ def _dives(step, mover, keys, kind, outc, kstart, kcount, kids, moves, tkeys, tv
     nodes expanded, in order; a node's ``kind`` is -3 until expanded here, or
     ``-10 - mover`` once known to be no end. ``solve``: MCTS-Solver
     (``_compiled.dives_kernel``'s), ``stop``: no dive once the root is proven.
+    ``rave``: ``(k, rave_ref, c)`` of RAVE / GRAVE (``k`` < 0: off), the AMAF
+    statistics of node ``i`` in ``An[i]``, ``As[i]`` (``player * width + move``)
+    and ``Ahas[i]`` (it keeps a table), its choice ``_compiled.rave_choose``.
     """
     K = np.zeros(N.shape[0])
     for i in range(sizes[0]):
@@ -103,8 +107,11 @@ def _dives(step, mover, keys, kind, outc, kstart, kcount, kids, moves, tkeys, tv
             K[i] = S[i] / N[i] if mode == 1 else tutorial_key(S[i], N[i], c)
     bk, bm = np.empty(width, np.int64), np.empty(width, np.int64)
     path, movers = np.empty(keys.shape[0] + 1, np.int64), np.empty(keys.shape[0] + 1, np.int64)
-    opts = np.empty(width, np.int64)
+    opts, optn = np.empty(width, np.int64), np.empty(width, np.int64)
     proven_row = np.zeros(u.shape[1], np.bool_)
+    rk, ref, rc = rave[0], int(rave[1]), rave[2]
+    chosen = np.empty(keys.shape[0] + 1, np.int64)  # RAVE: the moves taken on the path, the playout's, marked
+    seen, played = np.zeros(An.shape[1], np.bool_), np.empty(An.shape[1], np.int64)
     out[4] = 0
     for done in range(n):
         proof = -1
@@ -119,14 +126,21 @@ def _dives(step, mover, keys, kind, outc, kstart, kcount, kids, moves, tkeys, tv
             if proof >= 0 and stop:
                 out[0], out[4] = done, 1
                 return
-        i, length, ni, new, term = root, 1, N[root], -1, -1
+        i, length, ni, new, term, count = root, 1, N[root], -1, -1, 0
         path[0], movers[0] = root, root_mover
         while proof < 0:
             if ni == -1:  # a new node: one random game from its state (``playout``'s draws)
                 key = keys[i]
                 m = step(key, bk, bm)
                 while m >= 0:
-                    key = bk[int(rnd(mt, pos) * m) if m > 1 else 0]
+                    j = int(rnd(mt, pos) * m) if m > 1 else 0
+                    if rk >= 0:  # RAVE: the playout's (player, move), each once
+                        e = mover(key) * width + bm[j]
+                        if not seen[e]:
+                            seen[e] = True
+                            played[count] = e
+                            count += 1
+                    key = bk[j]
                     m = step(key, bk, bm)
                 term, new = -1 - m, i
                 break
@@ -144,24 +158,45 @@ def _dives(step, mover, keys, kind, outc, kstart, kcount, kids, moves, tkeys, tv
                     if kind[kids[q]] == -3:
                         _settle(step, mover, kids[q], keys, kind, outc, pf, order, sizes, bk, bm)
                 m, _ = open_children(kids, a, b, pf, pu, k, opts)
-                i = choose(opts, 0, m, N, K, logs, ni, mode, c)
-                proof = pf[i]
+            else:
+                m = b - a
+                for t in range(m):
+                    opts[t] = a + t
+            if rk >= 0:  # RAVE / GRAVE: the AMAF statistics of the nearest node of the path with ``ref`` visits
+                table = path[0]
+                for t in range(length - 1, -1, -1):
+                    if N[path[t]] >= ref:
+                        table = path[t]
+                        break
+                q = rave_choose(kids, moves, opts, m, N, S, logs, ni, rc, rk, An, As, table, k, width)
+                chosen[length - 1] = k * width + moves[q]
+                i = kids[q]
+            elif solve:
+                for t in range(m):
+                    optn[t] = kids[opts[t]]
+                i = choose(optn, 0, m, N, K, logs, ni, mode, c)
             else:
                 i = choose(kids, a, b, N, K, logs, ni, mode, c)
+            if solve:
+                proof = pf[i]
             path[length], movers[length] = i, k
             length += 1
             ni = N[i]
         if proof >= 0:  # a proven node ended the dive (counted from 0 if it is new)
             if ni == -1:
                 N[i] = 0
-            back_up(path, movers, length, pu[proof], proven_row, N, S, whole, K, W, D, mode, c)
+            x_row = pu[proof]
+            back_up(path, movers, length, x_row, proven_row, N, S, whole, K, W, D, mode, c)
             term = -1
         else:
             if new >= 0:
                 N[new] = 0
-            back_up(path, movers, length, u[term], uwhole[term], N, S, whole, K, W, D, mode, c)
+            x_row = u[term]
+            back_up(path, movers, length, x_row, uwhole[term], N, S, whole, K, W, D, mode, c)
         if solve and new < 0:  # a dive that ended at a new node proves nothing
             prove_path(path, length, kind, kstart, kcount, kids, pf, pset, pu, opts)
+        if rk >= 0:
+            amaf_back(path, length, chosen, seen, played, count, An, As, Ahas, x_row, width)
         out[1], out[2], out[3] = term, proof, length
         last_path[:length] = path[:length]
     out[0], out[4] = n, 1
@@ -204,11 +239,44 @@ def _on_disk() -> bool:
 
 
 def _grown(arrays, room, fill):
-    """Each array of ``arrays`` ``room`` long, its entries kept and the new ones ``fill``."""
-    return [np.concatenate([a, np.full(room - a.shape[0], f, a.dtype)]) for a, f in zip(arrays, fill)]
+    """Each array of ``arrays`` ``room`` long (its rows), its entries kept and the new ones ``fill``."""
+    return [np.concatenate([a, np.full((room - a.shape[0],) + a.shape[1:], f, a.dtype)]) for a, f in zip(arrays, fill)]
 
 
-def run_rules(rules, graph, stats, root, root_mover, n, rng, mode, c, solver=None, stop=False):
+def _amaf_in(stats, size, width, players, payoffs):
+    """``(An, As, Ahas)``: RAVE's statistics of nodes ``0..size - 1`` (``stats.A``) as the loop reads them, or None
+    where the Python loop counts them (a payoff of whole numbers, a key that is no player and move of the rules)."""
+    if any(type(x) is not float for pay in payoffs for x in pay):
+        return None
+    An, As, Ahas = np.zeros((size, players * width), np.int64), np.zeros((size, players * width)), np.zeros(size, np.bool_)
+    for i, table in stats.A.items():
+        if i >= size:
+            continue
+        Ahas[i] = True
+        for (p, m), (visits, score) in table.items():
+            if not (type(p) is int and type(m) is int and 0 <= p < players and 0 <= m < width) or type(score) is not float:
+                return None
+            An[i, p * width + m], As[i, p * width + m] = visits, score
+    return An, As, Ahas
+
+
+def _amaf_out(stats, before, after, size, width):
+    """Write the AMAF statistics the dives changed back into ``stats.A``: a table per node, ``[visits, score]`` per
+    ``(player, move)`` counted."""
+    An, As, Ahas = (a[:size] for a in after)
+    size0 = before[0].shape[0]
+    changed = Ahas.copy()
+    changed[:size0] &= ~before[2] | (An[:size0] != before[0]).any(axis=1)
+    nodes = np.flatnonzero(changed)
+    rows, cols = np.nonzero(An[nodes])
+    tables = [{} for _ in range(len(nodes))]  # (a node on a path where nothing was played keeps an empty table)
+    keys = [divmod(j, width) for j in range(An.shape[1])]
+    for r, j, n, s in zip(rows.tolist(), cols.tolist(), An[nodes[rows], cols].tolist(), As[nodes[rows], cols].tolist()):
+        tables[r][keys[j]] = [n, s]
+    stats.A.update(zip(nodes.tolist(), tables))
+
+
+def run_rules(rules, graph, stats, root, root_mover, n, rng, mode, c, solver=None, stop=False, rave=None):
     """``dives``' result on the game's ``rules`` (``Rules``), compiled; None if the counts or proofs are the Python
     loop's to rate (``_kernel.run``: the same options, MCTS-Solver among them).
 
@@ -229,31 +297,37 @@ def run_rules(rules, graph, stats, root, root_mover, n, rng, mode, c, solver=Non
     if counts is None or (solver is not None and proofs is None):
         return None
     width = rules.width
+    payoffs = [graph.rescale(p) for p in rules.payoffs]
+    players = range(max(1, graph.num_players))
+    amaf = _amaf_in(stats, size0, width, len(players), payoffs) if rave is not None else \
+        (np.zeros((size0, 1), np.int64), np.zeros((size0, 1)), np.zeros(size0, np.bool_))
+    if amaf is None:
+        return None
     room = 1 << max(64, 2 * size0, 4 * width, size0 + 3 * n).bit_length()  # a power of 2: the table's slots are
     # found by a mask; room for the nodes the dives make (a dive expands one node: about 2 new nodes a dive on
     # Connect Four), else it doubles as they go
     keys = np.fromiter(map(rules.key, graph.states), np.int64, size0)
-    # key, kind, outcome, children's start and count, counts, order, proof, proven on a path:
-    fill = (0, -3, 0, -1, 0, -1, 0.0, True, 0, 0, 0, -1, False)
+    # key, kind, outcome, children's start and count, counts, order, proof, proven on a path, AMAF statistics:
+    fill = (0, -3, 0, -1, 0, -1, 0.0, True, 0, 0, 0, -1, False, 0, 0.0, False)
     pf, pset, pu = proofs or (np.full(size0, -1, np.int64), np.zeros(size0, np.bool_), None)
     nodes = _grown([keys, np.full(size0, -3, np.int64), np.zeros(size0, np.int64), np.full(size0, -1, np.int64),
-                    np.zeros(size0, np.int64), *counts[:5], np.zeros(size0, np.int64), pf, pset], room, fill)
+                    np.zeros(size0, np.int64), *counts[:5], np.zeros(size0, np.int64), pf, pset, *amaf], room, fill)
     flat = [np.zeros(room, np.int64), np.zeros(room, np.int64)]  # the children and their moves, node by node
     tkeys, tvals = _table(nodes[0], size0, 4 * room)
     sizes = np.array([size0, 0, 0], np.int64)
-    payoffs = [graph.rescale(p) for p in rules.payoffs]
-    players = range(max(1, graph.num_players))
     u = np.array([[p[m] for m in players] for p in payoffs], np.float64)
     uwhole = np.array([[type(p[m]) is int for m in players] for p in payoffs], np.bool_)
     pu = np.zeros_like(u) if pu is None else pu
+    ravep = np.array([-1.0, 0.0, 0.0] if rave is None else [float(x) for x in rave])  # (k, rave_ref, c)
     mt, pos = rng_in(rng)
     out = np.zeros(5, np.int64)
     step, mover = _compiled_for(rules.step, rules.mover)
     left, last = n, None  # the dives left; the last dive's path and its length
     while True:
         last_path = np.empty(room + 1, np.int64)
-        _dives(step, mover, *nodes[:5], *flat, tkeys, tvals, sizes, nodes[10], *nodes[5:10], *nodes[11:13], u, uwhole, pu, counts[5],
-              width, root, root_mover, left, mode, float(c), proofs is not None, stop, mt, pos, out, last_path)
+        _dives(step, mover, *nodes[:5], *flat, tkeys, tvals, sizes, nodes[10], *nodes[5:10], *nodes[11:16], u, uwhole,
+               pu, counts[5], width, root, root_mover, left, mode, float(c or 0.0), proofs is not None, stop, ravep, mt, pos,
+               out, last_path)
         left -= int(out[0])
         if out[0]:
             last = (last_path, int(out[3]))
@@ -266,6 +340,8 @@ def run_rules(rules, graph, stats, root, root_mover, n, rng, mode, c, solver=Non
     rng_out(rng, mt, pos)
     _write_back(rules, graph, stats, nodes, flat, sizes, counts[0], payoffs, mode, c)
     size, term = int(sizes[0]), int(out[1])
+    if rave is not None:
+        _amaf_out(stats, amaf, nodes[13:16], size, width)
     raw = rules.payoffs[term] if last and term >= 0 else None
     return dives_result(n - left, raw, last and last[0][:last[1]].tolist(), solver, stats,
                         proofs and (nodes[11][:size], nodes[12][:size], pu), rules.payoffs, int(out[2]))

@@ -96,8 +96,12 @@ def _record_of(stats, i) -> Record:
     if not (stats.A or stats.B or stats.G):  # no enhancement keeps anything: the plain record
         return make_record(w, n - w - d, d, stats.S[i], stats.V[i], stats.P[i])
     amaf = stats.A.get(i) if stats.A else None
-    if amaf is not None:
-        amaf = pmap({key: tuple(entry) for key, entry in amaf.items()})
+    if amaf is not None:  # (in the order of its keys where they have one: the same map whatever counted it first)
+        try:
+            items = sorted(amaf.items())
+        except TypeError:
+            items = amaf.items()
+        amaf = pmap({key: tuple(entry) for key, entry in items})
     graph = stats.G.get(i) if stats.G else None
     if graph is not None:
         states = stats.graph.states
