@@ -208,11 +208,14 @@ def test_the_compiled_solver_proves_late_positions_as_the_python_loop(ran, seed,
 
 
 @given(seed=st.integers(0, 2**32 - 1), plies=st.integers(0, 30), n=st.integers(_kernel.RULES_MIN_DIVES, 900),
-       k=st.sampled_from((30, 100)), ref=st.sampled_from((0, 5, 25)), c=st.sampled_from((0.7, 2**0.5)),
-       solver=st.booleans(), adapter=st.booleans())
-@settings(max_examples=16, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-def test_rave_on_the_compiled_rules_searches_as_the_python_loop(ran, seed, plies, n, k, ref, c, solver, adapter):
-    # RAVE and GRAVE (the defaults of OpenSpiel's connect_four): the same choices, AMAF statistics, proofs and draws
+       k=st.sampled_from((None, 30, 100)), ref=st.sampled_from((0, 5, 25)), c=st.sampled_from((0.7, 2**0.5)),
+       solver=st.booleans(), adapter=st.booleans(), sure=st.booleans())
+@settings(max_examples=24, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_rave_and_decisive_playouts_on_the_compiled_rules_search_as_the_python_loop(ran, seed, plies, n, k, ref, c, solver, adapter, sure):
+    # RAVE and GRAVE (the defaults of OpenSpiel's connect_four), decisive playouts (``sure``: ``decisive_agent``'s, on
+    # the rules' ``decisive``): the same choices, AMAF statistics, proofs and draws
+    from fnmcts.mcts.enhancements import decisive_agent
+
     game = GAME
     if adapter:
         pytest.importorskip("pyspiel", reason="needs OpenSpiel (pip install fnmcts[openspiel])")
@@ -229,7 +232,8 @@ def test_rave_on_the_compiled_rules_searches_as_the_python_loop(ran, seed, plies
 
     def call(rng):  # a search, then one more on its graph (the AMAF statistics it kept read in)
         rng.seed(seed)
-        graph, options = CompiledGraph(game), dict(rave=k, rave_ref=ref, c=c, solver=solver)
+        graph, options = CompiledGraph(game), dict(c=c, solver=solver, rollout=decisive_agent if sure else None)
+        options.update(rave=False) if k is None else options.update(rave=k, rave_ref=ref)
         one = search(game, state, n, rng, graph=graph, **options)
         two = search(game, state, n // 2 + _kernel.RULES_MIN_DIVES, rng, graph=graph, **options)
         return {**{("first", s): r for s, r in one.items()}, **{("then", s): r for s, r in two.items()}}

@@ -337,15 +337,18 @@ def test_a_rave_search_takes_the_random_played_kernel_and_grows_the_same_tree(sp
 
 
 def test_a_rave_search_with_decisive_playouts_takes_the_decisive_played_kernel_and_grows_the_same_tree(monkeypatch):
+    # (the Python loop's: on connect_four's compiled rules they run in machine code, tests/test_connect_four.py)
+    from fnmcts.mcts import _kernel
     from fnmcts.mcts.enhancements import decisive_agent
 
     game = from_openspiel("connect_four")
     kernel, calls = OpenSpielGame.decisive_played, []
     monkeypatch.setattr(OpenSpielGame, "decisive_played",
                         lambda self, state, rng: calls.append(1) or kernel(self, state, rng))
-    in_place = mcts_move(game, game.start(), 30, random.Random(4), rollout=decisive_agent, rave=100)
-    monkeypatch.undo()
-    monkeypatch.delattr(OpenSpielGame, "decisive_played")
-    generic = mcts_move(game, game.start(), 30, random.Random(4), rollout=decisive_agent, rave=100)
+    with _kernel.switched_off():
+        in_place = mcts_move(game, game.start(), 30, random.Random(4), rollout=decisive_agent, rave=100)
+        monkeypatch.undo()
+        monkeypatch.delattr(OpenSpielGame, "decisive_played")
+        generic = mcts_move(game, game.start(), 30, random.Random(4), rollout=decisive_agent, rave=100)
     monkeypatch.undo()
     assert calls and dict(in_place.tree) == dict(generic.tree) and in_place.move == generic.move

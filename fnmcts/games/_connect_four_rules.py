@@ -22,7 +22,7 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
-__all__ = ["RULES", "Rules", "step", "mover", "states"]
+__all__ = ["RULES", "Rules", "step", "mover", "states", "decisive"]
 
 _jit = numba.njit(cache=True, nogil=True)
 
@@ -41,7 +41,9 @@ class Rules(NamedTuple):
     the player to move; ``states(keys)``: the states of an array of keys, a list (or None: the search makes each
     new state from the state it was first reached from, by ``played(state, move, mover)`` where given, ``mover``
     the player to move after it or -1 at an end, else by the game's ``play``); ``key(state)``: a state's key;
-    ``width``: the most moves of a state.
+    ``width``: the most moves of a state (the moves are 0 to ``width - 1``: RAVE counts them so);
+    ``decisive(key, kids, moves, m, chosen)``: ``decisive_agent``'s choice among the ``m`` moves ``step`` wrote,
+    their places written to ``chosen`` in order, their number returned (None: no decisive playouts compiled).
 
     >>> RULES.width, RULES.payoffs[2], RULES.key((0, 0)) == sum(1 << (7 * c) for c in range(7))
     (7, (0, 0), True)
@@ -54,6 +56,7 @@ class Rules(NamedTuple):
     key: object
     width: int
     played: object = None
+    decisive: object = None
 
 
 @_jit
@@ -131,5 +134,66 @@ def _key(state) -> int:
     return x + mask + 0x40810204081  # the bottom bit of each column
 
 
-RULES = Rules(step, mover, ((1, -1), (-1, 1), (0, 0)), states, _key, _COLUMNS)
+_BOTTOM = sum(1 << (_H * c) for c in range(_COLUMNS))
+_FULL = _BOTTOM * ((1 << _ROWS) - 1)  # every cell of the board
+_COLUMN = np.array([((1 << _ROWS) - 1) << (_H * c) for c in range(_COLUMNS)], np.int64)
+
+
+@_jit
+def _fours(board, empty):
+    """``connect_four._fours``: the cells of ``empty`` where a disc would give ``board`` four in a row."""
+    found = (board << 1) & (board << 2) & (board << 3)
+    for shift in (_H, _H - 1, _H + 1):
+        pair = (board << shift) & (board << 2 * shift)
+        found |= pair & (board << 3 * shift)
+        found |= pair & (board >> shift)
+        pair = (board >> shift) & (board >> 2 * shift)
+        found |= pair & (board << shift)
+        found |= pair & (board >> 3 * shift)
+    return found & empty
+
+
+@_jit
+def decisive(key, kids, moves, m, chosen):
+    """``connect_four._decisive_columns`` on a key: the places among the ``m`` moves ``step`` wrote of those that
+    make four, else of those after which the opponent cannot make four at once, else of all, written to ``chosen``;
+    their number.
+
+    >>> from fnmcts.games.connect_four import ConnectFour
+    >>> game, kids, moves, chosen = ConnectFour(), np.zeros(7, np.int64), np.zeros(7, np.int64), np.zeros(7, np.int64)
+    >>> state = game.start()
+    >>> for column in (0, 1, 0, 1, 0):  # X threatens four up column 0: O must block there
+    ...     state = game.play(state, column)
+    >>> key = game.key(state)
+    >>> m = step(key, kids, moves)
+    >>> n = decisive(key, kids, moves, m, chosen)
+    >>> moves[chosen[:n]].tolist()
+    [0]
+    """
+    x, mask, discs = _split(key)
+    mine = x ^ mask if discs & 1 else x
+    empty, playable = _FULL ^ mask, (mask + _BOTTOM) & _FULL
+    wins = _fours(mine, empty) & playable
+    n = 0
+    if wins:
+        for j in range(m):
+            if wins & _COLUMN[moves[j]]:
+                chosen[n] = j
+                n += 1
+        return n
+    threats = _fours(mine ^ mask, empty)
+    for j in range(m):
+        column = _COLUMN[moves[j]]
+        disc = playable & column
+        if not threats & ((playable ^ disc) | ((disc << 1) & column)):
+            chosen[n] = j
+            n += 1
+    if n == 0:
+        for j in range(m):
+            chosen[j] = j
+        n = m
+    return n
+
+
+RULES = Rules(step, mover, ((1, -1), (-1, 1), (0, 0)), states, _key, _COLUMNS, None, decisive)
 """Connect Four's ``Rules``."""

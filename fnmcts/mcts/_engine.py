@@ -410,8 +410,9 @@ def _plan(g, stats, select, *, expectimax, solver, rollout, compiled_playouts, r
     compiled = rollout is None and compiled_playouts and rave is None
     after = solver is not None or expectimax or rave is not None or bounds is not None
     track = after or repeats  # the path in order: the options that read it
-    gate = all(((mode or rave is not None), (rollout, root_rule, touched, bounds) == (None,) * 4, compiled_playouts,
-                not any((expectimax, repeats, graph_backup))))  # (the solver, RAVE: compiled too)
+    gate = all(((mode or rave is not None), (root_rule, touched, bounds) == (None,) * 3, compiled_playouts,
+                rollout is None or getattr(rollout, "in_place", None) == "decisive_payoff",
+                not any((expectimax, repeats, graph_backup))))  # (the solver, RAVE, decisive playouts: compiled too)
     return mode, rule_c, key_rule, compiled, repeats, track, after, gate
 
 
@@ -547,9 +548,9 @@ def _parts(g, stats, rng, select, mode, rule_c, compiled, *, root, root_rule, so
     return leaf, replay, pick, at_root or _no_proof, at_node, open_steps(solver, bounds, g.kids), chosen, keys, groups
 
 
-def _compiled_loop(gate, g, stats, root, root_mover, n, rng, mode, rule_c, solver, stop, rave):
+def _compiled_loop(gate, g, stats, root, root_mover, n, rng, mode, rule_c, solver, stop, rave, rollout):
     """The compiled loop's result of the dives (``_kernel.run``) when ``gate`` lets it run them, else None."""
-    return _kernel.run(g, stats, root, root_mover, n, rng, mode, rule_c, solver, stop, rave) if gate else None
+    return _kernel.run(g, stats, root, root_mover, n, rng, mode, rule_c, solver, stop, rave, rollout) if gate else None
 
 
 def _count_back(stats, groups, res, key_rule, z, touched) -> None:
@@ -638,7 +639,8 @@ def dives(graph, stats, root, root_mover, n, rng, select, *, expectimax=False, s
     mode, rule_c, key_rule, compiled, repeats, track, after, gate = _plan(
         g, stats, select, expectimax=expectimax, solver=solver, rollout=rollout, compiled_playouts=compiled_playouts,
         root_rule=root_rule, touched=touched, rave=rave, bounds=bounds, graph_backup=graph_backup)
-    found = _compiled_loop(gate, g, stats, root, root_mover, n, rng, mode, rule_c, solver, stop_when_proven, rave)
+    found = _compiled_loop(gate, g, stats, root, root_mover, n, rng, mode, rule_c, solver, stop_when_proven, rave,
+                           rollout)
     if found is not None:
         return found
     leaf, replay, pick, at_root, at_node, (kept, choose), chosen, keys, groups = _parts(

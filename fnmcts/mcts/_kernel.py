@@ -197,10 +197,10 @@ def _whole(game, thread):
     return [None, 0]
 
 
-def run(graph, stats, root, root_mover, n, rng, mode, c, solver=None, stop=False, rave=None):
+def run(graph, stats, root, root_mover, n, rng, mode, c, solver=None, stop=False, rave=None, rollout=None):
     """``dives(graph, stats, root, root_mover, n, rng, <built-in rule mode, c>, solver=solver,
-    stop_when_proven=stop, rave=rave)``'s result, compiled; None if it does not apply (RAVE: on a game's
-    compiled rules alone).
+    stop_when_proven=stop, rave=rave, rollout=rollout)``'s result, compiled; None if it does not apply (RAVE
+    and decisive playouts: on a game's compiled rules alone).
 
     ``mode`` 1 is UCB1 with constant ``c``, 2 the tutorial's rule with ``z`` =
     ``c``. ``stats``, ``rng`` and the ``solver`` change as ``dives`` changes
@@ -228,9 +228,9 @@ def run(graph, stats, root, root_mover, n, rng, mode, c, solver=None, stop=False
 
         if not all(hasattr(rules, f) for f in ("step", "mover", "payoffs", "states", "key", "width")):
             raise GameError("compiled_rules", f"returned {rules!r}: a Rules (fnmcts.games._connect_four_rules), or None")
-        return run_rules(rules, graph, stats, root, root_mover, n, rng, mode, c, solver, stop, rave) \
+        return run_rules(rules, graph, stats, root, root_mover, n, rng, mode, c, solver, stop, rave, rollout) \
             if n >= KERNEL_MIN_DIVES or compiled(rules) else None
-    if n < KERNEL_MIN_DIVES or rave is not None:
+    if n < KERNEL_MIN_DIVES or rave is not None or rollout is not None:
         return None
     if graph.given is None and getattr(game, "compiled_graph", None) is not None:
         return None  # the game's own hook gave no tables: it says its graph is too large to hold

@@ -87,9 +87,9 @@ def _settle(step, mover, i, keys, kind, outc, pf, order, sizes, bk, bm):
         kind[i] = -10 - mover(keys[i])
 
 @_jit
-def _dives(step, mover, keys, kind, outc, kstart, kcount, kids, moves, tkeys, tvals, sizes, order, N, S, whole, W, D, pf, pset,
-          An, As, Ahas, u, uwhole, pu, logs, width, root, root_mover, n, mode, c, solve, stop, rave, mt, pos, out,
-          last_path):
+def _dives(step, mover, decisive, keys, kind, outc, kstart, kcount, kids, moves, tkeys, tvals, sizes, order, N, S, whole, W, D, pf, pset,
+          An, As, Ahas, u, uwhole, pu, logs, width, root, root_mover, n, mode, c, solve, stop, rave, sure, mt, pos,
+          out, last_path):
     """Up to ``n`` dives; ``out``: ``(dives run, the last dive's outcome, its proof or -1, its path's length (the
     path in ``last_path``), 1 if the dives are over)``, fewer dives when the arrays are full.
 
@@ -100,6 +100,7 @@ def _dives(step, mover, keys, kind, outc, kstart, kcount, kids, moves, tkeys, tv
     ``rave``: ``(k, rave_ref, c)`` of RAVE / GRAVE (``k`` < 0: off), the AMAF
     statistics of node ``i`` in ``An[i]``, ``As[i]`` (``player * width + move``)
     and ``Ahas[i]`` (it keeps a table), its choice ``_compiled.rave_choose``.
+    ``sure``: the playouts are ``decisive_agent``'s (the rules' ``decisive``).
     """
     K = np.zeros(N.shape[0])
     for i in range(sizes[0]):
@@ -107,7 +108,7 @@ def _dives(step, mover, keys, kind, outc, kstart, kcount, kids, moves, tkeys, tv
             K[i] = S[i] / N[i] if mode == 1 else tutorial_key(S[i], N[i], c)
     bk, bm = np.empty(width, np.int64), np.empty(width, np.int64)
     path, movers = np.empty(keys.shape[0] + 1, np.int64), np.empty(keys.shape[0] + 1, np.int64)
-    opts, optn = np.empty(width, np.int64), np.empty(width, np.int64)
+    opts, optn, cand = np.empty(width, np.int64), np.empty(width, np.int64), np.empty(width, np.int64)
     proven_row = np.zeros(u.shape[1], np.bool_)
     rk, ref, rc = rave[0], int(rave[1]), rave[2]
     chosen = np.empty(keys.shape[0] + 1, np.int64)  # RAVE: the moves taken on the path, the playout's, marked
@@ -133,7 +134,11 @@ def _dives(step, mover, keys, kind, outc, kstart, kcount, kids, moves, tkeys, tv
                 key = keys[i]
                 m = step(key, bk, bm)
                 while m >= 0:
-                    j = int(rnd(mt, pos) * m) if m > 1 else 0
+                    if sure and m > 1:  # decisive and anti-decisive moves: one draw among them (none for one)
+                        m = decisive(key, bk, bm, m, cand)
+                        j = cand[int(rnd(mt, pos) * m) if m > 1 else 0]
+                    else:
+                        j = int(rnd(mt, pos) * m) if m > 1 else 0
                     if rk >= 0:  # RAVE: the playout's (player, move), each once
                         e = mover(key) * width + bm[j]
                         if not seen[e]:
@@ -215,12 +220,24 @@ _STEP = numba.types.int64(numba.types.int64, numba.types.int64[::1], numba.types
 _MOVER = numba.types.int64(numba.types.int64)
 
 
+_DECISIVE = numba.types.int64(numba.types.int64, numba.types.int64[::1], numba.types.int64[::1], numba.types.int64,
+                              numba.types.int64[::1])
+
+
+def _every(key, kids, moves, m, chosen):
+    """The rules' ``decisive`` where they have none (never called: no decisive playouts then)."""
+    for j in range(m):
+        chosen[j] = j
+    return m
+
+
 @lru_cache(maxsize=8)
-def _compiled_for(step, mover):
-    """The rules ``step`` and ``mover`` as the loop takes them: functions of a fixed type (compiled once, kept on disk),
-    so one machine code of the loop serves every game's rules and a new process loads it."""
+def _compiled_for(step, mover, decisive=None):
+    """The rules ``step``, ``mover`` and ``decisive`` as the loop takes them: functions of a fixed type (compiled once,
+    kept on disk), so one machine code of the loop serves every game's rules and a new process loads it."""
     return (numba.cfunc(_STEP, cache=True, nogil=True)(step.py_func),
-            numba.cfunc(_MOVER, cache=True, nogil=True)(mover.py_func))
+            numba.cfunc(_MOVER, cache=True, nogil=True)(mover.py_func),
+            numba.cfunc(_DECISIVE, cache=True, nogil=True)(_every if decisive is None else decisive.py_func))
 
 
 def compiled(rules) -> bool:
@@ -276,7 +293,7 @@ def _amaf_out(stats, before, after, size, width):
     stats.A.update(zip(nodes.tolist(), tables))
 
 
-def run_rules(rules, graph, stats, root, root_mover, n, rng, mode, c, solver=None, stop=False, rave=None):
+def run_rules(rules, graph, stats, root, root_mover, n, rng, mode, c, solver=None, stop=False, rave=None, rollout=None):
     """``dives``' result on the game's ``rules`` (``Rules``), compiled; None if the counts or proofs are the Python
     loop's to rate (``_kernel.run``: the same options, MCTS-Solver among them).
 
@@ -291,6 +308,9 @@ def run_rules(rules, graph, stats, root, root_mover, n, rng, mode, c, solver=Non
     >>> done, stats.N[root], len(graph) > 600, payoff in ((1, -1), (-1, 1), (0, 0))
     (600, 600, True, True)
     """
+    sure = rollout is not None  # decisive playouts (``decisive_agent``), where the rules compile them
+    if sure and (getattr(rollout, "in_place", None) != "decisive_payoff" or rules.decisive is None):
+        return None
     size0 = len(graph)
     counts = counts_in(stats, size0, n, mode)
     proofs = None if solver is None or counts is None else proofs_in(solver, stats, size0, rules.payoffs)
@@ -321,12 +341,12 @@ def run_rules(rules, graph, stats, root, root_mover, n, rng, mode, c, solver=Non
     ravep = np.array([-1.0, 0.0, 0.0] if rave is None else [float(x) for x in rave])  # (k, rave_ref, c)
     mt, pos = rng_in(rng)
     out = np.zeros(5, np.int64)
-    step, mover = _compiled_for(rules.step, rules.mover)
+    step, mover, decisive = _compiled_for(rules.step, rules.mover, rules.decisive)
     left, last = n, None  # the dives left; the last dive's path and its length
     while True:
         last_path = np.empty(room + 1, np.int64)
-        _dives(step, mover, *nodes[:5], *flat, tkeys, tvals, sizes, nodes[10], *nodes[5:10], *nodes[11:16], u, uwhole,
-               pu, counts[5], width, root, root_mover, left, mode, float(c or 0.0), proofs is not None, stop, ravep, mt, pos,
+        _dives(step, mover, decisive, *nodes[:5], *flat, tkeys, tvals, sizes, nodes[10], *nodes[5:10], *nodes[11:16], u, uwhole,
+               pu, counts[5], width, root, root_mover, left, mode, float(c or 0.0), proofs is not None, stop, ravep, sure, mt, pos,
                out, last_path)
         left -= int(out[0])
         if out[0]:
@@ -363,7 +383,7 @@ def _write_back(rules, graph, stats, nodes, flat, sizes, before, payoffs, mode, 
     else:  # each new state played from the node it was first made below, in the order the nodes were made
         made, play, states = [], graph.game.play, graph.states
         if rules.played is not None:  # the rules make a state from its parent's and the player to move after it
-            step, mover = _compiled_for(rules.step, rules.mover)
+            step, mover, decisive = _compiled_for(rules.step, rules.mover, rules.decisive)
             after, played = _movers(step, mover, keys[size0:size], rules.width).tolist(), rules.played
             play = lambda at, move: played(at, move, after[len(made)])  # noqa: E731 (the node made next)
         for i in order:
