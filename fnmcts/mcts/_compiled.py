@@ -481,23 +481,19 @@ def proofs_in(solver, stats, size, payoffs):
     """
     if not solver.shortcut or not solver.floats_exact:
         return None
-    low, span = solver.low, solver.span
-    exacts = [tuple(map(Fraction, pay)) for pay in payoffs]
-    rows = [tuple(float((x - low) / span) for x in exact) for exact in exacts]
-    seen = dict(solver._exact_of)
-    for exact, row in zip(exacts, rows):  # no two values on one float: the floats order the proofs exactly
-        for x, f in zip(exact, row):
-            if seen.setdefault(f, x) != x:
-                return None
-    place = {exact: j for j, exact in enumerate(exacts)}
+    payoffs = tuple(payoffs)
+    kept = solver.compiled_rows  # per payoffs: their rows, worked out once a search
+    found = kept[payoffs] if payoffs in kept else kept.setdefault(payoffs, _rows(solver, payoffs))
+    if found is None:
+        return None
+    place, rows = found
     pf = np.full(size, -1, np.int64)
     P = stats.P
-    for i in range(size):
-        if P[i] is not None:
-            j = place.get(tuple(P[i]))
-            if j is None:
-                return None
-            pf[i] = j
+    for i in [i for i, p in enumerate(P[:size]) if p is not None]:
+        j = place.get(tuple(P[i]))
+        if j is None:
+            return None
+        pf[i] = j
     return pf, np.zeros(size, np.bool_), np.array(rows, np.float64).reshape(len(rows), -1)
 
 
@@ -512,6 +508,19 @@ def dives_result(done, raw, path, solver, stats, proofs, payoffs, proof) -> tupl
         return done, None, raw, None
     exact = proofs_out(solver, stats, proofs, payoffs, proof if done else -1)
     return done, path if done else None, raw if exact is None else exact, exact
+
+
+def _rows(solver, payoffs):
+    """``(place of each exact payoff, their rows of floats)``, or None if two values share a float."""
+    low, span = solver.low, solver.span
+    exacts = [tuple(map(Fraction, pay)) for pay in payoffs]
+    rows = [tuple(float((x - low) / span) for x in exact) for exact in exacts]
+    seen = dict(solver._exact_of)
+    for exact, row in zip(exacts, rows):  # no two values on one float: the floats order the proofs exactly
+        for x, f in zip(exact, row):
+            if seen.setdefault(f, x) != x:
+                return None
+    return {exact: j for j, exact in enumerate(exacts)}, rows
 
 
 def proofs_out(solver, stats, proofs, payoffs, last):

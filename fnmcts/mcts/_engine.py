@@ -80,6 +80,7 @@ class Stats:
         self.dropped = set()  # nodes a bounded tree dropped: written back even if they came back
         self.solver = None
         self.A = {}  # RAVE: node -> {(player, move): [visits, score]}, the AMAF statistics of its record
+        self.amaf_arrays = None  # ``A`` as the compiled rules loop left it (``_rules_kernel``): None once changed here
         self.B = {}  # score bounds: node -> (pessimistic, optimistic), the bounds of its record
         self.G = {}  # graph backup: node -> [own results' sum, {child: [edge visits, player choosing]}]
         self.grow()
@@ -152,6 +153,7 @@ class Stats:
                         amaf, kept, graph = rec.get("amaf"), rec.get("bounds"), rec.get("graph")
                     if amaf:
                         self.A[i] = {key: list(entry) for key, entry in amaf.items()}
+                        self.amaf_arrays = None
                     if kept is not None:
                         self.B[i] = kept
                     if graph is not None:
@@ -174,6 +176,7 @@ class Stats:
         self.N[i], self.S[i], self.W[i], self.D[i], self.V[i], self.P[i] = None, 0, 0, 0, None, None
         self.dropped.add(i)
         self.A.pop(i, None)
+        self.amaf_arrays = None
         self.B.pop(i, None)
         self.G.pop(i, None)
         if self.E is not self.S:
@@ -383,6 +386,7 @@ def _options_back(g, stats, path, movers, res, fresh, expectimax, graph_backup, 
         bounds.update_path(path, fresh)
     if rave is not None:
         amaf_backup(stats.A, path, chosen, keys, res)
+        stats.amaf_arrays = None
 
 
 def _plan(g, stats, select, *, expectimax, solver, rollout, compiled_playouts, root_rule, touched, rave, bounds,

@@ -199,6 +199,7 @@ class CompiledGraph:
         self.walk_spent = 0  # the node budget a walk to complete this graph ran out of (``_kernel.run``): 0, none
         self.flat = None  # ``((size, root), arrays)``: the graph as the compiled loop reads it (``_kernel``)
         self.proof_ends = None  # ``(arrays, ends)``: the ends of ``flat``'s arrays as the compiled solver reads them
+        self.rule_keys = None  # ``(key, keys)``: its states' keys for a game's compiled rules (``_rules_kernel``)
 
     def __len__(self):
         return len(self.states)

@@ -243,7 +243,16 @@ def _compiled_for(step, mover, decisive=None):
 def compiled(rules) -> bool:
     """Whether the loop's machine code is at hand: compiled in this process, or kept on disk by one before (the first
     compile takes seconds)."""
-    return bool(_dives.signatures) or _on_disk()
+    return bool(_dives.overloads) or _on_disk()
+
+
+def _entry():
+    """``_dives``, called past numba's dispatch once its one machine code is made (the types of the rules' functions
+    are worked out afresh at every call through the dispatcher: a third of a short call)."""
+    overloads = _dives.overloads
+    if len(overloads) == 1:
+        return next(iter(overloads.values())).entry_point
+    return _dives
 
 
 @lru_cache(maxsize=1)
@@ -255,6 +264,15 @@ def _on_disk() -> bool:
         return False
 
 
+def _keys(rules, graph, size):
+    """The keys of the graph's first ``size`` states: those a call before kept (``graph.rule_keys``), the rest read."""
+    kept = graph.rule_keys
+    have = kept[1] if kept is not None and kept[0] is rules.key else np.zeros(0, np.int64)
+    have = have[:size]
+    more = np.fromiter(map(rules.key, graph.states[len(have):size]), np.int64, size - len(have))
+    return np.concatenate([have, more]) if len(more) else have.copy()
+
+
 def _grown(arrays, room, fill):
     """Each array of ``arrays`` ``room`` long (its rows), its entries kept and the new ones ``fill``."""
     return [np.concatenate([a, np.full((room - a.shape[0],) + a.shape[1:], f, a.dtype)]) for a, f in zip(arrays, fill)]
@@ -262,9 +280,14 @@ def _grown(arrays, room, fill):
 
 def _amaf_in(stats, size, width, players, payoffs):
     """``(An, As, Ahas)``: RAVE's statistics of nodes ``0..size - 1`` (``stats.A``) as the loop reads them, or None
-    where the Python loop counts them (a payoff of whole numbers, a key that is no player and move of the rules)."""
+    where the Python loop counts them (a payoff of whole numbers, a key that is no player and move of the rules).
+    The arrays a call before left are read again while nothing else changed ``stats.A`` (``Stats.amaf_arrays``)."""
     if any(type(x) is not float for pay in payoffs for x in pay):
         return None
+    kept = stats.amaf_arrays
+    if kept is not None and kept[0].shape[1] == players * width and kept[0].shape[0] <= size:
+        more = size - kept[0].shape[0]  # (nodes interned since: no statistics)
+        return tuple(np.concatenate([a, np.zeros((more,) + a.shape[1:], a.dtype)]) if more else a for a in kept)
     An, As, Ahas = np.zeros((size, players * width), np.int64), np.zeros((size, players * width)), np.zeros(size, np.bool_)
     for i, table in stats.A.items():
         if i >= size:
@@ -291,6 +314,7 @@ def _amaf_out(stats, before, after, size, width):
     for r, j, n, s in zip(rows.tolist(), cols.tolist(), An[nodes[rows], cols].tolist(), As[nodes[rows], cols].tolist()):
         tables[r][keys[j]] = [n, s]
     stats.A.update(zip(nodes.tolist(), tables))
+    stats.amaf_arrays = (An, As, Ahas)
 
 
 def run_rules(rules, graph, stats, root, root_mover, n, rng, mode, c, solver=None, stop=False, rave=None, rollout=None):
@@ -326,7 +350,7 @@ def run_rules(rules, graph, stats, root, root_mover, n, rng, mode, c, solver=Non
     room = 1 << max(64, 2 * size0, 4 * width, size0 + 3 * n).bit_length()  # a power of 2: the table's slots are
     # found by a mask; room for the nodes the dives make (a dive expands one node: about 2 new nodes a dive on
     # Connect Four), else it doubles as they go
-    keys = np.fromiter(map(rules.key, graph.states), np.int64, size0)
+    keys = _keys(rules, graph, size0)
     # key, kind, outcome, children's start and count, counts, order, proof, proven on a path, AMAF statistics:
     fill = (0, -3, 0, -1, 0, -1, 0.0, True, 0, 0, 0, -1, False, 0, 0.0, False)
     pf, pset, pu = proofs or (np.full(size0, -1, np.int64), np.zeros(size0, np.bool_), None)
@@ -345,7 +369,7 @@ def run_rules(rules, graph, stats, root, root_mover, n, rng, mode, c, solver=Non
     left, last = n, None  # the dives left; the last dive's path and its length
     while True:
         last_path = np.empty(room + 1, np.int64)
-        _dives(step, mover, decisive, *nodes[:5], *flat, tkeys, tvals, sizes, nodes[10], *nodes[5:10], *nodes[11:16], u, uwhole,
+        _entry()(step, mover, decisive, *nodes[:5], *flat, tkeys, tvals, sizes, nodes[10], *nodes[5:10], *nodes[11:16], u, uwhole,
                pu, counts[5], width, root, root_mover, left, mode, float(c or 0.0), proofs is not None, stop, ravep, sure, mt, pos,
                out, last_path)
         left -= int(out[0])
@@ -360,6 +384,7 @@ def run_rules(rules, graph, stats, root, root_mover, n, rng, mode, c, solver=Non
     rng_out(rng, mt, pos)
     _write_back(rules, graph, stats, nodes, flat, sizes, counts[0], payoffs, mode, c)
     size, term = int(sizes[0]), int(out[1])
+    graph.rule_keys = (rules.key, nodes[0][:size])  # (the next call on this graph reads them: a key may cost a replay)
     if rave is not None:
         _amaf_out(stats, amaf, nodes[13:16], size, width)
     raw = rules.payoffs[term] if last and term >= 0 else None

@@ -187,6 +187,7 @@ class Solver:
         self.decided = {}  # node -> its proof from its children (``derive``), or None
         self._parents = {}  # child -> the decision nodes whose ``open`` entry read it
         self._era = 0  # counts ``forget``: an entry worked out across one is not kept
+        self.compiled_rows = {}  # payoffs -> their places and floats as the compiled loops read proofs (``_compiled``)
 
     def value(self, exact):
         """``(exact, rescaled floats)`` for an exact payoff tuple."""
