@@ -1240,9 +1240,12 @@ def _connect_four_rules(game):
     if rules is None:
         return None
     board, payoffs = found
+    import numpy as np
 
-    def key(state):
-        return board.key(_on_board(board, state))
+    from .games._connect_four_rules import key_after
+
+    def key(state):  # (the columns of its history, dropped on the bitboards: the key the built-in game gives)
+        return int(key_after(np.array(state.history, np.int64)))
 
     return rules._replace(states=None, key=key, payoffs=tuple(payoffs[pay] for pay in rules.payoffs),
                           played=_picture_played(game) if game._picture else None)

@@ -22,7 +22,7 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
-__all__ = ["RULES", "Rules", "step", "mover", "states", "decisive"]
+__all__ = ["RULES", "Rules", "step", "mover", "states", "decisive", "key_after"]
 
 _jit = numba.njit(cache=True, nogil=True)
 
@@ -132,6 +132,28 @@ def states(keys) -> list:
 def _key(state) -> int:
     x, mask = state
     return x + mask + 0x40810204081  # the bottom bit of each column
+
+
+@_jit
+def key_after(columns):
+    """The key after the discs dropped in ``columns`` (an array of column numbers) from the start, in turn from X.
+
+    >>> from fnmcts.games.connect_four import ConnectFour
+    >>> game = ConnectFour()
+    >>> key_after(np.array([3, 3, 2], np.int64)) == game.key(game.play(game.play(game.play(game.start(), 3), 3), 2))
+    True
+    """
+    key = 0
+    for c in range(_COLUMNS):
+        key += 1 << (_H * c)
+    kids, moves = np.empty(_COLUMNS, np.int64), np.empty(_COLUMNS, np.int64)
+    for column in columns:
+        m = step(key, kids, moves)
+        for j in range(m):
+            if moves[j] == column:
+                key = kids[j]
+                break
+    return key
 
 
 _BOTTOM = sum(1 << (_H * c) for c in range(_COLUMNS))

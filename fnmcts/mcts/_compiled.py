@@ -512,15 +512,20 @@ def dives_result(done, raw, path, solver, stats, proofs, payoffs, proof) -> tupl
 
 def _rows(solver, payoffs):
     """``(place of each exact payoff, their rows of floats)``, or None if two values share a float."""
-    low, span = solver.low, solver.span
-    exacts = [tuple(map(Fraction, pay)) for pay in payoffs]
-    rows = [tuple(float((x - low) / span) for x in exact) for exact in exacts]
+    exacts, rows = _float_rows(solver.low, solver.span, payoffs)
     seen = dict(solver._exact_of)
     for exact, row in zip(exacts, rows):  # no two values on one float: the floats order the proofs exactly
         for x, f in zip(exact, row):
             if seen.setdefault(f, x) != x:
                 return None
     return {exact: j for j, exact in enumerate(exacts)}, rows
+
+
+@lru_cache(maxsize=16)
+def _float_rows(low, span, payoffs):
+    """The exact payoffs and their floats, as ``Solver.value`` works them out (the same for every search of a game)."""
+    exacts = [tuple(map(Fraction, pay)) for pay in payoffs]
+    return exacts, [tuple(float((x - low) / span) for x in exact) for exact in exacts]
 
 
 def proofs_out(solver, stats, proofs, payoffs, last):
