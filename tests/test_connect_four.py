@@ -23,11 +23,11 @@ from spies import runs_of
 GAME = ConnectFour()
 
 
-def _line(seed, plies):
-    """The states of a random game from the start, at most ``plies`` moves (``seed``'s moves)."""
-    rng, state, states = random.Random(seed), GAME.start(), [GAME.start()]
-    while len(states) <= plies and GAME.to_move(state) is not None:
-        state = GAME.play(state, rng.choice(GAME.possible_moves(state)))
+def _line(seed, plies, game=GAME):
+    """The states of a random game of ``game`` from the start, at most ``plies`` moves (``seed``'s moves)."""
+    rng, state, states = random.Random(seed), game.start(), [game.start()]
+    while len(states) <= plies and game.to_move(state) is not None:
+        state = game.play(state, rng.choice(game.possible_moves(state)))
         states.append(state)
     return states
 
@@ -222,11 +222,7 @@ def test_rave_and_decisive_playouts_on_the_compiled_rules_search_as_the_python_l
         from fnmcts.openspiel import from_openspiel
 
         game = from_openspiel("connect_four")
-    state, rng = game.start(), random.Random(seed)
-    for _ in range(plies):
-        if game.to_move(state) is None:
-            break
-        state = game.play(state, rng.choice(game.possible_moves(state)))
+    state = _line(seed, plies, game)[-1]
     if game.to_move(state) is None:
         return
 
@@ -271,11 +267,7 @@ def test_openspiel_s_connect_four_searches_on_the_compiled_rules_as_the_python_l
     from fnmcts.openspiel import from_openspiel
 
     game = from_openspiel("connect_four")
-    rng, state = random.Random(seed), game.start()
-    for _ in range(plies):
-        if game.to_move(state) is None:
-            break
-        state = game.play(state, rng.choice(game.possible_moves(state)))
+    state = _line(seed, plies, game)[-1]
     if game.to_move(state) is None:
         return
 

@@ -22,6 +22,8 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
+from . import connect_four
+
 __all__ = ["RULES", "Rules", "step", "mover", "states", "decisive", "key_after"]
 
 _jit = numba.njit(cache=True, nogil=True)
@@ -161,18 +163,7 @@ _FULL = _BOTTOM * ((1 << _ROWS) - 1)  # every cell of the board
 _COLUMN = np.array([((1 << _ROWS) - 1) << (_H * c) for c in range(_COLUMNS)], np.int64)
 
 
-@_jit
-def _fours(board, empty):
-    """``connect_four._fours``: the cells of ``empty`` where a disc would give ``board`` four in a row."""
-    found = (board << 1) & (board << 2) & (board << 3)
-    for shift in (_H, _H - 1, _H + 1):
-        pair = (board << shift) & (board << 2 * shift)
-        found |= pair & (board << 3 * shift)
-        found |= pair & (board >> shift)
-        pair = (board >> shift) & (board >> 2 * shift)
-        found |= pair & (board << shift)
-        found |= pair & (board >> 3 * shift)
-    return found & empty
+_fours = _jit(connect_four._fours)  # (the built-in game's, compiled: the bits past 64 a shift drops are never in ``empty``)
 
 
 @_jit
