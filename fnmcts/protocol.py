@@ -51,7 +51,7 @@ method or hook                         what it gives, and who reads it
                                        ``rng.random()`` (default: by the exact
                                        cumulative weights).
                                        Read by: fnmcts.protocol, fnmcts.mcts,
-                                       fnmcts.cli
+                                       fnmcts.mcts.enhancements, fnmcts.cli
 ``describe_move(state, move)``         a short text for a move (default: ``str``).
                                        Read by: fnmcts.protocol, fnmcts.cli
 ``transcript_line(player, m, after)``  one line of a game's transcript (move ``m``;
