@@ -240,6 +240,28 @@ def test_rave_and_decisive_playouts_on_the_compiled_rules_search_as_the_python_l
     assert visits(tree[("first", state)]) == n
 
 
+@given(seed=st.integers(0, 2**32 - 1), plies=st.integers(0, 20), n=st.integers(_kernel.RULES_MIN_DIVES, 400),
+       rave=st.booleans(), sure=st.booleans())
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_arrays_that_run_out_of_room_grow_and_search_as_the_python_loop(ran, monkeypatch, seed, plies, n, rave, sure):
+    # the loop's arrays made as small as they may be: they double many times a search, its statistics with them
+    from fnmcts.mcts import _rules_kernel
+    from fnmcts.mcts.enhancements import decisive_agent
+
+    monkeypatch.setattr(_rules_kernel, "_room", lambda size, n, width: 1 << (4 * width + size).bit_length())
+    state = _line(seed, plies)[-1]
+    if GAME.to_move(state) is None:
+        return
+
+    def call(rng):
+        rng.seed(seed)
+        return search(GAME, state, n, rng, rave=100 if rave else False, rollout=decisive_agent if sure else None)
+
+    ran.clear()
+    _both(call)
+    assert ran == [True]
+
+
 @given(seed=st.integers(0, 2**32 - 1), first=st.integers(_kernel.RULES_MIN_DIVES, 700),
        then=st.integers(_kernel.RULES_MIN_DIVES, 700), solver=st.booleans())
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -198,11 +198,11 @@ def _whole(game, thread):
 
 
 def run(graph, stats, root, root_mover, n, rng, mode, c, solver=None, stop=False, rave=None, rollout=None):
-    """``dives(graph, stats, root, root_mover, n, rng, <built-in rule mode, c>, solver=solver,
-    stop_when_proven=stop, rave=rave, rollout=rollout)``'s result, compiled; None if it does not apply (RAVE
-    and decisive playouts: on a game's compiled rules alone).
+    """``_engine.dives``' result of these dives, compiled; None if it does not apply.
 
-    ``mode`` 1 is UCB1 with constant ``c``, 2 the tutorial's rule with ``z`` =
+    The dives of ``dives(graph, stats, root, root_mover, n, rng, <built-in rule
+    mode, c>, solver=solver, stop_when_proven=stop, rave=rave, rollout=rollout)``
+    (RAVE and decisive playouts on a game's compiled rules alone). ``mode`` 1 is UCB1 with constant ``c``, 2 the tutorial's rule with ``z`` =
     ``c``. ``stats``, ``rng`` and the ``solver`` change as ``dives`` changes
     them. It does not apply to a generator that is not a plain
     ``random.Random``, a graph too large to complete within ``COMPLETE_LIMIT``

@@ -251,7 +251,7 @@ def _entry():
     are worked out afresh at every call through the dispatcher: a third of a short call)."""
     overloads = _dives.overloads
     if len(overloads) == 1:
-        return next(iter(overloads.values())).entry_point
+        return getattr(next(iter(overloads.values())), "entry_point", None) or _dives  # (numba's own attribute)
     return _dives
 
 
@@ -262,6 +262,13 @@ def _on_disk() -> bool:
         return bool(_dives._cache._cache_file._load_index())
     except Exception:  # numba's cache reads differently, or none: the loop is compiled when a search pays for it
         return False
+
+
+def _room(size, n, width) -> int:
+    """The nodes the arrays hold at first, a power of 2 (the table's slots are found by a mask): room for the nodes
+    ``n`` dives make from ``size`` (a dive expands one node: about 2 new nodes a dive on Connect Four); the arrays
+    double when they run out."""
+    return 1 << max(64, 2 * size, 4 * width, size + 3 * n).bit_length()
 
 
 def _keys(rules, graph, size):
@@ -318,10 +325,12 @@ def _amaf_out(stats, before, after, size, width):
 
 
 def run_rules(rules, graph, stats, root, root_mover, n, rng, mode, c, solver=None, stop=False, rave=None, rollout=None):
-    """``dives``' result on the game's ``rules`` (``Rules``), compiled; None if the counts or proofs are the Python
-    loop's to rate (``_kernel.run``: the same options, MCTS-Solver among them).
+    """``dives``' result on the game's ``rules`` (``Rules``), compiled; None where the Python loop must run them.
 
-    ``graph``, ``stats``, ``rng`` and the ``solver`` change as ``dives`` changes them.
+    None: counts, proofs or AMAF statistics only the Python loop rates as it
+    does (``_kernel.run`` takes the same options: MCTS-Solver, RAVE and GRAVE,
+    decisive playouts). ``graph``, ``stats``, ``rng`` and the ``solver`` change
+    as ``dives`` changes them.
 
     >>> import random
     >>> from fnmcts.games.connect_four import ConnectFour
@@ -347,9 +356,7 @@ def run_rules(rules, graph, stats, root, root_mover, n, rng, mode, c, solver=Non
         (np.zeros((size0, 1), np.int64), np.zeros((size0, 1)), np.zeros(size0, np.bool_))
     if amaf is None:
         return None
-    room = 1 << max(64, 2 * size0, 4 * width, size0 + 3 * n).bit_length()  # a power of 2: the table's slots are
-    # found by a mask; room for the nodes the dives make (a dive expands one node: about 2 new nodes a dive on
-    # Connect Four), else it doubles as they go
+    room = _room(size0, n, width)
     keys = _keys(rules, graph, size0)
     # key, kind, outcome, children's start and count, counts, order, proof, proven on a path, AMAF statistics:
     fill = (0, -3, 0, -1, 0, -1, 0.0, True, 0, 0, 0, -1, False, 0, 0.0, False)
