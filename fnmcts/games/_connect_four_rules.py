@@ -22,7 +22,7 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
-from . import connect_four
+from ._connect_four_bits import fours
 
 __all__ = ["RULES", "Rules", "step", "mover", "states", "decisive", "key_after"]
 
@@ -163,7 +163,7 @@ _FULL = _BOTTOM * ((1 << _ROWS) - 1)  # every cell of the board
 _COLUMN = np.array([((1 << _ROWS) - 1) << (_H * c) for c in range(_COLUMNS)], np.int64)
 
 
-_fours = _jit(connect_four._fours)  # (the built-in game's, compiled: the bits past 64 a shift drops are never in ``empty``)
+_fours = _jit(fours)  # (the game's, compiled: the bits past 64 a shift drops are never in ``empty``)
 
 
 @_jit

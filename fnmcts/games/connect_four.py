@@ -40,13 +40,11 @@ import json
 from dataclasses import dataclass
 
 from ..protocol import GameBase, _state_text
+from ._connect_four_bits import COLUMNS, ROWS, H, fours
 
 __all__ = ["ConnectFour", "COLUMNS", "ROWS"]
 
-COLUMNS, ROWS = 7, 6
-"""The board: 7 columns of 6 rows."""
-
-_H = ROWS + 1  # bits per column: the rows and one free bit above them
+_H = H  # bits per column: the rows and one free bit above them
 _BOTTOM = sum(1 << (_H * c) for c in range(COLUMNS))  # the bottom cell of every column
 _FULL = _BOTTOM * ((1 << ROWS) - 1)  # every cell of the board
 _TOPS = tuple(1 << (_H * c + ROWS - 1) for c in range(COLUMNS))  # each column's top cell
@@ -71,21 +69,7 @@ def four(board) -> bool:
     return False
 
 
-def _fours(board, empty) -> int:
-    """The cells of ``empty`` where a disc would give ``board`` (one player's discs) four in a row.
-
-    >>> _fours(0b111, _FULL ^ 0b111) == 0b1000  # three up column 0: the cell above
-    True
-    """
-    found = (board << 1) & (board << 2) & (board << 3)  # up: the three below
-    for shift in (_H, _H - 1, _H + 1):  # across, the two diagonals: three of four cells on the line, either side
-        pair = (board << shift) & (board << 2 * shift)
-        found |= pair & (board << 3 * shift)
-        found |= pair & (board >> shift)
-        pair = (board >> shift) & (board >> 2 * shift)
-        found |= pair & (board << shift)
-        found |= pair & (board >> 3 * shift)
-    return found & empty
+_fours = fours  # the cells of four (``_connect_four_bits``; the compiled rules compile the same function)
 
 
 def _decisive_columns(mine, theirs, mask, moves) -> tuple:
