@@ -246,13 +246,14 @@ def compiled(rules) -> bool:
     return bool(_dives.overloads) or _on_disk()
 
 
-def _entry():
-    """``_dives``, called past numba's dispatch once its one machine code is made (the types of the rules' functions
-    are worked out afresh at every call through the dispatcher: a third of a short call)."""
-    overloads = _dives.overloads
+def _entry(function=None):
+    """``function`` (``_dives``), called past numba's dispatch once its one machine code is made (the types of the
+    rules' functions are worked out afresh at every call through the dispatcher: a third of a short call)."""
+    function = _dives if function is None else function
+    overloads = function.overloads
     if len(overloads) == 1:
-        return getattr(next(iter(overloads.values())), "entry_point", None) or _dives  # (numba's own attribute)
-    return _dives
+        return getattr(next(iter(overloads.values())), "entry_point", None) or function  # (numba's own attribute)
+    return function
 
 
 @lru_cache(maxsize=1)
@@ -416,7 +417,7 @@ def _write_back(rules, graph, stats, nodes, flat, sizes, before, payoffs, mode, 
         made, play, states = [], graph.game.play, graph.states
         if rules.played is not None:  # the rules make a state from its parent's and the player to move after it
             step, mover, decisive = _compiled_for(rules.step, rules.mover, rules.decisive)
-            after, played = _movers(step, mover, keys[size0:size], rules.width).tolist(), rules.played
+            after, played = _entry(_movers)(step, mover, keys[size0:size], rules.width).tolist(), rules.played
             play = lambda at, move: played(at, move, after[len(made)])  # noqa: E731 (the node made next)
         for i in order:
             if kind[i] >= 0:
