@@ -244,3 +244,28 @@ def test_a_chunk_never_runs_past_the_deadline_at_the_pace_of_the_last(pace, seco
     first = min(16, dives) * pace
     assert now[0] <= max(seconds + pace, first) + 1e-9 * (1 + now[0])
     assert done == dives or now[0] >= seconds  # it stops at its dives or its deadline, not before
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.floats(1e-6, 1e-3), st.floats(0.0, 1e-3), st.floats(0.01, 1.0), st.integers(1, 10**6))
+def test_chunks_with_a_fixed_cost_end_by_the_deadline_in_a_few_chunks(pace, fixed, seconds, dives):
+    """A chunk costing ``fixed`` seconds besides ``pace`` a dive (a compiled call's set-up and write-back): the
+    search stops within a chunk of one dive past its deadline, runs no chunk whose fixed cost alone would pass it,
+    uses the time it is given (no more than the fixed part of a chunk left over), in a few chunks besides those of
+    about 20 ms each that keep a Ctrl-C heard."""
+    from unittest import mock
+
+    import fnmcts.mcts._search as searching
+
+    now = [0.0]
+    with mock.patch.object(searching, "time", SimpleNamespace(perf_counter=lambda: now[0])):
+        budget = searching._Budget(dives, seconds, None)
+        done, chunks = 0, 0
+        while k := budget.take():
+            now[0] += fixed + k * pace
+            budget.spent(k)
+            done, chunks = done + k, chunks + 1
+    assert now[0] <= seconds + fixed + pace + 1e-9
+    assert done == dives or now[0] >= seconds - fixed - 1e-9
+    if done < dives and seconds >= 100 * (fixed + pace):
+        assert chunks <= 12 + seconds / 0.01, chunks

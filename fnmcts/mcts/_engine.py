@@ -79,11 +79,39 @@ class Stats:
         self.logs = [-_inf]  # log 0: a visited child under a parent of no visits is rated as log(0) was: an error
         self.dropped = set()  # nodes a bounded tree dropped: written back even if they came back
         self.solver = None
-        self.A = {}  # RAVE: node -> {(player, move): [visits, score]}, the AMAF statistics of its record
+        self._A = {}  # RAVE: node -> {(player, move): [visits, score]}, the AMAF statistics of its record (``A``)
+        self.amaf_pending = None  # the compiled rules loop's statistics not yet in ``_A`` (``_rules_kernel``)
         self.amaf_arrays = None  # ``A`` as the compiled rules loop left it (``_rules_kernel``): None once changed here
         self.B = {}  # score bounds: node -> (pessimistic, optimistic), the bounds of its record
         self.G = {}  # graph backup: node -> [own results' sum, {child: [edge visits, player choosing]}]
         self.grow()
+
+    @property
+    def A(self):
+        """RAVE's AMAF statistics, node -> ``{(player, move): [visits, score]}``; those the compiled rules loop counted
+        are written in when first read (``_rules_kernel.settle_amaf``), so a search that reads a few records pays
+        for those alone (``amaf_of``)."""
+        if self.amaf_pending is not None:
+            from ._rules_kernel import settle_amaf
+
+            settle_amaf(self)
+        return self._A
+
+    @A.setter
+    def A(self, tables):
+        self._A, self.amaf_pending = tables, None
+
+    def amaf_of(self, i):
+        """Node ``i``'s AMAF table (``A.get(i)``), read without writing the compiled loop's others in."""
+        if self.amaf_pending is not None:
+            from ._rules_kernel import pending_table
+
+            return pending_table(self, i)
+        return self._A.get(i)
+
+    def has_amaf(self) -> bool:
+        """Whether any node keeps AMAF statistics (``bool(A)``), read without writing the compiled loop's in."""
+        return bool(self._A) or (self.amaf_pending is not None and bool(self.amaf_pending[1][2].any()))
 
     def use_values(self):
         """Keep ``E`` apart from ``S``: the ratings read the expectimax values."""

@@ -32,7 +32,7 @@ from ._flat_graph import KEPT, _Same, adopt, arrays, prepared
 from ..protocol import GameError, called
 from ._graph import CHANCE_NODE, EVERY_NODE, UNSEEN, CompiledGraph, whole_from
 
-__all__ = ["available", "run", "complete", "whole_graph", "switched_off", "KERNEL_MIN_DIVES", "COMPLETE_LIMIT", "WHOLE_KEPT",
+__all__ = ["available", "run", "least_chunk", "complete", "whole_graph", "switched_off", "KERNEL_MIN_DIVES", "COMPLETE_LIMIT", "WHOLE_KEPT",
            "WHOLE_PER_DIVE"]
 
 KERNEL_MIN_DIVES = 512
@@ -195,6 +195,28 @@ def whole_graph(game, dives):
 def _whole(game, thread):
     """``[graph or None, the most nodes a walk ran out of]`` for ``game`` searched in ``thread``."""
     return [None, 0]
+
+
+def least_chunk(graph, stats, rng) -> int:
+    """The fewest dives a chunk of a clocked search should take: ``RULES_MIN_DIVES`` where the game's compiled rules
+    would run them (its loop compiled in this process or kept on disk: a chunk of fewer runs in Python, each dive 10
+    to 50 times a compiled one's cost), else 1.
+
+    >>> from fnmcts.games.nim import Nim
+    >>> from ._engine import started
+    >>> graph, stats, root = started(Nim(heap=5))
+    >>> least_chunk(graph, stats, random.Random(1))
+    1
+    """
+    rules = getattr(graph.game, "compiled_rules", None)
+    if rules is None or graph.given is not None or stats.lookup is not None or type(rng) is not random.Random:
+        return 1
+    found = rules()
+    if found is None or not _kernel():
+        return 1
+    from ._rules_kernel import compiled
+
+    return RULES_MIN_DIVES if compiled(found) else 1
 
 
 def run(graph, stats, root, root_mover, n, rng, mode, c, solver=None, stop=False, rave=None, rollout=None):

@@ -309,20 +309,40 @@ def _amaf_in(stats, size, width, players, payoffs):
 
 
 def _amaf_out(stats, before, after, size, width):
-    """Write the AMAF statistics the dives changed back into ``stats.A``: a table per node, ``[visits, score]`` per
-    ``(player, move)`` counted."""
-    An, As, Ahas = (a[:size] for a in after)
+    """Leave the AMAF statistics the dives changed to be written into ``stats.A`` when it is first read
+    (``settle_amaf``): ``stats.amaf_pending`` holds the arrays as ``stats.A`` has them and as the dives left them."""
+    after = tuple(a[:size] for a in after)
+    pending = stats.amaf_pending
+    stats.amaf_pending = (before if pending is None else pending[0], after, width)  # (``A`` as it is: the first before)
+    stats.amaf_arrays = after
+
+
+def settle_amaf(stats):
+    """Write the statistics ``stats.amaf_pending`` holds into ``stats.A``: a table per node changed, ``[visits,
+    score]`` per ``(player, move)`` counted (a node on a path where nothing was played keeps an empty table)."""
+    before, (An, As, Ahas), width = stats.amaf_pending
+    stats.amaf_pending = None
     size0 = before[0].shape[0]
     changed = Ahas.copy()
     changed[:size0] &= ~before[2] | (An[:size0] != before[0]).any(axis=1)
     nodes = np.flatnonzero(changed)
     rows, cols = np.nonzero(An[nodes])
-    tables = [{} for _ in range(len(nodes))]  # (a node on a path where nothing was played keeps an empty table)
+    tables = [{} for _ in range(len(nodes))]
     keys = [divmod(j, width) for j in range(An.shape[1])]
     for r, j, n, s in zip(rows.tolist(), cols.tolist(), An[nodes[rows], cols].tolist(), As[nodes[rows], cols].tolist()):
         tables[r][keys[j]] = [n, s]
     stats.A.update(zip(nodes.tolist(), tables))
-    stats.amaf_arrays = (An, As, Ahas)
+
+
+def pending_table(stats, i):
+    """Node ``i``'s AMAF table as ``settle_amaf`` would write it (None: it keeps none), nothing written."""
+    _, (An, As, Ahas), width = stats.amaf_pending
+    if i >= Ahas.shape[0]:
+        return stats._A.get(i)
+    if not Ahas[i]:
+        return None
+    cols = np.flatnonzero(An[i])
+    return {divmod(j, width): [n, s] for j, n, s in zip(cols.tolist(), An[i, cols].tolist(), As[i, cols].tolist())}
 
 
 def run_rules(rules, graph, stats, root, root_mover, n, rng, mode, c, solver=None, stop=False, rave=None, rollout=None):

@@ -34,7 +34,7 @@ from .bounds import Bounds
 from .solver import Solver, proofs_of
 from ._options import OPTION_NAMES, ROOT_RULES, SearchOptions, search_options
 from .enhancements import SequentialHalving, sequential_halving, with_proofs
-from ._kernel import whole_graph
+from ._kernel import least_chunk, whole_graph
 from ._graph import CHANCE_NODE, END, UNSEEN, CompiledGraph, children_made, expanded_kind, graph_of, mover_into as _root_mover
 from ._tree import Tree, as_tree, lazy_tree
 from .phases import BACKUPS, result_of
@@ -93,9 +93,9 @@ def _working(game, graph, tree, solver, whole=False):
 def _record_of(stats, i) -> Record:
     """The record of stored node ``i``, from the working counts."""
     n, w, d = stats.N[i], stats.W[i], stats.D[i]
-    if not (stats.A or stats.B or stats.G):  # no enhancement keeps anything: the plain record
+    if not (stats.has_amaf() or stats.B or stats.G):  # no enhancement keeps anything: the plain record
         return make_record(w, n - w - d, d, stats.S[i], stats.V[i], stats.P[i])
-    amaf = stats.A.get(i) if stats.A else None
+    amaf = stats.amaf_of(i)
     if amaf is not None:  # (in the order of its keys where they have one: the same map whatever counted it first)
         try:
             items = sorted(amaf.items())
@@ -409,10 +409,14 @@ def _check_budget(iterations, seconds, max_nodes, least=0):
 class _Budget:
     """How many dives to run next: ``take(cap)`` until the dives, the time or ``stop`` say done.
 
-    With a clock or a ``stop`` the chunks start small and double while a chunk takes under 20 ms, so a deadline or
-    a Ctrl-C is heard within milliseconds; the draws do not depend on the chunking. The clock runs from the call
-    (the set-up counts) less as long as the set-up took (the finish's share); a first timed chunk is one dive, a chunk
-    at most half the time left at the last pace. ``least`` dives run whatever the clock says (``mcts_move``: one).
+    With a clock or a ``stop`` the chunks start small and grow while a chunk takes under 20 ms (at most as many as 20
+    ms hold at the last pace), so a deadline or a Ctrl-C is heard within milliseconds; the draws do not depend on the
+    chunking. The clock runs from the call (the set-up counts) less as long as the set-up took (the finish's share); a
+    first timed chunk is one dive. Against a deadline a chunk is sized by the pace of the chunks before: at first at
+    most half the time left at the last pace; once two chunks of different sizes have run, by a chunk's cost fitted
+    to them (a fixed part, as a compiled call's set-up and write-back, and a part a dive, ``_pace``): 80% of the time
+    left, and no chunk once the fixed part alone would run past the deadline. ``least`` dives run whatever the clock
+    says (``mcts_move``: one).
     """
 
     def __init__(self, iterations, seconds, stop, least=0):
@@ -423,13 +427,19 @@ class _Budget:
         self.watch = seconds is not None or stop is not None
         self.size = CHUNK if not self.watch else 1 if seconds is not None else 16
         self.started, self.last = None, 0  # when the last chunk started, its dives
+        self.runs = []  # ``(dives, seconds, fit)`` of the last two chunks of different sizes (the first: no fit)
+        self.chunks = 0
         self.stopped = False
 
-    def take(self, cap=CHUNK):
-        """The next chunk's size (0: the budget is spent)."""
+    def take(self, cap=CHUNK, least=1):
+        """The next chunk's size (0: the budget is spent); at least ``least`` dives while any are left (a chunk of
+        the compiled rules' loop, ``_kernel.least_chunk``: fewer would run in Python, at many times the cost)."""
         now = time.perf_counter()
-        if self.started is not None and self.watch and now - self.started < 0.02:
-            self.size = min(self.size * 2, CHUNK)
+        if self.started is not None and self.watch and self.last:
+            took = now - self.started
+            if took < 0.02:
+                self.size = min(CHUNK, max(self.size * 2, int(self.last * 0.02 / took) if took > 0 else CHUNK))
+            self.runs = [r for r in self.runs if r[0] != self.last and r[2]][-1:] + [(self.last, took, self.chunks > 1)]
         if self.stop is not None and self.stop():
             self.stopped = True
             return 0
@@ -439,12 +449,34 @@ class _Budget:
             if now >= self.deadline and self.least <= 0:
                 return 0
         k = min(self.size, cap)
-        if self.deadline is not None and self.last and now > self.started:  # the last chunk's pace: seconds a dive
-            k = min(k, max(1, int((self.deadline - now) * self.last / (now - self.started) / 2)))
+        if self.deadline is not None and self.runs:
+            room = self.deadline - now
+            fixed, each = self._pace()
+            if fixed is None:  # one chunk's pace alone: at most half the time left at it
+                k = min(k, max(1, int(room / each / 2)))
+            else:
+                fit = int(0.8 * (room - fixed) / each)
+                if fit < 1 and room < fixed and self.least <= 0:
+                    return 0  # a chunk's fixed cost alone would run past the deadline
+                k = min(k, max(1, fit))
+        k = max(k, min(least, cap))
         if self.left is not None:
             k = min(k, self.left)
         self.started = now
+        self.chunks += 1
         return k
+
+    def _pace(self):
+        """``(fixed, a dive)``: a chunk's cost in seconds fitted to the last two chunks of different sizes, the
+        first chunk aside (it carries the search's own set-up; ``fixed`` None: the last chunk's seconds a dive). The
+        dive's part is at least half the last chunk's average (the times are noisy): a chunk is never sized at more
+        than twice the dives the last pace allows."""
+        *before, (n2, t2, _) = self.runs
+        if not (before and before[0][2]):
+            return None, max(t2, 1e-9) / n2
+        n1, t1, _ = before[0]
+        each = max((t2 - t1) / (n2 - n1), t2 / n2 / 2, 1e-9)
+        return max(0.0, t2 - each * n2), each
 
     def spent(self, k):
         """Count ``k`` dives done."""
@@ -645,11 +677,12 @@ def _run(game, state, g, stats, root, rng, opts, budget, proofs, root_rule, *, u
     bounded = Bounds(g, stats) if bounded else None
     proven = proofs_of(proofs, bounded)[0] if until_proven else None  # None: no option proves the root
     mover, done = _root_mover(game, state), 0
+    least = least_chunk(g, stats, rng) if budget.watch and max_nodes is None else 1
     if runs is not None:
         return runs(g, stats, root, mover, rng, select, opts, budget, proofs, bounded, root_rule,
                     until_proven=until_proven, max_nodes=max_nodes), bounded
     while proven is None or proven(root) is None:
-        size = budget.take(CHUNK if max_nodes is None else _room(stats, root, max_nodes))
+        size = budget.take(CHUNK if max_nodes is None else _room(stats, root, max_nodes), least)
         if not size:
             break
         ran, *_ = dives(
