@@ -432,6 +432,27 @@ def _cell(bench, spec, cell, args, games_max, bot_medians) -> dict:
     return row
 
 
+def warm(spec: str, given: dict) -> bool:
+    """Make the machine code a game's searches use, once, before its games (Numba keeps it on disk, so the games'
+    processes load it): a search of ``KERNEL_MIN_DIVES`` dives at ``given``'s options compiles the loops, as a
+    user's first search that long does once per installation. Short clocked searches never compile (seconds,
+    against a budget of milliseconds): without this a cell of them ran the Python loop alone. Whether the game's
+    compiled rules loop is ready.
+
+    >>> warm("tic_tac_toe", {})  # (no compiled rules: its tables' loop, compiled or not)
+    False
+    """
+    from fnmcts.mcts import mcts_move
+    from fnmcts.mcts._kernel import KERNEL_MIN_DIVES, least_chunk
+    from fnmcts.mcts._engine import started
+    from fnmcts.openspiel import from_openspiel
+
+    game = from_openspiel(spec)
+    mcts_move(game, game.start(), KERNEL_MIN_DIVES, random.Random(0), **resolved(given))
+    graph, stats, _ = started(game)
+    return least_chunk(graph, stats, random.Random(0)) > 1
+
+
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["--one"]:  # a child: one game
@@ -476,6 +497,8 @@ def main(argv=None) -> int:
     rows = []
     for spec in specs:
         bot_medians = {}
+        bench.note(f"{spec}: the compiled rules loop " + ("ready" if warm(spec, fnmcts_options(args.fnmcts_options))
+                                                           else "not offered (the tables' loop, or Python)"))
         for cell in sorted(cells, key=lambda c: parse_cell(c)[0] == "time"):  # the time cell after the 400 cell
             rows.append(_cell(bench, spec, cell, args, games_max, bot_medians))
     bench.result["ladder"] = rows

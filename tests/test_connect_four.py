@@ -306,6 +306,35 @@ def test_openspiel_s_connect_four_searches_on_the_compiled_rules_as_the_python_l
     assert (visits(tree[("first", state)]), visits(tree[("then", state)])) == (n, then)
 
 
+@given(seed=st.integers(0, 2**32 - 1), plies=st.integers(0, 30), n=st.integers(_kernel.RULES_MIN_DIVES, 600),
+       order=st.randoms(use_true_random=False))
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_the_states_a_move_leaves_unmade_are_made_the_same_whenever_read(ran, seed, plies, n, order):
+    """OpenSpiel's connect_four: a move on the compiled rules interns its new nodes unmade (a move reads few), and
+    each state, read one at a time in any order or all at once, is the state its parent's move makes."""
+    pytest.importorskip("pyspiel", reason="needs OpenSpiel (pip install fnmcts[openspiel])")
+    from fnmcts.mcts import mcts_move
+    from fnmcts.openspiel import from_openspiel
+
+    game = from_openspiel("connect_four")
+    state = _line(seed, plies, game)[-1]
+    if game.to_move(state) is None:
+        return
+    one, two = CompiledGraph(game), CompiledGraph(game)
+    ran.clear()
+    moves = [mcts_move(game, state, n, random.Random(seed), graph=g).move for g in (one, two)]
+    assert ran and moves[0] == moves[1]
+    assert one._unmade or len(one) == 1 + len(game.possible_moves(state))  # (a proof at sight: no dive made more)
+    nodes = list(range(len(one)))
+    order.shuffle(nodes)
+    read = {i: one.state(i) for i in nodes}
+    assert [read[i] for i in range(len(one))] == two.states and one._unmade is None
+    assert one.index == two.index == {s: i for i, s in enumerate(two.states)}
+    for i in range(len(one)):
+        for move, kid in zip(one.moves[i] or (), one.kids[i] or ()):
+            assert one.state(kid) == game.play(one.state(i), move)
+
+
 def test_a_process_compiles_the_rules_loop_for_a_search_long_enough_to_pay_for_it(monkeypatch):
     pytest.importorskip("numba", reason="the compiled loop needs Numba (pip install fnmcts[fast])")
     from fnmcts.mcts import _rules_kernel

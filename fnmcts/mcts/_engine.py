@@ -155,8 +155,7 @@ class Stats:
         The lists grow ahead of the graph, in chunks (an entry past the graph's
         nodes is a node not in the tree), so most calls find room and return.
         """
-        states = self.graph.states
-        size = len(states)
+        size = len(self.graph)
         start = self.known
         if start >= size:
             return
@@ -170,6 +169,7 @@ class Stats:
                 column.extend(zeros)
         self.known = size
         if self.lookup is not None:
+            states = self.graph.states
             for i in range(start, size):
                 rec = self.lookup(states[i])
                 if rec is not None:

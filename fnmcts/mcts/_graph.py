@@ -41,6 +41,9 @@ CHANCE_NODE = -2
 UNSEEN = -3
 """``kind`` of a node not expanded yet."""
 
+_UNMADE = object()
+"""A node's place in ``CompiledGraph._states`` while its state is not made (``intern_unmade``)."""
+
 EVERY_NODE = "every node"
 """``CompiledGraph.whole_from`` is ``(EVERY_NODE, n)`` when nodes ``0..n - 1`` are all expanded (``_kernel.whole_graph``):
 whole from any of them (a node interned since is none of their children)."""
@@ -190,9 +193,10 @@ class CompiledGraph:
         self._tables = {}  # draw tables by chance probabilities: dice are dice wherever they roll
         self.asked = {}  # node -> who moves, read by ``ends`` before the node is expanded (``to_move`` asked once)
         self.given = tables  # the game's own GraphTables (its compiled_graph hook), read instead of the protocol
-        self.states = [] if tables is None else list(tables.states)
-        self.index = {} if tables is None else dict(tables.index)
-        size = len(self.states)
+        self._states = [] if tables is None else list(tables.states)
+        self._index = {} if tables is None else dict(tables.index)
+        self._unmade = None  # nodes interned before their states are made (``intern_unmade``): node -> how to make it
+        size = len(self._states)
         self.kind = [UNSEEN] * size
         self.kids, self.lazy, self.moves, self.chance, self.u = ([None] * size for _ in range(5))  # per node
         self.whole_from = None  # the root from which every reachable node is expanded (``_kernel.complete``)
@@ -202,14 +206,30 @@ class CompiledGraph:
         self.rule_keys = None  # ``(key, keys)``: its states' keys for a game's compiled rules (``_rules_kernel``)
 
     def __len__(self):
-        return len(self.states)
+        return len(self._states)
+
+    @property
+    def states(self) -> list:
+        """Every node's state, by node (those interned unmade, ``intern_unmade``, made first)."""
+        if self._unmade is not None:
+            self._make_all()
+        return self._states
+
+    @property
+    def index(self) -> dict:
+        """state -> node, for every node (those interned unmade made first)."""
+        if self._unmade is not None:
+            self._make_all()
+        return self._index
 
     def node(self, state) -> int:
         """The node of ``state`` (interned on first sight)."""
-        i = self.index.get(state)
+        if self._unmade is not None:
+            self._make_all()
+        i = self._index.get(state)
         if i is None:
-            i = self.index[state] = len(self.states)
-            self.states.append(state)
+            i = self._index[state] = len(self._states)
+            self._states.append(state)
             self.kind.append(UNSEEN)
             self.kids.append(None)
             self.lazy.append(None)
@@ -220,16 +240,54 @@ class CompiledGraph:
 
     def intern_all(self, states):
         """Intern ``states``, none of them met before, in order (the compiled rules' loop made them)."""
-        start, more = len(self.states), len(states)
-        self.states.extend(states)
-        self.index.update(zip(states, range(start, start + more)))
+        self._grow_columns(len(states))
+        start = len(self.states)
+        self._states.extend(states)
+        self._index.update(zip(states, range(start, start + len(states))))
+
+    def intern_unmade(self, parents, moves, play):
+        """Intern as many new nodes as ``parents``, none met before, their states not made yet: node ``len(self) +
+        j``'s is ``play(state of parents[j], moves[j], j)`` (a parent is a node before it), made when first read
+        (``state(i)``; ``states``, ``index`` and ``node`` make them all, in order). The compiled rules' loop grows
+        thousands of nodes a search of which a move reads a few (``_rules_kernel``)."""
+        start, more = len(self._states), len(parents)
+        self._grow_columns(more)
+        self._states.extend([_UNMADE] * more)
+        unmade = self._unmade if self._unmade is not None else {}
+        unmade.update(zip(range(start, start + more), zip(parents, moves, range(more), [play] * more)))
+        self._unmade = unmade if unmade else None
+
+    def _grow_columns(self, more):
         self.kind.extend([UNSEEN] * more)
         for column in (self.kids, self.lazy, self.moves, self.chance, self.u):
             column.extend([None] * more)
 
     def state(self, i):
-        """The state of node ``i``."""
-        return self.states[i]
+        """The state of node ``i`` (made now if it was interned unmade: its parents' first)."""
+        state = self._states[i]
+        if state is _UNMADE:
+            line = [i]
+            while self._states[line[-1]] is _UNMADE:  # up to the nearest parent made
+                line.append(self._unmade[line[-1]][0])
+            for j in reversed(line[:-1]):
+                self._made(j)
+            state = self._states[i]
+        return state
+
+    def _made(self, j):
+        parent, move, k, play = self._unmade.pop(j)
+        state = self._states[j] = play(self._states[parent], move, k)
+        self._index[state] = j
+        if not self._unmade:
+            self._unmade = None
+
+    def _make_all(self):
+        unmade, states, index = self._unmade, self._states, self._index
+        self._unmade = None
+        for j in sorted(unmade):  # (a parent is a node before its child: made first)
+            parent, move, k, play = unmade[j]
+            state = states[j] = play(states[parent], move, k)
+            index[state] = j
 
     def expand(self, i):
         """Compute node ``i``'s kind and what follows it; return the kind.
@@ -242,7 +300,7 @@ class CompiledGraph:
         given = self.given
         if given is not None and i < len(given.states):
             return self._expand_given(i, given)
-        game, state = self.game, self.states[i]
+        game, state = self.game, self.state(i)
         player, found = checked_step(game, state, self.num_players, *self.payoff_range, self.asked.pop(i, ASK))
         if player is None:
             self.u[i] = self._rescale(found)
@@ -263,7 +321,7 @@ class CompiledGraph:
         if k != UNSEEN or i in self.asked:  # expanded, or known to be no end
             return k == END
         if self.given is None or i >= len(self.given.states):
-            state = self.states[i]
+            state = self.state(i)
             player = self.asked[i] = valid_player(self.game, state, called("to_move", self.game.to_move, state),
                                                     self.num_players)
             if player is not None:
@@ -276,7 +334,7 @@ class CompiledGraph:
         if kind == END:
             self.u[i] = self._rescale(t.payoffs[i])
         elif kind == CHANCE_NODE:
-            entry = _chance_entry(self.game, self.states[i], t.outcomes[i], self._tables)
+            entry = _chance_entry(self.game, self.state(i), t.outcomes[i], self._tables)
             entry[3] = list(t.children[i])
             self.chance[i] = entry
         else:
@@ -351,7 +409,7 @@ class CompiledGraph:
         >>> graph.payoff_at(graph.node(Nim(heap=3).state(0, 1)))
         (-1, 1)
         """
-        state = self.states[i]
+        state = self.state(i)
         return self.check_payoff(state, called("payoff", self.game.payoff, state))
 
     def rescale(self, payoff) -> tuple:

@@ -420,6 +420,22 @@ def run_rules(rules, graph, stats, root, root_mover, n, rng, mode, c, solver=Non
                         proofs and (nodes[11][:size], nodes[12][:size], pu), rules.payoffs, int(out[2]))
 
 
+def _made_below(flat, kind, kstart, kcount, order, used, size0):
+    """``(parents, moves)`` of the nodes ``size0, size0 + 1, ...`` the dives made: the node each was first made
+    below (a child of it, interned when it was expanded) and the move there, as lists, in node order.
+
+    The children's entries ``flat[:, :used]`` are written expansion after expansion, in ``order``: a node made is
+    the first entry naming it, and the nodes are numbered as they are made.
+    """
+    kids, moves = flat[0][:used], flat[1][:used]
+    expanded = order[kind[order] >= 0]
+    owners = np.repeat(expanded, kcount[expanded])
+    firsts = np.flatnonzero(kids >= size0)
+    ids, first = np.unique(kids[firsts], return_index=True)
+    at = firsts[first]
+    return owners[at].tolist(), moves[at].tolist()
+
+
 def _table(keys, size, capacity):
     tkeys, tvals = np.zeros(capacity, np.int64), np.full(capacity, -1, np.int64)
     _fill(keys, size, tkeys, tvals)
@@ -433,19 +449,16 @@ def _write_back(rules, graph, stats, nodes, flat, sizes, before, payoffs, mode, 
     kids, moves, order = flat[0].tolist(), flat[1].tolist(), nodes[10][:sizes[2]].tolist()
     if rules.states is not None:
         graph.intern_all(rules.states(keys[size0:size]))
-    else:  # each new state played from the node it was first made below, in the order the nodes were made
-        made, play, states = [], graph.game.play, graph.states
+    elif size > size0:  # each new state played from the node it was first made below, when first read
+        parents, made_moves = _made_below(flat, kind, kstart, kcount, nodes[10][:sizes[2]], int(sizes[1]), size0)
         if rules.played is not None:  # the rules make a state from its parent's and the player to move after it
             step, mover, decisive = _compiled_for(rules.step, rules.mover, rules.decisive)
             after, played = _entry(_movers)(step, mover, keys[size0:size], rules.width).tolist(), rules.played
-            play = lambda at, move: played(at, move, after[len(made)])  # noqa: E731 (the node made next)
-        for i in order:
-            if kind[i] >= 0:
-                at = states[i] if i < size0 else made[i - size0]
-                for j in range(int(kstart[i]), int(kstart[i] + kcount[i])):
-                    if kids[j] == size0 + len(made):  # (a node made before, here or above, is not made again)
-                        made.append(play(at, moves[j]))
-        graph.intern_all(made)
+            play = lambda at, move, j: played(at, move, after[j])  # noqa: E731
+        else:
+            game_play = graph.game.play
+            play = lambda at, move, j: game_play(at, move)  # noqa: E731
+        graph.intern_unmade(parents, made_moves, play)
     gkind, kids_, lazy, moves_, u = graph.kind, graph.kids, graph.lazy, graph.moves, graph.u
     for i in order:
         k = int(kind[i])

@@ -208,7 +208,7 @@ def _step(game, items, state, rng, iterations, opts, graph=None, root_rule=None,
     root = g.index.get(state)
     if root is None:
         root = g.node(state)
-    if stats.known < len(g.states):
+    if stats.known < len(g):
         stats.grow()
     touched = [] if iterations == 1 else None
     dives(
@@ -523,7 +523,7 @@ def _canonical(graph, cache, i) -> str:
     """A key of node ``i``'s state that does not depend on the order states were met (its JSON text)."""
     key = cache.get(i)
     if key is None:
-        state = graph.states[i]
+        state = graph.state(i)
         try:
             key = json.dumps(state_to_json(graph.game, state), sort_keys=True)
         except (TypeError, ValueError):
@@ -986,10 +986,10 @@ def _proven_map(game, graph, stats, solver, root):
     solver has proven though the search never stored it (shallow proofs prove a state at sight), not an end of
     ``game`` (an end's value is its payoff): the proofs the move rests on, for whoever reads the result.
     """
-    states, N = graph.states, stats.N
-    found = {states[i]: p for i, p in enumerate(stats.P) if p is not None and N[i] is not None}
+    state_of, N = graph.state, stats.N  # (a state made only where a proof is read: ``CompiledGraph.intern_unmade``)
+    found = {state_of(i): p for i, p in enumerate(stats.P) if p is not None and N[i] is not None}
     for child in graph.children(root):
-        state = states[child]
+        state = state_of(child)
         if state not in found and game.to_move(state) is not None:
             pv = solver.lookup(child, leave=True)
             if pv is not None:

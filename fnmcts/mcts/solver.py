@@ -418,7 +418,7 @@ class Solver:
             return None
         if k == END:
             ends = getattr(g.game, "end_plies", None)
-            return 0 if ends is None else ends(g.states[x])
+            return 0 if ends is None else ends(g.state(x))
         if k == CHANCE_NODE:
             outcomes = self._below(x)
             below = [memo.get(c, _OPEN) for c in outcomes]
