@@ -66,6 +66,7 @@ imported; without it, a clear ``ImportError`` names the extra.
 
 from __future__ import annotations
 
+import importlib
 import numbers
 import os
 import sys
@@ -1115,7 +1116,8 @@ class OpenSpielGame(GameBase):
         """
         kept = self._rules
         if not kept:
-            kept.append(_connect_four_rules(self) if self._short_name == "connect_four" and self._positions else None)
+            made = COMPILED_RULES.get(self._short_name)
+            kept.append(_rules_of(self, made) if made is not None and self._positions else None)
         return kept[0]
 
     # -- texts and forms -----------------------------------------------------------------
@@ -1230,6 +1232,40 @@ def _action_number(move) -> int:
             raise TypeError(f"an OpenSpiel move is an action number, got {move!r}")
         move = int(move)
     return move
+
+
+COMPILED_RULES = {
+    "connect_four": "connect_four",
+}
+"""OpenSpiel's games whose rules fnmcts compiles (``compiled_rules()``): short name -> the module of
+``fnmcts.games`` that holds them, ``_<name>_rules``, whose ``rules_for(parameters)`` gives the game's ``Rules`` at
+OpenSpiel's parameters (or None: parameters it does not take, a state too large for a 64-bit key) and
+``key_after(actions)`` the key after an array of OpenSpiel's actions from the start. Imported only when a search
+asks (they import Numba)."""
+
+
+def _rules_of(game, name):
+    """The compiled ``Rules`` of ``game`` from ``fnmcts.games._<name>_rules`` (``COMPILED_RULES``), or None: without
+    Numba, or at parameters the module does not take. A state's key is read from its history, the payoffs are the
+    game's own, the new states are made by the game's ``play`` (connect_four: from the picture, ``_picture_played``)."""
+    if name == "connect_four":
+        return _connect_four_rules(game)
+    try:
+        module = importlib.import_module(f"fnmcts.games._{name}_rules")
+    except ImportError:  # no Numba: the Python loop
+        return None
+    rules = module.rules_for(dict(game.native.get_parameters()))
+    if rules is None:
+        return None
+    import numpy as np
+
+    key_after = module.key_after
+
+    def key(state):  # (the key after its history's actions, replayed on the compiled rules)
+        return int(key_after(np.array(state.history, np.int64)))
+
+    return rules._replace(states=None, key=key, played=None,
+                          payoffs=tuple(game._payoff_of(tuple(float(x) for x in pay)) for pay in rules.payoffs))
 
 
 def _connect_four_rules(game):
