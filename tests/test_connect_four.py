@@ -328,11 +328,36 @@ def test_the_states_a_move_leaves_unmade_are_made_the_same_whenever_read(ran, se
     nodes = list(range(len(one)))
     order.shuffle(nodes)
     read = {i: one.state(i) for i in nodes}
-    assert [read[i] for i in range(len(one))] == two.states and one._unmade is None
+    assert [read[i] for i in range(len(one))] == two.states == one.states
     assert one.index == two.index == {s: i for i, s in enumerate(two.states)}
     for i in range(len(one)):
         for move, kid in zip(one.moves[i] or (), one.kids[i] or ()):
             assert one.state(kid) == game.play(one.state(i), move)
+
+
+@given(seed=st.integers(0, 2**32 - 1), plies=st.integers(0, 30), seconds=st.sampled_from((0.002, 0.01, 0.03)),
+       adapter=st.booleans())
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_a_clocked_move_on_the_compiled_rules_is_the_move_of_as_many_dives(ran, seed, plies, seconds, adapter):
+    """The loop on the compiled rules reads the clock itself (``_rules_kernel._cycles``): a move given ``seconds``
+    runs some dives, at least one, and is the move, the children's records and the proofs a search of that many dives
+    finds, draw for draw (the clock decides how many dives, never what they draw)."""
+    from fnmcts.mcts import mcts_move
+
+    game = GAME
+    if adapter:
+        pytest.importorskip("pyspiel", reason="needs OpenSpiel (pip install fnmcts[openspiel])")
+        from fnmcts.openspiel import from_openspiel
+
+        game = from_openspiel("connect_four")
+    state = _line(seed, plies, game)[-1]
+    if game.to_move(state) is None:
+        return
+    ran.clear()
+    timed = mcts_move(game, state, rng=random.Random(seed), seconds=seconds)
+    counted = mcts_move(game, state, timed.iterations, random.Random(seed))
+    assert timed.iterations >= 1
+    assert (timed.move, timed.children, timed.proven) == (counted.move, counted.children, counted.proven)
 
 
 def test_a_process_compiles_the_rules_loop_for_a_search_long_enough_to_pay_for_it(monkeypatch):

@@ -580,9 +580,9 @@ def _parts(g, stats, rng, select, mode, rule_c, compiled, *, root, root_rule, so
     return leaf, replay, pick, at_root or _no_proof, at_node, open_steps(solver, bounds, g.kids), chosen, keys, groups
 
 
-def _compiled_loop(gate, g, stats, root, root_mover, n, rng, mode, rule_c, solver, stop, rave, rollout):
+def _compiled_loop(gate, g, stats, root, root_mover, n, rng, mode, rule_c, solver, stop, rave, rollout, until):
     """The compiled loop's result of the dives (``_kernel.run``) when ``gate`` lets it run them, else None."""
-    return _kernel.run(g, stats, root, root_mover, n, rng, mode, rule_c, solver, stop, rave, rollout) if gate else None
+    return _kernel.run(g, stats, root, root_mover, n, rng, mode, rule_c, solver, stop, rave, rollout, until) if gate else None
 
 
 def _count_back(stats, groups, res, key_rule, z, touched) -> None:
@@ -626,7 +626,7 @@ def _count_back(stats, groups, res, key_rule, z, touched) -> None:
 
 def dives(graph, stats, root, root_mover, n, rng, select, *, expectimax=False, solver=None, rollout=None,
           stop_when_proven=False, compiled_playouts=True, root_rule=None, touched=None, rave=None, bounds=None,
-          graph_backup=False):
+          graph_backup=False, until=None):
     """Run up to ``n`` dives from ``root``; return ``(dives run, last path, payoff, proven value)``.
 
     ``payoff`` is the last dive's result as the game pays it (``phases.uct``'s
@@ -645,7 +645,9 @@ def dives(graph, stats, root, root_mover, n, rng, select, *, expectimax=False, s
     ``solver`` (a ``Solver``), ``bounds`` (a ``Bounds``), ``rave`` (``(k,
     rave_ref, c)``, the AMAF statistics in ``stats.A``), ``graph_backup``
     (with ``expectimax``; the edge visits in ``stats.G``), ``root_rule`` (a
-    ``SequentialHalving`` choosing the root's child).
+    ``SequentialHalving`` choosing the root's child). ``until``: a time
+    (``time.perf_counter``) the compiled rules' loop returns by, fewer dives
+    run then (``_rules_kernel.run_rules``; any other loop runs its ``n``).
 
     >>> import random
     >>> from fnmcts.games.nim import Nim
@@ -672,7 +674,7 @@ def dives(graph, stats, root, root_mover, n, rng, select, *, expectimax=False, s
         g, stats, select, expectimax=expectimax, solver=solver, rollout=rollout, compiled_playouts=compiled_playouts,
         root_rule=root_rule, touched=touched, rave=rave, bounds=bounds, graph_backup=graph_backup)
     found = _compiled_loop(gate, g, stats, root, root_mover, n, rng, mode, rule_c, solver, stop_when_proven, rave,
-                           rollout)
+                           rollout, until)
     if found is not None:
         return found
     leaf, replay, pick, at_root, at_node, (kept, choose), chosen, keys, groups = _parts(

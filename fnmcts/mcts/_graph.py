@@ -23,6 +23,7 @@ answers). A graph lives as long as the caller keeps it (``search`` and
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from fractions import Fraction
 from math import lcm
 
@@ -195,7 +196,7 @@ class CompiledGraph:
         self.given = tables  # the game's own GraphTables (its compiled_graph hook), read instead of the protocol
         self._states = [] if tables is None else list(tables.states)
         self._index = {} if tables is None else dict(tables.index)
-        self._unmade = None  # nodes interned before their states are made (``intern_unmade``): node -> how to make it
+        self._unmade = None  # runs of nodes interned before their states are made (``intern_unmade``), or None
         size = len(self._states)
         self.kind = [UNSEEN] * size
         self.kids, self.lazy, self.moves, self.chance, self.u = ([None] * size for _ in range(5))  # per node
@@ -204,6 +205,7 @@ class CompiledGraph:
         self.flat = None  # ``((size, root), arrays)``: the graph as the compiled loop reads it (``_kernel``)
         self.proof_ends = None  # ``(arrays, ends)``: the ends of ``flat``'s arrays as the compiled solver reads them
         self.rule_keys = None  # ``(key, keys)``: its states' keys for a game's compiled rules (``_rules_kernel``)
+        self.rules_after = None  # seconds a dive of that loop's last write-back took (its clock keeps them back)
 
     def __len__(self):
         return len(self._states)
@@ -249,13 +251,13 @@ class CompiledGraph:
         """Intern as many new nodes as ``parents``, none met before, their states not made yet: node ``len(self) +
         j``'s is ``play(state of parents[j], moves[j], j)`` (a parent is a node before it), made when first read
         (``state(i)``; ``states``, ``index`` and ``node`` make them all, in order). The compiled rules' loop grows
-        thousands of nodes a search of which a move reads a few (``_rules_kernel``)."""
+        thousands of nodes a search of which a move reads a few (``_rules_kernel``); they are kept as one run of
+        nodes a call, its lists as given (no object a node)."""
         start, more = len(self._states), len(parents)
         self._grow_columns(more)
         self._states.extend([_UNMADE] * more)
-        unmade = self._unmade if self._unmade is not None else {}
-        unmade.update(zip(range(start, start + more), zip(parents, moves, range(more), [play] * more)))
-        self._unmade = unmade if unmade else None
+        if more:
+            self._unmade = (self._unmade or []) + [(start, parents, moves, play)]
 
     def _grow_columns(self, more):
         self.kind.extend([UNSEEN] * more)
@@ -266,28 +268,29 @@ class CompiledGraph:
         """The state of node ``i`` (made now if it was interned unmade: its parents' first)."""
         state = self._states[i]
         if state is _UNMADE:
-            line = [i]
-            while self._states[line[-1]] is _UNMADE:  # up to the nearest parent made
-                line.append(self._unmade[line[-1]][0])
+            line, states = [i], self._states
+            while states[line[-1]] is _UNMADE:  # up to the nearest parent made
+                start, parents, _, _ = self._run_of(line[-1])
+                line.append(parents[line[-1] - start])
             for j in reversed(line[:-1]):
-                self._made(j)
-            state = self._states[i]
+                start, parents, moves, play = self._run_of(j)
+                state = states[j] = play(states[parents[j - start]], moves[j - start], j - start)
+                self._index[state] = j
         return state
 
-    def _made(self, j):
-        parent, move, k, play = self._unmade.pop(j)
-        state = self._states[j] = play(self._states[parent], move, k)
-        self._index[state] = j
-        if not self._unmade:
-            self._unmade = None
+    def _run_of(self, j):
+        """The run of nodes interned unmade that holds node ``j`` (``intern_unmade``)."""
+        runs = self._unmade
+        return runs[bisect_right(runs, j, key=lambda run: run[0]) - 1]
 
     def _make_all(self):
-        unmade, states, index = self._unmade, self._states, self._index
+        runs, states, index = self._unmade, self._states, self._index
         self._unmade = None
-        for j in sorted(unmade):  # (a parent is a node before its child: made first)
-            parent, move, k, play = unmade[j]
-            state = states[j] = play(states[parent], move, k)
-            index[state] = j
+        for start, parents, moves, play in runs:  # (a parent is a node before its child: made first)
+            for j, (parent, move) in enumerate(zip(parents, moves)):
+                if states[start + j] is _UNMADE:
+                    state = states[start + j] = play(states[parent], move, j)
+                    index[state] = start + j
 
     def expand(self, i):
         """Compute node ``i``'s kind and what follows it; return the kind.

@@ -219,7 +219,7 @@ def least_chunk(graph, stats, rng) -> int:
     return RULES_MIN_DIVES if compiled(found) else 1
 
 
-def run(graph, stats, root, root_mover, n, rng, mode, c, solver=None, stop=False, rave=None, rollout=None):
+def run(graph, stats, root, root_mover, n, rng, mode, c, solver=None, stop=False, rave=None, rollout=None, until=None):
     """``_engine.dives``' result of these dives, compiled; None if it does not apply.
 
     The dives of ``dives(graph, stats, root, root_mover, n, rng, <built-in rule
@@ -250,7 +250,7 @@ def run(graph, stats, root, root_mover, n, rng, mode, c, solver=None, stop=False
 
         if not all(hasattr(rules, f) for f in ("step", "mover", "payoffs", "states", "key", "width")):
             raise GameError("compiled_rules", f"returned {rules!r}: a Rules (fnmcts.games._connect_four_rules), or None")
-        return run_rules(rules, graph, stats, root, root_mover, n, rng, mode, c, solver, stop, rave, rollout) \
+        return run_rules(rules, graph, stats, root, root_mover, n, rng, mode, c, solver, stop, rave, rollout, until) \
             if n >= KERNEL_MIN_DIVES or compiled(rules) else None
     if n < KERNEL_MIN_DIVES or rave is not None or rollout is not None:
         return None

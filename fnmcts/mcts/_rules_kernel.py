@@ -14,10 +14,14 @@ the counts and the generator's state are those of the Python loop
 
 from __future__ import annotations
 
+import platform
+import time
 from functools import lru_cache
 
 import numba
 import numpy as np
+from llvmlite import ir
+from numba.extending import intrinsic
 
 from ._compiled import (amaf_back, back_up, choose, counts_in, counts_out, dives_result, open_children, proofs_in,
                         prove_path, rave_choose, rnd, rng_in, rng_out, tutorial_key)
@@ -28,6 +32,49 @@ __all__ = ["run_rules"]
 _jit = numba.njit(cache=True, nogil=True)  # (kept on disk: the rules come as functions of a fixed type, ``_compiled_for``)
 _MIX = np.uint64(0x9E3779B97F4A7C15)
 _SHIFT = np.uint64(29)
+
+
+@intrinsic
+def _cycles(typingctx):
+    """The processor's cycle counter (LLVM's ``readcyclecounter``, x86-64's time-stamp counter): the loop's clock, a
+    read in about 12 ns, kept on disk with the loop (a call of Python's clock could not be)."""
+    def codegen(context, builder, signature, args):
+        counter = builder.module.declare_intrinsic("llvm.readcyclecounter", fnty=ir.FunctionType(ir.IntType(64), []))
+        return builder.call(counter, [])
+
+    return numba.types.int64(), codegen
+
+
+@_jit
+def _now():
+    return _cycles()
+
+
+@lru_cache(maxsize=1)
+def settled() -> bool:
+    """Collect the garbage once, after the loop's machine code is first loaded in a process: numba leaves some
+    100,000 new objects, and until a full collection has seen them each collection of the oldest generation walks
+    them all again (5 ms, every few searches on OpenSpiel's connect_four: a move given 2.4 ms took 6); once seen
+    they stay out of the way. True once done."""
+    import gc
+
+    gc.collect()
+    return True
+
+
+@lru_cache(maxsize=1)
+def cycle_rate() -> float:
+    """The cycle counter's ticks a second, timed once a process over 0.2 ms (0.0: no counter the loop may read,
+    a processor other than x86-64's, whose counter runs at a constant rate: the clocked search then sizes its chunks
+    by their pace alone)."""
+    if platform.machine().lower() not in ("x86_64", "amd64"):
+        return 0.0
+    _now()  # (loaded or compiled first)
+    c0, t0 = _now(), time.perf_counter()
+    while time.perf_counter() - t0 < 2e-4:
+        pass
+    c1, t1 = _now(), time.perf_counter()
+    return (c1 - c0) / (t1 - t0) if c1 > c0 else 0.0
 
 
 @_jit
@@ -89,7 +136,7 @@ def _settle(step, mover, i, keys, kind, outc, pf, order, sizes, bk, bm):
 @_jit
 def _dives(step, mover, decisive, keys, kind, outc, kstart, kcount, kids, moves, tkeys, tvals, sizes, order, N, S, whole, W, D, pf, pset,
           An, As, Ahas, u, uwhole, pu, logs, width, root, root_mover, n, mode, c, solve, stop, rave, sure, mt, pos,
-          out, last_path):
+          out, last_path, until, after):
     """Up to ``n`` dives; ``out``: ``(dives run, the last dive's outcome, its proof or -1, its path's length (the
     path in ``last_path``), 1 if the dives are over)``, fewer dives when the arrays are full.
 
@@ -101,6 +148,8 @@ def _dives(step, mover, decisive, keys, kind, outc, kstart, kcount, kids, moves,
     statistics of node ``i`` in ``An[i]``, ``As[i]`` (``player * width + move``)
     and ``Ahas[i]`` (it keeps a table), its choice ``_compiled.rave_choose``.
     ``sure``: the playouts are ``decisive_agent``'s (the rules' ``decisive``).
+    ``until``: the cycle count (``_cycles``) no dive starts at or past, less ``after`` cycles a dive run (their
+    write-back's share); 0: no clock.
     """
     K = np.zeros(N.shape[0])
     for i in range(sizes[0]):
@@ -115,6 +164,9 @@ def _dives(step, mover, decisive, keys, kind, outc, kstart, kcount, kids, moves,
     seen, played = np.zeros(An.shape[1], np.bool_), np.empty(An.shape[1], np.int64)
     out[4] = 0
     for done in range(n):
+        if until > 0 and done > 0 and _cycles() + done * after >= until:
+            out[0], out[4] = done, 1
+            return
         proof = -1
         if solve:  # the root's proof, looked up as ``Solver.lookup`` does: the root expanded first
             if kind[root] <= -3 and not _expand(step, mover, root, keys, kind, outc, kstart, kcount, kids, moves, tkeys, tvals,
@@ -277,7 +329,7 @@ def _keys(rules, graph, size):
     kept = graph.rule_keys
     have = kept[1] if kept is not None and kept[0] is rules.key else np.zeros(0, np.int64)
     have = have[:size]
-    more = np.fromiter(map(rules.key, graph.states[len(have):size]), np.int64, size - len(have))
+    more = np.fromiter((rules.key(graph.state(i)) for i in range(len(have), size)), np.int64, size - len(have))
     return np.concatenate([have, more]) if len(more) else have.copy()
 
 
@@ -345,13 +397,18 @@ def pending_table(stats, i):
     return {divmod(j, width): [n, s] for j, n, s in zip(cols.tolist(), An[i, cols].tolist(), As[i, cols].tolist())}
 
 
-def run_rules(rules, graph, stats, root, root_mover, n, rng, mode, c, solver=None, stop=False, rave=None, rollout=None):
+def run_rules(rules, graph, stats, root, root_mover, n, rng, mode, c, solver=None, stop=False, rave=None, rollout=None,
+              until=None):
     """``dives``' result on the game's ``rules`` (``Rules``), compiled; None where the Python loop must run them.
 
     None: counts, proofs or AMAF statistics only the Python loop rates as it
     does (``_kernel.run`` takes the same options: MCTS-Solver, RAVE and GRAVE,
     decisive playouts). ``graph``, ``stats``, ``rng`` and the ``solver`` change
-    as ``dives`` changes them.
+    as ``dives`` changes them. ``until``: a time (``time.perf_counter``) the call
+    returns by, its write-back included: the loop reads the processor's clock
+    (``_cycles``) before each dive and keeps back the write-back's share, at the
+    seconds a dive the last write-back of this graph took (``_clock``); at least
+    one dive runs.
 
     >>> import random
     >>> from fnmcts.games.connect_four import ConnectFour
@@ -377,7 +434,7 @@ def run_rules(rules, graph, stats, root, root_mover, n, rng, mode, c, solver=Non
         (np.zeros((size0, 1), np.int64), np.zeros((size0, 1)), np.zeros(size0, np.bool_))
     if amaf is None:
         return None
-    room = _room(size0, n, width)
+    room = _room(size0, n if until is None else min(n, 256), width)  # (a clocked call: its arrays double as it goes)
     keys = _keys(rules, graph, size0)
     # key, kind, outcome, children's start and count, counts, order, proof, proven on a path, AMAF statistics:
     fill = (0, -3, 0, -1, 0, -1, 0.0, True, 0, 0, 0, -1, False, 0, 0.0, False)
@@ -394,12 +451,13 @@ def run_rules(rules, graph, stats, root, root_mover, n, rng, mode, c, solver=Non
     mt, pos = rng_in(rng)
     out = np.zeros(5, np.int64)
     step, mover, decisive = _compiled_for(rules.step, rules.mover, rules.decisive)
+    clock = _clock(graph, until)
     left, last = n, None  # the dives left; the last dive's path and its length
     while True:
         last_path = np.empty(room + 1, np.int64)
         _entry()(step, mover, decisive, *nodes[:5], *flat, tkeys, tvals, sizes, nodes[10], *nodes[5:10], *nodes[11:16], u, uwhole,
                pu, counts[5], width, root, root_mover, left, mode, float(c or 0.0), proofs is not None, stop, ravep, sure, mt, pos,
-               out, last_path)
+               out, last_path, *clock)
         left -= int(out[0])
         if out[0]:
             last = (last_path, int(out[3]))
@@ -409,6 +467,8 @@ def run_rules(rules, graph, stats, root, root_mover, n, rng, mode, c, solver=Non
         nodes = _grown(nodes, room, fill)
         flat = _grown(flat, max(room, 2 * flat[0].shape[0]), (0, 0))
         tkeys, tvals = _table(nodes[0], int(sizes[0]), 4 * room)
+    settled()
+    looped = time.perf_counter()
     rng_out(rng, mt, pos)
     _write_back(rules, graph, stats, nodes, flat, sizes, counts[0], payoffs, mode, c)
     size, term = int(sizes[0]), int(out[1])
@@ -416,8 +476,23 @@ def run_rules(rules, graph, stats, root, root_mover, n, rng, mode, c, solver=Non
     if rave is not None:
         _amaf_out(stats, amaf, nodes[13:16], size, width)
     raw = rules.payoffs[term] if last and term >= 0 else None
-    return dives_result(n - left, raw, last and last[0][:last[1]].tolist(), solver, stats,
-                        proofs and (nodes[11][:size], nodes[12][:size], pu), rules.payoffs, int(out[2]))
+    found = dives_result(n - left, raw, last and last[0][:last[1]].tolist(), solver, stats,
+                         proofs and (nodes[11][:size], nodes[12][:size], pu), rules.payoffs, int(out[2]))
+    if n - left >= 32:  # (the write-back's seconds a dive, read by the next clocked call: a few dives' is mostly fixed)
+        graph.rules_after = (time.perf_counter() - looped) / (n - left)
+    return found
+
+
+def _clock(graph, until) -> tuple:
+    """``(until, after)`` of the loop (``_dives``): the cycle count no dive starts at or past, 0.1 ms before ``until``
+    (a ``time.perf_counter`` time, or None: no clock, ``(0, 0)``), and the cycles a dive's write-back takes, from the
+    graph's last (``rules_after``), else 2.5 microseconds (OpenSpiel's connect_four and hex: 1.5-4)."""
+    rate = cycle_rate() if until is not None else 0.0
+    if not rate:
+        return 0, 0
+    now_c, now = _now(), time.perf_counter()
+    per = graph.rules_after or 2.5e-6
+    return max(1, now_c + int((until - now - 1e-4) * rate)), int(per * rate)
 
 
 def _made_below(flat, kind, kstart, kcount, order, used, size0):

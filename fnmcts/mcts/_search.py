@@ -411,12 +411,13 @@ class _Budget:
 
     With a clock or a ``stop`` the chunks start small and grow while a chunk takes under 20 ms (at most as many as 20
     ms hold at the last pace), so a deadline or a Ctrl-C is heard within milliseconds; the draws do not depend on the
-    chunking. The clock runs from the call (the set-up counts) less as long as the set-up took (the finish's share); a
-    first timed chunk is one dive. Against a deadline a chunk is sized by the pace of the chunks before: at first at
-    most half the time left at the last pace; once two chunks of different sizes have run, by a chunk's cost fitted
-    to them (a fixed part, as a compiled call's set-up and write-back, and a part a dive, ``_pace``): 80% of the time
-    left, and no chunk once the fixed part alone would run past the deadline. ``least`` dives run whatever the clock
-    says (``mcts_move``: one).
+    chunking. The clock runs from the call (the set-up counts) less the finish's share (as long as the set-up took, or
+    a fifth of the time given up to 5 ms); a first timed chunk is one dive. Against a deadline a chunk is sized by the
+    pace of the chunks before: at first at most half the time left at the last pace; once two chunks of different
+    sizes have run, by a chunk's cost fitted to them (a fixed part, as a compiled call's set-up and write-back, and a
+    part a dive, ``_pace``): 80% of the time left, and no chunk once the fixed part alone would run past the
+    deadline; a loop that reads the clock itself (the compiled rules', ``take(clocked=True)``) runs until it.
+    ``least`` dives run whatever the clock says (``mcts_move``: one).
     """
 
     def __init__(self, iterations, seconds, stop, least=0):
@@ -428,12 +429,18 @@ class _Budget:
         self.size = CHUNK if not self.watch else 1 if seconds is not None else 16
         self.started, self.last = None, 0  # when the last chunk started, its dives
         self.runs = []  # ``(dives, seconds, fit)`` of the last two chunks of different sizes (the first: no fit)
-        self.chunks = 0
+        self.chunks = self.asked = 0
+        self.until, self.clocked_out = None, False  # a clocked chunk's time to return by; whether it stopped on the deadline
         self.stopped = False
 
-    def take(self, cap=CHUNK, least=1):
+    def take(self, cap=CHUNK, least=1, clocked=False):
         """The next chunk's size (0: the budget is spent); at least ``least`` dives while any are left (a chunk of
-        the compiled rules' loop, ``_kernel.least_chunk``: fewer would run in Python, at many times the cost)."""
+        the compiled rules' loop, ``_kernel.least_chunk``: fewer would run in Python, at many times the cost).
+
+        ``clocked``: the chunk's loop reads the clock and returns by ``until`` itself (the deadline, or 20 ms on,
+        so a Ctrl-C is heard), so its size is only a bound: the dives left, else ``cap``; once a chunk has stopped on
+        the deadline the budget is spent.
+        """
         now = time.perf_counter()
         if self.started is not None and self.watch and self.last:
             took = now - self.started
@@ -444,12 +451,16 @@ class _Budget:
             self.stopped = True
             return 0
         if self.deadline is not None:
-            if self.started is None:  # the finish's share, kept back: as long as the set-up took, at most half the time left
-                self.deadline -= min(now - self.made, max(0.0, self.deadline - now) / 2)
-            if now >= self.deadline and self.least <= 0:
+            if self.started is None:  # the finish's share, kept back: as long as the set-up took, or a fifth of the
+                # time given up to 5 ms (the final move, its records and proofs), at most half the time left
+                share = max(now - self.made, min((self.deadline - self.made) / 5, 0.005))
+                self.deadline -= min(share, max(0.0, self.deadline - now) / 2)
+            if (now >= self.deadline or self.clocked_out) and self.least <= 0:
                 return 0
         k = min(self.size, cap)
-        if self.deadline is not None and self.runs:
+        if clocked and self.deadline is not None:
+            k, self.until = cap, min(self.deadline, now + 0.02)
+        elif self.deadline is not None and self.runs:
             room = self.deadline - now
             fixed, each = self._pace()
             if fixed is None:  # one chunk's pace alone: at most half the time left at it
@@ -462,7 +473,7 @@ class _Budget:
         k = max(k, min(least, cap))
         if self.left is not None:
             k = min(k, self.left)
-        self.started = now
+        self.started, self.asked = now, k
         self.chunks += 1
         return k
 
@@ -479,7 +490,8 @@ class _Budget:
         return max(0.0, t2 - each * n2), each
 
     def spent(self, k):
-        """Count ``k`` dives done."""
+        """Count ``k`` dives done (fewer than taken, by a chunk that read the clock: it stopped on ``until``)."""
+        self.clocked_out = self.until is not None and k < self.asked and self.until >= self.deadline
         self.last = k
         self.least -= k
         if self.left is not None:
@@ -678,16 +690,18 @@ def _run(game, state, g, stats, root, rng, opts, budget, proofs, root_rule, *, u
     proven = proofs_of(proofs, bounded)[0] if until_proven else None  # None: no option proves the root
     mover, done = _root_mover(game, state), 0
     least = least_chunk(g, stats, rng) if budget.watch and max_nodes is None else 1
+    clocked = least > 1 and budget.deadline is not None  # the compiled rules' loop stops at the deadline itself
     if runs is not None:
         return runs(g, stats, root, mover, rng, select, opts, budget, proofs, bounded, root_rule,
                     until_proven=until_proven, max_nodes=max_nodes), bounded
     while proven is None or proven(root) is None:
-        size = budget.take(CHUNK if max_nodes is None else _room(stats, root, max_nodes), least)
+        size = budget.take(CHUNK if max_nodes is None else _room(stats, root, max_nodes), least, clocked)
         if not size:
             break
         ran, *_ = dives(
             g, stats, root, mover, size, rng, select, solver=proofs, stop_when_proven=until_proven,
-            compiled_playouts=max_nodes is None, root_rule=root_rule, bounds=bounded, **engine,
+            compiled_playouts=max_nodes is None, root_rule=root_rule, bounds=bounded,
+            until=budget.until if clocked else None, **engine,
         )
         budget.spent(ran)
         done += ran
