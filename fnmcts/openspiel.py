@@ -1103,8 +1103,9 @@ class OpenSpielGame(GameBase):
         """OpenSpiel's connect_four (7 columns, 6 rows, four in a row) on the built-in ``ConnectFour``'s compiled
         rules (the protocol's optional hook): a search (MCTS-Solver, RAVE and GRAVE among its options) runs in
         machine code, growing this adapter's own states (each made from the one it was reached from: from its
-        picture, ``_picture_played``, else by ``play``), the same tree as the loop in Python, draw for draw. Any
-        other game, one whose states are histories, or without Numba: None.
+        picture, ``_picture_played``, else by ``play``), the same tree as the loop in Python, draw for draw; the
+        other games of ``COMPILED_RULES`` (dots_and_boxes) on their own modules' rules. Any other game, one whose
+        states are histories, or without Numba: None.
 
         >>> rules = from_openspiel("connect_four").compiled_rules()
         >>> rules is None or (rules.states, rules.payoffs, rules.width) == (None, ((1, -1), (-1, 1), (0, 0)), 7)
@@ -1112,6 +1113,9 @@ class OpenSpielGame(GameBase):
         >>> from_openspiel("tic_tac_toe").compiled_rules(), from_openspiel("connect_four(rows=5)").compiled_rules()
         (None, None)
         >>> from_openspiel("connect_four", states="histories").compiled_rules() is None  # (no transpositions)
+        True
+        >>> rules = from_openspiel("dots_and_boxes(num_rows=3,num_cols=3)").compiled_rules()
+        >>> rules is None or (rules.width, rules.payoffs) == (24, ((1, -1), (-1, 1), (0, 0)))
         True
         """
         kept = self._rules
@@ -1236,12 +1240,14 @@ def _action_number(move) -> int:
 
 COMPILED_RULES = {
     "connect_four": "connect_four",
+    "dots_and_boxes": "dots_and_boxes",
 }
 """OpenSpiel's games whose rules fnmcts compiles (``compiled_rules()``): short name -> the module of
 ``fnmcts.games`` that holds them, ``_<name>_rules``, whose ``rules_for(parameters)`` gives the game's ``Rules`` at
 OpenSpiel's parameters (or None: parameters it does not take, a state too large for a 64-bit key) and
-``key_after(actions)`` the key after an array of OpenSpiel's actions from the start. Imported only when a search
-asks (they import Numba)."""
+``key_after(actions)`` the key after an array of OpenSpiel's actions from the start (where the key depends on the
+parameters, as a board's size, ``key_after_for(parameters)`` gives that function for them). Imported only when a
+search asks (they import Numba)."""
 
 
 def _rules_of(game, name):
@@ -1254,12 +1260,13 @@ def _rules_of(game, name):
         module = importlib.import_module(f"fnmcts.games._{name}_rules")
     except ImportError:  # no Numba: the Python loop
         return None
-    rules = module.rules_for(dict(game.native.get_parameters()))
+    parameters = dict(game.native.get_parameters())
+    rules = module.rules_for(parameters)
     if rules is None:
         return None
     import numpy as np
 
-    key_after = module.key_after
+    key_after = module.key_after_for(parameters) if hasattr(module, "key_after_for") else module.key_after
 
     def key(state):  # (the key after its history's actions, replayed on the compiled rules)
         return int(key_after(np.array(state.history, np.int64)))
