@@ -325,6 +325,7 @@ POSITIONS = {
     "mnk": "picture",
     "nim": "picture",
     "nine_mens_morris": "picture",  # its picture has the turn number, the men to deploy and the capture flag
+    "hex": "picture",  # the stones' counts give the actions played: a swap (swap=True) leaves white a stone ahead
     "othello": "picture",
     "pentago": "picture",
     "tic_tac_toe": "picture",
@@ -334,7 +335,6 @@ POSITIONS = {
     "2048": "picture and length",
     "cliff_walking": "picture and length",
     "havannah": "picture and length",
-    "hex": "picture and length",
     # ... and the number of the players' decisions (chance outcomes not counted), which end it at its horizon:
     "pig": "picture and decisions",
 }
@@ -602,7 +602,7 @@ class OpenSpielGame(GameBase):
         setter(self, "_payoffs", {})  # OpenSpiel's returns -> the payoff they scale to (derived, as above)
         setter(self, "_calibration", [])  # the bytes of one OpenSpiel state, measured when first asked
         setter(self, "_tables", [])  # the game's GraphTables (or None: too large), worked out when a search first asks
-        setter(self, "_rules", [])  # the game's compiled Rules (connect_four) or None, when a search first asks
+        setter(self, "_rules", [])  # the game's compiled Rules (COMPILED_RULES) or None, when a search first asks
         setter(self, "_board", [])  # the built-in ConnectFour and its payoffs as this game's (connect_four) or None
 
     def __repr__(self):
@@ -1100,18 +1100,25 @@ class OpenSpielGame(GameBase):
         return kept[0]
 
     def compiled_rules(self):
-        """OpenSpiel's connect_four (7 columns, 6 rows, four in a row) on the built-in ``ConnectFour``'s compiled
-        rules (the protocol's optional hook): a search (MCTS-Solver, RAVE and GRAVE among its options) runs in
-        machine code, growing this adapter's own states (each made from the one it was reached from: from its
-        picture, ``_picture_played``, else by ``play``), the same tree as the loop in Python, draw for draw; the
-        other games of ``COMPILED_RULES`` (dots_and_boxes) on their own modules' rules. Any other game, one whose
-        states are histories, or without Numba: None.
+        """The game's rules compiled (the protocol's optional hook), for the games of ``COMPILED_RULES``: OpenSpiel's
+        connect_four (7 columns, 6 rows, four in a row) on the built-in ``ConnectFour``'s, hex on boards of at most
+        31 cells without the swap (``fnmcts.games._hex_rules``), dots_and_boxes on boards whose lines and boxes fit
+        a 64-bit key (``fnmcts.games._dots_and_boxes_rules``). A search (MCTS-Solver, RAVE and GRAVE, decisive
+        playouts among its options) runs in machine code, growing this adapter's own states (each made from the one
+        it was reached from: from its picture, ``_picture_played``, else by ``play``, when first read), the same tree
+        as the loop in Python, draw for draw. Any other game or parameters, one whose states are histories, or
+        without Numba: None.
 
         >>> rules = from_openspiel("connect_four").compiled_rules()
         >>> rules is None or (rules.states, rules.payoffs, rules.width) == (None, ((1, -1), (-1, 1), (0, 0)), 7)
         True
+        >>> rules = from_openspiel("hex(board_size=5)").compiled_rules()
+        >>> rules is None or (rules.payoffs, rules.width) == (((1, -1), (-1, 1)), 25)
+        True
         >>> from_openspiel("tic_tac_toe").compiled_rules(), from_openspiel("connect_four(rows=5)").compiled_rules()
         (None, None)
+        >>> [from_openspiel(spec).compiled_rules() for spec in ("hex(board_size=7)", "hex(board_size=5,swap=True)")]
+        [None, None]
         >>> from_openspiel("connect_four", states="histories").compiled_rules() is None  # (no transpositions)
         True
         >>> rules = from_openspiel("dots_and_boxes(num_rows=3,num_cols=3)").compiled_rules()
@@ -1241,6 +1248,7 @@ def _action_number(move) -> int:
 COMPILED_RULES = {
     "connect_four": "connect_four",
     "dots_and_boxes": "dots_and_boxes",
+    "hex": "hex",
 }
 """OpenSpiel's games whose rules fnmcts compiles (``compiled_rules()``): short name -> the module of
 ``fnmcts.games`` that holds them, ``_<name>_rules``, whose ``rules_for(parameters)`` gives the game's ``Rules`` at

@@ -170,7 +170,7 @@ method or hook                         what it gives, and who reads it
 ``compiled_rules()``                   the game's rules on 64-bit keys of its
                                        states, compiled with Numba (Connect
                                        Four's ``Rules``; OpenSpiel's connect_four
-                                       through the adapter too): a plain search
+                                       and hex through the adapter too): a plain search
                                        runs on them in machine code from 16
                                        dives (default: none).
                                        Read by: fnmcts.mcts

@@ -41,6 +41,7 @@ LAYERS = (
             "fnmcts.games._connect_four_rules",  # its rules on keys, compiled (Numba), imported when a search asks
             "fnmcts.games._connect_four_bits",  # its board as bits, the game's and the compiled rules' (no Numba)
             "fnmcts.games._dots_and_boxes_rules",  # OpenSpiel's dots_and_boxes on keys, compiled (Numba), when asked
+            "fnmcts.games._hex_rules",  # OpenSpiel's hex on keys, compiled (Numba), imported when a search asks
             "fnmcts.games.shut_the_box.*",  # one folder: rules, the game value, masks, exact values
             "fnmcts.games.pig",
             "fnmcts.games.kayles",

@@ -325,10 +325,10 @@ def _room(size, n, width) -> int:
 
 
 def _keys(rules, graph, size):
-    """The keys of the graph's first ``size`` states: those a call before kept (``graph.rule_keys``), the rest read."""
+    """The keys of the graph's first ``size`` states: those a call before kept (``graph.rule_keys``), the rest read
+    from their states (only theirs made: the states a call before left unmade stay so)."""
     kept = graph.rule_keys
-    have = kept[1] if kept is not None and kept[0] is rules.key else np.zeros(0, np.int64)
-    have = have[:size]
+    have = (kept[1] if kept is not None and kept[0] is rules.key else np.zeros(0, np.int64))[:size]
     more = np.fromiter((rules.key(graph.state(i)) for i in range(len(have), size)), np.int64, size - len(have))
     return np.concatenate([have, more]) if len(more) else have.copy()
 

@@ -1,0 +1,218 @@
+"""OpenSpiel's hex on compiled rules (``fnmcts.games._hex_rules``): the rules agree with OpenSpiel's state for state,
+their decisive choice with the adapter's, and a search on them equals the Python loop draw for draw."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel is not installed: pip install 'fnmcts[openspiel]'")
+np = pytest.importorskip("numpy")
+pytest.importorskip("numba", reason="the compiled rules need Numba (pip install fnmcts[fast])")
+
+from fnmcts.games._hex_rules import key_after, rules_for  # noqa: E402
+from fnmcts.mcts import _kernel, search, visits  # noqa: E402
+from fnmcts.mcts._graph import CompiledGraph  # noqa: E402
+from fnmcts.openspiel import from_openspiel  # noqa: E402
+
+from spies import runs_of  # noqa: E402
+
+BOARDS = ("hex(board_size=5)", "hex(board_size=3)", "hex(num_rows=3,num_cols=4)", "hex(num_rows=6,num_cols=2)",
+          "hex(board_size=2)")
+"""Square boards and long ones both ways (rows and columns are not interchangeable: black joins north to south)."""
+
+FIVE = from_openspiel("hex(board_size=5)")
+
+
+def _rules(native):
+    """The compiled ``Rules`` of a ``pyspiel`` hex game, and buffers as wide as its moves."""
+    rules = rules_for(dict(native.get_parameters()))
+    return rules, *(np.zeros(rules.width, np.int64) for _ in range(3))
+
+
+def _key(history) -> int:
+    return key_after(np.array(history, np.int64))
+
+
+def _line(seed, plies, game=FIVE):
+    """The states of a random game of ``game`` from the start, at most ``plies`` moves (``seed``'s moves)."""
+    rng, state, states = random.Random(seed), game.start(), [game.start()]
+    while len(states) <= plies and game.to_move(state) is not None:
+        state = game.play(state, rng.choice(game.possible_moves(state)))
+        states.append(state)
+    return states
+
+
+@given(spec=st.sampled_from(BOARDS), seed=st.integers(0, 2**32 - 1))
+@settings(max_examples=40, deadline=None)
+def test_the_compiled_rules_agree_with_openspiel_along_random_games(spec, seed):
+    # every state of a few random games: the moves in OpenSpiel's order, the keys after them, the mover, the end
+    native = pyspiel.load_game(spec)
+    rules, kids, moves, _ = _rules(native)
+    assert rules.width == native.num_distinct_actions()
+    rng, boards = random.Random(seed), {}
+    for _ in range(4):
+        state, history = native.new_initial_state(), []
+        while True:
+            key = _key(history)
+            assert boards.setdefault(key, str(state)) == str(state)  # one board a key ...
+            assert boards.setdefault(str(state), key) == key  # ... and one key a board
+            m = rules.step(key, kids, moves)
+            if state.is_terminal():
+                assert m < 0 and rules.payoffs[-1 - m] == tuple(state.returns())
+                break
+            assert moves[:m].tolist() == state.legal_actions()
+            assert rules.mover(key) == state.current_player()
+            assert kids[:m].tolist() == [_key(history + [a]) for a in state.legal_actions()]
+            action = rng.choice(state.legal_actions())
+            state.apply_action(action)
+            history.append(action)
+
+
+@given(spec=st.sampled_from(BOARDS), seed=st.integers(0, 2**32 - 1), plies=st.integers(0, 30))
+@settings(max_examples=60, deadline=None)
+def test_the_decisive_choice_is_the_adapter_s(spec, seed, plies):
+    # the winning moves, else the safe ones, else all: the same places in the same order
+    game = from_openspiel(spec)
+    rules, kids, moves, chosen = _rules(game.native)
+    state = _line(seed, plies, game)[-1]
+    player = game.to_move(state)
+    if player is None:
+        return
+    key = _key(state.history)
+    m = rules.step(key, kids, moves)
+    n = rules.decisive(key, kids, moves, m, chosen)
+    native = game.native_state(state)
+    assert moves[chosen[:n]].tolist() == list(game._decisive_choices(native, list(state.history), player,
+                                                                      native.legal_actions()))
+
+
+def test_the_decisive_choice_wins_else_blocks_the_one_threat_else_takes_all():
+    rules, kids, moves, chosen = _rules(pyspiel.load_game("hex(board_size=3)"))
+
+    def choice(history):
+        key = _key(history)
+        m = rules.step(key, kids, moves)
+        return moves[chosen[:rules.decisive(key, kids, moves, m, chosen)]].tolist()
+
+    # (the cells: 0 1 2 / 3 4 5 / 6 7 8, each row a cell east of the one above; black joins rows 0 and 2)
+    assert choice([1, 0, 4, 3]) == [6, 7]  # black's 1 and 4 join the south row by either cell below 4
+    assert choice([0, 3, 2, 4]) == [5]  # white's 3 and 4 need 5 alone: black takes it
+    assert choice([0, 3, 8, 4]) == [1, 2, 5, 6, 7]  # white wins at 2 or at 5: no move is safe, all are drawn from
+    assert choice([]) == list(range(9))
+
+
+@pytest.mark.parametrize("spec", ["hex(board_size=4)", "hex(board_size=4,swap=True)"])
+def test_hex_states_are_their_boards(spec):
+    # two histories to one board: one state (its picture alone), the same moves and ends played on
+    game = from_openspiel(spec)
+    assert game._picture
+    rng = random.Random(5)
+    for _ in range(20):
+        history = [m for m in _line(rng.randrange(2**32), 12, game)[-1].history]
+        if len(history) < 5:
+            continue
+        swapped = list(history)
+        swapped[2], swapped[4] = swapped[4], swapped[2]  # (black's third and fifth stones: the same board)
+        a, b = game.state_from_json(history), game.state_from_json(swapped)
+        assert a == b and a.history != b.history and game.render(a) == game.render(b)
+        while game.to_move(a) is not None:
+            assert game.to_move(a) == game.to_move(b) and game.possible_moves(a) == game.possible_moves(b)
+            move = rng.choice(game.possible_moves(a))
+            a, b = game.play(a, move), game.play(b, move)
+            assert a == b
+        assert game.to_move(b) is None and game.payoff(a) == game.payoff(b)
+
+
+def test_boards_the_rules_do_not_model_have_none():
+    assert rules_for(dict(pyspiel.load_game("hex(board_size=7)").get_parameters())) is None  # 49 cells: no key
+    assert rules_for(dict(pyspiel.load_game("hex(board_size=5,swap=True)").get_parameters())) is None
+    assert rules_for(dict(pyspiel.load_game("hex(num_rows=1,num_cols=5)").get_parameters())) is None
+    assert rules_for({"board_size": 5, "komi": 1}) is None
+    assert rules_for(dict(pyspiel.load_game("hex(num_rows=3,num_cols=10)").get_parameters())).width == 30
+    assert from_openspiel("hex(board_size=7)").compiled_rules() is None
+    assert from_openspiel("hex(board_size=5)", states="histories").compiled_rules() is None
+    assert FIVE.compiled_rules().payoffs == ((1, -1), (-1, 1))
+
+
+@pytest.fixture
+def ran(monkeypatch):
+    """The searches the compiled rules ran (a list that grows by one per run)."""
+    from fnmcts.mcts import _rules_kernel
+
+    if not _rules_kernel.compiled(FIVE.compiled_rules()):  # compiled once: then it runs from 16 dives
+        search(FIVE, FIVE.start(), _kernel.KERNEL_MIN_DIVES, random.Random(0), solver=False)
+    return runs_of(monkeypatch, _rules_kernel, "run_rules")
+
+
+def _both(call):
+    """``(call(rng), rng's state after)`` with the compiled loop, then in Python: equal, records and types alike."""
+    fast_rng, slow_rng = random.Random(7), random.Random(7)
+    fast = call(fast_rng)
+    with _kernel.switched_off():
+        slow = call(slow_rng)
+    assert dict(fast) == dict(slow)
+    for state, rec in slow.items():
+        assert repr(fast[state]) == repr(rec)
+    assert fast_rng.getstate() == slow_rng.getstate()
+    return fast
+
+
+@given(seed=st.integers(0, 2**32 - 1), plies=st.integers(0, 16), n=st.integers(_kernel.RULES_MIN_DIVES, 500),
+       then=st.integers(_kernel.RULES_MIN_DIVES, 200), solver=st.booleans(),
+       rave=st.sampled_from((False, 100, (100, 5))))
+@settings(max_examples=16, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_a_search_on_the_compiled_rules_is_the_python_loop_s(ran, seed, plies, n, then, solver, rave):
+    # UCB1 with and without MCTS-Solver, RAVE and GRAVE: the same tree, AMAF statistics, proofs and draws
+    state = _line(seed, plies)[-1]
+    if FIVE.to_move(state) is None:
+        return
+    options = dict(solver=solver, rave=rave) if not isinstance(rave, tuple) else dict(solver=solver, rave=rave[0],
+                                                                                     rave_ref=rave[1])
+
+    def call(rng):  # a search, then one more on its graph (its states' keys read from their histories)
+        rng.seed(seed)
+        graph = CompiledGraph(FIVE)
+        one = search(FIVE, state, n, rng, graph=graph, **options)
+        two = search(FIVE, state, then, rng, graph=graph, **options)
+        return {**{("first", s): r for s, r in one.items()}, **{("then", s): r for s, r in two.items()}}
+
+    ran.clear()  # (one list for every example)
+    tree = _both(call)
+    assert ran == [True, True]
+    assert (visits(tree[("first", state)]), visits(tree[("then", state)])) == (n, then)
+
+
+@given(seed=st.integers(0, 2**32 - 1), plies=st.integers(0, 16), n=st.integers(_kernel.RULES_MIN_DIVES, 150),
+       solver=st.booleans(), rave=st.sampled_from((False, 100)))
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_decisive_playouts_on_the_compiled_rules_search_as_the_python_loop(ran, seed, plies, n, solver, rave):
+    # ``decisive_agent``'s playouts on the rules' ``decisive`` (the Python loop: the adapter's, a state a move tried)
+    from fnmcts.mcts.enhancements import decisive_agent
+
+    state = _line(seed, plies)[-1]
+    if FIVE.to_move(state) is None:
+        return
+
+    def call(rng):
+        rng.seed(seed)
+        return search(FIVE, state, n, rng, solver=solver, rave=rave, rollout=decisive_agent)
+
+    ran.clear()
+    tree = _both(call)
+    assert ran == [True]
+    assert visits(tree[state]) == n
+
+
+def test_a_move_on_the_compiled_rules_is_the_python_loop_s(ran):
+    from fnmcts.mcts import mcts_move
+
+    state = _line(3, 4)[-1]
+    fast = mcts_move(FIVE, state, 400, random.Random(2))
+    assert ran == [True]
+    with _kernel.switched_off():
+        slow = mcts_move(FIVE, state, 400, random.Random(2))
+    assert (fast.move, fast.iterations, dict(fast.tree)) == (slow.move, slow.iterations, dict(slow.tree))
