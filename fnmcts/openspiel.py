@@ -1100,17 +1100,22 @@ class OpenSpielGame(GameBase):
         return kept[0]
 
     def compiled_rules(self):
-        """OpenSpiel's connect_four (7 columns, 6 rows, four in a row) on the built-in ``ConnectFour``'s compiled
-        rules (the protocol's optional hook): a search (MCTS-Solver, RAVE and GRAVE among its options) runs in
-        machine code, growing this adapter's own states (each made from the one it was reached from: from its
-        picture, ``_picture_played``, else by ``play``), the same tree as the loop in Python, draw for draw. Any
-        other game, one whose states are histories, or without Numba: None.
+        """The game's rules compiled (the protocol's optional hook, ``COMPILED_RULES``): OpenSpiel's connect_four (7
+        columns, 6 rows, four in a row) on the built-in ``ConnectFour``'s, breakthrough on the 6 by 6 board on
+        ``fnmcts.games._breakthrough_rules``. A search (MCTS-Solver, RAVE and GRAVE, decisive playouts among its
+        options) runs in machine code, growing this adapter's own states (each made from the one it was reached
+        from: connect_four's from its picture, ``_picture_played``, else by ``play``), the same tree as the loop in
+        Python, draw for draw. Any other game or size, one whose states are histories, or without Numba: None.
 
         >>> rules = from_openspiel("connect_four").compiled_rules()
         >>> rules is None or (rules.states, rules.payoffs, rules.width) == (None, ((1, -1), (-1, 1), (0, 0)), 7)
         True
+        >>> rules = from_openspiel("breakthrough(rows=6,columns=6)").compiled_rules()
+        >>> rules is None or (rules.states, rules.payoffs, rules.width) == (None, ((1, -1), (-1, 1)), 432)
+        True
         >>> from_openspiel("tic_tac_toe").compiled_rules(), from_openspiel("connect_four(rows=5)").compiled_rules()
         (None, None)
+        >>> from_openspiel("breakthrough").compiled_rules()  # (8 by 8: its key would pass 64 bits)
         >>> from_openspiel("connect_four", states="histories").compiled_rules() is None  # (no transpositions)
         True
         """
@@ -1235,6 +1240,7 @@ def _action_number(move) -> int:
 
 
 COMPILED_RULES = {
+    "breakthrough": "breakthrough",  # on the 6 by 6 board (a larger one passes a 64-bit key)
     "connect_four": "connect_four",
 }
 """OpenSpiel's games whose rules fnmcts compiles (``compiled_rules()``): short name -> the module of

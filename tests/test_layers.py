@@ -39,6 +39,7 @@ LAYERS = (
             "fnmcts.games.tictactoe",
             "fnmcts.games.connect_four",
             "fnmcts.games._connect_four_rules",  # its rules on keys, compiled (Numba), imported when a search asks
+            "fnmcts.games._breakthrough_rules",  # OpenSpiel's breakthrough 6x6 on keys, compiled (Numba), as above
             "fnmcts.games._connect_four_bits",  # its board as bits, the game's and the compiled rules' (no Numba)
             "fnmcts.games.shut_the_box.*",  # one folder: rules, the game value, masks, exact values
             "fnmcts.games.pig",
