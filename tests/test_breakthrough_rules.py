@@ -199,3 +199,29 @@ def test_decisive_playouts_on_the_compiled_rules_search_as_the_python_loop(ran, 
     tree = _both(call)
     assert ran == [True]
     assert visits(tree[state]) == n
+
+
+@given(seed=st.integers(0, 2**32 - 1), plies=st.integers(0, 40), n=st.integers(_kernel.RULES_MIN_DIVES, 300),
+       solver=st.booleans(), ref=st.sampled_from((0, 10)))
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_amaf_rows_that_run_out_grow_and_search_as_the_python_loop(ran, monkeypatch, seed, plies, n, solver, ref):
+    # RAVE's rows (864 a node here) made as few as they may be: they double many times a search, the tables in them
+    # read back as the Python loop counts them
+    from fnmcts.mcts import _rules_kernel
+
+    monkeypatch.setattr(_rules_kernel, "_amaf_room", lambda used, n: used + 1)
+    state = _state(seed, plies)
+    if GAME.to_move(state) is None:
+        return
+
+    def call(rng):
+        rng.seed(seed)
+        graph = CompiledGraph(GAME)
+        one = search(GAME, state, n, rng, solver=solver, rave=100, rave_ref=ref, graph=graph)
+        two = search(GAME, state, n // 2 + _kernel.RULES_MIN_DIVES, rng, solver=solver, rave=100, rave_ref=ref,
+                     graph=graph)
+        return {**{("first", s): r for s, r in one.items()}, **{("then", s): r for s, r in two.items()}}
+
+    ran.clear()
+    _both(call)
+    assert ran == [True, True]
