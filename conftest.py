@@ -60,7 +60,7 @@ os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 collect_ignore = ["docs/hooks.py"]
 collect_ignore_glob = ["fnmcts/exercises/files/*.py"]  # the exercise files: stubs for students to copy, not modules of fnmcts
 if find_spec("numba") is None:  # the compiled loop's body imports Numba (the fast extra): without it, nothing to collect
-    collect_ignore.append("fnmcts/mcts/_compiled.py")
+    collect_ignore += ["fnmcts/mcts/_compiled.py", "fnmcts/games/_breakthrough_rules.py"]
 
 # file, from the top of the repository (or one doctest, by name) -> (the package its doctests need, the extra that installs it)
 OPTIONAL = {"fnmcts/openspiel.py": ("pyspiel", "openspiel"), "docs/openspiel.md": ("pyspiel", "openspiel"),

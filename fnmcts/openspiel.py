@@ -1103,10 +1103,11 @@ class OpenSpielGame(GameBase):
         """The game's rules compiled (the protocol's optional hook), for the games of ``COMPILED_RULES``: OpenSpiel's
         connect_four (7 columns, 6 rows, four in a row) on the built-in ``ConnectFour``'s, hex on boards of at most
         31 cells without the swap (``fnmcts.games._hex_rules``), dots_and_boxes on boards whose lines and boxes fit
-        a 64-bit key (``fnmcts.games._dots_and_boxes_rules``). A search (MCTS-Solver, RAVE and GRAVE, decisive
-        playouts among its options) runs in machine code, growing this adapter's own states (each made from the one
-        it was reached from: from its picture, ``_picture_played``, else by ``play``, when first read), the same tree
-        as the loop in Python, draw for draw. Any other game or parameters, one whose states are histories, or
+        a 64-bit key (``fnmcts.games._dots_and_boxes_rules``), breakthrough on the 6 by 6 board
+        (``fnmcts.games._breakthrough_rules``). A search (MCTS-Solver, RAVE and GRAVE, decisive playouts among its
+        options) runs in machine code, growing this adapter's own states (each made from the one it was reached
+        from: connect_four's from its picture, ``_picture_played``, else by ``play``, when first read), the same
+        tree as the loop in Python, draw for draw. Any other game or parameters, one whose states are histories, or
         without Numba: None.
 
         >>> rules = from_openspiel("connect_four").compiled_rules()
@@ -1115,10 +1116,14 @@ class OpenSpielGame(GameBase):
         >>> rules = from_openspiel("hex(board_size=5)").compiled_rules()
         >>> rules is None or (rules.payoffs, rules.width) == (((1, -1), (-1, 1)), 25)
         True
+        >>> rules = from_openspiel("breakthrough(rows=6,columns=6)").compiled_rules()
+        >>> rules is None or (rules.states, rules.payoffs, rules.width) == (None, ((1, -1), (-1, 1)), 432)
+        True
         >>> from_openspiel("tic_tac_toe").compiled_rules(), from_openspiel("connect_four(rows=5)").compiled_rules()
         (None, None)
         >>> [from_openspiel(spec).compiled_rules() for spec in ("hex(board_size=7)", "hex(board_size=5,swap=True)")]
         [None, None]
+        >>> from_openspiel("breakthrough").compiled_rules()  # (8 by 8: its key would pass 64 bits)
         >>> from_openspiel("connect_four", states="histories").compiled_rules() is None  # (no transpositions)
         True
         >>> rules = from_openspiel("dots_and_boxes(num_rows=3,num_cols=3)").compiled_rules()
@@ -1246,6 +1251,7 @@ def _action_number(move) -> int:
 
 
 COMPILED_RULES = {
+    "breakthrough": "breakthrough",  # on the 6 by 6 board (a larger one passes a 64-bit key)
     "connect_four": "connect_four",
     "dots_and_boxes": "dots_and_boxes",
     "hex": "hex",

@@ -39,6 +39,7 @@ LAYERS = (
             "fnmcts.games.tictactoe",
             "fnmcts.games.connect_four",
             "fnmcts.games._connect_four_rules",  # its rules on keys, compiled (Numba), imported when a search asks
+            "fnmcts.games._breakthrough_rules",  # OpenSpiel's breakthrough 6x6 on keys, compiled (Numba), as above
             "fnmcts.games._connect_four_bits",  # its board as bits, the game's and the compiled rules' (no Numba)
             "fnmcts.games._dots_and_boxes_rules",  # OpenSpiel's dots_and_boxes on keys, compiled (Numba), when asked
             "fnmcts.games._hex_rules",  # OpenSpiel's hex on keys, compiled (Numba), imported when a search asks

@@ -192,7 +192,7 @@ def prove_path(path, length, kind, starts, counts, flat, pf, pset, pu, opts):
 def rave_choose(kids, moves, qs, m, N, S, logs, ni, c, rk, An, As, table, k, width):
     """RAVE's choice (``rave.rave_picker``) among the children at ``kids[qs[:m]]`` of a decision of player ``k``
     with ``ni`` visits: the place in ``kids`` of the first rated best by ``rave_score`` (``_records``), its move's
-    AMAF statistics read from node ``table``'s row of ``An``, ``As`` (-1: none), ``rk`` its ``k``; alone, no rating."""
+    AMAF statistics read from row ``table`` of ``An``, ``As`` (-1: no table), ``rk`` its ``k``; alone, no rating."""
     if m == 1:
         return qs[0]
     best, top = -1, -np.inf
@@ -215,23 +215,27 @@ def rave_choose(kids, moves, qs, m, N, S, logs, ni, c, rk, An, As, table, k, wid
 
 
 @_jit
-def amaf_back(path, length, chosen, seen, keys, count, An, As, Ahas, x_row, width):
+def amaf_back(path, length, chosen, seen, keys, count, An, As, Arow, used, x_row, width):
     """``rave.amaf_backup``: every node of ``path[:length]`` counts each ``(player, move)`` played at or below it once
     (``keys[:count]``, the playout's, as ``player * width + move``; ``chosen[t]`` the move taken at ``path[t]``),
-    with the player's ``x_row``; ``seen`` marks the keys held, cleared after."""
+    with the player's ``x_row``; ``seen`` marks the keys held, cleared after. A node's table is row ``Arow[node]``
+    of ``An``, ``As``, a node without (-1) takes the next of the ``used`` rows; the rows used after, returned."""
     for t in range(length - 1, -1, -1):
         if t < length - 1 and not seen[chosen[t]]:
             seen[chosen[t]] = True
             keys[count] = chosen[t]
             count += 1
         node = path[t]
-        Ahas[node] = True
+        if Arow[node] < 0:
+            Arow[node], used = used, used + 1
+        r = Arow[node]
         for e in range(count):
             j = keys[e]
-            An[node, j] += 1
-            As[node, j] += x_row[j // width]
+            An[r, j] += 1
+            As[r, j] += x_row[j // width]
     for e in range(count):
         seen[keys[e]] = False
+    return used
 
 
 @_jit

@@ -111,7 +111,7 @@ class Stats:
 
     def has_amaf(self) -> bool:
         """Whether any node keeps AMAF statistics (``bool(A)``), read without writing the compiled loop's in."""
-        return bool(self._A) or (self.amaf_pending is not None and bool(self.amaf_pending[1][2].any()))
+        return bool(self._A) or (self.amaf_pending is not None and bool((self.amaf_pending[1][2] >= 0).any()))
 
     def use_values(self):
         """Keep ``E`` apart from ``S``: the ratings read the expectimax values."""

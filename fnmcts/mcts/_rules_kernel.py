@@ -135,18 +135,19 @@ def _settle(step, mover, i, keys, kind, outc, pf, order, sizes, bk, bm):
 
 @_jit
 def _dives(step, mover, decisive, keys, kind, outc, kstart, kcount, kids, moves, tkeys, tvals, sizes, order, N, S, whole, W, D, pf, pset,
-          An, As, Ahas, u, uwhole, pu, logs, width, root, root_mover, n, mode, c, solve, stop, rave, sure, mt, pos,
+          An, As, Arow, u, uwhole, pu, logs, width, root, root_mover, n, mode, c, solve, stop, rave, sure, mt, pos,
           out, last_path, until, after):
     """Up to ``n`` dives; ``out``: ``(dives run, the last dive's outcome, its proof or -1, its path's length (the
-    path in ``last_path``), 1 if the dives are over)``, fewer dives when the arrays are full.
+    path in ``last_path``), 1 if the dives are over)``, fewer dives when the arrays are full (``out[4]``: 0 the
+    nodes' arrays, 2 the rows of AMAF statistics).
 
-    ``sizes``: ``(nodes, children's entries, nodes expanded)``, ``order`` the
+    ``sizes``: ``(nodes, children's entries, nodes expanded, AMAF rows used)``, ``order`` the
     nodes expanded, in order; a node's ``kind`` is -3 until expanded here, or
     ``-10 - mover`` once known to be no end. ``solve``: MCTS-Solver
     (``_compiled.dives_kernel``'s), ``stop``: no dive once the root is proven.
     ``rave``: ``(k, rave_ref, c)`` of RAVE / GRAVE (``k`` < 0: off), the AMAF
-    statistics of node ``i`` in ``An[i]``, ``As[i]`` (``player * width + move``)
-    and ``Ahas[i]`` (it keeps a table), its choice ``_compiled.rave_choose``.
+    statistics of node ``i`` in row ``Arow[i]`` of ``An``, ``As`` (``player *
+    width + move``; -1: no table), its choice ``_compiled.rave_choose``.
     ``sure``: the playouts are ``decisive_agent``'s (the rules' ``decisive``).
     ``until``: the cycle count (``_cycles``) no dive starts at or past, less ``after`` cycles a dive run (their
     write-back's share); 0: no clock.
@@ -225,7 +226,7 @@ def _dives(step, mover, decisive, keys, kind, outc, kstart, kcount, kids, moves,
                     if N[path[t]] >= ref:
                         table = path[t]
                         break
-                q = rave_choose(kids, moves, opts, m, N, S, logs, ni, rc, rk, An, As, table, k, width)
+                q = rave_choose(kids, moves, opts, m, N, S, logs, ni, rc, rk, An, As, Arow[table], k, width)
                 chosen[length - 1] = k * width + moves[q]
                 i = kids[q]
             elif solve:
@@ -238,6 +239,9 @@ def _dives(step, mover, decisive, keys, kind, outc, kstart, kcount, kids, moves,
                 proof = pf[i]
             path[length], movers[length] = i, k
             length += 1
+            if rk >= 0 and sizes[3] + length >= An.shape[0]:  # (a row for each node of the path, and the next root)
+                out[0], out[4] = done, 2  # no row left: the caller grows them and runs the rest (no draw made yet)
+                return
             ni = N[i]
         if proof >= 0:  # a proven node ended the dive (counted from 0 if it is new)
             if ni == -1:
@@ -253,7 +257,7 @@ def _dives(step, mover, decisive, keys, kind, outc, kstart, kcount, kids, moves,
         if solve and new < 0:  # a dive that ended at a new node proves nothing
             prove_path(path, length, kind, kstart, kcount, kids, pf, pset, pu, opts)
         if rk >= 0:
-            amaf_back(path, length, chosen, seen, played, count, An, As, Ahas, x_row, width)
+            sizes[3] = amaf_back(path, length, chosen, seen, played, count, An, As, Arow, sizes[3], x_row, width)
         out[1], out[2], out[3] = term, proof, length
         last_path[:length] = path[:length]
     out[0], out[4] = n, 1
@@ -324,6 +328,12 @@ def _room(size, n, width) -> int:
     return 1 << max(64, 2 * size, 4 * width, size + 3 * n).bit_length()
 
 
+def _amaf_room(used, n) -> int:
+    """The AMAF rows at first, ``used`` taken: a dive takes one for each node of its path without (most often the
+    new node alone); they double when they run out."""
+    return used + min(n, 4096) + 64
+
+
 def _keys(rules, graph, size):
     """The keys of the graph's first ``size`` states: those a call before kept (``graph.rule_keys``), the rest read
     from their states (only theirs made: the states a call before left unmade stay so)."""
@@ -339,31 +349,37 @@ def _grown(arrays, room, fill):
 
 
 def _amaf_in(stats, size, width, players, payoffs):
-    """``(An, As, Ahas)``: RAVE's statistics of nodes ``0..size - 1`` (``stats.A``) as the loop reads them, or None
-    where the Python loop counts them (a payoff of whole numbers, a key that is no player and move of the rules).
-    The arrays a call before left are read again while nothing else changed ``stats.A`` (``Stats.amaf_arrays``)."""
+    """``(An, As, Arow)``: RAVE's statistics of nodes ``0..size - 1`` (``stats.A``) as the loop reads them (node
+    ``i``'s in row ``Arow[i]``, -1: none), or None where the Python loop counts them (a payoff of whole numbers, a
+    key that is no player and move of the rules). The arrays a call before left are read again while nothing else
+    changed ``stats.A`` (``Stats.amaf_arrays``)."""
     if any(type(x) is not float for pay in payoffs for x in pay):
         return None
     kept = stats.amaf_arrays
-    if kept is not None and kept[0].shape[1] == players * width and kept[0].shape[0] <= size:
-        more = size - kept[0].shape[0]  # (nodes interned since: no statistics)
-        return tuple(np.concatenate([a, np.zeros((more,) + a.shape[1:], a.dtype)]) if more else a for a in kept)
-    An, As, Ahas = np.zeros((size, players * width), np.int64), np.zeros((size, players * width)), np.zeros(size, np.bool_)
-    for i, table in stats.A.items():
-        if i >= size:
-            continue
-        Ahas[i] = True
+    if kept is not None and kept[0].shape[1] == players * width and kept[2].shape[0] <= size:
+        more = size - kept[2].shape[0]  # (nodes interned since: no statistics)
+        return kept[0], kept[1], np.concatenate([kept[2], np.full(more, -1, np.int64)]) if more else kept[2]
+    tables, Arow = [(i, table) for i, table in stats.A.items() if i < size], np.full(size, -1, np.int64)
+    An, As = np.zeros((len(tables), players * width), np.int64), np.zeros((len(tables), players * width))
+    for r, (i, table) in enumerate(tables):
+        Arow[i] = r
         for (p, m), (visits, score) in table.items():
             if not (type(p) is int and type(m) is int and 0 <= p < players and 0 <= m < width) or type(score) is not float:
                 return None
-            An[i, p * width + m], As[i, p * width + m] = visits, score
-    return An, As, Ahas
+            An[r, p * width + m], As[r, p * width + m] = visits, score
+    return An, As, Arow
 
 
-def _amaf_out(stats, before, after, size, width):
+def _rows(arrays, room, used):
+    """Each of ``arrays`` ``room`` rows long, its first ``used`` rows kept and the others zeros."""
+    return [np.concatenate([a[:used], np.zeros((room - used,) + a.shape[1:], a.dtype)]) for a in arrays]
+
+
+def _amaf_out(stats, before, after, size, used, width):
     """Leave the AMAF statistics the dives changed to be written into ``stats.A`` when it is first read
-    (``settle_amaf``): ``stats.amaf_pending`` holds the arrays as ``stats.A`` has them and as the dives left them."""
-    after = tuple(a[:size] for a in after)
+    (``settle_amaf``): ``stats.amaf_pending`` holds the arrays as ``stats.A`` has them and as the dives left them
+    (a node's row keeps its place from call to call)."""
+    after = (after[0][:used], after[1][:used], after[2][:size])
     pending = stats.amaf_pending
     stats.amaf_pending = (before if pending is None else pending[0], after, width)  # (``A`` as it is: the first before)
     stats.amaf_arrays = after
@@ -372,29 +388,31 @@ def _amaf_out(stats, before, after, size, width):
 def settle_amaf(stats):
     """Write the statistics ``stats.amaf_pending`` holds into ``stats.A``: a table per node changed, ``[visits,
     score]`` per ``(player, move)`` counted (a node on a path where nothing was played keeps an empty table)."""
-    before, (An, As, Ahas), width = stats.amaf_pending
+    before, (An, As, Arow), width = stats.amaf_pending
     stats.amaf_pending = None
-    size0 = before[0].shape[0]
-    changed = Ahas.copy()
-    changed[:size0] &= ~before[2] | (An[:size0] != before[0]).any(axis=1)
-    nodes = np.flatnonzero(changed)
-    rows, cols = np.nonzero(An[nodes])
+    rows0 = before[0].shape[0]
+    changed = np.ones(An.shape[0], np.bool_)  # a row of a table made since, or whose visits changed
+    changed[:rows0] = (An[:rows0] != before[0]).any(axis=1)
+    nodes = np.flatnonzero(Arow >= 0)
+    nodes = nodes[changed[Arow[nodes]]]
+    rows = Arow[nodes]
+    at, cols = np.nonzero(An[rows])
     tables = [{} for _ in range(len(nodes))]
     keys = [divmod(j, width) for j in range(An.shape[1])]
-    for r, j, n, s in zip(rows.tolist(), cols.tolist(), An[nodes[rows], cols].tolist(), As[nodes[rows], cols].tolist()):
-        tables[r][keys[j]] = [n, s]
+    for t, j, n, s in zip(at.tolist(), cols.tolist(), An[rows[at], cols].tolist(), As[rows[at], cols].tolist()):
+        tables[t][keys[j]] = [n, s]
     stats.A.update(zip(nodes.tolist(), tables))
 
 
 def pending_table(stats, i):
     """Node ``i``'s AMAF table as ``settle_amaf`` would write it (None: it keeps none), nothing written."""
-    _, (An, As, Ahas), width = stats.amaf_pending
-    if i >= Ahas.shape[0]:
+    _, (An, As, Arow), width = stats.amaf_pending
+    if i >= Arow.shape[0]:
         return stats._A.get(i)
-    if not Ahas[i]:
+    if (r := Arow[i]) < 0:
         return None
-    cols = np.flatnonzero(An[i])
-    return {divmod(j, width): [n, s] for j, n, s in zip(cols.tolist(), An[i, cols].tolist(), As[i, cols].tolist())}
+    cols = np.flatnonzero(An[r])
+    return {divmod(j, width): [n, s] for j, n, s in zip(cols.tolist(), An[r, cols].tolist(), As[r, cols].tolist())}
 
 
 def run_rules(rules, graph, stats, root, root_mover, n, rng, mode, c, solver=None, stop=False, rave=None, rollout=None,
@@ -431,19 +449,22 @@ def run_rules(rules, graph, stats, root, root_mover, n, rng, mode, c, solver=Non
     payoffs = [graph.rescale(p) for p in rules.payoffs]
     players = range(max(1, graph.num_players))
     amaf = _amaf_in(stats, size0, width, len(players), payoffs) if rave is not None else \
-        (np.zeros((size0, 1), np.int64), np.zeros((size0, 1)), np.zeros(size0, np.bool_))
+        (np.zeros((0, 1), np.int64), np.zeros((0, 1)), np.full(size0, -1, np.int64))
     if amaf is None:
         return None
-    room = _room(size0, n if until is None else min(n, 256), width)  # (a clocked call: its arrays double as it goes)
+    expect = n if until is None else min(n, 256)  # the dives the arrays hold at first (a clocked call's double as it goes)
+    room = _room(size0, expect, width)
     keys = _keys(rules, graph, size0)
-    # key, kind, outcome, children's start and count, counts, order, proof, proven on a path, AMAF statistics:
-    fill = (0, -3, 0, -1, 0, -1, 0.0, True, 0, 0, 0, -1, False, 0, 0.0, False)
+    # key, kind, outcome, children's start and count, counts, order, proof, proven on a path, AMAF table's row:
+    fill = (0, -3, 0, -1, 0, -1, 0.0, True, 0, 0, 0, -1, False, -1)
     pf, pset, pu = proofs or (np.full(size0, -1, np.int64), np.zeros(size0, np.bool_), None)
     nodes = _grown([keys, np.full(size0, -3, np.int64), np.zeros(size0, np.int64), np.full(size0, -1, np.int64),
-                    np.zeros(size0, np.int64), *counts[:5], np.zeros(size0, np.int64), pf, pset, *amaf], room, fill)
+                    np.zeros(size0, np.int64), *counts[:5], np.zeros(size0, np.int64), pf, pset, amaf[2]], room, fill)
+    used = amaf[0].shape[0]
+    An, As = _rows(amaf[:2], _amaf_room(used, expect) if rave is not None else 1, used)
     flat = [np.zeros(room, np.int64), np.zeros(room, np.int64)]  # the children and their moves, node by node
     tkeys, tvals = _table(nodes[0], size0, 4 * room)
-    sizes = np.array([size0, 0, 0], np.int64)
+    sizes = np.array([size0, 0, 0, used], np.int64)
     u = np.array([[p[m] for m in players] for p in payoffs], np.float64)
     uwhole = np.array([[type(p[m]) is int for m in players] for p in payoffs], np.bool_)
     pu = np.zeros_like(u) if pu is None else pu
@@ -455,14 +476,17 @@ def run_rules(rules, graph, stats, root, root_mover, n, rng, mode, c, solver=Non
     left, last = n, None  # the dives left; the last dive's path and its length
     while True:
         last_path = np.empty(room + 1, np.int64)
-        _entry()(step, mover, decisive, *nodes[:5], *flat, tkeys, tvals, sizes, nodes[10], *nodes[5:10], *nodes[11:16], u, uwhole,
+        _entry()(step, mover, decisive, *nodes[:5], *flat, tkeys, tvals, sizes, nodes[10], *nodes[5:10], *nodes[11:13], An, As, nodes[13], u, uwhole,
                pu, counts[5], width, root, root_mover, left, mode, float(c or 0.0), proofs is not None, stop, ravep, sure, mt, pos,
                out, last_path, *clock)
         left -= int(out[0])
         if out[0]:
             last = (last_path, int(out[3]))
-        if out[4]:
+        if out[4] == 1:
             break
+        if out[4] == 2:  # the AMAF rows ran out: doubled
+            An, As = _rows((An, As), 2 * An.shape[0], int(sizes[3]))
+            continue
         room *= 2  # the arrays ran out of room before a dive ended: doubled, and the dives go on
         nodes = _grown(nodes, room, fill)
         flat = _grown(flat, max(room, 2 * flat[0].shape[0]), (0, 0))
@@ -474,7 +498,7 @@ def run_rules(rules, graph, stats, root, root_mover, n, rng, mode, c, solver=Non
     size, term = int(sizes[0]), int(out[1])
     graph.rule_keys = (rules.key, nodes[0][:size])  # (the next call on this graph reads them: a key may cost a replay)
     if rave is not None:
-        _amaf_out(stats, amaf, nodes[13:16], size, width)
+        _amaf_out(stats, amaf, (An, As, nodes[13]), size, int(sizes[3]), width)
     raw = rules.payoffs[term] if last and term >= 0 else None
     found = dives_result(n - left, raw, last and last[0][:last[1]].tolist(), solver, stats,
                          proofs and (nodes[11][:size], nodes[12][:size], pu), rules.payoffs, int(out[2]))
