@@ -371,8 +371,14 @@ def _amaf_in(stats, size, width, players, payoffs):
 
 
 def _rows(arrays, room, used):
-    """Each of ``arrays`` ``room`` rows long, its first ``used`` rows kept and the others zeros."""
-    return [np.concatenate([a[:used], np.zeros((room - used,) + a.shape[1:], a.dtype)]) for a in arrays]
+    """Each of ``arrays`` ``room`` rows long, its first ``used`` rows kept and the others zeros (zeros the system
+    gives untouched: a row is paid for when a dive first writes it, 864 numbers wide on breakthrough)."""
+    grown = []
+    for a in arrays:
+        rows = np.zeros((room,) + a.shape[1:], a.dtype)
+        rows[:used] = a[:used]
+        grown.append(rows)
+    return grown
 
 
 def _amaf_out(stats, before, after, size, used, width):

@@ -36,7 +36,7 @@ from ._options import OPTION_NAMES, ROOT_RULES, SearchOptions, search_options
 from .enhancements import SequentialHalving, sequential_halving, with_proofs
 from ._kernel import least_chunk, whole_graph
 from ._graph import CHANCE_NODE, END, UNSEEN, CompiledGraph, children_made, expanded_kind, graph_of, mover_into as _root_mover
-from ._tree import Tree, as_tree, lazy_tree
+from ._tree import LazyTuple, Tree, as_tree, lazy_tree
 from .phases import BACKUPS, result_of
 from ._records import EMPTY_RECORD, Record, counts_of, make_record, mean, ucb, ucb1_selector, ucb_selector
 from ._records import visits  # noqa: F401 (doctests)
@@ -962,8 +962,8 @@ def _move_search(game, g, stats, proofs, root, player, tree, done, **choice) -> 
     """The ``MoveSearch`` of a finished search: the move (``_final_move``, with ``choice``), the root's children, the proofs."""
     moves = g.moves[root]
     move = moves[0] if len(moves) == 1 else _final_move(g, stats, proofs, root, player, **choice)
-    children = tuple((m, EMPTY_RECORD if stats.N[k] is None else _record_of(stats, k))
-                     for m, k in zip(moves, g.kids[root]))
+    children = LazyTuple(lambda: ((m, EMPTY_RECORD if stats.N[k] is None else _record_of(stats, k))
+                                  for m, k in zip(moves, g.kids[root])))  # (read when first used: an agent never)
     proven = _proven_map(game, g, stats, proofs, root) if proofs is not None else pmap()
     return MoveSearch(move=move, tree=tree, proven=proven, iterations=done, children=children)
 

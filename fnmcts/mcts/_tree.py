@@ -16,7 +16,7 @@ Tree(2 states, root 'a': Record(win=3, loss=1))
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from pyrsistent import PMap, pmap
 
@@ -218,6 +218,53 @@ def lazy_tree(make, root) -> Tree:
     object.__setattr__(tree, "_root", root)
     object.__setattr__(tree, "_work", None)
     return tree
+
+
+class LazyTuple(Sequence):
+    """A tuple made when first read: ``make()``'s, the same value in every use (``==`` and hash as that tuple,
+    iteration, indexing, ``len``, repr, a pickle of the tuple). ``mcts_move``'s children: their records (AMAF tables
+    among them, 25 moves a player on hex) cost more than the dives of a short move, and an agent reads the move alone.
+
+    >>> calls = []
+    >>> items = LazyTuple(lambda: calls.append(1) or ((1, "a"), (2, "b")))
+    >>> len(calls), items == ((1, "a"), (2, "b")), ((1, "a"), (2, "b")) == items, len(calls)
+    (0, True, True, 1)
+    >>> items, len(items), items[1], [m for m, _ in items], hash(items) == hash(((1, "a"), (2, "b")))
+    (((1, 'a'), (2, 'b')), 2, (2, 'b'), [1, 2], True)
+    """
+
+    __slots__ = ("_make", "_made")
+
+    def __init__(self, make):
+        self._make, self._made = make, None
+
+    def _items(self) -> tuple:
+        if self._made is None:
+            self._made, self._make = tuple(self._make()), None
+        return self._made
+
+    def __getitem__(self, index):
+        return self._items()[index]
+
+    def __len__(self):
+        return len(self._items())
+
+    def __iter__(self):
+        return iter(self._items())
+
+    def __eq__(self, other):
+        if isinstance(other, LazyTuple):
+            other = other._items()
+        return self._items() == other if isinstance(other, tuple) else NotImplemented
+
+    def __hash__(self):
+        return hash(self._items())
+
+    def __repr__(self):
+        return repr(self._items())
+
+    def __reduce__(self):
+        return (tuple, (self._items(),))
 
 
 def as_tree(tree, root=_NO_ROOT) -> Tree:
