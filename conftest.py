@@ -64,6 +64,7 @@ if find_spec("numba") is None:  # the compiled loop's body imports Numba (the fa
 
 # file, from the top of the repository (or one doctest, by name) -> (the package its doctests need, the extra that installs it)
 OPTIONAL = {"fnmcts/openspiel.py": ("pyspiel", "openspiel"), "docs/openspiel.md": ("pyspiel", "openspiel"),
+            "docs/search-options.md": ("pyspiel", "openspiel"),  # its decisive playouts' example is OpenSpiel's hex
             # one doctest of a module that needs no extra, by its name: its example is an OpenSpiel game
             "fnmcts.mcts._options.kind_defaults": ("pyspiel", "openspiel")}
 

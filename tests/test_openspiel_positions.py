@@ -17,7 +17,7 @@ import random
 from collections import defaultdict
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel is not installed: pip install 'fnmcts[openspiel]'")
@@ -269,8 +269,12 @@ def test_a_search_with_decisive_playouts_takes_the_in_place_kernel_and_grows_the
 
     from fnmcts.mcts.enhancements import decisive_agent
 
+    from fnmcts.mcts import _engine, phases
+
     game = from_openspiel(spec)
     generic = mcts_move(game, game.start(), 12, random.Random(seed), rollout=partial(decisive_agent), proofs=0)
+    for module in (phases, _engine):  # the adapter's kernel (the compiled rules' is held to it: below)
+        monkeypatch.setattr(module, "rules_playout", lambda game, played: None)
     calls = []
     kernel = OpenSpielGame._decisive_play  # the loop of decisive_payoff and of decisive_played (RAVE's: connect_four's defaults)
     monkeypatch.setattr(OpenSpielGame, "_decisive_play",
@@ -324,6 +328,7 @@ def test_a_rave_search_takes_the_random_played_kernel_and_grows_the_same_tree(sp
     game = from_openspiel(spec)
     kernel = OpenSpielGame.random_played
     for options in ({"rave": 100}, {"rave": 100, "rave_ref": 5}):
+        options["rollout"] = "random"  # (random playouts: the kind's are decisive where the compiled rules play them)
         calls = []
         monkeypatch.setattr(OpenSpielGame, "random_played",
                             lambda self, state, rng: calls.append(1) or kernel(self, state, rng))
@@ -341,7 +346,11 @@ def test_a_rave_search_with_decisive_playouts_takes_the_decisive_played_kernel_a
     from fnmcts.mcts import _kernel
     from fnmcts.mcts.enhancements import decisive_agent
 
+    from fnmcts.mcts import _engine, phases
+
     game = from_openspiel("connect_four")
+    for module in (phases, _engine):  # the adapter's kernel (the compiled rules' is held to it: below)
+        monkeypatch.setattr(module, "rules_playout", lambda game, played: None)
     kernel, calls = OpenSpielGame.decisive_played, []
     monkeypatch.setattr(OpenSpielGame, "decisive_played",
                         lambda self, state, rng: calls.append(1) or kernel(self, state, rng))
@@ -352,3 +361,32 @@ def test_a_rave_search_with_decisive_playouts_takes_the_decisive_played_kernel_a
         generic = mcts_move(game, game.start(), 30, random.Random(4), rollout=decisive_agent, rave=100)
     monkeypatch.undo()
     assert calls and dict(in_place.tree) == dict(generic.tree) and in_place.move == generic.move
+
+
+@pytest.mark.parametrize("spec", ["connect_four", "hex(board_size=5)", "breakthrough(rows=6,columns=6)",
+                                  "dots_and_boxes(num_rows=3,num_cols=3)"])
+@given(seed=st.integers(0, 2**32 - 1), plies=st.integers(0, 20))
+@settings(max_examples=15, deadline=None)
+def test_a_decisive_playout_on_the_compiled_rules_is_the_protocol_s(spec, seed, plies):
+    """Where a game's compiled rules play decisive playouts, a search's playouts run there
+    (``_rules_kernel.decisive_kernel``): the same payoff, decisions and generator state as the adapter's
+    ``decisive_payoff`` and ``decisive_played`` on OpenSpiel's states."""
+    pytest.importorskip("numba", reason="the compiled rules need Numba")
+    from fnmcts.mcts import _rules_kernel
+
+    game = from_openspiel(spec)
+    if not _rules_kernel.compiled(game.compiled_rules()):  # (the loop compiled once: a search long enough to pay)
+        mcts_move(game, game.start(), 512, random.Random(0))
+    rng, state = random.Random(seed), game.start()
+    for _ in range(plies):
+        if game.to_move(state) is None:
+            break
+        state = game.play(state, rng.choice(game.possible_moves(state)))
+    if game.to_move(state) is None:
+        return
+    for played, protocol in ((False, game.decisive_payoff), (True, game.decisive_played)):
+        fast_rng, slow_rng = random.Random(seed), random.Random(seed)
+        fast = _rules_kernel.decisive_kernel(game, played)(state, fast_rng)
+        slow = protocol(state, slow_rng)
+        assert fast == (slow if not played else (slow[0], tuple(slow[1])))
+        assert fast_rng.getstate() == slow_rng.getstate()

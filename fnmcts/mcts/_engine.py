@@ -25,7 +25,7 @@ from ._graph import children_made as _children_of  # noqa: F401 (batch.py reads 
 from ._records import _NO_EXTRAS, Record, builtin_rule, counts_of, rating, rating_selector, ucb_score
 from .bounds import Bounds
 from .backups import expectimax_back, graph_back, stored_value  # noqa: F401 (stored_value: _engine's own name before)
-from .phases import simulate
+from .phases import rules_playout, simulate
 from .rave import amaf_backup, count_played, rave_picker
 from .solver import Solver, _no_proof, _open_positions, open_steps, proofs_of
 
@@ -373,8 +373,8 @@ def _played_kernel(game, rollout):
     """The game's kernel of a playout's payoff and ``(player, move)`` decisions (``random_played``, ``decisive_played``)."""
     if rollout is None:
         return game.random_played if hasattr(game, "random_played") else None
-    if getattr(rollout, "in_place", None) == "decisive_payoff" and hasattr(game, "decisive_played"):
-        return game.decisive_played
+    if getattr(rollout, "in_place", None) == "decisive_payoff":
+        return rules_playout(game, True) or getattr(game, "decisive_played", None)
     return None
 
 

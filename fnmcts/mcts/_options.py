@@ -16,7 +16,11 @@ the tutorial's tree.
 ``backup`` ``'mean'`` (the results' mean), ``'expectimax'`` or ``'graph'``
            (the children's values weighted by edge visits)
 ``solver`` MCTS-Solver: prove values, stop at proven states
-``rollout`` the playout agent, ``None`` for uniformly random moves
+``rollout`` the playout agent, or by name: ``'random'`` (uniformly random
+           moves) or ``'decisive'`` (``decisive_agent``: a winning move, else
+           one that leaves no win at once, Teytaud and Teytaud 2010); ``None``:
+           the kind's (``'decisive'`` in a game of two players without chance
+           whose compiled rules play them, ``kind_defaults``; else random)
 ``final``  how ``mcts_move`` chooses the root move: ``'visits'`` or ``'mean'``
 ``root``   a rule of the root's own: ``None`` (the selection rule there too)
            or ``'gumbel'``, sequential halving with Gumbel noise over the
@@ -69,7 +73,7 @@ from ..protocol import CHANCE, payoff_range, sample_outcome
 from ..rng import pick
 from ..values import FixedRecord
 from ._records import RULES, builtin_rule, ucb, ucb1
-from .enhancements import SequentialHalving, _per_game
+from .enhancements import SequentialHalving, _per_game, decisive_agent
 from .phases import BACKUPS
 
 __all__ = [
@@ -87,6 +91,7 @@ __all__ = [
     "kind_defaults",
     "PROOFS",
     "RAVE_K",
+    "ROLLOUTS",
 ]
 
 DEFAULT_C = math.sqrt(2)
@@ -110,6 +115,9 @@ offers its states as tables (``compiled_graph()``); 0 (none) in any other game (
 RAVE_K = 100
 """RAVE's ``k`` unless ``rave`` is given, in a game of two players without chance whose ``compiled_graph()`` declines
 (too large to hold: OpenSpiel's connect_four, hex...); off in any other (``kind_defaults``; docs/scoreboard.md's ladder)."""
+
+ROLLOUTS = {"random": None, "decisive": decisive_agent}
+"""The playouts a name gives (``rollout='random'`` keeps random moves where the kind would take decisive ones)."""
 
 FINALS = ("visits", "mean")
 
@@ -148,6 +156,14 @@ class SearchOptions(FixedRecord):
     """Score bounds (True or False): pessimistic and optimistic bounds of every state's exact value, pruning and solving."""
     proofs = field(type=int, initial=0)
     """Shallow proofs' depth in plies (0: off): a state where a player forces a win within it ends a dive or playout."""
+
+    def playout(self):
+        """The playout agent the engine runs: ``rollout``, None for random moves (``'random'`` or None).
+
+        >>> search_options(rollout='random').playout(), search_options(rollout='decisive').playout().__name__
+        (None, 'decisive_agent')
+        """
+        return None if self.rollout == "random" else self.rollout
 
     def selection(self):
         """The rule as a function of a record: ``partial(ucb1, c=c)``, ``partial(ucb, z=z)`` or the given function."""
@@ -287,8 +303,11 @@ def kind_defaults(game) -> dict:
     >>> kind_defaults(Nim()), kind_defaults(None)
     ({}, {})
     >>> from fnmcts.openspiel import from_openspiel
-    >>> kind_defaults(from_openspiel("tic_tac_toe")), kind_defaults(from_openspiel("connect_four"))
+    >>> kind_defaults(from_openspiel("tic_tac_toe")), kind_defaults(from_openspiel("hex(board_size=7)"))
     ({'proofs': 4}, {'rave': 100})
+    >>> kind_defaults(from_openspiel("connect_four"))["rollout"].__name__  # (its compiled rules play them)
+    'decisive_agent'
+
     """
     if game is None or not hasattr(game, "start"):
         return {}
@@ -302,8 +321,23 @@ def kind_defaults(game) -> dict:
     if players <= 2 and tables:
         return {"proofs": PROOFS}
     if players == 2 and tables is None:
-        return {"rave": RAVE_K}
+        return {"rave": RAVE_K, "rollout": decisive_agent} if _decisive_rules(game) else {"rave": RAVE_K}
     return {}
+
+
+@_per_game(128)
+def _decisive_rules(game) -> bool:
+    """Whether ``game``'s compiled rules (``compiled_rules()``) play decisive playouts in machine code (their
+    ``decisive``): there they cost a dive a few tenths more, where through the protocol they cost each playout step
+    a play of every move. Remembered for a game that hashes."""
+    own = getattr(game, "compiled_rules", None)
+    if own is None:
+        return False
+    try:
+        rules = own()
+    except Exception:  # a hook that fails: the search says so where it reads it
+        return False
+    return rules is not None and getattr(rules, "decisive", None) is not None
 
 
 @_per_game(128)
@@ -399,7 +433,9 @@ def _search_options(game, options, given, by_kind=None) -> SearchOptions:
     if backup not in BACKUPS:
         raise ValueError(f"backup must be one of {', '.join(BACKUPS)}, got {backup!r}")
     solver = _switch("solver", kind != "tutorial" if given.get("solver") is None else given["solver"])
-    rollout, final, root = _played(given.get("rollout"), given.get("final", "visits"), given.get("root"))
+    rollout = given.get("rollout")
+    rollout, final, root = _played(by_kind.get("rollout") if rollout is None else rollout, given.get("final", "visits"),
+                                   given.get("root"))
     rave, rave_ref = _rave(given.get("rave", by_kind.get("rave")), given.get("rave_ref"), kind, rule)
     bounds = _switch("bounds", False if given.get("bounds") is None else given["bounds"])
     proofs = given.get("proofs")
@@ -440,8 +476,13 @@ def _checked_rule(rule):
 
 def _played(rollout, final, root) -> tuple:
     """``(rollout, final, root)`` checked: how playouts, the final choice and the root's choices are made."""
-    if rollout is not None and not callable(rollout):
-        raise TypeError(f"rollout must be an agent (game, state, rng) -> move, or None for random moves, got {rollout!r}")
+    if isinstance(rollout, str):
+        if rollout not in ROLLOUTS:
+            raise ValueError(f"unknown rollout {rollout!r}: choose from {', '.join(map(repr, ROLLOUTS))}, or give an agent")
+        rollout = ROLLOUTS[rollout] if rollout != "random" else rollout
+    elif rollout is not None and not callable(rollout):
+        raise TypeError(f"rollout must be an agent (game, state, rng) -> move, 'random' or 'decisive', or None for the "
+                        f"game kind's, got {rollout!r}")
     if final not in FINALS:
         raise ValueError(f"final must be 'visits' or 'mean', got {final!r}")
     if not (root is None or isinstance(root, SequentialHalving) or (isinstance(root, str) and root in ROOT_RULES)):

@@ -296,6 +296,59 @@ def _compiled_for(step, mover, decisive=None):
             numba.cfunc(_DECISIVE, cache=True, nogil=True)(_every if decisive is None else decisive.py_func))
 
 
+@_jit
+def _playout(step, mover, decisive, key, width, mt, pos, who, what):
+    """One decisive playout from ``key`` (``decisive_agent``'s, drawn as the dives draw theirs): the decisions'
+    number, each one's player and move written to ``who``, ``what``, and the outcome after them (-1: more
+    decisions than the arrays hold)."""
+    bk, bm, cand = np.empty(width, np.int64), np.empty(width, np.int64), np.empty(width, np.int64)
+    count = 0
+    m = step(key, bk, bm)
+    while m >= 0:
+        if count + 1 >= who.shape[0]:
+            return -1
+        if m > 1:
+            m = decisive(key, bk, bm, m, cand)
+            j = cand[int(rnd(mt, pos) * m) if m > 1 else 0]
+        else:
+            j = 0
+        who[count], what[count] = mover(key), bm[j]
+        count += 1
+        key = bk[j]
+        m = step(key, bk, bm)
+    who[count] = -1 - m
+    return count
+
+
+def decisive_kernel(game, played=False):
+    """``game``'s ``decisive_payoff`` (``played``: ``decisive_played``) on its compiled rules, ``(state, rng) ->
+    payoff`` (``-> (payoff, ((player, move) of each decision))``): the same moves and draws, in machine code (a
+    breakthrough playout 3.6 ms through OpenSpiel's states made for each move tried, 0.1 ms here); None where the
+    game has no such rules or the loop's machine code is not at hand (``compiled``)."""
+    own = getattr(game, "compiled_rules", None)
+    rules = own() if own is not None else None
+    if rules is None or getattr(rules, "decisive", None) is None or not compiled(rules):
+        return None
+    step, mover, decisive = _compiled_for(rules.step, rules.mover, rules.decisive)
+    payoffs, width, key = rules.payoffs, rules.width, rules.key
+
+    def kernel(state, rng):
+        size = 256
+        while True:  # (arrays too short for the game: longer ones, the draws made again from the same state)
+            who, what = np.empty(size, np.int64), np.empty(size, np.int64)
+            mt, pos = rng_in(rng)
+            count = _entry(_playout)(step, mover, decisive, key(state), width, mt, pos, who, what)
+            if count >= 0:
+                break
+            size *= 8
+        rng_out(rng, mt, pos)
+        payoff = payoffs[int(who[count])]
+        return (payoff, tuple(zip(who[:count].tolist(), what[:count].tolist()))) if played else payoff
+
+    kernel.__name__ = "decisive_played" if played else "decisive_payoff"  # (a payoff's check names it)
+    return kernel
+
+
 def compiled(rules) -> bool:
     """Whether the loop's machine code is at hand: compiled in this process, or kept on disk by one before (the first
     compile takes seconds)."""

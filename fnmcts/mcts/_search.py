@@ -183,7 +183,7 @@ def _entry(work, opts):
     else:
         select = ucb_selector(bound[1]) if bound[0] == "ucb" else ucb1_selector(bound[1])
     return (opts.solver, expectimax, opts.bounds, select,
-            dict(expectimax=expectimax, rollout=opts.rollout, rave=opts.rave_args(), graph_backup=opts.backup == "graph"))
+            dict(expectimax=expectimax, rollout=opts.playout(), rave=opts.rave_args(), graph_backup=opts.backup == "graph"))
 
 
 def _step(game, items, state, rng, iterations, opts, graph=None, root_rule=None, work=None):
@@ -359,7 +359,7 @@ def uct(game, tree=None, state=None, rng: random.Random | None = None, rule=None
     checked = _options(game, state, rng)
     if opts.root is not None:
         _root_decision(game, checked, opts.root)
-    settings = dict(rule=opts.selection(), rollout=opts.rollout, backup=opts.backup, solver=opts.solver, root=opts.root,
+    settings = dict(rule=opts.selection(), rollout=opts.playout(), backup=opts.backup, solver=opts.solver, root=opts.root,
                     rave=opts.rave, rave_ref=opts.rave_ref, bounds=opts.bounds, proofs=opts.proofs)
     grown, result = phases.uct(game, _check_tree(tree, empty=True), checked, rng, **settings)
     if plain and opts.root is None and not opts.proofs:  # given by ``rule``, ``options`` alone: resolved once a tree
@@ -373,7 +373,7 @@ def _repeat_uct(game, state, dives_, rng, tree=None, rule=None, **options):
     tree = pmap() if tree is None else tree
     for _ in range(dives_):
         tree, _ = phases.uct(game, tree, state, rng, opts.selection(), backup=opts.backup, solver=opts.solver,
-                             rollout=opts.rollout, rave=opts.rave, rave_ref=opts.rave_ref, bounds=opts.bounds,
+                             rollout=opts.playout(), rave=opts.rave, rave_ref=opts.rave_ref, bounds=opts.bounds,
                              proofs=opts.proofs)
     return tree
 

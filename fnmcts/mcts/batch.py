@@ -98,11 +98,11 @@ def _run_batch(k, workers, executor, g, stats, root, mover, rng, select, opts, b
     expectimax = opts.backup != "mean"
     if k == 1:
         return dives(g, stats, root, mover, budget.left, rng, select, expectimax=expectimax, solver=proofs,
-                     rollout=opts.rollout, stop_when_proven=True)[0]
+                     rollout=opts.playout(), stop_when_proven=True)[0]
     parts = workers or getattr(executor, "_max_workers", None) or k
     with kept_pool(workers if executor is None else None) as kept, served(kept or executor) as pool:
         return batch_dives(g, stats, root, mover, budget.left, rng, k, select, executor=pool, parts=parts,
-                           expectimax=expectimax, solver=proofs, rollout=opts.rollout)
+                           expectimax=expectimax, solver=proofs, rollout=opts.playout())
 
 
 def _pending_pick(K, N, O, logs, c):

@@ -395,10 +395,26 @@ def simulate(game, state, rng: random.Random, rollout=None, *, moves: bool = Fal
         return (tuple(game.payoff(end)) if check is None else check(end, game.payoff(end))), played
     hook = "random_payoff" if rollout is None else getattr(rollout, "in_place", None)  # a kernel of the same draws
     kernel = getattr(game, hook, None) if hook else None
+    if hook == "decisive_payoff":
+        kernel = rules_playout(game, False) or kernel
     if kernel is not None:
         return tuple(kernel(state, rng)) if check is None else check(state, kernel(state, rng), hook)
     end = playout(game, state, rng, rollout)
     return tuple(game.payoff(end)) if check is None else check(end, game.payoff(end))
+
+
+def rules_playout(game, played):
+    """``game``'s decisive playout on its compiled rules, in machine code (``_rules_kernel.decisive_kernel``: the
+    same draws as its ``decisive_payoff``, ``played``: ``decisive_played``), or None: no such rules, no Numba."""
+    if getattr(game, "compiled_rules", None) is None:
+        return None
+    from . import _kernel
+
+    if not _kernel.available():
+        return None
+    from ._rules_kernel import decisive_kernel
+
+    return decisive_kernel(game, played)
 
 
 # -- 4. backup ----------------------------------------------------------------------------

@@ -525,7 +525,7 @@ def trace(
     )
     if opts.root is not None:
         raise TypeError(f"trace runs the phases dive by dive: a root rule (root={opts.root!r}) is an option of search")
-    rule, backup, solver, rollout = opts.selection(), opts.backup, opts.solver, opts.rollout
+    rule, backup, solver, rollout = opts.selection(), opts.backup, opts.solver, opts.playout()
     state = _options(game, state, rng)
     if isinstance(tree, Mapping):
         _check_reading(None, tree)  # mcts_move's MoveSearch is a map of its fields: say to give its .tree
