@@ -19,7 +19,7 @@ from fnmcts.mcts import _kernel, search, visits  # noqa: E402
 from fnmcts.mcts._graph import CompiledGraph  # noqa: E402
 from fnmcts.openspiel import from_openspiel  # noqa: E402
 
-from spies import runs_of  # noqa: E402
+from spies import both_loops, rules_runs  # noqa: E402
 
 SPEC = "breakthrough(rows=6,columns=6)"
 GAME = from_openspiel(SPEC)
@@ -136,24 +136,10 @@ def test_the_adapter_takes_the_rules_of_the_6_by_6_board_alone():
 @pytest.fixture
 def ran(monkeypatch):
     """The searches the compiled rules ran (a list that grows by one per run)."""
-    from fnmcts.mcts import _rules_kernel
-
-    if not _rules_kernel.compiled(GAME.compiled_rules()):  # compiled once: then it runs from 16 dives
-        search(GAME, GAME.start(), _kernel.KERNEL_MIN_DIVES, random.Random(0), solver=False)
-    return runs_of(monkeypatch, _rules_kernel, "run_rules")
+    return rules_runs(monkeypatch, GAME)
 
 
-def _both(call):
-    """``(call(rng), rng's state after)`` with the compiled loop, then in Python: equal, records and types alike."""
-    fast_rng, slow_rng = random.Random(7), random.Random(7)
-    fast = call(fast_rng)
-    with _kernel.switched_off():
-        slow = call(slow_rng)
-    assert dict(fast) == dict(slow)
-    for state, rec in slow.items():
-        assert repr(fast[state]) == repr(rec)
-    assert fast_rng.getstate() == slow_rng.getstate()
-    return fast
+_both = both_loops
 
 
 @given(seed=st.integers(0, 2**32 - 1), plies=st.integers(0, 40), n=st.integers(_kernel.RULES_MIN_DIVES, 400),

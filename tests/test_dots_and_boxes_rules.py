@@ -20,7 +20,7 @@ from fnmcts.mcts import _kernel, search, visits  # noqa: E402
 from fnmcts.mcts._graph import CompiledGraph  # noqa: E402
 from fnmcts.openspiel import from_openspiel  # noqa: E402
 
-from spies import runs_of  # noqa: E402
+from spies import both_loops, rules_runs  # noqa: E402
 
 SPEC = "dots_and_boxes(num_rows=3,num_cols=3)"
 
@@ -114,25 +114,10 @@ def test_the_decisive_choice_is_the_adapter_s(size, seed, back):
 @pytest.fixture
 def ran(monkeypatch):
     """The searches the compiled rules ran (a list that grows by one per run)."""
-    from fnmcts.mcts import _rules_kernel
-
-    game = from_openspiel(SPEC)
-    if not _rules_kernel.compiled(game.compiled_rules()):  # compiled once: then it runs from 16 dives
-        search(game, game.start(), _kernel.KERNEL_MIN_DIVES, random.Random(0), solver=False)
-    return runs_of(monkeypatch, _rules_kernel, "run_rules")
+    return rules_runs(monkeypatch, from_openspiel(SPEC))
 
 
-def _both(call):
-    """``(call(rng), rng's state after)`` with the compiled loop, then in Python: equal, records and types alike."""
-    fast_rng, slow_rng = random.Random(7), random.Random(7)
-    fast = call(fast_rng)
-    with _kernel.switched_off():
-        slow = call(slow_rng)
-    assert dict(fast) == dict(slow)
-    for state, rec in slow.items():
-        assert repr(fast[state]) == repr(rec)
-    assert fast_rng.getstate() == slow_rng.getstate()
-    return fast
+_both = both_loops
 
 
 def _state(game, seed, plies):

@@ -18,7 +18,7 @@ from fnmcts.mcts import _kernel, search, visits  # noqa: E402
 from fnmcts.mcts._graph import CompiledGraph  # noqa: E402
 from fnmcts.openspiel import from_openspiel  # noqa: E402
 
-from spies import runs_of  # noqa: E402
+from spies import both_loops, rules_runs  # noqa: E402
 
 BOARDS = ("hex(board_size=5)", "hex(board_size=3)", "hex(num_rows=3,num_cols=4)", "hex(num_rows=6,num_cols=2)",
           "hex(board_size=2)")
@@ -141,24 +141,10 @@ def test_boards_the_rules_do_not_model_have_none():
 @pytest.fixture
 def ran(monkeypatch):
     """The searches the compiled rules ran (a list that grows by one per run)."""
-    from fnmcts.mcts import _rules_kernel
-
-    if not _rules_kernel.compiled(FIVE.compiled_rules()):  # compiled once: then it runs from 16 dives
-        search(FIVE, FIVE.start(), _kernel.KERNEL_MIN_DIVES, random.Random(0), solver=False)
-    return runs_of(monkeypatch, _rules_kernel, "run_rules")
+    return rules_runs(monkeypatch, FIVE)
 
 
-def _both(call):
-    """``(call(rng), rng's state after)`` with the compiled loop, then in Python: equal, records and types alike."""
-    fast_rng, slow_rng = random.Random(7), random.Random(7)
-    fast = call(fast_rng)
-    with _kernel.switched_off():
-        slow = call(slow_rng)
-    assert dict(fast) == dict(slow)
-    for state, rec in slow.items():
-        assert repr(fast[state]) == repr(rec)
-    assert fast_rng.getstate() == slow_rng.getstate()
-    return fast
+_both = both_loops
 
 
 @given(seed=st.integers(0, 2**32 - 1), plies=st.integers(0, 16), n=st.integers(_kernel.RULES_MIN_DIVES, 500),
