@@ -36,7 +36,7 @@ from ._options import OPTION_NAMES, ROOT_RULES, SearchOptions, search_options
 from .enhancements import SequentialHalving, sequential_halving, with_proofs
 from ._kernel import least_chunk, whole_graph
 from ._graph import CHANCE_NODE, END, UNSEEN, CompiledGraph, children_made, expanded_kind, graph_of, mover_into as _root_mover
-from ._tree import LazyTuple, Tree, as_tree, lazy_tree
+from ._tree import LazyMap, LazyTuple, Tree, as_tree, lazy_tree
 from .phases import BACKUPS, result_of
 from ._records import EMPTY_RECORD, Record, counts_of, make_record, mean, ucb, ucb1_selector, ucb_selector
 from ._records import visits  # noqa: F401 (doctests)
@@ -412,7 +412,7 @@ class _Budget:
     With a clock or a ``stop`` the chunks start small and grow while a chunk takes under 20 ms (at most as many as 20
     ms hold at the last pace), so a deadline or a Ctrl-C is heard within milliseconds; the draws do not depend on the
     chunking. The clock runs from the call (the set-up counts) less the finish's share (as long as the set-up took, or
-    a fifth of the time given up to 5 ms); a first timed chunk is one dive. Against a deadline a chunk is sized by the
+    a tenth of the time given up to 5 ms); a first timed chunk is one dive. Against a deadline a chunk is sized by the
     pace of the chunks before: at first at most half the time left at the last pace; once two chunks of different
     sizes have run, by a chunk's cost fitted to them (a fixed part, as a compiled call's set-up and write-back, and a
     part a dive, ``_pace``): 80% of the time left, and no chunk once the fixed part alone would run past the
@@ -451,9 +451,9 @@ class _Budget:
             self.stopped = True
             return 0
         if self.deadline is not None:
-            if self.started is None:  # the finish's share, kept back: as long as the set-up took, or a fifth of the
+            if self.started is None:  # the finish's share, kept back: as long as the set-up took, or a tenth of the
                 # time given up to 5 ms (the final move, its records and proofs), at most half the time left
-                share = max(now - self.made, min((self.deadline - self.made) / 5, 0.005))
+                share = max(now - self.made, min((self.deadline - self.made) / 10, 0.005))
                 self.deadline -= min(share, max(0.0, self.deadline - now) / 2)
             if (now >= self.deadline or self.clocked_out) and self.least <= 0:
                 return 0
@@ -964,7 +964,7 @@ def _move_search(game, g, stats, proofs, root, player, tree, done, **choice) -> 
     move = moves[0] if len(moves) == 1 else _final_move(g, stats, proofs, root, player, **choice)
     children = LazyTuple(lambda: ((m, EMPTY_RECORD if stats.N[k] is None else _record_of(stats, k))
                                   for m, k in zip(moves, g.kids[root])))  # (read when first used: an agent never)
-    proven = _proven_map(game, g, stats, proofs, root) if proofs is not None else pmap()
+    proven = LazyMap(partial(_proven_map, game, g, stats, proofs, root)) if proofs is not None else pmap()
     return MoveSearch(move=move, tree=tree, proven=proven, iterations=done, children=children)
 
 

@@ -267,6 +267,49 @@ class LazyTuple(Sequence):
         return (tuple, (self._items(),))
 
 
+class LazyMap(Mapping):
+    """A pmap made when first read: ``make()``'s, the same value in every use (``==`` and hash as that pmap,
+    lookups, iteration, ``len``, repr, a pickle of the pmap). ``mcts_move``'s proofs: each proven state is made to
+    key them (late in a game of Connect Four, hundreds), where an agent reads the move alone.
+
+    >>> calls = []
+    >>> proofs = LazyMap(lambda: calls.append(1) or {"a": 1})
+    >>> len(calls), proofs == {"a": 1}, proofs["a"], "b" in proofs, len(calls), proofs
+    (0, True, 1, False, 1, pmap({'a': 1}))
+    """
+
+    __slots__ = ("_make", "_made")
+
+    def __init__(self, make):
+        self._make, self._made = make, None
+
+    def _items(self):
+        if self._made is None:
+            self._made, self._make = pmap(self._make()), None
+        return self._made
+
+    def __getitem__(self, key):
+        return self._items()[key]
+
+    def __iter__(self):
+        return iter(self._items())
+
+    def __len__(self):
+        return len(self._items())
+
+    def __eq__(self, other):
+        return self._items() == (other._items() if isinstance(other, LazyMap) else other)
+
+    def __hash__(self):
+        return hash(self._items())
+
+    def __repr__(self):
+        return repr(self._items())
+
+    def __reduce__(self):
+        return (pmap, (dict(self._items()),))
+
+
 def as_tree(tree, root=_NO_ROOT) -> Tree:
     """``tree`` as a ``Tree`` (a pmap or a dict wrapped; a ``Tree`` kept), or a ``TypeError``.
 
