@@ -169,11 +169,12 @@ method or hook                         what it gives, and who reads it
                                        Read by: fnmcts.mcts, fnmcts.mcts.enhancements
 ``compiled_rules()``                   the game's rules on 64-bit keys of its
                                        states, compiled with Numba (Connect
-                                       Four's ``Rules``; OpenSpiel's connect_four
-                                       and hex through the adapter too): a plain search
-                                       runs on them in machine code from 16
-                                       dives (default: none).
-                                       Read by: fnmcts.mcts
+                                       Four's ``Rules``; OpenSpiel's connect_four,
+                                       hex, breakthrough and dots_and_boxes
+                                       through the adapter): a search runs on
+                                       them in machine code from 16 dives, and
+                                       its decisive playouts there (default: none).
+                                       Read by: fnmcts.mcts, fnmcts.mcts.phases
 ``player_name(player)``                a player's name in transcripts ("Player 1
                                        (X)"; default: none, "Player N").
                                        Read by: fnmcts.cli, fnmcts.testing,

@@ -227,8 +227,9 @@ makes the states (``states`` is None)."""
 
 
 def rules_for(parameters: dict):
-    """``RULES`` where OpenSpiel's ``parameters`` make the 6 by 6 board, else None (on a larger board the key would
-    pass 64 bits; a smaller one is not modelled).
+    """``RULES`` where OpenSpiel's ``parameters`` make the 6 by 6 board, else None.
+
+    On a larger board the key would pass 64 bits; a smaller one is not modelled.
 
     >>> rules_for({"rows": 6, "columns": 6}) is RULES, rules_for({"rows": 8, "columns": 8})
     (True, None)

@@ -57,8 +57,10 @@ def key_bits(rows: int, cols: int) -> int:
 
 
 def rules_for(parameters: dict):
-    """The ``Rules`` of dots_and_boxes at OpenSpiel's ``parameters`` (``num_rows``, ``num_cols``,
-    ``utility_margin``), or None: a board whose key needs more than 63 bits, returns of the margin of boxes
+    """The ``Rules`` of dots_and_boxes at OpenSpiel's ``parameters``, or None where they are not modelled.
+
+    The parameters: ``num_rows``, ``num_cols``, ``utility_margin``; None: a board whose key needs more than 63 bits,
+    returns of the margin of boxes
     (``utility_margin``), or a parameter it does not know. Its ``key`` and ``states`` are None: the adapter reads a
     state's key from its history (``key_after_for``) and makes the states itself (``openspiel._rules_of``).
 
@@ -73,8 +75,9 @@ def rules_for(parameters: dict):
 
 
 def key_after_for(parameters: dict):
-    """``key_after`` on the board of OpenSpiel's ``parameters``: a function of an array of actions (None where
-    ``rules_for`` gives None).
+    """``key_after`` on the board of OpenSpiel's ``parameters``, a function of an array of actions.
+
+    None where ``rules_for`` gives None.
 
     >>> key_after_for({"num_rows": 3, "num_cols": 3})(np.array([0, 12], np.int64)) == 1 | 1 << 12
     True
@@ -84,8 +87,9 @@ def key_after_for(parameters: dict):
 
 
 def key_after(actions, num_rows: int = 2, num_cols: int = 2) -> int:
-    """The key after OpenSpiel's ``actions`` (an array of legal ones) from the start, on a board of ``num_rows`` by
-    ``num_cols`` boxes (OpenSpiel's default size unless given).
+    """The key after OpenSpiel's ``actions`` (an array of legal ones) from the start.
+
+    On a board of ``num_rows`` by ``num_cols`` boxes (OpenSpiel's default size unless given).
 
     >>> key = key_after(np.array([0, 6, 7, 2], np.int64))  # lines 0, 6, 7, then the second player's 2 closes box 0
     >>> key == 1 | 1 << 6 | 1 << 7 | 1 << 2 | 1 << 12 | 1 << 16  # its lines, box 0 the second's, who moves again

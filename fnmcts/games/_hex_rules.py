@@ -185,8 +185,9 @@ def _board(rows: int, cols: int) -> Rules:
 
 
 def rules_for(parameters: dict) -> Rules | None:
-    """Hex's ``Rules`` at OpenSpiel's ``parameters`` (its game's ``get_parameters()``), or None where the rules do not
-    model them: the swap rule on, a board of more than ``MOST_CELLS`` cells (its key would not fit) or less than 2
+    """Hex's ``Rules`` at OpenSpiel's ``parameters`` (its game's ``get_parameters()``), or None where not modelled.
+
+    None: the swap rule on, a board of more than ``MOST_CELLS`` cells (its key would not fit) or less than 2
     rows or columns (OpenSpiel joins no edges across one row), a parameter unknown here. The states' keys are
     ``key_after`` their actions; ``states`` and ``key`` are the game's to give (``openspiel._rules_of``).
 

@@ -198,9 +198,10 @@ def _whole(game, thread):
 
 
 def least_chunk(graph, stats, rng) -> int:
-    """The fewest dives a chunk of a clocked search should take: ``RULES_MIN_DIVES`` where the game's compiled rules
-    would run them (its loop compiled in this process or kept on disk: a chunk of fewer runs in Python, each dive 10
-    to 50 times a compiled one's cost), else 1.
+    """The fewest dives a chunk of a clocked search should take.
+
+    ``RULES_MIN_DIVES`` where the game's compiled rules would run them (its loop compiled in this process or kept on
+    disk: a chunk of fewer runs in Python, each dive 10 to 50 times a compiled one's cost), else 1.
 
     >>> from fnmcts.games.nim import Nim
     >>> from ._engine import started

@@ -137,20 +137,13 @@ def _settle(step, mover, i, keys, kind, outc, pf, order, sizes, bk, bm):
 def _dives(step, mover, decisive, keys, kind, outc, kstart, kcount, kids, moves, tkeys, tvals, sizes, order, N, S, whole, W, D, pf, pset,
           An, As, Arow, u, uwhole, pu, logs, width, root, root_mover, n, mode, c, solve, stop, rave, sure, mt, pos,
           out, last_path, until, after):
-    """Up to ``n`` dives; ``out``: ``(dives run, the last dive's outcome, its proof or -1, its path's length (the
-    path in ``last_path``), 1 if the dives are over)``, fewer dives when the arrays are full (``out[4]``: 0 the
-    nodes' arrays, 2 the rows of AMAF statistics).
-
-    ``sizes``: ``(nodes, children's entries, nodes expanded, AMAF rows used)``, ``order`` the
-    nodes expanded, in order; a node's ``kind`` is -3 until expanded here, or
-    ``-10 - mover`` once known to be no end. ``solve``: MCTS-Solver
-    (``_compiled.dives_kernel``'s), ``stop``: no dive once the root is proven.
-    ``rave``: ``(k, rave_ref, c)`` of RAVE / GRAVE (``k`` < 0: off), the AMAF
-    statistics of node ``i`` in row ``Arow[i]`` of ``An``, ``As`` (``player *
-    width + move``; -1: no table), its choice ``_compiled.rave_choose``.
-    ``sure``: the playouts are ``decisive_agent``'s (the rules' ``decisive``).
-    ``until``: the cycle count (``_cycles``) no dive starts at or past, less ``after`` cycles a dive run (their
-    write-back's share); 0: no clock.
+    """Up to ``n`` dives; ``out``: ``(dives run, the last dive's outcome, its proof or -1, its path's length (path in
+    ``last_path``), 1 if the dives are over)``, fewer when arrays are full (``out[4]``: 0 the nodes', 2 the AMAF rows).
+    ``sizes``: ``(nodes, children's entries, nodes expanded, AMAF rows used)``, ``order`` the nodes expanded; a node's
+    ``kind`` is -3 until expanded here, ``-10 - mover`` once known to be no end. ``solve``: MCTS-Solver, ``stop``: no
+    dive once the root is proven. ``rave``: ``(k, rave_ref, c)`` (``k`` < 0: off), node ``i``'s AMAF statistics row
+    ``Arow[i]`` of ``An``, ``As`` (-1: none). ``sure``: ``decisive_agent``'s playouts (the rules' ``decisive``).
+    ``until``: the cycle count (``_cycles``) no dive starts at, less ``after`` cycles a dive run (0: no clock).
     """
     K = np.zeros(N.shape[0])
     for i in range(sizes[0]):

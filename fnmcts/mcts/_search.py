@@ -443,39 +443,52 @@ class _Budget:
         """
         now = time.perf_counter()
         if self.started is not None and self.watch and self.last:
-            took = now - self.started
-            if took < 0.02:
-                self.size = min(CHUNK, max(self.size * 2, int(self.last * 0.02 / took) if took > 0 else CHUNK))
-            self.runs = [r for r in self.runs if r[0] != self.last and r[2]][-1:] + [(self.last, took, self.chunks > 1)]
+            self._paced(now - self.started)
         if self.stop is not None and self.stop():
             self.stopped = True
             return 0
-        if self.deadline is not None:
-            if self.started is None:  # the finish's share, kept back: as long as the set-up took, or a tenth of the
-                # time given up to 5 ms (the final move, its records and proofs), at most half the time left
-                share = max(now - self.made, min((self.deadline - self.made) / 10, 0.005))
-                self.deadline -= min(share, max(0.0, self.deadline - now) / 2)
-            if (now >= self.deadline or self.clocked_out) and self.least <= 0:
-                return 0
-        k = min(self.size, cap)
-        if clocked and self.deadline is not None:
-            k, self.until = cap, min(self.deadline, now + 0.02)
-        elif self.deadline is not None and self.runs:
-            room = self.deadline - now
-            fixed, each = self._pace()
-            if fixed is None:  # one chunk's pace alone: at most half the time left at it
-                k = min(k, max(1, int(room / each / 2)))
-            else:
-                fit = int(0.8 * (room - fixed) / each)
-                if fit < 1 and room < fixed and self.least <= 0:
-                    return 0  # a chunk's fixed cost alone would run past the deadline
-                k = min(k, max(1, fit))
+        if self.deadline is not None and self._over(now):
+            return 0
+        k = self._sized(min(self.size, cap), cap, now, clocked)
+        if k is None:
+            return 0
         k = max(k, min(least, cap))
         if self.left is not None:
             k = min(k, self.left)
         self.started, self.asked = now, k
         self.chunks += 1
         return k
+
+    def _paced(self, took):
+        """Take in the last chunk's time: the next chunk's bound (about 20 ms of dives) and the runs ``_pace`` fits."""
+        if took < 0.02:
+            self.size = min(CHUNK, max(self.size * 2, int(self.last * 0.02 / took) if took > 0 else CHUNK))
+        self.runs = [r for r in self.runs if r[0] != self.last and r[2]][-1:] + [(self.last, took, self.chunks > 1)]
+
+    def _over(self, now) -> bool:
+        """Whether the deadline has come (the finish's share kept back from it at the first chunk: as long as the
+        set-up took, or a tenth of the time given up to 5 ms, the final move's, at most half the time left), or a
+        clocked chunk stopped on it; never while ``least`` dives are owed."""
+        if self.started is None:
+            share = max(now - self.made, min((self.deadline - self.made) / 10, 0.005))
+            self.deadline -= min(share, max(0.0, self.deadline - now) / 2)
+        return (now >= self.deadline or self.clocked_out) and self.least <= 0
+
+    def _sized(self, k, cap, now, clocked):
+        """A chunk of at most ``k`` dives sized to the deadline (None: none fits before it)."""
+        if clocked and self.deadline is not None:
+            self.until = min(self.deadline, now + 0.02)
+            return cap
+        if self.deadline is None or not self.runs:
+            return k
+        room = self.deadline - now
+        fixed, each = self._pace()
+        if fixed is None:  # one chunk's pace alone: at most half the time left at it
+            return min(k, max(1, int(room / each / 2)))
+        fit = int(0.8 * (room - fixed) / each)
+        if fit < 1 and room < fixed and self.least <= 0:
+            return None  # a chunk's fixed cost alone would run past the deadline
+        return min(k, max(1, fit))
 
     def _pace(self):
         """``(fixed, a dive)``: a chunk's cost in seconds fitted to the last two chunks of different sizes, the
