@@ -209,15 +209,18 @@ def least_chunk(graph, stats, rng) -> int:
     >>> least_chunk(graph, stats, random.Random(1))
     1
     """
-    rules = getattr(graph.game, "compiled_rules", None)
-    if rules is None or graph.given is not None or stats.lookup is not None or type(rng) is not random.Random:
-        return 1
-    found = rules()
-    if found is None or not _kernel():
+    rules = _rules(graph, stats) if type(rng) is random.Random and _kernel() else None
+    if rules is None:
         return 1
     from ._rules_kernel import compiled
 
-    return RULES_MIN_DIVES if compiled(found) else 1
+    return RULES_MIN_DIVES if compiled(rules) else 1
+
+
+def _rules(graph, stats):
+    """The game's compiled rules where its loop may run the dives (no tables given, no tree read in), else None."""
+    own = getattr(graph.game, "compiled_rules", None)
+    return own() if own is not None and graph.given is None and stats.lookup is None else None
 
 
 def run(graph, stats, root, root_mover, n, rng, mode, c, solver=None, stop=False, rave=None, rollout=None, until=None):
@@ -245,8 +248,7 @@ def run(graph, stats, root, root_mover, n, rng, mode, c, solver=None, stop=False
     if n < RULES_MIN_DIVES or type(rng) is not random.Random or not (kernel := _kernel()):
         return None
     game = graph.game
-    rules = getattr(game, "compiled_rules", None)
-    if rules is not None and graph.given is None and stats.lookup is None and (rules := rules()) is not None:
+    if (rules := _rules(graph, stats)) is not None:
         from ._rules_kernel import compiled, run_rules  # the game's rules compiled: no tables, the loop grows the nodes
 
         if not all(hasattr(rules, f) for f in ("step", "mover", "payoffs", "states", "key", "width")):

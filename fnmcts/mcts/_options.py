@@ -116,8 +116,9 @@ RAVE_K = 100
 """RAVE's ``k`` unless ``rave`` is given, in a game of two players without chance whose ``compiled_graph()`` declines
 (too large to hold: OpenSpiel's connect_four, hex...); off in any other (``kind_defaults``; docs/scoreboard.md's ladder)."""
 
-ROLLOUTS = {"random": None, "decisive": decisive_agent}
-"""The playouts a name gives (``rollout='random'`` keeps random moves where the kind would take decisive ones)."""
+ROLLOUTS = ("random", "decisive")
+"""The playouts by name: ``'random'`` (random moves, kept where the kind would take decisive ones; ``None`` in the
+engine, ``SearchOptions.playout``) and ``'decisive'`` (``decisive_agent``)."""
 
 FINALS = ("visits", "mean")
 
@@ -479,7 +480,7 @@ def _played(rollout, final, root) -> tuple:
     if isinstance(rollout, str):
         if rollout not in ROLLOUTS:
             raise ValueError(f"unknown rollout {rollout!r}: choose from {', '.join(map(repr, ROLLOUTS))}, or give an agent")
-        rollout = ROLLOUTS[rollout] if rollout != "random" else rollout
+        rollout = decisive_agent if rollout == "decisive" else rollout
     elif rollout is not None and not callable(rollout):
         raise TypeError(f"rollout must be an agent (game, state, rng) -> move, 'random' or 'decisive', or None for the "
                         f"game kind's, got {rollout!r}")

@@ -317,11 +317,18 @@ def decisive_kernel(game, played=False):
     """``game``'s ``decisive_payoff`` (``played``: ``decisive_played``) on its compiled rules, ``(state, rng) ->
     payoff`` (``-> (payoff, ((player, move) of each decision))``): the same moves and draws, in machine code (a
     breakthrough playout 3.6 ms through OpenSpiel's states made for each move tried, 0.1 ms here); None where the
-    game has no such rules or the loop's machine code is not at hand (``compiled``)."""
+    game has no such rules or the loop's machine code is not at hand (``compiled``). Made once for the rules
+    (``_decisive_of``): a playout through the protocol asks for it at every call."""
     own = getattr(game, "compiled_rules", None)
     rules = own() if own is not None else None
     if rules is None or getattr(rules, "decisive", None) is None or not compiled(rules):
         return None
+    return _decisive_of(rules, played)
+
+
+@lru_cache(maxsize=16)
+def _decisive_of(rules, played):
+    """``decisive_kernel``'s function for ``rules`` (kept with them: the last few games' rules)."""
     step, mover, decisive = _compiled_for(rules.step, rules.mover, rules.decisive)
     payoffs, width, key = rules.payoffs, rules.width, rules.key
 
