@@ -14,7 +14,9 @@ is played in each cell of ``--cells``:
 - ``time`` (``time@N``): equal wall time a move, the bot at 400 (``N``)
   simulations and fnmcts with ``seconds=`` the bot's median time a move at
   400 (``N``), measured in the ``400`` cell of this run, or else in one game
-  of the bot against itself played first.
+  of the bot against itself played first. Each game's process loads
+  fnmcts's machine code before the game, untimed (``ready``), as a user's
+  session does once.
 
 The opponent is fixed: ``pyspiel.MCTSBot(game, pyspiel.RandomRolloutEvaluator(1,
 seed), uct_c=2, max_simulations=N, max_memory_mb=1000, solve=True,
@@ -299,6 +301,8 @@ def play(spec: str, simulations: int, seconds, side, seed: int, opening_seed: in
     bot = pyspiel.MCTSBot(game.native, pyspiel.RandomRolloutEvaluator(1, seed), uct_c=2,
                           max_simulations=simulations, max_memory_mb=1000, solve=True, seed=seed, verbose=False)
     rng, (fnmcts, memory) = random.Random(seed), fnmcts_player(simulations, seconds, given or {})
+    if seconds:  # a clocked cell: the machine code loaded in this process before the game, untimed (``ready``)
+        ready(game, given or {})
     state, times = opening(game, OPENING_PLIES, opening_seed), ([], [])
     while (who := game.to_move(state)) is not None:
         if who is CHANCE:
@@ -451,6 +455,24 @@ def warm(spec: str, given: dict) -> bool:
     mcts_move(game, game.start(), KERNEL_MIN_DIVES, random.Random(0), **resolved(given))
     graph, stats, _ = started(game)
     return least_chunk(graph, stats, random.Random(0)) > 1
+
+
+def ready(game, given: dict) -> None:
+    """Load the machine code of ``game``'s searches into this process, as a user's session does once: a search of
+    ``KERNEL_MIN_DIVES`` dives and a clocked one of 5 ms from the start, at ``given``'s options, their draws from a
+    generator of their own. Each game of a cell runs in a fresh process, and a clocked move of 1-3 ms pays for any
+    machine code not loaded yet (the loop's: a second or so, once a process) out of its own budget: without this the
+    first moves of every game of a ``time`` cell ran a dive or two each (the bot's construction is untimed too).
+
+    >>> from fnmcts.openspiel import from_openspiel
+    >>> ready(from_openspiel("tic_tac_toe"), {})
+    """
+    from fnmcts.mcts import mcts_move
+    from fnmcts.mcts._kernel import KERNEL_MIN_DIVES
+
+    options = resolved(given)
+    mcts_move(game, game.start(), KERNEL_MIN_DIVES, random.Random(0), **options)
+    mcts_move(game, game.start(), None, random.Random(0), seconds=0.005, **options)
 
 
 def main(argv=None) -> int:

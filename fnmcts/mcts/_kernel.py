@@ -217,6 +217,17 @@ def least_chunk(graph, stats, rng) -> int:
     return RULES_MIN_DIVES if compiled(rules) else 1
 
 
+def rules_root(graph, stats, root) -> bool:
+    """Expand ``root``, a fresh graph's one node, from the game's compiled rules where their loop may run
+    (``_rules_kernel.expand_root``); False where it does not apply (the protocol expands it then)."""
+    rules = _rules(graph, stats) if _kernel() else None
+    if rules is None:
+        return False
+    from ._rules_kernel import expand_root
+
+    return expand_root(rules, graph, root)
+
+
 def _rules(graph, stats):
     """The game's compiled rules where its loop may run the dives (no tables given, no tree read in), else None."""
     own = getattr(graph.game, "compiled_rules", None)

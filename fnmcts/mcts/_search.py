@@ -34,7 +34,7 @@ from .bounds import Bounds
 from .solver import Solver, proofs_of
 from ._options import OPTION_NAMES, ROOT_RULES, SearchOptions, search_options
 from .enhancements import SequentialHalving, sequential_halving, with_proofs
-from ._kernel import least_chunk, whole_graph
+from ._kernel import least_chunk, rules_root, whole_graph
 from ._graph import CHANCE_NODE, END, UNSEEN, CompiledGraph, children_made, expanded_kind, graph_of, mover_into as _root_mover
 from ._tree import LazyMap, LazyTuple, Tree, as_tree, lazy_tree
 from .phases import BACKUPS, result_of
@@ -1000,8 +1000,9 @@ def _rooted(game, graph, tree, state, player, solver, max_nodes) -> tuple:
     """``(graph, stats, solver, root)``: the working copy of ``tree`` with the root's children made."""
     g, stats, proofs = _working(game, graph, tree, solver, whole=max_nodes is not None)
     root = g.node(state)
-    g.expand(root)
-    g.children(root)
+    if not rules_root(g, stats, root):  # (a game's compiled rules expand a fresh root without its states)
+        g.expand(root)
+        g.children(root)
     stats.grow()
     if stats.N[root] is None and len(tree):
         _root_from_children(g, stats, root, player, _root_mover(game, state))
