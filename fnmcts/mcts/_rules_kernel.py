@@ -366,10 +366,14 @@ def _entry(function=None):
     """``function`` (``_dives``), called past numba's dispatch once its one machine code is made (the types of the
     rules' functions are worked out afresh at every call through the dispatcher: a third of a short call)."""
     function = _dives if function is None else function
-    overloads = function.overloads
-    if len(overloads) == 1:
-        return getattr(next(iter(overloads.values())), "entry_point", None) or function  # (numba's own attribute)
-    return function
+    return _entry_point(function) if len(function.overloads) == 1 else function
+
+
+@lru_cache(maxsize=16)
+def _entry_point(function):
+    """The machine code of ``function``'s one overload (numba's own attribute), else ``function``: read once, a
+    read of numba's ordered table of overloads hashes each signature's types (40-80 microseconds for the loop's)."""
+    return getattr(next(iter(function.overloads.values())), "entry_point", None) or function
 
 
 @lru_cache(maxsize=1)
@@ -661,24 +665,21 @@ def _write_back(rules, graph, stats, nodes, flat, sizes, before, payoffs, mode, 
     root's children the solver found no end marked so (``graph.asked``: the final move reads their proofs)."""
     keys, kind, outc, kstart, kcount = nodes[:5]
     size0, size, used = len(graph), int(sizes[0]), int(sizes[1])
-    kids, moves, order = flat[0][:used].tolist(), flat[1][:used].tolist(), nodes[10][:sizes[2]].tolist()
+    kids, moves, order = flat[0][:used].tolist(), flat[1][:used].tolist(), nodes[10][:sizes[2]]
     if size > size0:  # each new state made from its key, or played from the node it was first made below when read
-        parents, made = _entry(_made_below)(flat[0], flat[1], kind, kstart, kcount, nodes[10][:sizes[2]], size0, size) \
+        parents, made = _entry(_made_below)(flat[0], flat[1], kind, kstart, kcount, order, size0, size) \
             if rules.states is None else (np.zeros(0, np.int64), np.zeros(0, np.int64))
         _intern_new(rules, graph, keys[:size], size0, parents.tolist(), made.tolist())
-    gkind, kids_, lazy, moves_, u = graph.kind, graph.kids, graph.lazy, graph.moves, graph.u
-    for i in order:
-        k = int(kind[i])
-        graph.asked.pop(i, None)
+    gkind, kids_, lazy, moves_, u, asked = graph.kind, graph.kids, graph.lazy, graph.moves, graph.u, graph.asked
+    for i, k, a, m, o in zip(*(x.tolist() for x in (order, kind[order], kstart[order], kcount[order], outc[order]))):
+        if asked:
+            asked.pop(i, None)
         if k == -1:
             if gkind[i] == UNSEEN:
-                gkind[i], u[i] = END, payoffs[outc[i]]
+                gkind[i], u[i] = END, payoffs[o]
         elif kids_[i] is None:
-            a = int(kstart[i])
-            b = a + int(kcount[i])
-            gkind[i], moves_[i], lazy[i] = k, tuple(moves[a:b]), kids[a:b]
-            kids_[i] = tuple(kids[a:b])
-    asked = graph.asked
+            got = kids[a:a + m]
+            gkind[i], moves_[i], lazy[i], kids_[i] = k, tuple(moves[a:a + m]), got, tuple(got)
     for i in kids_[root] or ():
         if kind[i] <= -10 and gkind[i] == UNSEEN:
             asked[i] = -10 - int(kind[i])

@@ -978,7 +978,7 @@ def _move_search(game, g, stats, proofs, root, player, tree, done, **choice) -> 
     children = LazyTuple(lambda: ((m, EMPTY_RECORD if stats.N[k] is None else _record_of(stats, k))
                                   for m, k in zip(moves, g.kids[root])))  # (read when first used: an agent never)
     proven = LazyMap(partial(_proven_map, game, g, stats, proofs, root)) if proofs is not None else pmap()
-    return MoveSearch(move=move, tree=tree, proven=proven, iterations=done, children=children)
+    return MoveSearch.made(move=move, tree=tree, proven=proven, iterations=int(done), children=children)
 
 
 def _decider(game, state):
