@@ -579,5 +579,4 @@ def rng_out(rng, mt, pos) -> None:
     >>> drawn == [twin.random() for _ in range(5)] and rng.getstate() == twin.getstate()
     True
     """
-    state = rng.getstate()
-    rng.setstate((state[0], tuple(mt.tolist()) + (int(pos[0]),), state[2]))
+    rng.setstate((rng.VERSION, (*mt.tolist(), int(pos[0])), rng.gauss_next))  # (``getstate``'s other two parts)
