@@ -206,6 +206,7 @@ class CompiledGraph:
         self.proof_ends = None  # ``(arrays, ends)``: the ends of ``flat``'s arrays as the compiled solver reads them
         self.rule_keys = None  # ``(key, keys)``: its states' keys for a game's compiled rules (``_rules_kernel``)
         self.rules_after = None  # seconds a dive of that loop's last write-back took (its clock keeps them back)
+        self.paid = {}  # end node -> its payoff as the game's compiled rules gave it (``payoff_at``: no state made)
 
     def __len__(self):
         return len(self._states)
@@ -412,6 +413,9 @@ class CompiledGraph:
         >>> graph.payoff_at(graph.node(Nim(heap=3).state(0, 1)))
         (-1, 1)
         """
+        paid = self.paid.get(i)
+        if paid is not None:  # (an end the compiled rules' loop met: its state need not be made to read it)
+            return paid
         state = self.state(i)
         return self.check_payoff(state, called("payoff", self.game.payoff, state))
 

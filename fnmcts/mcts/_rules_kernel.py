@@ -670,13 +670,14 @@ def _write_back(rules, graph, stats, nodes, flat, sizes, before, payoffs, mode, 
         parents, made = _entry(_made_below)(flat[0], flat[1], kind, kstart, kcount, order, size0, size) \
             if rules.states is None else (np.zeros(0, np.int64), np.zeros(0, np.int64))
         _intern_new(rules, graph, keys[:size], size0, parents.tolist(), made.tolist())
-    gkind, kids_, lazy, moves_, u, asked = graph.kind, graph.kids, graph.lazy, graph.moves, graph.u, graph.asked
+    gkind, kids_, lazy, moves_, u, asked, paid = graph.kind, graph.kids, graph.lazy, graph.moves, graph.u, \
+        graph.asked, graph.paid
     for i, k, a, m, o in zip(*(x.tolist() for x in (order, kind[order], kstart[order], kcount[order], outc[order]))):
         if asked:
             asked.pop(i, None)
         if k == -1:
             if gkind[i] == UNSEEN:
-                gkind[i], u[i] = END, payoffs[o]
+                gkind[i], u[i], paid[i] = END, payoffs[o], rules.payoffs[o]
         elif kids_[i] is None:
             got = kids[a:a + m]
             gkind[i], moves_[i], lazy[i], kids_[i] = k, tuple(moves[a:a + m]), got, tuple(got)
