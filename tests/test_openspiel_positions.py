@@ -390,3 +390,76 @@ def test_a_decisive_playout_on_the_compiled_rules_is_the_protocol_s(spec, seed, 
         slow = protocol(state, slow_rng)
         assert fast == (slow if not played else (slow[0], tuple(slow[1])))
         assert fast_rng.getstate() == slow_rng.getstate()
+
+
+def _reached(game, rng, plies):
+    """A state ``plies`` random moves from the start (fewer where the game ends first), and whether it is no end."""
+    state = game.start()
+    for _ in range(plies):
+        if game.to_move(state) is None:
+            break
+        state = game.play(state, rng.choice(game.possible_moves(state)))
+    return state, game.to_move(state) is not None
+
+
+@pytest.mark.parametrize("spec", ["connect_four", "hex(board_size=5)", "breakthrough(rows=6,columns=6)",
+                                  "dots_and_boxes(num_rows=3,num_cols=3)"])
+@given(seed=st.integers(0, 2**32 - 1), plies=st.integers(0, 30))
+@settings(max_examples=15, deadline=None)
+def test_a_root_expanded_from_the_compiled_rules_is_the_protocol_s(spec, seed, plies):
+    """A fresh search's root on a game's compiled rules is expanded from them (``_kernel.rules_root``): the player to
+    move, the moves and the children's states (made when first read, in any order) are those the protocol gives."""
+    pytest.importorskip("numba", reason="the compiled rules need Numba")
+    from pyrsistent import pmap
+
+    from fnmcts.mcts import _kernel, _rules_kernel
+    from fnmcts.mcts._search import _working
+    from fnmcts.mcts._tree import Tree
+
+    game = from_openspiel(spec)
+    if not _rules_kernel.compiled(game.compiled_rules()):
+        mcts_move(game, game.start(), 512, random.Random(0))
+    rng = random.Random(seed)
+    state, going = _reached(game, rng, plies)
+    if not going:
+        return
+    fast, fast_stats, _ = _working(game, None, Tree(pmap()), False)
+    slow, _, _ = _working(game, None, Tree(pmap()), False)
+    root = fast.node(state)
+    assert _kernel.rules_root(fast, fast_stats, root) and not _kernel.rules_root(fast, fast_stats, root)
+    assert slow.expand(slow.node(state)) == fast.kind[root] == game.to_move(state)
+    assert fast.moves[root] == slow.moves[root] == tuple(game.possible_moves(state))
+    order = list(fast.kids[root])
+    rng.shuffle(order)
+    made = {i: fast.state(i) for i in order}
+    assert [made[i] for i in fast.kids[root]] == [slow.state(i) for i in slow.children(root)]
+    assert [made[i] for i in fast.kids[root]] == [game.play(state, m) for m in fast.moves[root]]
+
+
+@pytest.mark.parametrize("spec", ["connect_four", "hex(board_size=5)", "breakthrough(rows=6,columns=6)",
+                                  "dots_and_boxes(num_rows=3,num_cols=3)"])
+@given(seed=st.integers(0, 2**32 - 1), plies=st.integers(0, 30), dives=st.integers(16, 400))
+@settings(max_examples=10, deadline=None)
+def test_the_ends_the_compiled_loop_meets_keep_the_game_s_payoffs(spec, seed, plies, dives):
+    """The payoff the compiled rules' loop keeps for each end it met (``CompiledGraph.paid``, read by the solver
+    without making the end's state) is the game's payoff at that end."""
+    pytest.importorskip("numba", reason="the compiled rules need Numba")
+    from fnmcts.mcts import _engine, _rules_kernel
+    from fnmcts.mcts.solver import Solver
+
+    game = from_openspiel(spec)
+    rules = game.compiled_rules()
+    if not _rules_kernel.compiled(rules):
+        mcts_move(game, game.start(), 512, random.Random(0))
+    rng = random.Random(seed)
+    state, going = _reached(game, rng, plies)
+    if not going:
+        return
+    graph = _engine.CompiledGraph(game)
+    root = graph.node(state)
+    stats = _engine.Stats(graph)
+    ran = _rules_kernel.run_rules(rules, graph, stats, root, (game.to_move(state) - 1) % 2, dives, rng, 1, 1.0,
+                                  Solver(graph, stats))
+    assert ran is not None and ran[0] >= 1
+    for i, paid in graph.paid.items():
+        assert paid == tuple(game.payoff(graph.state(i)))
