@@ -27,7 +27,7 @@ from ._compiled import (amaf_back, back_up, choose, counts_in, counts_out, dives
                         prove_path, rave_choose, rnd, rng_in, rng_out, tutorial_key)
 from ._graph import END, UNSEEN
 
-__all__ = ["expand_root", "run_rules"]
+__all__ = ["run_rules"]
 
 _jit = numba.njit(cache=True, nogil=True)  # (kept on disk: the rules come as functions of a fixed type, ``_compiled_for``)
 _MIX = np.uint64(0x9E3779B97F4A7C15)
@@ -616,9 +616,10 @@ def _table(keys, size, capacity):
 
 
 def expand_root(rules, graph, root) -> bool:
-    """Expand decision ``root``, a graph's one node, from the game's compiled ``rules``, as ``CompiledGraph.expand``
-    and ``children`` would: its children interned in move order (``_intern_new``: their states made when first
-    read) and their keys kept for the loop (``graph.rule_keys``). A search afresh each move made its root's children
+    """Expand decision ``root``, a graph's one node, from the game's compiled ``rules``; whether it was.
+
+    As ``CompiledGraph.expand`` and ``children`` would: its children interned in move order (``_intern_new``: their
+    states made when first read) and their keys kept for the loop (``graph.rule_keys``). A search afresh each move made its root's children
     through the game's ``play`` (25 OpenSpiel states on hex 5x5: a sixth of a move of 1.5 ms). False, nothing done,
     where the graph holds more, the root is expanded or an end, or the loop's machine code is not at hand."""
     if len(graph) != 1 or graph.kind[root] != UNSEEN or not compiled(rules):
