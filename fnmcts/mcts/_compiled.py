@@ -8,6 +8,7 @@ process loads it rather than compiling it again.
 from __future__ import annotations
 
 import math
+from array import array
 from fractions import Fraction
 from functools import lru_cache
 
@@ -564,8 +565,8 @@ def rng_in(rng) -> tuple:
     >>> rnd(*rng_in(random.Random(3))) == random.Random(3).random()
     True
     """
-    state = rng.getstate()
-    return np.array(state[1][:624], np.uint64), np.array([state[1][624]], np.int64)
+    words = np.frombuffer(array("Q", rng.getstate()[1]), np.uint64)  # the 624 words, then the position: one buffer
+    return words[:624], words[624:].view(np.int64)
 
 
 def rng_out(rng, mt, pos) -> None:
@@ -579,5 +580,4 @@ def rng_out(rng, mt, pos) -> None:
     >>> drawn == [twin.random() for _ in range(5)] and rng.getstate() == twin.getstate()
     True
     """
-    state = rng.getstate()
-    rng.setstate((state[0], tuple(mt.tolist()) + (int(pos[0]),), state[2]))
+    rng.setstate((rng.VERSION, (*mt.tolist(), int(pos[0])), rng.gauss_next))  # (``getstate``'s three parts)
