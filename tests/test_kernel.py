@@ -185,6 +185,25 @@ def test_the_kernel_runs_on_every_acyclic_game(counted, game, seed, n):
     assert counted and all(counted)
 
 
+@given(game=search_games(), seed=st.integers(0, 10**6), n=st.integers(14, 500), more=st.integers(0, 100))
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                                                 HealthCheck.too_slow])
+def test_the_counts_held_back_read_as_they_are_written(counted, game, seed, n, more):
+    rng, tree = random.Random(seed), None
+    for dives in (n, more) if more else (n,):  # (more: a search continued from the counts held back)
+        counted.clear()
+        tree = search(game, game.start(), dives, rng, tree=tree, solver=False, backup="mean")
+    stats = tree._work.stats
+    if counted != [True]:  # (the loop did not run the last dives: nothing held)
+        return
+    assert stats.held is not None
+    nodes = range(len(stats.graph))
+    held = [repr(stats.counts(i)) for i in nodes]  # read from the loop's arrays
+    assert stats.held is not None
+    assert stats.N is stats.__dict__["N"] and stats.held is None and stats.E is stats.S  # written, once read
+    assert [repr(stats.counts(i)) for i in nodes] == held
+
+
 @pytest.mark.slow
 @given(game=cyclic_table_games(), seed=st.integers(0, 10**6))
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

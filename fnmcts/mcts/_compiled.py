@@ -16,7 +16,7 @@ import numba
 import numpy as np
 
 __all__ = ["rnd", "dives_kernel", "choose", "back_up", "open_children", "prove_path", "rave_choose", "amaf_back",
-           "counts_in", "counts_out", "rng_in", "rng_out"]
+           "counts_in", "counts_out", "counts_at", "rng_in", "rng_out"]
 
 _jit = numba.njit(cache=True, nogil=True)
 
@@ -462,6 +462,23 @@ def counts_out(stats, counts, before, mode, c):
     keys = np.divide(s_m, n_m).tolist() if mode == 1 else list(map(stats.key, scores, counts))
     for i, n, s, w, d, k in zip(nodes, counts, scores, wins, draws, keys):
         N[i], S[i], W[i], D[i], K[i] = n, s, w, d, k
+
+
+def counts_at(counts, i):
+    """Node ``i``'s ``(visits, score, wins, draws)`` in the arrays ``counts_in`` gave, or None: not in the tree.
+
+    The numbers ``counts_out`` writes (a score of whole numbers alone an int).
+
+    >>> counts = (np.array([3, -1]), np.array([2.0, 0.0]), np.array([True, True]), np.array([2, 0]), np.zeros(2, int), None)
+    >>> counts_at(counts, 0), counts_at(counts, 1)
+    ((3, 2, 2, 0), None)
+    """
+    n_a, s_a, whole, w_a, d_a, _ = counts
+    n = int(n_a[i])
+    if n <= 0:
+        return None
+    s = float(s_a[i])
+    return n, int(s) if whole[i] else s, int(w_a[i]), int(d_a[i])
 
 
 def proofs_in(solver, stats, size, payoffs):

@@ -12,6 +12,7 @@ a state already on its path stops there and plays one game to the end from it.
 
 from __future__ import annotations
 
+import threading
 from bisect import bisect_right
 from functools import partial
 from math import inf as _inf, log as _log, sqrt as _sqrt
@@ -84,7 +85,39 @@ class Stats:
         self.amaf_arrays = None  # ``A`` as the compiled rules loop left it (``_rules_kernel``): None once changed here
         self.B = {}  # score bounds: node -> (pessimistic, optimistic), the bounds of its record
         self.G = {}  # graph backup: node -> [own results' sum, {child: [edge visits, player choosing]}]
+        self.held = None  # the compiled loop's counts not yet in the columns (``hold``)
         self.grow()
+
+    def hold(self, write, at):
+        """Hold the counted columns (``N``, ``S``, ``W``, ``D``, ``K``, ``E``) back until one is first read.
+
+        Then ``write(columns)`` puts the counts the compiled loop left into them (``_compiled.counts_out``), as they
+        stood; ``at(i)``: node ``i``'s ``(visits, score, wins, draws)`` among those counts, or None (``counts`` reads
+        them there). A search whose tree is never read never writes them into the lists (an agent playing the move)."""
+        if self.held is not None:
+            self._settle()
+        columns = _Columns({name: self.__dict__.pop(name) for name in _COUNTED}, self.key_rule)
+        self.held = (columns, write, threading.Lock(), at)
+
+    def __getattr__(self, name):
+        """A counted column held back (``hold``): the held counts written into the columns first."""
+        if name in _COUNTED and "held" in self.__dict__:
+            self._settle()
+            if name in self.__dict__:
+                return self.__dict__[name]
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def _settle(self):
+        held = self.held
+        if held is None:  # (written by another thread meanwhile)
+            return
+        with held[2]:  # (two threads reading one result: the counts written once, before either reads them)
+            if self.held is held:
+                columns, write = held[:2]
+                write(columns)
+                for name in _COUNTED:  # (a column set meanwhile, ``rule_keys``, stays as set)
+                    self.__dict__.setdefault(name, getattr(columns, name))
+                self.held = None
 
     @property
     def A(self):
@@ -216,6 +249,10 @@ class Stats:
 
     def counts(self, i):
         """``(visits, score, wins, draws, value)`` at node ``i``, or None if not in the tree."""
+        held = self.held
+        if held is not None:  # the compiled loop's counts, read where they are (``hold``)
+            found = held[3](i)
+            return None if found is None else (*found, self.V[i])
         n = self.N[i]
         return None if n is None else (n, self.S[i], self.W[i], self.D[i], self.V[i])
 
@@ -223,6 +260,20 @@ class Stats:
         """The nodes whose records differ from those read: ``(i, in the tree now)``."""
         N, N0, dropped = self.N, self.N0, self.dropped
         return [(i, n is not None) for i, n in enumerate(N) if n != N0[i] or (i in dropped and n is not None)]
+
+
+_COUNTED = ("N", "S", "W", "D", "K", "E")
+"""The columns of ``Stats`` the compiled loop's counts go into (``Stats.hold``)."""
+
+
+class _Columns:
+    """The counted columns of a ``Stats`` held back (``Stats.hold``), with the key rule of their keys then."""
+
+    def __init__(self, columns, key_rule):
+        self.__dict__.update(columns)
+        self.key_rule = key_rule
+
+    key = Stats.key
 
 
 _LOG_TABLE = 1 << 16
