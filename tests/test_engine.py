@@ -353,3 +353,31 @@ def test_the_expectimax_step_visits_a_web_of_chance_nodes_once(monkeypatch):
     tree = search(game, state, 100, random.Random(5), c=0.2, backup="expectimax")
     monkeypatch.setattr(backups, "stored_value", real)
     assert tree == _repeat_uct(game, state, 100, random.Random(5), c=0.2, backup="expectimax")
+
+
+@given(game=search_games(), rule=st.sampled_from((0, 1, 2)), grown=st.integers(0, 3), first=st.sampled_from("NSKVP"))
+@settings(max_examples=40, deadline=None)
+def test_a_new_tree_s_lists_made_when_first_read_are_those_made_at_once(game, rule, grown, first):
+    from fnmcts.mcts._engine import started
+    from fnmcts.mcts._graph import CHANCE_NODE, UNSEEN
+
+    graph, lazy, root = started(game)
+    made = Stats(graph, lambda state: None)  # (a tree to read records from: its lists made at once)
+    assert lazy.untouched() and not made.untouched()
+    for stats in (lazy, made):
+        stats.rule_keys(rule, 1.5)
+    node = root
+    for _ in range(grown):  # the graph grows before a list is read
+        kind = graph.expand(node) if graph.kind[node] == UNSEEN else graph.kind[node]
+        kids = graph.children(node) if kind >= 0 else graph.outcome_children(node) if kind == CHANCE_NODE else ()
+        if not kids:
+            break
+        node = kids[-1]
+        lazy.grow(), made.grow()
+    assert lazy.untouched() and lazy.known == made.known == len(graph)
+    getattr(lazy, first)
+    assert not lazy.untouched()
+    for name in ("N", "S", "W", "D", "V", "P", "N0", "E", "K"):
+        assert getattr(lazy, name) == getattr(made, name), name
+    assert (lazy.E is lazy.S) and (made.E is made.S)
+

@@ -388,6 +388,9 @@ def counts_in(stats, size, n, mode):
     >>> n_a.tolist(), s_a.tolist(), whole.tolist(), w_a.tolist(), len(logs) >= 16
     ([4], [3.0], [True], [3], True)
     """
+    if stats.untouched() and n < 1 << 24:  # a new tree's: no node in it, no list read
+        return (np.full(size, -1, np.int64), np.zeros(size), np.ones(size, np.bool_), np.zeros(size, np.int64),
+                np.zeros(size, np.int64), _logs(n + 2))
     if stats.E is not stats.S:
         return None
     N = stats.N[:size]

@@ -1003,7 +1003,7 @@ def _rooted(game, graph, tree, state, player, solver, max_nodes) -> tuple:
     g.expand(root)
     g.children(root)
     stats.grow()
-    if stats.N[root] is None and len(tree):
+    if len(tree) and stats.N[root] is None:  # (a new tree's lists are not made for it)
         _root_from_children(g, stats, root, player, _root_mover(game, state))
     return g, stats, proofs, root
 
