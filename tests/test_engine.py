@@ -381,3 +381,19 @@ def test_a_new_tree_s_lists_made_when_first_read_are_those_made_at_once(game, ru
         assert getattr(lazy, name) == getattr(made, name), name
     assert (lazy.E is lazy.S) and (made.E is made.S)
 
+
+
+@given(c=st.one_of(st.integers(0, 3), st.floats(0, 3), st.fractions(0, 3)), rule=st.sampled_from(("ucb1", "tutorial")))
+@settings(max_examples=40, deadline=None)
+def test_options_kept_for_the_engine_are_those_of_the_options_given(c, rule):
+    from fnmcts.mcts import search_options
+    from fnmcts.mcts._search import _entry
+
+    options = search_options(rule=rule, **({"c": c} if rule == "ucb1" else {"z": c}))
+    twin = search_options(rule=rule, **({"c": float(c)} if rule == "ucb1" else {"z": float(c)}))  # equal, maybe not alike
+    for opts in (options, twin, options):
+        solver, expectimax, bounds, select, engine = _entry(None, opts)
+        constant = opts.c if rule == "ucb1" else opts.z
+        assert select.inline == ((1 if rule == "ucb1" else 2), constant)
+        assert type(select.inline[1]) is type(constant) and (solver, bounds) == (opts.solver, opts.bounds)
+        assert engine == dict(expectimax=False, rollout=opts.playout(), rave=opts.rave_args(), graph_backup=False)

@@ -15,7 +15,7 @@ import random
 import threading
 import time
 from collections.abc import Mapping
-from functools import partial
+from functools import lru_cache, partial
 from typing import Callable
 
 from pyrsistent import field, pmap
@@ -176,6 +176,15 @@ def _entry(work, opts):
     """The options as the engine takes them: ``(solver, expectimax, bounds, selector, dives' keyword arguments)``."""
     if work is not None and work.opts is opts:  # options are values: the same object, the same selector
         return work.entry
+    try:  # (by identity too: equal options of another type, c=1 and c=1.0, are not mixed)
+        return _entry_of(id(opts), opts)
+    except TypeError:  # options holding a value that does not hash (a caller's rule or playout)
+        return _entry_of.__wrapped__(id(opts), opts)
+
+
+@lru_cache(maxsize=16)
+def _entry_of(_, opts):
+    """``_entry`` of options not carried by a working copy, the last few kept (what it holds is read, never changed)."""
     expectimax = opts.backup != "mean"  # the ratings read the values (expectimax, graph)
     bound = opts.builtin()  # a built-in rule runs inline in the engine, with the constant the options bind
     if bound is None:
