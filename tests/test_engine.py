@@ -353,3 +353,66 @@ def test_the_expectimax_step_visits_a_web_of_chance_nodes_once(monkeypatch):
     tree = search(game, state, 100, random.Random(5), c=0.2, backup="expectimax")
     monkeypatch.setattr(backups, "stored_value", real)
     assert tree == _repeat_uct(game, state, 100, random.Random(5), c=0.2, backup="expectimax")
+
+
+@given(game=search_games(), rule=st.sampled_from((0, 1, 2)), grown=st.integers(0, 3), first=st.sampled_from("NSKVP"))
+@settings(max_examples=40, deadline=None)
+def test_a_new_tree_s_lists_made_when_first_read_are_those_made_at_once(game, rule, grown, first):
+    from fnmcts.mcts._engine import started
+    from fnmcts.mcts._graph import CHANCE_NODE, UNSEEN
+
+    graph, lazy, root = started(game)
+    made = Stats(graph, lambda state: None)  # (a tree to read records from: its lists made at once)
+    assert lazy.untouched() and not made.untouched()
+    for stats in (lazy, made):
+        stats.rule_keys(rule, 1.5)
+    node = root
+    for _ in range(grown):  # the graph grows before a list is read
+        kind = graph.expand(node) if graph.kind[node] == UNSEEN else graph.kind[node]
+        kids = graph.children(node) if kind >= 0 else graph.outcome_children(node) if kind == CHANCE_NODE else ()
+        if not kids:
+            break
+        node = kids[-1]
+        lazy.grow(), made.grow()
+    assert lazy.untouched() and lazy.known == made.known == len(graph)
+    getattr(lazy, first)
+    assert not lazy.untouched()
+    for name in ("N", "S", "W", "D", "V", "P", "N0", "E", "K"):
+        assert getattr(lazy, name) == getattr(made, name), name
+    assert (lazy.E is lazy.S) and (made.E is made.S)
+
+
+
+@given(c=st.one_of(st.integers(0, 3), st.floats(0, 3), st.fractions(0, 3)), rule=st.sampled_from(("ucb1", "tutorial")))
+@settings(max_examples=40, deadline=None)
+def test_options_kept_for_the_engine_are_those_of_the_options_given(c, rule):
+    from fnmcts.mcts import search_options
+    from fnmcts.mcts._search import _entry
+
+    options = search_options(rule=rule, **({"c": c} if rule == "ucb1" else {"z": c}))
+    twin = search_options(rule=rule, **({"c": float(c)} if rule == "ucb1" else {"z": float(c)}))  # equal, maybe not alike
+    for opts in (options, twin, options):
+        solver, expectimax, bounds, select, engine = _entry(None, opts)
+        constant = opts.c if rule == "ucb1" else opts.z
+        assert select.inline == ((1 if rule == "ucb1" else 2), constant)
+        assert type(select.inline[1]) is type(constant) and (solver, bounds) == (opts.solver, opts.bounds)
+        assert engine == dict(expectimax=False, rollout=opts.playout(), rave=opts.rave_args(), graph_backup=False)
+
+
+@given(move=st.one_of(st.integers(), st.text(max_size=3)), iterations=st.one_of(st.integers(0, 10**6), st.just("9")),
+       children=st.lists(st.tuples(st.integers(), st.none()), max_size=3).map(tuple),
+       proven=st.dictionaries(st.integers(), st.integers(), max_size=3).map(pmap))
+@settings(max_examples=40, deadline=None)
+def test_a_move_search_made_past_the_checks_is_the_checked_one(move, iterations, children, proven):
+    from fnmcts.mcts._search import MoveSearch, _made
+
+    fields = dict(move=move, tree=pmap({1: 2}), proven=proven, iterations=iterations, children=children)
+    try:
+        checked = MoveSearch(**fields)
+    except Exception as error:  # (an iterations that is not a whole number: the same error)
+        with pytest.raises(type(error)):
+            _made(**fields)
+        return
+    made = _made(**fields)
+    assert type(made) is MoveSearch and made == checked and hash(made) == hash(checked)
+    assert dict(made) == dict(checked) and made.set(iterations=1) == checked.set(iterations=1)

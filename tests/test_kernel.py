@@ -67,6 +67,22 @@ def test_the_compiled_draw_is_cpythons_random(seed, draws):
     assert (tuple(int(x) for x in mt) + (int(pos[0]),)) == rng.getstate()[1]
 
 
+@given(seed=st.integers(0, 2**32 - 1), draws=st.integers(0, 700), gauss=st.booleans())
+@settings(max_examples=30, deadline=None)
+def test_a_generator_goes_into_the_compiled_draws_and_back_whole(seed, draws, gauss):
+    from fnmcts.mcts._compiled import rnd, rng_in, rng_out
+
+    rng, twin = random.Random(seed), random.Random(seed)
+    if gauss:  # (a normal draw kept for the next call: the third part of the state)
+        rng.gauss(0, 1), twin.gauss(0, 1)
+    mt, pos = rng_in(rng)
+    got = [rnd(mt, pos) for _ in range(draws)]
+    rng_out(rng, mt, pos)
+    assert got == [twin.random() for _ in range(draws)]
+    assert rng.getstate() == twin.getstate()
+    assert rng.random() == twin.random() and rng.gauss(0, 1) == twin.gauss(0, 1)
+
+
 @given(game=search_games(), seed=st.integers(0, 10**6), n=st.integers(1, 700),
        rule=st.sampled_from(("ucb1", "tutorial")), c=st.sampled_from((0.2, 1.0, 2**0.5, 2.0)),
        more=st.integers(0, 300))
@@ -167,6 +183,25 @@ def test_the_kernel_runs_on_every_acyclic_game(counted, game, seed, n):
     counted.clear()
     search(game, game.start(), n, random.Random(seed), solver=False, backup="mean")  # (chance games: expectimax by default)
     assert counted and all(counted)
+
+
+@given(game=search_games(), seed=st.integers(0, 10**6), n=st.integers(14, 500), more=st.integers(0, 100))
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                                                 HealthCheck.too_slow])
+def test_the_counts_held_back_read_as_they_are_written(counted, game, seed, n, more):
+    rng, tree = random.Random(seed), None
+    for dives in (n, more) if more else (n,):  # (more: a search continued from the counts held back)
+        counted.clear()
+        tree = search(game, game.start(), dives, rng, tree=tree, solver=False, backup="mean")
+    stats = tree._work.stats
+    if counted != [True]:  # (the loop did not run the last dives: nothing held)
+        return
+    assert stats.held is not None
+    nodes = range(len(stats.graph))
+    held = [repr(stats.counts(i)) for i in nodes]  # read from the loop's arrays
+    assert stats.held is not None
+    assert stats.N is stats.__dict__["N"] and stats.held is None and stats.E is stats.S  # written, once read
+    assert [repr(stats.counts(i)) for i in nodes] == held
 
 
 @pytest.mark.slow

@@ -8,6 +8,7 @@ process loads it rather than compiling it again.
 from __future__ import annotations
 
 import math
+from array import array
 from fractions import Fraction
 from functools import lru_cache
 
@@ -15,7 +16,7 @@ import numba
 import numpy as np
 
 __all__ = ["rnd", "dives_kernel", "choose", "back_up", "open_children", "prove_path", "rave_choose", "amaf_back",
-           "counts_in", "counts_out", "rng_in", "rng_out"]
+           "counts_in", "counts_out", "counts_at", "rng_in", "rng_out"]
 
 _jit = numba.njit(cache=True, nogil=True)
 
@@ -387,6 +388,9 @@ def counts_in(stats, size, n, mode):
     >>> n_a.tolist(), s_a.tolist(), whole.tolist(), w_a.tolist(), len(logs) >= 16
     ([4], [3.0], [True], [3], True)
     """
+    if stats.untouched() and n < 1 << 24:  # a new tree's: no node in it, no list read
+        return (np.full(size, -1, np.int64), np.zeros(size), np.ones(size, np.bool_), np.zeros(size, np.int64),
+                np.zeros(size, np.int64), _logs(n + 2))
     if stats.E is not stats.S:
         return None
     N = stats.N[:size]
@@ -461,6 +465,23 @@ def counts_out(stats, counts, before, mode, c):
     keys = np.divide(s_m, n_m).tolist() if mode == 1 else list(map(stats.key, scores, counts))
     for i, n, s, w, d, k in zip(nodes, counts, scores, wins, draws, keys):
         N[i], S[i], W[i], D[i], K[i] = n, s, w, d, k
+
+
+def counts_at(counts, i):
+    """Node ``i``'s ``(visits, score, wins, draws)`` in the arrays ``counts_in`` gave, or None: not in the tree.
+
+    The numbers ``counts_out`` writes (a score of whole numbers alone an int).
+
+    >>> counts = (np.array([3, -1]), np.array([2.0, 0.0]), np.array([True, True]), np.array([2, 0]), np.zeros(2, int), None)
+    >>> counts_at(counts, 0), counts_at(counts, 1)
+    ((3, 2, 2, 0), None)
+    """
+    n_a, s_a, whole, w_a, d_a, _ = counts
+    n = int(n_a[i])
+    if n <= 0:
+        return None
+    s = float(s_a[i])
+    return n, int(s) if whole[i] else s, int(w_a[i]), int(d_a[i])
 
 
 def proofs_in(solver, stats, size, payoffs):
@@ -564,8 +585,8 @@ def rng_in(rng) -> tuple:
     >>> rnd(*rng_in(random.Random(3))) == random.Random(3).random()
     True
     """
-    state = rng.getstate()
-    return np.array(state[1][:624], np.uint64), np.array([state[1][624]], np.int64)
+    words = np.frombuffer(array("Q", rng.getstate()[1]), np.uint64)  # the 624 words, then the position: one buffer
+    return words[:624], words[624:].view(np.int64)
 
 
 def rng_out(rng, mt, pos) -> None:
@@ -579,4 +600,4 @@ def rng_out(rng, mt, pos) -> None:
     >>> drawn == [twin.random() for _ in range(5)] and rng.getstate() == twin.getstate()
     True
     """
-    rng.setstate((rng.VERSION, (*mt.tolist(), int(pos[0])), rng.gauss_next))  # (``getstate``'s other two parts)
+    rng.setstate((rng.VERSION, (*mt.tolist(), int(pos[0])), rng.gauss_next))  # (``getstate``'s three parts)

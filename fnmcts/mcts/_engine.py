@@ -12,6 +12,7 @@ a state already on its path stops there and plays one game to the end from it.
 
 from __future__ import annotations
 
+import threading
 from bisect import bisect_right
 from functools import partial
 from math import inf as _inf, log as _log, sqrt as _sqrt
@@ -72,10 +73,8 @@ class Stats:
     def __init__(self, graph, lookup=None):
         self.graph = graph
         self.lookup = lookup
-        self.N, self.S, self.W, self.D, self.V, self.P, self.N0 = [], [], [], [], [], [], []
         self.known = 0  # the graph's nodes the lists have taken in (they may hold more entries, for room)
-        self.E = self.S
-        self.K, self.key_rule = None, None
+        self.key_rule = None
         self.logs = [-_inf]  # log 0: a visited child under a parent of no visits is rated as log(0) was: an error
         self.dropped = set()  # nodes a bounded tree dropped: written back even if they came back
         self.solver = None
@@ -84,7 +83,59 @@ class Stats:
         self.amaf_arrays = None  # ``A`` as the compiled rules loop left it (``_rules_kernel``): None once changed here
         self.B = {}  # score bounds: node -> (pessimistic, optimistic), the bounds of its record
         self.G = {}  # graph backup: node -> [own results' sum, {child: [edge visits, player choosing]}]
+        self.held = None  # the compiled loop's counts not yet in the lists (``hold``)
+        self.unmade = lookup is None  # a new tree's lists, made when first read (``_settle``): every node out of it
+        self.lock = threading.Lock()
+        if not self.unmade:
+            self.__dict__.update(self._lists(0))
         self.grow()
+
+    def _lists(self, size):
+        """The working lists (``_LISTS``) of ``size`` nodes none of which is in the tree."""
+        found = {name: [None] * size for name in ("N", "V", "P", "N0")}
+        found.update((name, [0] * size) for name in ("S", "W", "D"))
+        found["E"], found["K"] = found["S"], None if self.key_rule is None else [None] * size
+        return found
+
+    def untouched(self) -> bool:
+        """Whether no list is made yet (a new tree: no node in it) and no count is held back (``hold``)."""
+        return self.unmade and self.held is None
+
+    def hold(self, write, at):
+        """Hold the counted columns (``N``, ``S``, ``W``, ``D``, ``K``, ``E``) back until a list is first read.
+
+        Then ``write(columns)`` puts the counts the compiled loop left into them (``_compiled.counts_out``), as they
+        stood; ``at(i)``: node ``i``'s ``(visits, score, wins, draws)`` among those counts, or None (``counts`` reads
+        them there). A search whose tree is never read never writes them into the lists (an agent playing the move)."""
+        if self.held is not None:
+            self._settle()
+        columns = None if self.unmade else {name: self.__dict__.pop(name) for name in _COUNTED}
+        self.held = (columns, write, at, self.key_rule)
+
+    def __getattr__(self, name):
+        """A working list not made yet or held back: made, the held counts written into it first (``_settle``)."""
+        d = self.__dict__
+        if name in _LISTS and (d.get("held") is not None or d.get("unmade")):
+            self._settle()
+            if name in d:
+                return d[name]
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def _settle(self):
+        """The lists as they stand: made if not yet, the counts held back written into them (two threads reading one
+        result: once, before either reads them)."""
+        with self.lock:
+            d = self.__dict__
+            lists = self._lists(max(self.known, len(self.graph), 64)) if self.unmade else {}
+            held = self.held
+            if held is not None:
+                columns, write, _, key_rule = held
+                columns = columns or {name: lists[name] for name in _COUNTED}
+                write(_Columns(columns, key_rule))
+                lists.update(columns)
+            for name, column in lists.items():  # (a column set meanwhile, ``rule_keys``, stays as set)
+                d.setdefault(name, column)
+            self.held, self.unmade = None, False
 
     @property
     def A(self):
@@ -121,7 +172,12 @@ class Stats:
                 self.K = [self.key(e, n) for e, n in zip(self.E, self.N)]
 
     def rule_keys(self, rule, constant):
-        """``K`` for built-in ``rule`` 1 or 2 (``use_keys``); no keys (None) for rule 0: they would go stale."""
+        """``K`` for built-in ``rule`` 1 or 2 (``use_keys``); no keys (None) for rule 0: they would go stale.
+
+        Lists not made yet (``untouched``) take the rule alone, their keys made with them (None returned)."""
+        if self.untouched():
+            self.key_rule = (rule, constant) if rule else None
+            return None
         if rule:
             return self.use_keys(rule, constant)
         self.K = self.key_rule = None
@@ -158,6 +214,9 @@ class Stats:
         size = len(self.graph)
         start = self.known
         if start >= size:
+            return
+        if self.unmade:  # (the lists are made as long as the graph is then)
+            self.known = size
             return
         room = len(self.N)
         if size > room:
@@ -216,6 +275,10 @@ class Stats:
 
     def counts(self, i):
         """``(visits, score, wins, draws, value)`` at node ``i``, or None if not in the tree."""
+        held = self.held
+        if held is not None:  # the compiled loop's counts, read where they are (``hold``)
+            found, values = held[2](i), self.__dict__.get("V")  # (no list made: no value)
+            return None if found is None else (*found, None if values is None else values[i])
         n = self.N[i]
         return None if n is None else (n, self.S[i], self.W[i], self.D[i], self.V[i])
 
@@ -223,6 +286,23 @@ class Stats:
         """The nodes whose records differ from those read: ``(i, in the tree now)``."""
         N, N0, dropped = self.N, self.N0, self.dropped
         return [(i, n is not None) for i, n in enumerate(N) if n != N0[i] or (i in dropped and n is not None)]
+
+
+_COUNTED = ("N", "S", "W", "D", "K", "E")
+"""The columns of ``Stats`` the compiled loop's counts go into (``Stats.hold``)."""
+
+_LISTS = _COUNTED + ("V", "P", "N0")
+"""The working lists of ``Stats``, made when first read in a new tree (``Stats.unmade``)."""
+
+
+class _Columns:
+    """The counted columns of a ``Stats`` held back (``Stats.hold``), with the key rule of their keys then."""
+
+    def __init__(self, columns, key_rule):
+        self.__dict__.update(columns)
+        self.key_rule = key_rule
+
+    key = Stats.key
 
 
 _LOG_TABLE = 1 << 16

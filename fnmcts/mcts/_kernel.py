@@ -26,7 +26,7 @@ import random
 import threading
 from contextlib import contextmanager
 from contextvars import ContextVar
-from functools import lru_cache
+from functools import lru_cache, partial
 
 from ._flat_graph import KEPT, _Same, adopt, arrays, prepared
 from ..protocol import GameError, called
@@ -285,7 +285,7 @@ def run(graph, stats, root, root_mover, n, rng, mode, c, solver=None, stop=False
 def _run(kernel, graph, stats, root, root_mover, n, rng, mode, c, solver, stop):
     import numpy as np
 
-    from ._compiled import counts_in, counts_out, dives_result, proofs_in, rng_in, rng_out
+    from ._compiled import counts_at, counts_in, counts_out, dives_result, proofs_in, rng_in, rng_out
 
     size = len(graph)
     counts = counts_in(stats, size, n, mode)
@@ -314,7 +314,7 @@ def _run(kernel, graph, stats, root, root_mover, n, rng, mode, c, solver, stop):
         raise (cycle_found(game, states[root], states[last]) if done == -1 else
                no_end(game, states[last], 10_000 + 100 * len(states)))
     rng_out(rng, mt, pos)
-    counts_out(stats, counts, before, mode, c)
+    stats.hold(lambda columns: counts_out(columns, counts, before, mode, c), partial(counts_at, counts))  # (when read)
     return dives_result(done, graph.payoff_at(last) if last >= 0 else None, path[:out[3]].tolist(), solver, stats,
                         proofs, proofs and ends[1], int(out[2]))
 
