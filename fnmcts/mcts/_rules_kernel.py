@@ -16,15 +16,15 @@ from __future__ import annotations
 
 import platform
 import time
-from functools import lru_cache
+from functools import lru_cache, partial
 
 import numba
 import numpy as np
 from llvmlite import ir
 from numba.extending import intrinsic
 
-from ._compiled import (amaf_back, back_up, choose, counts_in, counts_out, dives_result, open_children, proofs_in,
-                        prove_path, rave_choose, rnd, rng_in, rng_out, tutorial_key)
+from ._compiled import (amaf_back, back_up, choose, counts_at, counts_in, counts_out, dives_result, open_children,
+                        proofs_in, prove_path, rave_choose, rnd, rng_in, rng_out, tutorial_key)
 from ._graph import END, UNSEEN
 
 __all__ = ["run_rules"]
@@ -686,5 +686,5 @@ def _write_back(rules, graph, stats, nodes, flat, sizes, before, payoffs, mode, 
         if kind[i] <= -10 and gkind[i] == UNSEEN:
             asked[i] = -10 - int(kind[i])
     stats.grow()
-    counts_out(stats, (*(a[:size] for a in nodes[5:10]), None), np.concatenate([before, np.full(size - size0, -1)]),
-               mode, c)
+    counts, before = (*(a[:size] for a in nodes[5:10]), None), np.concatenate([before, np.full(size - size0, -1)])
+    stats.hold(lambda columns: counts_out(columns, counts, before, mode, c), partial(counts_at, counts))  # (when read)
