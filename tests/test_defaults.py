@@ -49,6 +49,9 @@ def test_what_the_kind_says_it_saw_is_in_the_game(game):
     assert kind.players <= game.num_players
     if game.to_move(game.start()) is CHANCE:
         assert kind.chance  # every random game starts with chance
+    assert kind.again <= (kind.players > 1 and any(  # a player seen to move twice running, no chance between
+        game.to_move(game.play(s, m)) == game.to_move(s) for s in states
+        if game.to_move(s) is not None and game.to_move(s) is not CHANCE for m in game.possible_moves(s)))
     assert game_kind(game) == kind  # its own generator: the same answer every time
 
 
@@ -185,6 +188,14 @@ class _Declines(Nim):
         return None
 
 
+class _Again(_Declines):
+    """``_Declines`` where taking one moves again (the heap's last one ends it): a player may move twice running."""
+
+    def play(self, state, move):
+        after = super().play(state, move)
+        return after.set("player", state["player"]) if move == 1 else after
+
+
 class _Offers(Nim):
     """Nim whose ``compiled_graph()`` hook fails: no tables, and no word on its size."""
 
@@ -208,6 +219,19 @@ def test_a_two_player_game_that_says_it_is_too_large_to_hold_takes_rave_and_the_
         search_options(_Declines(heap=heap), rave=False, rave_ref=5)
     with pytest.raises(TypeError, match="rave must be a number"):
         search_options(_Declines(heap=heap), rave=True)
+
+
+@pytest.mark.parametrize("heap", [5, 9, 21])
+def test_a_large_game_where_a_player_moves_again_takes_its_own_rave_k_and_c(heap):
+    from fnmcts.mcts._options import AGAIN_C, AGAIN_RAVE_K, RAVE_K
+
+    assert game_kind(_Again(heap=heap)).again and not game_kind(_Declines(heap=heap)).again
+    assert kind_defaults(_Again(heap=heap)) == {"rave": AGAIN_RAVE_K, "c": AGAIN_C}
+    assert kind_defaults(_Declines(heap=heap)) == {"rave": RAVE_K}
+    options = search_options(_Again(heap=heap))
+    assert (options.rave, options.c) == (AGAIN_RAVE_K, AGAIN_C)
+    assert search_options(_Again(heap=heap), c=0.3, rave=50).c == 0.3  # given options win
+    assert search_options(_Again(heap=heap), rule="tutorial").rave is None
 
 
 def test_rave_off_grows_the_tree_of_a_game_that_never_took_it():

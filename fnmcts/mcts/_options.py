@@ -27,7 +27,8 @@ the tutorial's tree.
            search's dives (``fnmcts.mcts.enhancements``); the move played is
            then the halving's choice
 ``rave``   RAVE / GRAVE: ``None`` (the kind's: ``RAVE_K``, 100, in a large game
-           of two players without chance), ``False`` (off) or the equivalence
+           of two players without chance; ``AGAIN_RAVE_K``, 3000, with ``c``
+           ``AGAIN_C``, 0.7, in one where a player may move twice running), ``False`` (off) or the equivalence
            parameter ``k`` of the blend of a child's mean with its move's
            all-moves-as-first mean, ``beta = sqrt(k / (3n + k))``; UCB1 only
 ``rave_ref`` GRAVE's threshold: the AMAF statistics read are those of the
@@ -91,6 +92,8 @@ __all__ = [
     "kind_defaults",
     "PROOFS",
     "RAVE_K",
+    "AGAIN_RAVE_K",
+    "AGAIN_C",
     "ROLLOUTS",
 ]
 
@@ -115,6 +118,14 @@ offers its states as tables (``compiled_graph()``); 0 (none) in any other game (
 RAVE_K = 100
 """RAVE's ``k`` unless ``rave`` is given, in a game of two players without chance whose ``compiled_graph()`` declines
 (too large to hold: OpenSpiel's connect_four, hex...); off in any other (``kind_defaults``; docs/scoreboard.md's ladder)."""
+
+AGAIN_RAVE_K = 3000
+"""RAVE's ``k`` unless ``rave`` is given, in a game of the kind ``RAVE_K`` serves where a player may move twice running
+(``GameKind.again``: dots and boxes, a box closed): its own counts lean on the moves' AMAF statistics longer
+(docs/scoreboard.md's ladder)."""
+
+AGAIN_C = 0.7
+"""UCB1's exploration constant unless ``c`` is given, in a game of the kind ``AGAIN_RAVE_K`` serves."""
 
 ROLLOUTS = ("random", "decisive")
 """The playouts by name: ``'random'`` (random moves, kept where the kind would take decisive ones; ``None`` in the
@@ -233,21 +244,25 @@ PROBE_PLIES = 400
 
 
 class GameKind(NamedTuple):
-    """What ``game_kind`` saw of a game in a few random games: chance, and ends neither won nor lost.
+    """What ``game_kind`` saw of a game in a few random games: chance, ends neither won nor lost, a player moving again.
 
     ``chance``: a chance state (dice, cards) came up; ``between``: a game
     ended with a payoff neither the best nor the worst there is for a player
-    (a draw, or a graded score); ``players``: the players seen to move.
+    (a draw, or a graded score); ``players``: the players seen to move;
+    ``again``: in a game of more than one player, a player moved twice running,
+    no chance between (dots and boxes: a box closed; the turns do not strictly
+    alternate).
 
     >>> from fnmcts.games import TicTacToe
     >>> kind = game_kind(TicTacToe())
-    >>> kind.chance, kind.between, kind.players
-    (False, True, 2)
+    >>> kind.chance, kind.between, kind.players, kind.again
+    (False, True, 2, False)
     """
 
     chance: bool
     between: bool
     players: int
+    again: bool = False
 
 
 def game_kind(game) -> GameKind:
@@ -260,9 +275,9 @@ def game_kind(game) -> GameKind:
     >>> from fnmcts.games import Nim, Pig, TicTacToe
     >>> from fnmcts.games.shut_the_box import ShutTheBox
     >>> game_kind(Nim()), game_kind(TicTacToe())
-    (GameKind(chance=False, between=False, players=2), GameKind(chance=False, between=True, players=2))
+    (GameKind(chance=False, between=False, players=2, again=False), GameKind(chance=False, between=True, players=2, again=False))
     >>> game_kind(Pig(goal=30)).chance, game_kind(ShutTheBox())
-    (True, GameKind(chance=True, between=False, players=1))
+    (True, GameKind(chance=True, between=False, players=1, again=False))
     """
     return _probe(game)
 
@@ -271,24 +286,25 @@ def game_kind(game) -> GameKind:
 def _probe(game) -> GameKind:
     rng = random.Random(0)
     low, high = payoff_range(game)
-    chance = between = False
+    chance = between = again = False
     players = set()
     start = game.start()
     for _ in range(PROBE_GAMES):
-        state = start
+        state, last = start, None  # (the player who made the last decision, no chance since)
         for _ in range(PROBE_PLIES):
             player = game.to_move(state)
             if player is None:
                 between = between or any(low < p < high for p in game.payoff(state))
                 break
             if player is CHANCE:
-                chance = True
+                chance, last = True, None
                 state = game.play(state, sample_outcome(game, state, rng))
             else:
                 players.add(player)
+                again = again or player == last
                 moves = tuple(game.possible_moves(state))
-                state = game.play(state, pick(rng, moves))
-    return GameKind(chance, between, len(players))
+                state, last = game.play(state, pick(rng, moves)), player
+    return GameKind(chance, between, len(players), again and len(players) > 1)
 
 
 def kind_defaults(game) -> dict:
@@ -308,6 +324,9 @@ def kind_defaults(game) -> dict:
     ({'proofs': 4}, {'rave': 100})
     >>> kind_defaults(from_openspiel("connect_four"))["rollout"].__name__  # (its compiled rules play them)
     'decisive_agent'
+    >>> defaults = kind_defaults(from_openspiel("dots_and_boxes(num_rows=3,num_cols=3)"))  # (a box closed: again)
+    >>> defaults["rave"], defaults["c"]
+    (3000, 0.7)
 
     """
     if game is None or not hasattr(game, "start"):
@@ -322,7 +341,8 @@ def kind_defaults(game) -> dict:
     if players <= 2 and tables:
         return {"proofs": PROOFS}
     if players == 2 and tables is None:
-        return {"rave": RAVE_K, "rollout": decisive_agent} if _decisive_rules(game) else {"rave": RAVE_K}
+        rave = {"rave": AGAIN_RAVE_K, "c": AGAIN_C} if kind.again else {"rave": RAVE_K}
+        return {**rave, "rollout": decisive_agent} if _decisive_rules(game) else rave
     return {}
 
 
