@@ -457,12 +457,18 @@ def warm(spec: str, given: dict) -> bool:
     return least_chunk(graph, stats, random.Random(0)) > 1
 
 
+WARM_SEARCHES = 40
+"""The short clocked searches ``ready`` runs before a ``time`` cell's game."""
+
+
 def ready(game, given: dict) -> None:
-    """Load the machine code of ``game``'s searches into this process, as a user's session does once: a search of
-    ``KERNEL_MIN_DIVES`` dives and a clocked one of 5 ms from the start, at ``given``'s options, their draws from a
-    generator of their own. Each game of a cell runs in a fresh process, and a clocked move of 1-3 ms pays for any
-    machine code not loaded yet (the loop's: a second or so, once a process) out of its own budget: without this the
-    first moves of every game of a ``time`` cell ran a dive or two each (the bot's construction is untimed too).
+    """Warm ``game``'s searches in this process as a user's session is warm after its first searches: one of
+    ``KERNEL_MIN_DIVES`` dives loads the machine code (the loop's: a second or so, once a process), then
+    ``WARM_SEARCHES`` clocked ones of 1 ms from the start let Python specialise the search's own code (CPython 3.11
+    quickens a function after it has run some times: until then a move's set-up ran about 3 times as long), at
+    ``given``'s options, their draws from generators of their own. Each game of a cell runs in a fresh process, and a
+    clocked move of 1-3 ms paid for both out of its budget: without this, the first 20-30 moves of every game's
+    process (most of a game) ran a dive or two each. The bot's construction is untimed too.
 
     >>> from fnmcts.openspiel import from_openspiel
     >>> ready(from_openspiel("tic_tac_toe"), {})
@@ -472,7 +478,8 @@ def ready(game, given: dict) -> None:
 
     options = resolved(given)
     mcts_move(game, game.start(), KERNEL_MIN_DIVES, random.Random(0), **options)
-    mcts_move(game, game.start(), None, random.Random(0), seconds=0.005, **options)
+    for seed in range(WARM_SEARCHES):
+        mcts_move(game, game.start(), None, random.Random(seed), seconds=0.001, **options)
 
 
 def main(argv=None) -> int:
