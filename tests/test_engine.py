@@ -397,22 +397,3 @@ def test_options_kept_for_the_engine_are_those_of_the_options_given(c, rule):
         assert select.inline == ((1 if rule == "ucb1" else 2), constant)
         assert type(select.inline[1]) is type(constant) and (solver, bounds) == (opts.solver, opts.bounds)
         assert engine == dict(expectimax=False, rollout=opts.playout(), rave=opts.rave_args(), graph_backup=False)
-
-
-@given(move=st.one_of(st.integers(), st.text(max_size=3)), iterations=st.one_of(st.integers(0, 10**6), st.just("9")),
-       children=st.lists(st.tuples(st.integers(), st.none()), max_size=3).map(tuple),
-       proven=st.dictionaries(st.integers(), st.integers(), max_size=3).map(pmap))
-@settings(max_examples=40, deadline=None)
-def test_a_move_search_made_past_the_checks_is_the_checked_one(move, iterations, children, proven):
-    from fnmcts.mcts._search import MoveSearch, _made
-
-    fields = dict(move=move, tree=pmap({1: 2}), proven=proven, iterations=iterations, children=children)
-    try:
-        checked = MoveSearch(**fields)
-    except Exception as error:  # (an iterations that is not a whole number: the same error)
-        with pytest.raises(type(error)):
-            _made(**fields)
-        return
-    made = _made(**fields)
-    assert type(made) is MoveSearch and made == checked and hash(made) == hash(checked)
-    assert dict(made) == dict(checked) and made.set(iterations=1) == checked.set(iterations=1)
