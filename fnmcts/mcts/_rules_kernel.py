@@ -619,9 +619,10 @@ def expand_root(rules, graph, root) -> bool:
     """Expand decision ``root``, a graph's one node, from the game's compiled ``rules``; whether it was.
 
     As ``CompiledGraph.expand`` and ``children`` would: its children interned in move order (``_intern_new``: their
-    states made when first read) and their keys kept for the loop (``graph.rule_keys``). A search afresh each move made its root's children
-    through the game's ``play`` (25 OpenSpiel states on hex 5x5: a sixth of a move of 1.5 ms). False, nothing done,
-    where the graph holds more, the root is expanded or an end, or the loop's machine code is not at hand."""
+    states made when first read) and their keys kept for the loop (``graph.rule_keys``). A search afresh each move
+    made its root's children through the game's ``play`` (25 OpenSpiel states on hex 5x5: a sixth of a move of 1.5
+    ms). False, nothing done, where the graph holds more, the root is expanded or an end, or the loop's machine code
+    is not at hand."""
     if len(graph) != 1 or graph.kind[root] != UNSEEN or not compiled(rules):
         return False
     key = rules.key(graph.state(root))
