@@ -537,7 +537,7 @@ def run_rules(rules, graph, stats, root, root_mover, n, rng, mode, c, solver=Non
                     np.zeros(size0, np.int64), *counts[:5], np.zeros(size0, np.int64), pf, pset, amaf[2]], room, fill)
     used = amaf[0].shape[0]
     An, As = _rows(amaf[:2], _amaf_room(used, expect) if rave is not None else 1, used)
-    flat = [np.zeros(room, np.int64), np.zeros(room, np.int64)]  # the children and their moves, node by node
+    flat = [np.zeros(2 * room, np.int64), np.zeros(2 * room, np.int64)]  # the children and their moves, node by node
     tkeys, tvals = _table(nodes[0], size0, 4 * room)
     sizes = np.array([size0, 0, 0, used], np.int64)
     u = np.array([[p[m] for m in players] for p in payoffs], np.float64)
@@ -553,7 +553,7 @@ def run_rules(rules, graph, stats, root, root_mover, n, rng, mode, c, solver=Non
         last_path = np.empty(room + 1, np.int64)
         _entry()(step, mover, decisive, *nodes[:5], *flat, tkeys, tvals, sizes, nodes[10], *nodes[5:10], *nodes[11:13], An, As, nodes[13], u, uwhole,
                pu, counts[5], width, root, root_mover, left, mode, float(c or 0.0), proofs is not None, stop, ravep, sure, mt, pos,
-               out, last_path, *clock)
+               out, last_path, max(1, clock[0] - (n - left) * clock[1]) if clock[0] else 0, clock[1])
         left -= int(out[0])
         if out[0]:
             last = (last_path, int(out[3]))
@@ -583,15 +583,15 @@ def run_rules(rules, graph, stats, root, root_mover, n, rng, mode, c, solver=Non
 
 
 def _clock(graph, until) -> tuple:
-    """``(until, after)`` of the loop (``_dives``): the cycle count no dive starts at or past, 0.1 ms before ``until``
+    """``(until, after)`` of the loop (``_dives``): the cycle count no dive starts at or past, 0.05 ms before ``until``
     (a ``time.perf_counter`` time, or None: no clock, ``(0, 0)``), and the cycles a dive's write-back takes, from the
-    graph's last (``rules_after``), else 2.5 microseconds (OpenSpiel's connect_four and hex: 1.5-4)."""
+    graph's last (``rules_after``), else 0.75 microseconds (a fresh search's: 0.5-1.1 on the ladder's games)."""
     rate = cycle_rate() if until is not None else 0.0
     if not rate:
         return 0, 0
     now_c, now = _now(), time.perf_counter()
-    per = graph.rules_after or 2.5e-6
-    return max(1, now_c + int((until - now - 1e-4) * rate)), int(per * rate)
+    per = graph.rules_after or 7.5e-7
+    return max(1, now_c + int((until - now - 5e-5) * rate)), int(per * rate)
 
 
 @_jit
@@ -667,7 +667,7 @@ def _write_back(rules, graph, stats, nodes, flat, sizes, before, payoffs, mode, 
     root's children the solver found no end marked so (``graph.asked``: the final move reads their proofs)."""
     keys, kind, outc, kstart, kcount = nodes[:5]
     size0, size, used = len(graph), int(sizes[0]), int(sizes[1])
-    kids, moves, order = flat[0][:used].tolist(), flat[1][:used].tolist(), nodes[10][:sizes[2]]
+    kids, moves, order = tuple(flat[0][:used].tolist()), tuple(flat[1][:used].tolist()), nodes[10][:sizes[2]]
     if size > size0:  # each new state made from its key, or played from the node it was first made below when read
         parents, made = _entry(_made_below)(flat[0], flat[1], kind, kstart, kcount, order, size0, size) \
             if rules.states is None else (np.zeros(0, np.int64), np.zeros(0, np.int64))
@@ -680,9 +680,9 @@ def _write_back(rules, graph, stats, nodes, flat, sizes, before, payoffs, mode, 
         if k == -1:
             if gkind[i] == UNSEEN:
                 gkind[i], u[i], paid[i] = END, payoffs[o], rules.payoffs[o]
-        elif kids_[i] is None:
+        elif kids_[i] is None:  # (every child known: ``lazy`` never written, one tuple for both)
             got = kids[a:a + m]
-            gkind[i], moves_[i], lazy[i], kids_[i] = k, tuple(moves[a:a + m]), got, tuple(got)
+            gkind[i], moves_[i], lazy[i], kids_[i] = k, moves[a:a + m], got, got
     for i in kids_[root] or ():
         if kind[i] <= -10 and gkind[i] == UNSEEN:
             asked[i] = -10 - int(kind[i])
