@@ -207,8 +207,12 @@ def _step(key, kids, moves, lines, boxes, sides, count, others, owns):
 def _decisive(key, kids, m, chosen, lines, boxes, count, others, owns):
     """``decisive`` on a board of ``lines`` lines and ``boxes`` boxes (``_tables``)."""
     every, turn = (1 << lines) - 1, 1 << (lines + boxes)
-    player = 1 if key & turn else 0
-    n = 0
+    player, two, n = 1 if key & turn else 0, every & ~key, 0
+    two &= two - 1  # (the free lines but the lowest)
+    if two & (two - 1):  # three lines or more left: no move ends the game or leaves one line, all safe
+        for j in range(m):
+            chosen[j] = j
+        return m
     for j in range(m):  # winning: the last line, closing boxes enough
         if kids[j] & every == every and _outcome(kids[j], lines, boxes) == player:
             chosen[n] = j
