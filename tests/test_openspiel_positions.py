@@ -440,9 +440,10 @@ def test_a_root_expanded_from_the_compiled_rules_is_the_protocol_s(spec, seed, p
                                   "dots_and_boxes(num_rows=3,num_cols=3)"])
 @given(seed=st.integers(0, 2**32 - 1), plies=st.integers(0, 30), dives=st.integers(16, 400))
 @settings(max_examples=10, deadline=None)
-def test_the_ends_the_compiled_loop_meets_keep_the_game_s_payoffs(spec, seed, plies, dives):
+def test_the_ends_and_expansions_the_compiled_loop_writes_back_are_the_game_s(spec, seed, plies, dives):
     """The payoff the compiled rules' loop keeps for each end it met (``CompiledGraph.paid``, read by the solver
-    without making the end's state) is the game's payoff at that end."""
+    without making the end's state) is the game's payoff at that end; each node it expanded has, for each move, the
+    child the game's ``play`` leads to, the same whether read alone (``child``) or with the others (``children``)."""
     pytest.importorskip("numba", reason="the compiled rules need Numba")
     from fnmcts.mcts import _engine, _rules_kernel
     from fnmcts.mcts.solver import Solver
@@ -463,3 +464,8 @@ def test_the_ends_the_compiled_loop_meets_keep_the_game_s_payoffs(spec, seed, pl
     assert ran is not None and ran[0] >= 1
     for i, paid in graph.paid.items():
         assert paid == tuple(game.payoff(graph.state(i)))
+    expanded = [i for i in range(len(graph)) if graph.kids[i] is not None]  # written back: each move's child is its play
+    for i in rng.sample(expanded, min(len(expanded), 20)):
+        j = rng.randrange(len(graph.moves[i]))
+        assert graph.child(i, j) == graph.kids[i][j] == graph.children(i)[j]
+        assert graph.state(graph.kids[i][j]) == game.play(graph.state(i), graph.moves[i][j])

@@ -350,6 +350,8 @@ class CompiledGraph:
 
     def child(self, i, j) -> int:
         """The node move ``j`` of decision ``i`` leads to (interned when first asked)."""
+        if self.kids[i] is not None:  # (every child known: the compiled rules' loop leaves ``lazy[i]`` a tuple)
+            return self.kids[i][j]
         try:
             state = self.game.play(self.states[i], self.moves[i][j])
             child = self.index.get(state)

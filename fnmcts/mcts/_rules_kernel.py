@@ -53,9 +53,8 @@ def _now():
 @lru_cache(maxsize=1)
 def settled() -> bool:
     """Collect the garbage once, after the loop's machine code is first loaded in a process: numba leaves some
-    100,000 new objects, and until a full collection has seen them each collection of the oldest generation walks
-    them all again (5 ms, every few searches on OpenSpiel's connect_four: a move given 2.4 ms took 6); once seen
-    they stay out of the way. True once done."""
+    100,000 new objects, which each collection of the oldest generation walks until a full one has seen them (5 ms,
+    every few searches on OpenSpiel's connect_four). True once done."""
     import gc
 
     gc.collect()
@@ -393,8 +392,7 @@ def _room(size, n, width) -> int:
 
 
 def _amaf_room(used, n) -> int:
-    """The AMAF rows at first, ``used`` taken: a dive takes one for each node of its path without (most often the
-    new node alone); they double when they run out."""
+    """The AMAF rows at first, ``used`` taken: a dive takes one a node of its path without (most often the new one)."""
     return used + min(n, 4096) + 64
 
 
