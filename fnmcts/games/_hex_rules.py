@@ -34,10 +34,11 @@ import numpy as np
 
 from ._connect_four_rules import Rules
 
-__all__ = ["rules_for", "key_after", "key_after_for", "mover", "PAYOFFS", "ONE_WORD", "MOST_CELLS"]
+__all__ = ["rules_for", "key_after", "key_pair_after", "key_after_for", "mover", "mover_two", "PAYOFFS", "ONE_WORD",
+           "MOST_CELLS"]
 
 _jit = numba.njit(cache=True, nogil=True)
-_inline = numba.njit(cache=True, nogil=True, inline="always")  # (the code of the function calling it, as if written there)
+_inline = numba.njit(cache=True, nogil=True, inline="always")  # (compiled into its caller, as if written there)
 
 _WHITE = 32  # white's bit of cell c: bit 32 + c
 _LOW = (1 << _WHITE) - 1  # black's bits
@@ -276,7 +277,8 @@ def rules_for(parameters: dict) -> Rules | None:
 
     None: the swap rule on, a board of more than ``MOST_CELLS`` cells (its key would not fit) or less than 2
     rows or columns (OpenSpiel joins no edges across one row), a parameter unknown here. The states' keys are
-    ``key_after`` their actions; ``states`` and ``key`` are the game's to give (``openspiel._rules_of``).
+    ``key_after_for(parameters)`` of their actions (two words past ``ONE_WORD`` cells, ``Rules.words``); ``states``
+    and ``key`` are the game's to give (``openspiel._rules_of``).
 
     >>> rules_for({"board_size": 5, "num_rows": 5, "num_cols": 5, "swap": False}).width
     25
