@@ -115,7 +115,8 @@ def _winning(stones, empty, one, other, cols, full, west, east):
 @_inline
 def _ended(black, white, stones, cols, full, north, south, west, east):
     """-1 once black has joined north and south, -2 once white has joined west and east, else 0: only the stones of
-    the player who moved last (black after an odd number of ``stones``) may have won."""
+    the player who moved last (black after an odd number of ``stones``) may have won. The two-word rules' (``_board``'s
+    one-word ``step`` writes the same test out: its machine code as it was before keys of two words)."""
     if stones & 1:
         if _reach(black, north, cols, full, west, east) & south:
             return -1
@@ -126,10 +127,8 @@ def _ended(black, white, stones, cols, full, north, south, west, east):
 
 @_inline
 def _decisive(black, white, moves, m, chosen, cols, full, north, south, west, east):
-    """``OpenSpielGame._decisive_choices`` on a board: the places among the ``m`` moves ``step`` wrote of those that
-    win at once, else of those after which the opponent cannot win at once, else of all, written to ``chosen``; their
-    number. The opponent's winning cells stay theirs whatever the mover plays but the cell played: a move is safe
-    when it takes the opponent's only one, or when they have none (every move)."""
+    """The two-word rules' ``decisive`` on black's stones and white's: that of ``_board``'s one-word rules, which
+    write it out (their machine code as it was)."""
     empty = full & ~(black | white)
     if _count(black | white) & 1 == 0:  # black to move
         wins = _winning(black, empty, north, south, cols, full, west, east)
@@ -222,9 +221,11 @@ def _board(rows: int, cols: int) -> Rules:
         cells in order and the keys after the mover's stone on each."""
         black, white = key & _LOW, key >> _WHITE
         stones = _count(key)
-        end = _ended(black, white, stones, cols, full, north, south, west, east)
-        if end:
-            return end
+        if stones & 1:  # black moved last: only a mover's stone can win
+            if _reach(black, north, cols, full, west, east) & south:
+                return -1
+        elif stones and _reach(white, west, cols, full, west, east) & east:
+            return -2
         taken = black | white
         stone = 1 << (_WHITE * (stones & 1))
         m = 0
@@ -237,8 +238,33 @@ def _board(rows: int, cols: int) -> Rules:
 
     @_jit
     def decisive(key, kids, moves, m, chosen):
-        """``_decisive`` at ``key``."""
-        return _decisive(key & _LOW, key >> _WHITE, moves, m, chosen, cols, full, north, south, west, east)
+        """``OpenSpielGame._decisive_choices`` on a key: the places among the ``m`` moves ``step`` wrote of those
+        that win at once, else of those after which the opponent cannot win at once, else of all, written to
+        ``chosen``; their number. The opponent's winning cells stay theirs whatever the mover plays but the cell
+        played: a move is safe when it takes the opponent's only one, or when they have none (every move)."""
+        black, white = key & _LOW, key >> _WHITE
+        empty = full & ~(black | white)
+        if _count(key) & 1 == 0:  # black to move
+            wins = _winning(black, empty, north, south, cols, full, west, east)
+            threats = _winning(white, empty, west, east, cols, full, west, east) if not wins else 0
+        else:
+            wins = _winning(white, empty, west, east, cols, full, west, east)
+            threats = _winning(black, empty, north, south, cols, full, west, east) if not wins else 0
+        k = 0
+        if wins:
+            for j in range(m):
+                if (wins >> moves[j]) & 1:
+                    chosen[k] = j
+                    k += 1
+            return k
+        if threats and threats & (threats - 1) == 0:  # one winning cell for the opponent: only taking it is safe
+            for j in range(m):
+                if (threats >> moves[j]) & 1:
+                    chosen[0] = j
+                    return 1
+        for j in range(m):
+            chosen[j] = j
+        return m
 
     return Rules(step, mover, PAYOFFS, None, None, n, None, decisive)
 
