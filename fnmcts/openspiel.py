@@ -1102,7 +1102,7 @@ class OpenSpielGame(GameBase):
     def compiled_rules(self):
         """The game's rules compiled (the protocol's optional hook), for the games of ``COMPILED_RULES``: OpenSpiel's
         connect_four (7 columns, 6 rows, four in a row) on the built-in ``ConnectFour``'s, hex on boards of at most
-        31 cells without the swap (``fnmcts.games._hex_rules``), dots_and_boxes on boards whose lines and boxes fit
+        63 cells without the swap (``fnmcts.games._hex_rules``: keys of two words past 31), dots_and_boxes on boards whose lines and boxes fit
         a 64-bit key (``fnmcts.games._dots_and_boxes_rules``), breakthrough on the 6 by 6 board
         (``fnmcts.games._breakthrough_rules``). A search (MCTS-Solver, RAVE and GRAVE, decisive playouts among its
         options) runs in machine code, growing this adapter's own states (each made from the one it was reached
@@ -1121,7 +1121,11 @@ class OpenSpielGame(GameBase):
         True
         >>> from_openspiel("tic_tac_toe").compiled_rules(), from_openspiel("connect_four(rows=5)").compiled_rules()
         (None, None)
-        >>> [from_openspiel(spec).compiled_rules() for spec in ("hex(board_size=7)", "hex(board_size=5,swap=True)")]
+        >>> rules = from_openspiel("hex(board_size=7)").compiled_rules()
+        >>> rules is None or (rules.words, rules.width, rules.key(from_openspiel("hex(board_size=7)").start())) == (2,
+        ...                                                                                              49, (0, 0))
+        True
+        >>> [from_openspiel(spec).compiled_rules() for spec in ("hex(board_size=8)", "hex(board_size=5,swap=True)")]
         [None, None]
         >>> from_openspiel("breakthrough").compiled_rules()  # (8 by 8: its key would pass 64 bits)
         >>> from_openspiel("connect_four", states="histories").compiled_rules() is None  # (no transpositions)
@@ -1282,8 +1286,9 @@ def _rules_of(game, name):
 
     key_after = module.key_after_for(parameters) if hasattr(module, "key_after_for") else module.key_after
 
-    def key(state):  # (the key after its history's actions, replayed on the compiled rules)
-        return int(key_after(np.array(state.history, np.int64)))
+    def key(state):  # (the key after its history's actions, replayed on the compiled rules: a pair of two words)
+        found = key_after(np.array(state.history, np.int64))
+        return int(found) if rules.words == 1 else tuple(found.tolist())
 
     return rules._replace(states=None, key=key, played=None,
                           payoffs=tuple(game._payoff_of(tuple(float(x) for x in pay)) for pay in rules.payoffs))

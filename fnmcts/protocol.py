@@ -167,10 +167,11 @@ method or hook                         what it gives, and who reads it
                                        (``GraphTables``), read by the search instead
                                        of the protocol (default: none).
                                        Read by: fnmcts.mcts, fnmcts.mcts.enhancements
-``compiled_rules()``                   the game's rules on 64-bit keys of its
-                                       states, compiled with Numba (Connect
-                                       Four's ``Rules``; OpenSpiel's connect_four,
-                                       hex, breakthrough and dots_and_boxes
+``compiled_rules()``                   the game's rules on keys of its states
+                                       (one or two 64-bit words), compiled with
+                                       Numba (Connect Four's ``Rules``;
+                                       OpenSpiel's connect_four, hex,
+                                       breakthrough and dots_and_boxes
                                        through the adapter): a search runs on
                                        them in machine code from 16 dives, and
                                        its decisive playouts there (default: none).

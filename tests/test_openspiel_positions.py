@@ -363,8 +363,8 @@ def test_a_rave_search_with_decisive_playouts_takes_the_decisive_played_kernel_a
     assert calls and dict(in_place.tree) == dict(generic.tree) and in_place.move == generic.move
 
 
-@pytest.mark.parametrize("spec", ["connect_four", "hex(board_size=5)", "breakthrough(rows=6,columns=6)",
-                                  "dots_and_boxes(num_rows=3,num_cols=3)"])
+@pytest.mark.parametrize("spec", ["connect_four", "hex(board_size=5)", "hex(board_size=7)",
+                                  "breakthrough(rows=6,columns=6)", "dots_and_boxes(num_rows=3,num_cols=3)"])
 @given(seed=st.integers(0, 2**32 - 1), plies=st.integers(0, 20))
 @settings(max_examples=15, deadline=None)
 def test_a_decisive_playout_on_the_compiled_rules_is_the_protocol_s(spec, seed, plies):
@@ -402,8 +402,8 @@ def _reached(game, rng, plies):
     return state, game.to_move(state) is not None
 
 
-@pytest.mark.parametrize("spec", ["connect_four", "hex(board_size=5)", "breakthrough(rows=6,columns=6)",
-                                  "dots_and_boxes(num_rows=3,num_cols=3)"])
+@pytest.mark.parametrize("spec", ["connect_four", "hex(board_size=5)", "hex(board_size=7)",
+                                  "breakthrough(rows=6,columns=6)", "dots_and_boxes(num_rows=3,num_cols=3)"])
 @given(seed=st.integers(0, 2**32 - 1), plies=st.integers(0, 30))
 @settings(max_examples=15, deadline=None)
 def test_a_root_expanded_from_the_compiled_rules_is_the_protocol_s(spec, seed, plies):
@@ -436,8 +436,8 @@ def test_a_root_expanded_from_the_compiled_rules_is_the_protocol_s(spec, seed, p
     assert [made[i] for i in fast.kids[root]] == [game.play(state, m) for m in fast.moves[root]]
 
 
-@pytest.mark.parametrize("spec", ["connect_four", "hex(board_size=5)", "breakthrough(rows=6,columns=6)",
-                                  "dots_and_boxes(num_rows=3,num_cols=3)"])
+@pytest.mark.parametrize("spec", ["connect_four", "hex(board_size=5)", "hex(board_size=7)",
+                                  "breakthrough(rows=6,columns=6)", "dots_and_boxes(num_rows=3,num_cols=3)"])
 @given(seed=st.integers(0, 2**32 - 1), plies=st.integers(0, 30), dives=st.integers(16, 400))
 @settings(max_examples=10, deadline=None)
 def test_the_ends_and_expansions_the_compiled_loop_writes_back_are_the_game_s(spec, seed, plies, dives):

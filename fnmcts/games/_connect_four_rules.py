@@ -45,7 +45,9 @@ class Rules(NamedTuple):
     the player to move after it or -1 at an end, else by the game's ``play``); ``key(state)``: a state's key;
     ``width``: the most moves of a state (the moves are 0 to ``width - 1``: RAVE counts them so);
     ``decisive(key, kids, moves, m, chosen)``: ``decisive_agent``'s choice among the ``m`` moves ``step`` wrote,
-    their places written to ``chosen`` in order, their number returned (None: no decisive playouts compiled).
+    their places written to ``chosen`` in order, their number returned (None: no decisive playouts compiled);
+    ``words``: the int64 words of a key, 1 or 2 (two: a key is an array of two, ``kids`` a row of two a move, and
+    ``key(state)`` a pair; OpenSpiel's hex on boards of 32 to 63 cells).
 
     >>> RULES.width, RULES.payoffs[2], RULES.key((0, 0)) == sum(1 << (7 * c) for c in range(7))
     (7, (0, 0), True)
@@ -59,6 +61,7 @@ class Rules(NamedTuple):
     width: int
     played: object = None
     decisive: object = None
+    words: int = 1
 
 
 @_jit

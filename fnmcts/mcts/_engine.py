@@ -48,18 +48,14 @@ _UNRATED = _Unrated()
 class Stats:
     """The working statistics of a search, one entry per node of its graph.
 
-    ``N`` visits (None: the node is not in the tree), ``S`` the score (sum of
-    rescaled payoffs for the mover into the node), ``W`` wins, ``D`` draws,
-    ``V`` the expectimax value (or None), ``P`` the proof (the exact value its
-    record keeps, or None), ``E`` the score the ratings read (``S``, or ``V *
-    N`` under expectimax); ``A``, ``B``, ``G``: the options' (``__init__``).
-    ``lookup(state)``, if given, supplies the record of a state when its node
-    first appears (only the records a search meets are read); ``N0`` keeps
-    the visits read, so the records that changed are known at the end.
-    ``logs[n]`` is ``log(n)`` for the visit counts the search has met.
-    ``K`` (``use_keys``): per node, the part of a built-in rule's rating that
-    reads its own counts alone (the mean under UCB1, the whole ``ucb_score``
-    under the tutorial's rule), kept with the counts.
+    ``N`` visits (None: the node is not in the tree), ``S`` the score (sum of rescaled payoffs for the mover into the
+    node), ``W`` wins, ``D`` draws, ``V`` the expectimax value (or None), ``P`` the proof (the exact value its record
+    keeps, or None), ``E`` the score the ratings read (``S``, or ``V * N`` under expectimax); ``A``, ``B``, ``G``: the
+    options' (``__init__``). ``lookup(state)``, if given, supplies the record of a state when its node first appears
+    (only the records a search meets are read); ``N0`` keeps the visits read, so the records that changed are known at
+    the end. ``logs[n]`` is ``log(n)`` for the visit counts the search has met. ``K`` (``use_keys``): per node, the part
+    of a built-in rule's rating that reads its own counts alone (the mean under UCB1, the whole ``ucb_score`` under the
+    tutorial's rule), kept with the counts.
 
     >>> from fnmcts.games.nim import Nim
     >>> graph, stats, root = started(Nim(heap=3, max_take=2))
@@ -709,25 +705,20 @@ def dives(graph, stats, root, root_mover, n, rng, select, *, expectimax=False, s
           graph_backup=False, until=None):
     """Run up to ``n`` dives from ``root``; return ``(dives run, last path, payoff, proven value)``.
 
-    ``payoff`` is the last dive's result as the game pays it (``phases.uct``'s
-    payoff: the terminal state's payoff, the playout's, or the exact value of
-    the proven node that ended it), or None when no dive ran.
+    ``payoff`` is the last dive's result as the game pays it (``phases.uct``'s payoff: the terminal state's payoff, the
+    playout's, or the exact value of the proven node that ended it), or None when no dive ran.
 
-    The last path (its stored nodes, root first) is kept when the options read it
-    (the solver, expectimax, states that repeat), else it is None.
+    The last path (its stored nodes, root first) is kept when the options read it (the solver, expectimax, states that
+    repeat), else it is None.
 
-    ``stats`` (a ``Stats`` of ``graph``) grows in place. ``select(children,
-    stats, parent_visits)`` picks the child to enter (``user_selector``; the
-    built-in rules run inline). ``touched``, a list, if given, gets every
-    node whose counts a dive changed. A random playout runs as
-    ``_random_finish`` tells (``compiled_playouts=False``: through the
-    protocol, the same draws). The options, each through its module:
-    ``solver`` (a ``Solver``), ``bounds`` (a ``Bounds``), ``rave`` (``(k,
-    rave_ref, c)``, the AMAF statistics in ``stats.A``), ``graph_backup``
-    (with ``expectimax``; the edge visits in ``stats.G``), ``root_rule`` (a
-    ``SequentialHalving`` choosing the root's child). ``until``: a time
-    (``time.perf_counter``) the compiled rules' loop returns by, fewer dives
-    run then (``_rules_kernel.run_rules``; any other loop runs its ``n``).
+    ``stats`` (a ``Stats`` of ``graph``) grows in place. ``select(children, stats, parent_visits)`` picks the child to
+    enter (``user_selector``; the built-in rules run inline). ``touched``, a list, if given, gets every node whose
+    counts a dive changed. A random playout runs as ``_random_finish`` tells (``compiled_playouts=False``: through the
+    protocol, the same draws). The options, each through its module: ``solver`` (a ``Solver``), ``bounds`` (a
+    ``Bounds``), ``rave`` (``(k, rave_ref, c)``, the AMAF statistics in ``stats.A``), ``graph_backup`` (with
+    ``expectimax``; the edge visits in ``stats.G``), ``root_rule`` (a ``SequentialHalving`` choosing the root's child).
+    ``until``: a time (``time.perf_counter``) the compiled rules' loop returns by, fewer dives run then
+    (``_rules_kernel.run_rules``; any other loop runs its ``n``).
 
     >>> import random
     >>> from fnmcts.games.nim import Nim

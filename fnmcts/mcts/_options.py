@@ -320,7 +320,7 @@ def kind_defaults(game) -> dict:
     >>> kind_defaults(Nim()), kind_defaults(None)
     ({}, {})
     >>> from fnmcts.openspiel import from_openspiel
-    >>> kind_defaults(from_openspiel("tic_tac_toe")), kind_defaults(from_openspiel("hex(board_size=7)"))
+    >>> kind_defaults(from_openspiel("tic_tac_toe")), kind_defaults(from_openspiel("hex(board_size=8)"))
     ({'proofs': 4}, {'rave': 100})
     >>> kind_defaults(from_openspiel("connect_four"))["rollout"].__name__  # (its compiled rules play them)
     'decisive_agent'

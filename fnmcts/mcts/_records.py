@@ -337,15 +337,12 @@ def ucb1_score(s, n, parent, c=math.sqrt(2)) -> float:
 def rave_score(s, n, parent, c, amaf, k) -> float:
     """UCB1 over the RAVE blend of a child's mean and its move's all-moves-as-first mean.
 
-    ``s`` over ``n`` visits is the child's score, ``amaf`` the ``(visits,
-    score)`` of its move in the AMAF statistics read (None: never played
-    there); the blend and its ``beta = sqrt(k / (3n + k))``:
-    docs/search-options.md. With ``k = 0``, or no AMAF statistics, it is
-    ``ucb1_score``, float for float. Infinity when ``n`` is 0.
+    ``s`` over ``n`` visits is the child's score, ``amaf`` the ``(visits, score)`` of its move in the AMAF statistics
+    read (None: never played there); the blend and its ``beta = sqrt(k / (3n + k))``: docs/search-options.md. With ``k =
+    0``, or no AMAF statistics, it is ``ucb1_score``, float for float. Infinity when ``n`` is 0.
 
-    A child of mean 1/4 over 4 visits whose move scored 0.8 over 10 dives
-    below the parent: with ``k = 30``, ``beta = sqrt(30 / 42)`` (0.845), so the
-    blend is 0.715 and the bonus ``0.5 * sqrt(ln 10 / 4)`` (0.379) is added:
+    A child of mean 1/4 over 4 visits whose move scored 0.8 over 10 dives below the parent: with ``k = 30``, ``beta =
+    sqrt(30 / 42)`` (0.845), so the blend is 0.715 and the bonus ``0.5 * sqrt(ln 10 / 4)`` (0.379) is added:
 
     >>> round(rave_score(1, 4, 10, 0.5, (10, 8.0), 30), 4)
     1.0942

@@ -1,27 +1,24 @@
 """The compiled loop on a game's own compiled rules: ``_engine.dives`` for games too large to hold as tables.
 
-A game may offer ``compiled_rules()`` (``fnmcts.games.connect_four``'s
-``Rules``): its states as 64-bit keys and, compiled with Numba, the moves and
-the keys they lead to. A search (the conditions of ``_kernel.run``: MCTS-Solver,
-RAVE and GRAVE among them) on such a game runs here: the loop grows the nodes itself (an open-addressing
-table from key to node, arrays grown by doubling), interning each state when
-``dives`` would, in the order it would (a node's children, in move order, when
-a dive first passes through it), and draws its playouts as ``playout`` does.
-The nodes and counts are then written into the graph and the stats: the tree,
-the counts and the generator's state are those of the Python loop
-(tests/test_connect_four.py holds them equal).
+A game may offer ``compiled_rules()`` (``fnmcts.games.connect_four``'s ``Rules``): its states as keys of one or two
+64-bit words and, compiled with Numba, the moves and the keys they lead to. A search (the conditions of ``_kernel.run``:
+MCTS-Solver, RAVE and GRAVE among them) on such a game runs here: the loop grows the nodes itself (an open-addressing
+table from key to node, arrays grown by doubling), interning each state when ``dives`` would, in the order it would (a
+node's children, in move order, when a dive first passes through it), and draws its playouts as ``playout`` does. The
+nodes and counts are then written into the graph and the stats: the tree, the counts and the generator's state are those
+of the Python loop (tests/test_connect_four.py holds them equal).
 """
 
 from __future__ import annotations
 
 import platform
 import time
-from functools import lru_cache, partial
+from functools import lru_cache, partial, wraps
 
 import numba
 import numpy as np
 from llvmlite import ir
-from numba.extending import intrinsic
+from numba.extending import intrinsic, overload
 
 from ._compiled import (amaf_back, back_up, choose, counts_at, counts_in, counts_out, dives_result, open_children,
                         proofs_in, prove_path, rave_choose, rnd, rng_in, rng_out, tutorial_key)
@@ -76,13 +73,34 @@ def cycle_rate() -> float:
     return (c1 - c0) / (t1 - t0) if c1 > c0 else 0.0
 
 
+def _by_words(one, two):
+    """A function of the loop's keys, its first argument an array of them: ``one`` where a key is one word (the array
+    1-D, a key an int64), ``two`` where it is two (2-D, a key a row); numba compiles the one that fits."""
+    def by_words(*args):
+        raise NotImplementedError  # (compiled code alone calls it)
+
+    overload(by_words, inline="always")(wraps(one)(lambda *types: one if types[0].ndim == 1 else two))
+    return by_words
+
+
+def _held_two(keys, j, into):
+    into[0], into[1] = keys[j, 0], keys[j, 1]
+    return into
+
+
+_hash = _by_words(lambda tkeys, key: np.uint64(key), lambda tkeys, key: np.uint64(key[0]) * _MIX ^ np.uint64(key[1]))
+_same = _by_words(lambda tkeys, q, key: tkeys[q] == key,
+                  lambda tkeys, q, key: (tkeys[q, 0] == key[0]) & (tkeys[q, 1] == key[1]))
+_held = _by_words(lambda keys, j, into: keys[j], _held_two)  # (key ``j``; a row copied: ``step`` writes over ``keys``)
+
+
 @_jit
 def _slot(tkeys, tvals, key):
     """The slot of ``key`` in the table (its node there, or the empty slot it goes to)."""
     mask = tkeys.shape[0] - 1
-    h = np.uint64(key) * _MIX
+    h = _hash(tkeys, key) * _MIX
     q = np.int64((h ^ (h >> _SHIFT)) & np.uint64(mask))
-    while tvals[q] != -1 and tkeys[q] != key:
+    while tvals[q] != -1 and not _same(tkeys, q, key):
         q = (q + 1) & mask
     return q
 
@@ -148,7 +166,8 @@ def _dives(step, mover, decisive, keys, kind, outc, kstart, kcount, kids, moves,
     for i in range(sizes[0]):
         if N[i] > 0:
             K[i] = S[i] / N[i] if mode == 1 else tutorial_key(S[i], N[i], c)
-    bk, bm = np.empty(width, np.int64), np.empty(width, np.int64)
+    bk, bm = np.empty((width,) + keys.shape[1:], np.int64), np.empty(width, np.int64)  # (a row of words a key ...
+    kb = np.empty(keys.shape[1:], np.int64)  # ... and the key a playout is at, where a key is two words)
     path, movers = np.empty(keys.shape[0] + 1, np.int64), np.empty(keys.shape[0] + 1, np.int64)
     opts, optn, cand = np.empty(width, np.int64), np.empty(width, np.int64), np.empty(width, np.int64)
     proven_row = np.zeros(u.shape[1], np.bool_)
@@ -190,7 +209,7 @@ def _dives(step, mover, decisive, keys, kind, outc, kstart, kcount, kids, moves,
                             seen[e] = True
                             played[count] = e
                             count += 1
-                    key = bk[j]
+                    key = _held(bk, j, kb)
                     m = step(key, bk, bm)
                 term, new = -1 - m, i
                 break
@@ -258,25 +277,31 @@ def _dives(step, mover, decisive, keys, kind, outc, kstart, kcount, kids, moves,
 @_jit
 def _movers(step, mover, keys, width):
     """The player to move at each of ``keys``, -1 at an end."""
-    found, bk, bm = np.empty(keys.shape[0], np.int64), np.empty(width, np.int64), np.empty(width, np.int64)
+    found, bm = np.empty(keys.shape[0], np.int64), np.empty(width, np.int64)
+    bk = np.empty((width,) + keys.shape[1:], np.int64)
     for i in range(keys.shape[0]):
         found[i] = -1 if step(keys[i], bk, bm) < 0 else mover(keys[i])
     return found
 
 
 @_jit
-def _step_of(step, key, width):
-    """``step`` at ``key``: ``(its result, the keys, the moves)`` (their first ``m`` entries, ``m`` the result)."""
-    kids, moves = np.empty(width, np.int64), np.empty(width, np.int64)
-    return step(key, kids, moves), kids, moves
+def _step_of(step, keys, width):
+    """``step`` at ``keys[0]``: ``(its result, the keys, the moves)`` (their first ``m`` entries, ``m`` the result)."""
+    kids, moves = np.empty((width,) + keys.shape[1:], np.int64), np.empty(width, np.int64)
+    return step(keys[0], kids, moves), kids, moves
 
 
-_STEP = numba.types.int64(numba.types.int64, numba.types.int64[::1], numba.types.int64[::1])
-_MOVER = numba.types.int64(numba.types.int64)
+def _types(words):
+    """The types of the rules' ``step``, ``mover`` and ``decisive`` on keys of ``words`` words (1 or 2)."""
+    i = numba.types.int64
+    key, keys = (i, i[::1]) if words == 1 else (i[::1], i[:, ::1])
+    return i(key, keys, i[::1]), i(key), i(key, keys, i[::1], i, i[::1])
 
 
-_DECISIVE = numba.types.int64(numba.types.int64, numba.types.int64[::1], numba.types.int64[::1], numba.types.int64,
-                              numba.types.int64[::1])
+def _words(types) -> int:
+    """The words of a key in the types of a call of the loop's (its first argument the rules' ``step``; else 1)."""
+    step = types[0] if types else None
+    return 1 + (isinstance(step, numba.types.FunctionType) and isinstance(step.signature.args[0], numba.types.Array))
 
 
 def _every(key, kids, moves, m, chosen):
@@ -287,21 +312,21 @@ def _every(key, kids, moves, m, chosen):
 
 
 @lru_cache(maxsize=8)
-def _compiled_for(step, mover, decisive=None):
-    """The rules ``step``, ``mover`` and ``decisive`` as the loop takes them: functions of a fixed type (compiled once,
-    kept on disk), so one machine code of the loop serves every game's rules and a new process loads it."""
-    return (numba.cfunc(_STEP, cache=True, nogil=True)(step.py_func),
-            numba.cfunc(_MOVER, cache=True, nogil=True)(mover.py_func),
-            numba.cfunc(_DECISIVE, cache=True, nogil=True)(_every if decisive is None else decisive.py_func))
+def _compiled_for(step, mover, decisive=None, words=1):
+    """The rules ``step``, ``mover`` and ``decisive`` on keys of ``words`` words as the loop takes them: functions of
+    a fixed type (compiled once, kept on disk), so one machine code of the loop serves every game's rules of as many
+    words and a new process loads it."""
+    return tuple(numba.cfunc(t, cache=True, nogil=True)(f) for t, f in zip(_types(words), (
+        step.py_func, mover.py_func, _every if decisive is None else decisive.py_func)))
 
 
 @_jit
-def _playout(step, mover, decisive, key, width, mt, pos, who, what):
-    """One decisive playout from ``key`` (``decisive_agent``'s, drawn as the dives draw theirs): the decisions'
+def _playout(step, mover, decisive, keys, width, mt, pos, who, what):
+    """One decisive playout from ``keys[0]`` (``decisive_agent``'s, drawn as the dives draw theirs): the decisions'
     number, each one's player and move written to ``who``, ``what``, and the outcome after them (-1: more
     decisions than the arrays hold)."""
-    bk, bm, cand = np.empty(width, np.int64), np.empty(width, np.int64), np.empty(width, np.int64)
-    count = 0
+    bk, bm, cand = np.empty((width,) + keys.shape[1:], np.int64), np.empty(width, np.int64), np.empty(width, np.int64)
+    key, kb, count = keys[0], np.empty(keys.shape[1:], np.int64), 0
     m = step(key, bk, bm)
     while m >= 0:
         if count + 1 >= who.shape[0]:
@@ -313,7 +338,7 @@ def _playout(step, mover, decisive, key, width, mt, pos, who, what):
             j = 0
         who[count], what[count] = mover(key), bm[j]
         count += 1
-        key = bk[j]
+        key = _held(bk, j, kb)
         m = step(key, bk, bm)
     who[count] = -1 - m
     return count
@@ -335,15 +360,16 @@ def decisive_kernel(game, played=False):
 @lru_cache(maxsize=16)
 def _decisive_of(rules, played):
     """``decisive_kernel``'s function for ``rules`` (kept with them: the last few games' rules)."""
-    step, mover, decisive = _compiled_for(rules.step, rules.mover, rules.decisive)
-    payoffs, width, key = rules.payoffs, rules.width, rules.key
+    step, mover, decisive = _compiled_for(rules.step, rules.mover, rules.decisive, rules.words)
+    payoffs, width, key, words = rules.payoffs, rules.width, rules.key, rules.words
 
     def kernel(state, rng):
         size = 256
         while True:  # (arrays too short for the game: longer ones, the draws made again from the same state)
             who, what = np.empty(size, np.int64), np.empty(size, np.int64)
             mt, pos = rng_in(rng)
-            count = _entry(_playout)(step, mover, decisive, key(state), width, mt, pos, who, what)
+            count = _entry(_playout, words)(step, mover, decisive, np.array([key(state)], np.int64), width, mt, pos,
+                                            who, what)
             if count >= 0:
                 break
             size *= 8
@@ -356,30 +382,34 @@ def _decisive_of(rules, played):
 
 
 def compiled(rules) -> bool:
-    """Whether the loop's machine code is at hand: compiled in this process, or kept on disk by one before (the first
-    compile takes seconds)."""
-    return bool(_dives.overloads) or _on_disk()
+    """Whether the loop's machine code for the rules' keys is at hand: compiled in this process, or kept on disk by
+    one before (the first compile takes seconds)."""
+    return _entry(None, rules.words) is not _dives or _on_disk(rules.words)
 
 
-def _entry(function=None):
-    """``function`` (``_dives``), called past numba's dispatch once its one machine code is made (the types of the
-    rules' functions are worked out afresh at every call through the dispatcher: a third of a short call)."""
+def _entry(function=None, words=1):
+    """``function`` (``_dives``) on keys of ``words`` words, called past numba's dispatch once its one machine code
+    for them is made (the types of the rules' functions are worked out afresh at every call through the dispatcher:
+    a third of a short call)."""
     function = _dives if function is None else function
-    return _entry_point(function) if len(function.overloads) == 1 else function
+    return _entry_point(function, words, len(function.overloads))
 
 
-@lru_cache(maxsize=16)
-def _entry_point(function):
-    """The machine code of ``function``'s one overload (numba's own attribute), else ``function``: read once, a
-    read of numba's ordered table of overloads hashes each signature's types (40-80 microseconds for the loop's)."""
-    return getattr(next(iter(function.overloads.values())), "entry_point", None) or function
+@lru_cache(maxsize=32)
+def _entry_point(function, words, _):
+    """The machine code of ``function``'s one overload on keys of ``words`` words (numba's own attribute), else
+    ``function``: read once for each number of overloads, a read of numba's ordered table of overloads hashes each
+    signature's types (40-80 microseconds for the loop's)."""
+    made = [made for types, made in function.overloads.items() if _words(types) == words]
+    return getattr(made[0], "entry_point", None) or function if len(made) == 1 else function
 
 
-@lru_cache(maxsize=1)
-def _on_disk() -> bool:
-    """Whether numba's cache beside this file holds the loop (read once a process; False if it cannot tell)."""
+@lru_cache(maxsize=2)
+def _on_disk(words) -> bool:
+    """Whether numba's cache beside this file holds the loop on keys of ``words`` words (read once a process; False
+    if it cannot tell)."""
     try:
-        return bool(_dives._cache._cache_file._load_index())
+        return any(_words(key[0]) == words for key in _dives._cache._cache_file._load_index())
     except Exception:  # numba's cache reads differently, or none: the loop is compiled when a search pays for it
         return False
 
@@ -397,11 +427,11 @@ def _amaf_room(used, n) -> int:
 
 
 def _keys(rules, graph, size):
-    """The keys of the graph's first ``size`` states: those a call before kept (``graph.rule_keys``), the rest read
-    from their states (only theirs made: the states a call before left unmade stay so)."""
-    kept = graph.rule_keys
-    have = (kept[1] if kept is not None and kept[0] is rules.key else np.zeros(0, np.int64))[:size]
-    more = np.fromiter((rules.key(graph.state(i)) for i in range(len(have), size)), np.int64, size - len(have))
+    """The keys of the graph's first ``size`` states (rows, keys of two words): those a call before kept
+    (``graph.rule_keys``), the rest read from their states (only theirs made: those left unmade before stay so)."""
+    kept, shape = graph.rule_keys, (0,) + (() if rules.words == 1 else (rules.words,))
+    have = (kept[1] if kept is not None and kept[0] is rules.key else np.zeros(shape, np.int64))[:size]
+    more = np.array([rules.key(graph.state(i)) for i in range(len(have), size)], np.int64).reshape((-1,) + shape[1:])
     return np.concatenate([have, more]) if len(more) else have.copy()
 
 
@@ -544,12 +574,12 @@ def run_rules(rules, graph, stats, root, root_mover, n, rng, mode, c, solver=Non
     ravep = np.array([-1.0, 0.0, 0.0] if rave is None else [float(x) for x in rave])  # (k, rave_ref, c)
     mt, pos = rng_in(rng)
     out = np.zeros(5, np.int64)
-    step, mover, decisive = _compiled_for(rules.step, rules.mover, rules.decisive)
+    step, mover, decisive = _compiled_for(rules.step, rules.mover, rules.decisive, rules.words)
     clock = _clock(graph, until)
     left, last = n, None  # the dives left; the last dive's path and its length
     while True:
         last_path = np.empty(room + 1, np.int64)
-        _entry()(step, mover, decisive, *nodes[:5], *flat, tkeys, tvals, sizes, nodes[10], *nodes[5:10], *nodes[11:13], An, As, nodes[13], u, uwhole,
+        _entry(None, rules.words)(step, mover, decisive, *nodes[:5], *flat, tkeys, tvals, sizes, nodes[10], *nodes[5:10], *nodes[11:13], An, As, nodes[13], u, uwhole,
                pu, counts[5], width, root, root_mover, left, mode, float(c or 0.0), proofs is not None, stop, ravep, sure, mt, pos,
                out, last_path, max(1, clock[0] - (n - left) * clock[1]) if clock[0] else 0, clock[1])
         left -= int(out[0])
@@ -608,7 +638,7 @@ def _made_below(kids, moves, kind, kstart, kcount, order, size0, size):
 
 
 def _table(keys, size, capacity):
-    tkeys, tvals = np.zeros(capacity, np.int64), np.full(capacity, -1, np.int64)
+    tkeys, tvals = np.zeros((capacity,) + keys.shape[1:], np.int64), np.full(capacity, -1, np.int64)
     _fill(keys, size, tkeys, tvals)
     return tkeys, tvals
 
@@ -624,12 +654,12 @@ def expand_root(rules, graph, root) -> bool:
     if len(graph) != 1 or graph.kind[root] != UNSEEN or not compiled(rules):
         return False
     key = rules.key(graph.state(root))
-    step, mover, _ = _compiled_for(rules.step, rules.mover, rules.decisive)
-    m, kids, moves = _entry(_step_of)(step, key, rules.width)
+    step, mover, _ = _compiled_for(rules.step, rules.mover, rules.decisive, rules.words)
+    m, kids, moves = _entry(_step_of, rules.words)(step, np.array([key], np.int64), rules.width)
     if m <= 0:
         return False
     found, new, made, nodes, moves = {key: root}, [key], [], [], moves[:m].tolist()
-    for kid, move in zip(kids[:m].tolist(), moves):
+    for kid, move in zip(kids[:m].tolist() if rules.words == 1 else map(tuple, kids[:m].tolist()), moves):
         node = found.get(kid)
         if node is None:  # (a move to a state met before: its node)
             node = found[kid] = len(new)
@@ -651,8 +681,8 @@ def _intern_new(rules, graph, keys, size0, parents, moves):
         graph.intern_all(rules.states(keys[size0:]))
         return
     if rules.played is not None:  # the rules make a state from its parent's and the player to move after it
-        step, mover, _ = _compiled_for(rules.step, rules.mover, rules.decisive)
-        after, played = _entry(_movers)(step, mover, keys[size0:], rules.width).tolist(), rules.played
+        step, mover, _ = _compiled_for(rules.step, rules.mover, rules.decisive, rules.words)
+        after, played = _entry(_movers, rules.words)(step, mover, keys[size0:], rules.width).tolist(), rules.played
         play = lambda at, move, j: played(at, move, after[j])  # noqa: E731
     else:
         game_play = graph.game.play

@@ -139,13 +139,10 @@ below a state, passing through the dice: the rest of a web of chance nodes (roll
 def _chance_value(key, open_, fallback, weighted, limit=CHANCE_WALK):
     """A chance node's value in one step of ``node_value`` or ``stored_value``: ``weighted(open_)``, read once.
 
-    ``open_`` maps each chance node (a state, or a node of the graph) the step
-    entered to its value, None while the walk is below it: met again below
-    itself, ``fallback``; met again elsewhere, the value worked out the first
-    time; past ``limit`` chance nodes, ``fallback`` (the rest of the web
-    is not read). The bounds of a node passed through the dice are walked so
-    too (``bounds_of``, ``Bounds.of``: the whole range for ``fallback``,
-    ``BOUNDS_WALK`` for ``limit``).
+    ``open_`` maps each chance node (a state, or a node of the graph) the step entered to its value, None while the walk
+    is below it: met again below itself, ``fallback``; met again elsewhere, the value worked out the first time; past
+    ``limit`` chance nodes, ``fallback`` (the rest of the web is not read). The bounds of a node passed through the dice
+    are walked so too (``bounds_of``, ``Bounds.of``: the whole range for ``fallback``, ``BOUNDS_WALK`` for ``limit``).
 
     >>> _chance_value("roll", None, 0.5, lambda seen: 0.25 + len(seen))
     1.25

@@ -623,19 +623,15 @@ def considered_visits(considered: int, budget: int) -> tuple:
 class SequentialHalving(NamedTuple):
     """The root rule of a search of ``budget`` dives: sequential halving over the root's moves, with Gumbel noise.
 
-    ``gumbel[j]`` is the noise of the root's ``j``-th move (in move order),
-    drawn once for the whole search (``sequential_halving``). At the root a
-    dive goes into the child of the highest ``gumbel + sigma(q)`` among those
-    whose visits equal ``considered_visits(min(considered, moves),
-    budget)[t]`` (``t``: the root's children's visits so far); the move
-    chosen at the end is the one of the highest ``gumbel + sigma(q)`` among
-    the most visited. ``q``: a child's mean (its value under expectimax; the
-    root's own for an unvisited child), and ``sigma(q) = (50 + most visits) *
-    0.1 * q`` (``mctx``'s ``qtransform_completed_by_mix_value``, no prior).
+    ``gumbel[j]`` is the noise of the root's ``j``-th move (in move order), drawn once for the whole search
+    (``sequential_halving``). At the root a dive goes into the child of the highest ``gumbel + sigma(q)`` among those
+    whose visits equal ``considered_visits(min(considered, moves), budget)[t]`` (``t``: the root's children's visits so
+    far); the move chosen at the end is the one of the highest ``gumbel + sigma(q)`` among the most visited. ``q``: a
+    child's mean (its value under expectimax; the root's own for an unvisited child), and ``sigma(q) = (50 + most
+    visits) * 0.1 * q`` (``mctx``'s ``qtransform_completed_by_mix_value``, no prior).
 
-    The children are given as ``(j, visits, q or None)``, ``j`` the move's
-    index at the root (its noise), in move order; ``choose`` and ``final``
-    return a position in that sequence.
+    The children are given as ``(j, visits, q or None)``, ``j`` the move's index at the root (its noise), in move order;
+    ``choose`` and ``final`` return a position in that sequence.
 
     >>> rule = SequentialHalving(budget=4, gumbel=(0.0, 0.5), considered=16)
     >>> rule.choose([(0, 0, None), (1, 0, None)], 0.5), rule.choose([(0, 1, 0.0), (1, 0, None)], 0.0)

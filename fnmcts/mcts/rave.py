@@ -1,12 +1,9 @@
 """RAVE and GRAVE, in both their forms: on the persistent tree's records, and on the engine's arrays.
 
-All-moves-as-first: each record also counts, per ``(player, move)``, the
-results of the dives in which that player made that move at or below its
-state; a child is rated by its mean blended with its move's AMAF mean
-(``rave_score``, with the equivalence parameter ``k``), read from the
-nearest state of the path with at least ``rave_ref`` visits (GRAVE). Record
-form: ``amaf_keys``, ``amaf_table``, ``count_amaf``; array form:
-``rave_picker``, ``amaf_backup``.
+All-moves-as-first: each record also counts, per ``(player, move)``, the results of the dives in which that player made
+that move at or below its state; a child is rated by its mean blended with its move's AMAF mean (``rave_score``, with
+the equivalence parameter ``k``), read from the nearest state of the path with at least ``rave_ref`` visits (GRAVE).
+Record form: ``amaf_keys``, ``amaf_table``, ``count_amaf``; array form: ``rave_picker``, ``amaf_backup``.
 """
 
 from __future__ import annotations
@@ -73,10 +70,8 @@ _EMPTY_TABLE = pmap()
 def amaf_keys(game, path, played=()) -> list:
     """Per state of ``path.nodes``, the set of ``(player, move)`` played at or below it in the dive (RAVE).
 
-    The moves chosen on the path from that state down, then the moves of
-    the playout (``played``, its moves and chance outcomes in order, from
-    ``path.leaf``; the outcomes are no one's move): all moves as first,
-    each counted once.
+    The moves chosen on the path from that state down, then the moves of the playout (``played``, its moves and chance
+    outcomes in order, from ``path.leaf``; the outcomes are no one's move): all moves as first, each counted once.
 
     >>> import random
     >>> from functools import partial
@@ -89,9 +84,8 @@ def amaf_keys(game, path, played=()) -> list:
     >>> [sorted(keys) for keys in amaf_keys(game, path, (1, 2))]
     [[(0, 1), (0, 2), (1, 1)], [(0, 2), (1, 1)]]
 
-The root's player took 1 (heap 3, a new state), then the playout took 1
-(player 1) and 2 (player 0): the new state counts the playout's two moves,
-the root those and its own.
+The root's player took 1 (heap 3, a new state), then the playout took 1 (player 1) and 2 (player 0): the new state
+counts the playout's two moves, the root those and its own.
     """
     chosen = [(step.player, step.moves[step.chosen]) for step in path.steps if step.chosen is not None]
     keys = set()

@@ -1,13 +1,10 @@
 """MCTS-Solver, in both its forms: proofs on the persistent tree's records, and on the engine's arrays.
 
-A state is proven when its value is certain: an end (its payoff), a decision
-with a child that gives the player to move the best payoff there is (one or
-two players) or with every child proven (the best of them), a chance state
-with every outcome proven (the expectation, in exact fractions). Record form:
-``proof``, ``derive``, ``open_children``, ``prove_path``; array form:
-``Solver``. The proofs live in the records alone, so a continued search proves
-what the longer one would have (docs/mcts.md); where states repeat a node is
-proven only from proven children.
+A state is proven when its value is certain: an end (its payoff), a decision with a child that gives the player to move
+the best payoff there is (one or two players) or with every child proven (the best of them), a chance state with every
+outcome proven (the expectation, in exact fractions). Record form: ``proof``, ``derive``, ``open_children``,
+``prove_path``; array form: ``Solver``. The proofs live in the records alone, so a continued search proves what the
+longer one would have (docs/mcts.md); where states repeat a node is proven only from proven children.
 """
 
 from __future__ import annotations
@@ -144,17 +141,14 @@ _OPEN = object()
 class Solver:
     """The proofs of one search: ``lookup(node)`` is ``(exact value, rescaled floats)`` or None.
 
-    ``proven`` holds the proofs of stored nodes (their records' ``proven``, and
-    those a backup makes) and of terminal nodes (proven at sight);
-    ``derived`` the proofs of nodes not stored that dives pass through the
-    dice, worked out from their children when asked (``derive``) and kept while
-    they hold (they always do, unless a bounded tree drops a node: then they
-    are worked out again). The same proofs as ``fnmcts.mcts.phases.proof``.
+    ``proven`` holds the proofs of stored nodes (their records' ``proven``, and those a backup makes) and of terminal
+    nodes (proven at sight); ``derived`` the proofs of nodes not stored that dives pass through the dice, worked out
+    from their children when asked (``derive``) and kept while they hold (they always do, unless a bounded tree drops a
+    node: then they are worked out again). The same proofs as ``fnmcts.mcts.phases.proof``.
 
-    Proofs are compared by their floats while the floats of every value seen
-    order them exactly (``floats_exact``: no two different values rounded to
-    the same float, which a game paying whole numbers or simple fractions
-    never comes near); else, where floats tie, by the exact values.
+    Proofs are compared by their floats while the floats of every value seen order them exactly (``floats_exact``: no
+    two different values rounded to the same float, which a game paying whole numbers or simple fractions never comes
+    near); else, where floats tie, by the exact values.
 
     >>> from fnmcts.games.nim import Nim
     >>> from ._engine import started
@@ -328,21 +322,18 @@ class Solver:
     def plies(self, i, memo=None):
         """How many steps (moves and chance outcomes) the line of node ``i``'s proof lasts; None if unknown.
 
-        A terminal node: 0 (an end of a game's view that stands for a forced
-        win, ``fnmcts.mcts.enhancements.ProvingGame``: the plies that win takes,
-        its ``end_plies``). A chance node: one more than its longest outcome.
-        A decision: one more than the proven children worth the node's value
-        to the player deciding there: the shortest of them when that value is
-        above the middle of the payoffs (a winner hurries), the longest when
-        it is at or below (a loser resists). ``memo`` (a dict) carries the
-        answers across calls on the same proofs.
+        A terminal node: 0 (an end of a game's view that stands for a forced win,
+        ``fnmcts.mcts.enhancements.ProvingGame``: the plies that win takes, its ``end_plies``). A chance node: one more
+        than its longest outcome. A decision: one more than the proven children worth the node's value to the player
+        deciding there: the shortest of them when that value is above the middle of the payoffs (a winner hurries), the
+        longest when it is at or below (a loser resists). ``memo`` (a dict) carries the answers across calls on the same
+        proofs.
 
-        Read off the proofs the search holds (``known``), nothing expanded or
-        worked out anew: the walk costs at most the nodes the search made.
+        Read off the proofs the search holds (``known``), nothing expanded or worked out anew: the walk costs at most
+        the nodes the search made.
 
-        In misère Nim(7, 3) (who takes the last loses) the first player wins by
-        taking 2 (heap 5: the second player's loss in 3 more steps); taking 1
-        and taking 3 are not proven when the search stops (None: unknown):
+        In misère Nim(7, 3) (who takes the last loses) the first player wins by taking 2 (heap 5: the second player's
+        loss in 3 more steps); taking 1 and taking 3 are not proven when the search stops (None: unknown):
 
         >>> import random
         >>> from fnmcts.games.nim import Nim
