@@ -1,8 +1,7 @@
 """The compiled body of ``_kernel``: ``_engine.dives``'s plain loop over flat arrays, and CPython's ``random()``.
 
-Imported only when a search first runs the kernel (it imports Numba). The
-machine code is cached beside this file (Numba's ``cache=True``), so a new
-process loads it rather than compiling it again.
+Imported only when a search first runs the kernel (it imports Numba). The machine code is cached beside this file
+(Numba's ``cache=True``), so a new process loads it rather than compiling it again.
 """
 
 from __future__ import annotations
@@ -124,13 +123,11 @@ def back_up(path, movers, length, x_row, x_whole, N, S, whole, K, W, D, mode, c)
 def open_children(flat, a, b, pf, pu, k, opts):
     """MCTS-Solver at a decision of player ``k`` (one or two players) whose children are ``flat[a:b]``.
 
-    ``(m, proof)``: the children a dive may enter are at ``opts[:m]`` in
-    ``flat`` (in move order), and ``proof`` is the decision's proof from its
-    children's (-1: not decided). A child's proof ``pf[child]`` is a row of ``pu``, the
-    proofs' rescaled floats (-1: not proven). ``solver.Solver._sorted_out``,
-    in floats (``Solver.floats_exact``): a child proven to give ``k`` the best
-    payoff alone; else every child not proven, and the best proven child
-    unless it gives ``k`` the worst payoff (then it alone if none is left).
+    ``(m, proof)``: the children a dive may enter are at ``opts[:m]`` in ``flat`` (in move order), and ``proof`` is the
+    decision's proof from its children's (-1: not decided). A child's proof ``pf[child]`` is a row of ``pu``, the
+    proofs' rescaled floats (-1: not proven). ``solver.Solver._sorted_out``, in floats (``Solver.floats_exact``): a
+    child proven to give ``k`` the best payoff alone; else every child not proven, and the best proven child unless it
+    gives ``k`` the worst payoff (then it alone if none is left).
 
     >>> flat, pu = np.array([3, 4, 5]), np.array([[1.0, 0.0], [0.5, 0.5]])
     >>> opts = np.empty(3, np.int64)
@@ -173,9 +170,8 @@ def open_children(flat, a, b, pf, pu, k, opts):
 def prove_path(path, length, kind, starts, counts, flat, pf, pset, pu, opts):
     """After a backup: the path's nodes proven from their children, deepest first, while they are decided.
 
-    ``Solver.prove_path``: a node's children are ``flat[starts[i]:starts[i] +
-    counts[i]]``; each node proven on the way (or before) is marked in
-    ``pset`` (its proof goes into its record, ``stats.P``).
+    ``Solver.prove_path``: a node's children are ``flat[starts[i]:starts[i] + counts[i]]``; each node proven on the way
+    (or before) is marked in ``pset`` (its proof goes into its record, ``stats.P``).
     """
     for p in range(length - 1, -1, -1):
         node = path[p]
@@ -256,15 +252,13 @@ def dives_kernel(kind, start, flat, denom, slot_start, slots, cumulative, u, uwh
                  root, root_mover, n, mode, c, mt, pos, out, solve, stop, pf, pset, pu, path):
     """``n`` dives of ``_engine.dives`` (rule ``mode`` 1: UCB1 of constant ``c``; 2: the tutorial's, ``z`` = ``c``).
 
-    Node ``i``: ``kind[i]`` (player, -1 an end, -2 chance), its children (or
-    outcomes' nodes) ``flat[start[i]:start[i + 1]]``; ``u[i]`` an end's rescaled
-    payoff. ``N`` (-1: not in the tree), ``S``, ``W``, ``D`` change in place;
-    ``whole[i]`` stays true while only whole numbers were added to ``S[i]``.
-    ``out``: ``(dives run, the end node of the last dive, the proof that ended
-    it or -1, its path's length)``, the path in ``path``, or ``(-1, a node)``
-    when a dive went round a cycle of states and ``(-2, a node)`` when random
-    play from a node did not end (the counts are then left half done: the
-    caller raises). ``_kernel.run`` builds the arrays from a graph and its counts.
+    Node ``i``: ``kind[i]`` (player, -1 an end, -2 chance), its children (or outcomes' nodes)
+    ``flat[start[i]:start[i + 1]]``; ``u[i]`` an end's rescaled payoff. ``N`` (-1: not in the tree), ``S``, ``W``, ``D``
+    change in place; ``whole[i]`` stays true while only whole numbers were added to ``S[i]``. ``out``:
+    ``(dives run, the end node of the last dive, the proof that ended it or -1, its path's length)``, the path in
+    ``path``, or ``(-1, a node)`` when a dive went round a cycle of states and ``(-2, a node)`` when random play from a
+    node did not end (the counts are then left half done: the caller raises). ``_kernel.run`` builds the arrays from a
+    graph and its counts.
 
     ``solve``: MCTS-Solver (one or two players, no chance), its proofs in ``pf``, ``pset``, ``pu`` (``open_children``,
     ``prove_path``; an end's ``pf`` its payoff's row of ``pu``); ``stop``: no dive once the root is proven.
@@ -376,9 +370,8 @@ def dives_kernel(kind, start, flat, denom, slot_start, slots, cumulative, u, uwh
 def counts_in(stats, size, n, mode):
     """``(N, S, whole, W, D, logs)``: the counts of nodes ``0..size - 1`` as arrays, or None where Python rates them.
 
-    ``N`` is -1 for a node not in the tree; ``whole[i]``: node ``i``'s score
-    holds whole numbers alone; ``logs[v]`` is ``log(v)`` for every count ``n``
-    more dives can reach.
+    ``N`` is -1 for a node not in the tree; ``whole[i]``: node ``i``'s score holds whole numbers alone; ``logs[v]`` is
+    ``log(v)`` for every count ``n`` more dives can reach.
 
     >>> from fnmcts.games.nim import Nim
     >>> from ._engine import started
@@ -487,13 +480,11 @@ def counts_at(counts, i):
 def proofs_in(solver, stats, size, payoffs):
     """``(pf, pset, pu)``: the proofs of nodes ``0..size - 1`` as the compiled solver reads them, or None.
 
-    ``payoffs`` are the game's payoffs its ends pay (distinct); a proof is one
-    of them (a game of one or two players without chance), the row of ``pu``
-    (their floats, ``Solver.value``'s) that ``pf[i]`` names (-1: not proven).
-    ``pf`` holds the proofs ``stats.P`` keeps (an end's are set by the caller),
-    ``pset`` none yet. None where the Python solver must decide: more than two
-    players, proofs compared by their exact values (``Solver.floats_exact``),
-    or a proof kept that is not one of ``payoffs``.
+    ``payoffs`` are the game's payoffs its ends pay (distinct); a proof is one of them (a game of one or two players
+    without chance), the row of ``pu`` (their floats, ``Solver.value``'s) that ``pf[i]`` names (-1: not proven). ``pf``
+    holds the proofs ``stats.P`` keeps (an end's are set by the caller), ``pset`` none yet. None where the Python solver
+    must decide: more than two players, proofs compared by their exact values (``Solver.floats_exact``), or a proof kept
+    that is not one of ``payoffs``.
 
     >>> from fnmcts.games.nim import Nim
     >>> from ._engine import started

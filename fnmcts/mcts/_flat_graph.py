@@ -1,13 +1,11 @@
 """A graph as the compiled loop reads it (flat arrays), and a game's tables made whole once for every search of them.
 
-The compiled loop (``fnmcts.mcts._kernel``) runs on a graph expanded from the
-root to every end (``_kernel.complete``), read out as flat arrays
-(``arrays``). A game that offers its states as tables (``compiled_graph()``,
-``GraphTables``) gives every search the same graph: ``adopt`` hands a graph of
-those tables its nodes already expanded and the arrays already built, made once
-per tables object and kept (the last ``KEPT`` tables), so a search pays for its
-dives alone. Expanding a node of the tables reads them and makes no draw: a
-kept graph gives the same trees, draw for draw, as one expanded by the search.
+The compiled loop (``fnmcts.mcts._kernel``) runs on a graph expanded from the root to every end (``_kernel.complete``),
+read out as flat arrays (``arrays``). A game that offers its states as tables (``compiled_graph()``, ``GraphTables``)
+gives every search the same graph: ``adopt`` hands a graph of those tables its nodes already expanded and the arrays
+already built, made once per tables object and kept (the last ``KEPT`` tables), so a search pays for its dives alone.
+Expanding a node of the tables reads them and makes no draw: a kept graph gives the same trees, draw for draw, as one
+expanded by the search.
 
 >>> import random
 >>> from fnmcts.mcts import search
@@ -48,13 +46,11 @@ class _Same:
 def arrays(graph, root) -> tuple:
     """The graph as the compiled loop reads it from ``root`` (``complete`` from it), kept while it holds the same nodes.
 
-    ``(kind, start, flat, denom, slot_start, slots, cumulative, u, uwhole)``:
-    node ``i``'s children (or its outcomes' nodes) are ``flat[start[i]:start[i + 1]]``;
-    a chance node draws from its slots or its cumulative weights out of
-    ``denom[i]``; an end pays ``u[i]`` (``uwhole``: which of those are whole numbers).
-    Every node the root reaches was expanded when they were made, and an
-    expanded node never changes: a node expanded since is one the root does
-    not reach, as is a node with a child not made yet (-1, never read).
+    ``(kind, start, flat, denom, slot_start, slots, cumulative, u, uwhole)``: node ``i``'s children (or its outcomes'
+    nodes) are ``flat[start[i]:start[i + 1]]``; a chance node draws from its slots or its cumulative weights out of
+    ``denom[i]``; an end pays ``u[i]`` (``uwhole``: which of those are whole numbers). Every node the root reaches was
+    expanded when they were made, and an expanded node never changes: a node expanded since is one the root does not
+    reach, as is a node with a child not made yet (-1, never read).
 
     >>> from fnmcts.games.nim import Nim
     >>> from fnmcts.mcts._graph import CompiledGraph
@@ -110,11 +106,10 @@ def arrays(graph, root) -> tuple:
 def prepared(game, tables):
     """``(columns, arrays)``: every node of ``game``'s ``tables`` expanded, and their arrays; None if the loop cannot.
 
-    ``columns`` are a ``CompiledGraph``'s ``(kind, kids, lazy, moves, chance,
-    u)``, every node expanded from the tables. None: a node the tables do not
-    expand (a chance node whose probabilities are wrong), or a chance node
-    drawn by the game's own ``sample_outcome`` (Python's alone). Made once
-    per tables object and game, kept for the last ``KEPT`` of them.
+    ``columns`` are a ``CompiledGraph``'s ``(kind, kids, lazy, moves, chance, u)``, every node expanded from the tables.
+    None: a node the tables do not expand (a chance node whose probabilities are wrong), or a chance node drawn by the
+    game's own ``sample_outcome`` (Python's alone). Made once per tables object and game, kept for the last ``KEPT`` of
+    them.
 
     >>> from fnmcts.testing.games import TableGame
     >>> game = TableGame((("move", 0, (1, 2)), ("end", (1, -1)), ("end", (0, 0))), tables=True)
@@ -142,10 +137,9 @@ def _made(key):
 def adopt(graph, root) -> bool:
     """Make ``graph``, of its game's tables alone, whole from ``root`` with the kept columns and arrays; else False.
 
-    The graph's nodes take the kept entries, in new lists (an expanded node
-    never changes: those it had are equal; the engine reads the lists after
-    the compiled loop), it is whole from any of its nodes (``whole_from``) and its
-    arrays are the kept ones (``flat``).
+    The graph's nodes take the kept entries, in new lists (an expanded node never changes: those it had are equal; the
+    engine reads the lists after the compiled loop), it is whole from any of its nodes (``whole_from``) and its arrays
+    are the kept ones (``flat``).
 
     >>> from fnmcts.mcts._graph import CompiledGraph
     >>> from fnmcts.testing.games import TableGame

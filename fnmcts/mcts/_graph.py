@@ -1,16 +1,12 @@
 """The game as the search walks it: a graph of nodes, built from the protocol on demand.
 
-The search engine (``_engine``) never calls the game directly. It reads, per
-node (an integer: states are interned): ``kind[i]`` (the player to move, 0,
-1, ...; below 0: ``END``, ``CHANCE_NODE``, or ``UNSEEN`` before the node is
-expanded), ``moves[i]``, ``lazy[i]`` (the nodes the moves lead to, each made
-when first asked: ``child(i, j)``), ``kids[i]`` (all of them, once
-``children(i)`` made them), ``chance[i]`` (how to draw a chance outcome),
-``u[i]`` (a terminal's payoff rescaled to [0, 1] per player), each computed
-from the protocol once, when the node is first expanded. A game may build its
-own graph faster through the optional ``compiled_graph()`` hook (same
-answers). A graph lives as long as the caller keeps it (``search`` and
-``mcts_move`` build one per call unless given one).
+The search engine (``_engine``) never calls the game directly. It reads, per node (an integer: states are interned):
+``kind[i]`` (the player to move, 0, 1, ...; below 0: ``END``, ``CHANCE_NODE``, or ``UNSEEN`` before the node is
+expanded), ``moves[i]``, ``lazy[i]`` (the nodes the moves lead to, each made when first asked: ``child(i, j)``),
+``kids[i]`` (all of them, once ``children(i)`` made them), ``chance[i]`` (how to draw a chance outcome), ``u[i]`` (a
+terminal's payoff rescaled to [0, 1] per player), each computed from the protocol once, when the node is first expanded.
+A game may build its own graph faster through the optional ``compiled_graph()`` hook (same answers). A graph lives as
+long as the caller keeps it (``search`` and ``mcts_move`` build one per call unless given one).
 
 >>> from fnmcts.games.nim import Nim
 >>> graph = CompiledGraph(Nim(heap=3, max_take=2))
@@ -92,12 +88,10 @@ def _chance_entry(game, state, outcomes, tables=None):
     """How to draw one outcome: the draw of ``GameBase.sample_outcome``, on a table.
 
     ``[slots, D, cumulative, children, probabilities, sampler, by_outcome, outcomes, weights]``
-    (``weights``: the probabilities as floats, what expectimax's backup multiplies):
-    with ``slots``, the draw is outcome ``slots[int(rng.random() * D)]``; else
-    ``bisect_right(cumulative, rng.random() * D)`` (the same draw: the cumulative
-    weights are whole numbers). A game with its own ``sample_outcome`` is asked
-    instead (``sampler``) and its outcome looked up in ``by_outcome``.
-    ``children[j]``, the node of outcome ``j``, is filled when first drawn.
+    (``weights``: the probabilities as floats, what expectimax's backup multiplies): with ``slots``, the draw is outcome
+    ``slots[int(rng.random() * D)]``; else ``bisect_right(cumulative, rng.random() * D)`` (the same draw: the cumulative
+    weights are whole numbers). A game with its own ``sample_outcome`` is asked instead (``sampler``) and its outcome
+    looked up in ``by_outcome``. ``children[j]``, the node of outcome ``j``, is filled when first drawn.
     """
     children = [None] * len(outcomes)
     own = getattr(type(game), "sample_outcome", None)
@@ -171,9 +165,8 @@ def draw(graph, i, rng):
 class CompiledGraph:
     """States interned to integers; kind, children and chance outcomes kept per state.
 
-    ``tables``, a game's ``GraphTables`` (its ``compiled_graph()`` hook), gives
-    every state its node up front: expanding a node then reads the tables
-    instead of asking the protocol.
+    ``tables``, a game's ``GraphTables`` (its ``compiled_graph()`` hook), gives every state its node up front: expanding
+    a node then reads the tables instead of asking the protocol.
 
     >>> from fnmcts.games.nim import Nim
     >>> game = Nim(heap=6, max_take=3)
@@ -296,10 +289,8 @@ class CompiledGraph:
     def expand(self, i):
         """Compute node ``i``'s kind and what follows it; return the kind.
 
-        The state's first meeting: what the game says of it is checked here
-        (``fnmcts.protocol.checked_step``: who moves, the moves, the chance
-        probabilities, the payoff's length and range), once; a failure is a
-        ``GameError``.
+        The state's first meeting: what the game says of it is checked here (``fnmcts.protocol.checked_step``: who
+        moves, the moves, the chance probabilities, the payoff's length and range), once; a failure is a ``GameError``.
         """
         given = self.given
         if given is not None and i < len(given.states):

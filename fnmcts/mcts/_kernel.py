@@ -1,13 +1,11 @@
 """The one specialised loop: ``_engine.dives`` compiled to machine code, for a search on a whole graph.
 
-On a small game whose whole graph fits in memory, a search (UCB1 or the
-tutorial's rule, the mean backup, random playouts, MCTS-Solver on or off; no
-bounds, RAVE, root rule or rollout agent) runs ``_engine.dives``'s loop on flat arrays,
-compiled with Numba (``pip install fnmcts[fast]``), drawing from the caller's
-own ``random.Random`` bit for bit (docs/speed.md tells how): the dives, every
-count and the generator's state at the end are those of ``dives``
-(tests/test_kernel.py holds them equal). Where ``run`` does not apply (Numba
-missing, among others) ``dives`` runs as written: the same trees, more slowly.
+On a small game whose whole graph fits in memory, a search (UCB1 or the tutorial's rule, the mean backup, random
+playouts, MCTS-Solver on or off; no bounds, RAVE, root rule or rollout agent) runs ``_engine.dives``'s loop on flat
+arrays, compiled with Numba (``pip install fnmcts[fast]``), drawing from the caller's own ``random.Random`` bit for bit
+(docs/speed.md tells how): the dives, every count and the generator's state at the end are those of ``dives``
+(tests/test_kernel.py holds them equal). Where ``run`` does not apply (Numba missing, among others) ``dives`` runs as
+written: the same trees, more slowly.
 
 >>> import random
 >>> from fnmcts.games.nim import Nim
@@ -101,9 +99,8 @@ def _compiled():
 def complete(graph, root, limit) -> bool:
     """Expand every node reachable from ``root`` (decisions' children, chance outcomes); False past ``limit`` nodes.
 
-    Expanding asks the protocol what ``dives`` would ask of the same states
-    and makes no draw: the search's results do not depend on it. The nodes it
-    interns stay in the graph when it gives up (``run`` grows the stats).
+    Expanding asks the protocol what ``dives`` would ask of the same states and makes no draw: the search's results do
+    not depend on it. The nodes it interns stay in the graph when it gives up (``run`` grows the stats).
 
     >>> from fnmcts.games.nim import Nim
     >>> from ._graph import CompiledGraph

@@ -1,10 +1,9 @@
 """The search tree as a value: an immutable map from state to record, short to print.
 
-A ``Tree`` is a pyrsistent ``pmap`` with a view: a tree of 10,000 states
-prints as one line with its size and its root's record, and renders in
-Jupyter as a small table of its most visited states. The root rides along,
-not part of the value. A tree may be built on first use (``lazy_tree``): a
-caller of ``mcts_move`` that reads only the move never pays for the map.
+A ``Tree`` is a pyrsistent ``pmap`` with a view: a tree of 10,000 states prints as one line with its size and its root's
+record, and renders in Jupyter as a small table of its most visited states. The root rides along, not part of the value.
+A tree may be built on first use (``lazy_tree``): a caller of ``mcts_move`` that reads only the move never pays for the
+map.
 
 >>> from ._records import record
 >>> tree = Tree({"a": record(win=3, loss=1), "b": record(win=1, loss=0)}, root="a")
@@ -38,12 +37,10 @@ def _visits(rec):
 class Tree(MapOver):
     """An immutable map from state to record: the MCTS tree, equal to the pmap of its items.
 
-    ``Tree(mapping, root=state)``: ``mapping`` is any map (a pmap is kept as it
-    is); ``root`` names the state the search ran from (else the most visited
-    state stands for it in the view). ``set``/``remove``/``discard``/``update``
-    return new trees; ``evolver()`` gives pyrsistent's evolver, whose
-    ``persistent()`` is a plain pmap (``Tree(...)`` of it is a tree again).
-    ``pmap()`` is the map itself.
+    ``Tree(mapping, root=state)``: ``mapping`` is any map (a pmap is kept as it is); ``root`` names the state the search
+    ran from (else the most visited state stands for it in the view). ``set``/``remove``/``discard``/``update`` return
+    new trees; ``evolver()`` gives pyrsistent's evolver, whose ``persistent()`` is a plain pmap (``Tree(...)`` of it is
+    a tree again). ``pmap()`` is the map itself.
 
     >>> from ._records import record
     >>> tree = Tree({(3,): record(win=1, loss=1)}, root=(3,))
@@ -200,8 +197,7 @@ _LazyTree.__name__ = _LazyTree.__qualname__ = "Tree"
 def lazy_tree(make, root) -> Tree:
     """A ``Tree`` whose map is ``make()`` (a pmap or a dict), called when the tree is first read.
 
-    The same value as ``Tree(make(), root)`` in every use; ``make`` is called
-    at most once, and dropped after.
+    The same value as ``Tree(make(), root)`` in every use; ``make`` is called at most once, and dropped after.
 
     >>> from ._records import record
     >>> calls = []

@@ -1,10 +1,8 @@
 """Score bounds, in both their forms: on the persistent tree's records, and on the engine's arrays.
 
-Every stored state keeps the pessimistic and optimistic payoff tuples its
-exact value lies between; children that cannot do better are not entered,
-and a state whose bounds meet is solved. Record form: ``bounds_of``,
-``derive_bounds``, ``decision_bounds``, ``bounded_children``, ``bound_path``;
-array form: ``Bounds``, in the same exact fractions.
+Every stored state keeps the pessimistic and optimistic payoff tuples its exact value lies between; children that cannot
+do better are not entered, and a state whose bounds meet is solved. Record form: ``bounds_of``, ``derive_bounds``,
+``decision_bounds``, ``bounded_children``, ``bound_path``; array form: ``Bounds``, in the same exact fractions.
 """
 
 from __future__ import annotations
@@ -21,9 +19,8 @@ __all__ = ["bounds_of", "derive_bounds", "decision_bounds", "bounded_children", 
 def bound_path(game, known, nodes, new) -> None:
     """Score bounds: each record of ``nodes``, deepest first, keeps ``bounds`` (``derive_bounds``), in one walk of the dice.
 
-    ``nodes``: the path's ``(state, mover)``, root first; ``new``: the records
-    the backup is writing; ``known``: the records as they are read. In misere
-    Nim(2, 2) the bounds of the start meet at the first player's win:
+    ``nodes``: the path's ``(state, mover)``, root first; ``new``: the records the backup is writing; ``known``: the
+    records as they are read. In misere Nim(2, 2) the bounds of the start meet at the first player's win:
 
     >>> from fnmcts.games import Nim
     >>> from ._records import record
@@ -42,12 +39,10 @@ def bound_path(game, known, nodes, new) -> None:
 def bounds_of(game, tree, state, passing: bool = False, _open=None) -> tuple:
     """``(pessimistic, optimistic)`` payoff tuples (fractions) between which the exact value of ``state`` lies.
 
-    Score bounds (docs/search-options.md). A state that ends the game: its
-    payoff, twice. A state the tree knows: the bounds its record keeps, else
-    the whole payoff range. A state the tree does not know, ``passing``
-    (reached through the dice): its bounds from its children
-    (``derive_bounds``), a web of chance nodes walked as ``_chance_value``
-    walks it (``BOUNDS_WALK``); otherwise the whole range.
+    Score bounds (docs/search-options.md). A state that ends the game: its payoff, twice. A state the tree knows: the
+    bounds its record keeps, else the whole payoff range. A state the tree does not know, ``passing`` (reached through
+    the dice): its bounds from its children (``derive_bounds``), a web of chance nodes walked as ``_chance_value`` walks
+    it (``BOUNDS_WALK``); otherwise the whole range.
 
     >>> from fnmcts.games import Nim
     >>> game = Nim(heap=1, max_take=1)
@@ -140,11 +135,9 @@ def _pair_total(game):
 def decision_bounds(children: list, k, total=None) -> tuple:
     """The bounds of a decision of player ``k`` from its children's ``(pessimistic, optimistic)`` bounds.
 
-    For ``k``: the best pessimistic and the best optimistic bound. For the
-    other player of a two-player game (zero-sum: the payoffs add up to
-    ``total``), ``total`` minus those. For every other player of a game of
-    more: the widest bounds among the children ``k`` may still choose (those
-    whose optimistic bound for ``k`` reaches ``k``'s pessimistic one).
+    For ``k``: the best pessimistic and the best optimistic bound. For the other player of a two-player game (zero-sum:
+    the payoffs add up to ``total``), ``total`` minus those. For every other player of a game of more: the widest bounds
+    among the children ``k`` may still choose (those whose optimistic bound for ``k`` reaches ``k``'s pessimistic one).
 
     >>> from fractions import Fraction as F
     >>> decision_bounds([((F(-1), F(-1)), (F(1), F(1))), ((F(1), F(-1)), (F(1), F(-1)))], 0, F(0))
@@ -165,11 +158,9 @@ def decision_bounds(children: list, k, total=None) -> tuple:
 def bounded_children(game, tree, children, player) -> tuple:
     """The indices of the children a dive may enter under score bounds, at a decision of ``player``.
 
-    Those whose optimistic bound for ``player`` is above the best pessimistic
-    bound among them (the others cannot do better than what is already
-    guaranteed); when none is (the bounds of the decision met), those
-    guaranteed it: their pessimistic bound reaches it (a child whose optimistic
-    bound merely reaches it may still be worse).
+    Those whose optimistic bound for ``player`` is above the best pessimistic bound among them (the others cannot do
+    better than what is already guaranteed); when none is (the bounds of the decision met), those guaranteed it: their
+    pessimistic bound reaches it (a child whose optimistic bound merely reaches it may still be worse).
 
     Misere Nim from a heap of 2: taking both loses at once (its bounds are -1
     for the player to move), taking 1 is not known (up to 1): only it is open.
@@ -192,11 +183,10 @@ def _kept(floors, k) -> tuple:
 class Bounds:
     """The score bounds of one search: ``phases.bounds_of``, ``derive_bounds`` and ``bounded_children`` on nodes.
 
-    A stored node's bounds live in ``stats.B`` (read from its record, set by
-    ``update_path`` after each dive); a terminal node's are its payoff; a node
-    not stored that a dive passes through the dice takes them from its
-    children whenever asked; any other node the whole payoff range. Exact
-    fractions throughout, so every comparison is the phases'.
+    A stored node's bounds live in ``stats.B`` (read from its record, set by ``update_path`` after each dive); a
+    terminal node's are its payoff; a node not stored that a dive passes through the dice takes them from its children
+    whenever asked; any other node the whole payoff range. Exact fractions throughout, so every comparison is the
+    phases'.
 
     >>> import random
     >>> from fnmcts.games.nim import Nim
