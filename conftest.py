@@ -56,6 +56,10 @@ settings.load_profile(hypothesis_profile(os.environ))
 sys.dont_write_bytecode = False
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
+# No search of the suite starts a process to compile the rules loop (``_rules_kernel.compile_elsewhere``): the suite
+# compiles it itself, and its own test (tests/test_compile_elsewhere.py) clears this in the process it starts.
+os.environ["FNMCTS_COMPILE_ELSEWHERE"] = "0"
+
 # the site's mkdocs hooks need mkdocs (the docs extra), and are no module of fnmcts: never collected
 collect_ignore = ["docs/hooks.py"]
 collect_ignore_glob = ["fnmcts/exercises/files/*.py"]  # the exercise files: stubs for students to copy, not modules of fnmcts

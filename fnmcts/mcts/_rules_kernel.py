@@ -11,7 +11,10 @@ of the Python loop (tests/test_connect_four.py holds them equal).
 
 from __future__ import annotations
 
+import os
 import platform
+import subprocess
+import sys
 import time
 from functools import lru_cache, partial, wraps
 
@@ -383,8 +386,57 @@ def _decisive_of(rules, played):
 
 def compiled(rules) -> bool:
     """Whether the loop's machine code for the rules' keys is at hand: compiled in this process, or kept on disk by
-    one before (the first compile takes seconds)."""
-    return _entry(None, rules.words) is not _dives or _on_disk(rules.words)
+    one before. Where it is not, a process of its own starts making it (``compile_elsewhere``): the searches run in
+    Python meanwhile, with the same draws, and in machine code once it is on disk."""
+    if _entry(None, rules.words) is not _dives or _on_disk(rules.words):
+        return True
+    compile_elsewhere(rules.words)
+    return False
+
+
+ELSEWHERE = "FNMCTS_COMPILE_ELSEWHERE"
+"""The environment variable that, set to ``0``, keeps ``compile_elsewhere`` from starting a process (the test suite's
+and the compiling process's own setting)."""
+
+
+@lru_cache(maxsize=2)
+def compile_elsewhere(words) -> bool:
+    """Start making the loop's machine code for keys of ``words`` words in a process of its own, once a process: the
+    first compile takes 5-10 s, which a short search would wait for (so one of fewer than ``KERNEL_MIN_DIVES`` never
+    paid for it, and a clocked one never ran compiled in a new install); that process leaves it on disk, where the
+    next search finds it (``_on_disk``). Whether one was started (not where ``ELSEWHERE`` says ``0``)."""
+    if os.environ.get(ELSEWHERE, "").strip() == "0":
+        return False
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # (this fnmcts's, not another)
+    code = f"import sys; sys.path.insert(0, {root!r}); from fnmcts.mcts._rules_kernel import compile_here; " \
+           f"compile_here({int(words)})"
+    try:
+        subprocess.Popen([sys.executable, "-c", code], env={**os.environ, ELSEWHERE: "0"}, stdin=subprocess.DEVNULL,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    except Exception:  # no processes here (a browser's Python): the search pays for the compile as before
+        return False
+    return True
+
+
+def compile_here(words) -> None:
+    """Make the loop's machine code for keys of ``words`` words here, kept on disk by numba: a search long enough to
+    compile it on a game whose rules have such keys (the built-in Connect Four's; two: OpenSpiel's hex 7x7), then a
+    short one from a root its rules expand."""
+    import random
+
+    from ._kernel import KERNEL_MIN_DIVES, RULES_MIN_DIVES
+    from ._search import mcts_move
+
+    if words == 1:
+        from ..games.connect_four import ConnectFour
+
+        game = ConnectFour()
+    else:
+        from ..openspiel import from_openspiel
+
+        game = from_openspiel("hex(board_size=7)")
+    for n in (KERNEL_MIN_DIVES, RULES_MIN_DIVES):
+        mcts_move(game, game.start(), n, random.Random(0))
 
 
 def _entry(function=None, words=1):
@@ -404,10 +456,14 @@ def _entry_point(function, words, _):
     return getattr(made[0], "entry_point", None) or function if len(made) == 1 else function
 
 
-@lru_cache(maxsize=2)
 def _on_disk(words) -> bool:
-    """Whether numba's cache beside this file holds the loop on keys of ``words`` words (read once a process; False
-    if it cannot tell)."""
+    """Whether numba's cache beside this file holds the loop on keys of ``words`` words (False if it cannot tell): read
+    again every 0.2 s at most, as a process of its own may be making it (``compile_elsewhere``)."""
+    return _disk_holds(words, int(time.monotonic() * 5))
+
+
+@lru_cache(maxsize=4)
+def _disk_holds(words, _tick) -> bool:
     try:
         return any(_words(key[0]) == words for key in _dives._cache._cache_file._load_index())
     except Exception:  # numba's cache reads differently, or none: the loop is compiled when a search pays for it

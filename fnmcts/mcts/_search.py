@@ -1,9 +1,8 @@
 """``uct``, ``search`` and ``mcts_move``: the phases of a dive, and three ways to run them.
 
-``uct`` is one dive on the persistent tree (``phases.uct``); ``search`` many on the engine (``_engine.dives``), the
-same tree as as many calls of ``uct`` with the same ``rng`` (a property test); ``mcts_move`` a search from a
-decision, with MCTS-Solver on by default, and the move it chooses. Every option (docs/search-options.md) is an
-option of all three.
+``uct`` is one dive on the persistent tree (``phases.uct``); ``search`` many on the engine (``_engine.dives``), the same
+tree as as many calls of ``uct`` with the same ``rng`` (a property test); ``mcts_move`` a search from a decision, with
+MCTS-Solver on by default, and the move it chooses. Every option (docs/search-options.md) is an option of all three.
 """
 
 from __future__ import annotations
@@ -281,10 +280,9 @@ def _options(game, state, rng, work=None):
 def _set_up(game, state, rng, opts, graph=None, iterations=None, work=None, decision=False):
     """What every search does first: ``(game, state, graph, player, root rule)``.
 
-    ``state`` checked (``_options``); the game as the dives see it (shallow
-    proofs: a graph given is the game's, not the view's); with ``decision``,
-    the player to choose (``_decider``), else None; the root rule
-    (``_root_rule``, which draws from ``rng`` for ``'gumbel'``).
+    ``state`` checked (``_options``); the game as the dives see it (shallow proofs: a graph given is the game's, not the
+    view's); with ``decision``, the player to choose (``_decider``), else None; the root rule (``_root_rule``, which
+    draws from ``rng`` for ``'gumbel'``).
     """
     state = _options(game, state, rng, work)
     if opts.proofs:
@@ -527,12 +525,10 @@ PRUNE_WALK = 64
 def _stored_children(graph, N, i) -> set:
     """The stored nodes a dive can enter right after stored node ``i`` (through chance and unstored states).
 
-    Expands what it passes (the game's structure, no draw), so the answer
-    depends on the stored nodes alone, not on what earlier dives expanded. It
-    passes through at most ``PRUNE_WALK`` states not stored, in a fixed
-    order: a web of chance nodes below ``i`` (rolls after rolls) is not
-    walked whole, and a stored node further in it does not count as below
-    ``i`` (it is pruned as a leaf of its own when its turn comes).
+    Expands what it passes (the game's structure, no draw), so the answer depends on the stored nodes alone, not on what
+    earlier dives expanded. It passes through at most ``PRUNE_WALK`` states not stored, in a fixed order: a web of
+    chance nodes below ``i`` (rolls after rolls) is not walked whole, and a stored node further in it does not count as
+    below ``i`` (it is pruned as a leaf of its own when its turn comes).
     """
     out, stack, seen = set(), [i], {i}
     while stack:
@@ -569,9 +565,8 @@ def _canonical(graph, cache, i) -> str:
 def _prune(stats, root, keep) -> int:
     """Drop stored nodes until ``keep`` are left, the least visited leaf first (never the root).
 
-    A leaf is a stored node with no stored child; dropping one may make its
-    parent a leaf. Ties go by the state's JSON text, so the same tree prunes
-    the same way whatever the search met before (a resumed search prunes as the
+    A leaf is a stored node with no stored child; dropping one may make its parent a leaf. Ties go by the state's JSON
+    text, so the same tree prunes the same way whatever the search met before (a resumed search prunes as the
     uninterrupted one). Should only a cycle be left, the least visited node goes.
     """
     N, graph = stats.N, stats.graph
@@ -648,10 +643,9 @@ def search(
 ) -> Tree:
     """Run ``iterations`` dives from ``state``; return the grown tree (a ``Tree``).
 
-    The same tree as ``iterations`` calls of ``uct`` with the same ``rng`` (a property test), grown on the
-    engine's working copy over the game's compiled graph (``graph``: one to reuse across calls). ``tree``: a tree
-    to continue (a ``Tree``, a pmap or a dict): ``n1`` dives and then ``n2`` more with the same generator grow the
-    tree of ``n1 + n2``.
+    The same tree as ``iterations`` calls of ``uct`` with the same ``rng`` (a property test), grown on the engine's
+    working copy over the game's compiled graph (``graph``: one to reuse across calls). ``tree``: a tree to continue (a
+    ``Tree``, a pmap or a dict): ``n1`` dives and then ``n2`` more with the same generator grow the tree of ``n1 + n2``.
 
     Budgets (docs/mcts.md): ``iterations``, ``seconds``, ``stop()`` and ``max_nodes``; ``progress(k)`` hears of
     every ``k`` dives done. The options are ``mcts_move``'s with its defaults (docs/search-options.md).
@@ -830,11 +824,10 @@ def _final_move(graph, stats, solver, root, player, final, plies_known=None, roo
 class TreeProofs:
     """The proofs a finished tree keeps, read as ``mcts_move``'s solver reads its own: the move they choose at a state.
 
-    The records' ``proven`` values and the ends of the game, on the engine's
-    working copy of ``tree``; a state's choice is ``_proof_choice``'s, so a
-    view of the tree (``greedy_move``, the command line's tables) chooses as
-    the search that grew it would. Reading one state walks the stored proven
-    states below it and their children, nothing more of the game.
+    The records' ``proven`` values and the ends of the game, on the engine's working copy of ``tree``; a state's choice
+    is ``_proof_choice``'s, so a view of the tree (``greedy_move``, the command line's tables) chooses as the search
+    that grew it would. Reading one state walks the stored proven states below it and their children, nothing more of
+    the game.
 
     >>> from fnmcts.games.nim import Nim
     >>> from fnmcts.rng import make_rng
@@ -890,9 +883,8 @@ def _ends_below(g, i, k) -> tuple:
 def _root_from_children(graph, stats, root, player, mover):
     """A reused tree without the root (a state reached by chance): its record summed from its children's.
 
-    Without it the root would start at one visit under children with many, and
-    UCB's exploration would vanish; the sums are what the root would hold had
-    it been stored (one or two players; results seen by ``mover`` into the root).
+    Without it the root would start at one visit under children with many, and UCB's exploration would vanish; the sums
+    are what the root would hold had it been stored (one or two players; results seen by ``mover`` into the root).
     """
     kids = [k for k in graph.children(root) if stats.N[k]]
     if not kids or graph.num_players > 2:

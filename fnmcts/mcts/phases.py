@@ -1,11 +1,9 @@
 """Monte Carlo tree search in four phases, each a pure function over the persistent tree.
 
-The tutorial's ``uct`` is one recursion that does four things; here each is a
-function of its own, in the order a dive runs them (docs/mcts-phases.md steps
-through one): ``select`` walks down the states the tree knows to a ``Path``,
-``expand`` adds the new state, ``simulate`` plays one game from it, ``backup``
-adds the payoff to every record of the path. ``uct(game, tree, state, rng)``
-is the four in a row, returning ``(tree, result)`` as the tutorial's
+The tutorial's ``uct`` is one recursion that does four things; here each is a function of its own, in the order a dive
+runs them (docs/mcts-phases.md steps through one): ``select`` walks down the states the tree knows to a ``Path``,
+``expand`` adds the new state, ``simulate`` plays one game from it, ``backup`` adds the payoff to every record of the
+path. ``uct(game, tree, state, rng)`` is the four in a row, returning ``(tree, result)`` as the tutorial's
 ``[tree result]``.
 
 The **tree** is an immutable map from state to record (a ``Tree``, a pmap or a dict). Records belong to the mover:
@@ -33,11 +31,10 @@ loss at both boxes of the path.
 >>> payoff, after[box], after[path.leaf], tree[box]
 ((0,), Record(win=1, loss=4), Record(win=0, loss=1), Record(win=1, loss=3))
 
-The options are those of every search of fnmcts (``search``, ``mcts_move``; the table of ``fnmcts.mcts._options``
-says what each does); each option's record form lives in its own module (``backups``, ``solver``, ``bounds``,
-``rave``) and is imported here; each also holds its array form, which the engine calls. This module is the
-reference: the fast engine behind ``search`` grows exactly the same trees with exactly the same draws (property
-tests check it on generated games).
+The options are those of every search of fnmcts (``search``, ``mcts_move``; the table of ``fnmcts.mcts._options`` says
+what each does); each option's record form lives in its own module (``backups``, ``solver``, ``bounds``, ``rave``) and
+is imported here; each also holds its array form, which the engine calls. This module is the reference: the fast engine
+behind ``search`` grows exactly the same trees with exactly the same draws (property tests check it on generated games).
 """
 
 from __future__ import annotations
@@ -130,11 +127,10 @@ class Step(NamedTuple):
 class Path(NamedTuple):
     """What ``select`` returns: the steps from the root, where they stopped, and why.
 
-    ``end`` is why the walk stopped at ``leaf``: ``'new'`` (the tree does not know it: expand it and play out from
-    it), ``'terminal'`` (the game is over there: ``value`` is its payoff), ``'proven'`` (the solver knows its exact
-    value: ``value``) or ``'repeat'`` (a state this walk already passed, in a game whose states repeat: play out
-    from it, but it is not stored again). ``mover`` is the player who moved into the root (whose record the root
-    holds).
+    ``end`` is why the walk stopped at ``leaf``: ``'new'`` (the tree does not know it: expand it and play out from it),
+    ``'terminal'`` (the game is over there: ``value`` is its payoff), ``'proven'`` (the solver knows its exact value:
+    ``value``) or ``'repeat'`` (a state this walk already passed, in a game whose states repeat: play out from it, but
+    it is not stored again). ``mover`` is the player who moved into the root (whose record the root holds).
 
     >>> from fnmcts.games import Nim
     >>> game = Nim(heap=2, max_take=2)
