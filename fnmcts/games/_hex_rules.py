@@ -127,8 +127,7 @@ def _ended(black, white, stones, cols, full, north, south, west, east):
 
 @_inline
 def _decisive(black, white, moves, m, chosen, cols, full, north, south, west, east):
-    """The two-word rules' ``decisive`` on black's stones and white's: that of ``_board``'s one-word rules, which
-    write it out (their machine code as it was)."""
+    """``decisive`` on black's stones and white's, of the one-word rules (``_board``) and the two-word ones."""
     empty = full & ~(black | white)
     if _count(black | white) & 1 == 0:  # black to move
         wins = _winning(black, empty, north, south, cols, full, west, east)
@@ -242,29 +241,7 @@ def _board(rows: int, cols: int) -> Rules:
         that win at once, else of those after which the opponent cannot win at once, else of all, written to
         ``chosen``; their number. The opponent's winning cells stay theirs whatever the mover plays but the cell
         played: a move is safe when it takes the opponent's only one, or when they have none (every move)."""
-        black, white = key & _LOW, key >> _WHITE
-        empty = full & ~(black | white)
-        if _count(key) & 1 == 0:  # black to move
-            wins = _winning(black, empty, north, south, cols, full, west, east)
-            threats = _winning(white, empty, west, east, cols, full, west, east) if not wins else 0
-        else:
-            wins = _winning(white, empty, west, east, cols, full, west, east)
-            threats = _winning(black, empty, north, south, cols, full, west, east) if not wins else 0
-        k = 0
-        if wins:
-            for j in range(m):
-                if (wins >> moves[j]) & 1:
-                    chosen[k] = j
-                    k += 1
-            return k
-        if threats and threats & (threats - 1) == 0:  # one winning cell for the opponent: only taking it is safe
-            for j in range(m):
-                if (threats >> moves[j]) & 1:
-                    chosen[0] = j
-                    return 1
-        for j in range(m):
-            chosen[j] = j
-        return m
+        return _decisive(key & _LOW, key >> _WHITE, moves, m, chosen, cols, full, north, south, west, east)
 
     return Rules(step, mover, PAYOFFS, None, None, n, None, decisive)
 
