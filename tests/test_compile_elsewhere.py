@@ -16,7 +16,7 @@ import pytest
 pytest.importorskip("numba", reason="the compiled rules loop needs Numba")
 
 CHILD = textwrap.dedent("""
-    import json, random, time
+    import json, os, random, time
     from fnmcts.games.connect_four import ConnectFour
     from fnmcts.mcts import mcts_move
     from fnmcts.mcts import _rules_kernel as rk
@@ -26,6 +26,9 @@ CHILD = textwrap.dedent("""
     rules = game.compiled_rules()
     first = mcts_move(game, game.start(), 100, random.Random(7))  # in Python: nothing compiled, nothing on disk
     before = rk.compiled(rules)
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(rk.__file__))))
+    lock = rk._lock(root, 1)
+    second = rk.compile_elsewhere.__wrapped__(1)  # (as another new process would: the lock is taken, none started)
     started = time.monotonic()
     while not rk.compiled(rules) and time.monotonic() - started < 240:
         mcts_move(game, game.start(), 50, random.Random(1))
@@ -33,7 +36,11 @@ CHILD = textwrap.dedent("""
     waited = time.monotonic() - started
     in_process_before = rk._entry(None, 1) is not rk._dives  # (the machine code was made elsewhere, not here)
     again = mcts_move(game, game.start(), 100, random.Random(7))
-    print(json.dumps({"before": before, "on_disk": rk.compiled(rules), "made_here": in_process_before,
+    for _ in range(100):  # (the compiling process removes its lock as it ends)
+        if not os.path.exists(lock):
+            break
+        time.sleep(0.1)
+    print(json.dumps({"before": before, "second": second, "lock_left": os.path.exists(lock), "on_disk": rk.compiled(rules), "made_here": in_process_before,
                       "runs_compiled": rk._entry(None, 1) is not rk._dives, "waited": waited,
                       "same": [first.move, first.iterations, repr(first.tree)] == [again.move, again.iterations,
                                                                                 repr(again.tree)],
@@ -49,6 +56,7 @@ def test_a_new_install_s_short_searches_come_to_run_compiled_with_the_same_draws
     assert done.returncode == 0, done.stderr[-3000:]
     found = json.loads(done.stdout.strip().splitlines()[-1])
     assert found["short"] and not found["before"] and not found["made_here"]
+    assert found["second"] is False and not found["lock_left"], found
     assert found["on_disk"] and found["runs_compiled"], found
     assert found["same"], found
     assert os.listdir(tmp_path / "numba")  # the compiling process kept its machine code in the cache given

@@ -1,13 +1,10 @@
 """Monte Carlo tree search: records, ucb rules, the phases, one engine, agents.
 
-The tutorial's task 11, written once against the game protocol. A **record**
-holds a state's visits and results for the player who moved into it (the
-tutorial's ``{'win': w, 'loss': l}``, plus draws and scores where a game has
-them); the **tree** is an immutable map from state to record. The stored
-states, the records' owners, the phases (``fnmcts.mcts.phases``: ``uct`` is
-their composition) and the one engine behind ``search`` and ``mcts_move``
-(``fnmcts.mcts._engine``, with its Numba twin ``_kernel``), proven equal draw
-for draw: docs/mcts.md.
+The tutorial's task 11, written once against the game protocol. A **record** holds a state's visits and results for the
+player who moved into it (the tutorial's ``{'win': w, 'loss': l}``, plus draws and scores where a game has them); the
+**tree** is an immutable map from state to record. The stored states, the records' owners, the phases
+(``fnmcts.mcts.phases``: ``uct`` is their composition) and the one engine behind ``search`` and ``mcts_move``
+(``fnmcts.mcts._engine``, with its Numba twin ``_kernel``), proven equal draw for draw: docs/mcts.md.
 
 >>> from fnmcts.games.shut_the_box import ShutTheBox, start_box
 >>> from fnmcts.rng import make_rng
@@ -20,9 +17,8 @@ True
 >>> visits(tree[start_box])
 1000
 
-See Also: ``fnmcts.views`` (reading a finished tree: greedy moves, summaries,
-a trace of every dive, the explorer page), ``fnmcts.exact`` (the truth every estimate is judged by),
-``fnmcts.matches.playout`` (the playouts).
+See Also: ``fnmcts.views`` (reading a finished tree: greedy moves, summaries, a trace of every dive, the explorer page),
+``fnmcts.exact`` (the truth every estimate is judged by), ``fnmcts.matches.playout`` (the playouts).
 """
 
 

@@ -1,13 +1,11 @@
 """The one descent of fnmcts's Monte Carlo tree search, fast, over a compiled graph (``_graph``).
 
-``dives`` runs the dives of ``fnmcts.mcts.phases`` (select, expand, simulate,
-back up) from a root, on working statistics (``Stats``: flat lists indexed by
-node, mutated in place, read from a persistent tree as the search goes and
-written back by the callers). Every option of the phases is an option of this
-one loop, each through its module (``solver``, ``bounds``, ``rave``,
-``backups``). Property tests hold it to the phases, draw for draw, on
-generated games. In a game whose states may repeat, a dive that comes back to
-a state already on its path stops there and plays one game to the end from it.
+``dives`` runs the dives of ``fnmcts.mcts.phases`` (select, expand, simulate, back up) from a root, on working
+statistics (``Stats``: flat lists indexed by node, mutated in place, read from a persistent tree as the search goes and
+written back by the callers). Every option of the phases is an option of this one loop, each through its module
+(``solver``, ``bounds``, ``rave``, ``backups``). Property tests hold it to the phases, draw for draw, on generated
+games. In a game whose states may repeat, a dive that comes back to a state already on its path stops there and plays
+one game to the end from it.
 """
 
 from __future__ import annotations
@@ -323,10 +321,9 @@ def started(game) -> tuple:
 def _parent_log(logs, n):
     """``log(n)`` for a visit count ``n`` past the end of the table ``logs``, growing it when ``n`` is near.
 
-    The table doubles when a count reaches its end (up to ``_LOG_TABLE``
-    entries), so it costs at most a few times the counts it serves; a count
-    far beyond it (the root of a large tree given to continue) is computed.
-    The same floats as ``math.log`` (the table holds its results).
+    The table doubles when a count reaches its end (up to ``_LOG_TABLE`` entries), so it costs at most a few times the
+    counts it serves; a count far beyond it (the root of a large tree given to continue) is computed. The same floats as
+    ``math.log`` (the table holds its results).
 
     >>> from math import log
     >>> logs = [float("-inf")]
@@ -357,10 +354,9 @@ def user_selector(rule, expectimax=False):
 def _random_finish(g, rnd, rng, off, i):
     """``(rescaled payoff, payoff or None, terminal node or None)`` of random moves from node ``i`` to the end.
 
-    The draws are ``playout``'s. The walk follows the graph where the descent made it (a game's own tables:
-    all of it); at the first state past it ``off(state)`` ends the game (the
-    payoff is then given, and the terminal node None). It makes no node. The
-    uniform draw of ``random_agent`` and the chance draw of ``draw``, inline.
+    The draws are ``playout``'s. The walk follows the graph where the descent made it (a game's own tables: all of it);
+    at the first state past it ``off(state)`` ends the game (the payoff is then given, and the terminal node None). It
+    makes no node. The uniform draw of ``random_agent`` and the chance draw of ``draw``, inline.
     """
     kind, kids, chance = g.kind, g.kids, g.chance
     given = g.given
@@ -399,9 +395,8 @@ def _random_finish(g, rnd, rng, off, i):
 def _finisher(g, rng):
     """``off(state) -> (rescaled payoff, payoff)`` of a random game from ``state`` off the graph.
 
-    On the game's ``random_payoff`` kernel when it has one (as
-    ``phases.simulate``), else ``matches.playout`` through the protocol; each
-    payoff is rescaled once (the first 4,096 kept: a game of many scores).
+    On the game's ``random_payoff`` kernel when it has one (as ``phases.simulate``), else ``matches.playout`` through
+    the protocol; each payoff is rescaled once (the first 4,096 kept: a game of many scores).
     """
     game = g.game
     kernel = getattr(game, "random_payoff", None)
@@ -428,9 +423,8 @@ def _finisher(g, rng):
 def _play_out(g, rng, rollout, keys, kernel, i):
     """``(rescaled payoff, payoff, None)`` of one game played to the end from node ``i`` through the protocol.
 
-    ``phases.simulate``: the game's end is not interned. ``keys`` (RAVE), a
-    set: the playout's moves are kept, and each ``(player, move)`` is added to it (``kernel``, the game's
-    ``_played_kernel``: it gives them, the same draws).
+    ``phases.simulate``: the game's end is not interned. ``keys`` (RAVE), a set: the playout's moves are kept, and each
+    ``(player, move)`` is added to it (``kernel``, the game's ``_played_kernel``: it gives them, the same draws).
     """
     game = g.game
     if keys is None:
@@ -457,10 +451,8 @@ def _played_kernel(game, rollout):
 def root_children(graph, stats, root, solver, expectimax, bounds=None) -> tuple:
     """``(positions, children, parent estimate)`` at decision node ``root``: what a root rule chooses among.
 
-    ``children`` are ``(move index, visits, estimate or None)`` for the
-    children a dive may enter (the solver's choice), in move order; an
-    estimate is the child's mean, its value under expectimax (``phases``'
-    ``_visits_estimate``).
+    ``children`` are ``(move index, visits, estimate or None)`` for the children a dive may enter (the solver's choice),
+    in move order; an estimate is the child's mean, its value under expectimax (``phases``' ``_visits_estimate``).
     """
     kids = children_made(graph, stats, root)
     positions = _open_positions(graph, kids, graph.kind[root], solver, bounds)
@@ -497,14 +489,11 @@ def _plan(g, stats, select, *, expectimax, solver, rollout, compiled_playouts, r
           graph_backup) -> tuple:
     """What the options ask of the loop: ``(mode, constant, key rule, compiled playouts, repeats, track, after, gate)``.
 
-    ``mode`` is the built-in rule the loop rates inline (1 UCB1, 2 the
-    tutorial's; 0: ``select`` is called, and RAVE rates each child itself)
-    with its ``constant``; its keys are kept in ``stats.K`` (``use_keys``)
-    and ``key rule`` is the rule whose keys the counts keep (0 under
-    expectimax: the values keep them). ``track``: the path is kept in order
-    (the options that read it); ``after``: the options back up more than the
-    counts; ``gate``: nothing asks for the Python loop, so the compiled loop
-    may run the dives (``_kernel.run``: the plain search, or with the solver).
+    ``mode`` is the built-in rule the loop rates inline (1 UCB1, 2 the tutorial's; 0: ``select`` is called, and RAVE
+    rates each child itself) with its ``constant``; its keys are kept in ``stats.K`` (``use_keys``) and ``key rule`` is
+    the rule whose keys the counts keep (0 under expectimax: the values keep them). ``track``: the path is kept in order
+    (the options that read it); ``after``: the options back up more than the counts; ``gate``: nothing asks for the
+    Python loop, so the compiled loop may run the dives (``_kernel.run``: the plain search, or with the solver).
     """
     if graph_backup and g.num_players > 2:
         raise ValueError("backup='graph' values a child for its parent's mover: one or two players (zero-sum)")
@@ -527,8 +516,7 @@ def _plan(g, stats, select, *, expectimax, solver, rollout, compiled_playouts, r
 def _past_chance(g, stats, d, k, rnd, rng) -> tuple:
     """``(node, kind)``: from node ``d`` of kind ``k``, the outcomes drawn until a node that is not a chance node.
 
-    A node not expanded yet is expanded (the working lists grow with it); the
-    draw of ``draw``, inline for a slot table.
+    A node not expanded yet is expanded (the working lists grow with it); the draw of ``draw``, inline for a slot table.
     """
     kind, chance = g.kind, g.chance
     while True:
@@ -550,9 +538,8 @@ def _past_chance(g, stats, d, k, rnd, rng) -> tuple:
 def _ucb1_pick(K, N, logs, c):
     """``pick`` for UCB1 (``ucb1_score``) of constant ``c``: the keys ``K`` are the means, inline.
 
-    The log of the parent's visits comes from a table (``_parent_log``); an
-    unvisited child (0 or None) is entered first, in move order. (A closure:
-    the loop calls it at every step, and a closure's call costs the least.)
+    The log of the parent's visits comes from a table (``_parent_log``); an unvisited child (0 or None) is entered
+    first, in move order. (A closure: the loop calls it at every step, and a closure's call costs the least.)
     """
     sqrt, inf = _sqrt, _inf
 
@@ -603,10 +590,9 @@ def _key_pick(K):
 def _picker(g, stats, select, mode, rule_c, *, root, root_rule, solver, expectimax, rave, bounds, chosen):
     """``pick(options, parent visits, node, decision, player, path)``: the child a dive enters at a decision.
 
-    The built-in rules inline (``_ucb1_pick``, ``_key_pick``), RAVE /
-    GRAVE (``rave_picker``), or ``select``; with a ``root_rule``, the root's
-    child is the root rule's whenever the root is a decision of more than
-    one open child (``root_children``).
+    The built-in rules inline (``_ucb1_pick``, ``_key_pick``), RAVE / GRAVE (``rave_picker``), or ``select``; with a
+    ``root_rule``, the root's child is the root rule's whenever the root is a decision of more than one open child
+    (``root_children``).
     """
     if mode == 1:
         pick = _ucb1_pick(stats.K, stats.N, stats.logs, rule_c)
@@ -637,13 +623,11 @@ def _parts(g, stats, rng, select, mode, rule_c, compiled, *, root, root_rule, so
            bounds) -> tuple:
     """``(leaf, replay, pick, at_root, at_node, open, chosen, keys, groups)``: the loop's steps, each option bound once.
 
-    ``leaf(i)`` and ``replay(i)`` play one game from node ``i`` (``leaf``: a
-    new node, on the game's kernel or the graph when ``compiled``; ``replay``:
-    through the protocol) and give ``(rescaled payoff, payoff, terminal node
-    or None)``; ``pick`` is ``_picker``'s; ``at_root``, ``at_node`` and
-    ``open`` (``(kept, choose)``) are the solver's and the bounds' (``proofs_of``,
-    ``open_steps``); ``chosen`` and ``keys`` hold a dive's moves for RAVE;
-    ``groups[m]``, the nodes of a dive player ``m`` moved into.
+    ``leaf(i)`` and ``replay(i)`` play one game from node ``i`` (``leaf``: a new node, on the game's kernel or the graph
+    when ``compiled``; ``replay``: through the protocol) and give ``(rescaled payoff, payoff, terminal node or None)``;
+    ``pick`` is ``_picker``'s; ``at_root``, ``at_node`` and ``open`` (``(kept, choose)``) are the solver's and the
+    bounds' (``proofs_of``, ``open_steps``); ``chosen`` and ``keys`` hold a dive's moves for RAVE; ``groups[m]``, the
+    nodes of a dive player ``m`` moved into.
     """
     chosen, keys = [], set()
     kernel = None if rave is None else _played_kernel(g.game, rollout)  # looked up once a search

@@ -1,13 +1,10 @@
 """Records and selection rules: what the tree keeps per state, and how a child is rated.
 
-A **record** holds, for the player who moved into a state, how many results it
-has seen and how good they were: ``win``, ``loss`` (always), ``draw`` (once a
-draw was seen), ``score`` (the sum of the rescaled payoffs, once a payoff was
-neither a win, a loss nor a draw), and what the options keep: ``value``
-(expectimax), ``proven`` (MCTS-Solver), ``amaf`` (RAVE), ``bounds`` (score
-bounds), ``graph`` (the graph backup; their modules say what they hold). A
-payoff is rescaled to [0, 1] on the game's ``payoff_range``: above 1/2 a win,
-1/2 a draw, below a loss.
+A **record** holds, for the player who moved into a state, how many results it has seen and how good they were: ``win``,
+``loss`` (always), ``draw`` (once a draw was seen), ``score`` (the sum of the rescaled payoffs, once a payoff was
+neither a win, a loss nor a draw), and what the options keep: ``value`` (expectimax), ``proven`` (MCTS-Solver), ``amaf``
+(RAVE), ``bounds`` (score bounds), ``graph`` (the graph backup; their modules say what they hold). A payoff is rescaled
+to [0, 1] on the game's ``payoff_range``: above 1/2 a win, 1/2 a draw, below a loss.
 
 >>> rec = record(win=2, loss=3)
 >>> rec == {'win': 2, 'loss': 3}, visits(rec), mean(rec)
@@ -58,12 +55,10 @@ class Record(Mapping):
     """The statistics of one state in the tree, for the player who moved into it.
 
     An immutable map of at most nine keys, listed and printed in a fixed order
-    (``win, loss, draw, score, value, proven, amaf, bounds, graph``) whatever the process's string
-    hashing; equal to any map with the same items (a dict, a pmap) and hashed
-    as a pmap is. ``set`` returns a new record, as a pmap's does. The nine
-    fields sit in slots (an absent key holds None; the three of the
-    enhancements share one, None unless one is there), so a record costs one
-    small object.
+    (``win, loss, draw, score, value, proven, amaf, bounds, graph``) whatever the process's string hashing; equal to any
+    map with the same items (a dict, a pmap) and hashed as a pmap is. ``set`` returns a new record, as a pmap's does.
+    The nine fields sit in slots (an absent key holds None; the three of the enhancements share one, None unless one is
+    there), so a record costs one small object.
 
     >>> rec = Record(win=2, loss=3)
     >>> rec, rec == {'win': 2, 'loss': 3}, rec.set('draw', 1)
@@ -178,9 +173,8 @@ class _RecordX(Record):
 class _Filling(Record):
     """A ``Record`` being made: the same slots, filled by plain assignments (``_fill``), then made a ``Record``.
 
-    ``Record._of`` makes a record so (the engine writes back several a dive):
-    seven plain assignments and one change of class cost less than seven
-    calls of ``object.__setattr__``; no ``_Filling`` outlives ``_of``.
+    ``Record._of`` makes a record so (the engine writes back several a dive): seven plain assignments and one change of
+    class cost less than seven calls of ``object.__setattr__``; no ``_Filling`` outlives ``_of``.
     """
 
     __slots__ = ()
@@ -361,9 +355,8 @@ def rave_score(s, n, parent, c, amaf, k) -> float:
 def ucb(rec, z: float = 2, *, parent_visits=None) -> float:
     """The tutorial's upper confidence bound: ``(w + z*sqrt(w*l/n)) / n``.
 
-    Infinity for an unvisited record (n = 0), and the rule of 3, ``3/n``, when
-    there are no wins yet. ``z = 2`` is about 95% confidence. A draw counts half
-    a win (the score ``s`` replaces ``w`` and ``n - s`` replaces ``l``);
+    Infinity for an unvisited record (n = 0), and the rule of 3, ``3/n``, when there are no wins yet. ``z = 2`` is about
+    95% confidence. A draw counts half a win (the score ``s`` replaces ``w`` and ``n - s`` replaces ``l``);
     ``parent_visits`` is accepted and ignored, so every rule is called the same way.
 
     >>> ucb(record(win=23, loss=77)), ucb(record(win=1, loss=9))
@@ -529,8 +522,7 @@ def add_payoff(rec, x) -> Record:
 def builtin_rule(rule):
     """``('ucb', z)`` or ``('ucb1', c)`` when ``rule`` is ``ucb`` / ``ucb1`` or a ``partial`` setting its constant, else None.
 
-    The built-in rules are rated from a node's counts alone, without making a
-    record per child.
+    The built-in rules are rated from a node's counts alone, without making a record per child.
 
     >>> from functools import partial
     >>> builtin_rule(ucb), builtin_rule(partial(ucb1, c=0.3)), builtin_rule(lambda rec, parent_visits: 0)
@@ -547,11 +539,10 @@ def builtin_rule(rule):
 def rating(rule, counts, parent_visits, expectimax=False, builtin=None):
     """What ``rule`` rates a child of ``counts`` (``counts_of`` its record, or None: not in the tree).
 
-    An unvisited child is rated by the rule on an empty record (the built-in
-    rules: infinity). Under ``expectimax`` a child that keeps a value ``v`` is
-    rated as if its score were ``v * visits``. ``builtin``, if given, is
-    ``builtin_rule(rule)`` (worked out once by the caller). The one rating of
-    every descent: the engine's user-rule selector and the phases both call it.
+    An unvisited child is rated by the rule on an empty record (the built-in rules: infinity). Under ``expectimax`` a
+    child that keeps a value ``v`` is rated as if its score were ``v * visits``. ``builtin``, if given, is
+    ``builtin_rule(rule)`` (worked out once by the caller). The one rating of every descent: the engine's user-rule
+    selector and the phases both call it.
 
     >>> rating(ucb, (100, 23, 23, 0, None), 110), rating(ucb1, None, 10)
     (0.31416650165000326, inf)

@@ -15,7 +15,9 @@ import os
 import platform
 import subprocess
 import sys
+import tempfile
 import time
+import zlib
 from functools import lru_cache, partial, wraps
 
 import numba
@@ -405,11 +407,11 @@ def compile_elsewhere(words) -> bool:
     first compile takes 5-10 s, which a short search would wait for (so one of fewer than ``KERNEL_MIN_DIVES`` never
     paid for it, and a clocked one never ran compiled in a new install); that process leaves it on disk, where the
     next search finds it (``_on_disk``). Whether one was started (not where ``ELSEWHERE`` says ``0``)."""
-    if os.environ.get(ELSEWHERE, "").strip() == "0":
-        return False
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # (this fnmcts's, not another)
+    if os.environ.get(ELSEWHERE, "").strip() == "0" or not _locked(_lock(root, words)):
+        return False
     code = f"import sys; sys.path.insert(0, {root!r}); from fnmcts.mcts._rules_kernel import compile_here; " \
-           f"compile_here({int(words)})"
+           f"compile_here({int(words)}, {_lock(root, words)!r})"
     try:
         subprocess.Popen([sys.executable, "-c", code], env={**os.environ, ELSEWHERE: "0"}, stdin=subprocess.DEVNULL,
                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
@@ -418,10 +420,31 @@ def compile_elsewhere(words) -> bool:
     return True
 
 
-def compile_here(words) -> None:
+def _lock(root, words) -> str:
+    """The file that says a process is compiling the loop for ``words`` words into this cache (of this fnmcts, this
+    Python, ``NUMBA_CACHE_DIR``): many new processes at once (a script's commands) start one between them."""
+    place = f"{root}|{sys.version_info[:2]}|{os.environ.get('NUMBA_CACHE_DIR', '')}|{words}"
+    return os.path.join(tempfile.gettempdir(), f"fnmcts-compiling-{zlib.crc32(place.encode()):08x}")
+
+
+def _locked(path) -> bool:
+    """Take the lock ``path``: made now, or left over 5 minutes ago by a process that died (taken over)."""
+    try:
+        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+        return True
+    except FileExistsError:
+        if time.time() - os.path.getmtime(path) < 300:
+            return False
+        os.utime(path)
+        return True
+    except OSError:  # no temporary directory to write: one process a process, as without the lock
+        return True
+
+
+def compile_here(words, lock=None) -> None:
     """Make the loop's machine code for keys of ``words`` words here, kept on disk by numba: a search long enough to
     compile it on a game whose rules have such keys (the built-in Connect Four's; two: OpenSpiel's hex 7x7), then a
-    short one from a root its rules expand."""
+    short one from a root its rules expand; the ``lock`` file removed after."""
     import random
 
     from ._kernel import KERNEL_MIN_DIVES, RULES_MIN_DIVES
@@ -435,8 +458,12 @@ def compile_here(words) -> None:
         from ..openspiel import from_openspiel
 
         game = from_openspiel("hex(board_size=7)")
-    for n in (KERNEL_MIN_DIVES, RULES_MIN_DIVES):
-        mcts_move(game, game.start(), n, random.Random(0))
+    try:
+        for n in (KERNEL_MIN_DIVES, RULES_MIN_DIVES):
+            mcts_move(game, game.start(), n, random.Random(0))
+    finally:
+        if lock is not None and os.path.exists(lock):
+            os.remove(lock)
 
 
 def _entry(function=None, words=1):

@@ -1,15 +1,12 @@
 """Deterministic tree-parallel search: ``mcts_move(..., batch=k)``, the dives run ``k`` at a time.
 
-Each step selects ``k`` leaves in order on one tree, counting the earlier
-selections of the step as pending visits ``O`` (WU-UCT, Liu et al., ICLR
-2020: UCB1's exploration reads ``N + O``, the value the completed visits
-alone; docs/mcts.md). A dive that meets a leaf another dive of the step holds
-goes on below it. The ``k`` playouts then run on the executor, playout ``j``
-of step ``s`` drawing from ``child_seed(child_seed(seed, s), j)``, and are
-backed up in selection order: the tree depends on the seed and ``k`` alone,
-and ``k = 1`` is the plain search, draw for draw. It takes UCB1 with the mean
-or expectimax backup, the solver, a ``rollout`` agent and shallow proofs; any
-other option is refused with a ``ValueError`` naming it.
+Each step selects ``k`` leaves in order on one tree, counting the earlier selections of the step as pending visits ``O``
+(WU-UCT, Liu et al., ICLR 2020: UCB1's exploration reads ``N + O``, the value the completed visits alone; docs/mcts.md).
+A dive that meets a leaf another dive of the step holds goes on below it. The ``k`` playouts then run on the executor,
+playout ``j`` of step ``s`` drawing from ``child_seed(child_seed(seed, s), j)``, and are backed up in selection order:
+the tree depends on the seed and ``k`` alone, and ``k = 1`` is the plain search, draw for draw. It takes UCB1 with the
+mean or expectimax backup, the solver, a ``rollout`` agent and shallow proofs; any other option is refused with a
+``ValueError`` naming it.
 """
 
 from __future__ import annotations
@@ -72,9 +69,8 @@ def _refused(opts, refused) -> None:
 def batch_runner(batch, opts, workers, executor, refused):
     """None without ``batch``; else ``mcts_move``'s runner of the dives (``_search._run``'s arguments), batched.
 
-    ``batch`` 1 runs the plain dives here (``workers``/``executor`` unused:
-    the playouts one at a time); ``refused``, the options given by name that
-    a batched search does not take (None: not given).
+    ``batch`` 1 runs the plain dives here (``workers``/``executor`` unused: the playouts one at a time); ``refused``,
+    the options given by name that a batched search does not take (None: not given).
 
     >>> from fnmcts.mcts import search_options
     >>> batch_runner(None, search_options(), None, None, {}) is None
@@ -108,8 +104,7 @@ def _run_batch(k, workers, executor, g, stats, root, mover, rng, select, opts, b
 def _pending_pick(K, N, O, logs, c):
     """``pick(options, parent count)``: UCB1 over ``N + O`` (``O``: pending visits), values of completed visits.
 
-    With no visit pending, ``_engine._ucb1_pick``'s choice: a child neither
-    visited nor pending first, in move order.
+    With no visit pending, ``_engine._ucb1_pick``'s choice: a child neither visited nor pending first, in move order.
     """
     sqrt, inf, get = _sqrt, _inf, O.get
 
@@ -203,12 +198,11 @@ def batch_dives(g, stats, root, mover, n, rng, k, select, *, executor=None, part
                 rollout=None, pending=None, watch=None) -> int:
     """Run up to ``n`` dives from ``root``, ``k`` a step (the module's WU-UCT steps); return the dives run.
 
-    ``select`` is UCB1's (``ucb1_selector``: its constant is read); the
-    search stops once the root is proven (``solver``). A step's playouts go in ``parts`` groups,
-    the first played here while ``executor`` (None: all here) plays the others (``_played``); an
-    executor of processes gets the game and rollout once per worker (``fnmcts.parallel.shared``).
-    ``pending`` (a dict, empty) holds the pending counts; ``watch(pending)``, if given, hears
-    it after a step's selections and after its backups (empty again).
+    ``select`` is UCB1's (``ucb1_selector``: its constant is read); the search stops once the root is proven
+    (``solver``). A step's playouts go in ``parts`` groups, the first played here while ``executor`` (None: all here)
+    plays the others (``_played``); an executor of processes gets the game and rollout once per worker
+    (``fnmcts.parallel.shared``). ``pending`` (a dict, empty) holds the pending counts; ``watch(pending)``, if given,
+    hears it after a step's selections and after its backups (empty again).
 
     >>> from fnmcts.games.nim import Nim
     >>> from ._engine import Stats

@@ -1,21 +1,18 @@
 """Enhancements of the search as strategies of the one descent: decisive playouts and sequential halving at the root.
 
-Each is a plain value or function that the phases (``fnmcts.mcts.phases``)
-and the engine behind ``search`` both take, proven equal draw for draw
-(docs/search-options.md and docs/scoreboard.md give their sources and figures):
+Each is a plain value or function that the phases (``fnmcts.mcts.phases``) and the engine behind ``search`` both take,
+proven equal draw for draw (docs/search-options.md and docs/scoreboard.md give their sources and figures):
 
 * ``decisive_agent``: a playout agent that takes a move winning at once and
   otherwise avoids the moves after which the opponent wins at once
   (Teytaud and Teytaud, IEEE CIG 2010): ``rollout=decisive_agent``.
 * ``shallow_proof``: a state where a player forces a win within ``depth``
-  plies is an end with that value: ``proofs=depth`` ends dives and playouts
-  there (``with_proofs``; Baier and Winands' MCTS-minimax hybrids). The
-  answers are kept per game value (``prover_of``) and worked out on the
-  game's tables when it offers them (``compiled_graph()``).
+  plies is an end with that value: ``proofs=depth`` ends dives and playouts there (``with_proofs``; Baier and Winands'
+  MCTS-minimax hybrids). The answers are kept per game value (``prover_of``) and worked out on the game's tables when it
+  offers them (``compiled_graph()``).
 * ``SequentialHalving``: the root's children chosen by sequential halving with
-  Gumbel noise (Danihelka et al., ICLR 2022; ``mctx``), every move with the
-  same prior: ``root=sequential_halving(game, state, dives, rng)`` or
-  ``root='gumbel'``, which draws the noise the same way.
+  Gumbel noise (Danihelka et al., ICLR 2022; ``mctx``), every move with the same prior:
+  ``root=sequential_halving(game, state, dives, rng)`` or ``root='gumbel'``, which draws the noise the same way.
 
 >>> from fnmcts.games import TicTacToe
 >>> game = TicTacToe()
@@ -72,11 +69,10 @@ def _wins_at_once(game, state, player, high) -> bool:
 def decisive_agent(game, state, rng: random.Random):
     """A playout's move: one that wins at once if any, else one after which the opponent cannot win at once.
 
-    A move *wins at once* when it ends the game with the best payoff there is
-    for the player making it. Among the winning moves, or else among the moves
-    that leave the next player no move that wins at once, or else among all
-    moves, the move is drawn as ``random_agent`` draws. A search's playouts run
-    on the game's ``decisive_payoff`` when it has one.
+    A move *wins at once* when it ends the game with the best payoff there is for the player making it. Among the
+    winning moves, or else among the moves that leave the next player no move that wins at once, or else among all
+    moves, the move is drawn as ``random_agent`` draws. A search's playouts run on the game's ``decisive_payoff`` when
+    it has one.
 
     >>> from fnmcts.games import TicTacToe
     >>> game = TicTacToe()
@@ -119,10 +115,9 @@ def _target(game, player):
 def forced_win(game, state, player, depth: int) -> bool:
     """Whether ``player`` can force, within ``depth`` plies, an end that pays them the best and the other the worst.
 
-    A ply is one move or one chance outcome. Where ``player`` moves one of
-    their moves must force it; where another player moves, or chance, every
-    move or outcome must. Exact (no estimate): a sound proof or nothing.
-    The answers are kept for the game (``prover_of``).
+    A ply is one move or one chance outcome. Where ``player`` moves one of their moves must force it; where another
+    player moves, or chance, every move or outcome must. Exact (no estimate): a sound proof or nothing. The answers are
+    kept for the game (``prover_of``).
 
     >>> from fnmcts.games import TicTacToe
     >>> game = TicTacToe()
@@ -156,13 +151,11 @@ def _in_turn(who, num_players) -> list:
 class _Prover:
     """Short searches to the end on one game, keeping what they learn: each state's steps and each answer.
 
-    An answer is kept per state and player as two depths: ``won``, the fewest
-    plies known to force the win, and ``open_``, the most plies known not to
-    (a win forced within ``d`` plies is forced within more; one not forced
-    within ``d`` is not within fewer), so a search of any depth reads what a
-    search of another depth found. ``proofs`` keeps ``proof``'s answers by
-    ``(state, depth)``. Past ``PROOF_MEMO`` states everything kept is dropped,
-    between two proofs (the answers are found again: the same answers).
+    An answer is kept per state and player as two depths: ``won``, the fewest plies known to force the win, and
+    ``open_``, the most plies known not to (a win forced within ``d`` plies is forced within more; one not forced within
+    ``d`` is not within fewer), so a search of any depth reads what a search of another depth found. ``proofs`` keeps
+    ``proof``'s answers by ``(state, depth)``. Past ``PROOF_MEMO`` states everything kept is dropped, between two proofs
+    (the answers are found again: the same answers).
     """
 
     def __init__(self, game):
@@ -258,10 +251,9 @@ class _Prover:
 class _TableProver:
     """Shallow proofs on a game's own tables (``compiled_graph()``): every node's answer at once, by depth.
 
-    ``wins(depth)[player]`` is a bytearray over the tables' nodes: 1 where
-    ``player`` forces the win within ``depth`` plies (``forced_win``, worked
-    out for every node a ply at a time). ``proof_at(node, depth)`` is
-    ``shallow_proof``'s answer at a node.
+    ``wins(depth)[player]`` is a bytearray over the tables' nodes: 1 where ``player`` forces the win within ``depth``
+    plies (``forced_win``, worked out for every node a ply at a time). ``proof_at(node, depth)`` is ``shallow_proof``'s
+    answer at a node.
     """
 
     def __init__(self, tables, targets):
@@ -273,9 +265,8 @@ class _TableProver:
     def wins(self, depth):
         """One bytearray a player: the nodes where they force the win within ``depth`` plies.
 
-        A ply more can only turn a node's answer from no to yes (a win forced
-        within ``d`` plies is forced within more), and only at a node a child of
-        which turned at the ply before: those alone are looked at again.
+        A ply more can only turn a node's answer from no to yes (a win forced within ``d`` plies is forced within more),
+        and only at a node a child of which turned at the ply before: those alone are looked at again.
         """
         t, wins = self.tables, self._wins
         kinds, children = t.kinds, t.children
@@ -384,10 +375,9 @@ def prover_of(game):
 def shallow_proof(game, state, depth: int):
     """The exact payoff of ``state`` if some player forces a win within ``depth`` plies (``forced_win``), else None.
 
-    The player to move is tried first, then the other players in order. In a
-    game of one or two players where a win pays the winner the best payoff
-    there is and the other the worst (zero-sum), the payoff given is the
-    state's exact value; a state at the end is not proven here (None).
+    The player to move is tried first, then the other players in order. In a game of one or two players where a win pays
+    the winner the best payoff there is and the other the worst (zero-sum), the payoff given is the state's exact value;
+    a state at the end is not proven here (None).
 
     >>> from fnmcts.games import TicTacToe
     >>> game = TicTacToe()
@@ -402,10 +392,9 @@ def shallow_proof(game, state, depth: int):
 class ProvingGame(GameBase):
     """``game`` as a search sees it with shallow proofs: a state ``shallow_proof`` solves is an end with that value.
 
-    ``root``, the state searched from, is never ended (its moves are what a
-    search chooses among). Moves, chance and payoffs at the other ends are the
-    game's; the proofs are kept, one per state. Equal for the same game, depth
-    and root.
+    ``root``, the state searched from, is never ended (its moves are what a search chooses among). Moves, chance and
+    payoffs at the other ends are the game's; the proofs are kept, one per state. Equal for the same game, depth and
+    root.
 
     >>> from fnmcts.games import TicTacToe
     >>> view = with_proofs(TicTacToe(), 5, TicTacToe().start())
@@ -684,9 +673,8 @@ def sequential_halving(game, state, budget: int, rng: random.Random, *, consider
                        scale: float = GUMBEL_SCALE) -> SequentialHalving:
     """The root rule of a search of ``budget`` dives from ``state``: Gumbel noise drawn for each root move.
 
-    Draws one ``rng.random()`` per move at ``state`` (a Gumbel draw,
-    ``-log(-log(u))``, times ``scale``), in move order: ``search(...,
-    root='gumbel')`` draws the same before its first dive.
+    Draws one ``rng.random()`` per move at ``state`` (a Gumbel draw, ``-log(-log(u))``, times ``scale``), in move order:
+    ``search(..., root='gumbel')`` draws the same before its first dive.
 
     >>> from fnmcts.games import Nim
     >>> rule = sequential_halving(Nim(heap=5), Nim(heap=5).start(), 100, random.Random(1))

@@ -20,11 +20,9 @@ __all__ = ["proof", "prove_path", "Solver"]
 def prove_path(game, known, nodes, new) -> None:
     """MCTS-Solver: the states of the path proven from their children, deepest first, up to the first that is not.
 
-    ``nodes``: the path's ``(state, mover)``, root first; ``new``: the records
-    the backup is writing (each proven one gets ``proven``); ``known``: the
-    records as they are read (``new`` over the tree). In misere Nim(2, 2)
-    taking 1 leaves the last stick to the other player, so the whole path is
-    a win for the first player:
+    ``nodes``: the path's ``(state, mover)``, root first; ``new``: the records the backup is writing (each proven one
+    gets ``proven``); ``known``: the records as they are read (``new`` over the tree). In misere Nim(2, 2) taking 1
+    leaves the last stick to the other player, so the whole path is a win for the first player:
 
     >>> from fnmcts.games import Nim
     >>> from ._records import record
@@ -52,11 +50,10 @@ def prove_path(game, known, nodes, new) -> None:
 def proof(game, tree, state, passing: bool = False, _open=frozenset()):
     """The exact value of ``state`` as far as the tree proves it (a payoff tuple of fractions), else None.
 
-    A state that ends the game: its payoff. A state the tree knows: the value
-    its record keeps under ``proven`` (set by the backup). A state the tree
-    does not know, ``passing`` (reached through the dice, as a dive passes the
-    rolls): proven from its children as ``derive`` does, so the proofs of the
-    states between stored ones live in the stored records alone.
+    A state that ends the game: its payoff. A state the tree knows: the value its record keeps under ``proven`` (set by
+    the backup). A state the tree does not know, ``passing`` (reached through the dice, as a dive passes the rolls):
+    proven from its children as ``derive`` does, so the proofs of the states between stored ones live in the stored
+    records alone.
 
     >>> from fnmcts.games import Nim
     >>> game = Nim(heap=1, max_take=1)
@@ -77,10 +74,9 @@ def proof(game, tree, state, passing: bool = False, _open=frozenset()):
 def derive(game, tree, state, _open=frozenset()):
     """The exact value of ``state`` if its children's proofs decide it, else None.
 
-    A chance node: the expectation over its outcomes, once every outcome is
-    proven (the outcomes are passed through: ``proof(..., passing=True)``). A
-    decision of player ``k``: a child that gives ``k`` the best payoff there
-    is (one or two players), else the best child once every child is proven.
+    A chance node: the expectation over its outcomes, once every outcome is proven (the outcomes are passed through:
+    ``proof(..., passing=True)``). A decision of player ``k``: a child that gives ``k`` the best payoff there is (one or
+    two players), else the best child once every child is proven.
     """
     player = game.to_move(state)
     if player is None:
@@ -113,9 +109,8 @@ def derive(game, tree, state, _open=frozenset()):
 def open_children(game, tree, children, player) -> tuple:
     """The indices of the children a dive may enter at a decision of ``player`` (the solver's choice).
 
-    A child proven to give ``player`` the best payoff there is, alone; else
-    every child not proven, and the best proven child (unless it is proven at
-    the worst payoff and some child is not proven).
+    A child proven to give ``player`` the best payoff there is, alone; else every child not proven, and the best proven
+    child (unless it is proven at the worst payoff and some child is not proven).
     """
     low, high = (Fraction(x) for x in payoff_range(game))
     shortcut = getattr(game, "num_players", 1) <= 2
@@ -304,9 +299,8 @@ class Solver:
     def _above(self, pv, other, k):
         """Whether proof ``pv`` is worth more than ``other`` to player ``k`` (exactly).
 
-        The floats are rounded from the exact values by an increasing map: floats
-        that differ order the values; equal floats mean equal values unless two
-        values seen share a float (then the exact values are compared).
+        The floats are rounded from the exact values by an increasing map: floats that differ order the values; equal
+        floats mean equal values unless two values seen share a float (then the exact values are compared).
         """
         a, b = pv[1][k], other[1][k]
         if a != b:
@@ -373,9 +367,8 @@ class Solver:
     def known(self, i):
         """The proof of node ``i`` the search holds (stored, terminal, derived through the dice), or None: nothing worked out.
 
-        A node not expanded yet is not known; a stored one is proven by its
-        record or by the search, a node passed through the dice by what
-        ``derive`` found when a dive asked. No node is expanded or made.
+        A node not expanded yet is not known; a stored one is proven by its record or by the search, a node passed
+        through the dice by what ``derive`` found when a dive asked. No node is expanded or made.
         """
         pv = self.proven.get(i) or self.derived.get(i)  # a proof is a pair: never false
         if pv is not None:
@@ -436,10 +429,9 @@ class Solver:
     def _sorted_out(self, kids, proofs, k) -> tuple:
         """``(open, top, unproven)`` at a decision of player ``k`` from its children's ``proofs`` (one pass).
 
-        ``open``: the positions in ``kids`` a dive may enter (None: all of
-        them); ``top``: the best proof among them, or None; ``unproven``:
-        whether a child is not proven (then ``top`` decides nothing, unless it
-        is the best payoff there is).
+        ``open``: the positions in ``kids`` a dive may enter (None: all of them); ``top``: the best proof among them, or
+        None; ``unproven``: whether a child is not proven (then ``top`` decides nothing, unless it is the best payoff
+        there is).
         """
         shortcut, best_of, above = self.shortcut, self._best, self._above
         best = top = None
@@ -460,10 +452,9 @@ class Solver:
     def choices_at(self, d, kids, k):
         """``choices(kids, k)`` at decision node ``d`` (its children ``kids``), kept in ``open`` with ``derive(d)``.
 
-        One pass over the children's proofs works out both; they stay in
-        ``open`` and ``decided`` until a child of ``d`` is proven (``_proved``),
-        a proof is forgotten, or the proofs start comparing by their exact
-        values: a dive reads them again without looking at the children.
+        One pass over the children's proofs works out both; they stay in ``open`` and ``decided`` until a child of ``d``
+        is proven (``_proved``), a proof is forgotten, or the proofs start comparing by their exact values: a dive reads
+        them again without looking at the children.
         """
         era = self._era
         kept, top, unproven = self._sorted_out(kids, [self.lookup(child, leave=True) for child in kids], k)
@@ -500,9 +491,8 @@ def _no_proof(i):
 def proofs_of(solver, bounds) -> tuple:
     """``(at_root, at_node)``: the proof of a node (``(exact, floats)``) or None, the solver's, else its bounds met.
 
-    ``at_root`` looks the node up afresh (None when neither option is on);
-    ``at_node`` reads the proof of a child the dive just chose, which the
-    solver's choice of it looked up (``choices_at``).
+    ``at_root`` looks the node up afresh (None when neither option is on); ``at_node`` reads the proof of a child the
+    dive just chose, which the solver's choice of it looked up (``choices_at``).
 
     >>> proofs_of(None, None)[0] is None, proofs_of(None, None)[1](0) is None
     (True, True)
