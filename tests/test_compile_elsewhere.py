@@ -28,7 +28,7 @@ CHILD = textwrap.dedent("""
     before = rk.compiled(rules)
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(rk.__file__))))
     lock = rk._lock(root, 1)
-    second = rk.compile_elsewhere.__wrapped__(1)  # (as another new process would: the lock is taken, none started)
+    second = rk._locked(lock)  # (as another new process would find it: the lock is taken, none started)
     started = time.monotonic()
     while not rk.compiled(rules) and time.monotonic() - started < 240:
         mcts_move(game, game.start(), 50, random.Random(1))
@@ -66,5 +66,7 @@ def test_the_suite_starts_no_compiling_process():
     """conftest.py sets ``FNMCTS_COMPILE_ELSEWHERE=0``: ``compile_elsewhere`` says it started nothing."""
     from fnmcts.mcts import _rules_kernel
 
+    from fnmcts.games.connect_four import ConnectFour
+
     assert os.environ.get(_rules_kernel.ELSEWHERE) == "0"
-    assert _rules_kernel.compile_elsewhere.__wrapped__(1) is False
+    assert _rules_kernel.compile_elsewhere(1, ConnectFour()) is False

@@ -211,7 +211,7 @@ def least_chunk(graph, stats, rng) -> int:
         return 1
     from ._rules_kernel import compiled
 
-    return RULES_MIN_DIVES if compiled(rules) else 1
+    return RULES_MIN_DIVES if compiled(rules, graph.game) else 1
 
 
 def rules_root(graph, stats, root) -> bool:
@@ -262,7 +262,7 @@ def run(graph, stats, root, root_mover, n, rng, mode, c, solver=None, stop=False
         if not all(hasattr(rules, f) for f in ("step", "mover", "payoffs", "states", "key", "width")):
             raise GameError("compiled_rules", f"returned {rules!r}: a Rules (fnmcts.games._connect_four_rules), or None")
         return run_rules(rules, graph, stats, root, root_mover, n, rng, mode, c, solver, stop, rave, rollout, until) \
-            if n >= KERNEL_MIN_DIVES or compiled(rules) else None
+            if n >= KERNEL_MIN_DIVES or compiled(rules, game) else None
     if n < KERNEL_MIN_DIVES or rave is not None or rollout is not None:
         return None
     if graph.given is None and getattr(game, "compiled_graph", None) is not None:

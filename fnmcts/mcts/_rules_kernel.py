@@ -11,7 +11,9 @@ of the Python loop (tests/test_connect_four.py holds them equal).
 
 from __future__ import annotations
 
+import base64
 import os
+import pickle
 import platform
 import subprocess
 import sys
@@ -165,8 +167,7 @@ def _dives(step, mover, decisive, keys, kind, outc, kstart, kcount, kids, moves,
     ``kind`` is -3 until expanded here, ``-10 - mover`` once known to be no end. ``solve``: MCTS-Solver, ``stop``: no
     dive once the root is proven. ``rave``: ``(k, rave_ref, c)`` (``k`` < 0: off), node ``i``'s AMAF statistics row
     ``Arow[i]`` of ``An``, ``As`` (-1: none). ``sure``: ``decisive_agent``'s playouts (the rules' ``decisive``).
-    ``until``: the cycle count (``_cycles``) no dive starts at, less ``after`` cycles a dive run (0: no clock).
-    """
+    ``until``: the cycle count (``_cycles``) no dive starts at, less ``after`` cycles a dive run (0: no clock)."""
     K = np.zeros(N.shape[0])
     for i in range(sizes[0]):
         if N[i] > 0:
@@ -386,13 +387,14 @@ def _decisive_of(rules, played):
     return kernel
 
 
-def compiled(rules) -> bool:
+def compiled(rules, game=None) -> bool:
     """Whether the loop's machine code for the rules' keys is at hand: compiled in this process, or kept on disk by
-    one before. Where it is not, a process of its own starts making it (``compile_elsewhere``): the searches run in
-    Python meanwhile, with the same draws, and in machine code once it is on disk."""
+    one before. Where it is not, a process of its own starts making it on ``game`` if given (``compile_elsewhere``):
+    the searches run in Python meanwhile, with the same draws, and in machine code once it is on disk."""
     if _entry(None, rules.words) is not _dives or _on_disk(rules.words):
         return True
-    compile_elsewhere(rules.words)
+    if game is not None:
+        compile_elsewhere(rules.words, game)
     return False
 
 
@@ -400,24 +402,53 @@ ELSEWHERE = "FNMCTS_COMPILE_ELSEWHERE"
 """The environment variable that, set to ``0``, keeps ``compile_elsewhere`` from starting a process (the test suite's
 and the compiling process's own setting)."""
 
+_CHILD = """import base64, os, pickle, random, sys
+sys.path.insert(0, {root!r})
+from fnmcts.mcts import mcts_move
+from fnmcts.mcts._kernel import KERNEL_MIN_DIVES, RULES_MIN_DIVES
+try:
+    game = pickle.loads(base64.b64decode({game!r}))
+    for n in (KERNEL_MIN_DIVES, RULES_MIN_DIVES):  # the loop compiled, then a root its rules expand
+        mcts_move(game, game.start(), n, random.Random(0))
+finally:
+    if os.path.exists({lock!r}):
+        os.remove({lock!r})
+"""
+"""What the compiling process runs: searches of ``game`` from its start, long enough to compile the loop (numba keeps
+the machine code on disk), then its lock removed."""
 
-@lru_cache(maxsize=2)
-def compile_elsewhere(words) -> bool:
-    """Start making the loop's machine code for keys of ``words`` words in a process of its own, once a process: the
-    first compile takes 5-10 s, which a short search would wait for (so one of fewer than ``KERNEL_MIN_DIVES`` never
-    paid for it, and a clocked one never ran compiled in a new install); that process leaves it on disk, where the
-    next search finds it (``_on_disk``). Whether one was started (not where ``ELSEWHERE`` says ``0``)."""
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # (this fnmcts's, not another)
-    if os.environ.get(ELSEWHERE, "").strip() == "0" or not _locked(_lock(root, words)):
+
+def compile_elsewhere(words, game) -> bool:
+    """Start making the loop's machine code for keys of ``words`` words in a process of its own, on searches of
+    ``game`` (pickled to it), once a process: the first compile takes 5-10 s, which a short search would wait for (so
+    one of fewer than ``KERNEL_MIN_DIVES`` never paid for it, and a clocked one never ran compiled in a new install).
+    That process leaves it on disk, where the next search finds it (``_on_disk``). One at a time between processes
+    (``_locked``); none where ``ELSEWHERE`` says ``0`` or ``game`` does not pickle. Whether one was started."""
+    once = _asked(words)
+    if once or os.environ.get(ELSEWHERE, "").strip() == "0":
         return False
-    code = f"import sys; sys.path.insert(0, {root!r}); from fnmcts.mcts._rules_kernel import compile_here; " \
-           f"compile_here({int(words)}, {_lock(root, words)!r})"
+    once.append(True)
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # (this fnmcts's, not another)
     try:
-        subprocess.Popen([sys.executable, "-c", code], env={**os.environ, ELSEWHERE: "0"}, stdin=subprocess.DEVNULL,
-                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        blob = base64.b64encode(pickle.dumps(game)).decode()
+    except Exception:  # a game that does not pickle: the search pays for the compile as before
+        return False
+    if not _locked(lock := _lock(root, words)):
+        return False
+    try:
+        subprocess.Popen([sys.executable, "-c", _CHILD.format(root=root, game=blob, lock=lock)],
+                         env={**os.environ, ELSEWHERE: "0"}, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL, start_new_session=True)
     except Exception:  # no processes here (a browser's Python): the search pays for the compile as before
+        os.remove(lock)
         return False
     return True
+
+
+@lru_cache(maxsize=2)
+def _asked(words) -> list:
+    """This process's note that it has tried ``compile_elsewhere`` for ``words`` words (empty: not yet)."""
+    return []
 
 
 def _lock(root, words) -> str:
@@ -439,31 +470,6 @@ def _locked(path) -> bool:
         return True
     except OSError:  # no temporary directory to write: one process a process, as without the lock
         return True
-
-
-def compile_here(words, lock=None) -> None:
-    """Make the loop's machine code for keys of ``words`` words here, kept on disk by numba: a search long enough to
-    compile it on a game whose rules have such keys (the built-in Connect Four's; two: OpenSpiel's hex 7x7), then a
-    short one from a root its rules expand; the ``lock`` file removed after."""
-    import random
-
-    from ._kernel import KERNEL_MIN_DIVES, RULES_MIN_DIVES
-    from ._search import mcts_move
-
-    if words == 1:
-        from ..games.connect_four import ConnectFour
-
-        game = ConnectFour()
-    else:
-        from ..openspiel import from_openspiel
-
-        game = from_openspiel("hex(board_size=7)")
-    try:
-        for n in (KERNEL_MIN_DIVES, RULES_MIN_DIVES):
-            mcts_move(game, game.start(), n, random.Random(0))
-    finally:
-        if lock is not None and os.path.exists(lock):
-            os.remove(lock)
 
 
 def _entry(function=None, words=1):
