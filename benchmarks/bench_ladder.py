@@ -443,9 +443,9 @@ def _cell(bench, spec, cell, args, games_max, bot_medians) -> dict:
 def warm(spec: str, given: dict) -> bool:
     """Make the machine code a game's searches use, once, before its games (Numba keeps it on disk, so the games'
     processes load it): a search of ``KERNEL_MIN_DIVES`` dives at ``given``'s options compiles the loops, as a
-    user's first search that long does once per installation. Short clocked searches never compile (seconds,
-    against a budget of milliseconds): without this a cell of them ran the Python loop alone. Whether the game's
-    compiled rules loop is ready.
+    user's first search that long does once per installation. Short clocked searches do not compile it themselves
+    (seconds, against a budget of milliseconds): they start a process that does (``compile_elsewhere``) and run
+    the Python loop until it is on disk, the first moves of a cell. Whether the game's compiled rules loop is ready.
 
     >>> warm("tic_tac_toe", {})  # (no compiled rules: its tables' loop, compiled or not)
     False
