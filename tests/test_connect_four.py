@@ -351,7 +351,7 @@ def test_a_process_compiles_the_rules_loop_for_a_search_long_enough_to_pay_for_i
 
     ran = runs_of(monkeypatch, _rules_kernel, "run_rules")
     with monkeypatch.context() as patch:  # as in a process with no machine code at hand, in it or on disk
-        patch.setattr(_rules_kernel, "compiled", lambda rules: False)
+        patch.setattr(_rules_kernel, "compiled", lambda rules, game=None: False)
         tree = search(GAME, GAME.start(), _kernel.KERNEL_MIN_DIVES - 1, random.Random(1), solver=False)
         assert ran == []  # run in Python
         with _kernel.switched_off():

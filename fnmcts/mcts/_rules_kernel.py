@@ -407,7 +407,7 @@ sys.path.insert(0, {root!r})
 from fnmcts.mcts import mcts_move
 from fnmcts.mcts._kernel import KERNEL_MIN_DIVES, RULES_MIN_DIVES
 try:
-    game = pickle.loads(base64.b64decode({game!r}))
+    game = pickle.loads(base64.b64decode({blob!r}))
     for n in (KERNEL_MIN_DIVES, RULES_MIN_DIVES):  # the loop compiled, then a root its rules expand
         mcts_move(game, game.start(), n, random.Random(0))
 finally:
@@ -436,7 +436,7 @@ def compile_elsewhere(words, game) -> bool:
     if not _locked(lock := _lock(root, words)):
         return False
     try:
-        subprocess.Popen([sys.executable, "-c", _CHILD.format(root=root, game=blob, lock=lock)],
+        subprocess.Popen([sys.executable, "-c", _CHILD.format(root=root, blob=blob, lock=lock)],
                          env={**os.environ, ELSEWHERE: "0"}, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                          stderr=subprocess.DEVNULL, start_new_session=True)
     except Exception:  # no processes here (a browser's Python): the search pays for the compile as before
