@@ -115,8 +115,7 @@ def _winning(stones, empty, one, other, cols, full, west, east):
 @_inline
 def _ended(black, white, stones, cols, full, north, south, west, east):
     """-1 once black has joined north and south, -2 once white has joined west and east, else 0: only the stones of
-    the player who moved last (black after an odd number of ``stones``) may have won. The two-word rules' (``_board``'s
-    one-word ``step`` writes the same test out: its machine code as it was before keys of two words)."""
+    the player who moved last (black after an odd number of ``stones``) may have won: both rules' ``step``'s test."""
     if stones & 1:
         if _reach(black, north, cols, full, west, east) & south:
             return -1
@@ -220,11 +219,9 @@ def _board(rows: int, cols: int) -> Rules:
         cells in order and the keys after the mover's stone on each."""
         black, white = key & _LOW, key >> _WHITE
         stones = _count(key)
-        if stones & 1:  # black moved last: only a mover's stone can win
-            if _reach(black, north, cols, full, west, east) & south:
-                return -1
-        elif stones and _reach(white, west, cols, full, west, east) & east:
-            return -2
+        end = _ended(black, white, stones, cols, full, north, south, west, east)
+        if end:
+            return end
         taken = black | white
         stone = 1 << (_WHITE * (stones & 1))
         m = 0

@@ -406,49 +406,41 @@ _CHILD = """import base64, os, pickle, random, sys
 sys.path.insert(0, {root!r})
 from fnmcts.mcts import mcts_move
 from fnmcts.mcts._kernel import KERNEL_MIN_DIVES, RULES_MIN_DIVES
-try:
-    game = pickle.loads(base64.b64decode({blob!r}))
-    for n in (KERNEL_MIN_DIVES, RULES_MIN_DIVES):  # the loop compiled, then a root its rules expand
-        mcts_move(game, game.start(), n, random.Random(0))
-finally:
-    if os.path.exists({lock!r}):
-        os.remove({lock!r})
+game = pickle.loads(base64.b64decode({blob!r}))
+for n in (KERNEL_MIN_DIVES, RULES_MIN_DIVES):  # the loop compiled, then a root its rules expand
+    mcts_move(game, game.start(), n, random.Random(0))
+os.remove({lock!r})
 """
 """What the compiling process runs: searches of ``game`` from its start, long enough to compile the loop (numba keeps
-the machine code on disk), then its lock removed."""
+the machine code on disk), then its lock removed (left where they failed: no other tries for 5 minutes)."""
 
 
 def compile_elsewhere(words, game) -> bool:
     """Start making the loop's machine code for keys of ``words`` words in a process of its own, on searches of
-    ``game`` (pickled to it), once a process: the first compile takes 5-10 s, which a short search would wait for (so
-    one of fewer than ``KERNEL_MIN_DIVES`` never paid for it, and a clocked one never ran compiled in a new install).
-    That process leaves it on disk, where the next search finds it (``_on_disk``). One at a time between processes
-    (``_locked``); none where ``ELSEWHERE`` says ``0`` or ``game`` does not pickle. Whether one was started."""
-    once = _asked(words)
-    if once or os.environ.get(ELSEWHERE, "").strip() == "0":
+    ``game`` (pickled to it): the first compile takes 5-10 s, which a short search would wait for (so one of fewer
+    than ``KERNEL_MIN_DIVES`` never paid for it, and a clocked one never ran compiled in a new install). That process
+    leaves it on disk, where the next search finds it (``_on_disk``). One at a time between processes (``_locked``:
+    its file, kept while one runs or for 5 minutes after one failed, says whether to try); none where ``ELSEWHERE``
+    says ``0``. Whether one was started."""
+    if os.environ.get(ELSEWHERE, "").strip() == "0":
         return False
-    once.append(True)
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # (this fnmcts's, not another)
+    if not _locked(lock := _lock(root, words)):
+        return False
+    if _disk_holds.__wrapped__(words, None):  # (made since the cache was last read: the lock of the process before)
+        os.remove(lock)
+        return False
     try:
         blob = base64.b64encode(pickle.dumps(game)).decode()
-    except Exception:  # a game that does not pickle: the search pays for the compile as before
-        return False
-    if not _locked(lock := _lock(root, words)):
+    except Exception:  # a game that does not pickle: the search pays for the compile as before (the lock kept)
         return False
     try:
         subprocess.Popen([sys.executable, "-c", _CHILD.format(root=root, blob=blob, lock=lock)],
                          env={**os.environ, ELSEWHERE: "0"}, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                          stderr=subprocess.DEVNULL, start_new_session=True)
-    except Exception:  # no processes here (a browser's Python): the search pays for the compile as before
-        os.remove(lock)
+    except Exception:  # no processes here: the search pays for the compile as before (the lock kept)
         return False
     return True
-
-
-@lru_cache(maxsize=2)
-def _asked(words) -> list:
-    """This process's note that it has tried ``compile_elsewhere`` for ``words`` words (empty: not yet)."""
-    return []
 
 
 def _lock(root, words) -> str:
@@ -468,8 +460,8 @@ def _locked(path) -> bool:
             return False
         os.utime(path)
         return True
-    except OSError:  # no temporary directory to write: one process a process, as without the lock
-        return True
+    except OSError:  # no temporary directory to write: no process started, none a search
+        return False
 
 
 def _entry(function=None, words=1):
